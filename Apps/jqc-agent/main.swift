@@ -1,0 +1,3 @@
+import JQCApp
+
+exit(JQCCommandLine.run(program: .agent, arguments: Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,3 @@
+import JQCApp
+
+exit(JQCCommandLine.run(program: .jqc, arguments: Array(CommandLine.arguments.dropFirst())))

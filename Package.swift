@@ -1,0 +1,126 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// JanitorialQC for Linux: the root package composes the local packages under
+/// `Packages/` into the apps under `Apps/`, the tools under `Tools/`, and the
+/// one test suite under `Tests/` that `swift test` runs.
+let package = Package(
+    name: "JanitorialQC",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "jqc", targets: ["jqc"]),
+        .executable(name: "jqc-agent", targets: ["jqc-agent"]),
+    ],
+    dependencies: [
+        .package(path: "Packages/Models"),
+        .package(path: "Packages/Storage"),
+        .package(path: "Packages/Networking"),
+        .package(path: "Packages/Sync"),
+        .package(path: "Packages/Scoring"),
+        .package(path: "Packages/FieldTypes"),
+    ],
+    targets: [
+        // MARK: - Apps: thin executables over library code
+
+        /// The inspector's CLI; its `@main` only hands the arguments to JQCApp.
+        .executableTarget(
+            name: "jqc",
+            dependencies: ["JQCApp"],
+            path: "Apps/jqc"
+        ),
+        /// The headless sync agent run by cron or a systemd timer.
+        .executableTarget(
+            name: "jqc-agent",
+            dependencies: ["JQCApp"],
+            path: "Apps/jqc-agent"
+        ),
+        /// Everything the apps do, as a library the tests can call.
+        .target(
+            name: "JQCApp",
+            dependencies: [
+                .product(name: "Models", package: "Models"),
+                .product(name: "Storage", package: "Storage"),
+                .product(name: "Networking", package: "Networking"),
+                .product(name: "Sync", package: "Sync"),
+                .product(name: "Scoring", package: "Scoring"),
+                .product(name: "FieldTypes", package: "FieldTypes"),
+            ],
+            path: "Apps/JQCApp"
+        ),
+
+        // MARK: - Tools: programs run on demand, by tests and by operators
+
+        /// Writes autosaves into a store from its own process: the second
+        /// writer of the two-process store tests and the reliability tools.
+        .executableTarget(
+            name: "jqc-store-writer",
+            dependencies: [
+                .product(name: "Models", package: "Models"),
+                .product(name: "Storage", package: "Storage"),
+            ],
+            path: "Tools/store-writer"
+        ),
+
+        // MARK: - Tests: every test target of the project
+
+        /// Helpers shared by the test targets: fixtures, temporary profiles, processes.
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                .product(name: "Models", package: "Models"),
+                .product(name: "Storage", package: "Storage"),
+                .product(name: "FieldTypes", package: "FieldTypes"),
+            ],
+            path: "Tests/TestSupport"
+        ),
+        .testTarget(
+            name: "ModelsTests",
+            dependencies: ["TestSupport", .product(name: "Models", package: "Models")],
+            path: "Tests/ModelsTests"
+        ),
+        .testTarget(
+            name: "StorageTests",
+            dependencies: [
+                "TestSupport", "jqc-store-writer",
+                .product(name: "Models", package: "Models"),
+                .product(name: "Storage", package: "Storage"),
+            ],
+            path: "Tests/StorageTests"
+        ),
+        .testTarget(
+            name: "FieldTypesTests",
+            dependencies: [
+                "TestSupport",
+                .product(name: "Models", package: "Models"),
+                .product(name: "FieldTypes", package: "FieldTypes"),
+                .product(name: "FieldTypeConformance", package: "FieldTypes"),
+            ],
+            path: "Tests/FieldTypesTests"
+        ),
+        .testTarget(
+            name: "ScoringTests",
+            dependencies: [
+                "TestSupport",
+                .product(name: "Models", package: "Models"),
+                .product(name: "Scoring", package: "Scoring"),
+                .product(name: "FieldTypes", package: "FieldTypes"),
+            ],
+            path: "Tests/ScoringTests"
+        ),
+        .testTarget(
+            name: "SyncTests",
+            dependencies: [
+                "TestSupport",
+                .product(name: "Sync", package: "Sync"),
+                .product(name: "Networking", package: "Networking"),
+            ],
+            path: "Tests/SyncTests"
+        ),
+        .testTarget(
+            name: "AppTests",
+            dependencies: ["TestSupport", "jqc", "jqc-agent"],
+            path: "Tests/AppTests"
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

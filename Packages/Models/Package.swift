@@ -1,0 +1,13 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Models: the product's value types (reference data, form schemas, reports,
+/// the report state machine, answers as JSON values) and the wire types of
+/// the contract. It depends on nothing of ours and performs no I/O.
+let package = Package(
+    name: "Models",
+    platforms: [.macOS(.v14)],
+    products: [.library(name: "Models", targets: ["Models"])],
+    targets: [.target(name: "Models")],
+    swiftLanguageModes: [.v6]
+)

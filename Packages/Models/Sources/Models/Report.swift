@@ -1,0 +1,78 @@
+import Foundation
+
+/// An inspection report as the device keeps it (PRODUCT.md section 3).
+public struct Report: Sendable, Hashable {
+    /// Made on the device at start; the report's identity everywhere, forever.
+    public let localID: UUID
+    public var assignmentID: String?
+    public var templateID: String
+    public var facilityID: String
+    public var areaID: String?
+    /// State, server id, revisions, attempts: changed only through transitions.
+    public var lifecycle: ReportLifecycle
+    public var answers: Answers
+    /// Version of the answers payload format this report was written in.
+    public var schemaVersion: Int
+    /// The device clock at the last change; shown for diagnosis, never used for decisions.
+    public var updatedAtDevice: Date
+    /// The device clock when completed; sent as `completed_at_device`, diagnostic only.
+    public var completedAtDevice: Date?
+    /// The score of the answers, or nil when nothing scoreable is answered.
+    public var score: Double?
+    /// Re-inspection link to the parent, by local id (always) and server id (when known).
+    public var parentLocalID: UUID?
+    public var parentServerID: String?
+    /// The inspector asked for a re-inspection of this report.
+    public var followUpRequired: Bool
+    /// Monotonic creation order on this device: the upload order, never the clock.
+    public var creationSequence: Int64
+
+    public init(localID: UUID = UUID(), assignmentID: String? = nil, templateID: String, facilityID: String,
+                areaID: String? = nil, answers: Answers = Answers(), schemaVersion: Int = Report.currentSchemaVersion,
+                updatedAtDevice: Date = Date(), parentLocalID: UUID? = nil, parentServerID: String? = nil,
+                followUpRequired: Bool = false, creationSequence: Int64 = 0) {
+        self.localID = localID
+        self.assignmentID = assignmentID
+        self.templateID = templateID
+        self.facilityID = facilityID
+        self.areaID = areaID
+        self.lifecycle = ReportLifecycle()
+        self.answers = answers
+        self.schemaVersion = schemaVersion
+        self.updatedAtDevice = updatedAtDevice
+        self.parentLocalID = parentLocalID
+        self.parentServerID = parentServerID
+        self.followUpRequired = followUpRequired
+        self.creationSequence = creationSequence
+    }
+
+    /// Rebuilds a report read back from the store.
+    public init(restoring localID: UUID, lifecycle: ReportLifecycle, assignmentID: String?, templateID: String,
+                facilityID: String, areaID: String?, answers: Answers, schemaVersion: Int, updatedAtDevice: Date,
+                completedAtDevice: Date?, score: Double?, parentLocalID: UUID?, parentServerID: String?,
+                followUpRequired: Bool, creationSequence: Int64) {
+        self.localID = localID
+        self.lifecycle = lifecycle
+        self.assignmentID = assignmentID
+        self.templateID = templateID
+        self.facilityID = facilityID
+        self.areaID = areaID
+        self.answers = answers
+        self.schemaVersion = schemaVersion
+        self.updatedAtDevice = updatedAtDevice
+        self.completedAtDevice = completedAtDevice
+        self.score = score
+        self.parentLocalID = parentLocalID
+        self.parentServerID = parentServerID
+        self.followUpRequired = followUpRequired
+        self.creationSequence = creationSequence
+    }
+
+    /// The answers payload format this app writes.
+    public static let currentSchemaVersion = 1
+
+    /// The report's state.
+    public var state: ReportState { lifecycle.state }
+    /// The server's id, once accepted.
+    public var serverID: String? { lifecycle.serverID }
+}

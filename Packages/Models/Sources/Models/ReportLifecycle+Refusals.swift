@@ -1,0 +1,24 @@
+extension ReportLifecycle {
+    /// Why `event` is refused in the current state, and what is possible instead.
+    public func refusal(for event: ReportEvent) -> String {
+        let stateName = state.rawValue
+        switch event {
+        case .autosave:
+            return "This report is \(stateName) and cannot be edited; only DRAFT and REJECTED reports can" + (state == .synced ? " (use 'amend' to correct it)." : ".")
+        case .complete:
+            return "This report is \(stateName); only DRAFT and REJECTED reports can be completed."
+        case .amend:
+            return "This report is \(stateName); only SYNCED reports can be amended."
+        case .discard:
+            return "This report is \(stateName); only drafts can be deleted."
+        case .keepMine, .takeServer:
+            return "This report is \(stateName), not CONFLICT; there is nothing to resolve."
+        case .retryRequested:
+            return "This report is \(stateName), not PENDING; there is nothing to retry."
+        case .expire:
+            return "This report is \(stateName); only SYNCED reports are removed after retention."
+        case .accepted, .photosUploaded, .conflict, .rejected, .transportFailed:
+            return "A server answer to \(event.name) does not apply to a \(stateName) report\(acceptedRevision != nil ? " already accepted" : "")."
+        }
+    }
+}

@@ -1,0 +1,160 @@
+/// The sync-relevant state of one report, as a value. Its `state` can change
+/// only through `apply(_:)`, whose transition table is the one of PRODUCT.md
+/// section 4: there is no setter, so an illegal transition cannot be written.
+public struct ReportLifecycle: Sendable, Hashable {
+    /// The report's state.
+    public private(set) var state: ReportState
+    /// The server's id, once the server has accepted the report.
+    public private(set) var serverID: String?
+    /// The server revision this device's answers are based on (nil before the first acceptance).
+    public private(set) var baseRevision: Int?
+    /// Set while PENDING when the server accepted the current answers and only photos remain.
+    public private(set) var acceptedRevision: Int?
+    /// Consecutive failed upload attempts since the last success or manual retry.
+    public private(set) var attemptCount: Int
+    /// The last error the server or the network gave, for display.
+    public private(set) var lastError: ReportError?
+    /// The server's revision while in CONFLICT.
+    public private(set) var conflict: ServerRevision?
+
+    /// A new draft.
+    public init() {
+        state = .draft
+        attemptCount = 0
+    }
+
+    /// Rebuilds a lifecycle read back from the store. This restores a state
+    /// reached earlier through `apply(_:)`; it is not a way to change one.
+    public init(restoring state: ReportState, serverID: String?, baseRevision: Int?, acceptedRevision: Int?,
+                attemptCount: Int, lastError: ReportError?, conflict: ServerRevision?) {
+        self.state = state
+        self.serverID = serverID
+        self.baseRevision = baseRevision
+        self.acceptedRevision = acceptedRevision
+        self.attemptCount = attemptCount
+        self.lastError = lastError
+        self.conflict = conflict
+    }
+
+    /// True when the answers may be edited (DRAFT, or REJECTED awaiting correction).
+    public var isEditable: Bool { state == .draft || state == .rejected }
+
+    /// True for a draft made by amending a synced report.
+    public var isAmendment: Bool { state == .draft && serverID != nil }
+}
+
+// The transition table lives in this file because only this file may set
+// the lifecycle's properties (`private(set)`).
+extension ReportLifecycle {
+    /// Applies an event: the state changes and the effects to perform are
+    /// returned, or the event is refused with a message saying why and what
+    /// is possible instead. A refused event changes nothing.
+    @discardableResult
+    public mutating func apply(_ event: ReportEvent) throws(ModelsError) -> [ReportEffect] {
+        switch (state, event) {
+        case (.draft, .autosave), (.rejected, .autosave):
+            return [.recordRevision]
+
+        case (.draft, .complete), (.rejected, .complete):
+            state = .pending
+            attemptCount = 0
+            lastError = nil
+            acceptedRevision = nil
+            return [.recordRevision, .enqueueUpload]
+
+        case (.pending, .accepted(let serverID, let revision, let photosOutstanding)) where acceptedRevision == nil:
+            self.serverID = serverID
+            baseRevision = revision
+            attemptCount = 0
+            lastError = nil
+            if photosOutstanding > 0 {
+                acceptedRevision = revision
+            } else {
+                state = .synced
+            }
+            return []
+
+        case (.pending, .photosUploaded) where acceptedRevision != nil:
+            state = .synced
+            acceptedRevision = nil
+            attemptCount = 0
+            lastError = nil
+            return []
+
+        case (.pending, .conflict(let revision, let payload)) where acceptedRevision == nil:
+            state = .conflict
+            conflict = ServerRevision(revision: revision, payload: payload)
+            lastError = ReportError(code: "REPORT_CONFLICT", message: "The server has a newer revision (\(revision)); choose which answers to keep.")
+            return []
+
+        case (.pending, .rejected(let code, let message)) where acceptedRevision == nil:
+            state = .rejected
+            attemptCount = 0
+            lastError = ReportError(code: code, message: message)
+            return []
+
+        case (.pending, .transportFailed(let code, let message)):
+            attemptCount += 1
+            lastError = ReportError(code: code, message: message)
+            return []
+
+        case (.pending, .retryRequested):
+            attemptCount = 0
+            return []
+
+        case (.conflict, .keepMine):
+            state = .pending
+            baseRevision = conflict?.revision ?? baseRevision
+            conflict = nil
+            attemptCount = 0
+            lastError = nil
+            return [.recordRevision, .enqueueUpload]
+
+        case (.conflict, .takeServer):
+            let server = conflict
+            state = .synced
+            baseRevision = server?.revision ?? baseRevision
+            conflict = nil
+            attemptCount = 0
+            lastError = nil
+            return server.map { [.adoptServerAnswers($0.payload), .recordRevision] } ?? []
+
+        case (.synced, .amend):
+            state = .draft
+            return []
+
+        case (.draft, .discard):
+            if serverID != nil {
+                state = .synced
+                return [.restoreSyncedAnswers]
+            }
+            return [.deleteWithChildren]
+
+        case (.synced, .expire):
+            return [.removeLocalCopy]
+
+        default:
+            throw ModelsError(.illegalTransition, refusal(for: event))
+        }
+    }
+}
+
+/// An error recorded on a report: a machine code and the human message.
+public struct ReportError: Sendable, Hashable, Codable {
+    public var code: String
+    public var message: String
+    public init(code: String, message: String) {
+        self.code = code
+        self.message = message
+    }
+}
+
+/// A revision held by the server, kept while the report is in CONFLICT.
+public struct ServerRevision: Sendable, Hashable {
+    public var revision: Int
+    public var payload: JSONValue
+    public init(revision: Int, payload: JSONValue) {
+        self.revision = revision
+        self.payload = payload
+    }
+}

@@ -1,0 +1,80 @@
+/// Where a report is in its life (PRODUCT.md section 4).
+public enum ReportState: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Being filled in on this device; autosaved at every answer.
+    case draft = "DRAFT"
+    /// Complete and queued for upload, or accepted and waiting for its photos.
+    case pending = "PENDING"
+    /// Accepted by the server with every photo uploaded.
+    case synced = "SYNCED"
+    /// The server holds a newer revision; a person must choose.
+    case conflict = "CONFLICT"
+    /// The server refused it; editable again, completing it re-queues it.
+    case rejected = "REJECTED"
+}
+
+/// Something that happens to a report. Which events a state accepts is the
+/// transition table in `ReportLifecycle+Transitions.swift`, and nowhere else.
+public enum ReportEvent: Sendable, Hashable {
+    /// An answer was saved (form runner step, scripted edit).
+    case autosave
+    /// The inspector marked it complete; required answers were checked before.
+    case complete
+    /// The server accepted it as `revision`; `photosOutstanding` owned photos are not yet uploaded.
+    case accepted(serverID: String, revision: Int, photosOutstanding: Int)
+    /// The last outstanding photo of an accepted report was uploaded.
+    case photosUploaded
+    /// The server holds `serverRevision`, newer than our base revision.
+    case conflict(serverRevision: Int, serverPayload: JSONValue)
+    /// The server refused the report.
+    case rejected(code: String, message: String)
+    /// The upload did not get an answer (offline, 5xx, dropped); try again later.
+    case transportFailed(code: String, message: String)
+    /// A person asked to retry now (after the retry ceiling, for example).
+    case retryRequested
+    /// Conflict resolved by keeping this device's answers (whole or merged per field).
+    case keepMine
+    /// Conflict resolved by taking the server's revision.
+    case takeServer
+    /// The inspector corrects a submitted report.
+    case amend
+    /// The inspector deletes a draft (an amended draft goes back to its synced revision).
+    case discard
+    /// The retention window passed for a synced report.
+    case expire
+
+    /// The event's name as a person would say it, for messages.
+    public var name: String {
+        switch self {
+        case .autosave: return "save an answer"
+        case .complete: return "complete"
+        case .accepted: return "accept"
+        case .photosUploaded: return "finish photo uploads"
+        case .conflict: return "mark as conflicting"
+        case .rejected: return "reject"
+        case .transportFailed: return "record a failed upload"
+        case .retryRequested: return "retry"
+        case .keepMine: return "resolve by keeping mine"
+        case .takeServer: return "resolve by taking the server's"
+        case .amend: return "amend"
+        case .discard: return "delete"
+        case .expire: return "remove after retention"
+        }
+    }
+}
+
+/// What the driver must do after a transition, in order. The lifecycle itself
+/// performs no I/O; Storage and Sync carry these out.
+public enum ReportEffect: Sendable, Hashable {
+    /// Keep the current answers as a new saved revision.
+    case recordRevision
+    /// Put the report in the upload queue (after every report created before it).
+    case enqueueUpload
+    /// Replace the local answers with the server's (the replaced ones stay in the revision history).
+    case adoptServerAnswers(JSONValue)
+    /// Put back the answers of the last synced revision (an amended draft was discarded).
+    case restoreSyncedAnswers
+    /// Remove the report with its photos and issues (a draft was deleted).
+    case deleteWithChildren
+    /// Remove the local copy and its files; the server copy is untouched.
+    case removeLocalCopy
+}

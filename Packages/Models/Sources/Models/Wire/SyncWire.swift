@@ -1,0 +1,245 @@
+import Foundation
+
+/// An issue as sent inside a report.
+public struct WireIssue: Sendable, Hashable, Codable {
+    public var localID: UUID
+    public var severity: IssueSeverity
+    public var description: String
+    public var photoLocalIDs: [UUID]
+
+    public init(localID: UUID, severity: IssueSeverity, description: String, photoLocalIDs: [UUID] = []) {
+        self.localID = localID
+        self.severity = severity
+        self.description = description
+        self.photoLocalIDs = photoLocalIDs
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case severity, description
+        case localID = "local_id"
+        case photoLocalIDs = "photo_local_ids"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        localID = try c.decode(UUID.self, forKey: .localID)
+        severity = try c.decode(IssueSeverity.self, forKey: .severity)
+        description = try c.decode(String.self, forKey: .description)
+        photoLocalIDs = try c.decodeIfPresent([UUID].self, forKey: .photoLocalIDs) ?? []
+    }
+}
+
+/// The `payload` of a report on the wire.
+public struct WirePayload: Sendable, Hashable, Codable {
+    public var answers: JSONValue
+    public var score: Double?
+    public var followUpRequired: Bool
+
+    public init(answers: JSONValue, score: Double?, followUpRequired: Bool) {
+        self.answers = answers
+        self.score = score
+        self.followUpRequired = followUpRequired
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case answers, score
+        case followUpRequired = "follow_up_required"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        answers = try c.decodeIfPresent(JSONValue.self, forKey: .answers) ?? .object([:])
+        score = try c.decodeIfPresent(Double.self, forKey: .score)
+        followUpRequired = try c.decodeIfPresent(Bool.self, forKey: .followUpRequired) ?? false
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(answers, forKey: .answers)
+        try c.encode(score, forKey: .score)
+        try c.encode(followUpRequired, forKey: .followUpRequired)
+    }
+}
+
+/// One report in `POST /reports/sync`.
+public struct WireReport: Sendable, Hashable, Codable {
+    public var localID: UUID
+    public var serverID: String?
+    public var baseRevision: Int?
+    public var assignmentID: String?
+    public var templateID: String
+    public var facilityID: String
+    public var areaID: String?
+    public var parentLocalID: UUID?
+    public var parentServerID: String?
+    /// RFC 3339 device time; diagnostic only.
+    public var completedAtDevice: String?
+    public var payload: WirePayload
+    public var issues: [WireIssue]
+
+    public init(localID: UUID, serverID: String? = nil, baseRevision: Int? = nil, assignmentID: String? = nil,
+                templateID: String, facilityID: String, areaID: String? = nil, parentLocalID: UUID? = nil,
+                parentServerID: String? = nil, completedAtDevice: String? = nil, payload: WirePayload,
+                issues: [WireIssue] = []) {
+        self.localID = localID
+        self.serverID = serverID
+        self.baseRevision = baseRevision
+        self.assignmentID = assignmentID
+        self.templateID = templateID
+        self.facilityID = facilityID
+        self.areaID = areaID
+        self.parentLocalID = parentLocalID
+        self.parentServerID = parentServerID
+        self.completedAtDevice = completedAtDevice
+        self.payload = payload
+        self.issues = issues
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case payload, issues
+        case localID = "local_id"
+        case serverID = "server_id"
+        case baseRevision = "base_revision"
+        case assignmentID = "assignment_id"
+        case templateID = "template_id"
+        case facilityID = "facility_id"
+        case areaID = "area_id"
+        case parentLocalID = "parent_local_id"
+        case parentServerID = "parent_server_id"
+        case completedAtDevice = "completed_at_device"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        localID = try c.decode(UUID.self, forKey: .localID)
+        serverID = try c.decodeIDIfPresent(forKey: .serverID)
+        baseRevision = try c.decodeIfPresent(Int.self, forKey: .baseRevision)
+        assignmentID = try c.decodeIDIfPresent(forKey: .assignmentID)
+        templateID = try c.decodeID(forKey: .templateID)
+        facilityID = try c.decodeID(forKey: .facilityID)
+        areaID = try c.decodeIDIfPresent(forKey: .areaID)
+        parentLocalID = try c.decodeIfPresent(UUID.self, forKey: .parentLocalID)
+        parentServerID = try c.decodeIDIfPresent(forKey: .parentServerID)
+        completedAtDevice = try c.decodeIfPresent(String.self, forKey: .completedAtDevice)
+        payload = try c.decode(WirePayload.self, forKey: .payload)
+        issues = try c.decodeIfPresent([WireIssue].self, forKey: .issues) ?? []
+    }
+}
+
+/// `POST /reports/sync` body.
+public struct SyncRequest: Sendable, Hashable, Codable {
+    public var deviceID: UUID
+    public var appVersion: String
+    public var schemaVersion: Int
+    public var reports: [WireReport]
+
+    public init(deviceID: UUID, appVersion: String, schemaVersion: Int, reports: [WireReport]) {
+        self.deviceID = deviceID
+        self.appVersion = appVersion
+        self.schemaVersion = schemaVersion
+        self.reports = reports
+    }
+
+    /// The contract's largest batch.
+    public static let maximumBatch = 100
+
+    enum CodingKeys: String, CodingKey {
+        case reports
+        case deviceID = "device_id"
+        case appVersion = "app_version"
+        case schemaVersion = "schema_version"
+    }
+}
+
+/// The server's verdict on one report.
+public enum SyncStatus: String, Sendable, Hashable, Codable {
+    case accepted = "ACCEPTED"
+    case conflict = "CONFLICT"
+    case rejected = "REJECTED"
+}
+
+/// One result of `POST /reports/sync`, in request order.
+public struct SyncResult: Sendable, Hashable, Codable {
+    public var localID: UUID
+    public var status: SyncStatus
+    public var serverID: String?
+    public var revision: Int?
+    public var serverPayload: JSONValue?
+    public var serverRevision: Int?
+    public var errorCode: String?
+    public var error: String?
+
+    public init(localID: UUID, status: SyncStatus, serverID: String? = nil, revision: Int? = nil,
+                serverPayload: JSONValue? = nil, serverRevision: Int? = nil, errorCode: String? = nil,
+                error: String? = nil) {
+        self.localID = localID
+        self.status = status
+        self.serverID = serverID
+        self.revision = revision
+        self.serverPayload = serverPayload
+        self.serverRevision = serverRevision
+        self.errorCode = errorCode
+        self.error = error
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case status, revision, error
+        case localID = "local_id"
+        case serverID = "server_id"
+        case serverPayload = "server_payload"
+        case serverRevision = "server_revision"
+        case errorCode = "error_code"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        localID = try c.decode(UUID.self, forKey: .localID)
+        status = try c.decode(SyncStatus.self, forKey: .status)
+        serverID = try c.decodeIDIfPresent(forKey: .serverID)
+        revision = try c.decodeIfPresent(Int.self, forKey: .revision)
+        serverPayload = try c.decodeIfPresent(JSONValue.self, forKey: .serverPayload)
+        serverRevision = try c.decodeIfPresent(Int.self, forKey: .serverRevision)
+        errorCode = try c.decodeIfPresent(String.self, forKey: .errorCode)
+        error = try c.decodeIfPresent(String.self, forKey: .error)
+    }
+}
+
+/// `POST /reports/sync` response data.
+public struct SyncResponse: Sendable, Hashable, Codable {
+    public var results: [SyncResult]
+    public var minSupportedAppVersion: String
+    public var serverSchemaVersion: Int
+
+    public init(results: [SyncResult], minSupportedAppVersion: String, serverSchemaVersion: Int) {
+        self.results = results
+        self.minSupportedAppVersion = minSupportedAppVersion
+        self.serverSchemaVersion = serverSchemaVersion
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case results
+        case minSupportedAppVersion = "min_supported_app_version"
+        case serverSchemaVersion = "server_schema_version"
+    }
+}
+
+/// `POST /reports/{server_id}/photos` response data.
+public struct PhotoUploadResponse: Sendable, Hashable, Codable {
+    public struct UploadedPhoto: Sendable, Hashable, Codable {
+        public var localID: UUID
+        public var url: String
+        public var byteSize: Int64
+        public init(localID: UUID, url: String, byteSize: Int64) {
+            self.localID = localID
+            self.url = url
+            self.byteSize = byteSize
+        }
+        enum CodingKeys: String, CodingKey {
+            case url
+            case localID = "local_id"
+            case byteSize = "byte_size"
+        }
+    }
+    public var photo: UploadedPhoto
+    public init(photo: UploadedPhoto) { self.photo = photo }
+}

@@ -1,0 +1,28 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Storage: the device's local store on SQLite (WAL, migrations, the tables
+/// of PRODUCT.md section 3) and the app-private photo file store.
+let package = Package(
+    name: "Storage",
+    platforms: [.macOS(.v14)],
+    products: [.library(name: "Storage", targets: ["Storage"])],
+    dependencies: [.package(path: "../Models")],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(
+            name: "Storage",
+            dependencies: ["CSQLite", "CCrypto", .product(name: "Models", package: "Models")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,42 @@
+/// When to try a failed upload again (BR-08): exponential backoff with full
+/// jitter, capped, and a ceiling of attempts after which the report stays
+/// PENDING and waits for a person (`jqc retry`) instead of retrying forever.
+public struct RetryPolicy: Sendable, Hashable {
+    /// Delay before the first retry, in seconds.
+    public var baseDelay: Double
+    /// The longest delay between two attempts, in seconds.
+    public var maximumDelay: Double
+    /// Attempts after which automatic retries stop.
+    public var attemptCeiling: Int
+
+    public init(baseDelay: Double = 30, maximumDelay: Double = 3600, attemptCeiling: Int = 8) {
+        self.baseDelay = baseDelay
+        self.maximumDelay = maximumDelay
+        self.attemptCeiling = attemptCeiling
+    }
+
+    /// The upper bound of the delay after `attempt` consecutive failures (1 = first failure).
+    public func delayBound(afterAttempt attempt: Int) -> Double {
+        guard attempt > 0 else { return 0 }
+        let exponent = Double(min(attempt - 1, 62))
+        return min(maximumDelay, baseDelay * pow2(exponent))
+    }
+
+    /// The delay after `attempt` failures with full jitter: uniform in 0...bound,
+    /// drawn from `random` (a value in 0..<1, injected so tests are exact).
+    public func delay(afterAttempt attempt: Int, random: Double) -> Double {
+        delayBound(afterAttempt: attempt) * min(max(random, 0), 1)
+    }
+
+    /// True when `attemptCount` failures reached the ceiling: no automatic retry until a person asks.
+    public func needsPerson(attemptCount: Int) -> Bool {
+        attemptCount >= attemptCeiling
+    }
+
+    private func pow2(_ exponent: Double) -> Double {
+        var result = 1.0
+        var remaining = Int(exponent)
+        while remaining > 0 { result *= 2; remaining -= 1 }
+        return result
+    }
+}
