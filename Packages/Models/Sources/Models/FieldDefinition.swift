@@ -81,6 +81,7 @@ public struct FieldDefinition: Sendable, Hashable {
         var type = ""
         switch object["type"] {
         case .string(let s) where !s.isEmpty: type = s
+        case .string: problem("'type' is empty; name one, for example \"text\"")
         case nil: problem("the field has no 'type'; name one, for example \"text\"")
         case let other?: problem("'type' must be a non-empty string, not \(other.kindDescription)")
         }

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+import Models
+
+@Suite("JSON values")
+struct JSONValueTests {
+    @Test("parsing keeps integers apart from fractions and keeps every kind")
+    func parse() throws {
+        let value = try JSONValue.parse(#"{"a": 4, "b": 4.5, "c": "x", "d": [true, null], "e": {}}"#)
+        #expect(value["a"] == .integer(4))
+        #expect(value["b"] == .double(4.5))
+        #expect(value["c"] == .string("x"))
+        #expect(value["d"] == .array([.bool(true), .null]))
+        #expect(value["e"] == .object([:]))
+    }
+
+    @Test("a boolean is never read as a number, nor a number as a boolean")
+    func boolVersusNumber() throws {
+        #expect(try JSONValue.parse("true") == .bool(true))
+        #expect(try JSONValue.parse("1") == .integer(1))
+        #expect(try JSONValue.parse("0") == .integer(0))
+    }
+
+    @Test("the canonical form sorts keys, so equal values give equal bytes")
+    func canonical() throws {
+        let a = try JSONValue.parse(#"{"b": 1, "a": [2, {"z": 1, "y": 2}]}"#)
+        let b = try JSONValue.parse(#"{ "a": [2, {"y": 2, "z": 1}], "b": 1 }"#)
+        #expect(a.canonicalString() == #"{"a":[2,{"y":2,"z":1}],"b":1}"#)
+        #expect(a.canonicalData() == b.canonicalData())
+    }
+
+    @Test("round trip through the canonical form gives the same value")
+    func roundTrip() throws {
+        let value: JSONValue = ["answers": ["1": 4, "2": "pass", "3": [["Item": "Sink", "Status": "ok"]], "4": 2.5, "5": true]]
+        #expect(try JSONValue.parse(value.canonicalData()) == value)
+    }
+
+    @Test("text that is not JSON gives one clear line", arguments: ["{\"a\": ", "<html>Bad Gateway</html>", ""])
+    func invalid(text: String) {
+        #expect {
+            try JSONValue.parse(text)
+        } throws: { error in
+            guard let error = error as? ModelsError else { return false }
+            return error.code == .invalidJSON && !error.message.contains("\n") && error.message.hasPrefix("the text is not valid JSON")
+        }
+    }
+}
