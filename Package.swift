@@ -38,6 +38,7 @@ let package = Package(
         .target(
             name: "JQCApp",
             dependencies: [
+                "ArgumentParsing",
                 .product(name: "Models", package: "Models"),
                 .product(name: "Storage", package: "Storage"),
                 .product(name: "Networking", package: "Networking"),
@@ -46,6 +47,11 @@ let package = Package(
                 .product(name: "FieldTypes", package: "FieldTypes"),
             ],
             path: "Apps/JQCApp"
+        ),
+        /// The small command-line parser every program uses (no outside parser can be fetched).
+        .target(
+            name: "ArgumentParsing",
+            path: "Apps/ArgumentParsing"
         ),
 
         // MARK: - Tools: programs run on demand, by tests and by operators
@@ -115,6 +121,11 @@ let package = Package(
                 .product(name: "Networking", package: "Networking"),
             ],
             path: "Tests/SyncTests"
+        ),
+        .testTarget(
+            name: "ArgumentParsingTests",
+            dependencies: ["ArgumentParsing"],
+            path: "Tests/ArgumentParsingTests"
         ),
         .testTarget(
             name: "AppTests",
