@@ -61,6 +61,7 @@ public struct CheckboxGroupField: FieldType {
             chosen.append(matched.option)
             start = matched.end
         }
+        guard !chosen.isEmpty else { throw Refusal.blankInput(input, expected: expected) }
         let ordered = options.options.filter(chosen.contains)
         return .array(ordered.map { .string($0) })
     }
