@@ -45,20 +45,6 @@ public enum JQCCommandLine {
     }
 }
 
-/// The exit codes of CLI.md.
-public enum ExitCode {
-    public static let ok: Int32 = 0
-    public static let failure: Int32 = 1
-    public static let usage: Int32 = 2
-    public static let notFound: Int32 = 3
-    public static let validation: Int32 = 4
-    public static let blocked: Int32 = 5
-    public static let authRequired: Int32 = 6
-    public static let conflict: Int32 = 7
-    public static let lockHeld: Int32 = 73
-    public static let temporary: Int32 = 75
-}
-
 /// This app's version, sent as `X-JQC-App-Version` and compared with the server's minimum.
 public enum AppVersion {
     public static let current = "0.1.0"
