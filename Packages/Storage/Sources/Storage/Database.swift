@@ -38,6 +38,9 @@ public final class Database {
         guard rc == SQLITE_OK, let raw else {
             let native = raw.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let raw { sqlite3_close_v2(raw) }
+            if rc & 0xff == SQLITE_CANTOPEN {
+                throw StorageError(.permission, "The store at '\(path)' cannot be opened (\(native)); check that its folder exists and that you may write to it.", context: path)
+            }
             throw StorageError.sqlite(rc, native, context: path)
         }
         sqlite3_extended_result_codes(raw, 1)

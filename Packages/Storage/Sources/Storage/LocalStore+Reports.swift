@@ -6,6 +6,7 @@ import Models
 extension LocalStore {
     /// Starts a report as a DRAFT: allocates its creation sequence and saves
     /// its first revision, in one transaction.
+    @discardableResult
     public func createReport(localID: UUID = UUID(), templateID: String, facilityID: String, areaID: String? = nil,
                              assignmentID: String? = nil, parentLocalID: UUID? = nil, parentServerID: String? = nil,
                              followUpRequired: Bool = false, answers: Answers = Answers()) throws(StorageError) -> Report {
