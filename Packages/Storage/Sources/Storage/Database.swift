@@ -60,8 +60,31 @@ public final class Database {
     }
 
     /// How long a statement waits for another process's lock before failing with busy.
+    ///
+    /// SQLite's own busy timeout naps up to 100 ms between tries, so a waiter
+    /// can lose the lock for seconds to a process that writes in a tight loop.
+    /// This handler naps 0.2-2 ms, randomised, so each waiter gets its turn.
     public func setBusyTimeout(milliseconds: Int32) {
-        sqlite3_busy_timeout(handle, milliseconds)
+        busyTimeoutNanoseconds = UInt64(max(0, milliseconds)) * 1_000_000
+        // The callback captures nothing: it finds this connection through the
+        // user data, which stays valid as long as the handle (closed in deinit).
+        sqlite3_busy_handler(handle, { userData, count in
+            guard let userData else { return 0 }
+            let database = Unmanaged<Database>.fromOpaque(userData).takeUnretainedValue()
+            return database.retryAfterBusy(count: count) ? 1 : 0
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    private var busyTimeoutNanoseconds: UInt64 = 0
+    private var busyStartedAt: UInt64 = 0
+
+    /// Called by SQLite while another connection holds the lock: true to try again.
+    private func retryAfterBusy(count: Int32) -> Bool {
+        let now = DispatchTime.now().uptimeNanoseconds
+        if count == 0 { busyStartedAt = now }
+        guard now &- busyStartedAt < busyTimeoutNanoseconds else { return false }
+        usleep(UInt32.random(in: 200...2_000))
+        return true
     }
 
     /// Compiles one SQL statement with `?` parameters.

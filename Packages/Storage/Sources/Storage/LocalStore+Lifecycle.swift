@@ -45,10 +45,13 @@ extension LocalStore {
             }
             if case .complete = event { report.completedAtDevice = report.updatedAtDevice }
 
+            var revisionReason: RevisionReason?
             for effect in effects {
                 switch effect {
                 case .recordRevision:
-                    try Self.insertRevision(of: report, reason: Self.reason(for: event), db)
+                    // Saved once every effect has run: adopting the server's
+                    // answers comes first, and the revision holds the result.
+                    revisionReason = Self.reason(for: event)
                 case .enqueueUpload:
                     // The queue is the PENDING reports in creation order; a
                     // re-queued report is due at once.
@@ -57,7 +60,7 @@ extension LocalStore {
                     try Self.adopt(payload, into: &report)
                 case .restoreSyncedAnswers:
                     report.answers = try Self.syncedAnswers(of: localID, db)
-                    try Self.insertRevision(of: report, reason: .restoreSynced, db)
+                    revisionReason = .restoreSynced
                 case .deleteWithChildren:
                     filesToRemove = try Self.deleteReport(localID, db)
                     return report
@@ -70,7 +73,11 @@ extension LocalStore {
                     return report
                 }
             }
-            try Self.updateReport(report, db)
+            let answersText = report.answers.json.canonicalString()
+            try Self.updateReport(report, answersText: answersText, db)
+            if let revisionReason {
+                try Self.insertRevision(of: report, answersText: answersText, reason: revisionReason, db)
+            }
             if case .accepted(_, let revision, _) = event {
                 // The uploaded answers are the newest revision (a PENDING
                 // report cannot be edited); mark them as the server's revision.

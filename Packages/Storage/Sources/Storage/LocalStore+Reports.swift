@@ -24,7 +24,7 @@ extension LocalStore {
                       .integer(Int64(Report.currentSchemaVersion)), SQLValue(Date()), SQLValue(parentLocalID),
                       SQLValue(parentServerID), SQLValue(followUpRequired), .integer(sequence)])
             let report = try Self.requireReport(localID, db)
-            try Self.insertRevision(of: report, reason: .created, db)
+            try Self.insertRevision(of: report, answersText: answers.json.canonicalString(), reason: .created, db)
             return report
         }
     }
@@ -143,7 +143,7 @@ extension LocalStore {
     }
 
     /// Writes every mutable column of a report, its whole lifecycle included.
-    static func updateReport(_ report: Report, _ db: Database) throws(StorageError) {
+    static func updateReport(_ report: Report, answersText: String, _ db: Database) throws(StorageError) {
         let lifecycle = report.lifecycle
         try db.run("""
             UPDATE reports SET server_id = ?, assignment_id = ?, area_id = ?, state = ?, answers = ?, schema_version = ?,
@@ -152,7 +152,7 @@ extension LocalStore {
                 conflict_server_payload = ?, score = ?, parent_server_id = ?, follow_up_required = ?
             WHERE local_id = ?
             """, [SQLValue(lifecycle.serverID), SQLValue(report.assignmentID), SQLValue(report.areaID),
-                  .text(lifecycle.state.rawValue), .text(report.answers.json.canonicalString()),
+                  .text(lifecycle.state.rawValue), .text(answersText),
                   .integer(Int64(report.schemaVersion)), SQLValue(lifecycle.baseRevision),
                   SQLValue(lifecycle.acceptedRevision), SQLValue(report.updatedAtDevice),
                   SQLValue(report.completedAtDevice), .integer(Int64(lifecycle.attemptCount)),
@@ -164,14 +164,14 @@ extension LocalStore {
 
     /// Keeps the report's current answers as its next revision. A SYNCED
     /// report's answers are the server's `base_revision`, and are marked so.
-    static func insertRevision(of report: Report, reason: RevisionReason, _ db: Database) throws(StorageError) {
+    static func insertRevision(of report: Report, answersText: String, reason: RevisionReason, _ db: Database) throws(StorageError) {
         let next = (try db.scalar("SELECT max(seq) FROM report_revisions WHERE report_local_id = ?",
                                   [SQLValue(report.localID)]).int64Value ?? 0) + 1
         let serverRevision = report.state == .synced ? report.lifecycle.baseRevision : nil
         try db.run("""
             INSERT INTO report_revisions (report_local_id, seq, answers, state, server_revision, saved_at_device, reason)
             VALUES (?, ?, ?, ?, ?, ?, ?)
-            """, [SQLValue(report.localID), .integer(next), .text(report.answers.json.canonicalString()),
+            """, [SQLValue(report.localID), .integer(next), .text(answersText),
                   .text(report.state.rawValue), SQLValue(serverRevision), SQLValue(Date()), .text(reason.rawValue)])
     }
 }
