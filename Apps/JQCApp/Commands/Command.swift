@@ -1,13 +1,13 @@
 import ArgumentParsing
 
 /// One command of a program: what it accepts and what it does.
-public struct Command {
+public struct Command: Sendable {
     /// Names, arguments, options and help.
     public let spec: CommandSpec
     /// Runs the command; throws `AppError` for anything a person must hear about.
-    public let run: (Invocation) throws(AppError) -> CommandOutput
+    public let run: @Sendable (Invocation) throws(AppError) -> CommandOutput
 
-    public init(_ spec: CommandSpec, run: @escaping (Invocation) throws(AppError) -> CommandOutput) {
+    public init(_ spec: CommandSpec, run: @escaping @Sendable (Invocation) throws(AppError) -> CommandOutput) {
         self.spec = spec
         self.run = run
     }

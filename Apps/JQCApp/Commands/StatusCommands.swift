@@ -45,10 +45,10 @@ enum StatusCommands {
             guard let value = Int64(text), entry.range.contains(value) else {
                 throw AppError.validation("'\(text)' is not a valid \(name): give a whole number from \(entry.range.lowerBound) to \(entry.range.upperBound).")
             }
-            do { try Settings.save(entry, value: value, to: store) } catch { throw AppError(storage: error) }
+            do throws(StorageError) { try Settings.save(entry, value: value, to: store) } catch { throw AppError(storage: error) }
         }
         let current: Settings
-        do { current = try Settings.load(from: store) } catch { throw AppError(storage: error) }
+        do throws(StorageError) { current = try Settings.load(from: store) } catch { throw AppError(storage: error) }
         let rows = Settings.entries.map { [$0.name, String(current.value(of: $0)), $0.help] }
         return CommandOutput(lines: TextTable.render(["SETTING", "VALUE", "MEANING"], rows, maxColumn: 70),
                              json: .object(Dictionary(uniqueKeysWithValues: Settings.entries.map {

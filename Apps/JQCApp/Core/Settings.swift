@@ -21,7 +21,7 @@ public struct Settings: Sendable, Hashable {
         public let name: String
         public let help: String
         public let range: ClosedRange<Int64>
-        let keyPath: WritableKeyPath<Settings, Int64>
+        let keyPath: WritableKeyPath<Settings, Int64> & Sendable
     }
 
     /// Every setting `jqc settings` shows and changes.
