@@ -135,7 +135,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AppTests",
-            dependencies: ["TestSupport", "jqc", "jqc-agent"],
+            dependencies: ["TestSupport", "JQCApp", "jqc", "jqc-agent"],
             path: "Tests/AppTests"
         ),
     ],

@@ -32,7 +32,7 @@ public enum JQCCommandLine {
     public static func commands(for program: Program) -> [Command] {
         switch program {
         case .jqc:
-            return ReportCommands.all + ReferenceCommands.all + StatusCommands.all
+            return ReportCommands.all + [RunCommand.run] + ReferenceCommands.all + StatusCommands.all
         case .agent:
             return [StatusCommands.status]
         }

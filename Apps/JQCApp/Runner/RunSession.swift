@@ -1,0 +1,158 @@
+import FieldTypes
+import Foundation
+import Models
+import Scoring
+import Storage
+
+/// Drives a `FormRunner` over lines of input and output: draws each field
+/// with its type's prompt and display, saves every answer at once (autosave),
+/// records where it stopped so a later run reopens there, and completes on request.
+/// Works the same on a terminal and on piped input (one answer per line).
+final class RunSession {
+    let workspace: Workspace
+    let style: TerminalStyle
+    let readLine: () -> String?
+    let write: (String) -> Void
+    let prompt: () -> Void
+    private var report: Report
+    private let template: Template
+    private var runner: FormRunner
+
+    init(workspace: Workspace, report: Report, style: TerminalStyle,
+         readLine: @escaping () -> String?, write: @escaping (String) -> Void,
+         prompt: @escaping () -> Void) throws(AppError) {
+        self.workspace = workspace
+        self.report = report
+        self.style = style
+        self.readLine = readLine
+        self.write = write
+        self.prompt = prompt
+        template = try workspace.template(for: report)
+        let resume = try workspace.storage { () throws(StorageError) in try workspace.store.resumeField(of: report.localID) }
+        runner = FormRunner(schema: template.schema, registry: workspace.registry, resume: resume)
+    }
+
+    /// Runs until the person quits, completes, or input ends. Returns the report as saved.
+    func run() throws(AppError) -> (report: Report, completed: Bool) {
+        guard report.lifecycle.isEditable else {
+            throw AppError.blocked("STATE_NOT_ALLOWED", report.lifecycle.refusal(for: .autosave))
+        }
+        write(paint("\(template.name): \(runner.steps.count) fields. Type an answer and press Enter; /help for commands.", bold: true))
+        try show()
+        while true {
+            prompt()
+            guard let line = readLine() else {
+                write("\nSaved. Continue later with 'jqc run \(workspace.short(report))'.")
+                return (report, false)
+            }
+            var runnerCopy = runner
+            let action = runnerCopy.handle(line, isTable: runner.current?.type == "table")
+            runner = runnerCopy
+            switch action {
+            case .show:
+                try show()
+            case .message(let text):
+                write("  \(text)")
+            case .help:
+                for line in Self.helpLines { write("  \(line)") }
+            case .quit:
+                write("Saved. Continue later with 'jqc run \(workspace.short(report))'.")
+                return (report, false)
+            case .save(let id, let answer):
+                do {
+                    let input: AnswerInput
+                    switch answer {
+                    case .typed(let text): input = .typed(text)
+                    case .addRow(let text): input = .addRow(text)
+                    case .clear: input = .clear
+                    }
+                    report = try workspace.answer(report, fieldID: id.rawValue, input: input)
+                    let field = template.schema.field(id)
+                    let shown = field.map { workspace.registry.display($0, report.answers[id], style: style) } ?? ""
+                    write("  saved: \(shown)")
+                    if case .addRow = answer {
+                        write("  Another row, or Enter to go on.")
+                        continue
+                    }
+                    if case .clear = answer { continue }
+                    runner.advance()
+                    try show()
+                } catch {
+                    write("  " + paint("! \(error.message)", error: true))
+                }
+            case .complete:
+                do {
+                    report = try workspace.complete(report)
+                    let score = workspace.score(report, template: template)
+                    write("Completed: score \(ReportPresenter(workspace: workspace, style: style).scoreText(score)). It will upload at the next sync.")
+                    try workspace.storage { () throws(StorageError) in try workspace.store.setResumeField(report.localID, nil) }
+                    return (report, true)
+                } catch {
+                    write("  " + paint("! \(error.message)", error: true))
+                    for problem in error.problems { write("    - \(problem)") }
+                    if let first = workspace.registry.completionProblems(template.schema, answers: report.answers).first {
+                        runner.go(to: first.fieldID)
+                        try show()
+                    }
+                }
+            }
+        }
+    }
+
+    /// Draws the field on screen (or the end screen) and remembers it as the place to resume.
+    private func show() throws(AppError) {
+        let id = report.localID
+        let resumeAt = runner.current?.id
+        try workspace.storage { () throws(StorageError) in try workspace.store.setResumeField(id, resumeAt) }
+        let answered = runner.steps.filter { field in
+            guard let answer = report.answers[field.id] else { return false }
+            return !workspace.registry.resolve(field).isBlank(answer)
+        }.count
+        let score = workspace.score(report, template: template)
+        write("")
+        guard let field = runner.current else {
+            write(paint("End of form · \(answered) of \(runner.steps.count) answered · score so far \(score.percentText)", bold: true))
+            write("Type /done to complete, /b to go back, /jump N to revisit a field, /q to save and quit.")
+            return
+        }
+        write(paint("Field \(runner.index + 1) of \(runner.steps.count) · \(answered) answered · score so far \(score.percentText)", bold: true))
+        for heading in headings(before: field) { write(heading) }
+        let type = workspace.registry.resolve(field)
+        write(paint("\(field.required ? "* " : "")\(field.displayName)", bold: true) + "  [\(field.id), \(field.type)\(field.required ? ", required" : "")]")
+        for line in type.prompt(for: field, style: style) { write("  \(line)") }
+        if let current = report.answers[field.id] {
+            write("  now: \(type.display(current, for: field, style: style))  (Enter keeps it, /clear removes it)")
+        }
+    }
+
+    /// Section headings and labels placed between the previous step and this one.
+    private func headings(before field: FieldDefinition) -> [String] {
+        guard let position = template.schema.fields.firstIndex(where: { $0.id == field.id }) else { return [] }
+        var lines: [String] = []
+        var cursor = position - 1
+        while cursor >= 0, !workspace.registry.resolve(template.schema.fields[cursor]).isAnswerable {
+            let f = template.schema.fields[cursor]
+            lines.insert(f.type == "section" ? paint("== \(f.label) ==", bold: true) : "  \(f.label)", at: 0)
+            cursor -= 1
+        }
+        return lines
+    }
+
+    private func paint(_ text: String, bold: Bool = false, error: Bool = false) -> String {
+        guard style.color else { return text }
+        if error { return "\u{1B}[31m\(text)\u{1B}[0m" }
+        return bold ? "\u{1B}[1m\(text)\u{1B}[0m" : text
+    }
+
+    static let helpLines = [
+        "Type the answer and press Enter. Every answer is saved at once.",
+        "Enter on its own keeps the answer and goes to the next field.",
+        "/b or <      back to the previous field",
+        "/s or >      skip to the next field",
+        "/jump ID     go to a field by id (or /jump N for the N-th field)",
+        "/clear       remove this field's answer",
+        "/done        complete the report (every required field answered)",
+        "/q           save and quit; 'jqc run' reopens here",
+        "//text       an answer that starts with '/'",
+    ]
+}
