@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("jqc run in a real terminal", .serialized)
+struct RunnerTerminalTests {
+    @Test("killed with SIGKILL mid-form, a rerun reopens at the field where it stopped with every answer intact")
+    func killAndResume() throws {
+        let profile = try DemoProfile()
+        let id = try profile.start(["--assignment", "AS-1"])
+        let command = "\(Programs.path("jqc")) --home \(profile.home) run \(id)"
+        let environment = ["LANG": "C.UTF-8", "NO_COLOR": "1", "TERM": "xterm"]
+        do {
+            let terminal = try Terminal(command, environment: environment)
+            try terminal.waitFor("Field 1 of 15")
+            try terminal.type("4")
+            try terminal.waitFor("Field 2 of 15")
+            try terminal.type("3")
+            try terminal.waitFor("Field 3 of 15")
+            try terminal.type("pass")
+            let screen = try terminal.waitFor("Field 4 of 15")
+            #expect(screen.contains("Bins emptied"))
+            #expect(kill(try terminal.programID(), SIGKILL) == 0)
+        }
+
+        let shown = try profile.json(["show", id])
+        let answers = shown["answers"] as? [String: Any] ?? [:]
+        #expect(answers["2"] as? Int == 4)
+        #expect(answers["3"] as? Int == 3)
+        #expect(answers["4"] as? String == "pass")
+        #expect(shown["state"] as? String == "DRAFT")
+
+        let terminal = try Terminal(command, environment: environment)
+        let reopened = try terminal.waitFor("Field 4 of 15")
+        #expect(!reopened.contains("Field 1 of 15"), "the rerun must not start from the beginning")
+        #expect(reopened.contains("3 answered"))
+        try terminal.type("yes")
+        try terminal.waitFor("Field 5 of 15")
+        try terminal.type("/q")
+        let after = try profile.json(["show", id])
+        #expect((after["answers"] as? [String: Any])?["5"] as? Bool == true)
+    }
+
+    @Test("colour on a colour terminal, none with NO_COLOR")
+    func noColor() throws {
+        let profile = try DemoProfile()
+        let id = try profile.start(["--assignment", "AS-2"])
+        let command = "\(Programs.path("jqc")) --home \(profile.home) run \(id)"
+        let coloured = try Terminal(command, environment: ["LANG": "C.UTF-8", "TERM": "xterm-256color"])
+        try coloured.waitFor("Field 1 of 5")
+        #expect(try coloured.screen(escapes: true).contains("\u{1B}["))
+        let plain = try Terminal(command, environment: ["LANG": "C.UTF-8", "TERM": "xterm-256color", "NO_COLOR": "1"])
+        try plain.waitFor("Field 1 of 5")
+        #expect(!(try plain.screen(escapes: true).contains("\u{1B}[")))
+    }
+
+    @Test("with answers piped in, the runner reads them line by line and completes")
+    func piped() throws {
+        let profile = try DemoProfile()
+        let id = try profile.start(["--assignment", "AS-2"])
+        let outcome = try profile.jqc(["run", id], stdin: "pass\n5\n2\nno\nAll good\n/done\n")
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("Completed: score"))
+        let shown = try profile.json(["show", id])
+        #expect(shown["state"] as? String == "PENDING")
+        let answers = shown["answers"] as? [String: Any] ?? [:]
+        #expect(answers["entrance"] as? String == "pass")
+        #expect(answers["glass"] as? Int == 5)
+        #expect(answers["seating"] as? String == "Needs attention")
+        #expect(answers["hazards"] as? Bool == false)
+        #expect(answers["notes"] as? String == "All good")
+    }
+
+    @Test("a wrong answer is explained inline and the runner stays on the field; nothing saved is lost")
+    func wrongAnswer() throws {
+        let profile = try DemoProfile()
+        let id = try profile.start(["--assignment", "AS-2"])
+        let outcome = try profile.jqc(["run", id], stdin: "pass\n9\n/q\n")
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.contains("! Field 'glass' (Glass and doors):"))
+        let shown = try profile.json(["show", id])
+        let answers = shown["answers"] as? [String: Any] ?? [:]
+        #expect(answers["entrance"] as? String == "pass")
+        #expect(answers["glass"] == nil)
+    }
+}
