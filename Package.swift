@@ -46,6 +46,7 @@ let package = Package(
                 .product(name: "Sync", package: "Sync"),
                 .product(name: "Scoring", package: "Scoring"),
                 .product(name: "FieldTypes", package: "FieldTypes"),
+                .product(name: "Imaging", package: "Imaging"),
             ],
             path: "Apps/JQCApp"
         ),
@@ -135,7 +136,11 @@ let package = Package(
         ),
         .testTarget(
             name: "AppTests",
-            dependencies: ["TestSupport", "JQCApp", "jqc", "jqc-agent"],
+            dependencies: [
+                "TestSupport", "JQCApp", "jqc", "jqc-agent",
+                .product(name: "Models", package: "Models"),
+                .product(name: "Imaging", package: "Imaging"),
+            ],
             path: "Tests/AppTests"
         ),
     ],
