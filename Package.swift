@@ -135,7 +135,12 @@ let package = Package(
         ),
         .testTarget(
             name: "AppTests",
-            dependencies: ["TestSupport", "jqc", "jqc-agent"],
+            dependencies: [
+                "TestSupport", "jqc", "jqc-agent",
+                .product(name: "Models", package: "Models"),
+                .product(name: "Storage", package: "Storage"),
+                .product(name: "Imaging", package: "Imaging"),
+            ],
             path: "Tests/AppTests"
         ),
     ],

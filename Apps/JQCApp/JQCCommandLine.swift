@@ -33,6 +33,7 @@ public enum JQCCommandLine {
         switch program {
         case .jqc:
             return ReportCommands.all + ReferenceCommands.all + StatusCommands.all
+                + [ExportCommand.export]
         case .agent:
             return [StatusCommands.status]
         }
