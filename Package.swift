@@ -139,6 +139,7 @@ let package = Package(
             dependencies: [
                 "TestSupport", "JQCApp", "jqc", "jqc-agent",
                 .product(name: "Models", package: "Models"),
+                .product(name: "Storage", package: "Storage"),
                 .product(name: "Imaging", package: "Imaging"),
             ],
             path: "Tests/AppTests"

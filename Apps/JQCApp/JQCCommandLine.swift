@@ -33,7 +33,7 @@ public enum JQCCommandLine {
         switch program {
         case .jqc:
             return ReportCommands.all + [RunCommand.run] + ReferenceCommands.all + StatusCommands.all
-                + PhotoIssueCommands.all
+                + PhotoIssueCommands.all + [ExportCommand.export]
         case .agent:
             return [StatusCommands.status]
         }

@@ -1,0 +1,64 @@
+import ArgumentParsing
+import Foundation
+import Models
+
+/// `export`: a report as JSON, CSV or one self-contained HTML page (PRODUCT.md F13).
+enum ExportCommand {
+    /// `jqc export LOCAL_ID --format json|csv|html [-o FILE]`.
+    static let export = Command(CommandSpec(
+        "export", summary: "export a report as JSON, CSV or a self-contained HTML page to print",
+        positionals: [PositionalSpec("LOCAL_ID", help: "the report's id or a unique prefix of it")],
+        options: [.value("format", "FORMAT", help: "json, csv or html (default: from the -o file's extension)"),
+                  .value("output", short: "o", "FILE", help: "write to FILE (atomically) instead of standard output")],
+        discussion: """
+        Any report can be exported, whatever its state. Without -o the export alone goes to standard output.
+        JSON: the 'show --json' document plus template version, facility and area names and exported_at.
+        CSV (RFC 4180, UTF-8, CRLF): one row per form field, then an 'issues' and a 'summary' section. A cell
+        starting with = + - @, a tab or CR gets a leading ' so a spreadsheet shows it as text, never runs it.
+        HTML: one file with its photos embedded, for printing (A4). Times are the device's clock.
+        Examples:
+          jqc export 3f2a --format html -o washroom.html
+          jqc export 3f2a --format csv > washroom.csv
+        """)
+    ) { (inv) throws(AppError) -> CommandOutput in
+        let args = inv.arguments
+        let outputPath = args.value("output")
+        let format: ExportFormat
+        if let typed = args.value("format") {
+            guard let parsed = ExportFormat(typed: typed) else {
+                throw AppError.usage("'\(typed)' is not an export format; use --format \(ExportFormat.choices).")
+            }
+            format = parsed
+        } else if let outputPath, let implied = ExportFormat(fileName: outputPath) {
+            format = implied
+        } else {
+            throw AppError.usage("'export' needs --format \(ExportFormat.choices).")
+        }
+        if inv.context.json && outputPath == nil && format != .json {
+            throw AppError.usage("--json prints one JSON document, so a \(format.rawValue.uppercased()) export needs -o FILE; or leave out --json to get it on standard output.")
+        }
+        let target = try outputPath.map { (path) throws(AppError) in try ExportFile.target(path) }
+        let workspace = try inv.workspace()
+        let report = try workspace.report(inv.positional(0))
+        let content = try ExportedReport(report, workspace: workspace, exportedAt: inv.context.now())
+        let produce = { (sink: ExportSink) throws(AppError) in
+            switch format {
+            case .json: try sink.write(JSONExport.text(content))
+            case .csv: try sink.write(CSVExport.text(content))
+            case .html: try HTMLExport.write(content, to: sink)
+            }
+        }
+        guard let target else {
+            if inv.context.json {
+                // Only JSON reaches here: the dispatcher prints it as the one document.
+                return CommandOutput(lines: [], json: JSONExport.document(content), showsStatusLine: false)
+            }
+            try ExportFile.writeToStandardOutput(produce)
+            return CommandOutput(lines: [], json: .null, showsStatusLine: false)
+        }
+        let bytes = try ExportFile.writeAtomically(to: target, produce)
+        return CommandOutput(
+            lines: ["Exported report \(workspace.short(report)) as \(format.rawValue.uppercased()) to \(target.path) (\(ReportPresenter.bytes(bytes)))."],
+            json: ["file": .string(target.path), "format": .string(format.rawValue), "bytes": .integer(bytes)])
+    }
+}

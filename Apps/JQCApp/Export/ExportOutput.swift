@@ -1,0 +1,126 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Named apart from the methods that would shadow them.
+private func posixWrite(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int { write(fd, bytes, count) }
+
+/// Where an export's bytes go: a file descriptor (standard output, or the
+/// temporary file of an atomic write), through a small buffer so a page can
+/// be written piece by piece without ever being held whole in memory.
+final class ExportSink {
+    private let descriptor: Int32
+    /// The path or name shown in error messages.
+    private let name: String
+    private var buffer: [UInt8] = []
+    private static let flushSize = 64 * 1024
+    /// Bytes written so far, buffered ones included.
+    private(set) var byteCount: Int64 = 0
+
+    /// A sink over an open descriptor; `name` is how messages call it.
+    init(descriptor: Int32, name: String) {
+        self.descriptor = descriptor
+        self.name = name
+        buffer.reserveCapacity(Self.flushSize)
+    }
+
+    /// Appends text as UTF-8.
+    func write(_ text: String) throws(AppError) {
+        try write(bytes: Array(text.utf8))
+    }
+
+    /// Appends bytes.
+    func write(bytes: [UInt8]) throws(AppError) {
+        buffer.append(contentsOf: bytes)
+        byteCount += Int64(bytes.count)
+        if buffer.count >= Self.flushSize { try flush() }
+    }
+
+    /// Writes what is buffered.
+    func flush() throws(AppError) {
+        var offset = 0
+        while offset < buffer.count {
+            let written = buffer.withUnsafeBytes { raw in
+                posixWrite(descriptor, raw.baseAddress.map { $0 + offset }, raw.count - offset)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw ExportFile.error(errno, path: name, doing: "write")
+            }
+            offset += written
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Writing an export: to standard output as it is produced, or to a file
+/// atomically (a temporary file beside it, flushed, then renamed into place),
+/// so a reader never sees half an export and a failed one leaves nothing behind.
+enum ExportFile {
+    /// Checks an `-o` path before any work: its folder must exist and the
+    /// path must not be a folder. Returns the absolute target.
+    static func target(_ path: String) throws(AppError) -> URL {
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        let url = URL(fileURLWithPath: path, relativeTo: cwd).absoluteURL.standardizedFileURL
+        var isDirectory: ObjCBool = false
+        if path.hasSuffix("/") || (FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue) {
+            throw AppError.validation("'\(path)' is a folder; give a file name for the export, for example '\(url.appendingPathComponent("report.html").path)'.",
+                                      code: "OUTPUT_IS_FOLDER")
+        }
+        let folder = url.deletingLastPathComponent()
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw AppError.validation("The folder '\(folder.path)' for '\(path)' does not exist; create it first or choose another path.",
+                                      code: "OUTPUT_FOLDER_MISSING")
+        }
+        return url
+    }
+
+    /// Streams an export to standard output.
+    static func writeToStandardOutput(_ produce: (ExportSink) throws(AppError) -> Void) throws(AppError) {
+        let sink = ExportSink(descriptor: STDOUT_FILENO, name: "standard output")
+        try produce(sink)
+        try sink.flush()
+    }
+
+    /// Writes an export to `target` atomically and returns its size in bytes.
+    static func writeAtomically(to target: URL, _ produce: (ExportSink) throws(AppError) -> Void) throws(AppError) -> Int64 {
+        let folder = target.deletingLastPathComponent()
+        // A short name of its own, so a target name near the length limit still has room.
+        let temporary = folder.appendingPathComponent(".jqc-export-\(UUID().uuidString.prefix(8)).part").path
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw error(errno, path: target.path, doing: "create") }
+        var isOpen = true
+        var renamed = false
+        defer {
+            if isOpen { close(descriptor) }
+            if !renamed { unlink(temporary) }
+        }
+        let sink = ExportSink(descriptor: descriptor, name: target.path)
+        try produce(sink)
+        try sink.flush()
+        guard fsync(descriptor) == 0 else { throw error(errno, path: target.path, doing: "flush") }
+        isOpen = false
+        guard close(descriptor) == 0 else { throw error(errno, path: target.path, doing: "close") }
+        guard rename(temporary, target.path) == 0 else { throw error(errno, path: target.path, doing: "save") }
+        renamed = true
+        return sink.byteCount
+    }
+
+    /// The error for a failed file call, in the words a person needs.
+    static func error(_ code: Int32, path: String, doing action: String) -> AppError {
+        let native = String(cString: strerror(code))
+        switch code {
+        case ENOSPC, EDQUOT:
+            return AppError.failure("DISK_FULL", "The disk is full writing '\(path)'; free some space and export again.")
+        case EACCES, EPERM, EROFS:
+            return AppError.validation("Cannot \(action) '\(path)' (\(native)); choose a folder you can write to.", code: "OUTPUT_NOT_WRITABLE")
+        case EPIPE:
+            return AppError.failure("OUTPUT_CLOSED", "The reader of the export closed '\(path)' before the end.")
+        default:
+            return AppError.failure("EXPORT_WRITE_FAILED", "Cannot \(action) '\(path)' (\(native)).")
+        }
+    }
+}

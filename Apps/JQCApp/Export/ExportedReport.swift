@@ -1,0 +1,106 @@
+import Foundation
+import FieldTypes
+import Models
+import Scoring
+import Storage
+
+/// The three formats of `jqc export`.
+enum ExportFormat: String, CaseIterable, Sendable {
+    case json, csv, html
+
+    /// "json, csv or html", for messages.
+    static var choices: String { "json, csv or html" }
+
+    /// Reads `--format` as typed (case-insensitive).
+    init?(typed: String) {
+        self.init(rawValue: typed.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+
+    /// The format a file name's extension implies (`x.html`, `x.htm`, `x.csv`, `x.json`).
+    init?(fileName: String) {
+        switch (fileName as NSString).pathExtension.lowercased() {
+        case "json": self = .json
+        case "csv": self = .csv
+        case "html", "htm": self = .html
+        default: return nil
+        }
+    }
+}
+
+/// Everything an export shows about one report, read from the store once:
+/// the report, its template (when cached), photos, issues, score, the names
+/// of its facility and area, and where the photo files are.
+struct ExportedReport {
+    let report: Report
+    /// Nil when the template is not on this device; the answers are still exported as they are.
+    let template: Template?
+    let photos: [Photo]
+    let issues: [Issue]
+    /// Nil without a template (nothing to score against).
+    let score: ScoreReport?
+    let facilityName: String?
+    let areaName: String?
+    /// Device time of the export.
+    let exportedAt: Date
+    let registry: FieldTypeRegistry
+    /// The `show` presenter, reused so every export carries the `show --json` document.
+    let presenter: ReportPresenter
+    private let photoFiles: PhotoFileStore?
+
+    /// Reads a report and everything it shows from the workspace.
+    init(_ report: Report, workspace: Workspace, exportedAt: Date) throws(AppError) {
+        self.report = report
+        self.template = try? workspace.template(for: report)
+        let id = report.localID
+        self.photos = try workspace.storage { () throws(StorageError) in try workspace.store.photos(ofReport: id) }
+        self.issues = try workspace.storage { () throws(StorageError) in try workspace.store.issues(ofReport: id) }
+        self.score = template.map { workspace.score(report, template: $0) }
+        self.facilityName = ((try? workspace.store.facility(id: report.facilityID)) ?? nil)?.name
+        let areas = report.areaID == nil ? [] : ((try? workspace.store.areas(facilityID: report.facilityID)) ?? [])
+        self.areaName = areas.first { $0.id == report.areaID }?.name
+        self.exportedAt = exportedAt
+        self.registry = workspace.registry
+        self.presenter = ReportPresenter(workspace: workspace, style: .plain)
+        self.photoFiles = workspace.store.photoFiles
+    }
+
+    /// The report's id as every output writes it.
+    var localID: String { report.localID.uuidString.lowercased() }
+
+    /// The facility as "Name (ID)", or the id when it is not cached.
+    var facilityText: String { facilityName.map { "\($0) (\(report.facilityID))" } ?? report.facilityID }
+
+    /// The area as "Name (ID)", the id when not cached, nil when the report has no area.
+    var areaText: String? { report.areaID.map { id in areaName.map { "\($0) (\(id))" } ?? id } }
+
+    /// The template as "Name (ID, version N)", or its id when it is not cached.
+    var templateText: String {
+        template.map { "\($0.name) (\($0.id), version \($0.version))" } ?? report.templateID
+    }
+
+    /// The photo record with this id, if the report owns one.
+    func photo(_ id: String) -> Photo? {
+        guard let uuid = UUID(uuidString: id) else { return nil }
+        return photos.first { $0.localID == uuid }
+    }
+
+    /// The stored JPEG of a photo, or nil when its file is not on this device.
+    func file(of photo: Photo) -> URL? {
+        guard let url = try? photoFiles?.url(for: photo.fileName),
+              FileManager.default.isReadableFile(atPath: url.path) else { return nil }
+        return url
+    }
+
+    /// The score contribution of a field, if it has one.
+    func contribution(_ fieldID: FieldID) -> FieldContribution? {
+        score?.fields.first { $0.fieldID == fieldID }
+    }
+
+    /// The photos of an issue, in the order they were added.
+    func photos(ofIssue issue: Issue) -> [Photo] {
+        photos.filter { $0.issueLocalID == issue.localID }
+    }
+
+    /// A device time as an ISO 8601 UTC timestamp.
+    static func timestamp(_ date: Date) -> String { ReportPresenter.timestamp(date) }
+}

@@ -1,0 +1,353 @@
+import Foundation
+import Imaging
+import Models
+import Storage
+import Testing
+import TestSupport
+
+/// A hostile answer for the text field: markup, quotes, an ampersand, a comma and a formula.
+private let hostileText = #"<b>"Tom" & co,=SUM(A1)</b>"#
+/// A notes answer a spreadsheet would run as a formula.
+private let formulaNotes = "=HYPERLINK(\"http://evil.example\",\"click\")\nsecond line"
+/// An issue description a browser would run as a script.
+private let hostileIssue = "Cracked tile by sink 2 <script>alert(1)</script>"
+
+/// One profile with the demo world imported and one Washroom QC report
+/// (template 101 at F-100, area A-101) answered field by field through `jqc`,
+/// with photos and issues put into the store the way `jqc photo add` and
+/// `jqc issue add` leave them.
+private final class ExportWorld {
+    let home = TemporaryDirectory(prefix: "jqc-export")
+    let reportID: String
+    /// The stored photo answering image field 14.
+    var fieldPhoto = UUID()
+    /// The stored photo of the high-severity issue.
+    var issuePhoto = UUID()
+    /// A photo recorded in the store whose file is not on this device.
+    var missingPhoto = UUID()
+
+    init(complete: Bool = true) throws {
+        for file in ["templates.json", "facilities.json"] {
+            let kind = file == "templates.json" ? "templates" : "facilities"
+            let outcome = try Programs.run("jqc", ["--home", home.url.path, kind, "import", DemoFiles.path(file)])
+            try #require(outcome.status == 0, "\(kind) import: \(outcome.stderr)")
+        }
+        let started = try Programs.run("jqc", ["--home", home.url.path, "start", "--template", "101", "--facility", "F-100", "--area", "A-101", "--json"])
+        try #require(started.status == 0, "start: \(started.stderr)")
+        reportID = try #require(try JSONValue.parse(started.stdout)["local_id"]?.stringValue)
+
+        try answer("2", "4")
+        try answer("3", "3")
+        try answer("4", "fail")
+        try answer("6", "Good")
+        try answer("9", "Soap,Sanitiser")
+        try answer("12", "Fixture=Sink 2;Problem=<i>leak</i>;Action=call plumber", addRow: true)
+        try answer("12", "Fixture=Hand dryer;Problem=noisy, \"old\";Action=replace", addRow: true)
+        try answer("15", hostileText)
+        try answer("17", formulaNotes)
+        try addPhotosAndIssues()
+        try answer("14", value: "[\"\(fieldPhoto.uuidString.lowercased())\"]")
+        try answer("18", "Jane Doe")
+        if complete {
+            let completed = try jqc(["complete", reportID])
+            try #require(completed.status == 0, "complete: \(completed.stderr)")
+        }
+    }
+
+    func jqc(_ arguments: [String]) throws -> ProcessOutcome {
+        try Programs.run("jqc", ["--home", home.url.path] + arguments)
+    }
+
+    private func answer(_ field: String, _ typed: String, addRow: Bool = false) throws {
+        let outcome = try jqc(["answer", reportID, field, typed] + (addRow ? ["--add-row"] : []))
+        try #require(outcome.status == 0, "answer \(field): \(outcome.stderr)")
+    }
+
+    private func answer(_ field: String, value json: String) throws {
+        let outcome = try jqc(["answer", reportID, field, "--value-json", json])
+        try #require(outcome.status == 0, "answer \(field): \(outcome.stderr)")
+    }
+
+    var photoFiles: PhotoFileStore {
+        get throws { try PhotoFileStore(directory: home.url.appendingPathComponent("photos", isDirectory: true)) }
+    }
+
+    private func addPhotosAndIssues() throws {
+        let files = try photoFiles
+        let store = try LocalStore.open(at: home.path("jqc.sqlite"), photoFiles: files)
+        let report = try #require(UUID(uuidString: reportID))
+        let source = home.url.appendingPathComponent("camera.jpg")
+        // Large enough that its base64 is written in several chunks.
+        try SyntheticImage.writeJPEG(width: 900, height: 700, pattern: .texture(seed: 7), to: source)
+        let stored = try files.store(contentsOf: source, as: fieldPhoto)
+        try store.addPhoto(Photo(localID: fieldPhoto, reportLocalID: report, fieldID: FieldID("14"), fileName: stored.fileName,
+                                 originalByteSize: stored.byteSize, byteSize: stored.byteSize, sha256: stored.sha256))
+
+        let tile = try store.addIssue(Issue(reportLocalID: report, severity: .high, description: hostileIssue))
+        try SyntheticImage.writeJPEG(width: 120, height: 90, pattern: .cornerMarkers, to: source)
+        let issueFile = try files.store(contentsOf: source, as: issuePhoto)
+        try store.addPhoto(Photo(localID: issuePhoto, reportLocalID: report, issueLocalID: tile.localID, fileName: issueFile.fileName,
+                                 originalByteSize: issueFile.byteSize, byteSize: issueFile.byteSize, sha256: issueFile.sha256))
+
+        let soap = try store.addIssue(Issue(reportLocalID: report, severity: .critical, description: "No soap in any dispenser"))
+        try store.addPhoto(Photo(localID: missingPhoto, reportLocalID: report, issueLocalID: soap.localID,
+                                 fileName: PhotoFileStore.fileName(for: missingPhoto), originalByteSize: 1000, byteSize: 1000,
+                                 sha256: String(repeating: "0", count: 64)))
+        try FileManager.default.removeItem(at: source)
+    }
+
+    /// The bytes of a stored photo.
+    func storedBytes(_ photo: UUID) throws -> Data {
+        try Data(contentsOf: try photoFiles.url(for: PhotoFileStore.fileName(for: photo)))
+    }
+}
+
+/// A small RFC 4180 reader: CRLF ends a record, quoted fields may hold
+/// commas, quotes (doubled) and line breaks; a bare LF or CR outside quotes is an error.
+private enum CSVReader {
+    struct Malformed: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func records(_ text: String) throws -> [[String]] {
+        var records: [[String]] = []
+        var record: [String] = []
+        var field = ""
+        var quoted = false
+        var fieldWasQuoted = false
+        var scalars = Array(text.unicodeScalars)[...]
+        while let scalar = scalars.popFirst() {
+            if quoted {
+                if scalar == "\"" {
+                    if scalars.first == "\"" { field.unicodeScalars.append("\""); scalars.removeFirst() } else { quoted = false }
+                } else {
+                    field.unicodeScalars.append(scalar)
+                }
+                continue
+            }
+            switch scalar {
+            case "\"":
+                guard field.isEmpty, !fieldWasQuoted else { throw Malformed(description: "quote inside an unquoted field after '\(field)'") }
+                quoted = true
+                fieldWasQuoted = true
+            case ",":
+                record.append(field); field = ""; fieldWasQuoted = false
+            case "\r":
+                guard scalars.popFirst() == "\n" else { throw Malformed(description: "CR without LF after '\(field)'") }
+                record.append(field); field = ""; fieldWasQuoted = false
+                records.append(record == [""] ? [] : record)
+                record = []
+            case "\n":
+                throw Malformed(description: "bare LF after '\(field)'")
+            default:
+                guard !fieldWasQuoted else { throw Malformed(description: "text after a closing quote in '\(field)'") }
+                field.unicodeScalars.append(scalar)
+            }
+        }
+        guard !quoted else { throw Malformed(description: "unterminated quoted field") }
+        guard record.isEmpty, field.isEmpty else { throw Malformed(description: "the last record does not end in CRLF") }
+        return records
+    }
+}
+
+@Suite("jqc export")
+struct ExportCommandTests {
+    @Test("JSON export is the show --json document with names, version, score breakdown, issues, photos and exported_at")
+    func json() throws {
+        let world = try ExportWorld()
+        let outcome = try world.jqc(["export", world.reportID, "--format", "json"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.isEmpty)
+        let document = try JSONValue.parse(outcome.stdout)
+        #expect(document["local_id"]?.stringValue == world.reportID)
+        #expect(document["state"]?.stringValue == "PENDING")
+        #expect(document["answers"]?["15"]?.stringValue == hostileText)
+        #expect(document["answers"]?["2"]?.integerValue == 4)
+        #expect(document["answers"]?["12"]?.arrayValue?.count == 2)
+        #expect(document["template_name"]?.stringValue == "Washroom QC")
+        #expect(document["template_version"]?.integerValue == 3)
+        #expect(document["facility_name"]?.stringValue == "Harbourview Office Tower")
+        #expect(document["area_name"]?.stringValue == "Ground floor washrooms")
+        #expect(document["exported_at"]?.stringValue?.hasSuffix("Z") == true)
+        #expect(document["follow_up_required"]?.boolValue == true)
+        let breakdown = try #require(document["score_breakdown"])
+        #expect(breakdown["verdict"]?.stringValue == "FAILED_CRITICAL")
+        #expect(breakdown["critical_failures"] == .array(["4"]))
+        #expect(breakdown["ratio"]?.numberValue.map { ($0 * 100).rounded() } == 64)
+        #expect(document["issues"]?.arrayValue?.count == 2)
+        #expect(document["issues"]?.arrayValue?.contains { $0["description"]?.stringValue == hostileIssue } == true)
+        #expect(document["photos"]?.arrayValue?.count == 3)
+
+        // The same document is what `show --json` prints, plus the export's own keys.
+        let shown = try JSONValue.parse(try world.jqc(["show", world.reportID, "--json"]).stdout)
+        for (key, value) in shown.objectValue ?? [:] {
+            #expect(document[key] == value, "key \(key)")
+        }
+    }
+
+    @Test("CSV export parses back: one row per field, the hostile text intact, formulas guarded, issues and the score in the summary")
+    func csv() throws {
+        let world = try ExportWorld()
+        let outcome = try world.jqc(["export", world.reportID, "--format", "csv"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.isEmpty)
+        let records = try CSVReader.records(outcome.stdout)
+        #expect(records.first == ["field_id", "label", "type", "required", "answer", "display", "score_outcome", "earned", "possible"])
+        let blank = try #require(records.firstIndex(of: []))
+        let fields = Array(records[1..<blank])
+        #expect(fields.map { $0[0] } == (1...18).map(String.init))
+        #expect(fields.allSatisfy { $0.count == 9 })
+
+        let text = try #require(fields.first { $0[0] == "15" })
+        #expect(text[1] == "Attendant on duty")
+        #expect(text[5] == hostileText)
+        #expect(try JSONValue.parse(text[4]).stringValue == hostileText)
+
+        let notes = try #require(fields.first { $0[0] == "17" })
+        #expect(notes[5].hasPrefix("'=HYPERLINK("), "a spreadsheet must not run it: \(notes[5])")
+        #expect(try JSONValue.parse(notes[4]).stringValue == formulaNotes)
+
+        let floors = try #require(fields.first { $0[0] == "2" })
+        #expect(Array(floors[2...3]) == ["rating", "true"])
+        #expect(Array(floors[6...8]) == ["passed", "1.60", "2"])
+        let soap = try #require(fields.first { $0[0] == "4" })
+        #expect(soap[4] == "\"fail\"")
+        #expect(Array(soap[6...8]) == ["failed", "0", "1"])
+        let table = try #require(fields.first { $0[0] == "12" })
+        #expect(try JSONValue.parse(table[4]).arrayValue?.last?["Problem"]?.stringValue == "noisy, \"old\"")
+
+        let rest = Array(records[(blank + 1)...])
+        #expect(rest.first == ["issues"])
+        #expect(rest.dropFirst().first == ["issue_id", "severity", "description", "photo_count"])
+        #expect(rest.contains { $0.count == 4 && $0[1] == "high" && $0[2] == hostileIssue && $0[3] == "1" })
+        #expect(rest.contains { $0.count == 4 && $0[1] == "critical" && $0[3] == "1" })
+        let summaryStart = try #require(rest.firstIndex(of: ["summary"]))
+        let summary = Dictionary(rest[(summaryStart + 1)...].filter { $0.count == 2 }.map { ($0[0], $0[1]) }, uniquingKeysWith: { a, _ in a })
+        #expect(summary["report_id"] == world.reportID)
+        #expect(summary["state"] == "PENDING")
+        #expect(summary["template"] == "Washroom QC (101, version 3)")
+        #expect(summary["facility"] == "Harbourview Office Tower (F-100)")
+        #expect(summary["area"] == "Ground floor washrooms (A-101)")
+        #expect(summary["score"] == "64%")
+        #expect(summary["verdict"] == "FAILED_CRITICAL")
+        #expect(summary["follow_up_required"] == "true")
+    }
+
+    @Test("HTML export is one escaped, self-contained page with the score, every label, and the stored photos embedded")
+    func html() throws {
+        let world = try ExportWorld()
+        let outcome = try world.jqc(["export", world.reportID, "--format", "html"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.isEmpty)
+        let page = outcome.stdout
+        #expect(page.hasPrefix("<!doctype html>"))
+        #expect(page.contains("<html lang=\"en\">"))
+        #expect(page.contains("<meta charset=\"utf-8\">"))
+        #expect(page.hasSuffix("</html>\n"))
+
+        #expect(page.contains("&lt;b&gt;&quot;Tom&quot; &amp; co,=SUM(A1)&lt;/b&gt;"))
+        #expect(!page.contains("<b>\"Tom\""))
+        #expect(page.contains("Cracked tile by sink 2 &lt;script&gt;alert(1)&lt;/script&gt;"))
+        #expect(!page.contains("<script"))
+        #expect(page.contains("&lt;i&gt;leak&lt;/i&gt;"))
+
+        #expect(page.contains("64%"))
+        #expect(page.contains("FAILED: critical field failed: Soap dispensers filled"))
+        #expect(page.contains("Washroom QC"))
+        #expect(page.contains("Harbourview Office Tower"))
+        #expect(page.contains("Follow-up required"))
+        #expect(page.contains("Signed by <strong>Jane Doe</strong>"))
+        #expect(page.contains("device time"))
+        let template = try JSONValue.parse(try Data(contentsOf: URL(fileURLWithPath: DemoFiles.path("templates.json"))))
+        let washroom = try #require(template["templates"]?.arrayValue?.first { $0["id"]?.integerValue == 101 })
+        for field in washroom["form_schema"]?["fields"]?.arrayValue ?? [] {
+            let label = try #require(field["label"]?.stringValue)
+            #expect(page.contains(label), "label \(label)")
+        }
+
+        for outside in ["src=\"http", "href=\"http", "src='http", "href='http", "<link", "@import", "url(http"] {
+            #expect(!page.contains(outside), "refers outside the page: \(outside)")
+        }
+        let embedded = page.components(separatedBy: "data:image/jpeg;base64,").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        #expect(embedded.count == 2)
+        let decoded = embedded.compactMap { Data(base64Encoded: $0) }
+        let fieldPhoto = try world.storedBytes(world.fieldPhoto)
+        #expect(fieldPhoto.count > 3 * 16 * 1024, "the field photo spans several base64 chunks")
+        #expect(decoded.contains(fieldPhoto))
+        #expect(decoded.contains(try world.storedBytes(world.issuePhoto)))
+        #expect(page.contains("photo \(world.missingPhoto.uuidString.lowercased()) is not on this device"))
+    }
+
+    @Test("a draft exports too: any state can be exported")
+    func draft() throws {
+        let world = try ExportWorld(complete: false)
+        for format in ["json", "csv", "html"] {
+            let outcome = try world.jqc(["export", world.reportID, "--format", format])
+            #expect(outcome.status == 0, "\(format): \(outcome.stderr)")
+            #expect(outcome.stdout.contains("DRAFT"), "\(format)")
+        }
+    }
+
+    @Test("-o writes the file atomically and prints one confirmation; --json describes the file")
+    func outputFile() throws {
+        let world = try ExportWorld()
+        let folder = TemporaryDirectory(prefix: "jqc-export-out")
+        let path = folder.path("washroom.html")
+        try Data("old contents".utf8).write(to: URL(fileURLWithPath: path))
+        let outcome = try world.jqc(["export", world.reportID, "--format", "html", "-o", path])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let confirmation = String(outcome.stdout.split(separator: "\n").first ?? "")
+        #expect(confirmation.hasPrefix("Exported report \(world.reportID.prefix(8)) as HTML to \(path) ("))
+        #expect(confirmation.hasSuffix(" KB).") || confirmation.hasSuffix(" MB)."))
+        let written = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(written.hasPrefix("<!doctype html>"))
+        #expect(written.hasSuffix("</html>\n"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["washroom.html"], "no temporary file is left")
+
+        let csvPath = folder.path("washroom.csv")
+        let json = try world.jqc(["export", world.reportID, "--format", "csv", "-o", csvPath, "--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let described = try JSONValue.parse(json.stdout)
+        #expect(described["file"]?.stringValue == csvPath)
+        #expect(described["format"]?.stringValue == "csv")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: csvPath)[.size] as? Int)
+        #expect(described["bytes"]?.integerValue == Int64(size))
+        #expect(try CSVReader.records(try String(contentsOfFile: csvPath, encoding: .utf8)).count > 20)
+    }
+
+    @Test("an -o folder that does not exist is refused with exit 4 and nothing is written")
+    func missingFolder() throws {
+        let world = try ExportWorld(complete: false)
+        let folder = TemporaryDirectory(prefix: "jqc-export-out")
+        let path = folder.path("no/such/folder/report.csv")
+        let outcome = try world.jqc(["export", world.reportID, "--format", "csv", "-o", path])
+        #expect(outcome.status == 4)
+        #expect(outcome.stdout.isEmpty)
+        #expect(outcome.stderr.contains("'\(folder.path("no/such/folder"))'"))
+        #expect(outcome.stderr.contains("does not exist"))
+        #expect(!FileManager.default.fileExists(atPath: path))
+
+        let json = try world.jqc(["export", world.reportID, "--format", "csv", "-o", path, "--json"])
+        #expect(json.status == 4)
+        #expect(try JSONValue.parse(json.stdout)["error"]?["code"]?.stringValue == "OUTPUT_FOLDER_MISSING")
+    }
+
+    @Test("an unknown format is a usage error (exit 2) listing the three; an unknown report is exit 3")
+    func refusals() throws {
+        let world = try ExportWorld(complete: false)
+        let format = try world.jqc(["export", world.reportID, "--format", "pdf"])
+        #expect(format.status == 2)
+        #expect(format.stdout.isEmpty)
+        #expect(format.stderr.contains("'pdf'"))
+        #expect(format.stderr.contains("json, csv or html"))
+
+        let unknown = try world.jqc(["export", "0000dead-0000-4000-8000-000000000000", "--format", "json"])
+        #expect(unknown.status == 3)
+        #expect(unknown.stdout.isEmpty)
+        #expect(unknown.stderr.contains("No report '0000dead-0000-4000-8000-000000000000'"))
+
+        let notJSON = try world.jqc(["export", world.reportID, "--format", "html", "--json"])
+        #expect(notJSON.status == 2)
+        #expect(try JSONValue.parse(notJSON.stdout)["error"]?["code"]?.stringValue == "USAGE")
+    }
+}
