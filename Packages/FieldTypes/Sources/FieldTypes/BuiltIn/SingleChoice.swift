@@ -1,0 +1,40 @@
+import Models
+
+/// What `radio` and `select` share: one option, stored as its text.
+struct SingleChoice {
+    let typeName: String
+    /// Whether typed `n/a` and the answer `"N/A"` are accepted (scoreable types only).
+    let allowsNotApplicable: Bool
+
+    func validate(_ answer: JSONValue, field: FieldDefinition, isBlank: Bool) -> String? {
+        guard case .string(let text) = answer else {
+            return "a \(typeName) answer " + Refusal.wrongKind(answer, expected: "one of the options as a string")
+        }
+        let options = OptionList(field)
+        if isBlank || options.contains(text) || (allowsNotApplicable && text == NotApplicable.encoded) { return nil }
+        return "\(OneLine.quote(text)) is not one of the options (\(options.summary))"
+    }
+
+    func parse(_ input: String, field: FieldDefinition) throws(AnswerInputError) -> JSONValue {
+        let options = OptionList(field)
+        let expected = "an option's text or number (\(options.summary))"
+        guard !Refusal.trimmed(input).isEmpty else { throw Refusal.blankInput(input, expected: expected) }
+        if let option = options.match(input) { return .string(option) }
+        if allowsNotApplicable, NotApplicable.isTyped(input) { return NotApplicable.answer }
+        let notApplicable = allowsNotApplicable ? ", or n/a" : ""
+        throw AnswerInputError(input: input, message: "\(OneLine.quote(input)) is not one of the options; type \(expected)\(notApplicable)")
+    }
+
+    func prompt(field: FieldDefinition, style: TerminalStyle) -> [String] {
+        var lines = ["Choose one: type its number or its text."] + OptionList(field).numberedLines(style)
+        if allowsNotApplicable { lines.append("  (n/a if it does not apply)") }
+        return lines
+    }
+
+    func display(_ answer: JSONValue?, field: FieldDefinition, style: TerminalStyle, isBlank: Bool) -> String {
+        guard let answer, !isBlank else { return AnswerDisplay.noAnswer(style) }
+        if allowsNotApplicable, NotApplicable.isAnswer(answer) { return AnswerDisplay.notApplicable(style) }
+        guard case .string(let text) = answer else { return AnswerDisplay.unreadable(answer, style) }
+        return AnswerDisplay.text(text, style)
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Models
+
+/// One kind of form field: everything the apps and the server need to know
+/// about it, from checking a template's definition to scoring an answer.
+///
+/// A conformance is a small stateless value. It never performs I/O and never
+/// reads globals; whatever it needs from outside (the device's clock, the
+/// report's content digest) arrives in its arguments.
+///
+/// Every method takes the field's definition, because the same type behaves
+/// differently per field (a rating's `max`, a radio's `options`). Methods that
+/// read answers must accept any JSON without crashing: answers can come from
+/// old clients, other servers or hand-edited files.
+public protocol FieldType: Sendable {
+    /// The name templates use in a field's `type` key, such as `"rating"`:
+    /// lowercase letters, digits and underscores.
+    var name: String { get }
+
+    /// False for display-only types (`section`, `label`) that never take an answer.
+    var isAnswerable: Bool { get }
+
+    /// True when answers count towards the inspection's score.
+    var isScoreable: Bool { get }
+
+    /// True when a re-inspection starts with the parent report's answer.
+    /// Observations made on the day (ratings, pass/fail, photos, signatures)
+    /// must be made again, so those types say false.
+    var copiesOnReinspection: Bool { get }
+
+    /// Every type-specific problem of a field's definition, each naming the
+    /// field and saying how to fix it. The keys every field shares (id, label,
+    /// weight...) are checked by Models and by the registry, not here.
+    func checkDefinition(_ field: FieldDefinition) -> [SchemaProblem]
+
+    /// True when `answer` is this type's encoding of "no answer": JSON null,
+    /// a blank string, an empty list (and a rating of 0). Blank answers are
+    /// valid and count as unanswered for completion and scoring.
+    func isBlank(_ answer: JSONValue) -> Bool
+
+    /// Checks an answer against the contract's encoding for this type.
+    /// Returns nil when it is valid, otherwise one line saying what is wrong.
+    func validate(_ answer: JSONValue, for field: FieldDefinition) -> String?
+
+    /// Reads an answer typed by a person (`4`, `pass`, `yes`, `Col=value`)
+    /// into the contract's encoding. The result always passes `validate`.
+    func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError) -> JSONValue
+
+    /// How to answer, one hint per line, for the interactive runner
+    /// (numbered choices, the star scale, the table's columns).
+    func prompt(for field: FieldDefinition, style: TerminalStyle) -> [String]
+
+    /// The answer as one non-empty terminal line; nil is an unanswered field.
+    /// Wrong-typed JSON is shown as unreadable, never a crash.
+    func display(_ answer: JSONValue?, for field: FieldDefinition, style: TerminalStyle) -> String
+
+    /// What the answer contributes to the score. Nil or blank answers are
+    /// `.unanswered`, `"N/A"` is `.notApplicable` for scoreable types, and
+    /// non-scoreable types always give `.notScoreable`.
+    func score(_ answer: JSONValue?, for field: FieldDefinition) -> FieldScore
+}
+
+extension FieldType {
+    /// Most types are answerable.
+    public var isAnswerable: Bool { true }
+
+    /// Most types are not scored.
+    public var isScoreable: Bool { false }
+
+    /// Most types carry their answer over to a re-inspection.
+    public var copiesOnReinspection: Bool { true }
+
+    /// No type-specific keys to check.
+    public func checkDefinition(_ field: FieldDefinition) -> [SchemaProblem] { [] }
+
+    /// Null, a string of only whitespace, or an empty list.
+    public func isBlank(_ answer: JSONValue) -> Bool {
+        switch answer {
+        case .null: return true
+        case .string(let s): return s.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        case .array(let a): return a.isEmpty
+        default: return false
+        }
+    }
+
+    /// A one-line hint naming the type.
+    public func prompt(for field: FieldDefinition, style: TerminalStyle) -> [String] {
+        ["Type the answer (\(name))."]
+    }
+
+    /// Not scored.
+    public func score(_ answer: JSONValue?, for field: FieldDefinition) -> FieldScore { .notScoreable }
+}

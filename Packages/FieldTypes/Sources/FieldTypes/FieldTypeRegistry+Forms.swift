@@ -1,0 +1,133 @@
+import Models
+
+/// The form-level operations the apps and the server call: each asks every
+/// field's type and gathers every answer, never stopping at the first.
+extension FieldTypeRegistry {
+    /// The widest a layout may be: the seed's 12-column grid.
+    public static let gridColumns = 12
+
+    /// Every problem of a schema's definitions: each known type's own checks,
+    /// `critical` on a type that is not scored, and layout values outside the
+    /// 12-column grid. Fields of unknown types are not problems: they degrade
+    /// to `UnsupportedFieldType`.
+    public func check(_ schema: FormSchema) -> [SchemaProblem] {
+        var problems: [SchemaProblem] = []
+        for (index, field) in schema.fields.enumerated() {
+            var found: [SchemaProblem] = []
+            if let type = type(named: field.type) {
+                found += type.checkDefinition(field)
+                if field.critical, !type.isScoreable {
+                    let scored = names.filter { self.type(named: $0)?.isScoreable == true }.joined(separator: ", ")
+                    found.append(SchemaProblem(fieldID: field.id, message: "'critical' applies only to scored types (\(scored)), not \(field.type); remove 'critical' or change the type"))
+                }
+            }
+            found += layoutProblems(field)
+            problems += found.map { SchemaProblem(fieldIndex: index, fieldID: field.id, message: $0.message) }
+        }
+        return problems
+    }
+
+    /// Every reason `answers` cannot complete the form, in field order:
+    /// required answerable fields left unanswered (nil, blank string, empty
+    /// list, rating 0), with a message naming the type when this version does
+    /// not support it, and every answer its type refuses. Sections and labels
+    /// are skipped; stray answers to them are `validateAnswers`' business.
+    public func completionProblems(_ schema: FormSchema, answers: Answers) -> [CompletionProblem] {
+        var problems: [CompletionProblem] = []
+        for field in schema.fields {
+            let type = resolve(field)
+            guard type.isAnswerable else { continue }
+            guard let answer = answers[field.id], !type.isBlank(answer) else {
+                guard field.required else { continue }
+                if type is UnsupportedFieldType {
+                    problems.append(CompletionProblem(fieldID: field.id, kind: .unsupportedRequired,
+                        message: "\(UnsupportedFieldType.unsupported(field)); update jqc to answer it"))
+                } else {
+                    problems.append(CompletionProblem(fieldID: field.id, kind: .missingRequired,
+                        message: "\(field.messageName) is required and has no answer"))
+                }
+                continue
+            }
+            if let reason = type.validate(answer, for: field) {
+                problems.append(CompletionProblem(fieldID: field.id, kind: .invalidAnswer, message: "\(field.messageName): \(reason)"))
+            }
+        }
+        return problems
+    }
+
+    /// Every answer that does not fit the form, for the server: answers whose
+    /// type refuses them, answers to sections and labels, and answers keyed by
+    /// an id the form does not have. Fields in form order, then unknown ids
+    /// sorted. Missing answers are not problems here (see `completionProblems`).
+    public func validateAnswers(_ schema: FormSchema, answers: Answers) -> [AnswerProblem] {
+        var problems: [AnswerProblem] = []
+        for field in schema.fields {
+            guard let answer = answers[field.id] else { continue }
+            let type = resolve(field)
+            if !type.isAnswerable {
+                problems.append(AnswerProblem(fieldID: field.id, kind: .notAnswerable,
+                    message: "\(field.messageName) is a \(field.type) field and takes no answer; remove the answer"))
+            } else if !type.isBlank(answer), let reason = type.validate(answer, for: field) {
+                problems.append(AnswerProblem(fieldID: field.id, kind: .invalidAnswer, message: "\(field.messageName): \(reason)"))
+            }
+        }
+        let known = Set(schema.fields.map(\.id))
+        for id in answers.answeredIDs where !known.contains(id) {
+            problems.append(AnswerProblem(fieldID: id, kind: .unknownField,
+                message: "field \(OneLine.quote(id.rawValue)) is not in this form; remove its answer"))
+        }
+        return problems
+    }
+
+    /// The answers a re-inspection starts with: the parent's answer for each
+    /// field of `schema` whose type copies on re-inspection, when it is
+    /// present, not blank and still valid for the field (a template that
+    /// changed since must not carry stale answers in). Ratings, pass/fail,
+    /// photos and signatures are never copied; neither are answers of unknown
+    /// types, whose meaning this version cannot judge, nor answers to ids the
+    /// schema no longer has.
+    public func prefill(from parent: Answers, schema: FormSchema) -> Answers {
+        var copied = Answers()
+        for field in schema.fields {
+            let type = resolve(field)
+            guard type.isAnswerable, type.copiesOnReinspection, let answer = parent[field.id],
+                  !type.isBlank(answer), type.validate(answer, for: field) == nil else { continue }
+            copied[field.id] = answer
+        }
+        return copied
+    }
+
+    /// What one field's answer contributes to the score, as its type judges it.
+    public func score(_ field: FieldDefinition, _ answer: JSONValue?) -> FieldScore {
+        resolve(field).score(answer, for: field)
+    }
+
+    /// One field's answer as one terminal line.
+    public func display(_ field: FieldDefinition, _ answer: JSONValue?, style: TerminalStyle) -> String {
+        resolve(field).display(answer, for: field, style: style)
+    }
+
+    /// Typed input for one field, read by its type.
+    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError) -> JSONValue {
+        try resolve(field).parse(input, for: field, context: context)
+    }
+
+    private func layoutProblems(_ field: FieldDefinition) -> [SchemaProblem] {
+        let grid = Self.gridColumns
+        var problems: [SchemaProblem] = []
+        func report(_ message: String) { problems.append(SchemaProblem(fieldID: field.id, message: message)) }
+        if let col = field.col, !(0...grid).contains(col) {
+            report("'col' is \(col), outside the \(grid)-column grid; use 0 to \(grid)")
+        }
+        if let row = field.row, row < 0 {
+            report("'row' is \(row); rows start at 0, use 0 or more")
+        }
+        if let span = field.colSpan, !(1...grid).contains(span) {
+            report("'col_span' is \(span); a field spans 1 to \(grid) columns")
+        }
+        if let span = field.rowSpan, span < 1 {
+            report("'row_span' is \(span); a field spans at least 1 row")
+        }
+        return problems
+    }
+}
