@@ -47,17 +47,28 @@ public enum ServerCommand {
     }
 
     private static func admin(_ arguments: [String], parser: ArgumentParser) throws(UsageError) -> Int32 {
-        guard let name = arguments.first, name != "--help", name != "-h" else {
-            print("Usage: jqc-server admin <edit-report | add-user> --db FILE ...")
-            return arguments.isEmpty ? 2 : 0
+        // The command may come after options (`admin --db FILE edit-report ...`).
+        var rest = arguments
+        var position = 0
+        var commandIndex: Int?
+        while position < rest.count {
+            let word = rest[position]
+            if word == "--db" { position += 2; continue }
+            if !word.hasPrefix("-") { commandIndex = position; break }
+            position += 1
         }
+        guard let commandIndex else {
+            print("Usage: jqc-server admin --db FILE <edit-report | add-user> ...")
+            return arguments.contains("--help") || arguments.contains("-h") ? 0 : 2
+        }
+        let name = rest.remove(at: commandIndex)
         let spec: CommandSpec
         switch name {
         case "edit-report": spec = editReport
         case "add-user": spec = addUser
         default: throw UsageError("'admin' has no command '\(name)'; use edit-report or add-user.")
         }
-        let parsed = try parser.parse(Array(arguments.dropFirst()), for: spec)
+        let parsed = try parser.parse(rest, for: spec)
         if parsed.flag("help") {
             print(HelpFormatter.help(spec, program: "jqc-server", globalOptions: globalOptions))
             return 0
