@@ -19,6 +19,7 @@ let package = Package(
         .package(path: "Packages/Sync"),
         .package(path: "Packages/Scoring"),
         .package(path: "Packages/FieldTypes"),
+        .package(path: "Packages/Imaging"),
     ],
     targets: [
         // MARK: - Apps: thin executables over library code
@@ -164,6 +165,11 @@ let package = Package(
                 .product(name: "Networking", package: "Networking"),
             ],
             path: "Tests/SyncTests"
+        ),
+        .testTarget(
+            name: "ImagingTests",
+            dependencies: [.product(name: "Imaging", package: "Imaging"), "TestSupport"],
+            path: "Tests/ImagingTests"
         ),
         .testTarget(
             name: "ArgumentParsingTests",

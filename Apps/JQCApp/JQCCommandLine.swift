@@ -1,11 +1,12 @@
+import ArgumentParsing
+import FieldTypes
 import Foundation
+import Models
 import Networking
 import Storage
 
-@_exported import func Foundation.exit
-
-/// The entry point both executables share: parses the arguments, runs the
-/// command, prints, and returns the exit code of CLI.md.
+/// The entry point both executables share: finds the command, parses its
+/// arguments, runs it, prints, and returns the exit code of CLI.md.
 public enum JQCCommandLine {
     /// Which program is running.
     public enum Program: Sendable {
@@ -18,45 +19,116 @@ public enum JQCCommandLine {
             case .agent: return "jqc-agent"
             }
         }
+
+        var summary: String {
+            switch self {
+            case .jqc: return "JanitorialQC: run facility inspections offline, attach photos, flag issues, sync when you can."
+            case .agent: return "JanitorialQC sync agent: uploads this device's completed work, for cron or a systemd timer."
+            }
+        }
+    }
+
+    /// The commands of a program.
+    public static func commands(for program: Program) -> [Command] {
+        switch program {
+        case .jqc:
+            return ReportCommands.all + ReferenceCommands.all + StatusCommands.all
+        case .agent:
+            return [StatusCommands.status]
+        }
     }
 
     /// Runs one invocation and returns its exit code.
-    public static func run(program: Program, arguments: [String]) -> Int32 {
+    public static func run(program: Program, arguments: [String],
+                           environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
+        let commands = commands(for: program)
+        let wantsJSON = arguments.contains("--json")
         if arguments.first == "--version" || arguments.first == "version" {
             print("\(program.name) \(AppVersion.current) (SQLite \(SQLiteInfo.version), libcurl \(Libcurl.version))")
             return ExitCode.ok
         }
-        if arguments.isEmpty || arguments.first == "--help" || arguments.first == "-h" || arguments.first == "help" {
-            print(usage(program))
+        guard let (command, rest) = find(arguments, in: commands) else {
+            let words = arguments.filter { !$0.hasPrefix("-") }
+            if words.isEmpty {
+                print(HelpFormatter.overview(program: program.name, summary: program.summary,
+                                             commands: commands.map(\.spec), globalOptions: GlobalOptions.all))
+                return ExitCode.ok
+            }
+            return report(AppError.usage("unknown command '\(words[0])'. Run '\(program.name) --help' for the list of commands."),
+                          program: program, json: wantsJSON)
+        }
+        let parser = ArgumentParser(globalOptions: GlobalOptions.all)
+        let parsed: ParsedArguments
+        do {
+            parsed = try parser.parse(rest, for: command.spec)
+        } catch {
+            return report(AppError.usage(error.message), program: program, json: wantsJSON)
+        }
+        if parsed.flag("help") {
+            print(HelpFormatter.help(command.spec, program: program.name, globalOptions: GlobalOptions.all))
             return ExitCode.ok
         }
-        FileHandle.standardError.write(Data("\(program.name): unknown command '\(arguments[0])'. Run '\(program.name) --help' for the list of commands.\n".utf8))
-        return ExitCode.usage
+        let context = AppContext(
+            profile: Profile.resolve(home: parsed.value("home"), environment: environment),
+            registry: FieldTypeRegistry.builtIn(),
+            style: TerminalStyle.detect(environment: environment, isTerminal: isatty(STDOUT_FILENO) == 1),
+            json: parsed.flag("json"),
+            stdinIsTerminal: isatty(STDIN_FILENO) == 1,
+            environment: environment)
+        do {
+            let output = try command.run(Invocation(arguments: parsed, context: context))
+            if context.json {
+                print(output.json.canonicalString())
+            } else {
+                for line in output.lines { print(line) }
+                if output.showsStatusLine, let status = try? context.workspace().status() {
+                    print(status.line)
+                }
+            }
+            return ExitCode.ok
+        } catch {
+            return report(error, program: program, json: context.json)
+        }
     }
 
-    static func usage(_ program: Program) -> String {
-        """
-        Usage: \(program.name) <command> [options]
-
-        Commands:
-          --version   print the version of \(program.name) and of the libraries it uses
-          --help      show this help
-        """
+    /// Finds the command named by the first one or two words that are not options.
+    static func find(_ arguments: [String], in commands: [Command]) -> (Command, [String])? {
+        var wordPositions: [Int] = []
+        var index = 0
+        let valued = Set(GlobalOptions.all.filter { $0.valueName != nil }.map { "--\($0.long)" })
+        while index < arguments.count, wordPositions.count < 2 {
+            let word = arguments[index]
+            if valued.contains(word) { index += 2; continue }
+            if word.hasPrefix("-") { break }
+            wordPositions.append(index)
+            index += 1
+        }
+        for count in stride(from: wordPositions.count, through: 1, by: -1) {
+            let positions = Array(wordPositions.prefix(count))
+            guard positions.last.map({ $0 - positions[0] == count - 1 }) ?? false else { continue }
+            let name = positions.map { arguments[$0] }.joined(separator: " ")
+            if let command = commands.first(where: { $0.spec.name == name }) {
+                var rest = arguments
+                for position in positions.reversed() { rest.remove(at: position) }
+                return (command, rest)
+            }
+        }
+        return nil
     }
-}
 
-/// The exit codes of CLI.md.
-public enum ExitCode {
-    public static let ok: Int32 = 0
-    public static let failure: Int32 = 1
-    public static let usage: Int32 = 2
-    public static let notFound: Int32 = 3
-    public static let validation: Int32 = 4
-    public static let blocked: Int32 = 5
-    public static let authRequired: Int32 = 6
-    public static let conflict: Int32 = 7
-    public static let lockHeld: Int32 = 73
-    public static let temporary: Int32 = 75
+    /// Prints an error as CLI.md asks and returns its exit code.
+    static func report(_ error: AppError, program: Program, json: Bool) -> Int32 {
+        if json {
+            var body: [String: JSONValue] = ["code": .string(error.code), "message": .string(error.message)]
+            if !error.problems.isEmpty { body["problems"] = .array(error.problems.map { .string($0) }) }
+            print(JSONValue.object(["error": .object(body)]).canonicalString())
+        } else {
+            var text = "\(program.name): \(error.message)\n"
+            for problem in error.problems { text += "  - \(problem)\n" }
+            FileHandle.standardError.write(Data(text.utf8))
+        }
+        return error.exitCode
+    }
 }
 
 /// This app's version, sent as `X-JQC-App-Version` and compared with the server's minimum.

@@ -45,3 +45,19 @@ struct JSONValueTests {
         }
     }
 }
+
+@Suite("Semantic versions for the version gate")
+struct SemanticVersionTests {
+    @Test("versions compare by number, not by text")
+    func order() throws {
+        #expect(try #require(SemanticVersion("0.10.0")) > #require(SemanticVersion("0.9.0")))
+        #expect(try #require(SemanticVersion("1.2")) == SemanticVersion(1, 2, 0))
+        #expect(try #require(SemanticVersion("2.0.0-beta+7")) == SemanticVersion(2, 0, 0))
+        #expect(try #require(SemanticVersion("1.0.1")) > #require(SemanticVersion("1.0.0")))
+    }
+
+    @Test("text that is not a version is refused", arguments: ["", "v1.2", "1..2", "1.2.3.4", "a.b.c", "-1.0.0", "1.٢.3"])
+    func invalid(text: String) {
+        #expect(SemanticVersion(text) == nil)
+    }
+}

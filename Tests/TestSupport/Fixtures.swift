@@ -26,3 +26,22 @@ public enum Fixtures {
         try JSONValue.parse(try data(name))
     }
 }
+
+/// The demo world files shipped under `Tools/demo/`.
+public enum DemoFiles {
+    /// The `Tools/demo` folder of this checkout.
+    public static var directory: URL {
+        Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Tools/demo", isDirectory: true)
+    }
+
+    /// The path of a demo file.
+    public static func path(_ name: String) -> String {
+        directory.appendingPathComponent(name).path
+    }
+
+    /// A demo file parsed as JSON.
+    public static func json(_ name: String) throws -> JSONValue {
+        try JSONValue.parse(try Data(contentsOf: directory.appendingPathComponent(name)))
+    }
+}

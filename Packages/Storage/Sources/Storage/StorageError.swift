@@ -19,17 +19,20 @@ public struct StorageError: Error, Sendable, Equatable, CustomStringConvertible 
         case io = "IO"
     }
 
+    /// The kind of failure.
     public let code: Code
     /// What went wrong and what to do next, for a person.
     public let message: String
     /// The SQL statement or path involved, for logs; never shown as the message.
     public let context: String?
 
+    /// Makes an error from its code, its one-line message and its context.
     public init(_ code: Code, _ message: String, context: String? = nil) {
         self.code = code
         self.message = message
         self.context = context
     }
 
+    /// The message, so that printing the error shows what a person should read.
     public var description: String { message }
 }

@@ -1,0 +1,120 @@
+import ArgumentParsing
+import Foundation
+import Models
+import Storage
+
+/// facilities, areas, templates, assignments; their imports; templates lint; cache clear.
+enum ReferenceCommands {
+    static var all: [Command] {
+        [facilities, areas, templates, assignments, templatesImport, templatesLint, facilitiesImport, assignmentsImport, cacheClear]
+    }
+
+    static let facilities = Command(CommandSpec("facilities", summary: "cached facilities (offline)")) { (inv) throws(AppError) -> CommandOutput in
+        let workspace = try inv.workspace()
+        let list = try workspace.storage { () throws(StorageError) in try workspace.store.facilities() }
+        let lines = list.isEmpty ? ["No facilities on this device. Sync, or import them with 'jqc facilities import FILE'."]
+            : TextTable.render(["ID", "NAME", "ADDRESS", "PROJECT"], list.map { [$0.id, $0.name, $0.address, $0.projectName] })
+        return CommandOutput(lines: lines, json: ["facilities": .array(list.map {
+            ["id": .string($0.id), "name": .string($0.name), "address": .string($0.address), "project_name": .string($0.projectName)]
+        })])
+    }
+
+    static let areas = Command(CommandSpec("areas", summary: "cached areas of a facility (offline)",
+                                           positionals: [PositionalSpec("FACILITY", help: "the facility id")])) { (inv) throws(AppError) -> CommandOutput in
+        let workspace = try inv.workspace()
+        let facility = inv.positional(0)
+        guard try workspace.storage({ () throws(StorageError) in try workspace.store.facility(id: facility) }) != nil else {
+            throw AppError.notFound("No facility '\(facility)' on this device. See 'jqc facilities'.")
+        }
+        let list = try workspace.storage { () throws(StorageError) in try workspace.store.areas(facilityID: facility) }
+        let lines = list.isEmpty ? ["Facility '\(facility)' has no areas on this device."]
+            : TextTable.render(["ID", "NAME", "TYPE"], list.map { [$0.id, $0.name, $0.areaType] })
+        return CommandOutput(lines: lines, json: ["areas": .array(list.map {
+            ["id": .string($0.id), "facility_id": .string($0.facilityID), "name": .string($0.name), "area_type": .string($0.areaType)]
+        })])
+    }
+
+    static let templates = Command(CommandSpec("templates", summary: "cached inspection templates (offline)")) { (inv) throws(AppError) -> CommandOutput in
+        let workspace = try inv.workspace()
+        let list = try workspace.storage { () throws(StorageError) in try workspace.store.templates() }
+        let lines = list.isEmpty ? ["No templates on this device. Sync, or import them with 'jqc templates import FILE'."]
+            : TextTable.render(["ID", "NAME", "VERSION", "FIELDS"], list.map { [$0.id, $0.name, String($0.version), String($0.schema.fields.count)] })
+        return CommandOutput(lines: lines, json: ["templates": .array(list.map {
+            ["id": .string($0.id), "name": .string($0.name), "version": .integer(Int64($0.version)),
+             "field_count": .integer(Int64($0.schema.fields.count))]
+        })])
+    }
+
+    static let assignments = Command(CommandSpec("assignments", summary: "cached assignments and the report started for each (offline)")) { (inv) throws(AppError) -> CommandOutput in
+        let workspace = try inv.workspace()
+        let list = try workspace.storage { () throws(StorageError) in try workspace.store.assignments() }
+        let reports = try workspace.reports()
+        func reportFor(_ a: Assignment) -> Report? { reports.first { $0.assignmentID == a.id && $0.state != .synced } ?? reports.first { $0.assignmentID == a.id } }
+        let rows = list.map { a -> [String] in
+            let r = reportFor(a)
+            return [a.id, a.templateID, a.facilityID, a.areaID ?? "-", a.dueAt ?? "-", a.status.rawValue,
+                    r.map { "\(workspace.short($0)) \($0.state.rawValue)" } ?? "to do"]
+        }
+        let lines = list.isEmpty ? ["No assignments on this device. Sync, or import them with 'jqc assignments import FILE'."]
+            : TextTable.render(["ID", "TEMPLATE", "FACILITY", "AREA", "DUE", "STATUS", "REPORT"], rows)
+        return CommandOutput(lines: lines, json: ["assignments": .array(list.map { a in
+            ["id": .string(a.id), "template_id": .string(a.templateID), "facility_id": .string(a.facilityID),
+             "area_id": a.areaID.map { .string($0) } ?? .null, "due_at": a.dueAt.map { .string($0) } ?? .null,
+             "status": .string(a.status.rawValue),
+             "report_local_id": reportFor(a).map { .string($0.localID.uuidString.lowercased()) } ?? .null]
+        })])
+    }
+
+    static let templatesImport = Command(CommandSpec(
+        "templates import", summary: "load templates from a contract-shaped JSON file ({\"templates\": [...]})",
+        positionals: [PositionalSpec("FILE", help: "the JSON file")])
+    ) { (inv) throws(AppError) -> CommandOutput in
+        let summary = try inv.workspace().importTemplates(path: inv.positional(0))
+        return CommandOutput(lines: ["Imported \(summary.imported.count) template\(summary.imported.count == 1 ? "" : "s"): \(summary.imported.joined(separator: ", "))."]
+                                    + summary.warnings.map { "Note: \($0)" },
+                             json: ["imported": .array(summary.imported.map { .string($0) }), "warnings": .array(summary.warnings.map { .string($0) })])
+    }
+
+    static let templatesLint = Command(CommandSpec(
+        "templates lint", summary: "check a template file against the field-type registry; exit 4 listing every problem",
+        positionals: [PositionalSpec("FILE", help: "the JSON file")])
+    ) { (inv) throws(AppError) -> CommandOutput in
+        let path = inv.positional(0)
+        let document = try Workspace.readReferenceFile(path)
+        let (templates, problems, warnings) = Workspace.checkTemplates(document, source: path, registry: inv.context.registry)
+        let all = problems + warnings.map { "\($0) (unknown field type)" }
+        guard all.isEmpty else {
+            throw AppError.validation("'\(path)' has \(all.count) problem\(all.count == 1 ? "" : "s").", problems: all, code: "TEMPLATE_INVALID")
+        }
+        return CommandOutput(lines: ["'\(path)': \(templates.count) template\(templates.count == 1 ? "" : "s"), no problems."],
+                             json: ["ok": true, "templates": .array(templates.map { .string($0.id) }), "problems": []],
+                             showsStatusLine: false)
+    }
+
+    static let facilitiesImport = Command(CommandSpec(
+        "facilities import", summary: "load facilities and areas from a JSON file ({\"facilities\": [...], \"areas\": [...]})",
+        positionals: [PositionalSpec("FILE", help: "the JSON file")])
+    ) { (inv) throws(AppError) -> CommandOutput in
+        let summary = try inv.workspace().importFacilities(path: inv.positional(0))
+        return CommandOutput(lines: ["Imported \(summary.imported.count) facilit\(summary.imported.count == 1 ? "y" : "ies"): \(summary.imported.joined(separator: ", "))."]
+                                    + summary.warnings.map { "Note: \($0)" },
+                             json: ["imported": .array(summary.imported.map { .string($0) })])
+    }
+
+    static let assignmentsImport = Command(CommandSpec(
+        "assignments import", summary: "load assignments from a JSON file ({\"assignments\": [...]})",
+        positionals: [PositionalSpec("FILE", help: "the JSON file")])
+    ) { (inv) throws(AppError) -> CommandOutput in
+        let summary = try inv.workspace().importAssignments(path: inv.positional(0))
+        return CommandOutput(lines: ["Imported \(summary.imported.count) assignment\(summary.imported.count == 1 ? "" : "s"): \(summary.imported.joined(separator: ", "))."],
+                             json: ["imported": .array(summary.imported.map { .string($0) })])
+    }
+
+    static let cacheClear = Command(CommandSpec(
+        "cache clear", summary: "forget cached facilities, areas, templates and assignments; reports, photos and issues are kept")
+    ) { (inv) throws(AppError) -> CommandOutput in
+        let workspace = try inv.workspace()
+        try workspace.storage { () throws(StorageError) in try workspace.store.clearReferenceCache() }
+        return CommandOutput(lines: ["Cleared the reference cache. Reports, photos and issues are untouched."], json: ["cleared": true])
+    }
+}

@@ -1,0 +1,185 @@
+import ArgumentParsing
+import Foundation
+import Models
+import Storage
+
+/// start, show, list, answer, complete, delete, reinspect.
+enum ReportCommands {
+    static var all: [Command] { [start, show, list, answer, complete, delete, reinspect] }
+
+    static let start = Command(CommandSpec(
+        "start", summary: "start a new inspection (a DRAFT) from an assignment, or from a template at a facility",
+        options: [.value("assignment", "ID", help: "the assignment to answer"),
+                  .value("template", "ID", help: "the template to use"),
+                  .value("facility", "ID", help: "the facility inspected"),
+                  .value("area", "ID", help: "the area inspected (optional)")],
+        discussion: "Examples:\n  jqc start --assignment AS-1\n  jqc start --template 101 --facility F-100 --area A-101")
+    ) { (inv) throws(AppError) -> CommandOutput in
+        let args = inv.arguments
+        let workspace = try inv.workspace()
+        let report: Report
+        if let assignment = args.value("assignment") {
+            if args.value("template") != nil || args.value("facility") != nil {
+                throw AppError.usage("Give either --assignment, or --template with --facility; not both.")
+            }
+            report = try workspace.start(assignmentID: assignment)
+        } else {
+            guard let template = args.value("template"), let facility = args.value("facility") else {
+                throw AppError.usage("'start' needs --assignment ID, or --template ID with --facility ID.")
+            }
+            report = try workspace.start(templateID: template, facilityID: facility, areaID: args.value("area"))
+        }
+        let id = report.localID.uuidString.lowercased()
+        let template = try workspace.template(for: report)
+        return CommandOutput(
+            lines: ["Started \(template.name) as draft \(id).",
+                    "Answer it with 'jqc run \(id)' or 'jqc answer \(id) FIELD_ID VALUE'."],
+            json: ["local_id": .string(id), "state": .string(report.state.rawValue)])
+    }
+
+    static let show = Command(CommandSpec(
+        "show", summary: "show a report: answers, score and its breakdown, photos, issues, state",
+        positionals: [PositionalSpec("LOCAL_ID", help: "the report's id or a unique prefix of it")])
+    ) { (inv) throws(AppError) -> CommandOutput in
+        let workspace = try inv.workspace()
+        let report = try workspace.report(inv.positional(0))
+        let template = try? workspace.template(for: report)
+        let photos = try workspace.storage { () throws(StorageError) in try workspace.store.photos(ofReport: report.localID) }
+        let issues = try workspace.storage { () throws(StorageError) in try workspace.store.issues(ofReport: report.localID) }
+        let presenter = ReportPresenter(workspace: workspace, style: inv.context.style)
+        let score = template.map { workspace.score(report, template: $0) }
+        let json = presenter.json(report, template: template, photos: photos, issues: issues, score: score)
+        guard let template, let score else {
+            return CommandOutput(lines: ["Report \(report.localID.uuidString.lowercased())  \(report.state.rawValue)",
+                                         "Its template '\(report.templateID)' is not on this device; answers are kept as they are.",
+                                         report.answers.json.canonicalString()], json: json)
+        }
+        return CommandOutput(lines: presenter.lines(report, template: template, photos: photos, issues: issues, score: score), json: json)
+    }
+
+    static let list = Command(CommandSpec(
+        "list", summary: "local reports, newest first",
+        options: [.value("state", "STATE", help: "only reports in this state: DRAFT, PENDING, SYNCED, CONFLICT, REJECTED")])
+    ) { (inv) throws(AppError) -> CommandOutput in
+        var state: ReportState?
+        if let text = inv.arguments.value("state") {
+            guard let parsed = ReportState(rawValue: text.uppercased()) else {
+                throw AppError.usage("'\(text)' is not a report state; use DRAFT, PENDING, SYNCED, CONFLICT or REJECTED.")
+            }
+            state = parsed
+        }
+        let workspace = try inv.workspace()
+        let reports = try workspace.reports(state: state)
+        let templates = Dictionary((try? workspace.store.templates())?.map { ($0.id, $0.name) } ?? [], uniquingKeysWith: { a, _ in a })
+        let rows = reports.map { r in
+            [workspace.short(r), r.state.rawValue, templates[r.templateID] ?? r.templateID, r.facilityID,
+             r.score.map { "\(Int(($0 * 100).rounded()))%" } ?? "-", r.followUpRequired ? "follow-up" : ""]
+        }
+        let lines = reports.isEmpty ? ["No reports\(state.map { " in state \($0.rawValue)" } ?? "") on this device. Start one with 'jqc start'."]
+            : TextTable.render(["ID", "STATE", "TEMPLATE", "FACILITY", "SCORE", ""], rows)
+        let json: JSONValue = ["reports": .array(reports.map { r in
+            [
+                "local_id": .string(r.localID.uuidString.lowercased()),
+                "state": .string(r.state.rawValue),
+                "template_id": .string(r.templateID),
+                "facility_id": .string(r.facilityID),
+                "area_id": r.areaID.map { .string($0) } ?? .null,
+                "server_id": r.serverID.map { .string($0) } ?? .null,
+                "score": r.score.map { .double($0) } ?? .null,
+                "follow_up_required": .bool(r.followUpRequired),
+                "parent_local_id": r.parentLocalID.map { .string($0.uuidString.lowercased()) } ?? .null,
+            ]
+        })]
+        return CommandOutput(lines: lines, json: json)
+    }
+
+    static let answer = Command(CommandSpec(
+        "answer", summary: "set one answer, typed as a person types it; saved at once",
+        positionals: [PositionalSpec("LOCAL_ID", help: "the report"), PositionalSpec("FIELD_ID", help: "the field"),
+                      PositionalSpec("VALUE", help: "the answer as typed", optional: true)],
+        options: [.value("value-json", "JSON", help: "set the contract's JSON encoding instead of typed input"),
+                  .flag("clear", help: "unset the answer"),
+                  .flag("add-row", help: "append VALUE as one more row of a table field")],
+        discussion: """
+        Typed values: a rating '4'; pass/fail 'pass', 'fail', 'n/a'; a checkbox 'yes'/'no'; an option's text or
+        number for radio and select; comma-separated options for a checkbox group; 'YYYY-MM-DD' for a date; the
+        signer's name for a signature; 'Col=value;Col=value' for a table row (repeat with --add-row).
+        """)
+    ) { (inv) throws(AppError) -> CommandOutput in
+        let args = inv.arguments
+        let value = args.positional(2)
+        let modes = [value != nil, args.value("value-json") != nil, args.flag("clear")].filter { $0 }.count
+        guard modes == 1 else {
+            throw AppError.usage(modes == 0 ? "'answer' needs VALUE, --value-json JSON or --clear."
+                                            : "Give only one of VALUE, --value-json JSON and --clear.")
+        }
+        let input: AnswerInput
+        if args.flag("clear") { input = .clear }
+        else if let json = args.value("value-json") { input = .json(json) }
+        else if args.flag("add-row") { input = .addRow(value ?? "") }
+        else { input = .typed(value ?? "") }
+        let workspace = try inv.workspace()
+        let report = try workspace.report(inv.positional(0))
+        let saved = try workspace.answer(report, fieldID: inv.positional(1), input: input)
+        let template = try workspace.template(for: saved)
+        let field = try workspace.field(inv.positional(1), of: template)
+        let shown = workspace.registry.display(field, saved.answers[field.id], style: inv.context.style)
+        return CommandOutput(
+            lines: ["\(field.displayName): \(shown)", "Saved. Score so far: \(ReportPresenter(workspace: workspace, style: inv.context.style).scoreText(workspace.score(saved, template: template)))"],
+            json: ["local_id": .string(saved.localID.uuidString.lowercased()), "field_id": .string(field.id.rawValue),
+                   "answer": saved.answers[field.id] ?? .null, "score": saved.score.map { .double($0) } ?? .null,
+                   "state": .string(saved.state.rawValue)])
+    }
+
+    static let complete = Command(CommandSpec(
+        "complete", summary: "mark a DRAFT or REJECTED report complete (PENDING); no network needed",
+        positionals: [PositionalSpec("LOCAL_ID", help: "the report")],
+        options: [.flag("follow-up", help: "ask for a re-inspection of this report")])
+    ) { (inv) throws(AppError) -> CommandOutput in
+        let workspace = try inv.workspace()
+        let report = try workspace.report(inv.positional(0))
+        let completed = try workspace.complete(report, followUp: inv.arguments.flag("follow-up"))
+        let template = try workspace.template(for: completed)
+        let score = workspace.score(completed, template: template)
+        let presenter = ReportPresenter(workspace: workspace, style: inv.context.style)
+        var lines = ["Completed \(workspace.short(completed)): score \(presenter.scoreText(score)).",
+                     "It is PENDING and will upload at the next sync."]
+        if completed.followUpRequired { lines.append("Follow-up required: start it with 'jqc reinspect \(workspace.short(completed))'.") }
+        return CommandOutput(lines: lines, json: [
+            "local_id": .string(completed.localID.uuidString.lowercased()), "state": .string(completed.state.rawValue),
+            "score": score.ratio.map { .double($0) } ?? .null, "follow_up_required": .bool(completed.followUpRequired),
+            "score_breakdown": presenter.breakdownJSON(score),
+        ])
+    }
+
+    static let delete = Command(CommandSpec(
+        "delete", summary: "delete a draft with its photos and issues (an amended draft returns to its synced answers)",
+        positionals: [PositionalSpec("LOCAL_ID", help: "the draft")])
+    ) { (inv) throws(AppError) -> CommandOutput in
+        let workspace = try inv.workspace()
+        let report = try workspace.report(inv.positional(0))
+        let after = try workspace.delete(report)
+        let id = report.localID.uuidString.lowercased()
+        if let after {
+            return CommandOutput(lines: ["Discarded the amendment of \(workspace.short(report)); it is \(after.state.rawValue) with its synced answers."],
+                                 json: ["local_id": .string(id), "deleted": false, "state": .string(after.state.rawValue)])
+        }
+        return CommandOutput(lines: ["Deleted draft \(workspace.short(report)) with its photos and issues."],
+                             json: ["local_id": .string(id), "deleted": true])
+    }
+
+    static let reinspect = Command(CommandSpec(
+        "reinspect", summary: "start a re-inspection of a completed report, pre-filled from it",
+        positionals: [PositionalSpec("LOCAL_ID", help: "the completed parent report")])
+    ) { (inv) throws(AppError) -> CommandOutput in
+        let workspace = try inv.workspace()
+        let parent = try workspace.report(inv.positional(0))
+        let child = try workspace.reinspect(parent)
+        let id = child.localID.uuidString.lowercased()
+        return CommandOutput(
+            lines: ["Started re-inspection \(id) of \(workspace.short(parent)), \(child.answers.values.count) answer\(child.answers.values.count == 1 ? "" : "s") copied.",
+                    "Ratings, pass/fail, photos and signatures start blank. Continue with 'jqc run \(id)'."],
+            json: ["local_id": .string(id), "parent_local_id": .string(parent.localID.uuidString.lowercased()),
+                   "copied_field_ids": .array(child.answers.answeredIDs.map { .string($0.rawValue) })])
+    }
+}

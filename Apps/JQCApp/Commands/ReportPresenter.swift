@@ -1,0 +1,188 @@
+import Foundation
+import FieldTypes
+import Models
+import Scoring
+import Storage
+
+/// Turns a report into what `show`, `list` and the exports print.
+struct ReportPresenter {
+    let workspace: Workspace
+    let style: TerminalStyle
+
+    /// The `show --json` document (CLI.md's fields and a few more).
+    func json(_ report: Report, template: Template?, photos: [Photo], issues: [Issue], score: ScoreReport?) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "local_id": .string(id(report.localID)),
+            "server_id": report.serverID.map { .string($0) } ?? .null,
+            "state": .string(report.state.rawValue),
+            "template_id": .string(report.templateID),
+            "template_name": template.map { .string($0.name) } ?? .null,
+            "facility_id": .string(report.facilityID),
+            "area_id": report.areaID.map { .string($0) } ?? .null,
+            "assignment_id": report.assignmentID.map { .string($0) } ?? .null,
+            "answers": report.answers.json,
+            "score": report.score.map { .double($0) } ?? .null,
+            "base_revision": report.lifecycle.baseRevision.map { .integer(Int64($0)) } ?? .null,
+            "attempt_count": .integer(Int64(report.lifecycle.attemptCount)),
+            "last_error": report.lifecycle.lastError.map { ["code": .string($0.code), "message": .string($0.message)] } ?? .null,
+            "photos": .array(photos.map(photoJSON)),
+            "issues": .array(issues.map { issueJSON($0, photos: photos) }),
+            "parent_local_id": report.parentLocalID.map { .string(id($0)) } ?? .null,
+            "parent_server_id": report.parentServerID.map { .string($0) } ?? .null,
+            "follow_up_required": .bool(report.followUpRequired),
+            "schema_version": .integer(Int64(report.schemaVersion)),
+            "updated_at_device": .string(Self.timestamp(report.updatedAtDevice)),
+            "completed_at_device": report.completedAtDevice.map { .string(Self.timestamp($0)) } ?? .null,
+        ]
+        if let score {
+            object["score_breakdown"] = breakdownJSON(score)
+        }
+        if let conflict = report.lifecycle.conflict {
+            object["conflict"] = ["server_revision": .integer(Int64(conflict.revision)), "server_payload": conflict.payload]
+        }
+        return .object(object)
+    }
+
+    func photoJSON(_ photo: Photo) -> JSONValue {
+        [
+            "local_id": .string(id(photo.localID)),
+            "field_id": photo.fieldID.map { .string($0.rawValue) } ?? .null,
+            "issue_local_id": photo.issueLocalID.map { .string(id($0)) } ?? .null,
+            "upload_state": .string(photo.uploadState.rawValue),
+            "byte_size": .integer(photo.byteSize),
+            "original_byte_size": .integer(photo.originalByteSize),
+            "sha256": .string(photo.sha256),
+        ]
+    }
+
+    func issueJSON(_ issue: Issue, photos: [Photo]) -> JSONValue {
+        [
+            "local_id": .string(id(issue.localID)),
+            "report_local_id": .string(id(issue.reportLocalID)),
+            "severity": .string(issue.severity.rawValue),
+            "description": .string(issue.description),
+            "photo_local_ids": .array(photos.filter { $0.issueLocalID == issue.localID }.map { .string(id($0.localID)) }),
+        ]
+    }
+
+    func breakdownJSON(_ score: ScoreReport) -> JSONValue {
+        [
+            "ratio": score.ratio.map { .double($0) } ?? .null,
+            "earned": .double(score.earned),
+            "possible": .double(score.possible),
+            "verdict": .string(score.verdict.rawValue),
+            "critical_failures": .array(score.criticalFailures.map { .string($0.rawValue) }),
+            "fields": .array(score.fields.filter { $0.outcome != .notScoreable }.map { field in
+                [
+                    "field_id": .string(field.fieldID.rawValue),
+                    "label": .string(field.label),
+                    "type": .string(field.type),
+                    "weight": .double(field.weight),
+                    "critical": .bool(field.critical),
+                    "outcome": .string(Self.outcomeName(field.outcome)),
+                    "earned": .double(field.earned),
+                    "possible": .double(field.possible),
+                ]
+            }),
+        ]
+    }
+
+    /// The human view of a report: header, every field with its answer, score breakdown, photos, issues.
+    func lines(_ report: Report, template: Template, photos: [Photo], issues: [Issue], score: ScoreReport) -> [String] {
+        var lines: [String] = []
+        lines.append("Report \(id(report.localID))  \(report.state.rawValue)")
+        lines.append("Template:  \(template.name) (\(template.id), version \(template.version))")
+        lines.append("Facility:  \(facilityName(report.facilityID))\(report.areaID.map { ", area \(areaName($0, facility: report.facilityID))" } ?? "")")
+        if let assignment = report.assignmentID { lines.append("Assignment: \(assignment)") }
+        if let server = report.serverID { lines.append("Server id: \(server) (revision \(report.lifecycle.baseRevision.map(String.init) ?? "?"))") }
+        if let parent = report.parentLocalID { lines.append("Re-inspection of \(id(parent))") }
+        if report.followUpRequired { lines.append("Follow-up required") }
+        if let error = report.lifecycle.lastError { lines.append("Last error: \(error.message) [\(error.code)]") }
+        lines.append("")
+        let answerable = template.schema.fields
+        for field in answerable {
+            let type = workspace.registry.resolve(field)
+            if !type.isAnswerable {
+                lines.append(field.type == "section" ? "== \(field.label) ==" : "   \(field.label)")
+                continue
+            }
+            let mark = field.required ? "*" : " "
+            let shown = type.display(report.answers[field.id], for: field, style: style)
+            lines.append("\(mark) [\(field.id)] \(field.displayName): \(shown)")
+        }
+        lines.append("")
+        lines.append("Score: \(scoreText(score))")
+        for field in score.fields where field.outcome != .notScoreable {
+            let part: String
+            switch field.outcome {
+            case .scored: part = "\(Self.number(field.earned))/\(Self.number(field.possible))"
+            default: part = Self.outcomeName(field.outcome).replacingOccurrences(of: "_", with: " ")
+            }
+            let extras = [field.weight != 1 ? "weight \(Self.number(field.weight))" : nil, field.critical ? "critical" : nil].compactMap { $0 }
+            lines.append("  [\(field.fieldID)] \(field.label.isEmpty ? field.type : field.label): \(part)\(extras.isEmpty ? "" : " (" + extras.joined(separator: ", ") + ")")")
+        }
+        if !photos.isEmpty {
+            lines.append("")
+            let total = photos.reduce(Int64(0)) { $0 + $1.byteSize }
+            lines.append("Photos: \(photos.count), \(Self.bytes(total))")
+            for photo in photos {
+                let target = photo.fieldID.map { "field \($0)" } ?? photo.issueLocalID.map { "issue \(String(id($0).prefix(8)))" } ?? "report"
+                lines.append("  \(String(id(photo.localID).prefix(8)))  \(target)  \(Self.bytes(photo.byteSize))  \(photo.uploadState.rawValue)")
+            }
+        }
+        if !issues.isEmpty {
+            lines.append("")
+            lines.append("Issues: \(issues.count)")
+            for issue in issues {
+                let count = photos.filter { $0.issueLocalID == issue.localID }.count
+                lines.append("  \(String(id(issue.localID).prefix(8)))  \(issue.severity.rawValue.uppercased())  \(issue.description)\(count > 0 ? "  (\(count) photo\(count == 1 ? "" : "s"))" : "")")
+            }
+        }
+        return lines
+    }
+
+    func scoreText(_ score: ScoreReport) -> String {
+        switch score.verdict {
+        case .notScored: return "not scored (nothing scoreable answered)"
+        case .scored: return "\(score.percentText) (\(Self.number(score.earned)) of \(Self.number(score.possible)))"
+        case .failedCritical:
+            return "\(score.percentText) (\(Self.number(score.earned)) of \(Self.number(score.possible))), FAILED: critical field\(score.criticalFailures.count == 1 ? "" : "s") \(score.criticalFailures.map(\.rawValue).joined(separator: ", ")) failed"
+        }
+    }
+
+    func facilityName(_ facilityID: String) -> String {
+        ((try? workspace.store.facility(id: facilityID)) ?? nil).map { "\($0.name) (\(facilityID))" } ?? facilityID
+    }
+
+    func areaName(_ areaID: String, facility: String) -> String {
+        ((try? workspace.store.areas(facilityID: facility)) ?? []).first { $0.id == areaID }.map { "\($0.name) (\(areaID))" } ?? areaID
+    }
+
+    func id(_ uuid: UUID) -> String { uuid.uuidString.lowercased() }
+
+    static func outcomeName(_ outcome: FieldScore) -> String {
+        switch outcome {
+        case .notScoreable: return "not_scoreable"
+        case .unanswered: return "unanswered"
+        case .notApplicable: return "not_applicable"
+        case .unreadable: return "unreadable"
+        case .scored(_, let passed): return passed ? "passed" : "failed"
+        }
+    }
+
+    static func number(_ value: Double) -> String {
+        value.rounded() == value ? String(Int(value)) : String(format: "%.2f", value)
+    }
+
+    static func bytes(_ count: Int64) -> String {
+        if count < 1024 { return "\(count) B" }
+        if count < 1024 * 1024 { return String(format: "%.1f KB", Double(count) / 1024) }
+        return String(format: "%.1f MB", Double(count) / (1024 * 1024))
+    }
+
+    static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParsing
+import Foundation
+import Models
+import Storage
+
+/// status and settings.
+enum StatusCommands {
+    static var all: [Command] { [status, settings] }
+
+    static let status = Command(CommandSpec(
+        "status", summary: "pending, conflicts, rejected, needs-attention, photos pending, last sync, online")
+    ) { (inv) throws(AppError) -> CommandOutput in
+        let summary = try inv.workspace().status()
+        var lines = [
+            "Connection:      \(summary.online ? "online (last attempt reached the server)" : "offline (no successful contact since the last attempt)")",
+            "Drafts:          \(summary.drafts)",
+            "Pending upload:  \(summary.pending)",
+            "Conflicts:       \(summary.conflicts)",
+            "Rejected:        \(summary.rejected)",
+            "Needs attention: \(summary.needsAttention)",
+            "Photos pending:  \(summary.photosPending)\(summary.photosFailed > 0 ? " (\(summary.photosFailed) failed)" : "")",
+            "Last sync:       \(summary.lastSyncAt ?? "never")",
+        ]
+        if !summary.appVersionSupported {
+            lines.append("Update required to create new reports; pending reports still upload.")
+        } else if summary.pending > 0, !summary.online {
+            lines.append("Waiting for network. \(summary.pending) report\(summary.pending == 1 ? "" : "s") pending.")
+        }
+        return CommandOutput(lines: lines, json: summary.json, showsStatusLine: false)
+    }
+
+    static let settings = Command(CommandSpec(
+        "settings", summary: "show the profile's settings, or change one",
+        positionals: [PositionalSpec("NAME", help: "the setting to change", optional: true),
+                      PositionalSpec("VALUE", help: "its new value", optional: true)])
+    ) { (inv) throws(AppError) -> CommandOutput in
+        let store = try inv.context.store()
+        if let name = inv.arguments.positional(0) {
+            guard let entry = Settings.entries.first(where: { $0.name == name }) else {
+                throw AppError.usage("There is no setting '\(name)'. Settings: \(Settings.entries.map(\.name).joined(separator: ", ")).")
+            }
+            guard let text = inv.arguments.positional(1) else {
+                throw AppError.usage("Give a value: 'jqc settings \(name) VALUE' (\(entry.range.lowerBound)-\(entry.range.upperBound)).")
+            }
+            guard let value = Int64(text), entry.range.contains(value) else {
+                throw AppError.validation("'\(text)' is not a valid \(name): give a whole number from \(entry.range.lowerBound) to \(entry.range.upperBound).")
+            }
+            do throws(StorageError) { try Settings.save(entry, value: value, to: store) } catch { throw AppError(storage: error) }
+        }
+        let current: Settings
+        do throws(StorageError) { current = try Settings.load(from: store) } catch { throw AppError(storage: error) }
+        let rows = Settings.entries.map { [$0.name, String(current.value(of: $0)), $0.help] }
+        return CommandOutput(lines: TextTable.render(["SETTING", "VALUE", "MEANING"], rows, maxColumn: 70),
+                             json: .object(Dictionary(uniqueKeysWithValues: Settings.entries.map {
+                                 ($0.name.replacingOccurrences(of: "-", with: "_"), JSONValue.integer(current.value(of: $0)))
+                             })))
+    }
+}

@@ -1,0 +1,62 @@
+import Models
+
+/// The one error type of the apps: a machine code for `--json`, one line for
+/// a person, the exit code of CLI.md, and, for validation, every problem found.
+public struct AppError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Machine code, as in `{"error": {"code": ...}}` ("NOT_FOUND", "PHOTO_CAP_EXCEEDED").
+    public let code: String
+    /// What went wrong, with the offending value quoted, and what to do next.
+    public let message: String
+    /// The process exit code.
+    public let exitCode: Int32
+    /// Every individual problem, for errors that collect them (missing answers, template lint).
+    public let problems: [String]
+
+    public init(code: String, _ message: String, exitCode: Int32, problems: [String] = []) {
+        self.code = code
+        self.message = message
+        self.exitCode = exitCode
+        self.problems = problems
+    }
+
+    public var description: String { message }
+
+    /// A usage error (exit 2).
+    public static func usage(_ message: String) -> AppError {
+        AppError(code: "USAGE", message, exitCode: ExitCode.usage)
+    }
+
+    /// Something named does not exist (exit 3).
+    public static func notFound(_ message: String) -> AppError {
+        AppError(code: "NOT_FOUND", message, exitCode: ExitCode.notFound)
+    }
+
+    /// Input that fails validation (exit 4).
+    public static func validation(_ message: String, problems: [String] = [], code: String = "VALIDATION_FAILED") -> AppError {
+        AppError(code: code, message, exitCode: ExitCode.validation, problems: problems)
+    }
+
+    /// Refused by a rule: state, cap, floor, version gate (exit 5).
+    public static func blocked(_ code: String, _ message: String) -> AppError {
+        AppError(code: code, message, exitCode: ExitCode.blocked)
+    }
+
+    /// Any other failure (exit 1).
+    public static func failure(_ code: String, _ message: String) -> AppError {
+        AppError(code: code, message, exitCode: ExitCode.failure)
+    }
+}
+
+/// The exit codes of CLI.md.
+public enum ExitCode {
+    public static let ok: Int32 = 0
+    public static let failure: Int32 = 1
+    public static let usage: Int32 = 2
+    public static let notFound: Int32 = 3
+    public static let validation: Int32 = 4
+    public static let blocked: Int32 = 5
+    public static let authRequired: Int32 = 6
+    public static let conflict: Int32 = 7
+    public static let lockHeld: Int32 = 73
+    public static let temporary: Int32 = 75
+}

@@ -1,0 +1,142 @@
+import Foundation
+import FieldTypes
+import Models
+import Storage
+
+/// What a reference-data import did.
+public struct ImportSummary: Sendable {
+    public var imported: [String]
+    /// Things worth knowing that did not stop the import (unknown field types).
+    public var warnings: [String]
+}
+
+extension Workspace {
+    /// Reads a JSON file given on the command line: refused clearly when missing,
+    /// too large (reference files are small), or not JSON. An `{"ok": true, "data": ...}`
+    /// envelope is unwrapped.
+    public static func readReferenceFile(_ path: String, limit: Int = 20 * 1024 * 1024) throws(AppError) -> JSONValue {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw AppError.notFound("No file '\(path)'. Check the path.")
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        guard size <= limit else {
+            throw AppError.validation("'\(path)' is \(size / (1024 * 1024)) MB; reference files over \(limit / (1024 * 1024)) MB are refused.", code: "FILE_TOO_LARGE")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw AppError.validation("Cannot read '\(path)'. Check its permissions.", code: "FILE_UNREADABLE")
+        }
+        let json: JSONValue
+        do { json = try JSONValue.parse(data) } catch {
+            throw AppError.validation("'\(path)': \(error.message). Nothing was imported.", code: "INVALID_JSON")
+        }
+        if json["ok"] == .bool(true), let inner = json["data"] { return inner }
+        return json
+    }
+
+    /// Decodes and checks every template of a `{"templates": [...]}` document.
+    /// Returns the templates and every problem found; unknown field types are warnings, not problems.
+    public static func checkTemplates(_ document: JSONValue, source: String, registry: FieldTypeRegistry) -> (templates: [Template], problems: [String], warnings: [String]) {
+        guard let list = document["templates"]?.arrayValue else {
+            return ([], ["'\(source)' has no \"templates\" list; expected {\"templates\": [...]} as GET /templates returns."], [])
+        }
+        var templates: [Template] = [], problems: [String] = [], warnings: [String] = []
+        for (index, object) in list.enumerated() {
+            switch Template.decode(object) {
+            case .failure(let errors):
+                let name = object["id"].flatMap(FieldID.init(json:)).map { "template '\($0)'" } ?? "template #\(index + 1)"
+                problems += errors.problems.map { "\(name): \($0)" }
+            case .success(let template):
+                problems += registry.check(template.schema).map { "template '\(template.id)': \($0)" }
+                for field in template.schema.fields where registry.type(named: field.type) == nil {
+                    warnings.append("template '\(template.id)': field '\(field.id)' uses field type '\(field.type)', which this jqc does not support; it will show as unsupported")
+                }
+                templates.append(template)
+            }
+        }
+        let ids = templates.map(\.id)
+        for id in Set(ids) where ids.filter({ $0 == id }).count > 1 {
+            problems.append("template '\(id)' appears more than once")
+        }
+        return (templates, problems, warnings)
+    }
+
+    /// Imports templates from a file; all or nothing.
+    public func importTemplates(path: String) throws(AppError) -> ImportSummary {
+        let document = try Self.readReferenceFile(path)
+        let (templates, problems, warnings) = Self.checkTemplates(document, source: path, registry: registry)
+        guard problems.isEmpty else {
+            throw AppError.validation("'\(path)' has \(problems.count) problem\(problems.count == 1 ? "" : "s"); nothing was imported.",
+                                      problems: problems, code: "TEMPLATE_INVALID")
+        }
+        try storage { () throws(StorageError) in try store.upsertTemplates(templates) }
+        return ImportSummary(imported: templates.map(\.id), warnings: warnings)
+    }
+
+    /// Imports facilities and their areas from a file, merged by id into what is cached; all or nothing.
+    public func importFacilities(path: String) throws(AppError) -> ImportSummary {
+        let document = try Self.readReferenceFile(path)
+        guard let facilityList = document["facilities"] else {
+            throw AppError.validation("'\(path)' has no \"facilities\" list; expected {\"facilities\": [...], \"areas\": [...]}.", code: "INVALID_REFERENCE")
+        }
+        let facilities: [Facility] = try Self.decodeList(facilityList, as: Facility.self, what: "facilities", path: path)
+        let areas: [Area] = try document["areas"].map { (list) throws(AppError) in try Self.decodeList(list, as: Area.self, what: "areas", path: path) } ?? []
+        let existing = try storage { () throws(StorageError) in try store.facilities() }
+        var merged = Dictionary(existing.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for facility in facilities { merged[facility.id] = facility }
+        var allAreas: [Area] = []
+        for facility in merged.keys.sorted() {
+            allAreas += try storage { () throws(StorageError) in try store.areas(facilityID: facility) }
+        }
+        var areaMap = Dictionary(allAreas.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for area in areas {
+            guard merged[area.facilityID] != nil else {
+                throw AppError.validation("'\(path)': area '\(area.id)' names facility '\(area.facilityID)', which is neither in the file nor on this device; nothing was imported.", code: "INVALID_REFERENCE")
+            }
+            areaMap[area.id] = area
+        }
+        let facilitiesToStore = merged.keys.sorted().compactMap { merged[$0] }
+        let areasToStore = areaMap.keys.sorted().compactMap { areaMap[$0] }
+        try storage { () throws(StorageError) in try store.replaceFacilities(facilitiesToStore, areas: areasToStore) }
+        return ImportSummary(imported: facilities.map(\.id), warnings: areas.isEmpty ? [] : ["\(areas.count) area\(areas.count == 1 ? "" : "s") imported"])
+    }
+
+    /// Imports assignments from a file (`{"assignments": [...], "cursor": ...}` as GET /assignments returns).
+    public func importAssignments(path: String) throws(AppError) -> ImportSummary {
+        let document = try Self.readReferenceFile(path)
+        guard let list = document["assignments"] else {
+            throw AppError.validation("'\(path)' has no \"assignments\" list; expected {\"assignments\": [...]}.", code: "INVALID_REFERENCE")
+        }
+        let assignments: [Assignment] = try Self.decodeList(list, as: Assignment.self, what: "assignments", path: path)
+        try storage { () throws(StorageError) in try store.upsertAssignments(assignments, cursor: nil) }
+        return ImportSummary(imported: assignments.map(\.id), warnings: [])
+    }
+
+    static func decodeList<T: Decodable>(_ list: JSONValue, as type: T.Type, what: String, path: String) throws(AppError) -> [T] {
+        guard let items = list.arrayValue else {
+            throw AppError.validation("'\(path)': \"\(what)\" must be a list, not \(list.kindDescription); nothing was imported.", code: "INVALID_REFERENCE")
+        }
+        var result: [T] = []
+        for (index, item) in items.enumerated() {
+            do {
+                result.append(try JSONDecoder().decode(T.self, from: item.canonicalData()))
+            } catch {
+                throw AppError.validation("'\(path)': \(what) item \(index + 1) is not valid (\(ModelsErrorText.describe(error))); nothing was imported.", code: "INVALID_REFERENCE")
+            }
+        }
+        return result
+    }
+}
+
+/// Short descriptions of decoding failures for one-line messages.
+enum ModelsErrorText {
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, _): return "'\(key.stringValue)' is missing"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context), DecodingError.dataCorrupted(let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return path.isEmpty ? context.debugDescription : "'\(path)': \(context.debugDescription)"
+        default: return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import FieldTypes
+import Models
+import Scoring
+import Storage
+
+/// How `answer` should read its value.
+public enum AnswerInput: Sendable {
+    /// Typed as a person types it, parsed by the field type.
+    case typed(String)
+    /// The contract's JSON encoding, checked by the field type.
+    case json(String)
+    /// One more table row, typed as `Col=value;Col=value`.
+    case addRow(String)
+    /// Unset the answer.
+    case clear
+}
+
+extension Workspace {
+    // MARK: Starting
+
+    /// Refuses new reports while the server says this app is too old (F10, BR-11).
+    /// Uploading what already exists is never blocked.
+    public func checkVersionGate() throws(AppError) {
+        guard let minimumText = try storage({ () throws(StorageError) in try store.meta(MetaKey.minAppVersion) }),
+              let minimum = SemanticVersion(minimumText), let current = SemanticVersion(AppVersion.current),
+              current < minimum else { return }
+        throw AppError.blocked("APP_VERSION_UNSUPPORTED",
+            "Update required to create new reports: this jqc is \(current), the server needs \(minimum) or later. Reports already completed still upload.")
+    }
+
+    /// Starts a DRAFT for an assignment.
+    public func start(assignmentID: String) throws(AppError) -> Report {
+        try checkVersionGate()
+        let assignments = try storage { () throws(StorageError) in try store.assignments() }
+        guard let assignment = assignments.first(where: { $0.id == assignmentID }) else {
+            throw AppError.notFound("No assignment '\(assignmentID)' on this device. See 'jqc assignments'.")
+        }
+        guard assignment.status == .open else {
+            throw AppError.blocked("ASSIGNMENT_CLOSED", "Assignment '\(assignmentID)' is closed; start from a template instead.")
+        }
+        let existing = try storage { () throws(StorageError) in try store.reports() }
+            .first { $0.assignmentID == assignmentID && $0.state != .synced }
+        if let existing {
+            throw AppError.blocked("ASSIGNMENT_IN_PROGRESS",
+                "Assignment '\(assignmentID)' already has report \(existing.localID.uuidString.lowercased()) (\(existing.state.rawValue)); continue it with 'jqc run \(existing.localID.uuidString.lowercased())'.")
+        }
+        return try start(templateID: assignment.templateID, facilityID: assignment.facilityID,
+                         areaID: assignment.areaID, assignmentID: assignment.id)
+    }
+
+    /// Starts a DRAFT from a template at a facility (and optionally an area).
+    public func start(templateID: String, facilityID: String, areaID: String?, assignmentID: String? = nil,
+                      parent: Report? = nil, answers: Answers = Answers()) throws(AppError) -> Report {
+        try checkVersionGate()
+        _ = try template(id: templateID)
+        guard try storage({ () throws(StorageError) in try store.facility(id: facilityID) }) != nil else {
+            throw AppError.notFound("Facility '\(facilityID)' is not on this device. See 'jqc facilities', or import them with 'jqc facilities import FILE'.")
+        }
+        if let areaID {
+            let areas = try storage { () throws(StorageError) in try store.areas(facilityID: facilityID) }
+            guard areas.contains(where: { $0.id == areaID }) else {
+                throw AppError.notFound("Facility '\(facilityID)' has no area '\(areaID)'. See 'jqc areas \(facilityID)'.")
+            }
+        }
+        return try storage { () throws(StorageError) in
+            try store.createReport(templateID: templateID, facilityID: facilityID, areaID: areaID,
+                                   assignmentID: assignmentID, parentLocalID: parent?.localID,
+                                   parentServerID: parent?.serverID, answers: answers)
+        }
+    }
+
+    // MARK: Answering
+
+    /// Sets, replaces or clears one answer and saves it at once (autosave, a new revision).
+    @discardableResult
+    public func answer(_ report: Report, fieldID: String, input: AnswerInput) throws(AppError) -> Report {
+        guard report.lifecycle.isEditable else {
+            throw AppError.blocked("STATE_NOT_ALLOWED", report.lifecycle.refusal(for: .autosave))
+        }
+        let template = try template(for: report)
+        let field = try field(fieldID, of: template)
+        let type = registry.resolve(field)
+        guard type.isAnswerable else {
+            throw AppError.validation("Field '\(field.id)' (\(field.displayName)) is a \(field.type) and takes no answer.", code: "ANSWER_INVALID")
+        }
+        let value: JSONValue?
+        switch input {
+        case .clear:
+            value = nil
+        case .typed(let text):
+            value = try parse(text, field: field, report: report, template: template)
+        case .addRow(let text):
+            guard field.type == "table" else {
+                throw AppError.usage("'--add-row' is for table fields; field '\(field.id)' is a \(field.type).")
+            }
+            let row = try parse(text, field: field, report: report, template: template)
+            do { value = try TableField.appendingRows(row, to: report.answers[field.id]) } catch {
+                throw AppError.validation(error.message, code: "ANSWER_INVALID")
+            }
+        case .json(let text):
+            let parsed: JSONValue
+            do { parsed = try JSONValue.parse(text) } catch {
+                throw AppError.validation("The value for field '\(field.id)' is not JSON: \(error.message). Quote strings, for example '\"pass\"'.", code: "ANSWER_INVALID")
+            }
+            if let problem = type.validate(parsed, for: field) {
+                throw AppError.validation("Field '\(field.id)' (\(field.displayName)): \(problem)", code: "ANSWER_INVALID")
+            }
+            value = parsed.isNull ? nil : parsed
+        }
+        var saved = try storage { () throws(StorageError) in try store.saveAnswer(report.localID, field: field.id, value: value) }
+        let score = self.score(saved, template: template).ratio
+        if score != saved.score {
+            saved = try storage { () throws(StorageError) in try store.setScore(saved.localID, score) }
+        }
+        return saved
+    }
+
+    private func parse(_ text: String, field: FieldDefinition, report: Report, template: Template) throws(AppError) -> JSONValue {
+        let context = InputContext(deviceTime: now(), contentDigest: try contentDigest(of: report, template: template),
+                                   reportLocalID: report.localID.uuidString.lowercased())
+        do {
+            return try registry.parse(text, for: field, context: context)
+        } catch {
+            throw AppError.validation("Field '\(field.id)' (\(field.displayName)): \(error.message)", code: "ANSWER_INVALID")
+        }
+    }
+
+    /// The SHA-256 of what a signature vouches for: the report's identity and
+    /// every answer except signatures, in canonical JSON.
+    public func contentDigest(of report: Report, template: Template) throws(AppError) -> String {
+        var answers = report.answers
+        for field in template.schema.fields where field.type == "signature" { answers[field.id] = nil }
+        let content: JSONValue = [
+            "local_id": .string(report.localID.uuidString.lowercased()),
+            "template_id": .string(report.templateID),
+            "facility_id": .string(report.facilityID),
+            "answers": answers.json,
+        ]
+        return try storage { () throws(StorageError) in try SHA256.hex(of: content.canonicalData()) }
+    }
+
+    // MARK: Completing
+
+    /// Marks a DRAFT or REJECTED report complete (PENDING), with no network:
+    /// every required answer present and valid, the score stored, the
+    /// follow-up flag set when asked for or when a critical field failed.
+    @discardableResult
+    public func complete(_ report: Report, followUp: Bool = false) throws(AppError) -> Report {
+        guard report.lifecycle.isEditable else {
+            throw AppError.blocked("STATE_NOT_ALLOWED", report.lifecycle.refusal(for: .complete))
+        }
+        let template = try template(for: report)
+        let problems = registry.completionProblems(template.schema, answers: report.answers)
+        if !problems.isEmpty {
+            throw AppError.validation(
+                "Report \(short(report)) cannot be completed: \(problems.count) field\(problems.count == 1 ? "" : "s") need\(problems.count == 1 ? "s" : "") an answer or a fix.",
+                problems: problems.map(\.message), code: "REQUIRED_ANSWERS_MISSING")
+        }
+        let score = self.score(report, template: template)
+        let id = report.localID
+        var completed = try storage { () throws(StorageError) -> Report in
+            _ = try store.setScore(id, score.ratio)
+            _ = try store.setFollowUpRequired(id, followUp || score.failedCritical || report.followUpRequired)
+            return try store.apply(.complete, to: id)
+        }
+        if let parentID = report.parentLocalID {
+            completed = try clearFollowUp(parentID: parentID, child: completed)
+        }
+        return completed
+    }
+
+    /// Clears the parent's follow-up flag when its re-inspection is completed:
+    /// by local id only (never guessed by template and facility), once.
+    private func clearFollowUp(parentID: UUID, child: Report) throws(AppError) -> Report {
+        try storage { () throws(StorageError) in
+            if let parent = try store.report(parentID), parent.followUpRequired {
+                _ = try store.setFollowUpRequired(parentID, false)
+            }
+        }
+        return child
+    }
+
+    // MARK: Deleting, re-inspecting
+
+    /// Deletes a draft with its photos and issues; an amended draft goes back to its synced answers.
+    /// Returns the report as it is now, or nil when it is gone.
+    public func delete(_ report: Report) throws(AppError) -> Report? {
+        guard report.state == .draft else {
+            throw AppError.blocked("STATE_NOT_ALLOWED", report.lifecycle.refusal(for: .discard))
+        }
+        let id = report.localID
+        let wasAmendment = report.lifecycle.isAmendment
+        let after = try storage { () throws(StorageError) in try store.apply(.discard, to: id) }
+        return wasAmendment ? after : nil
+    }
+
+    /// Starts a re-inspection of a completed report: a new DRAFT linked to the
+    /// parent by local id (and server id when known), pre-filled with the
+    /// answers its field types allow to copy.
+    public func reinspect(_ parent: Report) throws(AppError) -> Report {
+        guard parent.state == .pending || parent.state == .synced || parent.state == .conflict else {
+            throw AppError.blocked("STATE_NOT_ALLOWED",
+                "Report \(short(parent)) is \(parent.state.rawValue); only completed reports (PENDING or SYNCED) can be re-inspected.")
+        }
+        let existing = try storage { () throws(StorageError) in try store.reports() }
+            .first { $0.parentLocalID == parent.localID && $0.lifecycle.isEditable }
+        if let existing {
+            throw AppError.blocked("REINSPECTION_IN_PROGRESS",
+                "Report \(short(existing)) is already a re-inspection of \(short(parent)); continue it with 'jqc run \(existing.localID.uuidString.lowercased())'.")
+        }
+        let template = try template(for: parent)
+        let answers = registry.prefill(from: parent.answers, schema: template.schema)
+        return try start(templateID: parent.templateID, facilityID: parent.facilityID, areaID: parent.areaID,
+                         parent: parent, answers: answers)
+    }
+
+    /// Local reports, newest first, optionally in one state.
+    public func reports(state: ReportState? = nil) throws(AppError) -> [Report] {
+        try storage { () throws(StorageError) in try store.reports(state: state) }
+    }
+
+    /// The first eight characters of a report's id, as shown in lists.
+    public func short(_ report: Report) -> String {
+        String(report.localID.uuidString.lowercased().prefix(8))
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Models
+import Storage
+import Sync
+
+/// What `jqc status` and the status line show: the state of this device's work.
+public struct StatusSummary: Sendable, Hashable {
+    /// Whether the last network attempt reached the server (no polling: the outcome of the last try).
+    public var online: Bool
+    public var drafts: Int
+    public var pending: Int
+    public var conflicts: Int
+    public var rejected: Int
+    /// PENDING reports whose automatic retries reached the ceiling: a person should run 'jqc retry'.
+    public var needsAttention: Int
+    public var photosPending: Int
+    public var photosFailed: Int
+    /// RFC 3339 time of the last finished sync, if any.
+    public var lastSyncAt: String?
+    /// False when the server's minimum app version is above this one.
+    public var appVersionSupported: Bool
+
+    /// The persistent one-line status of PRODUCT.md F15.
+    public var line: String {
+        var parts = [online ? "online" : "offline", "\(pending) pending", "\(conflicts) conflict\(conflicts == 1 ? "" : "s")",
+                     "\(rejected + needsAttention) failed"]
+        if !appVersionSupported { parts.append("update required") }
+        return parts.joined(separator: " · ")
+    }
+
+    /// The `status --json` document.
+    public var json: JSONValue {
+        [
+            "online": .bool(online),
+            "drafts": .integer(Int64(drafts)),
+            "pending": .integer(Int64(pending)),
+            "conflicts": .integer(Int64(conflicts)),
+            "rejected": .integer(Int64(rejected)),
+            "needs_attention": .integer(Int64(needsAttention)),
+            "photos_pending": .integer(Int64(photosPending)),
+            "photos_failed": .integer(Int64(photosFailed)),
+            "last_sync_at": lastSyncAt.map { .string($0) } ?? .null,
+            "app_version_supported": .bool(appVersionSupported),
+        ]
+    }
+}
+
+extension Workspace {
+    /// Meta key recording whether the last network attempt reached the server.
+    public static let onlineMetaKey = "online"
+
+    /// Counts this device's work by state.
+    public func status(policy: RetryPolicy = RetryPolicy()) throws(AppError) -> StatusSummary {
+        try storage { () throws(StorageError) -> StatusSummary in
+            let reports = try store.reports()
+            let pending = reports.filter { $0.state == .pending }
+            let pendingPhotos = try store.photos(uploadState: .pending).count
+            let failedPhotos = try store.photos(uploadState: .failed).count
+            var supported = true
+            if let text = try store.meta(MetaKey.minAppVersion), let minimum = SemanticVersion(text),
+               let current = SemanticVersion(AppVersion.current) {
+                supported = current >= minimum
+            }
+            return StatusSummary(
+                online: try store.meta(Self.onlineMetaKey) == "true",
+                drafts: reports.filter { $0.state == .draft }.count,
+                pending: pending.count,
+                conflicts: reports.filter { $0.state == .conflict }.count,
+                rejected: reports.filter { $0.state == .rejected }.count,
+                needsAttention: pending.filter { policy.needsPerson(attemptCount: $0.lifecycle.attemptCount) }.count,
+                photosPending: pendingPhotos,
+                photosFailed: failedPhotos,
+                lastSyncAt: try store.meta(MetaKey.lastSyncAt),
+                appVersionSupported: supported)
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import Models
+
+/// Driving a report through its lifecycle: the transition is decided by
+/// `ReportLifecycle.apply`, and every effect it returns is carried out here
+/// in the same transaction as the new state.
+extension LocalStore {
+    /// Applies a lifecycle event to a stored report and performs its effects
+    /// (revision, queueing, adopting or restoring answers, deletion), all in
+    /// one transaction; a refused event changes nothing (`.notAllowed`).
+    ///
+    /// `answers`, when given, replace the report's answers first; only events
+    /// that save a revision accept them (an edit, completing, keeping mine
+    /// merged per field). For an event that removes the report, the value
+    /// returned is the report as it was last stored.
+    @discardableResult
+    public func apply(_ event: ReportEvent, to localID: UUID, answers: Answers? = nil) throws(StorageError) -> Report {
+        if let answers {
+            return try perform(event, on: localID) { $0.answers = answers }
+        }
+        return try perform(event, on: localID, edit: nil)
+    }
+
+    /// Applies `event`, then `edit` (only allowed when the event saves a
+    /// revision), then the effects; photo files of a removed report are
+    /// deleted after the commit.
+    func perform(_ event: ReportEvent, on localID: UUID, edit: ((inout Report) -> Void)?) throws(StorageError) -> Report {
+        var filesToRemove: [String] = []
+        let result = try write { db throws(StorageError) -> Report in
+            var report = try Self.requireReport(localID, db)
+            var lifecycle = report.lifecycle
+            let effects: [ReportEffect]
+            do throws(ModelsError) {
+                effects = try lifecycle.apply(event)
+            } catch {
+                throw StorageError(.notAllowed, error.message, context: "\(event.name) \(localID.uuidString)")
+            }
+            report.lifecycle = lifecycle
+            report.updatedAtDevice = Date()
+            if let edit {
+                guard effects.contains(.recordRevision) else {
+                    throw StorageError(.notAllowed, "Answers cannot be changed when you \(event.name) a report; nothing was changed.", context: "\(event.name) \(localID.uuidString)")
+                }
+                edit(&report)
+            }
+            if case .complete = event { report.completedAtDevice = report.updatedAtDevice }
+
+            var revisionReason: RevisionReason?
+            for effect in effects {
+                switch effect {
+                case .recordRevision:
+                    // Saved once every effect has run: adopting the server's
+                    // answers comes first, and the revision holds the result.
+                    revisionReason = Self.reason(for: event)
+                case .enqueueUpload:
+                    // The queue is the PENDING reports in creation order; a
+                    // re-queued report is due at once.
+                    try db.run("UPDATE reports SET next_attempt_at = NULL WHERE local_id = ?", [SQLValue(localID)])
+                case .adoptServerAnswers(let payload):
+                    try Self.adopt(payload, into: &report)
+                case .restoreSyncedAnswers:
+                    report.answers = try Self.syncedAnswers(of: localID, db)
+                    revisionReason = .restoreSynced
+                case .deleteWithChildren:
+                    filesToRemove = try Self.deleteReport(localID, db)
+                    return report
+                case .removeLocalCopy:
+                    let outstanding = try Self.outstandingPhotoCount(localID, db)
+                    guard outstanding == 0 else {
+                        throw StorageError(.notAllowed, "This report still has \(outstanding) photo\(outstanding == 1 ? "" : "s") not uploaded; it is kept until every photo is uploaded.", context: "\(event.name) \(localID.uuidString)")
+                    }
+                    filesToRemove = try Self.deleteReport(localID, db)
+                    return report
+                }
+            }
+            let answersText = report.answers.json.canonicalString()
+            try Self.updateReport(report, answersText: answersText, db)
+            if let revisionReason {
+                try Self.insertRevision(of: report, answersText: answersText, reason: revisionReason, db)
+            }
+            if case .accepted(_, let revision, _) = event {
+                // The uploaded answers are the newest revision (a PENDING
+                // report cannot be edited); mark them as the server's revision.
+                try db.run("""
+                    UPDATE report_revisions SET server_revision = ?
+                    WHERE report_local_id = ? AND seq = (SELECT max(seq) FROM report_revisions WHERE report_local_id = ?)
+                    """, [.integer(Int64(revision)), SQLValue(localID), SQLValue(localID)])
+            }
+            return try Self.requireReport(localID, db)
+        }
+        // After the commit: the rows are gone for good, so the files may go.
+        // A file that cannot be deleted stays behind as an orphan; nothing is lost.
+        for name in filesToRemove {
+            try? photoFiles?.remove(name)
+        }
+        return result
+    }
+
+    private static func reason(for event: ReportEvent) -> RevisionReason {
+        switch event {
+        case .complete: return .complete
+        case .keepMine: return .keepMine
+        case .takeServer: return .takeServer
+        case .discard: return .restoreSynced
+        default: return .autosave
+        }
+    }
+
+    /// Takes the server's payload (`{"answers": {...}, "score"?, "follow_up_required"?}`).
+    private static func adopt(_ payload: JSONValue, into report: inout Report) throws(StorageError) {
+        guard let object = payload["answers"], let answers = Answers(json: object) else {
+            throw StorageError(.notAllowed, "The server's revision has no 'answers' object, so it cannot be taken; keep yours or sync again. Nothing was changed.", context: payload.canonicalString())
+        }
+        report.answers = answers
+        if let score = payload["score"] {
+            report.score = score.numberValue
+        }
+        if let followUp = payload["follow_up_required"]?.boolValue {
+            report.followUpRequired = followUp
+        }
+    }
+
+    /// The answers of the newest revision the server holds (saved while
+    /// SYNCED, or accepted by the server).
+    private static func syncedAnswers(of localID: UUID, _ db: Database) throws(StorageError) -> Answers {
+        guard let row = try db.firstRow("""
+            SELECT answers FROM report_revisions
+            WHERE report_local_id = ? AND server_revision IS NOT NULL ORDER BY seq DESC LIMIT 1
+            """, [SQLValue(localID)]) else {
+            throw StorageError(.notAllowed, "The synced answers of this report are not on this device, so the amendment cannot be discarded; nothing was changed.", context: localID.uuidString)
+        }
+        do {
+            return try ReportRows.answers(row["answers"])
+        } catch {
+            throw StorageError(.corruptStore, "A saved revision of report '\(localID.uuidString)' cannot be read; the store is damaged.", context: "report_revisions")
+        }
+    }
+
+    /// Deletes a report with its revisions, issues and photo rows; returns the photo file names.
+    private static func deleteReport(_ localID: UUID, _ db: Database) throws(StorageError) -> [String] {
+        let id = SQLValue(localID)
+        let files = try db.rows("SELECT file_name FROM photos WHERE report_local_id = ?", [id]).compactMap { $0["file_name"].stringValue }
+        try db.run("DELETE FROM photos WHERE report_local_id = ?", [id])
+        try db.run("DELETE FROM issues WHERE report_local_id = ?", [id])
+        try db.run("DELETE FROM report_revisions WHERE report_local_id = ?", [id])
+        try db.run("DELETE FROM reports WHERE local_id = ?", [id])
+        return files
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Models
+
+/// Photo records: which photos a report owns and where each one's upload stands.
+/// The files themselves are in `PhotoFileStore`.
+extension LocalStore {
+    /// Records a photo already written to the photo store; refused when its
+    /// report cannot be edited, its name is not `<UUID>.jpg`, or its issue is
+    /// not one of the report's.
+    @discardableResult
+    public func addPhoto(_ photo: Photo) throws(StorageError) -> Photo {
+        guard PhotoFileStore.isValidName(photo.fileName) else {
+            throw StorageError(.permission, "The photo name '\(photo.fileName)' is not one jqc makes (<UUID>.jpg); photos stay inside the profile's photo folder.", context: "addPhoto")
+        }
+        return try write { db throws(StorageError) -> Photo in
+            try Self.requireEditable(photo.reportLocalID, db)
+            if let issue = photo.issueLocalID {
+                let owner = try db.scalar("SELECT report_local_id FROM issues WHERE local_id = ?", [SQLValue(issue)]).stringValue
+                guard owner == photo.reportLocalID.uuidString else {
+                    throw StorageError(.notFound, "No issue '\(issue.uuidString)' on this report; 'jqc show' lists its issues.", context: "addPhoto")
+                }
+            }
+            let sequence = try Self.nextSequence("photo", db)
+            try db.run("""
+                INSERT INTO photos (local_id, report_local_id, field_id, issue_local_id, file_name, upload_state,
+                    original_bytes, byte_size, sha256, creation_seq)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [SQLValue(photo.localID), SQLValue(photo.reportLocalID), SQLValue(photo.fieldID?.rawValue),
+                      SQLValue(photo.issueLocalID), .text(photo.fileName), .text(photo.uploadState.rawValue),
+                      .integer(photo.originalByteSize), .integer(photo.byteSize), .text(photo.sha256), .integer(sequence)])
+            return photo
+        }
+    }
+
+    /// The photos of a report, in the order they were added.
+    public func photos(ofReport localID: UUID) throws(StorageError) -> [Photo] {
+        try read { db throws(StorageError) -> [Photo] in
+            try db.rows("SELECT \(Self.photoColumns) FROM photos WHERE report_local_id = ? ORDER BY creation_seq", [SQLValue(localID)])
+                .map { (row: Row) throws(StorageError) -> Photo in try Self.photo(from: row) }
+        }
+    }
+
+    /// Every photo in an upload state, in the order added (the upload queue).
+    public func photos(uploadState: PhotoUploadState) throws(StorageError) -> [Photo] {
+        try read { db throws(StorageError) -> [Photo] in
+            try db.rows("SELECT \(Self.photoColumns) FROM photos WHERE upload_state = ? ORDER BY creation_seq", [.text(uploadState.rawValue)])
+                .map { (row: Row) throws(StorageError) -> Photo in try Self.photo(from: row) }
+        }
+    }
+
+    /// Records a photo's upload state, with the error of a failed attempt.
+    public func setUploadState(_ state: PhotoUploadState, photo localID: UUID, error: String? = nil) throws(StorageError) {
+        try write { db throws(StorageError) in
+            let changed = try db.run("UPDATE photos SET upload_state = ?, last_error = ? WHERE local_id = ?",
+                                     [.text(state.rawValue), SQLValue(error), SQLValue(localID)])
+            guard changed == 1 else {
+                throw StorageError(.notFound, "No photo with local id '\(localID.uuidString)' on this device.", context: "setUploadState")
+            }
+        }
+    }
+
+    /// The error of a photo's last failed upload, if any.
+    public func uploadError(photo localID: UUID) throws(StorageError) -> String? {
+        try read { db throws(StorageError) in
+            try db.scalar("SELECT last_error FROM photos WHERE local_id = ?", [SQLValue(localID)]).stringValue
+        }
+    }
+
+    /// The stored bytes of a report's photos, for the per-report photo cap.
+    public func photoBytes(ofReport localID: UUID) throws(StorageError) -> Int64 {
+        try read { db throws(StorageError) in
+            try db.scalar("SELECT coalesce(sum(byte_size), 0) FROM photos WHERE report_local_id = ?", [SQLValue(localID)]).int64Value ?? 0
+        }
+    }
+
+    /// How many of a report's photos are not UPLOADED yet (what `accepted` needs to know).
+    public func outstandingPhotoCount(ofReport localID: UUID) throws(StorageError) -> Int {
+        try read { db throws(StorageError) in try Self.outstandingPhotoCount(localID, db) }
+    }
+
+    static func outstandingPhotoCount(_ localID: UUID, _ db: Database) throws(StorageError) -> Int {
+        Int(try db.scalar("SELECT count(*) FROM photos WHERE report_local_id = ? AND upload_state <> ?",
+                          [SQLValue(localID), .text(PhotoUploadState.uploaded.rawValue)]).int64Value ?? 0)
+    }
+
+    /// Refuses a change to a report that does not exist or cannot be edited.
+    static func requireEditable(_ localID: UUID, _ db: Database) throws(StorageError) {
+        let report = try requireReport(localID, db)
+        guard report.lifecycle.isEditable else {
+            throw StorageError(.notAllowed, report.lifecycle.refusal(for: .autosave), context: localID.uuidString)
+        }
+    }
+
+    private static let photoColumns = """
+        local_id, report_local_id, field_id, issue_local_id, file_name, upload_state, original_bytes, byte_size, sha256
+        """
+
+    private static func photo(from row: Row) throws(StorageError) -> Photo {
+        guard let localID = row["local_id"].stringValue.flatMap(UUID.init(uuidString:)),
+              let report = row["report_local_id"].stringValue.flatMap(UUID.init(uuidString:)),
+              let fileName = row["file_name"].stringValue,
+              let state = PhotoUploadState(rawValue: row["upload_state"].stringValue ?? "")
+        else {
+            throw StorageError(.corruptStore, "A photo record cannot be read; the store is damaged.", context: "photos")
+        }
+        return Photo(localID: localID, reportLocalID: report, fieldID: row["field_id"].stringValue.map { FieldID($0) },
+                     issueLocalID: row["issue_local_id"].stringValue.flatMap(UUID.init(uuidString:)),
+                     fileName: fileName, uploadState: state, originalByteSize: row["original_bytes"].int64Value ?? 0,
+                     byteSize: row["byte_size"].int64Value ?? 0, sha256: row["sha256"].stringValue ?? "")
+    }
+}

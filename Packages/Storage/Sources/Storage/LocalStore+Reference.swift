@@ -1,0 +1,156 @@
+import Foundation
+import Models
+
+/// The cached reference data: facilities, areas, templates and assignments.
+/// Clearing it never touches reports, revisions, photos or issues.
+extension LocalStore {
+    /// Replaces every cached facility and area with these, in one transaction.
+    public func replaceFacilities(_ facilities: [Facility], areas: [Area]) throws(StorageError) {
+        try write { db throws(StorageError) in
+            try db.run("DELETE FROM areas")
+            try db.run("DELETE FROM facilities")
+            let insertFacility = try db.prepare("INSERT OR REPLACE INTO facilities (id, name, address, project_name) VALUES (?, ?, ?, ?)")
+            for facility in facilities {
+                try insertFacility.run([.text(facility.id), .text(facility.name), .text(facility.address), .text(facility.projectName)])
+            }
+            let insertArea = try db.prepare("INSERT OR REPLACE INTO areas (id, facility_id, name, area_type) VALUES (?, ?, ?, ?)")
+            for area in areas {
+                try insertArea.run([.text(area.id), .text(area.facilityID), .text(area.name), .text(area.areaType)])
+            }
+        }
+    }
+
+    /// Every cached facility, by name.
+    public func facilities() throws(StorageError) -> [Facility] {
+        try read { db throws(StorageError) in
+            try db.rows("SELECT id, name, address, project_name FROM facilities ORDER BY name COLLATE NOCASE, id").map { row in
+                Facility(id: row["id"].stringValue ?? "", name: row["name"].stringValue ?? "",
+                         address: row["address"].stringValue ?? "", projectName: row["project_name"].stringValue ?? "")
+            }
+        }
+    }
+
+    /// The cached facility with this id.
+    public func facility(id: String) throws(StorageError) -> Facility? {
+        try facilities().first { $0.id == id }
+    }
+
+    /// The cached areas of a facility, by name.
+    public func areas(facilityID: String) throws(StorageError) -> [Area] {
+        try read { db throws(StorageError) in
+            try db.rows("SELECT id, facility_id, name, area_type FROM areas WHERE facility_id = ? ORDER BY name COLLATE NOCASE, id",
+                        [.text(facilityID)]).map { row in
+                Area(id: row["id"].stringValue ?? "", facilityID: row["facility_id"].stringValue ?? "",
+                     name: row["name"].stringValue ?? "", areaType: row["area_type"].stringValue ?? "")
+            }
+        }
+    }
+
+    /// Adds these templates or replaces those with the same id; the raw
+    /// `form_schema` is kept as text, every key included.
+    public func upsertTemplates(_ templates: [Template]) throws(StorageError) {
+        try write { db throws(StorageError) in
+            let statement = try db.prepare("""
+                INSERT INTO templates (id, name, version, form_schema) VALUES (?, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET name = excluded.name, version = excluded.version, form_schema = excluded.form_schema
+                """)
+            for template in templates {
+                try statement.run([.text(template.id), .text(template.name), .integer(Int64(template.version)),
+                                   .text(template.rawSchema.canonicalString())])
+            }
+        }
+    }
+
+    /// Every cached template, by name.
+    public func templates() throws(StorageError) -> [Template] {
+        try read { db throws(StorageError) in
+            try db.rows("SELECT id, name, version, form_schema FROM templates ORDER BY name COLLATE NOCASE, id").map(Self.template(from:))
+        }
+    }
+
+    /// The cached template with this id, or nil.
+    public func template(id: String) throws(StorageError) -> Template? {
+        try read { db throws(StorageError) in
+            try db.firstRow("SELECT id, name, version, form_schema FROM templates WHERE id = ?", [.text(id)]).map(Self.template(from:))
+        }
+    }
+
+    /// The `form_schema` of a cached template exactly as stored, or nil.
+    public func templateSchemaText(id: String) throws(StorageError) -> String? {
+        try read { db throws(StorageError) in
+            try db.scalar("SELECT form_schema FROM templates WHERE id = ?", [.text(id)]).stringValue
+        }
+    }
+
+    private static func template(from row: Row) throws(StorageError) -> Template {
+        let id = row["id"].stringValue ?? ""
+        let unreadable = { (why: String) in
+            StorageError(.corruptStore, "The cached template '\(id)' cannot be read (\(why)); clear the cache ('jqc cache clear') and sync again.", context: "templates")
+        }
+        let raw: JSONValue
+        do throws(ModelsError) {
+            raw = try JSONValue.parse(row["form_schema"].stringValue ?? "")
+        } catch {
+            throw unreadable(error.message)
+        }
+        let object: JSONValue = .object(["id": .string(id), "name": .string(row["name"].stringValue ?? ""),
+                                         "version": .integer(row["version"].int64Value ?? 1), "form_schema": raw])
+        switch Template.decode(object) {
+        case .success(let template): return template
+        case .failure(let errors): throw unreadable(errors.problems.map(\.message).joined(separator: "; "))
+        }
+    }
+
+    /// Replaces every cached assignment and stores the cursor they came with.
+    public func replaceAssignments(_ assignments: [Assignment], cursor: String?) throws(StorageError) {
+        try write { db throws(StorageError) in
+            try db.run("DELETE FROM assignments")
+            try Self.upsert(assignments, db)
+            try Self.setMeta(MetaKey.assignmentsCursor, cursor, db)
+        }
+    }
+
+    /// Adds or updates these assignments (an incremental fetch) and stores the new cursor.
+    public func upsertAssignments(_ assignments: [Assignment], cursor: String?) throws(StorageError) {
+        try write { db throws(StorageError) in
+            try Self.upsert(assignments, db)
+            try Self.setMeta(MetaKey.assignmentsCursor, cursor, db)
+        }
+    }
+
+    private static func upsert(_ assignments: [Assignment], _ db: Database) throws(StorageError) {
+        let statement = try db.prepare("""
+            INSERT INTO assignments (id, template_id, facility_id, area_id, due_at, status) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (id) DO UPDATE SET template_id = excluded.template_id, facility_id = excluded.facility_id,
+                area_id = excluded.area_id, due_at = excluded.due_at, status = excluded.status
+            """)
+        for a in assignments {
+            try statement.run([.text(a.id), .text(a.templateID), .text(a.facilityID), SQLValue(a.areaID),
+                               SQLValue(a.dueAt), .text(a.status.rawValue)])
+        }
+    }
+
+    /// Every cached assignment, in the order the server first sent them.
+    public func assignments() throws(StorageError) -> [Assignment] {
+        try read { db throws(StorageError) in
+            try db.rows("SELECT id, template_id, facility_id, area_id, due_at, status FROM assignments ORDER BY rowid").map { row in
+                Assignment(id: row["id"].stringValue ?? "", templateID: row["template_id"].stringValue ?? "",
+                           facilityID: row["facility_id"].stringValue ?? "", areaID: row["area_id"].stringValue,
+                           dueAt: row["due_at"].stringValue,
+                           status: AssignmentStatus(rawValue: row["status"].stringValue ?? "") ?? .open)
+            }
+        }
+    }
+
+    /// Empties the reference cache (facilities, areas, templates, assignments
+    /// and the assignments cursor); reports, revisions, photos and issues stay.
+    public func clearReferenceCache() throws(StorageError) {
+        try write { db throws(StorageError) in
+            try db.run("DELETE FROM areas")
+            try db.run("DELETE FROM facilities")
+            try db.run("DELETE FROM templates")
+            try db.run("DELETE FROM assignments")
+            try Self.setMeta(MetaKey.assignmentsCursor, nil, db)
+        }
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import Models
+
+/// Reports: creating, reading, autosaving answers, and the fields the app
+/// sets beside the lifecycle (score, resume point, follow-up, retry time).
+extension LocalStore {
+    /// Starts a report as a DRAFT: allocates its creation sequence and saves
+    /// its first revision, in one transaction.
+    @discardableResult
+    public func createReport(localID: UUID = UUID(), templateID: String, facilityID: String, areaID: String? = nil,
+                             assignmentID: String? = nil, parentLocalID: UUID? = nil, parentServerID: String? = nil,
+                             followUpRequired: Bool = false, answers: Answers = Answers()) throws(StorageError) -> Report {
+        try write { db throws(StorageError) -> Report in
+            if try Self.loadReport(localID, db) != nil {
+                throw StorageError(.notAllowed, "A report with local id '\(localID.uuidString)' already exists on this device.", context: "createReport")
+            }
+            let sequence = try Self.nextSequence("report", db)
+            try db.run("""
+                INSERT INTO reports (local_id, assignment_id, template_id, facility_id, area_id, state, answers,
+                    schema_version, updated_at_device, parent_local_id, parent_server_id, follow_up_required, creation_seq)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [SQLValue(localID), SQLValue(assignmentID), .text(templateID), .text(facilityID), SQLValue(areaID),
+                      .text(ReportState.draft.rawValue), .text(answers.json.canonicalString()),
+                      .integer(Int64(Report.currentSchemaVersion)), SQLValue(Date()), SQLValue(parentLocalID),
+                      SQLValue(parentServerID), SQLValue(followUpRequired), .integer(sequence)])
+            let report = try Self.requireReport(localID, db)
+            try Self.insertRevision(of: report, answersText: answers.json.canonicalString(), reason: .created, db)
+            return report
+        }
+    }
+
+    /// The report with this local id, or nil.
+    public func report(_ localID: UUID) throws(StorageError) -> Report? {
+        try read { db throws(StorageError) in try Self.loadReport(localID, db) }
+    }
+
+    /// Reports on this device, newest first (by creation order, never the
+    /// clock); only those in `state` when given.
+    public func reports(state: ReportState? = nil) throws(StorageError) -> [Report] {
+        try read { db throws(StorageError) -> [Report] in
+            let rows = if let state {
+                try db.rows("SELECT \(ReportRows.columns) FROM reports WHERE state = ? ORDER BY creation_seq DESC", [.text(state.rawValue)])
+            } else {
+                try db.rows("SELECT \(ReportRows.columns) FROM reports ORDER BY creation_seq DESC")
+            }
+            return try rows.map { (row: Row) throws(StorageError) -> Report in try ReportRows.report(from: row) }
+        }
+    }
+
+    /// PENDING reports in upload order: the order they were created on this
+    /// device (BR-04), whatever the device clock says (BR-07).
+    public func pendingReports(limit: Int = Int(Int32.max)) throws(StorageError) -> [Report] {
+        try read { db throws(StorageError) -> [Report] in
+            try db.rows("SELECT \(ReportRows.columns) FROM reports WHERE state = ? ORDER BY creation_seq ASC LIMIT ?",
+                        [.text(ReportState.pending.rawValue), .integer(Int64(max(0, limit)))])
+                .map { (row: Row) throws(StorageError) -> Report in try ReportRows.report(from: row) }
+        }
+    }
+
+    /// Saves one answer (nil or JSON null clears it) as an autosave: the
+    /// lifecycle must allow editing, and the new answers are kept as a
+    /// revision, all in one transaction.
+    @discardableResult
+    public func saveAnswer(_ localID: UUID, field: FieldID, value: JSONValue?) throws(StorageError) -> Report {
+        try perform(.autosave, on: localID) { report in
+            report.answers[field] = (value?.isNull ?? true) ? nil : value
+        }
+    }
+
+    /// Every saved revision of a report's answers, oldest first.
+    public func revisions(of localID: UUID) throws(StorageError) -> [ReportRevision] {
+        try read { db throws(StorageError) -> [ReportRevision] in
+            try db.rows("""
+                SELECT report_local_id, seq, answers, state, server_revision, saved_at_device, reason
+                FROM report_revisions WHERE report_local_id = ? ORDER BY seq
+                """, [SQLValue(localID)])
+                .map { (row: Row) throws(StorageError) -> ReportRevision in try ReportRows.revision(from: row) }
+        }
+    }
+
+    /// Stores the score computed from the current answers (nil: nothing scoreable answered).
+    @discardableResult
+    public func setScore(_ localID: UUID, _ score: Double?) throws(StorageError) -> Report {
+        try updateColumn(localID, "UPDATE reports SET score = ? WHERE local_id = ?", SQLValue(score))
+    }
+
+    /// Marks whether the inspector asked for a re-inspection.
+    @discardableResult
+    public func setFollowUpRequired(_ localID: UUID, _ required: Bool) throws(StorageError) -> Report {
+        try updateColumn(localID, "UPDATE reports SET follow_up_required = ? WHERE local_id = ?", SQLValue(required))
+    }
+
+    /// Remembers the field where the interactive runner stopped (nil: start over).
+    public func setResumeField(_ localID: UUID, _ field: FieldID?) throws(StorageError) {
+        try updateColumn(localID, "UPDATE reports SET resume_field_id = ? WHERE local_id = ?", SQLValue(field?.rawValue))
+    }
+
+    /// The field where the interactive runner stopped, if any.
+    public func resumeField(of localID: UUID) throws(StorageError) -> FieldID? {
+        try read { db throws(StorageError) -> FieldID? in
+            _ = try Self.requireReport(localID, db)
+            return try db.scalar("SELECT resume_field_id FROM reports WHERE local_id = ?", [SQLValue(localID)])
+                .stringValue.map { FieldID($0) }
+        }
+    }
+
+    /// Sets when the next upload attempt is due, after a failure (nil: as soon as possible).
+    public func setNextAttempt(_ localID: UUID, at date: Date?) throws(StorageError) {
+        try updateColumn(localID, "UPDATE reports SET next_attempt_at = ? WHERE local_id = ?", SQLValue(date))
+    }
+
+    /// When the next upload attempt is due, or nil for as soon as possible.
+    public func nextAttempt(of localID: UUID) throws(StorageError) -> Date? {
+        try read { db throws(StorageError) -> Date? in
+            _ = try Self.requireReport(localID, db)
+            return ReportRows.date(try db.scalar("SELECT next_attempt_at FROM reports WHERE local_id = ?", [SQLValue(localID)]))
+        }
+    }
+
+    @discardableResult
+    private func updateColumn(_ localID: UUID, _ sql: String, _ value: SQLValue) throws(StorageError) -> Report {
+        try write { db throws(StorageError) -> Report in
+            _ = try Self.requireReport(localID, db)
+            try db.run(sql, [value, SQLValue(localID)])
+            return try Self.requireReport(localID, db)
+        }
+    }
+
+    // MARK: - Inside a transaction
+
+    static func loadReport(_ localID: UUID, _ db: Database) throws(StorageError) -> Report? {
+        guard let row = try db.firstRow("SELECT \(ReportRows.columns) FROM reports WHERE local_id = ?", [SQLValue(localID)]) else {
+            return nil
+        }
+        return try ReportRows.report(from: row)
+    }
+
+    static func requireReport(_ localID: UUID, _ db: Database) throws(StorageError) -> Report {
+        guard let report = try loadReport(localID, db) else {
+            throw StorageError(.notFound, "No report with local id '\(localID.uuidString)' on this device; 'jqc list' shows them.", context: localID.uuidString)
+        }
+        return report
+    }
+
+    /// Writes every mutable column of a report, its whole lifecycle included.
+    static func updateReport(_ report: Report, answersText: String, _ db: Database) throws(StorageError) {
+        let lifecycle = report.lifecycle
+        try db.run("""
+            UPDATE reports SET server_id = ?, assignment_id = ?, area_id = ?, state = ?, answers = ?, schema_version = ?,
+                base_revision = ?, accepted_revision = ?, updated_at_device = ?, completed_at_device = ?,
+                attempt_count = ?, last_error_code = ?, last_error_message = ?, conflict_server_revision = ?,
+                conflict_server_payload = ?, score = ?, parent_server_id = ?, follow_up_required = ?
+            WHERE local_id = ?
+            """, [SQLValue(lifecycle.serverID), SQLValue(report.assignmentID), SQLValue(report.areaID),
+                  .text(lifecycle.state.rawValue), .text(answersText),
+                  .integer(Int64(report.schemaVersion)), SQLValue(lifecycle.baseRevision),
+                  SQLValue(lifecycle.acceptedRevision), SQLValue(report.updatedAtDevice),
+                  SQLValue(report.completedAtDevice), .integer(Int64(lifecycle.attemptCount)),
+                  SQLValue(lifecycle.lastError?.code), SQLValue(lifecycle.lastError?.message),
+                  SQLValue(lifecycle.conflict?.revision), SQLValue(lifecycle.conflict?.payload.canonicalString()),
+                  SQLValue(report.score), SQLValue(report.parentServerID), SQLValue(report.followUpRequired),
+                  SQLValue(report.localID)])
+    }
+
+    /// Keeps the report's current answers as its next revision. A SYNCED
+    /// report's answers are the server's `base_revision`, and are marked so.
+    static func insertRevision(of report: Report, answersText: String, reason: RevisionReason, _ db: Database) throws(StorageError) {
+        let next = (try db.scalar("SELECT max(seq) FROM report_revisions WHERE report_local_id = ?",
+                                  [SQLValue(report.localID)]).int64Value ?? 0) + 1
+        let serverRevision = report.state == .synced ? report.lifecycle.baseRevision : nil
+        try db.run("""
+            INSERT INTO report_revisions (report_local_id, seq, answers, state, server_revision, saved_at_device, reason)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, [SQLValue(report.localID), .integer(next), .text(answersText),
+                  .text(report.state.rawValue), SQLValue(serverRevision), SQLValue(Date()), .text(reason.rawValue)])
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+
+/// One named step of the store's schema history. Steps are never edited or
+/// reordered once released: a change to the schema is a new step at the end.
+struct Migration: Sendable {
+    let name: String
+    let sql: String
+}
+
+/// The store's schema history and the code that brings a file up to date.
+enum Migrations {
+    /// Marks a SQLite file as a jqc store ("JQC1"), in the header's `application_id`.
+    static let applicationID: Int32 = 0x4A51_4331
+
+    /// Every step this build knows, in order; `user_version` counts those applied.
+    static let all: [Migration] = [
+        Migration(name: "create-reports-and-revisions", sql: """
+            CREATE TABLE sequences (
+                name TEXT PRIMARY KEY NOT NULL,
+                value INTEGER NOT NULL
+            );
+            INSERT INTO sequences (name, value) VALUES ('report', 0), ('photo', 0), ('issue', 0);
+            CREATE TABLE reports (
+                local_id TEXT PRIMARY KEY NOT NULL,
+                server_id TEXT,
+                assignment_id TEXT,
+                template_id TEXT NOT NULL,
+                facility_id TEXT NOT NULL,
+                area_id TEXT,
+                state TEXT NOT NULL CHECK (state IN ('DRAFT', 'PENDING', 'SYNCED', 'CONFLICT', 'REJECTED')),
+                answers TEXT NOT NULL,
+                schema_version INTEGER NOT NULL,
+                base_revision INTEGER,
+                accepted_revision INTEGER,
+                updated_at_device REAL NOT NULL,
+                completed_at_device REAL,
+                attempt_count INTEGER NOT NULL DEFAULT 0,
+                next_attempt_at REAL,
+                last_error_code TEXT,
+                last_error_message TEXT,
+                conflict_server_revision INTEGER,
+                conflict_server_payload TEXT,
+                score REAL,
+                parent_local_id TEXT,
+                parent_server_id TEXT,
+                follow_up_required INTEGER NOT NULL DEFAULT 0,
+                creation_seq INTEGER NOT NULL UNIQUE,
+                resume_field_id TEXT
+            );
+            CREATE INDEX reports_by_state ON reports (state, creation_seq);
+            CREATE TABLE report_revisions (
+                report_local_id TEXT NOT NULL REFERENCES reports (local_id),
+                seq INTEGER NOT NULL,
+                answers TEXT NOT NULL,
+                state TEXT NOT NULL,
+                server_revision INTEGER,
+                saved_at_device REAL NOT NULL,
+                reason TEXT NOT NULL,
+                PRIMARY KEY (report_local_id, seq)
+            ) WITHOUT ROWID;
+            """),
+        Migration(name: "create-issues-and-photos", sql: """
+            CREATE TABLE issues (
+                local_id TEXT PRIMARY KEY NOT NULL,
+                report_local_id TEXT NOT NULL REFERENCES reports (local_id),
+                severity TEXT NOT NULL CHECK (severity IN ('low', 'medium', 'high', 'critical')),
+                description TEXT NOT NULL,
+                creation_seq INTEGER NOT NULL UNIQUE
+            );
+            CREATE INDEX issues_by_report ON issues (report_local_id, creation_seq);
+            CREATE TABLE photos (
+                local_id TEXT PRIMARY KEY NOT NULL,
+                report_local_id TEXT NOT NULL REFERENCES reports (local_id),
+                field_id TEXT,
+                issue_local_id TEXT REFERENCES issues (local_id),
+                file_name TEXT NOT NULL UNIQUE,
+                upload_state TEXT NOT NULL CHECK (upload_state IN ('PENDING', 'UPLOADED', 'FAILED')),
+                original_bytes INTEGER NOT NULL,
+                byte_size INTEGER NOT NULL,
+                sha256 TEXT NOT NULL,
+                creation_seq INTEGER NOT NULL UNIQUE,
+                last_error TEXT
+            );
+            CREATE INDEX photos_by_report ON photos (report_local_id, creation_seq);
+            """),
+        Migration(name: "create-reference-cache", sql: """
+            CREATE TABLE facilities (
+                id TEXT PRIMARY KEY NOT NULL,
+                name TEXT NOT NULL,
+                address TEXT NOT NULL,
+                project_name TEXT NOT NULL
+            );
+            CREATE TABLE areas (
+                id TEXT PRIMARY KEY NOT NULL,
+                facility_id TEXT NOT NULL,
+                name TEXT NOT NULL,
+                area_type TEXT NOT NULL
+            );
+            CREATE INDEX areas_by_facility ON areas (facility_id);
+            CREATE TABLE templates (
+                id TEXT PRIMARY KEY NOT NULL,
+                name TEXT NOT NULL,
+                version INTEGER NOT NULL,
+                form_schema TEXT NOT NULL
+            );
+            CREATE TABLE assignments (
+                id TEXT PRIMARY KEY NOT NULL,
+                template_id TEXT NOT NULL,
+                facility_id TEXT NOT NULL,
+                area_id TEXT,
+                due_at TEXT,
+                status TEXT NOT NULL
+            );
+            """),
+        Migration(name: "create-meta", sql: """
+            CREATE TABLE meta (
+                key TEXT PRIMARY KEY NOT NULL,
+                value TEXT NOT NULL
+            );
+            """),
+    ]
+
+    /// Applies every step the store lacks, each in its own immediate transaction
+    /// with its `schema_migrations` row and the `user_version` bump.
+    ///
+    /// The version is read again inside each transaction, so two processes
+    /// opening a new store together apply each step exactly once.
+    static func migrate(_ db: Database, path: String) throws(StorageError) {
+        if try db.userVersion() == all.count { return }
+        for (index, migration) in all.enumerated() {
+            let version = index + 1
+            try db.transaction { () throws(StorageError) in
+                let current = try db.userVersion()
+                if current > all.count { throw StoreFile.newerStore(path: path, version: current) }
+                guard current < version else { return }
+                if version == 1 { try db.setApplicationID(applicationID) }
+                try db.execute("""
+                    CREATE TABLE IF NOT EXISTS schema_migrations (
+                        name TEXT PRIMARY KEY NOT NULL,
+                        applied_at REAL NOT NULL
+                    )
+                    """)
+                try db.execute(migration.sql)
+                try db.run("INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)",
+                           [.text(migration.name), SQLValue(Date())])
+                try db.setUserVersion(version)
+            }
+        }
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Named apart from the methods of PhotoFileStore that would shadow them.
+private func posixOpen(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 { open(path, flags, mode) }
+private func posixWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }
+
+/// A photo file just written into the photo directory.
+public struct StoredPhotoFile: Sendable, Hashable {
+    /// The file's name inside the photo directory (`<UUID>.jpg`).
+    public var fileName: String
+    /// Its size in bytes.
+    public var byteSize: Int64
+    /// Lowercase hex SHA-256 of its bytes.
+    public var sha256: String
+}
+
+/// The app-private photo directory: mode 0700, files mode 0600, each named
+/// `<UUID>.jpg` and nothing else, written atomically.
+///
+/// Every name is validated before use, so no lookup can leave the directory
+/// (`../x`, `/etc/passwd` and the like are refused).
+public struct PhotoFileStore: Sendable {
+    /// The photo directory.
+    public let directory: URL
+
+    /// Uses (and creates, mode 0700) the photo directory.
+    public init(directory: URL) throws(StorageError) {
+        self.directory = directory.standardizedFileURL
+        try Self.makePrivateDirectory(self.directory.path)
+    }
+
+    /// True for a name this store can hold: `<UUID>.jpg`.
+    public static func isValidName(_ name: String) -> Bool {
+        guard name.utf8.count == 40, name.hasSuffix(".jpg") else { return false }
+        return UUID(uuidString: String(name.dropLast(4))) != nil
+    }
+
+    /// The name of the file for a photo id.
+    public static func fileName(for localID: UUID) -> String {
+        localID.uuidString + ".jpg"
+    }
+
+    /// The location of a stored file; refuses any name that is not `<UUID>.jpg`.
+    public func url(for name: String) throws(StorageError) -> URL {
+        guard Self.isValidName(name) else {
+            throw StorageError(.permission, "The photo name '\(name)' is not one jqc makes (<UUID>.jpg); photos stay inside the profile's photo folder.", context: directory.path)
+        }
+        return directory.appendingPathComponent(name, isDirectory: false)
+    }
+
+    /// True when the file exists.
+    public func contains(_ name: String) -> Bool {
+        guard let url = try? url(for: name) else { return false }
+        return FileManager.default.fileExists(atPath: url.path)
+    }
+
+    /// Copies a file into the store as `<localID>.jpg`, streaming in 64 KiB
+    /// chunks and hashing on the way; the source is only read.
+    public func store(contentsOf source: URL, as localID: UUID = UUID()) throws(StorageError) -> StoredPhotoFile {
+        let input = try Self.openForReading(source.path)
+        defer { close(input) }
+        return try write(named: Self.fileName(for: localID)) { (emit: (UnsafeRawBufferPointer) throws(StorageError) -> Void) throws(StorageError) in
+            try Self.forEachChunk(of: input, path: source.path, emit)
+        }
+    }
+
+    /// Writes bytes into the store as `<localID>.jpg` (a compressed image made in memory).
+    public func store(_ data: Data, as localID: UUID = UUID()) throws(StorageError) -> StoredPhotoFile {
+        try write(named: Self.fileName(for: localID)) { (emit: (UnsafeRawBufferPointer) throws(StorageError) -> Void) throws(StorageError) in
+            var offset = 0
+            while offset < data.count {
+                let end = min(offset + SHA256.chunkSize, data.count)
+                let chunk = data[offset..<end]
+                var failure: StorageError?
+                chunk.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Void in
+                    do throws(StorageError) { try emit(bytes) } catch { failure = error }
+                }
+                if let failure { throw failure }
+                offset = end
+            }
+        }
+    }
+
+    /// Deletes a stored file; a file already gone is not an error.
+    public func remove(_ name: String) throws(StorageError) {
+        let url = try url(for: name)
+        if unlink(url.path) != 0 && errno != ENOENT {
+            throw Self.fileError(errno, path: url.path, doing: "delete")
+        }
+    }
+
+    /// Bytes free for an unprivileged user on the photo directory's file system.
+    public func freeBytes() throws(StorageError) -> Int64 {
+        var info = statvfs()
+        guard statvfs(directory.path, &info) == 0 else {
+            throw Self.fileError(errno, path: directory.path, doing: "measure free space on")
+        }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+
+    // MARK: - Writing
+
+    /// Writes a temporary file (0600) from the chunks `produce` emits, flushes
+    /// it, and renames it into place: a reader sees the whole file or none.
+    private func write(named name: String,
+                       _ produce: ((UnsafeRawBufferPointer) throws(StorageError) -> Void) throws(StorageError) -> Void)
+        throws(StorageError) -> StoredPhotoFile
+    {
+        let target = try url(for: name)
+        let temporary = directory.appendingPathComponent(".\(UUID().uuidString).tmp").path
+        let output = posixOpen(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard output >= 0 else { throw Self.fileError(errno, path: temporary, doing: "create") }
+        var finished = false
+        defer {
+            if !finished {
+                close(output)
+                unlink(temporary)
+            }
+        }
+        // The umask can only narrow the mode; set it exactly anyway.
+        guard fchmod(output, 0o600) == 0 else { throw Self.fileError(errno, path: temporary, doing: "protect") }
+        let hasher = try SHA256.Hasher()
+        var size: Int64 = 0
+        try produce { (bytes: UnsafeRawBufferPointer) throws(StorageError) in
+            hasher.update(bytes)
+            var written = 0
+            while written < bytes.count {
+                guard let base = bytes.baseAddress else { return }
+                let n = posixWrite(output, base + written, bytes.count - written)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw Self.fileError(errno, path: temporary, doing: "write")
+                }
+                written += n
+            }
+            size += Int64(bytes.count)
+        }
+        guard fsync(output) == 0 else { throw Self.fileError(errno, path: temporary, doing: "flush") }
+        guard close(output) == 0 else {
+            finished = true
+            unlink(temporary)
+            throw Self.fileError(errno, path: temporary, doing: "close")
+        }
+        finished = true
+        guard rename(temporary, target.path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw Self.fileError(code, path: target.path, doing: "save")
+        }
+        return StoredPhotoFile(fileName: name, byteSize: size, sha256: try hasher.finish())
+    }
+
+    // MARK: - Helpers shared with SHA256
+
+    /// Opens a file for reading, with a clear error when it cannot be.
+    static func openForReading(_ path: String) throws(StorageError) -> Int32 {
+        let fd = posixOpen(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw fileError(errno, path: path, doing: "read") }
+        return fd
+    }
+
+    /// Reads an open file to its end in 64 KiB chunks, one buffer reused.
+    static func forEachChunk(of fd: Int32, path: String,
+                             _ body: (UnsafeRawBufferPointer) throws(StorageError) -> Void) throws(StorageError) {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: SHA256.chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let n = read(fd, buffer.baseAddress, buffer.count)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw fileError(errno, path: path, doing: "read")
+            }
+            if n == 0 { return }
+            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+        }
+    }
+
+    static func makePrivateDirectory(_ path: String) throws(StorageError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw StorageError(.permission, "'\(path)' is a file, not a folder; move it aside.", context: path)
+            }
+        } else {
+            do {
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw StorageError(.permission, "The folder '\(path)' cannot be created (\(error.localizedDescription)); check the permissions of its parent.", context: path)
+            }
+        }
+        guard chmod(path, 0o700) == 0 else {
+            throw fileError(errno, path: path, doing: "protect")
+        }
+    }
+
+    /// The error for a failed file call, in the words a person needs.
+    static func fileError(_ code: Int32, path: String, doing action: String) -> StorageError {
+        let native = String(cString: strerror(code))
+        switch code {
+        case ENOSPC, EDQUOT:
+            return StorageError(.diskFull, "The disk is full; free some space and try again. Nothing already saved was lost.", context: path)
+        case ENOENT:
+            return StorageError(.notFound, "There is no file at '\(path)'.", context: path)
+        case EACCES, EPERM, EROFS:
+            return StorageError(.permission, "Cannot \(action) '\(path)' (\(native)); check its permissions.", context: path)
+        default:
+            return StorageError(.io, "Cannot \(action) '\(path)' (\(native)).", context: path)
+        }
+    }
+}

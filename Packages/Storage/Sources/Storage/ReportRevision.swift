@@ -1,0 +1,37 @@
+import Foundation
+import Models
+
+/// Why a revision of a report's answers was saved.
+public enum RevisionReason: String, Sendable, Hashable, CaseIterable {
+    /// The report was started (its first answers, often none).
+    case created
+    /// An answer was saved.
+    case autosave
+    /// The report was completed.
+    case complete
+    /// A conflict was resolved by keeping this device's answers.
+    case keepMine = "keep-mine"
+    /// A conflict was resolved by taking the server's answers.
+    case takeServer = "take-server"
+    /// An amended draft was discarded: the synced answers were put back.
+    case restoreSynced = "restore-synced"
+}
+
+/// One saved revision of a report's answers. Revisions are only added, never
+/// changed or removed, until the report itself leaves the device.
+public struct ReportRevision: Sendable, Hashable {
+    /// The report it belongs to.
+    public var reportLocalID: UUID
+    /// 1, 2, 3... in the order saved on this device.
+    public var sequence: Int64
+    /// The answers as they were.
+    public var answers: Answers
+    /// The report's state right after the save.
+    public var state: ReportState
+    /// The server revision these answers are, once the server accepted them.
+    public var serverRevision: Int?
+    /// The device clock at the save; diagnostic only.
+    public var savedAtDevice: Date
+    /// What saved it.
+    public var reason: RevisionReason
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Models
+
+/// Reading reports and revisions back from rows; anything unreadable is
+/// reported as a damaged store rather than guessed.
+enum ReportRows {
+    /// The `reports` columns, in the order `report(from:)` reads them.
+    static let columns = """
+        local_id, server_id, assignment_id, template_id, facility_id, area_id, state, answers, schema_version,
+        base_revision, accepted_revision, updated_at_device, completed_at_device, attempt_count,
+        last_error_code, last_error_message, conflict_server_revision, conflict_server_payload, score,
+        parent_local_id, parent_server_id, follow_up_required, creation_seq
+        """
+
+    static func report(from row: Row) throws(StorageError) -> Report {
+        let id = row["local_id"].stringValue ?? "?"
+        func damaged(_ column: String) -> StorageError {
+            StorageError(.corruptStore, "The report '\(id)' in the store cannot be read (column \(column)); the store is damaged.", context: "reports.\(column)")
+        }
+        guard let localID = UUID(uuidString: id) else { throw damaged("local_id") }
+        guard let state = ReportState(rawValue: row["state"].stringValue ?? "") else { throw damaged("state") }
+        guard let templateID = row["template_id"].stringValue, let facilityID = row["facility_id"].stringValue else {
+            throw damaged("template_id")
+        }
+        guard let answers = try? answers(row["answers"]) else { throw damaged("answers") }
+        var lastError: ReportError?
+        if let code = row["last_error_code"].stringValue {
+            lastError = ReportError(code: code, message: row["last_error_message"].stringValue ?? "")
+        }
+        var conflict: ServerRevision?
+        if let revision = row["conflict_server_revision"].int64Value {
+            guard let text = row["conflict_server_payload"].stringValue, let payload = try? JSONValue.parse(text) else {
+                throw damaged("conflict_server_payload")
+            }
+            conflict = ServerRevision(revision: Int(revision), payload: payload)
+        }
+        let lifecycle = ReportLifecycle(
+            restoring: state, serverID: row["server_id"].stringValue,
+            baseRevision: row["base_revision"].int64Value.map(Int.init),
+            acceptedRevision: row["accepted_revision"].int64Value.map(Int.init),
+            attemptCount: Int(row["attempt_count"].int64Value ?? 0), lastError: lastError, conflict: conflict)
+        return Report(
+            restoring: localID, lifecycle: lifecycle, assignmentID: row["assignment_id"].stringValue,
+            templateID: templateID, facilityID: facilityID, areaID: row["area_id"].stringValue, answers: answers,
+            schemaVersion: Int(row["schema_version"].int64Value ?? Int64(Report.currentSchemaVersion)),
+            updatedAtDevice: date(row["updated_at_device"]) ?? Date(timeIntervalSince1970: 0),
+            completedAtDevice: date(row["completed_at_device"]), score: row["score"].doubleValue,
+            parentLocalID: row["parent_local_id"].stringValue.flatMap(UUID.init(uuidString:)),
+            parentServerID: row["parent_server_id"].stringValue,
+            followUpRequired: (row["follow_up_required"].int64Value ?? 0) != 0,
+            creationSequence: row["creation_seq"].int64Value ?? 0)
+    }
+
+    static func revision(from row: Row) throws(StorageError) -> ReportRevision {
+        let id = row["report_local_id"].stringValue ?? "?"
+        let damaged = StorageError(.corruptStore, "A saved revision of report '\(id)' cannot be read; the store is damaged.", context: "report_revisions")
+        guard let localID = UUID(uuidString: id),
+              let sequence = row["seq"].int64Value,
+              let state = ReportState(rawValue: row["state"].stringValue ?? ""),
+              let reason = RevisionReason(rawValue: row["reason"].stringValue ?? ""),
+              let answers = try? answers(row["answers"])
+        else { throw damaged }
+        return ReportRevision(reportLocalID: localID, sequence: sequence, answers: answers, state: state,
+                              serverRevision: row["server_revision"].int64Value.map(Int.init),
+                              savedAtDevice: date(row["saved_at_device"]) ?? Date(timeIntervalSince1970: 0),
+                              reason: reason)
+    }
+
+    /// Answers as stored: the canonical JSON of the `answers` object.
+    static func answers(_ value: SQLValue) throws -> Answers {
+        guard let text = value.stringValue, let answers = Answers(json: try JSONValue.parse(text)) else {
+            throw StorageError(.corruptStore, "answers are not a JSON object")
+        }
+        return answers
+    }
+
+    static func date(_ value: SQLValue) -> Date? {
+        value.doubleValue.map { Date(timeIntervalSince1970: $0) }
+    }
+}

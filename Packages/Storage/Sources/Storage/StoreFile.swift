@@ -1,0 +1,108 @@
+import Foundation
+
+/// Opens a store file safely: a file that is not a jqc store, or one written
+/// by a newer jqc, is refused before anything is written to it.
+enum StoreFile {
+    /// How long a statement waits for another process's write lock.
+    static let busyTimeoutMilliseconds: Int32 = 10_000
+
+    /// Opens the store at `path`, creating it when absent or empty, and brings its schema up to date.
+    static func open(path: String) throws(StorageError) -> Database {
+        if try hasContent(path) {
+            // Inspect through a read-only connection first: a refused file must
+            // stay byte-identical, and a read-only connection cannot write.
+            let inspector = try Database(path: path, mode: .readOnly)
+            inspector.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
+            try check(inspector, path: path)
+        }
+        let db = try Database(path: path, mode: .readWriteCreate)
+        db.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
+        // Checked again on the writing connection: another process may have
+        // created or upgraded the file between the two opens.
+        try check(db, path: path)
+        try configure(db, path: path)
+        try Migrations.migrate(db, path: path)
+        return db
+    }
+
+    /// A new private store in memory, with the full schema.
+    static func inMemory() throws(StorageError) -> Database {
+        let db = try Database.inMemory()
+        try db.execute("PRAGMA foreign_keys = ON")
+        try Migrations.migrate(db, path: ":memory:")
+        return db
+    }
+
+    /// The refusal of a store written by a newer jqc.
+    static func newerStore(path: String, version: Int) -> StorageError {
+        StorageError(.newerStore, "The store at '\(path)' was written by a newer version of jqc (store version \(version), this jqc knows \(Migrations.all.count)). Update jqc; the store was left untouched.", context: path)
+    }
+
+    /// The refusal of a file that is not a SQLite database or is damaged.
+    static func notAStore(path: String, native: String? = nil) -> StorageError {
+        StorageError(.corruptStore, "The file at '\(path)' is not a jqc store or is damaged; it was left untouched. Move it aside or choose another --home.", context: native.map { "\(path): \($0)" } ?? path)
+    }
+
+    /// The refusal of a SQLite database that belongs to another program.
+    static func foreignDatabase(path: String) -> StorageError {
+        StorageError(.corruptStore, "The file at '\(path)' is a SQLite database of another program, not a jqc store; it was left untouched. Choose another --home.", context: path)
+    }
+
+    /// True when a file with at least one byte exists at `path`; checks its
+    /// SQLite header on the way, without opening it through SQLite.
+    private static func hasContent(_ path: String) throws(StorageError) -> Bool {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return false }
+        if isDirectory.boolValue {
+            throw StorageError(.permission, "The store path '\(path)' is a folder, not a file; choose another --home.", context: path)
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw StorageError(.permission, "The store at '\(path)' cannot be read; check its permissions.", context: path)
+        }
+        defer { try? handle.close() }
+        let header: Data
+        do {
+            header = try handle.read(upToCount: 100) ?? Data()
+        } catch {
+            throw StorageError(.permission, "The store at '\(path)' cannot be read (\(error.localizedDescription)); check its permissions.", context: path)
+        }
+        if header.isEmpty { return false }
+        // Every SQLite file starts with this 16-byte magic and a 100-byte header.
+        guard header.count == 100, header.prefix(16) == Data("SQLite format 3\0".utf8) else {
+            throw notAStore(path: path)
+        }
+        return true
+    }
+
+    /// Refuses a foreign or newer database; writes nothing.
+    private static func check(_ db: Database, path: String) throws(StorageError) {
+        let applicationID: Int32
+        let version: Int
+        let objectCount: Int64
+        do {
+            applicationID = try db.applicationID()
+            version = try db.userVersion()
+            objectCount = try db.scalar("SELECT count(*) FROM sqlite_master").int64Value ?? 0
+        } catch where error.code == .corruptStore {
+            throw notAStore(path: path, native: error.context)
+        }
+        if applicationID != 0 && applicationID != Migrations.applicationID {
+            throw foreignDatabase(path: path)
+        }
+        // A database with tables but never stamped by jqc belongs to someone else.
+        if applicationID == 0 && version == 0 && objectCount > 0 {
+            throw foreignDatabase(path: path)
+        }
+        if version > Migrations.all.count {
+            throw newerStore(path: path, version: version)
+        }
+    }
+
+    private static func configure(_ db: Database, path: String) throws(StorageError) {
+        // WAL lets the CLI read and write while the agent syncs; NORMAL is
+        // durable across application crashes in WAL mode and much cheaper.
+        try db.execute("PRAGMA journal_mode = WAL")
+        try db.execute("PRAGMA synchronous = NORMAL")
+        try db.execute("PRAGMA foreign_keys = ON")
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import Storage
+import TestSupport
+
+/// The raw SQLite wrapper: values round-trip exactly, transactions are all or nothing.
+@Suite("SQLite wrapper")
+struct DatabaseTests {
+    @Test("text, blobs and numbers round-trip exactly, empty and NUL included")
+    func roundTrip() throws {
+        let db = try Database.inMemory()
+        try db.execute("CREATE TABLE v (k INTEGER PRIMARY KEY, value)")
+        let values: [SQLValue] = [.null, .integer(Int64.max), .integer(Int64.min), .real(0.1), .text(""),
+                                  .text("a\0b ünïcødé 🧽"), .blob(Data()), .blob(Data([0, 255, 0, 1]))]
+        for (index, value) in values.enumerated() {
+            try db.run("INSERT INTO v (k, value) VALUES (?, ?)", [.integer(Int64(index)), value])
+        }
+        #expect(try db.rows("SELECT value FROM v ORDER BY k").map { $0["value"] } == values)
+    }
+
+    @Test("a throw inside a transaction rolls everything back")
+    func rollback() throws {
+        let db = try Database.inMemory()
+        try db.execute("CREATE TABLE t (x INTEGER NOT NULL)")
+        let error = #expect(throws: StorageError.self) {
+            try db.transaction { () throws(StorageError) in
+                try db.run("INSERT INTO t (x) VALUES (?)", [.integer(1)])
+                try db.run("INSERT INTO t (x) VALUES (?)", [.null])
+            }
+        }
+        #expect(error?.context == "INSERT INTO t (x) VALUES (?)")
+        #expect(try db.scalar("SELECT count(*) FROM t") == .integer(0))
+        #expect(!db.isInTransaction)
+    }
+
+    @Test("a wrong number of values is refused before anything runs")
+    func wrongArity() throws {
+        let db = try Database.inMemory()
+        try db.execute("CREATE TABLE t (x, y)")
+        #expect(throws: StorageError.self) { try db.run("INSERT INTO t VALUES (?, ?)", [.integer(1)]) }
+        #expect(throws: StorageError.self) { try db.run("INSERT INTO t VALUES (1, 2); DROP TABLE t") }
+        #expect(try db.scalar("SELECT count(*) FROM t") == .integer(0))
+    }
+
+    @Test("a read-only connection cannot write, and says so as a permission problem")
+    func readOnly() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path("x.sqlite")
+        try Database(path: path).execute("CREATE TABLE t (x)")
+        let db = try Database(path: path, mode: .readOnly)
+        let error = #expect(throws: StorageError.self) { try db.run("INSERT INTO t VALUES (?)", [.integer(1)]) }
+        #expect(error?.code == .permission)
+    }
+}
