@@ -78,7 +78,7 @@ let package = Package(
         .target(
             name: "JQCServer",
             dependencies: [
-                "ArgumentParsing", "CMicroHTTPD", "CSodium", "COpenSSL", "CSQLiteServer",
+                "ArgumentParsing", "CMicroHTTPD", "CSodium", "COpenSSL",
                 .product(name: "Models", package: "Models"),
                 .product(name: "Storage", package: "Storage"),
                 .product(name: "Scoring", package: "Scoring"),
@@ -101,8 +101,6 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]
         ),
-        /// SQLite for the server until Storage's wrapper lands.
-        .systemLibrary(name: "CSQLiteServer", path: "Tools/CSQLiteServer", pkgConfig: "sqlite3"),
         /// OpenSSL libcrypto, for the server's HMAC-SHA256 token signatures and photo hashes.
         .systemLibrary(
             name: "COpenSSL",

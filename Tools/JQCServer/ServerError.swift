@@ -1,3 +1,5 @@
+import Storage
+
 /// The one error type of the server: an HTTP status, the contract's machine
 /// code and a one-line message for the person reading the response.
 ///
@@ -74,6 +76,11 @@ public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// 500: a failure of the server itself (the disk, the database); transient for clients.
     public static func `internal`(_ message: String) -> ServerError {
         ServerError(status: 500, code: "INTERNAL", message)
+    }
+
+    /// 500 for a failure of the database underneath; the message is Storage's one line.
+    public static func storage(_ error: StorageError) -> ServerError {
+        ServerError(status: 500, code: "INTERNAL", "the server's database failed: \(error.message)")
     }
 
     public var description: String { "\(status) \(code): \(message)" }

@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import Storage
 
 /// A user as the server stores them.
 struct StoredUser: Sendable, Equatable {
@@ -64,11 +65,17 @@ struct StoredPhoto: Sendable, Equatable {
 /// file locks, WAL and the busy timeout order them against this one.
 final class ServerStore: @unchecked Sendable {
     private let lock = NSLock()
-    private let database: SQLDatabase
+    private let database: Database
 
     /// Opens (creating if needed) and migrates the database at `path`.
     init(path: String) throws(ServerError) {
-        database = try SQLDatabase(path: path)
+        do throws(StorageError) {
+            database = try Database(path: path)
+            database.setBusyTimeout(milliseconds: 10_000)
+            try database.execute("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
+        } catch {
+            throw ServerError.storage(error)
+        }
         try migrate()
     }
 
@@ -83,7 +90,7 @@ final class ServerStore: @unchecked Sendable {
     func write<T>(_ body: (StoreSession) throws -> T) throws(ServerError) -> T {
         lock.lock()
         defer { lock.unlock() }
-        return try database.transaction { () throws(ServerError) -> T in try Self.run(body, StoreSession(db: database)) }
+        return try database.serverTransaction { () throws(ServerError) -> T in try Self.run(body, StoreSession(db: database)) }
     }
 
     /// Runs `body`, passing a `ServerError` through and turning anything else into a 500.
@@ -98,17 +105,16 @@ final class ServerStore: @unchecked Sendable {
     }
 
     private func migrate() throws(ServerError) {
-        try database.execute("CREATE TABLE IF NOT EXISTS server_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+        try database.script("CREATE TABLE IF NOT EXISTS server_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
         let applied = Set(try database.query("SELECT name FROM server_migrations").compactMap { $0.string(0) })
         let known = Set(ServerMigrations.steps.map(\.name))
         if let unknown = applied.subtracting(known).sorted().first {
             throw ServerError.internal("the database was written by a newer jqc-server (migration '\(unknown)'); use that version")
         }
         for step in ServerMigrations.steps where !applied.contains(step.name) {
-            try database.transaction { () throws(ServerError) in
-                for sql in step.sql { try database.execute(sql) }
-                try database.execute("INSERT INTO server_migrations (name, applied_at) VALUES (?, ?)",
-                                     [.text(step.name), .text(Timestamp.now())])
+            try database.serverTransaction { () throws(ServerError) in
+                for sql in step.sql { try database.script(sql) }
+                try database.update("INSERT INTO server_migrations (name, applied_at) VALUES (?, ?)", [.text(step.name), .text(Timestamp.now())])
             }
         }
     }
@@ -122,7 +128,7 @@ enum Timestamp {
 
 /// The intent-named operations on the database, valid inside `read` or `write`.
 struct StoreSession {
-    let db: SQLDatabase
+    let db: Database
 
     // MARK: Settings
 
@@ -131,17 +137,20 @@ struct StoreSession {
     }
 
     func setSetting(_ key: String, _ value: String) throws(ServerError) {
-        try db.execute("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                       [.text(key), .text(value)])
+        try db.update("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [.text(key), .text(value)])
     }
 
     // MARK: Users and sessions
 
     private static let userColumns = "id, username, role, display_name, password_hash"
 
-    private func user(_ row: SQLRow) -> StoredUser? {
-        guard let id = row.string(0), let name = row.string(1), let role = row.string(2).flatMap(UserRole.init(rawValue:)),
-              let display = row.string(3), let hash = row.string(4) else { return nil }
+    private func user(_ row: Row) -> StoredUser? { user(row, from: 0) }
+
+    /// The user in the five columns of `row` starting at `first`.
+    private func user(_ row: Row, from first: Int) -> StoredUser? {
+        guard let id = row.string(first), let name = row.string(first + 1),
+              let role = row.string(first + 2).flatMap(UserRole.init(rawValue:)),
+              let display = row.string(first + 3), let hash = row.string(first + 4) else { return nil }
         return StoredUser(id: id, username: name, role: role, displayName: display, passwordHash: hash)
     }
 
@@ -160,7 +169,7 @@ struct StoreSession {
 
     /// Adds a user, or updates the password, role and name of an existing one.
     func upsertUser(id: String, username: String, passwordHash: String, role: UserRole, displayName: String) throws(ServerError) {
-        try db.execute("""
+        try db.update("""
             INSERT INTO users (id, username, password_hash, role, display_name) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT(username) DO UPDATE SET password_hash = excluded.password_hash, role = excluded.role,
                 display_name = excluded.display_name
@@ -170,10 +179,8 @@ struct StoreSession {
     /// Starts a session with its first refresh token; returns the session id.
     func createSession(userID: String, refreshHash: String, now: Date) throws(ServerError) -> String {
         let id = UUID().uuidString.lowercased()
-        try db.execute("INSERT INTO sessions (id, user_id, created_at) VALUES (?, ?, ?)",
-                       [.text(id), .text(userID), .text(Timestamp.string(now))])
-        try db.execute("INSERT INTO refresh_tokens (token_hash, session_id, issued_at) VALUES (?, ?, ?)",
-                       [.text(refreshHash), .text(id), .text(Timestamp.string(now))])
+        try db.update("INSERT INTO sessions (id, user_id, created_at) VALUES (?, ?, ?)", [.text(id), .text(userID), .text(Timestamp.string(now))])
+        try db.update("INSERT INTO refresh_tokens (token_hash, session_id, issued_at) VALUES (?, ?, ?)", [.text(refreshHash), .text(id), .text(Timestamp.string(now))])
         return id
     }
 
@@ -187,9 +194,8 @@ struct StoreSession {
         guard let row = rows.first, let sessionID = row.string(0), let userID = row.string(1),
               let user = try user(id: userID) else { return nil }
         let stamp = Timestamp.string(now)
-        try db.execute("UPDATE refresh_tokens SET spent_at = ? WHERE token_hash = ?", [.text(stamp), .text(presentedHash)])
-        try db.execute("INSERT INTO refresh_tokens (token_hash, session_id, issued_at) VALUES (?, ?, ?)",
-                       [.text(nextHash), .text(sessionID), .text(stamp)])
+        try db.update("UPDATE refresh_tokens SET spent_at = ? WHERE token_hash = ?", [.text(stamp), .text(presentedHash)])
+        try db.update("INSERT INTO refresh_tokens (token_hash, session_id, issued_at) VALUES (?, ?, ?)", [.text(nextHash), .text(sessionID), .text(stamp)])
         return (user, sessionID)
     }
 
@@ -198,13 +204,12 @@ struct StoreSession {
     }
 
     func revokeSession(id: String) throws(ServerError) {
-        try db.execute("UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
-                       [.text(Timestamp.now()), .text(id)])
+        try db.update("UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", [.text(Timestamp.now()), .text(id)])
     }
 
     /// Revokes the session a refresh token belongs to, when it is the user's own.
     func revokeSession(refreshHash: String, userID: String) throws(ServerError) {
-        try db.execute("""
+        try db.update("""
             UPDATE sessions SET revoked_at = ? WHERE revoked_at IS NULL AND user_id = ?
               AND id = (SELECT session_id FROM refresh_tokens WHERE token_hash = ?)
             """, [.text(Timestamp.now()), .text(userID), .text(refreshHash)])
@@ -243,7 +248,7 @@ struct StoreSession {
         try db.query("SELECT id, name, version, form_schema FROM templates WHERE id = ?", [.text(id)]).first.flatMap(template)
     }
 
-    private func template(_ row: SQLRow) -> Template? {
+    private func template(_ row: Row) -> Template? {
         guard let id = row.string(0), let name = row.string(1), let text = row.string(3),
               let raw = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else { return nil }
         let json: JSONValue = .object(["id": .string(id), "name": .string(name),
@@ -253,19 +258,16 @@ struct StoreSession {
     }
 
     func insertFacility(_ facility: Facility, position: Int) throws(ServerError) {
-        try db.execute("INSERT OR REPLACE INTO facilities (id, name, address, project_name, position) VALUES (?, ?, ?, ?, ?)",
-                       [.text(facility.id), .text(facility.name), .text(facility.address), .text(facility.projectName),
+        try db.update("INSERT OR REPLACE INTO facilities (id, name, address, project_name, position) VALUES (?, ?, ?, ?, ?)", [.text(facility.id), .text(facility.name), .text(facility.address), .text(facility.projectName),
                         .integer(Int64(position))])
     }
 
     func insertArea(_ area: Area, position: Int) throws(ServerError) {
-        try db.execute("INSERT OR REPLACE INTO areas (id, facility_id, name, area_type, position) VALUES (?, ?, ?, ?, ?)",
-                       [.text(area.id), .text(area.facilityID), .text(area.name), .text(area.areaType), .integer(Int64(position))])
+        try db.update("INSERT OR REPLACE INTO areas (id, facility_id, name, area_type, position) VALUES (?, ?, ?, ?, ?)", [.text(area.id), .text(area.facilityID), .text(area.name), .text(area.areaType), .integer(Int64(position))])
     }
 
     func insertTemplate(_ template: Template, position: Int) throws(ServerError) {
-        try db.execute("INSERT OR REPLACE INTO templates (id, name, version, form_schema, position) VALUES (?, ?, ?, ?, ?)",
-                       [.text(template.id), .text(template.name), .integer(Int64(template.version)),
+        try db.update("INSERT OR REPLACE INTO templates (id, name, version, form_schema, position) VALUES (?, ?, ?, ?, ?)", [.text(template.id), .text(template.name), .integer(Int64(template.version)),
                         .text(CanonicalJSON.string(template.rawSchema)), .integer(Int64(position))])
     }
 
@@ -277,7 +279,7 @@ struct StoreSession {
 
     func insertAssignment(_ assignment: Assignment, inspectorID: String) throws(ServerError) {
         let seq = try nextChangeSequence()
-        try db.execute("""
+        try db.update("""
             INSERT OR REPLACE INTO assignments (id, inspector_id, template_id, facility_id, area_id, due_at, status, change_seq)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """, [.text(assignment.id), .text(inspectorID), .text(assignment.templateID), .text(assignment.facilityID),
@@ -314,8 +316,7 @@ struct StoreSession {
     /// Closes an inspector's open assignment once a report for it is accepted.
     func closeAssignment(id: String, inspectorID: String) throws(ServerError) {
         let seq = try nextChangeSequence()
-        try db.execute("UPDATE assignments SET status = 'closed', change_seq = ? WHERE id = ? AND inspector_id = ? AND status = 'open'",
-                       [.integer(seq), .text(id), .text(inspectorID)])
+        try db.update("UPDATE assignments SET status = 'closed', change_seq = ? WHERE id = ? AND inspector_id = ? AND status = 'open'", [.integer(seq), .text(id), .text(inspectorID)])
     }
 
     // MARK: Reports
@@ -325,7 +326,7 @@ struct StoreSession {
         parent_server_id, completed_at_device, current_revision, score, follow_up_required, follow_up_cleared_by, accepted_at
         """
 
-    private func report(_ row: SQLRow) -> StoredReport? {
+    private func report(_ row: Row) -> StoredReport? {
         guard let serverID = row.string(0), let local = row.string(1).flatMap(UUID.init(uuidString:)),
               let owner = row.string(2), let template = row.string(3), let facility = row.string(4) else { return nil }
         let flagged = (row.int(12) ?? 0) != 0 && row.string(13) == nil
@@ -364,7 +365,7 @@ struct StoreSession {
         let seq = (try db.query("SELECT COALESCE(MAX(seq), 0) FROM reports").first?.int(0) ?? 0) + 1
         let serverID = "R\(seq)"
         let stamp = Timestamp.string(now)
-        try db.execute("""
+        try db.update("""
             INSERT INTO reports (server_id, seq, local_id, owner_id, template_id, facility_id, area_id, assignment_id,
                 parent_local_id, parent_server_id, completed_at_device, current_revision, score, follow_up_required, accepted_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)
@@ -374,7 +375,7 @@ struct StoreSession {
                   report.parentLocalID.map { .text($0.uuidString.lowercased()) } ?? .null,
                   report.parentServerID.map(SQLValue.text) ?? .null, report.completedAtDevice.map(SQLValue.text) ?? .null,
                   score.map(SQLValue.real) ?? .null, .integer(report.payload.followUpRequired ? 1 : 0), .text(stamp)])
-        try db.execute("""
+        try db.update("""
             INSERT INTO report_revisions (server_id, revision, base_revision, payload, issues, source, author_id, created_at)
             VALUES (?, 1, ?, ?, ?, 'device', ?, ?)
             """, [.text(serverID), report.baseRevision.map { .integer(Int64($0)) } ?? .null, .text(payloadJSON),
@@ -393,22 +394,20 @@ struct StoreSession {
             issues = try revision(serverID: serverID, revision: current.currentRevision)?.issuesJSON ?? "[]"
         }
         let next = current.currentRevision + 1
-        try db.execute("""
+        try db.update("""
             INSERT INTO report_revisions (server_id, revision, base_revision, payload, issues, source, author_id, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """, [.text(serverID), .integer(Int64(next)), baseRevision.map { .integer(Int64($0)) } ?? .null,
                   .text(CanonicalJSON.string(payload)), .text(issues), .text(source), authorID.map(SQLValue.text) ?? .null,
                   .text(Timestamp.string(now))])
-        try db.execute("UPDATE reports SET current_revision = ?, score = ?, follow_up_required = ? WHERE server_id = ?",
-                       [.integer(Int64(next)), score.map(SQLValue.real) ?? .null,
+        try db.update("UPDATE reports SET current_revision = ?, score = ?, follow_up_required = ? WHERE server_id = ?", [.integer(Int64(next)), score.map(SQLValue.real) ?? .null,
                         .integer(payload.followUpRequired ? 1 : 0), .text(serverID)])
         return next
     }
 
     /// Marks the parent's follow-up as done by `childServerID`, once.
     func clearFollowUp(parentServerID: String, childServerID: String) throws(ServerError) {
-        try db.execute("UPDATE reports SET follow_up_cleared_by = ? WHERE server_id = ? AND follow_up_cleared_by IS NULL",
-                       [.text(childServerID), .text(parentServerID)])
+        try db.update("UPDATE reports SET follow_up_cleared_by = ? WHERE server_id = ? AND follow_up_cleared_by IS NULL", [.text(childServerID), .text(parentServerID)])
     }
 
     // MARK: Photos
@@ -425,7 +424,7 @@ struct StoreSession {
             """, [.text(serverID)]).compactMap(photo)
     }
 
-    private func photo(_ row: SQLRow) -> StoredPhoto? {
+    private func photo(_ row: Row) -> StoredPhoto? {
         guard let local = row.string(0).flatMap(UUID.init(uuidString:)), let serverID = row.string(1),
               let sha = row.string(4) else { return nil }
         return StoredPhoto(localID: local, serverID: serverID, fieldID: row.string(2),
@@ -433,7 +432,7 @@ struct StoreSession {
     }
 
     func insertPhoto(_ photo: StoredPhoto, uploadedBy: String) throws(ServerError) {
-        try db.execute("""
+        try db.update("""
             INSERT INTO photos (local_id, server_id, field_id, issue_local_id, sha256, byte_size, uploaded_by, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """, [.text(photo.localID.uuidString.lowercased()), .text(photo.serverID), photo.fieldID.map(SQLValue.text) ?? .null,
@@ -455,7 +454,7 @@ struct StoreSession {
             FROM reports r JOIN users u ON u.id = r.owner_id \(filter) ORDER BY r.seq DESC LIMIT ? OFFSET ?
             """, arguments + [.integer(Int64(limit)), .integer(Int64(offset))])
         let page = rows.compactMap { row -> (StoredReport, StoredUser)? in
-            guard let report = report(row), let owner = user(SQLRow(values: Array(row.values.suffix(5)))) else { return nil }
+            guard let report = report(row), let owner = user(row, from: 15) else { return nil }
             return (report, owner)
         }
         return (page, Int(total))
@@ -484,4 +483,45 @@ enum CanonicalJSON {
     static func value(_ text: String) -> JSONValue {
         (try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))) ?? .null
     }
+}
+
+/// The server's use of Storage's `Database`: errors as `ServerError`.
+extension Database {
+    /// Every row of a parameterised query.
+    func query(_ sql: String, _ values: [SQLValue] = []) throws(ServerError) -> [Row] {
+        do throws(StorageError) { return try rows(sql, values) } catch { throw ServerError.storage(error) }
+    }
+
+    /// Runs one parameterised statement that changes rows.
+    func update(_ sql: String, _ values: [SQLValue]) throws(ServerError) {
+        do throws(StorageError) { _ = try run(sql, values) } catch { throw ServerError.storage(error) }
+    }
+
+    /// Runs SQL text that takes no values (schema).
+    func script(_ sql: String) throws(ServerError) {
+        do throws(StorageError) { try execute(sql) } catch { throw ServerError.storage(error) }
+    }
+
+    /// `transaction` for a body that throws `ServerError`: rolled back on any throw.
+    func serverTransaction<T>(_ body: () throws(ServerError) -> T) throws(ServerError) -> T {
+        var failure: ServerError?
+        do throws(StorageError) {
+            return try transaction { () throws(StorageError) -> T in
+                do throws(ServerError) {
+                    return try body()
+                } catch {
+                    failure = error
+                    throw StorageError(.io, "rolled back: \(error.message)")
+                }
+            }
+        } catch {
+            throw failure ?? ServerError.storage(error)
+        }
+    }
+}
+
+extension Row {
+    func string(_ index: Int) -> String? { self[index].stringValue }
+    func int(_ index: Int) -> Int64? { self[index].int64Value }
+    func double(_ index: Int) -> Double? { self[index].doubleValue }
 }
