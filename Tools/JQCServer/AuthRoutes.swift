@@ -69,16 +69,14 @@ extension ServerApp {
         return .ok(grant(for: user, sessionID: sessionID, refreshToken: next.token, now: now))
     }
 
-    /// `POST /auth/logout`: revokes the session of the refresh token and of
-    /// the access token. Idempotent: a second call answers `{}` again.
+    /// `POST /auth/logout`: revokes the session the refresh token belongs to
+    /// (when it is the caller's), and with it that session's access tokens.
+    /// Idempotent: a second call answers `{}` again.
     func logout(_ input: RouteInput) throws(ServerError) -> Reply {
         let caller = try input.requireCaller()
         let body = try input.decode(RefreshRequest.self)
         let hash = Digest.sha256Hex(Data(body.refreshToken.utf8))
-        try store.write { session in
-            try session.revokeSession(id: caller.sessionID)
-            try session.revokeSession(refreshHash: hash, userID: caller.user.id)
-        }
+        try store.write { session in try session.revokeSession(refreshHash: hash, userID: caller.user.id) }
         return .ok(EmptyData())
     }
 

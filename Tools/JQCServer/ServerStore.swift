@@ -203,10 +203,6 @@ struct StoreSession {
         try !db.query("SELECT 1 FROM sessions WHERE id = ? AND revoked_at IS NULL", [.text(id)]).isEmpty
     }
 
-    func revokeSession(id: String) throws(ServerError) {
-        try db.update("UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", [.text(Timestamp.now()), .text(id)])
-    }
-
     /// Revokes the session a refresh token belongs to, when it is the user's own.
     func revokeSession(refreshHash: String, userID: String) throws(ServerError) {
         try db.update("""
