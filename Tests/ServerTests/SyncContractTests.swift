@@ -201,3 +201,51 @@ struct SyncContractTests {
         #expect(response.code == "NOT_FOUND")
     }
 }
+
+@Suite("Forward compatibility and concurrency")
+struct ForwardCompatibilityTests {
+    static let template = #"""
+    {"templates": [{"id": "future", "name": "From a newer server", "version": 1, "form_schema": {"fields": [
+      {"id": 1, "type": "rating", "label": "Floors", "required": true},
+      {"id": 2, "type": "thermometer", "label": "Water temperature", "unit": "C"},
+      {"id": 3, "type": "hologram", "label": "Optional hologram"}
+    ]}}]}
+    """#
+
+    @Test("answers to field types the server does not know are accepted and kept verbatim")
+    func unknownTypeVerbatim() async throws {
+        let server = try ServerProcess(["--demo"]) { db in
+            let file = db + ".templates.json"
+            try Data(Self.template.utf8).write(to: URL(fileURLWithPath: file))
+            let imported = try Programs.run("jqc-server", ["admin", "--db", db, "import-templates", file])
+            guard imported.status == 0 else { throw ServerLaunchError(message: imported.stderr) }
+        }
+        let me = try await Session.inspector(server)
+        let reading: JSONValue = ["celsius": 41.5, "probe": ["id": "P-7", "calibrated": true]]
+        let report = Reports.lobby()
+            .setting("template_id", "future")
+            .setting("area_id", .null)
+            .setting("payload", ["answers": ["1": 4, "2": reading], "follow_up_required": false])
+        let result = try await me.syncOne(report)
+        #expect(result["status"] == "ACCEPTED", "\(result)")
+        let serverID = try #require(result["server_id"]?.stringValue)
+        let stored = try await me.get("/reports/\(serverID)")
+        #expect(stored.data["report"]?["payload"]?["answers"]?["2"] == reading)
+        server.stop()
+    }
+
+    @Test("concurrent syncs from many connections each get their own record")
+    func concurrentSyncs() async throws {
+        let server = try Shared.running()
+        let me = try await Session.inspector(server)
+        let results = try await withThrowingTaskGroup(of: JSONValue.self) { group in
+            for _ in 0..<16 { group.addTask { try await me.syncOne(Reports.lobby()) } }
+            var all: [JSONValue] = []
+            for try await result in group { all.append(result) }
+            return all
+        }
+        #expect(results.count == 16)
+        #expect(results.allSatisfy { $0["status"] == "ACCEPTED" })
+        #expect(Set(results.compactMap { $0["server_id"]?.stringValue }).count == 16)
+    }
+}

@@ -2,7 +2,7 @@ import Foundation
 
 /// How the HTTP layer should take in a request's body, decided from the
 /// method and path before the first byte of it arrives.
-public enum BodyPolicy: Sendable, Equatable {
+enum BodyPolicy: Sendable, Equatable {
     /// Read nothing; any body is discarded.
     case none
     /// Buffer a JSON body up to `limit` bytes; beyond it the request is answered 413.
@@ -13,25 +13,25 @@ public enum BodyPolicy: Sendable, Equatable {
 }
 
 /// A file part of a multipart body, already on disk and hashed.
-public struct UploadedFile: Sendable, Equatable {
+struct UploadedFile: Sendable, Equatable {
     /// The temporary file holding the bytes; removed when the request ends.
-    public var temporaryPath: String
+    var temporaryPath: String
     /// How many bytes arrived.
-    public var byteSize: Int64
+    var byteSize: Int64
     /// Lowercase hex SHA-256 of the bytes.
-    public var sha256: String
+    var sha256: String
 }
 
 /// A multipart body: its small text fields and at most one file.
-public struct MultipartBody: Sendable, Equatable {
+struct MultipartBody: Sendable, Equatable {
     /// Text parts by name (`local_id`, `sha256`, ...).
-    public var fields: [String: String]
+    var fields: [String: String]
     /// The `file` part, when one was sent.
-    public var file: UploadedFile?
+    var file: UploadedFile?
 }
 
 /// A request's body as the HTTP layer took it in.
-public enum RequestBody: Sendable, Equatable {
+enum RequestBody: Sendable, Equatable {
     case none
     case data(Data)
     case multipart(MultipartBody)
@@ -42,17 +42,17 @@ public enum RequestBody: Sendable, Equatable {
 }
 
 /// One HTTP request, complete, as the router sees it.
-public struct ServerRequest: Sendable {
-    public var method: String
+struct ServerRequest: Sendable {
+    var method: String
     /// The decoded path, without the query.
-    public var path: String
+    var path: String
     /// Query arguments; the last value wins when a name repeats.
-    public var query: [String: String]
+    var query: [String: String]
     /// Header values by lowercased name.
-    public var headers: [String: String]
-    public var body: RequestBody
+    var headers: [String: String]
+    var body: RequestBody
 
-    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
+    init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
                 body: RequestBody = .none) {
         self.method = method
         self.path = path
@@ -63,21 +63,21 @@ public struct ServerRequest: Sendable {
 }
 
 /// One HTTP response, or the instruction to close the connection without one.
-public struct ServerResponse: Sendable {
+struct ServerResponse: Sendable {
     /// What the response carries.
-    public enum Content: Sendable {
+    enum Content: Sendable {
         case data(Data)
         /// A file streamed from disk.
         case file(path: String, byteSize: Int64)
     }
 
-    public var status: Int
-    public var headers: [(name: String, value: String)]
-    public var content: Content
+    var status: Int
+    var headers: [(name: String, value: String)]
+    var content: Content
     /// Close the connection without answering (fault injection).
-    public var dropConnection: Bool
+    var dropConnection: Bool
 
-    public init(status: Int, headers: [(name: String, value: String)] = [], content: Content = .data(Data()),
+    init(status: Int, headers: [(name: String, value: String)] = [], content: Content = .data(Data()),
                 dropConnection: Bool = false) {
         self.status = status
         self.headers = headers
@@ -86,5 +86,5 @@ public struct ServerResponse: Sendable {
     }
 
     /// A response that closes the connection without a status line.
-    public static var drop: ServerResponse { ServerResponse(status: 0, dropConnection: true) }
+    static var drop: ServerResponse { ServerResponse(status: 0, dropConnection: true) }
 }

@@ -14,7 +14,7 @@ internal import CMicroHTTPD
 /// Thread safety: MHD calls the callbacks for one connection on that
 /// connection's own thread, so a `RequestContext` is only ever touched by
 /// one thread; the handler must itself be safe to call from many threads.
-public final class HTTPServer: @unchecked Sendable {
+final class HTTPServer: @unchecked Sendable {
     // `daemon` is written in `start` and `stop` only, both called from the
     // owning thread; the callbacks never touch it.
     private var daemon: OpaquePointer?
@@ -24,10 +24,10 @@ public final class HTTPServer: @unchecked Sendable {
     private let inFlight = Mutex(0)
 
     /// The port actually bound (useful with port 0).
-    public private(set) var port: UInt16 = 0
+    private(set) var port: UInt16 = 0
 
     /// Makes a server; nothing listens until `start`.
-    public init(uploadDirectory: String,
+    init(uploadDirectory: String,
                 bodyPolicy: @escaping @Sendable (_ method: String, _ path: String) -> BodyPolicy,
                 handler: @escaping @Sendable (ServerRequest) -> ServerResponse) {
         self.uploadDirectory = uploadDirectory
@@ -36,7 +36,7 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// Binds `host:port` and starts accepting connections.
-    public func start(host: String, port: UInt16) throws(ServerError) {
+    func start(host: String, port: UInt16) throws(ServerError) {
         let flags = MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
             | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
         let me = Unmanaged.passUnretained(self).toOpaque()
@@ -72,7 +72,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Stops accepting connections, lets requests in flight finish (up to
     /// `grace` seconds), then closes everything.
-    public func stop(grace: TimeInterval = 30) {
+    func stop(grace: TimeInterval = 30) {
         guard let daemon else { return }
         let listener = MHD_quiesce_daemon(daemon)
         if listener >= 0 { close(listener) }

@@ -2,23 +2,37 @@ import Foundation
 
 /// Every operation the server offers, one case per route.
 public enum Endpoint: String, Sendable, CaseIterable {
+    /// `POST /auth/login`, `POST /auth/refresh`, `POST /auth/logout`, `GET /auth/me`.
     case login, refresh, logout, me
+    /// The reference data: facilities, a facility's areas, templates, assignments.
     case facilities, areas, templates, assignments
+    /// `POST /reports/sync`, `GET /reports/{id}`, `PATCH /reports/{id}`.
     case syncReports, getReport, patchReport
+    /// `POST /reports/{id}/photos` and `GET /reports/{id}/photos/{local_id}`.
     case uploadPhoto, downloadPhoto
+    /// `GET /inspections` and `GET /rollup`.
     case inspections, rollup
 }
 
 /// One line of the route table: method, path pattern, and what the route needs.
 public struct Route: Sendable, Equatable {
     /// How a route's request body is read.
-    public enum Body: Sendable, Equatable { case none, json, multipart }
+    public enum Body: Sendable, Equatable {
+        /// No body is read.
+        case none
+        /// A JSON body up to the JSON limit.
+        case json
+        /// `multipart/form-data` with a file streamed to disk.
+        case multipart
+    }
 
     /// The HTTP method.
     public let method: String
     /// The path under `Router.basePath`, with `{name}` for a parameter.
     public let pattern: String
+    /// The operation this route performs.
     public let endpoint: Endpoint
+    /// How the request body is read.
     public let body: Body
     /// Whether a valid access token is required.
     public let requiresToken: Bool
@@ -58,6 +72,7 @@ public enum Router {
         case route(Route, parameters: [String: String])
         /// The path exists, but not with this method; the allowed methods.
         case wrongMethod(allowed: [String])
+        /// No route has this path.
         case notFound
     }
 

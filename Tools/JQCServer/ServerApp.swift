@@ -108,7 +108,7 @@ struct EmptyData: Codable, Sendable {}
 
 /// The running server's request handling: faults, routing, auth, dispatch
 /// to the endpoint handlers (one file per area), and the envelope.
-public final class ServerApp: Sendable {
+final class ServerApp: Sendable {
     let config: ServerConfig
     let store: ServerStore
     let signer: TokenSigner

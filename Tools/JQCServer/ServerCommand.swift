@@ -25,6 +25,11 @@ public enum ServerCommand {
                   .value("role", "ROLE", help: "inspector or supervisor (default inspector)"),
                   .value("display-name", "NAME", help: "the name shown in history and the roll-up")])
 
+    static let importTemplates = CommandSpec(
+        "admin import-templates", summary: "add or replace templates from a file shaped like GET /templates",
+        positionals: [PositionalSpec("FILE", help: "a JSON file {\"templates\": [...]}, optionally in an {\"ok\", \"data\"} envelope")],
+        options: [.value("db", "FILE", help: "the server's database")])
+
     /// Runs one invocation and returns the exit code.
     public static func run(arguments: [String]) -> Int32 {
         let parser = ArgumentParser(globalOptions: globalOptions)
@@ -58,7 +63,7 @@ public enum ServerCommand {
             position += 1
         }
         guard let commandIndex else {
-            print("Usage: jqc-server admin --db FILE <edit-report | add-user> ...")
+            print("Usage: jqc-server admin --db FILE <edit-report | add-user | import-templates> ...")
             return arguments.contains("--help") || arguments.contains("-h") ? 0 : 2
         }
         let name = rest.remove(at: commandIndex)
@@ -66,7 +71,8 @@ public enum ServerCommand {
         switch name {
         case "edit-report": spec = editReport
         case "add-user": spec = addUser
-        default: throw UsageError("'admin' has no command '\(name)'; use edit-report or add-user.")
+        case "import-templates": spec = importTemplates
+        default: throw UsageError("'admin' has no command '\(name)'; use edit-report, add-user or import-templates.")
         }
         let parsed = try parser.parse(rest, for: spec)
         if parsed.flag("help") {
@@ -81,6 +87,8 @@ public enum ServerCommand {
             case "edit-report":
                 return try AdminTool.editReport(store: store, serverID: parsed.positional(0) ?? "",
                                                 answers: edits)
+            case "import-templates":
+                return try AdminTool.importTemplates(store: store, path: parsed.positional(0) ?? "")
             default:
                 let password = readLine(strippingNewline: true) ?? ""
                 return try AdminTool.addUser(store: store, username: parsed.positional(0) ?? "", password: password,
@@ -159,6 +167,32 @@ enum AdminTool {
             return id
         }
         print("user \(username) (\(role.rawValue)) has id \(id)")
+        return 0
+    }
+
+    static func importTemplates(store: ServerStore, path: String) throws(ServerError) -> Int32 {
+        guard let data = FileManager.default.contents(atPath: path),
+              let json = try? JSONDecoder().decode(JSONValue.self, from: data) else {
+            throw ServerError.badRequest("'\(path)' cannot be read as JSON")
+        }
+        let body = json["ok"] != nil ? (json["data"] ?? .null) : json
+        guard let list = body["templates"]?.arrayValue else {
+            throw ServerError.badRequest("'\(path)' has no \"templates\" list")
+        }
+        var templates: [Template] = []
+        var problems: [String] = []
+        for item in list {
+            switch Template.decode(item) {
+            case .success(let template): templates.append(template)
+            case .failure(let errors): problems.append(errors.description)
+            }
+        }
+        guard problems.isEmpty else { throw ServerError.badRequest(problems.joined(separator: "; ")) }
+        try store.write { session in
+            let start = try session.templates().count
+            for (offset, template) in templates.enumerated() { try session.insertTemplate(template, position: start + offset) }
+        }
+        print("imported \(templates.count) template(s)")
         return 0
     }
 

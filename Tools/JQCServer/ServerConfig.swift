@@ -2,42 +2,42 @@ import ArgumentParsing
 import Foundation
 
 /// Everything `jqc-server` is started with, read from its command line.
-public struct ServerConfig: Sendable {
+struct ServerConfig: Sendable {
     /// The server's SQLite file; photos live in a folder beside it.
-    public var databasePath: String
-    public var host = "127.0.0.1"
+    var databasePath: String
+    var host = "127.0.0.1"
     /// 0 picks a free port.
-    public var port: UInt16 = 8080
+    var port: UInt16 = 8080
     /// Seed the demo world and its two accounts.
-    public var demo = false
+    var demo = false
     /// The demo inspector's user name and password.
-    public var demoInspector = (username: "inspector", password: "inspector-pass")
+    var demoInspector = (username: "inspector", password: "inspector-pass")
     /// The demo supervisor's user name and password.
-    public var demoSupervisor = (username: "supervisor", password: "supervisor-pass")
+    var demoSupervisor = (username: "supervisor", password: "supervisor-pass")
     /// The `min_supported_app_version` of every sync response.
-    public var minAppVersion = "0.1.0"
+    var minAppVersion = "0.1.0"
     /// Share of requests answered 503 with `Retry-After`.
-    public var faultRate = 0.0
+    var faultRate = 0.0
     /// Share of requests whose connection is closed without a response.
-    public var faultDrop = 0.0
+    var faultDrop = 0.0
     /// Share of sync batches stored and then left without a response.
-    public var faultAfterAccept = 0.0
+    var faultAfterAccept = 0.0
     /// Delay added before every response, in milliseconds.
-    public var latencyMilliseconds = 0
+    var latencyMilliseconds = 0
     /// Seed of the fault injector's random numbers, for reproducible runs.
-    public var seed: UInt64?
+    var seed: UInt64?
     /// Largest photo accepted, in bytes.
-    public var maxPhotoBytes: Int64 = 50 * 1024 * 1024
+    var maxPhotoBytes: Int64 = 50 * 1024 * 1024
     /// Largest JSON body accepted, in bytes.
-    public var maxJSONBytes = 2 * 1024 * 1024
+    var maxJSONBytes = 2 * 1024 * 1024
     /// How long an access token lives, in seconds.
-    public var accessTokenLifetime = 900
+    var accessTokenLifetime = 900
 
     /// A configuration with defaults for everything but the database.
-    public init(databasePath: String) { self.databasePath = databasePath }
+    init(databasePath: String) { self.databasePath = databasePath }
 
     /// The folder holding photos, named after the database file.
-    public var photoDirectory: String { databasePath + ".photos" }
+    var photoDirectory: String { databasePath + ".photos" }
 
     /// The options of the serve command.
     static let options: [OptionSpec] = [
@@ -119,11 +119,11 @@ public struct ServerConfig: Sendable {
 }
 
 /// A `major.minor.patch` version, compared numerically.
-public struct SemanticVersion: Sendable, Comparable {
-    public let parts: [Int]
+struct SemanticVersion: Sendable, Comparable {
+    let parts: [Int]
 
     /// Reads "1.2.3" (missing parts are 0; a pre-release suffix is ignored); nil for anything else.
-    public init?(_ text: String) {
+    init?(_ text: String) {
         let core = text.split(separator: "-", maxSplits: 1).first.map(String.init) ?? ""
         let pieces = core.split(separator: ".", omittingEmptySubsequences: false)
         guard (1...3).contains(pieces.count) else { return nil }
@@ -136,5 +136,5 @@ public struct SemanticVersion: Sendable, Comparable {
         self.parts = parts
     }
 
-    public static func < (a: SemanticVersion, b: SemanticVersion) -> Bool { a.parts.lexicographicallyPrecedes(b.parts) }
+    static func < (a: SemanticVersion, b: SemanticVersion) -> Bool { a.parts.lexicographicallyPrecedes(b.parts) }
 }

@@ -5,18 +5,18 @@ import Storage
 ///
 /// Every failure a request can meet ends as one of these and is written as
 /// the contract's error envelope; nothing else reaches the client.
-public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
+struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The HTTP status the error is answered with.
-    public let status: Int
+    let status: Int
     /// The contract's machine code (`BAD_REQUEST`, `AUTH_REQUIRED`, ...).
-    public let code: String
+    let code: String
     /// What went wrong, quoting the offending value, in one line.
-    public let message: String
+    let message: String
     /// Seconds the client should wait before retrying (429 and 503).
-    public let retryAfter: Int?
+    let retryAfter: Int?
 
     /// Makes an error with an explicit status and code.
-    public init(status: Int, code: String, _ message: String, retryAfter: Int? = nil) {
+    init(status: Int, code: String, _ message: String, retryAfter: Int? = nil) {
         self.status = status
         self.code = code
         self.message = message
@@ -24,64 +24,64 @@ public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// 400: the request cannot be read.
-    public static func badRequest(_ message: String) -> ServerError {
+    static func badRequest(_ message: String) -> ServerError {
         ServerError(status: 400, code: "BAD_REQUEST", message)
     }
 
     /// 401: no token, or one that is expired, forged or revoked.
-    public static func authRequired(_ message: String = "sign in first: the access token is missing, expired or revoked") -> ServerError {
+    static func authRequired(_ message: String = "sign in first: the access token is missing, expired or revoked") -> ServerError {
         ServerError(status: 401, code: "AUTH_REQUIRED", message)
     }
 
     /// 403: the role or the ownership does not allow it.
-    public static func forbidden(_ message: String) -> ServerError {
+    static func forbidden(_ message: String) -> ServerError {
         ServerError(status: 403, code: "FORBIDDEN", message)
     }
 
     /// 404: nothing with that id, or no such route.
-    public static func notFound(_ message: String) -> ServerError {
+    static func notFound(_ message: String) -> ServerError {
         ServerError(status: 404, code: "NOT_FOUND", message)
     }
 
     /// 405: the path exists but not with this method.
-    public static func methodNotAllowed(_ method: String, path: String) -> ServerError {
+    static func methodNotAllowed(_ method: String, path: String) -> ServerError {
         ServerError(status: 405, code: "METHOD_NOT_ALLOWED", "\(method) is not allowed on \(path)")
     }
 
     /// 409: the base revision is not the current one.
-    public static func conflict(_ message: String) -> ServerError {
+    static func conflict(_ message: String) -> ServerError {
         ServerError(status: 409, code: "CONFLICT", message)
     }
 
     /// 413: the body or the batch is over the limit.
-    public static func tooLarge(_ message: String) -> ServerError {
+    static func tooLarge(_ message: String) -> ServerError {
         ServerError(status: 413, code: "TOO_LARGE", message)
     }
 
     /// 422: well-formed but not acceptable (a photo hash mismatch, invalid answers).
-    public static func unprocessable(code: String, _ message: String) -> ServerError {
+    static func unprocessable(code: String, _ message: String) -> ServerError {
         ServerError(status: 422, code: code, message)
     }
 
     /// 429: too many attempts; try again after `retryAfter` seconds.
-    public static func tooManyRequests(_ message: String, retryAfter: Int) -> ServerError {
+    static func tooManyRequests(_ message: String, retryAfter: Int) -> ServerError {
         ServerError(status: 429, code: "RATE_LIMITED", message, retryAfter: retryAfter)
     }
 
     /// 503: temporarily unavailable; try again after `retryAfter` seconds.
-    public static func unavailable(_ message: String, retryAfter: Int) -> ServerError {
+    static func unavailable(_ message: String, retryAfter: Int) -> ServerError {
         ServerError(status: 503, code: "UNAVAILABLE", message, retryAfter: retryAfter)
     }
 
     /// 500: a failure of the server itself (the disk, the database); transient for clients.
-    public static func `internal`(_ message: String) -> ServerError {
+    static func `internal`(_ message: String) -> ServerError {
         ServerError(status: 500, code: "INTERNAL", message)
     }
 
     /// 500 for a failure of the database underneath; the message is Storage's one line.
-    public static func storage(_ error: StorageError) -> ServerError {
+    static func storage(_ error: StorageError) -> ServerError {
         ServerError(status: 500, code: "INTERNAL", "the server's database failed: \(error.message)")
     }
 
-    public var description: String { "\(status) \(code): \(message)" }
+    var description: String { "\(status) \(code): \(message)" }
 }
