@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .executable(name: "jqc", targets: ["jqc"]),
         .executable(name: "jqc-agent", targets: ["jqc-agent"]),
+        .executable(name: "jqc-server", targets: ["jqc-server"]),
     ],
     dependencies: [
         .package(path: "Packages/Models"),
@@ -67,6 +68,46 @@ let package = Package(
                 .product(name: "Storage", package: "Storage"),
             ],
             path: "Tools/store-writer"
+        ),
+        /// The reference server of CONTRACT.md; its `main` only hands the arguments to JQCServer.
+        .executableTarget(
+            name: "jqc-server",
+            dependencies: ["JQCServer"],
+            path: "Tools/jqc-server"
+        ),
+        /// Everything the reference server does: HTTP, routes, auth, persistence, demo world, faults.
+        .target(
+            name: "JQCServer",
+            dependencies: [
+                "ArgumentParsing", "CMicroHTTPD", "CSodium", "COpenSSL",
+                .product(name: "Models", package: "Models"),
+                .product(name: "Storage", package: "Storage"),
+                .product(name: "Scoring", package: "Scoring"),
+                .product(name: "FieldTypes", package: "FieldTypes"),
+            ],
+            path: "Tools/JQCServer",
+            exclude: ["README.md"]
+        ),
+        /// libmicrohttpd, the embedded HTTP server the reference server runs on.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            path: "Tools/CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        /// libsodium, for the server's argon2id password hashes and random bytes.
+        .systemLibrary(
+            name: "CSodium",
+            path: "Tools/CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]
+        ),
+        /// OpenSSL libcrypto, for the server's HMAC-SHA256 token signatures and photo hashes.
+        .systemLibrary(
+            name: "COpenSSL",
+            path: "Tools/COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
         ),
 
         // MARK: - Tests: every test target of the project
@@ -133,6 +174,12 @@ let package = Package(
             name: "ArgumentParsingTests",
             dependencies: ["ArgumentParsing"],
             path: "Tests/ArgumentParsingTests"
+        ),
+        /// Contract tests: the real `jqc-server` binary on a loopback port, driven over HTTP.
+        .testTarget(
+            name: "ServerTests",
+            dependencies: ["TestSupport", "jqc-server", "JQCServer", .product(name: "Models", package: "Models")],
+            path: "Tests/ServerTests"
         ),
         .testTarget(
             name: "AppTests",

@@ -1,0 +1,87 @@
+import Foundation
+import Models
+import Testing
+import TestSupport
+
+@Suite("The server process: faults, shutdown, command line")
+struct ServerProcessTests {
+    @Test("--fault-rate 1 answers every request 503 with Retry-After")
+    func faultRate() async throws {
+        let server = try ServerProcess(["--demo", "--fault-rate", "1", "--seed", "7"])
+        let response = try await HTTPTestClient().send("GET", server.url("/facilities"))
+        #expect(response.status == 503)
+        #expect(Int(response.header("Retry-After") ?? "") ?? 0 >= 1)
+        #expect(response.json["ok"] == false)
+        #expect(server.stop() == 0)
+    }
+
+    @Test("--fault-drop 1 closes every connection without a response")
+    func faultDrop() async throws {
+        let server = try ServerProcess(["--demo", "--fault-drop", "1"])
+        await #expect(throws: (any Error).self) {
+            _ = try await HTTPTestClient().send("POST", server.url("/auth/login"), json: ["username": "inspector", "password": "x"])
+        }
+        #expect(server.stop() == 0)
+    }
+
+    @Test("--fault-after-accept 1 stores the batch, drops the answer, and the retry is recognised")
+    func faultAfterAccept() async throws {
+        let server = try ServerProcess(["--demo", "--fault-after-accept", "1"])
+        let me = try await Session.inspector(server)
+        let report = Reports.lobby()
+        await #expect(throws: (any Error).self) { _ = try await me.sync([report]) }
+        let history = try await me.get("/inspections")
+        #expect(history.data["total"] == 1)
+        let serverID = history.data["items"]?.arrayValue?.first?["server_id"]
+        let stored = try await me.get("/reports/\(serverID?.stringValue ?? "")")
+        #expect(stored.data["report"]?["local_id"] == report["local_id"])
+        #expect(server.stop() == 0)
+    }
+
+    @Test("SIGTERM stops the server with exit 0, and its data is there on the next start")
+    func cleanShutdown() async throws {
+        let first = try ServerProcess(["--demo"])
+        let me = try await Session.inspector(first)
+        let result = try await me.syncOne(Reports.lobby())
+        #expect(first.stop() == 0)
+        #expect(first.stderr.contains("stopping"))
+
+        let second = try ServerProcess([]) { db in
+            try FileManager.default.copyItem(atPath: first.databasePath, toPath: db)
+            for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: first.databasePath + suffix) {
+                try FileManager.default.copyItem(atPath: first.databasePath + suffix, toPath: db + suffix)
+            }
+        }
+        let again = try await Session.inspector(second)
+        let serverID = result["server_id"]?.stringValue ?? ""
+        #expect(try await again.get("/reports/\(serverID)").status == 200)
+        #expect(second.stop() == 0)
+    }
+
+    @Test("bad command lines are usage errors with exit 2", arguments: [
+        ["--port", "99999", "--db", "/tmp/x.db"],
+        ["--fault-rate", "2", "--db", "/tmp/x.db"],
+        ["--port", "0"],
+        ["admin", "--db", "/tmp/x.db", "edit-report", "R1"],
+        ["admin", "--db", "/tmp/x.db", "edit-report", "R1", "--answer", "glass=not json"],
+    ])
+    func usageErrors(_ arguments: [String]) throws {
+        let outcome = try Programs.run("jqc-server", arguments)
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.hasPrefix("jqc-server: "))
+    }
+
+    @Test("--help lists the options and exits 0")
+    func help() throws {
+        let outcome = try Programs.run("jqc-server", ["--help"])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.contains("--fault-after-accept"))
+    }
+
+    @Test("admin edit-report of an unknown report exits 3")
+    func editUnknown() throws {
+        let dir = TemporaryDirectory()
+        let outcome = try Programs.run("jqc-server", ["admin", "--db", dir.path("s.db"), "edit-report", "R404", "--answer", "a=1"])
+        #expect(outcome.status == 3)
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Synchronization
+
+/// A running `jqc-server` on a free loopback port, started from the built
+/// binary as an operator would start it. Stopped with SIGTERM on `stop()`,
+/// on release, or when the test process exits.
+public final class ServerProcess: @unchecked Sendable {
+    // Immutable after init except `process`, which only `stop()` ends.
+    public let baseURL: String
+    public let databasePath: String
+    public let directory: TemporaryDirectory
+    private let process: Process
+    private let stderrPath: String
+
+    /// Starts the server with `--port 0 --db <tmp>/server.db` and `arguments`,
+    /// and waits for its `listening on http://HOST:PORT` line.
+    /// `before` runs against the database path first (to add users with the admin command).
+    public init(_ arguments: [String] = ["--demo"], before: (String) throws -> Void = { _ in }) throws {
+        directory = TemporaryDirectory(prefix: "jqc-server")
+        databasePath = directory.path("server.db")
+        stderrPath = directory.path("server.stderr")
+        try before(databasePath)
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Programs.path("jqc-server"))
+        process.arguments = ["--port", "0", "--db", databasePath] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle(forWritingAtPath: stderrPath)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+        _ = ServerProcess.running.withLock { $0.insert(process.processIdentifier) }
+        ServerProcess.installExitHandler
+        guard let line = ServerProcess.firstLine(of: out.fileHandleForReading, timeout: 60),
+              line.hasPrefix("listening on http://") else {
+            process.terminate()
+            let err = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
+            throw ServerLaunchError(message: "jqc-server did not print its address; stderr: \(err)")
+        }
+        baseURL = String(line.dropFirst("listening on ".count))
+    }
+
+    /// The URL of a contract path such as `/auth/login`.
+    public func url(_ path: String) -> String { baseURL + "/api/v1" + path }
+
+    /// What the server wrote to stderr so far.
+    public var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+
+    /// Sends SIGTERM and waits for the exit status.
+    @discardableResult
+    public func stop() -> Int32 {
+        if process.isRunning {
+            process.terminate()
+        }
+        process.waitUntilExit()
+        _ = ServerProcess.running.withLock { $0.remove(process.processIdentifier) }
+        return process.terminationStatus
+    }
+
+    deinit { stop() }
+
+    private static let running = Mutex<Set<Int32>>([])
+
+    /// Stops any server still running when the test process exits.
+    private static let installExitHandler: Void = {
+        atexit {
+            for pid in ServerProcess.running.withLock({ $0 }) { kill(pid, SIGTERM) }
+        }
+    }()
+
+    private static func firstLine(of handle: FileHandle, timeout: TimeInterval) -> String? {
+        let box = Mutex<String?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            var bytes = Data()
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                bytes.append(chunk)
+                if let newline = bytes.firstIndex(of: 10) {
+                    let line = String(decoding: bytes[..<newline], as: UTF8.self)
+                    box.withLock { $0 = line }
+                    break
+                }
+            }
+            done.signal()
+        }
+        _ = done.wait(timeout: .now() + timeout)
+        return box.withLock { $0 }
+    }
+}
+
+/// The server did not start.
+public struct ServerLaunchError: Error, CustomStringConvertible {
+    public let message: String
+    public init(message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// How the HTTP layer should take in a request's body, decided from the
+/// method and path before the first byte of it arrives.
+enum BodyPolicy: Sendable, Equatable {
+    /// Read nothing; any body is discarded.
+    case none
+    /// Buffer a JSON body up to `limit` bytes; beyond it the request is answered 413.
+    case json(limit: Int)
+    /// Parse `multipart/form-data`, streaming the `file` part to a temporary
+    /// file while hashing it; a file beyond `fileLimit` bytes is answered 413.
+    case multipart(fileLimit: Int64)
+}
+
+/// A file part of a multipart body, already on disk and hashed.
+struct UploadedFile: Sendable, Equatable {
+    /// The temporary file holding the bytes; removed when the request ends.
+    var temporaryPath: String
+    /// How many bytes arrived.
+    var byteSize: Int64
+    /// Lowercase hex SHA-256 of the bytes.
+    var sha256: String
+}
+
+/// A multipart body: its small text fields and at most one file.
+struct MultipartBody: Sendable, Equatable {
+    /// Text parts by name (`local_id`, `sha256`, ...).
+    var fields: [String: String]
+    /// The `file` part, when one was sent.
+    var file: UploadedFile?
+}
+
+/// A request's body as the HTTP layer took it in.
+enum RequestBody: Sendable, Equatable {
+    case none
+    case data(Data)
+    case multipart(MultipartBody)
+    /// Over the route's limit; the bytes were discarded.
+    case tooLarge(limit: Int64)
+    /// The body could not be parsed as the route expects (not multipart, broken framing).
+    case unreadable(String)
+}
+
+/// One HTTP request, complete, as the router sees it.
+struct ServerRequest: Sendable {
+    var method: String
+    /// The decoded path, without the query.
+    var path: String
+    /// Query arguments; the last value wins when a name repeats.
+    var query: [String: String]
+    /// Header values by lowercased name.
+    var headers: [String: String]
+    var body: RequestBody
+
+    init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
+                body: RequestBody = .none) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// One HTTP response, or the instruction to close the connection without one.
+struct ServerResponse: Sendable {
+    /// What the response carries.
+    enum Content: Sendable {
+        case data(Data)
+        /// A file streamed from disk.
+        case file(path: String, byteSize: Int64)
+    }
+
+    var status: Int
+    var headers: [(name: String, value: String)]
+    var content: Content
+    /// Close the connection without answering (fault injection).
+    var dropConnection: Bool
+
+    init(status: Int, headers: [(name: String, value: String)] = [], content: Content = .data(Data()),
+                dropConnection: Bool = false) {
+        self.status = status
+        self.headers = headers
+        self.content = content
+        self.dropConnection = dropConnection
+    }
+
+    /// A response that closes the connection without a status line.
+    static var drop: ServerResponse { ServerResponse(status: 0, dropConnection: true) }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Photo bytes on disk, named by their SHA-256 and nothing else: the folder
+/// beside the database holds `<first two hex digits>/<sha256>`. No part of a
+/// path ever comes from the client except a hash already checked to be 64
+/// hex digits, so nothing can be written or read outside the folder.
+struct PhotoVault: Sendable {
+    let directory: String
+
+    /// Creates the folder and its upload area.
+    init(directory: String) throws(ServerError) {
+        self.directory = directory
+        do {
+            try FileManager.default.createDirectory(atPath: uploadDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw ServerError.internal("cannot create the photo folder '\(directory)'")
+        }
+    }
+
+    /// Where uploads stream to before they are checked.
+    var uploadDirectory: String { directory + "/incoming" }
+
+    /// The path of the photo with this hash; nil for anything that is not a hash.
+    func path(sha256: String) -> String? {
+        guard Hex.isSHA256(sha256) else { return nil }
+        let hash = sha256.lowercased()
+        return "\(directory)/\(hash.prefix(2))/\(hash)"
+    }
+
+    /// Moves a checked upload into place; a photo already stored under the
+    /// same hash is kept (same hash, same bytes).
+    func keep(temporaryPath: String, sha256: String) throws(ServerError) {
+        guard let target = path(sha256: sha256) else { throw ServerError.badRequest("'sha256' is not a SHA-256") }
+        let folder = (target as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw ServerError.internal("cannot store the photo")
+        }
+        if FileManager.default.fileExists(atPath: target) { return }
+        guard link(temporaryPath, target) == 0 || FileManager.default.fileExists(atPath: target) else {
+            throw ServerError.internal("cannot store the photo")
+        }
+    }
+}

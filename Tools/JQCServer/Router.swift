@@ -1,0 +1,109 @@
+import Foundation
+
+/// Every operation the server offers, one case per route.
+public enum Endpoint: String, Sendable, CaseIterable {
+    /// `POST /auth/login`, `POST /auth/refresh`, `POST /auth/logout`, `GET /auth/me`.
+    case login, refresh, logout, me
+    /// The reference data: facilities, a facility's areas, templates, assignments.
+    case facilities, areas, templates, assignments
+    /// `POST /reports/sync`, `GET /reports/{id}`, `PATCH /reports/{id}`.
+    case syncReports, getReport, patchReport
+    /// `POST /reports/{id}/photos` and `GET /reports/{id}/photos/{local_id}`.
+    case uploadPhoto, downloadPhoto
+    /// `GET /inspections` and `GET /rollup`.
+    case inspections, rollup
+}
+
+/// One line of the route table: method, path pattern, and what the route needs.
+public struct Route: Sendable, Equatable {
+    /// How a route's request body is read.
+    public enum Body: Sendable, Equatable {
+        /// No body is read.
+        case none
+        /// A JSON body up to the JSON limit.
+        case json
+        /// `multipart/form-data` with a file streamed to disk.
+        case multipart
+    }
+
+    /// The HTTP method.
+    public let method: String
+    /// The path under `Router.basePath`, with `{name}` for a parameter.
+    public let pattern: String
+    /// The operation this route performs.
+    public let endpoint: Endpoint
+    /// How the request body is read.
+    public let body: Body
+    /// Whether a valid access token is required.
+    public let requiresToken: Bool
+
+    /// The whole path pattern as served, base path included.
+    public var fullPattern: String { Router.basePath + pattern }
+}
+
+/// The route table and the matching of paths against it.
+public enum Router {
+    /// Every route lives under this prefix.
+    public static let basePath = "/api/v1"
+
+    /// Every route the server serves; the OpenAPI document is checked against this list.
+    public static let table: [Route] = [
+        Route(method: "POST", pattern: "/auth/login", endpoint: .login, body: .json, requiresToken: false),
+        Route(method: "POST", pattern: "/auth/refresh", endpoint: .refresh, body: .json, requiresToken: false),
+        Route(method: "POST", pattern: "/auth/logout", endpoint: .logout, body: .json, requiresToken: true),
+        Route(method: "GET", pattern: "/auth/me", endpoint: .me, body: .none, requiresToken: true),
+        Route(method: "GET", pattern: "/facilities", endpoint: .facilities, body: .none, requiresToken: true),
+        Route(method: "GET", pattern: "/facilities/{id}/areas", endpoint: .areas, body: .none, requiresToken: true),
+        Route(method: "GET", pattern: "/templates", endpoint: .templates, body: .none, requiresToken: true),
+        Route(method: "GET", pattern: "/assignments", endpoint: .assignments, body: .none, requiresToken: true),
+        Route(method: "POST", pattern: "/reports/sync", endpoint: .syncReports, body: .json, requiresToken: true),
+        Route(method: "GET", pattern: "/reports/{server_id}", endpoint: .getReport, body: .none, requiresToken: true),
+        Route(method: "PATCH", pattern: "/reports/{server_id}", endpoint: .patchReport, body: .json, requiresToken: true),
+        Route(method: "POST", pattern: "/reports/{server_id}/photos", endpoint: .uploadPhoto, body: .multipart, requiresToken: true),
+        Route(method: "GET", pattern: "/reports/{server_id}/photos/{local_id}", endpoint: .downloadPhoto, body: .none,
+              requiresToken: true),
+        Route(method: "GET", pattern: "/inspections", endpoint: .inspections, body: .none, requiresToken: true),
+        Route(method: "GET", pattern: "/rollup", endpoint: .rollup, body: .none, requiresToken: true),
+    ]
+
+    /// What a path resolved to.
+    public enum Match: Sendable, Equatable {
+        /// A route, with its path parameters.
+        case route(Route, parameters: [String: String])
+        /// The path exists, but not with this method; the allowed methods.
+        case wrongMethod(allowed: [String])
+        /// No route has this path.
+        case notFound
+    }
+
+    /// Resolves a method and a decoded path against the table.
+    public static func match(method: String, path: String) -> Match {
+        guard path.hasPrefix(basePath + "/") else { return .notFound }
+        let segments = split(String(path.dropFirst(basePath.count)))
+        var allowed: [String] = []
+        for route in table {
+            guard let parameters = bind(split(route.pattern), to: segments) else { continue }
+            if route.method == method { return .route(route, parameters: parameters) }
+            allowed.append(route.method)
+        }
+        return allowed.isEmpty ? .notFound : .wrongMethod(allowed: allowed)
+    }
+
+    private static func split(_ path: String) -> [Substring] {
+        path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
+    }
+
+    private static func bind(_ pattern: [Substring], to segments: [Substring]) -> [String: String]? {
+        guard pattern.count == segments.count else { return nil }
+        var parameters: [String: String] = [:]
+        for (expected, actual) in zip(pattern, segments) {
+            if expected.hasPrefix("{") && expected.hasSuffix("}") {
+                guard !actual.isEmpty else { return nil }
+                parameters[String(expected.dropFirst().dropLast())] = String(actual)
+            } else if expected != actual {
+                return nil
+            }
+        }
+        return parameters
+    }
+}

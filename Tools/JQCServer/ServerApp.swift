@@ -1,0 +1,229 @@
+import Foundation
+import Models
+
+/// Who is asking: the user behind a valid access token.
+struct Caller: Sendable {
+    var user: StoredUser
+    /// The session the token belongs to.
+    var sessionID: String
+
+    var isSupervisor: Bool { user.role == .supervisor }
+}
+
+/// A matched request, ready for its endpoint's handler.
+struct RouteInput: Sendable {
+    var request: ServerRequest
+    var parameters: [String: String]
+    var caller: Caller?
+
+    /// The caller; every route that needs a token has one.
+    func requireCaller() throws(ServerError) -> Caller {
+        guard let caller else { throw ServerError.authRequired() }
+        return caller
+    }
+
+    /// A path parameter.
+    func parameter(_ name: String) throws(ServerError) -> String {
+        guard let value = parameters[name] else { throw ServerError.notFound("missing '\(name)' in the path") }
+        return value
+    }
+
+    /// The JSON body decoded as `T`; 400 with a one-line reason otherwise.
+    func decode<T: Decodable>(_ type: T.Type) throws(ServerError) -> T {
+        guard case .data(let data) = request.body else {
+            throw ServerError.badRequest("the request needs a JSON body")
+        }
+        return try JSONBody.decode(type, from: data)
+    }
+}
+
+/// What a handler answers.
+enum Reply: Sendable {
+    /// An envelope already encoded.
+    case json(status: Int, body: Data)
+    /// A file streamed from disk.
+    case file(path: String, byteSize: Int64, contentType: String)
+
+    /// `{"ok": true, "data": payload}` with `status`.
+    static func ok<T: Encodable & Sendable>(_ payload: T, status: Int = 200) -> Reply {
+        .json(status: status, body: JSONBody.encode(Envelope<T>.success(payload)))
+    }
+}
+
+/// The JSON coding the server uses, with one-line messages for bad input.
+enum JSONBody {
+    static func encode<T: Encodable>(_ value: T) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)) ?? Data(#"{"ok":false,"error":"the response could not be encoded","code":"INTERNAL"}"#.utf8)
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(ServerError) -> T {
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch let error as DecodingError {
+            throw ServerError.badRequest(describe(error))
+        } catch {
+            throw ServerError.badRequest("the body is not valid JSON")
+        }
+    }
+
+    /// One line naming the offending key path and what was wrong.
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            let text = keys.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
+            return text.hasPrefix(".") ? String(text.dropFirst()) : (text.isEmpty ? "the body" : text)
+        }
+        switch error {
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty { return "the body is not valid JSON" }
+            return "'\(path(context.codingPath))' is invalid: \(context.debugDescription)"
+        case .keyNotFound(let key, let context):
+            return "'\(path(context.codingPath + [key]))' is missing"
+        case .typeMismatch(let type, let context):
+            return "'\(path(context.codingPath))' has the wrong type; expected \(describe(type))"
+        case .valueNotFound(let type, let context):
+            return "'\(path(context.codingPath))' is null; expected \(describe(type))"
+        @unknown default:
+            return "the body does not have the expected shape"
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: return "a string"
+        case is Int.Type, is Int64.Type, is Double.Type: return "a number"
+        case is Bool.Type: return "a boolean"
+        default:
+            let name = String(describing: type)
+            if name.hasPrefix("Array") { return "an array" }
+            if name.hasPrefix("Dictionary") { return "an object" }
+            return "an object"
+        }
+    }
+}
+
+/// `{}`: the data of a response that has nothing to say.
+struct EmptyData: Codable, Sendable {}
+
+/// The running server's request handling: faults, routing, auth, dispatch
+/// to the endpoint handlers (one file per area), and the envelope.
+final class ServerApp: Sendable {
+    let config: ServerConfig
+    let store: ServerStore
+    let signer: TokenSigner
+    let faults: FaultInjector
+    let judge: AnswerJudge
+    let photos: PhotoVault
+    let loginThrottle = LoginThrottle()
+    /// A hash checked when the user name is unknown, so a wrong name and a
+    /// wrong password take the same time.
+    let decoyHash: String
+
+    /// The version of the report payload this server reads.
+    static let schemaVersion = 1
+
+    init(config: ServerConfig, store: ServerStore, signer: TokenSigner, judge: AnswerJudge, photos: PhotoVault) {
+        self.config = config
+        self.store = store
+        self.signer = signer
+        self.judge = judge
+        self.photos = photos
+        faults = FaultInjector(rate: config.faultRate, drop: config.faultDrop, afterAccept: config.faultAfterAccept,
+                               seed: config.seed)
+        decoyHash = PasswordHasher.hash(Hex.encode(PasswordHasher.randomBytes(16))) ?? ""
+    }
+
+    /// How the HTTP layer should read the body of this method and path.
+    func bodyPolicy(method: String, path: String) -> BodyPolicy {
+        guard case .route(let route, _) = Router.match(method: method, path: path) else { return .none }
+        switch route.body {
+        case .none: return .none
+        case .json: return .json(limit: config.maxJSONBytes)
+        case .multipart: return .multipart(fileLimit: config.maxPhotoBytes)
+        }
+    }
+
+    /// Answers one request; never throws, never crashes on what a client sends.
+    func handle(_ request: ServerRequest) -> ServerResponse {
+        if config.latencyMilliseconds > 0 { usleep(UInt32(config.latencyMilliseconds) * 1000) }
+        switch faults.beforeHandling() {
+        case .drop?:
+            return .drop
+        case .unavailable?:
+            return respond(ServerError.unavailable("the server is busy (injected fault); retry shortly", retryAfter: 1))
+        case nil:
+            break
+        }
+        let reply: Reply
+        var endpoint: Endpoint?
+        do throws(ServerError) {
+            switch Router.match(method: request.method, path: request.path) {
+            case .notFound:
+                throw ServerError.notFound("no route \(request.method) \(request.path); see docs/openapi.yaml")
+            case .wrongMethod(let allowed):
+                var response = respond(ServerError.methodNotAllowed(request.method, path: request.path))
+                response.headers.append((name: "Allow", value: allowed.joined(separator: ", ")))
+                return response
+            case .route(let route, let parameters):
+                endpoint = route.endpoint
+                switch request.body {
+                case .tooLarge(let limit):
+                    throw ServerError.tooLarge("the body is over the limit of \(limit) bytes")
+                case .unreadable(let reason):
+                    throw ServerError.badRequest(reason)
+                default:
+                    break
+                }
+                var input = RouteInput(request: request, parameters: parameters, caller: nil)
+                if route.requiresToken {
+                    input.caller = try authenticate(request, allowRevoked: route.endpoint == .logout)
+                }
+                reply = try dispatch(route.endpoint, input)
+            }
+        } catch {
+            return respond(error)
+        }
+        if endpoint == .syncReports && faults.dropAfterAccept() { return .drop }
+        switch reply {
+        case .json(let status, let body):
+            return ServerResponse(status: status, headers: jsonHeaders, content: .data(body))
+        case .file(let path, let size, let contentType):
+            return ServerResponse(status: 200, headers: [(name: "Content-Type", value: contentType)],
+                                  content: .file(path: path, byteSize: size))
+        }
+    }
+
+    private func dispatch(_ endpoint: Endpoint, _ input: RouteInput) throws(ServerError) -> Reply {
+        switch endpoint {
+        case .login: return try login(input)
+        case .refresh: return try refresh(input)
+        case .logout: return try logout(input)
+        case .me: return try me(input)
+        case .facilities: return try facilities(input)
+        case .areas: return try areas(input)
+        case .templates: return try templates(input)
+        case .assignments: return try assignments(input)
+        case .syncReports: return try syncReports(input)
+        case .getReport: return try getReport(input)
+        case .patchReport: return try patchReport(input)
+        case .uploadPhoto: return try uploadPhoto(input)
+        case .downloadPhoto: return try downloadPhoto(input)
+        case .inspections: return try inspections(input)
+        case .rollup: return try rollup(input)
+        }
+    }
+
+    private var jsonHeaders: [(name: String, value: String)] {
+        [(name: "Content-Type", value: "application/json; charset=utf-8"), (name: "Cache-Control", value: "no-store")]
+    }
+
+    /// The error envelope for `error`, with `Retry-After` when it has one.
+    func respond(_ error: ServerError) -> ServerResponse {
+        var headers = jsonHeaders
+        if let retry = error.retryAfter { headers.append((name: "Retry-After", value: String(retry))) }
+        if error.status == 401 { headers.append((name: "WWW-Authenticate", value: "Bearer")) }
+        let body = JSONBody.encode(Envelope<EmptyData>.failure(code: error.code, message: error.message))
+        return ServerResponse(status: error.status, headers: headers, content: .data(body))
+    }
+}

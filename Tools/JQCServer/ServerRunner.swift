@@ -1,0 +1,69 @@
+import Foundation
+
+/// Runs the server until SIGTERM or SIGINT: opens the store, seeds the demo
+/// world, listens, prints the address, and shuts down cleanly.
+enum ServerRunner {
+    static func serve(_ config: ServerConfig) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        // Block the stop signals before any thread starts, so every thread
+        // inherits the mask and only `sigwait` below ever receives them.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGTERM)
+        sigaddset(&stopSignals, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+
+        let server: HTTPServer
+        do throws(ServerError) {
+            guard PasswordHasher.prepare() else { throw ServerError.internal("libsodium could not start") }
+            let store = try ServerStore(path: config.databasePath)
+            let photos = try PhotoVault(directory: config.photoDirectory)
+            if config.demo { try DemoWorld.seed(store, config: config) }
+            let key = try signingKey(store)
+            let app = ServerApp(config: config, store: store, signer: TokenSigner(key: key), judge: AnswerJudge(), photos: photos)
+            server = HTTPServer(uploadDirectory: photos.uploadDirectory,
+                                bodyPolicy: { method, path in app.bodyPolicy(method: method, path: path) },
+                                handler: { request in app.handle(request) })
+            try server.start(host: config.host, port: config.port)
+        } catch {
+            FileHandle.standardError.write(Data("jqc-server: \(error.message)\n".utf8))
+            return 1
+        }
+        let shownHost = config.host.contains(":") ? "[\(config.host)]" : config.host
+        var banner = "listening on http://\(shownHost):\(server.port)\n"
+        if config.demo {
+            banner += "demo accounts: \(config.demoInspector.username) / \(config.demoInspector.password) (inspector), "
+                + "\(config.demoSupervisor.username) / \(config.demoSupervisor.password) (supervisor)\n"
+        }
+        FileHandle.standardOutput.write(Data(banner.utf8))
+
+        var received: Int32 = 0
+        sigwait(&stopSignals, &received)
+        FileHandle.standardError.write(Data("jqc-server: stopping; finishing requests in flight\n".utf8))
+        server.stop()
+        return 0
+    }
+
+    /// The HMAC key of access tokens: made at first start, kept in the database.
+    private static func signingKey(_ store: ServerStore) throws(ServerError) -> [UInt8] {
+        try store.write { session -> [UInt8] in
+            if let hex = try session.setting("token_key"), let key = bytes(hex), key.count == 32 { return key }
+            let key = PasswordHasher.randomBytes(32)
+            try session.setSetting("token_key", Hex.encode(key))
+            return key
+        }
+    }
+
+    private static func bytes(_ hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var out: [UInt8] = []
+        var i = 0
+        while i < digits.count {
+            guard let byte = UInt8(String(decoding: digits[i..<(i + 2)], as: UTF8.self), radix: 16) else { return nil }
+            out.append(byte)
+            i += 2
+        }
+        return out
+    }
+}

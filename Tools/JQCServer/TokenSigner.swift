@@ -1,0 +1,44 @@
+import Foundation
+
+/// What an access token says: who, which session, until when.
+struct AccessClaims: Codable, Equatable, Sendable {
+    /// The user's id.
+    var sub: String
+    /// The session (one login and its refreshes); revoked by logout.
+    var sid: String
+    /// The role at issue time.
+    var role: String
+    /// Expiry, seconds since 1970.
+    var exp: Int64
+}
+
+/// Signs and checks access tokens: `base64url(JSON claims) "." base64url(HMAC-SHA256(key, first part))`.
+///
+/// The key is 32 random bytes kept in the server database, so tokens survive
+/// a restart and a second server on the same database accepts them.
+struct TokenSigner: Sendable {
+    let key: [UInt8]
+
+    /// The token for these claims.
+    func sign(_ claims: AccessClaims) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let payload = Base64URL.encode(Array((try? encoder.encode(claims)) ?? Data()))
+        let mac = Digest.hmacSHA256(key: key, message: Array(payload.utf8))
+        return payload + "." + Base64URL.encode(mac)
+    }
+
+    /// The claims of a token that is well-formed, correctly signed and not
+    /// expired at `now`; nil otherwise (the caller answers 401 either way).
+    func verify(_ token: String, now: Date) -> AccessClaims? {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, token.utf8.count < 4096,
+              let mac = Base64URL.decode(parts[1]),
+              Digest.constantTimeEqual(mac, Digest.hmacSHA256(key: key, message: Array(parts[0].utf8))),
+              let payload = Base64URL.decode(parts[0]),
+              let claims = try? JSONDecoder().decode(AccessClaims.self, from: Data(payload)),
+              claims.exp > Int64(now.timeIntervalSince1970)
+        else { return nil }
+        return claims
+    }
+}

@@ -1,0 +1,3 @@
+import JQCServer
+
+exit(ServerCommand.run(arguments: Array(CommandLine.arguments.dropFirst())))
