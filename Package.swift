@@ -119,6 +119,7 @@ let package = Package(
                 .product(name: "Models", package: "Models"),
                 .product(name: "Storage", package: "Storage"),
                 .product(name: "FieldTypes", package: "FieldTypes"),
+                .product(name: "Imaging", package: "Imaging"),
             ],
             path: "Tests/TestSupport"
         ),

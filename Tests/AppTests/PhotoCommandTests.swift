@@ -8,7 +8,7 @@ import TestSupport
 struct PhotoCommandTests {
     @Test("a JPEG and a PNG are stored as private JPEGs at the profile's size, smaller, PENDING upload, listed in the image field's answer; the sources are untouched")
     func importsJPEGAndPNG() throws {
-        let profile = try PhotoTestProfile()
+        let profile = try DemoProfile()
         #expect(try profile.jqc(["settings", "photo-max-edge", "256"]).status == 0)
         let id = try profile.startDraft()
         let jpeg = try profile.writeJPEG("IMG_0042.jpg", width: 640, height: 480)
@@ -16,7 +16,7 @@ struct PhotoCommandTests {
         let jpegBefore = try Data(contentsOf: URL(fileURLWithPath: jpeg))
         let pngBefore = try Data(contentsOf: URL(fileURLWithPath: png))
 
-        let (status, result) = try profile.json(["photo", "add", id, "--field", "14", jpeg, png])
+        let (status, result) = try profile.document(["photo", "add", id, "--field", "14", jpeg, png])
         #expect(status == 0)
         let photos = try #require(result["photos"]?.arrayValue)
         try #require(photos.count == 2)
@@ -61,7 +61,7 @@ struct PhotoCommandTests {
 
     @Test("every import states the cap and the room left")
     func statesTheCapAtEveryImport() throws {
-        let profile = try PhotoTestProfile()
+        let profile = try DemoProfile()
         let id = try profile.startDraft()
         let first = try profile.writeJPEG("first.jpg", seed: 3)
         let second = try profile.writePNG("second.png", seed: 4)
@@ -85,12 +85,12 @@ struct PhotoCommandTests {
 
     @Test("beyond a low cap the next photo is refused with PHOTO_CAP_EXCEEDED, exit 5, and nothing more is queued")
     func capExceeded() throws {
-        let profile = try PhotoTestProfile()
+        let profile = try DemoProfile()
         #expect(try profile.jqc(["settings", "photo-cap-mb", "1"]).status == 0)
         let id = try profile.startDraft()
         let big = try profile.writeJPEG("big.jpg", width: 1200, height: 900, seed: 7)
 
-        let (firstStatus, first) = try profile.json(["photo", "add", id, big])
+        let (firstStatus, first) = try profile.document(["photo", "add", id, big])
         try #require(firstStatus == 0)
         let size = try #require(first["photos"]?[0]?["byte_size"]?.integerValue)
         let cap: Int64 = 1024 * 1024
@@ -104,7 +104,7 @@ struct PhotoCommandTests {
             return copy
         }
 
-        let (status, refused) = try profile.json(["photo", "add", id] + copies)
+        let (status, refused) = try profile.document(["photo", "add", id] + copies)
         #expect(status == 5)
         #expect(refused.errorCode == "PHOTO_CAP_EXCEEDED")
         #expect(refused.errorMessage.contains("Photo cap reached for this report: "))
@@ -120,7 +120,7 @@ struct PhotoCommandTests {
         let total = shown["photos"]?.arrayValue?.compactMap { $0["byte_size"]?.integerValue }.reduce(0, +) ?? 0
         #expect(total <= cap)
         #expect(try profile.photoFolderContents().count == 1 + fitting)
-        let (_, summary) = try profile.json(["status"])
+        let (_, summary) = try profile.document(["status"])
         #expect(summary["photos_pending"]?.integerValue == Int64(1 + fitting))
 
         let human = try profile.jqc(["photo", "add", id, big])
@@ -131,12 +131,12 @@ struct PhotoCommandTests {
 
     @Test("below the storage floor photo import is refused with STORAGE_LOW, while start, answer and complete still work (AC-10)")
     func storageFloor() throws {
-        let profile = try PhotoTestProfile()
+        let profile = try DemoProfile()
         #expect(try profile.jqc(["settings", "storage-floor-mb", "100000000"]).status == 0)
         let id = try profile.startDraft()
         let photo = try profile.writeJPEG("floor.jpg")
 
-        let (status, refused) = try profile.json(["photo", "add", id, photo])
+        let (status, refused) = try profile.document(["photo", "add", id, photo])
         #expect(status == 5)
         #expect(refused.errorCode == "STORAGE_LOW")
         #expect(refused.errorMessage.hasPrefix("Not enough space for photos ("))
@@ -145,14 +145,14 @@ struct PhotoCommandTests {
 
         let other = try profile.startDraft()
         try profile.answerRequired(other)
-        let completed = try profile.json(["complete", other])
+        let completed = try profile.document(["complete", other])
         #expect(completed.status == 0)
         #expect(completed.value["state"]?.stringValue == "PENDING")
     }
 
     @Test("a missing file and a folder are refused as PERMISSION_PHOTO_DENIED and the report still completes (AC-08, AC-09)")
     func unreadableSourceNeverBlocksCompletion() throws {
-        let profile = try PhotoTestProfile()
+        let profile = try DemoProfile()
         let id = try profile.startDraft()
         let kept = try profile.writeJPEG("kept.jpg")
         #expect(try profile.jqc(["photo", "add", id, kept]).status == 0)
@@ -162,7 +162,7 @@ struct PhotoCommandTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
 
         for source in [kept, profile.path("never-there.jpg"), folder] {
-            let (status, refused) = try profile.json(["photo", "add", id, source])
+            let (status, refused) = try profile.document(["photo", "add", id, source])
             #expect(status == 4)
             #expect(refused.errorCode == "PERMISSION_PHOTO_DENIED")
             #expect(refused.errorMessage.hasPrefix("Photos are disabled for '\(source)': "))
@@ -172,7 +172,7 @@ struct PhotoCommandTests {
         #expect(human.stderr.contains("it is a folder"))
 
         try profile.answerRequired(id)
-        let completed = try profile.json(["complete", id])
+        let completed = try profile.document(["complete", id])
         #expect(completed.status == 0)
         let shown = try profile.show(id)
         #expect(shown["state"]?.stringValue == "PENDING")
@@ -182,12 +182,12 @@ struct PhotoCommandTests {
 
     @Test("a text file named .jpg is refused as PHOTO_INVALID, exit 4, and nothing is stored")
     func textFileIsNotAPhoto() throws {
-        let profile = try PhotoTestProfile()
+        let profile = try DemoProfile()
         let id = try profile.startDraft()
         let fake = profile.path("notes.jpg")
         try Data("these are notes, not a photo\n".utf8).write(to: URL(fileURLWithPath: fake))
 
-        let (status, refused) = try profile.json(["photo", "add", id, fake])
+        let (status, refused) = try profile.document(["photo", "add", id, fake])
         #expect(status == 4)
         #expect(refused.errorCode == "PHOTO_INVALID")
         #expect(refused.errorMessage.contains("'notes.jpg'"))
@@ -197,7 +197,7 @@ struct PhotoCommandTests {
 
     @Test("several files stop at the first refusal; the ones before it stay and the message says so")
     func stopsAtFirstRefusal() throws {
-        let profile = try PhotoTestProfile()
+        let profile = try DemoProfile()
         let id = try profile.startDraft()
         let good = try profile.writeJPEG("good.jpg")
         let fake = profile.path("fake.png")
@@ -216,13 +216,13 @@ struct PhotoCommandTests {
 
     @Test("a PENDING report takes no photos (exit 5)")
     func pendingReportRefusesPhotos() throws {
-        let profile = try PhotoTestProfile()
+        let profile = try DemoProfile()
         let id = try profile.startDraft()
         try profile.answerRequired(id)
         #expect(try profile.jqc(["complete", id]).status == 0)
         let photo = try profile.writeJPEG("late.jpg")
 
-        let (status, refused) = try profile.json(["photo", "add", id, photo])
+        let (status, refused) = try profile.document(["photo", "add", id, photo])
         #expect(status == 5)
         #expect(refused.errorCode == "STATE_NOT_ALLOWED")
         #expect(refused.errorMessage.contains("PENDING"))
@@ -231,7 +231,7 @@ struct PhotoCommandTests {
 
     @Test("--field naming a field that is not an image field is refused (exit 4), naming its type")
     func nonImageField() throws {
-        let profile = try PhotoTestProfile()
+        let profile = try DemoProfile()
         let id = try profile.startDraft()
         let photo = try profile.writeJPEG("floors.jpg")
 
@@ -243,7 +243,7 @@ struct PhotoCommandTests {
 
     @Test("deleting a draft removes its photo files from disk")
     func deleteRemovesPhotoFiles() throws {
-        let profile = try PhotoTestProfile()
+        let profile = try DemoProfile()
         let id = try profile.startDraft()
         let photo = try profile.writeJPEG("gone.jpg")
         #expect(try profile.jqc(["photo", "add", id, "--field", "14", photo]).status == 0)

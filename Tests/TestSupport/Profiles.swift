@@ -1,9 +1,13 @@
 import Foundation
+import Imaging
+import Models
 
 /// A temporary jqc profile with the demo world imported through the real `jqc` binary.
 public final class DemoProfile: @unchecked Sendable {
     // Immutable after init.
     public let directory = TemporaryDirectory(prefix: "jqc-profile")
+    /// A folder beside the profile for source files (photos to import, exports).
+    public let files = TemporaryDirectory(prefix: "jqc-files")
 
     /// The profile folder, for `--home`.
     public var home: String { directory.url.path }
@@ -27,6 +31,59 @@ public final class DemoProfile: @unchecked Sendable {
         let outcome = try jqc(arguments + ["--json"])
         let object = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8))
         return object as? [String: Any] ?? [:]
+    }
+
+    /// Runs `jqc ... --json` and parses its one JSON document, with the exit status.
+    public func document(_ arguments: [String]) throws -> (status: Int32, value: JSONValue) {
+        let outcome = try jqc(arguments + ["--json"])
+        return (outcome.status, try JSONValue.parse(Data(outcome.stdout.utf8)))
+    }
+
+    /// The profile's app-private photo folder.
+    public var photosFolder: String { directory.path("photos") }
+
+    /// A path in the test's temporary folder beside the profile.
+    public func path(_ name: String) -> String { files.path(name) }
+
+    /// Starts a Washroom QC draft (template 101 at F-100) and returns its local id.
+    public func startDraft() throws -> String {
+        try start(["--template", "101", "--facility", "F-100"])
+    }
+
+    /// Answers every required field of template 101, so the report can be completed.
+    public func answerRequired(_ id: String) throws {
+        for (field, value) in [("2", "4"), ("3", "4"), ("4", "pass"), ("6", "Good"), ("18", "Dana Inspector")] {
+            let outcome = try jqc(["answer", id, field, value])
+            guard outcome.status == 0 else {
+                throw TerminalError(message: "answering field \(field): \(outcome.stderr)")
+            }
+        }
+    }
+
+    /// The `show --json` document of a report.
+    public func show(_ id: String) throws -> JSONValue {
+        try document(["show", id]).value
+    }
+
+    /// The names of the files in the photo folder, sorted.
+    public func photoFolderContents() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: photosFolder).sorted()
+    }
+
+    /// Writes a noisy JPEG that compresses like a photograph.
+    @discardableResult
+    public func writeJPEG(_ name: String, width: Int = 320, height: Int = 240, seed: UInt32 = 1) throws -> String {
+        let path = self.path(name)
+        try SyntheticImage.writeJPEG(width: width, height: height, pattern: .texture(seed: seed), quality: 95, to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Writes a noisy PNG.
+    @discardableResult
+    public func writePNG(_ name: String, width: Int = 320, height: Int = 240, seed: UInt32 = 2) throws -> String {
+        let path = self.path(name)
+        try SyntheticImage.writePNG(width: width, height: height, pattern: .texture(seed: seed), to: URL(fileURLWithPath: path))
+        return path
     }
 
     /// Starts a report and returns its local id.
