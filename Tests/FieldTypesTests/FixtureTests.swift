@@ -63,6 +63,7 @@ struct FixtureTests {
             "field '3': 'max' must be a whole number, not a string",
             "field '4': 'weight' must be a number of zero or more, not -1",
             "field '5': 'options' item 1 must be a string, not a number",
+            "field '5': 'options' item 2 must be a string, not a boolean",
         ])
     }
 

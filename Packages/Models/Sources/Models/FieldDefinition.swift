@@ -115,14 +115,16 @@ public struct FieldDefinition: Sendable, Hashable {
             case nil, .null?: return nil
             case .array(let items)?:
                 var out: [String] = []
+                var valid = true
                 for (i, item) in items.enumerated() {
                     guard let s = item.stringValue else {
                         problem("'\(key)' item \(i + 1) must be a string, not \(item.kindDescription)")
-                        return nil
+                        valid = false
+                        continue
                     }
                     out.append(s)
                 }
-                return out
+                return valid ? out : nil
             case let other?: problem("'\(key)' must be a list of strings, not \(other.kindDescription)"); return nil
             }
         }

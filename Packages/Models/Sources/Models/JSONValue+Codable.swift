@@ -42,7 +42,7 @@ extension JSONValue {
         do {
             return try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
-            throw ModelsError(.invalidJSON, "the text is not valid JSON (\(Self.describe(error)))")
+            throw ModelsError(.invalidJSON, "the text is not valid JSON: \(Self.guessWhy(data))")
         }
     }
 
@@ -74,6 +74,14 @@ extension JSONValue {
         case .object(let o): return .object(o.mapValues { $0.finite() })
         default: return self
         }
+    }
+
+    /// A person's reading of why text is not JSON: empty, an HTML page, or cut short or malformed.
+    static func guessWhy(_ data: Data) -> String {
+        let text = String(decoding: data.prefix(512), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.isEmpty { return "it is empty" }
+        if text.hasPrefix("<") { return "it looks like an HTML or XML page" }
+        return "it is cut short or malformed"
     }
 
     static func describe(_ error: any Error) -> String {
