@@ -27,7 +27,7 @@ struct WireTests {
                        issues: [WireIssue(localID: id, severity: .high, description: "Leak", photoLocalIDs: [id])]),
         ])
         let json = try JSONValue.parse(try JSONEncoder().encode(request))
-        #expect(json["device_id"] == .string(id.uuidString))
+        #expect(json["device_id"] == .string(id.uuidString.lowercased()), "UUIDs go on the wire in lowercase")
         #expect(json["app_version"] == "0.1.0")
         #expect(json["schema_version"] == 1)
         let report = try #require(json["reports"]?.arrayValue?.first)
@@ -35,7 +35,7 @@ struct WireTests {
         #expect(report["template_id"] == "t1")
         #expect(report["payload"]?["answers"]?["5"] == 4)
         #expect(report["payload"]?["follow_up_required"] == true)
-        #expect(report["issues"]?.arrayValue?.first?["photo_local_ids"] == .array([.string(id.uuidString)]))
+        #expect(report["issues"]?.arrayValue?.first?["photo_local_ids"] == .array([.string(id.uuidString.lowercased())]))
     }
 
     @Test("a sync response is read in request order with every optional part, unknown keys ignored")

@@ -71,6 +71,20 @@ public struct HistoryItem: Sendable, Hashable, Codable {
         completedAt = try c.decode(String.self, forKey: .completedAt)
         inspector = try c.decode(Inspector.self, forKey: .inspector)
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(serverID, forKey: .serverID)
+        try c.encodeUUID(localID, forKey: .localID)
+        try c.encode(templateID, forKey: .templateID)
+        try c.encode(facilityID, forKey: .facilityID)
+        try c.encodeIfPresent(areaID, forKey: .areaID)
+        try c.encodeIfPresent(score, forKey: .score)
+        try c.encode(followUpRequired, forKey: .followUpRequired)
+        try c.encodeIfPresent(parentServerID, forKey: .parentServerID)
+        try c.encode(completedAt, forKey: .completedAt)
+        try c.encode(inspector, forKey: .inspector)
+    }
 }
 
 /// `GET /inspections` response data.

@@ -27,6 +27,14 @@ public struct WireIssue: Sendable, Hashable, Codable {
         description = try c.decode(String.self, forKey: .description)
         photoLocalIDs = try c.decodeIfPresent([UUID].self, forKey: .photoLocalIDs) ?? []
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeUUID(localID, forKey: .localID)
+        try c.encode(severity, forKey: .severity)
+        try c.encode(description, forKey: .description)
+        try c.encodeUUIDs(photoLocalIDs, forKey: .photoLocalIDs)
+    }
 }
 
 /// The `payload` of a report on the wire.
@@ -124,6 +132,22 @@ public struct WireReport: Sendable, Hashable, Codable {
         payload = try c.decode(WirePayload.self, forKey: .payload)
         issues = try c.decodeIfPresent([WireIssue].self, forKey: .issues) ?? []
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeUUID(localID, forKey: .localID)
+        try c.encode(serverID, forKey: .serverID)
+        try c.encode(baseRevision, forKey: .baseRevision)
+        try c.encode(assignmentID, forKey: .assignmentID)
+        try c.encode(templateID, forKey: .templateID)
+        try c.encode(facilityID, forKey: .facilityID)
+        try c.encode(areaID, forKey: .areaID)
+        try c.encodeUUID(parentLocalID, forKey: .parentLocalID)
+        try c.encode(parentServerID, forKey: .parentServerID)
+        try c.encode(completedAtDevice, forKey: .completedAtDevice)
+        try c.encode(payload, forKey: .payload)
+        try c.encode(issues, forKey: .issues)
+    }
 }
 
 /// `POST /reports/sync` body.
@@ -148,6 +172,14 @@ public struct SyncRequest: Sendable, Hashable, Codable {
         case deviceID = "device_id"
         case appVersion = "app_version"
         case schemaVersion = "schema_version"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeUUID(deviceID, forKey: .deviceID)
+        try c.encode(appVersion, forKey: .appVersion)
+        try c.encode(schemaVersion, forKey: .schemaVersion)
+        try c.encode(reports, forKey: .reports)
     }
 }
 
@@ -202,6 +234,18 @@ public struct SyncResult: Sendable, Hashable, Codable {
         errorCode = try c.decodeIfPresent(String.self, forKey: .errorCode)
         error = try c.decodeIfPresent(String.self, forKey: .error)
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeUUID(localID, forKey: .localID)
+        try c.encode(status, forKey: .status)
+        try c.encodeIfPresent(serverID, forKey: .serverID)
+        try c.encodeIfPresent(revision, forKey: .revision)
+        try c.encodeIfPresent(serverPayload, forKey: .serverPayload)
+        try c.encodeIfPresent(serverRevision, forKey: .serverRevision)
+        try c.encodeIfPresent(errorCode, forKey: .errorCode)
+        try c.encodeIfPresent(error, forKey: .error)
+    }
 }
 
 /// `POST /reports/sync` response data.
@@ -238,6 +282,12 @@ public struct PhotoUploadResponse: Sendable, Hashable, Codable {
             case url
             case localID = "local_id"
             case byteSize = "byte_size"
+        }
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encodeUUID(localID, forKey: .localID)
+            try c.encode(url, forKey: .url)
+            try c.encode(byteSize, forKey: .byteSize)
         }
     }
     public var photo: UploadedPhoto
