@@ -49,8 +49,12 @@ public enum JQCCommandLine {
             return ExitCode.ok
         }
         guard let (command, rest) = find(arguments, in: commands) else {
-            let words = arguments.filter { !$0.hasPrefix("-") }
+            let words = commandWords(arguments)
             if words.isEmpty {
+                if program == .jqc, !wantsJSON, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1,
+                   !arguments.contains("--help"), !arguments.contains("-h") {
+                    return openHomeMenu(arguments: arguments, environment: environment)
+                }
                 print(HelpFormatter.overview(program: program.name, summary: program.summary,
                                              commands: commands.map(\.spec), globalOptions: GlobalOptions.all))
                 return ExitCode.ok
@@ -69,13 +73,7 @@ public enum JQCCommandLine {
             print(HelpFormatter.help(command.spec, program: program.name, globalOptions: GlobalOptions.all))
             return ExitCode.ok
         }
-        let context = AppContext(
-            profile: Profile.resolve(home: parsed.value("home"), environment: environment),
-            registry: FieldTypeRegistry.builtIn(),
-            style: TerminalStyle.detect(environment: environment, isTerminal: isatty(STDOUT_FILENO) == 1),
-            json: parsed.flag("json"),
-            stdinIsTerminal: isatty(STDIN_FILENO) == 1,
-            environment: environment)
+        let context = makeContext(parsed, environment: environment)
         do {
             let output = try command.run(Invocation(arguments: parsed, context: context))
             if context.json {
@@ -89,6 +87,53 @@ public enum JQCCommandLine {
             return ExitCode.ok
         } catch {
             return report(error, program: program, json: context.json)
+        }
+    }
+
+    /// The context of one invocation: its profile, field types, output style and terminal.
+    static func makeContext(_ parsed: ParsedArguments, environment: [String: String]) -> AppContext {
+        AppContext(
+            profile: Profile.resolve(home: parsed.value("home"), environment: environment),
+            registry: FieldTypeRegistry.builtIn(),
+            style: TerminalStyle.detect(environment: environment, isTerminal: isatty(STDOUT_FILENO) == 1),
+            json: parsed.flag("json"),
+            stdinIsTerminal: isatty(STDIN_FILENO) == 1,
+            environment: environment)
+    }
+
+    /// The words of the command line that are neither options nor the values of global options.
+    static func commandWords(_ arguments: [String]) -> [String] {
+        let valued = Set(GlobalOptions.all.filter { $0.valueName != nil }.map { "--\($0.long)" })
+        var words: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let word = arguments[index]
+            if valued.contains(word) { index += 2; continue }
+            if !word.hasPrefix("-") { words.append(word) }
+            index += 1
+        }
+        return words
+    }
+
+    /// `jqc` with no command on a terminal: the home menu on standard input and output.
+    static func openHomeMenu(arguments: [String], environment: [String: String]) -> Int32 {
+        let parsed: ParsedArguments
+        do {
+            parsed = try ArgumentParser(globalOptions: GlobalOptions.all).parse(arguments, for: CommandSpec("", summary: ""))
+        } catch {
+            return report(AppError.usage(error.message), program: .jqc, json: false)
+        }
+        let out = FileHandle.standardOutput
+        let clears = environment["TERM"] != "dumb"
+        let io = MenuIO(
+            readLine: { Swift.readLine(strippingNewline: true) },
+            write: { out.write(Data(($0 + "\n").utf8)) },
+            prompt: { out.write(Data($0.utf8)) },
+            clear: { if clears { out.write(Data("\u{1B}[H\u{1B}[2J".utf8)) } })
+        do {
+            return try HomeMenu(context: makeContext(parsed, environment: environment), io: io).run()
+        } catch {
+            return report(error, program: .jqc, json: false)
         }
     }
 

@@ -1,0 +1,154 @@
+import Foundation
+import Models
+import Storage
+
+extension HomeMenu {
+    /// One report: the `show` view, then what can be done to it, by letter.
+    /// Every action runs the command of the same name in this menu's context.
+    func reportScreen(_ id: UUID) -> Flow {
+        let reference = id.uuidString.lowercased()
+        while true {
+            let report: Report, shown: CommandOutput
+            do {
+                report = try context.workspace().report(reference)
+                shown = try command(ReportCommands.show, [reference])
+            } catch {
+                if error.exitCode != ExitCode.notFound { fail(error) }
+                return .back
+            }
+            let keys = Self.actions(for: report)
+            let screen = MenuScreen(title: "Report \(reference.prefix(8)) · \(report.state.rawValue)",
+                                    lines: shown.lines, keys: keys)
+            guard let choice = choose(screen) else { return .quit }
+            guard case .key(let letter) = choice else { continue }
+            let flow: Flow?
+            switch letter {
+            case "r": flow = runForm(id)
+            case "c": flow = completeReport(reference)
+            case "p": flow = addPhotos(reference, report: report)
+            case "i": flow = flagIssue(reference)
+            case "e": flow = export(reference)
+            case "n": flow = reinspect(reference)
+            case "d":
+                guard let yes = confirm("Delete draft \(reference.prefix(8)) with its photos and issues?") else { return .quit }
+                guard yes else { notices.append("Not deleted."); continue }
+                do {
+                    notices += try command(ReportCommands.delete, [reference]).lines
+                } catch { fail(error) }
+                flow = nil
+            case "q": return .quit
+            default: return .back
+            }
+            if flow == .quit { return .quit }
+        }
+    }
+
+    /// The letters a report's state allows.
+    static func actions(for report: Report) -> [MenuScreen.Key] {
+        var keys: [MenuScreen.Key] = []
+        if report.lifecycle.isEditable {
+            keys += [MenuScreen.Key("r", report.answers.answeredIDs.isEmpty ? "run the form" : "continue the form"),
+                     MenuScreen.Key("c", "complete"), MenuScreen.Key("p", "add photos"), MenuScreen.Key("i", "flag an issue")]
+        }
+        keys.append(MenuScreen.Key("e", "export"))
+        if [.pending, .synced, .conflict].contains(report.state) { keys.append(MenuScreen.Key("n", "re-inspect")) }
+        if report.state == .draft { keys.append(MenuScreen.Key("d", "delete draft")) }
+        return keys + backKeys
+    }
+
+    /// Opens the form runner on a report, reading from the menu's input.
+    func runForm(_ id: UUID) -> Flow {
+        do {
+            let workspace = try context.workspace()
+            let report = try workspace.report(id.uuidString.lowercased())
+            io.clear()
+            let session = try RunSession(workspace: workspace, report: report, style: context.style,
+                                         readLine: { [unowned self] in self.runnerInput() },
+                                         write: io.write, prompt: { [io] in io.prompt("> ") })
+            let (saved, completed) = try session.run()
+            notices.append(completed ? "Report \(workspace.short(saved)) is complete (PENDING); it uploads at the next sync."
+                                     : "Report \(workspace.short(saved)) saved as \(saved.state.rawValue).")
+        } catch { fail(error) }
+        return .back
+    }
+
+    private func completeReport(_ reference: String) -> Flow {
+        guard let followUp = confirm("Mark it for a follow-up re-inspection?") else { return .quit }
+        do {
+            notices += try command(ReportCommands.complete, [reference], flags: followUp ? ["follow-up"] : []).lines
+        } catch { fail(error) }
+        return .back
+    }
+
+    private func addPhotos(_ reference: String, report: Report) -> Flow {
+        io.write("Photo files (JPEG or PNG), separated by spaces or one per line; an empty line ends.")
+        var files: [String] = []
+        while true {
+            guard let line = ask("photo> ") else { return .quit }
+            if line.isEmpty { break }
+            files += Self.paths(in: line)
+        }
+        guard !files.isEmpty else { notices.append("No photos added."); return .back }
+        var values: [String: String] = [:]
+        let imageFields = ((try? context.workspace().template(for: report))?.schema.fields ?? []).filter { $0.type == "image" }
+        if !imageFields.isEmpty {
+            let ids = imageFields.map { "\($0.id) (\($0.displayName))" }.joined(separator: ", ")
+            guard let field = ask("Attach to an image field [\(ids)], or Enter for the report itself: ") else { return .quit }
+            if !field.isEmpty { values["field"] = field }
+        }
+        do {
+            notices += try command(PhotoIssueCommands.photoAdd, [reference] + files, values: values).lines
+        } catch { fail(error) }
+        return .back
+    }
+
+    /// The paths in a typed line: the whole line when it names an existing
+    /// file (a path with spaces), otherwise the words separated by spaces.
+    static func paths(in line: String) -> [String] {
+        if FileManager.default.fileExists(atPath: line) { return [line] }
+        return line.split(separator: " ").map(String.init)
+    }
+
+    private func flagIssue(_ reference: String) -> Flow {
+        guard let severity = ask("Severity (\(Workspace.severityList)): "),
+              let description = ask("Description: "),
+              let photo = ask("Photo file (Enter for none): ") else { return .quit }
+        var values = ["severity": severity, "description": description]
+        if !photo.isEmpty { values["photo"] = photo }
+        do {
+            notices += try command(PhotoIssueCommands.issueAdd, [reference], values: values).lines
+        } catch { fail(error) }
+        return .back
+    }
+
+    private func export(_ reference: String) -> Flow {
+        guard let typed = ask("Format (json, csv or html): ") else { return .quit }
+        guard let format = ExportFormat(typed: typed) else {
+            notices.append(paintedError("'\(typed)' is not an export format; use \(ExportFormat.choices)."))
+            return .back
+        }
+        let suggested = "report-\(reference.prefix(8)).\(format.rawValue)"
+        guard let path = ask("File to write (Enter for \(suggested)): ") else { return .quit }
+        do {
+            notices += try command(ExportCommand.export, [reference],
+                                   values: ["format": format.rawValue, "output": path.isEmpty ? suggested : path]).lines
+        } catch { fail(error) }
+        return .back
+    }
+
+    private func reinspect(_ reference: String) -> Flow {
+        let output: CommandOutput
+        do {
+            output = try command(ReportCommands.reinspect, [reference])
+        } catch { fail(error); return .back }
+        notices.append(output.lines.first ?? "Re-inspection started.")
+        guard let child = output.json["local_id"]?.stringValue, let id = UUID(uuidString: child) else { return .back }
+        if runForm(id) == .quit { return .quit }
+        return reportScreen(id)
+    }
+
+    /// A one-line error made here rather than by a command.
+    private func paintedError(_ message: String) -> String {
+        context.style.color ? "\u{1B}[31m! \(message)\u{1B}[0m" : "! \(message)"
+    }
+}

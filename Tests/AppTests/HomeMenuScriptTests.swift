@@ -1,0 +1,54 @@
+import FieldTypes
+import Foundation
+import Storage
+import Testing
+import TestSupport
+@testable import JQCApp
+
+/// The menu core driven by scripted lines, as the dispatcher drives it from a terminal.
+@Suite("Home menu driven by scripted input")
+struct HomeMenuScriptTests {
+    /// Runs the menu on a demo profile with these lines as input, then end of input.
+    func run(_ lines: [String], profile: DemoProfile) throws -> (code: Int32, output: [String]) {
+        let context = AppContext(profile: Profile.resolve(home: profile.home, environment: [:]),
+                                 registry: FieldTypeRegistry.builtIn(), style: .plain, json: false,
+                                 stdinIsTerminal: false, environment: [:])
+        var input = lines[...]
+        var output: [String] = []
+        let io = MenuIO(readLine: { input.popFirst() }, write: { output.append($0) }, prompt: { output.append($0) })
+        let code = try HomeMenu(context: context, io: io).run()
+        return (code, output)
+    }
+
+    @Test("end of input anywhere leaves the menu with exit 0 and the status line")
+    func endOfInput() throws {
+        let profile = try DemoProfile()
+        let (code, output) = try run(["7"], profile: profile)
+        #expect(code == 0)
+        #expect(output.contains("Settings"))
+        #expect(output.last == "offline · 0 pending · 0 conflicts · 0 failed")
+    }
+
+    @Test("a wrong letter is explained, the screen is drawn again, and b goes back home")
+    func wrongLetter() throws {
+        let profile = try DemoProfile()
+        let (code, output) = try run(["2", "x", "b", "q"], profile: profile)
+        #expect(code == 0)
+        #expect(output.contains("No drafts: every report on this device is complete."))
+        #expect(output.contains("'x' is not a choice here; type b or q."))
+        #expect(output.filter { $0 == "Drafts to resume" }.count == 2)
+        #expect(output.filter { $0 == "JanitorialQC" }.count == 2)
+    }
+
+    @Test("a draft is deleted only after y, through the same rules as 'jqc delete'")
+    func deleteDraft() throws {
+        let profile = try DemoProfile()
+        let id = try profile.start(["--assignment", "AS-1"])
+        let (_, kept) = try run(["2", "1", "d", "", "q"], profile: profile)
+        #expect(kept.contains("Not deleted."))
+        #expect((try profile.json(["list"])["reports"] as? [Any])?.count == 1)
+        let (_, output) = try run(["2", "1", "d", "y", "q"], profile: profile)
+        #expect(output.contains("Deleted draft \(id.prefix(8)) with its photos and issues."))
+        #expect((try profile.json(["list"])["reports"] as? [Any])?.count == 0)
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("jqc with no command: the home menu in a real terminal", .serialized)
+struct HomeMenuTerminalTests {
+    let environment = ["LANG": "C.UTF-8", "NO_COLOR": "1", "TERM": "xterm"]
+
+    /// Runs the menu in an 80x24 terminal; when it ends, the shell says how it exited and waits.
+    func menu(_ profile: DemoProfile) throws -> Terminal {
+        let command = "sh -c '\(Programs.path("jqc")) --home \(profile.home); echo menu exited with \\$?; exec sleep 60'"
+        return try Terminal(command, environment: environment)
+    }
+
+    /// The number shown before the item whose line contains `text`.
+    func number(of text: String, on screen: String) throws -> String {
+        for line in screen.split(separator: "\n") where line.contains(text) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if let close = trimmed.firstIndex(of: ")"), Int(trimmed[..<close]) != nil {
+                return String(trimmed[..<close])
+            }
+        }
+        throw MenuTestError(message: "no numbered item '\(text)' on:\n\(screen)")
+    }
+
+    @Test("from the home screen: pick assignment AS-2, answer it in the runner, complete it, see it pending, quit")
+    func assignmentToPending() throws {
+        let profile = try DemoProfile()
+        let terminal = try menu(profile)
+        let home = try terminal.waitFor("Assignments to do (3)")
+        #expect(home.contains("2) Drafts to resume (0)"))
+        #expect(home.contains("3) Pending sync (0)"))
+        #expect(home.contains("5) Facilities (3)"))
+        #expect(home.contains("q) quit"))
+        #expect(home.contains("offline · 0 pending · 0 conflicts · 0 failed"))
+
+        try terminal.type("1")
+        let assignments = try terminal.waitFor("Lobby walkthrough")
+        #expect(assignments.contains("Harbourview Office Tower"))
+        #expect(assignments.contains("not started"))
+        try terminal.type(try number(of: "Lobby walkthrough", on: assignments))
+
+        try terminal.waitFor("Field 1 of 5")
+        try terminal.type("pass")
+        try terminal.waitFor("Field 2 of 5")
+        try terminal.type("5")
+        try terminal.waitFor("Field 3 of 5")
+        try terminal.type("2")
+        try terminal.waitFor("Field 4 of 5")
+        try terminal.type("no")
+        try terminal.waitFor("Field 5 of 5")
+        try terminal.type("All good")
+        try terminal.waitFor("End of form")
+        try terminal.type("/done")
+
+        let report = try terminal.waitFor("n) re-inspect")
+        #expect(report.contains("PENDING"))
+        #expect(report.contains("is complete (PENDING); it uploads at the next sync."))
+        try terminal.type("b")
+        let after = try terminal.waitFor("Assignments to do")
+        #expect(!after.contains("Lobby walkthrough"), "a completed assignment is no longer to do")
+        try terminal.type("b")
+        let back = try terminal.waitFor("3) Pending sync (1)")
+        #expect(back.contains("1) Assignments to do (2)"))
+        #expect(back.contains("offline · 1 pending · 0 conflicts · 0 failed"))
+        try terminal.type("q")
+        try terminal.waitFor("menu exited with 0")
+
+        let list = try profile.json(["list"])
+        let reports = list["reports"] as? [[String: Any]] ?? []
+        #expect(reports.count == 1)
+        let id = try #require(reports.first?["local_id"] as? String)
+        let shown = try profile.json(["show", id])
+        #expect(shown["state"] as? String == "PENDING")
+        #expect(shown["assignment_id"] as? String == "AS-2")
+        let answers = shown["answers"] as? [String: Any] ?? [:]
+        #expect(answers["entrance"] as? String == "pass")
+        #expect(answers["glass"] as? Int == 5)
+        #expect(answers["seating"] as? String == "Needs attention")
+        #expect(answers["hazards"] as? Bool == false)
+        #expect(answers["notes"] as? String == "All good")
+    }
+
+    @Test("Settings: change photo-quality to 70; 'jqc settings' agrees; a bad value is refused and the menu stays")
+    func changeSetting() throws {
+        let profile = try DemoProfile()
+        let terminal = try menu(profile)
+        let home = try terminal.waitFor("7) Settings")
+        try terminal.type(try number(of: "Settings", on: home))
+        let settings = try terminal.waitFor("photo-quality")
+        let item = try number(of: "photo-quality", on: settings)
+        try terminal.type(item)
+        try terminal.waitFor("New photo-quality (1-100, now 80")
+        try terminal.type("700")
+        try terminal.waitFor("! '700' is not a valid photo-quality")
+        try terminal.type(item)
+        try terminal.waitFor("New photo-quality")
+        try terminal.type("70")
+        try terminal.waitFor("photo-quality is now 70")
+        try terminal.type("q")
+        try terminal.waitFor("menu exited with 0")
+        let shown = try profile.json(["settings"])
+        #expect(shown["photo_quality"] as? Int == 70)
+    }
+
+    @Test("an invalid choice says what is valid and the screen stays")
+    func invalidChoice() throws {
+        let profile = try DemoProfile()
+        let terminal = try menu(profile)
+        try terminal.waitFor("Assignments to do (3)")
+        try terminal.type("12")
+        let screen = try terminal.waitFor("There is no 12 here; type a number from 1 to 9 or q.")
+        #expect(screen.contains("Assignments to do (3)"))
+        try terminal.type("6")
+        try terminal.waitFor("History needs a connection: it is read from the server with 'jqc history'.")
+        try terminal.type("q")
+        try terminal.waitFor("menu exited with 0")
+    }
+
+    @Test("not on a terminal, jqc with no command prints the command overview and exits 0")
+    func notATerminal() throws {
+        let bare = try Programs.run("jqc", [], stdin: "1\nq\n")
+        #expect(bare.status == 0)
+        #expect(bare.stdout.hasPrefix("Usage: jqc <command> [arguments] [options]"))
+        #expect(!bare.stdout.contains("Assignments to do"))
+        let profile = try DemoProfile()
+        let withHome = try profile.jqc([], stdin: "1\n")
+        #expect(withHome.status == 0, "\(withHome.stderr)")
+        #expect(withHome.stdout.hasPrefix("Usage: jqc <command>"))
+    }
+}
+
+/// A menu test could not find what it looked for on the screen.
+struct MenuTestError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
