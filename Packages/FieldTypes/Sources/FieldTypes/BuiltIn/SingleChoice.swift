@@ -38,3 +38,39 @@ struct SingleChoice {
         return AnswerDisplay.text(text, style)
     }
 }
+
+/// A field type whose answer is one of the field's options (`radio`, `select`):
+/// the definition check, validation, typed input, prompt and display come from here.
+protocol SingleChoiceFieldType: FieldType {
+    /// Whether `n/a` is a valid answer (scoreable types only).
+    var allowsNotApplicable: Bool { get }
+}
+
+extension SingleChoiceFieldType {
+    private var choice: SingleChoice { SingleChoice(typeName: name, allowsNotApplicable: allowsNotApplicable) }
+
+    /// Needs a non-empty list of distinct `options`.
+    public func checkDefinition(_ field: FieldDefinition) -> [SchemaProblem] {
+        OptionList.check(field, typeName: name)
+    }
+
+    /// One of the options exactly (or `"N/A"` where allowed).
+    public func validate(_ answer: JSONValue, for field: FieldDefinition) -> String? {
+        choice.validate(answer, field: field, isBlank: isBlank(answer))
+    }
+
+    /// An option's text (any case) or its 1-based number (or `n/a` where allowed).
+    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError) -> JSONValue {
+        try choice.parse(input, field: field)
+    }
+
+    /// The numbered options.
+    public func prompt(for field: FieldDefinition, style: TerminalStyle) -> [String] {
+        choice.prompt(field: field, style: style)
+    }
+
+    /// The chosen option.
+    public func display(_ answer: JSONValue?, for field: FieldDefinition, style: TerminalStyle) -> String {
+        choice.display(answer, field: field, style: style, isBlank: answer.map(isBlank) ?? true)
+    }
+}
