@@ -34,6 +34,7 @@ public enum JQCCommandLine {
         case .jqc:
             return ReportCommands.all + [RunCommand.run] + ReferenceCommands.all + StatusCommands.all
                 + PhotoIssueCommands.all + [ExportCommand.export]
+                + ConflictCommands.all
         case .agent:
             return [StatusCommands.status]
         }

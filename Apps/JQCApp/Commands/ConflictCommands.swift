@@ -1,0 +1,96 @@
+import ArgumentParsing
+import FieldTypes
+import Foundation
+import Models
+
+/// conflicts, diff, resolve: a person decides every conflict (BR-06).
+enum ConflictCommands {
+    static var all: [Command] { [conflicts, diff, resolve] }
+
+    static let conflicts = Command(CommandSpec("conflicts", summary: "reports in CONFLICT: the server holds a newer revision")) { (inv) throws(AppError) -> CommandOutput in
+        let workspace = try inv.workspace()
+        let list = try workspace.conflicts()
+        let rows = list.map { r in
+            [workspace.short(r), r.templateID, r.facilityID, r.lifecycle.baseRevision.map(String.init) ?? "-",
+             r.lifecycle.conflict.map { String($0.revision) } ?? "-"]
+        }
+        let lines = list.isEmpty ? ["No conflicts."]
+            : TextTable.render(["ID", "TEMPLATE", "FACILITY", "MINE ON", "SERVER AT"], rows)
+                + ["See both sides with 'jqc diff ID'; decide with 'jqc resolve ID --keep-mine | --take-server | --pick FIELD=mine|server'."]
+        return CommandOutput(lines: lines, json: ["conflicts": .array(list.map { r in
+            ["local_id": .string(r.localID.wireString), "template_id": .string(r.templateID),
+             "facility_id": .string(r.facilityID), "server_id": r.serverID.map { .string($0) } ?? .null,
+             "base_revision": r.lifecycle.baseRevision.map { .integer(Int64($0)) } ?? .null,
+             "server_revision": r.lifecycle.conflict.map { .integer(Int64($0.revision)) } ?? .null]
+        })])
+    }
+
+    static let diff = Command(CommandSpec(
+        "diff", summary: "a conflicting report: this device's answers and the server's, field by field",
+        positionals: [PositionalSpec("LOCAL_ID", help: "the report in CONFLICT")])
+    ) { (inv) throws(AppError) -> CommandOutput in
+        let workspace = try inv.workspace()
+        let report = try workspace.report(inv.positional(0))
+        let fields = try workspace.conflictFields(report)
+        let style = inv.context.style
+        let rows = fields.map { f -> [String] in
+            let type = workspace.registry.resolve(f.field)
+            return [f.differs ? "≠" : "", f.field.id.rawValue, f.field.label.isEmpty ? f.field.type : f.field.label,
+                    type.display(f.mine, for: f.field, style: style), type.display(f.server, for: f.field, style: style)]
+        }
+        let differing = fields.filter(\.differs).count
+        var lines = ["Report \(workspace.short(report)): mine is based on revision \(report.lifecycle.baseRevision.map(String.init) ?? "-"), the server is at revision \(report.lifecycle.conflict.map { String($0.revision) } ?? "-").",
+                     "\(differing) field\(differing == 1 ? "" : "s") differ\(differing == 1 ? "s" : "").", ""]
+        lines += TextTable.render(["", "FIELD", "LABEL", "MINE", "SERVER"], rows, maxColumn: 24)
+        return CommandOutput(lines: lines, json: [
+            "local_id": .string(report.localID.wireString),
+            "base_revision": report.lifecycle.baseRevision.map { .integer(Int64($0)) } ?? .null,
+            "server_revision": report.lifecycle.conflict.map { .integer(Int64($0.revision)) } ?? .null,
+            "fields": .array(fields.map { f in
+                ["field_id": .string(f.field.id.rawValue), "label": .string(f.field.label), "type": .string(f.field.type),
+                 "mine": f.mine ?? .null, "server": f.server ?? .null, "differs": .bool(f.differs)]
+            }),
+        ])
+    }
+
+    static let resolve = Command(CommandSpec(
+        "resolve", summary: "decide a conflict: keep mine, take the server's, or choose per field",
+        positionals: [PositionalSpec("LOCAL_ID", help: "the report in CONFLICT")],
+        options: [.flag("keep-mine", help: "upload this device's answers on top of the server's revision"),
+                  .flag("take-server", help: "take the server's revision; this device's answers stay in its history"),
+                  .value("pick", "FIELD_ID=mine|server", repeatable: true, help: "choose a side for one field; repeat for each differing field")])
+    ) { (inv) throws(AppError) -> CommandOutput in
+        let args = inv.arguments
+        let picks = args.all("pick")
+        let modes = [args.flag("keep-mine"), args.flag("take-server"), !picks.isEmpty].filter { $0 }.count
+        guard modes == 1 else {
+            throw AppError.usage("Give exactly one of --keep-mine, --take-server or --pick FIELD_ID=mine|server.")
+        }
+        let workspace = try inv.workspace()
+        let report = try workspace.report(inv.positional(0))
+        let resolved: Report
+        if args.flag("keep-mine") {
+            resolved = try workspace.resolveKeepingMine(report)
+        } else if args.flag("take-server") {
+            resolved = try workspace.resolveTakingServer(report)
+        } else {
+            var choices: [String: ConflictSide] = [:]
+            for pick in picks {
+                let parts = pick.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2, let side = ConflictSide(rawValue: parts[1].lowercased()) else {
+                    throw AppError.usage("'--pick \(pick)' must be FIELD_ID=mine or FIELD_ID=server.")
+                }
+                choices[parts[0]] = side
+            }
+            resolved = try workspace.resolve(report, picks: choices)
+        }
+        let line = resolved.state == .synced
+            ? "Took the server's revision \(resolved.lifecycle.baseRevision.map(String.init) ?? ""); report \(workspace.short(resolved)) is SYNCED. Your answers are kept in its history."
+            : "Report \(workspace.short(resolved)) is PENDING on top of server revision \(resolved.lifecycle.baseRevision.map(String.init) ?? ""); it uploads at the next sync."
+        return CommandOutput(lines: [line], json: [
+            "local_id": .string(resolved.localID.wireString), "state": .string(resolved.state.rawValue),
+            "base_revision": resolved.lifecycle.baseRevision.map { .integer(Int64($0)) } ?? .null,
+            "answers": resolved.answers.json,
+        ])
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import FieldTypes
+import Models
+import Storage
+
+/// One field of a conflict, both sides side by side.
+public struct ConflictField: Sendable, Hashable {
+    public var field: FieldDefinition
+    public var mine: JSONValue?
+    public var server: JSONValue?
+    /// True when the two sides differ.
+    public var differs: Bool { mine != server }
+}
+
+/// Which side a person chose for a field.
+public enum ConflictSide: String, Sendable {
+    case mine
+    case server
+}
+
+extension Workspace {
+    /// Reports in CONFLICT, oldest first (the order they will upload in).
+    public func conflicts() throws(AppError) -> [Report] {
+        try reports(state: .conflict).sorted { $0.creationSequence < $1.creationSequence }
+    }
+
+    /// Both revisions of a conflicting report, field by field in form order
+    /// (fields only one side knows are listed after the form's).
+    public func conflictFields(_ report: Report) throws(AppError) -> [ConflictField] {
+        guard let conflict = report.lifecycle.conflict else {
+            throw AppError.blocked("STATE_NOT_ALLOWED", report.lifecycle.refusal(for: .keepMine))
+        }
+        let template = try template(for: report)
+        let server = Answers(json: conflict.payload["answers"] ?? .object([:])) ?? Answers()
+        var fields = template.schema.fields.filter { registry.resolve($0).isAnswerable }.map {
+            ConflictField(field: $0, mine: report.answers[$0.id], server: server[$0.id])
+        }
+        let known = Set(fields.map(\.field.id))
+        let extra = Set(report.answers.answeredIDs + server.answeredIDs).subtracting(known).sorted()
+        fields += extra.map { ConflictField(field: FieldDefinition(id: $0, type: "unknown"), mine: report.answers[$0], server: server[$0]) }
+        return fields
+    }
+
+    /// Resolves a conflict by keeping this device's answers: PENDING again on the server's revision.
+    public func resolveKeepingMine(_ report: Report) throws(AppError) -> Report {
+        try resolve(report, event: .keepMine, answers: nil)
+    }
+
+    /// Resolves a conflict by taking the server's revision: SYNCED with its answers; ours stay in the history.
+    public func resolveTakingServer(_ report: Report) throws(AppError) -> Report {
+        try resolve(report, event: .takeServer, answers: nil)
+    }
+
+    /// Resolves a conflict field by field. Every field whose sides differ must be chosen;
+    /// fields that agree keep their answer. The merge goes up as a new revision on the server's.
+    public func resolve(_ report: Report, picks: [String: ConflictSide]) throws(AppError) -> Report {
+        let fields = try conflictFields(report)
+        let ids = Set(fields.map(\.field.id.rawValue))
+        if let unknown = picks.keys.sorted().first(where: { !ids.contains($0) }) {
+            throw AppError.notFound("Report \(short(report)) has no field '\(unknown)'. Fields: \(fields.map(\.field.id.rawValue).joined(separator: ", ")).")
+        }
+        let open = fields.filter { $0.differs && picks[$0.field.id.rawValue] == nil }.map(\.field.id.rawValue)
+        guard open.isEmpty else {
+            throw AppError.validation(
+                "Choose mine or server for every field that differs: \(open.joined(separator: ", ")) still open. See 'jqc diff \(short(report))'.",
+                code: "CONFLICT_UNRESOLVED")
+        }
+        var merged = Answers()
+        for field in fields {
+            let side = picks[field.field.id.rawValue] ?? .mine
+            merged[field.field.id] = side == .mine ? field.mine : field.server
+        }
+        return try resolve(report, event: .keepMine, answers: merged)
+    }
+
+    private func resolve(_ report: Report, event: ReportEvent, answers: Answers?) throws(AppError) -> Report {
+        guard report.state == .conflict else {
+            throw AppError.blocked("STATE_NOT_ALLOWED", report.lifecycle.refusal(for: event))
+        }
+        let id = report.localID
+        var resolved = try storage { () throws(StorageError) in try store.apply(event, to: id, answers: answers) }
+        if let template = try? template(for: resolved) {
+            let ratio = score(resolved, template: template).ratio
+            resolved = try storage { () throws(StorageError) in try store.setScore(id, ratio) }
+        }
+        return resolved
+    }
+}
