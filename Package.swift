@@ -160,7 +160,8 @@ let package = Package(
         .testTarget(
             name: "SyncTests",
             dependencies: [
-                "TestSupport",
+                "TestSupport", "jqc-server",
+                .product(name: "Models", package: "Models"),
                 .product(name: "Sync", package: "Sync"),
                 .product(name: "Networking", package: "Networking"),
             ],

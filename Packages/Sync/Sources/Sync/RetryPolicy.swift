@@ -9,6 +9,7 @@ public struct RetryPolicy: Sendable, Hashable {
     /// Attempts after which automatic retries stop.
     public var attemptCeiling: Int
 
+    /// A policy; the defaults wait 30 s, then 60 s, ... up to an hour, and stop after 8 attempts.
     public init(baseDelay: Double = 30, maximumDelay: Double = 3600, attemptCeiling: Int = 8) {
         self.baseDelay = baseDelay
         self.maximumDelay = maximumDelay

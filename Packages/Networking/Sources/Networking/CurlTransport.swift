@@ -1,0 +1,180 @@
+import Foundation
+
+/// The libcurl implementation of `HTTPTransport`.
+///
+/// Every transfer verifies TLS (peer and host name, no way to turn it off),
+/// offers compressed responses, honours the proxy environment variables
+/// (`http_proxy`, `https_proxy`, `all_proxy`, `no_proxy`; libcurl ignores
+/// upper-case `HTTP_PROXY` on purpose) and keeps at most
+/// `Options.maximumResponseBytes` of an answer.
+///
+/// Threads: libcurl's easy interface blocks, so no transfer ever runs on the
+/// Swift cooperative pool. Each `send` or `upload` creates its easy handle on
+/// a thread of its own, which blocks in `curl_easy_perform` and resumes the
+/// caller's continuation with a `Sendable` result; `uploadAll` runs one
+/// thread that drives every upload through one multi handle. A handle never
+/// leaves the thread that made it, which is what makes the non-`Sendable`
+/// handle classes safe here.
+public struct CurlTransport: HTTPTransport {
+    /// Limits and trust settings, the same for every request of a transport.
+    public struct Options: Sendable, Hashable {
+        /// Seconds to establish the connection, TLS included.
+        public var connectTimeout: Double
+        /// Seconds a whole request may take (not uploads: see `uploadStallTimeout`).
+        public var totalTimeout: Double
+        /// Uploads have no total cap; one that sends slower than
+        /// `uploadMinimumBytesPerSecond` for this many seconds is given up.
+        public var uploadStallTimeout: Double
+        /// See `uploadStallTimeout`.
+        public var uploadMinimumBytesPerSecond: Int
+        /// The largest answer kept, in decoded bytes; more is `NetworkingError.tooLarge`.
+        public var maximumResponseBytes: Int
+        /// A PEM bundle of certificate authorities to trust instead of the system's
+        /// (`--cacert`, for a server with a private CA).
+        public var caCertificatePath: String?
+        /// The `User-Agent` header.
+        public var userAgent: String
+
+        /// Options with the defaults: 10 s to connect, 60 s per request, uploads
+        /// given up below 1 KB/s for 60 s, answers up to 8 MB, the system's CAs.
+        public init(connectTimeout: Double = 10, totalTimeout: Double = 60, uploadStallTimeout: Double = 60,
+                    uploadMinimumBytesPerSecond: Int = 1024, maximumResponseBytes: Int = 8 * 1024 * 1024,
+                    caCertificatePath: String? = nil, userAgent: String = "JanitorialQC") {
+            self.connectTimeout = connectTimeout
+            self.totalTimeout = totalTimeout
+            self.uploadStallTimeout = uploadStallTimeout
+            self.uploadMinimumBytesPerSecond = uploadMinimumBytesPerSecond
+            self.maximumResponseBytes = maximumResponseBytes
+            self.caCertificatePath = caCertificatePath
+            self.userAgent = userAgent
+        }
+    }
+
+    /// The options every request of this transport uses.
+    public let options: Options
+
+    /// A transport with `options`.
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// Performs one request on a thread of its own; cancelling the task stops the transfer.
+    public func send(_ request: HTTPRequest) async throws(NetworkingError) -> HTTPResponse {
+        let options = self.options
+        return try await Self.onOwnThread(url: request.url) { cancellation in
+            do throws(NetworkingError) {
+                let easy = try EasyHandle(url: request.url, options: options, cancellation: cancellation)
+                try easy.prepare(request)
+                return easy.perform()
+            } catch {
+                return .failure(error)
+            }
+        }.get()
+    }
+
+    /// Posts one `multipart/form-data` upload, streaming its file from disk.
+    public func upload(_ upload: MultipartUpload) async throws(NetworkingError) -> HTTPResponse {
+        let options = self.options
+        return try await Self.onOwnThread(url: upload.url) { cancellation in
+            do throws(NetworkingError) {
+                let easy = try EasyHandle(url: upload.url, options: options, cancellation: cancellation)
+                try easy.prepare(upload, options: options)
+                return easy.perform()
+            } catch {
+                return .failure(error)
+            }
+        }.get()
+    }
+
+    /// Posts every upload through one libcurl multi handle, at most
+    /// `maxConcurrent` at a time, on one worker thread; results in input order.
+    public func uploadAll(_ uploads: [MultipartUpload], maxConcurrent: Int) async -> [Result<HTTPResponse, NetworkingError>] {
+        guard !uploads.isEmpty else { return [] }
+        let options = self.options
+        let cancellation = TransferCancellation()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<[Result<HTTPResponse, NetworkingError>], Never>) in
+                Thread.detachNewThread {
+                    continuation.resume(returning: Self.runConcurrently(uploads, limit: max(1, maxConcurrent),
+                                                                        options: options, cancellation: cancellation))
+                }
+            }
+        } onCancel: {
+            cancellation.cancel()
+        }
+    }
+
+    // MARK: - Threads
+
+    /// Runs `work` on a new thread and waits for it without blocking the caller's thread.
+    ///
+    /// Safe because everything crossing threads is `Sendable`: the closure
+    /// captures only the request and options (values), the cancellation flag
+    /// is atomic, and the result is a `Sendable` value. The easy handle is
+    /// created, used and released inside `work`, on the new thread.
+    private static func onOwnThread(
+        url: String,
+        _ work: @escaping @Sendable (TransferCancellation) -> Result<HTTPResponse, NetworkingError>
+    ) async -> Result<HTTPResponse, NetworkingError> {
+        let cancellation = TransferCancellation()
+        if Task.isCancelled {
+            let host = RequestTarget(url)
+            return .failure(NetworkingError(.cancelled, "The request to \(host.host) was cancelled.", url: host.redactedURL))
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPResponse, NetworkingError>, Never>) in
+                Thread.detachNewThread {
+                    continuation.resume(returning: work(cancellation))
+                }
+            }
+        } onCancel: {
+            cancellation.cancel()
+        }
+    }
+
+    /// The multi loop of `uploadAll`; runs on its own worker thread, which owns every handle it makes.
+    private static func runConcurrently(_ uploads: [MultipartUpload], limit: Int, options: Options,
+                                        cancellation: TransferCancellation) -> [Result<HTTPResponse, NetworkingError>] {
+        var results = [Result<HTTPResponse, NetworkingError>?](repeating: nil, count: uploads.count)
+        guard let multi = MultiHandle() else {
+            return uploads.map { upload in
+                let target = RequestTarget(upload.url)
+                return .failure(NetworkingError(.transport, "Could not start uploads to \(target.host): libcurl failed to initialise.",
+                                                url: target.redactedURL))
+            }
+        }
+        var next = 0
+        while next < uploads.count || multi.count > 0 {
+            while multi.count < limit && next < uploads.count {
+                let index = next
+                next += 1
+                let upload = uploads[index]
+                if cancellation.isCancelled {
+                    let target = RequestTarget(upload.url)
+                    results[index] = .failure(NetworkingError(.cancelled, "The upload to \(target.host) was cancelled.",
+                                                              url: target.redactedURL))
+                    continue
+                }
+                do throws(NetworkingError) {
+                    let easy = try EasyHandle(url: upload.url, options: options, cancellation: cancellation)
+                    try easy.prepare(upload, options: options)
+                    if !multi.add(easy, index: index) {
+                        let target = RequestTarget(upload.url)
+                        results[index] = .failure(NetworkingError(.transport, "Could not start the upload to \(target.host).",
+                                                                  url: target.redactedURL))
+                    }
+                } catch {
+                    results[index] = .failure(error)
+                }
+            }
+            guard multi.count > 0 else { continue }
+            let finished = multi.step()
+            for (index, result) in finished { results[index] = result }
+            // A freed slot with uploads waiting starts the next one at once; otherwise sleep until there is work.
+            if multi.count > 0 && (finished.isEmpty || next >= uploads.count) { multi.wait(milliseconds: 500) }
+        }
+        return results.enumerated().map { index, result in
+            result ?? .failure(NetworkingError(.transport, "The upload to \(RequestTarget(uploads[index].url).host) never finished."))
+        }
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import Networking
+
+/// The one error type of the API client: what went wrong talking to a JQC
+/// server, as one line a person can act on, with a code programs branch on.
+///
+/// Never carries a token, a password or a request body.
+public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong; stable, for programs and tests.
+    public enum Code: String, Sendable {
+        /// 401: the session is over (or the sign-in was refused); sign in again.
+        case authRequired = "AUTH_REQUIRED"
+        /// 403: the account may not do this.
+        case forbidden = "FORBIDDEN"
+        /// 404: no such report, facility or route.
+        case notFound = "NOT_FOUND"
+        /// 409: a stale base revision.
+        case conflict = "CONFLICT"
+        /// 413: the request (a batch or a photo) is larger than the server takes.
+        case tooLarge = "TOO_LARGE"
+        /// 422 `PHOTO_HASH_MISMATCH`: the uploaded bytes do not hash to the sha256 sent.
+        case hashMismatch = "PHOTO_HASH_MISMATCH"
+        /// 400 and any other 4xx: the server cannot use the request.
+        case badRequest = "BAD_REQUEST"
+        /// 429: too many requests; see `retryAfter`.
+        case rateLimited = "RATE_LIMITED"
+        /// 503: the server is busy or down for now; see `retryAfter`.
+        case unavailable = "UNAVAILABLE"
+        /// Any other 5xx: the server failed; transient.
+        case serverError = "SERVER_ERROR"
+        /// No connection: the host is unreachable or did not answer in time.
+        case offline = "OFFLINE"
+        /// The connection broke before a complete answer; the server may have acted.
+        case connectionLost = "CONNECTION_LOST"
+        /// An answer that is not the JQC API: not JSON, not the envelope, wrong types, or too large.
+        case invalidResponse = "INVALID_RESPONSE"
+        /// TLS failed, certificate verification included.
+        case tls = "TLS"
+        /// A photo file to upload could not be read.
+        case fileUnreadable = "FILE_UNREADABLE"
+        /// The calling task was cancelled.
+        case cancelled = "CANCELLED"
+        /// The request could not be made at all (a bad server URL, a library failure).
+        case transport = "TRANSPORT"
+    }
+
+    /// What went wrong.
+    public let code: Code
+    /// One line for a person: what happened, naming the server, and what to do.
+    public let message: String
+    /// The HTTP status, when an answer arrived.
+    public let status: Int?
+    /// The contract's machine code from the error envelope (`BAD_REQUEST`, ...), when there was one.
+    public let serverCode: String?
+    /// Seconds the server asked to wait before trying again (429 and 503).
+    public let retryAfter: Double?
+
+    /// An error; `status`, `serverCode` and `retryAfter` only when the server gave them.
+    public init(_ code: Code, _ message: String, status: Int? = nil, serverCode: String? = nil, retryAfter: Double? = nil) {
+        self.code = code
+        self.message = message
+        self.status = status
+        self.serverCode = serverCode
+        self.retryAfter = retryAfter
+    }
+
+    /// True when trying again later may succeed without anyone changing anything.
+    public var isTransient: Bool {
+        switch code {
+        case .offline, .connectionLost, .rateLimited, .unavailable, .serverError: true
+        case .invalidResponse: (status ?? 0) >= 500
+        default: false
+        }
+    }
+
+    /// The one-line message.
+    public var description: String { message }
+}
+
+extension APIError {
+    /// The message every expired or revoked session ends with.
+    static let signInAgain = "Sign in again with 'jqc login'; nothing on this device was lost."
+
+    /// The API's view of a transport failure.
+    init(_ error: NetworkingError) {
+        let code: Code = switch error.code {
+        case .unreachable, .timedOut: .offline
+        case .connectionLost: .connectionLost
+        case .tls: .tls
+        case .tooLarge: .invalidResponse
+        case .fileUnreadable: .fileUnreadable
+        case .cancelled: .cancelled
+        case .transport: .transport
+        }
+        self.init(code, error.message)
+    }
+
+    /// The error for a non-2xx answer, or one that is not the API's envelope.
+    static func from(_ response: HTTPResponse, host: String, authenticated: Bool) -> APIError {
+        let status = response.status
+        let retryAfter = RetryAfter.seconds(response.headers["retry-after"])
+        let envelope = try? JSONDecoder().decode(ErrorEnvelope.self, from: response.body)
+        let serverCode = envelope?.code
+        let said = envelope.map { oneLine($0.error) } ?? ""
+        let reason = said.isEmpty ? "" : ": \(said)"
+        let wait = retryAfter.map { "; try again in \(Self.format($0)) s" } ?? "; try again later"
+        switch status {
+        case 429:
+            return APIError(.rateLimited, "The server at \(host) asks to slow down (HTTP 429)\(reason)\(wait).",
+                            status: status, serverCode: serverCode, retryAfter: retryAfter)
+        case 503:
+            return APIError(.unavailable, "The server at \(host) is busy or down (HTTP 503)\(wait).",
+                            status: status, serverCode: serverCode, retryAfter: retryAfter)
+        default:
+            break
+        }
+        guard envelope != nil else { return notTheAPI(response, host: host) }
+        switch status {
+        case 401 where authenticated:
+            return APIError(.authRequired, signInAgain, status: status, serverCode: serverCode)
+        case 401:
+            return APIError(.authRequired, "The server at \(host) refused the sign-in\(reason).", status: status, serverCode: serverCode)
+        case 403:
+            return APIError(.forbidden, "The server at \(host) does not allow this for your account\(reason).",
+                            status: status, serverCode: serverCode)
+        case 404:
+            return APIError(.notFound, "The server at \(host) has no such thing\(reason).", status: status, serverCode: serverCode)
+        case 409:
+            return APIError(.conflict, "The server at \(host) has a newer revision\(reason).", status: status, serverCode: serverCode)
+        case 413:
+            return APIError(.tooLarge, "The server at \(host) refused a request that is too large\(reason).",
+                            status: status, serverCode: serverCode)
+        case 422 where serverCode == "PHOTO_HASH_MISMATCH":
+            return APIError(.hashMismatch, "The server at \(host) received photo bytes that do not match their sha256; "
+                            + "nothing was stored. Check the photo file on this device.", status: status, serverCode: serverCode)
+        case 500...599:
+            return APIError(.serverError, "The server at \(host) failed (HTTP \(status))\(reason); it will be tried again.",
+                            status: status, serverCode: serverCode)
+        default:
+            return APIError(.badRequest, "The server at \(host) could not use the request (HTTP \(status))\(reason).",
+                            status: status, serverCode: serverCode)
+        }
+    }
+
+    /// An answer that is not the contract's: an HTML error page, truncated or mistyped JSON.
+    static func notTheAPI(_ response: HTTPResponse, host: String) -> APIError {
+        let type = response.headers["content-type"].flatMap { $0.split(separator: ";").first }
+            .map { $0.trimmingCharacters(in: .whitespaces) } ?? "no content type"
+        return APIError(.invalidResponse, "The server at \(host) answered something that is not the JQC API "
+                        + "(HTTP \(response.status), \(type)).", status: response.status)
+    }
+
+    /// A server's text on one line, at most 200 characters.
+    private static func oneLine(_ text: String) -> String {
+        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        return line.count > 200 ? String(line.prefix(199)) + "…" : line
+    }
+
+    private static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
+    }
+}
+
+/// The failure half of the envelope; the success half is decoded with the payload's type.
+struct ErrorEnvelope: Decodable {
+    let error: String
+    let code: String?
+
+    private enum Keys: String, CodingKey { case ok, error, code }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        guard try c.decode(Bool.self, forKey: .ok) == false else {
+            throw DecodingError.dataCorruptedError(forKey: .ok, in: c, debugDescription: "not an error envelope")
+        }
+        error = try c.decodeIfPresent(String.self, forKey: .error) ?? ""
+        code = try c.decodeIfPresent(String.self, forKey: .code)
+    }
+}
+
+/// The `Retry-After` header: delta-seconds, or an HTTP date.
+enum RetryAfter {
+    /// Seconds to wait, never negative; nil when absent or unreadable.
+    static func seconds(_ value: String?, now: Date = Date()) -> Double? {
+        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        if let seconds = Double(value), seconds.isFinite { return max(0, seconds) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: value) else { return nil }
+        return max(0, date.timeIntervalSince(now))
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import Models
+import Networking
+import Sync
+import Testing
+import TestSupport
+
+/// Answers no JQC server should give, from a canned loopback endpoint.
+@Suite("Transport and client against hostile or odd answers")
+struct HostileServerTests {
+    static let grant = #"{"ok":true,"data":{"access_token":"tok-A1","refresh_token":"tok-R1","expires_in":900,"#
+        + #""user":{"id":"7","username":"ines","role":"inspector","display_name":"Ines"}}}"#
+    static let facilities = #"{"ok":true,"data":{"facilities":[{"id":"F-1","name":"Depot","address":"","project_name":""}]}}"#
+
+    @Test("an HTML error page is invalidResponse, told in one line with the status and content type")
+    func htmlPage() async throws {
+        let canned = try CannedHTTPServer([CannedHTTPServer.response(
+            status: 502, contentType: "text/html; charset=utf-8", "<html><body><h1>502 Bad Gateway</h1>\n</body></html>")])
+        defer { canned.stop() }
+        let client = try makeClient(canned.baseURL)
+        let error = try #require(await apiError { () async throws(APIError) in
+            try await client.login(username: "ines", password: "pw")
+        })
+        #expect(error.code == .invalidResponse)
+        #expect(error.message == "The server at 127.0.0.1:\(canned.port) answered something that is not the JQC API (HTTP 502, text/html).")
+        #expect(error.isTransient)
+    }
+
+    @Test("truncated JSON and JSON of the wrong shape are invalidResponse",
+          arguments: [#"{"ok":true,"data":{"access_tok"#, #"{"ok":true,"data":{"access_token":42}}"#, #"[1,2,3]"#, ""])
+    func badJSON(body: String) async throws {
+        let canned = try CannedHTTPServer([CannedHTTPServer.response(status: 200, contentType: "application/json", body)])
+        defer { canned.stop() }
+        let client = try makeClient(canned.baseURL)
+        let error = try #require(await apiError { () async throws(APIError) in
+            try await client.login(username: "ines", password: "pw")
+        })
+        #expect(error.code == .invalidResponse)
+        #expect(error.message.contains("(HTTP 200, application/json)"))
+        #expect(!error.isTransient)
+    }
+
+    @Test("every request carries the app version, device id and JSON headers; the bearer token only after login")
+    func headers() async throws {
+        let canned = try CannedHTTPServer([
+            CannedHTTPServer.response(status: 200, contentType: "application/json", Self.grant),
+            CannedHTTPServer.response(status: 200, contentType: "application/json", Self.facilities),
+        ])
+        defer { canned.stop() }
+        let deviceID = UUID()
+        let client = try APIClient(configuration: .init(serverURL: canned.baseURL + "/", appVersion: "1.2.3", deviceID: deviceID),
+                                   transport: CurlTransport())
+        try await client.login(username: "ines", password: "pw")
+        #expect(try await client.facilities().map(\.id) == ["F-1"])
+
+        let requests = canned.requests
+        try #require(requests.count == 2)
+        #expect(requests[0].hasPrefix("POST /api/v1/auth/login HTTP/1.1"))
+        #expect(requests[1].hasPrefix("GET /api/v1/facilities HTTP/1.1"))
+        for head in requests {
+            let lines = head.lowercased()
+            #expect(lines.contains("x-jqc-app-version: 1.2.3"))
+            #expect(lines.contains("x-jqc-device-id: \(deviceID.uuidString.lowercased())"))
+            #expect(lines.contains("content-type: application/json"))
+            #expect(lines.contains("accept-encoding: "))
+        }
+        #expect(!requests[0].lowercased().contains("authorization"))
+        #expect(requests[1].contains("Authorization: Bearer tok-A1"))
+    }
+
+    @Test("a short Retry-After is waited out and the request tried once more")
+    func retryAfterHonoured() async throws {
+        let canned = try CannedHTTPServer([
+            CannedHTTPServer.response(status: 503, contentType: "application/json",
+                                      #"{"ok":false,"error":"busy","code":"UNAVAILABLE"}"#, headers: [("Retry-After", "1")]),
+            CannedHTTPServer.response(status: 200, contentType: "application/json", Self.grant),
+        ])
+        defer { canned.stop() }
+        let client = try makeClient(canned.baseURL)
+        let credentials = try await client.login(username: "ines", password: "pw")
+        #expect(credentials.user.username == "ines")
+        #expect(canned.requests.count == 2)
+    }
+
+    @Test("a Retry-After longer than the client waits is returned at once, for the caller to schedule")
+    func retryAfterTooLong() async throws {
+        let canned = try CannedHTTPServer([CannedHTTPServer.response(
+            status: 429, contentType: "text/plain", "slow down", headers: [("Retry-After", "120")])])
+        defer { canned.stop() }
+        let client = try makeClient(canned.baseURL)
+        let error = try #require(await apiError { () async throws(APIError) in
+            try await client.login(username: "ines", password: "pw")
+        })
+        #expect(error.code == .rateLimited)
+        #expect(error.retryAfter == 120)
+        #expect(canned.requests.count == 1)
+    }
+
+    @Test("an answer over the size limit is tooLarge, with or without a Content-Length", arguments: [true, false])
+    func tooLarge(declared: Bool) async throws {
+        let body = Data(repeating: UInt8(ascii: "x"), count: 9 * 1024 * 1024)
+        let canned = try CannedHTTPServer([CannedHTTPServer.response(
+            status: 200, headers: [("Content-Type", "application/json")], body: body, contentLength: declared)])
+        defer { canned.stop() }
+        do {
+            _ = try await CurlTransport().send(HTTPRequest(method: .get, url: canned.baseURL + "/big"))
+            Issue.record("a 9 MB answer was kept")
+        } catch {
+            #expect(error.code == .tooLarge)
+            #expect(error.message.contains("127.0.0.1:\(canned.port)"))
+        }
+
+        let client = try makeClient(canned.baseURL)
+        let apiError = try #require(await apiError { () async throws(APIError) in
+            try await client.login(username: "ines", password: "pw")
+        })
+        #expect(apiError.code == .invalidResponse)
+    }
+
+    @Test("a gzip-compressed answer arrives decompressed")
+    func compressed() async throws {
+        let directory = TemporaryDirectory()
+        let plain = directory.path("facilities.json")
+        try Data(Self.facilities.utf8).write(to: URL(fileURLWithPath: plain))
+        let gzipped: Data = try Tool.run("/bin/gzip", ["-c", plain])
+        let canned = try CannedHTTPServer([CannedHTTPServer.response(
+            status: 200, headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")], body: gzipped)])
+        defer { canned.stop() }
+        let response = try await CurlTransport().send(HTTPRequest(method: .get, url: canned.baseURL + "/x"))
+        #expect(response.status == 200)
+        #expect(String(decoding: response.body, as: UTF8.self) == Self.facilities)
+        #expect(canned.requests.first?.lowercased().contains("gzip") == true)
+    }
+
+    @Test("cancelling the task stops a transfer that is waiting for a slow server")
+    func cancellation() async throws {
+        let slow = try ServerProcess(["--demo", "--latency-ms", "2500"])
+        defer { slow.stop() }
+        let task = Task { () async -> Result<HTTPResponse, NetworkingError> in
+            do throws(NetworkingError) {
+                return .success(try await CurlTransport().send(HTTPRequest(method: .get, url: slow.url("/facilities"))))
+            } catch {
+                return .failure(error)
+            }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        task.cancel()
+        switch await task.value {
+        case .success(let response):
+            Issue.record("the slow request finished: \(response.status)")
+        case .failure(let error):
+            #expect(error.code == .cancelled)
+        }
+    }
+}
