@@ -134,7 +134,7 @@ import Testing
         #expect(sentBatches(actions).isEmpty)
         let events = recorded(actions)
         #expect(events.count == 100)
-        #expect(events.allSatisfy { $0.event == .transportFailed(code: "OFFLINE", message: "No connection.") })
+        #expect(events.allSatisfy { $0.event == .transportFailed(code: SyncFailure.offlineCode, message: "No connection.") })
         let due = retries(actions)
         // Full jitter with random 0.5: half the bound of attempt 1 (30 s) and of attempt 3 (120 s).
         #expect(due[reports[0]] == now.addingTimeInterval(15))
@@ -174,7 +174,7 @@ import Testing
     @Test func unreachableServerForReferenceStopsBeforeAnyReportIsTouched() {
         var cycle = cycle()
         _ = cycle.start()
-        let actions = cycle.handle(.referenceFailed(SyncFailure(kind: .transient, code: "OFFLINE", message: "No connection.")))
+        let actions = cycle.handle(.referenceFailed(SyncFailure(kind: .transient, code: SyncFailure.offlineCode, message: "No connection.")))
         #expect(actions == [.loadSynced])
         _ = cycle.handle(.syncedLoaded([]))
         #expect(cycle.summary.outcome == .offline)

@@ -15,12 +15,19 @@ import Models
 public struct SyncCycle: Sendable {
     /// Where the cycle is.
     public enum Phase: Sendable, Hashable {
+        /// Not started.
         case idle
+        /// Waiting for the reference data.
         case pullReference
+        /// Waiting for the PENDING reports.
         case loadQueue
+        /// Waiting for the server's answer to batch `batch` (0-based).
         case pushReports(batch: Int)
+        /// Waiting for the accepted reports' photo work.
         case loadPhotoWork
+        /// Waiting for the photo uploads.
         case uploadPhotos
+        /// Retention: waiting for the SYNCED reports, then for their expiry.
         case cleanup
         /// Finished; the summary says how.
         case finished(SyncOutcome)

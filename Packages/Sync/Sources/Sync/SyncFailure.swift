@@ -13,7 +13,7 @@ public struct SyncFailure: Sendable, Hashable, Error {
     }
 
     /// The code of a failure where the server could not be reached at all.
-    public static let offlineCode = "OFFLINE"
+    public static let offlineCode = "SYNC_OFFLINE"
 
     /// What the cycle does about it.
     public var kind: Kind
