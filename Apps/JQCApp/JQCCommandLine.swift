@@ -33,7 +33,7 @@ public enum JQCCommandLine {
         switch program {
         case .jqc:
             return ReportCommands.all + [RunCommand.run] + ReferenceCommands.all + StatusCommands.all
-                + PhotoIssueCommands.all + [ExportCommand.export]
+                + PhotoIssueCommands.all + [ExportCommand.export] + AccountCommands.all + SyncCommands.all
                 + ConflictCommands.all
         case .agent:
             return [StatusCommands.status]
@@ -85,7 +85,7 @@ public enum JQCCommandLine {
                     print(status.line)
                 }
             }
-            return ExitCode.ok
+            return output.exitCode
         } catch {
             return report(error, program: program, json: context.json)
         }

@@ -9,10 +9,14 @@ public struct CommandOutput: Sendable {
     public var json: JSONValue
     /// Whether the persistent status line follows the human output (PRODUCT.md F15).
     public var showsStatusLine: Bool
+    /// The exit code: 0, or a code of CLI.md for an outcome that is not an error
+    /// but a script must tell apart (75 "waiting for network", 7 "conflict needs a person").
+    public var exitCode: Int32
 
-    public init(lines: [String], json: JSONValue, showsStatusLine: Bool = true) {
+    public init(lines: [String], json: JSONValue, showsStatusLine: Bool = true, exitCode: Int32 = 0) {
         self.lines = lines
         self.json = json
         self.showsStatusLine = showsStatusLine
+        self.exitCode = exitCode
     }
 }

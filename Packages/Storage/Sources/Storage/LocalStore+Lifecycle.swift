@@ -27,66 +27,9 @@ extension LocalStore {
     func perform(_ event: ReportEvent, on localID: UUID, edit: ((inout Report) -> Void)?) throws(StorageError) -> Report {
         var filesToRemove: [String] = []
         let result = try write { db throws(StorageError) -> Report in
-            var report = try Self.requireReport(localID, db)
-            var lifecycle = report.lifecycle
-            let effects: [ReportEffect]
-            do throws(ModelsError) {
-                effects = try lifecycle.apply(event)
-            } catch {
-                throw StorageError(.notAllowed, error.message, context: "\(event.name) \(localID.uuidString)")
-            }
-            report.lifecycle = lifecycle
-            report.updatedAtDevice = Date()
-            if let edit {
-                guard effects.contains(.recordRevision) else {
-                    throw StorageError(.notAllowed, "Answers cannot be changed when you \(event.name) a report; nothing was changed.", context: "\(event.name) \(localID.uuidString)")
-                }
-                edit(&report)
-            }
-            if case .complete = event { report.completedAtDevice = report.updatedAtDevice }
-
-            var revisionReason: RevisionReason?
-            for effect in effects {
-                switch effect {
-                case .recordRevision:
-                    // Saved once every effect has run: adopting the server's
-                    // answers comes first, and the revision holds the result.
-                    revisionReason = Self.reason(for: event)
-                case .enqueueUpload:
-                    // The queue is the PENDING reports in creation order; a
-                    // re-queued report is due at once.
-                    try db.run("UPDATE reports SET next_attempt_at = NULL WHERE local_id = ?", [SQLValue(localID)])
-                case .adoptServerAnswers(let payload):
-                    try Self.adopt(payload, into: &report)
-                case .restoreSyncedAnswers:
-                    report.answers = try Self.syncedAnswers(of: localID, db)
-                    revisionReason = .restoreSynced
-                case .deleteWithChildren:
-                    filesToRemove = try Self.deleteReport(localID, db)
-                    return report
-                case .removeLocalCopy:
-                    let outstanding = try Self.outstandingPhotoCount(localID, db)
-                    guard outstanding == 0 else {
-                        throw StorageError(.notAllowed, "This report still has \(outstanding) photo\(outstanding == 1 ? "" : "s") not uploaded; it is kept until every photo is uploaded.", context: "\(event.name) \(localID.uuidString)")
-                    }
-                    filesToRemove = try Self.deleteReport(localID, db)
-                    return report
-                }
-            }
-            let answersText = report.answers.json.canonicalString()
-            try Self.updateReport(report, answersText: answersText, db)
-            if let revisionReason {
-                try Self.insertRevision(of: report, answersText: answersText, reason: revisionReason, db)
-            }
-            if case .accepted(_, let revision, _) = event {
-                // The uploaded answers are the newest revision (a PENDING
-                // report cannot be edited); mark them as the server's revision.
-                try db.run("""
-                    UPDATE report_revisions SET server_revision = ?
-                    WHERE report_local_id = ? AND seq = (SELECT max(seq) FROM report_revisions WHERE report_local_id = ?)
-                    """, [.integer(Int64(revision)), SQLValue(localID), SQLValue(localID)])
-            }
-            return try Self.requireReport(localID, db)
+            let (report, files) = try Self.perform(event, on: localID, edit: edit, db)
+            filesToRemove = files
+            return report
         }
         // After the commit: the rows are gone for good, so the files may go.
         // A file that cannot be deleted stays behind as an orphan; nothing is lost.
@@ -94,6 +37,100 @@ extension LocalStore {
             try? photoFiles?.remove(name)
         }
         return result
+    }
+
+    /// Applies several lifecycle events in ONE transaction, in order: the
+    /// sync engine records a whole batch's results at once, so a crash never
+    /// leaves half a batch recorded. `retryAt`, when it names a report, also
+    /// sets when its next upload attempt is due. Any refused event rolls the
+    /// whole batch back. Returns the reports as stored after their event
+    /// (as last stored, for an event that removes one).
+    @discardableResult
+    public func apply(_ events: [(localID: UUID, event: ReportEvent)], retryAt: [UUID: Date] = [:]) throws(StorageError) -> [Report] {
+        var filesToRemove: [String] = []
+        let result = try write { db throws(StorageError) -> [Report] in
+            var reports: [Report] = []
+            for (localID, event) in events {
+                let (report, files) = try Self.perform(event, on: localID, edit: nil, db)
+                filesToRemove += files
+                if let date = retryAt[localID] {
+                    try db.run("UPDATE reports SET next_attempt_at = ? WHERE local_id = ?", [SQLValue(date), SQLValue(localID)])
+                }
+                reports.append(report)
+            }
+            return reports
+        }
+        for name in filesToRemove {
+            try? photoFiles?.remove(name)
+        }
+        return result
+    }
+
+    /// The transition and its effects, inside the caller's transaction; returns
+    /// the stored report and the photo files to delete after the commit.
+    private static func perform(_ event: ReportEvent, on localID: UUID, edit: ((inout Report) -> Void)?,
+                                _ db: Database) throws(StorageError) -> (Report, [String]) {
+        var filesToRemove: [String] = []
+        var report = try Self.requireReport(localID, db)
+        var lifecycle = report.lifecycle
+        let effects: [ReportEffect]
+        do throws(ModelsError) {
+            effects = try lifecycle.apply(event)
+        } catch {
+            throw StorageError(.notAllowed, error.message, context: "\(event.name) \(localID.uuidString)")
+        }
+        report.lifecycle = lifecycle
+        report.updatedAtDevice = Date()
+        if let edit {
+            guard effects.contains(.recordRevision) else {
+                throw StorageError(.notAllowed, "Answers cannot be changed when you \(event.name) a report; nothing was changed.", context: "\(event.name) \(localID.uuidString)")
+            }
+            edit(&report)
+        }
+        if case .complete = event { report.completedAtDevice = report.updatedAtDevice }
+
+        var revisionReason: RevisionReason?
+        for effect in effects {
+            switch effect {
+            case .recordRevision:
+                // Saved once every effect has run: adopting the server's
+                // answers comes first, and the revision holds the result.
+                revisionReason = Self.reason(for: event)
+            case .enqueueUpload:
+                // The queue is the PENDING reports in creation order; a
+                // re-queued report is due at once.
+                try db.run("UPDATE reports SET next_attempt_at = NULL WHERE local_id = ?", [SQLValue(localID)])
+            case .adoptServerAnswers(let payload):
+                try Self.adopt(payload, into: &report)
+            case .restoreSyncedAnswers:
+                report.answers = try Self.syncedAnswers(of: localID, db)
+                revisionReason = .restoreSynced
+            case .deleteWithChildren:
+                filesToRemove = try Self.deleteReport(localID, db)
+                return (report, filesToRemove)
+            case .removeLocalCopy:
+                let outstanding = try Self.outstandingPhotoCount(localID, db)
+                guard outstanding == 0 else {
+                    throw StorageError(.notAllowed, "This report still has \(outstanding) photo\(outstanding == 1 ? "" : "s") not uploaded; it is kept until every photo is uploaded.", context: "\(event.name) \(localID.uuidString)")
+                }
+                filesToRemove = try Self.deleteReport(localID, db)
+                return (report, filesToRemove)
+            }
+        }
+        let answersText = report.answers.json.canonicalString()
+        try Self.updateReport(report, answersText: answersText, db)
+        if let revisionReason {
+            try Self.insertRevision(of: report, answersText: answersText, reason: revisionReason, db)
+        }
+        if case .accepted(_, let revision, _) = event {
+            // The uploaded answers are the newest revision (a PENDING
+            // report cannot be edited); mark them as the server's revision.
+            try db.run("""
+                UPDATE report_revisions SET server_revision = ?
+                WHERE report_local_id = ? AND seq = (SELECT max(seq) FROM report_revisions WHERE report_local_id = ?)
+                """, [.integer(Int64(revision)), SQLValue(localID), SQLValue(localID)])
+        }
+        return (try Self.requireReport(localID, db), filesToRemove)
     }
 
     private static func reason(for event: ReportEvent) -> RevisionReason {

@@ -1,0 +1,125 @@
+import ArgumentParsing
+import Foundation
+import Models
+import Storage
+import Sync
+
+/// sync, retry, amend (F8, F9, BR-08).
+enum SyncCommands {
+    static var all: [Command] { [sync, retry, amend] }
+
+    static let sync = Command(CommandSpec(
+        "sync", summary: "one sync cycle in the foreground: reference data down, reports and photos up",
+        options: [.value("cacert", "FILE", help: "trust the certificate authorities in FILE instead of the system's")],
+        discussion: """
+        Exit codes: 0 done; 75 offline or server unavailable (nothing lost, try later); 6 sign in again;
+        7 new conflicts a person must resolve ('jqc conflicts').
+        """)
+    ) { (inv) throws(AppError) -> CommandOutput in
+        let showProgress = !inv.context.json && isatty(STDERR_FILENO) == 1
+        let summary = try SyncService(context: inv.context, caFile: inv.arguments.value("cacert"))
+            .sync(progress: { event in if showProgress { SyncPresenter.progress(event) } })
+        if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if summary.outcome == .authRequired {
+            throw AppError(code: "AUTH_REQUIRED", "Sign in again with 'jqc login'; nothing on this device was lost.",
+                           exitCode: ExitCode.authRequired)
+        }
+        let pending = try inv.workspace().status().pending
+        return SyncPresenter.output(summary, pending: pending)
+    }
+
+    static let retry = Command(CommandSpec(
+        "retry", summary: "try again at the next sync: reset the retry count of one pending report, or of all",
+        positionals: [PositionalSpec("LOCAL_ID", help: "the report (all pending reports with failed attempts when omitted)", optional: true)])
+    ) { (inv) throws(AppError) -> CommandOutput in
+        let workspace = try inv.workspace()
+        let reports: [Report]
+        if let reference = inv.arguments.positional(0) {
+            let report = try workspace.report(reference)
+            guard report.state == .pending else {
+                throw AppError.blocked("NOT_ALLOWED", "\(workspace.short(report)) is \(report.state.rawValue); only PENDING reports are retried.")
+            }
+            reports = [report]
+        } else {
+            reports = try workspace.storage { () throws(StorageError) in try workspace.store.pendingReports() }
+                .filter { $0.lifecycle.attemptCount > 0 }
+        }
+        for report in reports {
+            try workspace.storage { () throws(StorageError) in
+                try workspace.store.apply(.retryRequested, to: report.localID)
+                try workspace.store.setNextAttempt(report.localID, at: nil)
+            }
+        }
+        let count = reports.count
+        return CommandOutput(lines: [count == 0 ? "Nothing to retry." : "\(count) report\(count == 1 ? "" : "s") will be sent at the next sync."],
+                             json: ["retried": .array(reports.map { .string($0.localID.wireString) })])
+    }
+
+    static let amend = Command(CommandSpec(
+        "amend", summary: "reopen a SYNCED report as a DRAFT to correct it (keeps its server id and base revision)",
+        positionals: [PositionalSpec("LOCAL_ID", help: "the report")])
+    ) { (inv) throws(AppError) -> CommandOutput in
+        let workspace = try inv.workspace()
+        let report = try workspace.report(inv.positional(0))
+        let amended = try workspace.storage { () throws(StorageError) in try workspace.store.apply(.amend, to: report.localID) }
+        return CommandOutput(lines: ["\(workspace.short(amended)) is a DRAFT again; change answers, then 'jqc complete' to send the correction."],
+                             json: ["local_id": .string(amended.localID.wireString), "state": .string(amended.state.rawValue),
+                                    "server_id": amended.serverID.map { .string($0) } ?? .null,
+                                    "base_revision": amended.lifecycle.baseRevision.map { .integer(Int64($0)) } ?? .null])
+    }
+}
+
+/// How a sync cycle is shown: progress on a terminal, summary lines, `--json`, the exit code.
+enum SyncPresenter {
+    static func progress(_ event: SyncProgress) {
+        let text: String = switch event {
+        case .pullingReference: "Pulling reference data…"
+        case .reports(let sent): "Reports sent: \(sent)"
+        case .photos(let done, let total, let bytes, let totalBytes):
+            "Photos: \(done)/\(total) (\(megabytes(bytes)) of \(megabytes(totalBytes)))"
+        }
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+    }
+
+    static func output(_ summary: SyncSummary, pending: Int) -> CommandOutput {
+        var lines: [String] = []
+        if let pulled = summary.reference {
+            lines.append("Pulled \(pulled.facilities) facilities, \(pulled.areas) areas, \(pulled.templates) templates, \(pulled.assignments) assignment changes.")
+            for skipped in pulled.skippedTemplates {
+                lines.append("Skipped template '\(skipped.id)' (SCHEMA_UNSUPPORTED): \(skipped.reason)")
+            }
+        }
+        lines.append("Reports: \(summary.accepted) accepted, \(summary.synced) synced, \(summary.conflicts.count) in conflict, \(summary.rejected.count) rejected, \(summary.failed) failed.")
+        if summary.photosUploaded + summary.photosFailed > 0 {
+            lines.append("Photos: \(summary.photosUploaded) uploaded (\(megabytes(summary.photoBytes))), \(summary.photosFailed) failed.")
+        }
+        for id in summary.conflicts {
+            lines.append("REPORT_CONFLICT \(id.wireString.prefix(8)): the server has a newer revision; see 'jqc diff \(id.wireString.prefix(8))'.")
+        }
+        for rejection in summary.rejected {
+            lines.append("REPORT_REJECTED \(rejection.localID.wireString.prefix(8)): \(rejection.code): \(rejection.message) Correct it and complete it again.")
+        }
+        if summary.waiting > 0 { lines.append("\(summary.waiting) report\(summary.waiting == 1 ? "" : "s") wait for their next retry.") }
+        if summary.needsPerson > 0 { lines.append("\(summary.needsPerson) report\(summary.needsPerson == 1 ? "" : "s") stopped retrying; run 'jqc retry'.") }
+        if summary.expired > 0 { lines.append("Removed \(summary.expired) synced report\(summary.expired == 1 ? "" : "s") past the retention window.") }
+
+        var json = summary.json.objectValue ?? [:]
+        json["pending"] = .integer(Int64(pending))
+        var exitCode = ExitCode.ok
+        if summary.outcome == .offline {
+            let message = "Waiting for network. \(pending) report\(pending == 1 ? "" : "s") pending."
+            lines.append(message)
+            json["error"] = ["code": "SYNC_OFFLINE", "message": .string(message)]
+            exitCode = ExitCode.temporary
+        } else if !summary.conflicts.isEmpty {
+            exitCode = ExitCode.conflict
+        } else if let error = summary.error {
+            lines.append("\(error.code): \(error.message)")
+        }
+        return CommandOutput(lines: lines, json: .object(json), exitCode: exitCode)
+    }
+
+    static func megabytes(_ bytes: Int64) -> String {
+        String(format: "%.1f MB", Double(bytes) / 1_048_576)
+    }
+}

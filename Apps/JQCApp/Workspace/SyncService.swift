@@ -1,0 +1,131 @@
+import Foundation
+import Models
+import Networking
+import Storage
+import Sync
+import Synchronization
+
+/// Sign-in and sync for the commands: the API client built from the saved
+/// session (tokens rotated by a refresh are saved at once), and one sync
+/// cycle run to the end. The only place the app reaches the server.
+public struct SyncService {
+    /// The invocation's context.
+    public let context: AppContext
+    /// A CA bundle to trust instead of the system's (`--cacert`).
+    public let caFile: String?
+
+    /// A service for one invocation.
+    public init(context: AppContext, caFile: String? = nil) {
+        self.context = context
+        self.caFile = caFile
+    }
+
+    /// Where the session is kept.
+    public var credentials: CredentialStore { CredentialStore(profile: context.profile) }
+
+    /// Signs in and saves the session; returns the user. Wrong credentials exit 6.
+    public func login(serverURL: String, username: String, password: String) throws(AppError) -> WireUser {
+        let store = credentials
+        let ca = caFile
+        let client = try makeClient(serverURL: serverURL, saved: nil) { new in
+            if let new { try? store.save(.init(serverURL: serverURL, credentials: new, caFile: ca)) }
+        }
+        let result = Self.blocking(or: .failure(APIError(.cancelled, "The sign-in was interrupted."))) { () async -> Result<Credentials, APIError> in
+            do throws(APIError) { return .success(try await client.login(username: username, password: password)) }
+            catch { return .failure(error) }
+        }
+        switch result {
+        case .success(let granted):
+            // Saved by the callback already; saved here too so a failed write is heard.
+            try store.save(.init(serverURL: serverURL, credentials: granted, caFile: ca))
+            return granted.user
+        case .failure(let error):
+            throw AppError(api: error)
+        }
+    }
+
+    /// Revokes the refresh token (best effort) and deletes the saved session.
+    /// Returns whether the server was told. Reports, photos and issues stay.
+    public func logout() -> (signedIn: Bool, serverTold: Bool) {
+        let store = credentials
+        guard let saved = store.load() else { return (false, false) }
+        defer { store.delete() }
+        guard let client = try? makeClient(serverURL: saved.serverURL, saved: saved, onChange: { _ in }) else {
+            return (true, false)
+        }
+        let told = Self.blocking(or: false) { () async -> Bool in
+            do throws(APIError) { try await client.logout(); return true } catch { return false }
+        }
+        return (true, told)
+    }
+
+    /// Runs one sync cycle with the saved session.
+    public func sync(progress: @escaping @Sendable (SyncProgress) -> Void) throws(AppError) -> SyncSummary {
+        let store = credentials
+        guard let saved = store.load() else {
+            throw AppError(code: "AUTH_REQUIRED", "Sign in with 'jqc login --server URL --username NAME' first; nothing on this device was lost.",
+                           exitCode: ExitCode.authRequired)
+        }
+        let local = try context.store()
+        let settings = try context.workspace().settings
+        let client = try makeClient(serverURL: saved.serverURL, saved: saved) { new in
+            if let new { try? store.save(.init(serverURL: saved.serverURL, credentials: new, caFile: saved.caFile)) }
+        }
+        let engine = SyncEngine(store: local, client: client,
+                                configuration: .init(retentionDays: settings.retentionDays, appVersion: AppVersion.current),
+                                progress: progress)
+        let now = context.now()
+        let result = Self.blocking(or: .failure(StorageError(.io, "The sync was interrupted; nothing was lost.", context: "sync"))) { () async -> Result<SyncSummary, StorageError> in
+            do throws(StorageError) { return .success(try await engine.run(now: now)) } catch { return .failure(error) }
+        }
+        switch result {
+        case .success(let summary): return summary
+        case .failure(let error): throw AppError(storage: error)
+        }
+    }
+
+    /// The API client for a server, over libcurl; `onChange` keeps rotated tokens.
+    func makeClient(serverURL: String, saved: CredentialStore.Saved?,
+                    onChange: @escaping APIClient.TokensChanged) throws(AppError) -> APIClient {
+        let deviceID: UUID
+        let local = try context.store()
+        do throws(StorageError) { deviceID = try local.deviceID() } catch { throw AppError(storage: error) }
+        let transport = CurlTransport(options: .init(caCertificatePath: caFile ?? saved?.caFile,
+                                                     userAgent: "jqc/\(AppVersion.current)"))
+        do throws(APIError) {
+            return try APIClient(configuration: .init(serverURL: serverURL, appVersion: AppVersion.current, deviceID: deviceID),
+                                 transport: transport, credentials: saved?.credentials, onTokensChanged: onChange)
+        } catch {
+            throw AppError.usage(error.message)
+        }
+    }
+
+    /// Runs async work to the end from a synchronous command (`fallback` only
+    /// if the task ended without storing its value, which it always does).
+    static func blocking<T: Sendable>(or fallback: T, _ body: @escaping @Sendable () async -> T) -> T {
+        let box = Mutex<T?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let value = await body()
+            box.withLock { $0 = value }
+            done.signal()
+        }
+        done.wait()
+        // The task stored its value before signalling.
+        return box.withLock { $0.take() } ?? fallback
+    }
+}
+
+extension AppError {
+    /// The app's reading of an API failure: sign in again (6), try later (75), or a failure (1).
+    public init(api error: APIError) {
+        switch error.code {
+        case .authRequired:
+            self.init(code: "AUTH_REQUIRED", error.message, exitCode: ExitCode.authRequired)
+        case .offline, .connectionLost, .rateLimited, .unavailable, .serverError:
+            self.init(code: "SERVER_UNAVAILABLE", error.message, exitCode: ExitCode.temporary)
+        default:
+            self.init(code: error.code.rawValue, error.message, exitCode: ExitCode.failure)
+        }
+    }
+}

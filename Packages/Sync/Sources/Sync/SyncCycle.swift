@@ -1,0 +1,454 @@
+import Foundation
+import Models
+
+/// One sync cycle as a value: the driver (`SyncEngine`) feeds it events —
+/// what the store holds, what the server answered — and performs the actions
+/// it returns. It does no I/O, so every rule of PRODUCT.md section 7 that
+/// decides *what* happens (order, batching, backoff, the ceiling, which
+/// reports expire) is tested without a network or a store.
+///
+/// Phases run in order: pull reference data, push reports in batches, upload
+/// the photos of accepted reports, clean up (retention), done. A transport
+/// failure stops the network phases (outcome `offline`), an expired session
+/// stops them too (`authRequired`); cleanup runs either way, since it needs
+/// no network.
+public struct SyncCycle: Sendable {
+    /// Where the cycle is.
+    public enum Phase: Sendable, Hashable {
+        /// Not started.
+        case idle
+        /// Waiting for the reference data.
+        case pullReference
+        /// Waiting for the PENDING reports.
+        case loadQueue
+        /// Waiting for the server's answer to batch `batch` (0-based).
+        case pushReports(batch: Int)
+        /// Waiting for the accepted reports' photo work.
+        case loadPhotoWork
+        /// Waiting for the photo uploads.
+        case uploadPhotos
+        /// Retention: waiting for the SYNCED reports, then for their expiry.
+        case cleanup
+        /// Finished; the summary says how.
+        case finished(SyncOutcome)
+    }
+
+    /// A PENDING report as the store holds it, for deciding what to send.
+    public struct Candidate: Sendable, Hashable {
+        /// The report.
+        public var localID: UUID
+        /// Failed attempts so far.
+        public var attemptCount: Int
+        /// When the next attempt is due; nil for at once.
+        public var nextAttemptAt: Date?
+        /// True when the server accepted it already and only photos remain.
+        public var awaitingPhotos: Bool
+        /// Owned photos not UPLOADED yet (what `accepted` records).
+        public var outstandingPhotos: Int
+        /// The parent of a re-inspection, whose follow-up flag acceptance clears.
+        public var parentLocalID: UUID?
+
+        /// A candidate.
+        public init(localID: UUID, attemptCount: Int = 0, nextAttemptAt: Date? = nil, awaitingPhotos: Bool = false,
+                    outstandingPhotos: Int = 0, parentLocalID: UUID? = nil) {
+            self.localID = localID
+            self.attemptCount = attemptCount
+            self.nextAttemptAt = nextAttemptAt
+            self.awaitingPhotos = awaitingPhotos
+            self.outstandingPhotos = outstandingPhotos
+            self.parentLocalID = parentLocalID
+        }
+    }
+
+    /// An accepted report's photos still to upload.
+    public struct PhotoWork: Sendable, Hashable {
+        /// The report.
+        public var reportLocalID: UUID
+        /// Its photos that are not UPLOADED, in the order added.
+        public var photoLocalIDs: [UUID]
+
+        /// Photo work.
+        public init(reportLocalID: UUID, photoLocalIDs: [UUID]) {
+            self.reportLocalID = reportLocalID
+            self.photoLocalIDs = photoLocalIDs
+        }
+    }
+
+    /// How one photo upload ended.
+    public struct PhotoOutcome: Sendable, Hashable {
+        /// The photo.
+        public var photoLocalID: UUID
+        /// Bytes sent, when it was uploaded.
+        public var byteSize: Int64
+        /// Why it failed; nil when it was uploaded.
+        public var failure: SyncFailure?
+
+        /// A photo outcome.
+        public init(photoLocalID: UUID, byteSize: Int64 = 0, failure: SyncFailure? = nil) {
+            self.photoLocalID = photoLocalID
+            self.byteSize = byteSize
+            self.failure = failure
+        }
+    }
+
+    /// What the driver feeds in.
+    public enum Event: Sendable {
+        /// Reference data arrived and was stored.
+        case referencePulled(ReferenceCounts)
+        /// Reference data could not be pulled.
+        case referenceFailed(SyncFailure)
+        /// The PENDING reports, in creation order.
+        case queueLoaded([Candidate])
+        /// The server answered the batch in flight.
+        case batchAnswered(results: [SyncResult], minimumAppVersion: String)
+        /// The batch in flight got no usable answer.
+        case batchFailed(SyncFailure)
+        /// Accepted reports and their photos not yet uploaded.
+        case photoWorkLoaded([PhotoWork])
+        /// The photo uploads ended, one outcome per photo sent.
+        case photosUploaded([PhotoOutcome])
+        /// SYNCED reports with the device time they became SYNCED.
+        case syncedLoaded([(localID: UUID, syncedAt: Date)])
+        /// Expiry ended: `removed` reports removed, `kept` refused by the store.
+        case expired(removed: Int, kept: Int)
+    }
+
+    /// What the driver must do next, in order.
+    public enum Action: Sendable, Hashable {
+        /// Pull facilities, areas, templates and assignments (with the stored cursor).
+        case pullReference
+        /// Read the PENDING reports and answer `queueLoaded`.
+        case loadQueue
+        /// Send these reports, in this order, as one `POST /reports/sync`.
+        case sendBatch([UUID])
+        /// Keep the server's minimum app version (F10).
+        case storeMinimumAppVersion(String)
+        /// Apply these lifecycle events in one transaction; `retryAt` sets next attempts.
+        case record(events: [RecordedEvent], retryAt: [UUID: Date])
+        /// Clear the local follow-up flag of these parents (accepted re-inspections).
+        case clearFollowUp([UUID])
+        /// Read the accepted reports' photo work and answer `photoWorkLoaded`.
+        case loadPhotoWork
+        /// Upload these photos (concurrently) and answer `photosUploaded`.
+        case uploadPhotos([UUID])
+        /// Record photo upload states.
+        case markPhotos(uploaded: [UUID], failed: [UUID: String])
+        /// Read the SYNCED reports and answer `syncedLoaded`.
+        case loadSynced
+        /// Remove these SYNCED reports (the store refuses while a photo is not UPLOADED).
+        case expire([UUID])
+        /// The cycle is over.
+        case finish(SyncSummary)
+    }
+
+    /// A lifecycle event for one report.
+    public struct RecordedEvent: Sendable, Hashable {
+        /// The report.
+        public var localID: UUID
+        /// What happened to it.
+        public var event: ReportEvent
+        /// A recorded event.
+        public init(_ localID: UUID, _ event: ReportEvent) {
+            self.localID = localID
+            self.event = event
+        }
+    }
+
+    /// The backoff rules.
+    public let policy: RetryPolicy
+    /// Device time at the start: used only to schedule retries and for retention.
+    public let now: Date
+    /// Days SYNCED reports stay on the device.
+    public let retentionDays: Int
+    /// A value in 0..<1 for the jitter, injected so tests are exact.
+    private let random: @Sendable () -> Double
+
+    /// Where the cycle is.
+    public private(set) var phase: Phase = .idle
+    /// What happened so far.
+    public private(set) var summary = SyncSummary()
+
+    private var batches: [[UUID]] = []
+    private var candidates: [UUID: Candidate] = [:]
+    private var acceptedThisCycle: Set<UUID> = []
+    private var photoOwners: [UUID: UUID] = [:]
+    private var photoWork: [PhotoWork] = []
+    private var networkOutcome: SyncOutcome = .done
+
+    /// A cycle that has not started.
+    public init(policy: RetryPolicy = RetryPolicy(), now: Date, retentionDays: Int,
+                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+        self.policy = policy
+        self.now = now
+        self.retentionDays = retentionDays
+        self.random = random
+    }
+
+    /// Starts the cycle.
+    public mutating func start() -> [Action] {
+        phase = .pullReference
+        return [.pullReference]
+    }
+
+    /// Feeds one event; returns what to do next. An event that does not fit
+    /// the phase is ignored (no actions), so a confused driver cannot corrupt the cycle.
+    public mutating func handle(_ event: Event) -> [Action] {
+        switch (phase, event) {
+        case (.pullReference, .referencePulled(let counts)):
+            summary.reference = counts
+            summary.online = true
+            phase = .loadQueue
+            return [.loadQueue]
+
+        case (.pullReference, .referenceFailed(let failure)):
+            summary.referenceError = failure
+            switch failure.kind {
+            case .authRequired:
+                return stopNetwork(.authRequired, failure)
+            case .transient where failure.code == SyncFailure.offlineCode:
+                return stopNetwork(.offline, failure)
+            case .transient, .refused:
+                // The server answered (or may answer reports): push anyway.
+                phase = .loadQueue
+                return [.loadQueue]
+            }
+
+        case (.loadQueue, .queueLoaded(let queue)):
+            return planBatches(queue)
+
+        case (.pushReports(let index), .batchAnswered(let results, let minimum)):
+            summary.online = true
+            return [.storeMinimumAppVersion(minimum)] + recordAnswers(results, batch: batches[index]) + nextBatch(after: index)
+
+        case (.pushReports(let index), .batchFailed(let failure)):
+            return batchFailed(failure, batch: batches[index], index: index)
+
+        case (.loadPhotoWork, .photoWorkLoaded(let work)):
+            return planPhotos(work)
+
+        case (.uploadPhotos, .photosUploaded(let outcomes)):
+            return recordPhotos(outcomes)
+
+        case (.cleanup, .syncedLoaded(let synced)):
+            let cutoff = now.addingTimeInterval(-Double(retentionDays) * 86_400)
+            let expired = synced.filter { $0.syncedAt < cutoff }.map(\.localID)
+            guard !expired.isEmpty else { return finish() }
+            return [.expire(expired)]
+
+        case (.cleanup, .expired(let removed, _)):
+            summary.expired = removed
+            return finish()
+
+        default:
+            return []
+        }
+    }
+
+    // MARK: - Push
+
+    private mutating func planBatches(_ queue: [Candidate]) -> [Action] {
+        var due: [UUID] = []
+        for candidate in queue {
+            candidates[candidate.localID] = candidate
+            if candidate.awaitingPhotos { continue }
+            if policy.needsPerson(attemptCount: candidate.attemptCount) {
+                summary.needsPerson += 1
+            } else if let next = candidate.nextAttemptAt, next > now {
+                summary.waiting += 1
+            } else {
+                due.append(candidate.localID)
+            }
+        }
+        batches = stride(from: 0, to: due.count, by: SyncRequest.maximumBatch).map {
+            Array(due[$0..<min($0 + SyncRequest.maximumBatch, due.count)])
+        }
+        return nextBatch(after: -1)
+    }
+
+    private mutating func nextBatch(after index: Int) -> [Action] {
+        let next = index + 1
+        guard next < batches.count else {
+            phase = .loadPhotoWork
+            return [.loadPhotoWork]
+        }
+        phase = .pushReports(batch: next)
+        return [.sendBatch(batches[next])]
+    }
+
+    private mutating func recordAnswers(_ results: [SyncResult], batch: [UUID]) -> [Action] {
+        let byID = Dictionary(results.map { ($0.localID, $0) }, uniquingKeysWith: { first, _ in first })
+        var events: [RecordedEvent] = []
+        var retryAt: [UUID: Date] = [:]
+        var parents: [UUID] = []
+        for localID in batch {
+            let candidate = candidates[localID]
+            guard let result = byID[localID] else {
+                // The server skipped it: nothing is known, so try again later.
+                let failure = SyncFailure(kind: .transient, code: "SYNC_INCOMPLETE",
+                                          message: "The server did not answer for this report; it will be sent again.")
+                events.append(RecordedEvent(localID, .transportFailed(code: failure.code, message: failure.message)))
+                retryAt[localID] = retryDate(afterAttempt: (candidate?.attemptCount ?? 0) + 1, failure: failure)
+                summary.failed += 1
+                continue
+            }
+            switch result.status {
+            case .accepted:
+                guard let serverID = result.serverID, let revision = result.revision else {
+                    events.append(RecordedEvent(localID, .transportFailed(code: "INVALID_RESPONSE",
+                        message: "The server accepted this report without a server id or revision; it will be sent again.")))
+                    retryAt[localID] = retryDate(afterAttempt: (candidate?.attemptCount ?? 0) + 1, failure: nil)
+                    summary.failed += 1
+                    continue
+                }
+                let outstanding = candidate?.outstandingPhotos ?? 0
+                events.append(RecordedEvent(localID, .accepted(serverID: serverID, revision: revision, photosOutstanding: outstanding)))
+                acceptedThisCycle.insert(localID)
+                summary.accepted += 1
+                if let parent = candidate?.parentLocalID { parents.append(parent) }
+            case .conflict:
+                let revision = result.serverRevision ?? result.revision ?? 0
+                events.append(RecordedEvent(localID, .conflict(serverRevision: revision, serverPayload: result.serverPayload ?? .object([:]))))
+                summary.conflicts.append(localID)
+            case .rejected:
+                let code = result.errorCode ?? "REPORT_REJECTED"
+                let message = result.error ?? "The server rejected this report."
+                events.append(RecordedEvent(localID, .rejected(code: code, message: message)))
+                summary.rejected.append(SyncSummary.Rejection(localID: localID, code: code, message: message))
+            }
+        }
+        var actions: [Action] = [.record(events: events, retryAt: retryAt)]
+        if !parents.isEmpty { actions.append(.clearFollowUp(parents)) }
+        return actions
+    }
+
+    private mutating func batchFailed(_ failure: SyncFailure, batch: [UUID], index: Int) -> [Action] {
+        if failure.kind == .authRequired {
+            return stopNetwork(.authRequired, failure)
+        }
+        var events: [RecordedEvent] = []
+        var retryAt: [UUID: Date] = [:]
+        for localID in batch {
+            events.append(RecordedEvent(localID, .transportFailed(code: failure.code, message: failure.message)))
+            retryAt[localID] = retryDate(afterAttempt: (candidates[localID]?.attemptCount ?? 0) + 1, failure: failure)
+        }
+        summary.failed += batch.count
+        let record = Action.record(events: events, retryAt: retryAt)
+        if failure.kind == .transient {
+            // Offline or the server is down: the next batch would fare no better.
+            return [record] + stopNetwork(.offline, failure)
+        }
+        // The server refused the request itself: other batches may still go through.
+        summary.error = failure
+        return [record] + nextBatch(after: index)
+    }
+
+    /// Full-jitter backoff from the policy, never sooner than the server's `Retry-After`.
+    private func retryDate(afterAttempt attempt: Int, failure: SyncFailure?) -> Date {
+        let delay = max(policy.delay(afterAttempt: attempt, random: random()), failure?.retryAfter ?? 0)
+        return now.addingTimeInterval(delay)
+    }
+
+    // MARK: - Photos
+
+    private mutating func planPhotos(_ work: [PhotoWork]) -> [Action] {
+        var ready: [RecordedEvent] = []
+        var photos: [UUID] = []
+        for item in work {
+            if let candidate = candidates[item.reportLocalID], !acceptedThisCycle.contains(item.reportLocalID) {
+                if policy.needsPerson(attemptCount: candidate.attemptCount) { summary.needsPerson += 1; continue }
+                if let next = candidate.nextAttemptAt, next > now { summary.waiting += 1; continue }
+            }
+            if item.photoLocalIDs.isEmpty {
+                // Accepted and every photo is up already (an earlier cycle was cut short).
+                ready.append(RecordedEvent(item.reportLocalID, .photosUploaded))
+                continue
+            }
+            photoWork.append(item)
+            for photo in item.photoLocalIDs {
+                photoOwners[photo] = item.reportLocalID
+                photos.append(photo)
+            }
+        }
+        var actions: [Action] = []
+        if !ready.isEmpty {
+            actions.append(.record(events: ready, retryAt: [:]))
+            summary.synced += ready.count
+        }
+        guard !photos.isEmpty else {
+            return actions + beginCleanup()
+        }
+        phase = .uploadPhotos
+        return actions + [.uploadPhotos(photos)]
+    }
+
+    private mutating func recordPhotos(_ outcomes: [PhotoOutcome]) -> [Action] {
+        var uploaded: [UUID] = []
+        var failed: [UUID: String] = [:]
+        var failedPerReport: [UUID: Int] = [:]
+        var firstFailure: [UUID: SyncFailure] = [:]
+        var sawAuth: SyncFailure?
+        var sawOffline: SyncFailure?
+        for outcome in outcomes {
+            guard let owner = photoOwners[outcome.photoLocalID] else { continue }
+            if let failure = outcome.failure {
+                failed[outcome.photoLocalID] = failure.message
+                failedPerReport[owner, default: 0] += 1
+                if firstFailure[owner] == nil { firstFailure[owner] = failure }
+                summary.photosFailed += 1
+                if failure.kind == .authRequired { sawAuth = sawAuth ?? failure }
+                if failure.kind == .transient && failure.code == SyncFailure.offlineCode { sawOffline = sawOffline ?? failure }
+            } else {
+                uploaded.append(outcome.photoLocalID)
+                summary.photosUploaded += 1
+                summary.photoBytes += outcome.byteSize
+                summary.online = true
+            }
+        }
+        // A photo the driver did not report on is still outstanding.
+        let reported = Set(outcomes.map(\.photoLocalID))
+        var events: [RecordedEvent] = []
+        var retryAt: [UUID: Date] = [:]
+        for item in photoWork {
+            let missing = item.photoLocalIDs.filter { !reported.contains($0) }.count
+            let left = (failedPerReport[item.reportLocalID] ?? 0) + missing
+            if left == 0 {
+                events.append(RecordedEvent(item.reportLocalID, .photosUploaded))
+                summary.synced += 1
+            } else {
+                let message = "Photos still uploading (\(left) left)."
+                events.append(RecordedEvent(item.reportLocalID, .transportFailed(code: "PHOTO_UPLOAD_FAILED", message: message)))
+                let attempts = acceptedThisCycle.contains(item.reportLocalID) ? 0 : (candidates[item.reportLocalID]?.attemptCount ?? 0)
+                retryAt[item.reportLocalID] = retryDate(afterAttempt: attempts + 1, failure: firstFailure[item.reportLocalID])
+            }
+        }
+        var actions: [Action] = [.markPhotos(uploaded: uploaded, failed: failed)]
+        if !events.isEmpty { actions.append(.record(events: events, retryAt: retryAt)) }
+        if let sawAuth {
+            return actions + stopNetwork(.authRequired, sawAuth)
+        }
+        if let sawOffline, uploaded.isEmpty {
+            return actions + stopNetwork(.offline, sawOffline)
+        }
+        return actions + beginCleanup()
+    }
+
+    // MARK: - End
+
+    private mutating func stopNetwork(_ outcome: SyncOutcome, _ failure: SyncFailure) -> [Action] {
+        networkOutcome = outcome
+        summary.error = failure
+        if outcome == .offline { summary.online = false }
+        return beginCleanup()
+    }
+
+    private mutating func beginCleanup() -> [Action] {
+        phase = .cleanup
+        return [.loadSynced]
+    }
+
+    private mutating func finish() -> [Action] {
+        summary.outcome = networkOutcome
+        phase = .finished(networkOutcome)
+        return [.finish(summary)]
+    }
+}

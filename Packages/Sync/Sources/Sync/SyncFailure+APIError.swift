@@ -1,0 +1,15 @@
+extension SyncFailure {
+    /// The cycle's reading of an API failure: transient ones wait for a later
+    /// cycle, an ended session asks for `jqc login`, anything else was refused.
+    public init(_ error: APIError) {
+        switch error.code {
+        case .authRequired:
+            self.init(kind: .authRequired, code: "AUTH_REQUIRED", message: error.message)
+        case .offline:
+            self.init(kind: .transient, code: Self.offlineCode, message: error.message, retryAfter: error.retryAfter)
+        default:
+            self.init(kind: error.isTransient ? .transient : .refused, code: error.code.rawValue, message: error.message,
+                      retryAfter: error.retryAfter)
+        }
+    }
+}

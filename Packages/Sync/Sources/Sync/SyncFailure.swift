@@ -1,0 +1,34 @@
+/// Why a network step of the cycle failed, as the cycle needs to know it:
+/// try later, sign in again, or the server refused the request itself.
+/// The engine derives it from `APIError`; the cycle never sees the network.
+public struct SyncFailure: Sendable, Hashable, Error {
+    /// What the cycle does about it.
+    public enum Kind: Sendable, Hashable {
+        /// Offline, dropped, 5xx, 429: try again later, unchanged.
+        case transient
+        /// The session is over: nothing more can be sent until `jqc login`.
+        case authRequired
+        /// The server answered and refused the request (4xx, not the API): retried with backoff.
+        case refused
+    }
+
+    /// The code of a failure where the server could not be reached at all.
+    public static let offlineCode = "SYNC_OFFLINE"
+
+    /// What the cycle does about it.
+    public var kind: Kind
+    /// A machine code (`OFFLINE`, `UNAVAILABLE`, `AUTH_REQUIRED`, ...), kept as the report's last error code.
+    public var code: String
+    /// One line for a person.
+    public var message: String
+    /// Seconds the server asked to wait, if it said.
+    public var retryAfter: Double?
+
+    /// A failure.
+    public init(kind: Kind, code: String, message: String, retryAfter: Double? = nil) {
+        self.kind = kind
+        self.code = code
+        self.message = message
+        self.retryAfter = retryAfter
+    }
+}

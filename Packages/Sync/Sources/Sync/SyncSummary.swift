@@ -1,0 +1,144 @@
+import Foundation
+import Models
+
+/// How a sync cycle ended.
+public enum SyncOutcome: String, Sendable, Hashable {
+    /// Every network phase ran.
+    case done
+    /// The server could not be reached or was unavailable; what was left waits for the next cycle.
+    case offline
+    /// The session is over; sign in again (nothing local was lost).
+    case authRequired = "auth_required"
+}
+
+/// What the reference pull brought.
+public struct ReferenceCounts: Sendable, Hashable {
+    /// Facilities stored.
+    public var facilities: Int
+    /// Areas stored.
+    public var areas: Int
+    /// Templates stored.
+    public var templates: Int
+    /// Assignments new or changed since the stored cursor.
+    public var assignments: Int
+    /// Templates the server sent whose schema this app cannot read: skipped, never fatal.
+    public var skippedTemplates: [SkippedTemplate]
+
+    /// Reference counts.
+    public init(facilities: Int = 0, areas: Int = 0, templates: Int = 0, assignments: Int = 0,
+                skippedTemplates: [SkippedTemplate] = []) {
+        self.facilities = facilities
+        self.areas = areas
+        self.templates = templates
+        self.assignments = assignments
+        self.skippedTemplates = skippedTemplates
+    }
+}
+
+/// A template left out of the cache, and why.
+public struct SkippedTemplate: Sendable, Hashable {
+    /// Its id, or "?" when it has none.
+    public var id: String
+    /// The first problem found, for one line of output.
+    public var reason: String
+
+    /// A skipped template.
+    public init(id: String, reason: String) {
+        self.id = id
+        self.reason = reason
+    }
+}
+
+/// What one sync cycle did: the `sync` command's output and `sync --json`.
+/// It never holds a token or any answer.
+public struct SyncSummary: Sendable, Hashable {
+    /// A report the server refused.
+    public struct Rejection: Sendable, Hashable {
+        /// The report.
+        public var localID: UUID
+        /// The server's code (`REPORT_INVALID`, `SCHEMA_UNSUPPORTED`, ...).
+        public var code: String
+        /// The server's message.
+        public var message: String
+
+        /// A rejection.
+        public init(localID: UUID, code: String, message: String) {
+            self.localID = localID
+            self.code = code
+            self.message = message
+        }
+    }
+
+    /// How the cycle ended.
+    public var outcome: SyncOutcome = .done
+    /// Whether the last network attempt reached the server.
+    public var online = false
+    /// What the reference pull stored; nil when it failed.
+    public var reference: ReferenceCounts?
+    /// Why the reference pull failed, if it did.
+    public var referenceError: SyncFailure?
+    /// Reports the server accepted.
+    public var accepted = 0
+    /// Reports that became SYNCED (accepted with every photo up).
+    public var synced = 0
+    /// Reports that came back in CONFLICT.
+    public var conflicts: [UUID] = []
+    /// Reports the server rejected.
+    public var rejected: [Rejection] = []
+    /// Reports whose upload failed this cycle (they retry later).
+    public var failed = 0
+    /// PENDING reports not sent because their next attempt is not due yet.
+    public var waiting = 0
+    /// PENDING reports at the retry ceiling: they wait for `jqc retry`.
+    public var needsPerson = 0
+    /// Photos uploaded.
+    public var photosUploaded = 0
+    /// Photo bytes uploaded.
+    public var photoBytes: Int64 = 0
+    /// Photos whose upload failed.
+    public var photosFailed = 0
+    /// SYNCED reports removed after the retention window.
+    public var expired = 0
+    /// The failure that stopped or marred the cycle, if any.
+    public var error: SyncFailure?
+
+    /// An empty summary.
+    public init() {}
+
+    /// The `sync --json` document.
+    public var json: JSONValue {
+        var object: [String: JSONValue] = [
+            "outcome": .string(outcome.rawValue),
+            "online": .bool(online),
+            "accepted": .integer(Int64(accepted)),
+            "synced": .integer(Int64(synced)),
+            "conflicts": .array(conflicts.map { .string($0.wireString) }),
+            "rejected": .array(rejected.map {
+                ["local_id": .string($0.localID.wireString), "code": .string($0.code), "message": .string($0.message)]
+            }),
+            "failed": .integer(Int64(failed)),
+            "waiting": .integer(Int64(waiting)),
+            "needs_attention": .integer(Int64(needsPerson)),
+            "photos_uploaded": .integer(Int64(photosUploaded)),
+            "photo_bytes": .integer(photoBytes),
+            "photos_failed": .integer(Int64(photosFailed)),
+            "expired": .integer(Int64(expired)),
+            "error": error.map { ["code": .string($0.code), "message": .string($0.message)] } ?? .null,
+        ]
+        if let reference {
+            object["pulled"] = [
+                "facilities": .integer(Int64(reference.facilities)),
+                "areas": .integer(Int64(reference.areas)),
+                "templates": .integer(Int64(reference.templates)),
+                "assignments": .integer(Int64(reference.assignments)),
+                "skipped_templates": .array(reference.skippedTemplates.map { ["id": .string($0.id), "reason": .string($0.reason)] }),
+            ]
+        } else {
+            object["pulled"] = .null
+        }
+        if let referenceError {
+            object["reference_error"] = ["code": .string(referenceError.code), "message": .string(referenceError.message)]
+        }
+        return .object(object)
+    }
+}

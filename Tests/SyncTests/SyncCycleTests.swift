@@ -1,0 +1,259 @@
+import Foundation
+import Models
+import Sync
+import Testing
+
+/// The sync cycle as a value: every decision checked with no network and no store.
+@Suite struct SyncCycleTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let policy = RetryPolicy(baseDelay: 30, maximumDelay: 3600, attemptCeiling: 8)
+
+    func cycle(retentionDays: Int = 30) -> SyncCycle {
+        SyncCycle(policy: policy, now: now, retentionDays: retentionDays, random: { 0.5 })
+    }
+
+    /// A cycle past the reference pull, waiting for the queue.
+    func pushing(_ queue: [SyncCycle.Candidate]) -> (SyncCycle, [SyncCycle.Action]) {
+        var cycle = cycle()
+        _ = cycle.start()
+        _ = cycle.handle(.referencePulled(ReferenceCounts()))
+        let actions = cycle.handle(.queueLoaded(queue))
+        return (cycle, actions)
+    }
+
+    func ids(_ count: Int) -> [UUID] { (0..<count).map { _ in UUID() } }
+
+    func sentBatches(_ actions: [SyncCycle.Action]) -> [[UUID]] {
+        actions.compactMap { if case .sendBatch(let ids) = $0 { return ids } else { return nil } }
+    }
+
+    func recorded(_ actions: [SyncCycle.Action]) -> [SyncCycle.RecordedEvent] {
+        actions.flatMap { action -> [SyncCycle.RecordedEvent] in
+            if case .record(let events, _) = action { return events } else { return [] }
+        }
+    }
+
+    func retries(_ actions: [SyncCycle.Action]) -> [UUID: Date] {
+        var all: [UUID: Date] = [:]
+        for case .record(_, let retryAt) in actions { all.merge(retryAt) { $1 } }
+        return all
+    }
+
+    func accepted(_ id: UUID, _ serverID: String = "srv", revision: Int = 1) -> SyncResult {
+        SyncResult(localID: id, status: .accepted, serverID: serverID, revision: revision)
+    }
+
+    @Test func startsWithReferenceThenReadsTheQueue() {
+        var cycle = cycle()
+        #expect(cycle.start() == [.pullReference])
+        #expect(cycle.handle(.referencePulled(ReferenceCounts(facilities: 2))) == [.loadQueue])
+        #expect(cycle.summary.reference?.facilities == 2)
+        #expect(cycle.summary.online)
+    }
+
+    @Test func sendsDueReportsInCreationOrderInBatchesOfAtMostOneHundred() {
+        let reports = ids(250)
+        var (cycle, actions) = pushing(reports.map { SyncCycle.Candidate(localID: $0) })
+        var sent = sentBatches(actions)
+        #expect(sent.count == 1 && sent[0] == Array(reports[0..<100]))
+        actions = cycle.handle(.batchAnswered(results: sent[0].map { accepted($0) }, minimumAppVersion: "1.0.0"))
+        sent = sentBatches(actions)
+        #expect(sent == [Array(reports[100..<200])])
+        actions = cycle.handle(.batchAnswered(results: sent[0].map { accepted($0) }, minimumAppVersion: "1.0.0"))
+        #expect(sentBatches(actions) == [Array(reports[200..<250])])
+        actions = cycle.handle(.batchAnswered(results: reports[200..<250].map { accepted($0) }, minimumAppVersion: "1.0.0"))
+        #expect(actions.last == .loadPhotoWork)
+        #expect(cycle.summary.accepted == 250)
+    }
+
+    @Test func skipsReportsNotDueOrAtTheCeilingAndThoseOnlyWaitingForPhotos() {
+        let due = UUID(), later = UUID(), ceiling = UUID(), photosOnly = UUID(), pastDue = UUID()
+        let (cycle, actions) = pushing([
+            .init(localID: due),
+            .init(localID: later, attemptCount: 2, nextAttemptAt: now.addingTimeInterval(60)),
+            .init(localID: ceiling, attemptCount: 8),
+            .init(localID: photosOnly, awaitingPhotos: true, outstandingPhotos: 2),
+            .init(localID: pastDue, attemptCount: 3, nextAttemptAt: now.addingTimeInterval(-1)),
+        ])
+        #expect(sentBatches(actions) == [[due, pastDue]])
+        #expect(cycle.summary.waiting == 1)
+        #expect(cycle.summary.needsPerson == 1)
+    }
+
+    @Test func nothingDueGoesStraightToPhotos() {
+        let (_, actions) = pushing([])
+        #expect(actions == [.loadPhotoWork])
+    }
+
+    @Test func recordsEveryVerdictOfABatchInOneStepAndKeepsTheMinimumVersion() {
+        let ok = UUID(), withPhotos = UUID(), clash = UUID(), bad = UUID(), parent = UUID()
+        var (cycle, _) = pushing([
+            .init(localID: ok, parentLocalID: parent),
+            .init(localID: withPhotos, outstandingPhotos: 3),
+            .init(localID: clash), .init(localID: bad),
+        ])
+        let payload: JSONValue = ["answers": ["1": "server"]]
+        let actions = cycle.handle(.batchAnswered(results: [
+            accepted(ok, "s1", revision: 1),
+            accepted(withPhotos, "s2", revision: 4),
+            SyncResult(localID: clash, status: .conflict, serverPayload: payload, serverRevision: 3),
+            SyncResult(localID: bad, status: .rejected, errorCode: "REPORT_INVALID", error: "Answer 2 is not a number."),
+        ], minimumAppVersion: "1.2.0"))
+        #expect(actions.first == .storeMinimumAppVersion("1.2.0"))
+        let records = actions.filter { if case .record = $0 { return true } else { return false } }
+        #expect(records.count == 1)
+        #expect(recorded(actions) == [
+            .init(ok, .accepted(serverID: "s1", revision: 1, photosOutstanding: 0)),
+            .init(withPhotos, .accepted(serverID: "s2", revision: 4, photosOutstanding: 3)),
+            .init(clash, .conflict(serverRevision: 3, serverPayload: payload)),
+            .init(bad, .rejected(code: "REPORT_INVALID", message: "Answer 2 is not a number.")),
+        ])
+        #expect(actions.contains(.clearFollowUp([parent])))
+        #expect(actions.last == .loadPhotoWork)
+        #expect(cycle.summary.accepted == 2)
+        #expect(cycle.summary.conflicts == [clash])
+        #expect(cycle.summary.rejected.map(\.code) == ["REPORT_INVALID"])
+    }
+
+    @Test func aReportTheServerLeftUnansweredIsRetriedLater() {
+        let answered = UUID(), skipped = UUID()
+        var (cycle, _) = pushing([.init(localID: answered), .init(localID: skipped)])
+        let actions = cycle.handle(.batchAnswered(results: [accepted(answered)], minimumAppVersion: "1.0.0"))
+        #expect(recorded(actions).last?.localID == skipped)
+        #expect(retries(actions)[skipped] != nil)
+        #expect(cycle.summary.failed == 1)
+    }
+
+    @Test func aTransportFailureMarksTheWholeBatchSchedulesJitteredRetriesAndStopsPushing() {
+        let reports = ids(150)
+        var queue = reports.map { SyncCycle.Candidate(localID: $0) }
+        queue[1].attemptCount = 2
+        var (cycle, _) = pushing(queue)
+        let offline = SyncFailure(kind: .transient, code: SyncFailure.offlineCode, message: "No connection.")
+        let actions = cycle.handle(.batchFailed(offline))
+        #expect(sentBatches(actions).isEmpty)
+        let events = recorded(actions)
+        #expect(events.count == 100)
+        #expect(events.allSatisfy { $0.event == .transportFailed(code: SyncFailure.offlineCode, message: "No connection.") })
+        let due = retries(actions)
+        // Full jitter with random 0.5: half the bound of attempt 1 (30 s) and of attempt 3 (120 s).
+        #expect(due[reports[0]] == now.addingTimeInterval(15))
+        #expect(due[reports[1]] == now.addingTimeInterval(60))
+        #expect(due[reports[120]] == nil)
+        #expect(actions.last == .loadSynced)
+        #expect(cycle.handle(.syncedLoaded([])) == [.finish(cycle.summary.with(outcome: .offline))])
+        #expect(cycle.summary.outcome == .offline)
+        #expect(cycle.summary.online == false)
+    }
+
+    @Test func retryAfterFromTheServerIsNeverCutShort() {
+        let report = UUID()
+        var (cycle, _) = pushing([.init(localID: report)])
+        let busy = SyncFailure(kind: .transient, code: "UNAVAILABLE", message: "Busy.", retryAfter: 600)
+        let actions = cycle.handle(.batchFailed(busy))
+        #expect(retries(actions)[report] == now.addingTimeInterval(600))
+    }
+
+    @Test func anExpiredSessionChangesNoReportAndEndsAuthRequired() {
+        var (cycle, _) = pushing([.init(localID: UUID())])
+        let actions = cycle.handle(.batchFailed(SyncFailure(kind: .authRequired, code: "AUTH_REQUIRED", message: "Sign in.")))
+        #expect(recorded(actions).isEmpty)
+        #expect(actions == [.loadSynced])
+        _ = cycle.handle(.syncedLoaded([]))
+        #expect(cycle.summary.outcome == .authRequired)
+    }
+
+    @Test func aRefusedBatchDoesNotBlockTheNextOne() {
+        let reports = ids(101)
+        var (cycle, _) = pushing(reports.map { SyncCycle.Candidate(localID: $0) })
+        let actions = cycle.handle(.batchFailed(SyncFailure(kind: .refused, code: "BAD_REQUEST", message: "Bad.")))
+        #expect(recorded(actions).count == 100)
+        #expect(sentBatches(actions) == [[reports[100]]])
+    }
+
+    @Test func unreachableServerForReferenceStopsBeforeAnyReportIsTouched() {
+        var cycle = cycle()
+        _ = cycle.start()
+        let actions = cycle.handle(.referenceFailed(SyncFailure(kind: .transient, code: SyncFailure.offlineCode, message: "No connection.")))
+        #expect(actions == [.loadSynced])
+        _ = cycle.handle(.syncedLoaded([]))
+        #expect(cycle.summary.outcome == .offline)
+        #expect(cycle.summary.failed == 0)
+    }
+
+    @Test func aBusyOrOddReferenceEndpointStillLetsReportsGo() {
+        var cycle = cycle()
+        _ = cycle.start()
+        #expect(cycle.handle(.referenceFailed(SyncFailure(kind: .transient, code: "UNAVAILABLE", message: "Busy."))) == [.loadQueue])
+    }
+
+    @Test func photosOfAcceptedReportsAreUploadedAndEachReportIsSyncedOnlyWhenAllAreUp() {
+        let whole = UUID(), partial = UUID(), bare = UUID()
+        let p1 = UUID(), p2 = UUID(), p3 = UUID(), p4 = UUID()
+        var (cycle, actions) = pushing([.init(localID: whole, outstandingPhotos: 2), .init(localID: partial, outstandingPhotos: 2)])
+        actions = cycle.handle(.batchAnswered(results: [accepted(whole), accepted(partial, "s2")], minimumAppVersion: "1.0.0"))
+        #expect(actions.last == .loadPhotoWork)
+        actions = cycle.handle(.photoWorkLoaded([
+            .init(reportLocalID: whole, photoLocalIDs: [p1, p2]),
+            .init(reportLocalID: partial, photoLocalIDs: [p3, p4]),
+            .init(reportLocalID: bare, photoLocalIDs: []),
+        ]))
+        #expect(recorded(actions) == [.init(bare, .photosUploaded)])
+        #expect(actions.last == .uploadPhotos([p1, p2, p3, p4]))
+        let failure = SyncFailure(kind: .refused, code: "PHOTO_HASH_MISMATCH", message: "Hash mismatch.")
+        actions = cycle.handle(.photosUploaded([
+            .init(photoLocalID: p1, byteSize: 10), .init(photoLocalID: p2, byteSize: 20),
+            .init(photoLocalID: p3, byteSize: 30), .init(photoLocalID: p4, failure: failure),
+        ]))
+        #expect(actions.first == .markPhotos(uploaded: [p1, p2, p3], failed: [p4: "Hash mismatch."]))
+        #expect(recorded(actions) == [
+            .init(whole, .photosUploaded),
+            .init(partial, .transportFailed(code: "PHOTO_UPLOAD_FAILED", message: "Photos still uploading (1 left).")),
+        ])
+        #expect(retries(actions)[partial] == now.addingTimeInterval(15))
+        #expect(actions.last == .loadSynced)
+        #expect(cycle.summary.photosUploaded == 3 && cycle.summary.photoBytes == 60 && cycle.summary.photosFailed == 1)
+        #expect(cycle.summary.synced == 2)
+    }
+
+    @Test func photoWorkOfAnEarlierCycleWaitsForItsBackoff() {
+        let waiting = UUID()
+        var (cycle, _) = pushing([.init(localID: waiting, attemptCount: 1, nextAttemptAt: now.addingTimeInterval(30), awaitingPhotos: true)])
+        let actions = cycle.handle(.photoWorkLoaded([.init(reportLocalID: waiting, photoLocalIDs: [UUID()])]))
+        #expect(actions == [.loadSynced])
+        #expect(cycle.summary.waiting == 1)
+    }
+
+    @Test func retentionExpiresOnlySyncedReportsOlderThanTheWindow() {
+        var cycle = cycle(retentionDays: 30)
+        _ = cycle.start()
+        _ = cycle.handle(.referencePulled(ReferenceCounts()))
+        _ = cycle.handle(.queueLoaded([]))
+        _ = cycle.handle(.photoWorkLoaded([]))
+        let old = UUID(), fresh = UUID()
+        let actions = cycle.handle(.syncedLoaded([
+            (localID: old, syncedAt: now.addingTimeInterval(-31 * 86_400)),
+            (localID: fresh, syncedAt: now.addingTimeInterval(-29 * 86_400)),
+        ]))
+        #expect(actions == [.expire([old])])
+        let end = cycle.handle(.expired(removed: 1, kept: 0))
+        #expect(cycle.summary.expired == 1)
+        #expect(cycle.summary.outcome == .done)
+        #expect(end == [.finish(cycle.summary)])
+        #expect(cycle.phase == .finished(.done))
+    }
+
+    @Test func anEventOutOfPhaseChangesNothing() {
+        var cycle = cycle()
+        #expect(cycle.handle(.batchAnswered(results: [], minimumAppVersion: "1.0.0")).isEmpty)
+        #expect(cycle.phase == .idle)
+    }
+}
+
+extension SyncSummary {
+    func with(outcome: SyncOutcome) -> SyncSummary {
+        var copy = self
+        copy.outcome = outcome
+        return copy
+    }
+}
