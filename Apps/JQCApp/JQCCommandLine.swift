@@ -36,7 +36,7 @@ public enum JQCCommandLine {
                 + PhotoIssueCommands.all + [ExportCommand.export] + AccountCommands.all + SyncCommands.all
                 + ConflictCommands.all
         case .agent:
-            return [StatusCommands.status]
+            return [AgentCommands.run, StatusCommands.status]
         }
     }
 
@@ -78,7 +78,8 @@ public enum JQCCommandLine {
         do {
             let output = try command.run(Invocation(arguments: parsed, context: context))
             if context.json {
-                print(output.json.canonicalString())
+                // A command that wrote its own output (the agent's log, the runner) returns JSON null.
+                if !output.json.isNull { print(output.json.canonicalString()) }
             } else {
                 for line in output.lines { print(line) }
                 if output.showsStatusLine, let status = try? context.workspace().status() {

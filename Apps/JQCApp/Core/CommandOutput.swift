@@ -5,7 +5,7 @@ import Models
 public struct CommandOutput: Sendable {
     /// Human output, one string per line.
     public var lines: [String]
-    /// The `--json` document.
+    /// The `--json` document; `.null` when the command wrote its own output.
     public var json: JSONValue
     /// Whether the persistent status line follows the human output (PRODUCT.md F15).
     public var showsStatusLine: Bool

@@ -1,0 +1,122 @@
+import Dispatch
+import Foundation
+import Models
+import Sync
+import Synchronization
+
+/// Runs sync cycles for `jqc-agent run`: one (`--once`) or a loop with a
+/// pause between cycles that grows while the server cannot be reached.
+/// SIGTERM and SIGINT end the loop after the cycle in flight has finished,
+/// so a stop never cuts a batch in half on this side.
+public final class AgentLoop {
+    let context: AppContext
+    let log: AgentLog
+    let metrics: MetricsFile?
+    let caFile: String?
+    private var cycles = 0
+    private var lastSuccess: Date?
+
+    /// Set by SIGTERM/SIGINT; read between cycles and while pausing.
+    static let stopRequested = Atomic<Bool>(false)
+
+    public init(context: AppContext, log: AgentLog, metrics: MetricsFile?, caFile: String?) {
+        self.context = context
+        self.log = log
+        self.metrics = metrics
+        self.caFile = caFile
+    }
+
+    /// One cycle; returns the exit code of CLI.md (0 done, 75 offline, 6 sign in).
+    public func runOnce() -> Int32 {
+        let started = Date()
+        log.log(.info, "cycle_started", ["pending": .integer(Int64((try? context.workspace().status().pending) ?? 0))])
+        let code: Int32
+        do {
+            let summary = try SyncService(context: context, caFile: caFile).sync(progress: { _ in })
+            cycles += 1
+            var fields = summary.json.objectValue ?? [:]
+            fields["duration_seconds"] = .double(Date().timeIntervalSince(started))
+            switch summary.outcome {
+            case .done:
+                lastSuccess = Date()
+                log.log(summary.conflicts.isEmpty && summary.rejected.isEmpty ? .info : .warn, "cycle_finished", fields)
+                code = ExitCode.ok
+            case .offline:
+                let pending = (try? context.workspace().status().pending) ?? 0
+                fields["message"] = .string("Waiting for network. \(pending) report\(pending == 1 ? "" : "s") pending.")
+                log.log(.warn, "offline", fields)
+                code = ExitCode.temporary
+            case .authRequired:
+                log.log(.error, "auth_required", ["message": "Sign in again with 'jqc login'; nothing on this device was lost."])
+                code = ExitCode.authRequired
+            }
+            writeMetrics(summary: summary, duration: Date().timeIntervalSince(started))
+        } catch {
+            cycles += 1
+            log.log(error.exitCode == ExitCode.temporary ? .warn : .error, "cycle_failed",
+                    ["code": .string(error.code), "message": .string(error.message)])
+            writeMetrics(summary: nil, duration: Date().timeIntervalSince(started))
+            code = error.exitCode
+        }
+        return code
+    }
+
+    /// Cycles until SIGTERM or SIGINT, pausing `interval` seconds between them
+    /// (doubling up to an hour while offline). Returns 0 after a clean stop.
+    public func runLoop(interval: Double) -> Int32 {
+        Self.installStopHandlers()
+        log.log(.info, "agent_started", ["interval_seconds": .double(interval)])
+        var pause = interval
+        while !Self.stopRequested.load(ordering: .relaxed) {
+            let code = runOnce()
+            if code == ExitCode.authRequired {
+                log.log(.error, "agent_stopped", ["reason": "sign-in needed"])
+                return code
+            }
+            pause = code == ExitCode.temporary ? min(max(pause * 2, interval), 3600) : interval
+            let until = Date().addingTimeInterval(pause)
+            while Date() < until, !Self.stopRequested.load(ordering: .relaxed) {
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+        }
+        log.log(.info, "agent_stopped", ["reason": "signal"])
+        return ExitCode.ok
+    }
+
+    nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
+
+    /// SIGTERM and SIGINT set `stopRequested` instead of ending the process.
+    private static func installStopHandlers() {
+        for number in [SIGTERM, SIGINT] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { AgentLoop.stopRequested.store(true, ordering: .relaxed) }
+            source.resume()
+            signalSources.append(source)
+        }
+    }
+
+    private func writeMetrics(summary: SyncSummary?, duration: Double) {
+        guard let metrics else { return }
+        let status = try? context.workspace().status()
+        var samples: [MetricsFile.Sample] = [
+            .init("jqc_sync_cycles_total", Double(cycles), help: "Sync cycles this agent has run.", type: "counter"),
+            .init("jqc_sync_last_duration_seconds", duration, help: "How long the last cycle took."),
+            .init("jqc_sync_last_cycle_ok", summary?.outcome == .done ? 1 : 0, help: "1 when the last cycle reached the server and finished."),
+            .init("jqc_reports_pending", Double(status?.pending ?? 0), help: "Reports waiting to upload."),
+            .init("jqc_reports_conflict", Double(status?.conflicts ?? 0), help: "Reports in conflict, waiting for a person."),
+            .init("jqc_reports_rejected", Double(status?.rejected ?? 0), help: "Reports the server refused, waiting for correction."),
+            .init("jqc_reports_needs_attention", Double(status?.needsAttention ?? 0), help: "Reports past the retry ceiling, waiting for 'jqc retry'."),
+            .init("jqc_photos_pending", Double(status?.photosPending ?? 0), help: "Photos waiting to upload."),
+            .init("jqc_sync_last_accepted", Double(summary?.accepted ?? 0), help: "Reports the server accepted in the last cycle."),
+            .init("jqc_sync_last_photos_uploaded", Double(summary?.photosUploaded ?? 0), help: "Photos uploaded in the last cycle."),
+        ]
+        if let lastSuccess {
+            samples.append(.init("jqc_sync_last_success_timestamp_seconds", lastSuccess.timeIntervalSince1970.rounded(),
+                                 help: "When the last cycle finished (device clock, for alerting only)."))
+        }
+        do { try metrics.write(samples) } catch {
+            log.log(.error, "metrics_unwritable", ["message": .string(error.message)])
+        }
+    }
+}
