@@ -12,12 +12,13 @@ public final class ServerProcess: @unchecked Sendable {
     private let process: Process
     private let stderrPath: String
 
-    /// Starts the server with `--port 0 --db <tmp>/server.db` and `arguments`,
-    /// and waits for its `listening on http://HOST:PORT` line.
+    /// Starts the server with `--port 0 --db <tmp>/server.db` (or `database`, to
+    /// restart on the data of an earlier server) and `arguments`, and waits for
+    /// its `listening on http://HOST:PORT` line.
     /// `before` runs against the database path first (to add users with the admin command).
-    public init(_ arguments: [String] = ["--demo"], before: (String) throws -> Void = { _ in }) throws {
+    public init(_ arguments: [String] = ["--demo"], database: String? = nil, before: (String) throws -> Void = { _ in }) throws {
         directory = TemporaryDirectory(prefix: "jqc-server")
-        databasePath = directory.path("server.db")
+        databasePath = database ?? directory.path("server.db")
         stderrPath = directory.path("server.stderr")
         try before(databasePath)
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
