@@ -46,9 +46,6 @@ public struct StatusSummary: Sendable, Hashable {
 }
 
 extension Workspace {
-    /// Meta key recording whether the last network attempt reached the server.
-    public static let onlineMetaKey = "online"
-
     /// Counts this device's work by state.
     public func status(policy: RetryPolicy = RetryPolicy()) throws(AppError) -> StatusSummary {
         try storage { () throws(StorageError) -> StatusSummary in
@@ -62,7 +59,7 @@ extension Workspace {
                 supported = current >= minimum
             }
             return StatusSummary(
-                online: try store.meta(Self.onlineMetaKey) == "true",
+                online: try store.meta(MetaKey.online) == "true",
                 drafts: reports.filter { $0.state == .draft }.count,
                 pending: pending.count,
                 conflicts: reports.filter { $0.state == .conflict }.count,

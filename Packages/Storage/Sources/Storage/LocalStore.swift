@@ -91,6 +91,8 @@ public enum MetaKey {
     public static let minAppVersion = "min_app_version"
     /// This device's id, sent with every sync.
     public static let deviceID = "device_id"
+    /// "true" when the last network attempt reached the server, else "false" (no polling).
+    public static let online = "online"
 }
 
 extension LocalStore {

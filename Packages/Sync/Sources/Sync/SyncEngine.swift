@@ -30,9 +30,6 @@ public struct SyncEngine: Sendable {
         }
     }
 
-    /// Meta key recording whether the last network attempt reached the server ("true"/"false").
-    public static let onlineMetaKey = "online"
-
     /// The device's store.
     public let store: LocalStore
     /// The server, signed in.
@@ -62,7 +59,7 @@ public struct SyncEngine: Sendable {
         while !queue.isEmpty {
             let action = queue.removeFirst()
             if case .finish(let summary) = action {
-                try store.setMeta(Self.onlineMetaKey, summary.online ? "true" : "false")
+                try store.setMeta(MetaKey.online, summary.online ? "true" : "false")
                 try store.setMeta(MetaKey.lastSyncAt, ReportPayload.rfc3339(now))
                 return summary
             }
