@@ -34,7 +34,7 @@ public enum JQCCommandLine {
         case .jqc:
             return ReportCommands.all + [RunCommand.run] + ReferenceCommands.all + StatusCommands.all
                 + PhotoIssueCommands.all + [ExportCommand.export] + AccountCommands.all + SyncCommands.all
-                + ConflictCommands.all
+                + ConflictCommands.all + HistoryCommands.all
         case .agent:
             return [AgentCommands.run, StatusCommands.status]
         }

@@ -13,7 +13,8 @@ enum SyncCommands {
         options: [.value("cacert", "FILE", help: "trust the certificate authorities in FILE instead of the system's")],
         discussion: """
         Exit codes: 0 done; 75 offline or server unavailable (nothing lost, try later); 6 sign in again;
-        7 new conflicts a person must resolve ('jqc conflicts').
+        7 new conflicts a person must resolve ('jqc conflicts'); 1 the server refused the request or answered
+        something that is not the JQC API (reports stay PENDING and are retried).
         """)
     ) { (inv) throws(AppError) -> CommandOutput in
         let showProgress = !inv.context.json && isatty(STDERR_FILENO) == 1
@@ -107,6 +108,10 @@ enum SyncPresenter {
         json["pending"] = .integer(Int64(pending))
         var exitCode = ExitCode.ok
         if summary.outcome == .offline {
+            // The server answered, but not usably (a proxy's 5xx page, 503): say so before waiting.
+            if let error = summary.error, error.code != SyncFailure.offlineCode {
+                lines.append("\(error.code): \(error.message)")
+            }
             let message = "Waiting for network. \(pending) report\(pending == 1 ? "" : "s") pending."
             lines.append(message)
             json["error"] = ["code": "SYNC_OFFLINE", "message": .string(message)]
@@ -114,7 +119,16 @@ enum SyncPresenter {
         } else if !summary.conflicts.isEmpty {
             exitCode = ExitCode.conflict
         } else if let error = summary.error {
+            // A batch the server refused as a request (4xx, or an answer that is not the API):
+            // those reports were not sent, so the cycle failed (1); they are retried with backoff.
             lines.append("\(error.code): \(error.message)")
+            exitCode = ExitCode.failure
+        } else if let failure = summary.referenceError, !summary.online {
+            // Nothing in this cycle reached the server usefully (the reference pull failed and no
+            // report was due): not a success. Transient (5xx) is 75, anything else 1.
+            lines.append("\(failure.code): \(failure.message)")
+            json["error"] = ["code": .string(failure.code), "message": .string(failure.message)]
+            exitCode = failure.kind == .transient ? ExitCode.temporary : ExitCode.failure
         }
         return CommandOutput(lines: lines, json: .object(json), exitCode: exitCode)
     }
