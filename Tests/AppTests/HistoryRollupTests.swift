@@ -101,6 +101,10 @@ struct HistoryRollupTests {
         let inspectorName = try #require(try inspector.document(["whoami"]).value["user"]?["display_name"]?.stringValue)
 
         let supervisor = try signedIn(to: server.baseURL, as: "supervisor")
+        let human = try supervisor.jqc(["rollup"])
+        #expect(human.status == 0)
+        #expect(human.stdout.contains(inspectorName) && !human.stdout.contains("cached"), "\(human.stdout)")
+        // The last online fetch is the copy kept for offline use.
         let online = try supervisor.document(["rollup"])
         #expect(online.status == 0)
         #expect(online.value["cached"] == false)
@@ -109,9 +113,6 @@ struct HistoryRollupTests {
         let line = try #require(online.value["inspectors"]?.arrayValue?.first { $0["display_name"]?.stringValue == inspectorName })
         #expect(line["completed"] == 1)
         #expect(line["pending_follow_up"]?.integerValue != nil)
-        let human = try supervisor.jqc(["rollup"])
-        #expect(human.status == 0)
-        #expect(human.stdout.contains(inspectorName) && !human.stdout.contains("cached"), "\(human.stdout)")
 
         _ = server.stop()
         let cached = try supervisor.jqc(["rollup"])
