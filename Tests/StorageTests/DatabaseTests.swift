@@ -18,6 +18,21 @@ struct DatabaseTests {
         #expect(try db.rows("SELECT value FROM v ORDER BY k").map { $0["value"] } == values)
     }
 
+    @Test("one statement is always taken as one, however often; two in one string are refused")
+    func singleStatements() throws {
+        let db = try Database.inMemory()
+        try db.execute("CREATE TABLE issues (local_id TEXT, severity TEXT, description TEXT)")
+        // Thousands of prepares with freshly built strings: the text after the
+        // first statement must be read while its C copy is still alive.
+        for n in 0..<20_000 {
+            let sql = "SELECT local_id, severity, description FROM issues WHERE local_id = ? -- \(n)"
+            #expect(try db.rows(sql, [.text("x\(n)")]).isEmpty)
+        }
+        #expect(throws: StorageError.self) {
+            try db.run("SELECT 1; SELECT 2")
+        }
+    }
+
     @Test("a throw inside a transaction rolls everything back")
     func rollback() throws {
         let db = try Database.inMemory()

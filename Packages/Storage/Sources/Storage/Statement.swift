@@ -12,14 +12,18 @@ public final class Statement {
 
     init(database: Database, sql: String) throws(StorageError) {
         var raw: OpaquePointer?
-        var tail: UnsafePointer<CChar>?
-        let rc = sqlite3_prepare_v2(database.handle, sql, -1, &raw, &tail)
+        // `tail` points into the C copy of `sql`, which lives only inside this
+        // closure: read what follows the first statement before it ends.
+        let (rc, rest) = sql.withCString { text -> (Int32, String) in
+            var tail: UnsafePointer<CChar>?
+            let rc = sqlite3_prepare_v2(database.handle, text, -1, &raw, &tail)
+            return (rc, tail.map { String(cString: $0) } ?? "")
+        }
         guard rc == SQLITE_OK, let raw else {
             if let raw { sqlite3_finalize(raw) }
             throw StorageError.sqlite(rc, database.lastNativeMessage, context: sql)
         }
-        if let tail, tail.pointee != 0,
-           !String(cString: tail).allSatisfy({ $0.isWhitespace || $0 == ";" }) {
+        if !rest.allSatisfy({ $0.isWhitespace || $0 == ";" }) {
             sqlite3_finalize(raw)
             throw StorageError(.io, "Internal error: one statement was expected, several were given.", context: sql)
         }
