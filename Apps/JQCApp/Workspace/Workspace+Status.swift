@@ -49,10 +49,8 @@ extension Workspace {
     /// Counts this device's work by state.
     public func status(policy: RetryPolicy = RetryPolicy()) throws(AppError) -> StatusSummary {
         try storage { () throws(StorageError) -> StatusSummary in
-            let reports = try store.reports()
-            let pending = reports.filter { $0.state == .pending }
-            let pendingPhotos = try store.photos(uploadState: .pending).count
-            let failedPhotos = try store.photos(uploadState: .failed).count
+            // Counted by the store: status runs before every cycle and after every command.
+            let counts = try store.reportCounts()
             var supported = true
             if let text = try store.meta(MetaKey.minAppVersion), let minimum = SemanticVersion(text),
                let current = SemanticVersion(AppVersion.current) {
@@ -60,13 +58,13 @@ extension Workspace {
             }
             return StatusSummary(
                 online: try store.meta(MetaKey.online) == "true",
-                drafts: reports.filter { $0.state == .draft }.count,
-                pending: pending.count,
-                conflicts: reports.filter { $0.state == .conflict }.count,
-                rejected: reports.filter { $0.state == .rejected }.count,
-                needsAttention: pending.filter { policy.needsPerson(attemptCount: $0.lifecycle.attemptCount) }.count,
-                photosPending: pendingPhotos,
-                photosFailed: failedPhotos,
+                drafts: counts[.draft] ?? 0,
+                pending: counts[.pending] ?? 0,
+                conflicts: counts[.conflict] ?? 0,
+                rejected: counts[.rejected] ?? 0,
+                needsAttention: try store.pendingCount(failedAtLeast: policy.attemptCeiling),
+                photosPending: try store.photoCount(uploadState: .pending),
+                photosFailed: try store.photoCount(uploadState: .failed),
                 lastSyncAt: try store.meta(MetaKey.lastSyncAt),
                 appVersionSupported: supported)
         }

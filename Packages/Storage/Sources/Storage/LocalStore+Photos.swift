@@ -48,6 +48,13 @@ extension LocalStore {
         }
     }
 
+    /// How many photos are in an upload state, counted without loading them.
+    public func photoCount(uploadState: PhotoUploadState) throws(StorageError) -> Int {
+        try read { db throws(StorageError) -> Int in
+            Int(try db.scalar("SELECT count(*) FROM photos WHERE upload_state = ?", [.text(uploadState.rawValue)]).int64Value ?? 0)
+        }
+    }
+
     /// Records a photo's upload state, with the error of a failed attempt.
     public func setUploadState(_ state: PhotoUploadState, photo localID: UUID, error: String? = nil) throws(StorageError) {
         try write { db throws(StorageError) in

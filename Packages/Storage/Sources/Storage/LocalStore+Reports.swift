@@ -112,8 +112,31 @@ extension LocalStore {
     /// When the next upload attempt is due, or nil for as soon as possible.
     public func nextAttempt(of localID: UUID) throws(StorageError) -> Date? {
         try read { db throws(StorageError) -> Date? in
-            _ = try Self.requireReport(localID, db)
-            return ReportRows.date(try db.scalar("SELECT next_attempt_at FROM reports WHERE local_id = ?", [SQLValue(localID)]))
+            guard let row = try db.firstRow("SELECT next_attempt_at FROM reports WHERE local_id = ?", [SQLValue(localID)]) else {
+                throw StorageError(.notFound, "No report with local id '\(localID.uuidString)' on this device; 'jqc list' shows them.", context: localID.uuidString)
+            }
+            return ReportRows.date(row["next_attempt_at"])
+        }
+    }
+
+    /// How many reports are in each state, counted by the store without loading them.
+    public func reportCounts() throws(StorageError) -> [ReportState: Int] {
+        try read { db throws(StorageError) -> [ReportState: Int] in
+            var counts: [ReportState: Int] = [:]
+            for row in try db.rows("SELECT state, count(*) AS n FROM reports GROUP BY state") {
+                if let state = row["state"].stringValue.flatMap(ReportState.init(rawValue:)) {
+                    counts[state] = Int(row["n"].int64Value ?? 0)
+                }
+            }
+            return counts
+        }
+    }
+
+    /// How many PENDING reports have failed at least `attempts` times in a row.
+    public func pendingCount(failedAtLeast attempts: Int) throws(StorageError) -> Int {
+        try read { db throws(StorageError) -> Int in
+            Int(try db.scalar("SELECT count(*) FROM reports WHERE state = 'PENDING' AND attempt_count >= ?",
+                              [.integer(Int64(attempts))]).int64Value ?? 0)
         }
     }
 
