@@ -20,6 +20,7 @@ let package = Package(
         .package(path: "Packages/Scoring"),
         .package(path: "Packages/FieldTypes"),
         .package(path: "Packages/Imaging"),
+        .package(path: "Packages/SiteFieldTypes"),
     ],
     targets: [
         // MARK: - Apps: thin executables over library code
@@ -47,6 +48,7 @@ let package = Package(
                 .product(name: "Sync", package: "Sync"),
                 .product(name: "Scoring", package: "Scoring"),
                 .product(name: "FieldTypes", package: "FieldTypes"),
+                .product(name: "SiteFieldTypes", package: "SiteFieldTypes"),
                 .product(name: "Imaging", package: "Imaging"),
             ],
             path: "Apps/JQCApp"
@@ -84,6 +86,7 @@ let package = Package(
                 .product(name: "Storage", package: "Storage"),
                 .product(name: "Scoring", package: "Scoring"),
                 .product(name: "FieldTypes", package: "FieldTypes"),
+                .product(name: "SiteFieldTypes", package: "SiteFieldTypes"),
             ],
             path: "Tools/JQCServer",
             exclude: ["README.md"]
@@ -146,6 +149,17 @@ let package = Package(
                 .product(name: "FieldTypeConformance", package: "FieldTypes"),
             ],
             path: "Tests/FieldTypesTests"
+        ),
+        /// The site team's field types, tested where the package keeps its tests.
+        .testTarget(
+            name: "SiteFieldTypesTests",
+            dependencies: [
+                .product(name: "SiteFieldTypes", package: "SiteFieldTypes"),
+                .product(name: "Models", package: "Models"),
+                .product(name: "FieldTypes", package: "FieldTypes"),
+                .product(name: "FieldTypeConformance", package: "FieldTypes"),
+            ],
+            path: "Packages/SiteFieldTypes/Tests/SiteFieldTypesTests"
         ),
         .testTarget(
             name: "ScoringTests",

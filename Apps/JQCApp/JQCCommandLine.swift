@@ -3,6 +3,7 @@ import FieldTypes
 import Foundation
 import Models
 import Networking
+import SiteFieldTypes
 import Storage
 
 /// The entry point both executables share: finds the command, parses its
@@ -96,7 +97,7 @@ public enum JQCCommandLine {
     static func makeContext(_ parsed: ParsedArguments, environment: [String: String]) -> AppContext {
         AppContext(
             profile: Profile.resolve(home: parsed.value("home"), environment: environment),
-            registry: FieldTypeRegistry.builtIn(),
+            registry: FieldTypeRegistry.builtIn().addingSiteFieldTypes(),
             style: TerminalStyle.detect(environment: environment, isTerminal: isatty(STDOUT_FILENO) == 1),
             json: parsed.flag("json"),
             stdinIsTerminal: isatty(STDIN_FILENO) == 1,

@@ -10,7 +10,7 @@ import Scoring
 struct AnswerJudge: Sendable {
     let registry: FieldTypeRegistry
 
-    init(registry: FieldTypeRegistry = .builtIn()) { self.registry = registry }
+    init(registry: FieldTypeRegistry = ServerFieldTypes.registry()) { self.registry = registry }
 
     /// Every problem with `answers`, in form order; empty when they are acceptable.
     func problems(schema: FormSchema, answers: Answers) -> [String] {

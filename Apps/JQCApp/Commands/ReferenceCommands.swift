@@ -81,13 +81,12 @@ enum ReferenceCommands {
     ) { (inv) throws(AppError) -> CommandOutput in
         let path = inv.positional(0)
         let document = try Workspace.readReferenceFile(path)
-        let (templates, problems, warnings) = Workspace.checkTemplates(document, source: path, registry: inv.context.registry)
-        let all = problems + warnings.map { "\($0) (unknown field type)" }
+        let (templates, all) = Workspace.lintTemplates(document, source: path, registry: inv.context.registry)
         guard all.isEmpty else {
             throw AppError.validation("'\(path)' has \(all.count) problem\(all.count == 1 ? "" : "s").", problems: all, code: "TEMPLATE_INVALID")
         }
         return CommandOutput(lines: ["'\(path)': \(templates.count) template\(templates.count == 1 ? "" : "s"), no problems."],
-                             json: ["ok": true, "templates": .array(templates.map { .string($0.id) }), "problems": []],
+                             json: ["ok": true, "templates": .array(templates.map { .string($0) }), "problems": []],
                              showsStatusLine: false)
     }
 

@@ -27,6 +27,51 @@ extension FieldTypeRegistry {
         return problems
     }
 
+    /// Everything `check` finds, plus what a careful author wants to hear
+    /// before publishing (`jqc templates lint`): fields of types this registry
+    /// does not know, fields reaching past the 12-column grid, and fields
+    /// covering a cell another field covers. In field order, every problem.
+    ///
+    /// A field is placed on the grid when it has a `row`; columns and rows
+    /// count from 0, `col` defaults to 0, `col_span` to the rest of the row
+    /// and `row_span` to 1. Fields without a `row` flow in order and cannot overlap.
+    public func lint(_ schema: FormSchema) -> [SchemaProblem] {
+        let checked = check(schema)
+        var extra: [Int: [SchemaProblem]] = [:]
+        var placed: [(field: FieldDefinition, cols: Range<Int>, rows: Range<Int>)] = []
+        let grid = Self.gridColumns
+        for (index, field) in schema.fields.enumerated() {
+            func report(_ message: String) {
+                extra[index, default: []].append(SchemaProblem(fieldIndex: index, fieldID: field.id, message: message))
+            }
+            if type(named: field.type) == nil {
+                report("field type \(OneLine.quote(field.type)) is not registered in this jqc; register the type or fix the name")
+            }
+            let col = field.col ?? 0
+            if col == grid {
+                report("'col' is \(grid), past the last column of the \(grid)-column grid (columns count from 0 to \(grid - 1)); use 0 to \(grid - 1)")
+            }
+            guard let row = field.row, (0..<grid).contains(col), row >= 0 else { continue }
+            let colSpan = field.colSpan ?? (grid - col)
+            let rowSpan = field.rowSpan ?? 1
+            guard (1...grid).contains(colSpan), rowSpan >= 1 else { continue }
+            if col + colSpan > grid {
+                report("'col' \(col) with 'col_span' \(colSpan) reaches column \(col + colSpan - 1), past the \(grid)-column grid (columns 0 to \(grid - 1)); make 'col_span' at most \(grid - col) or move the field left")
+            }
+            let cols = col..<min(col + colSpan, grid), rows = row..<(row + rowSpan)
+            for other in placed where other.cols.overlaps(cols) && other.rows.overlaps(rows) {
+                let cell = (row: max(rows.lowerBound, other.rows.lowerBound), col: max(cols.lowerBound, other.cols.lowerBound))
+                report("covers row \(cell.row), column \(cell.col), which field '\(other.field.id)' also covers (rows and columns count from 0); move one of them or shrink its span")
+            }
+            placed.append((field, cols, rows))
+        }
+        var problems: [SchemaProblem] = []
+        for index in schema.fields.indices {
+            problems += checked.filter { $0.fieldIndex == index } + (extra[index] ?? [])
+        }
+        return problems + checked.filter { $0.fieldIndex == nil }
+    }
+
     /// Every reason `answers` cannot complete the form, in field order:
     /// required answerable fields left unanswered (nil, blank string, empty
     /// list, rating 0), with a message naming the type when this version does

@@ -36,22 +36,27 @@ public struct TerminalStyle: Sendable, Hashable {
 }
 
 /// The few colours answers are shown in.
-enum Tone: String {
+public enum Tone: String, Sendable {
+    /// A pass.
     case good = "32"
+    /// A fail.
     case bad = "31"
+    /// The answer itself (stars, values).
     case accent = "33"
+    /// Something to look at (an unreadable answer).
     case warning = "35"
+    /// Secondary text (no answer, N/A).
     case muted = "2"
 }
 
 extension TerminalStyle {
     /// `text` in `tone` when colour is on, unchanged otherwise.
-    func paint(_ text: String, _ tone: Tone) -> String {
+    public func paint(_ text: String, _ tone: Tone) -> String {
         color ? "\u{1B}[\(tone.rawValue)m\(text)\u{1B}[0m" : text
     }
 
     /// The Unicode form when allowed, else the ASCII one.
-    func pick(_ unicode: String, _ ascii: String) -> String {
+    public func pick(_ unicode: String, _ ascii: String) -> String {
         self.unicode ? unicode : ascii
     }
 }

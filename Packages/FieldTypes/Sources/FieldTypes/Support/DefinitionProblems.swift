@@ -2,7 +2,7 @@ import Models
 
 extension FieldDefinition {
     /// A definition problem located at this field.
-    func problem(_ message: String) -> SchemaProblem {
+    public func problem(_ message: String) -> SchemaProblem {
         SchemaProblem(fieldID: id, message: message)
     }
 

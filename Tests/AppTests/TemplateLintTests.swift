@@ -1,0 +1,60 @@
+import Foundation
+import Models
+import Testing
+import TestSupport
+
+/// `jqc templates lint FILE` on fixture templates: every problem of each kind
+/// listed at once with its field and a fix, exit 4; a clean file exits 0.
+@Suite("jqc templates lint")
+struct TemplateLintTests {
+    static let critical = "'critical' applies only to scored types (checkbox, pass_fail, radio, rating, temperature), not"
+    static let cases: [(String, [String])] = [
+        ("lint-unknown-type.json", ["template 'lint-unknown': field 'b': field type 'thermometer' is not registered in this jqc; register the type or fix the name"]),
+        ("lint-duplicate-ids.json", ["template 'lint-dup': field 'a': the id is already used by field #1; give each field its own id"]),
+        ("lint-bad-options.json", [
+            "template 'lint-options': field 'a': option 'good' appears more than once (options are matched ignoring case); keep one",
+            "template 'lint-options': field 'a': option 3 is blank; give every option some text",
+            "template 'lint-options': field 'b': a select field needs an 'options' list; add the choices as strings"]),
+        ("lint-grid-overlap.json", [
+            "template 'lint-overlap': field 'b': covers row 0, column 4, which field 'a' also covers (rows and columns count from 0); move one of them or shrink its span",
+            "template 'lint-overlap': field 'd': covers row 2, column 6, which field 'c' also covers (rows and columns count from 0); move one of them or shrink its span"]),
+        ("lint-grid-span.json", [
+            "template 'lint-span': field 'a': 'col' 8 with 'col_span' 6 reaches column 13, past the 12-column grid (columns 0 to 11); make 'col_span' at most 4 or move the field left",
+            "template 'lint-span': field 'b': 'col_span' is 13; a field spans 1 to 12 columns",
+            "template 'lint-span': field 'c': 'col' is 12, past the last column of the 12-column grid (columns count from 0 to 11); use 0 to 11"]),
+        ("lint-critical-not-scoreable.json", [
+            "template 'lint-critical': field 'a': \(critical) text; remove 'critical' or change the type",
+            "template 'lint-critical': field 'b': \(critical) duration; remove 'critical' or change the type"]),
+        ("lint-required-display.json", [
+            "template 'lint-display': field 'a': a section field takes no answer, so it cannot be required; remove 'required'",
+            "template 'lint-display': field 'b': a label field takes no answer, so it cannot be required; remove 'required'"]),
+        ("lint-all.json", [
+            "template 'lint-all': field 'a': field type 'thermometer' is not registered in this jqc; register the type or fix the name",
+            "template 'lint-all': field 'b': the 'options' list of a radio field is empty; add at least one choice",
+            "template 'lint-all': field 'b': the id is already used by field #2; give each field its own id",
+            "template 'lint-all': field 'b': \(critical) text; remove 'critical' or change the type",
+            "template 'lint-all': field 'c': a section field takes no answer, so it cannot be required; remove 'required'",
+            "template 'lint-all': field 'd': 'col' 8 with 'col_span' 6 reaches column 13, past the 12-column grid (columns 0 to 11); make 'col_span' at most 4 or move the field left",
+            "template 'lint-all': field 'e': covers row 0, column 10, which field 'd' also covers (rows and columns count from 0); move one of them or shrink its span"]),
+    ]
+
+    @Test("each problem kind is listed with its field and a fix; exit 4", arguments: cases)
+    func problems(file: String, expected: [String]) throws {
+        let profile = try DemoProfile()
+        let (status, document) = try profile.document(["templates", "lint", Fixtures.url("templates/\(file)").path])
+        #expect(status == 4)
+        #expect(document["error"]?["code"] == "TEMPLATE_INVALID")
+        #expect(document["error"]?["problems"]?.arrayValue?.compactMap(\.stringValue) == expected)
+        let text = try profile.jqc(["templates", "lint", Fixtures.url("templates/\(file)").path])
+        #expect(text.status == 4)
+        #expect(text.stderr.contains("has \(expected.count) problem\(expected.count == 1 ? "" : "s")."), "\(text.stderr)")
+    }
+
+    @Test("a clean template using built-in and site types passes with exit 0")
+    func clean() throws {
+        let profile = try DemoProfile()
+        let outcome = try profile.jqc(["templates", "lint", Fixtures.url("templates/lint-clean.json").path])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.hasSuffix("1 template, no problems.\n"))
+    }
+}
