@@ -1,0 +1,518 @@
+#!/usr/bin/env python3
+"""JanitorialQC sync benchmarks: jqc-agent against the curl command-line tool.
+
+Driven by Tools/bench/run, which builds the release binaries and prepares a
+Python venv with Pillow; see the usage there and BENCHMARKS.md.
+
+Everything runs on 127.0.0.1 against `jqc-server --demo` with fresh databases
+in the work directory. Honest shortcuts, documented here and in BENCHMARKS.md:
+
+* Pending reports are made by creating ONE completed report with `jqc`
+  (start / answer / complete) and cloning its `reports` row and its
+  `report_revisions` rows inside the profile's SQLite store: a new local_id
+  (an uppercase UUID, the store's canonical text form; the wire form is
+  lowercase), a higher creation_seq, and the `sequences` counter moved past
+  them. Everything else (answers, score, state PENDING) is the seed's.
+* Photos are real JPEGs (Pillow, ~300 KB) written into the profile's photo
+  folder as `<UUID>.jpg` (mode 0600) with `photos` rows exactly as
+  `jqc photo add` writes them (field 14, PENDING, byte size, SHA-256), and
+  the report's field-14 answer lists their lowercase ids as `jqc` does.
+* To time the photo phase alone, the reports must be ACCEPTED with their
+  photos pending. A first `jqc-agent run --once` is made with the photo
+  folder moved aside: the reports are accepted, every upload fails with
+  PHOTO_FILE_MISSING and the report stays PENDING awaiting photos. The
+  folder is put back, the photos reset to PENDING and the reports' retry
+  state cleared (attempt 0, due now, no error); the timed
+  `jqc-agent run --once` then only pulls reference data and uploads photos.
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import random
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+import time
+import uuid
+from datetime import datetime, timezone
+
+APP_VERSION = "0.1.0"      # AppVersion.current (Apps/JQCApp/JQCCommandLine.swift)
+SCHEMA_VERSION = 1         # Report.currentSchemaVersion
+BATCH = 100                # SyncRequest.maximumBatch
+PHOTOS_PER_REPORT = 10
+PARALLEL = 4               # SyncEngine.Configuration.maxConcurrentUploads
+
+
+def log(msg):
+    print(f"[bench {time.strftime('%H:%M:%S')}] {msg}", flush=True)
+
+
+class Fatal(Exception):
+    pass
+
+
+class Bench:
+    def __init__(self, args):
+        self.bin = args.bin
+        self.work = args.work
+        self.quick = args.quick
+        self.servers = []
+        self.results = []   # (name, value, unit)
+        self.targets = []   # (name, figure text, target text, pass)
+        self.failures = []  # (a) agent runs that failed
+        self.cpu = {}       # label -> CPU seconds (user + system) of the timed process
+        self.server_cpu_used = {}  # label -> CPU seconds the servers used meanwhile
+
+    # ---------- processes ----------
+
+    def start_server(self, name):
+        db = os.path.join(self.work, f"server-{name}.sqlite")
+        proc = subprocess.Popen([os.path.join(self.bin, "jqc-server"), "--db", db, "--host", "127.0.0.1",
+                                 "--port", "0", "--demo"],
+                                stdout=subprocess.PIPE, stderr=open(os.path.join(self.work, f"server-{name}.log"), "w"),
+                                text=True)
+        self.servers.append(proc)
+        proc.bench_name = name
+        line = proc.stdout.readline().strip()
+        m = re.match(r"listening on (http://127\.0\.0\.1:\d+)", line)
+        if not m:
+            raise Fatal(f"jqc-server did not start: {line!r}")
+        log(f"server {name}: {m.group(1)}")
+        return m.group(1)
+
+    def server_cpu(self):
+        """CPU seconds (user + system) each running server has used so far."""
+        tick = os.sysconf("SC_CLK_TCK")
+        cpu = {}
+        for proc in self.servers:
+            try:
+                fields = open(f"/proc/{proc.pid}/stat").read().rsplit(")", 1)[1].split()
+                cpu[proc.bench_name] = (int(fields[11]) + int(fields[12])) / tick
+            except (OSError, IndexError, ValueError):
+                pass
+        return cpu
+
+    def stop_servers(self):
+        for proc in self.servers:
+            if proc.poll() is None:
+                proc.terminate()
+                try:
+                    proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+
+    def jqc(self, home, *args, stdin=None):
+        cmd = [os.path.join(self.bin, "jqc"), "--home", home, *args]
+        r = subprocess.run(cmd, input=stdin, capture_output=True, text=True)
+        if r.returncode != 0:
+            raise Fatal(f"{' '.join(cmd)} -> {r.returncode}\n{r.stdout}\n{r.stderr}")
+        return r.stdout
+
+    def timed(self, cmd, label):
+        """Runs cmd under /usr/bin/time -v; returns (wall seconds, max RSS KiB, returncode)."""
+        tfile = os.path.join(self.work, f"time-{label}.txt")
+        out = open(os.path.join(self.work, f"out-{label}.txt"), "w")
+        before = self.server_cpu()
+        t0 = time.monotonic()
+        r = subprocess.run(["/usr/bin/time", "-v", "-o", tfile, *cmd], stdout=out, stderr=subprocess.STDOUT)
+        wall = time.monotonic() - t0
+        after = self.server_cpu()
+        self.server_cpu_used[label] = sum(after[k] - before.get(k, 0) for k in after)
+        rss, cpu = 0, 0.0
+        for line in open(tfile):
+            if "Maximum resident set size" in line:
+                rss = int(line.split(":")[1])
+            if "User time" in line or "System time" in line:
+                cpu += float(line.split(":")[1])
+        self.cpu[label] = cpu
+        return wall, rss, r.returncode
+
+    def agent(self, home, label):
+        logf = os.path.join(self.work, f"agent-{label}.log")
+        wall, rss, rc = self.timed([os.path.join(self.bin, "jqc-agent"), "--home", home, "run", "--once",
+                                    "--log-file", logf], label)
+        if rc != 0:
+            raise Fatal(f"jqc-agent run --once ({label}) exited {rc}; see {logf}")
+        return wall, rss
+
+    # ---------- profiles ----------
+
+    def profile(self, name, url):
+        home = os.path.join(self.work, f"profile-{name}")
+        self.jqc(home, "login", "--server", url, "--username", "inspector", "--password-stdin", stdin="inspector-pass\n")
+        self.jqc(home, "sync")  # reference data (templates, facilities)
+        return home
+
+    def seed_report(self, home):
+        """One completed Washroom QC report made through jqc; returns its local_id."""
+        out = self.jqc(home, "start", "--template", "101", "--facility", "F-100", "--area", "A-101", "--json")
+        local_id = json.loads(out)["local_id"]
+        for field, value in (("2", "4"), ("3", "5"), ("4", "pass"), ("6", "Good"), ("10", "3"),
+                             ("15", "Mirrors streaky, refilled soap"), ("18", "Bench Inspector")):
+            self.jqc(home, "answer", local_id, field, value)
+        self.jqc(home, "complete", local_id)
+        return local_id.upper()
+
+    def clone_reports(self, home, seed, count, photos_per_report=0, photo_pool=None):
+        """Clones the seed into `count` PENDING reports in all (seed included); with
+        photos, gives each report `photos_per_report` stored photos on field 14."""
+        db = sqlite3.connect(os.path.join(home, "jqc.sqlite"))
+        db.row_factory = sqlite3.Row
+        cols = [r[1] for r in db.execute("PRAGMA table_info(reports)")]
+        rev_cols = [r[1] for r in db.execute("PRAGMA table_info(report_revisions)")]
+        row = dict(db.execute("SELECT * FROM reports WHERE local_id = ?", (seed,)).fetchone())
+        revs = [dict(r) for r in db.execute("SELECT * FROM report_revisions WHERE report_local_id = ?", (seed,))]
+        seq = db.execute("SELECT max(creation_seq) FROM reports").fetchone()[0]
+        photo_seq = db.execute("SELECT value FROM sequences WHERE name='photo'").fetchone()[0]
+        photo_dir = os.path.join(home, "photos")
+        ids = [seed]
+        with db:
+            for i in range(count - 1):
+                new = dict(row)
+                new["local_id"] = str(uuid.uuid4()).upper()
+                seq += 1
+                new["creation_seq"] = seq
+                new["updated_at_device"] = row["updated_at_device"] + i * 0.001
+                db.execute(f"INSERT INTO reports ({','.join(cols)}) VALUES ({','.join('?' * len(cols))})",
+                           [new[c] for c in cols])
+                for rev in revs:
+                    r2 = dict(rev)
+                    r2["report_local_id"] = new["local_id"]
+                    db.execute(f"INSERT INTO report_revisions ({','.join(rev_cols)}) VALUES ({','.join('?' * len(rev_cols))})",
+                               [r2[c] for c in rev_cols])
+                ids.append(new["local_id"])
+            db.execute("UPDATE sequences SET value = ? WHERE name = 'report'", (seq,))
+            if photos_per_report:
+                k = 0
+                for rid in ids:
+                    answers = json.loads(db.execute("SELECT answers FROM reports WHERE local_id = ?", (rid,)).fetchone()[0])
+                    pids = []
+                    for _ in range(photos_per_report):
+                        src = photo_pool[k % len(photo_pool)]
+                        k += 1
+                        pid = str(uuid.uuid4()).upper()
+                        name = pid + ".jpg"
+                        dst = os.path.join(photo_dir, name)
+                        shutil.copyfile(src, dst)
+                        os.chmod(dst, 0o600)
+                        data = open(dst, "rb").read()
+                        photo_seq += 1
+                        db.execute("""INSERT INTO photos (local_id, report_local_id, field_id, issue_local_id, file_name,
+                                      upload_state, original_bytes, byte_size, sha256, creation_seq)
+                                      VALUES (?, ?, '14', NULL, ?, 'PENDING', ?, ?, ?, ?)""",
+                                   (pid, rid, name, len(data), len(data), hashlib.sha256(data).hexdigest(), photo_seq))
+                        pids.append(pid.lower())
+                    answers["14"] = pids
+                    text = json.dumps(answers, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+                    db.execute("UPDATE reports SET answers = ? WHERE local_id = ?", (text, rid))
+                    db.execute("""UPDATE report_revisions SET answers = ? WHERE report_local_id = ?
+                                  AND seq = (SELECT max(seq) FROM report_revisions WHERE report_local_id = ?)""",
+                               (text, rid, rid))
+                db.execute("UPDATE sequences SET value = ? WHERE name = 'photo'", (photo_seq,))
+        db.close()
+        return ids
+
+    def count(self, home, sql):
+        db = sqlite3.connect(os.path.join(home, "jqc.sqlite"))
+        try:
+            return db.execute(sql).fetchone()[0]
+        finally:
+            db.close()
+
+    # ---------- wire ----------
+
+    def login_token(self, url):
+        r = subprocess.run(["curl", "-sS", "-X", "POST", url + "/api/v1/auth/login", "-H", "Content-Type: application/json",
+                            "--data-binary", json.dumps({"username": "inspector", "password": "inspector-pass"})],
+                           capture_output=True, text=True)
+        try:
+            return json.loads(r.stdout)["data"]["access_token"]
+        except Exception:
+            raise Fatal(f"curl login failed: {r.stdout} {r.stderr}")
+
+    @staticmethod
+    def rfc3339(t):
+        return None if t is None else datetime.fromtimestamp(t, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    def wire_batches(self, home):
+        """The sync requests the agent would send, built from the store the way
+        ReportPayload.wire and SyncRequest encode them (every key, nulls included)."""
+        db = sqlite3.connect(os.path.join(home, "jqc.sqlite"))
+        db.row_factory = sqlite3.Row
+        device = db.execute("SELECT value FROM meta WHERE key='device_id'").fetchone()[0].lower()
+        rows = db.execute("SELECT * FROM reports WHERE state='PENDING' ORDER BY creation_seq").fetchall()
+        reports = []
+        for r in rows:
+            reports.append({
+                "local_id": r["local_id"].lower(), "server_id": r["server_id"], "base_revision": r["base_revision"],
+                "assignment_id": r["assignment_id"], "template_id": r["template_id"], "facility_id": r["facility_id"],
+                "area_id": r["area_id"], "parent_local_id": r["parent_local_id"] and r["parent_local_id"].lower(),
+                "parent_server_id": r["parent_server_id"],
+                "completed_at_device": self.rfc3339(r["completed_at_device"]),
+                "payload": {"answers": json.loads(r["answers"]), "score": r["score"],
+                            "follow_up_required": bool(r["follow_up_required"])},
+                "issues": [],
+            })
+        db.close()
+        batches = []
+        for i in range(0, len(reports), BATCH):
+            batches.append(json.dumps({"device_id": device, "app_version": APP_VERSION, "schema_version": SCHEMA_VERSION,
+                                       "reports": reports[i:i + BATCH]}, separators=(",", ":")))
+        return device, batches
+
+    def headers(self, token, device):
+        return [f"Authorization: Bearer {token}", f"X-JQC-App-Version: {APP_VERSION}",
+                f"X-JQC-Device-Id: {device}", "Accept: application/json"]
+
+    @staticmethod
+    def q(s):
+        return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+    # ---------- photos ----------
+
+    def make_photo_pool(self, n):
+        from PIL import Image, ImageFilter
+        pool_dir = os.path.join(self.work, "pool")
+        os.makedirs(pool_dir, exist_ok=True)
+        rng = random.Random(5)
+        pool = []
+        # Grain is slow to make; a few large sheets are cut at random offsets.
+        grain = [Image.effect_noise((1800, 1400), 28).convert("RGB") for _ in range(3)]
+        for i in range(n):
+            # A smooth random colour field with grain: compresses like a phone
+            # photo (~300 KB at 1600x1200, quality 85); every file differs.
+            small = Image.frombytes("RGB", (40, 30), bytes(rng.getrandbits(8) for _ in range(40 * 30 * 3)))
+            img = small.resize((1600, 1200), Image.BICUBIC)
+            x, y = rng.randrange(200), rng.randrange(200)
+            noise = grain[i % len(grain)].crop((x, y, x + 1600, y + 1200))
+            img = Image.blend(img, noise, 0.12)
+            path = os.path.join(pool_dir, f"p{i:04d}.jpg")
+            img.save(path, "JPEG", quality=85)
+            pool.append(path)
+        sizes = [os.path.getsize(p) for p in pool]
+        log(f"photo pool: {n} JPEGs, mean {sum(sizes) / len(sizes) / 1024:.0f} KiB "
+            f"(min {min(sizes) / 1024:.0f}, max {max(sizes) / 1024:.0f})")
+        return pool
+
+    def photo_profile(self, name, url, n_photos, pool):
+        """A profile whose reports are ACCEPTED with n_photos pending (see module doc)."""
+        home = self.profile(name, url)
+        seed = self.seed_report(home)
+        n_reports = max(1, n_photos // PHOTOS_PER_REPORT)
+        self.clone_reports(home, seed, n_reports, PHOTOS_PER_REPORT, pool)
+        photos = os.path.join(home, "photos")
+        held = photos + ".held"
+        os.rename(photos, held)
+        os.mkdir(photos, 0o700)
+        self.agent(home, f"{name}-accept")
+        os.rmdir(photos)
+        os.rename(held, photos)
+        db = sqlite3.connect(os.path.join(home, "jqc.sqlite"))
+        with db:
+            db.execute("UPDATE photos SET upload_state = 'PENDING', last_error = NULL")
+            # As if no upload had been tried yet: due now, no backoff, no error.
+            db.execute("""UPDATE reports SET attempt_count = 0, next_attempt_at = NULL,
+                          last_error_code = NULL, last_error_message = NULL""")
+        db.close()
+        accepted = self.count(home, "SELECT count(*) FROM reports WHERE state='PENDING' AND accepted_revision IS NOT NULL")
+        pending = self.count(home, "SELECT count(*) FROM photos WHERE upload_state='PENDING'")
+        if accepted != n_reports or pending != n_reports * PHOTOS_PER_REPORT:
+            raise Fatal(f"{name}: expected {n_reports} accepted reports awaiting photos, got {accepted}; photos pending {pending}")
+        return home, n_reports * PHOTOS_PER_REPORT
+
+    def upload_photos_agent(self, home, label):
+        wall, rss = self.agent(home, label)
+        left = self.count(home, "SELECT count(*) FROM photos WHERE upload_state <> 'UPLOADED'")
+        if left:
+            raise Fatal(f"{label}: {left} photos not uploaded; see agent-{label}.log")
+        return wall, rss
+
+    # ---------- benchmarks ----------
+
+    def bench_reports(self, n):
+        log(f"(a) {n} pending reports")
+        url_agent = self.start_server("a-agent")
+        url_curl = self.start_server("a-curl")
+        home = self.profile("a", url_agent)
+        seed = self.seed_report(home)
+        self.clone_reports(home, seed, n)
+        pending = self.count(home, "SELECT count(*) FROM reports WHERE state='PENDING'")
+        device, batches = self.wire_batches(home)
+        bdir = os.path.join(self.work, "batches")
+        os.makedirs(bdir, exist_ok=True)
+        token = self.login_token(url_curl)
+        cfg = []
+        for i, body in enumerate(batches):
+            path = os.path.join(bdir, f"batch-{i:04d}.json")
+            open(path, "w").write(body)
+            cfg.append(f"url = {self.q(url_curl + '/api/v1/reports/sync')}")
+            for h in self.headers(token, device) + ["Content-Type: application/json"]:
+                cfg.append(f"header = {self.q(h)}")
+            cfg.append(f"data-binary = {self.q('@' + path)}")
+            cfg.append(f"output = {self.q(os.path.join(bdir, f'response-{i:04d}.json'))}")
+            cfg.append('write-out = "%{http_code}\\n"')
+            cfg.append("next")
+        cfgpath = os.path.join(self.work, "curl-reports.cfg")
+        open(cfgpath, "w").write("\n".join(cfg[:-1]) + "\n")
+        log(f"(a) {pending} PENDING in the store, {len(batches)} batches of up to {BATCH}")
+
+        # One `run --once` should sync everything. Should a run fail (exit 1,
+        # logged as cycle_failed), it is run again, as cron would, and the
+        # times are added up; the extra runs are reported as a failed target.
+        agent_s, agent_rss, cpu, server_cpu, runs, failures = 0.0, 0, 0.0, 0.0, 0, []
+        logf = os.path.join(self.work, "agent-a-agent.log")
+        while True:
+            runs += 1
+            label = "a-agent" if runs == 1 else f"a-agent-{runs}"
+            wall, rss, rc = self.timed([os.path.join(self.bin, "jqc-agent"), "--home", home, "run", "--once",
+                                        "--log-file", logf], label)
+            agent_s += wall
+            agent_rss = max(agent_rss, rss)
+            cpu += self.cpu[label]
+            server_cpu += self.server_cpu_used[label]
+            synced = self.count(home, "SELECT count(*) FROM reports WHERE state='SYNCED'")
+            if rc == 0 and synced == n:
+                break
+            last = [json.loads(line) for line in open(logf)][-1]
+            failures.append(f"run {runs}: exit {rc} after {synced} SYNCED: {last.get('code')}: {last.get('message')}")
+            log(f"(a) agent {failures[-1]}")
+            if rc not in (0, 1) or runs >= 10:
+                raise Fatal(f"(a) agent: {synced} of {n} reports SYNCED after {runs} runs; see {logf}")
+        self.cpu["a-agent"] = cpu
+        self.server_cpu_used["a-agent"] = server_cpu
+        self.failures = failures
+        log(f"(a) agent: {agent_s:.2f} s in {runs} run(s), CPU {cpu:.2f} s, max RSS {agent_rss / 1024:.1f} MiB")
+
+        curl_s, _, rc = self.timed(["curl", "-sS", "--fail-with-body", "-K", cfgpath], "a-curl")
+        codes = open(os.path.join(self.work, "out-a-curl.txt")).read().split()
+        accepted = 0
+        for i in range(len(batches)):
+            data = json.load(open(os.path.join(bdir, f"response-{i:04d}.json")))
+            accepted += sum(1 for r in data["data"]["results"] if r["status"] == "ACCEPTED")
+        if rc != 0 or codes.count("200") != len(batches) or accepted != n:
+            raise Fatal(f"(a) curl: rc {rc}, {codes.count('200')} of {len(batches)} batches 200, {accepted} of {n} ACCEPTED")
+        log(f"(a) curl: {curl_s:.2f} s, CPU {self.cpu['a-curl']:.2f} s")
+        ratio = agent_s / curl_s
+        self.results += [(f"(a) agent: {n} reports", agent_s, "s"), (f"(a) curl: {n} reports", curl_s, "s"),
+                         ("(a) agent CPU (user+sys)", self.cpu["a-agent"], "s"),
+                         ("(a) curl CPU (user+sys)", self.cpu["a-curl"], "s"),
+                         ("(a) server CPU while the agent ran", self.server_cpu_used["a-agent"], "s"),
+                         ("(a) server CPU while curl ran", self.server_cpu_used["a-curl"], "s"),
+                         ("(a) agent / curl", ratio, "x"), ("(a) agent max RSS", agent_rss / 1024, "MiB")]
+        self.targets.append(("(a) reports agent/curl", f"{ratio:.2f}", "<= 1.25", ratio <= 1.25))
+        self.targets.append(("(a) one agent run syncs all", f"{runs} run(s)", "1 run", runs == 1))
+
+    def bench_photos(self, n, url, pool):
+        log(f"(b) {n} photos")
+        home, n = self.photo_profile("b", url, n, pool)
+        total = self.count(home, "SELECT sum(byte_size) FROM photos")
+        agent_s, agent_rss = self.upload_photos_agent(home, "b-agent")
+        log(f"(b) agent: {agent_s:.2f} s, CPU {self.cpu['b-agent']:.2f} s, max RSS {agent_rss / 1024:.1f} MiB")
+
+        # The same stored files, to the same reports, with fresh photo ids.
+        db = sqlite3.connect(os.path.join(home, "jqc.sqlite"))
+        device = db.execute("SELECT value FROM meta WHERE key='device_id'").fetchone()[0].lower()
+        rows = db.execute("""SELECT p.file_name, p.sha256, p.field_id, r.server_id FROM photos p
+                             JOIN reports r ON r.local_id = p.report_local_id ORDER BY p.creation_seq""").fetchall()
+        db.close()
+        token = self.login_token(url)
+        cfg = []
+        for name, sha, field, server_id in rows:
+            pid = str(uuid.uuid4())
+            cfg.append(f"url = {self.q(f'{url}/api/v1/reports/{server_id}/photos')}")
+            for h in self.headers(token, device):
+                cfg.append(f"header = {self.q(h)}")
+            cfg.append(f"form = {self.q('local_id=' + pid)}")
+            cfg.append(f"form = {self.q('field_id=' + field)}")
+            cfg.append(f"form = {self.q('sha256=' + sha)}")
+            path = os.path.join(home, "photos", name)
+            cfg.append(f"form = {self.q(f'file=@{path};type=image/jpeg;filename={pid}.jpg')}")
+            cfg.append('output = "/dev/null"')
+            cfg.append('write-out = "%{http_code}\\n"')
+            cfg.append("next")
+        cfgpath = os.path.join(self.work, "curl-photos.cfg")
+        open(cfgpath, "w").write("\n".join(cfg[:-1]) + "\n")
+        curl_s, _, rc = self.timed(["curl", "-sS", "--parallel", "--parallel-max", str(PARALLEL), "-K", cfgpath], "b-curl")
+        codes = open(os.path.join(self.work, "out-b-curl.txt")).read().split()
+        if rc != 0 or codes.count("201") != n:
+            raise Fatal(f"(b) curl: rc {rc}, {codes.count('201')} of {n} photos 201")
+        log(f"(b) curl: {curl_s:.2f} s, CPU {self.cpu['b-curl']:.2f} s")
+        ratio = agent_s / curl_s
+        self.results += [(f"(b) agent: {n} photos ({total / n / 1024:.0f} KiB avg)", agent_s, "s"),
+                         (f"(b) curl --parallel-max {PARALLEL}: {n} photos", curl_s, "s"),
+                         ("(b) agent CPU (user+sys)", self.cpu["b-agent"], "s"),
+                         ("(b) curl CPU (user+sys)", self.cpu["b-curl"], "s"),
+                         ("(b) server CPU while the agent ran", self.server_cpu_used["b-agent"], "s"),
+                         ("(b) server CPU while curl ran", self.server_cpu_used["b-curl"], "s"),
+                         ("(b) agent / curl", ratio, "x"), ("(b) agent max RSS", agent_rss / 1024, "MiB")]
+        self.targets.append(("(b) photos agent/curl", f"{ratio:.2f}", "<= 1.2", ratio <= 1.2))
+
+    def bench_rss(self, small, large, url, pool):
+        log(f"(c) peak RSS, {small} and {large} photos")
+        figures = {}
+        for n in (small, large):
+            home, n = self.photo_profile(f"c{n}", url, n, pool)
+            wall, rss = self.upload_photos_agent(home, f"c{n}-agent")
+            figures[n] = rss / 1024
+            log(f"(c) {n} photos: max RSS {rss / 1024:.1f} MiB ({wall:.2f} s)")
+            self.results.append((f"(c) agent max RSS, {n} photos", rss / 1024, "MiB"))
+        ratio = figures[large] / figures[small]
+        self.results.append((f"(c) RSS {large} / {small}", ratio, "x"))
+        peak = max(figures.values())
+        self.targets.append(("(c) peak RSS", f"{peak:.1f} MiB", "< 64 MiB", peak < 64))
+        self.targets.append((f"(c) RSS {large}/{small} photos", f"{ratio:.2f}", "<= 1.2", ratio <= 1.2))
+
+    def report(self):
+        print()
+        print("=" * 72)
+        print(f"JanitorialQC benchmarks{' (QUICK MODE: smaller counts)' if self.quick else ''}")
+        print("=" * 72)
+        for name, value, unit in self.results:
+            print(f"  {name:<48} {value:>10.2f} {unit}")
+        print()
+        print(f"  {'target':<32} {'figure':>12} {'target':>10}  result")
+        for name, figure, target, ok in self.targets:
+            print(f"  {name:<32} {figure:>12} {target:>10}  {'PASS' if ok else 'FAIL'}")
+        for failure in self.failures:
+            print(f"  (a) agent {failure}")
+        print()
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--bin", required=True)
+    p.add_argument("--work", required=True)
+    p.add_argument("--quick", action="store_true")
+    p.add_argument("--only", default="abc", help="which benchmarks: any of a, b, c")
+    args = p.parse_args()
+    if os.path.exists(args.work):
+        shutil.rmtree(args.work)
+    os.makedirs(args.work)
+    b = Bench(args)
+    reports, photos, (small, large) = (1000, 50, (20, 200)) if args.quick else (10_000, 500, (100, 1000))
+    try:
+        if "a" in args.only:
+            b.bench_reports(reports)
+        if "b" in args.only or "c" in args.only:
+            pool = b.make_photo_pool(min(max(photos, large if "c" in args.only else 0), 500))
+            url = b.start_server("photos")
+            if "b" in args.only:
+                b.bench_photos(photos, url, pool)
+            if "c" in args.only:
+                b.bench_rss(small, large, url, pool)
+        b.report()
+    except Fatal as e:
+        b.report()
+        print(f"bench: cannot run: {e}", file=sys.stderr)
+        return 1
+    finally:
+        b.stop_servers()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
