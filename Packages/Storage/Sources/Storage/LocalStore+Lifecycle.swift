@@ -27,7 +27,7 @@ extension LocalStore {
     func perform(_ event: ReportEvent, on localID: UUID, edit: ((inout Report) -> Void)?) throws(StorageError) -> Report {
         var filesToRemove: [String] = []
         let result = try write { db throws(StorageError) -> Report in
-            let (report, files) = try Self.perform(event, on: localID, edit: edit, db)
+            let (report, files) = try Self.perform(event, on: localID, edit: edit, reload: true, db)
             filesToRemove = files
             return report
         }
@@ -43,15 +43,16 @@ extension LocalStore {
     /// sync engine records a whole batch's results at once, so a crash never
     /// leaves half a batch recorded. `retryAt`, when it names a report, also
     /// sets when its next upload attempt is due. Any refused event rolls the
-    /// whole batch back. Returns the reports as stored after their event
-    /// (as last stored, for an event that removes one).
+    /// whole batch back. Returns the reports as written after their event
+    /// (as last stored, for an event that removes one); unlike the single
+    /// `apply`, they are not read back, since a batch can be large.
     @discardableResult
     public func apply(_ events: [(localID: UUID, event: ReportEvent)], retryAt: [UUID: Date] = [:]) throws(StorageError) -> [Report] {
         var filesToRemove: [String] = []
         let result = try write { db throws(StorageError) -> [Report] in
             var reports: [Report] = []
             for (localID, event) in events {
-                let (report, files) = try Self.perform(event, on: localID, edit: nil, db)
+                let (report, files) = try Self.perform(event, on: localID, edit: nil, reload: false, db)
                 filesToRemove += files
                 if let date = retryAt[localID] {
                     try db.run("UPDATE reports SET next_attempt_at = ? WHERE local_id = ?", [SQLValue(date), SQLValue(localID)])
@@ -69,7 +70,7 @@ extension LocalStore {
     /// The transition and its effects, inside the caller's transaction; returns
     /// the stored report and the photo files to delete after the commit.
     private static func perform(_ event: ReportEvent, on localID: UUID, edit: ((inout Report) -> Void)?,
-                                _ db: Database) throws(StorageError) -> (Report, [String]) {
+                                reload: Bool, _ db: Database) throws(StorageError) -> (Report, [String]) {
         var filesToRemove: [String] = []
         var report = try Self.requireReport(localID, db)
         var lifecycle = report.lifecycle
@@ -130,7 +131,7 @@ extension LocalStore {
                 WHERE report_local_id = ? AND seq = (SELECT max(seq) FROM report_revisions WHERE report_local_id = ?)
                 """, [.integer(Int64(revision)), SQLValue(localID), SQLValue(localID)])
         }
-        return (try Self.requireReport(localID, db), filesToRemove)
+        return (reload ? try Self.requireReport(localID, db) : report, filesToRemove)
     }
 
     private static func reason(for event: ReportEvent) -> RevisionReason {

@@ -132,6 +132,18 @@ extension LocalStore {
         }
     }
 
+    /// Every SYNCED report's id and the device time it last changed (when it
+    /// became SYNCED), without loading answers: retention looks at thousands.
+    public func syncedReportTimes() throws(StorageError) -> [(localID: UUID, syncedAt: Date)] {
+        try read { db throws(StorageError) -> [(localID: UUID, syncedAt: Date)] in
+            try db.rows("SELECT local_id, updated_at_device FROM reports WHERE state = 'SYNCED' ORDER BY creation_seq").compactMap { row in
+                guard let text = row["local_id"].stringValue, let id = UUID(uuidString: text),
+                      let date = ReportRows.date(row["updated_at_device"]) else { return nil }
+                return (localID: id, syncedAt: date)
+            }
+        }
+    }
+
     /// How many PENDING reports have failed at least `attempts` times in a row.
     public func pendingCount(failedAtLeast attempts: Int) throws(StorageError) -> Int {
         try read { db throws(StorageError) -> Int in

@@ -97,7 +97,7 @@ public struct SyncEngine: Sendable {
             try markPhotos(uploaded: uploaded, failed: failed)
             return nil
         case .loadSynced:
-            return .syncedLoaded(try store.reports(state: .synced).map { (localID: $0.localID, syncedAt: $0.updatedAtDevice) })
+            return .syncedLoaded(try store.syncedReportTimes())
         case .expire(let ids):
             return try expire(ids)
         case .finish:
