@@ -36,7 +36,8 @@ extension SyncEngine {
         }
         let totalBytes = ready.reduce(Int64(0)) { $0 + $1.bytes }
         var bytes: Int64 = 0
-        let group = max(1, configuration.maxConcurrentUploads) * 2
+        // Large groups keep every upload slot busy; a group only sets how often progress is shown.
+        let group = max(1, configuration.maxConcurrentUploads) * 16
         for start in stride(from: 0, to: ready.count, by: group) {
             let slice = Array(ready[start..<min(start + group, ready.count)])
             let results = await client.uploadPhotos(slice.map(\.upload), maxConcurrent: configuration.maxConcurrentUploads)
