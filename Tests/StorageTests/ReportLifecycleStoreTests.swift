@@ -38,6 +38,18 @@ struct ReportLifecycleStoreTests {
         #expect(try t.store.report(report.localID) == pending)
     }
 
+    @Test("many upload outcomes are recorded at once; a photo no longer here is skipped", arguments: StoreKind.allCases)
+    func uploadOutcomesAtOnce(kind: StoreKind) throws {
+        let t = try TestStore(kind)
+        let report = try draft(t.store)
+        let a = try addPhoto(t, to: report.localID), b = try addPhoto(t, to: report.localID), c = try addPhoto(t, to: report.localID)
+        try t.store.setUploadStates(uploaded: [a.localID, b.localID, UUID()], failed: [c.localID: "413: too large"])
+        let states = Dictionary(uniqueKeysWithValues: try t.store.photos(ofReport: report.localID).map { ($0.localID, $0.uploadState) })
+        #expect(states == [a.localID: .uploaded, b.localID: .uploaded, c.localID: .failed])
+        #expect(try t.store.uploadError(photo: c.localID) == "413: too large")
+        #expect(try t.store.uploadError(photo: a.localID) == nil)
+    }
+
     @Test("accepted with photos outstanding stays PENDING; photosUploaded makes it SYNCED", arguments: StoreKind.allCases)
     func acceptedThenPhotos(kind: StoreKind) throws {
         let t = try TestStore(kind)

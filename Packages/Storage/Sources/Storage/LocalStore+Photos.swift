@@ -66,6 +66,22 @@ extension LocalStore {
         }
     }
 
+    /// Records the outcome of many uploads in one transaction: `uploaded`
+    /// become UPLOADED, `failed` FAILED with their error. Photos no longer on
+    /// this device (a draft deleted meanwhile) are skipped.
+    public func setUploadStates(uploaded: [UUID], failed: [UUID: String]) throws(StorageError) {
+        guard !uploaded.isEmpty || !failed.isEmpty else { return }
+        try write { db throws(StorageError) in
+            let statement = try db.prepare("UPDATE photos SET upload_state = ?, last_error = ? WHERE local_id = ?")
+            for id in uploaded {
+                try statement.run([.text(PhotoUploadState.uploaded.rawValue), .null, SQLValue(id)])
+            }
+            for (id, message) in failed {
+                try statement.run([.text(PhotoUploadState.failed.rawValue), .text(message), SQLValue(id)])
+            }
+        }
+    }
+
     /// The error of a photo's last failed upload, if any.
     public func uploadError(photo localID: UUID) throws(StorageError) -> String? {
         try read { db throws(StorageError) in

@@ -55,9 +55,8 @@ extension SyncEngine {
         return outcomes
     }
 
-    /// Records photo upload states.
+    /// Records photo upload states, all in one transaction.
     func markPhotos(uploaded: [UUID], failed: [UUID: String]) throws(StorageError) {
-        for id in uploaded { try store.setUploadState(.uploaded, photo: id) }
-        for (id, message) in failed { try store.setUploadState(.failed, photo: id, error: message) }
+        try store.setUploadStates(uploaded: uploaded, failed: failed)
     }
 }
