@@ -406,12 +406,27 @@ class Bench:
         self.targets.append(("(a) reports agent/curl", f"{ratio:.2f}", "<= 1.25", ratio <= 1.25))
         self.targets.append(("(a) one agent run syncs all", f"{runs} run(s)", "1 run", runs == 1))
 
-    def bench_photos(self, n, url, pool):
-        log(f"(b) {n} photos")
-        home, n = self.photo_profile("b", url, n, pool)
+    def bench_photos(self, n, url, pool, repeat):
+        """(b), `repeat` times on fresh profiles; the median ratio decides,
+        since each run lasts about a second and one run is mostly noise."""
+        runs = [self.photos_once(n, url, pool, f"b{i + 1}") for i in range(repeat)]
+        runs.sort(key=lambda r: r["ratio"])
+        mid = runs[len(runs) // 2]
+        total, n = mid["total"], mid["n"]
+        self.results += [(f"(b) agent: {n} photos ({total / n / 1024:.0f} KiB avg), median run", mid["agent_s"], "s"),
+                         (f"(b) curl --parallel-max {PARALLEL}: {n} photos, same run", mid["curl_s"], "s"),
+                         ("(b) agent CPU (user+sys)", mid["agent_cpu"], "s"),
+                         ("(b) curl CPU (user+sys)", mid["curl_cpu"], "s"),
+                         ("(b) agent / curl, every run", " ".join(f"{r['ratio']:.2f}" for r in runs), ""),
+                         ("(b) agent / curl, median", mid["ratio"], "x"), ("(b) agent max RSS", mid["agent_rss"] / 1024, "MiB")]
+        self.targets.append((f"(b) photos agent/curl (median of {repeat})", f"{mid['ratio']:.2f}", "<= 1.2", mid["ratio"] <= 1.2))
+
+    def photos_once(self, n, url, pool, name):
+        log(f"(b) {n} photos, run {name}")
+        home, n = self.photo_profile(name, url, n, pool)
         total = self.count(home, "SELECT sum(byte_size) FROM photos")
-        agent_s, agent_rss = self.upload_photos_agent(home, "b-agent")
-        log(f"(b) agent: {agent_s:.2f} s, CPU {self.cpu['b-agent']:.2f} s, max RSS {agent_rss / 1024:.1f} MiB")
+        agent_s, agent_rss = self.upload_photos_agent(home, f"{name}-agent")
+        log(f"(b) agent: {agent_s:.2f} s, CPU {self.cpu[name + '-agent']:.2f} s, max RSS {agent_rss / 1024:.1f} MiB")
 
         # The same stored files, to the same reports, with fresh photo ids.
         db = sqlite3.connect(os.path.join(home, "jqc.sqlite"))
@@ -421,7 +436,7 @@ class Bench:
         db.close()
         token = self.login_token(url)
         cfg = []
-        for name, sha, field, server_id in rows:
+        for file_name, sha, field, server_id in rows:
             pid = str(uuid.uuid4())
             cfg.append(f"url = {self.q(f'{url}/api/v1/reports/{server_id}/photos')}")
             for h in self.headers(token, device):
@@ -429,27 +444,21 @@ class Bench:
             cfg.append(f"form = {self.q('local_id=' + pid)}")
             cfg.append(f"form = {self.q('field_id=' + field)}")
             cfg.append(f"form = {self.q('sha256=' + sha)}")
-            path = os.path.join(home, "photos", name)
+            path = os.path.join(home, "photos", file_name)
             cfg.append(f"form = {self.q(f'file=@{path};type=image/jpeg;filename={pid}.jpg')}")
             cfg.append('output = "/dev/null"')
             cfg.append('write-out = "%{http_code}\\n"')
             cfg.append("next")
-        cfgpath = os.path.join(self.work, "curl-photos.cfg")
+        cfgpath = os.path.join(self.work, f"curl-photos-{name}.cfg")
         open(cfgpath, "w").write("\n".join(cfg[:-1]) + "\n")
-        curl_s, _, rc = self.timed(["curl", "-sS", "--parallel", "--parallel-max", str(PARALLEL), "-K", cfgpath], "b-curl")
-        codes = open(os.path.join(self.work, "out-b-curl.txt")).read().split()
+        label = f"{name}-curl"
+        curl_s, _, rc = self.timed(["curl", "-sS", "--parallel", "--parallel-max", str(PARALLEL), "-K", cfgpath], label)
+        codes = open(os.path.join(self.work, f"out-{label}.txt")).read().split()
         if rc != 0 or codes.count("201") != n:
             raise Fatal(f"(b) curl: rc {rc}, {codes.count('201')} of {n} photos 201")
-        log(f"(b) curl: {curl_s:.2f} s, CPU {self.cpu['b-curl']:.2f} s")
-        ratio = agent_s / curl_s
-        self.results += [(f"(b) agent: {n} photos ({total / n / 1024:.0f} KiB avg)", agent_s, "s"),
-                         (f"(b) curl --parallel-max {PARALLEL}: {n} photos", curl_s, "s"),
-                         ("(b) agent CPU (user+sys)", self.cpu["b-agent"], "s"),
-                         ("(b) curl CPU (user+sys)", self.cpu["b-curl"], "s"),
-                         ("(b) server CPU while the agent ran", self.server_cpu_used["b-agent"], "s"),
-                         ("(b) server CPU while curl ran", self.server_cpu_used["b-curl"], "s"),
-                         ("(b) agent / curl", ratio, "x"), ("(b) agent max RSS", agent_rss / 1024, "MiB")]
-        self.targets.append(("(b) photos agent/curl", f"{ratio:.2f}", "<= 1.2", ratio <= 1.2))
+        log(f"(b) curl: {curl_s:.2f} s, CPU {self.cpu[label]:.2f} s, ratio {agent_s / curl_s:.2f}")
+        return {"n": n, "total": total, "agent_s": agent_s, "curl_s": curl_s, "ratio": agent_s / curl_s,
+                "agent_cpu": self.cpu[name + "-agent"], "curl_cpu": self.cpu[label], "agent_rss": agent_rss}
 
     def bench_rss(self, small, large, url, pool):
         log(f"(c) peak RSS, {small} and {large} photos")
@@ -472,7 +481,8 @@ class Bench:
         print(f"JanitorialQC benchmarks{' (QUICK MODE: smaller counts)' if self.quick else ''}")
         print("=" * 72)
         for name, value, unit in self.results:
-            print(f"  {name:<48} {value:>10.2f} {unit}")
+            shown = value if isinstance(value, str) else f"{value:.2f}"
+            print(f"  {name:<48} {shown:>10} {unit}")
         print()
         print(f"  {'target':<32} {'figure':>12} {'target':>10}  result")
         for name, figure, target, ok in self.targets:
@@ -488,6 +498,7 @@ def main():
     p.add_argument("--work", required=True)
     p.add_argument("--quick", action="store_true")
     p.add_argument("--only", default="abc", help="which benchmarks: any of a, b, c")
+    p.add_argument("--repeat", type=int, default=5, help="runs of (b); the median ratio decides")
     args = p.parse_args()
     if os.path.exists(args.work):
         shutil.rmtree(args.work)
@@ -501,7 +512,7 @@ def main():
             pool = b.make_photo_pool(min(max(photos, large if "c" in args.only else 0), 500))
             url = b.start_server("photos")
             if "b" in args.only:
-                b.bench_photos(photos, url, pool)
+                b.bench_photos(photos, url, pool, max(1, args.repeat))
             if "c" in args.only:
                 b.bench_rss(small, large, url, pool)
         b.report()
