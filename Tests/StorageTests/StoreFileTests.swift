@@ -55,17 +55,8 @@ struct StoreFileTests {
     func newerStore() throws {
         let dir = TemporaryDirectory()
         let path = dir.path("jqc.sqlite")
-        do {
-            let store = try LocalStore.open(at: path)
-            try store.createReport(templateID: "t1", facilityID: "f1")
-        }
-        do {
-            // What a newer jqc would leave: a higher version, checkpointed into the file.
-            let db = try Database(path: path, mode: .readWrite)
-            try db.setUserVersion(99)
-            try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            try db.execute("PRAGMA journal_mode = DELETE")
-        }
+        // What a newer jqc would leave: a higher version, checkpointed into the file.
+        try makeSettledStore(at: path) { try $0.setUserVersion(99) }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         let error = #expect(throws: StorageError.self) { try LocalStore.open(at: path) }
         #expect(error?.code == .newerStore)
@@ -97,15 +88,7 @@ struct StoreFileTests {
     func damagedPages() throws {
         let dir = TemporaryDirectory()
         let path = dir.path("jqc.sqlite")
-        do {
-            let store = try LocalStore.open(at: path)
-            try store.createReport(templateID: "t1", facilityID: "f1")
-        }
-        do {
-            let db = try Database(path: path, mode: .readWrite)
-            try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            try db.execute("PRAGMA journal_mode = DELETE")
-        }
+        try makeSettledStore(at: path)
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         // Keep the 100-byte header, overwrite the schema page after it.
         for index in 100..<min(bytes.count, 4096) { bytes[index] = 0xA5 }
@@ -168,6 +151,19 @@ struct StoreFileTests {
             try db.run("INSERT INTO issues (local_id, report_local_id, severity, description, creation_seq) VALUES (?, ?, ?, ?, ?)",
                        [.text(UUID().uuidString), .text(UUID().uuidString), .text("low"), .text("x"), .integer(1)])
         }
+    }
+
+    /// A store with one report, `change` applied, and everything checkpointed
+    /// out of the WAL into the main file, so the file alone is the store.
+    private func makeSettledStore(at path: String, _ change: (Database) throws -> Void = { _ in }) throws {
+        do {
+            let store = try LocalStore.open(at: path)
+            try store.createReport(templateID: "t1", facilityID: "f1")
+        }
+        let db = try Database(path: path, mode: .readWrite)
+        try change(db)
+        try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        try db.execute("PRAGMA journal_mode = DELETE")
     }
 
     private func rows(_ path: String, _ sql: String) throws -> [Row] {

@@ -52,32 +52,6 @@ public enum Programs {
     /// Runs a built executable to the end and returns its outcome.
     public static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:],
                            stdin: String? = nil) throws -> ProcessOutcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path(name))
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
-        // Read both pipes to the end before waiting, so a chatty child never blocks on a full pipe.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errData = Data()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return ProcessOutcome(status: process.terminationStatus,
-                              stdout: String(decoding: outData, as: UTF8.self),
-                              stderr: String(decoding: errData, as: UTF8.self))
+        try RunningProgram(name, arguments, environment: environment, stdin: stdin).wait()
     }
 }

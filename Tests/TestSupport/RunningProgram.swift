@@ -9,15 +9,24 @@ public final class RunningProgram: @unchecked Sendable {
     private var outData = Data()
     private var errData = Data()
 
-    /// Starts `name` (a product of this package) with these arguments.
-    public init(_ name: String, _ arguments: [String]) throws {
+    /// Starts `name` (a product of this package) with these arguments, extra
+    /// environment variables, and `stdin` written to its standard input (closed after).
+    public init(_ name: String, _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws {
         process.executableURL = URL(fileURLWithPath: Programs.path(name))
         process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let input = Pipe()
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        if let stdin {
+            input.fileHandleForWriting.write(Data(stdin.utf8))
+            try input.fileHandleForWriting.close()
+        }
         done.enter()
         done.enter()
         DispatchQueue.global().async { [self] in
