@@ -109,4 +109,23 @@ struct AgentTests {
         #expect(!logText.contains("database is locked"))
         #expect(try profile.document(["status"]).value["pending"] == 0, "the agent uploaded the three reports meanwhile")
     }
+
+    @Test("jqc sync while another cycle holds the profile: it waits for that cycle to end, then syncs")
+    func syncWaitsForRunningCycle() throws {
+        let server = try Self.demo.get()
+        let profile = try signedIn(to: server.baseURL)
+        let id = try pendingReport(profile)
+        // This test process plays the cycle already running: it holds the profile's sync lock.
+        let fd = open(profile.home + "/sync.lock", O_RDWR | O_CREAT, 0o600)
+        try #require(fd >= 0 && flock(fd, LOCK_EX) == 0)
+        let sync = try RunningProgram("jqc", ["--home", profile.home, "sync"])
+        Thread.sleep(forTimeInterval: 1)
+        #expect(try profile.show(id)["state"] == "PENDING", "nothing is sent while the other cycle runs")
+        flock(fd, LOCK_UN)
+        close(fd)
+        let outcome = sync.wait()
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("Another sync of this profile is running; waiting for it to finish…"))
+        #expect(try profile.show(id)["state"] == "SYNCED")
+    }
 }

@@ -149,8 +149,10 @@ final class ServerApp: Sendable {
         if config.latencyMilliseconds > 0 { usleep(UInt32(config.latencyMilliseconds) * 1000) }
         switch faults.beforeHandling() {
         case .drop?:
+            logFault("drop", request)
             return .drop
         case .unavailable?:
+            logFault("503", request)
             return respond(ServerError.unavailable("the server is busy (injected fault); retry shortly", retryAfter: 1))
         case nil:
             break
@@ -184,7 +186,10 @@ final class ServerApp: Sendable {
         } catch {
             return respond(error)
         }
-        if endpoint == .syncReports && faults.dropAfterAccept() { return .drop }
+        if endpoint == .syncReports && faults.dropAfterAccept() {
+            logFault("drop-after-accept", request)
+            return .drop
+        }
         switch reply {
         case .json(let status, let body):
             return ServerResponse(status: status, headers: jsonHeaders, content: .data(body))
@@ -192,6 +197,11 @@ final class ServerApp: Sendable {
             return ServerResponse(status: 200, headers: [(name: "Content-Type", value: contentType)],
                                   content: .file(path: path, byteSize: size))
         }
+    }
+
+    /// One line on stderr per injected fault, so a fault run can be counted.
+    private func logFault(_ kind: String, _ request: ServerRequest) {
+        FileHandle.standardError.write(Data("jqc-server: injected fault \(kind) \(request.method) \(request.path)\n".utf8))
     }
 
     private func dispatch(_ endpoint: Endpoint, _ input: RouteInput) throws(ServerError) -> Reply {

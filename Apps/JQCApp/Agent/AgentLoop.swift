@@ -32,7 +32,9 @@ public final class AgentLoop {
         log.log(.info, "cycle_started", ["pending": .integer(Int64((try? context.workspace().status().pending) ?? 0))])
         let code: Int32
         do {
-            let summary = try SyncService(context: context, caFile: caFile).sync(progress: { _ in })
+            let summary = try SyncService(context: context, caFile: caFile).sync(waitingForOtherSync: {
+                log.log(.info, "waiting_for_other_sync", ["message": "Another sync of this profile is running; waiting for it to finish."])
+            }, progress: { _ in })
             cycles += 1
             var fields = summary.json.objectValue ?? [:]
             fields["duration_seconds"] = .double(Date().timeIntervalSince(started))

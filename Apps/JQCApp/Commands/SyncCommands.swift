@@ -19,7 +19,9 @@ enum SyncCommands {
     ) { (inv) throws(AppError) -> CommandOutput in
         let showProgress = !inv.context.json && isatty(STDERR_FILENO) == 1
         let summary = try SyncService(context: inv.context, caFile: inv.arguments.value("cacert"))
-            .sync(progress: { event in if showProgress { SyncPresenter.progress(event) } })
+            .sync(waitingForOtherSync: {
+                FileHandle.standardError.write(Data("Another sync of this profile is running; waiting for it to finish…\n".utf8))
+            }, progress: { event in if showProgress { SyncPresenter.progress(event) } })
         if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         if summary.outcome == .authRequired {
             throw AppError(code: "AUTH_REQUIRED", "Sign in again with 'jqc login'; nothing on this device was lost.",

@@ -59,8 +59,11 @@ public struct SyncService {
         return (true, told)
     }
 
-    /// Runs one sync cycle with the saved session.
-    public func sync(progress: @escaping @Sendable (SyncProgress) -> Void) throws(AppError) -> SyncSummary {
+    /// Runs one sync cycle with the saved session, after any cycle already
+    /// running on this profile has finished (`waitingForOtherSync` is called
+    /// once if it has to wait).
+    public func sync(waitingForOtherSync: () -> Void = {},
+                     progress: @escaping @Sendable (SyncProgress) -> Void) throws(AppError) -> SyncSummary {
         let store = credentials
         guard let saved = store.load() else {
             throw AppError(code: "AUTH_REQUIRED", "Sign in with 'jqc login --server URL --username NAME' first; nothing on this device was lost.",
@@ -68,6 +71,8 @@ public struct SyncService {
         }
         let local = try context.store()
         let settings = try context.workspace().settings
+        let lock = try SyncLock(profileDirectory: context.profile.dataDirectory, waiting: waitingForOtherSync)
+        defer { withExtendedLifetime(lock) {} }
         let client = try makeClient(serverURL: saved.serverURL, saved: saved) { new in
             if let new { try? store.save(.init(serverURL: saved.serverURL, credentials: new, caFile: saved.caFile)) }
         }

@@ -1,0 +1,82 @@
+"""Command line of the reliability tools; see Tools/reliability/run."""
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import time
+
+from .concurrent import run_concurrent
+from .crashloop import run_crash_loop
+from .selfcheck import run_self_check
+from .world import ToolError
+
+
+def log(message):
+    print(f"[reliability {time.strftime('%H:%M:%S')}] {message}", flush=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(prog="Tools/reliability/run")
+    parser.add_argument("what", nargs="*", metavar="PART",
+                        help="self-check, crash-loop and/or concurrent (default: all three)")
+    parser.add_argument("--bin", required=True, help="folder with jqc, jqc-agent and jqc-server")
+    parser.add_argument("--work", required=True, help="scratch folder (emptied first)")
+    parser.add_argument("--trials", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=120, help="length of the concurrent-use run")
+    parser.add_argument("--seed", type=int, default=int(time.time()) % 100000)
+    parser.add_argument("--max-kill-delay", type=float, default=0.8)
+    parser.add_argument("--report", help="write the figures as JSON to this file")
+    args = parser.parse_args()
+    parts = ("self-check", "crash-loop", "concurrent")
+    args.what = args.what or list(parts)
+    unknown = [part for part in args.what if part not in parts]
+    if unknown:
+        parser.error(f"unknown part {unknown[0]!r}; choose from {', '.join(parts)}")
+
+    shutil.rmtree(args.work, ignore_errors=True)
+    os.makedirs(args.work)
+    figures = {"seed": args.seed}
+    failed = False
+    try:
+        if "self-check" in args.what:
+            log("self-check: the invariant checks must see each kind of damage")
+            problems = run_self_check(args.bin, os.path.join(args.work, "self-check"), args.seed, log=log)
+            figures["self_check"] = {"problems": problems}
+            for line in problems:
+                log("  " + line)
+            failed |= bool(problems)
+        if "crash-loop" in args.what:
+            log(f"crash loop: {args.trials} trials, seed {args.seed}")
+            stats, found = run_crash_loop(args.bin, os.path.join(args.work, "crash-loop"), args.trials, args.seed,
+                                          max_kill_delay=args.max_kill_delay, log=log)
+            figures["crash_loop"] = stats
+            log("crash loop: " + ", ".join(f"{k} {stats[k]}" for k in (
+                "trials", "kills", "finished_before_kill", "retries", "settle_cycles", "reports_completed", "photos",
+                "issues", "reinspections", "server_reports", "server_photos")))
+            log(f"crash loop: faults injected {stats['faults']}; duplicates {stats['duplicates']}, losses {stats['losses']}, "
+                f"mismatches {stats['mismatches']}, corruption {stats['corruption']}; {stats['seconds']} s")
+            for line in found.lines():
+                log("  " + line)
+            failed |= bool(found)
+        if "concurrent" in args.what:
+            log(f"concurrent use: {args.seconds:g} s, seed {args.seed}")
+            stats, found = run_concurrent(args.bin, os.path.join(args.work, "concurrent"), args.seconds, args.seed, log=log)
+            figures["concurrent"] = stats
+            log("concurrent use: " + ", ".join(f"{k} {v}" for k, v in stats.items()))
+            for line in found.lines():
+                log("  " + line)
+            failed |= bool(found)
+    except ToolError as error:
+        log(f"could not run: {error}")
+        return 2
+    if args.report:
+        with open(args.report, "w") as f:
+            json.dump(figures, f, indent=2, sort_keys=True)
+    log("FAILED: see the findings above" if failed else "no duplicates, no losses, no corruption")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

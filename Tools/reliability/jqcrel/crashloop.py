@@ -1,0 +1,121 @@
+"""The crash loop: seeded inspection work, then `jqc-agent run --once` killed
+with SIGKILL at a random moment, again and again, against a jqc-server that
+injects faults, with every invariant checked after every trial; then cycles
+without kills until everything is SYNCED and the server holds exactly what
+the device completed."""
+
+import os
+import random
+import signal
+import subprocess
+import time
+
+from .invariants import Checker, Findings
+from .workgen import WorkGenerator
+from .world import Device, Server, ToolError
+
+FAULTS = {"fault-rate": 0.08, "fault-drop": 0.05, "fault-after-accept": 0.25}
+
+
+def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=0.8, initial_reports=12, log=print):
+    rng = random.Random(seed)
+    kill_rng = random.Random(seed * 7919 + 1)
+    server = Server(bin_dir, work, faults=FAULTS, seed=seed).start()
+    started = time.monotonic()
+    try:
+        device = Device(bin_dir, os.path.join(work, "device"))
+        device.login(server.url)
+        # Synced reports stay for the whole run, so the acknowledged set only grows.
+        device.jqc("settings", "retention-days", "3650")
+        generator = WorkGenerator(device, rng, os.path.join(work, "photos-in"))
+        checker = Checker(device, server)
+        first_sync(device)
+        for _ in range(initial_reports):
+            generator.make_report()
+
+        stats = {"trials": 0, "kills": 0, "finished_before_kill": 0, "agent_exit_codes": {}, "retries": 0}
+        findings = Findings()
+        for trial in range(1, trials + 1):
+            for _ in range(rng.choice([0, 0, 1, 1, 2, 3])):
+                generator.make_report(synced_ids=checker.ever_acknowledged)
+            delay = kill_rng.uniform(0, max_kill_delay)
+            killed, code = agent_with_kill(device, delay)
+            stats["trials"] += 1
+            if killed:
+                stats["kills"] += 1
+            else:
+                stats["finished_before_kill"] += 1
+                stats["agent_exit_codes"][code] = stats["agent_exit_codes"].get(code, 0) + 1
+                if code not in (0, 75):
+                    raise ToolError(f"trial {trial}: jqc-agent run --once exited {code}")
+            # An inspector presses retry: reports in backoff are due again at once.
+            retried = device.json("retry")["retried"]
+            stats["retries"] += len(retried)
+            trial_findings, summary = checker.check(generator.completed, generator.drafts)
+            merge(findings, trial_findings, f"trial {trial}")
+            if trial % 20 == 0 or trial_findings:
+                log(f"trial {trial}: {f'killed after {delay:.2f}s' if killed else f'exit {code} before the kill'}; "
+                    f"{summary['synced']} synced, {summary['pending']} pending, {summary['photos_pending']} photos pending; "
+                    f"{'; '.join(trial_findings.lines(3)) or 'invariants hold'}")
+
+        cycles = settle(device, log)
+        final_findings, summary = checker.check(generator.completed, generator.drafts, final=True)
+        merge(findings, final_findings, "after the last sync")
+        stats.update({
+            "seed": seed, "settle_cycles": cycles, "seconds": round(time.monotonic() - started, 1),
+            "reports_completed": len(generator.completed), "drafts": len(generator.drafts),
+            "photos": generator.photos, "issues": generator.issues, "reinspections": generator.reinspections,
+            "faults": server.fault_counts(), "server_reports": summary["server_reports"],
+            "server_photos": summary["server_photos"],
+            "duplicates": findings.count("duplicates"), "losses": findings.count("losses"),
+            "mismatches": findings.count("mismatches"), "corruption": findings.count("corruption"),
+        })
+        return stats, findings
+    finally:
+        server.stop()
+
+
+def first_sync(device, attempts=30):
+    """Pulls reference data before any work is made (faults may refuse a few tries)."""
+    for _ in range(attempts):
+        if device.jqc("sync", ok=(0, 1, 75)).returncode == 0:
+            return
+    raise ToolError("the first sync never succeeded")
+
+
+def agent_with_kill(device, delay):
+    """Runs one agent cycle; SIGKILLs it after `delay` seconds if it is still running."""
+    agent = device.agent("run", "--once")
+    try:
+        code = agent.wait(timeout=delay)
+        agent.stderr.read()
+        return False, code
+    except subprocess.TimeoutExpired:
+        agent.send_signal(signal.SIGKILL)
+        agent.wait()
+        agent.stderr.read()
+        return True, None
+    finally:
+        agent.stderr.close()
+
+
+def settle(device, log, limit=400):
+    """Runs the agent without kills until nothing is pending; returns the cycles it took."""
+    for cycle in range(1, limit + 1):
+        agent = device.agent("run", "--once")
+        _, err = agent.communicate(timeout=300)
+        if agent.returncode not in (0, 75):
+            raise ToolError(f"jqc-agent exited {agent.returncode} while settling: {err.strip()}")
+        device.jqc("retry")
+        status = device.json("status")
+        # A report waiting for photos is still PENDING; photos of drafts wait for their report.
+        if status["pending"] == 0:
+            return cycle
+    log(f"still pending after {limit} cycles: {status}")
+    return limit
+
+
+def merge(into, found, where):
+    for kind in Findings.KINDS:
+        for text in found.items[kind]:
+            into.add(kind, text, where)

@@ -1,0 +1,95 @@
+"""Shows that the invariant checks can fail: a clean synced world passes,
+then each kind of damage, made on a copy, is reported under its kind."""
+
+import os
+import random
+import shutil
+import sqlite3
+from types import SimpleNamespace
+
+from .crashloop import first_sync, settle
+from .invariants import Checker
+from .workgen import WorkGenerator
+from .world import Device, Server, ToolError
+
+
+def damages():
+    """(name, kind the checker must report, change made to the copied world)."""
+    def server_sql(sql):
+        return lambda world: execute(world.server.db, sql)
+
+    def device_sql(sql):
+        return lambda world: execute(world.device.store, sql)
+
+    def flip_server_photo(world):
+        path = first_file(world.server.photo_dir)
+        with open(path, "r+b") as f:
+            f.write(b"\x00\x01")
+
+    return [
+        ("a second revision of one report", "duplicates",
+         server_sql("INSERT INTO report_revisions SELECT server_id, revision + 1, base_revision, payload, issues, source, "
+                    "author_id, created_at FROM report_revisions LIMIT 1")),
+        ("a synced report missing on the server", "losses",
+         server_sql("DELETE FROM report_revisions WHERE server_id = (SELECT server_id FROM reports LIMIT 1); "
+                    "DELETE FROM photos WHERE server_id = (SELECT server_id FROM reports LIMIT 1); "
+                    "DELETE FROM reports WHERE server_id = (SELECT server_id FROM reports LIMIT 1)")),
+        ("an uploaded photo missing on the server", "losses", server_sql("DELETE FROM photos WHERE rowid = (SELECT min(rowid) FROM photos)")),
+        ("server answers that differ", "mismatches",
+         server_sql("UPDATE report_revisions SET payload = json_set(payload, '$.answers.injected', 1) WHERE rowid = (SELECT min(rowid) FROM report_revisions)")),
+        ("server photo bytes changed", "corruption", flip_server_photo),
+        ("a completed report gone from the device", "losses",
+         device_sql("DELETE FROM report_revisions WHERE report_local_id = (SELECT local_id FROM reports WHERE state = 'SYNCED' "
+                    "AND local_id NOT IN (SELECT report_local_id FROM photos) AND local_id NOT IN (SELECT report_local_id FROM issues) LIMIT 1); "
+                    "DELETE FROM reports WHERE state = 'SYNCED' AND local_id NOT IN (SELECT report_local_id FROM report_revisions)")),
+    ]
+
+
+def execute(path, sql):
+    with sqlite3.connect(path) as db:
+        db.executescript(sql)
+
+
+def first_file(folder):
+    for directory, _, files in sorted(os.walk(folder)):
+        for name in sorted(files):
+            if "incoming" not in directory:
+                return os.path.join(directory, name)
+    raise ToolError(f"no photo under {folder}")
+
+
+def run_self_check(bin_dir, work, seed, log=print):
+    rng = random.Random(seed)
+    server = Server(bin_dir, os.path.join(work, "clean")).start()
+    try:
+        device = Device(bin_dir, os.path.join(work, "clean", "device"))
+        device.login(server.url)
+        first_sync(device)
+        generator = WorkGenerator(device, rng, os.path.join(work, "photos-in"))
+        while generator.photos == 0 or len(generator.completed) < 4:
+            generator.make_report()
+        settle(device, log)
+    finally:
+        server.stop()
+    clean = SimpleNamespace(server=server, device=device)
+    found, _ = Checker(device, server).check(generator.completed, generator.drafts, final=True)
+    failures = [f"the clean world was reported: {line}" for line in found.lines()]
+    for index, (name, kind, damage) in enumerate(damages()):
+        world = copy_world(clean, os.path.join(work, f"damaged-{index}"))
+        damage(world)
+        found, _ = Checker(world.device, world.server).check(generator.completed, generator.drafts, final=True)
+        if found.count(kind) == 0:
+            failures.append(f"{name}: not reported as {kind}")
+        else:
+            log(f"self-check: {name} -> {found.items[kind][0]}")
+    return failures
+
+
+def copy_world(world, target):
+    shutil.copytree(os.path.dirname(world.server.db), target, ignore=shutil.ignore_patterns("*.log"))
+    server = SimpleNamespace(db=os.path.join(target, os.path.basename(world.server.db)))
+    server.photo_dir = server.db + ".photos"
+    device_home = os.path.join(target, os.path.relpath(world.device.home, os.path.dirname(world.server.db)))
+    device = SimpleNamespace(home=device_home, store=os.path.join(device_home, "jqc.sqlite"),
+                             photo_dir=os.path.join(device_home, "photos"))
+    return SimpleNamespace(server=server, device=device)
