@@ -35,11 +35,16 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=0.8, initial_repo
 
         stats = {"trials": 0, "kills": 0, "finished_before_kill": 0, "agent_exit_codes": {}, "retries": 0}
         findings = Findings()
+        typical_cycle = max_kill_delay
         for trial in range(1, trials + 1):
             for _ in range(rng.choice([0, 0, 1, 1, 2, 3])):
                 generator.make_report(synced_ids=checker.ever_acknowledged)
-            delay = kill_rng.uniform(0, max_kill_delay)
+            # A random moment within what a whole cycle has lately taken, so most trials kill mid-cycle.
+            delay = kill_rng.uniform(0, min(max_kill_delay, 1.2 * typical_cycle))
+            began = time.monotonic()
             killed, code = agent_with_kill(device, delay)
+            if not killed:
+                typical_cycle = 0.7 * typical_cycle + 0.3 * (time.monotonic() - began)
             stats["trials"] += 1
             if killed:
                 stats["kills"] += 1
