@@ -112,7 +112,8 @@ struct HomeMenuTerminalTests {
         let screen = try terminal.waitFor("There is no 12 here; type a number from 1 to 9 or q.")
         #expect(screen.contains("Assignments to do (3)"))
         try terminal.type("6")
-        try terminal.waitFor("History needs a connection: it is read from the server with 'jqc history'.")
+        let history = try terminal.waitFor("Reports still on this device are under All reports.")
+        #expect(history.contains("Sign in with 'jqc login --server URL --username NAME' first; nothing on this\ndevice was lost."))
         try terminal.type("q")
         try terminal.waitFor("menu exited with 0")
     }
@@ -127,6 +128,28 @@ struct HomeMenuTerminalTests {
         let withHome = try profile.jqc([], stdin: "1\n")
         #expect(withHome.status == 0, "\(withHome.stderr)")
         #expect(withHome.stdout.hasPrefix("Usage: jqc <command>"))
+    }
+
+    @Test("History reads the server's completed inspections, signed in; a synced report is listed")
+    func historyFromServer() throws {
+        let server = try ServerProcess(["--demo"])
+        defer { _ = server.stop() }
+        let profile = try DemoProfile()
+        let login = try profile.jqc(["login", "--server", server.baseURL, "--username", "inspector", "--password-stdin"],
+                                    stdin: "inspector-pass\n")
+        try #require(login.status == 0, "login: \(login.stderr)")
+        let id = try profile.startDraft()
+        try profile.answerRequired(id)
+        try #require(try profile.jqc(["complete", id]).status == 0)
+        try #require(try profile.jqc(["sync"]).status == 0)
+        let terminal = try menu(profile)
+        let home = try terminal.waitFor("Settings")
+        try terminal.type(try number(of: "History", on: home))
+        let screen = try terminal.waitFor("1-1 of 1 on the server.")
+        #expect(screen.contains("Washroom QC"))
+        #expect(screen.contains("Ivy Inspector"))
+        try terminal.type("q")
+        try terminal.waitFor("menu exited with 0")
     }
 }
 

@@ -23,6 +23,15 @@ struct MenuScreenTests {
         #expect(lines.last == "offline · 0 pending · 0 conflicts · 0 failed")
     }
 
+    @Test("a message is wrapped at spaces to the width, every word kept")
+    func messageWrapped() {
+        let message = "Sign in with 'jqc login --server URL --username NAME' first; nothing on this device was lost."
+        let lines = MenuScreen.wrap(message, width: 40)
+        #expect(lines == ["Sign in with 'jqc login --server URL", "--username NAME' first; nothing on this",
+                          "device was lost."])
+        #expect(MenuScreen.wrap("", width: 40).isEmpty)
+    }
+
     @Test("long lines are cut to the width, marked, in ASCII without a UTF-8 locale")
     func longLinesCut() {
         let wide = MenuScreen(title: String(repeating: "T", count: 100), lines: [String(repeating: "x", count: 200)],

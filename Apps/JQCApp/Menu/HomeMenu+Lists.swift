@@ -202,14 +202,47 @@ extension HomeMenu {
 
     // MARK: History
 
-    /// History is online only and not read by this build: said plainly.
+    /// Completed inspections on the server, newest first, a page at a time
+    /// (online only); offline or signed out, the reason and what to do instead.
     func historyScreen() -> Flow {
-        let screen = MenuScreen(
-            title: "History",
-            lines: ["History needs a connection: it is read from the server with 'jqc history'.",
-                    "Reports still on this device are under All reports."],
-            keys: Self.backKeys)
-        guard let choice = choose(screen) else { return .quit }
-        return choice == .key("q") ? .quit : .back
+        let pageSize = 15
+        var offset = 0
+        while true {
+            io.clear()
+            io.write("Reading history from the server…")
+            let lines: [String]
+            var keys = Self.backKeys
+            do {
+                let page = try SyncService(context: context).history(limit: pageSize, offset: offset)
+                lines = historyLines(page, offset: offset)
+                if offset + page.items.count < page.total { keys.insert(MenuScreen.Key("n", "next page"), at: 0) }
+                if offset > 0 { keys.insert(MenuScreen.Key("p", "previous page"), at: 0) }
+            } catch {
+                lines = MenuScreen.wrap(error.message) + ["Reports still on this device are under All reports."]
+            }
+            guard let choice = choose(MenuScreen(title: "History", lines: lines, keys: keys)) else { return .quit }
+            switch choice {
+            case .key("n"): offset += pageSize
+            case .key("p"): offset = max(0, offset - pageSize)
+            case .key("q"): return .quit
+            default: return .back
+            }
+        }
+    }
+
+    private func historyLines(_ page: HistoryPage, offset: Int) -> [String] {
+        guard !page.items.isEmpty else {
+            return [page.total == 0 ? "No completed inspections on the server yet." : "No inspections on this page."]
+        }
+        let store = try? context.store()
+        let rows = page.items.map { item -> [String] in
+            let template = (try? store?.template(id: item.templateID))??.name ?? item.templateID
+            let facility = (try? store?.facility(id: item.facilityID))??.name ?? item.facilityID
+            return [String(item.completedAt.prefix(10)), MenuScreen.cell(template, 18), MenuScreen.cell(facility, 20),
+                    item.score.map { "\(Int(($0 * 100).rounded()))%" } ?? "-", item.followUpRequired ? "follow-up" : "",
+                    MenuScreen.cell(item.inspector.displayName, 16)]
+        }
+        return TextTable.render(["COMPLETED", "TEMPLATE", "FACILITY", "SCORE", "", "INSPECTOR"], rows)
+            + ["\(offset + 1)-\(offset + page.items.count) of \(page.total) on the server."]
     }
 }

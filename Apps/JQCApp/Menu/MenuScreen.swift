@@ -131,6 +131,20 @@ public struct MenuScreen: Sendable, Equatable {
 
 extension MenuScreen {
     /// Cuts a table cell to `width` characters, marking the cut.
+    /// `text` broken at spaces into lines of at most `width` characters, for
+    /// messages that must be read whole (a word longer than a line is cut by `fit`).
+    static func wrap(_ text: String, width: Int = 78) -> [String] {
+        var lines: [String] = [], line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += line.isEmpty ? String(word) : " " + word
+        }
+        return line.isEmpty ? lines : lines + [line]
+    }
+
     static func cell(_ text: String, _ width: Int) -> String {
         fit(text, width: width, style: .rich)
     }
