@@ -1,41 +1,13 @@
 import Foundation
+import Storage
 internal import COpenSSL
 
-/// Streaming SHA-256 over OpenSSL's EVP interface, for photos hashed as they
-/// arrive. One instance per upload; not shared between threads.
-final class SHA256Stream {
-    private let context: OpaquePointer?
-
-    init() {
-        context = EVP_MD_CTX_new()
-        if let context { EVP_DigestInit_ex(context, EVP_sha256(), nil) }
-    }
-
-    deinit { EVP_MD_CTX_free(context) }
-
-    /// Adds bytes to the digest.
-    func update(_ bytes: UnsafeRawBufferPointer) {
-        guard let context, let base = bytes.baseAddress, bytes.count > 0 else { return }
-        EVP_DigestUpdate(context, base, bytes.count)
-    }
-
-    /// The lowercase hex digest; call once, at the end.
-    func finish() -> String {
-        var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        guard let context else { return "" }
-        EVP_DigestFinal_ex(context, &out, &length)
-        return Hex.encode(out.prefix(Int(length)))
-    }
-}
-
-/// One-shot digests and MACs.
+/// One-shot digests and MACs. SHA-256 itself is Storage's, the same code
+/// the device hashes its photos with.
 enum Digest {
-    /// Lowercase hex SHA-256 of `data`.
+    /// Lowercase hex SHA-256 of `data` (a token's hash; empty only if OpenSSL fails).
     static func sha256Hex(_ data: Data) -> String {
-        let stream = SHA256Stream()
-        data.withUnsafeBytes { stream.update($0) }
-        return stream.finish()
+        (try? SHA256.hex(of: data)) ?? ""
     }
 
     /// HMAC-SHA256 of `message` under `key`.

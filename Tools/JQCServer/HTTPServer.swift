@@ -1,4 +1,5 @@
 import Foundation
+import Storage
 import Synchronization
 internal import CMicroHTTPD
 
@@ -143,7 +144,7 @@ private final class RequestContext {
     private var fileDescriptor: Int32 = -1
     private var fileBytes: Int64 = 0
     private var fileSeen = false
-    private var hasher: SHA256Stream?
+    private var hasher: SHA256.Hasher?
 
     /// The largest text part kept (ids and hashes are far smaller).
     private static let fieldLimit = 4096
@@ -174,11 +175,12 @@ private final class RequestContext {
         }
         let path = uploadDirectory + "/upload-" + UUID().uuidString.lowercased()
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        if fd >= 0 {
+        if fd >= 0, let started = try? SHA256.Hasher() {
             fileDescriptor = fd
             filePath = path
-            hasher = SHA256Stream()
+            hasher = started
         } else {
+            if fd >= 0 { close(fd); unlink(path) }
             unreadable = "the server cannot store uploads right now"
         }
     }
@@ -225,7 +227,13 @@ private final class RequestContext {
             } else {
                 var file: UploadedFile?
                 if fileSeen, let filePath, let hasher {
-                    file = UploadedFile(temporaryPath: filePath, byteSize: fileBytes, sha256: hasher.finish())
+                    if let sha256 = try? hasher.finish() {
+                        file = UploadedFile(temporaryPath: filePath, byteSize: fileBytes, sha256: sha256)
+                    } else {
+                        unlink(filePath)
+                        request.body = .unreadable("the server could not hash the upload")
+                        return request
+                    }
                 }
                 request.body = .multipart(MultipartBody(fields: fields, file: file))
             }

@@ -23,11 +23,13 @@ public enum SHA256 {
         return try hasher.finish()
     }
 
-    /// An incremental hash: feed it chunks, then finish once.
-    final class Hasher {
+    /// An incremental hash: feed it chunks, then finish once. One per stream;
+    /// not shared between threads.
+    public final class Hasher {
         private let context: OpaquePointer
 
-        init() throws(StorageError) {
+        /// Starts a hash.
+        public init() throws(StorageError) {
             guard let context = EVP_MD_CTX_new() else {
                 throw StorageError(.io, "SHA-256 is unavailable (out of memory).")
             }
@@ -40,12 +42,14 @@ public enum SHA256 {
 
         deinit { EVP_MD_CTX_free(context) }
 
-        func update(_ bytes: UnsafeRawBufferPointer) {
+        /// Adds bytes.
+        public func update(_ bytes: UnsafeRawBufferPointer) {
             guard let base = bytes.baseAddress, bytes.count > 0 else { return }
             EVP_DigestUpdate(context, base, bytes.count)
         }
 
-        func finish() throws(StorageError) -> String {
+        /// The lowercase hex digest; call once, at the end.
+        public func finish() throws(StorageError) -> String {
             var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
             var length: UInt32 = 0
             guard EVP_DigestFinal_ex(context, &digest, &length) == 1 else {
