@@ -154,6 +154,24 @@ struct BadInputTests {
         #expect(!FileManager.default.fileExists(atPath: destination.path))
     }
 
+    @Test("a destination on a full disk is DISK_FULL, says so, and leaves nothing behind")
+    func fullDisk() throws {
+        let source = dir.file("photo.jpg")
+        try SyntheticImage.writeJPEG(width: 800, height: 600, pattern: .texture(seed: 4), to: source)
+        let disk = try SmallDisk(megabytes: 1)
+        try disk.fill()
+        let destination = URL(fileURLWithPath: disk.path("stored.jpg"))
+
+        let error = imagingError { () throws(ImagingError) in
+            _ = try PhotoCompressor(settings: .standard).compress(source: source, to: destination)
+        }
+
+        #expect(error?.code == .diskFull)
+        #expect(error?.message == "The disk is full: the compressed photo 'stored.jpg' cannot be written. Free some space and import it again.")
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+        disk.unmount()
+    }
+
     @Test("the source is refused as its own destination and stays intact")
     func sourceAsDestination() throws {
         let source = dir.file("photo.jpg")

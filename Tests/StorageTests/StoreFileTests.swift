@@ -98,6 +98,33 @@ struct StoreFileTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
     }
 
+    @Test("a real store cut short (mid-page, at a page boundary, to its first page) is refused and left byte-identical",
+          arguments: ["mid-page", "page boundary", "first page"])
+    func truncatedStore(cut: String) throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path("jqc.sqlite")
+        try makeSettledStore(at: path) { db in
+            // Enough saved work that the file spans many pages.
+            for index in 0..<40 {
+                try db.run("INSERT INTO meta (key, value) VALUES (?, ?)", [.text("filler-\(index)"), .text(String(repeating: "x", count: 900))])
+            }
+        }
+        let whole = try Data(contentsOf: URL(fileURLWithPath: path))
+        let pageSize = 4096
+        #expect(whole.count >= 8 * pageSize)
+        let length = switch cut {
+        case "mid-page": whole.count / 2 + 1234
+        case "page boundary": (whole.count / pageSize / 2) * pageSize
+        default: pageSize
+        }
+        let cutShort = whole.prefix(length)
+        try cutShort.write(to: URL(fileURLWithPath: path))
+        let error = #expect(throws: StorageError.self) { try LocalStore.open(at: path) }
+        #expect(error?.code == .corruptStore)
+        #expect(error?.message.contains("left untouched") == true, "\(error?.message ?? "")")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == cutShort)
+    }
+
     @Test("a SQLite database of another program is refused as not a jqc store")
     func foreignApplicationID() throws {
         let dir = TemporaryDirectory()

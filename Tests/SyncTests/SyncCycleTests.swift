@@ -154,6 +154,26 @@ import Testing
         #expect(retries(actions)[report] == now.addingTimeInterval(600))
     }
 
+    @Test("a retry time beyond the longest delay means the clock was set back: the report is due, not stranded for years")
+    func retryTimeOutOfReachIsDue() {
+        let failedWhileAhead = UUID(), failedJustNow = UUID()
+        let (cycle, actions) = pushing([
+            .init(localID: failedWhileAhead, attemptCount: 1, nextAttemptAt: now.addingTimeInterval(10 * 365 * 86_400)),
+            .init(localID: failedJustNow, attemptCount: 1, nextAttemptAt: now.addingTimeInterval(3600)),
+        ])
+        #expect(sentBatches(actions) == [[failedWhileAhead]])
+        #expect(cycle.summary.waiting == 1, "a retry time within the longest delay is still waited for")
+    }
+
+    @Test("a Retry-After longer than the policy's longest delay is held to it, so every retry time stays within reach")
+    func longRetryAfterIsCapped() {
+        let report = UUID()
+        var (cycle, _) = pushing([.init(localID: report)])
+        let busy = SyncFailure(kind: .transient, code: "UNAVAILABLE", message: "Busy.", retryAfter: 86_400)
+        let actions = cycle.handle(.batchFailed(busy))
+        #expect(retries(actions)[report] == now.addingTimeInterval(3600))
+    }
+
     @Test func anExpiredSessionChangesNoReportAndEndsAuthRequired() {
         var (cycle, _) = pushing([.init(localID: UUID())])
         let actions = cycle.handle(.batchFailed(SyncFailure(kind: .authRequired, code: "AUTH_REQUIRED", message: "Sign in.")))

@@ -49,9 +49,10 @@ public enum Programs {
         return process
     }
 
-    /// Runs a built executable to the end and returns its outcome.
+    /// Runs a built executable to the end and returns its outcome; with a
+    /// `clock`, the program reads that clock instead of the real one.
     public static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:],
-                           stdin: String? = nil) throws -> ProcessOutcome {
-        try RunningProgram(name, arguments, environment: environment, stdin: stdin).wait()
+                           stdin: String? = nil, clock: DeviceClock? = nil) throws -> ProcessOutcome {
+        try RunningProgram(name, arguments, environment: environment, stdin: stdin, clock: clock).wait()
     }
 }

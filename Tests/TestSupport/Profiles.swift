@@ -5,14 +5,21 @@ import Models
 /// A temporary jqc profile with the demo world imported through the real `jqc` binary.
 public final class DemoProfile: @unchecked Sendable {
     // Immutable after init.
+    /// The profile's temporary folder (the profile is on `disk` instead when there is one).
     public let directory = TemporaryDirectory(prefix: "jqc-profile")
     /// A folder beside the profile for source files (photos to import, exports).
     public let files = TemporaryDirectory(prefix: "jqc-files")
 
     /// The profile folder, for `--home`.
-    public var home: String { directory.url.path }
+    public let home: String
+    /// The small disk the profile lives on, when it was made on one.
+    public let disk: SmallDisk?
 
-    public init() throws {
+    /// A profile in a temporary folder, or at the root of `disk` (a small file
+    /// system that a test can fill), with the demo world imported.
+    public init(on disk: SmallDisk? = nil) throws {
+        self.disk = disk
+        home = disk?.path ?? directory.url.path
         for (command, file) in [("templates", "templates.json"), ("facilities", "facilities.json"), ("assignments", "assignments.json")] {
             let outcome = try Programs.run("jqc", ["--home", home, command, "import", DemoFiles.path(file)])
             guard outcome.status == 0 else {
@@ -21,9 +28,15 @@ public final class DemoProfile: @unchecked Sendable {
         }
     }
 
-    /// Runs `jqc` on this profile.
-    public func jqc(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> ProcessOutcome {
-        try Programs.run("jqc", ["--home", home] + arguments, environment: environment, stdin: stdin)
+    /// Runs `jqc` on this profile; with a `clock`, jqc reads that clock instead of the real one.
+    public func jqc(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
+                    clock: DeviceClock? = nil) throws -> ProcessOutcome {
+        try Programs.run("jqc", ["--home", home] + arguments, environment: environment, stdin: stdin, clock: clock)
+    }
+
+    /// Runs `jqc-agent` on this profile.
+    public func agent(_ arguments: [String], clock: DeviceClock? = nil) throws -> ProcessOutcome {
+        try Programs.run("jqc-agent", ["--home", home] + arguments, clock: clock)
     }
 
     /// Runs `jqc ... --json` and parses stdout.
@@ -34,26 +47,29 @@ public final class DemoProfile: @unchecked Sendable {
     }
 
     /// Runs `jqc ... --json` and parses its one JSON document, with the exit status.
-    public func document(_ arguments: [String]) throws -> (status: Int32, value: JSONValue) {
-        let outcome = try jqc(arguments + ["--json"])
+    public func document(_ arguments: [String], clock: DeviceClock? = nil) throws -> (status: Int32, value: JSONValue) {
+        let outcome = try jqc(arguments + ["--json"], clock: clock)
         return (outcome.status, try JSONValue.parse(Data(outcome.stdout.utf8)))
     }
 
     /// The profile's app-private photo folder.
-    public var photosFolder: String { directory.path("photos") }
+    public var photosFolder: String { (home as NSString).appendingPathComponent("photos") }
+
+    /// The profile's store file.
+    public var storePath: String { (home as NSString).appendingPathComponent("jqc.sqlite") }
 
     /// A path in the test's temporary folder beside the profile.
     public func path(_ name: String) -> String { files.path(name) }
 
     /// Starts a Washroom QC draft (template 101 at F-100) and returns its local id.
-    public func startDraft() throws -> String {
-        try start(["--template", "101", "--facility", "F-100"])
+    public func startDraft(clock: DeviceClock? = nil) throws -> String {
+        try start(["--template", "101", "--facility", "F-100"], clock: clock)
     }
 
     /// Answers every required field of template 101, so the report can be completed.
-    public func answerRequired(_ id: String) throws {
+    public func answerRequired(_ id: String, clock: DeviceClock? = nil) throws {
         for (field, value) in [("2", "4"), ("3", "4"), ("4", "pass"), ("6", "Good"), ("18", "Dana Inspector")] {
-            let outcome = try jqc(["answer", id, field, value])
+            let outcome = try jqc(["answer", id, field, value], clock: clock)
             guard outcome.status == 0 else {
                 throw TerminalError(message: "answering field \(field): \(outcome.stderr)")
             }
@@ -87,9 +103,9 @@ public final class DemoProfile: @unchecked Sendable {
     }
 
     /// Starts a report and returns its local id.
-    public func start(_ arguments: [String]) throws -> String {
-        let result = try json(["start"] + arguments)
-        guard let id = result["local_id"] as? String else {
+    public func start(_ arguments: [String], clock: DeviceClock? = nil) throws -> String {
+        let (_, result) = try document(["start"] + arguments, clock: clock)
+        guard let id = result["local_id"]?.stringValue else {
             throw TerminalError(message: "start \(arguments) gave no local_id: \(result)")
         }
         return id

@@ -10,11 +10,20 @@ public final class RunningProgram: @unchecked Sendable {
     private var errData = Data()
 
     /// Starts `name` (a product of this package) with these arguments, extra
-    /// environment variables, and `stdin` written to its standard input (closed after).
-    public init(_ name: String, _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws {
-        process.executableURL = URL(fileURLWithPath: Programs.path(name))
-        process.arguments = arguments
+    /// environment variables, and `stdin` written to its standard input (closed after);
+    /// with a `clock`, the program reads that clock instead of the real one.
+    public init(_ name: String, _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil,
+                clock: DeviceClock? = nil) throws {
         var env = ProcessInfo.processInfo.environment
+        if let clock {
+            try DeviceClock.requireWrapper()
+            process.executableURL = URL(fileURLWithPath: DeviceClock.wrapper)
+            process.arguments = clock.wrapperArguments + [Programs.path(name)] + arguments
+            for (key, value) in DeviceClock.environment { env[key] = value }
+        } else {
+            process.executableURL = URL(fileURLWithPath: Programs.path(name))
+            process.arguments = arguments
+        }
         for (key, value) in environment { env[key] = value }
         process.environment = env
         let input = Pipe()

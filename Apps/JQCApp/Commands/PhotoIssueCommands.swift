@@ -15,6 +15,8 @@ enum PhotoIssueCommands {
         discussion: """
         Each photo is compressed to a JPEG in the profile's photo folder and waits to upload after the report is accepted.
         Every import states the report's photo cap and the room left ('jqc settings photo-cap-mb N' changes the cap).
+        Exit codes: 5 PHOTO_CAP_EXCEEDED or STORAGE_LOW (free space under 'storage-floor-mb'); 1 DISK_FULL (the disk
+        ran out: the photo was not added and nothing saved was lost; free some space and add it again).
         Examples:
           jqc photo add 3f2a --field 14 IMG_0042.jpg IMG_0043.jpg
           jqc photo add 3f2a --issue 9b1c leak.png

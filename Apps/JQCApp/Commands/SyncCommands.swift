@@ -14,7 +14,8 @@ enum SyncCommands {
         discussion: """
         Exit codes: 0 done; 75 offline or server unavailable (nothing lost, try later); 6 sign in again;
         7 new conflicts a person must resolve ('jqc conflicts'); 1 the server refused the request or answered
-        something that is not the JQC API (reports stay PENDING and are retried).
+        something that is not the JQC API (reports stay PENDING and are retried), or DISK_FULL: this device's disk
+        is full (nothing saved is lost; free some space and sync again: nothing is sent twice).
         """)
     ) { (inv) throws(AppError) -> CommandOutput in
         let showProgress = !inv.context.json && isatty(STDERR_FILENO) == 1

@@ -222,6 +222,8 @@ extension Workspace {
             return AppError.validation(error.message, code: "PHOTO_INVALID")
         case .writeFailed:
             return AppError.failure("PHOTO_WRITE_FAILED", error.message)
+        case .diskFull:
+            return AppError.failure("DISK_FULL", "The disk is full: '\(URL(fileURLWithPath: file).lastPathComponent)' was not added, and nothing already saved was lost. Free some space, then add the photo again.")
         case .invalidSettings:
             return AppError.failure("SETTINGS_INVALID", "\(error.message) Change them with 'jqc settings'.")
         }

@@ -16,6 +16,8 @@ public struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible 
         case tooLarge = "PHOTO_TOO_LARGE"
         /// The compressed photo could not be written to its destination.
         case writeFailed = "PHOTO_WRITE_FAILED"
+        /// The destination's disk is full: nothing was written.
+        case diskFull = "DISK_FULL"
         /// Compression settings outside their allowed ranges.
         case invalidSettings = "INVALID_SETTINGS"
     }
@@ -89,7 +91,14 @@ extension ImagingError {
     }
 
     static func writeFailed(_ url: URL, errno code: Int32) -> ImagingError {
-        writeFailed(url, reason: describe(errno: code))
+        if code == ENOSPC || code == EDQUOT {
+            return ImagingError(
+                .diskFull,
+                "The disk is full: the compressed photo '\(url.lastPathComponent)' cannot be written. Free some space and import it again.",
+                context: url.path
+            )
+        }
+        return writeFailed(url, reason: describe(errno: code))
     }
 
     /// A lower-case reason for an errno value: "no such file or directory".

@@ -37,11 +37,12 @@ public final class Database {
         let rc = sqlite3_open_v2(path, &raw, flags, nil)
         guard rc == SQLITE_OK, let raw else {
             let native = raw.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            let systemErrno = raw.map { sqlite3_system_errno($0) } ?? 0
             if let raw { sqlite3_close_v2(raw) }
-            if rc & 0xff == SQLITE_CANTOPEN {
+            if rc & 0xff == SQLITE_CANTOPEN && !StorageError.isDiskFull(errno: systemErrno) {
                 throw StorageError(.permission, "The store at '\(path)' cannot be opened (\(native)); check that its folder exists and that you may write to it.", context: path)
             }
-            throw StorageError.sqlite(rc, native, context: path)
+            throw StorageError.sqlite(rc, native, systemErrno: systemErrno, context: path)
         }
         sqlite3_extended_result_codes(raw, 1)
         self.handle = raw
@@ -101,7 +102,7 @@ public final class Database {
         if rc != SQLITE_OK {
             let native = nativeMessage.map { String(cString: $0) } ?? lastNativeMessage
             sqlite3_free(nativeMessage)
-            throw StorageError.sqlite(rc, native, context: sql)
+            throw StorageError.sqlite(rc, native, systemErrno: lastSystemErrno, context: sql)
         }
     }
 
@@ -184,14 +185,30 @@ public final class Database {
     }
 
     var lastNativeMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+    /// The operating system's error number behind the last failed file operation (ENOSPC...).
+    var lastSystemErrno: Int32 { sqlite3_system_errno(handle) }
 }
 
 extension StorageError {
+    /// The message of every full-disk failure, whichever layer met it.
+    static let diskFullMessage = "The disk is full; free some space and try again. Nothing already saved was lost."
+
+    /// True for the operating system's "no space" errors.
+    static func isDiskFull(errno code: Int32) -> Bool {
+        code == ENOSPC || code == EDQUOT
+    }
+
     /// The error for a SQLite result code, with a message a person can act on.
-    static func sqlite(_ code: Int32, _ native: String, context: String?) -> StorageError {
-        switch code & 0xff {
-        case SQLITE_FULL:
-            return StorageError(.diskFull, "The disk is full; free some space and try again. Nothing already saved was lost.", context: context)
+    /// `systemErrno` is the operating system's error behind an I/O failure: SQLite
+    /// reports a full disk met while growing its shared-memory index or journal as
+    /// an I/O error, not as SQLITE_FULL.
+    static func sqlite(_ code: Int32, _ native: String, systemErrno: Int32 = 0, context: String?) -> StorageError {
+        let primary = code & 0xff
+        if primary == SQLITE_FULL || ((primary == SQLITE_IOERR || primary == SQLITE_CANTOPEN) && isDiskFull(errno: systemErrno)) {
+            return StorageError(.diskFull, diskFullMessage, context: context)
+        }
+        switch primary {
         case SQLITE_NOTADB, SQLITE_CORRUPT:
             return StorageError(.corruptStore, "The store is damaged or is not a jqc store (\(native)).", context: context)
         case SQLITE_CANTOPEN:

@@ -204,7 +204,7 @@ public struct PhotoFileStore: Sendable {
         let native = String(cString: strerror(code))
         switch code {
         case ENOSPC, EDQUOT:
-            return StorageError(.diskFull, "The disk is full; free some space and try again. Nothing already saved was lost.", context: path)
+            return StorageError(.diskFull, StorageError.diskFullMessage, context: path)
         case ENOENT:
             return StorageError(.notFound, "There is no file at '\(path)'.", context: path)
         case EACCES, EPERM, EROFS:

@@ -21,7 +21,7 @@ public final class Statement {
         }
         guard rc == SQLITE_OK, let raw else {
             if let raw { sqlite3_finalize(raw) }
-            throw StorageError.sqlite(rc, database.lastNativeMessage, context: sql)
+            throw StorageError.sqlite(rc, database.lastNativeMessage, systemErrno: database.lastSystemErrno, context: sql)
         }
         if !rest.allSatisfy({ $0.isWhitespace || $0 == ";" }) {
             sqlite3_finalize(raw)
@@ -90,7 +90,7 @@ public final class Statement {
                 }
             }
             guard rc == SQLITE_OK else {
-                throw StorageError.sqlite(rc, database.lastNativeMessage, context: sql)
+                throw StorageError.sqlite(rc, database.lastNativeMessage, systemErrno: database.lastSystemErrno, context: sql)
             }
         }
     }
@@ -101,7 +101,7 @@ public final class Statement {
         switch rc {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        default: throw StorageError.sqlite(rc, database.lastNativeMessage, context: sql)
+        default: throw StorageError.sqlite(rc, database.lastNativeMessage, systemErrno: database.lastSystemErrno, context: sql)
         }
     }
 

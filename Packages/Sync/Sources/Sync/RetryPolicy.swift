@@ -1,3 +1,5 @@
+import Foundation
+
 /// When to try a failed upload again (BR-08): exponential backoff with full
 /// jitter, capped, and a ceiling of attempts after which the report stays
 /// PENDING and waits for a person (`jqc retry`) instead of retrying forever.
@@ -27,6 +29,23 @@ public struct RetryPolicy: Sendable, Hashable {
     /// drawn from `random` (a value in 0..<1, injected so tests are exact).
     public func delay(afterAttempt attempt: Int, random: Double) -> Double {
         delayBound(afterAttempt: attempt) * min(max(random, 0), 1)
+    }
+
+    /// The moment of the next attempt after a failure at `now`: the jittered
+    /// `delay`, never sooner than the server's `Retry-After`, never later than
+    /// `maximumDelay`, so that every stored retry time is within reach.
+    public func nextAttempt(after now: Date, delay: Double, retryAfter: Double?) -> Date {
+        now.addingTimeInterval(min(max(delay, retryAfter ?? 0), maximumDelay))
+    }
+
+    /// True while a report must wait for `next`. A retry time further ahead than
+    /// `maximumDelay` cannot have come from this policy: the device clock was set
+    /// back since the failure (BR-07), so the report is due now instead of
+    /// waiting for a clock that may never catch up.
+    public func isWaiting(until next: Date?, now: Date) -> Bool {
+        guard let next else { return false }
+        let ahead = next.timeIntervalSince(now)
+        return ahead > 0 && ahead <= maximumDelay
     }
 
     /// True when `attemptCount` failures reached the ceiling: no automatic retry until a person asks.

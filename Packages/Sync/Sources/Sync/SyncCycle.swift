@@ -253,7 +253,7 @@ public struct SyncCycle: Sendable {
             if candidate.awaitingPhotos { continue }
             if policy.needsPerson(attemptCount: candidate.attemptCount) {
                 summary.needsPerson += 1
-            } else if let next = candidate.nextAttemptAt, next > now {
+            } else if policy.isWaiting(until: candidate.nextAttemptAt, now: now) {
                 summary.waiting += 1
             } else {
                 due.append(candidate.localID)
@@ -342,10 +342,10 @@ public struct SyncCycle: Sendable {
         return [record] + nextBatch(after: index)
     }
 
-    /// Full-jitter backoff from the policy, never sooner than the server's `Retry-After`.
+    /// Full-jitter backoff from the policy, never sooner than the server's `Retry-After`
+    /// and never later than the policy's longest delay.
     private func retryDate(afterAttempt attempt: Int, failure: SyncFailure?) -> Date {
-        let delay = max(policy.delay(afterAttempt: attempt, random: random()), failure?.retryAfter ?? 0)
-        return now.addingTimeInterval(delay)
+        policy.nextAttempt(after: now, delay: policy.delay(afterAttempt: attempt, random: random()), retryAfter: failure?.retryAfter)
     }
 
     // MARK: - Photos
@@ -356,7 +356,7 @@ public struct SyncCycle: Sendable {
         for item in work {
             if let candidate = candidates[item.reportLocalID], !acceptedThisCycle.contains(item.reportLocalID) {
                 if policy.needsPerson(attemptCount: candidate.attemptCount) { summary.needsPerson += 1; continue }
-                if let next = candidate.nextAttemptAt, next > now { summary.waiting += 1; continue }
+                if policy.isWaiting(until: candidate.nextAttemptAt, now: now) { summary.waiting += 1; continue }
             }
             if item.photoLocalIDs.isEmpty {
                 // Accepted and every photo is up already (an earlier cycle was cut short).
