@@ -66,6 +66,8 @@ extension AppError {
             self.init(code: "NOT_FOUND", error.message, exitCode: ExitCode.notFound)
         case .notAllowed:
             self.init(code: "NOT_ALLOWED", error.message, exitCode: ExitCode.blocked)
+        case .photoCapExceeded:
+            self.init(code: "PHOTO_CAP_EXCEEDED", error.message, exitCode: ExitCode.blocked)
         case .newerStore:
             self.init(code: "STORE_TOO_NEW", error.message, exitCode: ExitCode.failure)
         case .corruptStore:

@@ -147,13 +147,17 @@ extension Workspace {
             prepared.discard()
             throw error
         }
-        let cap = settings.photoCapBytes
-        if used + compressed.storedBytes > cap {
+        if used + compressed.storedBytes > settings.photoCapBytes {
             prepared.discard()
-            throw AppError.blocked("PHOTO_CAP_EXCEEDED",
-                "Photo cap reached for this report: \(Self.megabytes(used)) of \(Self.megabytes(cap)) used, \(Self.megabytes(max(0, cap - used))) left; '\(source.lastPathComponent)' needs \(Self.megabytes(compressed.storedBytes)). Nothing was added; raise the cap with 'jqc settings photo-cap-mb N' or attach fewer photos.")
+            throw capExceeded(used: used, file: file, needs: compressed.storedBytes)
         }
         return prepared
+    }
+
+    private func capExceeded(used: Int64, file: String, needs: Int64) -> AppError {
+        let cap = settings.photoCapBytes
+        return AppError.blocked("PHOTO_CAP_EXCEEDED",
+            "Photo cap reached for this report: \(Self.megabytes(used)) of \(Self.megabytes(cap)) used, \(Self.megabytes(max(0, cap - used))) left; '\(URL(fileURLWithPath: file).lastPathComponent)' needs \(Self.megabytes(needs)). Nothing was added; raise the cap with 'jqc settings photo-cap-mb N' or attach fewer photos.")
     }
 
     /// Moves a prepared photo into the photo store, records it (PENDING upload)
@@ -168,10 +172,15 @@ extension Workspace {
                           fileName: stored.fileName, uploadState: .pending, originalByteSize: prepared.compressed.sourceBytes,
                           byteSize: stored.byteSize, sha256: stored.sha256)
         do {
-            _ = try storage { () throws(StorageError) in try store.addPhoto(photo) }
+            // The cap again, in the insert's transaction: another import may have added photos since the check above.
+            _ = try store.addPhoto(photo, capBytes: settings.photoCapBytes)
         } catch {
             try? photoFiles.remove(stored.fileName)
-            throw error
+            if error.code == .photoCapExceeded {
+                let used = try storage { () throws(StorageError) in try store.photoBytes(ofReport: report.localID) }
+                throw capExceeded(used: used, file: prepared.source, needs: stored.byteSize)
+            }
+            throw AppError(storage: error)
         }
         if let fieldID {
             var ids: [JSONValue] = []

@@ -5,10 +5,12 @@ import Models
 /// The files themselves are in `PhotoFileStore`.
 extension LocalStore {
     /// Records a photo already written to the photo store; refused when its
-    /// report cannot be edited, its name is not `<UUID>.jpg`, or its issue is
-    /// not one of the report's.
+    /// report cannot be edited, its name is not `<UUID>.jpg`, its issue is not
+    /// one of the report's, or (with `capBytes`) the report's photos would then
+    /// be over the cap. The cap is checked in the same transaction as the
+    /// insert, so two imports into one report at once cannot pass it together.
     @discardableResult
-    public func addPhoto(_ photo: Photo) throws(StorageError) -> Photo {
+    public func addPhoto(_ photo: Photo, capBytes: Int64? = nil) throws(StorageError) -> Photo {
         guard PhotoFileStore.isValidName(photo.fileName) else {
             throw StorageError(.permission, "The photo name '\(photo.fileName)' is not one jqc makes (<UUID>.jpg); photos stay inside the profile's photo folder.", context: "addPhoto")
         }
@@ -18,6 +20,14 @@ extension LocalStore {
                 let owner = try db.scalar("SELECT report_local_id FROM issues WHERE local_id = ?", [SQLValue(issue)]).stringValue
                 guard owner == photo.reportLocalID.uuidString else {
                     throw StorageError(.notFound, "No issue '\(issue.uuidString)' on this report; 'jqc show' lists its issues.", context: "addPhoto")
+                }
+            }
+            if let capBytes {
+                let used = try db.scalar("SELECT coalesce(sum(byte_size), 0) FROM photos WHERE report_local_id = ?",
+                                         [SQLValue(photo.reportLocalID)]).int64Value ?? 0
+                guard used + photo.byteSize <= capBytes else {
+                    throw StorageError(.photoCapExceeded, "The report's photos would be over their cap (\(used) of \(capBytes) bytes used, \(photo.byteSize) more).",
+                                       context: photo.reportLocalID.uuidString)
                 }
             }
             let sequence = try Self.nextSequence("photo", db)

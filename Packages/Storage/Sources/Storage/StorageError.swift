@@ -15,6 +15,8 @@ public struct StorageError: Error, Sendable, Equatable, CustomStringConvertible 
         case notFound = "NOT_FOUND"
         /// The change is not allowed in the report's state.
         case notAllowed = "NOT_ALLOWED"
+        /// The photo would take its report's photos over their cap (BR-10).
+        case photoCapExceeded = "PHOTO_CAP_EXCEEDED"
         /// Any other SQLite or file-system failure.
         case io = "IO"
     }
