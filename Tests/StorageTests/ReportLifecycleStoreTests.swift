@@ -23,6 +23,29 @@ struct ReportLifecycleStoreTests {
                                           sha256: file.sha256))
     }
 
+    @Test("a photo listed in its image field is recorded with the field's new answer in one revision; over the cap, neither",
+          arguments: StoreKind.allCases)
+    func photoListedInField(kind: StoreKind) throws {
+        let t = try TestStore(kind)
+        let report = try draft(t.store)
+        let file = try t.photoFiles.store(Data("jpeg bytes one".utf8))
+        let photo = Photo(reportLocalID: report.localID, fieldID: "9", fileName: file.fileName, originalByteSize: 100,
+                          byteSize: file.byteSize, sha256: file.sha256)
+        try t.store.addPhoto(photo, capBytes: file.byteSize, listInField: true)
+        let listed = try #require(try t.store.report(report.localID))
+        #expect(listed.answers["9"] == .array([.string(photo.localID.uuidString.lowercased())]))
+        #expect(try t.store.revisions(of: report.localID).map(\.reason) == [.created, .autosave, .autosave, .autosave])
+
+        let second = try t.photoFiles.store(Data("jpeg bytes two".utf8))
+        let over = Photo(reportLocalID: report.localID, fieldID: "9", fileName: second.fileName, originalByteSize: 100,
+                         byteSize: second.byteSize, sha256: second.sha256)
+        let error = #expect(throws: StorageError.self) { try t.store.addPhoto(over, capBytes: file.byteSize, listInField: true) }
+        #expect(error?.code == .photoCapExceeded)
+        #expect(try t.store.photos(ofReport: report.localID).map(\.localID) == [photo.localID])
+        #expect(try t.store.report(report.localID)?.answers["9"] == listed.answers["9"])
+        #expect(try t.store.revisions(of: report.localID).count == 4)
+    }
+
     @Test("complete: DRAFT -> PENDING with a revision, queued", arguments: StoreKind.allCases)
     func complete(kind: StoreKind) throws {
         let t = try TestStore(kind)

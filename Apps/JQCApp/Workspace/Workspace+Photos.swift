@@ -173,7 +173,7 @@ extension Workspace {
                           byteSize: stored.byteSize, sha256: stored.sha256)
         do {
             // The cap again, in the insert's transaction: another import may have added photos since the check above.
-            _ = try store.addPhoto(photo, capBytes: settings.photoCapBytes)
+            _ = try store.addPhoto(photo, capBytes: settings.photoCapBytes, listInField: fieldID != nil)
         } catch {
             try? photoFiles.remove(stored.fileName)
             if error.code == .photoCapExceeded {
@@ -181,12 +181,6 @@ extension Workspace {
                 throw capExceeded(used: used, file: prepared.source, needs: stored.byteSize)
             }
             throw AppError(storage: error)
-        }
-        if let fieldID {
-            var ids: [JSONValue] = []
-            if case .array(let existing)? = report.answers[fieldID] { ids = existing }
-            ids.append(.string(photoID.uuidString.lowercased()))
-            _ = try answer(report, fieldID: fieldID.rawValue, input: .json(JSONValue.array(ids).canonicalString()))
         }
         let used = try storage { () throws(StorageError) in try store.photoBytes(ofReport: report.localID) }
         return (photo, used)

@@ -69,7 +69,7 @@ extension LocalStore {
 
     /// The transition and its effects, inside the caller's transaction; returns
     /// the stored report and the photo files to delete after the commit.
-    private static func perform(_ event: ReportEvent, on localID: UUID, edit: ((inout Report) -> Void)?,
+    static func perform(_ event: ReportEvent, on localID: UUID, edit: ((inout Report) -> Void)?,
                                 reload: Bool, _ db: Database) throws(StorageError) -> (Report, [String]) {
         var filesToRemove: [String] = []
         var report = try Self.requireReport(localID, db)
