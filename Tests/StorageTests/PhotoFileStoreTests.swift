@@ -1,4 +1,5 @@
 import Foundation
+import Models
 import Testing
 import Storage
 import TestSupport
@@ -110,5 +111,27 @@ struct PhotoFileStoreTests {
         #expect(!store.contains(stored.fileName))
         try store.remove(stored.fileName)
         #expect(try store.freeBytes() > 0)
+    }
+
+    @Test("leftovers of a killed import go once they are old: temporary files and files no record names; recorded and young files stay")
+    func leftoversRemoved() throws {
+        let t = try TestStore(.file)
+        let report = try t.store.createReport(templateID: "t1", facilityID: "f1", areaID: nil, assignmentID: nil)
+        let recorded = try t.photoFiles.store(Data("recorded".utf8))
+        try t.store.addPhoto(Photo(reportLocalID: report.localID, fileName: recorded.fileName, originalByteSize: 8,
+                                   byteSize: recorded.byteSize, sha256: recorded.sha256))
+        let orphan = try t.photoFiles.store(Data("stored, never recorded".utf8))
+        let young = try t.photoFiles.store(Data("an import still running".utf8))
+        let folder = t.photoFiles.directory.path
+        let temporary = folder + "/.import-\(UUID().uuidString).tmp"
+        try Data("half a photo".utf8).write(to: URL(fileURLWithPath: temporary))
+        let twoHoursAgo = Date().addingTimeInterval(-7200)
+        for path in [folder + "/" + recorded.fileName, folder + "/" + orphan.fileName, temporary] {
+            try FileManager.default.setAttributes([.modificationDate: twoHoursAgo], ofItemAtPath: path)
+        }
+
+        #expect(try t.store.removePhotoLeftovers(olderThan: 3600) == 2)
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder)) == [recorded.fileName, young.fileName])
+        #expect(try t.store.removePhotoLeftovers(olderThan: 3600) == 0)
     }
 }

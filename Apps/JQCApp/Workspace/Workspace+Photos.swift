@@ -60,6 +60,8 @@ extension Workspace {
             throw AppError.usage("Give either --field or --issue, not both; a photo belongs to one place.")
         }
         let field = try fieldID.map { (id: String) throws(AppError) -> FieldID in try imageField(id, of: report) }
+        // What an import killed halfway left behind an hour ago or more; nothing any record names.
+        _ = try? store.removePhotoLeftovers(olderThan: 3600)
         var imported: [ImportedPhoto] = []
         for (index, file) in files.enumerated() {
             do {

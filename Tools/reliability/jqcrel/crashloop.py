@@ -33,12 +33,15 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=0.8, initial_repo
         for _ in range(initial_reports):
             generator.make_report()
 
-        stats = {"trials": 0, "kills": 0, "finished_before_kill": 0, "agent_exit_codes": {}, "retries": 0}
+        stats = {"trials": 0, "kills": 0, "finished_before_kill": 0, "agent_exit_codes": {}, "retries": 0,
+                 "import_kills": 0}
         findings = Findings()
         typical_cycle = max_kill_delay
         for trial in range(1, trials + 1):
             for _ in range(rng.choice([0, 0, 1, 1, 2, 3])):
                 generator.make_report(synced_ids=checker.ever_acknowledged)
+            if rng.random() < 0.25:
+                stats["import_kills"] += generator.report_with_killed_import(kill_rng.uniform(0.005, 0.06))
             # A random moment within what a whole cycle has lately taken, so most trials kill mid-cycle.
             delay = kill_rng.uniform(0, min(max_kill_delay, 1.2 * typical_cycle))
             began = time.monotonic()
@@ -71,6 +74,7 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=0.8, initial_repo
             "reports_completed": len(generator.completed), "drafts": len(generator.drafts),
             "photos": generator.photos, "issues": generator.issues, "reinspections": generator.reinspections,
             "faults": server.fault_counts(), "server_reports": summary["server_reports"],
+            "leftover_photo_files": summary["leftover_files"],
             "server_photos": summary["server_photos"],
             "duplicates": findings.count("duplicates"), "losses": findings.count("losses"),
             "mismatches": findings.count("mismatches"), "corruption": findings.count("corruption"),

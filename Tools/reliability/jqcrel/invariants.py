@@ -80,8 +80,8 @@ class Checker:
             check = integrity(db)
             reports = {r[0].lower(): {"server_id": r[1], "state": r[2], "answers": json.loads(r[3])}
                        for r in db.execute("SELECT local_id, server_id, state, answers FROM reports")}
-            photos = {r[0].lower(): {"report": r[1].lower(), "state": r[2], "sha256": r[3], "file": r[4]}
-                      for r in db.execute("SELECT local_id, report_local_id, upload_state, sha256, file_name FROM photos")}
+            photos = {r[0].lower(): {"report": r[1].lower(), "state": r[2], "sha256": r[3], "file": r[4], "field": r[5]}
+                      for r in db.execute("SELECT local_id, report_local_id, upload_state, sha256, file_name, field_id FROM photos")}
             issues = {}
             for r in db.execute("SELECT local_id, report_local_id, severity, description FROM issues"):
                 issues.setdefault(r[1].lower(), {})[r[0].lower()] = (r[2], r[3])
@@ -179,6 +179,19 @@ class Checker:
                 found.add("corruption", f"photo {photo_id}: the device's file does not hash to its recorded SHA-256")
             if photo["state"] == "UPLOADED":
                 self.ever_uploaded.add(photo_id)
+        # An image field lists exactly the photos recorded on it.
+        for local_id, report in d_reports.items():
+            for field, value in report["answers"].items():
+                recorded = {p for p, v in d_photos.items() if v["report"] == local_id and v["field"] == field}
+                if recorded and set(value if isinstance(value, list) else []) != recorded:
+                    found.add("mismatches", f"report {local_id} field {field} lists other photos than those recorded on it")
+            for photo_id, photo in d_photos.items():
+                if photo["report"] == local_id and photo["field"] and photo_id not in report["answers"].get(photo["field"], []):
+                    found.add("mismatches", f"photo {photo_id} is recorded on field {photo['field']} of {local_id} but not listed there")
+        recorded_files = {p["file"] for p in d_photos.values()}
+        leftovers = [n for n in os.listdir(self.device.photo_dir) if n not in recorded_files] \
+            if os.path.isdir(self.device.photo_dir) else []
+
         for local_id in self.ever_acknowledged:
             if d_reports.get(local_id, {}).get("state") != "SYNCED":
                 found.add("losses", f"report {local_id} was SYNCED and is now {d_reports.get(local_id, {}).get('state')}")
@@ -204,5 +217,6 @@ class Checker:
                    "device_photos": len(d_photos), "server_photos": len(s_photos),
                    "synced": sum(1 for r in d_reports.values() if r["state"] == "SYNCED"),
                    "pending": sum(1 for r in d_reports.values() if r["state"] == "PENDING"),
-                   "photos_pending": sum(1 for p in d_photos.values() if p["state"] != "UPLOADED")}
+                   "photos_pending": sum(1 for p in d_photos.values() if p["state"] != "UPLOADED"),
+                   "leftover_files": len(leftovers)}
         return found, summary

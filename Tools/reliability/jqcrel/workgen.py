@@ -3,6 +3,8 @@ of both demo templates with random answers, photos on the image field and on
 issues, issues, drafts left open, and re-inspections of synced reports."""
 
 import os
+import signal
+import subprocess
 
 from .pngfile import write_png
 
@@ -53,6 +55,27 @@ class WorkGenerator:
         self.device.jqc("complete", local_id, ok=(0,))
         self.completed.append(local_id)
         return local_id
+
+    def report_with_killed_import(self, delay):
+        """A completed report whose `jqc photo add` was SIGKILLed after `delay` seconds.
+        Returns True when the import was still running when it was killed."""
+        local_id = self._start("--template", "101", "--facility", "F-200")
+        for field, value in ((2, 3), (3, 4), (4, "pass"), (6, "Acceptable"), (18, "Kim Field")):
+            self._answer(local_id, field, value)
+        files = [self.png() for _ in range(self.rng.randint(2, 4))]
+        importer = subprocess.Popen(self.device.command("jqc", ["photo", "add", local_id, "--field", "14", *files]),
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=self.device.env)
+        try:
+            importer.wait(timeout=delay)
+            killed = False
+        except subprocess.TimeoutExpired:
+            importer.send_signal(signal.SIGKILL)
+            importer.wait()
+            killed = True
+        self.device.jqc("complete", local_id)
+        self.completed.append(local_id)
+        self.photos += len(self.device.json("show", local_id)["photos"])
+        return killed
 
     def _start(self, *args):
         return self.device.json("start", *args)["local_id"]

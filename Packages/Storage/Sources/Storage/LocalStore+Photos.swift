@@ -54,6 +54,18 @@ extension LocalStore {
         }
     }
 
+    /// Deletes photo files and temporary files older than `age` seconds that no
+    /// photo record names: what an import killed between writing its file and
+    /// recording it leaves behind. Returns how many files went.
+    @discardableResult
+    public func removePhotoLeftovers(olderThan age: TimeInterval) throws(StorageError) -> Int {
+        guard let photoFiles else { return 0 }
+        let known = try read { db throws(StorageError) -> Set<String> in
+            Set(try db.rows("SELECT file_name FROM photos").compactMap { $0[0].stringValue })
+        }
+        return photoFiles.removeLeftovers(keeping: known, olderThan: age)
+    }
+
     /// The photos of a report, in the order they were added.
     public func photos(ofReport localID: UUID) throws(StorageError) -> [Photo] {
         try read { db throws(StorageError) -> [Photo] in

@@ -103,6 +103,26 @@ public struct PhotoFileStore: Sendable {
         return Int64(info.f_bavail) * Int64(info.f_frsize)
     }
 
+    /// Deletes what an interrupted import leaves in the folder: temporary
+    /// files, and photo files no record names (`known` holds the names
+    /// recorded), once they are older than `age` seconds, so an import still
+    /// running in another process is never touched. Returns how many went.
+    @discardableResult
+    public func removeLeftovers(keeping known: Set<String>, olderThan age: TimeInterval, now: Date = Date()) -> Int {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return 0 }
+        var removed = 0
+        for name in names {
+            let temporary = name.hasPrefix(".") && name.hasSuffix(".tmp")
+            guard temporary || (Self.isValidName(name) && !known.contains(name)) else { continue }
+            let path = directory.appendingPathComponent(name).path
+            var info = stat()
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+                  now.timeIntervalSince1970 - Double(info.st_mtim.tv_sec) > age else { continue }
+            if unlink(path) == 0 { removed += 1 }
+        }
+        return removed
+    }
+
     // MARK: - Writing
 
     /// Writes a temporary file (0600) from the chunks `produce` emits, flushes
