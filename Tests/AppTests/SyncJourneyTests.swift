@@ -211,4 +211,33 @@ struct SyncJourneyTests {
         #expect(waiting["photos"]?[0]?["upload_state"] == "FAILED")
         #expect(waiting["last_error"]?["code"] == "PHOTO_UPLOAD_FAILED")
     }
+
+    @Test("a batch over the server's size limit is halved until it fits: every report that fits alone is SYNCED, the one too large alone waits with TOO_LARGE")
+    func oversizedBatchIsHalved() throws {
+        let server = try ServerProcess(["--demo", "--max-json-bytes", "6000"])
+        defer { _ = server.stop() }
+        let profile = try signedIn(to: server)
+        // About 2.5 KB each: any two fit in 6,000 bytes, three do not.
+        var fitting: [String] = []
+        for n in 0..<3 {
+            let id = try profile.startDraft()
+            try profile.answerRequired(id)
+            try #require(try profile.jqc(["answer", id, "17", String(repeating: "Grout line \(n). ", count: 140)]).status == 0)
+            try #require(try profile.jqc(["complete", id]).status == 0)
+            fitting.append(id)
+        }
+        let huge = try profile.startDraft()
+        try profile.answerRequired(huge)
+        try #require(try profile.jqc(["answer", huge, "17", String(repeating: "Every cubicle door. ", count: 400)]).status == 0)
+        try #require(try profile.jqc(["complete", huge]).status == 0)
+
+        let sync = try profile.jqc(["sync"])
+        #expect(sync.status == 1, "the report too large alone is refused: \(sync.stderr)")
+        for id in fitting {
+            #expect(try state(profile, id) == "SYNCED")
+        }
+        let refused = try profile.show(huge)
+        #expect(refused["state"] == "PENDING")
+        #expect(refused["last_error"]?["code"] == "TOO_LARGE")
+    }
 }

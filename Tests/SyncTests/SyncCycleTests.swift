@@ -186,9 +186,33 @@ import Testing
     @Test func aRefusedBatchDoesNotBlockTheNextOne() {
         let reports = ids(101)
         var (cycle, _) = pushing(reports.map { SyncCycle.Candidate(localID: $0) })
-        let actions = cycle.handle(.batchFailed(SyncFailure(kind: .refused, code: "BAD_REQUEST", message: "Bad.")))
+        let actions = cycle.handle(.batchFailed(SyncFailure(kind: .refused, code: "FORBIDDEN", message: "Not yours.")))
         #expect(recorded(actions).count == 100)
         #expect(sentBatches(actions) == [[reports[100]]])
+    }
+
+    @Test("a batch refused as too large or unreadable is halved until the report the server cannot take is alone",
+          arguments: ["TOO_LARGE", "BAD_REQUEST"])
+    func aRefusedBatchIsHalved(code: String) {
+        let reports = ids(5)
+        var (cycle, _) = pushing(reports.map { SyncCycle.Candidate(localID: $0) })
+        let refused = SyncFailure(kind: .refused, code: code, message: "Refused.")
+        // [0 1 2 3 4] refused -> [0 1] goes first, then [2 3 4].
+        var actions = cycle.handle(.batchFailed(refused))
+        #expect(recorded(actions).isEmpty, "nothing is failed while the batch can still be split")
+        #expect(sentBatches(actions) == [Array(reports[0..<2])])
+        actions = cycle.handle(.batchAnswered(results: reports[0..<2].map { accepted($0) }, minimumAppVersion: "0.1.0"))
+        #expect(sentBatches(actions) == [Array(reports[2..<5])])
+        // [2 3 4] refused -> [2] then [3 4]; [2] alone refused is failed, and [3 4] still goes.
+        actions = cycle.handle(.batchFailed(refused))
+        #expect(sentBatches(actions) == [[reports[2]]])
+        actions = cycle.handle(.batchFailed(refused))
+        #expect(recorded(actions).map(\.localID) == [reports[2]])
+        #expect(recorded(actions).first?.event == .transportFailed(code: code, message: "Refused."))
+        #expect(sentBatches(actions) == [Array(reports[3..<5])])
+        actions = cycle.handle(.batchAnswered(results: reports[3..<5].map { accepted($0) }, minimumAppVersion: "0.1.0"))
+        #expect(cycle.summary.accepted == 4)
+        #expect(cycle.summary.failed == 1)
     }
 
     @Test func unreachableServerForReferenceStopsBeforeAnyReportIsTouched() {

@@ -54,6 +54,7 @@ struct ServerConfig: Sendable {
         .value("latency-ms", "N", help: "milliseconds added before every response"),
         .value("seed", "N", help: "seed for the fault injector's randomness"),
         .value("max-photo-bytes", "N", help: "largest photo accepted (default 52428800)"),
+        .value("max-json-bytes", "N", help: "largest JSON body accepted, a sync batch included (default 2097152)"),
         .value("access-token-ttl", "SECONDS", help: "access token lifetime (default 900)"),
     ]
 
@@ -89,6 +90,7 @@ struct ServerConfig: Sendable {
             guard let value = Int64(text), value > 0 else { throw UsageError("--max-photo-bytes '\(text)' is not a positive number of bytes.") }
             config.maxPhotoBytes = value
         }
+        config.maxJSONBytes = try whole(parsed, "max-json-bytes", default: 2 * 1024 * 1024, range: 1024...(256 * 1024 * 1024))
         config.accessTokenLifetime = try whole(parsed, "access-token-ttl", default: 900, range: 1...86_400)
         return config
     }

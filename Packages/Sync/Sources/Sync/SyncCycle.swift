@@ -321,9 +321,21 @@ public struct SyncCycle: Sendable {
         return actions
     }
 
+    /// Refusals of a whole batch that may come from one report in it, or from
+    /// its size: the batch is halved rather than failed.
+    static let refusalsThatSplit: Set<String> = [APIError.Code.tooLarge.rawValue, APIError.Code.badRequest.rawValue]
+
     private mutating func batchFailed(_ failure: SyncFailure, batch: [UUID], index: Int) -> [Action] {
         if failure.kind == .authRequired {
             return stopNetwork(.authRequired, failure)
+        }
+        if failure.kind == .refused, batch.count > 1, Self.refusalsThatSplit.contains(failure.code) {
+            // The server refused the request as a whole: too large, or one report
+            // it cannot read. Each half goes on its own, so every report it can
+            // take still goes through and one it cannot is found alone.
+            let middle = batch.count / 2
+            batches.replaceSubrange(index...index, with: [Array(batch[..<middle]), Array(batch[middle...])])
+            return nextBatch(after: index - 1)
         }
         var events: [RecordedEvent] = []
         var retryAt: [UUID: Date] = [:]
