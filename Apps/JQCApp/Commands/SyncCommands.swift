@@ -16,6 +16,7 @@ enum SyncCommands {
         7 new conflicts a person must resolve ('jqc conflicts'); 1 the server refused the request or answered
         something that is not the JQC API (reports stay PENDING and are retried), or DISK_FULL: this device's disk
         is full (nothing saved is lost; free some space and sync again: nothing is sent twice).
+        While another sync of this profile runs (jqc-agent, say), it waits for that one to finish, then runs.
         """)
     ) { (inv) throws(AppError) -> CommandOutput in
         let showProgress = !inv.context.json && isatty(STDERR_FILENO) == 1
