@@ -29,6 +29,28 @@ struct BatchApplyTests {
         #expect(try t.store.nextAttempt(of: c) == later)
     }
 
+    @Test("a batch keeps each report's answers and revisions as they were stored", arguments: StoreKind.allCases)
+    func keepsAnswers(kind: StoreKind) throws {
+        let t = try TestStore(kind)
+        let report = try t.store.createReport(templateID: "t1", facilityID: "f1")
+        try t.store.saveAnswer(report.localID, field: "1", value: 4)
+        try t.store.saveAnswer(report.localID, field: "2", value: ["note": "caf\u{E9} \"quoted\"", "list": [1.5, true, nil]])
+        let completed = try t.store.apply(.complete, to: report.localID)
+        let other = try pending(t.store)
+        let lifecycles = try t.store.apply([
+            (report.localID, .accepted(serverID: "s-1", revision: 2, photosOutstanding: 0)),
+            (other, .transportFailed(code: "OFFLINE", message: "No connection.")),
+        ])
+        #expect(lifecycles.map(\.state) == [.synced, .pending])
+        let stored = try #require(try t.store.report(report.localID))
+        #expect(stored.answers == completed.answers)
+        #expect(stored.serverID == "s-1")
+        let revisions = try t.store.revisions(of: report.localID)
+        #expect(revisions.last?.answers == completed.answers)
+        #expect(revisions.last?.serverRevision == 2)
+        #expect(try t.store.report(other)?.lifecycle.attemptCount == 1)
+    }
+
     @Test("one refused event rolls the whole batch back", arguments: StoreKind.allCases)
     func rollsBack(kind: StoreKind) throws {
         let t = try TestStore(kind)

@@ -33,6 +33,29 @@ struct DatabaseTests {
         }
     }
 
+    @Test("cached statements are reused with new values, and never keep a read open for another connection")
+    func cachedStatements() throws {
+        let directory = TemporaryDirectory(prefix: "jqc-cache")
+        let path = directory.path("cache.sqlite")
+        let db = try Database(path: path)
+        try db.execute("PRAGMA journal_mode = WAL; CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT)")
+        db.cachesStatements = true
+        for k in 0..<200 {
+            try db.run("INSERT INTO t (k, v) VALUES (?, ?)", [.integer(Int64(k)), .text("v\(k)")])
+        }
+        for k in [0, 199, 7, 7] {
+            #expect(try db.firstRow("SELECT v FROM t WHERE k = ?", [.integer(Int64(k))])?["v"] == .text("v\(k)"))
+        }
+        // A query stopped after its first row is reset at once: another connection
+        // can still write and checkpoint the whole log, and this one sees the change.
+        #expect(try db.firstRow("SELECT k FROM t ORDER BY k")?["k"] == .integer(0))
+        let other = try Database(path: path, mode: .readWrite)
+        try other.run("DELETE FROM t WHERE k = 0")
+        #expect(try other.rows("PRAGMA wal_checkpoint(TRUNCATE)").first?[0] == .integer(0))
+        #expect(try db.firstRow("SELECT k FROM t ORDER BY k")?["k"] == .integer(1))
+        #expect(try db.scalar("SELECT count(*) FROM t") == .integer(199))
+    }
+
     @Test("a throw inside a transaction rolls everything back")
     func rollback() throws {
         let db = try Database.inMemory()

@@ -95,6 +95,33 @@ struct ReportLifecycleStoreTests {
         #expect(try t.store.revisions(of: report.localID).last?.serverRevision == 3)
     }
 
+    @Test("the sync queue: pending reports in creation order with retry state, server id and photos not uploaded",
+          arguments: StoreKind.allCases)
+    func syncQueue(kind: StoreKind) throws {
+        let t = try TestStore(kind)
+        let parent = try draft(t.store)
+        try t.store.apply(.complete, to: parent.localID)
+        let child = try t.store.createReport(templateID: "t1", facilityID: "f1", parentLocalID: parent.localID)
+        let up = try addPhoto(t, to: child.localID), down = try addPhoto(t, to: child.localID)
+        _ = try addPhoto(t, to: child.localID)
+        try t.store.apply(.complete, to: child.localID)
+        let stillDraft = try draft(t.store)
+        try t.store.setUploadStates(uploaded: [up.localID], failed: [down.localID: "503"])
+        try t.store.apply(.transportFailed(code: "OFFLINE", message: "No connection."), to: parent.localID)
+        let due = Date(timeIntervalSince1970: 1_900_000_000)
+        try t.store.setNextAttempt(parent.localID, at: due)
+        try t.store.apply(.accepted(serverID: "srv-9", revision: 2, photosOutstanding: 2), to: child.localID)
+
+        let queue = try t.store.pendingQueue()
+        #expect(queue == [
+            QueuedReport(localID: parent.localID, attemptCount: 1, nextAttemptAt: due),
+            QueuedReport(localID: child.localID, serverID: "srv-9", acceptedRevision: 2, parentLocalID: parent.localID,
+                         outstandingPhotos: 2),
+        ])
+        #expect(!queue.map(\.localID).contains(stillDraft.localID))
+        #expect(queue.map(\.localID) == (try t.store.pendingReports().map(\.localID)))
+    }
+
     @Test("transport failure counts attempts and keeps the error; retry resets", arguments: StoreKind.allCases)
     func transportFailure(kind: StoreKind) throws {
         let t = try TestStore(kind)

@@ -66,6 +66,43 @@ import Testing
         #expect(cycle.summary.accepted == 250)
     }
 
+    @Test func theNextBatchIsSentBeforeTheAnsweredOneIsRecordedAndPhotosWaitForTheLastRecord() {
+        let reports = ids(150)
+        var (cycle, _) = pushing(reports.map { SyncCycle.Candidate(localID: $0) })
+        var actions = cycle.handle(.batchAnswered(results: reports[0..<100].map { accepted($0) }, minimumAppVersion: "1.0.0"))
+        // The driver may write the first answer while the second batch is in flight.
+        #expect(actions.first == .sendBatch(Array(reports[100..<150])))
+        #expect(recorded(actions).map(\.localID) == Array(reports[0..<100]))
+        #expect(!actions.contains(.loadPhotoWork))
+        actions = cycle.handle(.batchAnswered(results: reports[100..<150].map { accepted($0) }, minimumAppVersion: "1.0.0"))
+        #expect(sentBatches(actions).isEmpty)
+        #expect(recorded(actions).map(\.localID) == Array(reports[100..<150]))
+        // The photo phase reads what was recorded, so it comes after the last record.
+        #expect(actions.last == .loadPhotoWork)
+        #expect(actions.dropLast().contains { if case .record = $0 { true } else { false } })
+    }
+
+    @Test func theBatchAfterTheOneInFlightIsPreparedAndNothingBeyondIt() {
+        let reports = ids(250)
+        var (cycle, actions) = pushing(reports.map { SyncCycle.Candidate(localID: $0) })
+        #expect(actions == [.sendBatch(Array(reports[0..<100])), .prepareBatch(Array(reports[100..<200]))])
+        actions = cycle.handle(.batchAnswered(results: reports[0..<100].map { accepted($0) }, minimumAppVersion: "1.0.0"))
+        #expect(Array(actions.prefix(2)) == [.sendBatch(Array(reports[100..<200])), .prepareBatch(Array(reports[200..<250]))])
+        actions = cycle.handle(.batchAnswered(results: reports[100..<200].map { accepted($0) }, minimumAppVersion: "1.0.0"))
+        #expect(actions.first == .sendBatch(Array(reports[200..<250])))
+        #expect(!actions.contains { if case .prepareBatch = $0 { true } else { false } })
+    }
+
+    @Test func aRefusedBatchIsRecordedWhileTheNextOneIsInFlight() {
+        let reports = ids(120)
+        var (cycle, _) = pushing(reports.map { SyncCycle.Candidate(localID: $0) })
+        let refused = SyncFailure(kind: .refused, code: "PAYLOAD_TOO_LARGE", message: "Too large.")
+        let actions = cycle.handle(.batchFailed(refused))
+        #expect(actions.first == .sendBatch(Array(reports[100..<120])))
+        #expect(recorded(actions).map(\.localID) == Array(reports[0..<100]))
+        #expect(cycle.summary.failed == 100)
+    }
+
     @Test func skipsReportsNotDueOrAtTheCeilingAndThoseOnlyWaitingForPhotos() {
         let due = UUID(), later = UUID(), ceiling = UUID(), photosOnly = UUID(), pastDue = UUID()
         let (cycle, actions) = pushing([

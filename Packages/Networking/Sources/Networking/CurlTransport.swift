@@ -88,15 +88,20 @@ public struct CurlTransport: HTTPTransport {
 
     /// Posts every upload through one libcurl multi handle, at most
     /// `maxConcurrent` at a time, on one worker thread; results in input order.
-    public func uploadAll(_ uploads: [MultipartUpload], maxConcurrent: Int) async -> [Result<HTTPResponse, NetworkingError>] {
+    /// The multi handle keeps its connections open from one upload to the
+    /// next, and a finished upload's slot is given to the next at once.
+    /// `finished` is called on the worker thread as each upload ends.
+    public func uploadAll(_ uploads: [MultipartUpload], maxConcurrent: Int,
+                          finished: @escaping @Sendable (_ index: Int, _ result: Result<HTTPResponse, NetworkingError>) -> Void)
+        async -> [Result<HTTPResponse, NetworkingError>] {
         guard !uploads.isEmpty else { return [] }
         let options = self.options
         let cancellation = TransferCancellation()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<[Result<HTTPResponse, NetworkingError>], Never>) in
                 Thread.detachNewThread {
-                    continuation.resume(returning: Self.runConcurrently(uploads, limit: max(1, maxConcurrent),
-                                                                        options: options, cancellation: cancellation))
+                    continuation.resume(returning: Self.runConcurrently(uploads, limit: max(1, maxConcurrent), options: options,
+                                                                        cancellation: cancellation, finished: finished))
                 }
             }
         } onCancel: {
@@ -133,15 +138,22 @@ public struct CurlTransport: HTTPTransport {
     }
 
     /// The multi loop of `uploadAll`; runs on its own worker thread, which owns every handle it makes.
-    private static func runConcurrently(_ uploads: [MultipartUpload], limit: Int, options: Options,
-                                        cancellation: TransferCancellation) -> [Result<HTTPResponse, NetworkingError>] {
+    private static func runConcurrently(
+        _ uploads: [MultipartUpload], limit: Int, options: Options, cancellation: TransferCancellation,
+        finished: @Sendable (Int, Result<HTTPResponse, NetworkingError>) -> Void
+    ) -> [Result<HTTPResponse, NetworkingError>] {
         var results = [Result<HTTPResponse, NetworkingError>?](repeating: nil, count: uploads.count)
+        func end(_ index: Int, _ result: Result<HTTPResponse, NetworkingError>) {
+            results[index] = result
+            finished(index, result)
+        }
         guard let multi = MultiHandle() else {
-            return uploads.map { upload in
+            for (index, upload) in uploads.enumerated() {
                 let target = RequestTarget(upload.url)
-                return .failure(NetworkingError(.transport, "Could not start uploads to \(target.host): libcurl failed to initialise.",
-                                                url: target.redactedURL))
+                end(index, .failure(NetworkingError(.transport, "Could not start uploads to \(target.host): libcurl failed to initialise.",
+                                                    url: target.redactedURL)))
             }
+            return results.compactMap { $0 }
         }
         var next = 0
         while next < uploads.count || multi.count > 0 {
@@ -151,8 +163,7 @@ public struct CurlTransport: HTTPTransport {
                 let upload = uploads[index]
                 if cancellation.isCancelled {
                     let target = RequestTarget(upload.url)
-                    results[index] = .failure(NetworkingError(.cancelled, "The upload to \(target.host) was cancelled.",
-                                                              url: target.redactedURL))
+                    end(index, .failure(NetworkingError(.cancelled, "The upload to \(target.host) was cancelled.", url: target.redactedURL)))
                     continue
                 }
                 do throws(NetworkingError) {
@@ -160,18 +171,18 @@ public struct CurlTransport: HTTPTransport {
                     try easy.prepare(upload, options: options)
                     if !multi.add(easy, index: index) {
                         let target = RequestTarget(upload.url)
-                        results[index] = .failure(NetworkingError(.transport, "Could not start the upload to \(target.host).",
-                                                                  url: target.redactedURL))
+                        end(index, .failure(NetworkingError(.transport, "Could not start the upload to \(target.host).",
+                                                            url: target.redactedURL)))
                     }
                 } catch {
-                    results[index] = .failure(error)
+                    end(index, .failure(error))
                 }
             }
             guard multi.count > 0 else { continue }
-            let finished = multi.step()
-            for (index, result) in finished { results[index] = result }
+            let done = multi.step()
+            for (index, result) in done { end(index, result) }
             // A freed slot with uploads waiting starts the next one at once; otherwise sleep until there is work.
-            if multi.count > 0 && (finished.isEmpty || next >= uploads.count) { multi.wait(milliseconds: 500) }
+            if multi.count > 0 && (done.isEmpty || next >= uploads.count) { multi.wait(milliseconds: 500) }
         }
         return results.enumerated().map { index, result in
             result ?? .failure(NetworkingError(.transport, "The upload to \(RequestTarget(uploads[index].url).host) never finished."))

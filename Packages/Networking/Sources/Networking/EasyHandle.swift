@@ -227,22 +227,42 @@ final class EasyHandle {
                                        _ context: UnsafeMutableRawPointer?) -> Int {
         guard let handle = handle(context) else { return 0 }
         guard length > 0, let data else { return length }
-        let line = data.withMemoryRebound(to: UInt8.self, capacity: length) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
-        }
-        if line.hasPrefix("HTTP/") {
-            // A new status line (after `100 Continue` or a redirect): the headers so far were not the final ones.
-            handle.headers = [:]
-        } else if let colon = line.firstIndex(of: ":") {
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
-            if let earlier = handle.headers[name] {
-                handle.headers[name] = earlier + ", " + value
-            } else {
-                handle.headers[name] = value
-            }
+        data.withMemoryRebound(to: UInt8.self, capacity: length) {
+            handle.header(line: UnsafeBufferPointer(start: $0, count: length))
         }
         return length
+    }
+
+    /// Keeps one header line. Read as bytes: headers are ASCII framing, and
+    /// this runs for every line of every answer.
+    private func header(line: UnsafeBufferPointer<UInt8>) {
+        if line.starts(with: Self.statusLinePrefix) {
+            // A new status line (after `100 Continue` or a redirect): the headers so far were not the final ones.
+            headers = [:]
+            return
+        }
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
+        let name = Self.trimmed(line[..<colon])
+        let value = Self.trimmed(line[(colon + 1)...])
+        guard !name.isEmpty else { return }
+        let key = String(decoding: name.lazy.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
+        let text = String(decoding: value, as: UTF8.self)
+        if let earlier = headers[key] {
+            headers[key] = earlier + ", " + text
+        } else {
+            headers[key] = text
+        }
+    }
+
+    private static let statusLinePrefix = Array("HTTP/".utf8)
+
+    /// The bytes without leading and trailing spaces, tabs, CR and LF.
+    private static func trimmed(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Slice<UnsafeBufferPointer<UInt8>> {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else {
+            return bytes[bytes.startIndex..<bytes.startIndex]
+        }
+        return bytes[first...last]
     }
 
     private static func progress(_ context: UnsafeMutableRawPointer?) -> Int32 {

@@ -56,20 +56,34 @@ public protocol HTTPTransport: Sendable {
 
     /// Posts several uploads, at most `maxConcurrent` at a time; one result per
     /// upload, in input order. One failing never stops the others.
-    func uploadAll(_ uploads: [MultipartUpload], maxConcurrent: Int) async -> [Result<HTTPResponse, NetworkingError>]
+    /// `finished` is called as each upload ends, with its index and result,
+    /// on any thread, one call at a time: for progress while the rest go on.
+    func uploadAll(_ uploads: [MultipartUpload], maxConcurrent: Int,
+                   finished: @escaping @Sendable (_ index: Int, _ result: Result<HTTPResponse, NetworkingError>) -> Void)
+        async -> [Result<HTTPResponse, NetworkingError>]
 }
 
 extension HTTPTransport {
     /// One upload after another: for transports without a concurrent path.
-    public func uploadAll(_ uploads: [MultipartUpload], maxConcurrent: Int) async -> [Result<HTTPResponse, NetworkingError>] {
+    public func uploadAll(_ uploads: [MultipartUpload], maxConcurrent: Int,
+                          finished: @escaping @Sendable (_ index: Int, _ result: Result<HTTPResponse, NetworkingError>) -> Void)
+        async -> [Result<HTTPResponse, NetworkingError>] {
         var results: [Result<HTTPResponse, NetworkingError>] = []
-        for item in uploads {
+        for (index, item) in uploads.enumerated() {
+            let result: Result<HTTPResponse, NetworkingError>
             do {
-                results.append(.success(try await upload(item)))
+                result = .success(try await upload(item))
             } catch {
-                results.append(.failure(error))
+                result = .failure(error)
             }
+            finished(index, result)
+            results.append(result)
         }
         return results
+    }
+
+    /// Posts several uploads, at most `maxConcurrent` at a time, with no progress calls.
+    public func uploadAll(_ uploads: [MultipartUpload], maxConcurrent: Int) async -> [Result<HTTPResponse, NetworkingError>] {
+        await uploadAll(uploads, maxConcurrent: maxConcurrent, finished: { _, _ in })
     }
 }

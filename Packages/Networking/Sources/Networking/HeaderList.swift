@@ -10,9 +10,10 @@ final class HeaderList {
     /// Builds `Name: value` lines; names or values with line breaks are dropped (header injection).
     init(_ headers: [(name: String, value: String)]) {
         for (name, value) in headers {
+            // Checked as UTF-8 bytes: CR, LF and ':' are ASCII, and this runs for every header of every upload.
             guard !name.isEmpty,
-                  !name.contains(where: { $0 == "\r" || $0 == "\n" || $0 == ":" }),
-                  !value.contains(where: { $0 == "\r" || $0 == "\n" }) else { continue }
+                  !name.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x3A }),
+                  !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A }) else { continue }
             // "Name;" is curl's spelling of a header sent with an empty value.
             let line = value.isEmpty ? "\(name);" : "\(name): \(value)"
             if let appended = curl_slist_append(raw, line) { raw = appended }

@@ -55,9 +55,32 @@ public final class Database {
     }
 
     deinit {
-        // close_v2 defers the close until every statement is finalized; statements
-        // hold a strong reference to their database, so none can outlive it anyway.
+        // The cached statements first. close_v2 defers the close until every
+        // statement is finalized; other statements hold a strong reference to
+        // their database, so none can outlive it anyway.
+        statementCache.removeAll()
         sqlite3_close_v2(handle)
+    }
+
+    /// When true, `run`, `rows`, `firstRow` and `scalar` compile each SQL text
+    /// once and reuse the statement (reset, bindings cleared) on later calls.
+    /// For an owner that runs the same few statements many times, such as
+    /// the device store, where compiling cost more than running them. Off by default.
+    public var cachesStatements = false {
+        didSet { if !cachesStatements { statementCache.removeAll() } }
+    }
+    private var statementCache: [String: Statement] = [:]
+    /// More distinct texts than this empties the cache: SQL is never built from values, so it stays small.
+    private static let statementCacheLimit = 256
+
+    /// The statement for `sql`: from the cache when caching, else compiled now.
+    private func statement(_ sql: String) throws(StorageError) -> Statement {
+        guard cachesStatements else { return try prepare(sql) }
+        if let cached = statementCache[sql] { return cached }
+        let statement = try Statement(database: self, sql: sql, keepsDatabaseAlive: false)
+        if statementCache.count >= Self.statementCacheLimit { statementCache.removeAll() }
+        statementCache[sql] = statement
+        return statement
     }
 
     /// How long a statement waits for another process's lock before failing with busy.
@@ -109,19 +132,19 @@ public final class Database {
     /// Runs one statement with its parameters and returns how many rows it changed.
     @discardableResult
     public func run(_ sql: String, _ values: [SQLValue] = []) throws(StorageError) -> Int {
-        let statement = try prepare(sql)
+        let statement = try statement(sql)
         try statement.run(values)
         return Int(sqlite3_changes64(handle))
     }
 
     /// Runs one query with its parameters and returns every row.
     public func rows(_ sql: String, _ values: [SQLValue] = []) throws(StorageError) -> [Row] {
-        try prepare(sql).rows(values)
+        try statement(sql).rows(values)
     }
 
     /// Runs one query and returns its first row, if any.
     public func firstRow(_ sql: String, _ values: [SQLValue] = []) throws(StorageError) -> Row? {
-        try prepare(sql).rows(values, limit: 1).first
+        try statement(sql).rows(values, limit: 1).first
     }
 
     /// The first column of the first row, or NULL when there is no row.

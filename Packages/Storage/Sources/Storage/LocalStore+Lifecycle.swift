@@ -43,23 +43,25 @@ extension LocalStore {
     /// sync engine records a whole batch's results at once, so a crash never
     /// leaves half a batch recorded. `retryAt`, when it names a report, also
     /// sets when its next upload attempt is due. Any refused event rolls the
-    /// whole batch back. Returns the reports as written after their event
-    /// (as last stored, for an event that removes one); unlike the single
-    /// `apply`, they are not read back, since a batch can be large.
+    /// whole batch back. Returns each report's lifecycle as written after its
+    /// event. Answers are neither parsed nor read back (a batch can be large
+    /// and its events rarely touch them): the stored text is kept unless an
+    /// effect replaces it.
     @discardableResult
-    public func apply(_ events: [(localID: UUID, event: ReportEvent)], retryAt: [UUID: Date] = [:]) throws(StorageError) -> [Report] {
+    public func apply(_ events: [(localID: UUID, event: ReportEvent)],
+                      retryAt: [UUID: Date] = [:]) throws(StorageError) -> [ReportLifecycle] {
         var filesToRemove: [String] = []
-        let result = try write { db throws(StorageError) -> [Report] in
-            var reports: [Report] = []
+        let result = try write { db throws(StorageError) -> [ReportLifecycle] in
+            var lifecycles: [ReportLifecycle] = []
             for (localID, event) in events {
                 let (report, files) = try Self.perform(event, on: localID, edit: nil, reload: false, db)
                 filesToRemove += files
                 if let date = retryAt[localID] {
                     try db.run("UPDATE reports SET next_attempt_at = ? WHERE local_id = ?", [SQLValue(date), SQLValue(localID)])
                 }
-                reports.append(report)
+                lifecycles.append(report.lifecycle)
             }
-            return reports
+            return lifecycles
         }
         for name in filesToRemove {
             try? photoFiles?.remove(name)
@@ -69,10 +71,18 @@ extension LocalStore {
 
     /// The transition and its effects, inside the caller's transaction; returns
     /// the stored report and the photo files to delete after the commit.
+    /// Without `reload` or `edit`, the answers are not parsed: the returned
+    /// report's answers are then empty unless an effect replaced them, and
+    /// the stored text is written back as it was.
     static func perform(_ event: ReportEvent, on localID: UUID, edit: ((inout Report) -> Void)?,
                                 reload: Bool, _ db: Database) throws(StorageError) -> (Report, [String]) {
         var filesToRemove: [String] = []
-        var report = try Self.requireReport(localID, db)
+        guard let row = try db.firstRow("SELECT \(ReportRows.columns) FROM reports WHERE local_id = ?", [SQLValue(localID)]) else {
+            throw StorageError(.notFound, "No report with local id '\(localID.uuidString)' on this device; 'jqc list' shows them.", context: localID.uuidString)
+        }
+        let readingAnswers = reload || edit != nil
+        var report = try ReportRows.report(from: row, readingAnswers: readingAnswers)
+        var answersReplaced = false
         var lifecycle = report.lifecycle
         let effects: [ReportEffect]
         do throws(ModelsError) {
@@ -103,8 +113,10 @@ extension LocalStore {
                 try db.run("UPDATE reports SET next_attempt_at = NULL WHERE local_id = ?", [SQLValue(localID)])
             case .adoptServerAnswers(let payload):
                 try Self.adopt(payload, into: &report)
+                answersReplaced = true
             case .restoreSyncedAnswers:
                 report.answers = try Self.syncedAnswers(of: localID, db)
+                answersReplaced = true
                 revisionReason = .restoreSynced
             case .deleteWithChildren:
                 filesToRemove = try Self.deleteReport(localID, db)
@@ -118,7 +130,8 @@ extension LocalStore {
                 return (report, filesToRemove)
             }
         }
-        let answersText = report.answers.json.canonicalString()
+        // Stored answers are already canonical JSON: unparsed, they are kept as they are.
+        let answersText = readingAnswers || answersReplaced ? report.answers.json.canonicalString() : (row["answers"].stringValue ?? "{}")
         try Self.updateReport(report, answersText: answersText, db)
         if let revisionReason {
             try Self.insertRevision(of: report, answersText: answersText, reason: revisionReason, db)

@@ -57,6 +57,30 @@ extension LocalStore {
         }
     }
 
+    /// The PENDING reports in upload order (BR-04), as the sync queue needs
+    /// them: one query, answers never read.
+    public func pendingQueue() throws(StorageError) -> [QueuedReport] {
+        try read { db throws(StorageError) -> [QueuedReport] in
+            try db.rows("""
+                SELECT r.local_id, r.server_id, r.accepted_revision, r.attempt_count, r.next_attempt_at, r.parent_local_id,
+                    (SELECT count(*) FROM photos p WHERE p.report_local_id = r.local_id AND p.upload_state <> ?) AS outstanding
+                FROM reports r WHERE r.state = ? ORDER BY r.creation_seq ASC
+                """, [.text(PhotoUploadState.uploaded.rawValue), .text(ReportState.pending.rawValue)])
+                .map { (row: Row) throws(StorageError) -> QueuedReport in
+                    guard let localID = row["local_id"].stringValue.flatMap(UUID.init(uuidString:)) else {
+                        throw StorageError(.corruptStore, "A pending report in the store cannot be read (column local_id); the store is damaged.",
+                                           context: "reports.local_id")
+                    }
+                    return QueuedReport(localID: localID, serverID: row["server_id"].stringValue,
+                                        acceptedRevision: row["accepted_revision"].int64Value.map(Int.init),
+                                        attemptCount: Int(row["attempt_count"].int64Value ?? 0),
+                                        nextAttemptAt: ReportRows.date(row["next_attempt_at"]),
+                                        parentLocalID: row["parent_local_id"].stringValue.flatMap(UUID.init(uuidString:)),
+                                        outstandingPhotos: Int(row["outstanding"].int64Value ?? 0))
+                }
+        }
+    }
+
     /// Saves one answer (nil or JSON null clears it) as an autosave: the
     /// lifecycle must allow editing, and the new answers are kept as a
     /// revision, all in one transaction.

@@ -12,7 +12,9 @@ enum ReportRows {
         parent_local_id, parent_server_id, follow_up_required, creation_seq
         """
 
-    static func report(from row: Row) throws(StorageError) -> Report {
+    /// The report in `row`. Without `readingAnswers` its answers are left
+    /// empty, unparsed: for writers that keep the stored text as it is.
+    static func report(from row: Row, readingAnswers: Bool = true) throws(StorageError) -> Report {
         let id = row["local_id"].stringValue ?? "?"
         func damaged(_ column: String) -> StorageError {
             StorageError(.corruptStore, "The report '\(id)' in the store cannot be read (column \(column)); the store is damaged.", context: "reports.\(column)")
@@ -22,7 +24,14 @@ enum ReportRows {
         guard let templateID = row["template_id"].stringValue, let facilityID = row["facility_id"].stringValue else {
             throw damaged("template_id")
         }
-        guard let answers = try? answers(row["answers"]) else { throw damaged("answers") }
+        let answers: Answers
+        if readingAnswers {
+            guard let read = try? Self.answers(row["answers"]) else { throw damaged("answers") }
+            answers = read
+        } else {
+            guard row["answers"].stringValue != nil else { throw damaged("answers") }
+            answers = Answers()
+        }
         var lastError: ReportError?
         if let code = row["last_error_code"].stringValue {
             lastError = ReportError(code: code, message: row["last_error_message"].stringValue ?? "")

@@ -3,14 +3,18 @@ import Foundation
 
 /// One compiled SQL statement; finalized when released.
 ///
-/// Not `Sendable`, like its `Database`, which it keeps alive.
+/// Not `Sendable`, like its `Database`, which it keeps alive (except the
+/// statements the database caches itself, which it owns and outlives).
 public final class Statement {
     let handle: OpaquePointer
-    let database: Database
+    unowned let database: Database
+    /// The strong reference that keeps the database open while this statement
+    /// lives; nil for a statement in the database's own cache (no cycle).
+    private let owner: Database?
     /// The SQL text, kept for error context.
     public let sql: String
 
-    init(database: Database, sql: String) throws(StorageError) {
+    init(database: Database, sql: String, keepsDatabaseAlive: Bool = true) throws(StorageError) {
         var raw: OpaquePointer?
         // `tail` points into the C copy of `sql`, which lives only inside this
         // closure: read what follows the first statement before it ends.
@@ -29,6 +33,7 @@ public final class Statement {
         }
         self.handle = raw
         self.database = database
+        self.owner = keepsDatabaseAlive ? database : nil
         self.sql = sql
     }
 

@@ -22,6 +22,7 @@ enum StoreFile {
         try check(db, path: path)
         try configure(db, path: path)
         try Migrations.migrate(db, path: path)
+        db.cachesStatements = true
         return db
     }
 
@@ -30,6 +31,7 @@ enum StoreFile {
         let db = try Database.inMemory()
         try db.execute("PRAGMA foreign_keys = ON")
         try Migrations.migrate(db, path: ":memory:")
+        db.cachesStatements = true
         return db
     }
 

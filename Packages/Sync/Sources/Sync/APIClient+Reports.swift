@@ -92,20 +92,32 @@ extension APIClient {
     /// Uploads several photos concurrently, at most `maxConcurrent` at a time;
     /// one result per photo, in input order. Photos refused with 401 are sent
     /// once more after one shared refresh; one failing never stops the others.
-    public func uploadPhotos(_ photos: [PhotoUpload], maxConcurrent: Int) async -> [Result<PhotoReceipt, APIError>] {
+    /// `finished` is called once per photo as its upload ends (after its
+    /// second try, for one refused with 401), with its index and whether it
+    /// was stored, on any thread, one call at a time.
+    public func uploadPhotos(_ photos: [PhotoUpload], maxConcurrent: Int,
+                             finished: @escaping @Sendable (_ index: Int, _ uploaded: Bool) -> Void = { _, _ in })
+        async -> [Result<PhotoReceipt, APIError>] {
         guard let token = credentials?.accessToken else {
             return photos.map { _ in .failure(APIError(.authRequired, APIError.signInAgain)) }
         }
-        var responses = await transport.uploadAll(photos.map { multipart($0, token: token) }, maxConcurrent: maxConcurrent)
+        var responses = await transport.uploadAll(photos.map { multipart($0, token: token) }, maxConcurrent: maxConcurrent) { index, result in
+            let status = (try? result.get())?.status
+            if status != 401 { finished(index, status.map { (200...299).contains($0) } ?? false) }
+        }
         let rejected = responses.indices.filter { (try? responses[$0].get())?.status == 401 }
         if !rejected.isEmpty {
             do throws(APIError) {
                 if credentials?.accessToken == token { _ = try await sharedRefresh() }
                 guard let renewed = credentials?.accessToken else { throw APIError(.authRequired, APIError.signInAgain) }
                 let again = await transport.uploadAll(rejected.map { multipart(photos[$0], token: renewed) },
-                                                      maxConcurrent: maxConcurrent)
+                                                      maxConcurrent: maxConcurrent) { index, result in
+                    let status = (try? result.get())?.status
+                    finished(rejected[index], status.map { (200...299).contains($0) } ?? false)
+                }
                 for (index, result) in zip(rejected, again) { responses[index] = result }
             } catch {
+                for index in rejected { finished(index, false) }
                 return responses.enumerated().map { index, result in
                     rejected.contains(index) ? .failure(error) : outcome(result)
                 }

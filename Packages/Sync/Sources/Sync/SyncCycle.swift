@@ -119,8 +119,17 @@ public struct SyncCycle: Sendable {
         case pullReference
         /// Read the PENDING reports and answer `queueLoaded`.
         case loadQueue
-        /// Send these reports, in this order, as one `POST /reports/sync`.
+        /// Send these reports, in this order, as one `POST /reports/sync`, and
+        /// answer `batchAnswered` or `batchFailed`. The actions returned after
+        /// it (recording the batch answered before) may be performed while the
+        /// request is in flight; its answer is fed in after them. Recording
+        /// never waits for a later batch, and nothing is recorded before the
+        /// server has answered it.
         case sendBatch([UUID])
+        /// Read these reports now for the batch after the one just sent, so
+        /// its request is ready when that answer comes. Nothing is sent and
+        /// no event is fed back; the `sendBatch` that follows names them again.
+        case prepareBatch([UUID])
         /// Keep the server's minimum app version (F10).
         case storeMinimumAppVersion(String)
         /// Apply these lifecycle events in one transaction; `retryAt` sets next attempts.
@@ -218,7 +227,7 @@ public struct SyncCycle: Sendable {
 
         case (.pushReports(let index), .batchAnswered(let results, let minimum)):
             summary.online = true
-            return [.storeMinimumAppVersion(minimum)] + recordAnswers(results, batch: batches[index]) + nextBatch(after: index)
+            return nextBatch(after: index, recording: [.storeMinimumAppVersion(minimum)] + recordAnswers(results, batch: batches[index]))
 
         case (.pushReports(let index), .batchFailed(let failure)):
             return batchFailed(failure, batch: batches[index], index: index)
@@ -262,17 +271,23 @@ public struct SyncCycle: Sendable {
         batches = stride(from: 0, to: due.count, by: SyncRequest.maximumBatch).map {
             Array(due[$0..<min($0 + SyncRequest.maximumBatch, due.count)])
         }
-        return nextBatch(after: -1)
+        return nextBatch(after: -1, recording: [])
     }
 
-    private mutating func nextBatch(after index: Int) -> [Action] {
+    /// The next batch, or the photo phase, with `recording` (what the batch
+    /// just answered left to write). The next batch is sent first, and the
+    /// one after it prepared, so the driver works while it is in flight; the
+    /// photo phase reads what was written, so it comes last.
+    private mutating func nextBatch(after index: Int, recording: [Action]) -> [Action] {
         let next = index + 1
         guard next < batches.count else {
             phase = .loadPhotoWork
-            return [.loadPhotoWork]
+            return recording + [.loadPhotoWork]
         }
         phase = .pushReports(batch: next)
-        return [.sendBatch(batches[next])]
+        var actions: [Action] = [.sendBatch(batches[next])]
+        if next + 1 < batches.count { actions.append(.prepareBatch(batches[next + 1])) }
+        return actions + recording
     }
 
     private mutating func recordAnswers(_ results: [SyncResult], batch: [UUID]) -> [Action] {
@@ -335,7 +350,7 @@ public struct SyncCycle: Sendable {
             // take still goes through and one it cannot is found alone.
             let middle = batch.count / 2
             batches.replaceSubrange(index...index, with: [Array(batch[..<middle]), Array(batch[middle...])])
-            return nextBatch(after: index - 1)
+            return nextBatch(after: index - 1, recording: [])
         }
         var events: [RecordedEvent] = []
         var retryAt: [UUID: Date] = [:]
@@ -351,7 +366,7 @@ public struct SyncCycle: Sendable {
         }
         // The server refused the request itself: other batches may still go through.
         summary.error = failure
-        return [record] + nextBatch(after: index)
+        return nextBatch(after: index, recording: [record])
     }
 
     /// Full-jitter backoff from the policy, never sooner than the server's `Retry-After`

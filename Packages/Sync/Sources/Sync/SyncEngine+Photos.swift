@@ -1,12 +1,13 @@
 import Foundation
 import Models
 import Storage
+import Synchronization
 
 extension SyncEngine {
     /// Accepted reports still waiting for photos, with their photos not UPLOADED.
     func loadPhotoWork(run: inout SyncRun) throws(StorageError) -> [SyncCycle.PhotoWork] {
         var work: [SyncCycle.PhotoWork] = []
-        for report in try store.pendingReports() where report.lifecycle.acceptedRevision != nil {
+        for report in try store.pendingQueue() where report.acceptedRevision != nil {
             guard let serverID = report.serverID else { continue }
             let photos = try store.photos(ofReport: report.localID).filter { $0.uploadState != .uploaded }
             for photo in photos { run.photos[photo.localID] = (photo, serverID) }
@@ -15,9 +16,10 @@ extension SyncEngine {
         return work
     }
 
-    /// Uploads photos concurrently, streamed from the photo store, a few
-    /// groups at a time so progress can be shown. A file missing from the
-    /// store fails that photo only.
+    /// Uploads photos concurrently, streamed from the photo store, all in one
+    /// run of the transport (its connections stay open and every slot stays
+    /// busy), with progress as each ends. A file missing from the store fails
+    /// that photo only.
     func upload(_ ids: [UUID], run: SyncRun) async -> [SyncCycle.PhotoOutcome] {
         var outcomes: [SyncCycle.PhotoOutcome] = []
         var ready: [(id: UUID, upload: PhotoUpload, bytes: Int64)] = []
@@ -34,23 +36,27 @@ extension SyncEngine {
                                           issueLocalID: photo.issueLocalID, sha256: photo.sha256, filePath: url.path),
                           photo.byteSize))
         }
-        let totalBytes = ready.reduce(Int64(0)) { $0 + $1.bytes }
-        var bytes: Int64 = 0
-        // Large groups keep every upload slot busy; a group only sets how often progress is shown.
-        let group = max(1, configuration.maxConcurrentUploads) * 16
-        for start in stride(from: 0, to: ready.count, by: group) {
-            let slice = Array(ready[start..<min(start + group, ready.count)])
-            let results = await client.uploadPhotos(slice.map(\.upload), maxConcurrent: configuration.maxConcurrentUploads)
-            for (item, result) in zip(slice, results) {
-                switch result {
-                case .success(let receipt):
-                    bytes += item.bytes
-                    outcomes.append(SyncCycle.PhotoOutcome(photoLocalID: item.id, byteSize: receipt.photo.byteSize))
-                case .failure(let error):
-                    outcomes.append(SyncCycle.PhotoOutcome(photoLocalID: item.id, failure: SyncFailure(error)))
-                }
+        guard !ready.isEmpty else { return outcomes }
+        let sizes = ready.map(\.bytes)
+        let total = ready.count
+        let totalBytes = sizes.reduce(0, +)
+        let sent = Mutex<(done: Int, bytes: Int64)>((0, 0))
+        let progress = self.progress
+        let results = await client.uploadPhotos(ready.map(\.upload), maxConcurrent: configuration.maxConcurrentUploads) { index, uploaded in
+            let now = sent.withLock { sent in
+                sent.done += 1
+                if uploaded { sent.bytes += sizes[index] }
+                return sent
             }
-            progress(.photos(done: start + slice.count, total: ready.count, bytes: bytes, totalBytes: totalBytes))
+            progress(.photos(done: now.done, total: total, bytes: now.bytes, totalBytes: totalBytes))
+        }
+        for (item, result) in zip(ready, results) {
+            switch result {
+            case .success(let receipt):
+                outcomes.append(SyncCycle.PhotoOutcome(photoLocalID: item.id, byteSize: receipt.photo.byteSize))
+            case .failure(let error):
+                outcomes.append(SyncCycle.PhotoOutcome(photoLocalID: item.id, failure: SyncFailure(error)))
+            }
         }
         return outcomes
     }

@@ -4,29 +4,42 @@ import Storage
 
 extension SyncEngine {
     /// The PENDING reports in creation order (BR-04), with what the cycle
-    /// needs to decide whether each is due.
+    /// needs to decide whether each is due; their answers are not read.
     func loadQueue() throws(StorageError) -> [SyncCycle.Candidate] {
-        try store.pendingReports().map { (report: Report) throws(StorageError) -> SyncCycle.Candidate in
-            SyncCycle.Candidate(localID: report.localID, attemptCount: report.lifecycle.attemptCount,
-                                nextAttemptAt: try store.nextAttempt(of: report.localID),
-                                awaitingPhotos: report.lifecycle.acceptedRevision != nil,
-                                outstandingPhotos: try store.outstandingPhotoCount(ofReport: report.localID),
+        try store.pendingQueue().map { report in
+            SyncCycle.Candidate(localID: report.localID, attemptCount: report.attemptCount, nextAttemptAt: report.nextAttemptAt,
+                                awaitingPhotos: report.acceptedRevision != nil, outstandingPhotos: report.outstandingPhotos,
                                 parentLocalID: report.parentLocalID)
         }
     }
 
-    /// Sends one batch as `POST /reports/sync`.
-    func send(_ ids: [UUID], run: inout SyncRun) async throws(StorageError) -> SyncCycle.Event {
+    /// Reads a batch's reports from the store as the contract sends them:
+    /// each report's answers are read here, once.
+    func wireReports(_ ids: [UUID]) throws(StorageError) -> [WireReport] {
         var reports: [WireReport] = []
         for id in ids {
             if let wire = try ReportPayload.wire(id, store: store) { reports.append(wire) }
         }
-        let request = SyncRequest(deviceID: try store.deviceID(), appVersion: configuration.appVersion,
-                                  schemaVersion: Report.currentSchemaVersion, reports: reports)
+        return reports
+    }
+
+    /// One batch's request. A re-inspection read before its parent's answer
+    /// was recorded is given the parent's server id from `knownServerIDs`.
+    func request(_ reports: [WireReport], knownServerIDs: [UUID: String]) throws(StorageError) -> SyncRequest {
+        var reports = reports
+        for index in reports.indices where reports[index].parentServerID == nil {
+            if let parent = reports[index].parentLocalID, let serverID = knownServerIDs[parent] {
+                reports[index].parentServerID = serverID
+            }
+        }
+        return SyncRequest(deviceID: try store.deviceID(), appVersion: configuration.appVersion,
+                           schemaVersion: Report.currentSchemaVersion, reports: reports)
+    }
+
+    /// Sends one batch as `POST /reports/sync`; the answer as the cycle's event.
+    func send(_ request: SyncRequest) async -> SyncCycle.Event {
         do throws(APIError) {
             let response = try await client.syncReports(request)
-            run.reportsSent += ids.count
-            progress(.reports(sent: run.reportsSent))
             return .batchAnswered(results: response.results, minimumAppVersion: response.minSupportedAppVersion)
         } catch {
             return .batchFailed(SyncFailure(error))

@@ -51,21 +51,59 @@ public struct SyncEngine: Sendable {
     /// Runs one cycle. `now` is the device clock, used only to schedule
     /// retries, for retention and for the diagnostic `last_sync_at`; never
     /// for ordering or conflicts. Throws only when the store itself fails.
+    ///
+    /// A batch is in flight while the answer to the one before is recorded
+    /// and the one after it is read (see `SyncCycle.Action.sendBatch`): the
+    /// device's work overlaps the server's. Each answer is still recorded in
+    /// one transaction, and only once the server has given it.
     public func run(now: Date = Date()) async throws(StorageError) -> SyncSummary {
         var cycle = SyncCycle(policy: configuration.policy, now: now, retentionDays: configuration.retentionDays,
                               random: configuration.random)
         var run = SyncRun()
         var queue = cycle.start()
-        while !queue.isEmpty {
-            let action = queue.removeFirst()
-            if case .finish(let summary) = action {
-                try store.setMeta(MetaKey.online, summary.online ? "true" : "false")
-                try store.setMeta(MetaKey.lastSyncAt, ReportPayload.rfc3339(now))
-                return summary
+        var inFlight: InFlightBatch?
+        do throws(StorageError) {
+            while true {
+                guard !queue.isEmpty else {
+                    guard let batch = inFlight else { break }
+                    inFlight = nil
+                    let event = await batch.answer()
+                    if case .batchAnswered(let results, _) = event {
+                        run.reportsSent += batch.count
+                        progress(.reports(sent: run.reportsSent))
+                        for result in results where result.status == .accepted {
+                            if let serverID = result.serverID { run.acceptedServerIDs[result.localID] = serverID }
+                        }
+                    }
+                    queue += cycle.handle(event)
+                    continue
+                }
+                let action = queue.removeFirst()
+                switch action {
+                case .finish(let summary):
+                    try store.setMeta(MetaKey.online, summary.online ? "true" : "false")
+                    try store.setMeta(MetaKey.lastSyncAt, ReportPayload.rfc3339(now))
+                    return summary
+                case .sendBatch(let ids):
+                    // Read ahead while the batch before was in flight, or now; sent on its own task.
+                    let reports = if let prepared = run.prepared, prepared.ids == ids { prepared.reports } else { try wireReports(ids) }
+                    run.prepared = nil
+                    let request = try request(reports, knownServerIDs: run.acceptedServerIDs)
+                    let engine = self
+                    inFlight = InFlightBatch(count: ids.count, task: Task { await engine.send(request) })
+                case .prepareBatch(let ids):
+                    run.prepared = (ids, try wireReports(ids))
+                default:
+                    if let event = try await perform(action, run: &run) {
+                        queue += cycle.handle(event)
+                    }
+                }
             }
-            if let event = try await perform(action, run: &run) {
-                queue += cycle.handle(event)
-            }
+        } catch {
+            // The store failed: the batch in flight is abandoned unrecorded (it is sent again next time).
+            inFlight?.task.cancel()
+            _ = await inFlight?.task.value
+            throw error
         }
         // The cycle always ends with `finish`; this is only reached if it did not.
         return cycle.summary
@@ -78,10 +116,12 @@ public struct SyncEngine: Sendable {
             return try await pullReference()
         case .loadQueue:
             return .queueLoaded(try loadQueue())
-        case .sendBatch(let ids):
-            return try await send(ids, run: &run)
         case .storeMinimumAppVersion(let version):
-            try store.setMeta(MetaKey.minAppVersion, version)
+            if run.minimumAppVersion == nil { run.minimumAppVersion = try store.meta(MetaKey.minAppVersion) }
+            if run.minimumAppVersion != version {
+                try store.setMeta(MetaKey.minAppVersion, version)
+                run.minimumAppVersion = version
+            }
             return nil
         case .record(let events, let retryAt):
             try record(events, retryAt: retryAt)
@@ -100,7 +140,8 @@ public struct SyncEngine: Sendable {
             return .syncedLoaded(try store.syncedReportTimes())
         case .expire(let ids):
             return try expire(ids)
-        case .finish:
+        case .sendBatch, .prepareBatch, .finish:
+            // `run` prepares and starts batches and finishes the cycle itself.
             return nil
         }
     }
@@ -139,12 +180,32 @@ public struct SyncEngine: Sendable {
     }
 }
 
-/// What the engine remembers within one run: the photos it is uploading.
+/// What the engine remembers within one run.
 struct SyncRun {
     /// Photos to upload, with their report's server id.
     var photos: [UUID: (photo: Photo, serverID: String)] = [:]
-    /// Reports sent so far, and the total due, for progress.
+    /// Reports sent so far, for progress.
     var reportsSent = 0
+    /// Server ids the server accepted this run, some perhaps not recorded yet
+    /// when a later batch naming them as parents was read.
+    var acceptedServerIDs: [UUID: String] = [:]
+    /// The next batch, read while the one before was in flight.
+    var prepared: (ids: [UUID], reports: [WireReport])?
+    /// The minimum app version as stored, once read; written only when it changes.
+    var minimumAppVersion: String?
+}
+
+/// A batch request on its own task, awaited once the actions before its answer are done.
+struct InFlightBatch {
+    /// How many reports it carries.
+    let count: Int
+    /// The request; its value is the cycle's event.
+    let task: Task<SyncCycle.Event, Never>
+
+    /// The answer; cancelling the waiting task cancels the request.
+    func answer() async -> SyncCycle.Event {
+        await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+    }
 }
 
 /// How far a cycle has got, for a progress line.
