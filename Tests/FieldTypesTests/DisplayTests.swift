@@ -63,6 +63,8 @@ private enum Cases {
         (field("number"), -3.5, "-3.5", "-3.5"),
         (field("date"), "2026-03-01", "2026-03-01", "2026-03-01"),
         (supplies, ["Soap", "Toilet paper"], "Soap, Toilet paper", "Soap, Toilet paper"),
+        (supplies, [""], #"(unreadable answer: [""])"#, #"(unreadable answer: [""])"#),
+        (supplies, [" \u{7}"], #"(unreadable answer: [" \u0007"])"#, #"(unreadable answer: [" \u0007"])"#),
         (floor, "Good", "Good", "Good"),
         (field("signature"), signature("Dana Reyes"), "signed by Dana Reyes at 2026-03-01T14:02:00Z", "signed by Dana Reyes at 2026-03-01T14:02:00Z"),
         (field("signature"), .string(photoA.uppercased()), "signature image \(photoA)", "signature image \(photoA)"),

@@ -17,6 +17,14 @@ struct ParseTests {
         #expect(typed("soap, liquid,mop", kit) == .success(["Soap, liquid", "Mop"]))
     }
 
+    @Test("an option number at the ends of the integers is refused, never a crash",
+          arguments: ["-9223372036854775808", "9223372036854775807", "0", "-1"])
+    func optionNumberAtTheEnds(_ number: String) {
+        #expect(refusal(number, floor) == "'\(number)' is not one of the options; type an option's text or number (1 Good, 2 Fair, 3 Poor), or n/a")
+        #expect(refusal(number, shift) != nil)
+        #expect(refusal("1,\(number)", supplies) == "'\(number)' is not one of the options; type options separated by commas, by text or number (1 Soap, 2 Paper towels, 3 Toilet paper)")
+    }
+
     @Test("unreadable input is refused with one line quoting it and saying what to type", arguments: Cases.refusedCases)
     func refused(_ definition: FieldDefinition, _ input: String, _ message: String) {
         #expect(refusal(input, definition) == message)

@@ -96,6 +96,37 @@ struct HostileServerTests {
         #expect(canned.requests.count == 1)
     }
 
+    @Test("a Retry-After too long for any integer is told and returned, never a crash",
+          arguments: ["99999999999999999999", "1e300"])
+    func retryAfterHuge(header: String) async throws {
+        let canned = try CannedHTTPServer([CannedHTTPServer.response(
+            status: 429, contentType: "application/json", #"{"ok":false,"error":"slow down","code":"RATE_LIMITED"}"#,
+            headers: [("Retry-After", header)])])
+        defer { canned.stop() }
+        let client = try makeClient(canned.baseURL)
+        let error = try #require(await apiError { () async throws(APIError) in
+            try await client.login(username: "ines", password: "pw")
+        })
+        #expect(error.code == .rateLimited)
+        #expect(error.retryAfter == Double(header))
+        #expect(error.message.hasSuffix("; try again in \(header == "1e300" ? "1e+300" : "1e+20") s."))
+    }
+
+    @Test("a Retry-After that is not ASCII is unreadable, never a crash")
+    func retryAfterNotASCII() async throws {
+        let canned = try CannedHTTPServer([CannedHTTPServer.response(
+            status: 503, contentType: "application/json", #"{"ok":false,"error":"maintenance","code":"UNAVAILABLE"}"#,
+            headers: [("Retry-After", "Wed, 21 Oct 2026 07:28:00\u{05B8}")])])
+        defer { canned.stop() }
+        let client = try makeClient(canned.baseURL)
+        let error = try #require(await apiError { () async throws(APIError) in
+            try await client.login(username: "ines", password: "pw")
+        })
+        #expect(error.code == .unavailable)
+        #expect(error.retryAfter == nil)
+        #expect(error.message.hasSuffix("; try again later."))
+    }
+
     @Test("an answer over the size limit is tooLarge, with or without a Content-Length", arguments: [true, false])
     func tooLarge(declared: Bool) async throws {
         let body = Data(repeating: UInt8(ascii: "x"), count: 9 * 1024 * 1024)

@@ -111,6 +111,17 @@ struct TableTests {
         #expect(registry.score(tag, "AT-00042") == .notScoreable)
     }
 
+    @Test("a refusal quotes the input on one line, even one holding a line or paragraph separator",
+          arguments: ["\u{2028}", "\u{2029}"])
+    func refusalsOnOneLine(separator: String) throws {
+        let fields = [Self.fridge, Self.site, Self.tag, Self.clean]
+        for field in fields {
+            let message = try #require(refusal("4\(separator)m", try definition(field)))
+            #expect(message.hasPrefix("'4 m'"), "\(field): \(message)")
+            #expect(!message.unicodeScalars.contains { $0 == "\u{2028}" || $0 == "\u{2029}" || $0 == "\n" }, "\(field): \(message)")
+        }
+    }
+
     static let clean = #"{"id": "d", "type": "duration", "label": "Deep clean", "max_seconds": 14400}"#
 
     @Test("duration input", arguments: [

@@ -156,8 +156,11 @@ extension APIError {
         return line.count > 200 ? String(line.prefix(199)) + "…" : line
     }
 
+    /// Whole seconds as they are, others to a tenth; a wait past any integer (`Retry-After:
+    /// 99999999999999999999`) in exponent form rather than a trap.
     private static func format(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
+        if seconds == seconds.rounded(), let whole = Int64(exactly: seconds) { return String(whole) }
+        return seconds < 1e15 ? String(format: "%.1f", seconds) : String(format: "%.3g", seconds)
     }
 }
 
@@ -184,6 +187,9 @@ enum RetryAfter {
     static func seconds(_ value: String?, now: Date = Date()) -> Double? {
         guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
         if let seconds = Double(value), seconds.isFinite { return max(0, seconds) }
+        // An HTTP date is printable ASCII. Anything else is unreadable and never reaches
+        // DateFormatter, which traps on some such text (a combining mark after the seconds).
+        guard value.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) }) else { return nil }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")

@@ -80,6 +80,8 @@ public struct CheckboxGroupField: FieldType {
             guard case .string(let text) = item else { return AnswerDisplay.unreadable(answer, style) }
             texts.append(OneLine.flatten(text, lineBreak: " "))
         }
-        return OneLine.display(texts.joined(separator: ", "), style: style)
+        let line = OneLine.display(texts.joined(separator: ", "), style: style)
+        // Options of only spaces or control characters would leave nothing to show.
+        return line.trimmingCharacters(in: .whitespaces).isEmpty ? AnswerDisplay.unreadable(answer, style) : line
     }
 }

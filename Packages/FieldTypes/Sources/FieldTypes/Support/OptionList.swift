@@ -38,7 +38,8 @@ struct OptionList {
         let key = Self.normalized(token)
         guard !key.isEmpty else { return nil }
         if let byText = options.first(where: { Self.normalized($0) == key }) { return byText }
-        if let number = Int(key), options.indices.contains(number - 1) { return options[number - 1] }
+        // Compared before subtracting: `-9223372036854775808` is a number too.
+        if let number = Int(key), number >= 1, number <= options.count { return options[number - 1] }
         return nil
     }
 
