@@ -172,12 +172,32 @@ public enum JQCCommandLine {
             if !error.problems.isEmpty { body["problems"] = .array(error.problems.map { .string($0) }) }
             print(JSONValue.object(["error": .object(body)]).canonicalString())
         } else {
-            var text = "\(program.name): \(error.message)\n"
-            for problem in error.problems { text += "  - \(problem)\n" }
+            var text = "\(program.name): \(oneLine(error.message))\n"
+            for problem in error.problems { text += "  - \(oneLine(problem))\n" }
             FileHandle.standardError.write(Data(text.utf8))
         }
         return error.exitCode
     }
+}
+
+/// `text` as one line a terminal shows as written: line breaks and other
+/// control characters (including an escape that would start a terminal
+/// sequence) from a file, a server or a person are shown as `\n` or `\u{1B}`.
+/// Errors quote ids and values as their authors wrote them, so every error
+/// line passes through this before it is printed.
+func oneLine(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += " "
+        case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029:
+            out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+        default: out.unicodeScalars.append(scalar)
+        }
+    }
+    return out
 }
 
 /// This app's version, sent as `X-JQC-App-Version` and compared with the server's minimum.

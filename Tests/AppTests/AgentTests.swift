@@ -118,14 +118,28 @@ struct AgentTests {
         // This test process plays the cycle already running: it holds the profile's sync lock.
         let fd = open(profile.home + "/sync.lock", O_RDWR | O_CREAT, 0o600)
         try #require(fd >= 0 && flock(fd, LOCK_EX) == 0)
-        let sync = try RunningProgram("jqc", ["--home", profile.home, "sync"])
-        Thread.sleep(forTimeInterval: 1)
+        let sync = Process()
+        sync.executableURL = URL(fileURLWithPath: Programs.path("jqc"))
+        sync.arguments = ["--home", profile.home, "sync"]
+        let stderr = Pipe()
+        sync.standardError = stderr
+        sync.standardOutput = FileHandle.nullDevice
+        try sync.run()
+        // Read what it says until it says it is waiting (or ends).
+        var said = Data()
+        let waiting = Data("Another sync of this profile is running; waiting for it to finish…".utf8)
+        while said.range(of: waiting) == nil {
+            let chunk = stderr.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            said.append(chunk)
+        }
+        #expect(said.range(of: waiting) != nil, "\(String(decoding: said, as: UTF8.self))")
         #expect(try profile.show(id)["state"] == "PENDING", "nothing is sent while the other cycle runs")
         flock(fd, LOCK_UN)
         close(fd)
-        let outcome = sync.wait()
-        #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("Another sync of this profile is running; waiting for it to finish…"))
+        said.append(stderr.fileHandleForReading.readDataToEndOfFile())
+        sync.waitUntilExit()
+        #expect(sync.terminationStatus == 0, "\(String(decoding: said, as: UTF8.self))")
         #expect(try profile.show(id)["state"] == "SYNCED")
     }
 }

@@ -57,4 +57,21 @@ struct TemplateLintTests {
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.hasSuffix("1 template, no problems.\n"))
     }
+
+    @Test("ids with line breaks or terminal escapes are shown escaped: one line per problem, nothing sent to the terminal")
+    func hostileIDsStayOnOneLine() throws {
+        let profile = try DemoProfile()
+        let file = profile.path("hostile.json")
+        let template = #"{"templates": [{"id": "t\n1", "name": "Hostile", "version": 1, "form_schema": {"fields": ["#
+            + #"{"id": "a\u001b[31mred", "type": "thermometer"}, {"id": "b\u2028c", "type": "section", "required": true}]}}]}"#
+        try Data(template.utf8).write(to: URL(fileURLWithPath: file))
+        let outcome = try profile.jqc(["templates", "lint", file])
+        #expect(outcome.status == 4)
+        let lines = outcome.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == 4, "the message and one line for each of the three problems: \(outcome.stderr)")
+        #expect(!outcome.stderr.contains("\u{1B}"))
+        #expect(!outcome.stderr.contains("\u{2028}"))
+        #expect(outcome.stderr.contains(#"template 't\n1': field 'a\u{1B}[31mred': field type 'thermometer' is not registered"#))
+        #expect(outcome.stderr.contains(#"field 'b\u{2028}c'"#))
+    }
 }
