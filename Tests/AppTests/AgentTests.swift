@@ -8,12 +8,7 @@ import TestSupport
 struct AgentTests {
     static let demo: Result<ServerProcess, any Error> = Result { try ServerProcess(["--demo"]) }
 
-    func signedIn(to baseURL: String) throws -> DemoProfile {
-        let profile = try DemoProfile()
-        let login = try profile.jqc(["login", "--server", baseURL, "--username", "inspector", "--password-stdin"], stdin: "inspector-pass\n")
-        try #require(login.status == 0, "login: \(login.stderr)")
-        return profile
-    }
+    func signedIn(to baseURL: String) throws -> DemoProfile { try DemoProfile.signedIn(to: baseURL) }
 
     func pendingReport(_ profile: DemoProfile) throws -> String {
         let id = try profile.startDraft()

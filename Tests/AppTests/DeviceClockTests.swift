@@ -14,13 +14,7 @@ struct DeviceClockTests {
     static let ahead = DeviceClock.yearsAhead(10)
     static let behind = DeviceClock.year(1990)
 
-    func signedIn(to server: ServerProcess) throws -> DemoProfile {
-        let profile = try DemoProfile()
-        let login = try profile.jqc(["login", "--server", server.baseURL, "--username", "inspector", "--password-stdin"],
-                                    stdin: "inspector-pass\n")
-        try #require(login.status == 0, "login: \(login.stderr)")
-        return profile
-    }
+    func signedIn(to server: ServerProcess) throws -> DemoProfile { try DemoProfile.signedIn(to: server.baseURL) }
 
     /// A report started, answered and completed with `clock` (nil: the real one).
     func completedReport(_ profile: DemoProfile, clock: DeviceClock?) throws -> String {

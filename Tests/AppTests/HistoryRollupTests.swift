@@ -10,11 +10,7 @@ import TestSupport
 struct HistoryRollupTests {
     /// A demo profile signed in to `baseURL` as `username`.
     func signedIn(to baseURL: String, as username: String = "inspector") throws -> DemoProfile {
-        let profile = try DemoProfile()
-        let login = try profile.jqc(["login", "--server", baseURL, "--username", username, "--password-stdin"],
-                                    stdin: "\(username)-pass\n")
-        try #require(login.status == 0, "login: \(login.stderr)")
-        return profile
+        try DemoProfile.signedIn(to: baseURL, as: username)
     }
 
     /// A completed (PENDING) Washroom QC report.

@@ -134,10 +134,7 @@ struct HomeMenuTerminalTests {
     func historyFromServer() throws {
         let server = try ServerProcess(["--demo"])
         defer { _ = server.stop() }
-        let profile = try DemoProfile()
-        let login = try profile.jqc(["login", "--server", server.baseURL, "--username", "inspector", "--password-stdin"],
-                                    stdin: "inspector-pass\n")
-        try #require(login.status == 0, "login: \(login.stderr)")
+        let profile = try DemoProfile.signedIn(to: server.baseURL)
         let id = try profile.startDraft()
         try profile.answerRequired(id)
         try #require(try profile.jqc(["complete", id]).status == 0)

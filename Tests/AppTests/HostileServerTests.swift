@@ -16,14 +16,7 @@ struct HostileServerTests {
     static let demo: Result<ServerProcess, any Error> = Result { try ServerProcess(["--demo"]) }
 
     /// A demo profile signed in to the shared demo server as the inspector.
-    func signedIn() throws -> DemoProfile {
-        let server = try Self.demo.get()
-        let profile = try DemoProfile()
-        let login = try profile.jqc(["login", "--server", server.baseURL, "--username", "inspector", "--password-stdin"],
-                                    stdin: "inspector-pass\n")
-        try #require(login.status == 0, "login: \(login.stderr)")
-        return profile
-    }
+    func signedIn() throws -> DemoProfile { try DemoProfile.signedIn(to: try Self.demo.get().baseURL) }
 
     /// A completed (PENDING) Washroom QC report.
     func pendingReport(_ profile: DemoProfile) throws -> String {

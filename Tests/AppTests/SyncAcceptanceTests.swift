@@ -8,12 +8,7 @@ import TestSupport
 /// AC-03, AC-05 to the end, AC-06, AC-09. Real `jqc`/`jqc-agent`, real `jqc-server`.
 @Suite("Sync acceptance criteria")
 struct SyncAcceptanceTests {
-    func signedIn(to baseURL: String) throws -> DemoProfile {
-        let profile = try DemoProfile()
-        let login = try profile.jqc(["login", "--server", baseURL, "--username", "inspector", "--password-stdin"], stdin: "inspector-pass\n")
-        try #require(login.status == 0, "login: \(login.stderr)")
-        return profile
-    }
+    func signedIn(to baseURL: String) throws -> DemoProfile { try DemoProfile.signedIn(to: baseURL) }
 
     func completedReport(_ profile: DemoProfile, photos: [String] = []) throws -> String {
         let id = try profile.startDraft()

@@ -12,13 +12,7 @@ struct SyncJourneyTests {
     static let demo: Result<ServerProcess, any Error> = Result { try ServerProcess(["--demo"]) }
 
     /// A demo profile signed in to `server`.
-    func signedIn(to server: ServerProcess) throws -> DemoProfile {
-        let profile = try DemoProfile()
-        let login = try profile.jqc(["login", "--server", server.baseURL, "--username", "inspector", "--password-stdin"],
-                                    stdin: "inspector-pass\n")
-        try #require(login.status == 0, "login: \(login.stderr)")
-        return profile
-    }
+    func signedIn(to server: ServerProcess) throws -> DemoProfile { try DemoProfile.signedIn(to: server.baseURL) }
 
     /// A completed (PENDING) Washroom QC report.
     func pendingReport(_ profile: DemoProfile) throws -> String {

@@ -28,6 +28,16 @@ public final class DemoProfile: @unchecked Sendable {
         }
     }
 
+    /// A demo profile signed in to the server at `baseURL` as one of its demo
+    /// accounts (whose password is the name followed by `-pass`).
+    public static func signedIn(to baseURL: String, as username: String = "inspector") throws -> DemoProfile {
+        let profile = try DemoProfile()
+        let login = try profile.jqc(["login", "--server", baseURL, "--username", username, "--password-stdin"],
+                                    stdin: "\(username)-pass\n")
+        guard login.status == 0 else { throw TerminalError(message: "login as \(username): \(login.stderr)") }
+        return profile
+    }
+
     /// Runs `jqc` on this profile; with a `clock`, jqc reads that clock instead of the real one.
     public func jqc(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
                     clock: DeviceClock? = nil) throws -> ProcessOutcome {

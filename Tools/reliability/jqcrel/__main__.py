@@ -75,7 +75,7 @@ def main():
     if args.report:
         with open(args.report, "w") as f:
             json.dump(figures, f, indent=2, sort_keys=True)
-    log("FAILED: see the findings above" if failed else "no duplicates, no losses, no corruption")
+    log("FAILED: see the findings above" if failed else "every check passed: no duplicates, no losses, no corruption")
     return 1 if failed else 0
 
 

@@ -18,9 +18,6 @@ def damages():
     def server_sql(sql):
         return lambda world: execute(world.server.db, sql)
 
-    def device_sql(sql):
-        return lambda world: execute(world.device.store, sql)
-
     def flip_server_photo(world):
         path = first_file(world.server.photo_dir)
         with open(path, "r+b") as f:
@@ -38,16 +35,27 @@ def damages():
         ("server answers that differ", "mismatches",
          server_sql("UPDATE report_revisions SET payload = json_set(payload, '$.answers.injected', 1) WHERE rowid = (SELECT min(rowid) FROM report_revisions)")),
         ("server photo bytes changed", "corruption", flip_server_photo),
-        ("a completed report gone from the device", "losses",
-         device_sql("DELETE FROM report_revisions WHERE report_local_id = (SELECT local_id FROM reports WHERE state = 'SYNCED' "
-                    "AND local_id NOT IN (SELECT report_local_id FROM photos) AND local_id NOT IN (SELECT report_local_id FROM issues) LIMIT 1); "
-                    "DELETE FROM reports WHERE state = 'SYNCED' AND local_id NOT IN (SELECT report_local_id FROM report_revisions)")),
+        ("a completed report gone from the device", "losses", remove_device_report),
     ]
+
+
+def remove_device_report(world):
+    """Deletes one SYNCED report from the device store with its photos, issues and revisions."""
+    with sqlite3.connect(world.device.store) as db:
+        row = db.execute("SELECT local_id FROM reports WHERE state = 'SYNCED' ORDER BY creation_seq LIMIT 1").fetchone()
+        if row is None:
+            raise ToolError("the self-check world has no SYNCED report to remove")
+        for table, column in (("photos", "report_local_id"), ("issues", "report_local_id"),
+                              ("report_revisions", "report_local_id"), ("reports", "local_id")):
+            db.execute(f"DELETE FROM {table} WHERE {column} = ?", row)
 
 
 def execute(path, sql):
     with sqlite3.connect(path) as db:
+        before = db.total_changes
         db.executescript(sql)
+        if db.total_changes == before:
+            raise ToolError(f"a self-check damage changed nothing: {sql}")
 
 
 def first_file(folder):
