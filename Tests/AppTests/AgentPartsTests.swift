@@ -9,13 +9,13 @@ struct AgentPartsTests {
     @Test("a second agent on the same profile finds the lock taken (exit 73) until the first lets go")
     func lock() throws {
         let profile = TemporaryDirectory(prefix: "jqc-lock")
-        var first: AgentLock? = try AgentLock(profileDirectory: profile.url)
+        var first: ProfileLock? = try ProfileLock.agent(profileDirectory: profile.url)
         #expect(first != nil)
         #expect(throws: AppError(code: "AGENT_RUNNING", "Another jqc-agent is already syncing this profile; this one stops.", exitCode: 73)) {
-            _ = try AgentLock(profileDirectory: profile.url)
+            _ = try ProfileLock.agent(profileDirectory: profile.url)
         }
         first = nil
-        #expect(throws: Never.self) { _ = try AgentLock(profileDirectory: profile.url) }
+        #expect(throws: Never.self) { _ = try ProfileLock.agent(profileDirectory: profile.url) }
     }
 
     @Test("log lines are one JSON object each with ts, level and event, appended to the file")

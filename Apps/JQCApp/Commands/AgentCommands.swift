@@ -29,7 +29,7 @@ enum AgentCommands {
             seconds = value
         }
         _ = try inv.context.store()
-        let lock = try AgentLock(profileDirectory: inv.context.profile.dataDirectory)
+        let lock = try ProfileLock.agent(profileDirectory: inv.context.profile.dataDirectory)
         let log = try AgentLog(file: args.value("log-file"))
         let loop = AgentLoop(context: inv.context, log: log, metrics: args.value("metrics-file").map(MetricsFile.init(path:)),
                              caFile: args.value("cacert"))

@@ -71,7 +71,7 @@ public struct SyncService {
         }
         let local = try context.store()
         let settings = try context.workspace().settings
-        let lock = try SyncLock(profileDirectory: context.profile.dataDirectory, waiting: waitingForOtherSync)
+        let lock = try ProfileLock.syncCycle(profileDirectory: context.profile.dataDirectory, waiting: waitingForOtherSync)
         defer { withExtendedLifetime(lock) {} }
         let client = try makeClient(serverURL: saved.serverURL, saved: saved) { new in
             if let new { try? store.save(.init(serverURL: saved.serverURL, credentials: new, caFile: saved.caFile)) }

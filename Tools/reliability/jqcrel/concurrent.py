@@ -5,6 +5,7 @@ foreground from time to time. Afterwards every answer written is the one
 stored, every completed report reached the server with exactly those answers,
 and no process ever surfaced "database is locked"."""
 
+import json
 import os
 import random
 import signal
@@ -50,13 +51,13 @@ def run_concurrent(bin_dir, work, seconds, seed, log=print):
             if done.returncode != 0:
                 findings.add("losses", f"jqc answer {field} {value!r} exited {done.returncode}: {done.stderr.strip()}")
                 continue
-            expected[draft][field] = __import__("json").loads(done.stdout)["answer"]
+            expected[draft][field] = json.loads(done.stdout)["answer"]
             stats["answers"] += 1
             if len(expected[draft]) >= 5 and rng.random() < 0.15:
                 for required, value in (("entrance", "pass"), ("glass", 3)):
                     if required not in expected[draft]:
                         out = device.jqc("answer", draft, required, str(value), "--json")
-                        expected[draft][required] = __import__("json").loads(out.stdout)["answer"]
+                        expected[draft][required] = json.loads(out.stdout)["answer"]
                 device.jqc("complete", draft)
                 generator.completed.append(draft)
                 stats["completed"] += 1

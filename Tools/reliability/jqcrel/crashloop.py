@@ -6,13 +6,12 @@ the device completed."""
 
 import os
 import random
-import signal
 import subprocess
 import time
 
 from .invariants import Checker, Findings
 from .workgen import WorkGenerator
-from .world import Device, Server, ToolError
+from .world import Device, Server, ToolError, wait_or_kill
 
 FAULTS = {"fault-rate": 0.08, "fault-drop": 0.05, "fault-after-accept": 0.25}
 
@@ -94,18 +93,8 @@ def first_sync(device, attempts=30):
 
 def agent_with_kill(device, delay):
     """Runs one agent cycle; SIGKILLs it after `delay` seconds if it is still running."""
-    agent = device.agent("run", "--once")
-    try:
-        code = agent.wait(timeout=delay)
-        agent.stderr.read()
-        return False, code
-    except subprocess.TimeoutExpired:
-        agent.send_signal(signal.SIGKILL)
-        agent.wait()
-        agent.stderr.read()
-        return True, None
-    finally:
-        agent.stderr.close()
+    agent = device.agent("run", "--once", stderr=subprocess.DEVNULL)
+    return wait_or_kill(agent, delay)
 
 
 def settle(device, log, limit=400):

@@ -3,13 +3,19 @@ of both demo templates with random answers, photos on the image field and on
 issues, issues, drafts left open, and re-inspections of synced reports."""
 
 import os
-import signal
 import subprocess
 
 from .pngfile import write_png
+from .world import wait_or_kill
 
 WORDS = ["sink", "mirror", "dispenser", "floor", "drain", "café", "naïve", "Ünïcode ✓", "quote \"x\"",
          "comma, here", "semi;colon", "new\\nline", "=SUM(A1)", "<b>tag</b>", "emoji 🧽"]
+
+
+def washroom_required(rng):
+    """Answers to the required fields of Washroom QC (template 101)."""
+    return {2: rng.randint(1, 5), 3: rng.randint(1, 5), 4: rng.choice(["pass", "pass", "pass", "fail", "n/a"]),
+            6: rng.choice(["Good", "Acceptable", "Poor"]), 18: "Dana " + rng.choice(["Inspector", "Ōkubo"])}
 
 
 class WorkGenerator:
@@ -60,18 +66,12 @@ class WorkGenerator:
         """A completed report whose `jqc photo add` was SIGKILLed after `delay` seconds.
         Returns True when the import was still running when it was killed."""
         local_id = self._start("--template", "101", "--facility", "F-200")
-        for field, value in ((2, 3), (3, 4), (4, "pass"), (6, "Acceptable"), (18, "Kim Field")):
+        for field, value in washroom_required(self.rng).items():
             self._answer(local_id, field, value)
         files = [self.png() for _ in range(self.rng.randint(2, 4))]
         importer = subprocess.Popen(self.device.command("jqc", ["photo", "add", local_id, "--field", "14", *files]),
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=self.device.env)
-        try:
-            importer.wait(timeout=delay)
-            killed = False
-        except subprocess.TimeoutExpired:
-            importer.send_signal(signal.SIGKILL)
-            importer.wait()
-            killed = True
+        killed, _ = wait_or_kill(importer, delay)
         self.device.jqc("complete", local_id)
         self.completed.append(local_id)
         self.photos += len(self.device.json("show", local_id)["photos"])
@@ -86,8 +86,7 @@ class WorkGenerator:
     def _washroom(self):
         rng = self.rng
         local_id = self._start("--template", "101", "--facility", "F-100", "--area", "A-101")
-        answers = {2: rng.randint(1, 5), 3: rng.randint(1, 5), 4: rng.choice(["pass", "pass", "pass", "fail", "n/a"]),
-                   6: rng.choice(["Good", "Acceptable", "Poor"]), 18: "Dana " + rng.choice(["Inspector", "Ōkubo"])}
+        answers = washroom_required(rng)
         optional = {5: rng.choice(["yes", "no"]), 7: rng.choice(["Day shift", "Night shift", "Contractor"]),
                     9: ",".join(rng.sample(["Paper towels", "Toilet paper", "Soap", "Sanitiser"], rng.randint(1, 3))),
                     10: rng.randint(-5, 500), 11: f"2026-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}",
@@ -130,7 +129,7 @@ class WorkGenerator:
         if self.device.json("show", local_id)["template_id"] == "lobby-walk":
             required = {"entrance": "pass", "glass": self.rng.randint(1, 5)}
         else:
-            required = {2: self.rng.randint(1, 5), 3: self.rng.randint(1, 5), 4: "pass", 6: "Good", 18: "Dana Inspector"}
+            required = washroom_required(self.rng)
         for field, value in required.items():
             self._answer(local_id, field, value)
         self.device.jqc("complete", local_id)

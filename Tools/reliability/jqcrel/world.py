@@ -8,6 +8,17 @@ import subprocess
 import time
 
 
+def wait_or_kill(process, delay):
+    """Waits up to `delay` seconds for `process`, then SIGKILLs it.
+    Returns (killed, exit code or None)."""
+    try:
+        return False, process.wait(timeout=delay)
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        return True, None
+
+
 class ToolError(Exception):
     """A run that could not be set up or driven (not a finding about the product)."""
 
