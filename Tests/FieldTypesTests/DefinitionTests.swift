@@ -28,6 +28,17 @@ struct DefinitionTests {
         #expect(problems.map(\.fieldIndex) == [1, 3])
         #expect(problems.map(\.fieldID) == ["b", "d"])
     }
+
+    @Test("lint places fields at the last rows a number can hold without failing, and still finds their overlap")
+    func farRows() {
+        let schema = FormSchema(fields: [
+            FieldDefinition(id: "a", type: "text", label: "Far down", row: Int.max - 1, rowSpan: Int.max),
+            FieldDefinition(id: "b", type: "text", label: "Last row", col: 3, row: Int.max - 1, colSpan: 2),
+        ])
+        #expect(registry.lint(schema).map(\.description) == [
+            "field 'b': covers row \(Int.max - 1), column 3, which field 'a' also covers (rows and columns count from 0); move one of them or shrink its span",
+        ])
+    }
 }
 
 private enum Cases {

@@ -58,7 +58,9 @@ extension FieldTypeRegistry {
             if col + colSpan > grid {
                 report("'col' \(col) with 'col_span' \(colSpan) reaches column \(col + colSpan - 1), past the \(grid)-column grid (columns 0 to \(grid - 1)); make 'col_span' at most \(grid - col) or move the field left")
             }
-            let cols = col..<min(col + colSpan, grid), rows = row..<(row + rowSpan)
+            // A row far down with a long span ends at the last representable row rather than trapping.
+            let (end, overflowed) = row.addingReportingOverflow(rowSpan)
+            let cols = col..<min(col + colSpan, grid), rows = row..<(overflowed ? Int.max : end)
             for other in placed where other.cols.overlaps(cols) && other.rows.overlaps(rows) {
                 let cell = (row: max(rows.lowerBound, other.rows.lowerBound), col: max(cols.lowerBound, other.cols.lowerBound))
                 report("covers row \(cell.row), column \(cell.col), which field '\(other.field.id)' also covers (rows and columns count from 0); move one of them or shrink its span")
