@@ -14,6 +14,9 @@ from .workgen import WorkGenerator
 from .world import Device, Server, ToolError, wait_or_kill
 
 FAULTS = {"fault-rate": 0.08, "fault-drop": 0.05, "fault-after-accept": 0.25}
+# `jqc answer` and `jqc complete` take a few tens of milliseconds here; kills
+# spread over this window land before, during and after their one transaction.
+EDIT_KILL_WINDOW = 0.06
 
 
 def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=0.8, initial_reports=12, log=print):
@@ -33,7 +36,7 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=0.8, initial_repo
             generator.make_report()
 
         stats = {"trials": 0, "kills": 0, "finished_before_kill": 0, "agent_exit_codes": {}, "retries": 0,
-                 "import_kills": 0}
+                 "import_kills": 0, "edit_kills": 0}
         findings = Findings()
         typical_cycle = max_kill_delay
         for trial in range(1, trials + 1):
@@ -41,6 +44,11 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=0.8, initial_repo
                 generator.make_report(synced_ids=checker.ever_acknowledged)
             if rng.random() < 0.25:
                 stats["import_kills"] += generator.report_with_killed_import(kill_rng.uniform(0.005, 0.06))
+            edit_problems = []
+            if rng.random() < 0.25:
+                kills, edit_problems = generator.report_with_killed_edits(kill_rng.uniform(0.005, EDIT_KILL_WINDOW),
+                                                                          kill_rng.uniform(0.005, EDIT_KILL_WINDOW))
+                stats["edit_kills"] += kills
             # A random moment within what a whole cycle has lately taken, so most trials kill mid-cycle.
             delay = kill_rng.uniform(0, min(max_kill_delay, 1.2 * typical_cycle))
             began = time.monotonic()
@@ -59,6 +67,8 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=0.8, initial_repo
             retried = device.json("retry")["retried"]
             stats["retries"] += len(retried)
             trial_findings, summary = checker.check(generator.completed, generator.drafts)
+            for problem in edit_problems:
+                trial_findings.add("corruption", problem)
             merge(findings, trial_findings, f"trial {trial}")
             if trial % 20 == 0 or trial_findings:
                 log(f"trial {trial}: {f'killed after {delay:.2f}s' if killed else f'exit {code} before the kill'}; "

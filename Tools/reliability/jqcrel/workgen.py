@@ -69,12 +69,46 @@ class WorkGenerator:
         for field, value in washroom_required(self.rng).items():
             self._answer(local_id, field, value)
         files = [self.png() for _ in range(self.rng.randint(2, 4))]
-        importer = subprocess.Popen(self.device.command("jqc", ["photo", "add", local_id, "--field", "14", *files]),
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=self.device.env)
-        killed, _ = wait_or_kill(importer, delay)
+        killed = self._killed(["photo", "add", local_id, "--field", "14", *files], delay)
         self.device.jqc("complete", local_id)
         self.completed.append(local_id)
         self.photos += len(self.device.json("show", local_id)["photos"])
+        return killed
+
+    def report_with_killed_edits(self, answer_delay, complete_delay):
+        """A completed report whose `jqc answer` and then `jqc complete` were each
+        SIGKILLed after the given delays. A killed command either did its work or
+        none of it: the answer reads as before or as typed, the report is a draft
+        or completed, never anything between. The inspector then does again what
+        did not happen. Returns (kills, problems): how many of the two commands
+        were still running when killed, and each half-done edit found."""
+        local_id = self._start("--template", "101", "--facility", "F-100", "--area", "A-101")
+        for field, value in washroom_required(self.rng).items():
+            self._answer(local_id, field, value)
+        self._answer(local_id, 15, "before")
+        typed = self.text(6)
+        answer_killed = self._killed(["answer", local_id, "15", typed], answer_delay)
+        problems = []
+        note = self.device.json("show", local_id)["answers"].get("15")
+        if note not in ("before", typed):
+            problems.append(f"report {local_id}: after a killed `jqc answer`, field 15 reads {note!r}, "
+                            f"neither the old 'before' nor the typed {typed!r}")
+        if note != typed:
+            self._answer(local_id, 15, typed)
+        complete_killed = self._killed(["complete", local_id], complete_delay)
+        state = self.device.json("show", local_id)["state"]
+        if state == "DRAFT":
+            self.device.jqc("complete", local_id)
+        elif state not in ("PENDING", "SYNCING", "SYNCED"):
+            problems.append(f"report {local_id}: after a killed `jqc complete`, its state is {state}")
+        self.completed.append(local_id)
+        return answer_killed + complete_killed, problems
+
+    def _killed(self, args, delay):
+        """Runs `jqc ARGS`, SIGKILLed after `delay` seconds; True when it was still running."""
+        process = subprocess.Popen(self.device.command("jqc", args), stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL, env=self.device.env)
+        killed, _ = wait_or_kill(process, delay)
         return killed
 
     def _start(self, *args):
