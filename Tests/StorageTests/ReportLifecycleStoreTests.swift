@@ -171,6 +171,26 @@ struct ReportLifecycleStoreTests {
         #expect(try t.store.revisions(of: report.localID).last?.answers == merged)
     }
 
+    @Test("an answer and a kept merge are stored with their score in the same write, as the queue hands them to sync",
+          arguments: StoreKind.allCases)
+    func scoreWithAnswers(kind: StoreKind) throws {
+        let t = try TestStore(kind)
+        let report = try draft(t.store)
+        let passes: (Answers) -> Double? = { $0["2"] == "pass" ? 1 : 0 }
+        let failed = try t.store.saveAnswer(report.localID, field: "2", value: "fail", score: passes)
+        #expect(failed.score == 0)
+        #expect(try t.store.report(report.localID)?.score == 0)
+        try t.store.apply(.complete, to: report.localID)
+        try t.store.apply(.conflict(serverRevision: 5, serverPayload: ["answers": ["1": 2, "2": "fail"], "score": 0]),
+                          to: report.localID)
+        let resolved = try t.store.apply(.keepMine, to: report.localID, answers: Answers(["1": 4, "2": "pass"]), score: passes)
+        #expect(resolved.score == 1)
+        let queued = try #require(try t.store.pendingReports().first)
+        #expect(queued.localID == report.localID)
+        #expect(queued.score == 1)
+        #expect(queued.answers["2"] == "pass")
+    }
+
     @Test("take server adopts the server's answers; mine stay in the revisions", arguments: StoreKind.allCases)
     func takeServer(kind: StoreKind) throws {
         let t = try TestStore(kind)

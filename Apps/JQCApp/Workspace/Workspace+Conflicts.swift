@@ -78,11 +78,9 @@ extension Workspace {
             throw AppError.blocked("STATE_NOT_ALLOWED", report.lifecycle.refusal(for: event))
         }
         let id = report.localID
-        var resolved = try storage { () throws(StorageError) in try store.apply(event, to: id, answers: answers) }
-        if let template = try? template(for: resolved) {
-            let ratio = score(resolved, template: template).ratio
-            resolved = try storage { () throws(StorageError) in try store.setScore(id, ratio) }
-        }
-        return resolved
+        // The score of the kept answers is stored with them: a running agent
+        // must never upload the kept answers with the conflicting score.
+        let scorer = (try? template(for: report)).map { self.scorer($0) }
+        return try storage { () throws(StorageError) in try store.apply(event, to: id, answers: answers, score: scorer) }
     }
 }

@@ -108,12 +108,10 @@ extension Workspace {
             }
             value = parsed.isNull ? nil : parsed
         }
-        var saved = try storage { () throws(StorageError) in try store.saveAnswer(report.localID, field: field.id, value: value) }
-        let score = self.score(saved, template: template).ratio
-        if score != saved.score {
-            saved = try storage { () throws(StorageError) in try store.setScore(saved.localID, score) }
+        let scorer = self.scorer(template)
+        return try storage { () throws(StorageError) in
+            try store.saveAnswer(report.localID, field: field.id, value: value, score: scorer)
         }
-        return saved
     }
 
     private func parse(_ text: String, field: FieldDefinition, report: Report, template: Template) throws(AppError) -> JSONValue {

@@ -71,4 +71,11 @@ public final class Workspace {
     public func score(_ report: Report, template: Template) -> ScoreReport {
         Scorer.score(schema: template.schema, answers: report.answers, judge: registry.score)
     }
+
+    /// The stored score (the ratio) of any answers to `template`, for the
+    /// store to compute inside the transaction that saves them.
+    func scorer(_ template: Template) -> (Answers) -> Double? {
+        let registry = self.registry
+        return { answers in Scorer.score(schema: template.schema, answers: answers, judge: registry.score).ratio }
+    }
 }

@@ -26,7 +26,7 @@ def main():
     parser.add_argument("--trials", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=120, help="length of the concurrent-use run")
     parser.add_argument("--seed", type=int, default=int(time.time()) % 100000)
-    parser.add_argument("--max-kill-delay", type=float, default=0.8)
+    parser.add_argument("--max-kill-delay", type=float, default=3.0)
     parser.add_argument("--report", help="write the figures as JSON to this file")
     args = parser.parse_args()
     parts = ("self-check", "crash-loop", "concurrent")
@@ -53,7 +53,7 @@ def main():
                                           max_kill_delay=args.max_kill_delay, log=log)
             figures["crash_loop"] = stats
             log("crash loop: " + ", ".join(f"{k} {stats[k]}" for k in (
-                "trials", "kills", "finished_before_kill", "import_kills", "edit_kills", "leftover_photo_files", "retries", "settle_cycles",
+                "trials", "kills", "finished_before_kill", "import_kills", "edit_kills", "leftover_photo_files", "retries", "synced_in_trials", "settle_cycles",
                 "reports_completed", "photos",
                 "issues", "reinspections", "server_reports", "server_photos")))
             log(f"crash loop: faults injected {stats['faults']}; duplicates {stats['duplicates']}, losses {stats['losses']}, "

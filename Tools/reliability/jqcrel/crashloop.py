@@ -19,7 +19,7 @@ FAULTS = {"fault-rate": 0.08, "fault-drop": 0.05, "fault-after-accept": 0.25}
 EDIT_KILL_WINDOW = 0.06
 
 
-def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=0.8, initial_reports=12, log=print):
+def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_reports=12, log=print):
     rng = random.Random(seed)
     kill_rng = random.Random(seed * 7919 + 1)
     server = Server(bin_dir, work, faults=FAULTS, seed=seed).start()
@@ -38,7 +38,7 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=0.8, initial_repo
         stats = {"trials": 0, "kills": 0, "finished_before_kill": 0, "agent_exit_codes": {}, "retries": 0,
                  "import_kills": 0, "edit_kills": 0}
         findings = Findings()
-        typical_cycle = max_kill_delay
+        cycle = CycleLength(max_kill_delay)
         for trial in range(1, trials + 1):
             for _ in range(rng.choice([0, 0, 1, 1, 2, 3])):
                 generator.make_report(synced_ids=checker.ever_acknowledged)
@@ -49,12 +49,14 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=0.8, initial_repo
                 kills, edit_problems = generator.report_with_killed_edits(kill_rng.uniform(0.005, EDIT_KILL_WINDOW),
                                                                           kill_rng.uniform(0.005, EDIT_KILL_WINDOW))
                 stats["edit_kills"] += kills
-            # A random moment within what a whole cycle has lately taken, so most trials kill mid-cycle.
-            delay = kill_rng.uniform(0, min(max_kill_delay, 1.2 * typical_cycle))
+            # A random moment within what a whole cycle takes now, so most trials kill mid-cycle.
+            delay = kill_rng.uniform(0, cycle.kill_window())
             began = time.monotonic()
             killed, code = agent_with_kill(device, delay)
-            if not killed:
-                typical_cycle = 0.7 * typical_cycle + 0.3 * (time.monotonic() - began)
+            if killed:
+                cycle.outlived(delay)
+            else:
+                cycle.finished(time.monotonic() - began)
             stats["trials"] += 1
             if killed:
                 stats["kills"] += 1
@@ -75,11 +77,13 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=0.8, initial_repo
                     f"{summary['synced']} synced, {summary['pending']} pending, {summary['photos_pending']} photos pending; "
                     f"{'; '.join(trial_findings.lines(3)) or 'invariants hold'}")
 
+        # What the killed cycles themselves got through, before any settling.
+        synced_in_trials = summary["synced"] if trials else 0
         cycles = settle(device, log)
         final_findings, summary = checker.check(generator.completed, generator.drafts, final=True)
         merge(findings, final_findings, "after the last sync")
         stats.update({
-            "seed": seed, "settle_cycles": cycles, "seconds": round(time.monotonic() - started, 1),
+            "seed": seed, "synced_in_trials": synced_in_trials, "settle_cycles": cycles, "seconds": round(time.monotonic() - started, 1),
             "reports_completed": len(generator.completed), "drafts": len(generator.drafts),
             "photos": generator.photos, "issues": generator.issues, "reinspections": generator.reinspections,
             "faults": server.fault_counts(), "server_reports": summary["server_reports"],
@@ -91,6 +95,28 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=0.8, initial_repo
         return stats, findings
     finally:
         server.stop()
+
+
+class CycleLength:
+    """What one agent cycle takes now, learnt from the trials: it grows with
+    the work waiting and shrinks as the work drains. A finished cycle tells its
+    length; a killed one only that it was longer than the delay, so the
+    estimate then grows past that delay. Learning from finished cycles alone
+    would shrink the window to the quick cycles that had nothing to send, and
+    every later kill would land before the first request."""
+
+    def __init__(self, longest):
+        self.longest = longest
+        self.estimate = longest
+
+    def kill_window(self):
+        return min(self.longest, 1.2 * self.estimate)
+
+    def finished(self, seconds):
+        self.estimate = 0.5 * self.estimate + 0.5 * seconds
+
+    def outlived(self, delay):
+        self.estimate = min(self.longest, max(self.estimate, delay) * 1.15)
 
 
 def first_sync(device, attempts=30):

@@ -11,23 +11,28 @@ extension LocalStore {
     ///
     /// `answers`, when given, replace the report's answers first; only events
     /// that save a revision accept them (an edit, completing, keeping mine
-    /// merged per field). For an event that removes the report, the value
-    /// returned is the report as it was last stored.
+    /// merged per field). `score`, when given, scores the answers the event
+    /// leaves (the server's, when it adopts them) and the score is stored in
+    /// the same transaction, so no other process ever sees, or uploads, the
+    /// new answers with the old score. For an event that removes the report,
+    /// the value returned is the report as it was last stored.
     @discardableResult
-    public func apply(_ event: ReportEvent, to localID: UUID, answers: Answers? = nil) throws(StorageError) -> Report {
+    public func apply(_ event: ReportEvent, to localID: UUID, answers: Answers? = nil,
+                      score: ((Answers) -> Double?)? = nil) throws(StorageError) -> Report {
         if let answers {
-            return try perform(event, on: localID) { $0.answers = answers }
+            return try perform(event, on: localID, edit: { $0.answers = answers }, score: score)
         }
-        return try perform(event, on: localID, edit: nil)
+        return try perform(event, on: localID, edit: nil, score: score)
     }
 
     /// Applies `event`, then `edit` (only allowed when the event saves a
-    /// revision), then the effects; photo files of a removed report are
-    /// deleted after the commit.
-    func perform(_ event: ReportEvent, on localID: UUID, edit: ((inout Report) -> Void)?) throws(StorageError) -> Report {
+    /// revision), then the effects, then `score` on the resulting answers;
+    /// photo files of a removed report are deleted after the commit.
+    func perform(_ event: ReportEvent, on localID: UUID, edit: ((inout Report) -> Void)?,
+                 score: ((Answers) -> Double?)? = nil) throws(StorageError) -> Report {
         var filesToRemove: [String] = []
         let result = try write { db throws(StorageError) -> Report in
-            let (report, files) = try Self.perform(event, on: localID, edit: edit, reload: true, db)
+            let (report, files) = try Self.perform(event, on: localID, edit: edit, score: score, reload: true, db)
             filesToRemove = files
             return report
         }
@@ -54,7 +59,7 @@ extension LocalStore {
         let result = try write { db throws(StorageError) -> [ReportLifecycle] in
             var lifecycles: [ReportLifecycle] = []
             for (localID, event) in events {
-                let (report, files) = try Self.perform(event, on: localID, edit: nil, reload: false, db)
+                let (report, files) = try Self.perform(event, on: localID, edit: nil, score: nil, reload: false, db)
                 filesToRemove += files
                 if let date = retryAt[localID] {
                     try db.run("UPDATE reports SET next_attempt_at = ? WHERE local_id = ?", [SQLValue(date), SQLValue(localID)])
@@ -73,9 +78,10 @@ extension LocalStore {
     /// the stored report and the photo files to delete after the commit.
     /// Without `reload` or `edit`, the answers are not parsed: the returned
     /// report's answers are then empty unless an effect replaced them, and
-    /// the stored text is written back as it was.
+    /// the stored text is written back as it was (and `score` is not asked).
     static func perform(_ event: ReportEvent, on localID: UUID, edit: ((inout Report) -> Void)?,
-                                reload: Bool, _ db: Database) throws(StorageError) -> (Report, [String]) {
+                        score: ((Answers) -> Double?)?, reload: Bool,
+                        _ db: Database) throws(StorageError) -> (Report, [String]) {
         var filesToRemove: [String] = []
         guard let row = try db.firstRow("SELECT \(ReportRows.columns) FROM reports WHERE local_id = ?", [SQLValue(localID)]) else {
             throw StorageError(.notFound, "No report with local id '\(localID.uuidString)' on this device; 'jqc list' shows them.", context: localID.uuidString)
@@ -129,6 +135,9 @@ extension LocalStore {
                 filesToRemove = try Self.deleteReport(localID, db)
                 return (report, filesToRemove)
             }
+        }
+        if let score, readingAnswers || answersReplaced {
+            report.score = score(report.answers)
         }
         // Stored answers are already canonical JSON: unparsed, they are kept as they are.
         let answersText = readingAnswers || answersReplaced ? report.answers.json.canonicalString() : (row["answers"].stringValue ?? "{}")

@@ -48,7 +48,7 @@ extension LocalStore {
                     if case .array(let existing)? = report.answers[field] { ids = existing }
                     ids.append(.string(photo.localID.uuidString.lowercased()))
                     report.answers[field] = .array(ids)
-                }, reload: false, db)
+                }, score: nil, reload: false, db)
             }
             return photo
         }

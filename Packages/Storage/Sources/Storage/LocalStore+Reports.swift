@@ -83,12 +83,13 @@ extension LocalStore {
 
     /// Saves one answer (nil or JSON null clears it) as an autosave: the
     /// lifecycle must allow editing, and the new answers are kept as a
-    /// revision, all in one transaction.
+    /// revision, with their score when `score` is given, all in one transaction.
     @discardableResult
-    public func saveAnswer(_ localID: UUID, field: FieldID, value: JSONValue?) throws(StorageError) -> Report {
-        try perform(.autosave, on: localID) { report in
+    public func saveAnswer(_ localID: UUID, field: FieldID, value: JSONValue?,
+                           score: ((Answers) -> Double?)? = nil) throws(StorageError) -> Report {
+        try perform(.autosave, on: localID, edit: { report in
             report.answers[field] = (value?.isNull ?? true) ? nil : value
-        }
+        }, score: score)
     }
 
     /// Every saved revision of a report's answers, oldest first.
