@@ -171,7 +171,7 @@ struct ReportLifecycleStoreTests {
         #expect(try t.store.revisions(of: report.localID).last?.answers == merged)
     }
 
-    @Test("an answer and a kept merge are stored with their score in the same write, as the queue hands them to sync",
+    @Test("an answer, completing and a kept merge are stored with their score in the same write, as the queue hands them to sync",
           arguments: StoreKind.allCases)
     func scoreWithAnswers(kind: StoreKind) throws {
         let t = try TestStore(kind)
@@ -180,7 +180,13 @@ struct ReportLifecycleStoreTests {
         let failed = try t.store.saveAnswer(report.localID, field: "2", value: "fail", score: passes)
         #expect(failed.score == 0)
         #expect(try t.store.report(report.localID)?.score == 0)
-        try t.store.apply(.complete, to: report.localID)
+        try t.store.saveAnswer(report.localID, field: "2", value: "pass")
+        let completed = try t.store.apply(.complete, to: report.localID, score: passes, followUpRequired: true)
+        #expect(completed.state == .pending)
+        let pending = try #require(try t.store.pendingReports().first)
+        #expect(pending.score == 1)
+        #expect(pending.followUpRequired)
+        #expect(try t.store.revisions(of: report.localID).last?.answers["2"] == "pass")
         try t.store.apply(.conflict(serverRevision: 5, serverPayload: ["answers": ["1": 2, "2": "fail"], "score": 0]),
                           to: report.localID)
         let resolved = try t.store.apply(.keepMine, to: report.localID, answers: Answers(["1": 4, "2": "pass"]), score: passes)

@@ -157,10 +157,12 @@ extension Workspace {
         }
         let score = self.score(report, template: template)
         let id = report.localID
+        // The score, the follow-up flag and the new state in one transaction:
+        // once the report is queued, what is uploaded is all of it.
+        let scorer = self.scorer(template)
         var completed = try storage { () throws(StorageError) -> Report in
-            _ = try store.setScore(id, score.ratio)
-            _ = try store.setFollowUpRequired(id, followUp || score.failedCritical || report.followUpRequired)
-            return try store.apply(.complete, to: id)
+            try store.apply(.complete, to: id, score: scorer,
+                            followUpRequired: followUp || score.failedCritical || report.followUpRequired)
         }
         if let parentID = report.parentLocalID {
             completed = try clearFollowUp(parentID: parentID, child: completed)

@@ -14,15 +14,20 @@ extension LocalStore {
     /// merged per field). `score`, when given, scores the answers the event
     /// leaves (the server's, when it adopts them) and the score is stored in
     /// the same transaction, so no other process ever sees, or uploads, the
-    /// new answers with the old score. For an event that removes the report,
-    /// the value returned is the report as it was last stored.
+    /// new answers with the old score. `followUpRequired`, when given, is
+    /// stored in the same transaction too (completing sets it). For an event
+    /// that removes the report, the value returned is the report as it was
+    /// last stored.
     @discardableResult
     public func apply(_ event: ReportEvent, to localID: UUID, answers: Answers? = nil,
-                      score: ((Answers) -> Double?)? = nil) throws(StorageError) -> Report {
-        if let answers {
-            return try perform(event, on: localID, edit: { $0.answers = answers }, score: score)
+                      score: ((Answers) -> Double?)? = nil, followUpRequired: Bool? = nil) throws(StorageError) -> Report {
+        guard answers != nil || followUpRequired != nil else {
+            return try perform(event, on: localID, edit: nil, score: score)
         }
-        return try perform(event, on: localID, edit: nil, score: score)
+        return try perform(event, on: localID, edit: { report in
+            if let answers { report.answers = answers }
+            if let followUpRequired { report.followUpRequired = followUpRequired }
+        }, score: score)
     }
 
     /// Applies `event`, then `edit` (only allowed when the event saves a
