@@ -40,16 +40,7 @@ struct HomeMenuTerminalTests {
         #expect(assignments.contains("not started"))
         try terminal.type(try number(of: "Lobby walkthrough", on: assignments))
 
-        try terminal.waitFor("Field 1 of 5")
-        try terminal.type("pass")
-        try terminal.waitFor("Field 2 of 5")
-        try terminal.type("5")
-        try terminal.waitFor("Field 3 of 5")
-        try terminal.type("2")
-        try terminal.waitFor("Field 4 of 5")
-        try terminal.type("no")
-        try terminal.waitFor("Field 5 of 5")
-        try terminal.type("All good")
+        try terminal.answerFields(["pass", "5", "2", "no", "All good"], of: 5)
         try terminal.waitFor("End of form")
         try terminal.type("/done")
 

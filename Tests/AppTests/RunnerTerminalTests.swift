@@ -12,12 +12,7 @@ struct RunnerTerminalTests {
         let environment = ["LANG": "C.UTF-8", "NO_COLOR": "1", "TERM": "xterm"]
         do {
             let terminal = try Terminal(command, environment: environment)
-            try terminal.waitFor("Field 1 of 15")
-            try terminal.type("4")
-            try terminal.waitFor("Field 2 of 15")
-            try terminal.type("3")
-            try terminal.waitFor("Field 3 of 15")
-            try terminal.type("pass")
+            try terminal.answerFields(["4", "3", "pass"], of: 15)
             let screen = try terminal.waitFor("Field 4 of 15")
             #expect(screen.contains("Bins emptied"))
             #expect(kill(try terminal.programID(), SIGKILL) == 0)

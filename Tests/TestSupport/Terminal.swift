@@ -39,6 +39,15 @@ public final class Terminal: @unchecked Sendable {
         throw TerminalError(message: "the terminal never showed '\(text)'; it shows:\n\(last)")
     }
 
+    /// Answers the form runner's fields in order, from field `first` of
+    /// `total`: waits for each "Field N of TOTAL" prompt, then types its answer.
+    public func answerFields(_ answers: [String], from first: Int = 1, of total: Int) throws {
+        for (offset, answer) in answers.enumerated() {
+            try waitFor("Field \(first + offset) of \(total)")
+            try type(answer)
+        }
+    }
+
     /// The process id of the program running in the terminal.
     public func programID() throws -> Int32 {
         let text = try tmux(["list-panes", "-t", "main", "-F", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
