@@ -128,7 +128,7 @@ struct ReportStoreTests {
     func sideFields(kind: StoreKind) throws {
         let t = try TestStore(kind)
         let id = try t.store.createReport(templateID: "t1", facilityID: "f1").localID
-        #expect(try t.store.setScore(id, 87.5).score == 87.5)
+        #expect(try t.store.saveAnswer(id, field: "1", value: 4, score: { _ in 87.5 }).score == 87.5)
         #expect(try t.store.setFollowUpRequired(id, true).followUpRequired)
         try t.store.setResumeField(id, "7")
         #expect(try t.store.resumeField(of: id) == "7")

@@ -103,12 +103,6 @@ extension LocalStore {
         }
     }
 
-    /// Stores the score computed from the current answers (nil: nothing scoreable answered).
-    @discardableResult
-    public func setScore(_ localID: UUID, _ score: Double?) throws(StorageError) -> Report {
-        try updateColumn(localID, "UPDATE reports SET score = ? WHERE local_id = ?", SQLValue(score))
-    }
-
     /// Marks whether the inspector asked for a re-inspection.
     @discardableResult
     public func setFollowUpRequired(_ localID: UUID, _ required: Bool) throws(StorageError) -> Report {
