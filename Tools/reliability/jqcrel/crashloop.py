@@ -14,9 +14,10 @@ from .workgen import WorkGenerator
 from .world import Device, Server, ToolError, wait_or_kill
 
 FAULTS = {"fault-rate": 0.08, "fault-drop": 0.05, "fault-after-accept": 0.25}
-# `jqc answer` and `jqc complete` take a few tens of milliseconds here; kills
-# spread over this window land before, during and after their one transaction.
-EDIT_KILL_WINDOW = 0.06
+# `jqc photo add`, `jqc answer` and `jqc complete` take a few tens of
+# milliseconds here; kills spread over this window land before, during and
+# after their transaction.
+COMMAND_KILL_WINDOW = (0.005, 0.06)
 
 
 def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_reports=12, log=print):
@@ -43,24 +44,22 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_repo
             for _ in range(rng.choice([0, 0, 1, 1, 2, 3])):
                 generator.make_report(synced_ids=checker.ever_acknowledged)
             if rng.random() < 0.25:
-                stats["import_kills"] += generator.report_with_killed_import(kill_rng.uniform(0.005, 0.06))
+                stats["import_kills"] += generator.report_with_killed_import(kill_rng.uniform(*COMMAND_KILL_WINDOW))
             edit_problems = []
             if rng.random() < 0.25:
-                kills, edit_problems = generator.report_with_killed_edits(kill_rng.uniform(0.005, EDIT_KILL_WINDOW),
-                                                                          kill_rng.uniform(0.005, EDIT_KILL_WINDOW))
+                kills, edit_problems = generator.report_with_killed_edits(kill_rng.uniform(*COMMAND_KILL_WINDOW),
+                                                                          kill_rng.uniform(*COMMAND_KILL_WINDOW))
                 stats["edit_kills"] += kills
             # A random moment within what a whole cycle takes now, so most trials kill mid-cycle.
             delay = kill_rng.uniform(0, cycle.kill_window())
             began = time.monotonic()
             killed, code = agent_with_kill(device, delay)
-            if killed:
-                cycle.outlived(delay)
-            else:
-                cycle.finished(time.monotonic() - began)
             stats["trials"] += 1
             if killed:
+                cycle.outlived(delay)
                 stats["kills"] += 1
             else:
+                cycle.finished(time.monotonic() - began)
                 stats["finished_before_kill"] += 1
                 stats["agent_exit_codes"][code] = stats["agent_exit_codes"].get(code, 0) + 1
                 if code not in (0, 75):

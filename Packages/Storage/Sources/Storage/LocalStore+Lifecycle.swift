@@ -34,7 +34,7 @@ extension LocalStore {
     /// revision), then the effects, then `score` on the resulting answers;
     /// photo files of a removed report are deleted after the commit.
     func perform(_ event: ReportEvent, on localID: UUID, edit: ((inout Report) -> Void)?,
-                 score: ((Answers) -> Double?)? = nil) throws(StorageError) -> Report {
+                 score: ((Answers) -> Double?)?) throws(StorageError) -> Report {
         var filesToRemove: [String] = []
         let result = try write { db throws(StorageError) -> Report in
             let (report, files) = try Self.perform(event, on: localID, edit: edit, score: score, reload: true, db)
