@@ -41,7 +41,7 @@ let package = Package(
         .target(
             name: "JQCApp",
             dependencies: [
-                "ArgumentParsing",
+                "ArgumentParsing", "ProgramOutput",
                 .product(name: "Models", package: "Models"),
                 .product(name: "Storage", package: "Storage"),
                 .product(name: "Networking", package: "Networking"),
@@ -58,6 +58,12 @@ let package = Package(
             name: "ArgumentParsing",
             path: "Apps/ArgumentParsing"
         ),
+        /// Standard output, standard error, logs and replaced files, written so
+        /// that every failure is a value: no program traps on a full disk or a closed pipe.
+        .target(
+            name: "ProgramOutput",
+            path: "Apps/ProgramOutput"
+        ),
 
         // MARK: - Tools: programs run on demand, by tests and by operators
 
@@ -66,6 +72,7 @@ let package = Package(
         .executableTarget(
             name: "jqc-store-writer",
             dependencies: [
+                "ProgramOutput",
                 .product(name: "Models", package: "Models"),
                 .product(name: "Storage", package: "Storage"),
             ],
@@ -81,7 +88,7 @@ let package = Package(
         .target(
             name: "JQCServer",
             dependencies: [
-                "ArgumentParsing", "CMicroHTTPD", "CSodium", "COpenSSL",
+                "ArgumentParsing", "ProgramOutput", "CMicroHTTPD", "CSodium", "COpenSSL",
                 .product(name: "Models", package: "Models"),
                 .product(name: "Storage", package: "Storage"),
                 .product(name: "Scoring", package: "Scoring"),

@@ -3,6 +3,7 @@ import FieldTypes
 import Foundation
 import Models
 import Networking
+import ProgramOutput
 import SiteFieldTypes
 import Storage
 
@@ -41,13 +42,22 @@ public enum JQCCommandLine {
         }
     }
 
-    /// Runs one invocation and returns its exit code.
+    /// Runs one invocation and returns its exit code. Output that could not
+    /// be written decides the code last: quietly 141 when the reader closed
+    /// the pipe (`jqc list | head -1`), 1 with the cause on stderr otherwise.
     public static func run(program: Program, arguments: [String],
                            environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
+        ProgramExit.ignoreBrokenPipes()
+        let code = dispatch(program: program, arguments: arguments, environment: environment)
+        return ProgramExit.code(code, program: program.name)
+    }
+
+    /// Finds, parses and runs the command; prints its output or its error.
+    static func dispatch(program: Program, arguments: [String], environment: [String: String]) -> Int32 {
         let commands = commands(for: program)
         let wantsJSON = arguments.contains("--json")
         if arguments.first == "--version" || arguments.first == "version" {
-            print("\(program.name) \(AppVersion.current) (SQLite \(SQLiteInfo.version), libcurl \(Libcurl.version))")
+            standardOutput.line("\(program.name) \(AppVersion.current) (SQLite \(SQLiteInfo.version), libcurl \(Libcurl.version))")
             return ExitCode.ok
         }
         guard let (command, rest) = find(arguments, in: commands) else {
@@ -57,7 +67,7 @@ public enum JQCCommandLine {
                    !arguments.contains("--help"), !arguments.contains("-h") {
                     return openHomeMenu(arguments: arguments, environment: environment)
                 }
-                print(HelpFormatter.overview(program: program.name, summary: program.summary,
+                standardOutput.line(HelpFormatter.overview(program: program.name, summary: program.summary,
                                              commands: commands.map(\.spec), globalOptions: GlobalOptions.all))
                 return ExitCode.ok
             }
@@ -72,7 +82,7 @@ public enum JQCCommandLine {
             return report(AppError.usage(error.message), program: program, json: wantsJSON)
         }
         if parsed.flag("help") {
-            print(HelpFormatter.help(command.spec, program: program.name, globalOptions: GlobalOptions.all))
+            standardOutput.line(HelpFormatter.help(command.spec, program: program.name, globalOptions: GlobalOptions.all))
             return ExitCode.ok
         }
         let context = makeContext(parsed, environment: environment)
@@ -80,11 +90,13 @@ public enum JQCCommandLine {
             let output = try command.run(Invocation(arguments: parsed, context: context))
             if context.json {
                 // A command that wrote its own output (the agent's log, the runner) returns JSON null.
-                if !output.json.isNull { print(output.json.canonicalString()) }
+                if !output.json.isNull { standardOutput.line(output.json.canonicalString()) }
             } else {
-                for line in output.lines { print(line) }
-                if output.showsStatusLine, let status = try? context.workspace().status() {
-                    print(status.line)
+                for line in output.lines {
+                    guard standardOutput.line(line) else { break }
+                }
+                if output.showsStatusLine, standardOutput.failure == nil, let status = try? context.workspace().status() {
+                    standardOutput.line(status.line)
                 }
             }
             return output.exitCode
@@ -126,13 +138,13 @@ public enum JQCCommandLine {
         } catch {
             return report(AppError.usage(error.message), program: .jqc, json: false)
         }
-        let out = FileHandle.standardOutput
         let clears = environment["TERM"] != "dumb"
         let io = MenuIO(
-            readLine: { Swift.readLine(strippingNewline: true) },
-            write: { out.write(Data(($0 + "\n").utf8)) },
-            prompt: { out.write(Data($0.utf8)) },
-            clear: { if clears { out.write(Data("\u{1B}[H\u{1B}[2J".utf8)) } })
+            // A menu whose screen is gone has nobody to answer it: it reads no further.
+            readLine: { standardOutput.failure == nil ? Swift.readLine(strippingNewline: true) : nil },
+            write: { standardOutput.line($0) },
+            prompt: { standardOutput.write($0) },
+            clear: { if clears { standardOutput.write("\u{1B}[H\u{1B}[2J") } })
         do {
             return try HomeMenu(context: makeContext(parsed, environment: environment), io: io).run()
         } catch {
@@ -167,18 +179,23 @@ public enum JQCCommandLine {
 
     /// Prints an error as CLI.md asks and returns its exit code.
     static func report(_ error: AppError, program: Program, json: Bool) -> Int32 {
+        // Output that could not be written is reported once, by `ProgramExit`, as it exits.
+        if error.code == AppError.outputFailedCode { return error.exitCode }
         if json {
             var body: [String: JSONValue] = ["code": .string(error.code), "message": .string(error.message)]
             if !error.problems.isEmpty { body["problems"] = .array(error.problems.map { .string($0) }) }
-            print(JSONValue.object(["error": .object(body)]).canonicalString())
+            standardOutput.line(JSONValue.object(["error": .object(body)]).canonicalString())
         } else {
             var text = "\(program.name): \(oneLine(error.message))\n"
             for problem in error.problems { text += "  - \(oneLine(problem))\n" }
-            FileHandle.standardError.write(Data(text.utf8))
+            OutputChannel.standardError.write(text)
         }
         return error.exitCode
     }
 }
+
+/// Where every command's output goes; see `OutputChannel`.
+let standardOutput = OutputChannel.standardOutput
 
 /// `text` as one line a terminal shows as written: line breaks and other
 /// control characters (including an escape that would start a terminal

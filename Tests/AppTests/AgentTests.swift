@@ -124,7 +124,7 @@ struct AgentTests {
         var said = Data()
         let waiting = Data("Another sync of this profile is running; waiting for it to finish…".utf8)
         while said.range(of: waiting) == nil {
-            let chunk = stderr.fileHandleForReading.availableData
+            let chunk = stderr.fileHandleForReading.readAvailable()
             if chunk.isEmpty { break }
             said.append(chunk)
         }
@@ -132,7 +132,7 @@ struct AgentTests {
         #expect(try profile.show(id)["state"] == "PENDING", "nothing is sent while the other cycle runs")
         flock(fd, LOCK_UN)
         close(fd)
-        said.append(stderr.fileHandleForReading.readDataToEndOfFile())
+        said.append(try stderr.fileHandleForReading.readToEnd() ?? Data())
         sync.waitUntilExit()
         #expect(sync.terminationStatus == 0, "\(String(decoding: said, as: UTF8.self))")
         #expect(try profile.show(id)["state"] == "SYNCED")

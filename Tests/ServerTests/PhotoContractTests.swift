@@ -124,7 +124,7 @@ enum ProcessRunner {
         let out = Pipe()
         process.standardOutput = out
         try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let data = try out.fileHandleForReading.readToEnd() ?? Data()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)
     }

@@ -84,7 +84,7 @@ enum Tool {
         let out = Pipe()
         process.standardOutput = out
         try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let data = try out.fileHandleForReading.readToEnd() ?? Data()
         process.waitUntilExit()
         return data
     }

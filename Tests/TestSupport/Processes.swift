@@ -40,7 +40,7 @@ public enum Programs {
             let pipe = Pipe()
             process.standardInput = pipe
             try process.run()
-            pipe.fileHandleForWriting.write(Data(stdin.utf8))
+            try pipe.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
             try pipe.fileHandleForWriting.close()
         } else {
             process.standardInput = FileHandle.nullDevice
@@ -54,5 +54,25 @@ public enum Programs {
     public static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:],
                            stdin: String? = nil, clock: DeviceClock? = nil) throws -> ProcessOutcome {
         try RunningProgram(name, arguments, environment: environment, stdin: stdin, clock: clock).wait()
+    }
+}
+
+extension Programs {
+    /// Runs `command` with bash (a pipeline, as a person types it) and returns its outcome.
+    public static func runShell(_ command: String) throws -> ProcessOutcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", command]
+        process.standardInput = FileHandle.nullDevice
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Small outputs only: both pipes are read after each other.
+        let output = try out.fileHandleForReading.readToEnd() ?? Data()
+        let errors = try err.fileHandleForReading.readToEnd() ?? Data()
+        process.waitUntilExit()
+        return ProcessOutcome(status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
+                              stderr: String(decoding: errors, as: UTF8.self))
     }
 }

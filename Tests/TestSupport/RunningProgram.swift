@@ -33,17 +33,17 @@ public final class RunningProgram: @unchecked Sendable {
         process.standardError = err
         try process.run()
         if let stdin {
-            input.fileHandleForWriting.write(Data(stdin.utf8))
+            try input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
             try input.fileHandleForWriting.close()
         }
         done.enter()
         done.enter()
         DispatchQueue.global().async { [self] in
-            outData = out.fileHandleForReading.readDataToEndOfFile()
+            outData = (try? out.fileHandleForReading.readToEnd()) ?? Data()
             done.leave()
         }
         DispatchQueue.global().async { [self] in
-            errData = err.fileHandleForReading.readDataToEndOfFile()
+            errData = (try? err.fileHandleForReading.readToEnd()) ?? Data()
             done.leave()
         }
     }

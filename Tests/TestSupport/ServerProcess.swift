@@ -76,7 +76,7 @@ public final class ServerProcess: @unchecked Sendable {
         Thread.detachNewThread {
             var bytes = Data()
             while true {
-                let chunk = handle.availableData
+                let chunk = handle.readAvailable()
                 if chunk.isEmpty { break }
                 bytes.append(chunk)
                 if let newline = bytes.firstIndex(of: 10) {

@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import ProgramOutput
 
 /// Who is asking: the user behind a valid access token.
 struct Caller: Sendable {
@@ -201,7 +202,7 @@ final class ServerApp: Sendable {
 
     /// One line on stderr per injected fault, so a fault run can be counted.
     private func logFault(_ kind: String, _ request: ServerRequest) {
-        FileHandle.standardError.write(Data("jqc-server: injected fault \(kind) \(request.method) \(request.path)\n".utf8))
+        OutputChannel.standardError.write("jqc-server: injected fault \(kind) \(request.method) \(request.path)\n")
     }
 
     private func dispatch(_ endpoint: Endpoint, _ input: RouteInput) throws(ServerError) -> Reply {

@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Foundation
 import Models
+import ProgramOutput
 @_exported import func Foundation.exit
 
 /// The command line of `jqc-server`: serving, and the admin commands.
@@ -30,8 +31,14 @@ public enum ServerCommand {
         positionals: [PositionalSpec("FILE", help: "a JSON file {\"templates\": [...]}, optionally in an {\"ok\", \"data\"} envelope")],
         options: [.value("db", "FILE", help: "the server's database")])
 
-    /// Runs one invocation and returns the exit code.
+    /// Runs one invocation and returns the exit code; output that could not
+    /// be written is reported as the program exits (`ProgramExit`).
     public static func run(arguments: [String]) -> Int32 {
+        ProgramExit.ignoreBrokenPipes()
+        return ProgramExit.code(dispatch(arguments: arguments), program: "jqc-server")
+    }
+
+    private static func dispatch(arguments: [String]) -> Int32 {
         let parser = ArgumentParser(globalOptions: globalOptions)
         do {
             if arguments.first == "admin" {
@@ -40,13 +47,13 @@ public enum ServerCommand {
             let words = arguments.first == "serve" ? Array(arguments.dropFirst()) : arguments
             let parsed = try parser.parse(words, for: serve)
             if parsed.flag("help") {
-                print(HelpFormatter.help(serve, program: "jqc-server", globalOptions: globalOptions))
-                print("\nAdmin commands: 'jqc-server admin edit-report --help', 'jqc-server admin add-user --help'.")
+                OutputChannel.standardOutput.line(HelpFormatter.help(serve, program: "jqc-server", globalOptions: globalOptions))
+                OutputChannel.standardOutput.line("\nAdmin commands: 'jqc-server admin edit-report --help', 'jqc-server admin add-user --help'.")
                 return 0
             }
             return ServerRunner.serve(try ServerConfig.from(parsed))
         } catch {
-            FileHandle.standardError.write(Data("jqc-server: \(error.message)\n".utf8))
+            OutputChannel.standardError.write("jqc-server: \(error.message)\n")
             return 2
         }
     }
@@ -63,7 +70,7 @@ public enum ServerCommand {
             position += 1
         }
         guard let commandIndex else {
-            print("Usage: jqc-server admin --db FILE <edit-report | add-user | import-templates> ...")
+            OutputChannel.standardOutput.line("Usage: jqc-server admin --db FILE <edit-report | add-user | import-templates> ...")
             return arguments.contains("--help") || arguments.contains("-h") ? 0 : 2
         }
         let name = rest.remove(at: commandIndex)
@@ -76,7 +83,7 @@ public enum ServerCommand {
         }
         let parsed = try parser.parse(rest, for: spec)
         if parsed.flag("help") {
-            print(HelpFormatter.help(spec, program: "jqc-server", globalOptions: globalOptions))
+            OutputChannel.standardOutput.line(HelpFormatter.help(spec, program: "jqc-server", globalOptions: globalOptions))
             return 0
         }
         guard let db = parsed.value("db") else { throw UsageError("'\(spec.name)' needs --db FILE.") }
@@ -96,7 +103,7 @@ public enum ServerCommand {
                                              displayName: parsed.value("display-name"))
             }
         } catch {
-            FileHandle.standardError.write(Data("jqc-server: \(error.message)\n".utf8))
+            OutputChannel.standardError.write("jqc-server: \(error.message)\n")
             switch error.status {
             case 404: return 3
             case 409: return 7
@@ -149,7 +156,7 @@ enum AdminTool {
             return try session.appendRevision(serverID: serverID, baseRevision: report.currentRevision, payload: next,
                                               issuesJSON: nil, score: next.score, source: "admin", authorID: nil, now: Date())
         }
-        print("report \(serverID) is now at revision \(revision)")
+        OutputChannel.standardOutput.line("report \(serverID) is now at revision \(revision)")
         return 0
     }
 
@@ -166,7 +173,7 @@ enum AdminTool {
                                    displayName: displayName ?? username)
             return id
         }
-        print("user \(username) (\(role.rawValue)) has id \(id)")
+        OutputChannel.standardOutput.line("user \(username) (\(role.rawValue)) has id \(id)")
         return 0
     }
 
@@ -192,7 +199,7 @@ enum AdminTool {
             let start = try session.templates().count
             for (offset, template) in templates.enumerated() { try session.insertTemplate(template, position: start + offset) }
         }
-        print("imported \(templates.count) template(s)")
+        OutputChannel.standardOutput.line("imported \(templates.count) template(s)")
         return 0
     }
 

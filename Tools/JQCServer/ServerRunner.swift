@@ -1,4 +1,5 @@
 import Foundation
+import ProgramOutput
 
 /// Runs the server until SIGTERM or SIGINT: opens the store, seeds the demo
 /// world, listens, prints the address, and shuts down cleanly.
@@ -26,7 +27,7 @@ enum ServerRunner {
                                 handler: { request in app.handle(request) })
             try server.start(host: config.host, port: config.port)
         } catch {
-            FileHandle.standardError.write(Data("jqc-server: \(error.message)\n".utf8))
+            OutputChannel.standardError.write("jqc-server: \(error.message)\n")
             return 1
         }
         let shownHost = config.host.contains(":") ? "[\(config.host)]" : config.host
@@ -35,11 +36,11 @@ enum ServerRunner {
             banner += "demo accounts: \(config.demoInspector.username) / \(config.demoInspector.password) (inspector), "
                 + "\(config.demoSupervisor.username) / \(config.demoSupervisor.password) (supervisor)\n"
         }
-        FileHandle.standardOutput.write(Data(banner.utf8))
+        OutputChannel.standardOutput.write(banner)
 
         var received: Int32 = 0
         sigwait(&stopSignals, &received)
-        FileHandle.standardError.write(Data("jqc-server: stopping; finishing requests in flight\n".utf8))
+        OutputChannel.standardError.write("jqc-server: stopping; finishing requests in flight\n")
         server.stop()
         return 0
     }

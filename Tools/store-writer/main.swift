@@ -2,13 +2,14 @@
 // second writer of the two-process store tests and the reliability tools.
 import Foundation
 import Models
+import ProgramOutput
 import Storage
 
 let usage = "usage: jqc-store-writer --store PATH --report UUID --count N [--field-prefix P]"
 
 /// Fails with one line on stderr and the given exit code.
 func fail(_ message: String, code: Int32) -> Never {
-    FileHandle.standardError.write(Data("jqc-store-writer: \(message)\n".utf8))
+    OutputChannel.standardError.write("jqc-store-writer: \(message)\n")
     exit(code)
 }
 
@@ -16,7 +17,7 @@ var options: [String: String] = [:]
 var arguments = CommandLine.arguments.dropFirst()
 while let flag = arguments.popFirst() {
     if flag == "--help" || flag == "-h" {
-        print(usage)
+        OutputChannel.standardOutput.line(usage)
         exit(0)
     }
     guard ["--store", "--report", "--count", "--field-prefix"].contains(flag) else {
@@ -46,7 +47,7 @@ do {
     for index in stride(from: 1, through: count, by: 1) {
         try store.saveAnswer(reportID, field: FieldID("\(prefix)\(index)"), value: .integer(Int64(index)))
     }
-    print("saved \(count) answers to report \(reportID.uuidString) in \(path)")
+    OutputChannel.standardOutput.line("saved \(count) answers to report \(reportID.uuidString) in \(path)")
 } catch {
     fail(error.message, code: 1)
 }

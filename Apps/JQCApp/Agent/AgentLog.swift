@@ -1,13 +1,17 @@
 import Foundation
 import Models
+import ProgramOutput
 
 /// The agent's log: one JSON object per line (`ts`, `level`, `event`, and
 /// fields) on stderr, or appended to `--log-file`. Tokens and passwords are
 /// never passed to it.
-public final class AgentLog: @unchecked Sendable {
-    // Every write goes through `lock`; the handle is only used under it.
-    private let handle: FileHandle
-    private let lock = NSLock()
+///
+/// A line that cannot be written (a full disk, a failing device, a closed
+/// stderr) is dropped and counted, never fatal: an unattended agent keeps
+/// syncing when its log cannot take more, and `droppedLines` reaches the
+/// metrics file, where an operator sees it.
+public final class AgentLog: Sendable {
+    private let output: LineLog
     private let now: @Sendable () -> Date
 
     /// Severity of a log line.
@@ -17,14 +21,14 @@ public final class AgentLog: @unchecked Sendable {
     public init(file: String?, now: @escaping @Sendable () -> Date = { Date() }) throws(AppError) {
         self.now = now
         guard let file else {
-            handle = FileHandle.standardError
+            output = LineLog.standardError()
             return
         }
-        let fd = open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw AppError.failure("LOG_UNWRITABLE", "Cannot write the log file '\(file)': \(String(cString: strerror(errno))).")
+        do throws(OutputError) {
+            output = try LineLog.appending(to: file)
+        } catch {
+            throw AppError.failure("LOG_UNWRITABLE", "Cannot write the log file '\(file)': \(error.reason).")
         }
-        handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
     }
 
     /// Writes one line: `{"ts": ..., "level": ..., "event": ..., <fields>}`.
@@ -33,11 +37,11 @@ public final class AgentLog: @unchecked Sendable {
         object["ts"] = .string(Self.timestamp(now()))
         object["level"] = .string(level.rawValue)
         object["event"] = .string(event)
-        let line = JSONValue.object(object).canonicalString() + "\n"
-        lock.lock()
-        defer { lock.unlock() }
-        handle.write(Data(line.utf8))
+        output.append(JSONValue.object(object).canonicalString() + "\n")
     }
+
+    /// Lines that could not be written since the agent started.
+    public var droppedLines: Int { output.droppedLines }
 
     static func timestamp(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()

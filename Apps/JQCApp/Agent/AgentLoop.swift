@@ -110,6 +110,8 @@ public final class AgentLoop {
             .init("jqc_reports_rejected", Double(status?.rejected ?? 0), help: "Reports the server refused, waiting for correction."),
             .init("jqc_reports_needs_attention", Double(status?.needsAttention ?? 0), help: "Reports past the retry ceiling, waiting for 'jqc retry'."),
             .init("jqc_photos_pending", Double(status?.photosPending ?? 0), help: "Photos waiting to upload."),
+            .init("jqc_agent_log_lines_dropped_total", Double(log.droppedLines),
+                  help: "Log lines this agent could not write (a full disk, a failing device); syncing went on.", type: "counter"),
             .init("jqc_sync_last_accepted", Double(summary?.accepted ?? 0), help: "Reports the server accepted in the last cycle."),
             .init("jqc_sync_last_photos_uploaded", Double(summary?.photosUploaded ?? 0), help: "Photos uploaded in the last cycle."),
         ]

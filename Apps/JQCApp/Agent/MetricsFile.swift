@@ -1,4 +1,5 @@
 import Foundation
+import ProgramOutput
 
 /// Prometheus text-format metrics, written to a file atomically (a temporary
 /// file in the same folder, then a rename) so a scraper never reads half a file.
@@ -35,22 +36,12 @@ public struct MetricsFile: Sendable {
         return text
     }
 
-    /// Replaces the file with `samples`, atomically.
+    /// Replaces the file with `samples`, atomically: a failure leaves the previous file as it was.
     public func write(_ samples: [Sample]) throws(AppError) {
-        let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
-        do {
-            try Data(Self.render(samples).utf8).write(to: temporary)
-            guard rename(temporary.path, url.path) == 0 else {
-                let reason = String(cString: strerror(errno))
-                try? FileManager.default.removeItem(at: temporary)
-                throw AppError.failure("METRICS_UNWRITABLE", "Cannot write the metrics file '\(path)': \(reason).")
-            }
-        } catch let error as AppError {
-            throw error
+        do throws(OutputError) {
+            try AtomicFile.replace(path, with: Array(Self.render(samples).utf8))
         } catch {
-            throw AppError.failure("METRICS_UNWRITABLE", "Cannot write the metrics file '\(path)': \(error.localizedDescription).")
+            throw AppError.failure("METRICS_UNWRITABLE", "Cannot write the metrics file '\(path)': \(error.reason).")
         }
     }
 }

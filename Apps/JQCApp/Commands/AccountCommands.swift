@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Foundation
 import Models
+import ProgramOutput
 
 /// login, logout, whoami (F1). Tokens are never printed, logged or put in `--json`.
 enum AccountCommands {
@@ -40,7 +41,7 @@ enum AccountCommands {
     static let logout = Command(CommandSpec(
         "logout", summary: "sign out: revoke the session on the server (best effort) and forget it here; reports stay")
     ) { (inv) throws(AppError) -> CommandOutput in
-        let (signedIn, told) = SyncService(context: inv.context).logout()
+        let (signedIn, told) = try SyncService(context: inv.context).logout()
         let line = !signedIn ? "Not signed in; nothing to do."
             : told ? "Signed out. Reports on this device are kept."
             : "Signed out on this device (the server could not be told). Reports on this device are kept."
@@ -51,7 +52,7 @@ enum AccountCommands {
     static let whoami = Command(CommandSpec(
         "whoami", summary: "who is signed in (cached; works offline)")
     ) { (inv) throws(AppError) -> CommandOutput in
-        guard let saved = CredentialStore(profile: inv.context.profile).load() else {
+        guard let saved = try CredentialStore(profile: inv.context.profile).load() else {
             throw AppError(code: "AUTH_REQUIRED", "Not signed in. Sign in with 'jqc login --server URL --username NAME'.",
                            exitCode: ExitCode.authRequired)
         }
@@ -69,7 +70,7 @@ enum AccountCommands {
 /// Reads a password from the terminal with echo off (termios), restoring the terminal after.
 enum PasswordPrompt {
     static func read(_ prompt: String) -> String {
-        FileHandle.standardError.write(Data(prompt.utf8))
+        OutputChannel.standardError.write(prompt)
         var saved = termios()
         let canSilence = tcgetattr(STDIN_FILENO, &saved) == 0
         if canSilence {
@@ -79,7 +80,7 @@ enum PasswordPrompt {
         }
         let line = readLine(strippingNewline: true) ?? ""
         if canSilence { _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
-        FileHandle.standardError.write(Data("\n".utf8))
+        OutputChannel.standardError.write("\n")
         return line
     }
 }

@@ -14,18 +14,19 @@ enum RunCommand {
         }
         let workspace = try inv.workspace()
         let report = try workspace.report(inv.positional(0))
-        let out = FileHandle.standardOutput
         let echoed = inv.context.stdinIsTerminal
         let session = try RunSession(
             workspace: workspace, report: report, style: inv.context.style,
             readLine: {
+                // A runner whose screen is gone has nobody to answer it: what is saved stays saved.
+                guard standardOutput.failure == nil else { return nil }
                 let line = Swift.readLine(strippingNewline: true)
                 // Piped answers are not echoed by a terminal: echo them so the transcript reads well.
-                if !echoed, let line { out.write(Data((line + "\n").utf8)) }
+                if !echoed, let line { standardOutput.line(line) }
                 return line
             },
-            write: { out.write(Data(($0 + "\n").utf8)) },
-            prompt: { out.write(Data("> ".utf8)) })
+            write: { standardOutput.line($0) },
+            prompt: { standardOutput.write("> ") })
         _ = try session.run()
         return CommandOutput(lines: [], json: .null)
     }

@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Foundation
 import Models
+import ProgramOutput
 import Storage
 import Sync
 
@@ -22,9 +23,9 @@ enum SyncCommands {
         let showProgress = !inv.context.json && isatty(STDERR_FILENO) == 1
         let summary = try SyncService(context: inv.context, caFile: inv.arguments.value("cacert"))
             .sync(waitingForOtherSync: {
-                FileHandle.standardError.write(Data("Another sync of this profile is running; waiting for it to finish…\n".utf8))
+                OutputChannel.standardError.write("Another sync of this profile is running; waiting for it to finish…\n")
             }, progress: { event in if showProgress { SyncPresenter.progress(event) } })
-        if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if showProgress { OutputChannel.standardError.write("\r\u{1B}[K") }
         if summary.outcome == .authRequired {
             throw AppError(code: "AUTH_REQUIRED", "Sign in again with 'jqc login'; nothing on this device was lost.",
                            exitCode: ExitCode.authRequired)
@@ -83,7 +84,7 @@ enum SyncPresenter {
         case .photos(let done, let total, let bytes, let totalBytes):
             "Photos: \(done)/\(total) (\(megabytes(bytes)) of \(megabytes(totalBytes)))"
         }
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+        OutputChannel.standardError.write("\r\u{1B}[K\(text)")
     }
 
     static func output(_ summary: SyncSummary, pending: Int) -> CommandOutput {

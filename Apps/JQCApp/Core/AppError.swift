@@ -45,6 +45,14 @@ public struct AppError: Error, Sendable, Equatable, CustomStringConvertible {
     public static func failure(_ code: String, _ message: String) -> AppError {
         AppError(code: code, message, exitCode: ExitCode.failure)
     }
+
+    /// The code of `outputFailed`.
+    public static let outputFailedCode = "OUTPUT_FAILED"
+
+    /// Standard output failed mid-command. Its cause is recorded on
+    /// `OutputChannel.standardOutput` and reported once as the program exits.
+    public static let outputFailed = AppError(code: outputFailedCode, "Standard output could not be written.",
+                                              exitCode: ExitCode.failure)
 }
 
 /// The exit codes of CLI.md.

@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import ProgramOutput
 import Storage
 import Sync
 
@@ -76,13 +77,48 @@ public struct CredentialStore: Sendable {
     /// `credentials.json` in the folder.
     public var fileURL: URL { directory.appendingPathComponent("credentials.json") }
 
-    /// The saved session, or nil when signed out. A file that cannot be read counts as signed out.
-    public func load() -> Saved? {
-        guard let data = FileManager.default.contents(atPath: fileURL.path) else { return nil }
+    /// The saved session, or nil when signed out (no file, or a file that is
+    /// not a saved session). A file that is there but cannot be read is an
+    /// I/O error, not a signed-out profile: signing in again would not help.
+    public func load() throws(AppError) -> Saved? {
+        let path = fileURL.path
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { return nil }
+            throw Self.unreadable(path, code)
+        }
+        defer { close(descriptor) }
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        var transient = 0
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                data.append(contentsOf: chunk[0..<count])
+                guard data.count <= Self.largestFile else { return nil }
+                transient = 0
+            } else if count == 0 {
+                break
+            } else if (errno == EINTR || errno == EAGAIN) && transient < 100 {
+                transient += 1
+            } else {
+                throw Self.unreadable(path, errno)
+            }
+        }
         return try? JSONDecoder().decode(Saved.self, from: data)
     }
 
-    /// Writes the session: a 0600 temporary file in the 0700 folder, renamed over the old one.
+    /// A saved session is a few hundred bytes; anything far larger is not one.
+    private static let largestFile = 1 << 20
+
+    private static func unreadable(_ path: String, _ code: Int32) -> AppError {
+        AppError.failure("CREDENTIALS_UNREADABLE",
+                         "Cannot read the sign-in at '\(path)' (\(String(cString: strerror(code)))); check the disk and the file's permissions. Nothing on this device was lost.")
+    }
+
+    /// Writes the session: a 0600 temporary file in the 0700 folder, flushed
+    /// and renamed over the old one; a failure leaves the old one as it was.
     public func save(_ saved: Saved) throws(AppError) {
         do {
             try profile.createDirectories()
@@ -93,20 +129,11 @@ public struct CredentialStore: Sendable {
         do { data = try JSONEncoder().encode(saved) } catch {
             throw AppError.failure("CREDENTIALS_WRITE_FAILED", "The sign-in could not be saved; sign in again.")
         }
-        let temporary = directory.appendingPathComponent(".credentials-\(UUID().uuidString).tmp").path
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw AppError.failure("CREDENTIALS_WRITE_FAILED", "The sign-in could not be saved in '\(directory.path)' (\(String(cString: strerror(errno)))).")
-        }
-        let written = data.withUnsafeBytes { buffer -> Int in
-            guard let base = buffer.baseAddress else { return 0 }
-            return write(fd, base, buffer.count)
-        }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written == data.count, synced, rename(temporary, fileURL.path) == 0 else {
-            unlink(temporary)
-            throw AppError.failure("CREDENTIALS_WRITE_FAILED", "The sign-in could not be saved in '\(directory.path)'; check free space and permissions.")
+        do throws(OutputError) {
+            try AtomicFile.replace(fileURL.path, with: Array(data), mode: 0o600)
+        } catch {
+            throw AppError.failure("CREDENTIALS_WRITE_FAILED",
+                                   "The sign-in could not be saved in '\(directory.path)' (\(error.reason)); check free space and permissions.")
         }
     }
 

@@ -1,29 +1,35 @@
 import Foundation
+import ProgramOutput
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-// Named apart from the methods that would shadow them.
-private func posixWrite(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int { write(fd, bytes, count) }
-
-/// Where an export's bytes go: a file descriptor (standard output, or the
-/// temporary file of an atomic write), through a small buffer so a page can
-/// be written piece by piece without ever being held whole in memory.
+/// Where an export's bytes go: standard output, or the temporary file of an
+/// atomic write, through a small buffer so a page can be written piece by
+/// piece without ever being held whole in memory.
 final class ExportSink {
-    private let descriptor: Int32
-    /// The path or name shown in error messages.
-    private let name: String
+    private enum Destination {
+        case channel(OutputChannel)
+        case file(descriptor: Int32, path: String)
+    }
+
+    private let destination: Destination
     private var buffer: [UInt8] = []
     private static let flushSize = 64 * 1024
     /// Bytes written so far, buffered ones included.
     private(set) var byteCount: Int64 = 0
 
-    /// A sink over an open descriptor; `name` is how messages call it.
-    init(descriptor: Int32, name: String) {
-        self.descriptor = descriptor
-        self.name = name
+    /// A sink over an open file; `path` is how messages call it.
+    init(descriptor: Int32, path: String) {
+        destination = .file(descriptor: descriptor, path: path)
+        buffer.reserveCapacity(Self.flushSize)
+    }
+
+    /// A sink over a channel (standard output), whose failure the program reports as it exits.
+    init(channel: OutputChannel) {
+        destination = .channel(channel)
         buffer.reserveCapacity(Self.flushSize)
     }
 
@@ -41,18 +47,21 @@ final class ExportSink {
 
     /// Writes what is buffered.
     func flush() throws(AppError) {
-        var offset = 0
-        while offset < buffer.count {
-            let written = buffer.withUnsafeBytes { raw in
-                posixWrite(descriptor, raw.baseAddress.map { $0 + offset }, raw.count - offset)
+        defer { buffer.removeAll(keepingCapacity: true) }
+        switch destination {
+        case .channel(let channel):
+            guard buffer.withUnsafeBytes({ channel.write(bytes: $0) }) else { throw AppError.outputFailed }
+        case .file(let descriptor, let path):
+            let failure = buffer.withUnsafeBytes { raw -> OutputError? in
+                do throws(OutputError) {
+                    try DescriptorWriter.writeAll(descriptor, raw, target: path)
+                    return nil
+                } catch {
+                    return error
+                }
             }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw ExportFile.error(errno, path: name, doing: "write")
-            }
-            offset += written
+            if let failure { throw ExportFile.error(failure.errno, path: path, doing: "write") }
         }
-        buffer.removeAll(keepingCapacity: true)
     }
 }
 
@@ -80,7 +89,7 @@ enum ExportFile {
 
     /// Streams an export to standard output.
     static func writeToStandardOutput(_ produce: (ExportSink) throws(AppError) -> Void) throws(AppError) {
-        let sink = ExportSink(descriptor: STDOUT_FILENO, name: "standard output")
+        let sink = ExportSink(channel: .standardOutput)
         try produce(sink)
         try sink.flush()
     }
@@ -98,7 +107,7 @@ enum ExportFile {
             if isOpen { close(descriptor) }
             if !renamed { unlink(temporary) }
         }
-        let sink = ExportSink(descriptor: descriptor, name: target.path)
+        let sink = ExportSink(descriptor: descriptor, path: target.path)
         try produce(sink)
         try sink.flush()
         guard fsync(descriptor) == 0 else { throw error(errno, path: target.path, doing: "flush") }

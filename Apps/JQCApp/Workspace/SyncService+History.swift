@@ -76,7 +76,7 @@ extension SyncService {
 
     /// The saved session, or `AUTH_REQUIRED` (6).
     func signedInSession() throws(AppError) -> CredentialStore.Saved {
-        guard let saved = credentials.load() else {
+        guard let saved = try credentials.load() else {
             throw AppError(code: "AUTH_REQUIRED", "Sign in with 'jqc login --server URL --username NAME' first; nothing on this device was lost.",
                            exitCode: ExitCode.authRequired)
         }

@@ -46,9 +46,9 @@ public struct SyncService {
 
     /// Revokes the refresh token (best effort) and deletes the saved session.
     /// Returns whether the server was told. Reports, photos and issues stay.
-    public func logout() -> (signedIn: Bool, serverTold: Bool) {
+    public func logout() throws(AppError) -> (signedIn: Bool, serverTold: Bool) {
         let store = credentials
-        guard let saved = store.load() else { return (false, false) }
+        guard let saved = try store.load() else { return (false, false) }
         defer { store.delete() }
         guard let client = try? makeClient(serverURL: saved.serverURL, saved: saved, onChange: { _ in }) else {
             return (true, false)
@@ -65,7 +65,7 @@ public struct SyncService {
     public func sync(waitingForOtherSync: () -> Void = {},
                      progress: @escaping @Sendable (SyncProgress) -> Void) throws(AppError) -> SyncSummary {
         let store = credentials
-        guard let saved = store.load() else {
+        guard let saved = try store.load() else {
             throw AppError(code: "AUTH_REQUIRED", "Sign in with 'jqc login --server URL --username NAME' first; nothing on this device was lost.",
                            exitCode: ExitCode.authRequired)
         }

@@ -1,0 +1,29 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What every program does about its output at start and at exit.
+public enum ProgramExit {
+    /// The exit status of a program whose reader closed its output, as a
+    /// shell reports a program that a closed pipe stopped (`git log | head`).
+    public static let readerClosed: Int32 = 128 + SIGPIPE
+
+    /// Call first: a closed pipe then fails a write with `EPIPE` that the
+    /// program handles, instead of killing it with `SIGPIPE`.
+    public static func ignoreBrokenPipes() {
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// The exit code once the program's work is done: `code` when standard
+    /// output took everything; quietly `readerClosed` when its reader went
+    /// away; otherwise the cause on standard error and 1 (or `code` when that
+    /// already says the command failed).
+    public static func code(_ code: Int32, program: String) -> Int32 {
+        guard let failure = OutputChannel.standardOutput.failure else { return code }
+        if failure.code == .closed { return readerClosed }
+        OutputChannel.standardError.line("\(program): \(failure.message)")
+        return code == 0 ? 1 : code
+    }
+}
