@@ -1,4 +1,5 @@
 import Foundation
+import ProgramOutput
 import Storage
 import Synchronization
 internal import CMicroHTTPD
@@ -219,8 +220,13 @@ private final class RequestContext {
             request.body = overLimit ? .tooLarge(limit: Int64(limit)) : (buffer.isEmpty ? .none : .data(buffer))
         case .multipart(let fileLimit):
             if fileDescriptor >= 0 {
-                close(fileDescriptor)
+                let closed = close(fileDescriptor) == 0
                 fileDescriptor = -1
+                if !closed, let filePath {
+                    unlink(filePath)
+                    request.body = .unreadable("the server could not store the upload (\(String(cString: strerror(errno))))")
+                    return request
+                }
             }
             if overLimit {
                 request.body = .tooLarge(limit: fileLimit)
@@ -284,14 +290,11 @@ private final class RequestContext {
             return
         }
         hasher?.update(bytes)
-        var offset = 0
-        while offset < bytes.count, let base = bytes.baseAddress {
-            let written = write(fileDescriptor, base + offset, bytes.count - offset)
-            if written <= 0 {
-                unreadable = "the server could not store the upload"
-                return
-            }
-            offset += written
+        do throws(OutputError) {
+            try DescriptorWriter.writeAll(fileDescriptor, bytes, target: "the upload")
+        } catch {
+            unreadable = "the server could not store the upload (\(error.reason))"
+            return
         }
         fileBytes += Int64(bytes.count)
     }

@@ -27,19 +27,39 @@ struct PhotoVault: Sendable {
         return "\(directory)/\(hash.prefix(2))/\(hash)"
     }
 
-    /// Moves a checked upload into place; a photo already stored under the
-    /// same hash is kept (same hash, same bytes).
+    /// Moves a checked upload into place, durably: the upload is flushed to
+    /// disk before it is linked under its hash, and the folder after, each
+    /// step checked. A photo already stored under the same hash is kept (same
+    /// hash, same bytes). On any failure nothing is stored under the hash and
+    /// the error names the cause; the client sends the photo again.
     func keep(temporaryPath: String, sha256: String) throws(ServerError) {
         guard let target = path(sha256: sha256) else { throw ServerError.badRequest("'sha256' is not a SHA-256") }
         let folder = (target as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            throw ServerError.internal("cannot store the photo")
+            throw ServerError.internal("cannot store the photo: cannot create its folder")
         }
         if FileManager.default.fileExists(atPath: target) { return }
-        guard link(temporaryPath, target) == 0 || FileManager.default.fileExists(atPath: target) else {
-            throw ServerError.internal("cannot store the photo")
+        try Self.flush(temporaryPath)
+        guard link(temporaryPath, target) == 0 || errno == EEXIST else {
+            throw Self.failure("store", errno)
         }
+        try Self.flush(folder)
+    }
+
+    /// fsync(2) of a file or a folder, opened read-only for it.
+    private static func flush(_ path: String) throws(ServerError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure("open", errno) }
+        let flushed = fsync(descriptor) == 0
+        let code = errno
+        let closed = close(descriptor) == 0
+        guard flushed else { throw failure("flush", code) }
+        guard closed else { throw failure("close", errno) }
+    }
+
+    private static func failure(_ action: String, _ code: Int32) -> ServerError {
+        .internal("cannot \(action) the photo on the server's disk (\(String(cString: strerror(code)))); send it again later")
     }
 }

@@ -6,6 +6,7 @@ import ProgramOutput
 enum ServerRunner {
     static func serve(_ config: ServerConfig) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
+        HTTPServerPanic.install()
         // Block the stop signals before any thread starts, so every thread
         // inherits the mask and only `sigwait` below ever receives them.
         var stopSignals = sigset_t()

@@ -9,6 +9,7 @@ import time
 
 from .concurrent import run_concurrent
 from .crashloop import run_crash_loop
+from .iofaults import FaultFindings, run_io_faults
 from .selfcheck import run_self_check
 from .world import ToolError
 
@@ -20,16 +21,17 @@ def log(message):
 def main():
     parser = argparse.ArgumentParser(prog="Tools/reliability/run")
     parser.add_argument("what", nargs="*", metavar="PART",
-                        help="self-check, crash-loop and/or concurrent (default: all three)")
+                        help="self-check, crash-loop, concurrent and/or io-faults (default: all four)")
     parser.add_argument("--bin", required=True, help="folder with jqc, jqc-agent and jqc-server")
     parser.add_argument("--work", required=True, help="scratch folder (emptied first)")
     parser.add_argument("--trials", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=120, help="length of the concurrent-use run")
+    parser.add_argument("--runs", type=int, default=1000, help="faulted program runs of the I/O-fault run")
     parser.add_argument("--seed", type=int, default=int(time.time()) % 100000)
     parser.add_argument("--max-kill-delay", type=float, default=3.0)
     parser.add_argument("--report", help="write the figures as JSON to this file")
     args = parser.parse_args()
-    parts = ("self-check", "crash-loop", "concurrent")
+    parts = ("self-check", "crash-loop", "concurrent", "io-faults")
     args.what = args.what or list(parts)
     unknown = [part for part in args.what if part not in parts]
     if unknown:
@@ -66,6 +68,19 @@ def main():
             stats, found = run_concurrent(args.bin, os.path.join(args.work, "concurrent"), args.seconds, args.seed, log=log)
             figures["concurrent"] = stats
             log("concurrent use: " + ", ".join(f"{k} {v}" for k, v in stats.items()))
+            for line in found.lines():
+                log("  " + line)
+            failed |= bool(found)
+        if "io-faults" in args.what:
+            log(f"I/O faults: {args.runs} faulted runs, seed {args.seed}")
+            stats, found = run_io_faults(args.bin, os.path.join(args.work, "io-faults"), args.runs, args.seed, log=log)
+            figures["io_faults"] = stats
+            log("I/O faults: " + ", ".join(f"{k} {stats[k]}" for k in (
+                "runs", "refused", "server_starts", "server_refused_start", "reports_completed",
+                "server_a_reports", "server_a_photos", "server_b_reports", "server_b_photos", "seconds")))
+            log(f"I/O faults: by command {stats['by_command']}")
+            log(f"I/O faults: by point {stats['by_point']}; by errno {stats['by_errno']}; exit codes {stats['exit_codes']}")
+            log("I/O faults: " + ", ".join(f"{kind} {stats[kind]}" for kind in FaultFindings.KINDS))
             for line in found.lines():
                 log("  " + line)
             failed |= bool(found)

@@ -40,9 +40,23 @@ public final class Database {
             let systemErrno = raw.map { sqlite3_system_errno($0) } ?? 0
             if let raw { sqlite3_close_v2(raw) }
             if rc & 0xff == SQLITE_CANTOPEN && !StorageError.isDiskFull(errno: systemErrno) {
+                if StorageError.isDeviceFailure(errno: systemErrno) {
+                    throw StorageError(.io, "The store at '\(path)' cannot be opened (\(native): \(StorageError.cause(systemErrno))); check the disk and try again.", context: path)
+                }
                 throw StorageError(.permission, "The store at '\(path)' cannot be opened (\(native)); check that its folder exists and that you may write to it.", context: path)
             }
             throw StorageError.sqlite(rc, native, systemErrno: systemErrno, context: path)
+        }
+        // SQLite falls back to read-only when opening for writing fails for any
+        // reason, a failing disk included; writes would then fail later as
+        // "readonly database", blaming permissions. Name the cause now instead.
+        if mode != .readOnly, path != ":memory:", sqlite3_db_readonly(raw, "main") == 1 {
+            let writable = access(path, W_OK) == 0
+            sqlite3_close_v2(raw)
+            if writable {
+                throw StorageError(.io, "The store at '\(path)' could not be opened for writing (the disk refused it); check the disk and try again.", context: path)
+            }
+            throw StorageError(.permission, "The store at '\(path)' is read-only; check the permissions of the file and its folder.", context: path)
         }
         sqlite3_extended_result_codes(raw, 1)
         self.handle = raw
@@ -222,6 +236,16 @@ extension StorageError {
         code == ENOSPC || code == EDQUOT
     }
 
+    /// True for an operating-system error that says the device or the call
+    /// failed (EIO, EINTR, EAGAIN, ...), as opposed to a missing file, a
+    /// permission or a full disk, which each have their own message.
+    static func isDeviceFailure(errno code: Int32) -> Bool {
+        code != 0 && !isDiskFull(errno: code) && ![EACCES, EPERM, EROFS, ENOENT, ENOTDIR, EISDIR].contains(code)
+    }
+
+    /// The system's words for `errno`.
+    static func cause(_ code: Int32) -> String { String(cString: strerror(code)) }
+
     /// The error for a SQLite result code, with a message a person can act on.
     /// `systemErrno` is the operating system's error behind an I/O failure: SQLite
     /// reports a full disk met while growing its shared-memory index or journal as
@@ -234,6 +258,8 @@ extension StorageError {
         switch primary {
         case SQLITE_NOTADB, SQLITE_CORRUPT:
             return StorageError(.corruptStore, "The store is damaged or is not a jqc store (\(native)).", context: context)
+        case SQLITE_CANTOPEN where isDeviceFailure(errno: systemErrno):
+            return StorageError(.io, "The store file cannot be opened (\(native): \(cause(systemErrno))); check the disk and try again.", context: context)
         case SQLITE_CANTOPEN:
             return StorageError(.permission, "The store file cannot be opened (\(native)); check that its folder exists and that you may write to it.", context: context)
         case SQLITE_PERM, SQLITE_READONLY, SQLITE_AUTH:
@@ -242,6 +268,8 @@ extension StorageError {
             return StorageError(.io, "The store stayed busy in another jqc process for too long; try again.", context: context)
         case SQLITE_CONSTRAINT:
             return StorageError(.io, "The change breaks a rule of the store (\(native)); nothing was saved.", context: context)
+        case SQLITE_IOERR where systemErrno != 0:
+            return StorageError(.io, "The store could not be read or written (\(native): \(cause(systemErrno))); check the disk and try again.", context: context)
         case SQLITE_IOERR:
             return StorageError(.io, "The store could not be read or written (\(native)); check the disk and try again.", context: context)
         default:

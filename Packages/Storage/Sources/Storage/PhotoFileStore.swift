@@ -207,15 +207,27 @@ public struct PhotoFileStore: Sendable {
                 throw StorageError(.permission, "'\(path)' is a file, not a folder; move it aside.", context: path)
             }
         } else {
-            do {
-                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw StorageError(.permission, "The folder '\(path)' cannot be created (\(error.localizedDescription)); check the permissions of its parent.", context: path)
-            }
+            try makeFolders(path)
         }
         guard chmod(path, 0o700) == 0 else {
             throw fileError(errno, path: path, doing: "protect")
+        }
+    }
+
+    /// Creates `path` and any missing parents (mode 0700), each mkdir(2)
+    /// checked, so a failure is reported with its own cause: a full disk, a
+    /// permission, or the device failing.
+    private static func makeFolders(_ path: String) throws(StorageError) {
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path, !FileManager.default.fileExists(atPath: parent) {
+            try makeFolders(parent)
+        }
+        guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
+            let code = errno
+            if code == EACCES || code == EPERM || code == EROFS {
+                throw StorageError(.permission, "The folder '\(path)' cannot be created (\(String(cString: strerror(code)))); check the permissions of its parent.", context: path)
+            }
+            throw fileError(code, path: path, doing: "create the folder")
         }
     }
 

@@ -52,22 +52,40 @@ enum StoreFile {
 
     /// True when a file with at least one byte exists at `path`; checks its
     /// SQLite header on the way, without opening it through SQLite.
+    /// The error for a store file that exists but cannot be read: a
+    /// permission, or the device failing (named as such, with its cause).
+    private static func unreadable(_ path: String, _ code: Int32) -> StorageError {
+        if StorageError.isDeviceFailure(errno: code) {
+            return StorageError(.io, "The store at '\(path)' cannot be read (\(StorageError.cause(code))); check the disk and try again.", context: path)
+        }
+        return StorageError(.permission, "The store at '\(path)' cannot be read (\(StorageError.cause(code))); check its permissions.", context: path)
+    }
+
     private static func hasContent(_ path: String) throws(StorageError) -> Bool {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return false }
         if isDirectory.boolValue {
             throw StorageError(.permission, "The store path '\(path)' is a folder, not a file; choose another --home.", context: path)
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw StorageError(.permission, "The store at '\(path)' cannot be read; check its permissions.", context: path)
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw unreadable(path, errno) }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: 100)
+        var count = 0
+        var interrupted = 0
+        while count < bytes.count {
+            let read = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count) }
+            if read > 0 {
+                count += read
+            } else if read == 0 {
+                break
+            } else if (errno == EINTR || errno == EAGAIN) && interrupted < 100 {
+                interrupted += 1
+            } else {
+                throw unreadable(path, errno)
+            }
         }
-        defer { try? handle.close() }
-        let header: Data
-        do {
-            header = try handle.read(upToCount: 100) ?? Data()
-        } catch {
-            throw StorageError(.permission, "The store at '\(path)' cannot be read (\(error.localizedDescription)); check its permissions.", context: path)
-        }
+        let header = Data(bytes[0..<count])
         if header.isEmpty { return false }
         // Every SQLite file starts with this 16-byte magic and a 100-byte header.
         guard header.count == 100, header.prefix(16) == Data("SQLite format 3\0".utf8) else {
