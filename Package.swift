@@ -21,6 +21,7 @@ let package = Package(
         .package(path: "Packages/FieldTypes"),
         .package(path: "Packages/Imaging"),
         .package(path: "Packages/SiteFieldTypes"),
+        .package(path: "Packages/PostgreSQL"),
     ],
     targets: [
         // MARK: - Apps: thin executables over library code
@@ -187,6 +188,12 @@ let package = Package(
                 .product(name: "Networking", package: "Networking"),
             ],
             path: "Tests/SyncTests"
+        ),
+        /// The libpq client against a throwaway PostgreSQL cluster on loopback.
+        .testTarget(
+            name: "PostgreSQLTests",
+            dependencies: ["TestSupport", .product(name: "PostgreSQL", package: "PostgreSQL")],
+            path: "Tests/PostgreSQLTests"
         ),
         .testTarget(
             name: "ImagingTests",

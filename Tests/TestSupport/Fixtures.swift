@@ -45,3 +45,16 @@ public enum DemoFiles {
         try JSONValue.parse(try Data(contentsOf: directory.appendingPathComponent(name)))
     }
 }
+
+/// Files of this checkout, by their path from the repository's root.
+public enum RepositoryFiles {
+    /// The repository's root folder.
+    public static var root: URL {
+        Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// The absolute path of `relative` in this checkout.
+    public static func path(_ relative: String) -> String {
+        root.appendingPathComponent(relative).path
+    }
+}

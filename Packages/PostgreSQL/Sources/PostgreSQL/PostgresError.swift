@@ -1,0 +1,65 @@
+/// The one error type of this module: what went wrong, the SQLSTATE
+/// PostgreSQL gave (when it gave one), its one-line message and the SQL or
+/// the server it concerned. Never carries a password.
+public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of failure, for callers that react differently to each.
+    public enum Code: Sendable, Equatable {
+        /// The server could not be reached, or the connection broke.
+        case connection
+        /// The server refused the user or the password.
+        case authentication
+        /// The database named in the URL does not exist.
+        case databaseMissing
+        /// A unique constraint refused a row (SQLSTATE 23505).
+        case uniqueViolation
+        /// A SERIALIZABLE transaction lost to a concurrent one (40001): run it again.
+        case serializationFailure
+        /// Two transactions waited on each other (40P01): run it again.
+        case deadlock
+        /// The server is shutting down or out of connections (57P01, 53300): try later.
+        case unavailable
+        /// Any other failure of a statement.
+        case statement
+        /// The caller asked for something this client cannot send (a NUL in text).
+        case usage
+    }
+
+    /// The kind of failure.
+    public let code: Code
+    /// PostgreSQL's five-character SQLSTATE, when the server sent one.
+    public let sqlState: String?
+    /// One line a person can act on.
+    public let message: String
+    /// The SQL or the (password-free) server address concerned.
+    public let context: String?
+
+    /// An error of `code` with its message.
+    public init(_ code: Code, _ message: String, sqlState: String? = nil, context: String? = nil) {
+        self.code = code
+        self.message = message
+        self.sqlState = sqlState
+        self.context = context
+    }
+
+    /// True when running the same transaction again may succeed.
+    public var isTransient: Bool {
+        [.serializationFailure, .deadlock, .unavailable, .connection].contains(code)
+    }
+
+    public var description: String { message }
+
+    /// The code for a SQLSTATE sent by the server.
+    static func code(sqlState: String?) -> Code {
+        guard let sqlState else { return .statement }
+        switch sqlState {
+        case "23505": return .uniqueViolation
+        case "40001": return .serializationFailure
+        case "40P01": return .deadlock
+        case "28P01", "28000": return .authentication
+        case "3D000": return .databaseMissing
+        case "57P01", "57P02", "57P03", "53300": return .unavailable
+        case _ where sqlState.hasPrefix("08"): return .connection
+        default: return .statement
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import PostgreSQL
+import Testing
+import TestSupport
+
+/// The libpq client against a real PostgreSQL server on loopback (a throwaway
+/// cluster started for this suite): values round-trip exactly, constraint and
+/// serialization failures carry their kind, and every way of not reaching the
+/// database is one line that never shows the password.
+@Suite("PostgreSQL client")
+struct PostgresConnectionTests {
+    static let cluster: Result<PostgresCluster, any Error> = Result { try PostgresCluster() }
+
+    func connect() throws -> PostgresConnection {
+        try PostgresConnection(url: try PostgresURL(try Self.cluster.get().url))
+    }
+
+    @Test("every kind of value goes in as a parameter and comes out the same, SQL text never holding it")
+    func roundTrip() throws {
+        let db = try connect()
+        try db.script("CREATE TEMPORARY TABLE t (s TEXT, i BIGINT, d DOUBLE PRECISION, b BOOLEAN, bytes BYTEA)")
+        let hostile = "Robert'); DROP TABLE t;-- ✓ naïve 🧽 \\x00"
+        let blob: [UInt8] = [0, 1, 2, 0xFF, 0, 0x5C, 0x78]
+        try db.query("INSERT INTO t VALUES ($1, $2, $3, $4, $5)",
+                     [.text(hostile), .integer(Int64.min), .double(0.1 + 0.2), .bool(true), .bytes(blob)])
+        try db.query("INSERT INTO t VALUES ($1, $2, $3, $4, $5)", [.null, .null, .null, .null, .null])
+        let rows = try db.query("SELECT s, i, d, b, bytes FROM t ORDER BY s NULLS LAST")
+        #expect(rows.count == 2)
+        #expect(rows[0].string("s") == hostile)
+        #expect(rows[0].int("i") == Int64.min)
+        #expect(rows[0].double("d") == 0.1 + 0.2)
+        #expect(rows[0].bool("b") == true)
+        #expect(rows[0].bytes("bytes") == blob)
+        #expect(rows[1].isNull("s") && rows[1].isNull("i") && rows[1].isNull("bytes"))
+        #expect(rows[0].string("no_such_column") == nil)
+    }
+
+    @Test("a text value with a NUL character is refused before it is sent")
+    func nulRefused() throws {
+        let db = try connect()
+        #expect(throws: PostgresError.self) { try db.query("SELECT $1::text", [.text("a\u{0}b")]) }
+        #expect(try db.query("SELECT 1 AS one")[0].int("one") == 1, "the connection is still usable")
+    }
+
+    @Test("a unique constraint names itself as uniqueViolation; a failed transaction rolls back whole")
+    func uniqueAndRollback() throws {
+        let db = try connect()
+        try db.script("CREATE TEMPORARY TABLE u (k TEXT PRIMARY KEY)")
+        do {
+            _ = try db.transaction { (tx: PostgresConnection) throws(PostgresError) in
+                try tx.query("INSERT INTO u VALUES ($1)", [.text("a")])
+                try tx.query("INSERT INTO u VALUES ($1)", [.text("a")])
+            }
+            Issue.record("the second insert of the same key was accepted")
+        } catch {
+            #expect(error.code == .uniqueViolation)
+            #expect(error.sqlState == "23505")
+        }
+        #expect(try db.query("SELECT count(*) AS n FROM u")[0].int("n") == 0)
+    }
+
+    @Test("two SERIALIZABLE transactions on one row: one loses with serializationFailure, and retrying makes both count")
+    func serializable() throws {
+        let setup = try connect()
+        try setup.script("DROP TABLE IF EXISTS counter; CREATE TABLE counter (n BIGINT NOT NULL); INSERT INTO counter VALUES (0)")
+        let first = try connect(), second = try connect()
+        try first.script("BEGIN ISOLATION LEVEL SERIALIZABLE")
+        try second.script("BEGIN ISOLATION LEVEL SERIALIZABLE")
+        let seen = try first.query("SELECT n FROM counter")[0].int("n") ?? -1
+        _ = try second.query("SELECT n FROM counter")
+        try first.query("UPDATE counter SET n = $1", [.integer(seen + 1)])
+        try first.script("COMMIT")
+        do {
+            try second.query("UPDATE counter SET n = n + 1")
+            Issue.record("the second transaction updated a row the first had changed since it read it")
+        } catch {
+            #expect(error.code == .serializationFailure && error.isTransient)
+        }
+        try second.script("ROLLBACK")
+
+        // With `retrying`, concurrent increments from several connections all land.
+        let threads = 4, each = 10
+        let errors = ErrorBox()
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            do {
+                let db = try connect()
+                for _ in 0..<each {
+                    _ = try db.retrying(.serializable) { (tx: PostgresConnection) throws(PostgresError) -> Void in
+                        let n = try tx.query("SELECT n FROM counter")[0].int("n") ?? 0
+                        try tx.query("UPDATE counter SET n = $1", [.integer(n + 1)])
+                    }
+                }
+            } catch { errors.add("\(error)") }
+        }
+        #expect(errors.all.isEmpty, "\(errors.all)")
+        #expect(try setup.query("SELECT n FROM counter")[0].int("n") == Int64(1 + threads * each))
+    }
+
+    @Test("no server, a wrong password, a missing database, a malformed URL: one line each, no password shown")
+    func connectionFailures() throws {
+        let cluster = try Self.cluster.get()
+        let secret = "s3cret-Pa55"
+        let cases: [(String, PostgresError.Code, String)] = [
+            ("postgres://jqc:\(secret)@127.0.0.1:1/jqc", .connection, "cannot connect to PostgreSQL at 127.0.0.1:1"),
+            ("postgres://jqc:\(secret)@127.0.0.1:\(cluster.port)/jqc", .authentication, "refused user 'jqc'"),
+            (cluster.url(database: "nothere"), .databaseMissing, "has no database 'nothere'"),
+        ]
+        for (url, code, words) in cases {
+            do {
+                _ = try PostgresConnection(url: try PostgresURL(url))
+                Issue.record("\(PostgresURL.redact(url)) connected")
+            } catch {
+                #expect(error.code == code, "\(error.message)")
+                #expect(error.message.contains(words), "\(error.message)")
+                #expect(!error.message.contains(secret) && !error.message.contains("\n"))
+            }
+        }
+        for bad in ["postgres://127.0.0.1/jqc", "postgres://jqc:\(secret)@127.0.0.1:5432", "postgres://jqc@/jqc", "mysql://x@y/z"] {
+            #expect(throws: PostgresError.self) { _ = try PostgresURL(bad) }
+            do { _ = try PostgresURL(bad) } catch { #expect(!error.message.contains(secret), "\(error.message)") }
+        }
+        #expect(PostgresURL.redact("postgres://jqc:\(secret)@h:1/d") == "postgres://jqc:***@h:1/d")
+    }
+}
+
+/// Errors collected from several threads.
+final class ErrorBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String] = []
+    func add(_ item: String) { lock.lock(); items.append(item); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return items }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Synchronization
+
+/// A throwaway PostgreSQL cluster for one test suite (`Tools/postgres/cluster`):
+/// initdb into a temporary folder, a server on 127.0.0.1 on a free port, the
+/// database `jqc`; stopped and removed on release. Starting one takes a few
+/// seconds, so suites share one through a `static let`.
+public final class PostgresCluster: @unchecked Sendable {
+    // Immutable after init; stopped once, in deinit.
+    /// The folder holding the cluster.
+    public let directory: String
+    /// `postgres://jqc:jqc-test@127.0.0.1:PORT/jqc`.
+    public let url: String
+    /// The port it listens on.
+    public let port: Int
+
+    /// Starts a cluster; throws with the script's message when it cannot.
+    public init() throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("jqc-pg-\(UUID().uuidString.prefix(8))").path
+        let outcome = try Self.script(["start", directory])
+        guard outcome.status == 0, let line = outcome.stdout.split(separator: "\n").last, line.hasPrefix("postgres://") else {
+            throw PostgresClusterError(message: "could not start a PostgreSQL cluster: \(outcome.stderr)")
+        }
+        url = String(line)
+        port = Int(url.split(separator: ":").last?.split(separator: "/").first ?? "") ?? 0
+        _ = Self.running.withLock { $0.insert(directory) }
+        Self.installExitHandler
+    }
+
+    /// The URL of another database on the same server (which need not exist).
+    public func url(database: String) -> String {
+        guard let slash = url.lastIndex(of: "/") else { return url }
+        return String(url[...slash]) + database
+    }
+
+    /// Runs SQL on the cluster's `jqc` database with psql; returns its output.
+    @discardableResult
+    public func psql(_ sql: String, database: String = "jqc") throws -> String {
+        let outcome = try Subprocess.run(try Self.binary("psql"),
+                                         ["-h", "127.0.0.1", "-p", String(port), "-U", "jqc", "-d", database, "-qAt",
+                                          "-v", "ON_ERROR_STOP=1", "-c", sql],
+                                         environment: ["PGPASSWORD": "jqc-test"])
+        guard outcome.status == 0 else { throw PostgresClusterError(message: "psql: \(outcome.stderr)") }
+        return outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    deinit {
+        _ = Self.running.withLock { $0.remove(directory) }
+        _ = try? Self.script(["stop", directory])
+    }
+
+    private static let running = Mutex<Set<String>>([])
+
+    /// Stops the clusters still running when the test process exits (suites
+    /// keep theirs in a `static let`, which is never released).
+    private static let installExitHandler: Void = {
+        atexit {
+            for directory in PostgresCluster.running.withLock({ $0 }) {
+                _ = try? Subprocess.run(RepositoryFiles.path("Tools/postgres/cluster"), ["stop", directory])
+            }
+        }
+    }()
+
+    private static func binary(_ name: String) throws -> String {
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
+        guard let newest = versions.sorted(by: { $0.compare($1, options: .numeric) == .orderedAscending }).last else {
+            throw PostgresClusterError(message: "PostgreSQL is not installed; run Tools/setup")
+        }
+        return "/usr/lib/postgresql/\(newest)/bin/\(name)"
+    }
+
+    private static func script(_ arguments: [String]) throws -> ProcessOutcome {
+        try Subprocess.run(RepositoryFiles.path("Tools/postgres/cluster"), arguments)
+    }
+}
+
+/// A cluster that could not be started or queried.
+public struct PostgresClusterError: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}
