@@ -44,8 +44,6 @@ public final class AgentLog: Sendable {
     public var droppedLines: Int { output.droppedLines }
 
     static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
+        RFC3339.string(date, milliseconds: true)
     }
 }

@@ -181,8 +181,6 @@ struct ReportPresenter {
     }
 
     static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date)
+        RFC3339.string(date)
     }
 }

@@ -109,7 +109,7 @@ extension SyncService {
     }
 
     private func saveCache(_ rollup: Rollup, userID: String, store: LocalStore) throws {
-        let fetchedAt = ISO8601DateFormatter().string(from: context.now())
+        let fetchedAt = RFC3339.string(context.now())
         let data = try JSONEncoder().encode(CachedRollup(userID: userID, fetchedAt: fetchedAt, rollup: rollup))
         try store.setMeta(Self.rollupCacheKey, String(decoding: data, as: UTF8.self))
     }

@@ -264,7 +264,9 @@ class FaultRun:
             self.findings.add("losses", f"jqc export under {fault} removed the previous export")
         leftovers = [n for n in os.listdir(self.work) if n.endswith(".part")]
         if leftovers:
-            self.findings.add("corruption", f"jqc export under {fault} left temporary files {leftovers}")
+            self.findings.add("corruption", f"jqc export under {fault} left temporary files {leftovers} (exit {code})")
+            for name in leftovers:
+                os.remove(os.path.join(self.work, name))
 
     def do_agent(self, fault):
         metrics = os.path.join(self.work, "agent.prom")

@@ -187,14 +187,33 @@ enum RetryAfter {
     static func seconds(_ value: String?, now: Date = Date()) -> Double? {
         guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
         if let seconds = Double(value), seconds.isFinite { return max(0, seconds) }
-        // An HTTP date is printable ASCII. Anything else is unreadable and never reaches
-        // DateFormatter, which traps on some such text (a combining mark after the seconds).
-        guard value.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) }) else { return nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: value) else { return nil }
+        guard let date = httpDate(value) else { return nil }
         return max(0, date.timeIntervalSince(now))
+    }
+
+    /// An HTTP date (RFC 9110 IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`),
+    /// read by hand: Foundation's DateFormatter traps on some text and when
+    /// its time-zone data cannot be read.
+    static func httpDate(_ value: String) -> Date? {
+        let words = value.split(separator: " ")
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        guard words.count == 6, words[0].hasSuffix(","), words[5] == "GMT",
+              let day = Int32(words[1]), (1...31).contains(day), words[1].count == 2,
+              let month = months.firstIndex(of: String(words[2])),
+              let year = Int32(words[3]), words[3].count == 4 else { return nil }
+        let clock = words[4].split(separator: ":")
+        guard clock.count == 3, clock.allSatisfy({ $0.count == 2 }),
+              let hour = Int32(clock[0]), let minute = Int32(clock[1]), let second = Int32(clock[2]),
+              hour < 24, minute < 60, second < 61 else { return nil }
+        var parts = tm()
+        parts.tm_year = year - 1900
+        parts.tm_mon = Int32(month)
+        parts.tm_mday = day
+        parts.tm_hour = hour
+        parts.tm_min = minute
+        parts.tm_sec = second
+        let seconds = timegm(&parts)
+        guard seconds != -1 || (year == 1969) else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 }

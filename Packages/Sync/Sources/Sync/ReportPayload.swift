@@ -29,13 +29,5 @@ enum ReportPayload {
     }
 
     /// RFC 3339 UTC, for diagnostic timestamps.
-    /// Written by hand from `gmtime_r`: a formatter object per report cost more
-    /// than the rest of building the request.
-    static func rfc3339(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
-    }
+    static func rfc3339(_ date: Date) -> String { RFC3339.string(date) }
 }
