@@ -21,6 +21,7 @@ let package = Package(
         .package(path: "Packages/FieldTypes"),
         .package(path: "Packages/Imaging"),
         .package(path: "Packages/SiteFieldTypes"),
+        .package(path: "Packages/FormLogic"),
     ],
     targets: [
         // MARK: - Apps: thin executables over library code
@@ -49,6 +50,7 @@ let package = Package(
                 .product(name: "Scoring", package: "Scoring"),
                 .product(name: "FieldTypes", package: "FieldTypes"),
                 .product(name: "SiteFieldTypes", package: "SiteFieldTypes"),
+                .product(name: "FormLogic", package: "FormLogic"),
                 .product(name: "Imaging", package: "Imaging"),
             ],
             path: "Apps/JQCApp"
@@ -87,6 +89,7 @@ let package = Package(
                 .product(name: "Scoring", package: "Scoring"),
                 .product(name: "FieldTypes", package: "FieldTypes"),
                 .product(name: "SiteFieldTypes", package: "SiteFieldTypes"),
+                .product(name: "FormLogic", package: "FormLogic"),
             ],
             path: "Tools/JQCServer",
             exclude: ["README.md"]
@@ -160,6 +163,19 @@ let package = Package(
                 .product(name: "FieldTypeConformance", package: "FieldTypes"),
             ],
             path: "Packages/SiteFieldTypes/Tests/SiteFieldTypesTests"
+        ),
+        /// The form-logic evaluator, its lint and the shared test vectors.
+        .testTarget(
+            name: "FormLogicTests",
+            dependencies: [
+                "TestSupport",
+                .product(name: "Models", package: "Models"),
+                .product(name: "FieldTypes", package: "FieldTypes"),
+                .product(name: "SiteFieldTypes", package: "SiteFieldTypes"),
+                .product(name: "Scoring", package: "Scoring"),
+                .product(name: "FormLogic", package: "FormLogic"),
+            ],
+            path: "Tests/FormLogicTests"
         ),
         .testTarget(
             name: "ScoringTests",
