@@ -73,6 +73,17 @@ let package = Package(
             ],
             path: "Tools/store-writer"
         ),
+        /// The form-logic benchmark (`Tools/bench/logic`): 500 fields, 500 conditions, one answer.
+        .executableTarget(
+            name: "jqc-logic-bench",
+            dependencies: [
+                .product(name: "Models", package: "Models"),
+                .product(name: "FieldTypes", package: "FieldTypes"),
+                .product(name: "SiteFieldTypes", package: "SiteFieldTypes"),
+                .product(name: "FormLogic", package: "FormLogic"),
+            ],
+            path: "Tools/bench/LogicBench"
+        ),
         /// The reference server of CONTRACT.md; its `main` only hands the arguments to JQCServer.
         .executableTarget(
             name: "jqc-server",

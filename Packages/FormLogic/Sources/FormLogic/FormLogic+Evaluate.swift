@@ -64,7 +64,7 @@ extension FormLogic {
     }
 
     private func evaluateRequired(_ i: Int, into state: inout FormState) {
-        guard state.visible[i], types[i].isAnswerable else { state.required[i] = false; return }
+        guard state.visible[i], answerable[i] else { state.required[i] = false; return }
         if schema.fields[i].required { state.required[i] = true; return }
         let rule = rules[i]
         state.required[i] = rule.unsupported == nil && rule.requiredWhen.map { holds($0, in: state) } == true
@@ -86,11 +86,11 @@ extension FormLogic {
 
     /// A leaf's outcome and the value it read (nil: unanswered or hidden).
     func test(_ id: FieldID, _ op: LogicOperator, _ literal: JSONValue?, in state: FormState) -> (result: Bool, read: JSONValue?) {
-        guard let j = positions[id], types[j].isAnswerable else { return (op == .unanswered, nil) }
+        guard let j = positions[id], answerable[j] else { return (op == .unanswered, nil) }
         let type = types[j], field = schema.fields[j]
         let answer = state.visible[j] ? state.values[j].flatMap { type.isBlank($0) ? nil : $0 } : nil
         guard let answer else { return (op == .unanswered, nil) }
-        guard type.logicOperators.contains(op) else { return (false, answer) }
+        guard operators[j].contains(op) else { return (false, answer) }
         switch op {
         case .answered: return (true, answer)
         case .unanswered: return (false, answer)

@@ -14,6 +14,9 @@ public struct FormLogic: Sendable {
     public let schema: FormSchema
     let registry: FieldTypeRegistry
     let types: [any FieldType]
+    /// Each field's type's operators and answerability, asked once.
+    let operators: [Set<LogicOperator>]
+    let answerable: [Bool]
     let rules: [FieldRules]
     /// Field id to position in `schema.fields`.
     let positions: [FieldID: Int]
@@ -32,6 +35,8 @@ public struct FormLogic: Sendable {
         self.registry = registry
         let fields = schema.fields
         types = fields.map(registry.resolve)
+        operators = types.map(\.logicOperators)
+        answerable = types.map(\.isAnswerable)
         rules = fields.map(FieldRules.init)
         var positions: [FieldID: Int] = [:]
         for (i, field) in fields.enumerated() where positions[field.id] == nil { positions[field.id] = i }
