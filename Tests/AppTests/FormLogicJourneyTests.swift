@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import Storage
 import Testing
 import TestSupport
 
@@ -73,8 +74,12 @@ struct FormLogicJourneyTests {
             deviceScores[id] = score
         }
         let completedNoShower = try profile.show(noShower)
-        #expect(completedNoShower["answers"]?["3"] == nil, "complete drops the hidden field's answer")
+        #expect(completedNoShower["answers"]?["3"] == .null, "complete drops the hidden field's answer; the key stays, null")
         #expect(completedNoShower["answers"]?["12"] == "blocked drain")
+        let store = try LocalStore.open(at: profile.storePath)
+        let revisions = try store.revisions(of: try #require(UUID(uuidString: noShower)))
+        #expect(revisions.last?.answers[FieldID("3")] == nil, "the completed revision holds visible answers only")
+        #expect(revisions.contains { $0.answers[FieldID("3")] == 1 }, "the revision history keeps the hidden answer")
 
         let sync = try profile.jqc(["sync"])
         #expect(sync.status == 0, "sync: \(sync.stdout) \(sync.stderr)")
