@@ -122,3 +122,21 @@ import Testing
                                     "visible_when": ["field": 1, "op": "le", "value": 2]]]).isEmpty)
     }
 }
+
+/// Text from a hostile template never breaks a message over two lines.
+@Suite struct HostileLintTests {
+    @Test("keys, operators, ids and values with line breaks are quoted on one line")
+    func hostileKeysStayOnOneLine() throws {
+        let problems = try logic([
+            ["id": "a\nb", "type": "number", "label": "A"],
+            ["id": 2, "type": "number", "label": "B", "calculate": ["fie\n": "x"]],
+            ["id": 3, "type": "text", "label": "C", "visible_when": ["field": "a\nb", "op": "eq", "value": "x\u{2028}y"]],
+            ["id": 4, "type": "text", "label": "D", "visible_when": ["field": "zz\r\n", "op": "answered"]],
+        ])
+        let messages = (problems.problems + problems.warnings).map(\.description)
+        #expect(messages.count == 3, "\(messages)")
+        for message in messages {
+            #expect(!message.contains("\n") && !message.contains("\r") && !message.contains("\u{2028}"), "\(message)")
+        }
+    }
+}

@@ -39,7 +39,7 @@ public indirect enum Condition: Sendable, Hashable {
             } else if let rawID = object["field"] {
                 self = Self.leaf(object, rawID: rawID)
             } else {
-                let keys = object.keys.sorted().map { "'\($0)'" }.joined(separator: ", ")
+                let keys = object.keys.sorted().map { "\(quoted($0))" }.joined(separator: ", ")
                 self = .malformed("an object with \(keys.isEmpty ? "no keys" : keys) is not a condition; use true, false, {\"all\": [...]}, {\"any\": [...]}, {\"not\": ...} or {\"field\": ID, \"op\": ...}")
             }
         default:
@@ -51,21 +51,21 @@ public indirect enum Condition: Sendable, Hashable {
         guard let id = FieldID(json: rawID) else {
             return .malformed("'field' must be a field id (an integer or a string), not \(rawID.kindDescription)")
         }
-        guard let opJSON = object["op"] else { return .malformed("the condition on field '\(id)' has no 'op'; add one, such as \"answered\" or \"eq\"") }
+        guard let opJSON = object["op"] else { return .malformed("the condition on field \(quoted(id)) has no 'op'; add one, such as \"answered\" or \"eq\"") }
         guard let opName = opJSON.stringValue else { return .malformed("'op' must be a string, not \(opJSON.kindDescription)") }
         guard let op = LogicOperator(rawValue: opName) else { return .unknownOperator(id, opName) }
         let extra = Set(object.keys).subtracting(["field", "op", "value"])
         if !extra.isEmpty {
-            return .malformed("the condition on field '\(id)' has unknown key\(extra.count == 1 ? "" : "s") \(extra.sorted().map { "'\($0)'" }.joined(separator: ", ")); remove \(extra.count == 1 ? "it" : "them")")
+            return .malformed("the condition on field \(quoted(id)) has unknown key\(extra.count == 1 ? "" : "s") \(extra.sorted().map { "\(quoted($0))" }.joined(separator: ", ")); remove \(extra.count == 1 ? "it" : "them")")
         }
         if op.needsValue {
-            guard let value = object["value"] else { return .malformed("'\(opName)' on field '\(id)' needs a 'value'; add one") }
+            guard let value = object["value"] else { return .malformed("\(quoted(opName)) on field \(quoted(id)) needs a 'value'; add one") }
             if op.takesList, value.arrayValue == nil {
-                return .malformed("'\(opName)' on field '\(id)' needs a list as its 'value', not \(value.kindDescription); write [\(value.canonicalString())]")
+                return .malformed("\(quoted(opName)) on field \(quoted(id)) needs a list as its 'value', not \(value.kindDescription); write [\(shown(value))]")
             }
             return .test(id, op, value)
         }
-        if object["value"] != nil { return .malformed("'\(opName)' on field '\(id)' takes no 'value'; remove it") }
+        if object["value"] != nil { return .malformed("\(quoted(opName)) on field \(quoted(id)) takes no 'value'; remove it") }
         return .test(id, op, nil)
     }
 
@@ -111,8 +111,8 @@ public indirect enum Condition: Sendable, Hashable {
         case .any(let list): return list.isEmpty ? "any of nothing" : "(" + list.map(\.summary).joined(separator: " or ") + ")"
         case .not(let inner): return "not \(inner.summary)"
         case .test(let id, let op, let value):
-            return "field '\(id)' \(op.rawValue)" + (value.map { " \($0.canonicalString())" } ?? "")
-        case .unknownOperator(let id, let name): return "field '\(id)' \(name)"
+            return "field \(quoted(id)) \(op.rawValue)" + (value.map { " \(shown($0))" } ?? "")
+        case .unknownOperator(let id, let name): return "field \(quoted(id)) \(name)"
         case .malformed: return "a malformed condition"
         }
     }

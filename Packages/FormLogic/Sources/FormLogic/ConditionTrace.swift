@@ -25,9 +25,9 @@ public struct ConditionTrace: Sendable, Hashable {
         let verdict = result ? "holds" : "does not hold"
         switch kind {
         case "field":
-            let read = readHidden ? "field is hidden" : (self.read.map { "read \($0.canonicalString())" } ?? "unanswered")
-            return "field '\(fieldID?.rawValue ?? "?")' \(op ?? "?")\(value.map { " " + $0.canonicalString() } ?? ""): \(read) -> \(verdict)"
-        case "unknown": return "field '\(fieldID?.rawValue ?? "?")' \(op ?? "?"): operator unknown to this jqc -> \(verdict)"
+            let read = readHidden ? "field is hidden" : (self.read.map { "read \(shown($0))" } ?? "unanswered")
+            return "field \(OneLine.quote(fieldID?.rawValue ?? "?")) \(plain(op ?? "?"))\(value.map { " " + shown($0) } ?? ""): \(read) -> \(verdict)"
+        case "unknown": return "field \(OneLine.quote(fieldID?.rawValue ?? "?")) \(plain(op ?? "?")): operator unknown to this jqc -> \(verdict)"
         case "malformed": return "malformed (\(note ?? "")) -> \(verdict)"
         default: return "\(kind) -> \(verdict)"
         }

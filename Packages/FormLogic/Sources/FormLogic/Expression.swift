@@ -52,7 +52,7 @@ public indirect enum Expression: Sendable, Hashable {
             return .countAnswered(ids)
         }
         guard let operands = value.arrayValue else {
-            return .malformed("'\(key)' needs a list of operands, not \(value.kindDescription)")
+            return .malformed("\(quoted(key)) needs a list of operands, not \(value.kindDescription)")
         }
         if let arithmetic = Arithmetic(rawValue: key) {
             if arithmetic == .div, operands.count != 2 {
@@ -72,7 +72,7 @@ public indirect enum Expression: Sendable, Hashable {
             guard operands.count == 3 else { return .malformed("'if' needs [condition, then, else], not \(operands.count) items") }
             return .choose(Condition(json: operands[0]), Expression(json: operands[1]), Expression(json: operands[2]))
         default:
-            return .malformed("'\(key)' is not an operation; use field, add, sub, mul, div, min, max, round, coalesce, count_answered or if")
+            return .malformed("\(quoted(key)) is not an operation; use field, add, sub, mul, div, min, max, round, coalesce, count_answered or if")
         }
     }
 

@@ -17,7 +17,7 @@ struct FieldRules: Sendable {
         let unknown = (visibleWhen?.unknownOperators ?? []) + (requiredWhen?.unknownOperators ?? []) + (calculate?.unknownOperators ?? [])
         let malformed = (visibleWhen?.malformations ?? []) + (requiredWhen?.malformations ?? []) + (calculate?.malformations ?? [])
         if let name = unknown.first {
-            unsupported = "its logic uses operator '\(name)', which this version of jqc does not know"
+            unsupported = "its logic uses operator \(quoted(name)), which this version of jqc does not know"
         } else if !malformed.isEmpty {
             unsupported = "its logic is malformed (\(malformed[0]))"
         }

@@ -33,19 +33,19 @@ extension FormLogic {
             guard let answer = answers[field.id], !types[i].isBlank(answer) else { continue }
             messages.append("\(field.messageName) is hidden by condition (\(hiddenReason(field.id, in: state) ?? "its condition does not hold")) and must have no answer; remove it")
         }
-        var shown = answers
-        for id in state.hiddenFields { shown[id] = nil }
+        var visibleOnly = answers
+        for id in state.hiddenFields { visibleOnly[id] = nil }
         let visible = visibleSchema(state)
-        messages += registry.validateAnswers(visible, answers: shown).filter { problem in
+        messages += registry.validateAnswers(visible, answers: visibleOnly).filter { problem in
             // Answers to hidden fields are reported above, not as unknown fields.
             problem.kind != .unknownField || positions[problem.fieldID] == nil
         }.map(\.message)
-        messages += registry.completionProblems(visible, answers: shown).filter { $0.kind == .missingRequired }.map(\.message)
+        messages += registry.completionProblems(visible, answers: visibleOnly).filter { $0.kind == .missingRequired }.map(\.message)
         for (i, field) in schema.fields.enumerated() where state.visible[i] && rules[i].calculate != nil && rules[i].unsupported == nil {
             let expected = state.values[i]
             let given = answers[field.id].flatMap { types[i].isBlank($0) ? nil : $0 }
             if !Self.sameAnswer(expected, given) {
-                messages.append("\(field.messageName) is calculated as \(expected?.canonicalString() ?? "no answer"), but the report says \(given?.canonicalString() ?? "nothing"); send the calculated answer")
+                messages.append("\(field.messageName) is calculated as \(expected.map(shown) ?? "no answer"), but the report says \(given.map(shown) ?? "nothing"); send the calculated answer")
             }
         }
         return messages
@@ -69,9 +69,9 @@ extension FormLogic {
         let reads = Array(Set(condition.fieldReferences)).sorted().map { ref -> String in
             let read = positions[ref].flatMap { state.visible[$0] ? state.values[$0] : nil }
             let hidden = positions[ref].map { !state.visible[$0] } ?? false
-            return "field '\(ref)' is \(hidden ? "hidden" : read.map { $0.canonicalString() } ?? "unanswered")"
+            return "field \(quoted(ref)) is \(hidden ? "hidden" : read.map { shown($0) } ?? "unanswered")"
         }
-        let owner = by == i ? "it is shown only when" : "its section '\(schema.fields[by].id)' (\(schema.fields[by].displayName)) is shown only when"
+        let owner = by == i ? "it is shown only when" : "its section \(quoted(schema.fields[by].id)) (\(plain(schema.fields[by].displayName))) is shown only when"
         return "\(owner) \(condition.summary)" + (reads.isEmpty ? "" : "; now \(reads.joined(separator: ", "))")
     }
 }

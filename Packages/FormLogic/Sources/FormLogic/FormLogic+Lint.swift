@@ -17,9 +17,9 @@ extension FormLogic {
             found += problems(of: i, field)
         }
         for cycle in cyclic {
-            let names = cycle.map { "'\(schema.fields[$0].id)'" }.joined(separator: ", ")
+            let names = cycle.map { "\(quoted(schema.fields[$0].id))" }.joined(separator: ", ")
             let message = cycle.count == 1
-                ? "its visibility or calculation depends on itself; remove the reference to field '\(schema.fields[cycle[0]].id)' from its own logic"
+                ? "its visibility or calculation depends on itself; remove the reference to field \(quoted(schema.fields[cycle[0]].id)) from its own logic"
                 : "fields \(names) form a cycle: the visibility or calculation of each depends on the others; remove one of the references"
             found.append(FormLogicError(.cycle, field: schema.fields[cycle[0]].id, message))
         }
@@ -33,7 +33,7 @@ extension FormLogic {
             let rule = rules[i]
             let names = (rule.visibleWhen?.unknownOperators ?? []) + (rule.requiredWhen?.unknownOperators ?? []) + (rule.calculate?.unknownOperators ?? [])
             return names.map { FormLogicError(.unknownOperator, field: schema.fields[i].id,
-                "operator '\($0)' is not known to this version of jqc; the field will show as unsupported (update jqc, or use one of \(LogicOperator.allCases.map(\.rawValue).joined(separator: ", ")))") }
+                "operator \(quoted($0)) is not known to this version of jqc; the field will show as unsupported (update jqc, or use one of \(LogicOperator.allCases.map(\.rawValue).joined(separator: ", ")))") }
         }
     }
 
@@ -43,7 +43,7 @@ extension FormLogic {
         let rule = rules[i]
         for (key, condition) in [("visible_when", rule.visibleWhen), ("required_when", rule.requiredWhen)] {
             guard let condition else { continue }
-            for message in condition.malformations { report(.malformed, "'\(key)': \(message)") }
+            for message in condition.malformations { report(.malformed, "\(quoted(key)): \(message)") }
             checkSize(key, depth: condition.depth, nodes: condition.nodeCount, report)
             checkLeaves(key, condition, report)
         }
@@ -56,33 +56,33 @@ extension FormLogic {
             let type = types[i]
             if !type.holdsCalculation {
                 let holders = registry.names.filter { registry.type(named: $0)?.holdsCalculation == true }.joined(separator: ", ")
-                report(.notCalculable, "'calculate' cannot be used on a \(field.type) field, which cannot hold a calculated answer; remove 'calculate' or use one of: \(holders)")
+                report(.notCalculable, "'calculate' cannot be used on a \(plain(field.type)) field, which cannot hold a calculated answer; remove 'calculate' or use one of: \(holders)")
             } else if let kind = staticKind(expression), let wanted = type.logicKind, !Self.fits(kind, wanted) {
-                report(.notCalculable, "'calculate' gives \(kind.described), but a \(field.type) field holds \(wanted.described); change the expression or the field's type")
+                report(.notCalculable, "'calculate' gives \(kind.described), but a \(plain(field.type)) field holds \(wanted.described); change the expression or the field's type")
             }
         }
         if rule.requiredWhen != nil, !types[i].isAnswerable {
-            report(.displayOnlyField, "'required_when' on a \(field.type) field, which takes no answer; remove it")
+            report(.displayOnlyField, "'required_when' on a \(plain(field.type)) field, which takes no answer; remove it")
         }
         return found
     }
 
     private func checkSize(_ key: String, depth: Int, nodes: Int, _ report: (FormLogicError.Code, String) -> Void) {
         if depth > Self.maximumDepth {
-            report(.tooLarge, "'\(key)' is nested \(depth) levels deep, more than \(Self.maximumDepth); flatten it with 'all'/'any' lists")
+            report(.tooLarge, "\(quoted(key)) is nested \(depth) levels deep, more than \(Self.maximumDepth); flatten it with 'all'/'any' lists")
         }
         if nodes > Self.maximumNodes {
-            report(.tooLarge, "'\(key)' has \(nodes) nodes, more than \(Self.maximumNodes); split it across fields or simplify it")
+            report(.tooLarge, "\(quoted(key)) has \(nodes) nodes, more than \(Self.maximumNodes); split it across fields or simplify it")
         }
     }
 
     private func checkReference(_ key: String, _ id: FieldID, _ report: (FormLogicError.Code, String) -> Void) {
         guard let j = positions[id] else {
-            report(.unknownField, "'\(key)' refers to field '\(id)', which is not in this form; use the id of a field of the form")
+            report(.unknownField, "\(quoted(key)) refers to field \(quoted(id)), which is not in this form; use the id of a field of the form")
             return
         }
         if !types[j].isAnswerable {
-            report(.displayOnlyField, "'\(key)' refers to field '\(id)', a \(schema.fields[j].type) that takes no answer; refer to a field that is answered")
+            report(.displayOnlyField, "\(quoted(key)) refers to field \(quoted(id)), a \(plain(schema.fields[j].type)) that takes no answer; refer to a field that is answered")
         }
     }
 
@@ -94,14 +94,14 @@ extension FormLogic {
             let type = types[j], target = schema.fields[j]
             guard type.logicOperators.contains(op) else {
                 let offered = type.logicOperators.sorted().map(\.rawValue).joined(separator: ", ")
-                report(.unsupportedOperator, "'\(key)' uses '\(op.rawValue)' on field '\(id)', a \(target.type) field, which supports only \(offered); use one of those")
+                report(.unsupportedOperator, "\(quoted(key)) uses '\(op.rawValue)' on field \(quoted(id)), a \(plain(target.type)) field, which supports only \(offered); use one of those")
                 return
             }
             guard let literal else { return }
             let items = op.takesList ? (literal.arrayValue ?? []) : [literal]
             for item in items where type.logicOperand(item, for: target) == nil {
                 let wanted = type.logicKind?.described ?? "a value it can compare"
-                report(.wrongKind, "'\(key)' compares field '\(id)' (\(target.type)) with \(item.canonicalString()), but that field compares \(wanted); change the value")
+                report(.wrongKind, "\(quoted(key)) compares field \(quoted(id)) (\(plain(target.type))) with \(shown(item)), but that field compares \(wanted); change the value")
             }
         case .all(let list), .any(let list):
             for child in list { checkLeaves(key, child, report) }

@@ -51,5 +51,5 @@ public struct FormLogicError: Error, Sendable, Hashable, CustomStringConvertible
     public var schemaProblem: SchemaProblem { SchemaProblem(fieldID: fieldID, message: message) }
 
     /// "field 'q1': ...".
-    public var description: String { "field '\(fieldID)': \(message)" }
+    public var description: String { "field \(quoted(fieldID)): \(message)" }
 }
