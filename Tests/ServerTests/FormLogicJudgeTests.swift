@@ -44,3 +44,16 @@ struct FormLogicJudgeTests {
         }
     }
 }
+
+/// The server's demo world carries the same logic template as `Tools/demo`.
+@Suite("The demo world's form-logic template")
+struct DemoLogicWorldTests {
+    @Test("jqc-server --demo seeds washroom-logic exactly as Tools/demo/templates.json has it")
+    func sameTemplate() throws {
+        let seeded = try #require(try DemoWorld.decodeTemplates().first { $0.id == "washroom-logic" })
+        let objects = try #require(DemoFiles.json("templates.json")["templates"]?.arrayValue)
+        let shipped = try Template.decode(try #require(objects.first { $0["id"] == "washroom-logic" })).get()
+        #expect(seeded.schema == shipped.schema)
+        #expect(seeded.name == shipped.name && seeded.version == shipped.version)
+    }
+}
