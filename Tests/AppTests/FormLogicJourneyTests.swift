@@ -136,6 +136,49 @@ struct FormLogicJourneyTests {
     }
 }
 
+extension FormLogicJourneyTests {
+    static let newerTemplates = #"""
+    {"templates": [{"id": "logic-newer", "name": "Logic from a newer server", "version": 1, "form_schema": {"fields": [
+      {"id": 1, "type": "text", "label": "Site code", "required": true},
+      {"id": 2, "type": "text", "label": "Notes", "visible_when": {"field": 1, "op": "matches_regex", "value": "^A"}},
+      {"id": 3, "type": "number", "label": "Bins counted"},
+      {"id": 4, "type": "number", "label": "Litres per bin", "calculate": {"div": [240, {"field": 3}]}},
+      {"id": 5, "type": "text", "label": "Shape", "visible_when": "when the site is big"}
+    ]}}]}
+    """#
+
+    @Test("a template synced from a server with an unknown operator, a malformed condition and a division by zero: nothing crashes, nothing is lost, the report syncs")
+    func newerTemplate() async throws {
+        let server = try ServerProcess(["--demo"]) { db in
+            let file = db + ".newer-templates.json"
+            try Data(Self.newerTemplates.utf8).write(to: URL(fileURLWithPath: file))
+            let imported = try Programs.run("jqc-server", ["admin", "--db", db, "import-templates", file])
+            guard imported.status == 0 else { throw ServerLaunchError(message: imported.stderr) }
+        }
+        let profile = try DemoProfile.signedIn(to: server.baseURL)
+        try #require(try profile.jqc(["sync"]).status == 0)
+        let report = try profile.start(["--template", "logic-newer", "--facility", "F-100"])
+        for (field, input) in [("1", "A-7"), ("3", "0")] {
+            try #require(try profile.jqc(["answer", report, field, input]).status == 0)
+        }
+        #expect(try profile.show(report)["answers"]?["4"] == nil, "240 / 0 leaves the field unanswered")
+        for field in ["2", "5"] {
+            let typed = try profile.jqc(["answer", report, field, "hello"])
+            #expect(typed.status == 4, "field \(field) is unsupported here")
+            #expect(typed.stderr.split(separator: "\n").count == 1, "\(typed.stderr)")
+            #expect(try profile.jqc(["answer", report, field, "--value-json", "\"kept \(field)\""]).status == 0)
+        }
+        let explained = try profile.jqc(["explain", report, "5"])
+        #expect(explained.status == 0 && explained.stdout.contains("malformed"), "\(explained.stdout)")
+        let (status, completed) = try profile.document(["complete", report])
+        try #require(status == 0, "complete: \(completed)")
+        let kept = try profile.show(report)["answers"]
+        #expect(kept?["2"] == "kept 2" && kept?["5"] == "kept 5", "\(String(describing: kept))")
+        #expect(try profile.jqc(["sync"]).status == 0)
+        #expect(try profile.show(report)["state"] == "SYNCED")
+    }
+}
+
 private extension Double {
     func isEqual(_ other: Double) -> Bool { abs(self - other) < 1e-9 }
 }
