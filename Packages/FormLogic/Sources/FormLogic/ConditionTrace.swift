@@ -8,9 +8,11 @@ public struct ConditionTrace: Sendable, Hashable {
     public var kind: String
     /// Whether this node held.
     public var result: Bool
-    /// For a leaf: the field read, the operator, the value compared with.
+    /// For a leaf: the field read.
     public var fieldID: FieldID?
+    /// For a leaf: the operator as written.
     public var op: String?
+    /// For a leaf: the value compared with, when the operator takes one.
     public var value: JSONValue?
     /// For a leaf: the answer read; nil when unanswered.
     public var read: JSONValue?
@@ -18,6 +20,7 @@ public struct ConditionTrace: Sendable, Hashable {
     public var readHidden: Bool
     /// For a malformed node: what is wrong.
     public var note: String?
+    /// The sub-conditions of `all`, `any` and `not`.
     public var children: [ConditionTrace]
 
     /// The node's own line: `field '22' le 2: read 1 -> true`.
@@ -56,12 +59,17 @@ public struct ConditionTrace: Sendable, Hashable {
 
 /// Why one field is shown, hidden, required or computed.
 public struct FieldExplanation: Sendable {
+    /// The field explained.
     public var fieldID: FieldID
+    /// Whether it is shown.
     public var visible: Bool
+    /// Whether it is shown and must be answered.
     public var required: Bool
     /// The heading covering the field and its condition, when it has one.
     public var section: (id: FieldID, trace: ConditionTrace)?
+    /// The field's own `visible_when`, traced.
     public var visibleWhen: ConditionTrace?
+    /// The field's `required_when`, traced.
     public var requiredWhen: ConditionTrace?
     /// Conditions inside `calculate` (`if`), traced.
     public var calculateConditions: [ConditionTrace]

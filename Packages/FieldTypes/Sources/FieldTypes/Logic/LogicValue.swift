@@ -47,7 +47,14 @@ public enum LogicValue: Sendable, Hashable {
     }
 
     /// The order of two values.
-    public enum ComparisonResult: Sendable { case less, equal, greater }
+    public enum ComparisonResult: Sendable {
+        /// The first is smaller.
+        case less
+        /// Both are the same.
+        case equal
+        /// The first is larger.
+        case greater
+    }
 
     /// The value as JSON, for `jqc explain`.
     public var json: JSONValue {
@@ -62,7 +69,16 @@ public enum LogicValue: Sendable, Hashable {
 
 /// What kind of value a field type compares in conditions.
 public enum LogicKind: String, Sendable, Hashable {
-    case number, text, bool, date, options
+    /// Numbers (`rating`, `number`, `temperature`).
+    case number
+    /// Strings compared exactly (`text`, `radio`, the `pass_fail` keyword).
+    case text
+    /// True or false (`checkbox`).
+    case bool
+    /// Calendar dates (`date`).
+    case date
+    /// Ticked options (`checkbox_group`), for `contains`.
+    case options
 
     /// The kind with its article, for messages ("a number").
     public var described: String {
