@@ -109,6 +109,8 @@ struct FormLogicCommandTests {
         #expect(try profile.show(id)["answers"]?["2"] == "kept")
         let explained = try profile.jqc(["explain", id, "2"])
         #expect(explained.status == 0 && explained.stdout.contains("Unsupported here"))
+        let shown = try profile.jqc(["show", id])
+        #expect(shown.stdout.contains("[2] Notes: kept  (unsupported here: its logic uses operator 'matches_regex'"), "\(shown.stdout)")
     }
 
     @Test("the runner skips hidden fields, shows calculated values without asking, and /jump to a hidden field says why")

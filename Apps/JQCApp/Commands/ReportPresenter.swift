@@ -121,7 +121,8 @@ struct ReportPresenter {
             }
             let shown = type.display(report.answers[field.id], for: field, style: style)
             let calculated = logic.isCalculated(field.id) ? "  (calculated)" : ""
-            lines.append("\(mark) [\(field.id)] \(field.displayName): \(shown)\(calculated)")
+            let unsupported = logic.unsupportedReason(field.id).map { "  (unsupported here: \($0))" } ?? ""
+            lines.append("\(mark) [\(field.id)] \(field.displayName): \(shown)\(calculated)\(unsupported)")
         }
         lines.append("")
         lines.append("Score: \(scoreText(score))")
