@@ -31,7 +31,7 @@ struct FormLogicJourneyTests {
         return item?["score"]?.numberValue
     }
 
-    @Test("three branches complete on the device, sync ACCEPTED, and the server's score equals the device's")
+    @Test("four branches complete on the device, sync ACCEPTED, and the server's score equals the device's")
     func branches() async throws {
         let server = try ServerProcess(["--demo"])
         let profile = try DemoProfile.signedIn(to: server.baseURL)
@@ -65,8 +65,12 @@ struct FormLogicJourneyTests {
         try #require(try profile.jqc(["answer", poorTiles, "4", "two cracked tiles"]).status == 0)
         #expect(try profile.show(poorTiles)["answers"]?["9"] == nil, "dividing by zero leaves the share unanswered")
 
+        // A share that is not a whole number (1 of 3 = 33.3%) travels as a decimal and is checked as one.
+        let third = try draft(profile, [("1", "pass"), ("3", "5"), ("7", "3"), ("8", "1"), ("11", "Good")])
+        #expect(try profile.show(third)["answers"]?["9"] == 33.3)
+
         var deviceScores: [String: Double?] = [:]
-        for (id, expected) in [(good, 0.96), (noShower, 0.0), (poorTiles, 0.8)] {
+        for (id, expected) in [(good, 0.96), (noShower, 0.0), (poorTiles, 0.8), (third, 0.75)] {
             let (status, completed) = try profile.document(["complete", id])
             try #require(status == 0, "complete: \(completed)")
             let score = completed["score"]?.numberValue
@@ -83,7 +87,7 @@ struct FormLogicJourneyTests {
 
         let sync = try profile.jqc(["sync"])
         #expect(sync.status == 0, "sync: \(sync.stdout) \(sync.stderr)")
-        for id in [good, noShower, poorTiles] {
+        for id in [good, noShower, poorTiles, third] {
             let shown = try profile.show(id)
             #expect(shown["state"] == "SYNCED", "report \(id): \(shown["state"] ?? nil) \(shown["last_error"] ?? nil)")
             let serverID = try #require(shown["server_id"]?.stringValue)
