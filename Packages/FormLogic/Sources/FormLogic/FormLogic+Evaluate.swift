@@ -161,9 +161,7 @@ extension FormLogic {
             return result.flatMap { $0.isFinite ? .number($0) : nil }
         case .round(let inner, let digits):
             guard case .number(let n)? = calculate(inner, in: state) else { return nil }
-            let scale = pow(10.0, Double(digits))
-            let rounded = (n * scale).rounded(.toNearestOrAwayFromZero) / scale
-            return rounded.isFinite ? .number(rounded) : nil
+            return Self.round(n, digits: digits).map { .number($0) }
         case .coalesce(let operands):
             for operand in operands { if let value = calculate(operand, in: state) { return value } }
             return nil
@@ -174,6 +172,22 @@ extension FormLogic {
         case .malformed:
             return nil
         }
+    }
+
+    /// `value` rounded half away from zero to `digits` decimals, on the decimal
+    /// the number is written as (`2.675` to 2 digits is `2.68`, although the
+    /// nearest double is a little below it); nil when not finite.
+    static func round(_ value: Double, digits: Int) -> Double? {
+        guard value.isFinite else { return nil }
+        if var decimal = Decimal(string: "\(value)", locale: Locale(identifier: "en_US_POSIX")) {
+            var rounded = Decimal()
+            NSDecimalRound(&rounded, &decimal, digits, .plain)
+            let result = NSDecimalNumber(decimal: rounded).doubleValue
+            if result.isFinite { return result }
+        }
+        let scale = pow(10.0, Double(digits))
+        let result = (value * scale).rounded(.toNearestOrAwayFromZero) / scale
+        return result.isFinite ? result : nil
     }
 
     /// A computed value as the field's answer: the JSON of its kind when the
