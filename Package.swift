@@ -22,6 +22,7 @@ let package = Package(
         .package(path: "Packages/Imaging"),
         .package(path: "Packages/SiteFieldTypes"),
         .package(path: "Packages/PostgreSQL"),
+        .package(path: "Packages/FormLogic"),
     ],
     targets: [
         // MARK: - Apps: thin executables over library code
@@ -50,6 +51,7 @@ let package = Package(
                 .product(name: "Scoring", package: "Scoring"),
                 .product(name: "FieldTypes", package: "FieldTypes"),
                 .product(name: "SiteFieldTypes", package: "SiteFieldTypes"),
+                .product(name: "FormLogic", package: "FormLogic"),
                 .product(name: "Imaging", package: "Imaging"),
             ],
             path: "Apps/JQCApp"
@@ -79,6 +81,17 @@ let package = Package(
             ],
             path: "Tools/store-writer"
         ),
+        /// The form-logic benchmark (`Tools/bench/logic`): 500 fields, 500 conditions, one answer.
+        .executableTarget(
+            name: "jqc-logic-bench",
+            dependencies: [
+                .product(name: "Models", package: "Models"),
+                .product(name: "FieldTypes", package: "FieldTypes"),
+                .product(name: "SiteFieldTypes", package: "SiteFieldTypes"),
+                .product(name: "FormLogic", package: "FormLogic"),
+            ],
+            path: "Tools/bench/LogicBench"
+        ),
         /// The reference server of CONTRACT.md; its `main` only hands the arguments to JQCServer.
         .executableTarget(
             name: "jqc-server",
@@ -95,6 +108,7 @@ let package = Package(
                 .product(name: "Scoring", package: "Scoring"),
                 .product(name: "FieldTypes", package: "FieldTypes"),
                 .product(name: "SiteFieldTypes", package: "SiteFieldTypes"),
+                .product(name: "FormLogic", package: "FormLogic"),
             ],
             path: "Tools/JQCServer",
             exclude: ["README.md"]
@@ -168,6 +182,19 @@ let package = Package(
                 .product(name: "FieldTypeConformance", package: "FieldTypes"),
             ],
             path: "Packages/SiteFieldTypes/Tests/SiteFieldTypesTests"
+        ),
+        /// The form-logic evaluator, its lint and the shared test vectors.
+        .testTarget(
+            name: "FormLogicTests",
+            dependencies: [
+                "TestSupport",
+                .product(name: "Models", package: "Models"),
+                .product(name: "FieldTypes", package: "FieldTypes"),
+                .product(name: "SiteFieldTypes", package: "SiteFieldTypes"),
+                .product(name: "Scoring", package: "Scoring"),
+                .product(name: "FormLogic", package: "FormLogic"),
+            ],
+            path: "Tests/FormLogicTests"
         ),
         .testTarget(
             name: "ScoringTests",

@@ -2,7 +2,8 @@ import Foundation
 import Models
 
 /// The demo world of `--demo`: the facilities, areas and templates of
-/// `Tools/demo/` (the templates cover every built-in field type), the two
+/// `Tools/demo/` (the templates cover every built-in field type, and
+/// `washroom-logic` every form-logic key), the two
 /// demo accounts, and assignments for the demo inspector due relative to
 /// the moment the world is first seeded.
 enum DemoWorld {
@@ -54,6 +55,22 @@ enum DemoWorld {
         {"id": "seating", "type": "radio", "label": "Seating area", "options": ["OK", "Needs attention"]},
         {"id": "hazards", "type": "checkbox", "label": "No trip hazards"},
         {"id": "notes", "type": "textarea", "label": "Notes"}
+      ]}},
+      {"id": "washroom-logic", "name": "Washroom with shower (conditional)", "version": 1, "form_schema": {"fields": [
+        {"id": 1, "type": "pass_fail", "label": "Shower present", "required": true},
+        {"id": 2, "type": "section", "label": "Shower", "visible_when": {"field": 1, "op": "eq", "value": "pass"}},
+        {"id": 3, "type": "rating", "label": "Shower tiles", "max": 5, "required": true},
+        {"id": 4, "type": "textarea", "label": "What is wrong with the tiles?", "required_when": {"field": 3, "op": "le", "value": 2}},
+        {"id": 5, "type": "checkbox", "label": "Drain clear"},
+        {"id": 6, "type": "section", "label": "Fixtures"},
+        {"id": 7, "type": "number", "label": "Fixtures counted", "required": true},
+        {"id": 8, "type": "number", "label": "Fixtures broken", "required": true},
+        {"id": 9, "type": "number", "label": "Broken share (%)", "calculate": {"round": [{"mul": [100, {"div": [{"field": 8}, {"field": 7}]}]}, 1]}},
+        {"id": 10, "type": "pass_fail", "label": "Fixtures acceptable", "calculate": {"if": [{"field": 9, "op": "unanswered"}, null, {"if": [{"field": 9, "op": "le", "value": 10}, "pass", "fail"]}]}},
+        {"id": 11, "type": "radio", "label": "Odour", "options": ["Good", "Acceptable", "Poor"], "required": true},
+        {"id": 12, "type": "text", "label": "Odour source", "visible_when": {"field": 11, "op": "in", "value": ["Acceptable", "Poor"]}, "required_when": {"field": 11, "op": "eq", "value": "Poor"}},
+        {"id": 13, "type": "checkbox_group", "label": "Restocked", "options": ["Paper towels", "Soap", "Toilet paper"]},
+        {"id": 14, "type": "number", "label": "Soap refills used", "visible_when": {"field": 13, "op": "contains", "value": "Soap"}}
       ]}}
     ]
     """#

@@ -3,9 +3,9 @@ import Foundation
 import Models
 import Storage
 
-/// start, show, list, answer, complete, delete, reinspect.
+/// start, show, list, answer, complete, delete, reinspect, explain.
 enum ReportCommands {
-    static var all: [Command] { [start, show, list, answer, complete, delete, reinspect] }
+    static var all: [Command] { [start, show, list, answer, complete, delete, reinspect, ExplainCommand.explain] }
 
     static let start = Command(CommandSpec(
         "start", summary: "start a new inspection (a DRAFT) from an assignment, or from a template at a facility",

@@ -1,5 +1,6 @@
 import Foundation
 import FieldTypes
+import FormLogic
 import Models
 import Scoring
 import Storage
@@ -11,6 +12,7 @@ struct ReportPresenter {
 
     /// The `show --json` document (CLI.md's fields and a few more).
     func json(_ report: Report, template: Template?, photos: [Photo], issues: [Issue], score: ScoreReport?) -> JSONValue {
+        let hidden = template.map { hiddenFields(report, template: $0) } ?? []
         var object: [String: JSONValue] = [
             "local_id": .string(id(report.localID)),
             "server_id": report.serverID.map { .string($0) } ?? .null,
@@ -20,7 +22,10 @@ struct ReportPresenter {
             "facility_id": .string(report.facilityID),
             "area_id": report.areaID.map { .string($0) } ?? .null,
             "assignment_id": report.assignmentID.map { .string($0) } ?? .null,
-            "answers": report.answers.json,
+            "answers": Self.answersKeepingHidden(report.answers, hidden: hidden.filter { id in
+                template?.schema.field(id).map { workspace.registry.resolve($0).isAnswerable } ?? false
+            }),
+            "hidden_fields": .array(hidden.map { .string($0.rawValue) }),
             "score": report.score.map { .double($0) } ?? .null,
             "base_revision": report.lifecycle.baseRevision.map { .integer(Int64($0)) } ?? .null,
             "attempt_count": .integer(Int64(report.lifecycle.attemptCount)),
@@ -79,7 +84,8 @@ struct ReportPresenter {
                     "type": .string(field.type),
                     "weight": .double(field.weight),
                     "critical": .bool(field.critical),
-                    "outcome": .string(Self.outcomeName(field.outcome)),
+                    "outcome": .string(Self.outcomeName(field)),
+                    "hidden": .bool(field.hidden),
                     "earned": .double(field.earned),
                     "possible": .double(field.possible),
                 ]
@@ -99,24 +105,32 @@ struct ReportPresenter {
         if report.followUpRequired { lines.append("Follow-up required") }
         if let error = report.lifecycle.lastError { lines.append("Last error: \(error.message) [\(error.code)]") }
         lines.append("")
-        let answerable = template.schema.fields
-        for field in answerable {
+        let logic = workspace.logic(template)
+        let state = logic.evaluate(report.answers)
+        for field in template.schema.fields {
             let type = workspace.registry.resolve(field)
             if !type.isAnswerable {
-                lines.append(field.type == "section" ? "== \(field.label) ==" : "   \(field.label)")
+                let text = type.startsSection ? "== \(field.label) ==" : "   \(field.label)"
+                lines.append(text + (state.isVisible(field.id) ? "" : "  (hidden by condition)"))
                 continue
             }
-            let mark = field.required ? "*" : " "
+            let mark = state.isRequired(field.id) ? "*" : " "
+            guard state.isVisible(field.id) else {
+                lines.append("\(mark) [\(field.id)] \(field.displayName): \(Self.hiddenText)")
+                continue
+            }
             let shown = type.display(report.answers[field.id], for: field, style: style)
-            lines.append("\(mark) [\(field.id)] \(field.displayName): \(shown)")
+            let calculated = logic.isCalculated(field.id) ? "  (calculated)" : ""
+            let unsupported = logic.unsupportedReason(field.id).map { "  (unsupported here: \($0))" } ?? ""
+            lines.append("\(mark) [\(field.id)] \(field.displayName): \(shown)\(calculated)\(unsupported)")
         }
         lines.append("")
         lines.append("Score: \(scoreText(score))")
         for field in score.fields where field.outcome != .notScoreable {
             let part: String
             switch field.outcome {
-            case .scored: part = "\(Self.number(field.earned))/\(Self.number(field.possible))"
-            default: part = Self.outcomeName(field.outcome).replacingOccurrences(of: "_", with: " ")
+            case .scored where !field.hidden: part = "\(Self.number(field.earned))/\(Self.number(field.possible))"
+            default: part = Self.outcomeName(field).replacingOccurrences(of: "_", with: " ")
             }
             let extras = [field.weight != 1 ? "weight \(Self.number(field.weight))" : nil, field.critical ? "critical" : nil].compactMap { $0 }
             lines.append("  [\(field.fieldID)] \(field.label.isEmpty ? field.type : field.label): \(part)\(extras.isEmpty ? "" : " (" + extras.joined(separator: ", ") + ")")")
@@ -159,6 +173,27 @@ struct ReportPresenter {
     }
 
     func id(_ uuid: UUID) -> String { uuid.uuidString.lowercased() }
+
+    /// What `show`, the exports and the breakdown say for a field a condition hides.
+    static let hiddenText = "hidden by condition"
+
+    /// The fields of a report hidden by a condition, in form order.
+    func hiddenFields(_ report: Report, template: Template) -> [FieldID] {
+        workspace.logic(template).evaluate(report.answers).hiddenFields
+    }
+
+    /// The answers with a key (value null) for every hidden field that has
+    /// none, so a document's keys stay the same whichever branch was taken.
+    static func answersKeepingHidden(_ answers: Answers, hidden: [FieldID]) -> JSONValue {
+        guard case .object(var members) = answers.json else { return answers.json }
+        for id in hidden where members[id.rawValue] == nil { members[id.rawValue] = .null }
+        return .object(members)
+    }
+
+    /// A field's outcome in the breakdown: `hidden_by_condition` for a hidden field.
+    static func outcomeName(_ contribution: FieldContribution) -> String {
+        contribution.hidden ? "hidden_by_condition" : outcomeName(contribution.outcome)
+    }
 
     static func outcomeName(_ outcome: FieldScore) -> String {
         switch outcome {

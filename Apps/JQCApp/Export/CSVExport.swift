@@ -51,11 +51,12 @@ enum CSVExport {
             let answer = answers[field.id]
             let contribution = content.contribution(field.id)
             let counts = contribution?.counts ?? false
+            let hidden = content.hidden.contains(field.id)
             return [
                 field.id.rawValue, field.label, field.type, field.required ? "true" : "false",
                 answer?.canonicalString() ?? "",
-                type.isAnswerable ? type.display(answer, for: field, style: .plain) : "",
-                contribution.map { ReportPresenter.outcomeName($0.outcome) } ?? "not_scoreable",
+                hidden ? ReportPresenter.hiddenText : (type.isAnswerable ? type.display(answer, for: field, style: .plain) : ""),
+                hidden ? "hidden_by_condition" : (contribution.map { ReportPresenter.outcomeName($0) } ?? "not_scoreable"),
                 counts ? number(contribution?.earned ?? 0) : "",
                 counts ? number(contribution?.possible ?? 0) : "",
             ]

@@ -38,6 +38,8 @@ struct ExportedReport {
     let issues: [Issue]
     /// Nil without a template (nothing to score against).
     let score: ScoreReport?
+    /// The fields a form-logic condition hides (empty without a template).
+    let hidden: Set<FieldID>
     let facilityName: String?
     let areaName: String?
     /// Device time of the export.
@@ -55,6 +57,7 @@ struct ExportedReport {
         self.photos = try workspace.storage { () throws(StorageError) in try workspace.store.photos(ofReport: id) }
         self.issues = try workspace.storage { () throws(StorageError) in try workspace.store.issues(ofReport: id) }
         self.score = template.map { workspace.score(report, template: $0) }
+        self.hidden = Set(template.map { workspace.logic($0).evaluate(report.answers).hiddenFields } ?? [])
         self.facilityName = ((try? workspace.store.facility(id: report.facilityID)) ?? nil)?.name
         let areas = report.areaID == nil ? [] : ((try? workspace.store.areas(facilityID: report.facilityID)) ?? [])
         self.areaName = areas.first { $0.id == report.areaID }?.name

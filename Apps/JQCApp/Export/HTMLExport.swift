@@ -127,13 +127,13 @@ struct HTMLExport {
 
             """)
         for field in scored {
-            let outcome = ReportPresenter.outcomeName(field.outcome).replacingOccurrences(of: "_", with: " ")
+            let outcome = ReportPresenter.outcomeName(field).replacingOccurrences(of: "_", with: " ")
             let failedCritical = field.critical && score.criticalFailures.contains(field.fieldID)
             let points = field.counts ? "\(ReportPresenter.number(field.earned)) / \(ReportPresenter.number(field.possible))" : "\u{2013}"
             try emit("""
                 <tr\(failedCritical ? " class=\"failed\"" : "")><td>\(esc(field.label.isEmpty ? "field \(field.fieldID)" : field.label)) \
                 <span class="muted">[\(esc(field.fieldID.rawValue))]</span></td>\
-                <td class="outcome \(esc(ReportPresenter.outcomeName(field.outcome)))">\(esc(outcome))</td>\
+                <td class="outcome \(esc(ReportPresenter.outcomeName(field)))">\(esc(outcome))</td>\
                 <td class="num">\(esc(points))</td><td class="num">\(esc(ReportPresenter.number(field.weight)))</td>\
                 <td>\(field.critical ? "critical" : "")</td></tr>
 
@@ -168,7 +168,11 @@ struct HTMLExport {
             if field.required { marks += " <span class=\"req\" title=\"required\">*</span>" }
             if field.critical { marks += " <span class=\"badge critical\">critical</span>" }
             try emit("<div class=\"field\"><div class=\"label\">\(esc(field.displayName))\(marks)</div><div class=\"answer\">")
-            try answer(field, type: type)
+            if content.hidden.contains(field.id) {
+                try emit("<span class=\"muted hidden-by-condition\">\(esc(ReportPresenter.hiddenText))</span>")
+            } else {
+                try answer(field, type: type)
+            }
             try emit("</div></div>\n")
         }
         try emit("</section>\n")

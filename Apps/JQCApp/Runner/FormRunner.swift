@@ -9,6 +9,16 @@ public struct FormRunner: Sendable {
     public let steps: [FieldDefinition]
     /// The field on screen; `steps.count` means past the last field (the end screen).
     public private(set) var index: Int
+    /// Fields the runner does not ask, with why: hidden by a condition, or calculated.
+    public private(set) var notAsked: [FieldID: NotAsked] = [:]
+
+    /// Why a field is not asked.
+    public enum NotAsked: Sendable, Equatable {
+        /// Hidden by a condition, which the text describes.
+        case hidden(String)
+        /// Calculated from other answers; the text is its value as shown.
+        case calculated(String)
+    }
 
     /// Starts at `resume` (the field where an earlier run stopped) or at the first field.
     public init(schema: FormSchema, registry: FieldTypeRegistry, resume: FieldID?) {
@@ -73,7 +83,24 @@ public struct FormRunner: Sendable {
     }
 
     /// Moves to the field after the current one (after a successful save).
-    public mutating func advance() { index = min(index + 1, steps.count) }
+    public mutating func advance() { index = askable(from: min(index + 1, steps.count), step: 1) ?? steps.count }
+
+    /// Says which fields are not asked now (after each answer, as visibility
+    /// changes); the field on screen moves forward if it is one of them.
+    public mutating func setNotAsked(_ fields: [FieldID: NotAsked]) {
+        notAsked = fields
+        if index < steps.count { index = askable(from: index, step: 1) ?? steps.count }
+    }
+
+    /// The first asked step from `start` going by `step`, or nil past either end.
+    private func askable(from start: Int, step: Int) -> Int? {
+        var i = start
+        while i >= 0, i < steps.count {
+            if notAsked[steps[i].id] == nil { return i }
+            i += step
+        }
+        return nil
+    }
 
     /// Moves to a field by id (used after a failed completion, to the first problem).
     public mutating func go(to id: FieldID) {
@@ -88,20 +115,35 @@ public struct FormRunner: Sendable {
     }
 
     private mutating func move(to target: Int) -> Action {
-        if target < 0 { return .message("This is the first field.") }
-        index = min(target, steps.count)
+        if target < index {
+            guard target >= 0, let found = askable(from: target, step: -1) else { return .message("This is the first field.") }
+            index = found
+        } else {
+            index = askable(from: min(target, steps.count), step: 1) ?? steps.count
+        }
         return .show
+    }
+
+    private mutating func show(_ found: Int) -> Action {
+        let field = steps[found]
+        switch notAsked[field.id] {
+        case .hidden(let why)?:
+            return .message("Field '\(field.id)' (\(field.displayName)) is hidden by condition: \(why).")
+        case .calculated(let value)?:
+            return .message("Field '\(field.id)' (\(field.displayName)) is calculated from other answers (now \(value)); it is never asked.")
+        case nil:
+            index = found
+            return .show
+        }
     }
 
     private mutating func jump(_ target: String) -> Action {
         if target.isEmpty { return .message("Say where to: /jump FIELD_ID, or /jump N for the N-th field.") }
         if let found = steps.firstIndex(where: { $0.id.rawValue == target }) {
-            index = found
-            return .show
+            return show(found)
         }
         if let n = Int(target), (1...max(steps.count, 1)).contains(n), !steps.isEmpty {
-            index = n - 1
-            return .show
+            return show(n - 1)
         }
         return .message("No field '\(target)' in this form; use a field id or a number from 1 to \(steps.count).")
     }

@@ -1,4 +1,5 @@
 import FieldTypes
+import FormLogic
 import Foundation
 import Models
 import Scoring
@@ -17,6 +18,9 @@ final class RunSession {
     private var report: Report
     private let template: Template
     private var runner: FormRunner
+    private let logic: FormLogic
+    /// The logic's view of the answers, updated after each answer.
+    private var state: FormState
 
     init(workspace: Workspace, report: Report, style: TerminalStyle,
          readLine: @escaping () -> String?, write: @escaping (String) -> Void,
@@ -30,6 +34,32 @@ final class RunSession {
         template = try workspace.template(for: report)
         let resume = try workspace.storage { () throws(StorageError) in try workspace.store.resumeField(of: report.localID) }
         runner = FormRunner(schema: template.schema, registry: workspace.registry, resume: resume)
+        logic = workspace.logic(template)
+        state = logic.evaluate(report.answers)
+        runner.setNotAsked(notAsked())
+    }
+
+    /// The fields not asked for the current answers: hidden ones with the condition, calculated ones with their value.
+    private func notAsked() -> [FieldID: FormRunner.NotAsked] {
+        var result: [FieldID: FormRunner.NotAsked] = [:]
+        for field in runner.steps {
+            if !state.isVisible(field.id) {
+                result[field.id] = .hidden(logic.hiddenReason(field.id, in: state) ?? "its condition does not hold")
+            } else if logic.isCalculated(field.id), logic.unsupportedReason(field.id) == nil {
+                result[field.id] = .calculated(workspace.registry.display(field, state.value(field.id), style: style))
+            }
+        }
+        return result
+    }
+
+    /// After an answer: the logic updated, and every calculated value that changed shown.
+    private func answerChanged(_ id: FieldID) {
+        let before = state
+        state = logic.updating(state, answers: report.answers, changed: id)
+        for field in runner.steps where logic.isCalculated(field.id) && state.isVisible(field.id) && before.value(field.id) != state.value(field.id) {
+            write("  calculated: \(field.displayName) = \(workspace.registry.display(field, state.value(field.id), style: style))")
+        }
+        runner.setNotAsked(notAsked())
     }
 
     /// Runs until the person quits, completes, or input ends. Returns the report as saved.
@@ -70,6 +100,7 @@ final class RunSession {
                     let field = template.schema.field(id)
                     let shown = field.map { workspace.registry.display($0, report.answers[id], style: style) } ?? ""
                     write("  saved: \(shown)")
+                    answerChanged(id)
                     if case .addRow = answer {
                         write("  Another row, or Enter to go on.")
                         continue
@@ -90,7 +121,7 @@ final class RunSession {
                 } catch {
                     write("  " + paint("! \(error.message)", error: true))
                     for problem in error.problems { write("    - \(problem)") }
-                    if let first = workspace.registry.completionProblems(template.schema, answers: report.answers).first {
+                    if let first = workspace.logic(template).completionProblems(report.answers).first {
                         runner.go(to: first.fieldID)
                         try show()
                     }
@@ -112,13 +143,18 @@ final class RunSession {
         write("")
         guard let field = runner.current else {
             write(paint("End of form · \(answered) of \(runner.steps.count) answered · score so far \(score.percentText)", bold: true))
+            for field in runner.steps where logic.isCalculated(field.id) && state.isVisible(field.id) {
+                write("  calculated: \(field.displayName) = \(workspace.registry.display(field, state.value(field.id), style: style))")
+            }
             write("Type /done to complete, /b to go back, /jump N to revisit a field, /q to save and quit.")
             return
         }
         write(paint("Field \(runner.index + 1) of \(runner.steps.count) · \(answered) answered · score so far \(score.percentText)", bold: true))
         for heading in headings(before: field) { write(heading) }
         let type = workspace.registry.resolve(field)
-        write(paint("\(field.required ? "* " : "")\(field.displayName)", bold: true) + "  [\(field.id), \(field.type)\(field.required ? ", required" : "")]")
+        let required = state.isRequired(field.id)
+        write(paint("\(required ? "* " : "")\(field.displayName)", bold: true) + "  [\(field.id), \(field.type)\(required ? ", required" : "")]")
+        if let reason = logic.unsupportedReason(field.id) { write("  This field is unsupported here: \(reason).") }
         for line in type.prompt(for: field, style: style) { write("  \(line)") }
         if let current = report.answers[field.id] {
             write("  now: \(type.display(current, for: field, style: style))  (Enter keeps it, /clear removes it)")
@@ -132,7 +168,7 @@ final class RunSession {
         var cursor = position - 1
         while cursor >= 0, !workspace.registry.resolve(template.schema.fields[cursor]).isAnswerable {
             let f = template.schema.fields[cursor]
-            lines.insert(f.type == "section" ? paint("== \(f.label) ==", bold: true) : "  \(f.label)", at: 0)
+            lines.insert(workspace.registry.resolve(f).startsSection ? paint("== \(f.label) ==", bold: true) : "  \(f.label)", at: 0)
             cursor -= 1
         }
         return lines

@@ -1,5 +1,6 @@
 import Foundation
 import FieldTypes
+import FormLogic
 import Models
 import Storage
 
@@ -51,6 +52,9 @@ extension Workspace {
                 for field in template.schema.fields where registry.type(named: field.type) == nil {
                     warnings.append("template '\(template.id)': field '\(field.id)' uses field type '\(field.type)', which this jqc does not support; it will show as unsupported")
                 }
+                let logic = FormLogic(schema: template.schema, registry: registry)
+                problems += logic.problems.map { "template '\(template.id)': \($0)" }
+                warnings += logic.warnings.map { "template '\(template.id)': \($0)" }
                 templates.append(template)
             }
         }
@@ -63,8 +67,9 @@ extension Workspace {
 
     /// Every problem of every template in a `{"templates": [...]}` document,
     /// for `jqc templates lint`: decoding problems (duplicate ids, wrong-typed
-    /// keys) and the registry's lint (unknown types, bad options, the grid,
-    /// critical or required where they cannot apply) together, so one run
+    /// keys), the registry's lint (unknown types, bad options, the grid,
+    /// critical or required where they cannot apply) and the form logic's
+    /// (references, operators, kinds, cycles, sizes) together, so one run
     /// lists them all. Each line names the template and the field.
     public static func lintTemplates(_ document: JSONValue, source: String, registry: FieldTypeRegistry) -> (templates: [String], problems: [String]) {
         guard let list = document["templates"]?.arrayValue else {
@@ -86,6 +91,13 @@ extension Workspace {
             for problem in registry.lint(FormSchema(fields: fields)) {
                 var located = problem
                 located.fieldIndex = problem.fieldIndex.map { decodedPositions[$0] }
+                found.append(located)
+            }
+            // Form logic: every problem, and operators this jqc does not know.
+            let logic = FormLogic(schema: FormSchema(fields: fields), registry: registry)
+            for problem in logic.problems + logic.warnings {
+                var located = problem.schemaProblem
+                located.fieldIndex = fields.firstIndex { $0.id == problem.fieldID }.map { decodedPositions[$0] }
                 found.append(located)
             }
             let ordered = found.enumerated().sorted { a, b in

@@ -1,5 +1,6 @@
 import Foundation
 import FieldTypes
+import FormLogic
 import Models
 import Scoring
 import Storage
@@ -53,7 +54,7 @@ extension Workspace {
     public func start(templateID: String, facilityID: String, areaID: String?, assignmentID: String? = nil,
                       parent: Report? = nil, answers: Answers = Answers()) throws(AppError) -> Report {
         try checkVersionGate()
-        _ = try template(id: templateID)
+        let template = try template(id: templateID)
         guard try storage({ () throws(StorageError) in try store.facility(id: facilityID) }) != nil else {
             throw AppError.notFound("Facility '\(facilityID)' is not on this device. See 'jqc facilities', or import them with 'jqc facilities import FILE'.")
         }
@@ -63,6 +64,7 @@ extension Workspace {
                 throw AppError.notFound("Facility '\(facilityID)' has no area '\(areaID)'. See 'jqc areas \(facilityID)'.")
             }
         }
+        let answers = logic(template).applyingCalculations(to: answers)
         return try storage { () throws(StorageError) in
             try store.createReport(templateID: templateID, facilityID: facilityID, areaID: areaID,
                                    assignmentID: assignmentID, parentLocalID: parent?.localID,
@@ -84,6 +86,8 @@ extension Workspace {
         guard type.isAnswerable else {
             throw AppError.validation("Field '\(field.id)' (\(field.displayName)) is a \(field.type) and takes no answer.", code: "ANSWER_INVALID")
         }
+        let logic = self.logic(template)
+        try checkLogicAllows(input, field: field, report: report, logic: logic)
         let value: JSONValue?
         switch input {
         case .clear:
@@ -109,8 +113,27 @@ extension Workspace {
             value = parsed.isNull ? nil : parsed
         }
         let scorer = self.scorer(template)
+        let derive: ((Answers) -> Answers)? = logic.calculatedFields.isEmpty ? nil : { logic.applyingCalculations(to: $0) }
         return try storage { () throws(StorageError) in
-            try store.saveAnswer(report.localID, field: field.id, value: value, score: scorer)
+            try store.saveAnswer(report.localID, field: field.id, value: value, derive: derive, score: scorer)
+        }
+    }
+
+    /// Refuses what the form logic forbids: typing a calculated answer,
+    /// answering a hidden field (clearing it is fine), and typing into a
+    /// field whose logic this version cannot evaluate.
+    private func checkLogicAllows(_ input: AnswerInput, field: FieldDefinition, report: Report, logic: FormLogic) throws(AppError) {
+        if logic.isCalculated(field.id), logic.unsupportedReason(field.id) == nil {
+            let now = logic.evaluate(report.answers).value(field.id)
+            throw AppError.validation("Field '\(field.id)' (\(field.displayName)) is calculated from other answers and cannot be set (now: \(now.map { registry.display(field, $0, style: .plain) } ?? "no value")). Answer the fields it is calculated from.", code: "FIELD_CALCULATED")
+        }
+        if case .clear = input { return }
+        let state = logic.evaluate(report.answers)
+        if !state.isVisible(field.id) {
+            throw AppError.blocked("FIELD_HIDDEN", "Field '\(field.id)' (\(field.displayName)) is hidden by condition: \(logic.hiddenReason(field.id, in: state) ?? "its condition does not hold"). See 'jqc explain \(short(report)) \(field.id)'.")
+        }
+        if let reason = logic.unsupportedReason(field.id), case .typed = input {
+            throw AppError.validation("Field '\(field.id)' (\(field.displayName)) cannot be typed: \(reason); update jqc, or set its JSON with --value-json.", code: "ANSWER_INVALID")
         }
     }
 
@@ -149,7 +172,8 @@ extension Workspace {
             throw AppError.blocked("STATE_NOT_ALLOWED", report.lifecycle.refusal(for: .complete))
         }
         let template = try template(for: report)
-        let problems = registry.completionProblems(template.schema, answers: report.answers)
+        let logic = self.logic(template)
+        let problems = logic.completionProblems(report.answers)
         if !problems.isEmpty {
             throw AppError.validation(
                 "Report \(short(report)) cannot be completed: \(problems.count) field\(problems.count == 1 ? "" : "s") need\(problems.count == 1 ? "s" : "") an answer or a fix.",
@@ -160,8 +184,11 @@ extension Workspace {
         // The score, the follow-up flag and the new state in one transaction:
         // once the report is queued, what is uploaded is all of it.
         let scorer = self.scorer(template)
+        // Hidden fields' answers are dropped from the completed report (the
+        // revision history keeps them); calculated answers are recomputed.
+        let kept = logic.evaluate(report.answers).visibleAnswers
         var completed = try storage { () throws(StorageError) -> Report in
-            try store.apply(.complete, to: id, score: scorer,
+            try store.apply(.complete, to: id, answers: kept, score: scorer,
                             followUpRequired: followUp || score.failedCritical || report.followUpRequired)
         }
         if let parentID = report.parentLocalID {

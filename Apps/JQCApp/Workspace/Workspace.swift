@@ -1,5 +1,6 @@
 import Foundation
 import FieldTypes
+import FormLogic
 import Models
 import Scoring
 import Storage
@@ -67,15 +68,28 @@ public final class Workspace {
         return field
     }
 
-    /// The score of a report's answers with its per-field breakdown.
+    /// The form logic of a template (conditions and calculations), compiled.
+    public func logic(_ template: Template) -> FormLogic {
+        FormLogic(schema: template.schema, registry: registry)
+    }
+
+    /// The score of a report's answers with its per-field breakdown; fields
+    /// hidden by a condition are marked and left out.
     public func score(_ report: Report, template: Template) -> ScoreReport {
-        Scorer.score(schema: template.schema, answers: report.answers, judge: registry.score)
+        Self.score(report.answers, logic: logic(template), registry: registry)
+    }
+
+    /// The score of answers under a template's logic: calculations applied, hidden fields left out.
+    static func score(_ answers: Answers, logic: FormLogic, registry: FieldTypeRegistry) -> ScoreReport {
+        let state = logic.evaluate(answers)
+        return Scorer.score(schema: logic.schema, answers: state.answers, hidden: Set(state.hiddenFields), judge: registry.score)
     }
 
     /// The stored score (the ratio) of any answers to `template`, for the
     /// store to compute inside the transaction that saves them.
     func scorer(_ template: Template) -> (Answers) -> Double? {
         let registry = self.registry
-        return { answers in Scorer.score(schema: template.schema, answers: answers, judge: registry.score).ratio }
+        let logic = self.logic(template)
+        return { answers in Self.score(answers, logic: logic, registry: registry).ratio }
     }
 }

@@ -48,7 +48,42 @@ private struct Run {
         checkDisplay()
         checkScore()
         checkNotAnswerable()
+        checkLogic()
         checkRegistration()
+    }
+
+    /// Form logic: the operators a type offers fit what it compares, and the
+    /// values it compares are of its declared kind, for any JSON.
+    mutating func checkLogic() {
+        let operators = type.logicOperators
+        if !operators.isSuperset(of: LogicOperator.universal) {
+            fail("every type supports answered and unanswered", type.name, "logicOperators is \(operators.sorted().map(\.rawValue))")
+        }
+        if !operators.isDisjoint(with: [.passed, .failed]), !type.isScoreable {
+            fail("passed/failed are offered only by scored types", type.name, "offered, but the type is not scored")
+        }
+        let comparisons = operators.subtracting(LogicOperator.universal).subtracting([.passed, .failed])
+        if !comparisons.isEmpty, type.logicKind == nil {
+            fail("comparison operators need a logicKind", type.name, "offers \(comparisons.sorted().map(\.rawValue)) with no logicKind")
+        }
+        if type.holdsCalculation, !type.isAnswerable || ![.number, .text, .bool].contains(type.logicKind) {
+            fail("a calculable type is answered and compares a number, text or true/false", type.name,
+                 "logicKind is \(type.logicKind.map(\.rawValue) ?? "none")")
+        }
+        if type.startsSection, type.isAnswerable {
+            fail("a section heading takes no answer", type.name, "startsSection is true for an answerable type")
+        }
+        for answer in samples.validAnswers + FieldTypeConformance.wrongKinds {
+            if let value = type.logicValue(of: answer, for: field), value.kind != type.logicKind {
+                fail("a compared value is of the type's logicKind", answer.canonicalString(), "read as \(value.kind.rawValue)")
+            }
+            if let value = type.logicOperand(answer, for: field), value.kind != type.logicKind {
+                fail("a condition's value is read as the type's logicKind", answer.canonicalString(), "read as \(value.kind.rawValue)")
+            }
+        }
+        if type.isScoreable, type.logicValue(of: .string("N/A"), for: field) != nil {
+            fail("N/A is never compared", "\"N/A\"", "logicValue read it")
+        }
     }
 
     mutating func checkName() {

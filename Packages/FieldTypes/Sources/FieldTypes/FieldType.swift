@@ -58,6 +58,32 @@ public protocol FieldType: Sendable {
     /// `.unanswered`, `"N/A"` is `.notApplicable` for scoreable types, and
     /// non-scoreable types always give `.notScoreable`.
     func score(_ answer: JSONValue?, for field: FieldDefinition) -> FieldScore
+
+    // MARK: Form logic (`visible_when`, `required_when`, `calculate`); defaults in `FieldType+Logic.swift`
+
+    /// The kind of value conditions compare for this type (a rating's number,
+    /// a pass/fail keyword); nil when answers are only answered or not.
+    var logicKind: LogicKind? { get }
+
+    /// Every condition operator this type supports; `answered` and
+    /// `unanswered` always, `passed`/`failed` judged as `score` judges a critical field.
+    var logicOperators: Set<LogicOperator> { get }
+
+    /// The value a condition compares for an answer; nil when it cannot be
+    /// compared (blank, `"N/A"`, unreadable): every comparison is then false.
+    func logicValue(of answer: JSONValue, for field: FieldDefinition) -> LogicValue?
+
+    /// A condition's `"value"` read as this type compares it; nil when it is
+    /// of the wrong kind (a lint problem, and false at run time).
+    func logicOperand(_ literal: JSONValue, for field: FieldDefinition) -> LogicValue?
+
+    /// True when a field of this type may carry `calculate` (a value of its
+    /// `logicKind`, stored as an ordinary answer).
+    var holdsCalculation: Bool { get }
+
+    /// True for headings (`section`): a `visible_when` on one hides every
+    /// field after it up to the next heading.
+    var startsSection: Bool { get }
 }
 
 extension FieldType {

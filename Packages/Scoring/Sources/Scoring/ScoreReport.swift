@@ -52,9 +52,12 @@ public struct FieldContribution: Sendable, Hashable {
     public var earned: Double
     /// What the field added to `possible` (its weight when it counts, else 0).
     public var possible: Double
+    /// True when a form-logic condition hides the field: it never counts.
+    public var hidden: Bool = false
 
     /// True when the field is part of the ratio.
     public var counts: Bool {
+        if hidden { return false }
         if case .scored = outcome { return true }
         return false
     }

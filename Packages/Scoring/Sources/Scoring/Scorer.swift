@@ -8,23 +8,26 @@ import Models
 /// possible (weight 1 unless the template says otherwise, so with no weights
 /// this is exactly the seed's earned / answered); the ratio is nil when
 /// nothing counts. A critical field that counts and did not pass fails the
-/// inspection whatever the ratio.
+/// inspection whatever the ratio. A field hidden by a condition is left out
+/// of earned and possible points and marked hidden in the breakdown.
 public enum Scorer {
     /// Scores `answers` against `schema`, asking `judge` (the field-type
     /// registry's scorer at the composition root) how each field did.
-    public static func score(schema: FormSchema, answers: Answers,
+    /// Fields in `hidden` (hidden by a form-logic condition) do not count.
+    public static func score(schema: FormSchema, answers: Answers, hidden: Set<FieldID> = [],
                              judge: (FieldDefinition, JSONValue?) -> FieldScore) -> ScoreReport {
         var earned = 0.0
         var possible = 0.0
         var criticalFailures: [FieldID] = []
         var contributions: [FieldContribution] = []
         for field in schema.fields {
-            let outcome = judge(field, answers[field.id])
+            let isHidden = hidden.contains(field.id)
+            let outcome = judge(field, isHidden ? nil : answers[field.id])
             let weight = field.effectiveWeight
             var contribution = FieldContribution(fieldID: field.id, label: field.label, type: field.type,
                                                  weight: weight, critical: field.critical, outcome: outcome,
-                                                 earned: 0, possible: 0)
-            if case .scored(let fraction, let passed) = outcome {
+                                                 earned: 0, possible: 0, hidden: isHidden)
+            if !isHidden, case .scored(let fraction, let passed) = outcome {
                 let clamped = min(max(fraction, 0), 1)
                 contribution.earned = weight * clamped
                 contribution.possible = weight

@@ -12,6 +12,8 @@ public struct BarcodeField: FieldType {
     public init() {}
     /// `"barcode"`.
     public var name: String { "barcode" }
+    /// Conditions compare the scanned code exactly.
+    public var logicKind: LogicKind? { .text }
 
     /// The field's `pattern` compiled, or nil when it has none or an invalid one
     /// (an invalid pattern is a definition problem, never a crash).

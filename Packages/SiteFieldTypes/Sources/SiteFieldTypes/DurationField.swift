@@ -15,6 +15,8 @@ public struct DurationField: FieldType {
     public var name: String { "duration" }
     /// Timed again on each inspection.
     public var copiesOnReinspection: Bool { false }
+    /// Conditions compare the number of seconds.
+    public var logicKind: LogicKind? { .number }
 
     /// The bounds the field sets, in seconds (either may be nil).
     public func bounds(_ field: FieldDefinition) -> (min: Int64?, max: Int64?) {

@@ -14,6 +14,8 @@ public struct GeopointField: FieldType {
     public init() {}
     /// `"geopoint"`.
     public var name: String { "geopoint" }
+    /// Conditions can only ask whether it is answered: there is no value to compare.
+    public var logicKind: LogicKind? { nil }
     /// A position is taken again on each inspection.
     public var copiesOnReinspection: Bool { false }
 

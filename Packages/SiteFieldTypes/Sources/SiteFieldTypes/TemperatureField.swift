@@ -42,6 +42,8 @@ public struct TemperatureField: FieldType {
     public var isScoreable: Bool { true }
     /// Measured again on a re-inspection.
     public var copiesOnReinspection: Bool { false }
+    /// Conditions compare the reading, in the field's unit.
+    public var logicKind: LogicKind? { .number }
 
     /// The field's unit; Celsius when it gives none or an unknown one.
     public func unit(_ field: FieldDefinition) -> Unit {

@@ -84,11 +84,16 @@ extension LocalStore {
     /// Saves one answer (nil or JSON null clears it) as an autosave: the
     /// lifecycle must allow editing, and the new answers are kept as a
     /// revision, with their score when `score` is given, all in one transaction.
+    /// `derive`, when given, turns the answers read in the transaction into
+    /// the answers to store (calculated answers recomputed), so what another
+    /// process saved in between is never overwritten with a stale value.
     @discardableResult
     public func saveAnswer(_ localID: UUID, field: FieldID, value: JSONValue?,
+                           derive: ((Answers) -> Answers)? = nil,
                            score: ((Answers) -> Double?)? = nil) throws(StorageError) -> Report {
         try perform(.autosave, on: localID, edit: { report in
             report.answers[field] = (value?.isNull ?? true) ? nil : value
+            if let derive { report.answers = derive(report.answers) }
         }, score: score)
     }
 

@@ -1,4 +1,5 @@
 import FieldTypes
+import FormLogic
 import Foundation
 import Models
 import SiteFieldTypes
@@ -7,7 +8,9 @@ import SiteFieldTypes
 // lint` use it: the bytes are a templates file (or one template object);
 // each template goes through `Template.decode`, its decodable fields through
 // `FieldDefinition.decode` one by one, and what decodes through the
-// registry's `check` and `lint` (the site types included).
+// registry's `check` and `lint` (the site types included) and the form
+// logic: compiled, linted, evaluated on no answers and on answers made from
+// the template's own values, and updated one answer at a time.
 
 let registry = FieldTypeRegistry.builtIn().addingSiteFieldTypes()
 
@@ -57,7 +60,33 @@ func checkTemplate(_ item: JSONValue) {
         expect(registry.completionProblems(template.schema, answers: Answers()).count == required.count,
                "an empty report lacks exactly the required answerable fields")
         checkRoundTrip(template)
+        checkLogic(template, items: items)
     }
+}
+
+/// Form logic on any template: lint problems name a field of the form in one
+/// line; evaluating never traps; updating after each answer gives the same
+/// state as evaluating all answers at once.
+func checkLogic(_ template: Template, items: [JSONValue]) {
+    let logic = FormLogic(schema: template.schema, registry: registry)
+    let ids = Set(template.schema.fields.map(\.id))
+    for problem in logic.problems + logic.warnings {
+        expect(ids.contains(problem.fieldID), "a logic problem names a field of the form")
+        expect(isOneLine(problem.message) && !problem.message.isEmpty, "a logic problem is one line, got \(shown(problem.message))")
+    }
+    var answers = Answers()
+    var state = logic.evaluate(answers)
+    // Answers taken from the template's own values: each field's "value" keys and options.
+    var values: [JSONValue] = [1, 0, 2.5, "pass", "fail", true, "N/A", "2026-01-31"]
+    for item in items { if let value = item["value"] { values.append(value) } }
+    for (index, field) in template.schema.fields.prefix(64).enumerated() {
+        answers[field.id] = values[index % values.count]
+        state = logic.updating(state, answers: answers, changed: field.id)
+    }
+    expect(state == logic.evaluate(answers), "updating after each answer equals evaluating at once")
+    _ = logic.completionProblems(answers)
+    _ = logic.submissionProblems(state.visibleAnswers)
+    for field in template.schema.fields.prefix(8) { _ = logic.explain(field.id, answers: answers) }
 }
 
 /// Problems carry a field position inside the schema, and a message.

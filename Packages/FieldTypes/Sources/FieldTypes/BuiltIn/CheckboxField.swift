@@ -11,6 +11,19 @@ public struct CheckboxField: FieldType {
     public var name: String { "checkbox" }
     /// Scored: true passes, false fails.
     public var isScoreable: Bool { true }
+    /// Compares its tick as true or false.
+    public var logicKind: LogicKind? { .bool }
+    /// A calculated tick is scored like a typed one.
+    public var holdsCalculation: Bool { true }
+
+    /// The tick, reading the old clients' `"true"`/`"false"` too.
+    public func logicValue(of answer: JSONValue, for field: FieldDefinition) -> LogicValue? {
+        switch answer {
+        case .bool(let b): return .bool(b)
+        case .string(let s) where s == "true" || s == "false": return .bool(s == "true")
+        default: return nil
+        }
+    }
 
     /// true, false, the old clients' `"true"`/`"false"`, or `"N/A"`.
     public func validate(_ answer: JSONValue, for field: FieldDefinition) -> String? {

@@ -7,6 +7,8 @@ public struct CheckboxGroupField: FieldType {
     public init() {}
     /// `"checkbox_group"`.
     public var name: String { "checkbox_group" }
+    /// `contains` tests whether an option is ticked.
+    public var logicKind: LogicKind? { .options }
 
     /// Needs a non-empty list of distinct `options`.
     public func checkDefinition(_ field: FieldDefinition) -> [SchemaProblem] {

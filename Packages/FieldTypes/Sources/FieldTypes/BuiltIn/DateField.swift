@@ -6,6 +6,8 @@ public struct DateField: FieldType {
     public init() {}
     /// `"date"`.
     public var name: String { "date" }
+    /// Compares calendar dates.
+    public var logicKind: LogicKind? { .date }
 
     /// A string `YYYY-MM-DD` naming a real date (`2026-02-30` is refused).
     public func validate(_ answer: JSONValue, for field: FieldDefinition) -> String? {

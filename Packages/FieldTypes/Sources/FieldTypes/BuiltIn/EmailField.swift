@@ -6,6 +6,8 @@ public struct EmailField: FieldType {
     public init() {}
     /// `"email"`.
     public var name: String { "email" }
+    /// Compares the address exactly.
+    public var logicKind: LogicKind? { .text }
 
     /// A string shaped like `someone@example.org`: one `@`, no spaces, a dot in the domain.
     public func validate(_ answer: JSONValue, for field: FieldDefinition) -> String? {

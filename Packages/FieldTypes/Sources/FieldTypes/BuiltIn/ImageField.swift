@@ -9,6 +9,8 @@ public struct ImageField: FieldType {
     public init() {}
     /// `"image"`.
     public var name: String { "image" }
+    /// Conditions can only ask whether it is answered: there is no value to compare.
+    public var logicKind: LogicKind? { nil }
     /// A re-inspection takes new photos.
     public var copiesOnReinspection: Bool { false }
 

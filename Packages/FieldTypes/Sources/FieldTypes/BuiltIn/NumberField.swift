@@ -8,6 +8,10 @@ public struct NumberField: FieldType {
     public init() {}
     /// `"number"`.
     public var name: String { "number" }
+    /// Compares its number; may be calculated.
+    public var logicKind: LogicKind? { .number }
+    /// A calculated number is stored like a typed one.
+    public var holdsCalculation: Bool { true }
 
     /// A finite JSON number.
     public func validate(_ answer: JSONValue, for field: FieldDefinition) -> String? {

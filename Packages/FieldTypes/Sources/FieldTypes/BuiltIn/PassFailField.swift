@@ -13,6 +13,10 @@ public struct PassFailField: FieldType {
     public var isScoreable: Bool { true }
     /// A re-inspection judges again.
     public var copiesOnReinspection: Bool { false }
+    /// Compares its keyword, `"pass"` or `"fail"`.
+    public var logicKind: LogicKind? { .text }
+    /// A calculated `"pass"`/`"fail"` is scored like a typed one.
+    public var holdsCalculation: Bool { true }
 
     /// `"pass"`, `"fail"` or `"N/A"`.
     public func validate(_ answer: JSONValue, for field: FieldDefinition) -> String? {

@@ -10,6 +10,8 @@ public struct RadioField: SingleChoiceFieldType {
     public var name: String { "radio" }
     /// Scored with the pass keywords.
     public var isScoreable: Bool { true }
+    /// Compares the chosen option's text.
+    public var logicKind: LogicKind? { .text }
     /// `n/a` is an answer: the field is left out of the score.
     var allowsNotApplicable: Bool { true }
 

@@ -17,6 +17,10 @@ public struct RatingField: FieldType {
     public var isScoreable: Bool { true }
     /// A re-inspection rates again.
     public var copiesOnReinspection: Bool { false }
+    /// Compares its number of stars.
+    public var logicKind: LogicKind? { .number }
+    /// A calculated rating must still fit the scale.
+    public var holdsCalculation: Bool { true }
 
     /// The field's scale: its `max`, or 5 when it has none or a nonsensical one.
     public func scale(_ field: FieldDefinition) -> Int {

@@ -6,6 +6,8 @@ public struct SectionField: DisplayOnlyFieldType {
     public init() {}
     /// `"section"`.
     public var name: String { "section" }
+    /// A heading: its `visible_when` covers the fields up to the next one.
+    public var startsSection: Bool { true }
     var noun: String { "section heading" }
 
     /// The heading: `━━ Restrooms ━━` (ASCII: `== Restrooms ==`).

@@ -7,5 +7,7 @@ public struct SelectField: SingleChoiceFieldType {
     public init() {}
     /// `"select"`.
     public var name: String { "select" }
+    /// Compares the chosen option's text.
+    public var logicKind: LogicKind? { .text }
     var allowsNotApplicable: Bool { false }
 }

@@ -10,6 +10,8 @@ public struct SignatureField: FieldType {
     public init() {}
     /// `"signature"`.
     public var name: String { "signature" }
+    /// Conditions can only ask whether it is answered: there is no value to compare.
+    public var logicKind: LogicKind? { nil }
     /// A re-inspection is signed again.
     public var copiesOnReinspection: Bool { false }
 

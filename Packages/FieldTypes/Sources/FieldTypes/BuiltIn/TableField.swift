@@ -8,6 +8,8 @@ public struct TableField: FieldType {
     public init() {}
     /// `"table"`.
     public var name: String { "table" }
+    /// Conditions can only ask whether it is answered: there is no value to compare.
+    public var logicKind: LogicKind? { nil }
 
     /// Needs a non-empty list of distinct, non-blank `columns`.
     public func checkDefinition(_ field: FieldDefinition) -> [SchemaProblem] {

@@ -6,6 +6,10 @@ public struct TextField: FieldType {
     public init() {}
     /// `"text"`.
     public var name: String { "text" }
+    /// Compares its text exactly; may be calculated from strings.
+    public var logicKind: LogicKind? { .text }
+    /// A calculated string is stored like typed text.
+    public var holdsCalculation: Bool { true }
 
     /// A JSON string.
     public func validate(_ answer: JSONValue, for field: FieldDefinition) -> String? {

@@ -6,6 +6,10 @@ public struct TextareaField: FieldType {
     public init() {}
     /// `"textarea"`.
     public var name: String { "textarea" }
+    /// Compares its text exactly; may be calculated from strings.
+    public var logicKind: LogicKind? { .text }
+    /// A calculated string is stored like typed text.
+    public var holdsCalculation: Bool { true }
 
     /// A JSON string.
     public func validate(_ answer: JSONValue, for field: FieldDefinition) -> String? {

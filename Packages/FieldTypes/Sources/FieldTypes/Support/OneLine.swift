@@ -6,7 +6,7 @@ import Foundation
 /// visible marker, control characters (terminal escape sequences from a
 /// hostile template included) and bidirectional overrides are dropped, and
 /// long text is cut with an ellipsis.
-enum OneLine {
+public enum OneLine {
     /// The longest answer display, in characters, before it is cut.
     static let displayLimit = 200
 
@@ -17,13 +17,13 @@ enum OneLine {
     }
 
     /// `text` quoted for a message: `'text'`, one line, ASCII markers, at most `limit` characters.
-    static func quote(_ text: String, limit: Int = 60) -> String {
+    public static func quote(_ text: String, limit: Int = 60) -> String {
         "'" + cut(flatten(text, lineBreak: "\\n"), limit: limit, ellipsis: "...") + "'"
     }
 
     /// Line breaks replaced by `lineBreak`, tabs by a space, other control and
     /// direction-override characters removed.
-    static func flatten(_ text: String, lineBreak: String) -> String {
+    public static func flatten(_ text: String, lineBreak: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         var previousWasCR = false
@@ -46,7 +46,7 @@ enum OneLine {
     }
 
     /// At most `limit` characters, ending in `ellipsis` when something was cut.
-    static func cut(_ text: String, limit: Int, ellipsis: String) -> String {
+    public static func cut(_ text: String, limit: Int, ellipsis: String) -> String {
         guard text.count > limit else { return text }
         return String(text.prefix(max(limit - ellipsis.count, 1))) + ellipsis
     }
