@@ -14,15 +14,24 @@ enum ServerRunner {
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
 
         let server: HTTPServer
+        let log = ServerLog()
         do throws(ServerError) {
             guard PasswordHasher.prepare() else { throw ServerError.internal("libsodium could not start") }
+            FilePermissions.restrict(databasePath: config.databasePath, photoDirectory: config.photoDirectory)
+            var limits = config.http
+            limits.connections = FilePermissions.raiseOpenFileLimit(toServe: limits.connections)
             let store = try ServerStore(path: config.databasePath)
             let photos = try PhotoVault(directory: config.photoDirectory)
+            FilePermissions.restrict(databasePath: config.databasePath, photoDirectory: config.photoDirectory)
+            let swept = FilePermissions.sweepUploads(in: photos.uploadDirectory, olderThan: limits.bodySeconds + 60)
+            if swept > 0 { log.note("removed \(swept) unfinished upload(s) left by an earlier run") }
             if config.demo { try DemoWorld.seed(store, config: config) }
             let key = try signingKey(store)
-            let app = ServerApp(config: config, store: store, signer: TokenSigner(key: key), judge: AnswerJudge(), photos: photos)
-            server = HTTPServer(uploadDirectory: photos.uploadDirectory,
-                                bodyPolicy: { method, path in app.bodyPolicy(method: method, path: path) },
+            let app = ServerApp(config: config, store: store, signer: TokenSigner(key: key), judge: AnswerJudge(), photos: photos,
+                                log: log)
+            server = HTTPServer(uploadDirectory: photos.uploadDirectory, limits: limits, log: log,
+                                screen: { head in app.screen(head) },
+                                overloaded: { app.overloaded() },
                                 handler: { request in app.handle(request) })
             try server.start(host: config.host, port: config.port)
         } catch {
