@@ -7,6 +7,11 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <microhttpd.h>
+#include <malloc.h>
+
+/* The server's memory policy (glibc): allocations from `bytes` up are mapped on
+   their own and returned to the system when freed. */
+static inline void jqc_map_large_allocations(int bytes) { mallopt(M_MMAP_THRESHOLD, bytes); }
 
 /* Typed wrappers for libmicrohttpd's variadic calls, which Swift cannot call directly. */
 

@@ -2,9 +2,10 @@ import Foundation
 import Synchronization
 
 /// Deadlines for every open connection: its request headers must be complete
-/// within `headerTimeout` of the connection opening (or of the previous
-/// response on a kept-alive connection), and its body within `bodyTimeout`
-/// of the headers. libmicrohttpd only knows an idle timeout, which a client
+/// within `headerTimeout` of the connection opening (on a kept-alive
+/// connection: of the next request line, which must come within
+/// `idleTimeout` of the previous response), its body within `bodyTimeout`
+/// of the headers, and a response must be read within `bodyTimeout`. libmicrohttpd only knows an idle timeout, which a client
 /// sending one byte now and then never reaches; here a watcher thread shuts
 /// down the socket of a connection past its deadline, and MHD then closes it.
 ///
@@ -14,17 +15,19 @@ import Synchronization
 /// number that has been reused.
 final class ConnectionDeadlines: Sendable {
     /// What a connection is waiting for.
-    enum Phase: Sendable { case headers, body, working, replying }
+    enum Phase: Sendable { case headers, body, working, replying, idle }
 
     private struct Entry { var fd: Int32; var address: String; var phase: Phase; var deadline: UInt64? }
     private let entries = Mutex<[UInt: Entry]>([:])
     private let headerTimeout: UInt64
     private let bodyTimeout: UInt64
+    private let idleTimeout: UInt64
     private let log: ServerLog
 
-    init(headerTimeout: TimeInterval, bodyTimeout: TimeInterval, log: ServerLog) {
+    init(headerTimeout: TimeInterval, bodyTimeout: TimeInterval, idleTimeout: TimeInterval, log: ServerLog) {
         self.headerTimeout = UInt64(headerTimeout * 1_000_000_000)
         self.bodyTimeout = UInt64(bodyTimeout * 1_000_000_000)
+        self.idleTimeout = UInt64(idleTimeout * 1_000_000_000)
         self.log = log
     }
 
@@ -52,6 +55,7 @@ final class ConnectionDeadlines: Sendable {
         let deadline: UInt64? = switch phase {
         case .headers: start + headerTimeout
         case .body, .replying: start + bodyTimeout
+        case .idle: start + idleTimeout
         case .working: nil
         }
         entries.withLock { all in
@@ -81,6 +85,7 @@ final class ConnectionDeadlines: Sendable {
         for (address, phase) in late {
             let what = switch phase {
             case .headers: "did not finish its request headers in time"
+            case .idle: "sent no new request in time"
             case .body: "did not finish its request body in time"
             case .working, .replying: "did not read its response in time"
             }

@@ -8,7 +8,7 @@ struct HTTPLimits: Sendable {
     /// Open connections in all.
     var connections = 2048
     /// Open connections from one client address.
-    var connectionsPerAddress = 64
+    var connectionsPerAddress = 256
     /// libmicrohttpd event threads (epoll), each serving many connections.
     var eventThreads = 4
     /// Threads that run request handlers.
@@ -17,7 +17,7 @@ struct HTTPLimits: Sendable {
     var waitingRequests = 256
     /// Seconds a request may wait for a worker before it is answered 503 instead.
     var waitSeconds: TimeInterval = 10
-    /// Seconds from opening a connection (or the previous response) to a complete request head.
+    /// Seconds from opening a connection, or from the request line of a later request on it, to a complete head.
     var headerSeconds: TimeInterval = 10
     /// Seconds from the head to a complete body, and to send a response.
     var bodySeconds: TimeInterval = 300
@@ -74,7 +74,8 @@ final class HTTPServer: @unchecked Sendable {
         self.screen = screen
         self.overloaded = overloaded
         self.handler = handler
-        deadlines = ConnectionDeadlines(headerTimeout: limits.headerSeconds, bodyTimeout: limits.bodySeconds, log: log)
+        deadlines = ConnectionDeadlines(headerTimeout: limits.headerSeconds, bodyTimeout: limits.bodySeconds,
+                                        idleTimeout: TimeInterval(limits.idleSeconds), log: log)
         workers = RequestWorkers(count: limits.workers, capacity: limits.waitingRequests, maximumWait: limits.waitSeconds)
     }
 
@@ -176,6 +177,7 @@ final class HTTPServer: @unchecked Sendable {
         -> UnsafeMutableRawPointer? = { cls, uri, connection in
         guard let cls, let connection else { return nil }
         let server = server(cls)
+        server.deadlines.enter(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection))), .headers)
         let context = RequestContext(target: uri.map { String(cString: $0) } ?? "/", connection: connection,
                                      address: address(of: connection))
         server.inFlight.withLock { $0 += 1 }
@@ -241,7 +243,7 @@ final class HTTPServer: @unchecked Sendable {
             server.log.note("request \(context.target.prefix(80)) ended early: \(describe(code))", address: context.address)
         }
         if let connection {
-            server.deadlines.enter(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection))), .headers)
+            server.deadlines.enter(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection))), .idle)
         }
         server.inFlight.withLock { $0 -= 1 }
     }

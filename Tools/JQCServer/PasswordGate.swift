@@ -2,8 +2,9 @@ import Foundation
 
 /// Runs password checks a few at a time. Each argon2id check takes 64 MiB
 /// and about 100 ms of a core, so unbounded concurrent sign-ins would take
-/// the server's memory; a few more wait their turn for a short while, and
-/// the rest are answered 503 with `Retry-After`.
+/// the server's memory; the others wait their turn (they hold only a worker
+/// thread), and those that would wait too long are answered 503 with
+/// `Retry-After`.
 final class PasswordGate: @unchecked Sendable {
     // `running` and `waiting` are read and written only with `condition` locked.
     private let condition = NSCondition()
@@ -13,7 +14,7 @@ final class PasswordGate: @unchecked Sendable {
     private let maximumWaiting: Int
     private let maximumWait: TimeInterval
 
-    init(limit: Int, maximumWaiting: Int = 8, maximumWait: TimeInterval = 5) {
+    init(limit: Int, maximumWaiting: Int = 64, maximumWait: TimeInterval = 10) {
         self.limit = limit
         self.maximumWaiting = maximumWaiting
         self.maximumWait = maximumWait

@@ -12,7 +12,8 @@ final class RequestWorkers: @unchecked Sendable {
     // `queue` is read and written only with `condition` locked.
     private struct Job { let enqueued: UInt64; let run: @Sendable (_ expired: Bool) -> Void }
     private let condition = NSCondition()
-    private var queue: [Job] = []
+    // A taken job's slot is emptied at once, so nothing it captured (a request body) outlives it.
+    private var queue: [Job?] = []
     private var head = 0
     private let capacity: Int
     private let maximumWait: UInt64
@@ -46,13 +47,14 @@ final class RequestWorkers: @unchecked Sendable {
             condition.lock()
             while head >= queue.count { condition.wait() }
             let job = queue[head]
+            queue[head] = nil
             head += 1
-            if head > 1024 && head * 2 > queue.count {
+            if head > 256 && head * 2 > queue.count {
                 queue.removeFirst(head)
                 head = 0
             }
             condition.unlock()
-            job.run(DispatchTime.now().uptimeNanoseconds &- job.enqueued > maximumWait)
+            if let job { job.run(DispatchTime.now().uptimeNanoseconds &- job.enqueued > maximumWait) }
         }
     }
 }

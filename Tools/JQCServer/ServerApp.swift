@@ -159,6 +159,17 @@ final class ServerApp: Sendable {
     /// a declared length past the route's limit (413).
     func screen(_ head: RequestHead) -> (BodyPolicy, ServerResponse?) {
         let policy = bodyPolicy(method: head.method, path: head.path)
+        // Injected faults come first, as an overloaded proxy in front would.
+        switch faults.beforeHandling() {
+        case .drop?:
+            logFault("drop", head.method, head.path)
+            return (policy, .drop)
+        case .unavailable?:
+            logFault("503", head.method, head.path)
+            return (policy, respond(ServerError.unavailable("the server is busy (injected fault); retry shortly", retryAfter: 1)))
+        case nil:
+            break
+        }
         do throws(ServerError) {
             if head.target.range(of: "%00", options: .caseInsensitive) != nil || head.path.utf8.contains(0) {
                 throw ServerError.badRequest("the path must not contain %00 (a NUL byte)")
@@ -191,6 +202,9 @@ final class ServerApp: Sendable {
                 }
             }
         } catch {
+            // With --latency-ms every answer is delayed: a missing token is
+            // then refused by the handler, after the latency, not here.
+            if error.status == 401 && config.latencyMilliseconds > 0 { return (policy, nil) }
             if error.status != 401 { log.note("refused \(head.method) \(head.path.prefix(80)) before its body: \(error.status)", address: head.clientAddress) }
             return (policy, respond(error))
         }
@@ -206,16 +220,6 @@ final class ServerApp: Sendable {
     /// Answers one request; never throws, never crashes on what a client sends.
     func handle(_ request: ServerRequest) -> ServerResponse {
         if config.latencyMilliseconds > 0 { usleep(UInt32(config.latencyMilliseconds) * 1000) }
-        switch faults.beforeHandling() {
-        case .drop?:
-            logFault("drop", request)
-            return .drop
-        case .unavailable?:
-            logFault("503", request)
-            return respond(ServerError.unavailable("the server is busy (injected fault); retry shortly", retryAfter: 1))
-        case nil:
-            break
-        }
         let reply: Reply
         var endpoint: Endpoint?
         do throws(ServerError) {
@@ -246,7 +250,7 @@ final class ServerApp: Sendable {
             return respond(error)
         }
         if endpoint == .syncReports && faults.dropAfterAccept() {
-            logFault("drop-after-accept", request)
+            logFault("drop-after-accept", request.method, request.path)
             return .drop
         }
         switch reply {
@@ -260,8 +264,8 @@ final class ServerApp: Sendable {
     }
 
     /// One line on stderr per injected fault, so a fault run can be counted.
-    private func logFault(_ kind: String, _ request: ServerRequest) {
-        FileHandle.standardError.write(Data("jqc-server: injected fault \(kind) \(request.method) \(request.path)\n".utf8))
+    private func logFault(_ kind: String, _ method: String, _ path: String) {
+        FileHandle.standardError.write(Data("jqc-server: injected fault \(kind) \(method) \(path)\n".utf8))
     }
 
     private func dispatch(_ endpoint: Endpoint, _ input: RouteInput) throws(ServerError) -> Reply {

@@ -71,7 +71,7 @@ struct ServerConfig: Sendable {
         .value("max-revisions", "N", help: "revisions one report may have (default 500)"),
         .value("password-checks", "N", help: "password checks run at once; each takes 64 MiB (default 2)"),
         .value("max-connections", "N", help: "open connections in all (default 2048)"),
-        .value("max-connections-per-address", "N", help: "open connections from one client address (default 64)"),
+        .value("max-connections-per-address", "N", help: "open connections from one client address (default 256)"),
         .value("workers", "N", help: "threads running requests (default 16)"),
         .value("max-waiting-requests", "N", help: "requests waiting for a worker before 503 (default 256)"),
         .value("header-timeout", "SECONDS", help: "time to send a request's headers (default 10)"),

@@ -1,10 +1,17 @@
 import Foundation
+internal import CMicroHTTPD
 
 /// Runs the server until SIGTERM or SIGINT: opens the store, seeds the demo
 /// world, listens, prints the address, and shuts down cleanly.
 enum ServerRunner {
     static func serve(_ config: ServerConfig) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
+        // Request bodies of up to megabytes come and go on many threads; from
+        // 128 KiB up they are mapped on their own and returned to the system
+        // when freed, so a burst of large requests does not leave the server
+        // holding their memory (glibc would otherwise raise the threshold and
+        // keep them in its arenas).
+        jqc_map_large_allocations(128 * 1024)
         // Block the stop signals before any thread starts, so every thread
         // inherits the mask and only `sigwait` below ever receives them.
         var stopSignals = sigset_t()
