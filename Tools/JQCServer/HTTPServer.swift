@@ -16,7 +16,7 @@ struct HTTPLimits: Sendable {
     /// Complete requests waiting for a worker; beyond it, 503 at once.
     var waitingRequests = 256
     /// Seconds a request may wait for a worker before it is answered 503 instead.
-    var waitSeconds: TimeInterval = 10
+    var waitSeconds: TimeInterval = 5
     /// Seconds from opening a connection, or from the request line of a later request on it, to a complete head.
     var headerSeconds: TimeInterval = 10
     /// Seconds from the head to a complete body, and to send a response.
@@ -56,6 +56,8 @@ final class HTTPServer: @unchecked Sendable {
     let uploadDirectory: String
     let limits: HTTPLimits
     let log: ServerLog
+    /// libmicrohttpd's own diagnostics, on a budget of their own so they never crowd out the server's lines.
+    let libraryLog = ServerLog(burst: 5, interval: 10)
     let deadlines: ConnectionDeadlines
     private let workers: RequestWorkers
     private let inFlight = Mutex(0)
@@ -186,7 +188,7 @@ final class HTTPServer: @unchecked Sendable {
 
     private static let logLine: jqc_mhd_log_line = { cls, line in
         guard let cls, let line else { return }
-        server(cls).log.note("libmicrohttpd: " + String(cString: line).trimmingCharacters(in: .whitespacesAndNewlines))
+        server(cls).libraryLog.note("libmicrohttpd: " + String(cString: line).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     private static let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadSize, state in

@@ -68,7 +68,7 @@ final class ServerStore: @unchecked Sendable {
     private let lock = NSLock()
     private let database: Database
     /// How long a request waits for the connection before it is answered 503.
-    private let lockWait: TimeInterval = 5
+    private let lockWait: TimeInterval = 3
 
     /// Opens (creating if needed) and migrates the database at `path`.
     init(path: String) throws(ServerError) {

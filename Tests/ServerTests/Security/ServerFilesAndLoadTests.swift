@@ -79,7 +79,7 @@ struct ServerFilesAndLoadTests {
             return (response, Date().timeIntervalSince(started))
         }
         let slowest = answers.map(\.1).max() ?? 0
-        #expect(slowest < 30, "a sync was held \(slowest) s")
+        #expect(slowest < 12, "a sync was held \(slowest) s")
         let accepted = answers.filter { $0.0?.status == 200 }.count
         #expect(accepted > 0)
         for (response, _) in answers where response?.status != 200 {

@@ -93,12 +93,17 @@ struct SlowClientTests {
     func abortedConnectionsLog() async throws {
         let server = try ServerProcess(["--demo"])
         let port = RawHTTP.port(of: server)
+        // 200 requests cut off in the middle of their bodies, by a reset.
+        var open: [RawConnection] = []
         for _ in 0..<200 {
             let connection = try RawConnection(port: port, from: "127.0.0.7")
             connection.send("POST /api/v1/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"user")
             var linger = linger(l_onoff: 1, l_linger: 0)
             setsockopt(connection.fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+            open.append(connection)
         }
+        try await Task.sleep(for: .milliseconds(500))
+        open.removeAll()
         try await Task.sleep(for: .seconds(2))
         let lines = server.stderr.split(separator: "\n").filter { !$0.hasPrefix("jqc-server: stopping") }
         let aborted = lines.filter { $0.contains("127.0.0.7") }
