@@ -18,14 +18,16 @@ extension ServerApp {
             throw ServerError.tooManyRequests("too many failed sign-ins for '\(body.username)' from this address; wait \(wait) seconds",
                                               retryAfter: wait)
         }
-        var succeeded = false
-        defer { loginThrottle.finish(address: address, username: body.username, succeeded: succeeded, now: Date()) }
+        // A busy server (503) leaves the attempt uncounted; only a wrong password counts.
+        var outcome = LoginThrottle.Outcome.notChecked
+        defer { loginThrottle.finish(address: address, username: body.username, outcome: outcome, now: Date()) }
         let user = try store.read { try $0.user(username: body.username) }
         let matches = try passwordGate.run { PasswordHasher.verify(body.password, against: user?.passwordHash ?? decoyHash) }
         guard let user, matches else {
+            outcome = .failed
             throw ServerError.authRequired("wrong user name or password")
         }
-        succeeded = true
+        outcome = .succeeded
         let refresh = newRefreshToken()
         let sessionID = try store.write { try $0.createSession(userID: user.id, refreshHash: refresh.hash, now: now) }
         return .ok(grant(for: user, sessionID: sessionID, refreshToken: refresh.token, now: now))

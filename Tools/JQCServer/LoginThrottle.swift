@@ -91,8 +91,12 @@ final class LoginThrottle: @unchecked Sendable {
         }
     }
 
-    /// Ends an attempt `begin` allowed.
-    func finish(address: String, username: String, succeeded: Bool, now: Date) {
+    /// How an attempt `begin` allowed ended.
+    enum Outcome { case succeeded, failed, notChecked }
+
+    /// Ends an attempt `begin` allowed; only a wrong password counts as a failure.
+    func finish(address: String, username: String, outcome: Outcome, now: Date) {
+        let succeeded = outcome == .succeeded
         condition.lock()
         defer {
             condition.broadcast()
@@ -109,7 +113,7 @@ final class LoginThrottle: @unchecked Sendable {
                 entries.removeValue(forKey: key)
                 continue
             }
-            if !succeeded { entry.failures += 1 }
+            if outcome == .failed { entry.failures += 1 }
             entries[key] = entry
         }
     }

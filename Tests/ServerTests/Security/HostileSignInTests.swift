@@ -78,7 +78,7 @@ struct HostileSignInTests {
         let now = Date()
         for index in 0..<1000 {
             _ = throttle.begin(address: "127.0.0.1", username: "user-\(index)", now: now)
-            throttle.finish(address: "127.0.0.1", username: "user-\(index)", succeeded: false, now: now)
+            throttle.finish(address: "127.0.0.1", username: "user-\(index)", outcome: .failed, now: now)
         }
         #expect(throttle.count <= 100)
     }
