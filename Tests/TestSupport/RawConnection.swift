@@ -121,8 +121,7 @@ public final class RawConnection: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
-            let left = deadline.timeIntervalSinceNow
-            guard left > 0, readable(within: left) else { return false }
+            guard readable(within: max(0, deadline.timeIntervalSinceNow)) else { return false }
             let count = recv(fd, &chunk, chunk.count, Int32(MSG_DONTWAIT))
             if count == 0 { return true }
             if count < 0 { return errno != EAGAIN && errno != EWOULDBLOCK }

@@ -83,6 +83,22 @@ struct HostileSignInTests {
         #expect(throttle.count <= 100)
     }
 
+    @Test("lockouts grow: one minute, then two, for the same address and user name")
+    func lockoutsGrow() {
+        let throttle = LoginThrottle()
+        func fail(times: Int, at now: Date) -> Int? {
+            for _ in 0..<times {
+                if let wait = throttle.begin(address: "127.0.0.9", username: "ana", now: now) { return wait }
+                throttle.finish(address: "127.0.0.9", username: "ana", outcome: .failed, now: now)
+            }
+            return throttle.begin(address: "127.0.0.9", username: "ana", now: now)
+        }
+        let start = Date()
+        #expect(fail(times: LoginThrottle.perUser, at: start) == 60)
+        #expect(fail(times: LoginThrottle.perUser, at: start.addingTimeInterval(61)) == 120)
+        #expect(throttle.begin(address: "127.0.0.10", username: "ana", now: start.addingTimeInterval(62)) == nil)
+    }
+
     @Test("a token signed with the real key but naming another user's session is refused")
     func sessionBoundToUser() async throws {
         let server = try Shared.running()
