@@ -49,12 +49,13 @@ final class ConnectionDeadlines: Sendable {
         entries.withLock { $0[key] = Entry(fd: fd, address: address, phase: .headers, deadline: deadline) }
     }
 
-    /// A connection moved on to `phase`; its deadline follows.
-    func enter(_ key: UInt, _ phase: Phase) {
+    /// A connection moved on to `phase`; its deadline follows, `extra`
+    /// seconds later for a large body (so a big photo on a slow link has time).
+    func enter(_ key: UInt, _ phase: Phase, extra: TimeInterval = 0) {
         let start = now()
         let deadline: UInt64? = switch phase {
         case .headers: start + headerTimeout
-        case .body, .replying: start + bodyTimeout
+        case .body, .replying: start + bodyTimeout + UInt64(max(0, extra) * 1_000_000_000)
         case .idle: start + idleTimeout
         case .working: nil
         }

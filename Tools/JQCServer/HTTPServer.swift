@@ -19,7 +19,7 @@ struct HTTPLimits: Sendable {
     var waitSeconds: TimeInterval = 5
     /// Seconds from opening a connection, or from the request line of a later request on it, to a complete head.
     var headerSeconds: TimeInterval = 10
-    /// Seconds from the head to a complete body, and to send a response.
+    /// Seconds from the head to a complete body (plus one per 64 KiB announced), and to send a response.
     var bodySeconds: TimeInterval = 300
     /// Seconds of silence after which a connection is closed.
     var idleSeconds: Int = 30
@@ -206,7 +206,9 @@ final class HTTPServer: @unchecked Sendable {
             context.fileLimit = { if case .multipart(let limit) = policy { return limit } else { return 0 } }()
             context.partLimit = server.limits.multipartParts
             context.begin(uploadDirectory: server.uploadDirectory)
-            server.deadlines.enter(context.key, .body)
+            // The body deadline grows by a second for every 64 KiB announced.
+            let declared = head.headers["content-length"].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+            server.deadlines.enter(context.key, .body, extra: min(declared, 1e12) / 65_536)
             return MHD_Result.YES
         }
         if let pending = context.pending {

@@ -54,6 +54,22 @@ struct SlowClientTests {
         #expect(Hostile.send(server, RawHTTP.request("GET", "/api/v1/facilities", token: token))?.status == 200)
     }
 
+    @Test("a body trickled a byte at a time is cut off at the body deadline")
+    func tricklingBody() async throws {
+        let server = try ServerProcess(["--demo", "--body-timeout", "2"])
+        let connection = try RawConnection(port: RawHTTP.port(of: server), from: "127.0.0.8")
+        connection.send("POST /api/v1/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: 60\r\n\r\n{")
+        let started = Date()
+        var cut = false
+        while Date().timeIntervalSince(started) < 8 && !cut {
+            try await Task.sleep(for: .milliseconds(400))
+            cut = !connection.send(" ") || connection.closedByServer(within: 0)
+        }
+        #expect(cut, "a body trickled for 8 s was still being read")
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+
     @Test("a body without end is answered 413 once it passes the limit, and the connection closed",
           arguments: ["/api/v1/reports/sync", "/api/v1/reports/R1/photos"])
     func endlessChunkedBody(_ path: String) async throws {
