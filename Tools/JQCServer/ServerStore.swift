@@ -373,15 +373,6 @@ struct StoreSession {
         try db.query("SELECT \(Self.reportColumns) FROM reports WHERE server_id = ?", [.text(serverID)]).first.flatMap(report)
     }
 
-    func revisions(serverID: String) throws(ServerError) -> [StoredRevision] {
-        try db.query("""
-            SELECT revision, base_revision, payload, issues, source FROM report_revisions WHERE server_id = ? ORDER BY revision
-            """, [.text(serverID)]).map {
-            StoredRevision(revision: Int($0.int(0) ?? 0), baseRevision: $0.int(1).map { Int($0) },
-                           payloadJSON: $0.string(2) ?? "{}", issuesJSON: $0.string(3) ?? "[]", source: $0.string(4) ?? "device")
-        }
-    }
-
     /// One revision, read alone.
     func revision(serverID: String, revision: Int) throws(ServerError) -> StoredRevision? {
         try db.query("""
