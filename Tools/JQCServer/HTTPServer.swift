@@ -206,9 +206,14 @@ final class HTTPServer: @unchecked Sendable {
             context.fileLimit = { if case .multipart(let limit) = policy { return limit } else { return 0 } }()
             context.partLimit = server.limits.multipartParts
             context.begin(uploadDirectory: server.uploadDirectory)
-            // The body deadline grows by a second for every 64 KiB announced.
+            // The body deadline grows by a second for every 64 KiB announced, up to the route's limit.
             let declared = head.headers["content-length"].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) } ?? 0
-            server.deadlines.enter(context.key, .body, extra: min(declared, 1e12) / 65_536)
+            let limit: Double = switch policy {
+            case .none: 0
+            case .json(let limit): Double(limit)
+            case .multipart(let limit): Double(limit)
+            }
+            server.deadlines.enter(context.key, .body, extra: min(declared, limit) / 65_536)
             return MHD_Result.YES
         }
         if let pending = context.pending {
