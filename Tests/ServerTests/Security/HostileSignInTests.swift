@@ -137,12 +137,12 @@ struct HostileSignInTests {
     @Test("refresh tokens expire when unused (idle) and when their session is too old (absolute)")
     func refreshExpiry() async throws {
         // Stored times have whole seconds, so each check may see up to a second more.
-        let server = try ServerProcess(["--demo", "--refresh-idle-ttl", "2", "--refresh-max-age", "6"])
+        let server = try ServerProcess(["--demo", "--refresh-idle-ttl", "3", "--refresh-max-age", "6"])
         func refresh(_ token: String) -> RawResponse? {
             Hostile.send(server, RawHTTP.json("POST", "/api/v1/auth/refresh", ["refresh_token": .string(token)]))
         }
         let idle = try #require(Hostile.login(server, "inspector", "inspector-pass")?.json["data"]?["refresh_token"]?.stringValue)
-        try await Task.sleep(for: .milliseconds(3_200))
+        try await Task.sleep(for: .milliseconds(4_200))
         #expect(refresh(idle)?.status == 401, "a refresh token idle past --refresh-idle-ttl still works")
 
         // Refreshed every 0.7 s, the session is never idle, yet it ends at its maximum age.
