@@ -88,6 +88,8 @@ public enum ServerCommand {
         guard let db = parsed.value("db") else { throw UsageError("'\(spec.name)' needs --db FILE.") }
         let edits = name == "edit-report" ? try AdminTool.answers(parsed.all("answer")) : []
         do throws(ServerError) {
+            // The admin commands may create the database: private from the start, as the server keeps it.
+            umask(0o077)
             let store = try ServerStore(path: db)
             switch name {
             case "edit-report":
