@@ -45,6 +45,9 @@ public final class ServerProcess: @unchecked Sendable {
     /// The URL of a contract path such as `/auth/login`.
     public func url(_ path: String) -> String { baseURL + "/api/v1" + path }
 
+    /// The server's process id (for `/proc/PID/status`).
+    public var pid: Int32 { process.processIdentifier }
+
     /// What the server wrote to stderr so far.
     public var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 

@@ -2,54 +2,32 @@ import Foundation
 import Models
 import Synchronization
 
-/// Counts failed sign-ins per user name and refuses more than a few a minute,
-/// so passwords cannot be guessed at full speed (answered 429 with `Retry-After`).
-final class LoginThrottle: Sendable {
-    private struct Window { var start: Date; var failures: Int }
-    private let windows = Mutex<[String: Window]>([:])
-    /// Failures allowed per user name in one window.
-    static let limit = 10
-    static let window: TimeInterval = 60
-
-    /// Seconds to wait when `username` is locked out, nil when it may try.
-    func retryAfter(_ username: String, now: Date) -> Int? {
-        windows.withLock { all in
-            guard let window = all[username], now.timeIntervalSince(window.start) < Self.window else { return nil }
-            guard window.failures >= Self.limit else { return nil }
-            return max(1, Int((Self.window - now.timeIntervalSince(window.start)).rounded(.up)))
-        }
-    }
-
-    func recordFailure(_ username: String, now: Date) {
-        windows.withLock { all in
-            if all.count > 10_000 { all = all.filter { now.timeIntervalSince($0.value.start) < Self.window } }
-            var window = all[username] ?? Window(start: now, failures: 0)
-            if now.timeIntervalSince(window.start) >= Self.window { window = Window(start: now, failures: 0) }
-            window.failures += 1
-            all[username] = window
-        }
-    }
-
-    func recordSuccess(_ username: String) {
-        _ = windows.withLock { $0.removeValue(forKey: username) }
-    }
-}
-
 extension ServerApp {
     /// `POST /auth/login`.
     func login(_ input: RouteInput) throws(ServerError) -> Reply {
         let body = try input.decode(LoginRequest.self)
-        let now = Date()
-        if let wait = loginThrottle.retryAfter(body.username, now: now) {
-            throw ServerError.tooManyRequests("too many failed sign-ins for '\(body.username)'; wait \(wait) seconds", retryAfter: wait)
+        guard body.username.utf8.count <= Self.longestUsername else {
+            throw ServerError.badRequest("'username' is longer than \(Self.longestUsername) bytes")
         }
+        guard body.password.utf8.count <= Self.longestPassword else {
+            throw ServerError.badRequest("'password' is longer than \(Self.longestPassword) bytes")
+        }
+        let now = Date()
+        let address = input.request.clientAddress
+        if let wait = loginThrottle.begin(address: address, username: body.username, now: now) {
+            throw ServerError.tooManyRequests("too many failed sign-ins for '\(body.username)' from this address; wait \(wait) seconds",
+                                              retryAfter: wait)
+        }
+        // A busy server (503) leaves the attempt uncounted; only a wrong password counts.
+        var outcome = LoginThrottle.Outcome.notChecked
+        defer { loginThrottle.finish(address: address, username: body.username, outcome: outcome, now: Date()) }
         let user = try store.read { try $0.user(username: body.username) }
-        guard let user, PasswordHasher.verify(body.password, against: user.passwordHash) else {
-            if user == nil { _ = PasswordHasher.verify(body.password, against: decoyHash) }
-            loginThrottle.recordFailure(body.username, now: now)
+        let matches = try passwordGate.run { PasswordHasher.verify(body.password, against: user?.passwordHash ?? decoyHash) }
+        guard let user, matches else {
+            outcome = .failed
             throw ServerError.authRequired("wrong user name or password")
         }
-        loginThrottle.recordSuccess(body.username)
+        outcome = .succeeded
         let refresh = newRefreshToken()
         let sessionID = try store.write { try $0.createSession(userID: user.id, refreshHash: refresh.hash, now: now) }
         return .ok(grant(for: user, sessionID: sessionID, refreshToken: refresh.token, now: now))
@@ -61,10 +39,12 @@ extension ServerApp {
         let now = Date()
         let next = newRefreshToken()
         let rotated = try store.write {
-            try $0.rotateRefreshToken(presentedHash: Digest.sha256Hex(Data(body.refreshToken.utf8)), nextHash: next.hash, now: now)
+            try $0.rotateRefreshToken(presentedHash: Digest.sha256Hex(Data(body.refreshToken.utf8)), nextHash: next.hash, now: now,
+                                      idleLifetime: TimeInterval(config.refreshIdleLifetime),
+                                      maximumAge: TimeInterval(config.refreshMaximumAge))
         }
         guard let (user, sessionID) = rotated else {
-            throw ServerError.authRequired("the refresh token is spent, revoked or unknown; sign in again")
+            throw ServerError.authRequired("the refresh token is spent, expired, revoked or unknown; sign in again")
         }
         return .ok(grant(for: user, sessionID: sessionID, refreshToken: next.token, now: now))
     }
@@ -88,7 +68,22 @@ extension ServerApp {
     /// The caller behind the request's bearer token. `allowRevoked` lets
     /// logout succeed again after the session is already revoked.
     func authenticate(_ request: ServerRequest, allowRevoked: Bool) throws(ServerError) -> Caller {
-        guard let header = request.headers["authorization"] else {
+        let claims = try bearerClaims(request.headers)
+        let found = try store.read { session -> (StoredUser?, Bool) in
+            (try session.user(id: claims.sub), try session.isSessionLive(claims.sid, userID: claims.sub))
+        }
+        guard let user = found.0 else { throw ServerError.authRequired("the account no longer exists") }
+        guard found.1 || allowRevoked else {
+            throw ServerError.authRequired("the session was signed out; sign in again")
+        }
+        return Caller(user: user, sessionID: claims.sid)
+    }
+
+    /// The claims of the request's bearer token, checked from the headers
+    /// alone (signature and expiry); 401 otherwise. Cheap enough to run
+    /// before a body is read.
+    func bearerClaims(_ headers: [String: String]) throws(ServerError) -> AccessClaims {
+        guard let header = headers["authorization"] else {
             throw ServerError.authRequired("this needs 'Authorization: Bearer <access token>'; sign in first")
         }
         let parts = header.split(separator: " ", maxSplits: 1)
@@ -98,15 +93,13 @@ extension ServerApp {
         guard let claims = signer.verify(String(parts[1]).trimmingCharacters(in: .whitespaces), now: Date()) else {
             throw ServerError.authRequired("the access token is invalid or expired; refresh it or sign in again")
         }
-        let found = try store.read { session -> (StoredUser?, Bool) in
-            (try session.user(id: claims.sub), try session.isSessionLive(claims.sid))
-        }
-        guard let user = found.0 else { throw ServerError.authRequired("the account no longer exists") }
-        guard found.1 || allowRevoked else {
-            throw ServerError.authRequired("the session was signed out; sign in again")
-        }
-        return Caller(user: user, sessionID: claims.sid)
+        return claims
     }
+
+    /// The longest user name accepted at sign-in, in bytes.
+    static let longestUsername = 256
+    /// The longest password accepted at sign-in, in bytes.
+    static let longestPassword = 4096
 
     private func grant(for user: StoredUser, sessionID: String, refreshToken: String, now: Date) -> TokenGrant {
         let claims = AccessClaims(sub: user.id, sid: sessionID, role: user.role.rawValue,

@@ -41,6 +41,22 @@ enum RequestBody: Sendable, Equatable {
     case unreadable(String)
 }
 
+/// What the HTTP layer knows of a request once its headers have arrived,
+/// before any of its body: enough to refuse it (401, 413, 415, 400) unread.
+struct RequestHead: Sendable {
+    var method: String
+    /// The decoded path, without the query.
+    var path: String
+    /// The request target exactly as sent (still percent-encoded).
+    var target: String
+    /// Header values by lowercased name.
+    var headers: [String: String]
+    /// Names (lowercased) of headers sent more than once with different values.
+    var conflictingHeaders: [String]
+    /// The client's IP address as text.
+    var clientAddress: String
+}
+
 /// One HTTP request, complete, as the router sees it.
 struct ServerRequest: Sendable {
     var method: String
@@ -51,14 +67,17 @@ struct ServerRequest: Sendable {
     /// Header values by lowercased name.
     var headers: [String: String]
     var body: RequestBody
+    /// The client's IP address as text.
+    var clientAddress: String
 
     init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
-                body: RequestBody = .none) {
+                body: RequestBody = .none, clientAddress: String = "") {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
         self.body = body
+        self.clientAddress = clientAddress
     }
 }
 

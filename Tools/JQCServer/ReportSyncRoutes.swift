@@ -72,6 +72,7 @@ extension ServerApp {
         let payloadJSON = CanonicalJSON.string(report.payload)
         let issuesJSON = CanonicalJSON.string(report.issues)
         let now = Date()
+        if let problem = ReportRules.fieldProblem(report) { return rejected("REPORT_INVALID", problem) }
 
         if let existing = try session.report(localID: report.localID) {
             guard existing.ownerID == caller.user.id else {
@@ -80,18 +81,16 @@ extension ServerApp {
             if let serverID = report.serverID, serverID != existing.serverID {
                 return rejected("REPORT_INVALID", "server_id '\(serverID)' is not the server id of report \(report.localID)")
             }
-            let revisions = try session.revisions(serverID: existing.serverID)
             // Replay wins over conflict: a revision already accepted from this
             // payload and base is answered as it was, whatever happened since.
-            if let earlier = revisions.first(where: {
-                $0.source == "device" && $0.baseRevision == report.baseRevision && $0.payloadJSON == payloadJSON
-            }) {
-                return SyncResult(localID: report.localID, status: .accepted, serverID: existing.serverID, revision: earlier.revision)
+            if let earlier = try session.deviceRevision(serverID: existing.serverID, baseRevision: report.baseRevision,
+                                                        payloadJSON: payloadJSON) {
+                return SyncResult(localID: report.localID, status: .accepted, serverID: existing.serverID, revision: earlier)
             }
             if let problem = try validate(report, in: session) { return rejected("REPORT_INVALID", problem) }
             let base = report.baseRevision ?? 0
             if base < existing.currentRevision {
-                let current = revisions.last { $0.revision == existing.currentRevision }
+                let current = try session.revision(serverID: existing.serverID, revision: existing.currentRevision)
                 return SyncResult(localID: report.localID, status: .conflict, serverID: existing.serverID,
                                   serverPayload: current.map { CanonicalJSON.value($0.payloadJSON) },
                                   serverRevision: existing.currentRevision)
@@ -99,10 +98,14 @@ extension ServerApp {
             if base > existing.currentRevision {
                 return rejected("REPORT_INVALID", "base_revision \(base) is ahead of the server's revision \(existing.currentRevision)")
             }
+            if existing.currentRevision >= config.maxRevisions {
+                return rejected("REPORT_INVALID", ServerError.revisionLimit(existing.serverID, limit: config.maxRevisions).message)
+            }
             let score = try serverScore(report, in: session)
             let revision = try session.appendRevision(serverID: existing.serverID, baseRevision: report.baseRevision,
                                                       payload: report.payload, issuesJSON: issuesJSON, score: score,
-                                                      source: "device", authorID: caller.user.id, now: now)
+                                                      source: "device", authorID: caller.user.id, limit: config.maxRevisions,
+                                                      now: now)
             return SyncResult(localID: report.localID, status: .accepted, serverID: existing.serverID, revision: revision)
         }
 
@@ -110,10 +113,14 @@ extension ServerApp {
             return rejected("REPORT_INVALID", "no report with server_id '\(serverID)' and local_id \(report.localID) on this server")
         }
         if let problem = try validate(report, in: session) { return rejected("REPORT_INVALID", problem) }
+        let parent = try parentReport(of: report, in: session)
+        if let refusal = ReportRules.parentRefusal(report, parent: parent, caller: caller) {
+            return rejected(refusal.code, refusal.message)
+        }
         let score = try serverScore(report, in: session)
         let serverID = try session.insertReport(report, ownerID: caller.user.id, payloadJSON: payloadJSON,
                                                 issuesJSON: issuesJSON, score: score, now: now)
-        if let parent = try parentReport(of: report, in: session) {
+        if let parent {
             try session.clearFollowUp(parentServerID: parent.serverID, childServerID: serverID)
         }
         if let assignment = report.assignmentID {
@@ -122,9 +129,9 @@ extension ServerApp {
         return SyncResult(localID: report.localID, status: .accepted, serverID: serverID, revision: 1)
     }
 
-    /// The parent a re-inspection names, by server id first, then local id.
+    /// The parent a re-inspection names, by server id when it gives one, else by local id.
     private func parentReport(of report: WireReport, in session: StoreSession) throws(ServerError) -> StoredReport? {
-        if let id = report.parentServerID, let parent = try session.report(serverID: id) { return parent }
+        if let id = report.parentServerID { return try session.report(serverID: id) }
         if let id = report.parentLocalID { return try session.report(localID: id) }
         return nil
     }
@@ -201,7 +208,8 @@ extension ServerApp {
         }
         let score = Answers(json: payload.answers).flatMap { judge.score(schema: template.schema, answers: $0) }
         return try session.appendRevision(serverID: report.serverID, baseRevision: baseRevision, payload: payload,
-                                          issuesJSON: nil, score: score, source: source, authorID: authorID, now: Date())
+                                          issuesJSON: nil, score: score, source: source, authorID: authorID,
+                                          limit: config.maxRevisions, now: Date())
     }
 
     /// The report if it exists and the caller may see it: 404 or 403 otherwise.

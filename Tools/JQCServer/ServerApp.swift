@@ -60,6 +60,9 @@ enum JSONBody {
     }
 
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(ServerError) -> T {
+        if let key = DuplicateKeys.first(in: data) {
+            throw ServerError.badRequest("the key '\(key.prefix(80))' appears twice in one object; send it once")
+        }
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch let error as DecodingError {
@@ -117,6 +120,8 @@ final class ServerApp: Sendable {
     let judge: AnswerJudge
     let photos: PhotoVault
     let loginThrottle = LoginThrottle()
+    let passwordGate: PasswordGate
+    let log: ServerLog
     /// A hash checked when the user name is unknown, so a wrong name and a
     /// wrong password take the same time.
     let decoyHash: String
@@ -124,8 +129,11 @@ final class ServerApp: Sendable {
     /// The version of the report payload this server reads.
     static let schemaVersion = 1
 
-    init(config: ServerConfig, store: ServerStore, signer: TokenSigner, judge: AnswerJudge, photos: PhotoVault) {
+    init(config: ServerConfig, store: ServerStore, signer: TokenSigner, judge: AnswerJudge, photos: PhotoVault,
+         log: ServerLog) {
         self.config = config
+        self.log = log
+        passwordGate = PasswordGate(limit: config.passwordChecks)
         self.store = store
         self.signer = signer
         self.judge = judge
@@ -145,19 +153,74 @@ final class ServerApp: Sendable {
         }
     }
 
-    /// Answers one request; never throws, never crashes on what a client sends.
-    func handle(_ request: ServerRequest) -> ServerResponse {
-        if config.latencyMilliseconds > 0 { usleep(UInt32(config.latencyMilliseconds) * 1000) }
+    /// Decides from a request's head alone how its body is read, and answers
+    /// at once what would be refused anyway, before a byte of the body is
+    /// read: a NUL in the path or conflicting framing headers (400), a
+    /// missing or bad token (401), a JSON route sent something else (415),
+    /// a declared length past the route's limit (413).
+    func screen(_ head: RequestHead) -> (BodyPolicy, ServerResponse?) {
+        let policy = bodyPolicy(method: head.method, path: head.path)
+        // Injected faults come first, as an overloaded proxy in front would.
         switch faults.beforeHandling() {
         case .drop?:
-            logFault("drop", request)
-            return .drop
+            logFault("drop", head.method, head.path)
+            return (policy, .drop)
         case .unavailable?:
-            logFault("503", request)
-            return respond(ServerError.unavailable("the server is busy (injected fault); retry shortly", retryAfter: 1))
+            logFault("503", head.method, head.path)
+            return (policy, respond(ServerError.unavailable("the server is busy (injected fault); retry shortly", retryAfter: 1)))
         case nil:
             break
         }
+        do throws(ServerError) {
+            if head.target.range(of: "%00", options: .caseInsensitive) != nil || head.path.utf8.contains(0) {
+                throw ServerError.badRequest("the path must not contain %00 (a NUL byte)")
+            }
+            if head.conflictingHeaders.contains("content-length") {
+                throw ServerError.badRequest("the request has two different Content-Length headers; send one")
+            }
+            if head.headers["content-length"] != nil && head.headers["transfer-encoding"] != nil {
+                throw ServerError.badRequest("the request has both Content-Length and Transfer-Encoding; send one")
+            }
+            guard case .route(let route, _) = Router.match(method: head.method, path: head.path) else { return (policy, nil) }
+            if route.requiresToken { _ = try bearerClaims(head.headers) }
+            if route.body == .json {
+                let type = head.headers["content-type"]?.lowercased() ?? ""
+                let media = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+                guard media == "application/json" else {
+                    throw ServerError.unsupportedMediaType(
+                        "this route takes Content-Type: application/json, not '\(type.isEmpty ? "nothing" : String(type.prefix(60)))'")
+                }
+            }
+            let declared = head.headers["content-length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+            if let declared {
+                switch policy {
+                case .json(let limit) where declared > Int64(limit):
+                    throw ServerError.tooLarge("the body of \(declared) bytes is over the limit of \(limit) bytes")
+                case .multipart(let limit) where declared > limit + 256 * 1024:
+                    throw ServerError.tooLarge("the body of \(declared) bytes is over the photo limit of \(limit) bytes")
+                default:
+                    break
+                }
+            }
+        } catch {
+            // With --latency-ms every answer is delayed: a missing token is
+            // then refused by the handler, after the latency, not here.
+            if error.status == 401 && config.latencyMilliseconds > 0 { return (policy, nil) }
+            if error.status != 401 { log.note("refused \(head.method) \(head.path.prefix(80)) before its body: \(error.status)", address: head.clientAddress) }
+            return (policy, respond(error))
+        }
+        return (policy, nil)
+    }
+
+    /// The answer when every worker is taken or a request waited too long for one.
+    func overloaded() -> ServerResponse {
+        log.note("overloaded: a request was answered 503")
+        return respond(ServerError.busy(retryAfter: 2))
+    }
+
+    /// Answers one request; never throws, never crashes on what a client sends.
+    func handle(_ request: ServerRequest) -> ServerResponse {
+        if config.latencyMilliseconds > 0 { usleep(UInt32(config.latencyMilliseconds) * 1000) }
         let reply: Reply
         var endpoint: Endpoint?
         do throws(ServerError) {
@@ -188,21 +251,22 @@ final class ServerApp: Sendable {
             return respond(error)
         }
         if endpoint == .syncReports && faults.dropAfterAccept() {
-            logFault("drop-after-accept", request)
+            logFault("drop-after-accept", request.method, request.path)
             return .drop
         }
         switch reply {
         case .json(let status, let body):
             return ServerResponse(status: status, headers: jsonHeaders, content: .data(body))
         case .file(let path, let size, let contentType):
-            return ServerResponse(status: 200, headers: [(name: "Content-Type", value: contentType)],
+            return ServerResponse(status: 200, headers: [(name: "Content-Type", value: contentType),
+                                                         (name: "Content-Security-Policy", value: "default-src 'none'; sandbox")],
                                   content: .file(path: path, byteSize: size))
         }
     }
 
     /// One line on stderr per injected fault, so a fault run can be counted.
-    private func logFault(_ kind: String, _ request: ServerRequest) {
-        OutputChannel.standardError.write("jqc-server: injected fault \(kind) \(request.method) \(request.path)\n")
+    private func logFault(_ kind: String, _ method: String, _ path: String) {
+        OutputChannel.standardError.write("jqc-server: injected fault \(kind) \(method) \(path)\n")
     }
 
     private func dispatch(_ endpoint: Endpoint, _ input: RouteInput) throws(ServerError) -> Reply {

@@ -26,6 +26,11 @@ public enum ServerCommand {
                   .value("role", "ROLE", help: "inspector or supervisor (default inspector)"),
                   .value("display-name", "NAME", help: "the name shown in history and the roll-up")])
 
+    static let setPassword = CommandSpec(
+        "admin set-password", summary: "change a user's password (read from stdin) and sign them out everywhere",
+        positionals: [PositionalSpec("USERNAME", help: "the user whose password changes")],
+        options: [.value("db", "FILE", help: "the server's database")])
+
     static let importTemplates = CommandSpec(
         "admin import-templates", summary: "add or replace templates from a file shaped like GET /templates",
         positionals: [PositionalSpec("FILE", help: "a JSON file {\"templates\": [...]}, optionally in an {\"ok\", \"data\"} envelope")],
@@ -70,7 +75,7 @@ public enum ServerCommand {
             position += 1
         }
         guard let commandIndex else {
-            OutputChannel.standardOutput.line("Usage: jqc-server admin --db FILE <edit-report | add-user | import-templates> ...")
+            OutputChannel.standardOutput.line("Usage: jqc-server admin --db FILE <edit-report | add-user | set-password | import-templates> ...")
             return arguments.contains("--help") || arguments.contains("-h") ? 0 : 2
         }
         let name = rest.remove(at: commandIndex)
@@ -78,8 +83,9 @@ public enum ServerCommand {
         switch name {
         case "edit-report": spec = editReport
         case "add-user": spec = addUser
+        case "set-password": spec = setPassword
         case "import-templates": spec = importTemplates
-        default: throw UsageError("'admin' has no command '\(name)'; use edit-report, add-user or import-templates.")
+        default: throw UsageError("'admin' has no command '\(name)'; use edit-report, add-user, set-password or import-templates.")
         }
         let parsed = try parser.parse(rest, for: spec)
         if parsed.flag("help") {
@@ -89,6 +95,8 @@ public enum ServerCommand {
         guard let db = parsed.value("db") else { throw UsageError("'\(spec.name)' needs --db FILE.") }
         let edits = name == "edit-report" ? try AdminTool.answers(parsed.all("answer")) : []
         do throws(ServerError) {
+            // The admin commands may create the database: private from the start, as the server keeps it.
+            umask(0o077)
             let store = try ServerStore(path: db)
             switch name {
             case "edit-report":
@@ -96,6 +104,9 @@ public enum ServerCommand {
                                                 answers: edits)
             case "import-templates":
                 return try AdminTool.importTemplates(store: store, path: parsed.positional(0) ?? "")
+            case "set-password":
+                let password = readLine(strippingNewline: true) ?? ""
+                return try AdminTool.setPassword(store: store, username: parsed.positional(0) ?? "", password: password)
             default:
                 let password = readLine(strippingNewline: true) ?? ""
                 return try AdminTool.addUser(store: store, username: parsed.positional(0) ?? "", password: password,
@@ -154,7 +165,8 @@ enum AdminTool {
                 next.score = app.judge.score(schema: template.schema, answers: answers)
             }
             return try session.appendRevision(serverID: serverID, baseRevision: report.currentRevision, payload: next,
-                                              issuesJSON: nil, score: next.score, source: "admin", authorID: nil, now: Date())
+                                              issuesJSON: nil, score: next.score, source: "admin", authorID: nil,
+                                              limit: ServerConfig(databasePath: "").maxRevisions, now: Date())
         }
         OutputChannel.standardOutput.line("report \(serverID) is now at revision \(revision)")
         return 0
@@ -168,12 +180,34 @@ enum AdminTool {
             throw ServerError.internal("could not hash the password")
         }
         let id = try store.write { session -> String in
-            let id = try session.user(username: username)?.id ?? "U-" + UUID().uuidString.prefix(8).lowercased()
+            let existing = try session.user(username: username)
+            let id = existing?.id ?? "U-" + UUID().uuidString.prefix(8).lowercased()
             try session.upsertUser(id: id, username: username, passwordHash: hash, role: role,
                                    displayName: displayName ?? username)
+            // A reset password signs the user out everywhere.
+            if existing != nil { try session.revokeSessions(userID: id, now: Date()) }
             return id
         }
         OutputChannel.standardOutput.line("user \(username) (\(role.rawValue)) has id \(id)")
+        return 0
+    }
+
+    /// Changes a user's password and revokes every session they have, so
+    /// whoever held the old password (or a token from it) is signed out.
+    static func setPassword(store: ServerStore, username: String, password: String) throws(ServerError) -> Int32 {
+        guard !password.isEmpty else { throw ServerError.badRequest("the new password (on stdin) must not be empty") }
+        guard PasswordHasher.prepare(), let hash = PasswordHasher.hash(password) else {
+            throw ServerError.internal("could not hash the password")
+        }
+        try store.write { session in
+            guard let user = try session.user(username: username) else {
+                throw ServerError.notFound("no user '\(username)'; add them with 'admin add-user'")
+            }
+            try session.upsertUser(id: user.id, username: user.username, passwordHash: hash, role: user.role,
+                                   displayName: user.displayName)
+            try session.revokeSessions(userID: user.id, now: Date())
+        }
+        OutputChannel.standardOutput.line("the password of \(username) is changed; every session of theirs is signed out")
         return 0
     }
 

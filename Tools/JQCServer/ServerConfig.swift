@@ -32,6 +32,16 @@ struct ServerConfig: Sendable {
     var maxJSONBytes = 2 * 1024 * 1024
     /// How long an access token lives, in seconds.
     var accessTokenLifetime = 900
+    /// A refresh token unused for this many seconds is refused (and its session ended).
+    var refreshIdleLifetime = 30 * 24 * 3600
+    /// A session older than this many seconds can no longer be refreshed; its user signs in again.
+    var refreshMaximumAge = 90 * 24 * 3600
+    /// Revisions one report may have; a change beyond is refused.
+    var maxRevisions = 500
+    /// Password checks (argon2id, 64 MiB each) run at the same time; more wait briefly, then get 503.
+    var passwordChecks = 2
+    /// Connections, deadlines and workers of the HTTP layer.
+    var http = HTTPLimits()
 
     /// A configuration with defaults for everything but the database.
     init(databasePath: String) { self.databasePath = databasePath }
@@ -56,6 +66,17 @@ struct ServerConfig: Sendable {
         .value("max-photo-bytes", "N", help: "largest photo accepted (default 52428800)"),
         .value("max-json-bytes", "N", help: "largest JSON body accepted, a sync batch included (default 2097152)"),
         .value("access-token-ttl", "SECONDS", help: "access token lifetime (default 900)"),
+        .value("refresh-idle-ttl", "SECONDS", help: "a refresh token unused this long is refused (default 2592000, 30 days)"),
+        .value("refresh-max-age", "SECONDS", help: "a session older than this must sign in again (default 7776000, 90 days)"),
+        .value("max-revisions", "N", help: "revisions one report may have (default 500)"),
+        .value("password-checks", "N", help: "password checks run at once; each takes 64 MiB (default 2)"),
+        .value("max-connections", "N", help: "open connections in all (default 2048)"),
+        .value("max-connections-per-address", "N", help: "open connections from one client address (default 256)"),
+        .value("workers", "N", help: "threads running requests (default 16)"),
+        .value("max-waiting-requests", "N", help: "requests waiting for a worker before 503 (default 256)"),
+        .value("header-timeout", "SECONDS", help: "time to send a request's headers (default 10)"),
+        .value("body-timeout", "SECONDS", help: "time to send a request's body, or read a response (default 300)"),
+        .value("idle-timeout", "SECONDS", help: "silence after which a connection is closed (default 30)"),
     ]
 
     /// Reads a configuration from parsed arguments, naming the first bad value.
@@ -92,6 +113,22 @@ struct ServerConfig: Sendable {
         }
         config.maxJSONBytes = try whole(parsed, "max-json-bytes", default: 2 * 1024 * 1024, range: 1024...(256 * 1024 * 1024))
         config.accessTokenLifetime = try whole(parsed, "access-token-ttl", default: 900, range: 1...86_400)
+        config.refreshIdleLifetime = try whole(parsed, "refresh-idle-ttl", default: config.refreshIdleLifetime,
+                                               range: 1...(3650 * 86_400))
+        config.refreshMaximumAge = try whole(parsed, "refresh-max-age", default: config.refreshMaximumAge,
+                                             range: 1...(3650 * 86_400))
+        config.maxRevisions = try whole(parsed, "max-revisions", default: config.maxRevisions, range: 1...100_000)
+        config.passwordChecks = try whole(parsed, "password-checks", default: config.passwordChecks, range: 1...64)
+        var http = HTTPLimits()
+        http.connections = try whole(parsed, "max-connections", default: http.connections, range: 16...60_000)
+        http.connectionsPerAddress = try whole(parsed, "max-connections-per-address", default: http.connectionsPerAddress,
+                                               range: 1...60_000)
+        http.workers = try whole(parsed, "workers", default: http.workers, range: 1...512)
+        http.waitingRequests = try whole(parsed, "max-waiting-requests", default: http.waitingRequests, range: 1...100_000)
+        http.headerSeconds = TimeInterval(try whole(parsed, "header-timeout", default: Int(http.headerSeconds), range: 1...3600))
+        http.bodySeconds = TimeInterval(try whole(parsed, "body-timeout", default: Int(http.bodySeconds), range: 1...86_400))
+        http.idleSeconds = try whole(parsed, "idle-timeout", default: http.idleSeconds, range: 1...3600)
+        config.http = http
         return config
     }
 

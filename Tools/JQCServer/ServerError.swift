@@ -79,8 +79,25 @@ struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// 500 for a failure of the database underneath; the message is Storage's one line.
+    /// A database held by another connection past the busy timeout is 503 with `Retry-After`.
     static func storage(_ error: StorageError) -> ServerError {
-        ServerError(status: 500, code: "INTERNAL", "the server's database failed: \(error.message)")
+        if error.code == .busy { return busy() }
+        return ServerError(status: 500, code: "INTERNAL", "the server's database failed: \(error.message)")
+    }
+
+    /// 503: the database or the request queue is too busy right now.
+    static func busy(retryAfter: Int = 2) -> ServerError {
+        unavailable("the server is busy; retry in \(retryAfter) seconds", retryAfter: retryAfter)
+    }
+
+    /// 422: a report already has as many revisions as the server keeps.
+    static func revisionLimit(_ serverID: String, limit: Int) -> ServerError {
+        unprocessable(code: "REPORT_INVALID", "report '\(serverID)' already has \(limit) revisions, the most this server keeps")
+    }
+
+    /// 415: a JSON route was sent something else.
+    static func unsupportedMediaType(_ message: String) -> ServerError {
+        ServerError(status: 415, code: "UNSUPPORTED_MEDIA_TYPE", message)
     }
 
     var description: String { "\(status) \(code): \(message)" }

@@ -1,5 +1,6 @@
 import Foundation
 import ProgramOutput
+internal import CMicroHTTPD
 
 /// Runs the server until SIGTERM or SIGINT: opens the store, seeds the demo
 /// world, listens, prints the address, and shuts down cleanly.
@@ -7,6 +8,12 @@ enum ServerRunner {
     static func serve(_ config: ServerConfig) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         HTTPServerPanic.install()
+        // Request bodies of up to megabytes come and go on many threads; from
+        // 128 KiB up they are mapped on their own and returned to the system
+        // when freed, so a burst of large requests does not leave the server
+        // holding their memory (glibc would otherwise raise the threshold and
+        // keep them in its arenas).
+        jqc_map_large_allocations(128 * 1024)
         // Block the stop signals before any thread starts, so every thread
         // inherits the mask and only `sigwait` below ever receives them.
         var stopSignals = sigset_t()
@@ -16,15 +23,24 @@ enum ServerRunner {
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
 
         let server: HTTPServer
+        let log = ServerLog()
         do throws(ServerError) {
             guard PasswordHasher.prepare() else { throw ServerError.internal("libsodium could not start") }
+            FilePermissions.restrict(databasePath: config.databasePath, photoDirectory: config.photoDirectory)
+            var limits = config.http
+            limits.connections = FilePermissions.raiseOpenFileLimit(toServe: limits.connections)
             let store = try ServerStore(path: config.databasePath)
             let photos = try PhotoVault(directory: config.photoDirectory)
+            FilePermissions.restrict(databasePath: config.databasePath, photoDirectory: config.photoDirectory)
+            let swept = FilePermissions.sweepUploads(in: photos.uploadDirectory, olderThan: limits.bodySeconds + 60)
+            if swept > 0 { log.note("removed \(swept) unfinished upload(s) left by an earlier run") }
             if config.demo { try DemoWorld.seed(store, config: config) }
             let key = try signingKey(store)
-            let app = ServerApp(config: config, store: store, signer: TokenSigner(key: key), judge: AnswerJudge(), photos: photos)
-            server = HTTPServer(uploadDirectory: photos.uploadDirectory,
-                                bodyPolicy: { method, path in app.bodyPolicy(method: method, path: path) },
+            let app = ServerApp(config: config, store: store, signer: TokenSigner(key: key), judge: AnswerJudge(), photos: photos,
+                                log: log)
+            server = HTTPServer(uploadDirectory: photos.uploadDirectory, limits: limits, log: log,
+                                screen: { head in app.screen(head) },
+                                overloaded: { app.overloaded() },
                                 handler: { request in app.handle(request) })
             try server.start(host: config.host, port: config.port)
         } catch {
@@ -42,9 +58,13 @@ enum ServerRunner {
         var received: Int32 = 0
         sigwait(&stopSignals, &received)
         OutputChannel.standardError.write("jqc-server: stopping; finishing requests in flight\n")
-        server.stop()
+        StopWatchdog.arm(seconds: stopGrace + 15)
+        server.stop(grace: stopGrace)
         return 0
     }
+
+    /// How long requests in flight may take to finish once a stop is asked for.
+    static let stopGrace: TimeInterval = 30
 
     /// The HMAC key of access tokens: made at first start, kept in the database.
     private static func signingKey(_ store: ServerStore) throws(ServerError) -> [UInt8] {

@@ -57,7 +57,8 @@ struct StoredPhoto: Sendable, Equatable {
 /// The server's database: one connection, one owner.
 ///
 /// Every access goes through `read` or `write`, which hold a lock for the
-/// whole closure, so exactly one request thread at a time touches the
+/// whole closure (waiting at most `lockWait` for it, then answering 503
+/// with `Retry-After`), so exactly one request thread at a time touches the
 /// connection; `write` also wraps the closure in an immediate transaction
 /// that rolls back on a throw. That makes the non-Sendable connection safe
 /// to share (`@unchecked Sendable`): it is never used outside the lock.
@@ -66,12 +67,14 @@ struct StoredPhoto: Sendable, Equatable {
 final class ServerStore: @unchecked Sendable {
     private let lock = NSLock()
     private let database: Database
+    /// How long a request waits for the connection before it is answered 503.
+    private let lockWait: TimeInterval = 3
 
     /// Opens (creating if needed) and migrates the database at `path`.
     init(path: String) throws(ServerError) {
         do throws(StorageError) {
             database = try Database(path: path)
-            database.setBusyTimeout(milliseconds: 10_000)
+            database.setBusyTimeout(milliseconds: 3_000)
             try database.execute("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
         } catch {
             throw ServerError.storage(error)
@@ -81,14 +84,14 @@ final class ServerStore: @unchecked Sendable {
 
     /// Runs `body` with the session, alone.
     func read<T>(_ body: (StoreSession) throws -> T) throws(ServerError) -> T {
-        lock.lock()
+        guard lock.lock(before: Date().addingTimeInterval(lockWait)) else { throw ServerError.busy() }
         defer { lock.unlock() }
         return try Self.run(body, StoreSession(db: database))
     }
 
     /// Runs `body` alone, in one transaction.
     func write<T>(_ body: (StoreSession) throws -> T) throws(ServerError) -> T {
-        lock.lock()
+        guard lock.lock(before: Date().addingTimeInterval(lockWait)) else { throw ServerError.busy() }
         defer { lock.unlock() }
         return try database.serverTransaction { () throws(ServerError) -> T in try Self.run(body, StoreSession(db: database)) }
     }
@@ -124,6 +127,8 @@ final class ServerStore: @unchecked Sendable {
 enum Timestamp {
     static func string(_ date: Date) -> String { date.formatted(.iso8601) }
     static func now() -> String { string(Date()) }
+    /// The moment a string written by `string` names.
+    static func date(_ text: String) -> Date? { try? Date(text, strategy: .iso8601) }
 }
 
 /// The intent-named operations on the database, valid inside `read` or `write`.
@@ -185,22 +190,48 @@ struct StoreSession {
     }
 
     /// Spends a live refresh token and issues its successor in the same
-    /// session; nil when the token is unknown, spent or its session revoked.
-    func rotateRefreshToken(presentedHash: String, nextHash: String, now: Date) throws(ServerError) -> (StoredUser, String)? {
+    /// session; nil when the token is unknown, spent, expired or its session
+    /// revoked. A spent token presented again means it was copied: the whole
+    /// session (every token rotated from the same sign-in) is revoked. A
+    /// token unused for `idleLifetime`, or a session older than `maximumAge`,
+    /// ends the session too.
+    func rotateRefreshToken(presentedHash: String, nextHash: String, now: Date, idleLifetime: TimeInterval,
+                            maximumAge: TimeInterval) throws(ServerError) -> (StoredUser, String)? {
         let rows = try db.query("""
-            SELECT s.id, s.user_id FROM refresh_tokens t JOIN sessions s ON s.id = t.session_id
-            WHERE t.token_hash = ? AND t.spent_at IS NULL AND s.revoked_at IS NULL
+            SELECT s.id, s.user_id, t.spent_at, t.issued_at, s.created_at, s.revoked_at
+            FROM refresh_tokens t JOIN sessions s ON s.id = t.session_id WHERE t.token_hash = ?
             """, [.text(presentedHash)])
         guard let row = rows.first, let sessionID = row.string(0), let userID = row.string(1),
-              let user = try user(id: userID) else { return nil }
+              row.string(5) == nil else { return nil }
+        let issued = row.string(3).flatMap(Timestamp.date) ?? .distantPast
+        let created = row.string(4).flatMap(Timestamp.date) ?? .distantPast
+        if row.string(2) != nil || now.timeIntervalSince(issued) > idleLifetime || now.timeIntervalSince(created) > maximumAge {
+            try revokeSession(id: sessionID, now: now)
+            return nil
+        }
+        guard let user = try user(id: userID) else { return nil }
         let stamp = Timestamp.string(now)
         try db.update("UPDATE refresh_tokens SET spent_at = ? WHERE token_hash = ?", [.text(stamp), .text(presentedHash)])
         try db.update("INSERT INTO refresh_tokens (token_hash, session_id, issued_at) VALUES (?, ?, ?)", [.text(nextHash), .text(sessionID), .text(stamp)])
         return (user, sessionID)
     }
 
-    func isSessionLive(_ id: String) throws(ServerError) -> Bool {
-        try !db.query("SELECT 1 FROM sessions WHERE id = ? AND revoked_at IS NULL", [.text(id)]).isEmpty
+    /// Whether session `id` is live and belongs to user `userID`.
+    func isSessionLive(_ id: String, userID: String) throws(ServerError) -> Bool {
+        try !db.query("SELECT 1 FROM sessions WHERE id = ? AND user_id = ? AND revoked_at IS NULL",
+                      [.text(id), .text(userID)]).isEmpty
+    }
+
+    /// Ends one session: its refresh tokens and access tokens stop working.
+    func revokeSession(id: String, now: Date) throws(ServerError) {
+        try db.update("UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+                      [.text(Timestamp.string(now)), .text(id)])
+    }
+
+    /// Ends every session of a user (after a password change).
+    func revokeSessions(userID: String, now: Date) throws(ServerError) {
+        try db.update("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
+                      [.text(Timestamp.string(now)), .text(userID)])
     }
 
     /// Revokes the session a refresh token belongs to, when it is the user's own.
@@ -342,24 +373,31 @@ struct StoreSession {
         try db.query("SELECT \(Self.reportColumns) FROM reports WHERE server_id = ?", [.text(serverID)]).first.flatMap(report)
     }
 
-    func revisions(serverID: String) throws(ServerError) -> [StoredRevision] {
+    /// One revision, read alone.
+    func revision(serverID: String, revision: Int) throws(ServerError) -> StoredRevision? {
         try db.query("""
-            SELECT revision, base_revision, payload, issues, source FROM report_revisions WHERE server_id = ? ORDER BY revision
-            """, [.text(serverID)]).map {
+            SELECT revision, base_revision, payload, issues, source FROM report_revisions WHERE server_id = ? AND revision = ?
+            """, [.text(serverID), .integer(Int64(revision))]).first.map {
             StoredRevision(revision: Int($0.int(0) ?? 0), baseRevision: $0.int(1).map { Int($0) },
                            payloadJSON: $0.string(2) ?? "{}", issuesJSON: $0.string(3) ?? "[]", source: $0.string(4) ?? "device")
         }
     }
 
-    func revision(serverID: String, revision: Int) throws(ServerError) -> StoredRevision? {
-        try revisions(serverID: serverID).first { $0.revision == revision }
+    /// The first revision accepted from a device with this base and this
+    /// canonical payload (a replay), found without reading the others.
+    func deviceRevision(serverID: String, baseRevision: Int?, payloadJSON: String) throws(ServerError) -> Int? {
+        try db.query("""
+            SELECT revision FROM report_revisions
+            WHERE server_id = ? AND source = 'device' AND base_revision IS ? AND payload = ? ORDER BY revision LIMIT 1
+            """, [.text(serverID), baseRevision.map { .integer(Int64($0)) } ?? .null, .text(payloadJSON)])
+            .first?.int(0).map { Int($0) }
     }
 
     /// Stores a new report at revision 1; returns its server id.
     func insertReport(_ report: WireReport, ownerID: String, payloadJSON: String, issuesJSON: String, score: Double?,
                       now: Date) throws(ServerError) -> String {
         let seq = (try db.query("SELECT COALESCE(MAX(seq), 0) FROM reports").first?.int(0) ?? 0) + 1
-        let serverID = "R\(seq)"
+        let serverID = ServerID.make()
         let stamp = Timestamp.string(now)
         try db.update("""
             INSERT INTO reports (server_id, seq, local_id, owner_id, template_id, facility_id, area_id, assignment_id,
@@ -379,10 +417,13 @@ struct StoreSession {
         return serverID
     }
 
-    /// Adds the next revision of a report and makes it current; returns its number.
+    /// Adds the next revision of a report and makes it current; returns its
+    /// number. Refused past `limit` revisions. A payload that asks for a
+    /// follow-up raises the flag again, even if a re-inspection had cleared it.
     func appendRevision(serverID: String, baseRevision: Int?, payload: WirePayload, issuesJSON: String?, score: Double?,
-                        source: String, authorID: String?, now: Date) throws(ServerError) -> Int {
+                        source: String, authorID: String?, limit: Int, now: Date) throws(ServerError) -> Int {
         guard let current = try report(serverID: serverID) else { throw ServerError.notFound("no report '\(serverID)'") }
+        guard current.currentRevision < limit else { throw ServerError.revisionLimit(serverID, limit: limit) }
         let issues: String
         if let issuesJSON {
             issues = issuesJSON
@@ -396,8 +437,12 @@ struct StoreSession {
             """, [.text(serverID), .integer(Int64(next)), baseRevision.map { .integer(Int64($0)) } ?? .null,
                   .text(CanonicalJSON.string(payload)), .text(issues), .text(source), authorID.map(SQLValue.text) ?? .null,
                   .text(Timestamp.string(now))])
-        try db.update("UPDATE reports SET current_revision = ?, score = ?, follow_up_required = ? WHERE server_id = ?", [.integer(Int64(next)), score.map(SQLValue.real) ?? .null,
-                        .integer(payload.followUpRequired ? 1 : 0), .text(serverID)])
+        try db.update("""
+            UPDATE reports SET current_revision = ?, score = ?, follow_up_required = ?,
+                follow_up_cleared_by = CASE WHEN ? THEN NULL ELSE follow_up_cleared_by END
+            WHERE server_id = ?
+            """, [.integer(Int64(next)), score.map(SQLValue.real) ?? .null, .integer(payload.followUpRequired ? 1 : 0),
+                  .integer(payload.followUpRequired ? 1 : 0), .text(serverID)])
         return next
     }
 

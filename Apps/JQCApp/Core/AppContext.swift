@@ -76,7 +76,7 @@ extension AppError {
             self.init(code: "DISK_FULL", error.message, exitCode: ExitCode.failure)
         case .permission:
             self.init(code: "PERMISSION", error.message, exitCode: ExitCode.failure)
-        case .io:
+        case .io, .busy:
             self.init(code: "STORAGE_ERROR", error.message, exitCode: ExitCode.failure)
         }
     }

@@ -265,7 +265,7 @@ extension StorageError {
         case SQLITE_PERM, SQLITE_READONLY, SQLITE_AUTH:
             return StorageError(.permission, "The store cannot be written (\(native)); check the permissions of the file and its folder.", context: context)
         case SQLITE_BUSY, SQLITE_LOCKED:
-            return StorageError(.io, "The store stayed busy in another jqc process for too long; try again.", context: context)
+            return StorageError(.busy, "The store stayed busy in another jqc process for too long; try again.", context: context)
         case SQLITE_CONSTRAINT:
             return StorageError(.io, "The change breaks a rule of the store (\(native)); nothing was saved.", context: context)
         case SQLITE_IOERR where systemErrno != 0:

@@ -17,6 +17,8 @@ public struct StorageError: Error, Sendable, Equatable, CustomStringConvertible 
         case notAllowed = "NOT_ALLOWED"
         /// The photo would take its report's photos over their cap (BR-10).
         case photoCapExceeded = "PHOTO_CAP_EXCEEDED"
+        /// Another connection held the store locked for longer than the busy timeout; trying again later may work.
+        case busy = "BUSY"
         /// Any other SQLite or file-system failure.
         case io = "IO"
     }
