@@ -14,9 +14,14 @@ struct OutputFaultTests {
     /// Runs `jqc ARGUMENTS` with its standard output going to `output` and
     /// its standard error collected; returns the exit status and the error text.
     func jqc(_ profile: DemoProfile, _ arguments: [String], stdout output: FileHandle) throws -> (status: Int32, stderr: String) {
+        try program("jqc", ["--home", profile.home] + arguments, stdout: output)
+    }
+
+    /// Runs a built program with its standard output going to `output`.
+    func program(_ name: String, _ arguments: [String], stdout output: FileHandle) throws -> (status: Int32, stderr: String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Programs.path("jqc"))
-        process.arguments = ["--home", profile.home] + arguments
+        process.executableURL = URL(fileURLWithPath: Programs.path(name))
+        process.arguments = arguments
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
         let errors = Pipe()
@@ -24,7 +29,7 @@ struct OutputFaultTests {
         try process.run()
         let text = try errors.fileHandleForReading.readToEnd() ?? Data()
         process.waitUntilExit()
-        #expect(process.terminationReason == .exit, "jqc \(arguments.joined(separator: " ")) died of a signal")
+        #expect(process.terminationReason == .exit, "\(name) \(arguments.joined(separator: " ")) died of a signal")
         return (process.terminationStatus, String(decoding: text, as: UTF8.self))
     }
 
@@ -71,6 +76,17 @@ struct OutputFaultTests {
         let answered = try jqc(profile, ["answer", id, "15", "typed on a full terminal log"], stdout: full)
         #expect(answered.status == 1)
         #expect(try profile.show(id)["answers"]?["15"] == "typed on a full terminal log")
+    }
+
+    @Test("a server that cannot print where it listens stops with exit 1 and says why")
+    func serverAddressUnwritable() throws {
+        let folder = TemporaryDirectory(prefix: "jqc-server-full")
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        let outcome = try program("jqc-server", ["--db", folder.path("server.sqlite"), "--host", "127.0.0.1", "--port", "0"],
+                                  stdout: full)
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("jqc-server: cannot write the address to standard output (No space left on device); stopping"),
+                "\(outcome.stderr)")
     }
 
     @Test("the agent with its log file on a full disk keeps syncing, exits 0 and counts the lines it dropped")

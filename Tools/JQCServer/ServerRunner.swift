@@ -53,7 +53,15 @@ enum ServerRunner {
             banner += "demo accounts: \(config.demoInspector.username) / \(config.demoInspector.password) (inspector), "
                 + "\(config.demoSupervisor.username) / \(config.demoSupervisor.password) (supervisor)\n"
         }
-        OutputChannel.standardOutput.write(banner)
+        // The address line is how a supervisor or a test learns the port (with
+        // --port 0): a server that cannot say where it listens stops.
+        guard OutputChannel.standardOutput.write(banner) else {
+            let reason = OutputChannel.standardOutput.failure?.reason ?? "unknown error"
+            OutputChannel.standardError.write("jqc-server: cannot write the address to standard output (\(reason)); stopping\n")
+            StopWatchdog.arm(seconds: 15)
+            server.stop(grace: 0)
+            return 1
+        }
 
         var received: Int32 = 0
         sigwait(&stopSignals, &received)

@@ -76,7 +76,7 @@ def main():
             stats, found = run_io_faults(args.bin, os.path.join(args.work, "io-faults"), args.runs, args.seed, log=log)
             figures["io_faults"] = stats
             log("I/O faults: " + ", ".join(f"{k} {stats[k]}" for k in (
-                "runs", "refused", "server_starts", "server_refused_start", "reports_completed",
+                "runs", "refused", "server_starts", "server_refused_start", "server_b_slow_clients", "reports_completed",
                 "server_a_reports", "server_a_photos", "server_b_reports", "server_b_photos", "seconds")))
             log(f"I/O faults: by command {stats['by_command']}")
             log(f"I/O faults: by point {stats['by_point']}; by errno {stats['by_errno']}; exit codes {stats['exit_codes']}")
