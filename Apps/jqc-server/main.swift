@@ -1,3 +1,3 @@
-import JQCServer
+import ServerCore
 
 exit(ServerCommand.run(arguments: Array(CommandLine.arguments.dropFirst())))

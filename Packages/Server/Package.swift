@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Server: the modules of `jqc-server`, the server of the wire contract
+/// (CONTRACT.md): HTTP on libmicrohttpd, routes and rules, authentication,
+/// the demo world, and its store. The executable's `main` lives in
+/// `Apps/jqc-server`.
+let package = Package(
+    name: "Server",
+    platforms: [.macOS(.v14)],
+    products: [.library(name: "ServerCore", targets: ["ServerCore"])],
+    dependencies: [
+        .package(path: "../Models"),
+        .package(path: "../Storage"),
+        .package(path: "../Scoring"),
+        .package(path: "../FieldTypes"),
+        .package(path: "../SiteFieldTypes"),
+        .package(path: "../FormLogic"),
+        .package(path: "../ArgumentParsing"),
+        .package(path: "../ProgramOutput"),
+    ],
+    targets: [
+        /// Everything the server does: HTTP, routes, auth, persistence, demo world, faults, `admin`.
+        .target(
+            name: "ServerCore",
+            dependencies: [
+                "CMicroHTTPD", "CSodium", "COpenSSL",
+                .product(name: "ArgumentParsing", package: "ArgumentParsing"),
+                .product(name: "ProgramOutput", package: "ProgramOutput"),
+                .product(name: "Models", package: "Models"),
+                .product(name: "Storage", package: "Storage"),
+                .product(name: "Scoring", package: "Scoring"),
+                .product(name: "FieldTypes", package: "FieldTypes"),
+                .product(name: "SiteFieldTypes", package: "SiteFieldTypes"),
+                .product(name: "FormLogic", package: "FormLogic"),
+            ]
+        ),
+        /// libmicrohttpd, the embedded HTTP server the server runs on.
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        /// libsodium, for argon2id password hashes and random bytes.
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        /// OpenSSL libcrypto, for HMAC-SHA256 token signatures and photo hashes.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+    ],
+    swiftLanguageModes: [.v6]
+)
