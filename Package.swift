@@ -15,6 +15,7 @@ let package = Package(
     ],
     dependencies: [
         .package(path: "Packages/Models"),
+        .package(path: "Packages/SQLite"),
         .package(path: "Packages/Storage"),
         .package(path: "Packages/Networking"),
         .package(path: "Packages/Sync"),
@@ -56,6 +57,7 @@ let package = Package(
                 .product(name: "ArgumentParsing", package: "ArgumentParsing"),
                 .product(name: "ProgramOutput", package: "ProgramOutput"),
                 .product(name: "Models", package: "Models"),
+                .product(name: "SQLite", package: "SQLite"),
                 .product(name: "Storage", package: "Storage"),
                 .product(name: "Networking", package: "Networking"),
                 .product(name: "Sync", package: "Sync"),
@@ -116,9 +118,16 @@ let package = Package(
             dependencies: [
                 "TestSupport", "jqc-store-writer",
                 .product(name: "Models", package: "Models"),
+                .product(name: "SQLite", package: "SQLite"),
                 .product(name: "Storage", package: "Storage"),
             ],
             path: "Tests/StorageTests"
+        ),
+        /// The SQLite wrapper every store uses: values, statements, transactions, migrations.
+        .testTarget(
+            name: "SQLiteTests",
+            dependencies: ["TestSupport", .product(name: "SQLite", package: "SQLite")],
+            path: "Tests/SQLiteTests"
         ),
         .testTarget(
             name: "FieldTypesTests",
@@ -205,6 +214,7 @@ let package = Package(
             dependencies: [
                 "TestSupport", "JQCApp", "jqc", "jqc-agent",
                 .product(name: "Models", package: "Models"),
+                .product(name: "SQLite", package: "SQLite"),
                 .product(name: "Storage", package: "Storage"),
                 .product(name: "Imaging", package: "Imaging"),
             ],

@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(path: "../Models"),
         .package(path: "../Storage"),
+        .package(path: "../SQLite"),
         .package(path: "../Scoring"),
         .package(path: "../FieldTypes"),
         .package(path: "../SiteFieldTypes"),
@@ -28,6 +29,7 @@ let package = Package(
                 .product(name: "ArgumentParsing", package: "ArgumentParsing"),
                 .product(name: "ProgramOutput", package: "ProgramOutput"),
                 .product(name: "Models", package: "Models"),
+                .product(name: "SQLite", package: "SQLite"),
                 .product(name: "Storage", package: "Storage"),
                 .product(name: "Scoring", package: "Scoring"),
                 .product(name: "FieldTypes", package: "FieldTypes"),

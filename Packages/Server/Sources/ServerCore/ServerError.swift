@@ -1,4 +1,4 @@
-import Storage
+import SQLite
 
 /// The one error type of the server: an HTTP status, the contract's machine
 /// code and a one-line message for the person reading the response.
@@ -78,9 +78,9 @@ struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         ServerError(status: 500, code: "INTERNAL", message)
     }
 
-    /// 500 for a failure of the database underneath; the message is Storage's one line.
+    /// 500 for a failure of the database underneath; the message is SQLite's one line.
     /// A database held by another connection past the busy timeout is 503 with `Retry-After`.
-    static func storage(_ error: StorageError) -> ServerError {
+    static func database(_ error: SQLiteError) -> ServerError {
         if error.code == .busy { return busy() }
         return ServerError(status: 500, code: "INTERNAL", "the server's database failed: \(error.message)")
     }

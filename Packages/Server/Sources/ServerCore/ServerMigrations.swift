@@ -1,8 +1,14 @@
-/// The server database's schema, as named steps applied in order and recorded
-/// in `server_migrations`. The server's schema is its own: it shares nothing
+import SQLite
+
+/// The server database's schema, as named steps applied in order by SQLite's
+/// `Migrator` and recorded in `server_migrations`. The server's schema is its own: it shares nothing
 /// with the device store. A step, once released, is never edited; change the
 /// schema by adding a step.
 enum ServerMigrations {
+    /// The migrator over `steps`.
+    static let migrator = Migrator(ledger: "server_migrations",
+                                   steps: steps.map { Migrator.Step(name: $0.name, sql: $0.sql.joined(separator: ";\n")) })
+
     static let steps: [(name: String, sql: [String])] = [
         ("001-accounts", [
             """

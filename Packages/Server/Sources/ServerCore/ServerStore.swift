@@ -1,6 +1,6 @@
 import Foundation
 import Models
-import Storage
+import SQLite
 
 /// A user as the server stores them.
 struct StoredUser: Sendable, Equatable {
@@ -72,12 +72,12 @@ final class ServerStore: @unchecked Sendable {
 
     /// Opens (creating if needed) and migrates the database at `path`.
     init(path: String) throws(ServerError) {
-        do throws(StorageError) {
+        do throws(SQLiteError) {
             database = try Database(path: path)
             database.setBusyTimeout(milliseconds: 3_000)
             try database.execute("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
         } catch {
-            throw ServerError.storage(error)
+            throw ServerError.database(error)
         }
         try migrate()
     }
@@ -108,17 +108,12 @@ final class ServerStore: @unchecked Sendable {
     }
 
     private func migrate() throws(ServerError) {
-        try database.script("CREATE TABLE IF NOT EXISTS server_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
-        let applied = Set(try database.query("SELECT name FROM server_migrations").compactMap { $0.string(0) })
-        let known = Set(ServerMigrations.steps.map(\.name))
-        if let unknown = applied.subtracting(known).sorted().first {
-            throw ServerError.internal("the database was written by a newer jqc-server (migration '\(unknown)'); use that version")
-        }
-        for step in ServerMigrations.steps where !applied.contains(step.name) {
-            try database.serverTransaction { () throws(ServerError) in
-                for sql in step.sql { try database.script(sql) }
-                try database.update("INSERT INTO server_migrations (name, applied_at) VALUES (?, ?)", [.text(step.name), .text(Timestamp.now())])
-            }
+        do throws(SQLiteError) {
+            try ServerMigrations.migrator.migrate(database)
+        } catch where error.code == .newerSchema {
+            throw ServerError.internal("the database was written by a newer jqc-server (\(error.context.map { "migration '\($0)'" } ?? "a newer schema")); use that version")
+        } catch {
+            throw ServerError.database(error)
         }
     }
 }
@@ -526,38 +521,26 @@ enum CanonicalJSON {
     }
 }
 
-/// The server's use of Storage's `Database`: errors as `ServerError`.
+/// The server's use of SQLite's `Database`: errors as `ServerError`.
 extension Database {
     /// Every row of a parameterised query.
     func query(_ sql: String, _ values: [SQLValue] = []) throws(ServerError) -> [Row] {
-        do throws(StorageError) { return try rows(sql, values) } catch { throw ServerError.storage(error) }
+        do throws(SQLiteError) { return try rows(sql, values) } catch { throw ServerError.database(error) }
     }
 
     /// Runs one parameterised statement that changes rows.
     func update(_ sql: String, _ values: [SQLValue]) throws(ServerError) {
-        do throws(StorageError) { _ = try run(sql, values) } catch { throw ServerError.storage(error) }
+        do throws(SQLiteError) { _ = try run(sql, values) } catch { throw ServerError.database(error) }
     }
 
     /// Runs SQL text that takes no values (schema).
     func script(_ sql: String) throws(ServerError) {
-        do throws(StorageError) { try execute(sql) } catch { throw ServerError.storage(error) }
+        do throws(SQLiteError) { try execute(sql) } catch { throw ServerError.database(error) }
     }
 
     /// `transaction` for a body that throws `ServerError`: rolled back on any throw.
     func serverTransaction<T>(_ body: () throws(ServerError) -> T) throws(ServerError) -> T {
-        var failure: ServerError?
-        do throws(StorageError) {
-            return try transaction { () throws(StorageError) -> T in
-                do throws(ServerError) {
-                    return try body()
-                } catch {
-                    failure = error
-                    throw StorageError(.io, "rolled back: \(error.message)")
-                }
-            }
-        } catch {
-            throw failure ?? ServerError.storage(error)
-        }
+        try transaction(mapping: ServerError.database, body)
     }
 }
 

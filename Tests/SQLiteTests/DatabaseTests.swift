@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Storage
+import SQLite
 import TestSupport
 
 /// The raw SQLite wrapper: values round-trip exactly, transactions are all or nothing.
@@ -28,7 +28,7 @@ struct DatabaseTests {
             let sql = "SELECT local_id, severity, description FROM issues WHERE local_id = ? -- \(n)"
             #expect(try db.rows(sql, [.text("x\(n)")]).isEmpty)
         }
-        #expect(throws: StorageError.self) {
+        #expect(throws: SQLiteError.self) {
             try db.run("SELECT 1; SELECT 2")
         }
     }
@@ -60,8 +60,8 @@ struct DatabaseTests {
     func rollback() throws {
         let db = try Database.inMemory()
         try db.execute("CREATE TABLE t (x INTEGER NOT NULL)")
-        let error = #expect(throws: StorageError.self) {
-            try db.transaction { () throws(StorageError) in
+        let error = #expect(throws: SQLiteError.self) {
+            try db.transaction { () throws(SQLiteError) in
                 try db.run("INSERT INTO t (x) VALUES (?)", [.integer(1)])
                 try db.run("INSERT INTO t (x) VALUES (?)", [.null])
             }
@@ -75,18 +75,18 @@ struct DatabaseTests {
     func wrongArity() throws {
         let db = try Database.inMemory()
         try db.execute("CREATE TABLE t (x, y)")
-        #expect(throws: StorageError.self) { try db.run("INSERT INTO t VALUES (?, ?)", [.integer(1)]) }
-        #expect(throws: StorageError.self) { try db.run("INSERT INTO t VALUES (1, 2); DROP TABLE t") }
+        #expect(throws: SQLiteError.self) { try db.run("INSERT INTO t VALUES (?, ?)", [.integer(1)]) }
+        #expect(throws: SQLiteError.self) { try db.run("INSERT INTO t VALUES (1, 2); DROP TABLE t") }
         #expect(try db.scalar("SELECT count(*) FROM t") == .integer(0))
     }
 
-    @Test("a read-only connection cannot write, and says so as a permission problem")
+    @Test("a read-only connection cannot write, and says so as a read-only problem")
     func readOnly() throws {
         let dir = TemporaryDirectory()
         let path = dir.path("x.sqlite")
         try Database(path: path).execute("CREATE TABLE t (x)")
         let db = try Database(path: path, mode: .readOnly)
-        let error = #expect(throws: StorageError.self) { try db.run("INSERT INTO t VALUES (?)", [.integer(1)]) }
-        #expect(error?.code == .permission)
+        let error = #expect(throws: SQLiteError.self) { try db.run("INSERT INTO t VALUES (?)", [.integer(1)]) }
+        #expect(error?.code == .readOnly)
     }
 }

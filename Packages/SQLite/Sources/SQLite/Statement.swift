@@ -14,7 +14,7 @@ public final class Statement {
     /// The SQL text, kept for error context.
     public let sql: String
 
-    init(database: Database, sql: String, keepsDatabaseAlive: Bool = true) throws(StorageError) {
+    init(database: Database, sql: String, keepsDatabaseAlive: Bool = true) throws(SQLiteError) {
         var raw: OpaquePointer?
         // `tail` points into the C copy of `sql`, which lives only inside this
         // closure: read what follows the first statement before it ends.
@@ -25,11 +25,11 @@ public final class Statement {
         }
         guard rc == SQLITE_OK, let raw else {
             if let raw { sqlite3_finalize(raw) }
-            throw StorageError.sqlite(rc, database.lastNativeMessage, systemErrno: database.lastSystemErrno, context: sql)
+            throw SQLiteError.sqlite(rc, database.lastNativeMessage, systemErrno: database.lastSystemErrno, context: sql)
         }
         if !rest.allSatisfy({ $0.isWhitespace || $0 == ";" }) {
             sqlite3_finalize(raw)
-            throw StorageError(.io, "Internal error: one statement was expected, several were given.", context: sql)
+            throw SQLiteError(.misuse, "Internal error: one statement was expected, several were given.", context: sql)
         }
         self.handle = raw
         self.database = database
@@ -42,14 +42,14 @@ public final class Statement {
     }
 
     /// Runs the statement to completion with these parameters (for writes).
-    public func run(_ values: [SQLValue] = []) throws(StorageError) {
+    public func run(_ values: [SQLValue] = []) throws(SQLiteError) {
         try bind(values)
         defer { sqlite3_reset(handle) }
         while try step() {}
     }
 
     /// Runs the query with these parameters and returns its rows (at most `limit`).
-    public func rows(_ values: [SQLValue] = [], limit: Int = .max) throws(StorageError) -> [Row] {
+    public func rows(_ values: [SQLValue] = [], limit: Int = .max) throws(SQLiteError) -> [Row] {
         try bind(values)
         defer { sqlite3_reset(handle) }
         let count = sqlite3_column_count(handle)
@@ -61,12 +61,12 @@ public final class Statement {
         return result
     }
 
-    private func bind(_ values: [SQLValue]) throws(StorageError) {
+    private func bind(_ values: [SQLValue]) throws(SQLiteError) {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         let expected = Int(sqlite3_bind_parameter_count(handle))
         guard expected == values.count else {
-            throw StorageError(.io, "Internal error: the statement takes \(expected) values, \(values.count) were given.", context: sql)
+            throw SQLiteError(.misuse, "Internal error: the statement takes \(expected) values, \(values.count) were given.", context: sql)
         }
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
@@ -95,18 +95,18 @@ public final class Statement {
                 }
             }
             guard rc == SQLITE_OK else {
-                throw StorageError.sqlite(rc, database.lastNativeMessage, systemErrno: database.lastSystemErrno, context: sql)
+                throw SQLiteError.sqlite(rc, database.lastNativeMessage, systemErrno: database.lastSystemErrno, context: sql)
             }
         }
     }
 
     /// Advances one row: true when a row is ready, false when done.
-    private func step() throws(StorageError) -> Bool {
+    private func step() throws(SQLiteError) -> Bool {
         let rc = sqlite3_step(handle)
         switch rc {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        default: throw StorageError.sqlite(rc, database.lastNativeMessage, systemErrno: database.lastSystemErrno, context: sql)
+        default: throw SQLiteError.sqlite(rc, database.lastNativeMessage, systemErrno: database.lastSystemErrno, context: sql)
         }
     }
 
