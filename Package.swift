@@ -44,10 +44,13 @@ let package = Package(
             dependencies: ["JQCApp"],
             path: "Apps/jqc-agent"
         ),
-        /// The server of CONTRACT.md; its `main` only hands the arguments to ServerCore.
+        /// The server of CONTRACT.md; its `main` hands the arguments and the SQLite store to ServerCore.
         .executableTarget(
             name: "jqc-server",
-            dependencies: [.product(name: "ServerCore", package: "Server")],
+            dependencies: [
+                .product(name: "ServerCore", package: "Server"),
+                .product(name: "ServerSQLite", package: "Server"),
+            ],
             path: "Apps/jqc-server"
         ),
         /// Everything the apps do, as a library the tests can call.

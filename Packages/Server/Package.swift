@@ -8,7 +8,10 @@ import PackageDescription
 let package = Package(
     name: "Server",
     platforms: [.macOS(.v14)],
-    products: [.library(name: "ServerCore", targets: ["ServerCore"])],
+    products: [
+        .library(name: "ServerCore", targets: ["ServerCore"]),
+        .library(name: "ServerSQLite", targets: ["ServerSQLite"]),
+    ],
     dependencies: [
         .package(path: "../Models"),
         .package(path: "../Storage"),
@@ -21,7 +24,8 @@ let package = Package(
         .package(path: "../ProgramOutput"),
     ],
     targets: [
-        /// Everything the server does: HTTP, routes, auth, persistence, demo world, faults, `admin`.
+        /// HTTP, routes and rules, auth, the demo world, faults, `admin`, and the
+        /// storage seam (`ServerStorage`, `StorageSession`, the stored records); no store of its own.
         .target(
             name: "ServerCore",
             dependencies: [
@@ -29,12 +33,20 @@ let package = Package(
                 .product(name: "ArgumentParsing", package: "ArgumentParsing"),
                 .product(name: "ProgramOutput", package: "ProgramOutput"),
                 .product(name: "Models", package: "Models"),
-                .product(name: "SQLite", package: "SQLite"),
                 .product(name: "Storage", package: "Storage"),
                 .product(name: "Scoring", package: "Scoring"),
                 .product(name: "FieldTypes", package: "FieldTypes"),
                 .product(name: "SiteFieldTypes", package: "SiteFieldTypes"),
                 .product(name: "FormLogic", package: "FormLogic"),
+            ]
+        ),
+        /// The SQLite store behind the seam, the embedded default (`--db FILE`).
+        .target(
+            name: "ServerSQLite",
+            dependencies: [
+                "ServerCore",
+                .product(name: "SQLite", package: "SQLite"),
+                .product(name: "Models", package: "Models"),
             ]
         ),
         /// libmicrohttpd, the embedded HTTP server the server runs on.

@@ -71,6 +71,18 @@ struct ServerProcessTests {
         #expect(outcome.stderr.hasPrefix("jqc-server: "))
     }
 
+    @Test("a PostgreSQL URL is refused in one line with exit 2, the password never echoed", arguments: [
+        ["--db", "postgres://jqc:s3cret-pw@127.0.0.1:5432/jqc", "--port", "0"],
+        ["serve", "--db", "postgresql://jqc:s3cret-pw@db.example/jqc"],
+        ["admin", "--db", "POSTGRES://jqc:s3cret-pw@127.0.0.1/jqc", "add-user", "ana"],
+    ])
+    func postgresNotInThisBuild(_ arguments: [String]) throws {
+        let outcome = try Programs.run("jqc-server", arguments)
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr == "jqc-server: PostgreSQL support is not in this build; give --db the path of a SQLite database file.\n")
+        #expect(!outcome.stderr.contains("s3cret-pw") && !outcome.stdout.contains("s3cret-pw"))
+    }
+
     @Test("--help lists the options and exits 0")
     func help() throws {
         let outcome = try Programs.run("jqc-server", ["--help"])

@@ -76,7 +76,7 @@ enum DemoWorld {
     """#
 
     /// Seeds the world once per database, and (re)sets the two accounts.
-    static func seed(_ store: ServerStore, config: ServerConfig, now: Date = Date()) throws(ServerError) {
+    static func seed(_ store: any ServerStorage, config: ServerConfig, now: Date = Date()) throws(ServerError) {
         guard let inspectorHash = PasswordHasher.hash(config.demoInspector.password),
               let supervisorHash = PasswordHasher.hash(config.demoSupervisor.password) else {
             throw ServerError.internal("could not hash the demo passwords (out of memory?)")

@@ -29,9 +29,9 @@ extension ServerApp {
     func rollup(_ input: RouteInput) throws(ServerError) -> Reply {
         let caller = try input.requireCaller()
         guard caller.isSupervisor else { throw ServerError.forbidden("the team roll-up is for supervisors only") }
-        let lines = try store.read { try $0.rollup() }.map { user, completed, pending, average in
-            Rollup.InspectorLine(id: user.id, displayName: user.displayName, completed: completed,
-                                 pendingFollowUp: pending, averageScore: average)
+        let lines = try store.read { try $0.rollup() }.map { line in
+            Rollup.InspectorLine(id: line.user.id, displayName: line.user.displayName, completed: line.completed,
+                                 pendingFollowUp: line.pendingFollowUp, averageScore: line.averageScore)
         }
         return .ok(Rollup(inspectors: lines, generatedAt: Timestamp.now()))
     }

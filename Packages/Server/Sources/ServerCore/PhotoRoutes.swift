@@ -71,7 +71,7 @@ extension ServerApp {
     }
 
     /// The report a photo goes to: it must exist and be the caller's own (supervisors: any).
-    private func photoTarget(_ serverID: String, caller: Caller, in session: StoreSession) throws(ServerError) -> StoredReport {
+    private func photoTarget(_ serverID: String, caller: Caller, in session: any StorageSession) throws(ServerError) -> StoredReport {
         try reportVisible(serverID, to: caller, in: session)
     }
 

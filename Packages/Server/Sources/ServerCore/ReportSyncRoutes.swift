@@ -65,7 +65,7 @@ extension ServerApp {
     }
 
     /// The rules of CONTRACT.md for one report, inside its own transaction.
-    private func accept(_ report: WireReport, from caller: Caller, in session: StoreSession) throws(ServerError) -> SyncResult {
+    private func accept(_ report: WireReport, from caller: Caller, in session: any StorageSession) throws(ServerError) -> SyncResult {
         func rejected(_ code: String, _ message: String) -> SyncResult {
             SyncResult(localID: report.localID, status: .rejected, errorCode: code, error: message)
         }
@@ -130,7 +130,7 @@ extension ServerApp {
     }
 
     /// The parent a re-inspection names, by server id when it gives one, else by local id.
-    private func parentReport(of report: WireReport, in session: StoreSession) throws(ServerError) -> StoredReport? {
+    private func parentReport(of report: WireReport, in session: any StorageSession) throws(ServerError) -> StoredReport? {
         if let id = report.parentServerID { return try session.report(serverID: id) }
         if let id = report.parentLocalID { return try session.report(localID: id) }
         return nil
@@ -138,7 +138,7 @@ extension ServerApp {
 
     /// Every problem with a report's references and answers, joined into one
     /// line; nil when it is acceptable.
-    func validate(_ report: WireReport, in session: StoreSession) throws(ServerError) -> String? {
+    func validate(_ report: WireReport, in session: any StorageSession) throws(ServerError) -> String? {
         guard let template = try session.template(id: report.templateID) else {
             return "unknown template '\(report.templateID)'"
         }
@@ -160,7 +160,7 @@ extension ServerApp {
         return problems.isEmpty ? nil : problems.joined(separator: "; ")
     }
 
-    private func serverScore(_ report: WireReport, in session: StoreSession) throws(ServerError) -> Double? {
+    private func serverScore(_ report: WireReport, in session: any StorageSession) throws(ServerError) -> Double? {
         guard let template = try session.template(id: report.templateID), let answers = Answers(json: report.payload.answers) else {
             return nil
         }
@@ -196,7 +196,7 @@ extension ServerApp {
     /// Makes a server-side revision (supervisor edit or admin tool) after
     /// checking the base revision and the answers; returns the new revision.
     func reviseOnServer(_ report: StoredReport, payload: WirePayload, baseRevision: Int, source: String, authorID: String?,
-                        in session: StoreSession) throws(ServerError) -> Int {
+                        in session: any StorageSession) throws(ServerError) -> Int {
         guard baseRevision == report.currentRevision else {
             throw ServerError.conflict("base_revision \(baseRevision) is not the current revision \(report.currentRevision); reload and edit again")
         }
@@ -213,7 +213,7 @@ extension ServerApp {
     }
 
     /// The report if it exists and the caller may see it: 404 or 403 otherwise.
-    func reportVisible(_ serverID: String, to caller: Caller, in session: StoreSession) throws(ServerError) -> StoredReport {
+    func reportVisible(_ serverID: String, to caller: Caller, in session: any StorageSession) throws(ServerError) -> StoredReport {
         guard let report = try session.report(serverID: serverID) else { throw ServerError.notFound("no report '\(serverID)'") }
         guard caller.isSupervisor || report.ownerID == caller.user.id else {
             throw ServerError.forbidden("report '\(serverID)' belongs to another inspector")
@@ -222,7 +222,7 @@ extension ServerApp {
     }
 
     /// `{"report": {...as in sync..., "revision", "photos"}}`.
-    func reportDocument(_ report: StoredReport, in session: StoreSession) throws(ServerError) -> JSONValue {
+    func reportDocument(_ report: StoredReport, in session: any StorageSession) throws(ServerError) -> JSONValue {
         let revision = try session.revision(serverID: report.serverID, revision: report.currentRevision)
         var payload = CanonicalJSON.value(revision?.payloadJSON ?? "{}")
         if case .object(var members) = payload {

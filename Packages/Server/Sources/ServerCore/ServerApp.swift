@@ -114,7 +114,7 @@ struct EmptyData: Codable, Sendable {}
 /// to the endpoint handlers (one file per area), and the envelope.
 final class ServerApp: Sendable {
     let config: ServerConfig
-    let store: ServerStore
+    let store: any ServerStorage
     let signer: TokenSigner
     let faults: FaultInjector
     let judge: AnswerJudge
@@ -129,7 +129,7 @@ final class ServerApp: Sendable {
     /// The version of the report payload this server reads.
     static let schemaVersion = 1
 
-    init(config: ServerConfig, store: ServerStore, signer: TokenSigner, judge: AnswerJudge, photos: PhotoVault,
+    init(config: ServerConfig, store: any ServerStorage, signer: TokenSigner, judge: AnswerJudge, photos: PhotoVault,
          log: ServerLog) {
         self.config = config
         self.log = log

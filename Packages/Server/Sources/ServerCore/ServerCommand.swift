@@ -38,16 +38,17 @@ public enum ServerCommand {
 
     /// Runs one invocation and returns the exit code; output that could not
     /// be written is reported as the program exits (`ProgramExit`).
-    public static func run(arguments: [String]) -> Int32 {
+    /// `storage` opens what `--db` names; the composition root passes the stores this build has.
+    public static func run(arguments: [String], storage: StorageOpener) -> Int32 {
         ProgramExit.ignoreBrokenPipes()
-        return ProgramExit.code(dispatch(arguments: arguments), program: "jqc-server")
+        return ProgramExit.code(dispatch(arguments: arguments, storage: storage), program: "jqc-server")
     }
 
-    private static func dispatch(arguments: [String]) -> Int32 {
+    private static func dispatch(arguments: [String], storage: StorageOpener) -> Int32 {
         let parser = ArgumentParser(globalOptions: globalOptions)
         do {
             if arguments.first == "admin" {
-                return try admin(Array(arguments.dropFirst()), parser: parser)
+                return try admin(Array(arguments.dropFirst()), parser: parser, storage: storage)
             }
             let words = arguments.first == "serve" ? Array(arguments.dropFirst()) : arguments
             let parsed = try parser.parse(words, for: serve)
@@ -56,14 +57,14 @@ public enum ServerCommand {
                 OutputChannel.standardOutput.line("\nAdmin commands: 'jqc-server admin edit-report --help', 'jqc-server admin add-user --help'.")
                 return 0
             }
-            return ServerRunner.serve(try ServerConfig.from(parsed))
+            return ServerRunner.serve(try ServerConfig.from(parsed), storage: storage)
         } catch {
             OutputChannel.standardError.write("jqc-server: \(error.message)\n")
             return 2
         }
     }
 
-    private static func admin(_ arguments: [String], parser: ArgumentParser) throws(UsageError) -> Int32 {
+    private static func admin(_ arguments: [String], parser: ArgumentParser, storage: StorageOpener) throws(UsageError) -> Int32 {
         // The command may come after options (`admin --db FILE edit-report ...`).
         var rest = arguments
         var position = 0
@@ -93,11 +94,12 @@ public enum ServerCommand {
             return 0
         }
         guard let db = parsed.value("db") else { throw UsageError("'\(spec.name)' needs --db FILE.") }
+        try DatabaseLocation.check(db)
         let edits = name == "edit-report" ? try AdminTool.answers(parsed.all("answer")) : []
         do throws(ServerError) {
             // The admin commands may create the database: private from the start, as the server keeps it.
             umask(0o077)
-            let store = try ServerStore(path: db)
+            let store = try storage.open(db)
             switch name {
             case "edit-report":
                 return try AdminTool.editReport(store: store, serverID: parsed.positional(0) ?? "",
@@ -144,7 +146,7 @@ enum AdminTool {
         return out
     }
 
-    static func editReport(store: ServerStore, serverID: String, answers: [(String, JSONValue)]) throws(ServerError) -> Int32 {
+    static func editReport(store: any ServerStorage, serverID: String, answers: [(String, JSONValue)]) throws(ServerError) -> Int32 {
         let app = AdminJudge()
         let revision = try store.write { session -> Int in
             guard let report = try session.report(serverID: serverID) else { throw ServerError.notFound("no report '\(serverID)'") }
@@ -172,7 +174,7 @@ enum AdminTool {
         return 0
     }
 
-    static func addUser(store: ServerStore, username: String, password: String, role: String,
+    static func addUser(store: any ServerStorage, username: String, password: String, role: String,
                         displayName: String?) throws(ServerError) -> Int32 {
         guard let role = UserRole(rawValue: role) else { throw ServerError.badRequest("--role must be inspector or supervisor, not '\(role)'") }
         guard !username.isEmpty, !password.isEmpty else { throw ServerError.badRequest("the user name and the password (on stdin) must not be empty") }
@@ -194,7 +196,7 @@ enum AdminTool {
 
     /// Changes a user's password and revokes every session they have, so
     /// whoever held the old password (or a token from it) is signed out.
-    static func setPassword(store: ServerStore, username: String, password: String) throws(ServerError) -> Int32 {
+    static func setPassword(store: any ServerStorage, username: String, password: String) throws(ServerError) -> Int32 {
         guard !password.isEmpty else { throw ServerError.badRequest("the new password (on stdin) must not be empty") }
         guard PasswordHasher.prepare(), let hash = PasswordHasher.hash(password) else {
             throw ServerError.internal("could not hash the password")
@@ -211,7 +213,7 @@ enum AdminTool {
         return 0
     }
 
-    static func importTemplates(store: ServerStore, path: String) throws(ServerError) -> Int32 {
+    static func importTemplates(store: any ServerStorage, path: String) throws(ServerError) -> Int32 {
         guard let data = FileManager.default.contents(atPath: path),
               let json = try? JSONDecoder().decode(JSONValue.self, from: data) else {
             throw ServerError.badRequest("'\(path)' cannot be read as JSON")

@@ -84,6 +84,7 @@ struct ServerConfig: Sendable {
         guard let db = parsed.value("db"), !db.isEmpty else {
             throw UsageError("jqc-server needs --db FILE, the database to serve from.")
         }
+        try DatabaseLocation.check(db)
         var config = ServerConfig(databasePath: db)
         if let host = parsed.value("host") { config.host = host == "localhost" ? "127.0.0.1" : host }
         if let port = parsed.value("port") {

@@ -5,7 +5,7 @@ internal import CMicroHTTPD
 /// Runs the server until SIGTERM or SIGINT: opens the store, seeds the demo
 /// world, listens, prints the address, and shuts down cleanly.
 enum ServerRunner {
-    static func serve(_ config: ServerConfig) -> Int32 {
+    static func serve(_ config: ServerConfig, storage: StorageOpener) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         HTTPServerPanic.install()
         // Request bodies of up to megabytes come and go on many threads; from
@@ -29,7 +29,7 @@ enum ServerRunner {
             FilePermissions.restrict(databasePath: config.databasePath, photoDirectory: config.photoDirectory)
             var limits = config.http
             limits.connections = FilePermissions.raiseOpenFileLimit(toServe: limits.connections)
-            let store = try ServerStore(path: config.databasePath)
+            let store = try storage.open(config.databasePath)
             let photos = try PhotoVault(directory: config.photoDirectory)
             FilePermissions.restrict(databasePath: config.databasePath, photoDirectory: config.photoDirectory)
             let swept = FilePermissions.sweepUploads(in: photos.uploadDirectory, olderThan: limits.bodySeconds + 60)
@@ -67,7 +67,7 @@ enum ServerRunner {
     static let stopGrace: TimeInterval = 30
 
     /// The HMAC key of access tokens: made at first start, kept in the database.
-    private static func signingKey(_ store: ServerStore) throws(ServerError) -> [UInt8] {
+    private static func signingKey(_ store: any ServerStorage) throws(ServerError) -> [UInt8] {
         try store.write { session -> [UInt8] in
             if let hex = try session.setting("token_key"), let key = bytes(hex), key.count == 32 { return key }
             let key = PasswordHasher.randomBytes(32)

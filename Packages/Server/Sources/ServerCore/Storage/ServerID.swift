@@ -2,6 +2,7 @@
 /// (96 bits), so no id can be guessed from another. Reports stored before
 /// kept their sequential ids (`R1`, `R2`, ...), which still work: an id is
 /// only ever looked up, never parsed.
-enum ServerID {
-    static func make() -> String { "R-" + Hex.encode(PasswordHasher.randomBytes(12)) }
+public enum ServerID {
+    /// A new random server id.
+    public static func make() -> String { "R-" + Hex.encode(PasswordHasher.randomBytes(12)) }
 }

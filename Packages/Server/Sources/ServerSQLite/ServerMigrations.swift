@@ -9,6 +9,7 @@ enum ServerMigrations {
     static let migrator = Migrator(ledger: "server_migrations",
                                    steps: steps.map { Migrator.Step(name: $0.name, sql: $0.sql.joined(separator: ";\n")) })
 
+    /// Every step, in order.
     static let steps: [(name: String, sql: [String])] = [
         ("001-accounts", [
             """
