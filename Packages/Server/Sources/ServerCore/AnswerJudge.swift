@@ -22,7 +22,21 @@ struct AnswerJudge: Sendable {
 
     /// The score ratio of `answers`, nil when nothing scoreable is answered.
     func score(schema: FormSchema, answers: Answers) -> Double? {
-        let state = FormLogic(schema: schema, registry: registry).evaluate(answers)
+        score(logic: FormLogic(schema: schema, registry: registry), schema: schema, answers: answers)
+    }
+
+    /// `problems` with the template's logic compiled once (`TemplateCache`).
+    func problems(_ template: CompiledTemplate, answers: Answers) -> [String] {
+        template.logic.submissionProblems(answers)
+    }
+
+    /// `score` with the template's logic compiled once (`TemplateCache`).
+    func score(_ template: CompiledTemplate, answers: Answers) -> Double? {
+        score(logic: template.logic, schema: template.template.schema, answers: answers)
+    }
+
+    private func score(logic: FormLogic, schema: FormSchema, answers: Answers) -> Double? {
+        let state = logic.evaluate(answers)
         return Scorer.score(schema: schema, answers: state.answers, hidden: Set(state.hiddenFields)) { field, answer in
             registry.score(field, answer)
         }.ratio

@@ -1,18 +1,65 @@
 import Foundation
 import Models
 
-/// The top of a sync body, read leniently: each report is decoded on its
-/// own so that one malformed report is REJECTED without failing the batch.
+/// The top of a sync body, read once: each report is decoded in the same
+/// pass but on its own, so that one malformed report is REJECTED without
+/// failing the batch.
 private struct SyncBatch: Decodable {
     var appVersion: String?
     var schemaVersion: Int?
-    var reports: [JSONValue]
+    var reports: [BatchReport]
 
     enum CodingKeys: String, CodingKey {
         case reports
         case appVersion = "app_version"
         case schemaVersion = "schema_version"
     }
+}
+
+/// One element of a batch: its `local_id` as sent, and the report or why it could not be read.
+private struct BatchReport: Decodable {
+    var localIDText: String?
+    var report: Result<WireReport, DecodingError>
+
+    private enum Keys: String, CodingKey { case localID = "local_id" }
+
+    init(from decoder: any Decoder) {
+        localIDText = (try? decoder.container(keyedBy: Keys.self)).flatMap { try? $0.decodeIfPresent(String.self, forKey: .localID) }
+        do {
+            report = .success(try WireReport(from: decoder))
+        } catch let error as DecodingError {
+            report = .failure(error)
+        } catch {
+            report = .failure(.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\(error)")))
+        }
+    }
+
+    /// Why the report could not be read, its key paths relative to the report as if it had been sent alone.
+    static func describe(_ error: DecodingError) -> String {
+        func local(_ context: DecodingError.Context) -> DecodingError.Context {
+            DecodingError.Context(codingPath: Array(context.codingPath.dropFirst(2)), debugDescription: context.debugDescription,
+                                  underlyingError: context.underlyingError)
+        }
+        let relative: DecodingError
+        switch error {
+        case .dataCorrupted(let context): relative = .dataCorrupted(local(context))
+        case .keyNotFound(let key, let context): relative = .keyNotFound(key, local(context))
+        case .typeMismatch(let type, let context): relative = .typeMismatch(type, local(context))
+        case .valueNotFound(let type, let context): relative = .valueNotFound(type, local(context))
+        @unknown default: relative = error
+        }
+        return JSONBody.describe(relative)
+    }
+}
+
+/// What a report's template says of it, judged before the database is touched.
+private struct Judgement {
+    /// The template is known to this server.
+    var templateKnown: Bool
+    /// Every problem with the answers, as one line; nil when acceptable.
+    var answerProblem: String?
+    /// The server's score of the answers.
+    var score: Double?
 }
 
 /// `PATCH /reports/{server_id}` body.
@@ -28,6 +75,12 @@ private struct ReportPatch: Decodable {
 
 extension ServerApp {
     /// `POST /reports/sync`: one result per report, in request order.
+    ///
+    /// The body is decoded once; every report is judged against its
+    /// template (compiled once, from the cache) before the database is
+    /// touched; then the whole batch is written in one transaction. A report
+    /// that breaks a rule is answered REJECTED and writes nothing, so it
+    /// never affects the others.
     func syncReports(_ input: RouteInput) throws(ServerError) -> Reply {
         let caller = try input.requireCaller()
         let batch = try input.decode(SyncBatch.self)
@@ -35,37 +88,67 @@ extension ServerApp {
             throw ServerError.tooLarge("a batch holds at most \(SyncRequest.maximumBatch) reports, not \(batch.reports.count); send them in parts")
         }
         var localIDs: [UUID] = []
-        for (index, raw) in batch.reports.enumerated() {
-            guard let text = raw["local_id"]?.stringValue, let id = UUID(uuidString: text) else {
+        for (index, element) in batch.reports.enumerated() {
+            guard let text = element.localIDText, let id = UUID(uuidString: text) else {
                 throw ServerError.badRequest("'reports[\(index)].local_id' must be a UUID")
             }
             localIDs.append(id)
         }
         let schemaVersion = batch.schemaVersion ?? Self.schemaVersion
-        var results: [SyncResult] = []
-        for (raw, localID) in zip(batch.reports, localIDs) {
+        let templates = try store.read { session in try templateCache.templates(in: session) }
+        var early: [SyncResult?] = []
+        var judged: [(WireReport, Judgement)?] = []
+        for (element, localID) in zip(batch.reports, localIDs) {
             if schemaVersion != Self.schemaVersion {
-                results.append(SyncResult(localID: localID, status: .rejected, errorCode: "SCHEMA_UNSUPPORTED",
-                                          error: "this server reads report schema version \(Self.schemaVersion), not \(schemaVersion); update the app"))
+                early.append(SyncResult(localID: localID, status: .rejected, errorCode: "SCHEMA_UNSUPPORTED",
+                                        error: "this server reads report schema version \(Self.schemaVersion), not \(schemaVersion); update the app"))
+                judged.append(nil)
                 continue
             }
-            let report: WireReport
-            do throws(ServerError) {
-                report = try JSONBody.decode(WireReport.self, from: JSONBody.encode(raw))
-            } catch {
-                results.append(SyncResult(localID: localID, status: .rejected, errorCode: "REPORT_INVALID", error: error.message))
-                continue
+            switch element.report {
+            case .failure(let error):
+                early.append(SyncResult(localID: localID, status: .rejected, errorCode: "REPORT_INVALID",
+                                        error: BatchReport.describe(error)))
+                judged.append(nil)
+            case .success(let report):
+                early.append(nil)
+                judged.append((report, judge(report, templates: templates)))
             }
-            results.append(try store.write { session in
-                try accept(report, from: caller, in: session)
-            })
+        }
+        let results = try store.write { session -> [SyncResult] in
+            var results: [SyncResult] = []
+            for (result, item) in zip(early, judged) {
+                if let result {
+                    results.append(result)
+                } else if let (report, judgement) = item {
+                    results.append(try accept(report, judgement, from: caller, in: session))
+                }
+            }
+            return results
         }
         return .ok(SyncResponse(results: results, minSupportedAppVersion: config.minAppVersion,
                                 serverSchemaVersion: Self.schemaVersion))
     }
 
-    /// The rules of CONTRACT.md for one report, inside its own transaction.
-    private func accept(_ report: WireReport, from caller: Caller, in session: any StorageSession) throws(ServerError) -> SyncResult {
+    /// The answers of a report against its template: problems and score.
+    private func judge(_ report: WireReport, templates: [String: CompiledTemplate]) -> Judgement {
+        guard let template = templates[report.templateID] else {
+            return Judgement(templateKnown: false, answerProblem: nil, score: nil)
+        }
+        guard let answers = Answers(json: report.payload.answers) else {
+            return Judgement(templateKnown: true,
+                             answerProblem: "'payload.answers' must be an object from field id to answer, not \(report.payload.answers.kindDescription)",
+                             score: nil)
+        }
+        let problems = judge.problems(template, answers: answers)
+        return Judgement(templateKnown: true, answerProblem: problems.isEmpty ? nil : problems.joined(separator: "; "),
+                         score: judge.score(template, answers: answers))
+    }
+
+    /// The rules of CONTRACT.md for one report, inside the batch's transaction.
+    /// A rejection writes nothing.
+    private func accept(_ report: WireReport, _ judgement: Judgement, from caller: Caller,
+                        in session: any StorageSession) throws(ServerError) -> SyncResult {
         func rejected(_ code: String, _ message: String) -> SyncResult {
             SyncResult(localID: report.localID, status: .rejected, errorCode: code, error: message)
         }
@@ -87,7 +170,7 @@ extension ServerApp {
                                                         payloadJSON: payloadJSON) {
                 return SyncResult(localID: report.localID, status: .accepted, serverID: existing.serverID, revision: earlier)
             }
-            if let problem = try validate(report, in: session) { return rejected("REPORT_INVALID", problem) }
+            if let problem = try validate(report, judgement, in: session) { return rejected("REPORT_INVALID", problem) }
             let base = report.baseRevision ?? 0
             if base < existing.currentRevision {
                 let current = try session.revision(serverID: existing.serverID, revision: existing.currentRevision)
@@ -101,9 +184,8 @@ extension ServerApp {
             if existing.currentRevision >= config.maxRevisions {
                 return rejected("REPORT_INVALID", ServerError.revisionLimit(existing.serverID, limit: config.maxRevisions).message)
             }
-            let score = try serverScore(report, in: session)
             let revision = try session.appendRevision(serverID: existing.serverID, baseRevision: report.baseRevision,
-                                                      payload: report.payload, issuesJSON: issuesJSON, score: score,
+                                                      payload: report.payload, issuesJSON: issuesJSON, score: judgement.score,
                                                       source: "device", authorID: caller.user.id, limit: config.maxRevisions,
                                                       now: now)
             return SyncResult(localID: report.localID, status: .accepted, serverID: existing.serverID, revision: revision)
@@ -112,14 +194,13 @@ extension ServerApp {
         if let serverID = report.serverID {
             return rejected("REPORT_INVALID", "no report with server_id '\(serverID)' and local_id \(report.localID) on this server")
         }
-        if let problem = try validate(report, in: session) { return rejected("REPORT_INVALID", problem) }
+        if let problem = try validate(report, judgement, in: session) { return rejected("REPORT_INVALID", problem) }
         let parent = try parentReport(of: report, in: session)
         if let refusal = ReportRules.parentRefusal(report, parent: parent, caller: caller) {
             return rejected(refusal.code, refusal.message)
         }
-        let score = try serverScore(report, in: session)
         let serverID = try session.insertReport(report, ownerID: caller.user.id, payloadJSON: payloadJSON,
-                                                issuesJSON: issuesJSON, score: score, now: now)
+                                                issuesJSON: issuesJSON, score: judgement.score, now: now)
         if let parent {
             try session.clearFollowUp(parentServerID: parent.serverID, childServerID: serverID)
         }
@@ -129,26 +210,24 @@ extension ServerApp {
         return SyncResult(localID: report.localID, status: .accepted, serverID: serverID, revision: 1)
     }
 
-    /// The parent a re-inspection names, by server id when it gives one, else by local id.
-    private func parentReport(of report: WireReport, in session: any StorageSession) throws(ServerError) -> StoredReport? {
-        if let id = report.parentServerID { return try session.report(serverID: id) }
-        if let id = report.parentLocalID { return try session.report(localID: id) }
-        return nil
-    }
-
     /// Every problem with a report's references and answers, joined into one
-    /// line; nil when it is acceptable.
-    func validate(_ report: WireReport, in session: any StorageSession) throws(ServerError) -> String? {
-        guard let template = try session.template(id: report.templateID) else {
-            return "unknown template '\(report.templateID)'"
-        }
+    /// line; nil when it is acceptable. The answers were judged already.
+    private func validate(_ report: WireReport, _ judgement: Judgement, in session: any StorageSession) throws(ServerError) -> String? {
+        guard judgement.templateKnown else { return "unknown template '\(report.templateID)'" }
         guard try session.facilityExists(report.facilityID) else { return "unknown facility '\(report.facilityID)'" }
         if let areaID = report.areaID {
             guard let area = try session.area(id: areaID), area.facilityID == report.facilityID else {
                 return "area '\(areaID)' is not an area of facility '\(report.facilityID)'"
             }
         }
-        return problems(in: report.payload, template: template)
+        return judgement.answerProblem
+    }
+
+    /// The parent a re-inspection names, by server id when it gives one, else by local id.
+    private func parentReport(of report: WireReport, in session: any StorageSession) throws(ServerError) -> StoredReport? {
+        if let id = report.parentServerID { return try session.report(serverID: id) }
+        if let id = report.parentLocalID { return try session.report(localID: id) }
+        return nil
     }
 
     /// The answer problems of a payload against its template, as one line.
@@ -158,13 +237,6 @@ extension ServerApp {
         }
         let problems = judge.problems(schema: template.schema, answers: answers)
         return problems.isEmpty ? nil : problems.joined(separator: "; ")
-    }
-
-    private func serverScore(_ report: WireReport, in session: any StorageSession) throws(ServerError) -> Double? {
-        guard let template = try session.template(id: report.templateID), let answers = Answers(json: report.payload.answers) else {
-            return nil
-        }
-        return judge.score(schema: template.schema, answers: answers)
     }
 
     /// `GET /reports/{server_id}`: the owner's or any for a supervisor.

@@ -118,6 +118,8 @@ final class ServerApp: Sendable {
     let signer: TokenSigner
     let faults: FaultInjector
     let judge: AnswerJudge
+    /// The templates compiled once, reloaded when an import changes them.
+    let templateCache: TemplateCache
     let photos: PhotoVault
     let loginThrottle = LoginThrottle()
     let passwordGate: PasswordGate
@@ -137,6 +139,7 @@ final class ServerApp: Sendable {
         self.store = store
         self.signer = signer
         self.judge = judge
+        templateCache = TemplateCache(registry: judge.registry)
         self.photos = photos
         faults = FaultInjector(rate: config.faultRate, drop: config.faultDrop, afterAccept: config.faultAfterAccept,
                                seed: config.seed)

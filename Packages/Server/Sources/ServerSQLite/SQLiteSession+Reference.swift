@@ -65,6 +65,16 @@ extension SQLiteSession {
         try db.update("INSERT OR REPLACE INTO templates (id, name, version, form_schema, position) VALUES (?, ?, ?, ?, ?)",
                       [.text(template.id), .text(template.name), .integer(Int64(template.version)),
                        .text(CanonicalJSON.string(template.rawSchema)), .integer(Int64(position))])
+        try db.update("""
+            INSERT INTO settings (key, value) VALUES (?, '1')
+            ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)
+            """, [.text(Self.templateRevisionKey)])
+    }
+
+    private static let templateRevisionKey = "templates_revision"
+
+    func templateRevision() throws(ServerError) -> Int64 {
+        Int64(try setting(Self.templateRevisionKey) ?? "0") ?? 0
     }
 
     // MARK: Assignments

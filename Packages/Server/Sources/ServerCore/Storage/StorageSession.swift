@@ -58,8 +58,11 @@ public protocol StorageSession {
     func insertFacility(_ facility: Facility, position: Int) throws(ServerError)
     /// Adds or replaces an area.
     func insertArea(_ area: Area, position: Int) throws(ServerError)
-    /// Adds or replaces a template.
+    /// Adds or replaces a template, and bumps the template revision.
     func insertTemplate(_ template: Template, position: Int) throws(ServerError)
+    /// A number that changes whenever a template is added or replaced, by any
+    /// process: how a template cache knows it is stale.
+    func templateRevision() throws(ServerError) -> Int64
 
     // MARK: Assignments
 
