@@ -2,8 +2,9 @@
 import PackageDescription
 
 /// Server: the modules of `jqc-server`, the server of the wire contract
-/// (CONTRACT.md): HTTP on libmicrohttpd, routes and rules, authentication,
-/// the demo world, and its store. The executable's `main` lives in
+/// (CONTRACT.md): HTTP on libmicrohttpd (ServerHTTP), routes, rules,
+/// authentication, the demo world and the storage seam (ServerCore), and the
+/// SQLite store behind the seam (ServerSQLite). The executable's `main` lives in
 /// `Apps/jqc-server`.
 let package = Package(
     name: "Server",
@@ -14,7 +15,6 @@ let package = Package(
     ],
     dependencies: [
         .package(path: "../Models"),
-        .package(path: "../Storage"),
         .package(path: "../SQLite"),
         .package(path: "../Scoring"),
         .package(path: "../FieldTypes"),
@@ -24,16 +24,23 @@ let package = Package(
         .package(path: "../ProgramOutput"),
     ],
     targets: [
-        /// HTTP, routes and rules, auth, the demo world, faults, `admin`, and the
-        /// storage seam (`ServerStorage`, `StorageSession`, the stored records); no store of its own.
+        /// HTTP/1.1 on libmicrohttpd: connections, deadlines, body limits, workers, the log; knows no route.
+        .target(
+            name: "ServerHTTP",
+            dependencies: [
+                "CMicroHTTPD", "COpenSSL",
+                .product(name: "ProgramOutput", package: "ProgramOutput"),
+            ]
+        ),
+        /// Routes and rules, auth, the demo world, faults, `admin`, and the storage
+        /// seam (`ServerStorage`, `StorageSession`, the stored records); no store of its own.
         .target(
             name: "ServerCore",
             dependencies: [
-                "CMicroHTTPD", "CSodium", "COpenSSL",
+                "ServerHTTP", "CSodium", "COpenSSL",
                 .product(name: "ArgumentParsing", package: "ArgumentParsing"),
                 .product(name: "ProgramOutput", package: "ProgramOutput"),
                 .product(name: "Models", package: "Models"),
-                .product(name: "Storage", package: "Storage"),
                 .product(name: "Scoring", package: "Scoring"),
                 .product(name: "FieldTypes", package: "FieldTypes"),
                 .product(name: "SiteFieldTypes", package: "SiteFieldTypes"),

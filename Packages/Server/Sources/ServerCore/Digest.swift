@@ -1,13 +1,16 @@
 import Foundation
-import Storage
 internal import COpenSSL
 
-/// One-shot digests and MACs. SHA-256 itself is Storage's, the same code
-/// the device hashes its photos with.
+/// One-shot digests and MACs (OpenSSL libcrypto).
 enum Digest {
     /// Lowercase hex SHA-256 of `data` (a token's hash; empty only if OpenSSL fails).
     static func sha256Hex(_ data: Data) -> String {
-        (try? SHA256.hex(of: data)) ?? ""
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let ok = data.withUnsafeBytes { bytes in
+            EVP_Digest(bytes.baseAddress, bytes.count, &digest, &length, EVP_sha256(), nil) == 1
+        }
+        return ok ? digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined() : ""
     }
 
     /// HMAC-SHA256 of `message` under `key`.

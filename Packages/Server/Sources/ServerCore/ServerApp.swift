@@ -1,4 +1,5 @@
 import Foundation
+import ServerHTTP
 import Models
 import ProgramOutput
 

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Foundation
+import ServerHTTP
 
 /// Everything `jqc-server` is started with, read from its command line.
 struct ServerConfig: Sendable {

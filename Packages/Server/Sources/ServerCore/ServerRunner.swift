@@ -1,6 +1,6 @@
 import Foundation
+import ServerHTTP
 import ProgramOutput
-internal import CMicroHTTPD
 
 /// Runs the server until SIGTERM or SIGINT: opens the store, seeds the demo
 /// world, listens, prints the address, and shuts down cleanly.
@@ -8,12 +8,7 @@ enum ServerRunner {
     static func serve(_ config: ServerConfig, storage: StorageOpener) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         HTTPServerPanic.install()
-        // Request bodies of up to megabytes come and go on many threads; from
-        // 128 KiB up they are mapped on their own and returned to the system
-        // when freed, so a burst of large requests does not leave the server
-        // holding their memory (glibc would otherwise raise the threshold and
-        // keep them in its arenas).
-        jqc_map_large_allocations(128 * 1024)
+        BodyMemory.mapLargeAllocations(from: 128 * 1024)
         // Block the stop signals before any thread starts, so every thread
         // inherits the mask and only `sigwait` below ever receives them.
         var stopSignals = sigset_t()
@@ -42,7 +37,11 @@ enum ServerRunner {
                                 screen: { head in app.screen(head) },
                                 overloaded: { app.overloaded() },
                                 handler: { request in app.handle(request) })
-            try server.start(host: config.host, port: config.port)
+            do throws(HTTPServerError) {
+                try server.start(host: config.host, port: config.port)
+            } catch {
+                throw ServerError.internal(error.message)
+            }
         } catch {
             OutputChannel.standardError.write("jqc-server: \(error.message)\n")
             return 1

@@ -1,6 +1,5 @@
 import Foundation
 import ProgramOutput
-import Storage
 internal import CMicroHTTPD
 
 /// The state of one request while its head and body arrive. Used by one
@@ -39,7 +38,7 @@ final class RequestContext: @unchecked Sendable {
     private var fileDescriptor: Int32 = -1
     private var fileBytes: Int64 = 0
     private var fileSeen = false
-    private var hasher: SHA256.Hasher?
+    private var hasher: BodyHasher?
 
     /// The largest text part kept (ids and hashes are far smaller).
     private static let fieldLimit = 4096
@@ -79,7 +78,7 @@ final class RequestContext: @unchecked Sendable {
         }
         let path = uploadDirectory + "/upload-" + UUID().uuidString.lowercased()
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        if fd >= 0, let started = try? SHA256.Hasher() {
+        if fd >= 0, let started = BodyHasher() {
             fileDescriptor = fd
             filePath = path
             hasher = started
@@ -147,7 +146,7 @@ final class RequestContext: @unchecked Sendable {
             } else {
                 var file: UploadedFile?
                 if fileSeen, let filePath, let hasher {
-                    if let sha256 = try? hasher.finish() {
+                    if let sha256 = hasher.finish() {
                         file = UploadedFile(temporaryPath: filePath, byteSize: fileBytes, sha256: sha256)
                     } else {
                         unlink(filePath)

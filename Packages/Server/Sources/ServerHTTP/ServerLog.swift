@@ -6,7 +6,7 @@ import Synchronization
 /// connection, the client's address. At most `burst` lines are written per
 /// `interval`; the rest are counted and summed up in one line when the next
 /// interval opens, so a flood of broken connections cannot flood the log.
-final class ServerLog: Sendable {
+public final class ServerLog: Sendable {
     private struct Window { var start: UInt64 = 0; var written = 0; var suppressed = 0 }
     private let window = Mutex(Window())
     // A line that cannot be written (stderr on a full disk) is dropped, never fatal.
@@ -15,13 +15,13 @@ final class ServerLog: Sendable {
     private let interval: UInt64
 
     /// A log writing at most `burst` lines every `interval` seconds.
-    init(burst: Int = 20, interval: TimeInterval = 10) {
+    public init(burst: Int = 20, interval: TimeInterval = 10) {
         self.burst = burst
         self.interval = UInt64(interval * 1_000_000_000)
     }
 
     /// Writes `message`, about the client at `address` when there is one, unless over the rate.
-    func note(_ message: String, address: String? = nil) {
+    public func note(_ message: String, address: String? = nil) {
         let now = DispatchTime.now().uptimeNanoseconds
         var lines: [String] = []
         window.withLock { state in
@@ -45,6 +45,6 @@ final class ServerLog: Sendable {
     private static func line(_ message: String, address: String?) -> String {
         let text = message.replacingOccurrences(of: "\n", with: " ").prefix(300)
         let from = address.map { $0.isEmpty ? " client ?" : " client \($0)" } ?? ""
-        return "\(Timestamp.now()) jqc-server:\(from) \(text)\n"
+        return "\(Date().formatted(.iso8601)) jqc-server:\(from) \(text)\n"
     }
 }

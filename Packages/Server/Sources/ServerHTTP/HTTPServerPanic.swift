@@ -8,9 +8,9 @@ internal import CMicroHTTPD
 /// committed, so a supervisor (systemd, a load balancer's health check) can
 /// start the server again with nothing lost; an abort would have started the
 /// runtime's crash report and left the port held while it ran.
-enum HTTPServerPanic {
+public enum HTTPServerPanic {
     /// Installs the handler; call before the first daemon starts.
-    static func install() {
+    public static func install() {
         MHD_set_panic_func(handler, nil)
     }
 

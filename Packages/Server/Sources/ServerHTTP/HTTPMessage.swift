@@ -2,7 +2,7 @@ import Foundation
 
 /// How the HTTP layer should take in a request's body, decided from the
 /// method and path before the first byte of it arrives.
-enum BodyPolicy: Sendable, Equatable {
+public enum BodyPolicy: Sendable, Equatable {
     /// Read nothing; any body is discarded.
     case none
     /// Buffer a JSON body up to `limit` bytes; beyond it the request is answered 413.
@@ -13,25 +13,25 @@ enum BodyPolicy: Sendable, Equatable {
 }
 
 /// A file part of a multipart body, already on disk and hashed.
-struct UploadedFile: Sendable, Equatable {
+public struct UploadedFile: Sendable, Equatable {
     /// The temporary file holding the bytes; removed when the request ends.
-    var temporaryPath: String
+    public var temporaryPath: String
     /// How many bytes arrived.
-    var byteSize: Int64
+    public var byteSize: Int64
     /// Lowercase hex SHA-256 of the bytes.
-    var sha256: String
+    public var sha256: String
 }
 
 /// A multipart body: its small text fields and at most one file.
-struct MultipartBody: Sendable, Equatable {
+public struct MultipartBody: Sendable, Equatable {
     /// Text parts by name (`local_id`, `sha256`, ...).
-    var fields: [String: String]
+    public var fields: [String: String]
     /// The `file` part, when one was sent.
-    var file: UploadedFile?
+    public var file: UploadedFile?
 }
 
 /// A request's body as the HTTP layer took it in.
-enum RequestBody: Sendable, Equatable {
+public enum RequestBody: Sendable, Equatable {
     case none
     case data(Data)
     case multipart(MultipartBody)
@@ -43,34 +43,34 @@ enum RequestBody: Sendable, Equatable {
 
 /// What the HTTP layer knows of a request once its headers have arrived,
 /// before any of its body: enough to refuse it (401, 413, 415, 400) unread.
-struct RequestHead: Sendable {
-    var method: String
+public struct RequestHead: Sendable {
+    public var method: String
     /// The decoded path, without the query.
-    var path: String
+    public var path: String
     /// The request target exactly as sent (still percent-encoded).
-    var target: String
+    public var target: String
     /// Header values by lowercased name.
-    var headers: [String: String]
+    public var headers: [String: String]
     /// Names (lowercased) of headers sent more than once with different values.
-    var conflictingHeaders: [String]
+    public var conflictingHeaders: [String]
     /// The client's IP address as text.
-    var clientAddress: String
+    public var clientAddress: String
 }
 
 /// One HTTP request, complete, as the router sees it.
-struct ServerRequest: Sendable {
-    var method: String
+public struct ServerRequest: Sendable {
+    public var method: String
     /// The decoded path, without the query.
-    var path: String
+    public var path: String
     /// Query arguments; the last value wins when a name repeats.
-    var query: [String: String]
+    public var query: [String: String]
     /// Header values by lowercased name.
-    var headers: [String: String]
-    var body: RequestBody
+    public var headers: [String: String]
+    public var body: RequestBody
     /// The client's IP address as text.
-    var clientAddress: String
+    public var clientAddress: String
 
-    init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
+    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
                 body: RequestBody = .none, clientAddress: String = "") {
         self.method = method
         self.path = path
@@ -82,21 +82,25 @@ struct ServerRequest: Sendable {
 }
 
 /// One HTTP response, or the instruction to close the connection without one.
-struct ServerResponse: Sendable {
+public struct ServerResponse: Sendable {
     /// What the response carries.
-    enum Content: Sendable {
+    public enum Content: Sendable {
         case data(Data)
         /// A file streamed from disk.
         case file(path: String, byteSize: Int64)
     }
 
-    var status: Int
-    var headers: [(name: String, value: String)]
-    var content: Content
+    /// The HTTP status.
+    public var status: Int
+    /// Headers beyond those the server always sends.
+    public var headers: [(name: String, value: String)]
+    /// The body.
+    public var content: Content
     /// Close the connection without answering (fault injection).
-    var dropConnection: Bool
+    public var dropConnection: Bool
 
-    init(status: Int, headers: [(name: String, value: String)] = [], content: Content = .data(Data()),
+    /// Makes a response.
+    public init(status: Int, headers: [(name: String, value: String)] = [], content: Content = .data(Data()),
                 dropConnection: Bool = false) {
         self.status = status
         self.headers = headers
@@ -105,5 +109,5 @@ struct ServerResponse: Sendable {
     }
 
     /// A response that closes the connection without a status line.
-    static var drop: ServerResponse { ServerResponse(status: 0, dropConnection: true) }
+    public static var drop: ServerResponse { ServerResponse(status: 0, dropConnection: true) }
 }

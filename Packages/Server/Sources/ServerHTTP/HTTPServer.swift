@@ -1,30 +1,32 @@
 import Foundation
-import Storage
 import Synchronization
 internal import CMicroHTTPD
 
 /// The limits the HTTP layer enforces on every connection.
-struct HTTPLimits: Sendable {
+public struct HTTPLimits: Sendable {
     /// Open connections in all.
-    var connections = 2048
+    public var connections = 2048
     /// Open connections from one client address.
-    var connectionsPerAddress = 256
+    public var connectionsPerAddress = 256
     /// libmicrohttpd event threads (epoll), each serving many connections.
-    var eventThreads = 4
+    public var eventThreads = 4
     /// Threads that run request handlers.
-    var workers = 16
+    public var workers = 16
     /// Complete requests waiting for a worker; beyond it, 503 at once.
-    var waitingRequests = 256
+    public var waitingRequests = 256
     /// Seconds a request may wait for a worker before it is answered 503 instead.
-    var waitSeconds: TimeInterval = 5
+    public var waitSeconds: TimeInterval = 5
     /// Seconds from opening a connection, or from the request line of a later request on it, to a complete head.
-    var headerSeconds: TimeInterval = 10
+    public var headerSeconds: TimeInterval = 10
     /// Seconds from the head to a complete body (plus one per 64 KiB announced), and to send a response.
-    var bodySeconds: TimeInterval = 300
+    public var bodySeconds: TimeInterval = 300
     /// Seconds of silence after which a connection is closed.
-    var idleSeconds: Int = 30
+    public var idleSeconds: Int = 30
     /// Parts of one multipart body.
-    var multipartParts = 8
+    public var multipartParts = 8
+
+    /// The defaults above.
+    public init() {}
 }
 
 /// An HTTP/1.1 server on libmicrohttpd: a few event threads (epoll) serve
@@ -45,7 +47,7 @@ struct HTTPLimits: Sendable {
 /// `MHD_resume_connection` (which synchronises with MHD's lock), so a
 /// `RequestContext` is only ever used by one thread at a time; the handler
 /// must itself be safe to call from many threads.
-final class HTTPServer: @unchecked Sendable {
+public final class HTTPServer: @unchecked Sendable {
     // `daemon` and `logger` are written in `start` and `stop` only, both called
     // from the owning thread; the callbacks never touch them.
     private var daemon: OpaquePointer?
@@ -63,10 +65,10 @@ final class HTTPServer: @unchecked Sendable {
     private let inFlight = Mutex(0)
 
     /// The port actually bound (useful with port 0).
-    private(set) var port: UInt16 = 0
+    public private(set) var port: UInt16 = 0
 
     /// Makes a server; nothing listens until `start`.
-    init(uploadDirectory: String, limits: HTTPLimits, log: ServerLog,
+    public init(uploadDirectory: String, limits: HTTPLimits, log: ServerLog,
          screen: @escaping @Sendable (RequestHead) -> (BodyPolicy, ServerResponse?),
          overloaded: @escaping @Sendable () -> ServerResponse,
          handler: @escaping @Sendable (ServerRequest) -> ServerResponse) {
@@ -82,7 +84,7 @@ final class HTTPServer: @unchecked Sendable {
     }
 
     /// Binds `host:port` and starts accepting connections.
-    func start(host: String, port: UInt16) throws(ServerError) {
+    public func start(host: String, port: UInt16) throws(HTTPServerError) {
         let flags = MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
         let me = Unmanaged.passUnretained(self).toOpaque()
         let logger = UnsafeMutablePointer<jqc_mhd_logger>.allocate(capacity: 1)
@@ -108,10 +110,10 @@ final class HTTPServer: @unchecked Sendable {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { launch($0, MHD_USE_IPv6.rawValue) }
             }
         } else {
-            throw ServerError.badRequest("'\(host)' is not an IP address; give --host an IPv4 or IPv6 address such as 127.0.0.1")
+            throw HTTPServerError(.badAddress, "'\(host)' is not an IP address; give --host an IPv4 or IPv6 address such as 127.0.0.1")
         }
         guard let started else {
-            throw ServerError.internal("could not listen on \(host):\(port); is the port already in use?")
+            throw HTTPServerError(.cannotListen, "could not listen on \(host):\(port); is the port already in use?")
         }
         daemon = started
         self.port = jqc_mhd_bound_port(started)
@@ -120,7 +122,7 @@ final class HTTPServer: @unchecked Sendable {
 
     /// Stops accepting connections, lets requests in flight finish (up to
     /// `grace` seconds), then closes everything.
-    func stop(grace: TimeInterval = 30) {
+    public func stop(grace: TimeInterval = 30) {
         guard let daemon else { return }
         let listener = MHD_quiesce_daemon(daemon)
         if listener >= 0 { close(listener) }
