@@ -208,6 +208,7 @@ let package = Package(
             dependencies: [
                 "TestSupport", "jqc-server",
                 .product(name: "ServerCore", package: "Server"),
+                .product(name: "SQLite", package: "SQLite"),
                 .product(name: "Models", package: "Models"),
             ],
             path: "Tests/ServerTests"

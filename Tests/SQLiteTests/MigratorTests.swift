@@ -36,9 +36,16 @@ struct MigratorTests {
         let error = #expect(throws: SQLiteError.self) {
             try Migrator(ledger: "migrations", steps: [first]).migrate(db)
         }
+        // A step unknown to this build, with user_version still equal to the steps it knows.
+        try db.run("INSERT INTO migrations (name, applied_at) VALUES (?, ?)", [.text("003-future"), .text("2030-01-01")])
+        let unknown = #expect(throws: SQLiteError.self) {
+            try Migrator(ledger: "migrations", steps: [first, second]).migrate(db)
+        }
+        #expect(unknown?.code == .newerSchema)
+        #expect(unknown?.message.contains("003-future") == true)
         #expect(error?.code == .newerSchema)
         #expect(error?.message.contains("newer") == true)
-        #expect(try db.scalar("SELECT count(*) FROM migrations") == .integer(2))
+        #expect(try db.scalar("SELECT count(*) FROM migrations") == .integer(3))
     }
 
     @Test("a step that fails leaves no trace: neither its tables nor its ledger row")

@@ -19,17 +19,37 @@ public final class SQLiteServerStorage: ServerStorage, @unchecked Sendable {
     /// How long a request waits for the connection before it is answered 503.
     private let lockWait: TimeInterval = 3
 
-    /// Opens (creating if needed) and migrates the database at `path`.
+    /// Opens (creating if needed) and migrates the database at `path`. A
+    /// SQLite file of another program (the device's store, say) is refused
+    /// before anything is written to it.
     public init(path: String) throws(ServerError) {
+        let foreign: Bool
         do throws(SQLiteError) {
             database = try Database(path: path)
             database.setBusyTimeout(milliseconds: 3_000)
-            try database.execute("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
-            database.cachesStatements = true
+            foreign = try Self.isForeign(database)
+            if !foreign {
+                try database.execute("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
+                database.cachesStatements = true
+            }
         } catch {
             throw ServerError.database(error)
         }
+        guard !foreign else {
+            throw ServerError.internal("'\(path)' is a SQLite database of another program, not a jqc-server database; it was left untouched. Give --db a new file or the server's own database.")
+        }
         try migrate()
+    }
+
+    /// True when the file holds tables but is not a jqc-server database: it
+    /// carries another program's application id, or has no migration ledger.
+    private static func isForeign(_ database: Database) throws(SQLiteError) -> Bool {
+        let applicationID = try database.applicationID()
+        let objects = try database.scalar("SELECT count(*) FROM sqlite_master").int64Value ?? 0
+        let ledger = try database.firstRow("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = ?",
+                                           [.text(ServerMigrations.migrator.ledger)])
+        let ours = applicationID == ServerMigrations.applicationID || (applicationID == 0 && (objects == 0 || ledger != nil))
+        return !ours
     }
 
     /// The opener the composition root hands to `ServerCommand`.

@@ -7,7 +7,12 @@ import SQLite
 enum ServerMigrations {
     /// The migrator over `steps`.
     static let migrator = Migrator(ledger: "server_migrations",
-                                   steps: steps.map { Migrator.Step(name: $0.name, sql: $0.sql.joined(separator: ";\n")) })
+                                   steps: steps.map { Migrator.Step(name: $0.name, sql: $0.sql.joined(separator: ";\n")) },
+                                   applicationID: applicationID)
+
+    /// Marks a SQLite file as a jqc-server database ("JQCS"), in the header's
+    /// `application_id`; databases made before the mark carry 0 and their ledger.
+    static let applicationID: Int32 = 0x4A51_4353
 
     /// Every step, in order.
     static let steps: [(name: String, sql: [String])] = [
