@@ -2,8 +2,9 @@
 import PackageDescription
 
 /// JanitorialQC for Linux: the root package composes the local packages under
-/// `Packages/` into the apps under `Apps/`, the tools under `Tools/`, and the
-/// one test suite under `Tests/` that `swift test` runs.
+/// `Packages/` into the programs under `Apps/` (jqc, jqc-agent, jqc-server),
+/// the tools under `Tools/`, and the one test suite under `Tests/` that
+/// `swift test` runs.
 let package = Package(
     name: "JanitorialQC",
     platforms: [.macOS(.v14)],
@@ -14,6 +15,7 @@ let package = Package(
     ],
     dependencies: [
         .package(path: "Packages/Models"),
+        .package(path: "Packages/SQLite"),
         .package(path: "Packages/Storage"),
         .package(path: "Packages/Networking"),
         .package(path: "Packages/Sync"),
@@ -23,6 +25,9 @@ let package = Package(
         .package(path: "Packages/SiteFieldTypes"),
         .package(path: "Packages/PostgreSQL"),
         .package(path: "Packages/FormLogic"),
+        .package(path: "Packages/ArgumentParsing"),
+        .package(path: "Packages/ProgramOutput"),
+        .package(path: "Packages/Server"),
     ],
     targets: [
         // MARK: - Apps: thin executables over library code
@@ -39,12 +44,23 @@ let package = Package(
             dependencies: ["JQCApp"],
             path: "Apps/jqc-agent"
         ),
+        /// The server of CONTRACT.md; its `main` hands the arguments and the SQLite store to ServerCore.
+        .executableTarget(
+            name: "jqc-server",
+            dependencies: [
+                .product(name: "ServerCore", package: "Server"),
+                .product(name: "ServerSQLite", package: "Server"),
+            ],
+            path: "Apps/jqc-server"
+        ),
         /// Everything the apps do, as a library the tests can call.
         .target(
             name: "JQCApp",
             dependencies: [
-                "ArgumentParsing", "ProgramOutput",
+                .product(name: "ArgumentParsing", package: "ArgumentParsing"),
+                .product(name: "ProgramOutput", package: "ProgramOutput"),
                 .product(name: "Models", package: "Models"),
+                .product(name: "SQLite", package: "SQLite"),
                 .product(name: "Storage", package: "Storage"),
                 .product(name: "Networking", package: "Networking"),
                 .product(name: "Sync", package: "Sync"),
@@ -56,17 +72,6 @@ let package = Package(
             ],
             path: "Apps/JQCApp"
         ),
-        /// The small command-line parser every program uses (no outside parser can be fetched).
-        .target(
-            name: "ArgumentParsing",
-            path: "Apps/ArgumentParsing"
-        ),
-        /// Standard output, standard error, logs and replaced files, written so
-        /// that every failure is a value: no program traps on a full disk or a closed pipe.
-        .target(
-            name: "ProgramOutput",
-            path: "Apps/ProgramOutput"
-        ),
 
         // MARK: - Tools: programs run on demand, by tests and by operators
 
@@ -75,7 +80,7 @@ let package = Package(
         .executableTarget(
             name: "jqc-store-writer",
             dependencies: [
-                "ProgramOutput",
+                .product(name: "ProgramOutput", package: "ProgramOutput"),
                 .product(name: "Models", package: "Models"),
                 .product(name: "Storage", package: "Storage"),
             ],
@@ -91,48 +96,6 @@ let package = Package(
                 .product(name: "FormLogic", package: "FormLogic"),
             ],
             path: "Tools/bench/LogicBench"
-        ),
-        /// The reference server of CONTRACT.md; its `main` only hands the arguments to JQCServer.
-        .executableTarget(
-            name: "jqc-server",
-            dependencies: ["JQCServer"],
-            path: "Tools/jqc-server"
-        ),
-        /// Everything the reference server does: HTTP, routes, auth, persistence, demo world, faults.
-        .target(
-            name: "JQCServer",
-            dependencies: [
-                "ArgumentParsing", "ProgramOutput", "CMicroHTTPD", "CSodium", "COpenSSL",
-                .product(name: "Models", package: "Models"),
-                .product(name: "Storage", package: "Storage"),
-                .product(name: "Scoring", package: "Scoring"),
-                .product(name: "FieldTypes", package: "FieldTypes"),
-                .product(name: "SiteFieldTypes", package: "SiteFieldTypes"),
-                .product(name: "FormLogic", package: "FormLogic"),
-            ],
-            path: "Tools/JQCServer",
-            exclude: ["README.md"]
-        ),
-        /// libmicrohttpd, the embedded HTTP server the reference server runs on.
-        .systemLibrary(
-            name: "CMicroHTTPD",
-            path: "Tools/CMicroHTTPD",
-            pkgConfig: "libmicrohttpd",
-            providers: [.apt(["libmicrohttpd-dev"])]
-        ),
-        /// libsodium, for the server's argon2id password hashes and random bytes.
-        .systemLibrary(
-            name: "CSodium",
-            path: "Tools/CSodium",
-            pkgConfig: "libsodium",
-            providers: [.apt(["libsodium-dev"])]
-        ),
-        /// OpenSSL libcrypto, for the server's HMAC-SHA256 token signatures and photo hashes.
-        .systemLibrary(
-            name: "COpenSSL",
-            path: "Tools/COpenSSL",
-            pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"])]
         ),
 
         // MARK: - Tests: every test target of the project
@@ -158,9 +121,16 @@ let package = Package(
             dependencies: [
                 "TestSupport", "jqc-store-writer",
                 .product(name: "Models", package: "Models"),
+                .product(name: "SQLite", package: "SQLite"),
                 .product(name: "Storage", package: "Storage"),
             ],
             path: "Tests/StorageTests"
+        ),
+        /// The SQLite wrapper every store uses: values, statements, transactions, migrations.
+        .testTarget(
+            name: "SQLiteTests",
+            dependencies: ["TestSupport", .product(name: "SQLite", package: "SQLite")],
+            path: "Tests/SQLiteTests"
         ),
         .testTarget(
             name: "FieldTypesTests",
@@ -229,13 +199,18 @@ let package = Package(
         ),
         .testTarget(
             name: "ArgumentParsingTests",
-            dependencies: ["ArgumentParsing"],
+            dependencies: [.product(name: "ArgumentParsing", package: "ArgumentParsing")],
             path: "Tests/ArgumentParsingTests"
         ),
         /// Contract tests: the real `jqc-server` binary on a loopback port, driven over HTTP.
         .testTarget(
             name: "ServerTests",
-            dependencies: ["TestSupport", "jqc-server", "JQCServer", .product(name: "Models", package: "Models")],
+            dependencies: [
+                "TestSupport", "jqc-server",
+                .product(name: "ServerCore", package: "Server"),
+                .product(name: "SQLite", package: "SQLite"),
+                .product(name: "Models", package: "Models"),
+            ],
             path: "Tests/ServerTests"
         ),
         .testTarget(
@@ -243,6 +218,7 @@ let package = Package(
             dependencies: [
                 "TestSupport", "JQCApp", "jqc", "jqc-agent",
                 .product(name: "Models", package: "Models"),
+                .product(name: "SQLite", package: "SQLite"),
                 .product(name: "Storage", package: "Storage"),
                 .product(name: "Imaging", package: "Imaging"),
             ],

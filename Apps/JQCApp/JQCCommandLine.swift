@@ -6,6 +6,7 @@ import Networking
 import ProgramOutput
 import SiteFieldTypes
 import Storage
+import SQLite
 
 /// The entry point both executables share: finds the command, parses its
 /// arguments, runs it, prints, and returns the exit code of CLI.md.

@@ -2,18 +2,14 @@
 import PackageDescription
 
 /// Storage: the device's local store on SQLite (WAL, migrations, the tables
-/// of PRODUCT.md section 3) and the app-private photo file store.
+/// of PRODUCT.md section 3, through the SQLite package) and the app-private
+/// photo file store.
 let package = Package(
     name: "Storage",
     platforms: [.macOS(.v14)],
     products: [.library(name: "Storage", targets: ["Storage"])],
-    dependencies: [.package(path: "../Models")],
+    dependencies: [.package(path: "../Models"), .package(path: "../SQLite")],
     targets: [
-        .systemLibrary(
-            name: "CSQLite",
-            pkgConfig: "sqlite3",
-            providers: [.apt(["libsqlite3-dev"])]
-        ),
         .systemLibrary(
             name: "CCrypto",
             pkgConfig: "libcrypto",
@@ -21,7 +17,11 @@ let package = Package(
         ),
         .target(
             name: "Storage",
-            dependencies: ["CSQLite", "CCrypto", .product(name: "Models", package: "Models")]
+            dependencies: [
+                "CCrypto",
+                .product(name: "SQLite", package: "SQLite"),
+                .product(name: "Models", package: "Models"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -3,6 +3,7 @@ import Models
 import Storage
 import Testing
 import TestSupport
+import SQLite
 
 /// BR-07: the device clock is never used for ordering or conflict decisions.
 /// `jqc` and `jqc-agent` run with their clock set far ahead or far behind

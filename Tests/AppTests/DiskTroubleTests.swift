@@ -3,6 +3,7 @@ import Models
 import Storage
 import Testing
 import TestSupport
+import SQLite
 
 /// Disk trouble (PRODUCT.md section 8): the profile's disk runs full during a
 /// photo import and during sync, the server's disk runs full, the store file is

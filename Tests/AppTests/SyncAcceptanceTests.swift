@@ -3,6 +3,7 @@ import Models
 import Storage
 import Testing
 import TestSupport
+import SQLite
 
 /// The sync acceptance criteria of seed 003 not covered by the sync journey:
 /// AC-03, AC-05 to the end, AC-06, AC-09. Real `jqc`/`jqc-agent`, real `jqc-server`.

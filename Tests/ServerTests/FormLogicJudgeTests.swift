@@ -1,4 +1,4 @@
-@testable import JQCServer
+@testable import ServerCore
 import Models
 import Testing
 import TestSupport

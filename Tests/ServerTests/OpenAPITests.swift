@@ -1,5 +1,5 @@
 import Foundation
-import JQCServer
+import ServerCore
 import Testing
 
 @Suite("docs/openapi.yaml matches the route table")

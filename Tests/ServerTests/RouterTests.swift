@@ -1,4 +1,4 @@
-import JQCServer
+import ServerCore
 import Testing
 
 @Suite("Route table")

@@ -1,6 +1,7 @@
 import Foundation
 import Models
 import Testing
+import SQLite
 import TestSupport
 
 @Suite("The server process: faults, shutdown, command line")
@@ -69,6 +70,55 @@ struct ServerProcessTests {
         let outcome = try Programs.run("jqc-server", arguments)
         #expect(outcome.status == 2)
         #expect(outcome.stderr.hasPrefix("jqc-server: "))
+    }
+
+    @Test("a PostgreSQL URL is refused in one line with exit 2, the password never echoed", arguments: [
+        ["--db", "postgres://jqc:s3cret-pw@127.0.0.1:5432/jqc", "--port", "0"],
+        ["serve", "--db", "postgresql://jqc:s3cret-pw@db.example/jqc"],
+        ["admin", "--db", "POSTGRES://jqc:s3cret-pw@127.0.0.1/jqc", "add-user", "ana"],
+    ])
+    func postgresNotInThisBuild(_ arguments: [String]) throws {
+        let outcome = try Programs.run("jqc-server", arguments)
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr == "jqc-server: PostgreSQL support is not in this build; give --db the path of a SQLite database file.\n")
+        #expect(!outcome.stderr.contains("s3cret-pw") && !outcome.stdout.contains("s3cret-pw"))
+    }
+
+    @Test("a SQLite file of another program is refused in one line with exit 1, by the server and by admin, and left byte-identical")
+    func foreignDatabase() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path("notes.sqlite")
+        do {
+            let db = try Database(path: path)
+            try db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes (text) VALUES ('mine')")
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        // An address it cannot listen on: were the file not refused, the server would still stop, not serve.
+        for arguments in [["--db", path, "--host", "not-an-address"], ["admin", "--db", path, "add-user", "ana"]] {
+            let outcome = try Programs.run("jqc-server", arguments, stdin: "a-long-password\n")
+            #expect(outcome.status == 1, "\(arguments): \(outcome.stderr)")
+            #expect(outcome.stderr.hasPrefix("jqc-server: '\(path)' is a SQLite database of another program, not a jqc-server database"))
+            #expect(outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test("a database written by a newer jqc-server is refused in one line with exit 1 and left as it was")
+    func newerDatabase() throws {
+        let server = try ServerProcess(["--demo"])
+        let path = server.databasePath
+        #expect(server.stop() == 0)
+        do {
+            let db = try Database(path: path)
+            try db.run("INSERT INTO server_migrations (name, applied_at) VALUES (?, ?)", [.text("999-from-the-future"), .text("2030-01-01T00:00:00Z")])
+            try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let outcome = try Programs.run("jqc-server", ["--db", path, "--host", "not-an-address"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("newer jqc-server") && outcome.stderr.contains("999-from-the-future"), "\(outcome.stderr)")
+        #expect(outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
     @Test("--help lists the options and exits 0")

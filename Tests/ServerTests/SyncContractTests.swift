@@ -234,6 +234,37 @@ struct ForwardCompatibilityTests {
         server.stop()
     }
 
+    @Test("templates imported with admin while the server runs judge the very next sync: unknown before, accepted after, a replacement's new requirement at once")
+    func importWhileRunning() async throws {
+        let server = try ServerProcess(["--demo"])
+        defer { server.stop() }
+        let me = try await Session.inspector(server)
+        func report() -> JSONValue {
+            Reports.lobby().setting("template_id", "future").setting("area_id", .null)
+                .setting("payload", ["answers": ["1": 4], "follow_up_required": false])
+        }
+        func importTemplates(_ text: String) throws {
+            let file = server.databasePath + ".templates.json"
+            try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+            let imported = try Programs.run("jqc-server", ["admin", "--db", server.databasePath, "import-templates", file])
+            #expect(imported.status == 0, "\(imported.stderr)")
+        }
+        let unknown = try await me.syncOne(report())
+        #expect(unknown["status"] == "REJECTED")
+        #expect(unknown["error"]?.stringValue?.contains("unknown template 'future'") == true, "\(unknown)")
+
+        try importTemplates(Self.template)
+        let accepted = try await me.syncOne(report())
+        #expect(accepted["status"] == "ACCEPTED", "\(accepted)")
+
+        try importTemplates(Self.template.replacingOccurrences(
+            of: #"{"id": 3, "type": "hologram", "label": "Optional hologram"}"#,
+            with: #"{"id": 3, "type": "rating", "label": "Ceiling", "required": true}"#))
+        let refused = try await me.syncOne(report())
+        #expect(refused["status"] == "REJECTED", "\(refused)")
+        #expect(refused["error"]?.stringValue?.contains("Ceiling") == true, "\(refused)")
+    }
+
     @Test("concurrent syncs from many connections each get their own record")
     func concurrentSyncs() async throws {
         let server = try Shared.running()

@@ -3,6 +3,7 @@ import Testing
 import Models
 import Storage
 import TestSupport
+import SQLite
 
 /// Reports in the store: drafts, autosaves, revisions, order, and what is refused.
 @Suite("Reports in the store")

@@ -3,6 +3,7 @@ import Testing
 import Models
 import Storage
 import TestSupport
+import SQLite
 
 /// Opening store files: new, reopened, newer, damaged, foreign.
 @Suite("Store file")
@@ -174,7 +175,7 @@ struct StoreFileTests {
         #expect(error?.code == .notFound)
         let db = try Database(path: dir.path("jqc.sqlite"), mode: .readWrite)
         try db.execute("PRAGMA foreign_keys = ON")
-        #expect(throws: StorageError.self) {
+        #expect(throws: SQLiteError.self) {
             try db.run("INSERT INTO issues (local_id, report_local_id, severity, description, creation_seq) VALUES (?, ?, ?, ?, ?)",
                        [.text(UUID().uuidString), .text(UUID().uuidString), .text("low"), .text("x"), .integer(1)])
         }

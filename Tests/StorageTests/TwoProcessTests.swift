@@ -3,6 +3,7 @@ import Testing
 import Models
 import Storage
 import TestSupport
+import SQLite
 
 /// `jqc` and `jqc-agent` share one store: real processes writing at the same
 /// time must all succeed, and every autosave must be there afterwards.

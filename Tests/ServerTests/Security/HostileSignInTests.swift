@@ -1,5 +1,5 @@
 import Foundation
-@testable import JQCServer
+@testable import ServerCore
 import Models
 import Testing
 import TestSupport

@@ -1,4 +1,5 @@
 import Foundation
+import SQLite
 import Models
 
 /// Issues flagged during inspections; each belongs to its report.

@@ -1,4 +1,5 @@
 import Foundation
+import SQLite
 import Models
 
 /// Driving a report through its lifecycle: the transition is decided by
@@ -86,7 +87,7 @@ extension LocalStore {
     /// the stored text is written back as it was (and `score` is not asked).
     static func perform(_ event: ReportEvent, on localID: UUID, edit: ((inout Report) -> Void)?,
                         score: ((Answers) -> Double?)?, reload: Bool,
-                        _ db: Database) throws(StorageError) -> (Report, [String]) {
+                        _ db: StoreDatabase) throws(StorageError) -> (Report, [String]) {
         var filesToRemove: [String] = []
         guard let row = try db.firstRow("SELECT \(ReportRows.columns) FROM reports WHERE local_id = ?", [SQLValue(localID)]) else {
             throw StorageError(.notFound, "No report with local id '\(localID.uuidString)' on this device; 'jqc list' shows them.", context: localID.uuidString)
@@ -187,7 +188,7 @@ extension LocalStore {
 
     /// The answers of the newest revision the server holds (saved while
     /// SYNCED, or accepted by the server).
-    private static func syncedAnswers(of localID: UUID, _ db: Database) throws(StorageError) -> Answers {
+    private static func syncedAnswers(of localID: UUID, _ db: StoreDatabase) throws(StorageError) -> Answers {
         guard let row = try db.firstRow("""
             SELECT answers FROM report_revisions
             WHERE report_local_id = ? AND server_revision IS NOT NULL ORDER BY seq DESC LIMIT 1
@@ -202,7 +203,7 @@ extension LocalStore {
     }
 
     /// Deletes a report with its revisions, issues and photo rows; returns the photo file names.
-    private static func deleteReport(_ localID: UUID, _ db: Database) throws(StorageError) -> [String] {
+    private static func deleteReport(_ localID: UUID, _ db: StoreDatabase) throws(StorageError) -> [String] {
         let id = SQLValue(localID)
         let files = try db.rows("SELECT file_name FROM photos WHERE report_local_id = ?", [id]).compactMap { $0["file_name"].stringValue }
         try db.run("DELETE FROM photos WHERE report_local_id = ?", [id])

@@ -1,4 +1,5 @@
 import Foundation
+import SQLite
 import Models
 
 /// Photo records: which photos a report owns and where each one's upload stands.
@@ -135,13 +136,13 @@ extension LocalStore {
         try read { db throws(StorageError) in try Self.outstandingPhotoCount(localID, db) }
     }
 
-    static func outstandingPhotoCount(_ localID: UUID, _ db: Database) throws(StorageError) -> Int {
+    static func outstandingPhotoCount(_ localID: UUID, _ db: StoreDatabase) throws(StorageError) -> Int {
         Int(try db.scalar("SELECT count(*) FROM photos WHERE report_local_id = ? AND upload_state <> ?",
                           [SQLValue(localID), .text(PhotoUploadState.uploaded.rawValue)]).int64Value ?? 0)
     }
 
     /// Refuses a change to a report that does not exist or cannot be edited.
-    static func requireEditable(_ localID: UUID, _ db: Database) throws(StorageError) {
+    static func requireEditable(_ localID: UUID, _ db: StoreDatabase) throws(StorageError) {
         let report = try requireReport(localID, db)
         guard report.lifecycle.isEditable else {
             throw StorageError(.notAllowed, report.lifecycle.refusal(for: .autosave), context: localID.uuidString)

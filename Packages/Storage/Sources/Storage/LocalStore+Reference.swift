@@ -1,4 +1,5 @@
 import Foundation
+import SQLite
 import Models
 
 /// The cached reference data: facilities, areas, templates and assignments.
@@ -118,7 +119,7 @@ extension LocalStore {
         }
     }
 
-    private static func upsert(_ assignments: [Assignment], _ db: Database) throws(StorageError) {
+    private static func upsert(_ assignments: [Assignment], _ db: StoreDatabase) throws(StorageError) {
         let statement = try db.prepare("""
             INSERT INTO assignments (id, template_id, facility_id, area_id, due_at, status) VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT (id) DO UPDATE SET template_id = excluded.template_id, facility_id = excluded.facility_id,

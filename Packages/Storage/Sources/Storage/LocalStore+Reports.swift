@@ -1,4 +1,5 @@
 import Foundation
+import SQLite
 import Models
 
 /// Reports: creating, reading, autosaving answers, and the fields the app
@@ -187,14 +188,14 @@ extension LocalStore {
 
     // MARK: - Inside a transaction
 
-    static func loadReport(_ localID: UUID, _ db: Database) throws(StorageError) -> Report? {
+    static func loadReport(_ localID: UUID, _ db: StoreDatabase) throws(StorageError) -> Report? {
         guard let row = try db.firstRow("SELECT \(ReportRows.columns) FROM reports WHERE local_id = ?", [SQLValue(localID)]) else {
             return nil
         }
         return try ReportRows.report(from: row)
     }
 
-    static func requireReport(_ localID: UUID, _ db: Database) throws(StorageError) -> Report {
+    static func requireReport(_ localID: UUID, _ db: StoreDatabase) throws(StorageError) -> Report {
         guard let report = try loadReport(localID, db) else {
             throw StorageError(.notFound, "No report with local id '\(localID.uuidString)' on this device; 'jqc list' shows them.", context: localID.uuidString)
         }
@@ -202,7 +203,7 @@ extension LocalStore {
     }
 
     /// Writes every mutable column of a report, its whole lifecycle included.
-    static func updateReport(_ report: Report, answersText: String, _ db: Database) throws(StorageError) {
+    static func updateReport(_ report: Report, answersText: String, _ db: StoreDatabase) throws(StorageError) {
         let lifecycle = report.lifecycle
         try db.run("""
             UPDATE reports SET server_id = ?, assignment_id = ?, area_id = ?, state = ?, answers = ?, schema_version = ?,
@@ -223,7 +224,7 @@ extension LocalStore {
 
     /// Keeps the report's current answers as its next revision. A SYNCED
     /// report's answers are the server's `base_revision`, and are marked so.
-    static func insertRevision(of report: Report, answersText: String, reason: RevisionReason, _ db: Database) throws(StorageError) {
+    static func insertRevision(of report: Report, answersText: String, reason: RevisionReason, _ db: StoreDatabase) throws(StorageError) {
         let next = (try db.scalar("SELECT max(seq) FROM report_revisions WHERE report_local_id = ?",
                                   [SQLValue(report.localID)]).int64Value ?? 0) + 1
         let serverRevision = report.state == .synced ? report.lifecycle.baseRevision : nil

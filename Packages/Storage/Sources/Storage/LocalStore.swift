@@ -1,4 +1,5 @@
 import Foundation
+import SQLite
 import Models
 
 /// The device's local store: reports, their revisions, photos and issues,
@@ -11,7 +12,7 @@ public final class LocalStore: @unchecked Sendable {
     // @unchecked Sendable is safe because the only mutable state is the
     // connection, which is never handed out: every public method takes `lock`
     // for its whole duration, so one thread at a time uses the connection.
-    private let db: Database
+    private let db: StoreDatabase
     private let lock = NSLock()
 
     /// The store file, or `:memory:`.
@@ -20,7 +21,7 @@ public final class LocalStore: @unchecked Sendable {
     /// (then photo rows are still removed, with no file to delete).
     public let photoFiles: PhotoFileStore?
 
-    private init(db: Database, path: String, photoFiles: PhotoFileStore?) {
+    private init(db: StoreDatabase, path: String, photoFiles: PhotoFileStore?) {
         self.db = db
         self.path = path
         self.photoFiles = photoFiles
@@ -54,7 +55,7 @@ public final class LocalStore: @unchecked Sendable {
     }
 
     /// Runs `body` with the connection, serialised with every other call.
-    func read<T>(_ body: (Database) throws(StorageError) -> T) throws(StorageError) -> T {
+    func read<T>(_ body: (StoreDatabase) throws(StorageError) -> T) throws(StorageError) -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body(db)
@@ -62,7 +63,7 @@ public final class LocalStore: @unchecked Sendable {
 
     /// Runs `body` in one immediate transaction: committed when it returns,
     /// rolled back when it throws.
-    func write<T>(_ body: (Database) throws(StorageError) -> T) throws(StorageError) -> T {
+    func write<T>(_ body: (StoreDatabase) throws(StorageError) -> T) throws(StorageError) -> T {
         lock.lock()
         defer { lock.unlock() }
         return try db.transaction { () throws(StorageError) -> T in try body(db) }
@@ -70,7 +71,7 @@ public final class LocalStore: @unchecked Sendable {
 
     /// The next number of a creation sequence, allocated inside the caller's
     /// write transaction: strictly increasing, never the clock, never reused.
-    static func nextSequence(_ name: String, _ db: Database) throws(StorageError) -> Int64 {
+    static func nextSequence(_ name: String, _ db: StoreDatabase) throws(StorageError) -> Int64 {
         try db.run("UPDATE sequences SET value = value + 1 WHERE name = ?", [.text(name)])
         guard let value = try db.scalar("SELECT value FROM sequences WHERE name = ?", [.text(name)]).int64Value else {
             throw StorageError(.corruptStore, "The store has lost its '\(name)' sequence; it is damaged.", context: name)
@@ -123,7 +124,7 @@ extension LocalStore {
         }
     }
 
-    static func setMeta(_ key: String, _ value: String?, _ db: Database) throws(StorageError) {
+    static func setMeta(_ key: String, _ value: String?, _ db: StoreDatabase) throws(StorageError) {
         if let value {
             try db.run("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                        [.text(key), .text(value)])

@@ -1,4 +1,5 @@
 import Foundation
+import SQLite
 
 /// One named step of the store's schema history. Steps are never edited or
 /// reordered once released: a change to the schema is a new step at the end.
@@ -120,31 +121,22 @@ enum Migrations {
             """),
     ]
 
-    /// Applies every step the store lacks, each in its own immediate transaction
-    /// with its `schema_migrations` row and the `user_version` bump.
-    ///
-    /// The version is read again inside each transaction, so two processes
-    /// opening a new store together apply each step exactly once.
-    static func migrate(_ db: Database, path: String) throws(StorageError) {
-        if try db.userVersion() == all.count { return }
-        for (index, migration) in all.enumerated() {
-            let version = index + 1
-            try db.transaction { () throws(StorageError) in
-                let current = try db.userVersion()
-                if current > all.count { throw StoreFile.newerStore(path: path, version: current) }
-                guard current < version else { return }
-                if version == 1 { try db.setApplicationID(applicationID) }
-                try db.execute("""
-                    CREATE TABLE IF NOT EXISTS schema_migrations (
-                        name TEXT PRIMARY KEY NOT NULL,
-                        applied_at REAL NOT NULL
-                    )
-                    """)
-                try db.execute(migration.sql)
-                try db.run("INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)",
-                           [.text(migration.name), SQLValue(Date())])
-                try db.setUserVersion(version)
-            }
+    /// The migrator over `all`: the ledger `schema_migrations`, `user_version`
+    /// counting the steps applied, and the jqc mark written with the first step.
+    static let migrator = Migrator(ledger: "schema_migrations",
+                                   steps: all.map { Migrator.Step(name: $0.name, sql: $0.sql) },
+                                   applicationID: applicationID)
+
+    /// Applies every step the store lacks, each in its own immediate
+    /// transaction with its `schema_migrations` row and the `user_version`
+    /// bump; two processes opening a new store together apply each step once.
+    static func migrate(_ db: StoreDatabase, path: String) throws(StorageError) {
+        do throws(SQLiteError) {
+            try migrator.migrate(db.sqlite)
+        } catch where error.code == .newerSchema {
+            throw StoreFile.newerStore(path: path, version: (try? db.userVersion()) ?? all.count + 1)
+        } catch {
+            throw StorageError(error)
         }
     }
 }

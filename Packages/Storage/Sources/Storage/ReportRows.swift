@@ -1,4 +1,5 @@
 import Foundation
+import SQLite
 import Models
 
 /// Reading reports and revisions back from rows; anything unreadable is

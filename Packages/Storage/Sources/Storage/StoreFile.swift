@@ -7,15 +7,15 @@ enum StoreFile {
     static let busyTimeoutMilliseconds: Int32 = 10_000
 
     /// Opens the store at `path`, creating it when absent or empty, and brings its schema up to date.
-    static func open(path: String) throws(StorageError) -> Database {
+    static func open(path: String) throws(StorageError) -> StoreDatabase {
         if try hasContent(path) {
             // Inspect through a read-only connection first: a refused file must
             // stay byte-identical, and a read-only connection cannot write.
-            let inspector = try Database(path: path, mode: .readOnly)
+            let inspector = try StoreDatabase(path: path, mode: .readOnly)
             inspector.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
             try check(inspector, path: path)
         }
-        let db = try Database(path: path, mode: .readWriteCreate)
+        let db = try StoreDatabase(path: path, mode: .readWriteCreate)
         db.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
         // Checked again on the writing connection: another process may have
         // created or upgraded the file between the two opens.
@@ -27,8 +27,8 @@ enum StoreFile {
     }
 
     /// A new private store in memory, with the full schema.
-    static func inMemory() throws(StorageError) -> Database {
-        let db = try Database.inMemory()
+    static func inMemory() throws(StorageError) -> StoreDatabase {
+        let db = try StoreDatabase.inMemory()
         try db.execute("PRAGMA foreign_keys = ON")
         try Migrations.migrate(db, path: ":memory:")
         db.cachesStatements = true
@@ -95,7 +95,7 @@ enum StoreFile {
     }
 
     /// Refuses a foreign or newer database; writes nothing.
-    private static func check(_ db: Database, path: String) throws(StorageError) {
+    private static func check(_ db: StoreDatabase, path: String) throws(StorageError) {
         let applicationID: Int32
         let version: Int
         let objectCount: Int64
@@ -118,7 +118,7 @@ enum StoreFile {
         }
     }
 
-    private static func configure(_ db: Database, path: String) throws(StorageError) {
+    private static func configure(_ db: StoreDatabase, path: String) throws(StorageError) {
         // WAL lets the CLI read and write while the agent syncs; NORMAL is
         // durable across application crashes in WAL mode and much cheaper.
         try db.execute("PRAGMA journal_mode = WAL")

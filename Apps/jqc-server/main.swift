@@ -1,0 +1,4 @@
+import ServerCore
+import ServerSQLite
+
+exit(ServerCommand.run(arguments: Array(CommandLine.arguments.dropFirst()), storage: SQLiteServerStorage.opener))

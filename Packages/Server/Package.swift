@@ -1,0 +1,67 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Server: the modules of `jqc-server`, the server of the wire contract
+/// (CONTRACT.md): HTTP on libmicrohttpd (ServerHTTP), routes, rules,
+/// authentication, the demo world and the storage seam (ServerCore), and the
+/// SQLite store behind the seam (ServerSQLite). The executable's `main` lives in
+/// `Apps/jqc-server`.
+let package = Package(
+    name: "Server",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "ServerCore", targets: ["ServerCore"]),
+        .library(name: "ServerSQLite", targets: ["ServerSQLite"]),
+    ],
+    dependencies: [
+        .package(path: "../Models"),
+        .package(path: "../SQLite"),
+        .package(path: "../Scoring"),
+        .package(path: "../FieldTypes"),
+        .package(path: "../SiteFieldTypes"),
+        .package(path: "../FormLogic"),
+        .package(path: "../ArgumentParsing"),
+        .package(path: "../ProgramOutput"),
+    ],
+    targets: [
+        /// HTTP/1.1 on libmicrohttpd: connections, deadlines, body limits, workers, the log; knows no route.
+        .target(
+            name: "ServerHTTP",
+            dependencies: [
+                "CMicroHTTPD", "COpenSSL",
+                .product(name: "ProgramOutput", package: "ProgramOutput"),
+            ]
+        ),
+        /// Routes and rules, auth, the demo world, faults, `admin`, and the storage
+        /// seam (`ServerStorage`, `StorageSession`, the stored records); no store of its own.
+        .target(
+            name: "ServerCore",
+            dependencies: [
+                "ServerHTTP", "CSodium", "COpenSSL",
+                .product(name: "ArgumentParsing", package: "ArgumentParsing"),
+                .product(name: "ProgramOutput", package: "ProgramOutput"),
+                .product(name: "Models", package: "Models"),
+                .product(name: "Scoring", package: "Scoring"),
+                .product(name: "FieldTypes", package: "FieldTypes"),
+                .product(name: "SiteFieldTypes", package: "SiteFieldTypes"),
+                .product(name: "FormLogic", package: "FormLogic"),
+            ]
+        ),
+        /// The SQLite store behind the seam, the embedded default (`--db FILE`).
+        .target(
+            name: "ServerSQLite",
+            dependencies: [
+                "ServerCore",
+                .product(name: "SQLite", package: "SQLite"),
+                .product(name: "Models", package: "Models"),
+            ]
+        ),
+        /// libmicrohttpd, the embedded HTTP server the server runs on.
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        /// libsodium, for argon2id password hashes and random bytes.
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        /// OpenSSL libcrypto, for HMAC-SHA256 token signatures and photo hashes.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,44 @@
+import FieldTypes
+import FormLogic
+import Models
+import Scoring
+
+/// Judges a report's answers against its template with the field-type
+/// registry, FormLogic and Scoring, exactly as the device does: the server
+/// refuses what `validateAnswers` refuses, answers to fields hidden by a
+/// condition, visible required answers that are missing and calculated
+/// answers that differ from their expression, and scores with the same
+/// per-type scorers, hidden fields left out. Types the registry does not
+/// know keep their answers verbatim and are never a reason to refuse.
+struct AnswerJudge: Sendable {
+    let registry: FieldTypeRegistry
+
+    init(registry: FieldTypeRegistry = ServerFieldTypes.registry()) { self.registry = registry }
+
+    /// Every problem with `answers`, in form order, each naming its field; empty when they are acceptable.
+    func problems(schema: FormSchema, answers: Answers) -> [String] {
+        FormLogic(schema: schema, registry: registry).submissionProblems(answers)
+    }
+
+    /// The score ratio of `answers`, nil when nothing scoreable is answered.
+    func score(schema: FormSchema, answers: Answers) -> Double? {
+        score(logic: FormLogic(schema: schema, registry: registry), schema: schema, answers: answers)
+    }
+
+    /// `problems` with the template's logic compiled once (`TemplateCache`).
+    func problems(_ template: CompiledTemplate, answers: Answers) -> [String] {
+        template.logic.submissionProblems(answers)
+    }
+
+    /// `score` with the template's logic compiled once (`TemplateCache`).
+    func score(_ template: CompiledTemplate, answers: Answers) -> Double? {
+        score(logic: template.logic, schema: template.template.schema, answers: answers)
+    }
+
+    private func score(logic: FormLogic, schema: FormSchema, answers: Answers) -> Double? {
+        let state = logic.evaluate(answers)
+        return Scorer.score(schema: schema, answers: state.answers, hidden: Set(state.hiddenFields)) { field, answer in
+            registry.score(field, answer)
+        }.ratio
+    }
+}

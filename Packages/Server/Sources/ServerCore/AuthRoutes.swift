@@ -1,0 +1,117 @@
+import Foundation
+import ServerHTTP
+import Models
+import Synchronization
+
+extension ServerApp {
+    /// `POST /auth/login`.
+    func login(_ input: RouteInput) throws(ServerError) -> Reply {
+        let body = try input.decode(LoginRequest.self)
+        guard body.username.utf8.count <= Self.longestUsername else {
+            throw ServerError.badRequest("'username' is longer than \(Self.longestUsername) bytes")
+        }
+        guard body.password.utf8.count <= Self.longestPassword else {
+            throw ServerError.badRequest("'password' is longer than \(Self.longestPassword) bytes")
+        }
+        let now = Date()
+        let address = input.request.clientAddress
+        if let wait = loginThrottle.begin(address: address, username: body.username, now: now) {
+            throw ServerError.tooManyRequests("too many failed sign-ins for '\(body.username)' from this address; wait \(wait) seconds",
+                                              retryAfter: wait)
+        }
+        // A busy server (503) leaves the attempt uncounted; only a wrong password counts.
+        var outcome = LoginThrottle.Outcome.notChecked
+        defer { loginThrottle.finish(address: address, username: body.username, outcome: outcome, now: Date()) }
+        let user = try store.read { try $0.user(username: body.username) }
+        let matches = try passwordGate.run { PasswordHasher.verify(body.password, against: user?.passwordHash ?? decoyHash) }
+        guard let user, matches else {
+            outcome = .failed
+            throw ServerError.authRequired("wrong user name or password")
+        }
+        outcome = .succeeded
+        let refresh = newRefreshToken()
+        let sessionID = try store.write { try $0.createSession(userID: user.id, refreshHash: refresh.hash, now: now) }
+        return .ok(grant(for: user, sessionID: sessionID, refreshToken: refresh.token, now: now))
+    }
+
+    /// `POST /auth/refresh`: the token presented is spent and a new pair issued.
+    func refresh(_ input: RouteInput) throws(ServerError) -> Reply {
+        let body = try input.decode(RefreshRequest.self)
+        let now = Date()
+        let next = newRefreshToken()
+        let rotated = try store.write {
+            try $0.rotateRefreshToken(presentedHash: Digest.sha256Hex(Data(body.refreshToken.utf8)), nextHash: next.hash, now: now,
+                                      idleLifetime: TimeInterval(config.refreshIdleLifetime),
+                                      maximumAge: TimeInterval(config.refreshMaximumAge))
+        }
+        guard let (user, sessionID) = rotated else {
+            throw ServerError.authRequired("the refresh token is spent, expired, revoked or unknown; sign in again")
+        }
+        return .ok(grant(for: user, sessionID: sessionID, refreshToken: next.token, now: now))
+    }
+
+    /// `POST /auth/logout`: revokes the session the refresh token belongs to
+    /// (when it is the caller's), and with it that session's access tokens.
+    /// Idempotent: a second call answers `{}` again.
+    func logout(_ input: RouteInput) throws(ServerError) -> Reply {
+        let caller = try input.requireCaller()
+        let body = try input.decode(RefreshRequest.self)
+        let hash = Digest.sha256Hex(Data(body.refreshToken.utf8))
+        try store.write { session in try session.revokeSession(refreshHash: hash, userID: caller.user.id) }
+        return .ok(EmptyData())
+    }
+
+    /// `GET /auth/me`.
+    func me(_ input: RouteInput) throws(ServerError) -> Reply {
+        .ok(MeResponse(user: try input.requireCaller().user.wire))
+    }
+
+    /// The caller behind the request's bearer token. `allowRevoked` lets
+    /// logout succeed again after the session is already revoked.
+    func authenticate(_ request: ServerRequest, allowRevoked: Bool) throws(ServerError) -> Caller {
+        let claims = try bearerClaims(request.headers)
+        let found = try store.read { session -> (StoredUser?, Bool) in
+            (try session.user(id: claims.sub), try session.isSessionLive(claims.sid, userID: claims.sub))
+        }
+        guard let user = found.0 else { throw ServerError.authRequired("the account no longer exists") }
+        guard found.1 || allowRevoked else {
+            throw ServerError.authRequired("the session was signed out; sign in again")
+        }
+        return Caller(user: user, sessionID: claims.sid)
+    }
+
+    /// The claims of the request's bearer token, checked from the headers
+    /// alone (signature and expiry); 401 otherwise. Cheap enough to run
+    /// before a body is read.
+    func bearerClaims(_ headers: [String: String]) throws(ServerError) -> AccessClaims {
+        guard let header = headers["authorization"] else {
+            throw ServerError.authRequired("this needs 'Authorization: Bearer <access token>'; sign in first")
+        }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            throw ServerError.authRequired("the Authorization header must be 'Bearer <access token>'")
+        }
+        guard let claims = signer.verify(String(parts[1]).trimmingCharacters(in: .whitespaces), now: Date()) else {
+            throw ServerError.authRequired("the access token is invalid or expired; refresh it or sign in again")
+        }
+        return claims
+    }
+
+    /// The longest user name accepted at sign-in, in bytes.
+    static let longestUsername = 256
+    /// The longest password accepted at sign-in, in bytes.
+    static let longestPassword = 4096
+
+    private func grant(for user: StoredUser, sessionID: String, refreshToken: String, now: Date) -> TokenGrant {
+        let claims = AccessClaims(sub: user.id, sid: sessionID, role: user.role.rawValue,
+                                  exp: Int64(now.timeIntervalSince1970) + Int64(config.accessTokenLifetime))
+        return TokenGrant(accessToken: signer.sign(claims), refreshToken: refreshToken,
+                          expiresIn: config.accessTokenLifetime, user: user.wire)
+    }
+
+    /// 32 random bytes as hex; only their SHA-256 is stored.
+    private func newRefreshToken() -> (token: String, hash: String) {
+        let token = Hex.encode(PasswordHasher.randomBytes(32))
+        return (token, Digest.sha256Hex(Data(token.utf8)))
+    }
+}

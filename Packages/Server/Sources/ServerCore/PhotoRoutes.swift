@@ -1,0 +1,81 @@
+import Foundation
+import Models
+
+extension ServerApp {
+    /// `POST /reports/{server_id}/photos`: multipart `local_id`, `sha256`,
+    /// `file` (and optional `field_id`, `issue_local_id`). 201 the first
+    /// time, 200 with the same body after; 413 over the limit; 422 when the
+    /// bytes do not hash to `sha256`.
+    func uploadPhoto(_ input: RouteInput) throws(ServerError) -> Reply {
+        let caller = try input.requireCaller()
+        let serverID = try input.parameter("server_id")
+        guard case .multipart(let body) = input.request.body else {
+            throw ServerError.badRequest("the photo must be sent as multipart/form-data")
+        }
+        guard let localText = body.fields["local_id"], let localID = UUID(uuidString: localText.trimmingCharacters(in: .whitespaces)) else {
+            throw ServerError.badRequest("the part 'local_id' must be a UUID")
+        }
+        guard let claimed = body.fields["sha256"]?.trimmingCharacters(in: .whitespacesAndNewlines), Hex.isSHA256(claimed) else {
+            throw ServerError.badRequest("the part 'sha256' must be the 64 hex digits of the file's SHA-256")
+        }
+        var issueLocalID: UUID?
+        if let text = body.fields["issue_local_id"], !text.isEmpty {
+            guard let id = UUID(uuidString: text) else { throw ServerError.badRequest("the part 'issue_local_id' must be a UUID") }
+            issueLocalID = id
+        }
+        let fieldID = body.fields["field_id"].flatMap { $0.isEmpty ? nil : $0 }
+
+        // Ownership first: nothing about someone else's report is revealed or stored.
+        let existing = try store.read { session -> StoredPhoto? in
+            _ = try photoTarget(serverID, caller: caller, in: session)
+            return try session.photo(localID: localID)
+        }
+        if let existing {
+            guard existing.serverID == serverID else {
+                throw ServerError.badRequest("photo \(localID) already belongs to another report")
+            }
+            return .ok(PhotoUploadResponse(photo: uploaded(existing)))
+        }
+        guard let file = body.file else { throw ServerError.badRequest("the part 'file' is missing") }
+        guard file.sha256 == claimed.lowercased() else {
+            throw ServerError.unprocessable(code: "PHOTO_HASH_MISMATCH",
+                                            "the file's SHA-256 is \(file.sha256), not the \(claimed) sent; upload it again")
+        }
+        try photos.keep(temporaryPath: file.temporaryPath, sha256: file.sha256)
+        let photo = StoredPhoto(localID: localID, serverID: serverID, fieldID: fieldID, issueLocalID: issueLocalID,
+                                sha256: file.sha256, byteSize: file.byteSize)
+        let stored = try store.write { session -> (StoredPhoto, Bool) in
+            // Two uploads of the same photo may race; the second answers as a repeat.
+            if let raced = try session.photo(localID: localID) { return (raced, false) }
+            try session.insertPhoto(photo, uploadedBy: caller.user.id)
+            return (photo, true)
+        }
+        return .ok(PhotoUploadResponse(photo: uploaded(stored.0)), status: stored.1 ? 201 : 200)
+    }
+
+    /// `GET /reports/{server_id}/photos/{local_id}`: the JPEG bytes.
+    func downloadPhoto(_ input: RouteInput) throws(ServerError) -> Reply {
+        let caller = try input.requireCaller()
+        let serverID = try input.parameter("server_id")
+        let text = try input.parameter("local_id")
+        guard let localID = UUID(uuidString: text) else { throw ServerError.notFound("no photo '\(text)'") }
+        let photo = try store.read { session -> StoredPhoto? in
+            _ = try reportVisible(serverID, to: caller, in: session)
+            return try session.photo(localID: localID)
+        }
+        guard let photo, photo.serverID == serverID, let path = photos.path(sha256: photo.sha256),
+              FileManager.default.fileExists(atPath: path) else {
+            throw ServerError.notFound("no photo '\(text)' on report '\(serverID)'")
+        }
+        return .file(path: path, byteSize: photo.byteSize, contentType: "image/jpeg")
+    }
+
+    /// The report a photo goes to: it must exist and be the caller's own (supervisors: any).
+    private func photoTarget(_ serverID: String, caller: Caller, in session: any StorageSession) throws(ServerError) -> StoredReport {
+        try reportVisible(serverID, to: caller, in: session)
+    }
+
+    private func uploaded(_ photo: StoredPhoto) -> PhotoUploadResponse.UploadedPhoto {
+        PhotoUploadResponse.UploadedPhoto(localID: photo.localID, url: photoURL(photo), byteSize: photo.byteSize)
+    }
+}

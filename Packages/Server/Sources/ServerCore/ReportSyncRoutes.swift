@@ -1,0 +1,339 @@
+import Foundation
+import Models
+
+/// The top of a sync body, read once: each report is decoded in the same
+/// pass but on its own, so that one malformed report is REJECTED without
+/// failing the batch.
+private struct SyncBatch: Decodable {
+    var appVersion: String?
+    var schemaVersion: Int?
+    var reports: [BatchReport]
+
+    enum CodingKeys: String, CodingKey {
+        case reports
+        case appVersion = "app_version"
+        case schemaVersion = "schema_version"
+    }
+}
+
+/// One element of a batch: its `local_id` as sent, and the report or why it could not be read.
+private struct BatchReport: Decodable {
+    var localIDText: String?
+    var report: Result<WireReport, DecodingError>
+
+    private enum Keys: String, CodingKey { case localID = "local_id" }
+
+    init(from decoder: any Decoder) {
+        localIDText = (try? decoder.container(keyedBy: Keys.self)).flatMap { try? $0.decodeIfPresent(String.self, forKey: .localID) }
+        do {
+            report = .success(try WireReport(from: decoder))
+        } catch let error as DecodingError {
+            report = .failure(error)
+        } catch {
+            report = .failure(.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\(error)")))
+        }
+    }
+
+    /// Why the report could not be read, its key paths relative to the report as if it had been sent alone.
+    static func describe(_ error: DecodingError) -> String {
+        func local(_ context: DecodingError.Context) -> DecodingError.Context {
+            DecodingError.Context(codingPath: Array(context.codingPath.dropFirst(2)), debugDescription: context.debugDescription,
+                                  underlyingError: context.underlyingError)
+        }
+        let relative: DecodingError
+        switch error {
+        case .dataCorrupted(let context): relative = .dataCorrupted(local(context))
+        case .keyNotFound(let key, let context): relative = .keyNotFound(key, local(context))
+        case .typeMismatch(let type, let context): relative = .typeMismatch(type, local(context))
+        case .valueNotFound(let type, let context): relative = .valueNotFound(type, local(context))
+        @unknown default: relative = error
+        }
+        return JSONBody.describe(relative)
+    }
+}
+
+/// What a report's template says of it, judged before the database is touched.
+private struct Judgement {
+    /// The template is known to this server.
+    var templateKnown: Bool
+    /// Every problem with the answers, as one line; nil when acceptable.
+    var answerProblem: String?
+    /// The server's score of the answers.
+    var score: Double?
+}
+
+/// `PATCH /reports/{server_id}` body.
+private struct ReportPatch: Decodable {
+    var payload: WirePayload
+    var baseRevision: Int
+
+    enum CodingKeys: String, CodingKey {
+        case payload
+        case baseRevision = "base_revision"
+    }
+}
+
+extension ServerApp {
+    /// `POST /reports/sync`: one result per report, in request order.
+    ///
+    /// The body is decoded once; every report is judged against its
+    /// template (compiled once, from the cache) before the database is
+    /// touched; then the whole batch is written in one transaction. A report
+    /// that breaks a rule is answered REJECTED and writes nothing, so it
+    /// never affects the others.
+    func syncReports(_ input: RouteInput) throws(ServerError) -> Reply {
+        let caller = try input.requireCaller()
+        let batch = try input.decode(SyncBatch.self)
+        guard batch.reports.count <= SyncRequest.maximumBatch else {
+            throw ServerError.tooLarge("a batch holds at most \(SyncRequest.maximumBatch) reports, not \(batch.reports.count); send them in parts")
+        }
+        var localIDs: [UUID] = []
+        for (index, element) in batch.reports.enumerated() {
+            guard let text = element.localIDText, let id = UUID(uuidString: text) else {
+                throw ServerError.badRequest("'reports[\(index)].local_id' must be a UUID")
+            }
+            localIDs.append(id)
+        }
+        let schemaVersion = batch.schemaVersion ?? Self.schemaVersion
+        let templates = try store.read { session in try templateCache.templates(in: session) }
+        var early: [SyncResult?] = []
+        var judged: [(WireReport, Judgement)?] = []
+        for (element, localID) in zip(batch.reports, localIDs) {
+            if schemaVersion != Self.schemaVersion {
+                early.append(SyncResult(localID: localID, status: .rejected, errorCode: "SCHEMA_UNSUPPORTED",
+                                        error: "this server reads report schema version \(Self.schemaVersion), not \(schemaVersion); update the app"))
+                judged.append(nil)
+                continue
+            }
+            switch element.report {
+            case .failure(let error):
+                early.append(SyncResult(localID: localID, status: .rejected, errorCode: "REPORT_INVALID",
+                                        error: BatchReport.describe(error)))
+                judged.append(nil)
+            case .success(let report):
+                early.append(nil)
+                judged.append((report, judge(report, templates: templates)))
+            }
+        }
+        let results = try store.write { session -> [SyncResult] in
+            var results: [SyncResult] = []
+            for (result, item) in zip(early, judged) {
+                if let result {
+                    results.append(result)
+                } else if let (report, judgement) = item {
+                    results.append(try accept(report, judgement, from: caller, in: session))
+                }
+            }
+            return results
+        }
+        return .ok(SyncResponse(results: results, minSupportedAppVersion: config.minAppVersion,
+                                serverSchemaVersion: Self.schemaVersion))
+    }
+
+    /// The answers of a report against its template: problems and score.
+    private func judge(_ report: WireReport, templates: [String: CompiledTemplate]) -> Judgement {
+        guard let template = templates[report.templateID] else {
+            return Judgement(templateKnown: false, answerProblem: nil, score: nil)
+        }
+        guard let answers = Answers(json: report.payload.answers) else {
+            return Judgement(templateKnown: true,
+                             answerProblem: "'payload.answers' must be an object from field id to answer, not \(report.payload.answers.kindDescription)",
+                             score: nil)
+        }
+        let problems = judge.problems(template, answers: answers)
+        return Judgement(templateKnown: true, answerProblem: problems.isEmpty ? nil : problems.joined(separator: "; "),
+                         score: judge.score(template, answers: answers))
+    }
+
+    /// The rules of CONTRACT.md for one report, inside the batch's transaction.
+    /// A rejection writes nothing.
+    private func accept(_ report: WireReport, _ judgement: Judgement, from caller: Caller,
+                        in session: any StorageSession) throws(ServerError) -> SyncResult {
+        func rejected(_ code: String, _ message: String) -> SyncResult {
+            SyncResult(localID: report.localID, status: .rejected, errorCode: code, error: message)
+        }
+        let payloadJSON = CanonicalJSON.string(report.payload)
+        let issuesJSON = CanonicalJSON.string(report.issues)
+        let now = Date()
+        if let problem = ReportRules.fieldProblem(report) { return rejected("REPORT_INVALID", problem) }
+
+        if let existing = try session.report(localID: report.localID) {
+            guard existing.ownerID == caller.user.id else {
+                return rejected("FORBIDDEN", "report \(report.localID) belongs to another inspector")
+            }
+            if let serverID = report.serverID, serverID != existing.serverID {
+                return rejected("REPORT_INVALID", "server_id '\(serverID)' is not the server id of report \(report.localID)")
+            }
+            // Replay wins over conflict: a revision already accepted from this
+            // payload and base is answered as it was, whatever happened since.
+            if let earlier = try session.deviceRevision(serverID: existing.serverID, baseRevision: report.baseRevision,
+                                                        payloadJSON: payloadJSON) {
+                return SyncResult(localID: report.localID, status: .accepted, serverID: existing.serverID, revision: earlier)
+            }
+            if let problem = try validate(report, judgement, in: session) { return rejected("REPORT_INVALID", problem) }
+            let base = report.baseRevision ?? 0
+            if base < existing.currentRevision {
+                let current = try session.revision(serverID: existing.serverID, revision: existing.currentRevision)
+                return SyncResult(localID: report.localID, status: .conflict, serverID: existing.serverID,
+                                  serverPayload: current.map { CanonicalJSON.value($0.payloadJSON) },
+                                  serverRevision: existing.currentRevision)
+            }
+            if base > existing.currentRevision {
+                return rejected("REPORT_INVALID", "base_revision \(base) is ahead of the server's revision \(existing.currentRevision)")
+            }
+            if existing.currentRevision >= config.maxRevisions {
+                return rejected("REPORT_INVALID", ServerError.revisionLimit(existing.serverID, limit: config.maxRevisions).message)
+            }
+            let revision = try session.appendRevision(serverID: existing.serverID, baseRevision: report.baseRevision,
+                                                      payload: report.payload, issuesJSON: issuesJSON, score: judgement.score,
+                                                      source: "device", authorID: caller.user.id, limit: config.maxRevisions,
+                                                      now: now)
+            return SyncResult(localID: report.localID, status: .accepted, serverID: existing.serverID, revision: revision)
+        }
+
+        if let serverID = report.serverID {
+            return rejected("REPORT_INVALID", "no report with server_id '\(serverID)' and local_id \(report.localID) on this server")
+        }
+        if let problem = try validate(report, judgement, in: session) { return rejected("REPORT_INVALID", problem) }
+        let parent = try parentReport(of: report, in: session)
+        if let refusal = ReportRules.parentRefusal(report, parent: parent, caller: caller) {
+            return rejected(refusal.code, refusal.message)
+        }
+        let serverID = try session.insertReport(report, ownerID: caller.user.id, payloadJSON: payloadJSON,
+                                                issuesJSON: issuesJSON, score: judgement.score, now: now)
+        if let parent {
+            try session.clearFollowUp(parentServerID: parent.serverID, childServerID: serverID)
+        }
+        if let assignment = report.assignmentID {
+            try session.closeAssignment(id: assignment, inspectorID: caller.user.id)
+        }
+        return SyncResult(localID: report.localID, status: .accepted, serverID: serverID, revision: 1)
+    }
+
+    /// Every problem with a report's references and answers, joined into one
+    /// line; nil when it is acceptable. The answers were judged already.
+    private func validate(_ report: WireReport, _ judgement: Judgement, in session: any StorageSession) throws(ServerError) -> String? {
+        guard judgement.templateKnown else { return "unknown template '\(report.templateID)'" }
+        guard try session.facilityExists(report.facilityID) else { return "unknown facility '\(report.facilityID)'" }
+        if let areaID = report.areaID {
+            guard let area = try session.area(id: areaID), area.facilityID == report.facilityID else {
+                return "area '\(areaID)' is not an area of facility '\(report.facilityID)'"
+            }
+        }
+        return judgement.answerProblem
+    }
+
+    /// The parent a re-inspection names, by server id when it gives one, else by local id.
+    private func parentReport(of report: WireReport, in session: any StorageSession) throws(ServerError) -> StoredReport? {
+        if let id = report.parentServerID { return try session.report(serverID: id) }
+        if let id = report.parentLocalID { return try session.report(localID: id) }
+        return nil
+    }
+
+    /// The answer problems of a payload against its template, as one line.
+    func problems(in payload: WirePayload, template: Template) -> String? {
+        guard let answers = Answers(json: payload.answers) else {
+            return "'payload.answers' must be an object from field id to answer, not \(payload.answers.kindDescription)"
+        }
+        let problems = judge.problems(schema: template.schema, answers: answers)
+        return problems.isEmpty ? nil : problems.joined(separator: "; ")
+    }
+
+    /// `GET /reports/{server_id}`: the owner's or any for a supervisor.
+    func getReport(_ input: RouteInput) throws(ServerError) -> Reply {
+        let caller = try input.requireCaller()
+        let serverID = try input.parameter("server_id")
+        let document = try store.read { session in
+            let report = try reportVisible(serverID, to: caller, in: session)
+            return try reportDocument(report, in: session)
+        }
+        return .ok(document)
+    }
+
+    /// `PATCH /reports/{server_id}` (supervisors): a new server revision; 409 on a stale base.
+    func patchReport(_ input: RouteInput) throws(ServerError) -> Reply {
+        let caller = try input.requireCaller()
+        guard caller.isSupervisor else { throw ServerError.forbidden("only supervisors may edit a report on the server") }
+        let serverID = try input.parameter("server_id")
+        let patch = try input.decode(ReportPatch.self)
+        let document = try store.write { session in
+            let report = try reportVisible(serverID, to: caller, in: session)
+            _ = try reviseOnServer(report, payload: patch.payload, baseRevision: patch.baseRevision, source: "supervisor",
+                                   authorID: caller.user.id, in: session)
+            return try reportDocument(try session.report(serverID: serverID) ?? report, in: session)
+        }
+        return .ok(document)
+    }
+
+    /// Makes a server-side revision (supervisor edit or admin tool) after
+    /// checking the base revision and the answers; returns the new revision.
+    func reviseOnServer(_ report: StoredReport, payload: WirePayload, baseRevision: Int, source: String, authorID: String?,
+                        in session: any StorageSession) throws(ServerError) -> Int {
+        guard baseRevision == report.currentRevision else {
+            throw ServerError.conflict("base_revision \(baseRevision) is not the current revision \(report.currentRevision); reload and edit again")
+        }
+        guard let template = try session.template(id: report.templateID) else {
+            throw ServerError.unprocessable(code: "REPORT_INVALID", "the report's template '\(report.templateID)' is gone")
+        }
+        if let problem = problems(in: payload, template: template) {
+            throw ServerError.unprocessable(code: "REPORT_INVALID", problem)
+        }
+        let score = Answers(json: payload.answers).flatMap { judge.score(schema: template.schema, answers: $0) }
+        return try session.appendRevision(serverID: report.serverID, baseRevision: baseRevision, payload: payload,
+                                          issuesJSON: nil, score: score, source: source, authorID: authorID,
+                                          limit: config.maxRevisions, now: Date())
+    }
+
+    /// The report if it exists and the caller may see it: 404 or 403 otherwise.
+    func reportVisible(_ serverID: String, to caller: Caller, in session: any StorageSession) throws(ServerError) -> StoredReport {
+        guard let report = try session.report(serverID: serverID) else { throw ServerError.notFound("no report '\(serverID)'") }
+        guard caller.isSupervisor || report.ownerID == caller.user.id else {
+            throw ServerError.forbidden("report '\(serverID)' belongs to another inspector")
+        }
+        return report
+    }
+
+    /// `{"report": {...as in sync..., "revision", "photos"}}`.
+    func reportDocument(_ report: StoredReport, in session: any StorageSession) throws(ServerError) -> JSONValue {
+        let revision = try session.revision(serverID: report.serverID, revision: report.currentRevision)
+        var payload = CanonicalJSON.value(revision?.payloadJSON ?? "{}")
+        if case .object(var members) = payload {
+            members["follow_up_required"] = .bool(report.followUpRequired)
+            payload = .object(members)
+        }
+        var object: [String: JSONValue] = [
+            "local_id": .string(report.localID.uuidString.lowercased()),
+            "server_id": .string(report.serverID),
+            "template_id": .string(report.templateID),
+            "facility_id": .string(report.facilityID),
+            "payload": payload,
+            "issues": CanonicalJSON.value(revision?.issuesJSON ?? "[]"),
+            "revision": .integer(Int64(report.currentRevision)),
+            "completed_at": .string(report.acceptedAt),
+        ]
+        if let base = revision?.baseRevision { object["base_revision"] = .integer(Int64(base)) }
+        if let v = report.areaID { object["area_id"] = .string(v) }
+        if let v = report.assignmentID { object["assignment_id"] = .string(v) }
+        if let v = report.parentLocalID { object["parent_local_id"] = .string(v.uuidString.lowercased()) }
+        if let v = report.parentServerID { object["parent_server_id"] = .string(v) }
+        if let v = report.completedAtDevice { object["completed_at_device"] = .string(v) }
+        object["photos"] = .array(try session.photos(serverID: report.serverID).map { photoJSON($0) })
+        return .object(["report": .object(object)])
+    }
+
+    func photoJSON(_ photo: StoredPhoto) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "local_id": .string(photo.localID.uuidString.lowercased()),
+            "url": .string(photoURL(photo)),
+            "byte_size": .integer(photo.byteSize),
+            "sha256": .string(photo.sha256),
+        ]
+        if let v = photo.fieldID { object["field_id"] = .string(v) }
+        if let v = photo.issueLocalID { object["issue_local_id"] = .string(v.uuidString.lowercased()) }
+        return .object(object)
+    }
+
+    func photoURL(_ photo: StoredPhoto) -> String {
+        "\(Router.basePath)/reports/\(photo.serverID)/photos/\(photo.localID.uuidString.lowercased())"
+    }
+}

@@ -1,0 +1,308 @@
+import Foundation
+import ServerHTTP
+import Models
+import ProgramOutput
+
+/// Who is asking: the user behind a valid access token.
+struct Caller: Sendable {
+    var user: StoredUser
+    /// The session the token belongs to.
+    var sessionID: String
+
+    var isSupervisor: Bool { user.role == .supervisor }
+}
+
+/// A matched request, ready for its endpoint's handler.
+struct RouteInput: Sendable {
+    var request: ServerRequest
+    var parameters: [String: String]
+    var caller: Caller?
+
+    /// The caller; every route that needs a token has one.
+    func requireCaller() throws(ServerError) -> Caller {
+        guard let caller else { throw ServerError.authRequired() }
+        return caller
+    }
+
+    /// A path parameter.
+    func parameter(_ name: String) throws(ServerError) -> String {
+        guard let value = parameters[name] else { throw ServerError.notFound("missing '\(name)' in the path") }
+        return value
+    }
+
+    /// The JSON body decoded as `T`; 400 with a one-line reason otherwise.
+    func decode<T: Decodable>(_ type: T.Type) throws(ServerError) -> T {
+        guard case .data(let data) = request.body else {
+            throw ServerError.badRequest("the request needs a JSON body")
+        }
+        return try JSONBody.decode(type, from: data)
+    }
+}
+
+/// What a handler answers.
+enum Reply: Sendable {
+    /// An envelope already encoded.
+    case json(status: Int, body: Data)
+    /// A file streamed from disk.
+    case file(path: String, byteSize: Int64, contentType: String)
+
+    /// `{"ok": true, "data": payload}` with `status`.
+    static func ok<T: Encodable & Sendable>(_ payload: T, status: Int = 200) -> Reply {
+        .json(status: status, body: JSONBody.encode(Envelope<T>.success(payload)))
+    }
+}
+
+/// The JSON coding the server uses, with one-line messages for bad input.
+enum JSONBody {
+    static func encode<T: Encodable>(_ value: T) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)) ?? Data(#"{"ok":false,"error":"the response could not be encoded","code":"INTERNAL"}"#.utf8)
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(ServerError) -> T {
+        if let key = DuplicateKeys.first(in: data) {
+            throw ServerError.badRequest("the key '\(key.prefix(80))' appears twice in one object; send it once")
+        }
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch let error as DecodingError {
+            throw ServerError.badRequest(describe(error))
+        } catch {
+            throw ServerError.badRequest("the body is not valid JSON")
+        }
+    }
+
+    /// One line naming the offending key path and what was wrong.
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            let text = keys.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
+            return text.hasPrefix(".") ? String(text.dropFirst()) : (text.isEmpty ? "the body" : text)
+        }
+        switch error {
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty { return "the body is not valid JSON" }
+            return "'\(path(context.codingPath))' is invalid: \(context.debugDescription)"
+        case .keyNotFound(let key, let context):
+            return "'\(path(context.codingPath + [key]))' is missing"
+        case .typeMismatch(let type, let context):
+            return "'\(path(context.codingPath))' has the wrong type; expected \(describe(type))"
+        case .valueNotFound(let type, let context):
+            return "'\(path(context.codingPath))' is null; expected \(describe(type))"
+        @unknown default:
+            return "the body does not have the expected shape"
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: return "a string"
+        case is Int.Type, is Int64.Type, is Double.Type: return "a number"
+        case is Bool.Type: return "a boolean"
+        default:
+            let name = String(describing: type)
+            if name.hasPrefix("Array") { return "an array" }
+            if name.hasPrefix("Dictionary") { return "an object" }
+            return "an object"
+        }
+    }
+}
+
+/// `{}`: the data of a response that has nothing to say.
+struct EmptyData: Codable, Sendable {}
+
+/// The running server's request handling: faults, routing, auth, dispatch
+/// to the endpoint handlers (one file per area), and the envelope.
+final class ServerApp: Sendable {
+    let config: ServerConfig
+    let store: any ServerStorage
+    let signer: TokenSigner
+    let faults: FaultInjector
+    let judge: AnswerJudge
+    /// The templates compiled once, reloaded when an import changes them.
+    let templateCache: TemplateCache
+    let photos: PhotoVault
+    let loginThrottle = LoginThrottle()
+    let passwordGate: PasswordGate
+    let log: ServerLog
+    /// A hash checked when the user name is unknown, so a wrong name and a
+    /// wrong password take the same time.
+    let decoyHash: String
+
+    /// The version of the report payload this server reads.
+    static let schemaVersion = 1
+
+    init(config: ServerConfig, store: any ServerStorage, signer: TokenSigner, judge: AnswerJudge, photos: PhotoVault,
+         log: ServerLog) {
+        self.config = config
+        self.log = log
+        passwordGate = PasswordGate(limit: config.passwordChecks)
+        self.store = store
+        self.signer = signer
+        self.judge = judge
+        templateCache = TemplateCache(registry: judge.registry)
+        self.photos = photos
+        faults = FaultInjector(rate: config.faultRate, drop: config.faultDrop, afterAccept: config.faultAfterAccept,
+                               seed: config.seed)
+        decoyHash = PasswordHasher.hash(Hex.encode(PasswordHasher.randomBytes(16))) ?? ""
+    }
+
+    /// How the HTTP layer should read the body of this method and path.
+    func bodyPolicy(method: String, path: String) -> BodyPolicy {
+        guard case .route(let route, _) = Router.match(method: method, path: path) else { return .none }
+        switch route.body {
+        case .none: return .none
+        case .json: return .json(limit: config.maxJSONBytes)
+        case .multipart: return .multipart(fileLimit: config.maxPhotoBytes)
+        }
+    }
+
+    /// Decides from a request's head alone how its body is read, and answers
+    /// at once what would be refused anyway, before a byte of the body is
+    /// read: a NUL in the path or conflicting framing headers (400), a
+    /// missing or bad token (401), a JSON route sent something else (415),
+    /// a declared length past the route's limit (413).
+    func screen(_ head: RequestHead) -> (BodyPolicy, ServerResponse?) {
+        let policy = bodyPolicy(method: head.method, path: head.path)
+        // Injected faults come first, as an overloaded proxy in front would.
+        switch faults.beforeHandling() {
+        case .drop?:
+            logFault("drop", head.method, head.path)
+            return (policy, .drop)
+        case .unavailable?:
+            logFault("503", head.method, head.path)
+            return (policy, respond(ServerError.unavailable("the server is busy (injected fault); retry shortly", retryAfter: 1)))
+        case nil:
+            break
+        }
+        do throws(ServerError) {
+            if head.target.range(of: "%00", options: .caseInsensitive) != nil || head.path.utf8.contains(0) {
+                throw ServerError.badRequest("the path must not contain %00 (a NUL byte)")
+            }
+            if head.conflictingHeaders.contains("content-length") {
+                throw ServerError.badRequest("the request has two different Content-Length headers; send one")
+            }
+            if head.headers["content-length"] != nil && head.headers["transfer-encoding"] != nil {
+                throw ServerError.badRequest("the request has both Content-Length and Transfer-Encoding; send one")
+            }
+            guard case .route(let route, _) = Router.match(method: head.method, path: head.path) else { return (policy, nil) }
+            if route.requiresToken { _ = try bearerClaims(head.headers) }
+            if route.body == .json {
+                let type = head.headers["content-type"]?.lowercased() ?? ""
+                let media = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+                guard media == "application/json" else {
+                    throw ServerError.unsupportedMediaType(
+                        "this route takes Content-Type: application/json, not '\(type.isEmpty ? "nothing" : String(type.prefix(60)))'")
+                }
+            }
+            let declared = head.headers["content-length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+            if let declared {
+                switch policy {
+                case .json(let limit) where declared > Int64(limit):
+                    throw ServerError.tooLarge("the body of \(declared) bytes is over the limit of \(limit) bytes")
+                case .multipart(let limit) where declared > limit + 256 * 1024:
+                    throw ServerError.tooLarge("the body of \(declared) bytes is over the photo limit of \(limit) bytes")
+                default:
+                    break
+                }
+            }
+        } catch {
+            // With --latency-ms every answer is delayed: a missing token is
+            // then refused by the handler, after the latency, not here.
+            if error.status == 401 && config.latencyMilliseconds > 0 { return (policy, nil) }
+            if error.status != 401 { log.note("refused \(head.method) \(head.path.prefix(80)) before its body: \(error.status)", address: head.clientAddress) }
+            return (policy, respond(error))
+        }
+        return (policy, nil)
+    }
+
+    /// The answer when every worker is taken or a request waited too long for one.
+    func overloaded() -> ServerResponse {
+        log.note("overloaded: a request was answered 503")
+        return respond(ServerError.busy(retryAfter: 2))
+    }
+
+    /// Answers one request; never throws, never crashes on what a client sends.
+    func handle(_ request: ServerRequest) -> ServerResponse {
+        if config.latencyMilliseconds > 0 { usleep(UInt32(config.latencyMilliseconds) * 1000) }
+        let reply: Reply
+        var endpoint: Endpoint?
+        do throws(ServerError) {
+            switch Router.match(method: request.method, path: request.path) {
+            case .notFound:
+                throw ServerError.notFound("no route \(request.method) \(request.path); see docs/openapi.yaml")
+            case .wrongMethod(let allowed):
+                var response = respond(ServerError.methodNotAllowed(request.method, path: request.path))
+                response.headers.append((name: "Allow", value: allowed.joined(separator: ", ")))
+                return response
+            case .route(let route, let parameters):
+                endpoint = route.endpoint
+                switch request.body {
+                case .tooLarge(let limit):
+                    throw ServerError.tooLarge("the body is over the limit of \(limit) bytes")
+                case .unreadable(let reason):
+                    throw ServerError.badRequest(reason)
+                default:
+                    break
+                }
+                var input = RouteInput(request: request, parameters: parameters, caller: nil)
+                if route.requiresToken {
+                    input.caller = try authenticate(request, allowRevoked: route.endpoint == .logout)
+                }
+                reply = try dispatch(route.endpoint, input)
+            }
+        } catch {
+            return respond(error)
+        }
+        if endpoint == .syncReports && faults.dropAfterAccept() {
+            logFault("drop-after-accept", request.method, request.path)
+            return .drop
+        }
+        switch reply {
+        case .json(let status, let body):
+            return ServerResponse(status: status, headers: jsonHeaders, content: .data(body))
+        case .file(let path, let size, let contentType):
+            return ServerResponse(status: 200, headers: [(name: "Content-Type", value: contentType),
+                                                         (name: "Content-Security-Policy", value: "default-src 'none'; sandbox")],
+                                  content: .file(path: path, byteSize: size))
+        }
+    }
+
+    /// One line on stderr per injected fault, so a fault run can be counted.
+    private func logFault(_ kind: String, _ method: String, _ path: String) {
+        OutputChannel.standardError.write("jqc-server: injected fault \(kind) \(method) \(path)\n")
+    }
+
+    private func dispatch(_ endpoint: Endpoint, _ input: RouteInput) throws(ServerError) -> Reply {
+        switch endpoint {
+        case .login: return try login(input)
+        case .refresh: return try refresh(input)
+        case .logout: return try logout(input)
+        case .me: return try me(input)
+        case .facilities: return try facilities(input)
+        case .areas: return try areas(input)
+        case .templates: return try templates(input)
+        case .assignments: return try assignments(input)
+        case .syncReports: return try syncReports(input)
+        case .getReport: return try getReport(input)
+        case .patchReport: return try patchReport(input)
+        case .uploadPhoto: return try uploadPhoto(input)
+        case .downloadPhoto: return try downloadPhoto(input)
+        case .inspections: return try inspections(input)
+        case .rollup: return try rollup(input)
+        }
+    }
+
+    private var jsonHeaders: [(name: String, value: String)] {
+        [(name: "Content-Type", value: "application/json; charset=utf-8"), (name: "Cache-Control", value: "no-store")]
+    }
+
+    /// The error envelope for `error`, with `Retry-After` when it has one.
+    func respond(_ error: ServerError) -> ServerResponse {
+        var headers = jsonHeaders
+        if let retry = error.retryAfter { headers.append((name: "Retry-After", value: String(retry))) }
+        if error.status == 401 { headers.append((name: "WWW-Authenticate", value: "Bearer")) }
+        let body = JSONBody.encode(Envelope<EmptyData>.failure(code: error.code, message: error.message))
+        return ServerResponse(status: error.status, headers: headers, content: .data(body))
+    }
+}

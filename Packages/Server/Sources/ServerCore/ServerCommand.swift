@@ -1,0 +1,243 @@
+import ArgumentParsing
+import Foundation
+import Models
+import ProgramOutput
+@_exported import func Foundation.exit
+
+/// The command line of `jqc-server`: serving, and the admin commands.
+public enum ServerCommand {
+    static let globalOptions: [OptionSpec] = [.flag("help", short: "h", help: "show this help")]
+
+    static let serve = CommandSpec("serve", summary: "serve CONTRACT.md over HTTP (the default command)",
+                                   options: ServerConfig.options,
+                                   discussion: "Port 0 picks a free port; the first line printed is 'listening on http://HOST:PORT'.")
+
+    static let editReport = CommandSpec(
+        "admin edit-report", summary: "make a new server revision of a report (how conflicts arise in tests)",
+        positionals: [PositionalSpec("SERVER_ID", help: "the report's server id")],
+        options: [.value("db", "FILE", help: "the server's database"),
+                  .value("answer", "FIELD_ID=JSON", repeatable: true, help: "set one answer to a JSON value; repeatable")],
+        discussion: "Example: jqc-server admin --db server.db edit-report R1 --answer 2=3 --answer 15='\"Ana\"'")
+
+    static let addUser = CommandSpec(
+        "admin add-user", summary: "add a user, or reset their password, role and name (password read from stdin)",
+        positionals: [PositionalSpec("USERNAME", help: "the user name to sign in with")],
+        options: [.value("db", "FILE", help: "the server's database"),
+                  .value("role", "ROLE", help: "inspector or supervisor (default inspector)"),
+                  .value("display-name", "NAME", help: "the name shown in history and the roll-up")])
+
+    static let setPassword = CommandSpec(
+        "admin set-password", summary: "change a user's password (read from stdin) and sign them out everywhere",
+        positionals: [PositionalSpec("USERNAME", help: "the user whose password changes")],
+        options: [.value("db", "FILE", help: "the server's database")])
+
+    static let importTemplates = CommandSpec(
+        "admin import-templates", summary: "add or replace templates from a file shaped like GET /templates",
+        positionals: [PositionalSpec("FILE", help: "a JSON file {\"templates\": [...]}, optionally in an {\"ok\", \"data\"} envelope")],
+        options: [.value("db", "FILE", help: "the server's database")])
+
+    /// Runs one invocation and returns the exit code; output that could not
+    /// be written is reported as the program exits (`ProgramExit`).
+    /// `storage` opens what `--db` names; the composition root passes the stores this build has.
+    public static func run(arguments: [String], storage: StorageOpener) -> Int32 {
+        ProgramExit.ignoreBrokenPipes()
+        return ProgramExit.code(dispatch(arguments: arguments, storage: storage), program: "jqc-server")
+    }
+
+    private static func dispatch(arguments: [String], storage: StorageOpener) -> Int32 {
+        let parser = ArgumentParser(globalOptions: globalOptions)
+        do {
+            if arguments.first == "admin" {
+                return try admin(Array(arguments.dropFirst()), parser: parser, storage: storage)
+            }
+            let words = arguments.first == "serve" ? Array(arguments.dropFirst()) : arguments
+            let parsed = try parser.parse(words, for: serve)
+            if parsed.flag("help") {
+                OutputChannel.standardOutput.line(HelpFormatter.help(serve, program: "jqc-server", globalOptions: globalOptions))
+                OutputChannel.standardOutput.line("\nAdmin commands: 'jqc-server admin edit-report --help', 'jqc-server admin add-user --help'.")
+                return 0
+            }
+            return ServerRunner.serve(try ServerConfig.from(parsed), storage: storage)
+        } catch {
+            OutputChannel.standardError.write("jqc-server: \(error.message)\n")
+            return 2
+        }
+    }
+
+    private static func admin(_ arguments: [String], parser: ArgumentParser, storage: StorageOpener) throws(UsageError) -> Int32 {
+        // The command may come after options (`admin --db FILE edit-report ...`).
+        var rest = arguments
+        var position = 0
+        var commandIndex: Int?
+        while position < rest.count {
+            let word = rest[position]
+            if word == "--db" { position += 2; continue }
+            if !word.hasPrefix("-") { commandIndex = position; break }
+            position += 1
+        }
+        guard let commandIndex else {
+            OutputChannel.standardOutput.line("Usage: jqc-server admin --db FILE <edit-report | add-user | set-password | import-templates> ...")
+            return arguments.contains("--help") || arguments.contains("-h") ? 0 : 2
+        }
+        let name = rest.remove(at: commandIndex)
+        let spec: CommandSpec
+        switch name {
+        case "edit-report": spec = editReport
+        case "add-user": spec = addUser
+        case "set-password": spec = setPassword
+        case "import-templates": spec = importTemplates
+        default: throw UsageError("'admin' has no command '\(name)'; use edit-report, add-user, set-password or import-templates.")
+        }
+        let parsed = try parser.parse(rest, for: spec)
+        if parsed.flag("help") {
+            OutputChannel.standardOutput.line(HelpFormatter.help(spec, program: "jqc-server", globalOptions: globalOptions))
+            return 0
+        }
+        guard let db = parsed.value("db") else { throw UsageError("'\(spec.name)' needs --db FILE.") }
+        try DatabaseLocation.check(db)
+        let edits = name == "edit-report" ? try AdminTool.answers(parsed.all("answer")) : []
+        do throws(ServerError) {
+            // The admin commands may create the database: private from the start, as the server keeps it.
+            umask(0o077)
+            let store = try storage.open(db)
+            switch name {
+            case "edit-report":
+                return try AdminTool.editReport(store: store, serverID: parsed.positional(0) ?? "",
+                                                answers: edits)
+            case "import-templates":
+                return try AdminTool.importTemplates(store: store, path: parsed.positional(0) ?? "")
+            case "set-password":
+                let password = readLine(strippingNewline: true) ?? ""
+                return try AdminTool.setPassword(store: store, username: parsed.positional(0) ?? "", password: password)
+            default:
+                let password = readLine(strippingNewline: true) ?? ""
+                return try AdminTool.addUser(store: store, username: parsed.positional(0) ?? "", password: password,
+                                             role: parsed.value("role") ?? "inspector",
+                                             displayName: parsed.value("display-name"))
+            }
+        } catch {
+            OutputChannel.standardError.write("jqc-server: \(error.message)\n")
+            switch error.status {
+            case 404: return 3
+            case 409: return 7
+            case 400, 422: return 4
+            default: return 1
+            }
+        }
+    }
+}
+
+/// The admin commands, run against the database directly (the server may be running).
+enum AdminTool {
+    /// Reads `FIELD_ID=JSON` pairs.
+    static func answers(_ pairs: [String]) throws(UsageError) -> [(String, JSONValue)] {
+        guard !pairs.isEmpty else { throw UsageError("'admin edit-report' needs at least one --answer FIELD_ID=JSON.") }
+        var out: [(String, JSONValue)] = []
+        for pair in pairs {
+            guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex else {
+                throw UsageError("--answer '\(pair)' must be FIELD_ID=JSON, for example 2=4 or 15='\"Ana\"'.")
+            }
+            let text = String(pair[pair.index(after: eq)...])
+            guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
+                throw UsageError("--answer '\(pair)': '\(text)' is not JSON; quote strings, for example 15='\"Ana\"'.")
+            }
+            out.append((String(pair[..<eq]), value))
+        }
+        return out
+    }
+
+    static func editReport(store: any ServerStorage, serverID: String, answers: [(String, JSONValue)]) throws(ServerError) -> Int32 {
+        let app = AdminJudge()
+        let revision = try store.write { session -> Int in
+            guard let report = try session.report(serverID: serverID) else { throw ServerError.notFound("no report '\(serverID)'") }
+            guard let current = try session.revision(serverID: serverID, revision: report.currentRevision),
+                  let payload = try? JSONDecoder().decode(WirePayload.self, from: Data(current.payloadJSON.utf8)) else {
+                throw ServerError.internal("report '\(serverID)' has no readable current revision")
+            }
+            var next = payload
+            var members = payload.answers.objectValue ?? [:]
+            for (field, value) in answers { members[field] = value }
+            next.answers = .object(members)
+            guard let template = try session.template(id: report.templateID) else {
+                throw ServerError.unprocessable(code: "REPORT_INVALID", "the report's template '\(report.templateID)' is gone")
+            }
+            if let answers = Answers(json: next.answers) {
+                let problems = app.judge.problems(schema: template.schema, answers: answers)
+                if !problems.isEmpty { throw ServerError.unprocessable(code: "REPORT_INVALID", problems.joined(separator: "; ")) }
+                next.score = app.judge.score(schema: template.schema, answers: answers)
+            }
+            return try session.appendRevision(serverID: serverID, baseRevision: report.currentRevision, payload: next,
+                                              issuesJSON: nil, score: next.score, source: "admin", authorID: nil,
+                                              limit: ServerConfig(databasePath: "").maxRevisions, now: Date())
+        }
+        OutputChannel.standardOutput.line("report \(serverID) is now at revision \(revision)")
+        return 0
+    }
+
+    static func addUser(store: any ServerStorage, username: String, password: String, role: String,
+                        displayName: String?) throws(ServerError) -> Int32 {
+        guard let role = UserRole(rawValue: role) else { throw ServerError.badRequest("--role must be inspector or supervisor, not '\(role)'") }
+        guard !username.isEmpty, !password.isEmpty else { throw ServerError.badRequest("the user name and the password (on stdin) must not be empty") }
+        guard PasswordHasher.prepare(), let hash = PasswordHasher.hash(password) else {
+            throw ServerError.internal("could not hash the password")
+        }
+        let id = try store.write { session -> String in
+            let existing = try session.user(username: username)
+            let id = existing?.id ?? "U-" + UUID().uuidString.prefix(8).lowercased()
+            try session.upsertUser(id: id, username: username, passwordHash: hash, role: role,
+                                   displayName: displayName ?? username)
+            // A reset password signs the user out everywhere.
+            if existing != nil { try session.revokeSessions(userID: id, now: Date()) }
+            return id
+        }
+        OutputChannel.standardOutput.line("user \(username) (\(role.rawValue)) has id \(id)")
+        return 0
+    }
+
+    /// Changes a user's password and revokes every session they have, so
+    /// whoever held the old password (or a token from it) is signed out.
+    static func setPassword(store: any ServerStorage, username: String, password: String) throws(ServerError) -> Int32 {
+        guard !password.isEmpty else { throw ServerError.badRequest("the new password (on stdin) must not be empty") }
+        guard PasswordHasher.prepare(), let hash = PasswordHasher.hash(password) else {
+            throw ServerError.internal("could not hash the password")
+        }
+        try store.write { session in
+            guard let user = try session.user(username: username) else {
+                throw ServerError.notFound("no user '\(username)'; add them with 'admin add-user'")
+            }
+            try session.upsertUser(id: user.id, username: user.username, passwordHash: hash, role: user.role,
+                                   displayName: user.displayName)
+            try session.revokeSessions(userID: user.id, now: Date())
+        }
+        OutputChannel.standardOutput.line("the password of \(username) is changed; every session of theirs is signed out")
+        return 0
+    }
+
+    static func importTemplates(store: any ServerStorage, path: String) throws(ServerError) -> Int32 {
+        guard let data = FileManager.default.contents(atPath: path),
+              let json = try? JSONDecoder().decode(JSONValue.self, from: data) else {
+            throw ServerError.badRequest("'\(path)' cannot be read as JSON")
+        }
+        let body = json["ok"] != nil ? (json["data"] ?? .null) : json
+        guard let list = body["templates"]?.arrayValue else {
+            throw ServerError.badRequest("'\(path)' has no \"templates\" list")
+        }
+        var templates: [Template] = []
+        var problems: [String] = []
+        for item in list {
+            switch Template.decode(item) {
+            case .success(let template): templates.append(template)
+            case .failure(let errors): problems.append(errors.description)
+            }
+        }
+        guard problems.isEmpty else { throw ServerError.badRequest(problems.joined(separator: "; ")) }
+        try store.write { session in
+            let start = try session.templates().count
+            for (offset, template) in templates.enumerated() { try session.insertTemplate(template, position: start + offset) }
+        }
+        OutputChannel.standardOutput.line("imported \(templates.count) template(s)")
+        return 0
+    }
+
+    private struct AdminJudge { let judge = AnswerJudge() }
+}

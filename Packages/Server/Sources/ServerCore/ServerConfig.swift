@@ -1,0 +1,181 @@
+import ArgumentParsing
+import Foundation
+import ServerHTTP
+
+/// Everything `jqc-server` is started with, read from its command line.
+struct ServerConfig: Sendable {
+    /// The server's SQLite file; photos live in a folder beside it.
+    var databasePath: String
+    var host = "127.0.0.1"
+    /// 0 picks a free port.
+    var port: UInt16 = 8080
+    /// Seed the demo world and its two accounts.
+    var demo = false
+    /// The demo inspector's user name and password.
+    var demoInspector = (username: "inspector", password: "inspector-pass")
+    /// The demo supervisor's user name and password.
+    var demoSupervisor = (username: "supervisor", password: "supervisor-pass")
+    /// The `min_supported_app_version` of every sync response.
+    var minAppVersion = "0.1.0"
+    /// Share of requests answered 503 with `Retry-After`.
+    var faultRate = 0.0
+    /// Share of requests whose connection is closed without a response.
+    var faultDrop = 0.0
+    /// Share of sync batches stored and then left without a response.
+    var faultAfterAccept = 0.0
+    /// Delay added before every response, in milliseconds.
+    var latencyMilliseconds = 0
+    /// Seed of the fault injector's random numbers, for reproducible runs.
+    var seed: UInt64?
+    /// Largest photo accepted, in bytes.
+    var maxPhotoBytes: Int64 = 50 * 1024 * 1024
+    /// Largest JSON body accepted, in bytes.
+    var maxJSONBytes = 2 * 1024 * 1024
+    /// How long an access token lives, in seconds.
+    var accessTokenLifetime = 900
+    /// A refresh token unused for this many seconds is refused (and its session ended).
+    var refreshIdleLifetime = 30 * 24 * 3600
+    /// A session older than this many seconds can no longer be refreshed; its user signs in again.
+    var refreshMaximumAge = 90 * 24 * 3600
+    /// Revisions one report may have; a change beyond is refused.
+    var maxRevisions = 500
+    /// Password checks (argon2id, 64 MiB each) run at the same time; more wait briefly, then get 503.
+    var passwordChecks = 2
+    /// Connections, deadlines and workers of the HTTP layer.
+    var http = HTTPLimits()
+
+    /// A configuration with defaults for everything but the database.
+    init(databasePath: String) { self.databasePath = databasePath }
+
+    /// The folder holding photos, named after the database file.
+    var photoDirectory: String { databasePath + ".photos" }
+
+    /// The options of the serve command.
+    static let options: [OptionSpec] = [
+        .value("db", "FILE", help: "the server's SQLite database (created if missing)"),
+        .value("host", "ADDRESS", help: "address to listen on (default 127.0.0.1)"),
+        .value("port", "PORT", help: "port to listen on; 0 picks a free one (default 8080)"),
+        .flag("demo", help: "seed the demo world and its inspector and supervisor accounts"),
+        .value("demo-inspector", "USER:PASSWORD", help: "the demo inspector's account (default inspector:inspector-pass)"),
+        .value("demo-supervisor", "USER:PASSWORD", help: "the demo supervisor's account (default supervisor:supervisor-pass)"),
+        .value("min-app-version", "VERSION", help: "lowest client version the server supports (default 0.1.0)"),
+        .value("fault-rate", "P", help: "share of requests answered 503 with Retry-After (0 to 1)"),
+        .value("fault-drop", "P", help: "share of connections closed without a response (0 to 1)"),
+        .value("fault-after-accept", "P", help: "share of sync batches stored, then left without a response (0 to 1)"),
+        .value("latency-ms", "N", help: "milliseconds added before every response"),
+        .value("seed", "N", help: "seed for the fault injector's randomness"),
+        .value("max-photo-bytes", "N", help: "largest photo accepted (default 52428800)"),
+        .value("max-json-bytes", "N", help: "largest JSON body accepted, a sync batch included (default 2097152)"),
+        .value("access-token-ttl", "SECONDS", help: "access token lifetime (default 900)"),
+        .value("refresh-idle-ttl", "SECONDS", help: "a refresh token unused this long is refused (default 2592000, 30 days)"),
+        .value("refresh-max-age", "SECONDS", help: "a session older than this must sign in again (default 7776000, 90 days)"),
+        .value("max-revisions", "N", help: "revisions one report may have (default 500)"),
+        .value("password-checks", "N", help: "password checks run at once; each takes 64 MiB (default 2)"),
+        .value("max-connections", "N", help: "open connections in all (default 2048)"),
+        .value("max-connections-per-address", "N", help: "open connections from one client address (default 256)"),
+        .value("workers", "N", help: "threads running requests (default 16)"),
+        .value("max-waiting-requests", "N", help: "requests waiting for a worker before 503 (default 256)"),
+        .value("header-timeout", "SECONDS", help: "time to send a request's headers (default 10)"),
+        .value("body-timeout", "SECONDS", help: "time to send a request's body, or read a response (default 300)"),
+        .value("idle-timeout", "SECONDS", help: "silence after which a connection is closed (default 30)"),
+    ]
+
+    /// Reads a configuration from parsed arguments, naming the first bad value.
+    static func from(_ parsed: ParsedArguments) throws(UsageError) -> ServerConfig {
+        guard let db = parsed.value("db"), !db.isEmpty else {
+            throw UsageError("jqc-server needs --db FILE, the database to serve from.")
+        }
+        try DatabaseLocation.check(db)
+        var config = ServerConfig(databasePath: db)
+        if let host = parsed.value("host") { config.host = host == "localhost" ? "127.0.0.1" : host }
+        if let port = parsed.value("port") {
+            guard let value = UInt16(port) else { throw UsageError("--port '\(port)' is not a port number (0 to 65535).") }
+            config.port = value
+        }
+        config.demo = parsed.flag("demo")
+        if let account = parsed.value("demo-inspector") { config.demoInspector = try Self.account(account, option: "demo-inspector") }
+        if let account = parsed.value("demo-supervisor") { config.demoSupervisor = try Self.account(account, option: "demo-supervisor") }
+        if let version = parsed.value("min-app-version") {
+            guard SemanticVersion(version) != nil else {
+                throw UsageError("--min-app-version '\(version)' is not a version like 1.2.0.")
+            }
+            config.minAppVersion = version
+        }
+        config.faultRate = try probability(parsed, "fault-rate")
+        config.faultDrop = try probability(parsed, "fault-drop")
+        config.faultAfterAccept = try probability(parsed, "fault-after-accept")
+        config.latencyMilliseconds = try whole(parsed, "latency-ms", default: 0, range: 0...600_000)
+        if let seed = parsed.value("seed") {
+            guard let value = UInt64(seed) else { throw UsageError("--seed '\(seed)' is not a whole number.") }
+            config.seed = value
+        }
+        if let text = parsed.value("max-photo-bytes") {
+            guard let value = Int64(text), value > 0 else { throw UsageError("--max-photo-bytes '\(text)' is not a positive number of bytes.") }
+            config.maxPhotoBytes = value
+        }
+        config.maxJSONBytes = try whole(parsed, "max-json-bytes", default: 2 * 1024 * 1024, range: 1024...(256 * 1024 * 1024))
+        config.accessTokenLifetime = try whole(parsed, "access-token-ttl", default: 900, range: 1...86_400)
+        config.refreshIdleLifetime = try whole(parsed, "refresh-idle-ttl", default: config.refreshIdleLifetime,
+                                               range: 1...(3650 * 86_400))
+        config.refreshMaximumAge = try whole(parsed, "refresh-max-age", default: config.refreshMaximumAge,
+                                             range: 1...(3650 * 86_400))
+        config.maxRevisions = try whole(parsed, "max-revisions", default: config.maxRevisions, range: 1...100_000)
+        config.passwordChecks = try whole(parsed, "password-checks", default: config.passwordChecks, range: 1...64)
+        var http = HTTPLimits()
+        http.connections = try whole(parsed, "max-connections", default: http.connections, range: 16...60_000)
+        http.connectionsPerAddress = try whole(parsed, "max-connections-per-address", default: http.connectionsPerAddress,
+                                               range: 1...60_000)
+        http.workers = try whole(parsed, "workers", default: http.workers, range: 1...512)
+        http.waitingRequests = try whole(parsed, "max-waiting-requests", default: http.waitingRequests, range: 1...100_000)
+        http.headerSeconds = TimeInterval(try whole(parsed, "header-timeout", default: Int(http.headerSeconds), range: 1...3600))
+        http.bodySeconds = TimeInterval(try whole(parsed, "body-timeout", default: Int(http.bodySeconds), range: 1...86_400))
+        http.idleSeconds = try whole(parsed, "idle-timeout", default: http.idleSeconds, range: 1...3600)
+        config.http = http
+        return config
+    }
+
+    private static func account(_ text: String, option: String) throws(UsageError) -> (username: String, password: String) {
+        guard let colon = text.firstIndex(of: ":"), colon != text.startIndex, text.index(after: colon) != text.endIndex else {
+            throw UsageError("--\(option) must be USER:PASSWORD, both non-empty.")
+        }
+        return (String(text[..<colon]), String(text[text.index(after: colon)...]))
+    }
+
+    private static func probability(_ parsed: ParsedArguments, _ name: String) throws(UsageError) -> Double {
+        guard let text = parsed.value(name) else { return 0 }
+        guard let value = Double(text), value >= 0, value <= 1 else {
+            throw UsageError("--\(name) '\(text)' is not a share between 0 and 1.")
+        }
+        return value
+    }
+
+    private static func whole(_ parsed: ParsedArguments, _ name: String, default value: Int,
+                              range: ClosedRange<Int>) throws(UsageError) -> Int {
+        guard let text = parsed.value(name) else { return value }
+        guard let number = Int(text), range.contains(number) else {
+            throw UsageError("--\(name) '\(text)' is not a whole number from \(range.lowerBound) to \(range.upperBound).")
+        }
+        return number
+    }
+}
+
+/// A `major.minor.patch` version, compared numerically.
+struct SemanticVersion: Sendable, Comparable {
+    let parts: [Int]
+
+    /// Reads "1.2.3" (missing parts are 0; a pre-release suffix is ignored); nil for anything else.
+    init?(_ text: String) {
+        let core = text.split(separator: "-", maxSplits: 1).first.map(String.init) ?? ""
+        let pieces = core.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...3).contains(pieces.count) else { return nil }
+        var parts: [Int] = []
+        for piece in pieces {
+            guard let n = Int(piece), n >= 0 else { return nil }
+            parts.append(n)
+        }
+        while parts.count < 3 { parts.append(0) }
+        self.parts = parts
+    }
+
+    static func < (a: SemanticVersion, b: SemanticVersion) -> Bool { a.parts.lexicographicallyPrecedes(b.parts) }
+}

@@ -1,0 +1,95 @@
+/// The one error type of the server: an HTTP status, the contract's machine
+/// code and a one-line message for the person reading the response.
+///
+/// Every failure a request can meet ends as one of these and is written as
+/// the contract's error envelope; nothing else reaches the client.
+public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The HTTP status the error is answered with.
+    public let status: Int
+    /// The contract's machine code (`BAD_REQUEST`, `AUTH_REQUIRED`, ...).
+    public let code: String
+    /// What went wrong, quoting the offending value, in one line.
+    public let message: String
+    /// Seconds the client should wait before retrying (429 and 503).
+    public let retryAfter: Int?
+
+    /// Makes an error with an explicit status and code.
+    public init(status: Int, code: String, _ message: String, retryAfter: Int? = nil) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.retryAfter = retryAfter
+    }
+
+    /// 400: the request cannot be read.
+    public static func badRequest(_ message: String) -> ServerError {
+        ServerError(status: 400, code: "BAD_REQUEST", message)
+    }
+
+    /// 401: no token, or one that is expired, forged or revoked.
+    public static func authRequired(_ message: String = "sign in first: the access token is missing, expired or revoked") -> ServerError {
+        ServerError(status: 401, code: "AUTH_REQUIRED", message)
+    }
+
+    /// 403: the role or the ownership does not allow it.
+    public static func forbidden(_ message: String) -> ServerError {
+        ServerError(status: 403, code: "FORBIDDEN", message)
+    }
+
+    /// 404: nothing with that id, or no such route.
+    public static func notFound(_ message: String) -> ServerError {
+        ServerError(status: 404, code: "NOT_FOUND", message)
+    }
+
+    /// 405: the path exists but not with this method.
+    public static func methodNotAllowed(_ method: String, path: String) -> ServerError {
+        ServerError(status: 405, code: "METHOD_NOT_ALLOWED", "\(method) is not allowed on \(path)")
+    }
+
+    /// 409: the base revision is not the current one.
+    public static func conflict(_ message: String) -> ServerError {
+        ServerError(status: 409, code: "CONFLICT", message)
+    }
+
+    /// 413: the body or the batch is over the limit.
+    public static func tooLarge(_ message: String) -> ServerError {
+        ServerError(status: 413, code: "TOO_LARGE", message)
+    }
+
+    /// 422: well-formed but not acceptable (a photo hash mismatch, invalid answers).
+    public static func unprocessable(code: String, _ message: String) -> ServerError {
+        ServerError(status: 422, code: code, message)
+    }
+
+    /// 429: too many attempts; try again after `retryAfter` seconds.
+    public static func tooManyRequests(_ message: String, retryAfter: Int) -> ServerError {
+        ServerError(status: 429, code: "RATE_LIMITED", message, retryAfter: retryAfter)
+    }
+
+    /// 503: temporarily unavailable; try again after `retryAfter` seconds.
+    public static func unavailable(_ message: String, retryAfter: Int) -> ServerError {
+        ServerError(status: 503, code: "UNAVAILABLE", message, retryAfter: retryAfter)
+    }
+
+    /// 500: a failure of the server itself (the disk, the database); transient for clients.
+    public static func `internal`(_ message: String) -> ServerError {
+        ServerError(status: 500, code: "INTERNAL", message)
+    }
+
+    /// 503: the database or the request queue is too busy right now.
+    public static func busy(retryAfter: Int = 2) -> ServerError {
+        unavailable("the server is busy; retry in \(retryAfter) seconds", retryAfter: retryAfter)
+    }
+
+    /// 422: a report already has as many revisions as the server keeps.
+    public static func revisionLimit(_ serverID: String, limit: Int) -> ServerError {
+        unprocessable(code: "REPORT_INVALID", "report '\(serverID)' already has \(limit) revisions, the most this server keeps")
+    }
+
+    /// 415: a JSON route was sent something else.
+    public static func unsupportedMediaType(_ message: String) -> ServerError {
+        ServerError(status: 415, code: "UNSUPPORTED_MEDIA_TYPE", message)
+    }
+
+    public var description: String { "\(status) \(code): \(message)" }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Models
+
+/// The intent-named operations on the server's database, valid inside
+/// `ServerStorage.read` or `write`. Each store implements them its own way;
+/// the rules above call only these.
+public protocol StorageSession {
+    // MARK: Settings
+
+    /// A server setting (the token key, the demo mark), if set.
+    func setting(_ key: String) throws(ServerError) -> String?
+    /// Sets a server setting.
+    func setSetting(_ key: String, _ value: String) throws(ServerError)
+
+    // MARK: Users and sessions
+
+    /// The user signing in with `username`.
+    func user(username: String) throws(ServerError) -> StoredUser?
+    /// The user with this id.
+    func user(id: String) throws(ServerError) -> StoredUser?
+    /// Every user of a role, by user name.
+    func users(role: UserRole) throws(ServerError) -> [StoredUser]
+    /// Adds a user, or updates the password, role and name of an existing one.
+    func upsertUser(id: String, username: String, passwordHash: String, role: UserRole, displayName: String) throws(ServerError)
+    /// Starts a session with its first refresh token; returns the session id.
+    func createSession(userID: String, refreshHash: String, now: Date) throws(ServerError) -> String
+    /// Spends a live refresh token and issues its successor in the same
+    /// session; nil when the token is unknown, spent, expired or its session
+    /// revoked. A spent token presented again means it was copied: the whole
+    /// session is revoked. A token unused for `idleLifetime`, or a session
+    /// older than `maximumAge`, ends the session too.
+    func rotateRefreshToken(presentedHash: String, nextHash: String, now: Date, idleLifetime: TimeInterval,
+                            maximumAge: TimeInterval) throws(ServerError) -> (StoredUser, String)?
+    /// Whether session `id` is live and belongs to user `userID`.
+    func isSessionLive(_ id: String, userID: String) throws(ServerError) -> Bool
+    /// Ends one session: its refresh tokens and access tokens stop working.
+    func revokeSession(id: String, now: Date) throws(ServerError)
+    /// Ends every session of a user (after a password change).
+    func revokeSessions(userID: String, now: Date) throws(ServerError)
+    /// Revokes the session a refresh token belongs to, when it is the user's own.
+    func revokeSession(refreshHash: String, userID: String) throws(ServerError)
+
+    // MARK: Reference data
+
+    /// Every facility, in the order they were seeded.
+    func facilities() throws(ServerError) -> [Facility]
+    /// Whether a facility exists.
+    func facilityExists(_ id: String) throws(ServerError) -> Bool
+    /// The areas of one facility.
+    func areas(facilityID: String) throws(ServerError) -> [Area]
+    /// One area.
+    func area(id: String) throws(ServerError) -> Area?
+    /// Every template.
+    func templates() throws(ServerError) -> [Template]
+    /// One template.
+    func template(id: String) throws(ServerError) -> Template?
+    /// Adds or replaces a facility.
+    func insertFacility(_ facility: Facility, position: Int) throws(ServerError)
+    /// Adds or replaces an area.
+    func insertArea(_ area: Area, position: Int) throws(ServerError)
+    /// Adds or replaces a template, and bumps the template revision.
+    func insertTemplate(_ template: Template, position: Int) throws(ServerError)
+    /// A number that changes whenever a template is added or replaced, by any
+    /// process: how a template cache knows it is stale.
+    func templateRevision() throws(ServerError) -> Int64
+
+    // MARK: Assignments
+
+    /// Adds or replaces an assignment of an inspector.
+    func insertAssignment(_ assignment: Assignment, inspectorID: String) throws(ServerError)
+    /// Assignments of one inspector (nil: all); open ones without `since`,
+    /// every one changed after it with. Also the sequence to use as the next cursor.
+    func assignments(inspectorID: String?, since: Int64?) throws(ServerError) -> ([Assignment], Int64)
+    /// Closes an inspector's open assignment once a report for it is accepted.
+    func closeAssignment(id: String, inspectorID: String) throws(ServerError)
+
+    // MARK: Reports
+
+    /// The report a device made with this local id.
+    func report(localID: UUID) throws(ServerError) -> StoredReport?
+    /// The report with this server id.
+    func report(serverID: String) throws(ServerError) -> StoredReport?
+    /// One revision, read alone.
+    func revision(serverID: String, revision: Int) throws(ServerError) -> StoredRevision?
+    /// The first revision accepted from a device with this base and this
+    /// canonical payload (a replay), found without reading the others.
+    func deviceRevision(serverID: String, baseRevision: Int?, payloadJSON: String) throws(ServerError) -> Int?
+    /// Stores a new report at revision 1; returns its server id.
+    func insertReport(_ report: WireReport, ownerID: String, payloadJSON: String, issuesJSON: String, score: Double?,
+                      now: Date) throws(ServerError) -> String
+    /// Adds the next revision of a report and makes it current; returns its
+    /// number. Refused past `limit` revisions. A payload that asks for a
+    /// follow-up raises the flag again, even if a re-inspection had cleared it.
+    /// Nil `issuesJSON` keeps the current revision's issues.
+    func appendRevision(serverID: String, baseRevision: Int?, payload: WirePayload, issuesJSON: String?, score: Double?,
+                        source: String, authorID: String?, limit: Int, now: Date) throws(ServerError) -> Int
+    /// Marks the parent's follow-up as done by `childServerID`, once.
+    func clearFollowUp(parentServerID: String, childServerID: String) throws(ServerError)
+
+    // MARK: Photos
+
+    /// The photo a device made with this local id.
+    func photo(localID: UUID) throws(ServerError) -> StoredPhoto?
+    /// The photos of one report, in upload order.
+    func photos(serverID: String) throws(ServerError) -> [StoredPhoto]
+    /// Records an uploaded photo.
+    func insertPhoto(_ photo: StoredPhoto, uploadedBy: String) throws(ServerError)
+
+    // MARK: History and roll-up
+
+    /// One page of reports, newest first: the owner's (nil: everyone's), and the total.
+    func history(ownerID: String?, limit: Int, offset: Int) throws(ServerError) -> ([(StoredReport, StoredUser)], Int)
+    /// Per inspector: completed reports, open follow-ups, average score.
+    func rollup() throws(ServerError) -> [RollupLine]
+}
+
+/// One inspector's line of the team roll-up.
+public struct RollupLine: Sendable, Equatable {
+    /// The inspector.
+    public var user: StoredUser
+    /// Reports accepted from them.
+    public var completed: Int
+    /// Their reports that ask for a follow-up not yet done.
+    public var pendingFollowUp: Int
+    /// The mean of their scores, if any report was scored.
+    public var averageScore: Double?
+
+    /// Makes a line.
+    public init(user: StoredUser, completed: Int, pendingFollowUp: Int, averageScore: Double?) {
+        self.user = user
+        self.completed = completed
+        self.pendingFollowUp = pendingFollowUp
+        self.averageScore = averageScore
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Models
+
+/// A user as the server stores them.
+public struct StoredUser: Sendable, Equatable {
+    /// The user's id.
+    public var id: String
+    /// The name they sign in with.
+    public var username: String
+    /// Inspector or supervisor.
+    public var role: UserRole
+    /// The name shown in history and the roll-up.
+    public var displayName: String
+    /// The argon2id hash of their password.
+    public var passwordHash: String
+
+    /// Makes a user record.
+    public init(id: String, username: String, role: UserRole, displayName: String, passwordHash: String) {
+        self.id = id
+        self.username = username
+        self.role = role
+        self.displayName = displayName
+        self.passwordHash = passwordHash
+    }
+
+    /// The user as the contract shows them.
+    var wire: WireUser { WireUser(id: id, username: username, role: role, displayName: displayName) }
+}
+
+/// A report's record: the latest state plus what links it.
+public struct StoredReport: Sendable, Equatable {
+    /// The server's id of the report.
+    public var serverID: String
+    /// The device's id of the report (idempotency key).
+    public var localID: UUID
+    /// The inspector who sent it.
+    public var ownerID: String
+    /// Its template.
+    public var templateID: String
+    /// Its facility.
+    public var facilityID: String
+    /// Its area, if any.
+    public var areaID: String?
+    /// The assignment it fulfils, if any.
+    public var assignmentID: String?
+    /// The report it re-inspects, by local id.
+    public var parentLocalID: UUID?
+    /// The report it re-inspects, by server id.
+    public var parentServerID: String?
+    /// When the device says it was completed (a diagnostic only).
+    public var completedAtDevice: String?
+    /// The number of its current revision.
+    public var currentRevision: Int
+    /// The score of the current revision.
+    public var score: Double?
+    /// The flag of the current payload, cleared once a re-inspection is accepted.
+    public var followUpRequired: Bool
+    /// RFC 3339 server time of the first acceptance.
+    public var acceptedAt: String
+
+    /// Makes a report record.
+    public init(serverID: String, localID: UUID, ownerID: String, templateID: String, facilityID: String, areaID: String?,
+                assignmentID: String?, parentLocalID: UUID?, parentServerID: String?, completedAtDevice: String?,
+                currentRevision: Int, score: Double?, followUpRequired: Bool, acceptedAt: String) {
+        self.serverID = serverID
+        self.localID = localID
+        self.ownerID = ownerID
+        self.templateID = templateID
+        self.facilityID = facilityID
+        self.areaID = areaID
+        self.assignmentID = assignmentID
+        self.parentLocalID = parentLocalID
+        self.parentServerID = parentServerID
+        self.completedAtDevice = completedAtDevice
+        self.currentRevision = currentRevision
+        self.score = score
+        self.followUpRequired = followUpRequired
+        self.acceptedAt = acceptedAt
+    }
+}
+
+/// One revision of a report; every revision is kept.
+public struct StoredRevision: Sendable, Equatable {
+    /// Its number, from 1.
+    public var revision: Int
+    /// The revision the sender edited, if any.
+    public var baseRevision: Int?
+    /// The payload as canonical JSON (sorted keys), compared byte for byte for replays.
+    public var payloadJSON: String
+    /// The issues as canonical JSON.
+    public var issuesJSON: String
+    /// `device`, `supervisor` or `admin`.
+    public var source: String
+
+    /// Makes a revision record.
+    public init(revision: Int, baseRevision: Int?, payloadJSON: String, issuesJSON: String, source: String) {
+        self.revision = revision
+        self.baseRevision = baseRevision
+        self.payloadJSON = payloadJSON
+        self.issuesJSON = issuesJSON
+        self.source = source
+    }
+}
+
+/// A stored photo's record; the bytes live in the `PhotoVault` by hash.
+public struct StoredPhoto: Sendable, Equatable {
+    /// The device's id of the photo (idempotency key).
+    public var localID: UUID
+    /// The report it belongs to.
+    public var serverID: String
+    /// The field it illustrates, if any.
+    public var fieldID: String?
+    /// The issue it illustrates, if any.
+    public var issueLocalID: UUID?
+    /// The SHA-256 of its bytes, lowercase hex.
+    public var sha256: String
+    /// Its size in bytes.
+    public var byteSize: Int64
+
+    /// Makes a photo record.
+    public init(localID: UUID, serverID: String, fieldID: String?, issueLocalID: UUID?, sha256: String, byteSize: Int64) {
+        self.localID = localID
+        self.serverID = serverID
+        self.fieldID = fieldID
+        self.issueLocalID = issueLocalID
+        self.sha256 = sha256
+        self.byteSize = byteSize
+    }
+}

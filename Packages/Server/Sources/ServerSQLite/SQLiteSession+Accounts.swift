@@ -1,0 +1,92 @@
+import Foundation
+import Models
+import ServerCore
+import SQLite
+
+/// Users, sessions and refresh tokens.
+extension SQLiteSession {
+    static let userColumns = "id, username, role, display_name, password_hash"
+
+    /// The user in `row`, its columns named with `prefix` (for joins).
+    static func user(_ row: Row, prefix: String = "") -> StoredUser? {
+        guard let id = row.text(prefix + "id"), let name = row.text(prefix + "username"),
+              let role = row.text(prefix + "role").flatMap(UserRole.init(rawValue:)),
+              let display = row.text(prefix + "display_name"), let hash = row.text(prefix + "password_hash") else { return nil }
+        return StoredUser(id: id, username: name, role: role, displayName: display, passwordHash: hash)
+    }
+
+    func user(username: String) throws(ServerError) -> StoredUser? {
+        try db.query("SELECT \(Self.userColumns) FROM users WHERE username = ?", [.text(username)]).first.flatMap { Self.user($0) }
+    }
+
+    func user(id: String) throws(ServerError) -> StoredUser? {
+        try db.query("SELECT \(Self.userColumns) FROM users WHERE id = ?", [.text(id)]).first.flatMap { Self.user($0) }
+    }
+
+    func users(role: UserRole) throws(ServerError) -> [StoredUser] {
+        try db.query("SELECT \(Self.userColumns) FROM users WHERE role = ? ORDER BY username", [.text(role.rawValue)])
+            .compactMap { Self.user($0) }
+    }
+
+    func upsertUser(id: String, username: String, passwordHash: String, role: UserRole, displayName: String) throws(ServerError) {
+        try db.update("""
+            INSERT INTO users (id, username, password_hash, role, display_name) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT(username) DO UPDATE SET password_hash = excluded.password_hash, role = excluded.role,
+                display_name = excluded.display_name
+            """, [.text(id), .text(username), .text(passwordHash), .text(role.rawValue), .text(displayName)])
+    }
+
+    func createSession(userID: String, refreshHash: String, now: Date) throws(ServerError) -> String {
+        let id = UUID().uuidString.lowercased()
+        let stamp = Timestamp.string(now)
+        try db.update("INSERT INTO sessions (id, user_id, created_at) VALUES (?, ?, ?)", [.text(id), .text(userID), .text(stamp)])
+        try db.update("INSERT INTO refresh_tokens (token_hash, session_id, issued_at) VALUES (?, ?, ?)",
+                      [.text(refreshHash), .text(id), .text(stamp)])
+        return id
+    }
+
+    func rotateRefreshToken(presentedHash: String, nextHash: String, now: Date, idleLifetime: TimeInterval,
+                            maximumAge: TimeInterval) throws(ServerError) -> (StoredUser, String)? {
+        let rows = try db.query("""
+            SELECT s.id AS session_id, s.user_id AS user_id, t.spent_at AS spent_at, t.issued_at AS issued_at,
+                   s.created_at AS created_at, s.revoked_at AS revoked_at
+            FROM refresh_tokens t JOIN sessions s ON s.id = t.session_id WHERE t.token_hash = ?
+            """, [.text(presentedHash)])
+        guard let row = rows.first, let sessionID = row.text("session_id"), let userID = row.text("user_id"),
+              row.text("revoked_at") == nil else { return nil }
+        let issued = row.text("issued_at").flatMap(Timestamp.date) ?? .distantPast
+        let created = row.text("created_at").flatMap(Timestamp.date) ?? .distantPast
+        if row.text("spent_at") != nil || now.timeIntervalSince(issued) > idleLifetime || now.timeIntervalSince(created) > maximumAge {
+            try revokeSession(id: sessionID, now: now)
+            return nil
+        }
+        guard let user = try user(id: userID) else { return nil }
+        let stamp = Timestamp.string(now)
+        try db.update("UPDATE refresh_tokens SET spent_at = ? WHERE token_hash = ?", [.text(stamp), .text(presentedHash)])
+        try db.update("INSERT INTO refresh_tokens (token_hash, session_id, issued_at) VALUES (?, ?, ?)",
+                      [.text(nextHash), .text(sessionID), .text(stamp)])
+        return (user, sessionID)
+    }
+
+    func isSessionLive(_ id: String, userID: String) throws(ServerError) -> Bool {
+        try !db.query("SELECT 1 AS live FROM sessions WHERE id = ? AND user_id = ? AND revoked_at IS NULL",
+                      [.text(id), .text(userID)]).isEmpty
+    }
+
+    func revokeSession(id: String, now: Date) throws(ServerError) {
+        try db.update("UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+                      [.text(Timestamp.string(now)), .text(id)])
+    }
+
+    func revokeSessions(userID: String, now: Date) throws(ServerError) {
+        try db.update("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
+                      [.text(Timestamp.string(now)), .text(userID)])
+    }
+
+    func revokeSession(refreshHash: String, userID: String) throws(ServerError) {
+        try db.update("""
+            UPDATE sessions SET revoked_at = ? WHERE revoked_at IS NULL AND user_id = ?
+              AND id = (SELECT session_id FROM refresh_tokens WHERE token_hash = ?)
+            """, [.text(Timestamp.now()), .text(userID), .text(refreshHash)])
+    }
+}

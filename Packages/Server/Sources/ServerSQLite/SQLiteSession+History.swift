@@ -1,0 +1,48 @@
+import Foundation
+import Models
+import ServerCore
+import SQLite
+
+/// History pages and the team roll-up.
+extension SQLiteSession {
+    func history(ownerID: String?, limit: Int, offset: Int) throws(ServerError) -> ([(StoredReport, StoredUser)], Int) {
+        let filter = ownerID == nil ? "" : "WHERE r.owner_id = ?"
+        let arguments: [SQLValue] = ownerID.map { [.text($0)] } ?? []
+        let total = try db.query("SELECT COUNT(*) AS total FROM reports r \(filter)", arguments).first?.integer("total") ?? 0
+        let reportColumns = Self.reportColumns.split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            .map { "r.\($0) AS \($0)" }
+            .joined(separator: ", ")
+        let rows = try db.query("""
+            SELECT \(reportColumns), u.id AS owner_id_, u.username AS owner_username, u.role AS owner_role,
+                   u.display_name AS owner_display_name, u.password_hash AS owner_password_hash
+            FROM reports r JOIN users u ON u.id = r.owner_id \(filter) ORDER BY r.seq DESC LIMIT ? OFFSET ?
+            """, arguments + [.integer(Int64(limit)), .integer(Int64(offset))])
+        let page = rows.compactMap { row -> (StoredReport, StoredUser)? in
+            guard let report = Self.report(row), let owner = Self.owner(row) else { return nil }
+            return (report, owner)
+        }
+        return (page, Int(total))
+    }
+
+    /// The owner joined to a history row.
+    private static func owner(_ row: Row) -> StoredUser? {
+        guard let id = row.text("owner_id_"), let name = row.text("owner_username"),
+              let role = row.text("owner_role").flatMap(UserRole.init(rawValue:)),
+              let display = row.text("owner_display_name"), let hash = row.text("owner_password_hash") else { return nil }
+        return StoredUser(id: id, username: name, role: role, displayName: display, passwordHash: hash)
+    }
+
+    func rollup() throws(ServerError) -> [RollupLine] {
+        try users(role: .inspector).map { user throws(ServerError) in
+            let row = try db.query("""
+                SELECT COUNT(*) AS completed,
+                       COALESCE(SUM(follow_up_required = 1 AND follow_up_cleared_by IS NULL), 0) AS pending,
+                       AVG(score) AS average
+                FROM reports WHERE owner_id = ?
+                """, [.text(user.id)]).first
+            return RollupLine(user: user, completed: Int(row?.integer("completed") ?? 0),
+                              pendingFollowUp: Int(row?.integer("pending") ?? 0), averageScore: row?.real("average"))
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import SQLite
+
+/// The server database's schema, as named steps applied in order by SQLite's
+/// `Migrator` and recorded in `server_migrations`. The server's schema is its own: it shares nothing
+/// with the device store. A step, once released, is never edited; change the
+/// schema by adding a step.
+enum ServerMigrations {
+    /// The migrator over `steps`.
+    static let migrator = Migrator(ledger: "server_migrations",
+                                   steps: steps.map { Migrator.Step(name: $0.name, sql: $0.sql.joined(separator: ";\n")) },
+                                   applicationID: applicationID)
+
+    /// Marks a SQLite file as a jqc-server database ("JQCS"), in the header's
+    /// `application_id`; databases made before the mark carry 0 and their ledger.
+    static let applicationID: Int32 = 0x4A51_4353
+
+    /// Every step, in order.
+    static let steps: [(name: String, sql: [String])] = [
+        ("001-accounts", [
+            """
+            CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)
+            """,
+            """
+            CREATE TABLE users (
+                id TEXT PRIMARY KEY, username TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL,
+                role TEXT NOT NULL CHECK (role IN ('inspector', 'supervisor')), display_name TEXT NOT NULL)
+            """,
+            """
+            CREATE TABLE sessions (
+                id TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id),
+                created_at TEXT NOT NULL, revoked_at TEXT)
+            """,
+            """
+            CREATE TABLE refresh_tokens (
+                token_hash TEXT PRIMARY KEY, session_id TEXT NOT NULL REFERENCES sessions(id),
+                issued_at TEXT NOT NULL, spent_at TEXT)
+            """,
+        ]),
+        ("002-reference-data", [
+            """
+            CREATE TABLE facilities (
+                id TEXT PRIMARY KEY, name TEXT NOT NULL, address TEXT NOT NULL, project_name TEXT NOT NULL,
+                position INTEGER NOT NULL)
+            """,
+            """
+            CREATE TABLE areas (
+                id TEXT PRIMARY KEY, facility_id TEXT NOT NULL REFERENCES facilities(id), name TEXT NOT NULL,
+                area_type TEXT NOT NULL, position INTEGER NOT NULL)
+            """,
+            """
+            CREATE TABLE templates (
+                id TEXT PRIMARY KEY, name TEXT NOT NULL, version INTEGER NOT NULL, form_schema TEXT NOT NULL,
+                position INTEGER NOT NULL)
+            """,
+            """
+            CREATE TABLE assignments (
+                id TEXT PRIMARY KEY, inspector_id TEXT NOT NULL REFERENCES users(id),
+                template_id TEXT NOT NULL REFERENCES templates(id), facility_id TEXT NOT NULL REFERENCES facilities(id),
+                area_id TEXT, due_at TEXT, status TEXT NOT NULL CHECK (status IN ('open', 'closed')),
+                change_seq INTEGER NOT NULL)
+            """,
+        ]),
+        ("003-reports", [
+            """
+            CREATE TABLE reports (
+                server_id TEXT PRIMARY KEY, seq INTEGER NOT NULL UNIQUE, local_id TEXT NOT NULL UNIQUE,
+                owner_id TEXT NOT NULL REFERENCES users(id), template_id TEXT NOT NULL, facility_id TEXT NOT NULL,
+                area_id TEXT, assignment_id TEXT, parent_local_id TEXT, parent_server_id TEXT,
+                completed_at_device TEXT, current_revision INTEGER NOT NULL, score REAL,
+                follow_up_required INTEGER NOT NULL, follow_up_cleared_by TEXT, accepted_at TEXT NOT NULL)
+            """,
+            "CREATE INDEX reports_owner ON reports(owner_id, seq)",
+            """
+            CREATE TABLE report_revisions (
+                server_id TEXT NOT NULL REFERENCES reports(server_id), revision INTEGER NOT NULL,
+                base_revision INTEGER, payload TEXT NOT NULL, issues TEXT NOT NULL,
+                source TEXT NOT NULL CHECK (source IN ('device', 'supervisor', 'admin')),
+                author_id TEXT, created_at TEXT NOT NULL, PRIMARY KEY (server_id, revision))
+            """,
+            """
+            CREATE TABLE photos (
+                local_id TEXT PRIMARY KEY, server_id TEXT NOT NULL REFERENCES reports(server_id), field_id TEXT,
+                issue_local_id TEXT, sha256 TEXT NOT NULL, byte_size INTEGER NOT NULL,
+                uploaded_by TEXT NOT NULL REFERENCES users(id), created_at TEXT NOT NULL)
+            """,
+            "CREATE INDEX photos_report ON photos(server_id)",
+        ]),
+    ]
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import SQLite
+import TestSupport
+
+/// The raw SQLite wrapper: values round-trip exactly, transactions are all or nothing.
+@Suite("SQLite wrapper")
+struct DatabaseTests {
+    @Test("text, blobs and numbers round-trip exactly, empty and NUL included")
+    func roundTrip() throws {
+        let db = try Database.inMemory()
+        try db.execute("CREATE TABLE v (k INTEGER PRIMARY KEY, value)")
+        let values: [SQLValue] = [.null, .integer(Int64.max), .integer(Int64.min), .real(0.1), .text(""),
+                                  .text("a\0b ünïcødé 🧽"), .blob(Data()), .blob(Data([0, 255, 0, 1]))]
+        for (index, value) in values.enumerated() {
+            try db.run("INSERT INTO v (k, value) VALUES (?, ?)", [.integer(Int64(index)), value])
+        }
+        #expect(try db.rows("SELECT value FROM v ORDER BY k").map { $0["value"] } == values)
+    }
+
+    @Test("one statement is always taken as one, however often; two in one string are refused")
+    func singleStatements() throws {
+        let db = try Database.inMemory()
+        try db.execute("CREATE TABLE issues (local_id TEXT, severity TEXT, description TEXT)")
+        // Thousands of prepares with freshly built strings: the text after the
+        // first statement must be read while its C copy is still alive.
+        for n in 0..<20_000 {
+            let sql = "SELECT local_id, severity, description FROM issues WHERE local_id = ? -- \(n)"
+            #expect(try db.rows(sql, [.text("x\(n)")]).isEmpty)
+        }
+        #expect(throws: SQLiteError.self) {
+            try db.run("SELECT 1; SELECT 2")
+        }
+    }
+
+    @Test("cached statements are reused with new values, and never keep a read open for another connection")
+    func cachedStatements() throws {
+        let directory = TemporaryDirectory(prefix: "jqc-cache")
+        let path = directory.path("cache.sqlite")
+        let db = try Database(path: path)
+        try db.execute("PRAGMA journal_mode = WAL; CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT)")
+        db.cachesStatements = true
+        for k in 0..<200 {
+            try db.run("INSERT INTO t (k, v) VALUES (?, ?)", [.integer(Int64(k)), .text("v\(k)")])
+        }
+        for k in [0, 199, 7, 7] {
+            #expect(try db.firstRow("SELECT v FROM t WHERE k = ?", [.integer(Int64(k))])?["v"] == .text("v\(k)"))
+        }
+        // A query stopped after its first row is reset at once: another connection
+        // can still write and checkpoint the whole log, and this one sees the change.
+        #expect(try db.firstRow("SELECT k FROM t ORDER BY k")?["k"] == .integer(0))
+        let other = try Database(path: path, mode: .readWrite)
+        try other.run("DELETE FROM t WHERE k = 0")
+        #expect(try other.rows("PRAGMA wal_checkpoint(TRUNCATE)").first?[0] == .integer(0))
+        #expect(try db.firstRow("SELECT k FROM t ORDER BY k")?["k"] == .integer(1))
+        #expect(try db.scalar("SELECT count(*) FROM t") == .integer(199))
+    }
+
+    @Test("a throw inside a transaction rolls everything back")
+    func rollback() throws {
+        let db = try Database.inMemory()
+        try db.execute("CREATE TABLE t (x INTEGER NOT NULL)")
+        let error = #expect(throws: SQLiteError.self) {
+            try db.transaction { () throws(SQLiteError) in
+                try db.run("INSERT INTO t (x) VALUES (?)", [.integer(1)])
+                try db.run("INSERT INTO t (x) VALUES (?)", [.null])
+            }
+        }
+        #expect(error?.context == "INSERT INTO t (x) VALUES (?)")
+        #expect(try db.scalar("SELECT count(*) FROM t") == .integer(0))
+        #expect(!db.isInTransaction)
+    }
+
+    @Test("a wrong number of values is refused before anything runs")
+    func wrongArity() throws {
+        let db = try Database.inMemory()
+        try db.execute("CREATE TABLE t (x, y)")
+        #expect(throws: SQLiteError.self) { try db.run("INSERT INTO t VALUES (?, ?)", [.integer(1)]) }
+        #expect(throws: SQLiteError.self) { try db.run("INSERT INTO t VALUES (1, 2); DROP TABLE t") }
+        #expect(try db.scalar("SELECT count(*) FROM t") == .integer(0))
+    }
+
+    @Test("a read-only connection cannot write, and says so as a read-only problem")
+    func readOnly() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path("x.sqlite")
+        try Database(path: path).execute("CREATE TABLE t (x)")
+        let db = try Database(path: path, mode: .readOnly)
+        let error = #expect(throws: SQLiteError.self) { try db.run("INSERT INTO t VALUES (?)", [.integer(1)]) }
+        #expect(error?.code == .readOnly)
+    }
+}

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Server ingestion benchmark: clients posting batches of new reports.
+
+Driven by Tools/bench/ingest; see the usage there and BENCHMARKS.md.
+
+Each server under test is a release `jqc-server --demo` on 127.0.0.1 with a
+fresh SQLite database. Every client signs in as the demo inspector on its
+own, then posts its batches one after another on one keep-alive
+connection; the clients run at the same time. Every report is new (a fresh
+local_id), valid (template `lobby-walk`, facility F-100, area A-102), and
+must come back ACCEPTED, or the run fails. The figure is accepted reports
+divided by the wall time from the first request to the last answer.
+"""
+
+import argparse
+import http.client
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import uuid
+
+
+def log(msg):
+    print(f"[ingest {time.strftime('%H:%M:%S')}] {msg}", flush=True)
+
+
+class Fatal(Exception):
+    pass
+
+
+def start_server(binary, work, label):
+    db = os.path.join(work, f"{label}.sqlite")
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(db + suffix):
+            os.remove(db + suffix)
+    shutil.rmtree(db + ".photos", ignore_errors=True)
+    proc = subprocess.Popen([binary, "--db", db, "--host", "127.0.0.1", "--port", "0", "--demo"],
+                            stdout=subprocess.PIPE, stderr=open(os.path.join(work, f"{label}.log"), "w"), text=True)
+    line = proc.stdout.readline().strip()
+    match = re.match(r"listening on http://127\.0\.0\.1:(\d+)", line)
+    if not match:
+        proc.kill()
+        raise Fatal(f"{binary} did not start: {line!r}")
+    return proc, int(match.group(1))
+
+
+def request(conn, method, path, body, token=None):
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    conn.request(method, "/api/v1" + path, body=body, headers=headers)
+    response = conn.getresponse()
+    data = response.read()
+    if response.status != 200:
+        raise Fatal(f"{method} {path}: HTTP {response.status}: {data[:200]!r}")
+    return json.loads(data)["data"]
+
+
+def batch_body(size):
+    reports = []
+    for _ in range(size):
+        reports.append({
+            "local_id": str(uuid.uuid4()), "template_id": "lobby-walk", "facility_id": "F-100", "area_id": "A-102",
+            "completed_at_device": "2026-01-05T09:30:00Z",
+            "payload": {"answers": {"entrance": "pass", "glass": 4, "seating": "OK", "hazards": True,
+                                    "notes": "Glass doors smeared near the handles; mats straight."},
+                        "follow_up_required": False},
+            "issues": [],
+        })
+    return json.dumps({"device_id": str(uuid.uuid4()), "app_version": "0.1.0", "schema_version": 1,
+                       "reports": reports}).encode()
+
+
+def run_once(binary, work, label, clients, batches, size):
+    proc, port = start_server(binary, work, label)
+    try:
+        tokens = []
+        for _ in range(clients):
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+            tokens.append(request(conn, "POST", "/auth/login",
+                                  json.dumps({"username": "inspector", "password": "inspector-pass"}))["access_token"])
+            conn.close()
+        bodies = [[batch_body(size) for _ in range(batches)] for _ in range(clients)]
+        accepted = [0] * clients
+        errors = []
+        start = threading.Barrier(clients + 1)
+
+        def client(index):
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+                start.wait()
+                for body in bodies[index]:
+                    results = request(conn, "POST", "/reports/sync", body, tokens[index])["results"]
+                    accepted[index] += sum(1 for r in results if r["status"] == "ACCEPTED")
+                    if len(results) != size or any(r["status"] != "ACCEPTED" for r in results):
+                        raise Fatal(f"not every report was accepted: {results[:1]}")
+                conn.close()
+            except Exception as error:  # noqa: BLE001 - reported below
+                errors.append(error)
+
+        threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+        for thread in threads:
+            thread.start()
+        start.wait()
+        began = time.monotonic()
+        for thread in threads:
+            thread.join()
+        elapsed = time.monotonic() - began
+        if errors:
+            raise Fatal(f"{label}: {errors[0]}")
+        return sum(accepted) / elapsed
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
+
+
+def main():
+    parser = argparse.ArgumentParser(prog="Tools/bench/ingest")
+    parser.add_argument("--server", required=True, help="the jqc-server under test")
+    parser.add_argument("--baseline", help="another jqc-server to measure in the same run")
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--batches", type=int, default=10, help="batches per client")
+    parser.add_argument("--batch", type=int, default=100, help="reports per batch")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    servers = [("this build", args.server)] + ([("baseline", args.baseline)] if args.baseline else [])
+    rates = {label: [] for label, _ in servers}
+    try:
+        for run in range(args.repeat):
+            for label, binary in servers:
+                rate = run_once(binary, args.work, label.replace(" ", "-"), args.clients, args.batches, args.batch)
+                rates[label].append(rate)
+                log(f"run {run + 1}: {label}: {rate:,.0f} reports/s")
+    except Fatal as error:
+        print(f"ingest: {error}", file=sys.stderr)
+        return 1
+    total = args.clients * args.batches * args.batch
+    print(f"{args.clients} clients x {args.batches} batches x {args.batch} new reports ({total:,} per run), "
+          f"median of {args.repeat} runs:")
+    medians = {label: statistics.median(values) for label, values in rates.items()}
+    for label, _ in servers:
+        print(f"  {label:>10}: {medians[label]:8,.0f} reports/s   (runs: {', '.join(f'{v:,.0f}' for v in rates[label])})")
+    if args.baseline:
+        print(f"  ratio this build / baseline: {medians['this build'] / medians['baseline']:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,3 +1,0 @@
-import JQCServer
-
-exit(ServerCommand.run(arguments: Array(CommandLine.arguments.dropFirst())))
