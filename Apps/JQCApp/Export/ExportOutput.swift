@@ -52,15 +52,11 @@ final class ExportSink {
         case .channel(let channel):
             guard buffer.withUnsafeBytes({ channel.write(bytes: $0) }) else { throw AppError.outputFailed }
         case .file(let descriptor, let path):
-            let failure = buffer.withUnsafeBytes { raw -> OutputError? in
-                do throws(OutputError) {
-                    try DescriptorWriter.writeAll(descriptor, raw, target: path)
-                    return nil
-                } catch {
-                    return error
-                }
+            do throws(OutputError) {
+                try DescriptorWriter.writeAll(descriptor, buffer, target: path)
+            } catch {
+                throw ExportFile.error(error.errno, path: path, doing: "write")
             }
-            if let failure { throw ExportFile.error(failure.errno, path: path, doing: "write") }
         }
     }
 }

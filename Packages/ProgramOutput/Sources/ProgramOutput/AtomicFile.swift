@@ -13,15 +13,7 @@ public enum AtomicFile {
     /// Replaces `path` with `bytes`; the new file has `mode`.
     public static func replace(_ path: String, with bytes: [UInt8], mode: mode_t = 0o644) throws(OutputError) {
         try replace(path, mode: mode) { (descriptor: Int32) throws(OutputError) in
-            let failure = bytes.withUnsafeBytes { raw -> OutputError? in
-                do throws(OutputError) {
-                    try DescriptorWriter.writeAll(descriptor, raw, target: "'\(path)'")
-                    return nil
-                } catch {
-                    return error
-                }
-            }
-            if let failure { throw failure }
+            try DescriptorWriter.writeAll(descriptor, bytes, target: "'\(path)'")
         }
     }
 

@@ -43,14 +43,26 @@ public enum DescriptorWriter {
     /// Writes all of `text` as UTF-8.
     public static func writeAll(_ descriptor: Int32, _ text: String, target: String) throws(OutputError) {
         var text = text
-        let failure = text.withUTF8 { buffer -> OutputError? in
-            do throws(OutputError) {
-                try writeAll(descriptor, UnsafeRawBufferPointer(buffer), target: target)
-                return nil
-            } catch {
-                return error
-            }
+        try rethrowing(text.withUTF8 { attempt(descriptor, UnsafeRawBufferPointer($0), target: target) })
+    }
+
+    /// Writes all of `bytes`.
+    public static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], target: String) throws(OutputError) {
+        try rethrowing(bytes.withUnsafeBytes { attempt(descriptor, $0, target: target) })
+    }
+
+    // The standard library's `withUTF8`/`withUnsafeBytes` rethrow untyped
+    // errors, so the typed error travels out of their closures as a value.
+    private static func attempt(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, target: String) -> OutputError? {
+        do throws(OutputError) {
+            try writeAll(descriptor, bytes, target: target)
+            return nil
+        } catch {
+            return error
         }
+    }
+
+    private static func rethrowing(_ failure: OutputError?) throws(OutputError) {
         if let failure { throw failure }
     }
 

@@ -10,6 +10,16 @@ public enum ProgramExit {
     /// shell reports a program that a closed pipe stopped (`git log | head`).
     public static let readerClosed: Int32 = 128 + SIGPIPE
 
+    /// Ends the process at once with status 1 after one line on stderr,
+    /// written straight to the descriptor: for a thread that finds the
+    /// program cannot go on (a C library's fatal error, a stop past its
+    /// bound), where no lock may be taken and no cleanup can be trusted.
+    public static func immediately(_ line: String) -> Never {
+        let text = line + "\n"
+        _ = text.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+        _exit(1)
+    }
+
     /// Call first: a closed pipe then fails a write with `EPIPE` that the
     /// program handles, instead of killing it with `SIGPIPE`.
     public static func ignoreBrokenPipes() {

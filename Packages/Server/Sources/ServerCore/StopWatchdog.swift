@@ -1,4 +1,5 @@
 import Foundation
+import ProgramOutput
 
 /// A bound on how long stopping may take. libmicrohttpd wakes its threads
 /// through its own channel; when writing to it fails (a failing disk, an
@@ -10,9 +11,7 @@ enum StopWatchdog {
     static func arm(seconds: TimeInterval) {
         let thread = Thread {
             Thread.sleep(forTimeInterval: seconds)
-            let text = "jqc-server: stopping took longer than \(Int(seconds)) s; exiting now. Accepted reports are safe.\n"
-            _ = text.withCString { write(STDERR_FILENO, $0, strlen($0)) }
-            _exit(1)
+            ProgramExit.immediately("jqc-server: stopping took longer than \(Int(seconds)) s; exiting now. Accepted reports are safe.")
         }
         thread.start()
     }

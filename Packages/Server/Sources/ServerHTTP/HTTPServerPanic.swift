@@ -1,4 +1,5 @@
 import Foundation
+import ProgramOutput
 internal import CMicroHTTPD
 
 /// What happens when libmicrohttpd meets an error it cannot go on from — a
@@ -17,9 +18,6 @@ public enum HTTPServerPanic {
     private static let handler: MHD_PanicCallback = { _, file, line, reason in
         let place = file.map { String(cString: $0) } ?? "libmicrohttpd"
         let why = reason.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "an unrecoverable error"
-        let text = "jqc-server: the HTTP layer stopped (\(why) at \(place):\(line)); exiting. Accepted reports are safe; start the server again.\n"
-        // Straight to the descriptor: this runs on whichever thread failed, with no locks to take.
-        _ = text.withCString { write(STDERR_FILENO, $0, strlen($0)) }
-        _exit(1)
+        ProgramExit.immediately("jqc-server: the HTTP layer stopped (\(why) at \(place):\(line)); exiting. Accepted reports are safe; start the server again.")
     }
 }
