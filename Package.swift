@@ -44,12 +44,13 @@ let package = Package(
             dependencies: ["JQCApp"],
             path: "Apps/jqc-agent"
         ),
-        /// The server of CONTRACT.md; its `main` hands the arguments and the SQLite store to ServerCore.
+        /// The server of CONTRACT.md; its `main` hands the arguments and the two stores to ServerCore.
         .executableTarget(
             name: "jqc-server",
             dependencies: [
                 .product(name: "ServerCore", package: "Server"),
                 .product(name: "ServerSQLite", package: "Server"),
+                .product(name: "ServerPostgres", package: "Server"),
             ],
             path: "Apps/jqc-server"
         ),

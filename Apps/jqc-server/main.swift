@@ -1,4 +1,7 @@
 import ServerCore
+import ServerPostgres
 import ServerSQLite
 
-exit(ServerCommand.run(arguments: Array(CommandLine.arguments.dropFirst()), storage: SQLiteServerStorage.opener))
+let stores = StorageOpener(file: { path, settings throws(ServerError) in try SQLiteServerStorage.open(path: path, settings: settings) },
+                           postgres: { url, settings throws(ServerError) in try PostgresServerStorage.open(url: url, settings: settings) })
+exit(ServerCommand.run(arguments: Array(CommandLine.arguments.dropFirst()), storage: stores))

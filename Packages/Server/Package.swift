@@ -4,7 +4,8 @@ import PackageDescription
 /// Server: the modules of `jqc-server`, the server of the wire contract
 /// (CONTRACT.md): HTTP on libmicrohttpd (ServerHTTP), routes, rules,
 /// authentication, the demo world and the storage seam (ServerCore), and the
-/// SQLite store behind the seam (ServerSQLite). The executable's `main` lives in
+/// SQLite and PostgreSQL stores behind the seam (ServerSQLite,
+/// ServerPostgres). The executable's `main` lives in
 /// `Apps/jqc-server`.
 let package = Package(
     name: "Server",
@@ -12,10 +13,12 @@ let package = Package(
     products: [
         .library(name: "ServerCore", targets: ["ServerCore"]),
         .library(name: "ServerSQLite", targets: ["ServerSQLite"]),
+        .library(name: "ServerPostgres", targets: ["ServerPostgres"]),
     ],
     dependencies: [
         .package(path: "../Models"),
         .package(path: "../SQLite"),
+        .package(path: "../PostgreSQL"),
         .package(path: "../Scoring"),
         .package(path: "../FieldTypes"),
         .package(path: "../SiteFieldTypes"),
@@ -53,6 +56,15 @@ let package = Package(
             dependencies: [
                 "ServerCore",
                 .product(name: "SQLite", package: "SQLite"),
+                .product(name: "Models", package: "Models"),
+            ]
+        ),
+        /// The PostgreSQL store behind the seam (`--db postgres://...`): many instances, one database.
+        .target(
+            name: "ServerPostgres",
+            dependencies: [
+                "ServerCore",
+                .product(name: "PostgreSQL", package: "PostgreSQL"),
                 .product(name: "Models", package: "Models"),
             ]
         ),

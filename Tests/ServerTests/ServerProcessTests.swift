@@ -47,12 +47,7 @@ struct ServerProcessTests {
         #expect(first.stop() == 0)
         #expect(first.stderr.contains("stopping"))
 
-        let second = try ServerProcess([]) { db in
-            try FileManager.default.copyItem(atPath: first.databasePath, toPath: db)
-            for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: first.databasePath + suffix) {
-                try FileManager.default.copyItem(atPath: first.databasePath + suffix, toPath: db + suffix)
-            }
-        }
+        let second = try ServerProcess([], database: first.databasePath)
         let again = try await Session.inspector(second)
         let serverID = result["server_id"]?.stringValue ?? ""
         #expect(try await again.get("/reports/\(serverID)").status == 200)
@@ -72,15 +67,17 @@ struct ServerProcessTests {
         #expect(outcome.stderr.hasPrefix("jqc-server: "))
     }
 
-    @Test("a PostgreSQL URL is refused in one line with exit 2, the password never echoed", arguments: [
-        ["--db", "postgres://jqc:s3cret-pw@127.0.0.1:5432/jqc", "--port", "0"],
-        ["serve", "--db", "postgresql://jqc:s3cret-pw@db.example/jqc"],
-        ["admin", "--db", "POSTGRES://jqc:s3cret-pw@127.0.0.1/jqc", "add-user", "ana"],
+    @Test("a PostgreSQL URL that cannot be served is refused in one line with exit 1, the password never echoed", arguments: [
+        (["--db", "postgres://jqc:s3cret-pw@127.0.0.1:1/jqc", "--port", "0"], "cannot connect to PostgreSQL at 127.0.0.1:1"),
+        (["serve", "--db", "postgresql://jqc:s3cret-pw@host.invalid/jqc"], "cannot connect to PostgreSQL at host.invalid:5432"),
+        (["admin", "--db", "POSTGRES://jqc:s3cret-pw@127.0.0.1", "add-user", "ana"], "names no database"),
+        (["--db", "postgres://127.0.0.1/jqc"], "names no user"),
     ])
-    func postgresNotInThisBuild(_ arguments: [String]) throws {
-        let outcome = try Programs.run("jqc-server", arguments)
-        #expect(outcome.status == 2)
-        #expect(outcome.stderr == "jqc-server: PostgreSQL support is not in this build; give --db the path of a SQLite database file.\n")
+    func unservablePostgresURL(_ arguments: [String], _ message: String) throws {
+        let outcome = try Programs.run("jqc-server", arguments, stdin: "a-long-password\n")
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.hasPrefix("jqc-server: ") && outcome.stderr.contains(message), "\(outcome.stderr)")
+        #expect(outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
         #expect(!outcome.stderr.contains("s3cret-pw") && !outcome.stdout.contains("s3cret-pw"))
     }
 
@@ -105,7 +102,7 @@ struct ServerProcessTests {
 
     @Test("a database written by a newer jqc-server is refused in one line with exit 1 and left as it was")
     func newerDatabase() throws {
-        let server = try ServerProcess(["--demo"])
+        let server = try ServerProcess(["--demo"], sqlite: true)
         let path = server.databasePath
         #expect(server.stop() == 0)
         do {

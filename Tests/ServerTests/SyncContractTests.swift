@@ -214,8 +214,9 @@ struct ForwardCompatibilityTests {
 
     @Test("answers to field types the server does not know are accepted and kept verbatim")
     func unknownTypeVerbatim() async throws {
+        let folder = TemporaryDirectory(prefix: "jqc-templates")
         let server = try ServerProcess(["--demo"]) { db in
-            let file = db + ".templates.json"
+            let file = folder.path("templates.json")
             try Data(Self.template.utf8).write(to: URL(fileURLWithPath: file))
             let imported = try Programs.run("jqc-server", ["admin", "--db", db, "import-templates", file])
             guard imported.status == 0 else { throw ServerLaunchError(message: imported.stderr) }
@@ -244,7 +245,7 @@ struct ForwardCompatibilityTests {
                 .setting("payload", ["answers": ["1": 4], "follow_up_required": false])
         }
         func importTemplates(_ text: String) throws {
-            let file = server.databasePath + ".templates.json"
+            let file = server.directory.path("templates.json")
             try Data(text.utf8).write(to: URL(fileURLWithPath: file))
             let imported = try Programs.run("jqc-server", ["admin", "--db", server.databasePath, "import-templates", file])
             #expect(imported.status == 0, "\(imported.stderr)")

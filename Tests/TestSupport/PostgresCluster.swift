@@ -13,6 +13,8 @@ public final class PostgresCluster: @unchecked Sendable {
     public let url: String
     /// The port it listens on.
     public let port: Int
+    /// False for a cluster someone else started (and stops).
+    private let owned: Bool
 
     /// Starts a cluster; throws with the script's message when it cannot.
     public init() throws {
@@ -24,8 +26,21 @@ public final class PostgresCluster: @unchecked Sendable {
         }
         url = String(line)
         port = Int(url.split(separator: ":").last?.split(separator: "/").first ?? "") ?? 0
+        owned = true
         _ = Self.running.withLock { $0.insert(directory) }
         Self.installExitHandler
+    }
+
+    /// A cluster already running (started by `.ci/run` with the same script),
+    /// named by its `jqc` database URL; left running on release.
+    public init(running url: String) throws {
+        guard url.hasPrefix("postgres://"), let port = Int(url.split(separator: ":").last?.split(separator: "/").first ?? "") else {
+            throw PostgresClusterError(message: "'\(url)' is not a postgres://...:PORT/DB URL")
+        }
+        self.url = url
+        self.port = port
+        directory = ""
+        owned = false
     }
 
     /// The URL of another database on the same server (which need not exist).
@@ -46,6 +61,7 @@ public final class PostgresCluster: @unchecked Sendable {
     }
 
     deinit {
+        guard owned else { return }
         _ = Self.running.withLock { $0.remove(directory) }
         _ = try? Self.script(["stop", directory])
     }

@@ -38,6 +38,18 @@ public final class DemoProfile: @unchecked Sendable {
         return profile
     }
 
+    /// Sends this device's next syncs to `baseURL`, keeping its session: what
+    /// a load balancer in front of several server instances does.
+    public func route(to baseURL: String) throws {
+        let credentials = directory.path("credentials.json")
+        let text = try Data(contentsOf: URL(fileURLWithPath: credentials))
+        guard var saved = try JSONValue.parse(text).objectValue else {
+            throw TerminalError(message: "credentials.json is not an object")
+        }
+        saved["server_url"] = .string(baseURL)
+        try JSONValue.object(saved).canonicalData().write(to: URL(fileURLWithPath: credentials))
+    }
+
     /// Runs `jqc` on this profile; with a `clock`, jqc reads that clock instead of the real one.
     public func jqc(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
                     clock: DeviceClock? = nil) throws -> ProcessOutcome {

@@ -8,23 +8,32 @@ public final class ServerProcess: @unchecked Sendable {
     // Immutable after init except `process`, which only `stop()` ends.
     public let baseURL: String
     public let databasePath: String
+    /// Where the server streams uploads before checking them.
+    public let uploadDirectory: String
     public let directory: TemporaryDirectory
     private let process: Process
     private let stderrPath: String
 
-    /// Starts the server with `--port 0 --db <tmp>/server.db` (or `database`, to
+    /// Starts the server with `--port 0 --db <tmp>/server.db` (a new PostgreSQL
+    /// database instead under `JQC_TEST_SERVER_DATABASE=postgres`; or `database`, to
     /// restart on the data of an earlier server) and `arguments`, and waits for
     /// its `listening on http://HOST:PORT` line.
     /// `before` runs against the database path first (to add users with the admin command).
-    public init(_ arguments: [String] = ["--demo"], database: String? = nil, before: (String) throws -> Void = { _ in }) throws {
+    /// `sqlite` keeps the server on a SQLite file whatever the run's store
+    /// (for tests of that store's files).
+    public init(_ arguments: [String] = ["--demo"], database: String? = nil, sqlite: Bool = false,
+                before: (String) throws -> Void = { _ in }) throws {
         directory = TemporaryDirectory(prefix: "jqc-server")
-        databasePath = database ?? directory.path("server.db")
+        let postgresRun = ServerDatabases.usePostgres && !sqlite
+        databasePath = try database ?? (postgresRun ? ServerDatabases.freshPostgres() : directory.path("server.db"))
         stderrPath = directory.path("server.stderr")
+        let postgres = databasePath.hasPrefix("postgres://")
+        uploadDirectory = postgres ? directory.path("uploads") : databasePath + ".photos/incoming"
         try before(databasePath)
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Programs.path("jqc-server"))
-        process.arguments = ["--port", "0", "--db", databasePath] + arguments
+        process.arguments = ["--port", "0", "--db", databasePath] + (postgres ? ["--upload-dir", uploadDirectory] : []) + arguments
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle(forWritingAtPath: stderrPath)

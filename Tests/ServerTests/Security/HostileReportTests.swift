@@ -170,7 +170,7 @@ struct ReportLimitTests {
                         + "Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 20000000\r\n\r\n")
         let response = connection.readResponse(timeout: 3)
         #expect(response?.status == 401, "no 401 before the body was sent")
-        let incoming = server.databasePath + ".photos/incoming"
+        let incoming = server.uploadDirectory
         let left = (try? FileManager.default.contentsOfDirectory(atPath: incoming)) ?? []
         #expect(left.count <= 2, "\(left.count) uploads in progress on an idle server")
     }

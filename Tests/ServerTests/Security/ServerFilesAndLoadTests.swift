@@ -11,9 +11,9 @@ struct ServerFilesAndLoadTests {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int) ?? -1
     }
 
-    @Test("the database, its -wal and -shm files are 0600 and the photo folder 0700, even when they were wider")
+    @Test("the SQLite database, its -wal and -shm files are 0600 and the photo folder 0700, even when they were wider")
     func privateFiles() async throws {
-        let server = try ServerProcess(["--demo"]) { db in
+        let server = try ServerProcess(["--demo"], sqlite: true) { db in
             _ = FileManager.default.createFile(atPath: db, contents: nil, attributes: [.posixPermissions: 0o644])
             try FileManager.default.createDirectory(atPath: db + ".photos", withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o755])
@@ -41,9 +41,9 @@ struct ServerFilesAndLoadTests {
         #expect(server.stop() == 0)
     }
 
-    @Test("a database another process holds locked is answered 503 with Retry-After within seconds, not 500")
+    @Test("a SQLite database another process holds locked is answered 503 with Retry-After within seconds, not 500")
     func busyDatabase() async throws {
-        let server = try ServerProcess(["--demo"])
+        let server = try ServerProcess(["--demo"], sqlite: true)
         let me = try await Session.inspector(server)
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")

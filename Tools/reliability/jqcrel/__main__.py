@@ -30,6 +30,8 @@ def main():
     parser.add_argument("--seed", type=int, default=int(time.time()) % 100000)
     parser.add_argument("--max-kill-delay", type=float, default=3.0)
     parser.add_argument("--report", help="write the figures as JSON to this file")
+    parser.add_argument("--postgres", action="store_true",
+                        help="crash loop on PostgreSQL: two server instances on one database of a throwaway cluster")
     args = parser.parse_args()
     parts = ("self-check", "crash-loop", "concurrent", "io-faults")
     args.what = args.what or list(parts)
@@ -50,9 +52,9 @@ def main():
                 log("  " + line)
             failed |= bool(problems)
         if "crash-loop" in args.what:
-            log(f"crash loop: {args.trials} trials, seed {args.seed}")
+            log(f"crash loop: {args.trials} trials, seed {args.seed}" + (", two instances on PostgreSQL" if args.postgres else ""))
             stats, found = run_crash_loop(args.bin, os.path.join(args.work, "crash-loop"), args.trials, args.seed,
-                                          max_kill_delay=args.max_kill_delay, log=log)
+                                          max_kill_delay=args.max_kill_delay, log=log, postgres=args.postgres)
             figures["crash_loop"] = stats
             log("crash loop: " + ", ".join(f"{k} {stats[k]}" for k in (
                 "trials", "kills", "finished_before_kill", "import_kills", "edit_kills", "leftover_photo_files", "retries", "synced_in_trials", "settle_cycles",

@@ -11,6 +11,7 @@ import time
 
 from .invariants import Checker, Findings
 from .workgen import WorkGenerator
+from .postgres import ServerPair
 from .world import Device, Server, ToolError, wait_or_kill
 
 FAULTS = {"fault-rate": 0.08, "fault-drop": 0.05, "fault-after-accept": 0.25}
@@ -20,10 +21,14 @@ FAULTS = {"fault-rate": 0.08, "fault-drop": 0.05, "fault-after-accept": 0.25}
 COMMAND_KILL_WINDOW = (0.005, 0.06)
 
 
-def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_reports=12, log=print):
+def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_reports=12, log=print, postgres=False):
+    """With `postgres`, two instances on one PostgreSQL database serve the
+    device, which is routed to either at each trial; now and then the one it
+    uses is SIGKILLed mid-cycle and restarted."""
     rng = random.Random(seed)
     kill_rng = random.Random(seed * 7919 + 1)
-    server = Server(bin_dir, work, faults=FAULTS, seed=seed).start()
+    os.makedirs(work, exist_ok=True)
+    server = (ServerPair(bin_dir, work, FAULTS, seed) if postgres else Server(bin_dir, work, faults=FAULTS, seed=seed)).start()
     started = time.monotonic()
     try:
         device = Device(bin_dir, os.path.join(work, "device"))
@@ -52,8 +57,16 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_repo
                 stats["edit_kills"] += kills
             # A random moment within what a whole cycle takes now, so most trials kill mid-cycle.
             delay = kill_rng.uniform(0, cycle.kill_window())
+            instance_kill = None
+            if postgres:
+                which = server.route(device)
+                if kill_rng.random() < 0.2:
+                    instance_kill = server.kill_later(which, kill_rng.uniform(0, cycle.kill_window()))
             began = time.monotonic()
             killed, code = agent_with_kill(device, delay)
+            if instance_kill:
+                instance_kill.cancel()
+                server.restart()
             stats["trials"] += 1
             if killed:
                 cycle.outlived(delay)
@@ -78,6 +91,9 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_repo
 
         # What the killed cycles themselves got through, before any settling.
         synced_in_trials = summary["synced"] if trials else 0
+        if postgres:
+            server.restart()
+            server.route(device)
         cycles = settle(device, log)
         final_findings, summary = checker.check(generator.completed, generator.drafts, final=True)
         merge(findings, final_findings, "after the last sync")

@@ -88,6 +88,9 @@ class Checker:
         return check, reports, photos, issues
 
     def server_state(self):
+        if self.server.db.startswith("postgres://"):
+            from .postgres import server_state
+            return server_state(self.server.db)
         with read_only(self.server.db) as db:
             check = integrity(db)
             reports = {}
@@ -100,13 +103,17 @@ class Checker:
             photos = {}
             for local_id, server_id, sha in db.execute("SELECT local_id, server_id, sha256 FROM photos"):
                 photos.setdefault(local_id.lower(), []).append((server_id, sha))
-        return check, reports, revisions, photos
+        hashed = {}
+        for _, rows in photos.items():
+            path = os.path.join(self.server.photo_dir, rows[0][1][:2], rows[0][1])
+            hashed[rows[0][1]] = self._hash(path) if os.path.exists(path) else None
+        return check, reports, revisions, photos, hashed
 
     def check(self, generated_completed, generated_drafts, final=False):
         """Every invariant; with `final`, the server must hold exactly what the device completed."""
         found = Findings()
         d_check, d_reports, d_photos, d_issues = self.device_state()
-        s_check, s_reports, s_revisions, s_photos = self.server_state()
+        s_check, s_reports, s_revisions, s_photos, s_bytes = self.server_state()
         if d_check != "ok":
             found.add("corruption", f"device store: {d_check}")
         if s_check != "ok":
@@ -161,10 +168,9 @@ class Checker:
                 continue
             if sha != device["sha256"]:
                 found.add("mismatches", f"photo {photo_id}: server hash {sha} != device hash {device['sha256']}")
-            path = os.path.join(self.server.photo_dir, sha[:2], sha)
-            if not os.path.exists(path):
+            if s_bytes.get(sha) is None:
                 found.add("losses", f"photo {photo_id}: the server has its record but not its bytes")
-            elif self._hash(path) != sha:
+            elif s_bytes[sha] != sha:
                 found.add("corruption", f"photo {photo_id}: the server's bytes do not hash to {sha}")
 
         # Everything the device was told is safe is on the server.

@@ -24,12 +24,14 @@ class ToolError(Exception):
 
 
 class Server:
-    """`jqc-server --demo` on 127.0.0.1 with a fresh database and optional faults."""
+    """`jqc-server --demo` on 127.0.0.1 with a fresh database (or the
+    PostgreSQL database `db` names) and optional faults."""
 
-    def __init__(self, bin_dir, work, name="server", faults=None, seed=1):
+    def __init__(self, bin_dir, work, name="server", faults=None, seed=1, db=None):
         os.makedirs(work, exist_ok=True)
         self.bin_dir = bin_dir
-        self.db = os.path.join(work, f"{name}.sqlite")
+        self.db = db or os.path.join(work, f"{name}.sqlite")
+        self.upload_dir = os.path.join(work, f"{name}.uploads")
         self.log_path = os.path.join(work, f"{name}.log")
         self.photo_dir = self.db + ".photos"
         self.faults = faults or {}
@@ -40,6 +42,8 @@ class Server:
     def start(self):
         args = [os.path.join(self.bin_dir, "jqc-server"), "--db", self.db, "--host", "127.0.0.1",
                 "--port", "0", "--demo", "--seed", str(self.seed)]
+        if self.db.startswith("postgres://"):
+            args += ["--upload-dir", self.upload_dir]
         for flag, value in self.faults.items():
             args += [f"--{flag}", str(value)]
         self.log = open(self.log_path, "a")

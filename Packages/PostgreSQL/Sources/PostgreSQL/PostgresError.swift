@@ -16,7 +16,8 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
         case serializationFailure
         /// Two transactions waited on each other (40P01): run it again.
         case deadlock
-        /// The server is shutting down or out of connections (57P01, 53300): try later.
+        /// The server is shutting down or out of connections (57P01, 53300), or a lock
+        /// or statement took longer than allowed (55P03, 57014): try later.
         case unavailable
         /// Any other failure of a statement.
         case statement
@@ -57,7 +58,7 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
         case "40P01": return .deadlock
         case "28P01", "28000": return .authentication
         case "3D000": return .databaseMissing
-        case "57P01", "57P02", "57P03", "53300": return .unavailable
+        case "57P01", "57P02", "57P03", "53300", "55P03", "57014": return .unavailable
         case _ where sqlState.hasPrefix("08"): return .connection
         default: return .statement
         }

@@ -16,11 +16,14 @@ public struct PostgresURL: Sendable, Equatable {
 
     /// True for a string that asks for PostgreSQL rather than a SQLite file.
     public static func isPostgres(_ text: String) -> Bool {
-        text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
+        let lowered = text.lowercased()
+        return lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://")
     }
 
     /// Parses `text`; the error says what is missing, without the password.
-    public init(_ text: String) throws(PostgresError) {
+    public init(_ given: String) throws(PostgresError) {
+        // The scheme is case-insensitive; libpq reads only the lowercase spelling.
+        let text = Self.isPostgres(given) ? given.prefix { $0 != ":" }.lowercased() + given.drop { $0 != ":" } : given
         guard Self.isPostgres(text), let components = URLComponents(string: text) else {
             throw PostgresError(.usage, "'\(Self.redact(text))' is not a PostgreSQL URL; write postgres://USER[:PASSWORD]@HOST[:PORT]/DB")
         }

@@ -34,8 +34,8 @@ enum Digest {
 }
 
 /// Hex and base64url text for bytes.
-enum Hex {
-    static func encode<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
+public enum Hex {
+    public static func encode<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
         let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
         for byte in bytes {
@@ -46,7 +46,7 @@ enum Hex {
     }
 
     /// True for a 64-character lowercase or uppercase hex string (a SHA-256).
-    static func isSHA256(_ text: String) -> Bool {
+    public static func isSHA256(_ text: String) -> Bool {
         text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) || (65...70).contains($0) }
     }
 }

@@ -7,8 +7,11 @@ import Foundation
 enum FilePermissions {
     /// Sets the process's umask to 077 and narrows what already exists:
     /// the database and its `-wal`/`-shm` files to 0600, the photo folder to 0700.
-    static func restrict(databasePath: String, photoDirectory: String) {
+    static func restrict(_ config: ServerConfig) {
         umask(0o077)
+        guard !DatabaseLocation.isPostgres(config.database) else { return }
+        let databasePath = config.database
+        let photoDirectory = PhotoVault.directory(besideDatabase: databasePath)
         for suffix in ["", "-wal", "-shm", "-journal"] {
             let path = databasePath + suffix
             if FileManager.default.fileExists(atPath: path) { chmod(path, 0o600) }

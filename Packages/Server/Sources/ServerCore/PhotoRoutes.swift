@@ -41,7 +41,7 @@ extension ServerApp {
             throw ServerError.unprocessable(code: "PHOTO_HASH_MISMATCH",
                                             "the file's SHA-256 is \(file.sha256), not the \(claimed) sent; upload it again")
         }
-        try photos.keep(temporaryPath: file.temporaryPath, sha256: file.sha256)
+        try photos.keep(temporaryPath: file.temporaryPath, sha256: file.sha256, byteSize: file.byteSize)
         let photo = StoredPhoto(localID: localID, serverID: serverID, fieldID: fieldID, issueLocalID: issueLocalID,
                                 sha256: file.sha256, byteSize: file.byteSize)
         let stored = try store.write { session -> (StoredPhoto, Bool) in
@@ -63,11 +63,10 @@ extension ServerApp {
             _ = try reportVisible(serverID, to: caller, in: session)
             return try session.photo(localID: localID)
         }
-        guard let photo, photo.serverID == serverID, let path = photos.path(sha256: photo.sha256),
-              FileManager.default.fileExists(atPath: path) else {
+        guard let photo, photo.serverID == serverID, let descriptor = try photos.open(sha256: photo.sha256, byteSize: photo.byteSize) else {
             throw ServerError.notFound("no photo '\(text)' on report '\(serverID)'")
         }
-        return .file(path: path, byteSize: photo.byteSize, contentType: "image/jpeg")
+        return .file(descriptor: descriptor, byteSize: photo.byteSize, contentType: "image/jpeg")
     }
 
     /// The report a photo goes to: it must exist and be the caller's own (supervisors: any).

@@ -4,11 +4,14 @@ import Foundation
 /// beside the database holds `<first two hex digits>/<sha256>`. No part of a
 /// path ever comes from the client except a hash already checked to be 64
 /// hex digits, so nothing can be written or read outside the folder.
-struct PhotoVault: Sendable {
+public struct PhotoVault: PhotoStore {
     let directory: String
 
+    /// The folder a SQLite database's photos live in: beside the file.
+    public static func directory(besideDatabase path: String) -> String { path + ".photos" }
+
     /// Creates the folder and its upload area.
-    init(directory: String) throws(ServerError) {
+    public init(directory: String) throws(ServerError) {
         self.directory = directory
         do {
             try FileManager.default.createDirectory(atPath: uploadDirectory, withIntermediateDirectories: true)
@@ -18,7 +21,7 @@ struct PhotoVault: Sendable {
     }
 
     /// Where uploads stream to before they are checked.
-    var uploadDirectory: String { directory + "/incoming" }
+    public var uploadDirectory: String { directory + "/incoming" }
 
     /// The path of the photo with this hash; nil for anything that is not a hash.
     func path(sha256: String) -> String? {
@@ -32,7 +35,7 @@ struct PhotoVault: Sendable {
     /// step checked. A photo already stored under the same hash is kept (same
     /// hash, same bytes). On any failure nothing is stored under the hash and
     /// the error names the cause; the client sends the photo again.
-    func keep(temporaryPath: String, sha256: String) throws(ServerError) {
+    public func keep(temporaryPath: String, sha256: String, byteSize: Int64) throws(ServerError) {
         guard let target = path(sha256: sha256) else { throw ServerError.badRequest("'sha256' is not a SHA-256") }
         let folder = (target as NSString).deletingLastPathComponent
         do {
@@ -48,9 +51,15 @@ struct PhotoVault: Sendable {
         try Self.flush(folder)
     }
 
+    public func open(sha256: String, byteSize: Int64) throws(ServerError) -> Int32? {
+        guard let path = path(sha256: sha256) else { return nil }
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        return descriptor >= 0 ? descriptor : nil
+    }
+
     /// fsync(2) of a file or a folder, opened read-only for it.
     private static func flush(_ path: String) throws(ServerError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure("open", errno) }
         let flushed = fsync(descriptor) == 0
         let code = errno

@@ -43,8 +43,8 @@ struct RouteInput: Sendable {
 enum Reply: Sendable {
     /// An envelope already encoded.
     case json(status: Int, body: Data)
-    /// A file streamed from disk.
-    case file(path: String, byteSize: Int64, contentType: String)
+    /// A file streamed from an open descriptor, which the HTTP layer closes.
+    case file(descriptor: Int32, byteSize: Int64, contentType: String)
 
     /// `{"ok": true, "data": payload}` with `status`.
     static func ok<T: Encodable & Sendable>(_ payload: T, status: Int = 200) -> Reply {
@@ -121,7 +121,7 @@ final class ServerApp: Sendable {
     let judge: AnswerJudge
     /// The templates compiled once, reloaded when an import changes them.
     let templateCache: TemplateCache
-    let photos: PhotoVault
+    let photos: any PhotoStore
     let loginThrottle = LoginThrottle()
     let passwordGate: PasswordGate
     let log: ServerLog
@@ -132,7 +132,7 @@ final class ServerApp: Sendable {
     /// The version of the report payload this server reads.
     static let schemaVersion = 1
 
-    init(config: ServerConfig, store: any ServerStorage, signer: TokenSigner, judge: AnswerJudge, photos: PhotoVault,
+    init(config: ServerConfig, store: any ServerStorage, signer: TokenSigner, judge: AnswerJudge, photos: any PhotoStore,
          log: ServerLog) {
         self.config = config
         self.log = log
@@ -261,10 +261,10 @@ final class ServerApp: Sendable {
         switch reply {
         case .json(let status, let body):
             return ServerResponse(status: status, headers: jsonHeaders, content: .data(body))
-        case .file(let path, let size, let contentType):
+        case .file(let descriptor, let size, let contentType):
             return ServerResponse(status: 200, headers: [(name: "Content-Type", value: contentType),
                                                          (name: "Content-Security-Policy", value: "default-src 'none'; sandbox")],
-                                  content: .file(path: path, byteSize: size))
+                                  content: .file(descriptor: descriptor, byteSize: size))
         }
     }
 

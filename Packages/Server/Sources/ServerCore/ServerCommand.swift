@@ -93,13 +93,12 @@ public enum ServerCommand {
             OutputChannel.standardOutput.line(HelpFormatter.help(spec, program: "jqc-server", globalOptions: globalOptions))
             return 0
         }
-        guard let db = parsed.value("db") else { throw UsageError("'\(spec.name)' needs --db FILE.") }
-        try DatabaseLocation.check(db)
+        guard let db = parsed.value("db") else { throw UsageError("'\(spec.name)' needs --db FILE or --db postgres://....") }
         let edits = name == "edit-report" ? try AdminTool.answers(parsed.all("answer")) : []
         do throws(ServerError) {
             // The admin commands may create the database: private from the start, as the server keeps it.
             umask(0o077)
-            let store = try storage.open(db)
+            let store = try storage.open(db, StorageOpener.Settings(connections: 1, uploadDirectory: nil, administrative: true)).store
             switch name {
             case "edit-report":
                 return try AdminTool.editReport(store: store, serverID: parsed.positional(0) ?? "",
@@ -168,7 +167,7 @@ enum AdminTool {
             }
             return try session.appendRevision(serverID: serverID, baseRevision: report.currentRevision, payload: next,
                                               issuesJSON: nil, score: next.score, source: "admin", authorID: nil,
-                                              limit: ServerConfig(databasePath: "").maxRevisions, now: Date())
+                                              limit: ServerConfig(database: "").maxRevisions, now: Date())
         }
         OutputChannel.standardOutput.line("report \(serverID) is now at revision \(revision)")
         return 0

@@ -4,8 +4,13 @@ import ServerHTTP
 
 /// Everything `jqc-server` is started with, read from its command line.
 struct ServerConfig: Sendable {
-    /// The server's SQLite file; photos live in a folder beside it.
-    var databasePath: String
+    /// What `--db` names: a SQLite file (photos in a folder beside it) or a PostgreSQL URL.
+    var database: String
+    /// Connections to PostgreSQL this process may hold.
+    var databaseConnections = 8
+    /// Where uploads stream before they are checked (PostgreSQL; a SQLite
+    /// server keeps them in its photo folder).
+    var uploadDirectory: String?
     var host = "127.0.0.1"
     /// 0 picks a free port.
     var port: UInt16 = 8080
@@ -45,14 +50,18 @@ struct ServerConfig: Sendable {
     var http = HTTPLimits()
 
     /// A configuration with defaults for everything but the database.
-    init(databasePath: String) { self.databasePath = databasePath }
+    init(database: String) { self.database = database }
 
-    /// The folder holding photos, named after the database file.
-    var photoDirectory: String { databasePath + ".photos" }
+    /// What the store's opener is told.
+    var storageSettings: StorageOpener.Settings {
+        StorageOpener.Settings(connections: databaseConnections, uploadDirectory: uploadDirectory, administrative: false)
+    }
 
     /// The options of the serve command.
     static let options: [OptionSpec] = [
-        .value("db", "FILE", help: "the server's SQLite database (created if missing)"),
+        .value("db", "FILE|URL", help: "a SQLite database file (created if missing) or postgres://USER[:PASSWORD]@HOST[:PORT]/DB"),
+        .value("db-connections", "N", help: "connections to PostgreSQL this process may hold (default 8)"),
+        .value("upload-dir", "DIR", help: "local folder uploads stream to before they are checked (PostgreSQL only)"),
         .value("host", "ADDRESS", help: "address to listen on (default 127.0.0.1)"),
         .value("port", "PORT", help: "port to listen on; 0 picks a free one (default 8080)"),
         .flag("demo", help: "seed the demo world and its inspector and supervisor accounts"),
@@ -83,10 +92,16 @@ struct ServerConfig: Sendable {
     /// Reads a configuration from parsed arguments, naming the first bad value.
     static func from(_ parsed: ParsedArguments) throws(UsageError) -> ServerConfig {
         guard let db = parsed.value("db"), !db.isEmpty else {
-            throw UsageError("jqc-server needs --db FILE, the database to serve from.")
+            throw UsageError("jqc-server needs --db FILE or --db postgres://..., the database to serve from.")
         }
-        try DatabaseLocation.check(db)
-        var config = ServerConfig(databasePath: db)
+        var config = ServerConfig(database: db)
+        config.databaseConnections = try whole(parsed, "db-connections", default: config.databaseConnections, range: 1...256)
+        if let folder = parsed.value("upload-dir") {
+            guard DatabaseLocation.isPostgres(db) else {
+                throw UsageError("--upload-dir is for a PostgreSQL database; a SQLite server keeps uploads beside its file.")
+            }
+            config.uploadDirectory = folder
+        }
         if let host = parsed.value("host") { config.host = host == "localhost" ? "127.0.0.1" : host }
         if let port = parsed.value("port") {
             guard let value = UInt16(port) else { throw UsageError("--port '\(port)' is not a port number (0 to 65535).") }

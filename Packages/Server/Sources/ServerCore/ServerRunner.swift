@@ -21,19 +21,19 @@ enum ServerRunner {
         let log = ServerLog()
         do throws(ServerError) {
             guard PasswordHasher.prepare() else { throw ServerError.internal("libsodium could not start") }
-            FilePermissions.restrict(databasePath: config.databasePath, photoDirectory: config.photoDirectory)
+            FilePermissions.restrict(config)
             var limits = config.http
             limits.connections = FilePermissions.raiseOpenFileLimit(toServe: limits.connections)
-            let store = try storage.open(config.databasePath)
-            let photos = try PhotoVault(directory: config.photoDirectory)
-            FilePermissions.restrict(databasePath: config.databasePath, photoDirectory: config.photoDirectory)
-            let swept = FilePermissions.sweepUploads(in: photos.uploadDirectory, olderThan: limits.bodySeconds + 60)
+            let opened = try storage.open(config.database, config.storageSettings)
+            let store = opened.store
+            FilePermissions.restrict(config)
+            let swept = FilePermissions.sweepUploads(in: opened.uploadDirectory, olderThan: limits.bodySeconds + 60)
             if swept > 0 { log.note("removed \(swept) unfinished upload(s) left by an earlier run") }
             if config.demo { try DemoWorld.seed(store, config: config) }
             let key = try signingKey(store)
-            let app = ServerApp(config: config, store: store, signer: TokenSigner(key: key), judge: AnswerJudge(), photos: photos,
-                                log: log)
-            server = HTTPServer(uploadDirectory: photos.uploadDirectory, limits: limits, log: log,
+            let app = ServerApp(config: config, store: store, signer: TokenSigner(key: key), judge: AnswerJudge(),
+                                photos: opened.photos, log: log)
+            server = HTTPServer(uploadDirectory: opened.uploadDirectory, limits: limits, log: log,
                                 screen: { head in app.screen(head) },
                                 overloaded: { app.overloaded() },
                                 handler: { request in app.handle(request) })

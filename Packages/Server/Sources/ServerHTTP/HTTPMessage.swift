@@ -86,8 +86,8 @@ public struct ServerResponse: Sendable {
     /// What the response carries.
     public enum Content: Sendable {
         case data(Data)
-        /// A file streamed from disk.
-        case file(path: String, byteSize: Int64)
+        /// A file streamed from an open descriptor, closed once sent (or not).
+        case file(descriptor: Int32, byteSize: Int64)
     }
 
     /// The HTTP status.

@@ -163,6 +163,7 @@ final class RequestContext: @unchecked Sendable {
     /// Queues `response` on the connection (every response says `nosniff`).
     func send(_ response: ServerResponse) -> MHD_Result {
         if response.dropConnection { return MHD_Result.NO }
+        // From here the response's descriptor, if any, belongs to MHD or is closed below.
         var made: OpaquePointer?
         switch response.content {
         case .data(let data):
@@ -170,12 +171,9 @@ final class RequestContext: @unchecked Sendable {
                 MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
                                                 MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
             }
-        case .file(let path, let size):
-            let fd = open(path, O_RDONLY)
-            if fd >= 0 {
-                made = MHD_create_response_from_fd64(UInt64(size), fd)
-                if made == nil { close(fd) }
-            }
+        case .file(let fd, let size):
+            made = MHD_create_response_from_fd64(UInt64(size), fd)
+            if made == nil { close(fd) }
         }
         guard let made else { return MHD_Result.NO }
         for header in response.headers {
@@ -210,6 +208,9 @@ final class RequestContext: @unchecked Sendable {
     }
 
     func cleanUp() {
+        // A response made but never sent (the client left first) still holds its file open.
+        if let unsent = pending, case .file(let descriptor, _) = unsent.content { close(descriptor) }
+        pending = nil
         if let postProcessor { MHD_destroy_post_processor(postProcessor) }
         postProcessor = nil
         if fileDescriptor >= 0 { close(fileDescriptor) }

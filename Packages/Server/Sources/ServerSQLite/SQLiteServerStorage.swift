@@ -53,7 +53,12 @@ public final class SQLiteServerStorage: ServerStorage, @unchecked Sendable {
     }
 
     /// The opener the composition root hands to `ServerCommand`.
-    public static let opener = StorageOpener(file: { path throws(ServerError) in try SQLiteServerStorage(path: path) })
+    /// Opens the file and the photo folder beside it (`PATH.photos`), where uploads also stream to.
+    public static func open(path: String, settings: StorageOpener.Settings) throws(ServerError) -> OpenedDatabase {
+        let store = try SQLiteServerStorage(path: path)
+        let vault = try PhotoVault(directory: PhotoVault.directory(besideDatabase: path))
+        return OpenedDatabase(store: store, photos: vault, uploadDirectory: vault.uploadDirectory)
+    }
 
     public func read<T>(_ body: (any StorageSession) throws -> T) throws(ServerError) -> T {
         guard lock.lock(before: Date().addingTimeInterval(lockWait)) else { throw ServerError.busy() }

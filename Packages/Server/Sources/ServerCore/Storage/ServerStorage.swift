@@ -17,26 +17,45 @@ public protocol ServerStorage: Sendable {
 /// How `--db` becomes a store: the composition root (`Apps/jqc-server`)
 /// hands in the stores this build has, so ServerCore imports none.
 public struct StorageOpener: Sendable {
-    private let openFile: @Sendable (String) throws(ServerError) -> any ServerStorage
-
-    /// `file` opens (creating and migrating as needed) a database file by path.
-    public init(file: @escaping @Sendable (String) throws(ServerError) -> any ServerStorage) {
-        openFile = file
+    /// What a store's opener is told besides the location.
+    public struct Settings: Sendable {
+        /// Connections a pooled store may hold (`--db-connections`).
+        public var connections: Int
+        /// Where uploads stream before they are checked, when `--upload-dir` names a folder.
+        public var uploadDirectory: String?
+        /// True for the admin command: a short-lived process that needs one connection.
+        public var administrative: Bool
     }
 
-    /// Opens the database `--db` names; `location` was checked by `DatabaseLocation`.
-    func open(_ location: String) throws(ServerError) -> any ServerStorage {
-        try openFile(location)
+    public typealias Open = @Sendable (String, Settings) throws(ServerError) -> OpenedDatabase
+
+    private let openFile: Open
+    private let openPostgres: Open?
+
+    /// `file` opens (creating and migrating as needed) a database file by
+    /// path; `postgres`, when this build has it, a PostgreSQL database by URL.
+    public init(file: @escaping Open, postgres: Open? = nil) {
+        openFile = file
+        openPostgres = postgres
+    }
+
+    /// Opens the database `--db` names.
+    func open(_ location: String, _ settings: Settings) throws(ServerError) -> OpenedDatabase {
+        if DatabaseLocation.isPostgres(location) {
+            guard let openPostgres else {
+                throw ServerError.internal("PostgreSQL support is not in this build; give --db the path of a SQLite database file")
+            }
+            return try openPostgres(location, settings)
+        }
+        return try openFile(location, settings)
     }
 }
 
-/// What `--db` may name in this build.
-enum DatabaseLocation {
-    /// Refuses what this build cannot serve from: a PostgreSQL URL (never quoted: it may hold a password).
-    static func check(_ location: String) throws(UsageError) {
+/// What `--db` may name: a SQLite file or a PostgreSQL URL.
+public enum DatabaseLocation {
+    /// True for `postgres://` and `postgresql://` URLs.
+    public static func isPostgres(_ location: String) -> Bool {
         let lowered = location.lowercased()
-        if lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://") {
-            throw UsageError("PostgreSQL support is not in this build; give --db the path of a SQLite database file.")
-        }
+        return lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://")
     }
 }

@@ -1,0 +1,32 @@
+/// Where photo bytes live, by SHA-256: on the server's disk beside a SQLite
+/// database (`PhotoVault`), or in the database itself when many instances
+/// share one (PostgreSQL). Uploads stream to a local file first, are hashed
+/// and checked, then handed to `keep`; a download is an open descriptor the
+/// HTTP layer streams from and closes. Either way no photo is ever held in
+/// memory whole.
+public protocol PhotoStore: Sendable {
+    /// Stores the checked upload at `temporaryPath` under `sha256`, durably;
+    /// bytes already stored under the same hash are kept as they are.
+    func keep(temporaryPath: String, sha256: String, byteSize: Int64) throws(ServerError)
+    /// An open, readable descriptor positioned at the first byte of the
+    /// photo stored under `sha256`, or nil when none is. The caller closes it.
+    func open(sha256: String, byteSize: Int64) throws(ServerError) -> Int32?
+}
+
+/// What `--db` opened: the records, the photo bytes, and the local folder
+/// uploads stream into before they are checked.
+public struct OpenedDatabase: Sendable {
+    /// The records.
+    public var store: any ServerStorage
+    /// The photo bytes.
+    public var photos: any PhotoStore
+    /// A private local folder for uploads in flight.
+    public var uploadDirectory: String
+
+    /// Groups what a store's opener made.
+    public init(store: any ServerStorage, photos: any PhotoStore, uploadDirectory: String) {
+        self.store = store
+        self.photos = photos
+        self.uploadDirectory = uploadDirectory
+    }
+}

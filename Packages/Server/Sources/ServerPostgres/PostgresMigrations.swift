@@ -1,0 +1,98 @@
+import PostgreSQL
+import ServerCore
+
+/// The PostgreSQL schema of the server, as named steps recorded in
+/// `jqc_server_migrations`. Instances starting together take an advisory
+/// lock first, so the steps run once; the others wait, then find them done.
+/// A database whose ledger names a step this build does not know was
+/// written by a newer jqc-server, and one holding tables but no ledger
+/// belongs to another program: both are refused before anything is written.
+/// A released step is never edited; the schema changes by adding steps.
+enum PostgresMigrations {
+    /// The ledger's name: the mark of a jqc-server database.
+    static let ledger = "jqc_server_migrations"
+    /// The advisory lock key ("JQCS").
+    static let lockKey: Int64 = 0x4A51_4353
+
+    /// Every step, in order.
+    static let steps: [(name: String, sql: String)] = [
+        ("001-schema", """
+            CREATE TABLE settings (key text PRIMARY KEY, value text NOT NULL);
+            CREATE TABLE counters (name text PRIMARY KEY, value bigint NOT NULL);
+            INSERT INTO counters (name, value) VALUES ('assignments', 0), ('templates', 0);
+            CREATE TABLE users (
+                id text PRIMARY KEY, username text NOT NULL UNIQUE, password_hash text NOT NULL,
+                role text NOT NULL CHECK (role IN ('inspector', 'supervisor')), display_name text NOT NULL);
+            CREATE TABLE sessions (
+                id text PRIMARY KEY, user_id text NOT NULL REFERENCES users(id), created_at text NOT NULL, revoked_at text);
+            CREATE INDEX sessions_user ON sessions(user_id);
+            CREATE TABLE refresh_tokens (
+                token_hash text PRIMARY KEY, session_id text NOT NULL REFERENCES sessions(id),
+                issued_at text NOT NULL, spent_at text);
+            CREATE INDEX refresh_tokens_session ON refresh_tokens(session_id);
+            CREATE TABLE facilities (
+                id text PRIMARY KEY, name text NOT NULL, address text NOT NULL, project_name text NOT NULL, position integer NOT NULL);
+            CREATE TABLE areas (
+                id text PRIMARY KEY, facility_id text NOT NULL REFERENCES facilities(id), name text NOT NULL,
+                area_type text NOT NULL, position integer NOT NULL);
+            CREATE TABLE templates (
+                id text PRIMARY KEY, name text NOT NULL, version integer NOT NULL, form_schema text NOT NULL, position integer NOT NULL);
+            CREATE TABLE assignments (
+                id text PRIMARY KEY, inspector_id text NOT NULL REFERENCES users(id),
+                template_id text NOT NULL REFERENCES templates(id), facility_id text NOT NULL REFERENCES facilities(id),
+                area_id text, due_at text, status text NOT NULL CHECK (status IN ('open', 'closed')), change_seq bigint NOT NULL);
+            CREATE INDEX assignments_inspector ON assignments(inspector_id, change_seq);
+            CREATE TABLE reports (
+                server_id text PRIMARY KEY, seq bigserial NOT NULL UNIQUE, local_id text NOT NULL UNIQUE,
+                owner_id text NOT NULL REFERENCES users(id), template_id text NOT NULL, facility_id text NOT NULL,
+                area_id text, assignment_id text, parent_local_id text, parent_server_id text,
+                completed_at_device text, current_revision integer NOT NULL, score double precision,
+                follow_up_required boolean NOT NULL, follow_up_cleared_by text, accepted_at text NOT NULL);
+            CREATE INDEX reports_owner ON reports(owner_id, seq);
+            CREATE TABLE report_revisions (
+                server_id text NOT NULL REFERENCES reports(server_id), revision integer NOT NULL,
+                base_revision integer, payload text NOT NULL, issues text NOT NULL,
+                source text NOT NULL CHECK (source IN ('device', 'supervisor', 'admin')),
+                author_id text, created_at text NOT NULL, PRIMARY KEY (server_id, revision));
+            CREATE TABLE photo_blobs (sha256 text PRIMARY KEY, byte_size bigint NOT NULL, chunks integer NOT NULL);
+            CREATE TABLE photo_chunks (
+                sha256 text NOT NULL, chunk integer NOT NULL, bytes bytea NOT NULL, PRIMARY KEY (sha256, chunk));
+            CREATE TABLE photos (
+                local_id text PRIMARY KEY, seq bigserial NOT NULL, server_id text NOT NULL REFERENCES reports(server_id),
+                field_id text, issue_local_id text, sha256 text NOT NULL REFERENCES photo_blobs(sha256),
+                byte_size bigint NOT NULL, uploaded_by text NOT NULL REFERENCES users(id), created_at text NOT NULL);
+            CREATE INDEX photos_report ON photos(server_id, seq)
+            """),
+    ]
+
+    /// Brings the database to this build's schema, or refuses it.
+    static func migrate(_ connection: PostgresConnection) throws(PostgresError) {
+        try connection.query("SELECT pg_advisory_lock($1)", [.integer(lockKey)])
+        defer { _ = try? connection.query("SELECT pg_advisory_unlock($1)", [.integer(lockKey)]) }
+        let hasLedger = try !connection.query("""
+            SELECT 1 AS found FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1
+            """, [.text(ledger)]).isEmpty
+        if !hasLedger {
+            let others = try connection.query("""
+                SELECT COUNT(*) AS tables FROM information_schema.tables WHERE table_schema = current_schema()
+                """).first?.int("tables") ?? 0
+            guard others == 0 else {
+                throw PostgresError(.usage, "database '\(connection.url.database)' at \(connection.url.host):\(connection.url.port) holds \(others) table(s) of another program, not a jqc-server database; it was left untouched. Give --db an empty database or the server's own.")
+            }
+        }
+        try connection.transaction { connection throws(PostgresError) in
+            if !hasLedger {
+                try connection.script("CREATE TABLE \(ledger) (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
+            }
+            let applied = Set(try connection.query("SELECT name FROM \(ledger)").compactMap { $0.string("name") })
+            let known = Set(steps.map(\.name))
+            if let unknown = applied.subtracting(known).sorted().last {
+                throw PostgresError(.usage, "database '\(connection.url.database)' was written by a newer jqc-server (migration '\(unknown)'); use that version. Nothing was changed.")
+            }
+            for step in steps where !applied.contains(step.name) {
+                try connection.script(step.sql)
+                try connection.query("INSERT INTO \(ledger) (name) VALUES ($1)", [.text(step.name)])
+            }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import PostgreSQL
+import ServerCore
+
+/// The server's PostgreSQL store (`--db postgres://...`): any number of
+/// `jqc-server` processes may serve one database, because every rule that
+/// two requests could race on is settled by PostgreSQL, never by a lock in
+/// one process.
+///
+/// A `read` runs in a read-only REPEATABLE READ transaction (one snapshot).
+/// A `write` runs in a READ COMMITTED transaction in which every report it
+/// reads is locked (`FOR UPDATE`) until commit, so what the rules decided
+/// from a report still holds when its next revision is written; counters are
+/// single rows updated in place (row locks order their writers); and unique
+/// keys (report and photo local ids, revision numbers, refresh tokens) refuse
+/// the second of two racing inserts. A write that loses such a race (a unique
+/// violation, a serialization failure, a deadlock) is run again from the
+/// start on a fresh snapshot, where it finds the winner's rows: the same
+/// report sent to two instances at once becomes one record, and both answers
+/// carry its server id and revision.
+public final class PostgresServerStorage: ServerStorage, @unchecked Sendable {
+    // Immutable after init; the pool is safe to share.
+    let pool: ConnectionPool
+    /// Runs of one write before it is answered 503.
+    private let attempts = 8
+
+    init(pool: ConnectionPool) {
+        self.pool = pool
+    }
+
+    /// Connects, checks the database is ours (or empty), migrates it under an
+    /// advisory lock, and opens the photo store on the same pool. Uploads
+    /// stream to `settings.uploadDirectory`, or a private folder in the
+    /// system's temporary directory.
+    public static func open(url text: String, settings: StorageOpener.Settings) throws(ServerError) -> OpenedDatabase {
+        let url: PostgresURL
+        do throws(PostgresError) {
+            url = try PostgresURL(text)
+        } catch {
+            throw ServerError.internal(error.message)
+        }
+        let pool = ConnectionPool(url: url, capacity: settings.connections)
+        do throws(PostgresError) {
+            let first = try pool.connect()
+            try PostgresMigrations.migrate(first)
+        } catch {
+            throw ServerError.internal(error.message)
+        }
+        let store = PostgresServerStorage(pool: pool)
+        let uploads = settings.uploadDirectory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("jqc-server-uploads-\(getuid())").path
+        let photos = try PostgresPhotoStore(pool: pool, scratchDirectory: uploads)
+        return OpenedDatabase(store: store, photos: photos, uploadDirectory: uploads)
+    }
+
+    public func read<T>(_ body: (any StorageSession) throws -> T) throws(ServerError) -> T {
+        try pool.with { connection throws(ServerError) -> T in
+            let session = PostgresSession(connection: connection, locksReports: false)
+            try session.begin("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            do throws(ServerError) {
+                let value = try Self.run(body, session)
+                try session.end("COMMIT")
+                return value
+            } catch {
+                session.rollBack()
+                throw error
+            }
+        }
+    }
+
+    public func write<T>(_ body: (any StorageSession) throws -> T) throws(ServerError) -> T {
+        try pool.with { connection throws(ServerError) -> T in
+            var attempt = 1
+            while true {
+                let session = PostgresSession(connection: connection, locksReports: true)
+                do throws(ServerError) {
+                    try session.begin("BEGIN ISOLATION LEVEL READ COMMITTED")
+                    let value = try Self.run(body, session)
+                    try session.end("COMMIT")
+                    return value
+                } catch {
+                    session.rollBack()
+                    guard session.lostRace, attempt < attempts else { throw error }
+                    attempt += 1
+                    // A short random pause, so the writes that collided do not collide again.
+                    usleep(UInt32.random(in: 500...(2_000 * UInt32(attempt))))
+                }
+            }
+        }
+    }
+
+    /// Runs `body`, passing a `ServerError` through and turning anything else into a 500.
+    private static func run<T>(_ body: (any StorageSession) throws -> T, _ session: PostgresSession) throws(ServerError) -> T {
+        do {
+            return try body(session)
+        } catch let error as ServerError {
+            throw error
+        } catch {
+            throw ServerError.internal("the database failed: \(error)")
+        }
+    }
+}

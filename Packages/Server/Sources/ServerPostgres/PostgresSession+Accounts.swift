@@ -1,0 +1,92 @@
+import Foundation
+import Models
+import PostgreSQL
+import ServerCore
+
+/// Users, sessions and refresh tokens.
+extension PostgresSession {
+    static let userColumns = "id, username, role, display_name, password_hash"
+
+    static func user(_ row: PostgresRow, prefix: String = "") -> StoredUser? {
+        guard let id = row.string(prefix + "id"), let name = row.string(prefix + "username"),
+              let role = row.string(prefix + "role").flatMap(UserRole.init(rawValue:)),
+              let display = row.string(prefix + "display_name"), let hash = row.string(prefix + "password_hash") else { return nil }
+        return StoredUser(id: id, username: name, role: role, displayName: display, passwordHash: hash)
+    }
+
+    func user(username: String) throws(ServerError) -> StoredUser? {
+        try query("SELECT \(Self.userColumns) FROM users WHERE username = $1", [.text(username)]).first.flatMap { Self.user($0) }
+    }
+
+    func user(id: String) throws(ServerError) -> StoredUser? {
+        try query("SELECT \(Self.userColumns) FROM users WHERE id = $1", [.text(id)]).first.flatMap { Self.user($0) }
+    }
+
+    func users(role: UserRole) throws(ServerError) -> [StoredUser] {
+        try query("SELECT \(Self.userColumns) FROM users WHERE role = $1 ORDER BY username", [.text(role.rawValue)])
+            .compactMap { Self.user($0) }
+    }
+
+    func upsertUser(id: String, username: String, passwordHash: String, role: UserRole, displayName: String) throws(ServerError) {
+        try query("""
+            INSERT INTO users (id, username, password_hash, role, display_name) VALUES ($1, $2, $3, $4, $5)
+            ON CONFLICT (username) DO UPDATE SET password_hash = excluded.password_hash, role = excluded.role,
+                display_name = excluded.display_name
+            """, [.text(id), .text(username), .text(passwordHash), .text(role.rawValue), .text(displayName)])
+    }
+
+    func createSession(userID: String, refreshHash: String, now: Date) throws(ServerError) -> String {
+        let id = UUID().uuidString.lowercased()
+        let stamp = Timestamp.string(now)
+        try query("INSERT INTO sessions (id, user_id, created_at) VALUES ($1, $2, $3)", [.text(id), .text(userID), .text(stamp)])
+        try query("INSERT INTO refresh_tokens (token_hash, session_id, issued_at) VALUES ($1, $2, $3)",
+                  [.text(refreshHash), .text(id), .text(stamp)])
+        return id
+    }
+
+    /// The presented token's row is locked first, so of two instances
+    /// presenting it at once one spends it and the other finds it spent.
+    func rotateRefreshToken(presentedHash: String, nextHash: String, now: Date, idleLifetime: TimeInterval,
+                            maximumAge: TimeInterval) throws(ServerError) -> (StoredUser, String)? {
+        let rows = try query("""
+            SELECT s.id AS session_id, s.user_id AS user_id, t.spent_at AS spent_at, t.issued_at AS issued_at,
+                   s.created_at AS created_at, s.revoked_at AS revoked_at
+            FROM refresh_tokens t JOIN sessions s ON s.id = t.session_id WHERE t.token_hash = $1 FOR UPDATE OF t, s
+            """, [.text(presentedHash)])
+        guard let row = rows.first, let sessionID = row.string("session_id"), let userID = row.string("user_id"),
+              row.isNull("revoked_at") else { return nil }
+        let issued = row.string("issued_at").flatMap(Timestamp.date) ?? .distantPast
+        let created = row.string("created_at").flatMap(Timestamp.date) ?? .distantPast
+        if !row.isNull("spent_at") || now.timeIntervalSince(issued) > idleLifetime || now.timeIntervalSince(created) > maximumAge {
+            try revokeSession(id: sessionID, now: now)
+            return nil
+        }
+        guard let user = try user(id: userID) else { return nil }
+        let stamp = Timestamp.string(now)
+        try query("UPDATE refresh_tokens SET spent_at = $1 WHERE token_hash = $2", [.text(stamp), .text(presentedHash)])
+        try query("INSERT INTO refresh_tokens (token_hash, session_id, issued_at) VALUES ($1, $2, $3)",
+                  [.text(nextHash), .text(sessionID), .text(stamp)])
+        return (user, sessionID)
+    }
+
+    func isSessionLive(_ id: String, userID: String) throws(ServerError) -> Bool {
+        try !query("SELECT 1 AS live FROM sessions WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL",
+                   [.text(id), .text(userID)]).isEmpty
+    }
+
+    func revokeSession(id: String, now: Date) throws(ServerError) {
+        try query("UPDATE sessions SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL", [.text(Timestamp.string(now)), .text(id)])
+    }
+
+    func revokeSessions(userID: String, now: Date) throws(ServerError) {
+        try query("UPDATE sessions SET revoked_at = $1 WHERE user_id = $2 AND revoked_at IS NULL",
+                  [.text(Timestamp.string(now)), .text(userID)])
+    }
+
+    func revokeSession(refreshHash: String, userID: String) throws(ServerError) {
+        try query("""
+            UPDATE sessions SET revoked_at = $1 WHERE revoked_at IS NULL AND user_id = $2
+              AND id = (SELECT session_id FROM refresh_tokens WHERE token_hash = $3)
+            """, [.text(Timestamp.now()), .text(userID), .text(refreshHash)])
+    }
+}

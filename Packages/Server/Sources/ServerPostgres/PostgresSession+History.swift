@@ -1,0 +1,50 @@
+import Foundation
+import Models
+import PostgreSQL
+import ServerCore
+
+/// History pages and the team roll-up.
+extension PostgresSession {
+    func history(ownerID: String?, limit: Int, offset: Int) throws(ServerError) -> ([(StoredReport, StoredUser)], Int) {
+        var arguments: [PostgresValue] = []
+        var filter = ""
+        if let ownerID {
+            arguments.append(.text(ownerID))
+            filter = "WHERE r.owner_id = $1"
+        }
+        let total = try query("SELECT COUNT(*) AS total FROM reports r \(filter)", arguments).first?.int("total") ?? 0
+        let reportColumns = Self.reportColumns.split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            .map { "r.\($0) AS \($0)" }
+            .joined(separator: ", ")
+        let page = arguments.count
+        let rows = try query("""
+            SELECT \(reportColumns), u.id AS owner_id, u.username AS owner_username, u.role AS owner_role,
+                   u.display_name AS owner_display_name, u.password_hash AS owner_password_hash
+            FROM reports r JOIN users u ON u.id = r.owner_id \(filter) ORDER BY r.seq DESC LIMIT $\(page + 1) OFFSET $\(page + 2)
+            """, arguments + [.integer(Int64(limit)), .integer(Int64(offset))])
+        let list = rows.compactMap { row -> (StoredReport, StoredUser)? in
+            guard let report = Self.report(row),
+                  let owner = Self.user(row, prefix: "owner_") else { return nil }
+            return (report, owner)
+        }
+        return (list, Int(total))
+    }
+
+    func rollup() throws(ServerError) -> [RollupLine] {
+        let rows = try query("""
+            SELECT u.id AS id, u.username AS username, u.role AS role, u.display_name AS display_name,
+                   u.password_hash AS password_hash,
+                   COUNT(r.server_id) AS completed,
+                   COUNT(r.server_id) FILTER (WHERE r.follow_up_required AND r.follow_up_cleared_by IS NULL) AS pending,
+                   AVG(r.score) AS average
+            FROM users u LEFT JOIN reports r ON r.owner_id = u.id
+            WHERE u.role = 'inspector' GROUP BY u.id ORDER BY u.username
+            """)
+        return rows.compactMap { row in
+            guard let user = Self.user(row) else { return nil }
+            return RollupLine(user: user, completed: Int(row.int("completed") ?? 0), pendingFollowUp: Int(row.int("pending") ?? 0),
+                              averageScore: row.double("average"))
+        }
+    }
+}

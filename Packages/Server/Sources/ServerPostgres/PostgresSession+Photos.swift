@@ -1,0 +1,30 @@
+import Foundation
+import PostgreSQL
+import ServerCore
+
+/// Photo records; the bytes are in `photo_chunks`, by hash (`PostgresPhotoStore`).
+extension PostgresSession {
+    private static let photoColumns = "local_id, server_id, field_id, issue_local_id, sha256, byte_size"
+
+    private static func photo(_ row: PostgresRow) -> StoredPhoto? {
+        guard let local = row.uuid("local_id"), let serverID = row.string("server_id"), let sha = row.string("sha256") else { return nil }
+        return StoredPhoto(localID: local, serverID: serverID, fieldID: row.string("field_id"),
+                           issueLocalID: row.uuid("issue_local_id"), sha256: sha, byteSize: row.int("byte_size") ?? 0)
+    }
+
+    func photo(localID: UUID) throws(ServerError) -> StoredPhoto? {
+        try query("SELECT \(Self.photoColumns) FROM photos WHERE local_id = $1", [.id(localID)]).first.flatMap(Self.photo)
+    }
+
+    func photos(serverID: String) throws(ServerError) -> [StoredPhoto] {
+        try query("SELECT \(Self.photoColumns) FROM photos WHERE server_id = $1 ORDER BY seq", [.text(serverID)]).compactMap(Self.photo)
+    }
+
+    func insertPhoto(_ photo: StoredPhoto, uploadedBy: String) throws(ServerError) {
+        try query("""
+            INSERT INTO photos (local_id, server_id, field_id, issue_local_id, sha256, byte_size, uploaded_by, created_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+            """, [.id(photo.localID), .text(photo.serverID), .optional(photo.fieldID), .id(photo.issueLocalID),
+                  .text(photo.sha256), .integer(photo.byteSize), .text(uploadedBy), .text(Timestamp.now())])
+    }
+}

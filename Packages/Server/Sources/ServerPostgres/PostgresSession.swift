@@ -1,0 +1,99 @@
+import Foundation
+import PostgreSQL
+import ServerCore
+
+/// `StorageSession` on one PostgreSQL connection, inside a transaction of
+/// `PostgresServerStorage`. Its operations live one concern a file:
+/// accounts, reference data, reports, photos, history.
+///
+/// It remembers the first failure of the transaction, so the store can tell
+/// a write that lost a race (run it again) from one that failed.
+final class PostgresSession: StorageSession {
+    let connection: PostgresConnection
+    /// True inside a write: reports read are locked until commit.
+    let locksReports: Bool
+    private(set) var firstFailure: PostgresError?
+
+    init(connection: PostgresConnection, locksReports: Bool) {
+        self.connection = connection
+        self.locksReports = locksReports
+    }
+
+    /// True when the transaction failed because a concurrent one won a race.
+    var lostRace: Bool {
+        guard let code = firstFailure?.code else { return false }
+        return code == .uniqueViolation || code == .serializationFailure || code == .deadlock
+    }
+
+    /// Every row of a parameterised statement.
+    @discardableResult
+    func query(_ sql: String, _ values: [PostgresValue] = []) throws(ServerError) -> [PostgresRow] {
+        do throws(PostgresError) {
+            return try connection.query(sql, values)
+        } catch {
+            throw failed(error)
+        }
+    }
+
+    /// Starts the transaction.
+    func begin(_ sql: String) throws(ServerError) {
+        do throws(PostgresError) { try connection.script(sql) } catch { throw failed(error) }
+    }
+
+    /// Commits it.
+    func end(_ sql: String) throws(ServerError) {
+        do throws(PostgresError) { try connection.script(sql) } catch { throw failed(error) }
+    }
+
+    /// Rolls it back, if the connection still can.
+    func rollBack() {
+        guard connection.isHealthy else { return }
+        do throws(PostgresError) { try connection.script("ROLLBACK") } catch { _ = error }
+    }
+
+    private func failed(_ error: PostgresError) -> ServerError {
+        if firstFailure == nil { firstFailure = error }
+        return ServerError.database(error)
+    }
+
+    /// ` FOR UPDATE` inside a write, nothing in a read.
+    var lockClause: String { locksReports ? " FOR UPDATE" : "" }
+
+    func setting(_ key: String) throws(ServerError) -> String? {
+        try query("SELECT value FROM settings WHERE key = $1", [.text(key)]).first?.string("value")
+    }
+
+    func setSetting(_ key: String, _ value: String) throws(ServerError) {
+        try query("INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                  [.text(key), .text(value)])
+    }
+}
+
+extension ServerError {
+    /// A failure of PostgreSQL as the client sees it: 503 with `Retry-After`
+    /// when the database is unreachable, shutting down or lost a race too
+    /// often; 500 otherwise, with PostgreSQL's one line.
+    static func database(_ error: PostgresError) -> ServerError {
+        switch error.code {
+        case .connection, .unavailable:
+            return .unavailable("the server cannot reach its database right now; retry in 5 seconds", retryAfter: 5)
+        case .serializationFailure, .deadlock, .uniqueViolation:
+            return .busy()
+        default:
+            return .internal("the server's database failed: \(error.message)")
+        }
+    }
+}
+
+extension PostgresValue {
+    /// A UUID as lowercase text, the way the server stores ids from devices.
+    static func id(_ uuid: UUID) -> PostgresValue { .text(uuid.uuidString.lowercased()) }
+    /// An optional UUID as lowercase text, or NULL.
+    static func id(_ uuid: UUID?) -> PostgresValue { uuid.map(id) ?? .null }
+    /// A count, or NULL.
+    static func optional(_ number: Int?) -> PostgresValue { number.map { .integer(Int64($0)) } ?? .null }
+}
+
+extension PostgresRow {
+    func uuid(_ column: String) -> UUID? { string(column).flatMap(UUID.init(uuidString:)) }
+}

@@ -1,0 +1,144 @@
+"""The crash loop's PostgreSQL mode: a throwaway cluster (Tools/postgres/cluster),
+two jqc-server instances on its one database, the device routed to one or the
+other at every trial as a load balancer would, and instances SIGKILLed in the
+middle of agent cycles and restarted. The server's state is read with psql."""
+
+import glob
+import json
+import os
+import random
+import signal
+import subprocess
+import threading
+
+from .world import Server, ToolError
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+
+
+def psql_binary():
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/psql"))
+    if not found:
+        raise ToolError("PostgreSQL is not installed; run Tools/setup")
+    return found[-1]
+
+
+class Cluster:
+    """A throwaway cluster in `folder`, stopped and removed by `stop`."""
+
+    def __init__(self, folder):
+        self.folder = folder
+        done = subprocess.run([os.path.join(ROOT, "Tools/postgres/cluster"), "start", folder],
+                              capture_output=True, text=True, timeout=120)
+        if done.returncode != 0:
+            raise ToolError(f"could not start PostgreSQL: {done.stderr.strip()}")
+        self.url = done.stdout.strip().splitlines()[-1]
+
+    def stop(self):
+        subprocess.run([os.path.join(ROOT, "Tools/postgres/cluster"), "stop", self.folder],
+                       capture_output=True, timeout=120)
+
+
+def query_json(url, sql):
+    """The one JSON value `sql` selects, through psql."""
+    rest = url.split("://", 1)[1]
+    credentials, place = rest.split("@", 1)
+    user, password = credentials.split(":", 1)
+    hostport, database = place.split("/", 1)
+    host, port = hostport.split(":", 1)
+    done = subprocess.run([psql_binary(), "-h", host, "-p", port, "-U", user, "-d", database, "-qAt",
+                           "-v", "ON_ERROR_STOP=1", "-c", sql],
+                          capture_output=True, text=True, env=dict(os.environ, PGPASSWORD=password), timeout=120)
+    if done.returncode != 0:
+        raise ToolError(f"psql: {done.stderr.strip()}")
+    return json.loads(done.stdout.strip() or "null")
+
+
+def server_state(url):
+    """(check, reports, revisions, photos, bytes) as the invariant checker reads them."""
+    reports, revisions, photos, hashed = {}, {}, {}, {}
+    for local_id, server_id in query_json(url, "SELECT COALESCE(json_agg(json_build_array(local_id, server_id)), '[]') FROM reports"):
+        reports.setdefault(local_id.lower(), []).append(server_id)
+    for server_id, revision, payload, issues in query_json(url, """
+            SELECT COALESCE(json_agg(json_build_array(server_id, revision, payload::json, issues::json)
+                                     ORDER BY server_id, revision), '[]') FROM report_revisions"""):
+        revisions.setdefault(server_id, []).append((revision, payload, issues))
+    for local_id, server_id, sha in query_json(url, "SELECT COALESCE(json_agg(json_build_array(local_id, server_id, sha256)), '[]') FROM photos"):
+        photos.setdefault(local_id.lower(), []).append((server_id, sha))
+    # What the stored chunks of each photo hash to, computed by PostgreSQL.
+    for sha, computed in query_json(url, """
+            SELECT COALESCE(json_agg(json_build_array(b.sha256, (
+                SELECT encode(sha256(string_agg(c.bytes, ''::bytea ORDER BY c.chunk)), 'hex')
+                FROM photo_chunks c WHERE c.sha256 = b.sha256))), '[]') FROM photo_blobs b"""):
+        hashed[sha] = computed
+    return "ok", reports, revisions, photos, hashed
+
+
+class ServerPair:
+    """Two jqc-server instances with faults on one PostgreSQL database. Looks
+    like one `Server` to the crash loop: `url`, `db`, `fault_counts`, `stop`."""
+
+    def __init__(self, bin_dir, work, faults, seed):
+        self.cluster = Cluster(os.path.join(work, "postgres"))
+        self.db = self.cluster.url
+        self.photo_dir = None
+        self.rng = random.Random(seed * 31 + 7)
+        self.instances = [Server(bin_dir, work, name=f"instance-{i}", faults=faults, seed=seed + i, db=self.db)
+                          for i in range(2)]
+        self.kills = 0
+        self.routed = [0, 0]
+
+    def start(self):
+        for instance in self.instances:
+            instance.start()
+        self.url = self.instances[0].url
+        return self
+
+    def route(self, device):
+        """Points the device at one instance, picked at random, for its next cycle."""
+        which = self.rng.randrange(2)
+        self.routed[which] += 1
+        path = os.path.join(device.home, "credentials.json")
+        with open(path) as f:
+            saved = json.load(f)
+        saved["server_url"] = self.instances[which].url
+        with open(path + ".tmp", "w") as f:
+            json.dump(saved, f)
+        os.chmod(path + ".tmp", 0o600)
+        os.replace(path + ".tmp", path)
+        return which
+
+    def kill_later(self, which, delay):
+        """SIGKILLs instance `which` after `delay` seconds; `restart` brings it back."""
+        timer = threading.Timer(delay, lambda: self._kill(which))
+        timer.start()
+        return timer
+
+    def _kill(self, which):
+        process = self.instances[which].process
+        if process and process.poll() is None:
+            process.send_signal(signal.SIGKILL)
+            self.kills += 1
+
+    def restart(self):
+        """Starts again any instance that was killed (on a new port, as a replaced machine would be)."""
+        for instance in self.instances:
+            if instance.process.poll() is not None:
+                instance.process.wait()
+                instance.process.stdout.close()
+                instance.log.close()
+                instance.start()
+        self.url = self.instances[0].url
+
+    def fault_counts(self):
+        counts = {}
+        for instance in self.instances:
+            for kind, count in instance.fault_counts().items():
+                counts[kind] = counts.get(kind, 0) + count
+        counts["instance_kills"] = self.kills
+        return counts
+
+    def stop(self):
+        for instance in self.instances:
+            instance.stop()
+        self.cluster.stop()
