@@ -6,7 +6,7 @@ import TestSupport
 /// Two `jqc-server` processes on one PostgreSQL database, as behind a load
 /// balancer, with real devices (`jqc`, `jqc-agent`) syncing through both in
 /// turn and one instance killed with SIGKILL in the middle of a burst.
-@Suite("Many instances, one database: real devices through two servers")
+@Suite("Many instances, one database: real devices through two servers", .timeLimit(.minutes(5)))
 struct MultiInstanceTests {
     /// Makes, answers and completes a report with `photos` photos of the image field.
     private func completed(_ profile: DemoProfile, photos: Int, seed: UInt32) throws -> String {

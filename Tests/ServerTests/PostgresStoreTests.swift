@@ -6,7 +6,7 @@ import TestSupport
 /// The PostgreSQL store as operators meet it: URLs it cannot serve, databases
 /// it must not touch, and two `jqc-server` processes on one database, where
 /// every rule of the contract must hold across them.
-@Suite("PostgreSQL: bad databases are refused, and two instances on one database act as one server", .serialized)
+@Suite("PostgreSQL: bad databases are refused, and two instances on one database act as one server", .serialized, .timeLimit(.minutes(3)))
 struct PostgresStoreTests {
     private func cluster() throws -> PostgresCluster { try ServerDatabases.sharedCluster() }
 
@@ -170,6 +170,24 @@ struct PostgresStoreTests {
             let download = try await session.get("/reports/\(serverID)/photos/\(localID)")
             #expect(download.status == 200)
             #expect(download.body == photo)
+        }
+    }
+
+    @Test("wrong passwords spread over two instances meet one limit: the eleventh try is 429 on either")
+    func signInLimitShared() async throws {
+        let (a, b, _) = try twoInstances()
+        let client = HTTPTestClient()
+        func attempt(_ server: ServerProcess, _ password: String) async throws -> TestResponse {
+            try await client.send("POST", server.url("/auth/login"), json: ["username": "inspector", "password": .string(password)])
+        }
+        for index in 0..<10 {
+            let response = try await attempt(index % 2 == 0 ? a : b, "wrong-\(index)")
+            #expect(response.status == 401, "try \(index + 1): \(response.status)")
+        }
+        for server in [a, b] {
+            let refused = try await attempt(server, "wrong-again")
+            #expect(refused.status == 429)
+            #expect(Int(refused.header("Retry-After") ?? "") ?? 0 > 0)
         }
     }
 

@@ -4,12 +4,19 @@
 Driven by Tools/bench/ingest; see the usage there and BENCHMARKS.md.
 
 Each server under test is a release `jqc-server --demo` on 127.0.0.1 with a
-fresh SQLite database. Every client signs in as the demo inspector on its
+fresh SQLite database, or with `--postgres` a fresh database in a throwaway
+PostgreSQL cluster (the baseline, a build before PostgreSQL, stays on SQLite). Every client signs in as the demo inspector on its
 own, then posts its batches one after another on one keep-alive
 connection; the clients run at the same time. Every report is new (a fresh
 local_id), valid (template `lobby-walk`, facility F-100, area A-102), and
 must come back ACCEPTED, or the run fails. The figure is accepted reports
 divided by the wall time from the first request to the last answer.
+
+`--fleet N` measures a crowd instead: N clients at once, each posting one
+batch, resending it after `Retry-After` whenever the server sheds load with
+503, until every report is ACCEPTED. Its figures are the longest single
+request, the 503s answered, the wall time, and the server's peak resident
+memory (VmHWM).
 """
 
 import argparse
@@ -34,13 +41,45 @@ class Fatal(Exception):
     pass
 
 
-def start_server(binary, work, label):
-    db = os.path.join(work, f"{label}.sqlite")
-    for suffix in ("", "-wal", "-shm"):
-        if os.path.exists(db + suffix):
-            os.remove(db + suffix)
-    shutil.rmtree(db + ".photos", ignore_errors=True)
-    proc = subprocess.Popen([binary, "--db", db, "--host", "127.0.0.1", "--port", "0", "--demo"],
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+class Postgres:
+    """A throwaway cluster (Tools/postgres/cluster); a fresh database per run."""
+
+    def __init__(self, work):
+        self.folder = os.path.join(work, "postgres")
+        shutil.rmtree(self.folder, ignore_errors=True)
+        done = subprocess.run([os.path.join(ROOT, "Tools/postgres/cluster"), "start", self.folder],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            raise Fatal(f"could not start PostgreSQL: {done.stderr.strip()}")
+        self.url = done.stdout.strip().splitlines()[-1]
+        self.count = 0
+
+    def fresh(self):
+        self.count += 1
+        name = f"bench_{self.count}"
+        port = self.url.rsplit(":", 1)[1].split("/")[0]
+        psql = sorted(__import__("glob").glob("/usr/lib/postgresql/*/bin/psql"))[-1]
+        subprocess.run([psql, "-h", "127.0.0.1", "-p", port, "-U", "jqc", "-d", "jqc", "-qAt", "-c",
+                        f"CREATE DATABASE {name}"], check=True, env=dict(os.environ, PGPASSWORD="jqc-test"))
+        return self.url.rsplit("/", 1)[0] + "/" + name
+
+    def stop(self):
+        subprocess.run([os.path.join(ROOT, "Tools/postgres/cluster"), "stop", self.folder], capture_output=True)
+
+
+def start_server(binary, work, label, postgres=None, extra=()):
+    if postgres:
+        db = postgres.fresh()
+    else:
+        db = os.path.join(work, f"{label}.sqlite")
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(db + suffix):
+                os.remove(db + suffix)
+        shutil.rmtree(db + ".photos", ignore_errors=True)
+    proc = subprocess.Popen([binary, "--db", db, "--host", "127.0.0.1", "--port", "0", "--demo", *extra],
                             stdout=subprocess.PIPE, stderr=open(os.path.join(work, f"{label}.log"), "w"), text=True)
     line = proc.stdout.readline().strip()
     match = re.match(r"listening on http://127\.0\.0\.1:(\d+)", line)
@@ -77,8 +116,77 @@ def batch_body(size):
                        "reports": reports}).encode()
 
 
-def run_once(binary, work, label, clients, batches, size):
-    proc, port = start_server(binary, work, label)
+def peak_rss_mb(pid):
+    """The process's peak resident set (VmHWM), in MB."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def login(port):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    token = request(conn, "POST", "/auth/login",
+                    json.dumps({"username": "inspector", "password": "inspector-pass"}))["access_token"]
+    conn.close()
+    return token
+
+
+def run_fleet(binary, work, label, clients, size, postgres=None):
+    """`clients` clients at once, one batch each, resent after Retry-After until accepted."""
+    proc, port = start_server(binary, work, label, postgres)
+    try:
+        token = login(port)
+        bodies = [batch_body(size) for _ in range(clients)]
+        longest = [0.0] * clients
+        shed = [0] * clients
+        errors = []
+        start = threading.Barrier(clients + 1)
+
+        def client(index):
+            try:
+                start.wait()
+                while True:
+                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+                    began = time.monotonic()
+                    conn.request("POST", "/api/v1/reports/sync", body=bodies[index],
+                                 headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
+                    response = conn.getresponse()
+                    data = response.read()
+                    longest[index] = max(longest[index], time.monotonic() - began)
+                    conn.close()
+                    if response.status == 503:
+                        shed[index] += 1
+                        time.sleep(float(response.getheader("Retry-After") or "1"))
+                        continue
+                    if response.status != 200:
+                        raise Fatal(f"HTTP {response.status}: {data[:200]!r}")
+                    results = json.loads(data)["data"]["results"]
+                    if len(results) != size or any(r["status"] != "ACCEPTED" for r in results):
+                        raise Fatal(f"not every report was accepted: {results[:1]}")
+                    return
+            except Exception as error:  # noqa: BLE001 - reported below
+                errors.append(error)
+
+        threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+        for thread in threads:
+            thread.start()
+        start.wait()
+        began = time.monotonic()
+        for thread in threads:
+            thread.join()
+        elapsed = time.monotonic() - began
+        if errors:
+            raise Fatal(f"{label}: {errors[0]}")
+        return {"longest": max(longest), "shed": sum(shed), "seconds": elapsed, "rss": peak_rss_mb(proc.pid)}
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
+
+
+def run_once(binary, work, label, clients, batches, size, postgres=None):
+    proc, port = start_server(binary, work, label, postgres)
     try:
         tokens = []
         for _ in range(clients):
@@ -129,27 +237,51 @@ def main():
     parser.add_argument("--batches", type=int, default=10, help="batches per client")
     parser.add_argument("--batch", type=int, default=100, help="reports per batch")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--postgres", action="store_true", help="this build on PostgreSQL (a throwaway cluster)")
+    parser.add_argument("--fleet", type=int, default=0, help="N clients at once, one batch each, instead")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     servers = [("this build", args.server)] + ([("baseline", args.baseline)] if args.baseline else [])
     rates = {label: [] for label, _ in servers}
+    postgres = None
     try:
+        if args.postgres:
+            postgres = Postgres(args.work)
+        if args.fleet:
+            return fleet(args, servers, postgres)
         for run in range(args.repeat):
             for label, binary in servers:
-                rate = run_once(binary, args.work, label.replace(" ", "-"), args.clients, args.batches, args.batch)
+                store = postgres if label == "this build" else None
+                rate = run_once(binary, args.work, label.replace(" ", "-"), args.clients, args.batches, args.batch, store)
                 rates[label].append(rate)
                 log(f"run {run + 1}: {label}: {rate:,.0f} reports/s")
     except Fatal as error:
         print(f"ingest: {error}", file=sys.stderr)
         return 1
+    finally:
+        if postgres:
+            postgres.stop()
     total = args.clients * args.batches * args.batch
-    print(f"{args.clients} clients x {args.batches} batches x {args.batch} new reports ({total:,} per run), "
+    store = "this build on PostgreSQL" if args.postgres else "SQLite"
+    print(f"[{store}] {args.clients} clients x {args.batches} batches x {args.batch} new reports ({total:,} per run), "
           f"median of {args.repeat} runs:")
     medians = {label: statistics.median(values) for label, values in rates.items()}
     for label, _ in servers:
         print(f"  {label:>10}: {medians[label]:8,.0f} reports/s   (runs: {', '.join(f'{v:,.0f}' for v in rates[label])})")
     if args.baseline:
         print(f"  ratio this build / baseline: {medians['this build'] / medians['baseline']:.2f}")
+    return 0
+
+
+def fleet(args, servers, postgres):
+    print(f"{args.fleet} clients at once, one batch of {args.batch} new reports each"
+          + (", this build on PostgreSQL" if postgres else "") + ":")
+    for run in range(args.repeat):
+        for label, binary in servers:
+            store = postgres if label == "this build" else None
+            figures = run_fleet(binary, args.work, label.replace(" ", "-"), args.fleet, args.batch, store)
+            print(f"  run {run + 1}: {label:>10}: longest request {figures['longest']:5.1f} s, {figures['shed']:4d} answered 503, "
+                  f"all accepted in {figures['seconds']:5.1f} s, peak RSS {figures['rss']:5.0f} MB", flush=True)
     return 0
 
 

@@ -22,15 +22,26 @@ extension ServerApp {
         // A busy server (503) leaves the attempt uncounted; only a wrong password counts.
         var outcome = LoginThrottle.Outcome.notChecked
         defer { loginThrottle.finish(address: address, username: body.username, outcome: outcome, now: Date()) }
-        let user = try store.read { try $0.user(username: body.username) }
+        let shared = SharedSignInLimit(address: address, username: body.username)
+        let (user, wait) = try store.write { session in
+            (try session.user(username: body.username), try shared.refusal(in: session, now: now))
+        }
+        if let wait {
+            throw ServerError.tooManyRequests("too many failed sign-ins for '\(body.username)' from this address; wait \(wait) seconds",
+                                              retryAfter: wait)
+        }
         let matches = try passwordGate.run { PasswordHasher.verify(body.password, against: user?.passwordHash ?? decoyHash) }
         guard let user, matches else {
             outcome = .failed
+            try store.write { session in try shared.recordFailure(in: session, now: Date()) }
             throw ServerError.authRequired("wrong user name or password")
         }
         outcome = .succeeded
         let refresh = newRefreshToken()
-        let sessionID = try store.write { try $0.createSession(userID: user.id, refreshHash: refresh.hash, now: now) }
+        let sessionID = try store.write { session in
+            try shared.recordSuccess(in: session, now: now)
+            return try session.createSession(userID: user.id, refreshHash: refresh.hash, now: now)
+        }
         return .ok(grant(for: user, sessionID: sessionID, refreshToken: refresh.token, now: now))
     }
 

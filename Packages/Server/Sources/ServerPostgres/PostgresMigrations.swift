@@ -61,7 +61,9 @@ enum PostgresMigrations {
                 local_id text PRIMARY KEY, seq bigserial NOT NULL, server_id text NOT NULL REFERENCES reports(server_id),
                 field_id text, issue_local_id text, sha256 text NOT NULL REFERENCES photo_blobs(sha256),
                 byte_size bigint NOT NULL, uploaded_by text NOT NULL REFERENCES users(id), created_at text NOT NULL);
-            CREATE INDEX photos_report ON photos(server_id, seq)
+            CREATE INDEX photos_report ON photos(server_id, seq);
+            CREATE TABLE sign_in_failures (key text PRIMARY KEY, window_start bigint NOT NULL, failures integer NOT NULL);
+            CREATE INDEX sign_in_failures_age ON sign_in_failures(window_start)
             """),
     ]
 

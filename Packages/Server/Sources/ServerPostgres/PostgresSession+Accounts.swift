@@ -83,6 +83,23 @@ extension PostgresSession {
                   [.text(Timestamp.string(now)), .text(userID)])
     }
 
+    func countSignInFailures(key: String, adding: Int, now: Date, window: TimeInterval) throws(ServerError) -> (Int, Int64) {
+        let second = Int64(now.timeIntervalSince1970)
+        let row = try query("""
+            INSERT INTO sign_in_failures AS f (key, window_start, failures) VALUES ($1, $2, $3)
+            ON CONFLICT (key) DO UPDATE SET
+                failures = CASE WHEN f.window_start <= $2 - $4 THEN $3 ELSE f.failures + $3 END,
+                window_start = CASE WHEN f.window_start <= $2 - $4 THEN $2 ELSE f.window_start END
+            RETURNING failures, window_start
+            """, [.text(key), .integer(second), .integer(Int64(adding)), .integer(Int64(window))]).first
+        return (Int(row?.int("failures") ?? 0), row?.int("window_start") ?? second)
+    }
+
+    func clearSignInFailures(key: String, staleBefore: Date) throws(ServerError) {
+        try query("DELETE FROM sign_in_failures WHERE key = $1 OR window_start < $2",
+                  [.text(key), .integer(Int64(staleBefore.timeIntervalSince1970))])
+    }
+
     func revokeSession(refreshHash: String, userID: String) throws(ServerError) {
         try query("""
             UPDATE sessions SET revoked_at = $1 WHERE revoked_at IS NULL AND user_id = $2

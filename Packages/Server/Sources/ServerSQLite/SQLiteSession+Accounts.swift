@@ -83,6 +83,23 @@ extension SQLiteSession {
                       [.text(Timestamp.string(now)), .text(userID)])
     }
 
+    func countSignInFailures(key: String, adding: Int, now: Date, window: TimeInterval) throws(ServerError) -> (Int, Int64) {
+        let second = Int64(now.timeIntervalSince1970)
+        let row = try db.query("""
+            INSERT INTO sign_in_failures (key, window_start, failures) VALUES (?1, ?2, ?3)
+            ON CONFLICT(key) DO UPDATE SET
+                failures = CASE WHEN window_start <= ?2 - ?4 THEN ?3 ELSE failures + ?3 END,
+                window_start = CASE WHEN window_start <= ?2 - ?4 THEN ?2 ELSE window_start END
+            RETURNING failures, window_start
+            """, [.text(key), .integer(second), .integer(Int64(adding)), .integer(Int64(window))]).first
+        return (Int(row?.integer("failures") ?? 0), row?.integer("window_start") ?? second)
+    }
+
+    func clearSignInFailures(key: String, staleBefore: Date) throws(ServerError) {
+        try db.update("DELETE FROM sign_in_failures WHERE key = ? OR window_start < ?",
+                      [.text(key), .integer(Int64(staleBefore.timeIntervalSince1970))])
+    }
+
     func revokeSession(refreshHash: String, userID: String) throws(ServerError) {
         try db.update("""
             UPDATE sessions SET revoked_at = ? WHERE revoked_at IS NULL AND user_id = ?

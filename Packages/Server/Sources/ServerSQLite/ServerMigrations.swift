@@ -85,5 +85,9 @@ enum ServerMigrations {
             """,
             "CREATE INDEX photos_report ON photos(server_id)",
         ]),
+        ("004-sign-in-failures", [
+            "CREATE TABLE sign_in_failures (key TEXT PRIMARY KEY, window_start INTEGER NOT NULL, failures INTEGER NOT NULL)",
+            "CREATE INDEX sign_in_failures_age ON sign_in_failures(window_start)",
+        ]),
     ]
 }

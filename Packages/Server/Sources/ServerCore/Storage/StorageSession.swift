@@ -39,6 +39,13 @@ public protocol StorageSession {
     func revokeSessions(userID: String, now: Date) throws(ServerError)
     /// Revokes the session a refresh token belongs to, when it is the user's own.
     func revokeSession(refreshHash: String, userID: String) throws(ServerError)
+    /// Adds `adding` failed sign-ins to `key` (a window of `window` seconds
+    /// starts afresh once the last one is over) and returns the failures in
+    /// the current window and the Unix second it began: the count every
+    /// instance on the database shares.
+    func countSignInFailures(key: String, adding: Int, now: Date, window: TimeInterval) throws(ServerError) -> (Int, Int64)
+    /// Forgets the failures of `key` (a right password), and entries idle since `staleBefore`.
+    func clearSignInFailures(key: String, staleBefore: Date) throws(ServerError)
 
     // MARK: Reference data
 
