@@ -14,7 +14,7 @@ extension ServerApp {
             throw ServerError.badRequest("'password' is longer than \(Self.longestPassword) bytes")
         }
         let now = Date()
-        let address = input.request.clientAddress
+        let address = ClientAddress.of(input.request, trustedProxies: config.trustedProxies)
         if let wait = loginThrottle.begin(address: address, username: body.username, now: now) {
             throw ServerError.tooManyRequests("too many failed sign-ins for '\(body.username)' from this address; wait \(wait) seconds",
                                               retryAfter: wait)

@@ -46,6 +46,8 @@ struct ServerConfig: Sendable {
     var maxRevisions = 500
     /// Password checks (argon2id, 64 MiB each) run at the same time; more wait briefly, then get 503.
     var passwordChecks = 2
+    /// Reverse proxies whose `X-Forwarded-For` names the client (for the sign-in limits).
+    var trustedProxies: Set<String> = []
     /// Connections, deadlines and workers of the HTTP layer.
     var http = HTTPLimits()
 
@@ -80,6 +82,7 @@ struct ServerConfig: Sendable {
         .value("refresh-max-age", "SECONDS", help: "a session older than this must sign in again (default 7776000, 90 days)"),
         .value("max-revisions", "N", help: "revisions one report may have (default 500)"),
         .value("password-checks", "N", help: "password checks run at once; each takes 64 MiB (default 2)"),
+        .value("trusted-proxy", "ADDRESS", repeatable: true, help: "a reverse proxy whose X-Forwarded-For names the client; repeatable"),
         .value("max-connections", "N", help: "open connections in all (default 2048)"),
         .value("max-connections-per-address", "N", help: "open connections from one client address (default 256)"),
         .value("workers", "N", help: "threads running requests (default 16)"),
@@ -136,6 +139,14 @@ struct ServerConfig: Sendable {
                                              range: 1...(3650 * 86_400))
         config.maxRevisions = try whole(parsed, "max-revisions", default: config.maxRevisions, range: 1...100_000)
         config.passwordChecks = try whole(parsed, "password-checks", default: config.passwordChecks, range: 1...64)
+        for proxy in parsed.all("trusted-proxy") {
+            var v4 = in_addr()
+            var v6 = in6_addr()
+            guard inet_pton(AF_INET, proxy, &v4) == 1 || inet_pton(AF_INET6, proxy, &v6) == 1 else {
+                throw UsageError("--trusted-proxy '\(proxy)' is not an IP address.")
+            }
+            config.trustedProxies.insert(proxy)
+        }
         var http = HTTPLimits()
         http.connections = try whole(parsed, "max-connections", default: http.connections, range: 16...60_000)
         http.connectionsPerAddress = try whole(parsed, "max-connections-per-address", default: http.connectionsPerAddress,
