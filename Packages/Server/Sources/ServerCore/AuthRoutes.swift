@@ -22,7 +22,7 @@ extension ServerApp {
         // A busy server (503) leaves the attempt uncounted; only a wrong password counts.
         var outcome = LoginThrottle.Outcome.notChecked
         defer { loginThrottle.finish(address: address, username: body.username, outcome: outcome, now: Date()) }
-        let shared = SharedSignInLimit(address: address, username: body.username)
+        let shared = SharedSignInLimit(address: address, username: body.username, window: loginThrottle.window)
         let (user, wait) = try store.write { session in
             (try session.user(username: body.username), try shared.refusal(in: session, now: now))
         }

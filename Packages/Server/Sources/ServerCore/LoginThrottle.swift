@@ -32,11 +32,15 @@ final class LoginThrottle: @unchecked Sendable {
     static let perUser = 10
     /// Failures allowed per address, over every user name, in one window.
     static let perAddress = 100
-    static let window: TimeInterval = 60
+    /// Seconds over which failures are counted (`--sign-in-window`).
+    let window: TimeInterval
+    /// The first lockout; each one after doubles it.
+    static let firstLockout: TimeInterval = 60
     /// The longest lockout, reached after repeated ones.
     static let longestLockout: TimeInterval = 16 * 60
 
-    init(capacity: Int = 10_000, longestWait: TimeInterval = 5) {
+    init(capacity: Int = 10_000, longestWait: TimeInterval = 5, window: TimeInterval = 60) {
+        self.window = window
         self.capacity = capacity
         self.longestWait = longestWait
     }
@@ -70,13 +74,13 @@ final class LoginThrottle: @unchecked Sendable {
                 if let until = entry.lockedUntil, until > now {
                     return .refused(Self.seconds(until.timeIntervalSince(now)))
                 }
-                if entry.lockedUntil != nil || now.timeIntervalSince(entry.windowStart) >= Self.window {
+                if entry.lockedUntil != nil || now.timeIntervalSince(entry.windowStart) >= window {
                     entry.lockedUntil = nil
                     entry.windowStart = now
                     entry.failures = 0
                 }
                 if entry.failures >= limit {
-                    let lockout = min(Self.window * pow(2, Double(entry.lockouts)), Self.longestLockout)
+                    let lockout = min(Self.firstLockout * pow(2, Double(entry.lockouts)), Self.longestLockout)
                     entry.lockouts += 1
                     entry.lockedUntil = now.addingTimeInterval(lockout)
                     insert(entry, for: key, into: &entries, now: now)

@@ -122,7 +122,7 @@ final class ServerApp: Sendable {
     /// The templates compiled once, reloaded when an import changes them.
     let templateCache: TemplateCache
     let photos: any PhotoStore
-    let loginThrottle = LoginThrottle()
+    let loginThrottle: LoginThrottle
     let passwordGate: PasswordGate
     let log: ServerLog
     /// A hash checked when the user name is unknown, so a wrong name and a
@@ -137,6 +137,7 @@ final class ServerApp: Sendable {
         self.config = config
         self.log = log
         passwordGate = PasswordGate(limit: config.passwordChecks)
+        loginThrottle = LoginThrottle(window: TimeInterval(config.signInWindow))
         self.store = store
         self.signer = signer
         self.judge = judge

@@ -46,6 +46,8 @@ struct ServerConfig: Sendable {
     var maxRevisions = 500
     /// Password checks (argon2id, 64 MiB each) run at the same time; more wait briefly, then get 503.
     var passwordChecks = 2
+    /// Seconds over which failed sign-ins are counted against the limits.
+    var signInWindow = 60
     /// Reverse proxies whose `X-Forwarded-For` names the client (for the sign-in limits).
     var trustedProxies: Set<String> = []
     /// Connections, deadlines and workers of the HTTP layer.
@@ -83,6 +85,7 @@ struct ServerConfig: Sendable {
         .value("max-revisions", "N", help: "revisions one report may have (default 500)"),
         .value("password-checks", "N", help: "password checks run at once; each takes 64 MiB (default 2)"),
         .value("trusted-proxy", "ADDRESS", repeatable: true, help: "a reverse proxy whose X-Forwarded-For names the client; repeatable"),
+        .value("sign-in-window", "SECONDS", help: "failed sign-ins are counted over this many seconds: 10 per address and user, 100 per address (default 60)"),
         .value("max-connections", "N", help: "open connections in all (default 2048)"),
         .value("max-connections-per-address", "N", help: "open connections from one client address (default 256)"),
         .value("workers", "N", help: "threads running requests (default 16)"),
@@ -138,6 +141,7 @@ struct ServerConfig: Sendable {
         config.refreshMaximumAge = try whole(parsed, "refresh-max-age", default: config.refreshMaximumAge,
                                              range: 1...(3650 * 86_400))
         config.maxRevisions = try whole(parsed, "max-revisions", default: config.maxRevisions, range: 1...100_000)
+        config.signInWindow = try whole(parsed, "sign-in-window", default: config.signInWindow, range: 10...86_400)
         config.passwordChecks = try whole(parsed, "password-checks", default: config.passwordChecks, range: 1...64)
         for proxy in parsed.all("trusted-proxy") {
             var v4 = in_addr()

@@ -9,6 +9,8 @@ import Foundation
 struct SharedSignInLimit {
     let address: String
     let username: String
+    /// Seconds over which failures are counted.
+    let window: TimeInterval
 
     private var keys: [(key: String, limit: Int)] {
         [("user \(address) \(username)", LoginThrottle.perUser), ("address \(address)", LoginThrottle.perAddress)]
@@ -33,9 +35,9 @@ struct SharedSignInLimit {
         var wait: Int?
         for (key, limit) in keys {
             let (failures, started) = try session.countSignInFailures(key: key, adding: adding, now: now,
-                                                                      window: LoginThrottle.window)
+                                                                      window: window)
             if failures >= limit {
-                let left = Int(Double(started) + LoginThrottle.window - now.timeIntervalSince1970.rounded(.down))
+                let left = Int(Double(started) + window - now.timeIntervalSince1970.rounded(.down))
                 wait = max(wait ?? 1, max(1, left))
             }
         }
