@@ -37,10 +37,28 @@ public enum JQCCommandLine {
         case .jqc:
             return ReportCommands.all + [RunCommand.run] + ReferenceCommands.all + StatusCommands.all
                 + PhotoIssueCommands.all + [ExportCommand.export] + AccountCommands.all + SyncCommands.all
-                + ConflictCommands.all + HistoryCommands.all
+                + ConflictCommands.all + HistoryCommands.all + [HelpCommands.help(program), HelpCommands.completion(program)]
         case .agent:
-            return [AgentCommands.run, StatusCommands.status]
+            return [AgentCommands.run, StatusCommands.status, HelpCommands.help(program), HelpCommands.completion(program)]
         }
+    }
+
+    /// The program's commands as the parser, help, completion and man page read them.
+    public static func catalog(for program: Program) -> CommandCatalog {
+        CommandCatalog(commands: commands(for: program).map(\.spec), globalOptions: GlobalOptions.all)
+    }
+
+    /// The program's man page, in roff.
+    public static func manPage(for program: Program) -> String {
+        ManPage.roff(program: program.name, summary: program.summary, version: AppVersion.current, catalog: catalog(for: program),
+                     sections: [
+                        ("Exit status", ["0 ok; 1 failure; 2 usage error; 3 not found; 4 validation failed; 5 blocked by a rule; "
+                            + "6 sign-in required; 7 a conflict needs a person; 73 another agent holds the lock; "
+                            + "75 temporary failure (offline, server unavailable): try later."]),
+                        ("Environment", ["JQC_HOME: the profile directory when --home is not given. "
+                            + "XDG_DATA_HOME and XDG_CONFIG_HOME: where the profile and credentials live by default. "
+                            + "NO_COLOR: plain output."]),
+                     ])
     }
 
     /// Runs one invocation and returns its exit code. Output that could not
@@ -53,29 +71,83 @@ public enum JQCCommandLine {
         return ProgramExit.code(code, program: program.name)
     }
 
+    /// The version line of `--version`.
+    static func versionLine(_ program: Program) -> String {
+        "\(program.name) \(AppVersion.current) (SQLite \(SQLiteInfo.version), libcurl \(Libcurl.version))"
+    }
+
+    /// The usage error for words that name no command, with the nearest name.
+    static func lookupError(_ lookup: CommandCatalog.Lookup, program: Program) -> AppError? {
+        switch lookup {
+        case .unknownCommand(let word, let suggestion):
+            let hint = suggestion.map { " Did you mean '\($0)'?" } ?? ""
+            return AppError.usage("unknown command '\(word)'.\(hint) Run '\(program.name) help' for the list of commands.")
+        case .unknownSubcommand(let group, let word, let suggestion):
+            let catalog = catalog(for: program)
+            let hint = suggestion.map { " Did you mean '\(group) \($0)'?" } ?? ""
+            return AppError.usage("'\(group)' has no command '\(word)'.\(hint) Its commands: \(catalog.subcommands(of: group).joined(separator: ", ")).")
+        default:
+            return nil
+        }
+    }
+
     /// Finds, parses and runs the command; prints its output or its error.
     static func dispatch(program: Program, arguments: [String], environment: [String: String]) -> Int32 {
         let commands = commands(for: program)
+        let catalog = catalog(for: program)
         let wantsJSON = arguments.contains("--json")
-        if arguments.first == "--version" || arguments.first == "version" {
-            standardOutput.line("\(program.name) \(AppVersion.current) (SQLite \(SQLiteInfo.version), libcurl \(Libcurl.version))")
-            return ExitCode.ok
-        }
-        guard let (command, rest) = find(arguments, in: commands) else {
-            let words = commandWords(arguments)
-            if words.isEmpty {
-                if program == .jqc, !wantsJSON, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1,
-                   !arguments.contains("--help"), !arguments.contains("-h") {
-                    return openHomeMenu(arguments: arguments, environment: environment)
+        let parser = ArgumentParser(globalOptions: GlobalOptions.all, program: program.name)
+        let lookup = catalog.lookup(arguments)
+        switch lookup {
+        case .none:
+            // Only global options: each must be known and complete (`jqc --home` alone is a usage error).
+            let parsed: ParsedArguments
+            do {
+                parsed = try parser.parse(arguments, for: CommandSpec(program.name, summary: ""))
+            } catch {
+                return report(AppError.usage(error.message), program: program, json: wantsJSON)
+            }
+            if parsed.flag("version") {
+                if wantsJSON {
+                    standardOutput.line(JSONValue.object(["program": .string(program.name), "version": .string(AppVersion.current)])
+                        .canonicalString())
+                } else {
+                    standardOutput.line(versionLine(program))
                 }
-                standardOutput.line(HelpFormatter.overview(program: program.name, summary: program.summary,
-                                             commands: commands.map(\.spec), globalOptions: GlobalOptions.all))
                 return ExitCode.ok
             }
-            return report(AppError.usage("unknown command '\(words[0])'. Run '\(program.name) --help' for the list of commands."),
-                          program: program, json: wantsJSON)
+            if wantsJSON {
+                let list: [JSONValue] = catalog.commands.map { .object(["name": .string($0.name), "summary": .string($0.summary)]) }
+                standardOutput.line(JSONValue.object(["program": .string(program.name), "version": .string(AppVersion.current),
+                                                      "commands": .array(list)]).canonicalString())
+                return ExitCode.ok
+            }
+            if program == .jqc, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, !parsed.flag("help") {
+                return openHomeMenu(arguments: arguments, environment: environment)
+            }
+            standardOutput.line(HelpFormatter.overview(program: program.name, summary: program.summary,
+                                                       commands: catalog.commands, globalOptions: GlobalOptions.all))
+            return ExitCode.ok
+        case .group(let group):
+            do {
+                _ = try parser.parse(arguments.filter { $0 != group }, for: CommandSpec(group, summary: ""))
+            } catch {
+                return report(AppError.usage(error.message), program: program, json: wantsJSON)
+            }
+            standardOutput.line(HelpFormatter.group(group, program: program.name, catalog: catalog))
+            return ExitCode.ok
+        case .unknownCommand, .unknownSubcommand:
+            return report(lookupError(lookup, program: program) ?? AppError.usage("unknown command"), program: program, json: wantsJSON)
+        case .command(let name, let rest):
+            guard let command = commands.first(where: { $0.spec.name == name }) else {
+                return report(AppError.usage("unknown command '\(name)'"), program: program, json: wantsJSON)
+            }
+            return run(command, rest: rest, program: program, parser: parser, wantsJSON: wantsJSON, environment: environment)
         }
-        let parser = ArgumentParser(globalOptions: GlobalOptions.all)
+    }
+
+    private static func run(_ command: Command, rest: [String], program: Program, parser: ArgumentParser, wantsJSON: Bool,
+                            environment: [String: String]) -> Int32 {
         let parsed: ParsedArguments
         do {
             parsed = try parser.parse(rest, for: command.spec)
@@ -84,6 +156,10 @@ public enum JQCCommandLine {
         }
         if parsed.flag("help") {
             standardOutput.line(HelpFormatter.help(command.spec, program: program.name, globalOptions: GlobalOptions.all))
+            return ExitCode.ok
+        }
+        if parsed.flag("version") {
+            standardOutput.line(versionLine(program))
             return ExitCode.ok
         }
         let context = makeContext(parsed, environment: environment)
@@ -117,20 +193,6 @@ public enum JQCCommandLine {
             environment: environment)
     }
 
-    /// The words of the command line that are neither options nor the values of global options.
-    static func commandWords(_ arguments: [String]) -> [String] {
-        let valued = Set(GlobalOptions.all.filter { $0.valueName != nil }.map { "--\($0.long)" })
-        var words: [String] = []
-        var index = 0
-        while index < arguments.count {
-            let word = arguments[index]
-            if valued.contains(word) { index += 2; continue }
-            if !word.hasPrefix("-") { words.append(word) }
-            index += 1
-        }
-        return words
-    }
-
     /// `jqc` with no command on a terminal: the home menu on standard input and output.
     static func openHomeMenu(arguments: [String], environment: [String: String]) -> Int32 {
         let parsed: ParsedArguments
@@ -151,31 +213,6 @@ public enum JQCCommandLine {
         } catch {
             return report(error, program: .jqc, json: false)
         }
-    }
-
-    /// Finds the command named by the first one or two words that are not options.
-    static func find(_ arguments: [String], in commands: [Command]) -> (Command, [String])? {
-        var wordPositions: [Int] = []
-        var index = 0
-        let valued = Set(GlobalOptions.all.filter { $0.valueName != nil }.map { "--\($0.long)" })
-        while index < arguments.count, wordPositions.count < 2 {
-            let word = arguments[index]
-            if valued.contains(word) { index += 2; continue }
-            if word.hasPrefix("-") { break }
-            wordPositions.append(index)
-            index += 1
-        }
-        for count in stride(from: wordPositions.count, through: 1, by: -1) {
-            let positions = Array(wordPositions.prefix(count))
-            guard positions.last.map({ $0 - positions[0] == count - 1 }) ?? false else { continue }
-            let name = positions.map { arguments[$0] }.joined(separator: " ")
-            if let command = commands.first(where: { $0.spec.name == name }) {
-                var rest = arguments
-                for position in positions.reversed() { rest.remove(at: position) }
-                return (command, rest)
-            }
-        }
-        return nil
     }
 
     /// Prints an error as CLI.md asks and returns its exit code.
@@ -220,5 +257,5 @@ func oneLine(_ text: String) -> String {
 
 /// This app's version, sent as `X-JQC-App-Version` and compared with the server's minimum.
 public enum AppVersion {
-    public static let current = "0.1.0"
+    public static let current = ProductVersion.current
 }

@@ -35,5 +35,6 @@ public enum GlobalOptions {
         .value("home", "DIR", help: "profile directory (store, photos, credentials); default $JQC_HOME or $XDG_DATA_HOME/jqc"),
         .flag("json", help: "print one JSON document on stdout"),
         .flag("help", short: "h", help: "show help"),
+        .flag("version", help: "print the program's version and the libraries it runs with"),
     ]
 }

@@ -6,8 +6,13 @@
 public struct ArgumentParser: Sendable {
     /// Options every command of the program accepts (`--home`, `--json`, `--help`).
     public var globalOptions: [OptionSpec]
+    /// The program's name, for the help a message points at ("jqc status --help").
+    public var program: String?
 
-    public init(globalOptions: [OptionSpec]) { self.globalOptions = globalOptions }
+    public init(globalOptions: [OptionSpec], program: String? = nil) {
+        self.globalOptions = globalOptions
+        self.program = program
+    }
 
     /// Parses `arguments` (the words after the command name) for `spec`.
     public func parse(_ arguments: [String], for spec: CommandSpec) throws(UsageError) -> ParsedArguments {
@@ -111,7 +116,10 @@ public struct ArgumentParser: Sendable {
         if let close, distance(close, name) <= 2 {
             return "'\(command)' has no option '\(written)'; did you mean '--\(close)'?"
         }
-        return "'\(command)' has no option '\(written)'. See '\(command) --help'."
+        let helpCommand = [program, command].compactMap { $0 }.filter { !$0.isEmpty }
+        var unique: [String] = []
+        for word in helpCommand where !unique.contains(word) { unique.append(word) }
+        return "'\(command)' has no option '\(written)'. See '\(unique.joined(separator: " ")) --help'."
     }
 
     /// Edit distance between two short words, for "did you mean" suggestions.

@@ -33,7 +33,16 @@ public enum HelpFormatter {
         lines += table(commands.map { ($0.name, $0.summary) })
         lines += ["", "Global options:"]
         lines += table(globalOptions.map { ($0.usageText, $0.help) })
-        lines += ["", "Run '\(program) <command> --help' for a command's arguments and options."]
+        lines += ["", "Run '\(program) help <command>' or '\(program) <command> --help' for a command's arguments and options."]
+        return lines.joined(separator: "\n")
+    }
+
+    /// A group's help (`jqc photo`): its commands with their summaries.
+    public static func group(_ group: String, program: String, catalog: CommandCatalog) -> String {
+        let members = catalog.members(of: group)
+        var lines = ["Usage: \(program) \(group) <command> [arguments] [options]", "", "Commands:"]
+        lines += table(members.map { ($0.name, $0.summary) })
+        lines += ["", "Run '\(program) help \(group) <command>' or '\(program) \(group) <command> --help' for one command."]
         return lines.joined(separator: "\n")
     }
 

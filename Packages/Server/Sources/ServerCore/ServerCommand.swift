@@ -2,11 +2,23 @@ import ArgumentParsing
 import Foundation
 import Models
 import ProgramOutput
+import ServerHTTP
 @_exported import func Foundation.exit
 
 /// The command line of `jqc-server`: serving, and the admin commands.
 public enum ServerCommand {
-    static let globalOptions: [OptionSpec] = [.flag("help", short: "h", help: "show this help")]
+    static let globalOptions: [OptionSpec] = [
+        .flag("help", short: "h", help: "show this help"),
+        .flag("version", help: "print the server's version and the libraries it runs with"),
+    ]
+
+    /// Every command, for the man page.
+    static var catalog: CommandCatalog {
+        CommandCatalog(commands: [serve, editReport, addUser, setPassword, importTemplates], globalOptions: globalOptions)
+    }
+
+    /// `--version`.
+    static var versionLine: String { "jqc-server \(ProductVersion.current) (libmicrohttpd \(HTTPServer.libraryVersion))" }
 
     static let serve = CommandSpec("serve", summary: "serve CONTRACT.md over HTTP (the default command)",
                                    options: ServerConfig.options,
@@ -50,8 +62,25 @@ public enum ServerCommand {
             if arguments.first == "admin" {
                 return try admin(Array(arguments.dropFirst()), parser: parser, storage: storage)
             }
+            if arguments.first == "help" {
+                if arguments.contains("--man") {
+                    OutputChannel.standardOutput.write(ManPage.roff(
+                        program: "jqc-server", summary: "the JanitorialQC server: the wire contract over HTTP, on SQLite or PostgreSQL",
+                        version: ProductVersion.current, catalog: catalog,
+                        sections: [("Exit status", ["0 stopped cleanly; 1 could not start or serve (one line on stderr says why); "
+                            + "2 usage error; admin: 3 not found, 4 invalid input, 7 conflict."])]))
+                    return 0
+                }
+                OutputChannel.standardOutput.line(HelpFormatter.overview(program: "jqc-server", summary: "the JanitorialQC server",
+                                                                         commands: catalog.commands, globalOptions: globalOptions))
+                return 0
+            }
             let words = arguments.first == "serve" ? Array(arguments.dropFirst()) : arguments
             let parsed = try parser.parse(words, for: serve)
+            if parsed.flag("version") {
+                OutputChannel.standardOutput.line(versionLine)
+                return 0
+            }
             if parsed.flag("help") {
                 OutputChannel.standardOutput.line(HelpFormatter.help(serve, program: "jqc-server", globalOptions: globalOptions))
                 OutputChannel.standardOutput.line("\nAdmin commands: 'jqc-server admin edit-report --help', 'jqc-server admin add-user --help'.")

@@ -120,6 +120,9 @@ public final class HTTPServer: @unchecked Sendable {
         deadlines.start()
     }
 
+    /// The version of libmicrohttpd this process runs with.
+    public static var libraryVersion: String { MHD_get_version().map { String(cString: $0) } ?? "unknown" }
+
     /// Stops accepting connections, lets requests in flight finish (up to
     /// `grace` seconds), then closes everything.
     public func stop(grace: TimeInterval = 30) {

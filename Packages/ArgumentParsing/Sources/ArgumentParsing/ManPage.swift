@@ -1,0 +1,52 @@
+/// A man page (roff, section 1) written from a program's command catalogue:
+/// the same commands, arguments and options as its help.
+public enum ManPage {
+    /// Sections after the commands: a title and its paragraphs.
+    public typealias Section = (title: String, paragraphs: [String])
+
+    public static func roff(program: String, summary: String, version: String, catalog: CommandCatalog,
+                            sections: [Section] = []) -> String {
+        var lines = [
+            ".TH \(program.uppercased()) 1 \"\" \"\(escape(program)) \(escape(version))\" \"User Commands\"",
+            ".SH NAME",
+            "\(escape(program)) \\- \(escape(summary))",
+            ".SH SYNOPSIS",
+            ".B \(escape(program))",
+            "\\fICOMMAND\\fR [\\fIARGUMENTS\\fR] [\\fIOPTIONS\\fR]",
+            ".SH GLOBAL OPTIONS",
+        ]
+        for option in catalog.globalOptions { lines += item(option) }
+        lines.append(".SH COMMANDS")
+        for spec in catalog.commands {
+            lines.append(".SS \(escape(HelpFormatter.usageLine(spec, program: nil)))")
+            lines.append(escape(spec.summary))
+            for positional in spec.positionals {
+                lines += [".TP", "\\fI\(escape(positional.usageText))\\fR", escape(positional.help)]
+            }
+            for option in spec.options { lines += item(option) }
+            if let discussion = spec.discussion {
+                lines += [".PP", escape(discussion)]
+            }
+        }
+        for section in sections {
+            lines.append(".SH \(escape(section.title.uppercased()))")
+            for paragraph in section.paragraphs { lines += [".PP", escape(paragraph)] }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func item(_ option: OptionSpec) -> [String] {
+        var head = "\\fB\\-\\-\(escape(option.long))\\fR"
+        if let short = option.short { head = "\\fB\\-\(short)\\fR, " + head }
+        if let value = option.valueName { head += " \\fI\(escape(value))\\fR" }
+        return [".TP", head, escape(option.help)]
+    }
+
+    /// Text safe in roff: backslashes doubled, dashes as minus signs, no line starting with a control character.
+    static func escape(_ text: String) -> String {
+        var out = text.replacing("\\", with: "\\e").replacing("-", with: "\\-")
+            .replacing("\n", with: " ")
+        if out.hasPrefix(".") || out.hasPrefix("'") { out = "\\&" + out }
+        return out
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import Models
+import Testing
+import TestSupport
+
+/// How the three programs read a command line, as a user of gh or git
+/// expects: groups show their commands, slips get a suggestion, unknown
+/// options are usage errors wherever they stand, and help, completion and
+/// man pages come from the same command specs as the parser.
+@Suite("The command surface: groups, suggestions, help, completion, man pages")
+struct CommandSurfaceTests {
+    private func jqc(_ arguments: [String]) throws -> ProcessOutcome {
+        let home = TemporaryDirectory(prefix: "jqc-surface")
+        return try Programs.run("jqc", ["--home", home.path("profile")] + arguments)
+    }
+
+    @Test("a group typed alone, or with --help, lists its commands and exits 0", arguments: [
+        (["photo"], "photo add"), (["issue"], "issue add"), (["cache"], "cache clear"), (["photo", "--help"], "photo add"),
+        (["issue", "--help"], "issue add"), (["cache", "--help"], "cache clear"),
+    ])
+    func groups(_ arguments: [String], _ member: String) throws {
+        let outcome = try jqc(arguments)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains(member))
+        #expect(!outcome.stderr.contains("unknown command"))
+    }
+
+    @Test("a mistyped command or subcommand is a usage error that names the nearest one", arguments: [
+        (["statsu"], "Did you mean 'status'?"),
+        (["templates", "improt", "x"], "Did you mean 'templates import'?"),
+        (["photo", "ad", "x", "y.jpg"], "Did you mean 'photo add'?"),
+    ])
+    func suggestions(_ arguments: [String], _ hint: String) throws {
+        let outcome = try jqc(arguments)
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains(hint), "\(outcome.stderr)")
+        #expect(outcome.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test("templates with a wrong subcommand names the ones it has")
+    func templatesSubcommands() throws {
+        let outcome = try jqc(["templates", "improt", "x"])
+        #expect(outcome.stderr.contains("import") && outcome.stderr.contains("lint"), "\(outcome.stderr)")
+    }
+
+    @Test("an unknown option is a usage error wherever it stands, and a global option needs its value", arguments: [
+        (["--bogus", "status"], "--bogus"), (["--bogus"], "--bogus"), (["status", "--bogus"], "--bogus"), (["--home"], "--home"),
+    ])
+    func unknownOptions(_ arguments: [String], _ named: String) throws {
+        let outcome = try Programs.run("jqc", arguments)
+        #expect(outcome.status == 2, "\(outcome.stdout) \(outcome.stderr)")
+        #expect(outcome.stderr.contains(named) && !outcome.stderr.contains("unknown command"), "\(outcome.stderr)")
+        #expect(outcome.stdout.isEmpty)
+    }
+
+    @Test("jqc --json with no command prints one JSON document listing every command")
+    func jsonOverview() throws {
+        let outcome = try jqc(["--json"])
+        #expect(outcome.status == 0)
+        let document = try JSONValue.parse(Data(outcome.stdout.utf8))
+        let names = document["commands"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+        #expect(names.contains("status") && names.contains("photo add") && names.contains("completion"))
+    }
+
+    @Test("help COMMAND prints the same text as COMMAND --help", arguments: [["photo", "add"], ["status"], ["list"]])
+    func helpCommand(_ words: [String]) throws {
+        let viaHelp = try jqc(["help"] + words)
+        let viaFlag = try jqc(words + ["--help"])
+        #expect(viaHelp.status == 0 && viaFlag.status == 0)
+        #expect(viaHelp.stdout == viaFlag.stdout)
+        #expect(viaHelp.stdout.hasPrefix("Usage: jqc \(words.joined(separator: " "))"))
+    }
+
+    @Test("--version on every program, and listed in every program's help")
+    func versions() throws {
+        for program in ["jqc", "jqc-agent", "jqc-server"] {
+            let version = try Programs.run(program, ["--version"])
+            #expect(version.status == 0, "\(program): \(version.stderr)")
+            #expect(version.stdout.hasPrefix("\(program) \(ProductVersion.current) ("), "\(version.stdout)")
+            let help = try Programs.run(program, ["--help"])
+            #expect(help.stdout.contains("--version"), "\(program) --help does not list --version")
+        }
+    }
+
+    @Test("the bash completion script completes commands, subcommands and options")
+    func bashCompletion() throws {
+        let directory = TemporaryDirectory(prefix: "jqc-completion")
+        let script = directory.path("jqc.bash")
+        let generated = try jqc(["completion", "bash"])
+        #expect(generated.status == 0)
+        try Data(generated.stdout.utf8).write(to: URL(fileURLWithPath: script))
+        let outcome = try Programs.runShell("""
+            bash -c 'source \(script)
+            complete_words() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _jqc_complete; echo "${COMPREPLY[*]}"; }
+            complete_words jqc pho
+            complete_words jqc photo ""
+            complete_words jqc list --st
+            complete_words jqc --home /tmp sta'
+            """)
+        let lines = outcome.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.count >= 4, "\(outcome.stdout) \(outcome.stderr)")
+        guard lines.count >= 4 else { return }
+        #expect(lines[0] == "photo")
+        #expect(lines[1].split(separator: " ").contains("add"))
+        #expect(lines[2] == "--state")
+        #expect(lines[3].split(separator: " ").contains("status") && lines[3].split(separator: " ").contains("start"))
+    }
+
+    @Test("the fish completion script completes commands and options in fish itself; the zsh script is valid zsh")
+    func fishAndZshCompletion() throws {
+        let directory = TemporaryDirectory(prefix: "jqc-completion")
+        let fish = directory.path("jqc.fish"), zsh = directory.path("_jqc")
+        try Data(try jqc(["completion", "fish"]).stdout.utf8).write(to: URL(fileURLWithPath: fish))
+        try Data(try jqc(["completion", "zsh"]).stdout.utf8).write(to: URL(fileURLWithPath: zsh))
+        let completed = try Programs.runShell("fish -c 'source \(fish); complete -C \"jqc pho\"; complete -C \"jqc list --st\"'")
+        #expect(completed.status == 0, "\(completed.stderr)")
+        #expect(completed.stdout.contains("photo"), "\(completed.stdout)")
+        #expect(completed.stdout.contains("--state"), "\(completed.stdout)")
+        let checked = try Programs.runShell("zsh -n \(zsh)")
+        #expect(checked.status == 0, "\(checked.stderr)")
+        #expect(try jqc(["completion", "tcsh"]).status == 2)
+    }
+
+    @Test("every command and option of the parser is in the man page, which renders without a warning")
+    func manPages() throws {
+        let directory = TemporaryDirectory(prefix: "jqc-man")
+        for program in ["jqc", "jqc-agent", "jqc-server"] {
+            let page = try Programs.run(program, ["help", "--man"])
+            #expect(page.status == 0, "\(program): \(page.stderr)")
+            #expect(page.stdout.hasPrefix(".TH \(program.uppercased()) 1"))
+            let path = directory.path("\(program).1")
+            try Data(page.stdout.utf8).write(to: URL(fileURLWithPath: path))
+            let rendered = try Programs.runShell("groff -man -Tutf8 -ww -z \(path) 2>&1; groff -man -Tascii -P-cbou \(path) 2>&1")
+            #expect(!rendered.stdout.contains("warning"), "\(program): \(rendered.stdout.prefix(400))")
+            #expect(rendered.stdout.contains("SYNOPSIS"))
+        }
+        let overview = try jqc(["--json"])
+        let names = try JSONValue.parse(Data(overview.stdout.utf8))["commands"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+        let page = try jqc(["help", "--man"]).stdout
+        for name in names { #expect(page.contains(name.replacingOccurrences(of: "-", with: "\\-")), "\(name) is not in the man page") }
+        #expect(page.contains("\\-\\-state") && page.contains("\\-\\-keep\\-mine"))
+    }
+}
