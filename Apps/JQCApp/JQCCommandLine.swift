@@ -172,7 +172,9 @@ public enum JQCCommandLine {
                 for line in output.lines {
                     guard standardOutput.line(line) else { break }
                 }
-                if output.showsStatusLine, standardOutput.failure == nil, let status = try? context.workspace().status() {
+                // The status line is for a person at a terminal; a pipe (`jqc list | wc -l`) gets the output alone.
+                if output.showsStatusLine, isatty(STDOUT_FILENO) == 1, standardOutput.failure == nil,
+                   let status = try? context.workspace().status() {
                     standardOutput.line(status.line)
                 }
             }

@@ -128,7 +128,7 @@ struct BadInputTests {
         let edit = try profile.jqc(["answer", id, "15", "late change"])
         #expect(edit.status == 5)
         #expect(edit.stderr.contains("PENDING and cannot be edited"))
-        let delete = try profile.jqc(["delete", id])
+        let delete = try profile.jqc(["delete", id, "--yes"])
         #expect(delete.status == 5)
         #expect(delete.stderr.contains("only drafts can be deleted"))
         #expect(try profile.show(id)["answers"]?["15"] == nil)

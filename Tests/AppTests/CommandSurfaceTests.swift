@@ -141,3 +141,92 @@ struct CommandSurfaceTests {
         #expect(page.contains("\\-\\-state") && page.contains("\\-\\-keep\\-mine"))
     }
 }
+
+/// What a script reading jqc's output gets, and what a person at a terminal sees.
+@Suite("Scripting: output for pipes, the status line for terminals")
+struct ScriptingOutputTests {
+    @Test("the status line follows human output on a terminal and never in a pipe")
+    func statusLineOnlyOnTerminals() throws {
+        let profile = try DemoProfile()
+        _ = try profile.startDraft()
+        let piped = try profile.jqc(["list"])
+        #expect(piped.status == 0)
+        #expect(!piped.stdout.contains(" pending · "), "\(piped.stdout)")
+        #expect(piped.stdout.split(separator: "\n").last?.contains("DRAFT") == true, "the last line is the report: \(piped.stdout)")
+        let command = "sh -c '\(Programs.path("jqc")) --home \(profile.home) list; echo listed; exec sleep 60'"
+        let terminal = try Terminal(command, environment: ["LANG": "C.UTF-8", "NO_COLOR": "1", "TERM": "xterm"])
+        let screen = try terminal.waitFor("listed")
+        #expect(screen.contains("offline · 0 pending · 0 conflicts · 0 failed"), "\(screen)")
+    }
+
+    @Test("delete asks on a terminal; without one it refuses unless --yes, and deletes nothing")
+    func deleteAsks() throws {
+        let profile = try DemoProfile()
+        let id = try profile.startDraft()
+        let refused = try profile.jqc(["delete", id])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("--yes"), "\(refused.stderr)")
+        #expect(try profile.show(id)["state"] == "DRAFT", "a refused delete deleted")
+
+        let command = "sh -c '\(Programs.path("jqc")) --home \(profile.home) delete \(id); echo exited with $?; exec sleep 60'"
+        let terminal = try Terminal(command, environment: ["LANG": "C.UTF-8", "NO_COLOR": "1", "TERM": "xterm"])
+        _ = try terminal.waitFor("[y/N]")
+        try terminal.type("n")
+        #expect(try terminal.waitFor("exited with").contains("nothing was deleted"))
+        #expect(try profile.show(id)["state"] == "DRAFT")
+
+        let confirmed = try Terminal(command, environment: ["LANG": "C.UTF-8", "NO_COLOR": "1", "TERM": "xterm"])
+        _ = try confirmed.waitFor("[y/N]")
+        try confirmed.type("y")
+        #expect(try confirmed.waitFor("exited with").contains("exited with 0"))
+        #expect(try profile.jqc(["show", id]).status == 3, "the draft is gone")
+
+        let other = try profile.startDraft()
+        #expect(try profile.jqc(["delete", other, "--yes"]).status == 0)
+        #expect(try profile.jqc(["show", other]).status == 3)
+    }
+}
+
+/// `jqc list` on many reports, and the agent as cron and systemd run it.
+@Suite("Scripting: bounded listings and an agent fit for cron")
+struct ScriptingListAndAgentTests {
+    @Test("list shows the newest 30 and says how many there are; --limit N, --all and --json tell the same story")
+    func listBounded() throws {
+        let profile = try DemoProfile()
+        var ids: [String] = []
+        for _ in 0..<33 { ids.append(try profile.startDraft()) }
+        let listed = try profile.jqc(["list"])
+        let lines = listed.stdout.split(separator: "\n")
+        #expect(lines.count == 32, "a header, 30 reports and the note: \(lines.count)")
+        #expect(lines.last?.contains("newest 30 of 33") == true, "\(lines.last ?? "")")
+        #expect(lines[1].hasPrefix(String(ids[32].prefix(8))), "newest first")
+        #expect(try profile.jqc(["list", "--limit", "2"]).stdout.split(separator: "\n").count == 4)
+        #expect(try profile.jqc(["list", "--all"]).stdout.split(separator: "\n").count == 34, "a header and 33 reports")
+        let document = try profile.document(["list", "--all"]).value
+        #expect(document["reports"]?.arrayValue?.count == 33)
+        #expect(document["total"] == 33)
+        #expect(document["reports"]?.arrayValue?.first?["local_id"]?.stringValue == ids[32])
+        #expect(try profile.jqc(["list", "--all", "--limit", "3"]).status == 2)
+        #expect(try profile.jqc(["list", "--limit", "0"]).status == 2)
+    }
+
+    @Test("the agent creates the folder of its --log-file, refuses a --metrics-file it cannot write, and counts cycles over runs")
+    func agentForCron() throws {
+        let gone = try ServerProcess(["--demo"])
+        let profile = try DemoProfile.signedIn(to: gone.baseURL)
+        _ = gone.stop()
+        let log = profile.path("state/nested/jqc-agent.log")
+        let metrics = profile.path("jqc.prom")
+        for _ in 0..<2 {
+            let outcome = try profile.agent(["run", "--once", "--log-file", log, "--metrics-file", metrics])
+            #expect(outcome.status == 75, "offline: \(outcome.stderr)")
+        }
+        #expect(FileManager.default.fileExists(atPath: log), "the log's folder was not created")
+        let text = try String(contentsOfFile: metrics, encoding: .utf8)
+        #expect(text.contains("jqc_sync_cycles_total 2\n"), "the counter restarted with the run: \(text)")
+
+        let unwritable = try profile.agent(["run", "--once", "--metrics-file", "/proc/jqc-agent.prom"])
+        #expect(unwritable.status == 1)
+        #expect(unwritable.stderr.contains("metrics file"), "\(unwritable.stderr)")
+    }
+}

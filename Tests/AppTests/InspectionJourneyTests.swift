@@ -36,7 +36,7 @@ struct InspectionJourneyTests {
         for (field, arguments) in typed {
             let outcome = try profile.jqc(["answer", id, field] + arguments)
             try #require(outcome.status == 0, "answer \(field): \(outcome.stderr)")
-            #expect(outcome.stdout.hasSuffix("offline · 0 pending · 0 conflicts · 0 failed\n"), "the status line ends every human command")
+            #expect(!outcome.stdout.contains(" pending · "), "the status line is for a terminal, not a pipe")
         }
 
         // Flag an issue with a photo.

@@ -249,7 +249,7 @@ struct PhotoCommandTests {
         #expect(try profile.jqc(["photo", "add", id, "--field", "14", photo]).status == 0)
         #expect(try profile.photoFolderContents().count == 1)
 
-        #expect(try profile.jqc(["delete", id]).status == 0)
+        #expect(try profile.jqc(["delete", id, "--yes"]).status == 0)
         #expect(try profile.photoFolderContents().isEmpty)
         #expect(FileManager.default.fileExists(atPath: photo))
     }

@@ -25,6 +25,7 @@ public enum ServerDatabases {
     }
 
     /// The output of one query (`-At`: values only) on a server's database, file or URL.
+    @discardableResult
     public static func query(_ location: String, _ sql: String) throws -> String {
         if location.hasPrefix("postgres://") {
             let cluster = try sharedCluster()

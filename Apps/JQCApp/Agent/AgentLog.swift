@@ -17,12 +17,22 @@ public final class AgentLog: Sendable {
     /// Severity of a log line.
     public enum Level: String, Sendable { case debug, info, warn, error }
 
-    /// Logs to stderr, or appends to `file` (created 0600 when missing).
+    /// Logs to stderr, or appends to `file` (created 0600 when missing, with
+    /// its folder 0700: a cron line naming `~/.local/state/...` works on a fresh machine).
     public init(file: String?, now: @escaping @Sendable () -> Date = { Date() }) throws(AppError) {
         self.now = now
         guard let file else {
             output = LineLog.standardError()
             return
+        }
+        let folder = (file as NSString).deletingLastPathComponent
+        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw AppError.failure("LOG_UNWRITABLE", "Cannot create the folder of the log file '\(file)': \(Self.reason(error)).")
+            }
         }
         do throws(OutputError) {
             output = try LineLog.appending(to: file)
@@ -42,6 +52,11 @@ public final class AgentLog: Sendable {
 
     /// Lines that could not be written since the agent started.
     public var droppedLines: Int { output.droppedLines }
+
+    private static func reason(_ error: any Error) -> String {
+        ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map { String(cString: strerror(Int32($0.code))) }
+            ?? "permission denied or not a folder"
+    }
 
     static func timestamp(_ date: Date) -> String {
         RFC3339.string(date, milliseconds: true)

@@ -13,7 +13,7 @@ public final class AgentLoop {
     let log: AgentLog
     let metrics: MetricsFile?
     let caFile: String?
-    private var cycles = 0
+    private var cycles: Int64 = 0
     private var lastSuccess: Date?
 
     /// Set by SIGTERM/SIGINT; read between cycles and while pausing.
@@ -26,6 +26,16 @@ public final class AgentLoop {
         self.caFile = caFile
     }
 
+    /// Writes the metrics file once before any cycle, so a file the agent
+    /// cannot write is found at start (exit 1) rather than after every cycle.
+    public func checkMetricsFile() throws(AppError) {
+        guard let metrics else { return }
+        let stored = try? context.workspace().agentCycles()
+        cycles = stored?.cycles ?? 0
+        lastSuccess = stored?.lastSuccess
+        try metrics.write(samples(summary: nil, duration: 0))
+    }
+
     /// One cycle; returns the exit code of CLI.md (0 done, 75 offline, 6 sign in).
     public func runOnce() -> Int32 {
         let started = Date()
@@ -35,12 +45,11 @@ public final class AgentLoop {
             let summary = try SyncService(context: context, caFile: caFile).sync(waitingForOtherSync: {
                 log.log(.info, "waiting_for_other_sync", ["message": "Another sync of this profile is running; waiting for it to finish."])
             }, progress: { _ in })
-            cycles += 1
+            countCycle(succeeded: summary.outcome == .done)
             var fields = summary.json.objectValue ?? [:]
             fields["duration_seconds"] = .double(Date().timeIntervalSince(started))
             switch summary.outcome {
             case .done:
-                lastSuccess = Date()
                 log.log(summary.conflicts.isEmpty && summary.rejected.isEmpty ? .info : .warn, "cycle_finished", fields)
                 code = ExitCode.ok
             case .offline:
@@ -54,7 +63,7 @@ public final class AgentLoop {
             }
             writeMetrics(summary: summary, duration: Date().timeIntervalSince(started))
         } catch {
-            cycles += 1
+            countCycle(succeeded: false)
             log.log(error.exitCode == ExitCode.temporary ? .warn : .error, "cycle_failed",
                     ["code": .string(error.code), "message": .string(error.message)])
             writeMetrics(summary: nil, duration: Date().timeIntervalSince(started))
@@ -98,11 +107,30 @@ public final class AgentLoop {
         }
     }
 
+    /// Counts a cycle in the profile's store, so the counter carries over
+    /// from one `--once` run to the next as a Prometheus counter must.
+    private func countCycle(succeeded: Bool) {
+        let now = Date()
+        if let counted = try? context.workspace().countAgentCycle(succeededAt: succeeded ? now : nil) {
+            cycles = counted.cycles
+            lastSuccess = counted.lastSuccess
+        } else {
+            cycles += 1
+            if succeeded { lastSuccess = now }
+        }
+    }
+
     private func writeMetrics(summary: SyncSummary?, duration: Double) {
         guard let metrics else { return }
+        do { try metrics.write(samples(summary: summary, duration: duration)) } catch {
+            log.log(.error, "metrics_unwritable", ["message": .string(error.message)])
+        }
+    }
+
+    private func samples(summary: SyncSummary?, duration: Double) -> [MetricsFile.Sample] {
         let status = try? context.workspace().status()
         var samples: [MetricsFile.Sample] = [
-            .init("jqc_sync_cycles_total", Double(cycles), help: "Sync cycles this agent has run.", type: "counter"),
+            .init("jqc_sync_cycles_total", Double(cycles), help: "Sync cycles agents have run on this profile.", type: "counter"),
             .init("jqc_sync_last_duration_seconds", duration, help: "How long the last cycle took."),
             .init("jqc_sync_last_cycle_ok", summary?.outcome == .done ? 1 : 0, help: "1 when the last cycle reached the server and finished."),
             .init("jqc_reports_pending", Double(status?.pending ?? 0), help: "Reports waiting to upload."),
@@ -119,8 +147,6 @@ public final class AgentLoop {
             samples.append(.init("jqc_sync_last_success_timestamp_seconds", lastSuccess.timeIntervalSince1970.rounded(),
                                  help: "When the last cycle finished (device clock, for alerting only)."))
         }
-        do { try metrics.write(samples) } catch {
-            log.log(.error, "metrics_unwritable", ["message": .string(error.message)])
-        }
+        return samples
     }
 }

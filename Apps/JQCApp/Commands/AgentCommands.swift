@@ -33,6 +33,7 @@ enum AgentCommands {
         let log = try AgentLog(file: args.value("log-file"))
         let loop = AgentLoop(context: inv.context, log: log, metrics: args.value("metrics-file").map(MetricsFile.init(path:)),
                              caFile: args.value("cacert"))
+        try loop.checkMetricsFile()
         let code = once ? loop.runOnce() : loop.runLoop(interval: seconds)
         withExtendedLifetime(lock) {}
         return CommandOutput(lines: [], json: .null, showsStatusLine: false, exitCode: code)

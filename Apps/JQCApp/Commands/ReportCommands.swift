@@ -58,8 +58,10 @@ enum ReportCommands {
     }
 
     static let list = Command(CommandSpec(
-        "list", summary: "local reports, newest first",
-        options: [.value("state", "STATE", help: "only reports in this state: DRAFT, PENDING, SYNCED, CONFLICT, REJECTED")])
+        "list", summary: "local reports, newest first: the newest 30, or --limit N, or --all",
+        options: [.value("state", "STATE", help: "only reports in this state: DRAFT, PENDING, SYNCED, CONFLICT, REJECTED"),
+                  .value("limit", "N", help: "at most N reports (default 30)"),
+                  .flag("all", help: "every report, however many (streamed: memory stays flat)")])
     ) { (inv) throws(AppError) -> CommandOutput in
         var state: ReportState?
         if let text = inv.arguments.value("state") {
@@ -68,29 +70,20 @@ enum ReportCommands {
             }
             state = parsed
         }
-        let workspace = try inv.workspace()
-        let reports = try workspace.reports(state: state)
-        let templates = Dictionary((try? workspace.store.templates())?.map { ($0.id, $0.name) } ?? [], uniquingKeysWith: { a, _ in a })
-        let rows = reports.map { r in
-            [workspace.short(r), r.state.rawValue, templates[r.templateID] ?? r.templateID, r.facilityID,
-             r.score.map { "\(Int(($0 * 100).rounded()))%" } ?? "-", r.followUpRequired ? "follow-up" : ""]
+        var limit: Int? = 30
+        if let text = inv.arguments.value("limit") {
+            guard !inv.arguments.flag("all") else { throw AppError.usage("give --limit N or --all, not both.") }
+            guard let value = Int(text), value >= 1 else { throw AppError.usage("'--limit \(text)' must be a whole number from 1.") }
+            limit = value
+        } else if inv.arguments.flag("all") {
+            limit = nil
         }
-        let lines = reports.isEmpty ? ["No reports\(state.map { " in state \($0.rawValue)" } ?? "") on this device. Start one with 'jqc start'."]
-            : TextTable.render(["ID", "STATE", "TEMPLATE", "FACILITY", "SCORE", ""], rows)
-        let json: JSONValue = ["reports": .array(reports.map { r in
-            [
-                "local_id": .string(r.localID.uuidString.lowercased()),
-                "state": .string(r.state.rawValue),
-                "template_id": .string(r.templateID),
-                "facility_id": .string(r.facilityID),
-                "area_id": r.areaID.map { .string($0) } ?? .null,
-                "server_id": r.serverID.map { .string($0) } ?? .null,
-                "score": r.score.map { .double($0) } ?? .null,
-                "follow_up_required": .bool(r.followUpRequired),
-                "parent_local_id": r.parentLocalID.map { .string($0.uuidString.lowercased()) } ?? .null,
-            ]
-        })]
-        return CommandOutput(lines: lines, json: json)
+        let workspace = try inv.workspace()
+        let total = try workspace.reportCount(state: state)
+        let writer = ListingWriter(json: inv.context.json)
+        try workspace.forEachListing(state: state, limit: limit) { writer.add($0) }
+        writer.finish(total: total, state: state)
+        return CommandOutput(lines: [], json: .null)
     }
 
     static let answer = Command(CommandSpec(
@@ -154,10 +147,24 @@ enum ReportCommands {
 
     static let delete = Command(CommandSpec(
         "delete", summary: "delete a draft with its photos and issues (an amended draft returns to its synced answers)",
-        positionals: [PositionalSpec("LOCAL_ID", help: "the draft")])
+        positionals: [PositionalSpec("LOCAL_ID", help: "the draft")],
+        options: [.flag("yes", short: "y", help: "do not ask; required when no one is at a terminal to answer")])
     ) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
         let report = try workspace.report(inv.positional(0))
+        if !inv.arguments.flag("yes") {
+            guard inv.context.stdinIsTerminal, !inv.context.json else {
+                throw AppError.usage("'delete' asks before it deletes; add --yes to delete \(workspace.short(report)) without asking.")
+            }
+            let (photos, issues) = try workspace.attachmentCounts(of: report)
+            standardOutput.write("Delete draft \(workspace.short(report)) with \(photos) photo\(photos == 1 ? "" : "s") and \(issues) issue\(issues == 1 ? "" : "s")? [y/N] ")
+            let answer = (readLine(strippingNewline: true) ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+            guard answer == "y" || answer == "yes" else {
+                return CommandOutput(lines: ["Kept \(workspace.short(report)); nothing was deleted."],
+                                     json: ["local_id": .string(report.localID.uuidString.lowercased()), "deleted": false],
+                                     exitCode: ExitCode.failure)
+            }
+        }
         let after = try workspace.delete(report)
         let id = report.localID.uuidString.lowercased()
         if let after {

@@ -33,7 +33,7 @@ extension HomeMenu {
                 guard let yes = confirm("Delete draft \(reference.prefix(8)) with its photos and issues?") else { return .quit }
                 guard yes else { notices.append("Not deleted."); continue }
                 do {
-                    notices += try command(ReportCommands.delete, [reference]).lines
+                    notices += try command(ReportCommands.delete, [reference], flags: ["yes"]).lines
                 } catch { fail(error) }
                 flow = nil
             case "q": return .quit

@@ -111,3 +111,12 @@ extension Workspace {
         String(id.uuidString.lowercased().prefix(8))
     }
 }
+
+extension Workspace {
+    /// How many photos and issues a report holds (what deleting it would take with it).
+    public func attachmentCounts(of report: Report) throws(AppError) -> (photos: Int, issues: Int) {
+        let photos = try storage { () throws(StorageError) in try store.photos(ofReport: report.localID) }
+        let issues = try storage { () throws(StorageError) in try store.issues(ofReport: report.localID) }
+        return (photos.count, issues.count)
+    }
+}

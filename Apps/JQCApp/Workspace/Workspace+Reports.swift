@@ -252,3 +252,15 @@ extension Workspace {
         String(report.localID.uuidString.lowercased().prefix(8))
     }
 }
+
+extension Workspace {
+    /// How many reports this device holds (of one state).
+    public func reportCount(state: ReportState?) throws(AppError) -> Int {
+        try storage { () throws(StorageError) in try store.reportCount(state: state) }
+    }
+
+    /// Reports newest first, each handed to `body` as it is read (see `LocalStore.forEachListing`).
+    public func forEachListing(state: ReportState?, limit: Int?, _ body: (ReportListing) -> Bool) throws(AppError) {
+        try storage { () throws(StorageError) in try store.forEachListing(state: state, limit: limit, body) }
+    }
+}

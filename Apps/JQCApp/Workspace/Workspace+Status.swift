@@ -70,3 +70,21 @@ extension Workspace {
         }
     }
 }
+
+extension Workspace {
+    /// The agent's cycles on this profile and when one last finished against the server.
+    public func agentCycles() throws(AppError) -> (cycles: Int64, lastSuccess: Date?) {
+        let cycles = try storage { () throws(StorageError) in try store.meta(MetaKey.agentCycles) }
+        let last = try storage { () throws(StorageError) in try store.meta(MetaKey.agentLastSuccess) }
+        return (Int64(cycles ?? "0") ?? 0, last.flatMap(Double.init).map(Date.init(timeIntervalSince1970:)))
+    }
+
+    /// Counts one agent cycle (and its finish time when it reached the server); returns the totals.
+    public func countAgentCycle(succeededAt: Date?) throws(AppError) -> (cycles: Int64, lastSuccess: Date?) {
+        let cycles = try storage { () throws(StorageError) in try store.incrementCounter(MetaKey.agentCycles) }
+        if let succeededAt {
+            try storage { () throws(StorageError) in try store.setMeta(MetaKey.agentLastSuccess, String(Int64(succeededAt.timeIntervalSince1970))) }
+        }
+        return (cycles, try agentCycles().lastSuccess)
+    }
+}

@@ -61,6 +61,41 @@ public final class Statement {
         return result
     }
 
+    /// Runs the query and hands each row to `body` as it is read, its
+    /// columns read by position straight from SQLite (no row is kept);
+    /// `body` returns false to stop early. For listings of any length.
+    public func forEachRow(_ values: [SQLValue] = [], _ body: (ColumnReader) -> Bool) throws(SQLiteError) {
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        let reader = ColumnReader(statement: self)
+        while try step() {
+            if !body(reader) { return }
+        }
+    }
+
+    /// The current row of `forEachRow`, column by position (from 0).
+    public struct ColumnReader {
+        let statement: Statement
+
+        /// The column's text, or nil for NULL.
+        public func text(_ index: Int32) -> String? {
+            guard sqlite3_column_type(statement.handle, index) != SQLITE_NULL,
+                  let text = sqlite3_column_text(statement.handle, index) else { return nil }
+            let length = Int(sqlite3_column_bytes(statement.handle, index))
+            return String(decoding: UnsafeBufferPointer(start: text, count: length), as: UTF8.self)
+        }
+
+        /// The column as a number, or nil for NULL.
+        public func double(_ index: Int32) -> Double? {
+            sqlite3_column_type(statement.handle, index) == SQLITE_NULL ? nil : sqlite3_column_double(statement.handle, index)
+        }
+
+        /// The column as an integer, or nil for NULL.
+        public func integer(_ index: Int32) -> Int64? {
+            sqlite3_column_type(statement.handle, index) == SQLITE_NULL ? nil : sqlite3_column_int64(statement.handle, index)
+        }
+    }
+
     private func bind(_ values: [SQLValue]) throws(SQLiteError) {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)

@@ -121,7 +121,10 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// The version of libmicrohttpd this process runs with.
-    public static var libraryVersion: String { MHD_get_version().map { String(cString: $0) } ?? "unknown" }
+    public static var libraryVersion: String {
+        guard let text: UnsafePointer<CChar> = MHD_get_version() else { return "unknown" }
+        return String(cString: text)
+    }
 
     /// Stops accepting connections, lets requests in flight finish (up to
     /// `grace` seconds), then closes everything.

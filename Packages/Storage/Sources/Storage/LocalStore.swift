@@ -94,6 +94,10 @@ public enum MetaKey {
     public static let deviceID = "device_id"
     /// "true" when the last network attempt reached the server, else "false" (no polling).
     public static let online = "online"
+    /// Sync cycles `jqc-agent` has run on this profile, over all its runs.
+    public static let agentCycles = "agent_cycles_total"
+    /// When an agent cycle last finished against the server (Unix seconds, device clock).
+    public static let agentLastSuccess = "agent_last_success_at"
 }
 
 extension LocalStore {
@@ -101,6 +105,15 @@ extension LocalStore {
     public func meta(_ key: String) throws(StorageError) -> String? {
         try read { db throws(StorageError) in
             try db.scalar("SELECT value FROM meta WHERE key = ?", [.text(key)]).stringValue
+        }
+    }
+
+    /// Adds one to the counter stored under `key` and returns the new count, in one transaction.
+    public func incrementCounter(_ key: String) throws(StorageError) -> Int64 {
+        try write { db throws(StorageError) in
+            let next = (Int64(try db.scalar("SELECT value FROM meta WHERE key = ?", [.text(key)]).stringValue ?? "0") ?? 0) + 1
+            try Self.setMeta(key, String(next), db)
+            return next
         }
     }
 

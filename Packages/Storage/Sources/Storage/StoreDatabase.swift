@@ -42,6 +42,11 @@ final class StoreDatabase {
         do throws(SQLiteError) { return try sqlite.run(sql, values) } catch { throw StorageError(error) }
     }
 
+    /// Each row of a query as it is read (see `Statement.forEachRow`).
+    func forEachRow(_ sql: String, _ values: [SQLValue] = [], _ body: (Statement.ColumnReader) -> Bool) throws(StorageError) {
+        do throws(SQLiteError) { try sqlite.prepare(sql).forEachRow(values, body) } catch { throw StorageError(error) }
+    }
+
     func rows(_ sql: String, _ values: [SQLValue] = []) throws(StorageError) -> [Row] {
         do throws(SQLiteError) { return try sqlite.rows(sql, values) } catch { throw StorageError(error) }
     }
