@@ -174,7 +174,7 @@ public enum JQCCommandLine {
                 }
                 // The status line is for a person at a terminal; a pipe (`jqc list | wc -l`) gets the output alone.
                 if output.showsStatusLine, isatty(STDOUT_FILENO) == 1, standardOutput.failure == nil,
-                   let status = try? context.workspace().status() {
+                   let status = try? context.status() {
                     standardOutput.line(status.line)
                 }
             }

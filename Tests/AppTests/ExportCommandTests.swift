@@ -185,52 +185,47 @@ struct ExportCommandTests {
         }
     }
 
-    @Test("CSV export parses back: one row per field, the hostile text intact, formulas guarded, issues and the score in the summary")
+    @Test("CSV export is one table that parses back: a row per field and per issue, each carrying the report, answers as text, formulas guarded")
     func csv() throws {
         let world = try ExportWorld()
         let outcome = try world.jqc(["export", world.reportID, "--format", "csv"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stderr.isEmpty)
         let records = try CSVReader.records(outcome.stdout)
-        #expect(records.first == ["field_id", "label", "type", "required", "answer", "display", "score_outcome", "earned", "possible"])
-        let blank = try #require(records.firstIndex(of: []))
-        let fields = Array(records[1..<blank])
-        #expect(fields.map { $0[0] } == (1...18).map(String.init))
-        #expect(fields.allSatisfy { $0.count == 9 })
+        let header = ["report_id", "server_id", "state", "template", "facility", "area", "report_score", "verdict",
+                      "follow_up_required", "row", "field_id", "label", "type", "required", "answer", "score_outcome",
+                      "earned", "possible", "issue_id", "severity", "description", "photos"]
+        #expect(records.first == header)
+        let rows = Array(records.dropFirst())
+        #expect(rows.allSatisfy { $0.count == header.count }, "one table: every row has every column")
+        for row in rows {
+            #expect(row[0] == world.reportID && row[2] == "PENDING")
+            #expect(row[3] == "Washroom QC (101, version 3)" && row[4] == "Harbourview Office Tower (F-100)")
+            #expect(row[5] == "Ground floor washrooms (A-101)" && row[6] == "64%" && row[7] == "FAILED_CRITICAL" && row[8] == "true")
+        }
+        let fields = rows.filter { $0[9] == "field" }
+        #expect(fields.map { $0[10] } == (1...18).map(String.init))
 
-        let text = try #require(fields.first { $0[0] == "15" })
-        #expect(text[1] == "Attendant on duty")
-        #expect(text[5] == hostileText)
-        #expect(try JSONValue.parse(text[4]).stringValue == hostileText)
+        let text = try #require(fields.first { $0[10] == "15" })
+        #expect(text[11] == "Attendant on duty")
+        #expect(text[14] == hostileText)
 
-        let notes = try #require(fields.first { $0[0] == "17" })
-        #expect(notes[5].hasPrefix("'=HYPERLINK("), "a spreadsheet must not run it: \(notes[5])")
-        #expect(try JSONValue.parse(notes[4]).stringValue == formulaNotes)
+        let notes = try #require(fields.first { $0[10] == "17" })
+        #expect(notes[14].hasPrefix("'=HYPERLINK("), "a spreadsheet must not run it: \(notes[14])")
 
-        let floors = try #require(fields.first { $0[0] == "2" })
-        #expect(Array(floors[2...3]) == ["rating", "true"])
-        #expect(Array(floors[6...8]) == ["passed", "1.60", "2"])
-        let soap = try #require(fields.first { $0[0] == "4" })
-        #expect(soap[4] == "\"fail\"")
-        #expect(Array(soap[6...8]) == ["failed", "0", "1"])
-        let table = try #require(fields.first { $0[0] == "12" })
-        #expect(try JSONValue.parse(table[4]).arrayValue?.last?["Problem"]?.stringValue == "noisy, \"old\"")
+        let floors = try #require(fields.first { $0[10] == "2" })
+        #expect(Array(floors[12...13]) == ["rating", "true"])
+        #expect(Array(floors[15...17]) == ["passed", "1.60", "2"])
+        let soap = try #require(fields.first { $0[10] == "4" })
+        #expect(!soap[14].contains("\""), "answers are text, not JSON: \(soap[14])")
+        #expect(Array(soap[15...17]) == ["failed", "0", "1"])
+        let table = try #require(fields.first { $0[10] == "12" })
+        #expect(table[14].contains("noisy, \"old\""), "\(table[14])")
 
-        let rest = Array(records[(blank + 1)...])
-        #expect(rest.first == ["issues"])
-        #expect(rest.dropFirst().first == ["issue_id", "severity", "description", "photo_count"])
-        #expect(rest.contains { $0.count == 4 && $0[1] == "high" && $0[2] == hostileIssue && $0[3] == "1" })
-        #expect(rest.contains { $0.count == 4 && $0[1] == "critical" && $0[3] == "1" })
-        let summaryStart = try #require(rest.firstIndex(of: ["summary"]))
-        let summary = Dictionary(rest[(summaryStart + 1)...].filter { $0.count == 2 }.map { ($0[0], $0[1]) }, uniquingKeysWith: { a, _ in a })
-        #expect(summary["report_id"] == world.reportID)
-        #expect(summary["state"] == "PENDING")
-        #expect(summary["template"] == "Washroom QC (101, version 3)")
-        #expect(summary["facility"] == "Harbourview Office Tower (F-100)")
-        #expect(summary["area"] == "Ground floor washrooms (A-101)")
-        #expect(summary["score"] == "64%")
-        #expect(summary["verdict"] == "FAILED_CRITICAL")
-        #expect(summary["follow_up_required"] == "true")
+        let issues = rows.filter { $0[9] == "issue" }
+        #expect(issues.contains { $0[19] == "high" && $0[20] == hostileIssue && $0[21] == "1" })
+        #expect(issues.contains { $0[19] == "critical" && $0[21] == "1" })
+        #expect(issues.allSatisfy { $0[10].isEmpty && !$0[18].isEmpty })
     }
 
     @Test("HTML export is one escaped, self-contained page with the score, every label, and the stored photos embedded")

@@ -69,7 +69,7 @@ struct FormLogicCommandTests {
         #expect(try profile.jqc(["export", id, "--format", "csv", "-o", csvPath]).status == 0)
         #expect(try profile.jqc(["export", id, "--format", "html", "-o", htmlPath]).status == 0)
         let csv = try String(contentsOfFile: csvPath, encoding: .utf8)
-        let row = csv.split(separator: "\r\n").first { $0.hasPrefix("3,Shower tiles,") }
+        let row = csv.split(separator: "\r\n").first { $0.contains(",field,3,Shower tiles,") }
         #expect(row?.contains("hidden by condition,hidden_by_condition") == true, "\(String(describing: row))")
         let html = try String(contentsOfFile: htmlPath, encoding: .utf8)
         #expect(html.contains("hidden-by-condition"))

@@ -26,7 +26,7 @@ struct HomeMenuScriptTests {
         let (code, output) = try run(["7"], profile: profile)
         #expect(code == 0)
         #expect(output.contains("Settings"))
-        #expect(output.last == "offline · 0 pending · 0 conflicts · 0 failed")
+        #expect(output.last == "not signed in · 0 pending · 0 conflicts · 0 failed")
     }
 
     @Test("a wrong letter is explained, the screen is drawn again, and b goes back home")

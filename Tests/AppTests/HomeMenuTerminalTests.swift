@@ -32,7 +32,7 @@ struct HomeMenuTerminalTests {
         #expect(home.contains("3) Pending sync (0)"))
         #expect(home.contains("5) Facilities (3)"))
         #expect(home.contains("q) quit"))
-        #expect(home.contains("offline · 0 pending · 0 conflicts · 0 failed"))
+        #expect(home.contains("not signed in · 0 pending · 0 conflicts · 0 failed"))
 
         try terminal.type("1")
         let assignments = try terminal.waitFor("Lobby walkthrough")
@@ -53,7 +53,7 @@ struct HomeMenuTerminalTests {
         try terminal.type("b")
         let back = try terminal.waitFor("3) Pending sync (1)")
         #expect(back.contains("1) Assignments to do (2)"))
-        #expect(back.contains("offline · 1 pending · 0 conflicts · 0 failed"))
+        #expect(back.contains("not signed in · 1 pending · 0 conflicts · 0 failed"))
         try terminal.type("q")
         try terminal.waitFor("menu exited with 0")
 

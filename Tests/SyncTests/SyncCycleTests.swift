@@ -117,9 +117,11 @@ import Testing
         #expect(cycle.summary.needsPerson == 1)
     }
 
-    @Test func nothingDueGoesStraightToPhotos() {
-        let (_, actions) = pushing([])
-        #expect(actions == [.loadPhotoWork])
+    @Test func nothingDueSendsAnEmptyBatchToLearnTheVersionGateThenGoesToPhotos() {
+        var (cycle, actions) = pushing([])
+        #expect(actions == [.sendBatch([])])
+        actions = cycle.handle(.batchAnswered(results: [], minimumAppVersion: "9.0.0"))
+        #expect(actions == [.storeMinimumAppVersion("9.0.0"), .loadPhotoWork])
     }
 
     @Test func recordsEveryVerdictOfABatchInOneStepAndKeepsTheMinimumVersion() {
@@ -300,6 +302,7 @@ import Testing
     @Test func photoWorkOfAnEarlierCycleWaitsForItsBackoff() {
         let waiting = UUID()
         var (cycle, _) = pushing([.init(localID: waiting, attemptCount: 1, nextAttemptAt: now.addingTimeInterval(30), awaitingPhotos: true)])
+        _ = cycle.handle(.batchAnswered(results: [], minimumAppVersion: "1.0.0"))
         let actions = cycle.handle(.photoWorkLoaded([.init(reportLocalID: waiting, photoLocalIDs: [UUID()])]))
         #expect(actions == [.loadSynced])
         #expect(cycle.summary.waiting == 1)
@@ -310,6 +313,7 @@ import Testing
         _ = cycle.start()
         _ = cycle.handle(.referencePulled(ReferenceCounts()))
         _ = cycle.handle(.queueLoaded([]))
+        _ = cycle.handle(.batchAnswered(results: [], minimumAppVersion: "1.0.0"))
         _ = cycle.handle(.photoWorkLoaded([]))
         let old = UUID(), fresh = UUID()
         let actions = cycle.handle(.syncedLoaded([

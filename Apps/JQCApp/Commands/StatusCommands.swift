@@ -10,9 +10,11 @@ enum StatusCommands {
     static let status = Command(CommandSpec(
         "status", summary: "pending, conflicts, rejected, needs-attention, photos pending, last sync, online")
     ) { (inv) throws(AppError) -> CommandOutput in
-        let summary = try inv.workspace().status()
+        let summary = try inv.context.status()
+        let connection = !summary.signedIn ? "not signed in ('jqc login --server URL --username NAME' to sync)"
+            : summary.online ? "online (the last attempt reached the server)" : "offline (the last attempt did not reach the server)"
         var lines = [
-            "Connection:      \(summary.online ? "online (last attempt reached the server)" : "offline (no successful contact since the last attempt)")",
+            "Connection:      \(connection)",
             "Drafts:          \(summary.drafts)",
             "Pending upload:  \(summary.pending)",
             "Conflicts:       \(summary.conflicts)",
@@ -23,6 +25,8 @@ enum StatusCommands {
         ]
         if !summary.appVersionSupported {
             lines.append("Update required to create new reports; pending reports still upload.")
+        } else if summary.pending > 0, !summary.signedIn {
+            lines.append("Sign in to send them: \(summary.pending) report\(summary.pending == 1 ? "" : "s") pending.")
         } else if summary.pending > 0, !summary.online {
             lines.append("Waiting for network. \(summary.pending) report\(summary.pending == 1 ? "" : "s") pending.")
         }

@@ -22,7 +22,7 @@ enum SyncCommands {
     ) { (inv) throws(AppError) -> CommandOutput in
         let showProgress = !inv.context.json && isatty(STDERR_FILENO) == 1
         let summary = try SyncService(context: inv.context, caFile: inv.arguments.value("cacert"))
-            .sync(waitingForOtherSync: {
+            .sync(askedByPerson: true, waitingForOtherSync: {
                 OutputChannel.standardError.write("Another sync of this profile is running; waiting for it to finish…\n")
             }, progress: { event in if showProgress { SyncPresenter.progress(event) } })
         if showProgress { OutputChannel.standardError.write("\r\u{1B}[K") }
@@ -30,8 +30,13 @@ enum SyncCommands {
             throw AppError(code: "AUTH_REQUIRED", "Sign in again with 'jqc login'; nothing on this device was lost.",
                            exitCode: ExitCode.authRequired)
         }
-        let pending = try inv.workspace().status().pending
-        return SyncPresenter.output(summary, pending: pending)
+        let status = try inv.context.status()
+        var output = SyncPresenter.output(summary, pending: status.pending)
+        if !status.appVersionSupported {
+            output.lines.append("UPDATE_REQUIRED: this app (\(AppVersion.current)) is older than the server accepts; update it to start new reports. "
+                                + "Reports already completed still upload.")
+        }
+        return output
     }
 
     static let retry = Command(CommandSpec(
@@ -95,7 +100,9 @@ enum SyncPresenter {
                 lines.append("Skipped template '\(skipped.id)' (SCHEMA_UNSUPPORTED): \(skipped.reason)")
             }
         }
-        lines.append("Reports: \(summary.accepted) accepted, \(summary.synced) synced, \(summary.conflicts.count) in conflict, \(summary.rejected.count) rejected, \(summary.failed) failed.")
+        lines.append("Reports: \(summary.accepted) accepted by the server, \(summary.synced) now SYNCED (with every photo), "
+                     + "\(summary.conflicts.count) in conflict, \(summary.rejected.count) rejected, "
+                     + "\(summary.failed) not delivered (sent again later).")
         if summary.photosUploaded + summary.photosFailed > 0 {
             lines.append("Photos: \(summary.photosUploaded) uploaded (\(megabytes(summary.photoBytes))), \(summary.photosFailed) failed.")
         }
@@ -113,8 +120,8 @@ enum SyncPresenter {
         json["pending"] = .integer(Int64(pending))
         var exitCode = ExitCode.ok
         if summary.outcome == .offline {
-            // The server answered, but not usably (a proxy's 5xx page, 503): say so before waiting.
-            if let error = summary.error, error.code != SyncFailure.offlineCode {
+            // Why: no connection at all, or an answer that is not usable (a proxy's 5xx page, 503).
+            if let error = summary.error ?? summary.referenceError {
                 lines.append("\(error.code): \(error.message)")
             }
             let message = "Waiting for network. \(pending) report\(pending == 1 ? "" : "s") pending."

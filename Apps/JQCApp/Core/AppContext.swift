@@ -7,6 +7,13 @@ import Storage
 /// use), the field-type registry built at the composition root, the output
 /// style and the clock. Commands, the menu and the runner all receive it.
 public final class AppContext {
+    /// The status of this profile's work, and whether it has a saved session.
+    public func status() throws(AppError) -> StatusSummary {
+        var summary = try workspace().status()
+        summary.signedIn = FileManager.default.fileExists(atPath: CredentialStore(profile: profile).fileURL.path)
+        return summary
+    }
+
     /// Where the store, photos and credentials live.
     public let profile: Profile
     /// The field types this build knows; built once at the composition root.

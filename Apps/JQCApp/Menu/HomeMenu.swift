@@ -56,7 +56,7 @@ public final class HomeMenu {
     public func run() throws(AppError) -> Int32 {
         _ = try context.workspace()
         while home() == .back {}
-        if let status = try? context.workspace().status() {
+        if let status = try? context.status() {
             io.write(status.line)
         }
         return ExitCode.ok
@@ -95,7 +95,7 @@ public final class HomeMenu {
         let pending = reports.filter { $0.state == .pending || $0.state == .conflict }.count
         let issues = try workspace.storage { () throws(StorageError) in try workspace.store.allIssues() }.count
         let facilities = try workspace.storage { () throws(StorageError) in try workspace.store.facilities() }.count
-        let status = try workspace.status()
+        let status = try context.status()
         return MenuScreen(
             title: "JanitorialQC",
             lines: ["Type a number or a letter and press Enter."],

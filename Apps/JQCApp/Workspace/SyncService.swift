@@ -38,6 +38,9 @@ public struct SyncService {
         case .success(let granted):
             // Saved by the callback already; saved here too so a failed write is heard.
             try store.save(.init(serverURL: serverURL, credentials: granted, caFile: ca))
+            // Signing in reached the server: the status line says online until an attempt fails.
+            let local = try context.store()
+            do throws(StorageError) { try local.setMeta(MetaKey.online, "true") } catch { throw AppError(storage: error) }
             return granted.user
         case .failure(let error):
             throw AppError(api: error)
@@ -62,7 +65,8 @@ public struct SyncService {
     /// Runs one sync cycle with the saved session, after any cycle already
     /// running on this profile has finished (`waitingForOtherSync` is called
     /// once if it has to wait).
-    public func sync(waitingForOtherSync: () -> Void = {},
+    /// `askedByPerson`: `jqc sync` (reports in backoff are due now); the agent leaves it false.
+    public func sync(askedByPerson: Bool = false, waitingForOtherSync: () -> Void = {},
                      progress: @escaping @Sendable (SyncProgress) -> Void) throws(AppError) -> SyncSummary {
         let store = credentials
         guard let saved = try store.load() else {
@@ -77,7 +81,8 @@ public struct SyncService {
             if let new { try? store.save(.init(serverURL: saved.serverURL, credentials: new, caFile: saved.caFile)) }
         }
         let engine = SyncEngine(store: local, client: client,
-                                configuration: .init(retentionDays: settings.retentionDays, appVersion: AppVersion.current),
+                                configuration: .init(retentionDays: settings.retentionDays, appVersion: AppVersion.current,
+                                                     askedByPerson: askedByPerson),
                                 progress: progress)
         let now = context.now()
         let result = Self.blocking(or: .failure(StorageError(.io, "The sync was interrupted; nothing was lost.", context: "sync"))) { () async -> Result<SyncSummary, StorageError> in

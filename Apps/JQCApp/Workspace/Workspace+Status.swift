@@ -19,10 +19,12 @@ public struct StatusSummary: Sendable, Hashable {
     public var lastSyncAt: String?
     /// False when the server's minimum app version is above this one.
     public var appVersionSupported: Bool
+    /// False when this profile has no saved session: nothing can sync until someone signs in.
+    public var signedIn = true
 
     /// The persistent one-line status of PRODUCT.md F15.
     public var line: String {
-        var parts = [online ? "online" : "offline", "\(pending) pending", "\(conflicts) conflict\(conflicts == 1 ? "" : "s")",
+        var parts = [signedIn ? (online ? "online" : "offline") : "not signed in", "\(pending) pending", "\(conflicts) conflict\(conflicts == 1 ? "" : "s")",
                      "\(rejected + needsAttention) failed"]
         if !appVersionSupported { parts.append("update required") }
         return parts.joined(separator: " · ")
@@ -32,6 +34,7 @@ public struct StatusSummary: Sendable, Hashable {
     public var json: JSONValue {
         [
             "online": .bool(online),
+            "signed_in": .bool(signedIn),
             "drafts": .integer(Int64(drafts)),
             "pending": .integer(Int64(pending)),
             "conflicts": .integer(Int64(conflicts)),

@@ -171,6 +171,9 @@ public struct SyncCycle: Sendable {
     public let retentionDays: Int
     /// A value in 0..<1 for the jitter, injected so tests are exact.
     private let random: @Sendable () -> Double
+    /// A person asked for this cycle (`jqc sync`): reports waiting out a
+    /// backoff are due now. The retry ceiling still holds ('jqc retry').
+    public let askedByPerson: Bool
 
     /// Where the cycle is.
     public private(set) var phase: Phase = .idle
@@ -185,8 +188,9 @@ public struct SyncCycle: Sendable {
     private var networkOutcome: SyncOutcome = .done
 
     /// A cycle that has not started.
-    public init(policy: RetryPolicy = RetryPolicy(), now: Date, retentionDays: Int,
+    public init(policy: RetryPolicy = RetryPolicy(), now: Date, retentionDays: Int, askedByPerson: Bool = false,
                 random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+        self.askedByPerson = askedByPerson
         self.policy = policy
         self.now = now
         self.retentionDays = retentionDays
@@ -227,7 +231,9 @@ public struct SyncCycle: Sendable {
 
         case (.pushReports(let index), .batchAnswered(let results, let minimum)):
             summary.online = true
-            return nextBatch(after: index, recording: [.storeMinimumAppVersion(minimum)] + recordAnswers(results, batch: batches[index]))
+            // The empty batch of an idle cycle only learns the minimum version: nothing to record.
+            let recorded = batches[index].isEmpty ? [] : recordAnswers(results, batch: batches[index])
+            return nextBatch(after: index, recording: [.storeMinimumAppVersion(minimum)] + recorded)
 
         case (.pushReports(let index), .batchFailed(let failure)):
             return batchFailed(failure, batch: batches[index], index: index)
@@ -262,7 +268,7 @@ public struct SyncCycle: Sendable {
             if candidate.awaitingPhotos { continue }
             if policy.needsPerson(attemptCount: candidate.attemptCount) {
                 summary.needsPerson += 1
-            } else if policy.isWaiting(until: candidate.nextAttemptAt, now: now) {
+            } else if !askedByPerson, policy.isWaiting(until: candidate.nextAttemptAt, now: now) {
                 summary.waiting += 1
             } else {
                 due.append(candidate.localID)
@@ -271,6 +277,9 @@ public struct SyncCycle: Sendable {
         batches = stride(from: 0, to: due.count, by: SyncRequest.maximumBatch).map {
             Array(due[$0..<min($0 + SyncRequest.maximumBatch, due.count)])
         }
+        // With nothing to send, an empty batch still learns the server's minimum
+        // app version (the contract allows it), so an outdated app hears of it.
+        if batches.isEmpty { batches = [[]] }
         return nextBatch(after: -1, recording: [])
     }
 
@@ -319,6 +328,8 @@ public struct SyncCycle: Sendable {
                 events.append(RecordedEvent(localID, .accepted(serverID: serverID, revision: revision, photosOutstanding: outstanding)))
                 acceptedThisCycle.insert(localID)
                 summary.accepted += 1
+                // With no photo to send it is SYNCED now; with photos, once they are up.
+                if outstanding == 0 { summary.synced += 1 }
                 if let parent = candidate?.parentLocalID { parents.append(parent) }
             case .conflict:
                 let revision = result.serverRevision ?? result.revision ?? 0

@@ -18,10 +18,13 @@ public struct SyncEngine: Sendable {
         public var maxConcurrentUploads: Int
         /// A value in 0..<1 for the retry jitter.
         public var random: @Sendable () -> Double
+        /// A person asked for this cycle: reports in backoff are due now.
+        public var askedByPerson: Bool
 
         /// A configuration.
         public init(policy: RetryPolicy = RetryPolicy(), retentionDays: Int, appVersion: String, maxConcurrentUploads: Int = 4,
-                    random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+                    askedByPerson: Bool = false, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+            self.askedByPerson = askedByPerson
             self.policy = policy
             self.retentionDays = retentionDays
             self.appVersion = appVersion
@@ -58,7 +61,7 @@ public struct SyncEngine: Sendable {
     /// one transaction, and only once the server has given it.
     public func run(now: Date = Date()) async throws(StorageError) -> SyncSummary {
         var cycle = SyncCycle(policy: configuration.policy, now: now, retentionDays: configuration.retentionDays,
-                              random: configuration.random)
+                              askedByPerson: configuration.askedByPerson, random: configuration.random)
         var run = SyncRun()
         var queue = cycle.start()
         var inFlight: InFlightBatch?
@@ -82,7 +85,8 @@ public struct SyncEngine: Sendable {
                 switch action {
                 case .finish(let summary):
                     try store.setMeta(MetaKey.online, summary.online ? "true" : "false")
-                    try store.setMeta(MetaKey.lastSyncAt, ReportPayload.rfc3339(now))
+                    // "Last sync" is the last cycle that reached the server, not the last attempt.
+                    if summary.online { try store.setMeta(MetaKey.lastSyncAt, ReportPayload.rfc3339(now)) }
                     return summary
                 case .sendBatch(let ids):
                     // Read ahead while the batch before was in flight, or now; sent on its own task.
