@@ -230,3 +230,22 @@ struct ScriptingListAndAgentTests {
         #expect(unwritable.stderr.contains("metrics file"), "\(unwritable.stderr)")
     }
 }
+
+/// `cache clear` forgets reference data, never what open work depends on.
+@Suite("cache clear keeps what drafts need")
+struct CacheClearTests {
+    @Test("cache clear keeps the template of a draft, so the draft can still be answered and completed")
+    func keepsTemplatesOfOpenWork() throws {
+        let profile = try DemoProfile()
+        let id = try profile.startDraft()
+        let template = try #require(try profile.show(id)["template_id"]?.stringValue)
+        let cleared = try profile.document(["cache", "clear"]).value
+        #expect(cleared["templates_kept"] == 1)
+        let templates = try profile.document(["templates"]).value["templates"]?.arrayValue?.compactMap { $0["id"]?.stringValue }
+        #expect(templates == [template])
+        try profile.answerRequired(id)
+        let completed = try profile.jqc(["complete", id])
+        #expect(completed.status == 0, "\(completed.stderr)")
+    }
+}
+

@@ -110,10 +110,15 @@ enum ReferenceCommands {
     }
 
     static let cacheClear = Command(CommandSpec(
-        "cache clear", summary: "forget cached facilities, areas, templates and assignments; reports, photos and issues are kept")
+        "cache clear", summary: "forget cached facilities, areas, templates and assignments; reports, photos and issues are kept, "
+            + "and so are the templates of reports not yet synced")
     ) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
-        try workspace.storage { () throws(StorageError) in try workspace.store.clearReferenceCache() }
-        return CommandOutput(lines: ["Cleared the reference cache. Reports, photos and issues are untouched."], json: ["cleared": true])
+        let kept = try workspace.storage { () throws(StorageError) in try workspace.store.clearReferenceCache() }
+        var lines = ["Cleared the reference cache. Reports, photos and issues are untouched."]
+        if kept > 0 {
+            lines.append("Kept \(kept) template\(kept == 1 ? "" : "s") that drafts or reports not yet synced still need; the next sync refreshes the rest.")
+        }
+        return CommandOutput(lines: lines, json: ["cleared": true, "templates_kept": .integer(Int64(kept))])
     }
 }

@@ -179,6 +179,7 @@ extension Workspace {
                 "Report \(short(report)) cannot be completed: \(problems.count) field\(problems.count == 1 ? "" : "s") need\(problems.count == 1 ? "s" : "") an answer or a fix.",
                 problems: problems.map(\.message), code: "REQUIRED_ANSWERS_MISSING")
         }
+
         let score = self.score(report, template: template)
         let id = report.localID
         // The score, the follow-up flag and the new state in one transaction:

@@ -145,13 +145,19 @@ extension LocalStore {
 
     /// Empties the reference cache (facilities, areas, templates, assignments
     /// and the assignments cursor); reports, revisions, photos and issues stay.
-    public func clearReferenceCache() throws(StorageError) {
+    /// Forgets the cached reference data, except the templates that reports
+    /// not yet synced still use (a draft cannot be answered, checked or
+    /// completed without its template); returns how many templates were kept.
+    @discardableResult
+    public func clearReferenceCache() throws(StorageError) -> Int {
         try write { db throws(StorageError) in
             try db.run("DELETE FROM areas")
             try db.run("DELETE FROM facilities")
-            try db.run("DELETE FROM templates")
+            try db.run("DELETE FROM templates WHERE id NOT IN (SELECT template_id FROM reports WHERE state <> 'SYNCED')")
+            let kept = Int(try db.scalar("SELECT COUNT(*) FROM templates").int64Value ?? 0)
             try db.run("DELETE FROM assignments")
             try Self.setMeta(MetaKey.assignmentsCursor, nil, db)
+            return kept
         }
     }
 }
