@@ -65,9 +65,11 @@ struct HostileServerTests {
         expectClean(human)
         #expect(human.stderr.split(separator: "\n").count <= 1, "\(human.stderr)")
         #expect(human.stdout.contains("HTTP 502") && human.stdout.contains("Waiting for network. 1 report pending."), "\(human.stdout)")
-        // The second run has no report due (backoff), but the server still gave nothing usable: 75, not 0.
+        // The second run (a person asking again: the report is sent at once, backoff or not) meets the same page: 75, not 0,
+        // and the document says why.
         #expect(json.status == 75)
-        #expect(json.value["error"]?["code"] == "INVALID_RESPONSE", "\(json.value)")
+        #expect(json.value["error"]?["code"] == "SYNC_OFFLINE", "\(json.value)")
+        #expect(json.value.canonicalString().contains("502"), "\(json.value)")
 
         let after = try profile.show(id)
         #expect(after["state"] == "PENDING")

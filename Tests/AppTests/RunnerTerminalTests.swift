@@ -36,6 +36,27 @@ struct RunnerTerminalTests {
         #expect((after["answers"] as? [String: Any])?["5"] as? Bool == true)
     }
 
+    @Test("at a photo field the hint names this report, and a typed path attaches the photo instead of being taken for a command")
+    func pathAtPhotoField() throws {
+        let profile = try DemoProfile()
+        let id = try profile.startDraft()
+        let photo = try profile.writeJPEG("tap.jpg", seed: 4)
+        let command = "\(Programs.path("jqc")) --home \(profile.home) run \(id)"
+        let terminal = try Terminal(command, environment: ["LANG": "C.UTF-8", "NO_COLOR": "1", "TERM": "xterm"])
+        _ = try terminal.waitFor("Field 1 of")
+        try terminal.type("/j 14")
+        let hint = try terminal.waitFor("Evidence photos")
+        #expect(hint.contains("jqc photo add \(id.prefix(8)) --field 14"), "\(hint)")
+        #expect(!hint.contains("LOCAL_ID"))
+        try terminal.type(photo)
+        let attached = try terminal.waitFor("attached 1 photo")
+        #expect(!attached.contains("not a runner command"))
+        try terminal.type("/q")
+        let shown = try profile.show(id)
+        #expect(shown["photos"]?.arrayValue?.count == 1)
+        #expect(shown["photos"]?.arrayValue?.first?["field_id"] == "14")
+    }
+
     @Test("colour on a colour terminal, none with NO_COLOR")
     func noColor() throws {
         let profile = try DemoProfile()

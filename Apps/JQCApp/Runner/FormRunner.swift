@@ -54,9 +54,11 @@ public struct FormRunner: Sendable {
     }
 
     /// Reads one typed line. Commands start with '/'; '//' starts an answer that begins with '/'.
-    public mutating func handle(_ line: String, isTable: Bool = false) -> Action {
+    /// `isPath`: the field takes file paths (a photo field), so `/home/...` is an answer, not a command.
+    public mutating func handle(_ line: String, isTable: Bool = false, isPath: Bool = false) -> Action {
         let text = line.trimmingCharacters(in: .whitespaces)
         if text.hasPrefix("//") { return answer(String(text.dropFirst())) }
+        if isPath, text.hasPrefix("/"), text.dropFirst().contains("/") || text.contains(".") { return answer(text) }
         if text == "<" { return move(to: index - 1) }
         if text == ">" { return move(to: index + 1) }
         guard text.hasPrefix("/") else {

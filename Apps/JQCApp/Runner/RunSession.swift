@@ -76,7 +76,8 @@ final class RunSession {
                 return (report, false)
             }
             var runnerCopy = runner
-            let action = runnerCopy.handle(line, isTable: runner.current?.type == "table")
+            let takesPhotos = runner.current.map { workspace.registry.resolve($0).takesPhotos } ?? false
+            let action = runnerCopy.handle(line, isTable: runner.current?.type == "table", isPath: takesPhotos)
             runner = runnerCopy
             switch action {
             case .show:
@@ -89,6 +90,10 @@ final class RunSession {
                 write("Saved. Continue later with 'jqc run \(workspace.short(report))'.")
                 return (report, false)
             case .save(let id, let answer):
+                if takesPhotos, case .typed(let text) = answer {
+                    attachPhotos(text, field: id)
+                    continue
+                }
                 do {
                     let input: AnswerInput
                     switch answer {
@@ -130,6 +135,19 @@ final class RunSession {
         }
     }
 
+    /// A path (or several, separated by spaces) typed at a photo field: the
+    /// files are imported, compressed and attached as `jqc photo add` does.
+    private func attachPhotos(_ text: String, field: FieldID) {
+        let files = text.split(separator: " ").map { String($0) }.map { ($0 as NSString).expandingTildeInPath }
+        do {
+            let result = try workspace.addPhotos(to: report, fieldID: field.rawValue, issueLocalID: nil, files: files)
+            report = try workspace.report(report.localID.uuidString)
+            write("  attached \(result.photos.count) photo\(result.photos.count == 1 ? "" : "s"); type another path, or Enter to go on.")
+        } catch {
+            write("  " + paint("! \(error.message)", error: true))
+        }
+    }
+
     /// Draws the field on screen (or the end screen) and remembers it as the place to resume.
     private func show() throws(AppError) {
         let id = report.localID
@@ -155,7 +173,8 @@ final class RunSession {
         let required = state.isRequired(field.id)
         write(paint("\(required ? "* " : "")\(field.displayName)", bold: true) + "  [\(field.id), \(field.type)\(required ? ", required" : "")]")
         if let reason = logic.unsupportedReason(field.id) { write("  This field is unsupported here: \(reason).") }
-        for line in type.prompt(for: field, style: style) { write("  \(line)") }
+        let context = InputContext(deviceTime: workspace.now(), contentDigest: "", reportLocalID: report.localID.uuidString.lowercased())
+        for line in type.prompt(for: field, style: style, context: context) { write("  \(line)") }
         if let current = report.answers[field.id] {
             write("  now: \(type.display(current, for: field, style: style))  (Enter keeps it, /clear removes it)")
         }

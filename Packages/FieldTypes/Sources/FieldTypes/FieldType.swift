@@ -28,6 +28,11 @@ public protocol FieldType: Sendable {
     /// must be made again, so those types say false.
     var copiesOnReinspection: Bool { get }
 
+    /// True when the answer is a list of photos attached to the report
+    /// (imported from files, not typed): what the runner and the menu offer
+    /// a file path for, whatever the type is called.
+    var takesPhotos: Bool { get }
+
     /// Every type-specific problem of a field's definition, each naming the
     /// field and saying how to fix it. The keys every field shares (id, label,
     /// weight...) are checked by Models and by the registry, not here.
@@ -49,6 +54,10 @@ public protocol FieldType: Sendable {
     /// How to answer, one hint per line, for the interactive runner
     /// (numbered choices, the star scale, the table's columns).
     func prompt(for field: FieldDefinition, style: TerminalStyle) -> [String]
+
+    /// The runner's hint for this field of one report (`context` names it),
+    /// when the hint needs to say which report; by default `prompt(for:style:)`.
+    func prompt(for field: FieldDefinition, style: TerminalStyle, context: InputContext) -> [String]
 
     /// The answer as one non-empty terminal line; nil is an unanswered field.
     /// Wrong-typed JSON is shown as unreadable, never a crash.
@@ -95,6 +104,14 @@ extension FieldType {
 
     /// Most types carry their answer over to a re-inspection.
     public var copiesOnReinspection: Bool { true }
+
+    /// Most types are typed, not photographed.
+    public var takesPhotos: Bool { false }
+
+    /// The hint does not depend on the report.
+    public func prompt(for field: FieldDefinition, style: TerminalStyle, context: InputContext) -> [String] {
+        prompt(for: field, style: style)
+    }
 
     /// No type-specific keys to check.
     public func checkDefinition(_ field: FieldDefinition) -> [SchemaProblem] { [] }

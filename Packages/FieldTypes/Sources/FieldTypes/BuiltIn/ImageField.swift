@@ -36,9 +36,17 @@ public struct ImageField: FieldType {
         throw AnswerInputError(input: input, message: "\(field.messageName) takes photos, not typed text (\(OneLine.quote(input))); attach them with: \(Self.command(field, context.reportLocalID))")
     }
 
+    /// Its answer is the photos attached to it.
+    public var takesPhotos: Bool { true }
+
     /// How to attach photos.
     public func prompt(for field: FieldDefinition, style: TerminalStyle) -> [String] {
         ["Attach photos with: \(Self.command(field, nil))"]
+    }
+
+    /// How to attach photos to this report: here, type the files' paths.
+    public func prompt(for field: FieldDefinition, style: TerminalStyle, context: InputContext) -> [String] {
+        ["Type the path of a photo (several separated by spaces) to attach it, or later: \(Self.command(field, context.reportLocalID.map { String($0.prefix(8)) }))"]
     }
 
     /// `2 photos`.
