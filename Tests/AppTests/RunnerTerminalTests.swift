@@ -57,6 +57,25 @@ struct RunnerTerminalTests {
         #expect(shown["photos"]?.arrayValue?.first?["field_id"] == "14")
     }
 
+    @Test("Ctrl-C in the runner says the answers are saved and how to go on, exits 130, and the answers are there")
+    func interrupted() throws {
+        let profile = try DemoProfile()
+        let id = try profile.startDraft()
+        // A parent that ignores Ctrl-C, so it lives to print jqc's exit status (a shell's trap would change $?).
+        let parent = "import signal, subprocess, sys, time; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+            + "print('exited with', subprocess.call(sys.argv[1:]), flush=True); time.sleep(60)"
+        let command = "python3 -c \\\"\(parent)\\\" \(Programs.path("jqc")) --home \(profile.home) run \(id)"
+        let terminal = try Terminal(command, environment: ["LANG": "C.UTF-8", "NO_COLOR": "1", "TERM": "xterm"])
+        try terminal.answerFields(["4"], of: 15)
+        _ = try terminal.waitFor("Field 2 of 15")
+        try terminal.press("C-c")
+        let screen = try terminal.waitFor("exited with")
+        #expect(screen.contains("every answer typed so far is saved"), "\(screen)")
+        #expect(screen.contains("jqc run \(id.prefix(8))"))
+        #expect(screen.contains("exited with 130"))
+        #expect(try profile.show(id)["answers"]?["2"] == 4)
+    }
+
     @Test("colour on a colour terminal, none with NO_COLOR")
     func noColor() throws {
         let profile = try DemoProfile()

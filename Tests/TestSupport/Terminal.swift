@@ -21,6 +21,11 @@ public final class Terminal: @unchecked Sendable {
         _ = try tmux(["send-keys", "-t", "main", "Enter"])
     }
 
+    /// Presses one key by tmux's name for it (`C-c` for Ctrl-C), without Enter.
+    public func press(_ key: String) throws {
+        _ = try tmux(["send-keys", "-t", "main", key])
+    }
+
     /// The screen as text; with `escapes`, colour and style sequences included.
     public func screen(escapes: Bool = false) throws -> String {
         try tmux(["capture-pane", "-p", "-t", "main"] + (escapes ? ["-e"] : []))

@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Foundation
 import Models
+import ProgramOutput
 
 /// `jqc run`: the interactive step-by-step form runner.
 enum RunCommand {
@@ -15,6 +16,9 @@ enum RunCommand {
         let workspace = try inv.workspace()
         let report = try workspace.report(inv.positional(0))
         let echoed = inv.context.stdinIsTerminal
+        // Ctrl-C: every answer was saved when it was typed; say so, and how to go on.
+        let interrupt = InterruptNotice.install("\nInterrupted: every answer typed so far is saved. Continue with 'jqc run \(workspace.short(report))'.")
+        defer { withExtendedLifetime(interrupt) {} }
         let session = try RunSession(
             workspace: workspace, report: report, style: inv.context.style,
             readLine: {
@@ -29,5 +33,27 @@ enum RunCommand {
             prompt: { standardOutput.write("> ") })
         _ = try session.run()
         return CommandOutput(lines: [], json: .null)
+    }
+}
+
+/// SIGINT during an interactive command: one line on stderr, then exit 130
+/// at once (what was saved is in the store already; the line in progress is
+/// not an answer yet).
+final class InterruptNotice {
+    private let source: any DispatchSourceSignal
+
+    private init(source: any DispatchSourceSignal) { self.source = source }
+
+    static func install(_ message: String) -> InterruptNotice {
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler { ProgramExit.immediately(message, code: 130) }
+        source.resume()
+        return InterruptNotice(source: source)
+    }
+
+    deinit {
+        source.cancel()
+        signal(SIGINT, SIG_DFL)
     }
 }

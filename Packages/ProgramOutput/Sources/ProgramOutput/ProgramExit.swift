@@ -14,10 +14,10 @@ public enum ProgramExit {
     /// written straight to the descriptor: for a thread that finds the
     /// program cannot go on (a C library's fatal error, a stop past its
     /// bound), where no lock may be taken and no cleanup can be trusted.
-    public static func immediately(_ line: String) -> Never {
+    public static func immediately(_ line: String, code: Int32 = 1) -> Never {
         let text = line + "\n"
         _ = text.withCString { write(STDERR_FILENO, $0, strlen($0)) }
-        _exit(1)
+        _exit(code)
     }
 
     /// Call first: a closed pipe then fails a write with `EPIPE` that the
