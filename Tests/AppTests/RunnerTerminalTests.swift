@@ -76,6 +76,18 @@ struct RunnerTerminalTests {
         #expect(try profile.show(id)["answers"]?["2"] == 4)
     }
 
+    @Test("a failed critical field is reported the moment it is answered, not only at /done")
+    func criticalFailureAtOnce() throws {
+        let profile = try DemoProfile()
+        let id = try profile.startDraft()
+        let terminal = try Terminal("\(Programs.path("jqc")) --home \(profile.home) run \(id)",
+                                    environment: ["LANG": "C.UTF-8", "NO_COLOR": "1", "TERM": "xterm"])
+        try terminal.answerFields(["4", "4", "fail"], of: 15)
+        let screen = try terminal.waitFor("Field 4 of 15")
+        #expect(screen.contains("Soap dispensers filled is critical and this answer fails it"), "\(screen)")
+        try terminal.type("/q")
+    }
+
     @Test("colour on a colour terminal, none with NO_COLOR")
     func noColor() throws {
         let profile = try DemoProfile()

@@ -105,6 +105,10 @@ final class RunSession {
                     let field = template.schema.field(id)
                     let shown = field.map { workspace.registry.display($0, report.answers[id], style: style) } ?? ""
                     write("  saved: \(shown)")
+                    if let field, field.critical,
+                       case .scored(_, passed: false) = workspace.registry.resolve(field).score(report.answers[id], for: field) {
+                        write("  " + paint("! \(field.displayName) is critical and this answer fails it: the report will ask for a follow-up inspection.", error: true))
+                    }
                     answerChanged(id)
                     if case .addRow = answer {
                         write("  Another row, or Enter to go on.")
