@@ -26,7 +26,8 @@ struct MultiInstanceTests {
     @Test("devices syncing alternately through two instances, one SIGKILLed mid-burst and restarted: every report once, none lost, every photo whole")
     func killedMidBurst() throws {
         let url = try ServerDatabases.freshPostgres()
-        var first = try ServerProcess(["--demo"], database: url)
+        // The instance to be killed answers each request 100 ms late, so the burst is still under way when it dies.
+        var first = try ServerProcess(["--demo", "--latency-ms", "100"], database: url)
         let second = try ServerProcess([], database: url)
         let ivy = try DemoProfile.signedIn(to: first.baseURL)
         let ada = try DemoProfile.signedIn(to: second.baseURL)

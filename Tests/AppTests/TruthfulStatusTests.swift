@@ -90,7 +90,12 @@ struct TruthfulStatusTests {
     @Test("a person's jqc sync sends at once what the agent leaves waiting out its backoff")
     func foregroundIgnoresBackoff() throws {
         let healthy = try ServerProcess(["--demo"])
-        let failing = try ServerProcess(["--demo", "--fault-rate", "1"])
+        // A server that asks to be left alone for an hour: the report's next attempt is at least that far off.
+        let busy = CannedHTTPServer.response(status: 503, contentType: "application/json",
+                                             #"{"ok": false, "error": "down for maintenance", "code": "UNAVAILABLE"}"#,
+                                             headers: [("Retry-After", "3600")])
+        let failing = try CannedHTTPServer(Array(repeating: busy, count: 8))
+        defer { failing.stop() }
         let profile = try DemoProfile.signedIn(to: healthy.baseURL)
         try profile.route(to: failing.baseURL)
         let id = try pendingReport(profile)
