@@ -117,6 +117,13 @@ import Testing
         #expect(cycle.summary.needsPerson == 1)
     }
 
+    @Test func nothingDueAfterAFailedReferencePullSendsNoProbe() {
+        var cycle = cycle()
+        _ = cycle.start()
+        _ = cycle.handle(.referenceFailed(SyncFailure(kind: .transient, code: "SERVER_UNAVAILABLE", message: "503")))
+        #expect(cycle.handle(.queueLoaded([])) == [.loadPhotoWork])
+    }
+
     @Test func nothingDueSendsAnEmptyBatchToLearnTheVersionGateThenGoesToPhotos() {
         var (cycle, actions) = pushing([])
         #expect(actions == [.sendBatch([])])

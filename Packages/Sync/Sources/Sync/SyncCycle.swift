@@ -279,7 +279,9 @@ public struct SyncCycle: Sendable {
         }
         // With nothing to send, an empty batch still learns the server's minimum
         // app version (the contract allows it), so an outdated app hears of it.
-        if batches.isEmpty { batches = [[]] }
+        // Only after a good reference pull: a probe must not make a cycle whose
+        // pull failed look as if it reached the server usefully.
+        if batches.isEmpty, summary.reference != nil { batches = [[]] }
         return nextBatch(after: -1, recording: [])
     }
 
