@@ -51,4 +51,17 @@ struct HomeMenuScriptTests {
         #expect(output.contains("Deleted draft \(id.prefix(8)) with its photos and issues."))
         #expect((try profile.json(["list"])["reports"] as? [Any])?.count == 0)
     }
+
+    @Test("flagging an issue: a wrong severity is refused as soon as it is typed, before the description is asked for")
+    func severityCheckedFirst() throws {
+        let profile = try DemoProfile()
+        let id = try profile.start(["--assignment", "AS-1"])
+        let (_, output) = try run(["2", "1", "i", "urgent", "high", "Leaking tap", "", "q"], profile: profile)
+        let refused = try #require(output.firstIndex { $0.contains("'urgent' is not a severity") }, "\(output)")
+        let described = try #require(output.firstIndex { $0.hasPrefix("Description: ") }, "\(output)")
+        #expect(refused < described, "the severity was checked only after the description")
+        let issues = try profile.document(["issues"]).value["issues"]?.arrayValue ?? []
+        #expect(issues.count == 1 && issues.first?["severity"] == "high", "\(issues)")
+        #expect(issues.first?["report_local_id"]?.stringValue?.hasPrefix(String(id.prefix(8))) ?? true)
+    }
 }

@@ -110,8 +110,17 @@ extension HomeMenu {
     }
 
     private func flagIssue(_ reference: String) -> Flow {
-        guard let severity = ask("Severity (\(Workspace.severityList)): "),
-              let description = ask("Description: "),
+        // The severity is checked as it is typed, before the description and photo are asked for.
+        var severity: String
+        while true {
+            guard let typed = ask("Severity (\(Workspace.severityList)): ") else { return .quit }
+            if IssueSeverity(typed: typed) != nil {
+                severity = typed
+                break
+            }
+            io.write(paintedError("'\(typed)' is not a severity; use \(Workspace.severityList)."))
+        }
+        guard let description = ask("Description: "),
               let photo = ask("Photo file (Enter for none): ") else { return .quit }
         var values = ["severity": severity, "description": description]
         if !photo.isEmpty { values["photo"] = photo }

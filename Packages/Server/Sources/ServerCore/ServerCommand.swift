@@ -20,7 +20,7 @@ public enum ServerCommand {
     /// `--version`.
     static var versionLine: String { "jqc-server \(ProductVersion.current) (libmicrohttpd \(HTTPServer.libraryVersion))" }
 
-    static let serve = CommandSpec("serve", summary: "serve CONTRACT.md over HTTP (the default command)",
+    static let serve = CommandSpec("serve", summary: "serve the wire contract (docs/contract.md) over HTTP (the default command)",
                                    options: ServerConfig.options,
                                    discussion: "Port 0 picks a free port; the first line printed is 'listening on http://HOST:PORT'.")
 
