@@ -45,7 +45,11 @@ public enum JQCCommandLine {
 
     /// The program's commands as the parser, help, completion and man page read them.
     public static func catalog(for program: Program) -> CommandCatalog {
-        CommandCatalog(commands: commands(for: program).map(\.spec), globalOptions: GlobalOptions.all)
+        catalog(of: commands(for: program))
+    }
+
+    private static func catalog(of commands: [Command]) -> CommandCatalog {
+        CommandCatalog(commands: commands.map(\.spec), globalOptions: GlobalOptions.all)
     }
 
     /// The program's man page, in roff.
@@ -77,13 +81,12 @@ public enum JQCCommandLine {
     }
 
     /// The usage error for words that name no command, with the nearest name.
-    static func lookupError(_ lookup: CommandCatalog.Lookup, program: Program) -> AppError? {
+    static func lookupError(_ lookup: CommandCatalog.Lookup, program: Program, catalog: CommandCatalog) -> AppError? {
         switch lookup {
         case .unknownCommand(let word, let suggestion):
             let hint = suggestion.map { " Did you mean '\($0)'?" } ?? ""
             return AppError.usage("unknown command '\(word)'.\(hint) Run '\(program.name) help' for the list of commands.")
         case .unknownSubcommand(let group, let word, let suggestion):
-            let catalog = catalog(for: program)
             let hint = suggestion.map { " Did you mean '\(group) \($0)'?" } ?? ""
             return AppError.usage("'\(group)' has no command '\(word)'.\(hint) Its commands: \(catalog.subcommands(of: group).joined(separator: ", ")).")
         default:
@@ -94,7 +97,7 @@ public enum JQCCommandLine {
     /// Finds, parses and runs the command; prints its output or its error.
     static func dispatch(program: Program, arguments: [String], environment: [String: String]) -> Int32 {
         let commands = commands(for: program)
-        let catalog = catalog(for: program)
+        let catalog = catalog(of: commands)
         let wantsJSON = arguments.contains("--json")
         let parser = ArgumentParser(globalOptions: GlobalOptions.all, program: program.name)
         let lookup = catalog.lookup(arguments)
@@ -137,7 +140,8 @@ public enum JQCCommandLine {
             standardOutput.line(HelpFormatter.group(group, program: program.name, catalog: catalog))
             return ExitCode.ok
         case .unknownCommand, .unknownSubcommand:
-            return report(lookupError(lookup, program: program) ?? AppError.usage("unknown command"), program: program, json: wantsJSON)
+            return report(lookupError(lookup, program: program, catalog: catalog) ?? AppError.usage("unknown command"), program: program,
+                          json: wantsJSON)
         case .command(let name, let rest):
             guard let command = commands.first(where: { $0.spec.name == name }) else {
                 return report(AppError.usage("unknown command '\(name)'"), program: program, json: wantsJSON)

@@ -207,9 +207,7 @@ final class PsqlHolder: @unchecked Sendable {
     private let input = Pipe()
 
     init(cluster: PostgresCluster, database: String, sql: String) throws {
-        let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
-        let newest = versions.sorted { $0.compare($1, options: .numeric) == .orderedAscending }.last ?? "15"
-        process.executableURL = URL(fileURLWithPath: "/usr/lib/postgresql/\(newest)/bin/psql")
+        process.executableURL = URL(fileURLWithPath: try PostgresCluster.binary("psql"))
         process.arguments = ["-h", "127.0.0.1", "-p", String(cluster.port), "-U", "jqc", "-d", database, "-q"]
         process.environment = ["PGPASSWORD": "jqc-test", "PATH": "/usr/bin:/bin"]
         process.standardInput = input

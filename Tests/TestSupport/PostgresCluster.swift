@@ -18,6 +18,7 @@ public final class PostgresCluster: @unchecked Sendable {
 
     /// Starts a cluster; throws with the script's message when it cannot.
     public init() throws {
+        Self.stopOrphans()
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("jqc-pg-\(UUID().uuidString.prefix(8))").path
         let outcome = try Self.script(["start", directory])
@@ -27,6 +28,9 @@ public final class PostgresCluster: @unchecked Sendable {
         url = String(line)
         port = Int(url.split(separator: ":").last?.split(separator: "/").first ?? "") ?? 0
         owned = true
+        // Who owns it: a test process killed before its exit handler ran leaves
+        // the cluster behind, and the next run stops it (`stopOrphans`).
+        try? Data(String(getpid()).utf8).write(to: URL(fileURLWithPath: directory + "/owner"))
         _ = Self.running.withLock { $0.insert(directory) }
         Self.installExitHandler
     }
@@ -78,7 +82,21 @@ public final class PostgresCluster: @unchecked Sendable {
         }
     }()
 
-    private static func binary(_ name: String) throws -> String {
+    /// Stops the clusters of test processes that are gone (killed before
+    /// their exit handler could stop them).
+    private static func stopOrphans() {
+        let temporary = FileManager.default.temporaryDirectory.path
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []
+        for name in names where name.hasPrefix("jqc-pg-") {
+            let folder = temporary + "/" + name
+            guard let text = try? String(contentsOfFile: folder + "/owner", encoding: .utf8), let pid = Int32(text),
+                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            _ = try? script(["stop", folder])
+        }
+    }
+
+    /// The path of a PostgreSQL program (`psql`) of the newest version installed.
+    public static func binary(_ name: String) throws -> String {
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
         guard let newest = versions.sorted(by: { $0.compare($1, options: .numeric) == .orderedAscending }).last else {
             throw PostgresClusterError(message: "PostgreSQL is not installed; run Tools/setup")

@@ -133,6 +133,35 @@ def login(port):
     return token
 
 
+def check_accepted(results, size):
+    if len(results) != size or any(r["status"] != "ACCEPTED" for r in results):
+        raise Fatal(f"not every report was accepted: {results[:1]}")
+
+
+def together(count, label, client):
+    """Runs client(index, ready) on `count` threads; each calls ready() when set
+    to go, and all go at once. Returns the wall time from the go to the last end."""
+    errors = []
+    start = threading.Barrier(count + 1)
+
+    def run(index):
+        try:
+            client(index, start.wait)
+        except Exception as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    start.wait()
+    began = time.monotonic()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise Fatal(f"{label}: {errors[0]}")
+    return time.monotonic() - began
+
+
 def run_fleet(binary, work, label, clients, size, postgres=None):
     """`clients` clients at once, one batch each, resent after Retry-After until accepted."""
     proc, port = start_server(binary, work, label, postgres)
@@ -141,44 +170,28 @@ def run_fleet(binary, work, label, clients, size, postgres=None):
         bodies = [batch_body(size) for _ in range(clients)]
         longest = [0.0] * clients
         shed = [0] * clients
-        errors = []
-        start = threading.Barrier(clients + 1)
 
-        def client(index):
-            try:
-                start.wait()
-                while True:
-                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-                    began = time.monotonic()
-                    conn.request("POST", "/api/v1/reports/sync", body=bodies[index],
-                                 headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
-                    response = conn.getresponse()
-                    data = response.read()
-                    longest[index] = max(longest[index], time.monotonic() - began)
-                    conn.close()
-                    if response.status == 503:
-                        shed[index] += 1
-                        time.sleep(float(response.getheader("Retry-After") or "1"))
-                        continue
-                    if response.status != 200:
-                        raise Fatal(f"HTTP {response.status}: {data[:200]!r}")
-                    results = json.loads(data)["data"]["results"]
-                    if len(results) != size or any(r["status"] != "ACCEPTED" for r in results):
-                        raise Fatal(f"not every report was accepted: {results[:1]}")
-                    return
-            except Exception as error:  # noqa: BLE001 - reported below
-                errors.append(error)
+        def client(index, ready):
+            ready()
+            while True:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+                began = time.monotonic()
+                conn.request("POST", "/api/v1/reports/sync", body=bodies[index],
+                             headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
+                response = conn.getresponse()
+                data = response.read()
+                longest[index] = max(longest[index], time.monotonic() - began)
+                conn.close()
+                if response.status == 503:
+                    shed[index] += 1
+                    time.sleep(float(response.getheader("Retry-After") or "1"))
+                    continue
+                if response.status != 200:
+                    raise Fatal(f"HTTP {response.status}: {data[:200]!r}")
+                check_accepted(json.loads(data)["data"]["results"], size)
+                return
 
-        threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
-        for thread in threads:
-            thread.start()
-        start.wait()
-        began = time.monotonic()
-        for thread in threads:
-            thread.join()
-        elapsed = time.monotonic() - began
-        if errors:
-            raise Fatal(f"{label}: {errors[0]}")
+        elapsed = together(clients, label, client)
         return {"longest": max(longest), "shed": sum(shed), "seconds": elapsed, "rss": peak_rss_mb(proc.pid)}
     finally:
         proc.terminate()
@@ -196,32 +209,17 @@ def run_once(binary, work, label, clients, batches, size, postgres=None):
             conn.close()
         bodies = [[batch_body(size) for _ in range(batches)] for _ in range(clients)]
         accepted = [0] * clients
-        errors = []
-        start = threading.Barrier(clients + 1)
 
-        def client(index):
-            try:
-                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-                start.wait()
-                for body in bodies[index]:
-                    results = request(conn, "POST", "/reports/sync", body, tokens[index])["results"]
-                    accepted[index] += sum(1 for r in results if r["status"] == "ACCEPTED")
-                    if len(results) != size or any(r["status"] != "ACCEPTED" for r in results):
-                        raise Fatal(f"not every report was accepted: {results[:1]}")
-                conn.close()
-            except Exception as error:  # noqa: BLE001 - reported below
-                errors.append(error)
+        def client(index, ready):
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+            ready()
+            for body in bodies[index]:
+                results = request(conn, "POST", "/reports/sync", body, tokens[index])["results"]
+                check_accepted(results, size)
+                accepted[index] += len(results)
+            conn.close()
 
-        threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
-        for thread in threads:
-            thread.start()
-        start.wait()
-        began = time.monotonic()
-        for thread in threads:
-            thread.join()
-        elapsed = time.monotonic() - began
-        if errors:
-            raise Fatal(f"{label}: {errors[0]}")
+        elapsed = together(clients, label, client)
         return sum(accepted) / elapsed
     finally:
         proc.terminate()

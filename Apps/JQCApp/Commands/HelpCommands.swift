@@ -31,7 +31,7 @@ enum HelpCommands {
                 return CommandOutput(lines: [HelpFormatter.group(group, program: program.name, catalog: catalog)], json: .null,
                                      showsStatusLine: false)
             default:
-                throw JQCCommandLine.lookupError(catalog.lookup(words), program: program)
+                throw JQCCommandLine.lookupError(catalog.lookup(words), program: program, catalog: catalog)
                     ?? AppError.usage("no command '\(words.joined(separator: " "))'. Run '\(program.name) help' for the list.")
             }
         }

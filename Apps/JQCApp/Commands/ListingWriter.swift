@@ -63,9 +63,7 @@ final class ListingWriter {
     }
 
     /// The first eight characters of an id, lowercase.
-    private static func shortID(_ id: String) -> String {
-        String(decoding: id.utf8.prefix(8).map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
-    }
+    private static func shortID(_ id: String) -> String { lowercase(String(id.prefix(8))) }
 
     private func appendRow(_ cells: [String]) {
         let start = bytes.count

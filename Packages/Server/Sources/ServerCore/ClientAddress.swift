@@ -16,7 +16,8 @@ enum ClientAddress {
         return last
     }
 
-    private static func isAddress(_ text: String) -> Bool {
+    /// True for an IPv4 or IPv6 address in text.
+    static func isAddress(_ text: String) -> Bool {
         var v4 = in_addr()
         var v6 = in6_addr()
         return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1

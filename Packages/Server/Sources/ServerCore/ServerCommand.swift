@@ -127,7 +127,7 @@ public enum ServerCommand {
         do throws(ServerError) {
             // The admin commands may create the database: private from the start, as the server keeps it.
             umask(0o077)
-            let store = try storage.open(db, StorageOpener.Settings(connections: 1, uploadDirectory: nil, administrative: true)).store
+            let store = try storage.open(db, StorageOpener.Settings(connections: 1, uploadDirectory: nil)).store
             switch name {
             case "edit-report":
                 return try AdminTool.editReport(store: store, serverID: parsed.positional(0) ?? "",

@@ -58,7 +58,7 @@ struct ServerConfig: Sendable {
 
     /// What the store's opener is told.
     var storageSettings: StorageOpener.Settings {
-        StorageOpener.Settings(connections: databaseConnections, uploadDirectory: uploadDirectory, administrative: false)
+        StorageOpener.Settings(connections: databaseConnections, uploadDirectory: uploadDirectory)
     }
 
     /// The options of the serve command.
@@ -144,9 +144,7 @@ struct ServerConfig: Sendable {
         config.signInWindow = try whole(parsed, "sign-in-window", default: config.signInWindow, range: 10...86_400)
         config.passwordChecks = try whole(parsed, "password-checks", default: config.passwordChecks, range: 1...64)
         for proxy in parsed.all("trusted-proxy") {
-            var v4 = in_addr()
-            var v6 = in6_addr()
-            guard inet_pton(AF_INET, proxy, &v4) == 1 || inet_pton(AF_INET6, proxy, &v6) == 1 else {
+            guard ClientAddress.isAddress(proxy) else {
                 throw UsageError("--trusted-proxy '\(proxy)' is not an IP address.")
             }
             config.trustedProxies.insert(proxy)

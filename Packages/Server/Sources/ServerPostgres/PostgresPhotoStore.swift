@@ -8,13 +8,13 @@ import ServerCore
 /// Bytes move one chunk at a time both ways, so memory stays bounded
 /// whatever the photo's size.
 struct PostgresPhotoStore: PhotoStore {
-    let pool: ConnectionPool
+    let store: PostgresServerStorage
     /// A private local folder: uploads in flight, and downloads spooled from the database.
     let scratchDirectory: String
     static let chunkSize = 1 << 20
 
-    init(pool: ConnectionPool, scratchDirectory: String) throws(ServerError) {
-        self.pool = pool
+    init(store: PostgresServerStorage, scratchDirectory: String) throws(ServerError) {
+        self.store = store
         self.scratchDirectory = scratchDirectory
         do {
             try FileManager.default.createDirectory(atPath: scratchDirectory, withIntermediateDirectories: true,
@@ -31,9 +31,7 @@ struct PostgresPhotoStore: PhotoStore {
         let descriptor = Glibc.open(temporaryPath, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw ServerError.internal("cannot read the upload back (\(String(cString: strerror(errno))))") }
         defer { close(descriptor) }
-        let store = PostgresServerStorage(pool: pool)
-        try store.write { session in
-            guard let session = session as? PostgresSession else { return }
+        try store.writing { session throws(ServerError) in
             if try !session.query("SELECT 1 AS found FROM photo_blobs WHERE sha256 = $1", [.text(hash)]).isEmpty { return }
             guard lseek(descriptor, 0, SEEK_SET) == 0 else { throw ServerError.internal("cannot read the upload back") }
             var buffer = [UInt8](repeating: 0, count: Self.chunkSize)
@@ -66,9 +64,8 @@ struct PostgresPhotoStore: PhotoStore {
         // The spool has no name once open: it goes when the response closes it.
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         do throws(ServerError) {
-            let found = try PostgresServerStorage(pool: pool).read { session -> Bool in
-                guard let session = session as? PostgresSession,
-                      let chunks = try session.query("SELECT chunks FROM photo_blobs WHERE sha256 = $1", [.text(hash)]).first?.int("chunks")
+            let found = try store.reading { session throws(ServerError) -> Bool in
+                guard let chunks = try session.query("SELECT chunks FROM photo_blobs WHERE sha256 = $1", [.text(hash)]).first?.int("chunks")
                 else { return false }
                 for chunk in 0..<chunks {
                     guard let bytes = try session.query("SELECT bytes FROM photo_chunks WHERE sha256 = $1 AND chunk = $2",

@@ -49,37 +49,36 @@ public final class PostgresServerStorage: ServerStorage, @unchecked Sendable {
         let store = PostgresServerStorage(pool: pool)
         let uploads = settings.uploadDirectory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("jqc-server-uploads-\(getuid())").path
-        let photos = try PostgresPhotoStore(pool: pool, scratchDirectory: uploads)
+        let photos = try PostgresPhotoStore(store: store, scratchDirectory: uploads)
         return OpenedDatabase(store: store, photos: photos, uploadDirectory: uploads)
     }
 
     public func read<T>(_ body: (any StorageSession) throws -> T) throws(ServerError) -> T {
-        try pool.with { connection throws(ServerError) -> T in
-            let session = PostgresSession(connection: connection, locksReports: false)
-            try session.begin("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            do throws(ServerError) {
-                let value = try Self.run(body, session)
-                try session.end("COMMIT")
-                return value
-            } catch {
-                session.rollBack()
-                throw error
-            }
-        }
+        try reading { session throws(ServerError) in try session.run(body) }
     }
 
     public func write<T>(_ body: (any StorageSession) throws -> T) throws(ServerError) -> T {
+        try writing { session throws(ServerError) in try session.run(body) }
+    }
+
+    /// `body` in a read-only REPEATABLE READ transaction (one snapshot).
+    func reading<T>(_ body: (PostgresSession) throws(ServerError) -> T) throws(ServerError) -> T {
+        try pool.with { connection throws(ServerError) -> T in
+            try Self.transaction(PostgresSession(connection: connection, locksReports: false),
+                                 "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+        }
+    }
+
+    /// `body` in a READ COMMITTED transaction with reports locked as read,
+    /// run again from the start when it loses a race.
+    func writing<T>(_ body: (PostgresSession) throws(ServerError) -> T) throws(ServerError) -> T {
         try pool.with { connection throws(ServerError) -> T in
             var attempt = 1
             while true {
                 let session = PostgresSession(connection: connection, locksReports: true)
                 do throws(ServerError) {
-                    try session.begin("BEGIN ISOLATION LEVEL READ COMMITTED")
-                    let value = try Self.run(body, session)
-                    try session.end("COMMIT")
-                    return value
+                    return try Self.transaction(session, "BEGIN ISOLATION LEVEL READ COMMITTED", body)
                 } catch {
-                    session.rollBack()
                     guard session.lostRace, attempt < attempts else { throw error }
                     attempt += 1
                     // A short random pause, so the writes that collided do not collide again.
@@ -89,14 +88,17 @@ public final class PostgresServerStorage: ServerStorage, @unchecked Sendable {
         }
     }
 
-    /// Runs `body`, passing a `ServerError` through and turning anything else into a 500.
-    private static func run<T>(_ body: (any StorageSession) throws -> T, _ session: PostgresSession) throws(ServerError) -> T {
-        do {
-            return try body(session)
-        } catch let error as ServerError {
-            throw error
+    /// Begins with `begin`, runs `body`, commits; rolls back when anything throws.
+    private static func transaction<T>(_ session: PostgresSession, _ begin: String,
+                                       _ body: (PostgresSession) throws(ServerError) -> T) throws(ServerError) -> T {
+        do throws(ServerError) {
+            try session.script(begin)
+            let value = try body(session)
+            try session.script("COMMIT")
+            return value
         } catch {
-            throw ServerError.internal("the database failed: \(error)")
+            session.rollBack()
+            throw error
         }
     }
 }

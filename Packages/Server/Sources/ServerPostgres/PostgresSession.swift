@@ -35,13 +35,8 @@ final class PostgresSession: StorageSession {
         }
     }
 
-    /// Starts the transaction.
-    func begin(_ sql: String) throws(ServerError) {
-        do throws(PostgresError) { try connection.script(sql) } catch { throw failed(error) }
-    }
-
-    /// Commits it.
-    func end(_ sql: String) throws(ServerError) {
+    /// Runs SQL without parameters: `BEGIN ...`, `COMMIT`.
+    func script(_ sql: String) throws(ServerError) {
         do throws(PostgresError) { try connection.script(sql) } catch { throw failed(error) }
     }
 

@@ -63,25 +63,14 @@ public final class SQLiteServerStorage: ServerStorage, @unchecked Sendable {
     public func read<T>(_ body: (any StorageSession) throws -> T) throws(ServerError) -> T {
         guard lock.lock(before: Date().addingTimeInterval(lockWait)) else { throw ServerError.busy() }
         defer { lock.unlock() }
-        return try Self.run(body, SQLiteSession(db: database))
+        return try SQLiteSession(db: database).run(body)
     }
 
     public func write<T>(_ body: (any StorageSession) throws -> T) throws(ServerError) -> T {
         guard lock.lock(before: Date().addingTimeInterval(lockWait)) else { throw ServerError.busy() }
         defer { lock.unlock() }
         return try database.transaction(mapping: ServerError.database) { () throws(ServerError) -> T in
-            try Self.run(body, SQLiteSession(db: database))
-        }
-    }
-
-    /// Runs `body`, passing a `ServerError` through and turning anything else into a 500.
-    private static func run<T>(_ body: (any StorageSession) throws -> T, _ session: SQLiteSession) throws(ServerError) -> T {
-        do {
-            return try body(session)
-        } catch let error as ServerError {
-            throw error
-        } catch {
-            throw ServerError.internal("the database failed: \(error)")
+            try SQLiteSession(db: database).run(body)
         }
     }
 

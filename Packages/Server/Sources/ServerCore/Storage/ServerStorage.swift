@@ -14,6 +14,20 @@ public protocol ServerStorage: Sendable {
     func write<T>(_ body: (any StorageSession) throws -> T) throws(ServerError) -> T
 }
 
+extension StorageSession {
+    /// Runs a `read` or `write` body on this session for a store: a
+    /// `ServerError` passes through, anything else becomes a 500.
+    public func run<T>(_ body: (any StorageSession) throws -> T) throws(ServerError) -> T {
+        do {
+            return try body(self)
+        } catch let error as ServerError {
+            throw error
+        } catch {
+            throw ServerError.internal("the database failed: \(error)")
+        }
+    }
+}
+
 /// How `--db` becomes a store: the composition root (`Apps/jqc-server`)
 /// hands in the stores this build has, so ServerCore imports none.
 public struct StorageOpener: Sendable {
@@ -23,8 +37,6 @@ public struct StorageOpener: Sendable {
         public var connections: Int
         /// Where uploads stream before they are checked, when `--upload-dir` names a folder.
         public var uploadDirectory: String?
-        /// True for the admin command: a short-lived process that needs one connection.
-        public var administrative: Bool
     }
 
     public typealias Open = @Sendable (String, Settings) throws(ServerError) -> OpenedDatabase
