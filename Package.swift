@@ -28,6 +28,7 @@ let package = Package(
         .package(path: "Packages/ArgumentParsing"),
         .package(path: "Packages/ProgramOutput"),
         .package(path: "Packages/Server"),
+        .package(path: "Packages/LineEditing"),
     ],
     targets: [
         // MARK: - Apps: thin executables over library code
@@ -70,6 +71,7 @@ let package = Package(
                 .product(name: "SiteFieldTypes", package: "SiteFieldTypes"),
                 .product(name: "FormLogic", package: "FormLogic"),
                 .product(name: "Imaging", package: "Imaging"),
+                .product(name: "LineEditing", package: "LineEditing"),
             ],
             path: "Apps/JQCApp"
         ),

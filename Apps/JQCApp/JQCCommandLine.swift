@@ -1,6 +1,7 @@
 import ArgumentParsing
 import FieldTypes
 import Foundation
+import LineEditing
 import Models
 import Networking
 import ProgramOutput
@@ -208,11 +209,11 @@ public enum JQCCommandLine {
             return report(AppError.usage(error.message), program: .jqc, json: false)
         }
         let clears = environment["TERM"] != "dumb"
+        let reader = LineReader(writePrompt: { standardOutput.write($0) })
         let io = MenuIO(
             // A menu whose screen is gone has nobody to answer it: it reads no further.
-            readLine: { standardOutput.failure == nil ? Swift.readLine(strippingNewline: true) : nil },
+            readLine: { standardOutput.failure == nil ? reader.readLine(prompt: $0) : nil },
             write: { standardOutput.line($0) },
-            prompt: { standardOutput.write($0) },
             clear: { if clears { standardOutput.write("\u{1B}[H\u{1B}[2J") } })
         do {
             return try HomeMenu(context: makeContext(parsed, environment: environment), io: io).run()

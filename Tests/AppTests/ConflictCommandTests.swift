@@ -13,12 +13,14 @@ struct ConflictCommandTests {
         let id = try profile.startDraft()
         try profile.answerRequired(id)
         #expect(try profile.jqc(["answer", id, "15", "Sam"]).status == 0)
+        try profile.sign(id)
         #expect(try profile.jqc(["complete", id]).status == 0)
         let localID = try #require(UUID(uuidString: id))
         let store = try LocalStore.open(at: profile.directory.path("jqc.sqlite"))
         _ = try store.apply(.accepted(serverID: "R1", revision: 1, photosOutstanding: 0), to: localID)
         _ = try store.apply(.amend, to: localID)
         #expect(try profile.jqc(["answer", id, "15", "Sam (corrected)"]).status == 0)
+        try profile.sign(id)
         #expect(try profile.jqc(["complete", id]).status == 0)
         var server = try #require(try store.report(localID)).answers
         server["15"] = "Samantha"

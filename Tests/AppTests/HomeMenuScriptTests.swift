@@ -15,7 +15,7 @@ struct HomeMenuScriptTests {
                                  stdinIsTerminal: false, environment: [:])
         var input = lines[...]
         var output: [String] = []
-        let io = MenuIO(readLine: { input.popFirst() }, write: { output.append($0) }, prompt: { output.append($0) })
+        let io = MenuIO(readLine: { output.append($0); return input.popFirst() }, write: { output.append($0) })
         let code = try HomeMenu(context: context, io: io).run()
         return (code, output)
     }

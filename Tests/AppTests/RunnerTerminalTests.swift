@@ -57,6 +57,41 @@ struct RunnerTerminalTests {
         #expect(shown["photos"]?.arrayValue?.first?["field_id"] == "14")
     }
 
+    @Test("the line being typed is edited with the arrow keys, End and Up through earlier lines (libedit); a line ending in \\ goes on in notes")
+    func lineEditing() throws {
+        let profile = try DemoProfile()
+        let id = try profile.startDraft()
+        let command = "\(Programs.path("jqc")) --home \(profile.home) run \(id)"
+        let terminal = try Terminal(command, environment: ["LANG": "C.UTF-8", "NO_COLOR": "1", "TERM": "xterm"])
+        _ = try terminal.waitFor("Field 1 of")
+        try terminal.type("/j 15")
+        _ = try terminal.waitFor("Attendant on duty")
+        try terminal.keys("Sm")
+        try terminal.press("Left")
+        try terminal.keys("a")
+        try terminal.press("End")
+        try terminal.keys("uel")
+        try terminal.press("Enter")
+        _ = try terminal.waitFor("saved: Samuel")
+        try terminal.type("/b")
+        _ = try terminal.waitFor("now: Samuel")
+        // Up recalls "/b", then "Samuel"; three backspaces make it "Sam".
+        try terminal.press("Up")
+        try terminal.press("Up")
+        for _ in 0..<3 { try terminal.press("BSpace") }
+        try terminal.press("Enter")
+        _ = try terminal.waitFor("saved: Sam\n")
+        try terminal.type("/j 17")
+        _ = try terminal.waitFor("end a line with \\ to go on")
+        try terminal.type("Mirror cracked\\")
+        try terminal.type("Tap drips")
+        _ = try terminal.waitFor("saved: Mirror cracked")
+        try terminal.type("/q")
+        let answers = try profile.show(id)["answers"]
+        #expect(answers?["15"] == "Sam")
+        #expect(answers?["17"] == "Mirror cracked\nTap drips")
+    }
+
     @Test("Ctrl-C in the runner says the answers are saved and how to go on, exits 130, and the answers are there")
     func interrupted() throws {
         let profile = try DemoProfile()

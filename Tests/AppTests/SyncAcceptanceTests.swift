@@ -84,6 +84,7 @@ struct SyncAcceptanceTests {
         let serverID = try #require(try profile.show(id)["server_id"]?.stringValue)
         #expect(try profile.jqc(["amend", id]).status == 0)
         #expect(try profile.jqc(["answer", id, "2", "5"]).status == 0)
+        try profile.sign(id)
         #expect(try profile.jqc(["complete", id]).status == 0)
         let edit = try Programs.run("jqc-server", ["admin", "--db", server.databasePath, "edit-report", serverID, "--answer", "3=1"])
         try #require(edit.status == 0, "\(edit.stderr)")
@@ -91,7 +92,7 @@ struct SyncAcceptanceTests {
 
         let diff = try profile.document(["diff", id]).value
         let differing = diff["fields"]?.arrayValue?.filter { $0["differs"] == true }.compactMap { $0["field_id"]?.stringValue }.sorted()
-        #expect(differing == ["2", "3"], "mine changed field 2, the server changed field 3")
+        #expect(differing == ["18", "2", "3"], "mine changed field 2 and was signed again, the server changed field 3")
         let serverRevision = try #require(diff["server_revision"]?.integerValue)
 
         let (status, resolved) = try profile.document(["resolve", id, "--keep-mine"])

@@ -144,6 +144,7 @@ struct SyncJourneyTests {
         #expect(amend.status == 0, "\(amend.stderr)")
         #expect(try state(profile, id) == "DRAFT")
         #expect(try profile.jqc(["answer", id, "2", "5"]).status == 0)
+        try profile.sign(id)
         #expect(try profile.jqc(["complete", id]).status == 0)
         let edit = try Programs.run("jqc-server", ["admin", "--db", server.databasePath, "edit-report", serverID, "--answer", "2=1"])
         #expect(edit.status == 0, "\(edit.stderr)")
@@ -217,12 +218,14 @@ struct SyncJourneyTests {
             let id = try profile.startDraft()
             try profile.answerRequired(id)
             try #require(try profile.jqc(["answer", id, "17", String(repeating: "Grout line \(n). ", count: 140)]).status == 0)
+            try profile.sign(id)
             try #require(try profile.jqc(["complete", id]).status == 0)
             fitting.append(id)
         }
         let huge = try profile.startDraft()
         try profile.answerRequired(huge)
         try #require(try profile.jqc(["answer", huge, "17", String(repeating: "Every cubicle door. ", count: 400)]).status == 0)
+        try profile.sign(huge)
         try #require(try profile.jqc(["complete", huge]).status == 0)
 
         let sync = try profile.jqc(["sync"])

@@ -88,14 +88,23 @@ public final class DemoProfile: @unchecked Sendable {
         try start(["--template", "101", "--facility", "F-100"], clock: clock)
     }
 
-    /// Answers every required field of template 101, so the report can be completed.
+    /// Answers every required field of template 101, so the report can be
+    /// completed: the signature (field 18) last, as an inspector signs.
     public func answerRequired(_ id: String, clock: DeviceClock? = nil) throws {
-        for (field, value) in [("2", "4"), ("3", "4"), ("4", "pass"), ("6", "Good"), ("18", "Dana Inspector")] {
+        for (field, value) in [("2", "4"), ("3", "4"), ("4", "pass"), ("6", "Good")] {
             let outcome = try jqc(["answer", id, field, value], clock: clock)
             guard outcome.status == 0 else {
                 throw TerminalError(message: "answering field \(field): \(outcome.stderr)")
             }
         }
+        try sign(id, clock: clock)
+    }
+
+    /// Signs template 101's report (field 18) as it stands now: after an
+    /// answer changed, the earlier signature was withdrawn.
+    public func sign(_ id: String, clock: DeviceClock? = nil) throws {
+        let outcome = try jqc(["answer", id, "18", "Dana Inspector"], clock: clock)
+        guard outcome.status == 0 else { throw TerminalError(message: "signing: \(outcome.stderr)") }
     }
 
     /// The `show --json` document of a report.

@@ -21,6 +21,11 @@ public final class Terminal: @unchecked Sendable {
         _ = try tmux(["send-keys", "-t", "main", "Enter"])
     }
 
+    /// Types text without pressing Enter.
+    public func keys(_ text: String) throws {
+        _ = try tmux(["send-keys", "-t", "main", "-l", text])
+    }
+
     /// Presses one key by tmux's name for it (`C-c` for Ctrl-C), without Enter.
     public func press(_ key: String) throws {
         _ = try tmux(["send-keys", "-t", "main", key])

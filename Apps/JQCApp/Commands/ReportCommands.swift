@@ -117,11 +117,14 @@ enum ReportCommands {
         let template = try workspace.template(for: saved)
         let field = try workspace.field(inv.positional(1), of: template)
         let shown = workspace.registry.display(field, saved.answers[field.id], style: inv.context.style)
+        let withdrawn = try workspace.withdrawnSignatures(before: report, after: saved)
         return CommandOutput(
-            lines: ["\(field.displayName): \(shown)", "Saved. Score so far: \(ReportPresenter(workspace: workspace, style: inv.context.style).scoreText(workspace.score(saved, template: template)))"],
+            lines: ["\(field.displayName): \(shown)", "Saved. Score so far: \(ReportPresenter(workspace: workspace, style: inv.context.style).scoreText(workspace.score(saved, template: template)))"]
+                + withdrawn.map { ReportPresenter.withdrawnSignatureLine($0, report: workspace.short(saved)) },
             json: ["local_id": .string(saved.localID.uuidString.lowercased()), "field_id": .string(field.id.rawValue),
                    "answer": saved.answers[field.id] ?? .null, "score": saved.score.map { .double($0) } ?? .null,
-                   "state": .string(saved.state.rawValue)])
+                   "state": .string(saved.state.rawValue),
+                   "signatures_withdrawn": .array(withdrawn.map { .string($0.id.rawValue) })])
     }
 
     static let complete = Command(CommandSpec(

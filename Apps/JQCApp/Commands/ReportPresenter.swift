@@ -10,6 +10,11 @@ struct ReportPresenter {
     let workspace: Workspace
     let style: TerminalStyle
 
+    /// Says that a signature no longer holds and how to sign again.
+    static func withdrawnSignatureLine(_ field: FieldDefinition, report: String) -> String {
+        "Signature '\(field.id)' (\(field.displayName)) withdrawn: the answers changed after signing. Sign again last: jqc answer \(report) \(field.id) NAME"
+    }
+
     /// The `show --json` document (CLI.md's fields and a few more).
     func json(_ report: Report, template: Template?, photos: [Photo], issues: [Issue], score: ScoreReport?) -> JSONValue {
         let hidden = template.map { hiddenFields(report, template: $0) } ?? []

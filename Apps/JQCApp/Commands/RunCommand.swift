@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Foundation
+import LineEditing
 import Models
 import ProgramOutput
 
@@ -17,43 +18,21 @@ enum RunCommand {
         let report = try workspace.report(inv.positional(0))
         let echoed = inv.context.stdinIsTerminal
         // Ctrl-C: every answer was saved when it was typed; say so, and how to go on.
-        let interrupt = InterruptNotice.install("\nInterrupted: every answer typed so far is saved. Continue with 'jqc run \(workspace.short(report))'.")
+        let interrupt = InterruptExit("\nInterrupted: every answer typed so far is saved. Continue with 'jqc run \(workspace.short(report))'.")
         defer { withExtendedLifetime(interrupt) {} }
+        let reader = LineReader(writePrompt: { standardOutput.write($0) })
         let session = try RunSession(
             workspace: workspace, report: report, style: inv.context.style,
-            readLine: {
+            readLine: { prompt in
                 // A runner whose screen is gone has nobody to answer it: what is saved stays saved.
                 guard standardOutput.failure == nil else { return nil }
-                let line = Swift.readLine(strippingNewline: true)
+                let line = reader.readLine(prompt: prompt)
                 // Piped answers are not echoed by a terminal: echo them so the transcript reads well.
                 if !echoed, let line { standardOutput.line(line) }
                 return line
             },
-            write: { standardOutput.line($0) },
-            prompt: { standardOutput.write("> ") })
+            write: { standardOutput.line($0) })
         _ = try session.run()
         return CommandOutput(lines: [], json: .null)
-    }
-}
-
-/// SIGINT during an interactive command: one line on stderr, then exit 130
-/// at once (what was saved is in the store already; the line in progress is
-/// not an answer yet).
-final class InterruptNotice {
-    private let source: any DispatchSourceSignal
-
-    private init(source: any DispatchSourceSignal) { self.source = source }
-
-    static func install(_ message: String) -> InterruptNotice {
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { ProgramExit.immediately(message, code: 130) }
-        source.resume()
-        return InterruptNotice(source: source)
-    }
-
-    deinit {
-        source.cancel()
-        signal(SIGINT, SIG_DFL)
     }
 }

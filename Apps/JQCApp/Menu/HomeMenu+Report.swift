@@ -63,8 +63,8 @@ extension HomeMenu {
             let report = try workspace.report(id.uuidString.lowercased())
             io.clear()
             let session = try RunSession(workspace: workspace, report: report, style: context.style,
-                                         readLine: { [unowned self] in self.runnerInput() },
-                                         write: io.write, prompt: { [io] in io.prompt("> ") })
+                                         readLine: { [unowned self] in self.runnerInput($0) },
+                                         write: io.write)
             let (saved, completed) = try session.run()
             notices.append(completed ? "Report \(workspace.short(saved)) is complete (PENDING); it uploads at the next sync."
                                      : "Report \(workspace.short(saved)) saved as \(saved.state.rawValue).")

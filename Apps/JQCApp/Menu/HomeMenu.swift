@@ -6,21 +6,19 @@ import Storage
 /// How the menu reads and writes: lines in, lines out. The dispatcher wires
 /// standard input and output; tests can wire anything.
 public struct MenuIO {
-    /// The next typed line without its newline; nil when input has ended.
-    public var readLine: () -> String?
+    /// Shows a prompt (no newline after it) and reads the next typed line
+    /// without its newline; nil when input has ended.
+    public var readLine: (String) -> String?
     /// Writes one line.
     public var write: (String) -> Void
-    /// Writes a prompt, with no newline after it.
-    public var prompt: (String) -> Void
     /// Clears the screen before a new one is drawn (does nothing off a terminal).
     public var clear: () -> Void
 
     /// Makes the input and output of a menu.
-    public init(readLine: @escaping () -> String?, write: @escaping (String) -> Void,
-                prompt: @escaping (String) -> Void, clear: @escaping () -> Void = {}) {
+    public init(readLine: @escaping (String) -> String?, write: @escaping (String) -> Void,
+                clear: @escaping () -> Void = {}) {
         self.readLine = readLine
         self.write = write
-        self.prompt = prompt
         self.clear = clear
     }
 }
@@ -138,8 +136,7 @@ public final class HomeMenu {
     /// Reads one line after a prompt.
     func read(_ prompt: String) -> String? {
         if inputEnded { return nil }
-        io.prompt(prompt)
-        guard let line = io.readLine() else {
+        guard let line = io.readLine(prompt) else {
             inputEnded = true
             io.write("")
             return nil
@@ -148,9 +145,9 @@ public final class HomeMenu {
     }
 
     /// The input closure the form runner reads from, sharing the end of input with the menu.
-    func runnerInput() -> String? {
+    func runnerInput(_ prompt: String) -> String? {
         if inputEnded { return nil }
-        guard let line = io.readLine() else {
+        guard let line = io.readLine(prompt) else {
             inputEnded = true
             return nil
         }

@@ -12,9 +12,9 @@ import Storage
 final class RunSession {
     let workspace: Workspace
     let style: TerminalStyle
-    let readLine: () -> String?
+    /// Shows a prompt and reads the next line; nil when input has ended.
+    let readLine: (String) -> String?
     let write: (String) -> Void
-    let prompt: () -> Void
     private var report: Report
     private let template: Template
     private var runner: FormRunner
@@ -23,14 +23,12 @@ final class RunSession {
     private var state: FormState
 
     init(workspace: Workspace, report: Report, style: TerminalStyle,
-         readLine: @escaping () -> String?, write: @escaping (String) -> Void,
-         prompt: @escaping () -> Void) throws(AppError) {
+         readLine: @escaping (String) -> String?, write: @escaping (String) -> Void) throws(AppError) {
         self.workspace = workspace
         self.report = report
         self.style = style
         self.readLine = readLine
         self.write = write
-        self.prompt = prompt
         template = try workspace.template(for: report)
         let resume = try workspace.storage { () throws(StorageError) in try workspace.store.resumeField(of: report.localID) }
         runner = FormRunner(schema: template.schema, registry: workspace.registry, resume: resume)
@@ -52,6 +50,18 @@ final class RunSession {
         return result
     }
 
+    /// One answer as typed: a line ending in a backslash goes on on the next
+    /// line, joined with a line break (notes of several lines). Nil when
+    /// input has ended, even in the middle of such an answer.
+    private func readAnswer() -> String? {
+        guard var line = readLine("> ") else { return nil }
+        while line.hasSuffix("\\") {
+            guard let next = readLine(style.unicode ? "\u{2026} " : "... ") else { return nil }
+            line = String(line.dropLast()) + "\n" + next
+        }
+        return line
+    }
+
     /// After an answer: the logic updated, and every calculated value that changed shown.
     private func answerChanged(_ id: FieldID) {
         let before = state
@@ -70,8 +80,7 @@ final class RunSession {
         write(paint("\(template.name): \(runner.steps.count) fields. Type an answer and press Enter; /help for commands.", bold: true))
         try show()
         while true {
-            prompt()
-            guard let line = readLine() else {
+            guard let line = readAnswer() else {
                 write("\nSaved. Continue later with 'jqc run \(workspace.short(report))'.")
                 return (report, false)
             }
@@ -101,10 +110,14 @@ final class RunSession {
                     case .addRow(let text): input = .addRow(text)
                     case .clear: input = .clear
                     }
+                    let before = report
                     report = try workspace.answer(report, fieldID: id.rawValue, input: input)
                     let field = template.schema.field(id)
                     let shown = field.map { workspace.registry.display($0, report.answers[id], style: style) } ?? ""
                     write("  saved: \(shown)")
+                    for withdrawn in try workspace.withdrawnSignatures(before: before, after: report) {
+                        write("  " + paint("! " + ReportPresenter.withdrawnSignatureLine(withdrawn, report: workspace.short(report)), error: true))
+                    }
                     if let field, field.critical,
                        case .scored(_, passed: false) = workspace.registry.resolve(field).score(report.answers[id], for: field) {
                         write("  " + paint("! \(field.displayName) is critical and this answer fails it: the report will ask for a follow-up inspection.", error: true))
@@ -213,5 +226,6 @@ final class RunSession {
         "/done        complete the report (every required field answered)",
         "/q           save and quit; 'jqc run' reopens here",
         "//text       an answer that starts with '/'",
+        "text\\        go on typing on the next line (a line break in notes)",
     ]
 }

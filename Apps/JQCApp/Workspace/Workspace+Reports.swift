@@ -113,10 +113,40 @@ extension Workspace {
             value = parsed.isNull ? nil : parsed
         }
         let scorer = self.scorer(template)
-        let derive: ((Answers) -> Answers)? = logic.calculatedFields.isEmpty ? nil : { logic.applyingCalculations(to: $0) }
+        // Calculated answers are recomputed and signatures given before this
+        // change are withdrawn, on the answers read inside the transaction.
+        let derive: (Answers) -> Answers = { answers in
+            let calculated = logic.calculatedFields.isEmpty ? answers : logic.applyingCalculations(to: answers)
+            return self.withdrawingStaleSignatures(calculated, of: report, template: template, logic: logic, except: field.id)
+        }
         return try storage { () throws(StorageError) in
             try store.saveAnswer(report.localID, field: field.id, value: value, derive: derive, score: scorer)
         }
+    }
+
+    /// The fields whose signature was answered in `before` and withdrawn in
+    /// `after` because another answer changed after signing.
+    public func withdrawnSignatures(before: Report, after: Report) throws(AppError) -> [FieldDefinition] {
+        let template = try template(for: after)
+        return template.schema.fields.filter { field in
+            registry.resolve(field).vouchesForReport && before.answers[field.id] != nil && after.answers[field.id] == nil
+        }
+    }
+
+    /// `answers` without the signatures that vouch for another fingerprint
+    /// than theirs (the field just answered is kept: it was given now).
+    private func withdrawingStaleSignatures(_ answers: Answers, of report: Report, template: Template,
+                                            logic: FormLogic, except answered: FieldID) -> Answers {
+        let vouching = template.schema.fields.filter { $0.id != answered && registry.resolve($0).vouchesForReport }
+        guard vouching.contains(where: { answers[$0.id] != nil }),
+              let current = try? fingerprint(answers, of: report, template: template, logic: logic) else { return answers }
+        var kept = answers
+        for field in vouching {
+            if let answer = answers[field.id], let vouched = registry.resolve(field).vouchedFingerprint(answer), vouched != current {
+                kept[field.id] = nil
+            }
+        }
+        return kept
     }
 
     /// Refuses what the form logic forbids: typing a calculated answer,
@@ -147,18 +177,43 @@ extension Workspace {
         }
     }
 
-    /// The SHA-256 of what a signature vouches for: the report's identity and
-    /// every answer except signatures, in canonical JSON.
+    /// The report's fingerprint, what a signature vouches for: the SHA-256 of
+    /// the report's identity and its visible answers that the fingerprint
+    /// covers (typed and chosen answers; not photos, not signatures), in
+    /// canonical JSON.
     public func contentDigest(of report: Report, template: Template) throws(AppError) -> String {
-        var answers = report.answers
-        for field in template.schema.fields where field.type == "signature" { answers[field.id] = nil }
+        try fingerprint(report.answers, of: report, template: template, logic: logic(template))
+    }
+
+    private func fingerprint(_ answers: Answers, of report: Report, template: Template, logic: FormLogic) throws(AppError) -> String {
+        let visible = logic.evaluate(answers).visibleAnswers
+        var covered = Answers()
+        for field in template.schema.fields where registry.resolve(field).isFingerprinted {
+            if let answer = visible[field.id] { covered[field.id] = answer }
+        }
         let content: JSONValue = [
             "local_id": .string(report.localID.uuidString.lowercased()),
             "template_id": .string(report.templateID),
             "facility_id": .string(report.facilityID),
-            "answers": answers.json,
+            "answers": covered.json,
         ]
         return try storage { () throws(StorageError) in try SHA256.hex(of: content.canonicalData()) }
+    }
+
+    /// Refuses to complete a report whose signature vouches for other answers
+    /// than the ones it has now (set as JSON, or signed on another version).
+    private func checkSignaturesHold(_ report: Report, template: Template, logic: FormLogic) throws(AppError) {
+        let current = try fingerprint(report.answers, of: report, template: template, logic: logic)
+        let stale = template.schema.fields.filter { field in
+            guard let answer = report.answers[field.id],
+                  let vouched = registry.resolve(field).vouchedFingerprint(answer) else { return false }
+            return vouched != current
+        }
+        guard !stale.isEmpty else { return }
+        throw AppError.validation(
+            "Report \(short(report)) cannot be completed: \(stale.count == 1 ? "a signature vouches" : "signatures vouch") for answers that have changed since.",
+            problems: stale.map { "Field '\($0.id)' (\($0.displayName)): signed before the answers changed; sign again: jqc answer \(short(report)) \($0.id) NAME" },
+            code: "SIGNATURE_STALE")
     }
 
     // MARK: Completing
@@ -179,6 +234,7 @@ extension Workspace {
                 "Report \(short(report)) cannot be completed: \(problems.count) field\(problems.count == 1 ? "" : "s") need\(problems.count == 1 ? "s" : "") an answer or a fix.",
                 problems: problems.map(\.message), code: "REQUIRED_ANSWERS_MISSING")
         }
+        try checkSignaturesHold(report, template: template, logic: logic)
 
         let score = self.score(report, template: template)
         let id = report.localID

@@ -13,9 +13,16 @@ WORDS = ["sink", "mirror", "dispenser", "floor", "drain", "café", "naïve", "Ü
 
 
 def washroom_required(rng):
-    """Answers to the required fields of Washroom QC (template 101)."""
+    """Answers to the required fields of Washroom QC (template 101) but its
+    signature (field 18), which is given last: see `washroom_signer`."""
     return {2: rng.randint(1, 5), 3: rng.randint(1, 5), 4: rng.choice(["pass", "pass", "pass", "fail", "n/a"]),
-            6: rng.choice(["Good", "Acceptable", "Poor"]), 18: "Dana " + rng.choice(["Inspector", "Ōkubo"])}
+            6: rng.choice(["Good", "Acceptable", "Poor"])}
+
+
+def washroom_signer(rng):
+    """Who signs a Washroom QC report (field 18): after every other answer,
+    since a change after signing withdraws the signature."""
+    return "Dana " + rng.choice(["Inspector", "Ōkubo"])
 
 
 class WorkGenerator:
@@ -68,6 +75,7 @@ class WorkGenerator:
         local_id = self._start("--template", "101", "--facility", "F-200")
         for field, value in washroom_required(self.rng).items():
             self._answer(local_id, field, value)
+        self._answer(local_id, 18, washroom_signer(self.rng))
         files = [self.png() for _ in range(self.rng.randint(2, 4))]
         killed = self._killed(["photo", "add", local_id, "--field", "14", *files], delay)
         self.device.jqc("complete", local_id)
@@ -95,6 +103,7 @@ class WorkGenerator:
                             f"neither the old 'before' nor the typed {typed!r}")
         if note != typed:
             self._answer(local_id, 15, typed)
+        self._answer(local_id, 18, washroom_signer(self.rng))
         complete_killed = self._killed(["complete", local_id], complete_delay)
         state = self.device.json("show", local_id)["state"]
         if state == "DRAFT":
@@ -131,6 +140,7 @@ class WorkGenerator:
             self._answer(local_id, field, value)
         for _ in range(rng.choice([0, 0, 1, 2])):
             self._answer(local_id, 12, f"Fixture={self.cell(1)};Problem={self.cell(2)};Action=fix", "--add-row")
+        self._answer(local_id, 18, washroom_signer(rng))
         count = rng.choice([0, 0, 1, 1, 2, 3])
         if count:
             files = [self.png() for _ in range(count)]
@@ -164,6 +174,7 @@ class WorkGenerator:
             required = {"entrance": "pass", "glass": self.rng.randint(1, 5)}
         else:
             required = washroom_required(self.rng)
+            required[18] = washroom_signer(self.rng)
         for field, value in required.items():
             self._answer(local_id, field, value)
         self.device.jqc("complete", local_id)

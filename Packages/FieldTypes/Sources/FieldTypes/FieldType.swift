@@ -33,6 +33,20 @@ public protocol FieldType: Sendable {
     /// a file path for, whatever the type is called.
     var takesPhotos: Bool { get }
 
+    /// True when an answer vouches for the rest of the report, as a
+    /// signature does: such answers are left out of the report's fingerprint,
+    /// and an answer given before another answer changed no longer holds.
+    var vouchesForReport: Bool { get }
+
+    /// The report fingerprint (SHA-256, lowercase hex) an answer vouched for
+    /// when it was given; nil when it records none (a signature image).
+    func vouchedFingerprint(_ answer: JSONValue) -> String?
+
+    /// True when the report's fingerprint covers this field's answer: what a
+    /// person typed or chose. Photos (sealed by their own SHA-256) and answers
+    /// that vouch for the report are left out.
+    var isFingerprinted: Bool { get }
+
     /// Every type-specific problem of a field's definition, each naming the
     /// field and saying how to fix it. The keys every field shares (id, label,
     /// weight...) are checked by Models and by the registry, not here.
@@ -107,6 +121,15 @@ extension FieldType {
 
     /// Most types are typed, not photographed.
     public var takesPhotos: Bool { false }
+
+    /// Most answers vouch for nothing but themselves.
+    public var vouchesForReport: Bool { false }
+
+    /// No fingerprint recorded.
+    public func vouchedFingerprint(_ answer: JSONValue) -> String? { nil }
+
+    /// Typed and chosen answers are covered; photos and vouching answers are not.
+    public var isFingerprinted: Bool { isAnswerable && !takesPhotos && !vouchesForReport }
 
     /// The hint does not depend on the report.
     public func prompt(for field: FieldDefinition, style: TerminalStyle, context: InputContext) -> [String] {

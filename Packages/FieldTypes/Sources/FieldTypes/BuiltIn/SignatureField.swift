@@ -14,6 +14,16 @@ public struct SignatureField: FieldType {
     public var logicKind: LogicKind? { nil }
     /// A re-inspection is signed again.
     public var copiesOnReinspection: Bool { false }
+    /// A signature vouches for the answers as they stood when it was given.
+    public var vouchesForReport: Bool { true }
+
+    /// The `sha256` of a typed signature, lowercased; nil for a signature image.
+    public func vouchedFingerprint(_ answer: JSONValue) -> String? {
+        guard case .object(let object) = answer, case .string(let digest)? = object["sha256"], Self.isDigest(digest) else {
+            return nil
+        }
+        return digest.lowercased()
+    }
 
     /// The signature object (non-empty `signer`, RFC 3339 `signed_at_device`,
     /// 64-hex `sha256`), or a UUID string.

@@ -23,7 +23,7 @@ public struct TextareaField: FieldType {
 
     /// How to enter notes.
     public func prompt(for field: FieldDefinition, style: TerminalStyle) -> [String] {
-        ["Type the notes (line breaks are kept)."]
+        ["Type the notes; end a line with \\ to go on typing on the next line (line breaks are kept)."]
     }
 
     /// The notes on one line, line breaks shown as a marker, long notes cut.

@@ -1,0 +1,23 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// LineEditing: reading a line from a person at a terminal, with the line
+/// editing and history of libedit (arrow keys, Home/End, Ctrl-A/E/K/W, Up
+/// for earlier lines); plain reads from pipes and files. It depends on
+/// nothing of ours.
+let package = Package(
+    name: "LineEditing",
+    platforms: [.macOS(.v14)],
+    products: [.library(name: "LineEditing", targets: ["LineEditing"])],
+    targets: [
+        .systemLibrary(
+            name: "CEditLine",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]
+        ),
+        /// The Ctrl-C handler of interactive commands, in C: it runs inside the signal handler.
+        .target(name: "CInterrupt"),
+        .target(name: "LineEditing", dependencies: ["CEditLine", "CInterrupt"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
