@@ -65,3 +65,38 @@ struct HomeMenuScriptTests {
         #expect(issues.first?["report_local_id"]?.stringValue?.hasPrefix(String(id.prefix(8))) ?? true)
     }
 }
+
+/// A report in CONFLICT opened from the menu offers the same comparison and
+/// decisions as 'jqc diff' and 'jqc resolve'.
+@Suite("Home menu: a report in conflict")
+struct HomeMenuConflictTests {
+    @Test("the report screen shows the differences and resolves field by field, refusing a wrong side")
+    func resolveFieldByField() throws {
+        let profile = try DemoProfile()
+        let id = try ConflictCommandTests().conflicted(profile)
+        let (code, output) = try HomeMenuScriptTests().run(["3", "1", "v", "f", "x", "m", "s", "q"], profile: profile)
+        #expect(code == 0)
+        #expect(output.contains { $0.contains("keep mine") } && output.contains { $0.contains("choose field by field") }, "\(output)")
+        #expect(output.contains("2 fields differ."), "\(output)")
+        #expect(output.contains("! Type m for yours or s for the server's."), "\(output)")
+        #expect(output.contains { $0.contains("PENDING on top of server revision 2") }, "\(output)")
+        let shown = try profile.show(id)
+        #expect(shown["state"] == "PENDING")
+        #expect(shown["answers"]?["2"] == 4, "field 2: mine was kept")
+        #expect(shown["answers"]?["15"] == "Samantha", "field 15: the server's was taken")
+    }
+
+    @Test("take the server's asks first; y leaves the report SYNCED with the server's answers")
+    func takeServer() throws {
+        let profile = try DemoProfile()
+        let id = try ConflictCommandTests().conflicted(profile)
+        let (_, kept) = try HomeMenuScriptTests().run(["3", "1", "s", "", "q"], profile: profile)
+        #expect(kept.contains("Still in CONFLICT."), "\(kept)")
+        #expect(try profile.show(id)["state"] == "CONFLICT")
+        let (_, output) = try HomeMenuScriptTests().run(["3", "1", "s", "y", "q"], profile: profile)
+        #expect(output.contains { $0.contains("Took the server's revision 2") }, "\(output)")
+        let shown = try profile.show(id)
+        #expect(shown["state"] == "SYNCED")
+        #expect(shown["answers"]?["2"] == 2)
+    }
+}

@@ -32,16 +32,7 @@ enum ConflictCommands {
         let workspace = try inv.workspace()
         let report = try workspace.report(inv.positional(0))
         let fields = try workspace.conflictFields(report)
-        let style = inv.context.style
-        let rows = fields.map { f -> [String] in
-            let type = workspace.registry.resolve(f.field)
-            return [f.differs ? "≠" : "", f.field.id.rawValue, f.field.label.isEmpty ? f.field.type : f.field.label,
-                    type.display(f.mine, for: f.field, style: style), type.display(f.server, for: f.field, style: style)]
-        }
-        let differing = fields.filter(\.differs).count
-        var lines = ["Report \(workspace.short(report)): mine is based on revision \(report.lifecycle.baseRevision.map(String.init) ?? "-"), the server is at revision \(report.lifecycle.conflict.map { String($0.revision) } ?? "-").",
-                     "\(differing) field\(differing == 1 ? "" : "s") differ\(differing == 1 ? "s" : "").", ""]
-        lines += TextTable.render(["", "FIELD", "LABEL", "MINE", "SERVER"], rows, maxColumn: 24)
+        let lines = ConflictPresenter(workspace: workspace, style: inv.context.style).diffLines(report, fields: fields)
         return CommandOutput(lines: lines, json: [
             "local_id": .string(report.localID.wireString),
             "base_revision": report.lifecycle.baseRevision.map { .integer(Int64($0)) } ?? .null,
@@ -84,9 +75,7 @@ enum ConflictCommands {
             }
             resolved = try workspace.resolve(report, picks: choices)
         }
-        let line = resolved.state == .synced
-            ? "Took the server's revision \(resolved.lifecycle.baseRevision.map(String.init) ?? ""); report \(workspace.short(resolved)) is SYNCED. Your answers are kept in its history."
-            : "Report \(workspace.short(resolved)) is PENDING on top of server revision \(resolved.lifecycle.baseRevision.map(String.init) ?? ""); it uploads at the next sync."
+        let line = ConflictPresenter(workspace: workspace, style: inv.context.style).resolvedLine(resolved)
         return CommandOutput(lines: [line], json: [
             "local_id": .string(resolved.localID.wireString), "state": .string(resolved.state.rawValue),
             "base_revision": resolved.lifecycle.baseRevision.map { .integer(Int64($0)) } ?? .null,

@@ -29,6 +29,10 @@ extension HomeMenu {
             case "i": flow = flagIssue(reference)
             case "e": flow = export(reference)
             case "n": flow = reinspect(reference)
+            case "v": flow = showConflict(report)
+            case "k": flow = keepMine(report)
+            case "s": flow = takeServer(report)
+            case "f": flow = pickFields(report)
             case "d":
                 guard let yes = confirm("Delete draft \(reference.prefix(8)) with its photos and issues?") else { return .quit }
                 guard yes else { notices.append("Not deleted."); continue }
@@ -49,6 +53,10 @@ extension HomeMenu {
         if report.lifecycle.isEditable {
             keys += [MenuScreen.Key("r", report.answers.answeredIDs.isEmpty ? "run the form" : "continue the form"),
                      MenuScreen.Key("c", "complete"), MenuScreen.Key("p", "add photos"), MenuScreen.Key("i", "flag an issue")]
+        }
+        if report.state == .conflict {
+            keys += [MenuScreen.Key("v", "view the differences"), MenuScreen.Key("k", "keep mine"),
+                     MenuScreen.Key("s", "take the server's"), MenuScreen.Key("f", "choose field by field")]
         }
         keys.append(MenuScreen.Key("e", "export"))
         if [.pending, .synced, .conflict].contains(report.state) { keys.append(MenuScreen.Key("n", "re-inspect")) }
@@ -90,7 +98,10 @@ extension HomeMenu {
         }
         guard !files.isEmpty else { notices.append("No photos added."); return .back }
         var values: [String: String] = [:]
-        let imageFields = ((try? context.workspace().template(for: report))?.schema.fields ?? []).filter { $0.type == "image" }
+        let workspace = try? context.workspace()
+        let imageFields = ((try? workspace?.template(for: report))?.schema.fields ?? []).filter {
+            workspace?.registry.resolve($0).takesPhotos ?? false
+        }
         if !imageFields.isEmpty {
             let ids = imageFields.map { "\($0.id) (\($0.displayName))" }.joined(separator: ", ")
             guard let field = ask("Attach to an image field [\(ids)], or Enter for the report itself: ") else { return .quit }
@@ -154,6 +165,64 @@ extension HomeMenu {
         guard let child = output.json["local_id"]?.stringValue, let id = UUID(uuidString: child) else { return .back }
         if runForm(id) == .quit { return .quit }
         return reportScreen(id)
+    }
+
+    // MARK: A report in CONFLICT: the same workspace and presenter as 'diff' and 'resolve'
+
+    private func showConflict(_ report: Report) -> Flow {
+        do {
+            let workspace = try context.workspace()
+            let presenter = ConflictPresenter(workspace: workspace, style: context.style)
+            notices += presenter.diffLines(report, fields: try workspace.conflictFields(report))
+        } catch { fail(error) }
+        return .back
+    }
+
+    private func keepMine(_ report: Report) -> Flow {
+        guard let yes = confirm("Upload your answers on top of the server's revision?") else { return .quit }
+        guard yes else { notices.append("Still in CONFLICT."); return .back }
+        do {
+            let workspace = try context.workspace()
+            let resolved = try workspace.resolveKeepingMine(report)
+            notices.append(ConflictPresenter(workspace: workspace, style: context.style).resolvedLine(resolved))
+        } catch { fail(error) }
+        return .back
+    }
+
+    private func takeServer(_ report: Report) -> Flow {
+        guard let yes = confirm("Take the server's revision? Your answers stay in the report's history.") else { return .quit }
+        guard yes else { notices.append("Still in CONFLICT."); return .back }
+        do {
+            let workspace = try context.workspace()
+            let resolved = try workspace.resolveTakingServer(report)
+            notices.append(ConflictPresenter(workspace: workspace, style: context.style).resolvedLine(resolved))
+        } catch { fail(error) }
+        return .back
+    }
+
+    /// Asks for each differing field in turn which side to keep, then resolves with those picks.
+    private func pickFields(_ report: Report) -> Flow {
+        do {
+            let workspace = try context.workspace()
+            let presenter = ConflictPresenter(workspace: workspace, style: context.style)
+            var picks: [String: ConflictSide] = [:]
+            for field in try workspace.conflictFields(report) where field.differs {
+                io.write("\(field.field.displayName) [\(field.field.id)]")
+                io.write("  m) mine:   \(presenter.mine(field))")
+                io.write("  s) server: \(presenter.server(field))")
+                while picks[field.field.id.rawValue] == nil {
+                    guard let typed = ask("Keep (m/s): ") else { return .quit }
+                    switch typed.lowercased() {
+                    case "m", "mine": picks[field.field.id.rawValue] = .mine
+                    case "s", "server": picks[field.field.id.rawValue] = .server
+                    default: io.write(paintedError("Type m for yours or s for the server's."))
+                    }
+                }
+            }
+            let resolved = try workspace.resolve(report, picks: picks)
+            notices.append(presenter.resolvedLine(resolved))
+        } catch { fail(error) }
+        return .back
     }
 
     /// A one-line error made here rather than by a command.
