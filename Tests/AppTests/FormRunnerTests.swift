@@ -33,7 +33,7 @@ struct FormRunnerTests {
         var runner = FormRunner(schema: schema, registry: registry, resume: nil)
         #expect(runner.handle("4") == .save("1", .typed("4")))
         runner.go(to: "3")
-        #expect(runner.handle("Fixture=Sink;Problem=leak", isTable: true) == .save("3", .addRow("Fixture=Sink;Problem=leak")))
+        #expect(runner.handle("Fixture=Sink;Problem=leak", holdsRows: true) == .save("3", .addRow("Fixture=Sink;Problem=leak")))
     }
 
     @Test("back, skip, jump and Enter move between fields")

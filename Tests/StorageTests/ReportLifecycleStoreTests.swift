@@ -8,6 +8,9 @@ import TestSupport
 /// same transaction as the new state, on memory and on a real file.
 @Suite("Report lifecycle in the store")
 struct ReportLifecycleStoreTests {
+    /// What an image field does with an attached photo: its id joins the list.
+    static func listing(_ existing: JSONValue?, _ id: String) -> JSONValue { .array((existing?.arrayValue ?? []) + [.string(id)]) }
+
     /// A draft with two answers.
     private func draft(_ store: LocalStore) throws -> Report {
         let report = try store.createReport(templateID: "t1", facilityID: "f1", areaID: "a1", assignmentID: "as1")
@@ -31,7 +34,7 @@ struct ReportLifecycleStoreTests {
         let file = try t.photoFiles.store(Data("jpeg bytes one".utf8))
         let photo = Photo(reportLocalID: report.localID, fieldID: "9", fileName: file.fileName, originalByteSize: 100,
                           byteSize: file.byteSize, sha256: file.sha256)
-        try t.store.addPhoto(photo, capBytes: file.byteSize, listInField: true)
+        try t.store.addPhoto(photo, capBytes: file.byteSize, placeInAnswer: Self.listing)
         let listed = try #require(try t.store.report(report.localID))
         #expect(listed.answers["9"] == .array([.string(photo.localID.uuidString.lowercased())]))
         #expect(try t.store.revisions(of: report.localID).map(\.reason) == [.created, .autosave, .autosave, .autosave])
@@ -39,7 +42,7 @@ struct ReportLifecycleStoreTests {
         let second = try t.photoFiles.store(Data("jpeg bytes two".utf8))
         let over = Photo(reportLocalID: report.localID, fieldID: "9", fileName: second.fileName, originalByteSize: 100,
                          byteSize: second.byteSize, sha256: second.sha256)
-        let error = #expect(throws: StorageError.self) { try t.store.addPhoto(over, capBytes: file.byteSize, listInField: true) }
+        let error = #expect(throws: StorageError.self) { try t.store.addPhoto(over, capBytes: file.byteSize, placeInAnswer: Self.listing) }
         #expect(error?.code == .photoCapExceeded)
         #expect(try t.store.photos(ofReport: report.localID).map(\.localID) == [photo.localID])
         #expect(try t.store.report(report.localID)?.answers["9"] == listed.answers["9"])

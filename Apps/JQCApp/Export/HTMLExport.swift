@@ -157,7 +157,7 @@ struct HTMLExport {
         for field in template.schema.fields {
             let type = content.registry.resolve(field)
             guard type.isAnswerable else {
-                if field.type == "section" {
+                if type.startsSection {
                     try emit("<h3>\(esc(field.label))</h3>\n")
                 } else {
                     try emit("<p class=\"note\">\(esc(field.label))</p>\n")
@@ -185,48 +185,28 @@ struct HTMLExport {
             try emit("<span class=\"muted\">\(esc(shown))</span>")
             return
         }
-        switch (field.type, value) {
-        case ("text", .string(let text)), ("email", .string(let text)), ("textarea", .string(let text)):
+        switch type.layout(value, for: field) {
+        case .line(let line):
+            try emit(esc(line))
+        case .text(let text):
             try emit("<span class=\"text\">\(esc(text))</span>")
-        case ("checkbox_group", .array(let items)):
-            try emit("<ul>" + items.map { "<li>\(esc($0.stringValue ?? $0.canonicalString()))</li>" }.joined() + "</ul>")
-        case ("table", .array(let rows)):
-            try table(field, rows: rows)
-        case ("image", .array(let items)):
-            var ids = items.compactMap(\.stringValue)
-            for photo in content.photos where photo.fieldID == field.id && !ids.contains(where: { $0.lowercased() == photo.localID.uuidString.lowercased() }) {
+        case .list(let items):
+            try emit("<ul>" + items.map { "<li>\(esc($0))</li>" }.joined() + "</ul>")
+        case .table(let columns, let rows):
+            try emit("<table class=\"answer-table\"><thead><tr>" + columns.map { "<th>\(esc($0))</th>" }.joined() + "</tr></thead><tbody>"
+                     + rows.map { "<tr>" + $0.map { "<td>\(esc($0))</td>" }.joined() + "</tr>" }.joined() + "</tbody></table>")
+        case .photos(var ids, let caption):
+            // Photos attached to the field whose id the answer does not list yet are shown too.
+            for photo in content.photos where photo.fieldID == field.id && !ids.contains(photo.localID.uuidString.lowercased()) {
                 ids.append(photo.localID.uuidString.lowercased())
             }
+            if let caption { try emit(esc(caption)) }
             try emit("<div class=\"photos\">")
             for id in ids { try photo(id: id) }
             try emit("</div>")
-        case ("signature", .object(let signature)):
-            let signer = signature["signer"]?.stringValue ?? ""
-            let time = signature["signed_at_device"]?.stringValue ?? ""
-            let hash = signature["sha256"]?.stringValue ?? ""
-            try emit("Signed by <strong>\(esc(signer))</strong> at \(esc(time)) <span class=\"muted\">(device time)</span>, content hash <code class=\"hash\">\(esc(hash))</code>")
-        case ("signature", .string(let id)):
-            try emit("Signature image:<div class=\"photos\">")
-            try photo(id: id)
-            try emit("</div>")
-        default:
-            try emit(esc(shown))
+        case .signature(let signer, let time, let fingerprint):
+            try emit("Signed by <strong>\(esc(signer))</strong> at \(esc(time)) <span class=\"muted\">(device time)</span>, content hash <code class=\"hash\">\(esc(fingerprint))</code>")
         }
-    }
-
-    private func table(_ field: FieldDefinition, rows: [JSONValue]) throws(AppError) {
-        var columns = field.columns ?? []
-        for row in rows {
-            for key in (row.objectValue ?? [:]).keys.sorted() where !columns.contains(key) { columns.append(key) }
-        }
-        var html = "<table class=\"answer-table\"><thead><tr>" + columns.map { "<th>\(esc($0))</th>" }.joined() + "</tr></thead><tbody>"
-        for row in rows {
-            let object = row.objectValue ?? [:]
-            html += "<tr>" + columns.map { column in
-                "<td>\(esc(object[column].map { $0.stringValue ?? $0.canonicalString() } ?? ""))</td>"
-            }.joined() + "</tr>"
-        }
-        try emit(html + "</tbody></table>")
     }
 
     // MARK: - Issues and photos
@@ -257,13 +237,12 @@ struct HTMLExport {
     /// Photos of the report that belong to no field answer and no issue.
     private func otherPhotos() throws(AppError) {
         var shown = Set<UUID>()
-        for field in content.template?.schema.fields ?? [] where field.type == "image" || field.type == "signature" {
+        for field in content.template?.schema.fields ?? [] {
             shown.formUnion(content.photos.filter { $0.fieldID == field.id }.map(\.localID))
-            switch content.report.answers[field.id] {
-            case .array(let items)?: shown.formUnion(items.compactMap { $0.stringValue.flatMap(UUID.init(uuidString:)) })
-            case .string(let text)?: if let id = UUID(uuidString: text) { shown.insert(id) }
-            default: break
-            }
+            let type = content.registry.resolve(field)
+            guard let answer = content.report.answers[field.id], !type.isBlank(answer), type.validate(answer, for: field) == nil,
+                  case .photos(let ids, _) = type.layout(answer, for: field) else { continue }
+            shown.formUnion(ids.compactMap(UUID.init(uuidString:)))
         }
         let rest = content.photos.filter { $0.issueLocalID == nil && !shown.contains($0.localID) }
         guard !rest.isEmpty else { return }

@@ -55,7 +55,7 @@ public struct FormRunner: Sendable {
 
     /// Reads one typed line. Commands start with '/'; '//' starts an answer that begins with '/'.
     /// `isPath`: the field takes file paths (a photo field), so `/home/...` is an answer, not a command.
-    public mutating func handle(_ line: String, isTable: Bool = false, isPath: Bool = false) -> Action {
+    public mutating func handle(_ line: String, holdsRows: Bool = false, isPath: Bool = false) -> Action {
         let text = line.trimmingCharacters(in: .whitespaces)
         if text.hasPrefix("//") { return answer(String(text.dropFirst())) }
         if isPath, text.hasPrefix("/"), text.dropFirst().contains("/") || text.contains(".") { return answer(text) }
@@ -63,7 +63,7 @@ public struct FormRunner: Sendable {
         if text == ">" { return move(to: index + 1) }
         guard text.hasPrefix("/") else {
             if text.isEmpty { return move(to: index + 1) }
-            return answer(line.trimmingCharacters(in: .whitespaces), isTable: isTable)
+            return answer(line.trimmingCharacters(in: .whitespaces), holdsRows: holdsRows)
         }
         let parts = text.dropFirst().split(separator: " ", maxSplits: 1).map(String.init)
         let word = parts.first?.lowercased() ?? ""
@@ -109,11 +109,11 @@ public struct FormRunner: Sendable {
         if let found = steps.firstIndex(where: { $0.id == id }) { index = found }
     }
 
-    private func answer(_ text: String, isTable: Bool = false) -> Action {
+    private func answer(_ text: String, holdsRows: Bool = false) -> Action {
         guard let field = current else {
             return .message("You are past the last field: /done completes the report, /b goes back, /q saves and quits.")
         }
-        return .save(field.id, isTable ? .addRow(text) : .typed(text))
+        return .save(field.id, holdsRows ? .addRow(text) : .typed(text))
     }
 
     private mutating func move(to target: Int) -> Action {

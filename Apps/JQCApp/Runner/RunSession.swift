@@ -85,8 +85,9 @@ final class RunSession {
                 return (report, false)
             }
             var runnerCopy = runner
-            let takesPhotos = runner.current.map { workspace.registry.resolve($0).takesPhotos } ?? false
-            let action = runnerCopy.handle(line, isTable: runner.current?.type == "table", isPath: takesPhotos)
+            let currentType = runner.current.map { workspace.registry.resolve($0) }
+            let takesPhotos = currentType?.takesPhotos ?? false
+            let action = runnerCopy.handle(line, holdsRows: currentType?.holdsRows ?? false, isPath: takesPhotos)
             runner = runnerCopy
             switch action {
             case .show:
@@ -99,7 +100,8 @@ final class RunSession {
                 write("Saved. Continue later with 'jqc run \(workspace.short(report))'.")
                 return (report, false)
             case .save(let id, let answer):
-                if takesPhotos, case .typed(let text) = answer {
+                if takesPhotos, case .typed(let text) = answer,
+                   !(currentType?.takesTypedAnswers ?? false) || Self.looksLikePaths(text) {
                     attachPhotos(text, field: id)
                     continue
                 }
@@ -162,6 +164,16 @@ final class RunSession {
             write("  attached \(result.photos.count) photo\(result.photos.count == 1 ? "" : "s"); type another path, or Enter to go on.")
         } catch {
             write("  " + paint("! \(error.message)", error: true))
+        }
+    }
+
+    /// True when every word of a line at a field taking both photos and typed
+    /// text looks like a photo file: a path (`/`, `~`) or a JPEG or PNG name.
+    static func looksLikePaths(_ text: String) -> Bool {
+        let words = text.split(separator: " ")
+        return !words.isEmpty && words.allSatisfy { word in
+            let lower = word.lowercased()
+            return word.contains("/") || word.hasPrefix("~") || [".jpg", ".jpeg", ".png"].contains { lower.hasSuffix($0) }
         }
     }
 

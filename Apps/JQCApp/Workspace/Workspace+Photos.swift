@@ -98,8 +98,8 @@ extension Workspace {
     private func imageField(_ id: String, of report: Report) throws(AppError) -> FieldID {
         let template = try template(for: report)
         let field = try field(id, of: template)
-        guard field.type == "image" else {
-            let images = template.schema.fields.filter { $0.type == "image" }.map(\.id.rawValue)
+        guard registry.resolve(field).takesPhotos else {
+            let images = template.schema.fields.filter { registry.resolve($0).takesPhotos }.map(\.id.rawValue)
             let hint = images.isEmpty ? "This template has no image field; attach photos to the report or an issue instead."
                                       : "Photo fields here: \(images.joined(separator: ", "))."
             throw AppError.validation("Field '\(field.id)' (\(field.displayName)) is a \(field.type) field, not an image field. \(hint)",
@@ -167,6 +167,13 @@ extension Workspace {
     /// photo and the report's stored photo bytes after it.
     func storePrepared(_ prepared: PreparedPhoto, in report: Report, fieldID: FieldID?, issueLocalID: UUID?) throws(AppError) -> (Photo, Int64) {
         defer { prepared.discard() }
+        // The field's type decides how the photo joins its answer (an image field lists it).
+        var placement: ((JSONValue?, String) -> JSONValue)?
+        if let fieldID {
+            let field = try self.field(fieldID.rawValue, of: try template(for: report))
+            let type = registry.resolve(field)
+            placement = { existing, id in type.attachingPhoto(id, to: existing, for: field) }
+        }
         let photoFiles = try self.photoFiles()
         let photoID = UUID()
         let stored = try storage { () throws(StorageError) in try photoFiles.store(contentsOf: prepared.temporary, as: photoID) }
@@ -175,7 +182,7 @@ extension Workspace {
                           byteSize: stored.byteSize, sha256: stored.sha256)
         do {
             // The cap again, in the insert's transaction: another import may have added photos since the check above.
-            _ = try store.addPhoto(photo, capBytes: settings.photoCapBytes, listInField: fieldID != nil)
+            _ = try store.addPhoto(photo, capBytes: settings.photoCapBytes, placeInAnswer: placement)
         } catch {
             try? photoFiles.remove(stored.fileName)
             if error.code == .photoCapExceeded {

@@ -93,13 +93,14 @@ extension Workspace {
         case .clear:
             value = nil
         case .typed(let text):
-            value = try parse(text, field: field, report: report, template: template)
+            value = type.mergingTyped(try parse(text, field: field, report: report, template: template),
+                                      into: report.answers[field.id], for: field)
         case .addRow(let text):
-            guard field.type == "table" else {
-                throw AppError.usage("'--add-row' is for table fields; field '\(field.id)' is a \(field.type).")
+            guard type.holdsRows else {
+                throw AppError.usage("'--add-row' is for fields that hold rows, such as tables; field '\(field.id)' is a \(field.type).")
             }
             let row = try parse(text, field: field, report: report, template: template)
-            do { value = try TableField.appendingRows(row, to: report.answers[field.id]) } catch {
+            do { value = try type.appendingRows(row, to: report.answers[field.id], for: field) } catch {
                 throw AppError.validation(error.message, code: "ANSWER_INVALID")
             }
         case .json(let text):

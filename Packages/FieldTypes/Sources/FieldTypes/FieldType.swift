@@ -33,6 +33,33 @@ public protocol FieldType: Sendable {
     /// a file path for, whatever the type is called.
     var takesPhotos: Bool { get }
 
+    /// False when nothing is typed at all (an image field: photos only). A
+    /// type that takes photos and typed text (a meter reading with its photo)
+    /// says true; the runner then takes a line that looks like a file's path
+    /// for a photo and anything else for typed input.
+    var takesTypedAnswers: Bool { get }
+
+    /// The answer after photo `id` (a local id, lowercase) is attached to the
+    /// field: for types that take photos; by default the list of ids grows.
+    func attachingPhoto(_ id: String, to existing: JSONValue?, for field: FieldDefinition) -> JSONValue
+
+    /// The answer to store when a person typed `typed` (what `parse` made)
+    /// over `existing`: by default `typed`; a type whose answer also holds
+    /// attached photos keeps them.
+    func mergingTyped(_ typed: JSONValue, into existing: JSONValue?, for field: FieldDefinition) -> JSONValue
+
+    /// True when the answer is a list of rows that `--add-row` (and the
+    /// runner, a row at a time) extends rather than replaces.
+    var holdsRows: Bool { get }
+
+    /// `existing` followed by the rows of `rows` (an answer `parse` made);
+    /// refused for types that do not hold rows, and when `existing` is not rows.
+    func appendingRows(_ rows: JSONValue, to existing: JSONValue?, for field: FieldDefinition) throws(AnswerInputError) -> JSONValue
+
+    /// How a valid, non-blank answer is laid out in a document (the HTML
+    /// export); by default the one-line display.
+    func layout(_ answer: JSONValue, for field: FieldDefinition) -> AnswerLayout
+
     /// True when an answer vouches for the rest of the report, as a
     /// signature does: such answers are left out of the report's fingerprint,
     /// and an answer given before another answer changed no longer holds.
@@ -121,6 +148,32 @@ extension FieldType {
 
     /// Most types are typed, not photographed.
     public var takesPhotos: Bool { false }
+
+    /// Most types are typed.
+    public var takesTypedAnswers: Bool { true }
+
+    /// The existing list of photo ids with `id` appended (once).
+    public func attachingPhoto(_ id: String, to existing: JSONValue?, for field: FieldDefinition) -> JSONValue {
+        var ids = existing?.arrayValue ?? []
+        if !ids.contains(.string(id)) { ids.append(.string(id)) }
+        return .array(ids)
+    }
+
+    /// What was typed replaces the answer.
+    public func mergingTyped(_ typed: JSONValue, into existing: JSONValue?, for field: FieldDefinition) -> JSONValue { typed }
+
+    /// Most answers are one value, not rows.
+    public var holdsRows: Bool { false }
+
+    /// Refused: only types that hold rows append them.
+    public func appendingRows(_ rows: JSONValue, to existing: JSONValue?, for field: FieldDefinition) throws(AnswerInputError) -> JSONValue {
+        throw AnswerInputError(input: rows.canonicalString(), message: "\(field.messageName) is a \(name) field and holds no rows; '--add-row' is for fields that do")
+    }
+
+    /// The one-line display, without colour.
+    public func layout(_ answer: JSONValue, for field: FieldDefinition) -> AnswerLayout {
+        .line(display(answer, for: field, style: .plain))
+    }
 
     /// Most answers vouch for nothing but themselves.
     public var vouchesForReport: Bool { false }

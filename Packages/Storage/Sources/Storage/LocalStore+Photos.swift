@@ -10,12 +10,15 @@ extension LocalStore {
     /// one of the report's, or (with `capBytes`) the report's photos would then
     /// be over the cap. The cap is checked in the same transaction as the
     /// insert, so two imports into one report at once cannot pass it together.
-    /// With `listInField`, the photo's id is also appended to the answer of its
-    /// image field (an autosave revision) in that transaction, so a crash never
-    /// leaves a recorded photo missing from its field or a field naming a photo
-    /// that was never recorded.
+    /// With `placeInAnswer`, the answer of the photo's field becomes what it
+    /// makes of the answer read in that transaction and the photo's id (its
+    /// field type decides: an image field lists the id), saved as an autosave
+    /// revision in the same transaction, so a crash never leaves a recorded
+    /// photo missing from its field or a field naming a photo that was never
+    /// recorded.
     @discardableResult
-    public func addPhoto(_ photo: Photo, capBytes: Int64? = nil, listInField: Bool = false) throws(StorageError) -> Photo {
+    public func addPhoto(_ photo: Photo, capBytes: Int64? = nil,
+                         placeInAnswer: ((JSONValue?, String) -> JSONValue)? = nil) throws(StorageError) -> Photo {
         guard PhotoFileStore.isValidName(photo.fileName) else {
             throw StorageError(.permission, "The photo name '\(photo.fileName)' is not one jqc makes (<UUID>.jpg); photos stay inside the profile's photo folder.", context: "addPhoto")
         }
@@ -43,12 +46,9 @@ extension LocalStore {
                 """, [SQLValue(photo.localID), SQLValue(photo.reportLocalID), SQLValue(photo.fieldID?.rawValue),
                       SQLValue(photo.issueLocalID), .text(photo.fileName), .text(photo.uploadState.rawValue),
                       .integer(photo.originalByteSize), .integer(photo.byteSize), .text(photo.sha256), .integer(sequence)])
-            if listInField, let field = photo.fieldID {
+            if let placeInAnswer, let field = photo.fieldID {
                 _ = try Self.perform(.autosave, on: photo.reportLocalID, edit: { report in
-                    var ids: [JSONValue] = []
-                    if case .array(let existing)? = report.answers[field] { ids = existing }
-                    ids.append(.string(photo.localID.uuidString.lowercased()))
-                    report.answers[field] = .array(ids)
+                    report.answers[field] = placeInAnswer(report.answers[field], photo.localID.uuidString.lowercased())
                 }, score: nil, reload: false, db)
             }
             return photo

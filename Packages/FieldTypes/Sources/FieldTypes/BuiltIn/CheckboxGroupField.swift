@@ -86,4 +86,9 @@ public struct CheckboxGroupField: FieldType {
         // Options of only spaces or control characters would leave nothing to show.
         return line.trimmingCharacters(in: .whitespaces).isEmpty ? AnswerDisplay.unreadable(answer, style) : line
     }
+
+    /// The options ticked, one per line.
+    public func layout(_ answer: JSONValue, for field: FieldDefinition) -> AnswerLayout {
+        .list((answer.arrayValue ?? []).map { $0.stringValue ?? $0.canonicalString() })
+    }
 }

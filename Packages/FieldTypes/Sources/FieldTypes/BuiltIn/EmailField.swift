@@ -49,4 +49,9 @@ public struct EmailField: FieldType {
     private static func refusal(_ text: String) -> String {
         "\(OneLine.quote(text)) is not an email address; type one like someone@example.org"
     }
+
+    /// The text as typed.
+    public func layout(_ answer: JSONValue, for field: FieldDefinition) -> AnswerLayout {
+        .text(answer.stringValue ?? answer.canonicalString())
+    }
 }

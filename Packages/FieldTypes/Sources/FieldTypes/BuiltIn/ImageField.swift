@@ -38,6 +38,13 @@ public struct ImageField: FieldType {
 
     /// Its answer is the photos attached to it.
     public var takesPhotos: Bool { true }
+    /// Nothing is typed: every line at the field is a photo's path.
+    public var takesTypedAnswers: Bool { false }
+
+    /// The photos, by local id.
+    public func layout(_ answer: JSONValue, for field: FieldDefinition) -> AnswerLayout {
+        .photos(ids: (answer.arrayValue ?? []).compactMap(\.stringValue).map { $0.lowercased() }, caption: nil)
+    }
 
     /// How to attach photos.
     public func prompt(for field: FieldDefinition, style: TerminalStyle) -> [String] {

@@ -17,6 +17,13 @@ public struct SignatureField: FieldType {
     /// A signature vouches for the answers as they stood when it was given.
     public var vouchesForReport: Bool { true }
 
+    /// Who signed, when and the fingerprint; a signature image is a photo.
+    public func layout(_ answer: JSONValue, for field: FieldDefinition) -> AnswerLayout {
+        if case .string(let id) = answer { return .photos(ids: [id.lowercased()], caption: "Signature image") }
+        return .signature(signer: answer["signer"]?.stringValue ?? "", signedAt: answer["signed_at_device"]?.stringValue ?? "",
+                          fingerprint: answer["sha256"]?.stringValue ?? "")
+    }
+
     /// The `sha256` of a typed signature, lowercased; nil for a signature image.
     public func vouchedFingerprint(_ answer: JSONValue) -> String? {
         guard case .object(let object) = answer, case .string(let digest)? = object["sha256"], Self.isDigest(digest) else {

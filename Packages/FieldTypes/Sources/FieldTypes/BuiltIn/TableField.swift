@@ -82,6 +82,27 @@ public struct TableField: FieldType {
         return .array([.object(row)])
     }
 
+    /// A table's answer is rows; `--add-row` adds to them.
+    public var holdsRows: Bool { true }
+
+    /// The existing rows followed by the new ones.
+    public func appendingRows(_ rows: JSONValue, to existing: JSONValue?, for field: FieldDefinition) throws(AnswerInputError) -> JSONValue {
+        try Self.appendingRows(rows, to: existing)
+    }
+
+    /// The template's columns, then any other column a row holds, and each row's cells as text.
+    public func layout(_ answer: JSONValue, for field: FieldDefinition) -> AnswerLayout {
+        let rows = answer.arrayValue ?? []
+        var columns = field.columns ?? []
+        for row in rows {
+            for key in (row.objectValue ?? [:]).keys.sorted() where !columns.contains(key) { columns.append(key) }
+        }
+        return .table(columns: columns, rows: rows.map { row in
+            let object = row.objectValue ?? [:]
+            return columns.map { column in object[column].map { $0.stringValue ?? $0.canonicalString() } ?? "" }
+        })
+    }
+
     /// The existing rows followed by the new ones (for `--add-row`). Nil or a
     /// blank existing answer starts a new table; anything that is not a list
     /// of rows is refused rather than overwritten.

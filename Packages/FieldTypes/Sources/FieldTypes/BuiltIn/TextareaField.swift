@@ -30,4 +30,9 @@ public struct TextareaField: FieldType {
     public func display(_ answer: JSONValue?, for field: FieldDefinition, style: TerminalStyle) -> String {
         TextAnswer.display(answer, style: style)
     }
+
+    /// The text as typed.
+    public func layout(_ answer: JSONValue, for field: FieldDefinition) -> AnswerLayout {
+        .text(answer.stringValue ?? answer.canonicalString())
+    }
 }
