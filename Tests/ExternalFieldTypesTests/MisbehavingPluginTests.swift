@@ -94,6 +94,29 @@ struct MisbehavingPluginTests {
         #expect(warnings.all.count == 1)
     }
 
+    @Test("writing to a plugin that stopped reading never kills the caller, even with SIGPIPE at its default")
+    func brokenPipe() throws {
+        let folder = TemporaryDirectory(prefix: "jqc-plugins")
+        // Answers `describe`, then closes its standard input and lingers, so the next request meets a broken pipe.
+        let path = try FieldTypePlugins.write("deaf", script: """
+            #!/usr/bin/env python3
+            import json, os, sys, time
+            request = json.loads(sys.stdin.readline())
+            print(json.dumps({"id": request["id"], "result": {"protocol": 1, "name": "deaf", "answerable": True,
+                "scoreable": False, "copies_on_reinspection": True, "operators": []}}), flush=True)
+            os.close(0)
+            time.sleep(5)
+
+            """, into: folder.url.path)
+        let previous = signal(SIGPIPE, SIG_DFL)
+        defer { signal(SIGPIPE, previous) }
+        let type = ExternalFieldType(name: "deaf", executablePath: path, settings: Warnings().settings())
+        #expect(type.isAnswerable)
+        let line = type.display(String(repeating: "x", count: 200_000).jsonValue, for: FieldDefinition(id: "1", type: "deaf"), style: .plain)
+        #expect(line.hasPrefix("field type 'deaf' unavailable"), "this process is still running: \(line.prefix(80))")
+        #expect(type.failure?.code == .exited)
+    }
+
     @Test("an answer that breaks the protocol after a good start makes the type unavailable from then on")
     func laterViolation() throws {
         let folder = TemporaryDirectory(prefix: "jqc-plugins")
@@ -116,6 +139,11 @@ struct MisbehavingPluginTests {
         #expect(type.unavailableReason?.contains("its 'score' is 7") == true, "\(type.unavailableReason ?? "")")
         #expect(warnings.all.count == 1)
     }
+}
+
+extension String {
+    /// The string as a JSON answer.
+    var jsonValue: JSONValue { .string(self) }
 }
 
 extension FieldTypeRegistry {

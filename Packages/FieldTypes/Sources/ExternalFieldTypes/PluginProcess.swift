@@ -112,9 +112,26 @@ final class PluginProcess {
         stop()
     }
 
-    /// Writes `line` and a line break before `deadline`.
+    /// Writes `line` and a line break before `deadline`. A plugin that has
+    /// exited makes this throw `closed`; the SIGPIPE such a write raises is
+    /// held back and discarded, so it never stops this program, whatever the
+    /// program does with SIGPIPE otherwise.
     func send(_ line: [UInt8], deadline: UInt64) throws(PluginIOFailure) {
         guard input >= 0 else { throw .closed }
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+        defer {
+            var pending = sigset_t()
+            sigpending(&pending)
+            if sigismember(&previous, SIGPIPE) == 0, sigismember(&pending, SIGPIPE) == 1 {
+                var now = timespec()
+                _ = sigtimedwait(&pipeSignal, nil, &now)
+            }
+            pthread_sigmask(SIG_SETMASK, &previous, nil)
+        }
         let bytes = line + [UInt8(ascii: "\n")]
         var offset = 0
         while offset < bytes.count {
@@ -184,7 +201,7 @@ final class PluginProcess {
         kill(-pid, SIGKILL)
         kill(pid, SIGKILL)
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        ending = grace > 0 ? "closed its output" : Self.describe(status: status)
+        ending = grace > 0 ? "closed its pipes" : Self.describe(status: status)
     }
 
     /// Waits until `fd` is ready for `events`, or throws `timedOut` at `deadline`.
