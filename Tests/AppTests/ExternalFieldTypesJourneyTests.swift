@@ -136,6 +136,22 @@ struct ExternalFieldTypesJourneyTests {
         #expect(problems.contains { $0.contains("Floor cleaner pH") && $0.contains(silent) }, "\(refusal)")
     }
 
+    @Test("an executable named like a compiled-in type is ignored with one warning: a line from jqc, a JSON log line from jqc-agent")
+    func compiledInWins() throws {
+        let profile = try DemoProfile()
+        let folder = (profile.home as NSString).appendingPathComponent("field-types")
+        let shadow = try FieldTypePlugins.write("rating", script: "#!/bin/sh\n", into: folder)
+        let listing = try profile.jqc(["field-types", "--json"])
+        #expect(listing.status == 0)
+        #expect(try JSONValue.parse(listing.stdout)["field_types"]?.arrayValue?.first { $0["name"] == "rating" }?["origin"] == "built-in")
+        #expect(listing.stderr == "jqc: warning: \(shadow) is ignored: field type 'rating' is compiled in, and the compiled-in type wins\n")
+        let agent = try profile.agent(["status"])
+        #expect(agent.status == 0)
+        let logged = agent.stderr.split(separator: "\n").compactMap { try? JSONValue.parse(String($0)) }
+        #expect(logged.count == 1 && logged.first?["event"] == "field_type_warning", "\(agent.stderr)")
+        #expect(logged.first?["message"]?.stringValue?.contains(shadow) == true)
+    }
+
     @Test("jqc field-types lists every type with its origin; field-types check passes the example and lists a broken plugin's failures")
     func commands() throws {
         let profile = try Self.profile { try FieldTypePlugins.installPHReading(into: $0) }

@@ -39,7 +39,7 @@ enum FieldTypeSetup {
         case .jqc:
             return { message in OutputChannel.standardError.write("jqc: warning: \(oneLine(message))\n") }
         case .agent:
-            return { message in (try? AgentLog(file: nil))?.log(.warn, "field_type_unavailable", ["message": .string(message)]) }
+            return { message in (try? AgentLog(file: nil))?.log(.warn, "field_type_warning", ["message": .string(message)]) }
         }
     }
 }
