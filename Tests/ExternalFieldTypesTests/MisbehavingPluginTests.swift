@@ -36,6 +36,7 @@ struct MisbehavingPluginTests {
         #expect(types.display(cleanerPH, 7.2, style: .plain) == "field type 'ph_reading' unavailable: 7.2", "the kept answer is shown raw")
         #expect(types.validate(answerOf: 7.2, cleanerPH) == nil, "the answer is kept")
         #expect(types.score(cleanerPH, 7.2) == .notScoreable)
+        #expect(types.resolve(cleanerPH).prompt(for: cleanerPH, style: .plain) == ["This field cannot be answered here: \(types.resolve(cleanerPH).unavailableReason ?? "")."])
         #expect(Date().timeIntervalSince(started) < 10, "the caller waited for the plugin at most the time limit")
 
         #expect(warnings.all.count == 1, "\(warnings.all)")

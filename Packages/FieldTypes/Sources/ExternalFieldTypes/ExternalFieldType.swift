@@ -91,6 +91,12 @@ public final class ExternalFieldType: FieldType {
         }
     }
 
+    /// The generic hint, or why the field cannot be answered while the plugin is unavailable.
+    public func prompt(for field: FieldDefinition, style: TerminalStyle) -> [String] {
+        guard let reason = unavailableReason else { return ["Type the answer (\(name))."] }
+        return [Self.shown("This field cannot be answered here: \(reason).", style: style, limit: 1_000)]
+    }
+
     public func display(_ answer: JSONValue?, for field: FieldDefinition, style: TerminalStyle) -> String {
         guard let answer, !isBlank(answer) else { return AnswerDisplay.noAnswer(style) }
         if isNotApplicable(answer) { return AnswerDisplay.notApplicable(style) }
@@ -173,8 +179,8 @@ public final class ExternalFieldType: FieldType {
 
     /// Plugin text as one display line: no control characters, cut to a
     /// sensible length, ASCII only in an ASCII style.
-    static func shown(_ text: String, style: TerminalStyle) -> String {
-        let flat = OneLine.cut(OneLine.flatten(text, lineBreak: style.pick(" \u{23CE} ", " / ")), limit: 200,
+    static func shown(_ text: String, style: TerminalStyle, limit: Int = 200) -> String {
+        let flat = OneLine.cut(OneLine.flatten(text, lineBreak: style.pick(" \u{23CE} ", " / ")), limit: limit,
                                ellipsis: style.pick("\u{2026}", "..."))
             .trimmingCharacters(in: .whitespaces)
         guard !style.unicode else { return flat }
