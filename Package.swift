@@ -68,6 +68,7 @@ let package = Package(
                 .product(name: "Sync", package: "Sync"),
                 .product(name: "Scoring", package: "Scoring"),
                 .product(name: "FieldTypes", package: "FieldTypes"),
+                .product(name: "ExternalFieldTypes", package: "FieldTypes"),
                 .product(name: "SiteFieldTypes", package: "SiteFieldTypes"),
                 .product(name: "FormLogic", package: "FormLogic"),
                 .product(name: "Imaging", package: "Imaging"),
@@ -144,6 +145,18 @@ let package = Package(
                 .product(name: "FieldTypeConformance", package: "FieldTypes"),
             ],
             path: "Tests/FieldTypesTests"
+        ),
+        /// External field types: the adapter against real plugin processes, well-behaved and not.
+        .testTarget(
+            name: "ExternalFieldTypesTests",
+            dependencies: [
+                "TestSupport",
+                .product(name: "Models", package: "Models"),
+                .product(name: "FieldTypes", package: "FieldTypes"),
+                .product(name: "FieldTypeConformance", package: "FieldTypes"),
+                .product(name: "ExternalFieldTypes", package: "FieldTypes"),
+            ],
+            path: "Tests/ExternalFieldTypesTests"
         ),
         /// The site team's field types, tested where the package keeps its tests.
         .testTarget(

@@ -5,7 +5,6 @@ import LineEditing
 import Models
 import Networking
 import ProgramOutput
-import SiteFieldTypes
 import Storage
 import SQLite
 
@@ -38,7 +37,8 @@ public enum JQCCommandLine {
         case .jqc:
             return ReportCommands.all + [RunCommand.run] + ReferenceCommands.all + StatusCommands.all
                 + PhotoIssueCommands.all + [ExportCommand.export] + AccountCommands.all + SyncCommands.all
-                + ConflictCommands.all + HistoryCommands.all + [HelpCommands.help(program), HelpCommands.completion(program)]
+                + ConflictCommands.all + HistoryCommands.all + FieldTypeCommands.all
+                + [HelpCommands.help(program), HelpCommands.completion(program)]
         case .agent:
             return [AgentCommands.run, StatusCommands.status, HelpCommands.help(program), HelpCommands.completion(program)]
         }
@@ -62,6 +62,9 @@ public enum JQCCommandLine {
                             + "75 temporary failure (offline, server unavailable): try later."]),
                         ("Environment", ["JQC_HOME: the profile directory when --home is not given. "
                             + "XDG_DATA_HOME and XDG_CONFIG_HOME: where the profile and credentials live by default. "
+                            + "JQC_FIELD_TYPES_PATH: colon-separated folders searched for external field types (jqc-field-NAME) "
+                            + "before the profile's field-types folder. "
+                            + "JQC_FIELD_TYPE_TIMEOUT: seconds an external field type has for each answer (default 2). "
                             + "NO_COLOR: plain output."]),
                      ])
     }
@@ -167,7 +170,7 @@ public enum JQCCommandLine {
             standardOutput.line(versionLine(program))
             return ExitCode.ok
         }
-        let context = makeContext(parsed, environment: environment)
+        let context = makeContext(parsed, environment: environment, program: program)
         do {
             let output = try command.run(Invocation(arguments: parsed, context: context))
             if context.json {
@@ -190,10 +193,11 @@ public enum JQCCommandLine {
     }
 
     /// The context of one invocation: its profile, field types, output style and terminal.
-    static func makeContext(_ parsed: ParsedArguments, environment: [String: String]) -> AppContext {
-        AppContext(
-            profile: Profile.resolve(home: parsed.value("home"), environment: environment),
-            registry: FieldTypeRegistry.builtIn().addingSiteFieldTypes(),
+    static func makeContext(_ parsed: ParsedArguments, environment: [String: String], program: Program) -> AppContext {
+        let profile = Profile.resolve(home: parsed.value("home"), environment: environment)
+        return AppContext(
+            profile: profile,
+            registry: FieldTypeSetup.registry(profile: profile, environment: environment, program: program),
             style: TerminalStyle.detect(environment: environment, isTerminal: isatty(STDOUT_FILENO) == 1),
             json: parsed.flag("json"),
             stdinIsTerminal: isatty(STDIN_FILENO) == 1,
@@ -216,7 +220,7 @@ public enum JQCCommandLine {
             write: { standardOutput.line($0) },
             clear: { if clears { standardOutput.write("\u{1B}[H\u{1B}[2J") } })
         do {
-            return try HomeMenu(context: makeContext(parsed, environment: environment), io: io).run()
+            return try HomeMenu(context: makeContext(parsed, environment: environment, program: .jqc), io: io).run()
         } catch {
             return report(error, program: .jqc, json: false)
         }

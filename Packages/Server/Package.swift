@@ -46,6 +46,7 @@ let package = Package(
                 .product(name: "Models", package: "Models"),
                 .product(name: "Scoring", package: "Scoring"),
                 .product(name: "FieldTypes", package: "FieldTypes"),
+                .product(name: "ExternalFieldTypes", package: "FieldTypes"),
                 .product(name: "SiteFieldTypes", package: "SiteFieldTypes"),
                 .product(name: "FormLogic", package: "FormLogic"),
             ]

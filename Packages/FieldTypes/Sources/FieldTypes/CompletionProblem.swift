@@ -40,6 +40,8 @@ public struct AnswerProblem: Sendable, Hashable, CustomStringConvertible {
         case notAnswerable
         /// The answer does not match its field's type.
         case invalidAnswer
+        /// The field's type cannot judge answers in this process (`FieldType.unavailableReason`).
+        case unavailableType
     }
 
     /// The answer's key.

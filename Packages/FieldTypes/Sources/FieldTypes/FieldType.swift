@@ -134,6 +134,15 @@ public protocol FieldType: Sendable {
     /// True for headings (`section`): a `visible_when` on one hides every
     /// field after it up to the next heading.
     var startsSection: Bool { get }
+
+    // MARK: Availability
+
+    /// Nil when the type can judge answers in this process; otherwise one
+    /// line saying why it cannot (an external field type whose program is
+    /// missing, failed or too slow). An unavailable type keeps answers as an
+    /// unsupported one does; a required field of it blocks completion with
+    /// this line, and the server refuses reports that use it.
+    var unavailableReason: String? { get }
 }
 
 extension FieldType {
@@ -209,4 +218,7 @@ extension FieldType {
 
     /// Not scored.
     public func score(_ answer: JSONValue?, for field: FieldDefinition) -> FieldScore { .notScoreable }
+
+    /// A compiled-in type is always available.
+    public var unavailableReason: String? { nil }
 }

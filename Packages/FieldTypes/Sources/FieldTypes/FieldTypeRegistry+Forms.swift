@@ -14,7 +14,8 @@ extension FieldTypeRegistry {
         var problems: [SchemaProblem] = []
         for (index, field) in schema.fields.enumerated() {
             var found: [SchemaProblem] = []
-            if let type = type(named: field.type) {
+            // An unavailable type cannot check its own keys; `lint` says why it is unavailable.
+            if let type = type(named: field.type), type.unavailableReason == nil {
                 found += type.checkDefinition(field)
                 if field.critical, !type.isScoreable {
                     let scored = names.filter { self.type(named: $0)?.isScoreable == true }.joined(separator: ", ")
@@ -44,7 +45,9 @@ extension FieldTypeRegistry {
             func report(_ message: String) {
                 extra[index, default: []].append(SchemaProblem(fieldIndex: index, fieldID: field.id, message: message))
             }
-            if type(named: field.type) == nil {
+            if let type = type(named: field.type) {
+                if let reason = type.unavailableReason { report("\(reason); fix the field type's program") }
+            } else {
                 report("field type \(OneLine.quote(field.type)) is not registered in this jqc; register the type or fix the name")
             }
             let col = field.col ?? 0
@@ -77,12 +80,21 @@ extension FieldTypeRegistry {
     /// Every reason `answers` cannot complete the form, in field order:
     /// required answerable fields left unanswered (nil, blank string, empty
     /// list, rating 0), with a message naming the type when this version does
-    /// not support it, and every answer its type refuses. Sections and labels
+    /// not support it, and every answer its type refuses. A required field of
+    /// an unavailable type blocks completion, answered or not, because its
+    /// answer cannot be judged. Sections and labels
     /// are skipped; stray answers to them are `validateAnswers`' business.
     public func completionProblems(_ schema: FormSchema, answers: Answers) -> [CompletionProblem] {
         var problems: [CompletionProblem] = []
         for field in schema.fields {
             let type = resolve(field)
+            if let reason = type.unavailableReason {
+                if field.required {
+                    problems.append(CompletionProblem(fieldID: field.id, kind: .unsupportedRequired,
+                        message: "\(field.messageName) is required, but \(reason)"))
+                }
+                continue
+            }
             guard type.isAnswerable else { continue }
             guard let answer = answers[field.id], !type.isBlank(answer) else {
                 guard field.required else { continue }
@@ -105,12 +117,22 @@ extension FieldTypeRegistry {
     /// Every answer that does not fit the form, for the server: answers whose
     /// type refuses them, answers to sections and labels, and answers keyed by
     /// an id the form does not have. Fields in form order, then unknown ids
-    /// sorted. Missing answers are not problems here (see `completionProblems`).
+    /// sorted. A field of an unavailable type that is answered or required is
+    /// a problem too: nothing here can judge it. Otherwise missing answers are
+    /// not problems here (see `completionProblems`).
     public func validateAnswers(_ schema: FormSchema, answers: Answers) -> [AnswerProblem] {
         var problems: [AnswerProblem] = []
         for field in schema.fields {
-            guard let answer = answers[field.id] else { continue }
+            let answer = answers[field.id]
             let type = resolve(field)
+            if let reason = type.unavailableReason {
+                if field.required || answer.map({ !type.isBlank($0) }) == true {
+                    problems.append(AnswerProblem(fieldID: field.id, kind: .unavailableType,
+                        message: "\(field.messageName) cannot be judged: \(reason)"))
+                }
+                continue
+            }
+            guard let answer else { continue }
             if !type.isAnswerable {
                 problems.append(AnswerProblem(fieldID: field.id, kind: .notAnswerable,
                     message: "\(field.messageName) is a \(field.type) field and takes no answer; remove the answer"))

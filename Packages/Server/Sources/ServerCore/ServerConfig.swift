@@ -1,4 +1,5 @@
 import ArgumentParsing
+import ExternalFieldTypes
 import Foundation
 import ServerHTTP
 
@@ -52,6 +53,10 @@ struct ServerConfig: Sendable {
     var trustedProxies: Set<String> = []
     /// Connections, deadlines and workers of the HTTP layer.
     var http = HTTPLimits()
+    /// Folders searched for external field types (`jqc-field-NAME`) after `JQC_FIELD_TYPES_PATH`'s.
+    var fieldTypeDirectories: [String] = []
+    /// Seconds an external field type has for each answer; nil means `JQC_FIELD_TYPE_TIMEOUT`, or 2.
+    var fieldTypeTimeout: TimeInterval?
 
     /// A configuration with defaults for everything but the database.
     init(database: String) { self.database = database }
@@ -93,6 +98,10 @@ struct ServerConfig: Sendable {
         .value("header-timeout", "SECONDS", help: "time to send a request's headers (default 10)"),
         .value("body-timeout", "SECONDS", help: "time to send a request's body, or read a response (default 300)"),
         .value("idle-timeout", "SECONDS", help: "silence after which a connection is closed (default 30)"),
+        .value("field-types-dir", "DIR", repeatable: true,
+               help: "a folder of external field types (executables named jqc-field-NAME), searched after $JQC_FIELD_TYPES_PATH; repeatable"),
+        .value("field-type-timeout", "SECONDS",
+               help: "seconds an external field type has for each answer (default $JQC_FIELD_TYPE_TIMEOUT, or 2)"),
     ]
 
     /// Reads a configuration from parsed arguments, naming the first bad value.
@@ -159,6 +168,14 @@ struct ServerConfig: Sendable {
         http.bodySeconds = TimeInterval(try whole(parsed, "body-timeout", default: Int(http.bodySeconds), range: 1...86_400))
         http.idleSeconds = try whole(parsed, "idle-timeout", default: http.idleSeconds, range: 1...3600)
         config.http = http
+        config.fieldTypeDirectories = parsed.all("field-types-dir")
+        if let text = parsed.value("field-type-timeout") {
+            do throws(ExternalFieldTypesError) {
+                config.fieldTypeTimeout = try ExternalFieldTypeSettings.timeout(text, source: "--field-type-timeout")
+            } catch {
+                throw UsageError(error.message + ".")
+            }
+        }
         return config
     }
 

@@ -31,7 +31,9 @@ enum ServerRunner {
             if swept > 0 { log.note("removed \(swept) unfinished upload(s) left by an earlier run") }
             if config.demo { try DemoWorld.seed(store, config: config) }
             let key = try signingKey(store)
-            let app = ServerApp(config: config, store: store, signer: TokenSigner(key: key), judge: AnswerJudge(),
+            let registry = ServerFieldTypes.registry(directories: config.fieldTypeDirectories, timeout: config.fieldTypeTimeout,
+                                                     warn: { log.note("warning: \($0)") })
+            let app = ServerApp(config: config, store: store, signer: TokenSigner(key: key), judge: AnswerJudge(registry: registry),
                                 photos: opened.photos, log: log)
             server = HTTPServer(uploadDirectory: opened.uploadDirectory, limits: limits, log: log,
                                 screen: { head in app.screen(head) },
