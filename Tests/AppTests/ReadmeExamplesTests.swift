@@ -63,8 +63,8 @@ struct ReadmeExamplesTests {
             process.arguments = ["-c", "set -o pipefail\n\(filled(define))\n\(command)"]
             process.currentDirectoryURL = folder.url
             let out = folder.path("out"), err = folder.path("err")
-            FileManager.default.createFile(atPath: out, contents: nil)
-            FileManager.default.createFile(atPath: err, contents: nil)
+            _ = FileManager.default.createFile(atPath: out, contents: nil)
+            _ = FileManager.default.createFile(atPath: err, contents: nil)
             process.standardOutput = FileHandle(forWritingAtPath: out)
             process.standardError = FileHandle(forWritingAtPath: err)
             let input = Pipe()

@@ -95,7 +95,13 @@ final class PluginProcess {
             for pointer in environment { free(pointer) }
         }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        var status = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        // "Text file busy": the executable is still open for writing somewhere (being installed,
+        // or inherited by a program started at that moment); it is free again within moments.
+        for _ in 0..<25 where status == ETXTBSY {
+            usleep(20_000)
+            status = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        }
         close(toPlugin[0])
         close(fromPlugin[1])
         guard status == 0 else {
