@@ -8,7 +8,7 @@ import FieldTypes
 public enum SiteFieldTypes {
     /// One value of each type this package provides.
     public static let all: [any FieldType] = [
-        GeopointField(), BarcodeField(), TemperatureField(), DurationField(),
+        GeopointField(), BarcodeField(), TemperatureField(), DurationField(), MeterReadingField(),
     ]
 
     /// Registers every type of `all` into `registry`; fails, registering

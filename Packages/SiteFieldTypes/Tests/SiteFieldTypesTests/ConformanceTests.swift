@@ -70,11 +70,42 @@ struct ConformanceTests {
         #expect(failures.isEmpty, "\(failures.map(\.description).joined(separator: "\n"))")
     }
 
-    @Test("the names are free in the built-in registry, so each composition root gains all four")
+    @Test("meter reading conforms")
+    func meterReading() throws {
+        let photo = "3f2a9c1e-0b7d-4c55-9a61-2d8e4f6a7b90"
+        let samples = ConformanceSamples(
+            goodDefinition: try definition(#"{"id": "m", "type": "meter_reading", "label": "Electricity meter", "unit": "kWh"}"#),
+            badDefinitions: [try definition(#"{"id": "m2", "type": "meter_reading", "unit": 5}"#),
+                             try definition(#"{"id": "m3", "type": "meter_reading", "unit": "  "}"#)],
+            validInputs: ["48213.7", "48213.7 kWh", "0", "  12 "],
+            invalidInputs: ["", "-4", "lots", "4,5", "12 m3", "1e3"],
+            validAnswers: [try answer(#"{"reading": 48213.7}"#), try answer(#"{"reading": 12, "photos": ["\#(photo)"]}"#),
+                           try answer(#"{"photos": ["\#(photo)"]}"#), .null],
+            invalidAnswers: [try answer(#"{"reading": -1}"#), try answer(#"{"reading": "12"}"#), try answer(#"{"photos": ["dial.jpg"]}"#),
+                             try answer(#"{"photos": ["\#(photo)", "\#(photo)"]}"#), try answer(#"{"reading": 1, "note": "x"}"#), 12, "12"])
+        let failures = FieldTypeConformance.check(MeterReadingField(), samples: samples)
+        #expect(failures.isEmpty, "\(failures.map(\.description).joined(separator: "\n"))")
+    }
+
+    @Test("a meter reading takes a photo into its answer without losing the reading, and a typed reading keeps the photos")
+    func meterReadingPhotos() throws {
+        let field = try definition(#"{"id": "m", "type": "meter_reading", "unit": "kWh"}"#)
+        let type = MeterReadingField()
+        #expect(type.takesPhotos && type.takesTypedAnswers)
+        let typed = try type.parse("48213.7 kWh", for: field, context: InputContext(deviceTime: Date(), contentDigest: ""))
+        let withPhoto = type.attachingPhoto("aa", to: typed, for: field)
+        #expect(withPhoto == ["reading": 48213.7, "photos": ["aa"]])
+        #expect(type.attachingPhoto("aa", to: withPhoto, for: field) == withPhoto, "a photo is listed once")
+        #expect(type.mergingTyped(["reading": 5], into: withPhoto, for: field) == ["reading": 5, "photos": ["aa"]])
+        #expect(type.layout(withPhoto, for: field) == .photos(ids: ["aa"], caption: "Reading: 48213.7 kWh"))
+        #expect(type.display(["photos": ["3f2a9c1e-0b7d-4c55-9a61-2d8e4f6a7b90"]], for: field, style: .plain) == "no reading yet, 1 photo")
+    }
+
+    @Test("the names are free in the built-in registry, so each composition root gains all of them")
     func registration() throws {
         let builtIn = FieldTypeRegistry.builtIn()
         for type in SiteFieldTypes.all { #expect(builtIn.type(named: type.name) == nil, "\(type.name)") }
-        #expect(Set(registry.names).isSuperset(of: ["geopoint", "barcode", "temperature", "duration"]))
+        #expect(Set(registry.names).isSuperset(of: ["geopoint", "barcode", "temperature", "duration", "meter_reading"]))
         var explicit = FieldTypeRegistry.builtIn()
         try SiteFieldTypes.register(into: &explicit)
         #expect(explicit.names == registry.names)
