@@ -136,8 +136,29 @@ struct ReportLifecycleStoreTests {
         #expect(stored.lifecycle.attemptCount == 2)
         #expect(stored.lifecycle.lastError == ReportError(code: "SYNC_OFFLINE", message: "Waiting for network."))
         #expect(stored == failed)
+        try t.store.setNextAttempt(report.localID, at: Date().addingTimeInterval(3600))
         let retried = try t.store.apply(.retryRequested, to: report.localID)
         #expect(retried.lifecycle.attemptCount == 0)
+        #expect(try t.store.nextAttempt(of: report.localID) == nil, "a retry asked for is due at once, in the same transaction")
+    }
+
+    @Test("completing a re-inspection clears its parent's follow-up request in the same transaction; a refused completion clears nothing",
+          arguments: StoreKind.allCases)
+    func reinspectionCompletesParent(kind: StoreKind) throws {
+        let t = try TestStore(kind)
+        let parent = try t.store.createReport(templateID: "t1", facilityID: "f1", followUpRequired: true)
+        try t.store.apply(.complete, to: parent.localID)
+        let child = try t.store.createReport(templateID: "t1", facilityID: "f1", parentLocalID: parent.localID)
+        try t.store.apply(.complete, to: child.localID)
+
+        // The child is PENDING now: completing it again is refused, and the parent keeps its request.
+        #expect(throws: StorageError.self) { try t.store.apply(.complete, to: child.localID, clearingFollowUpOf: parent.localID) }
+        #expect(try t.store.report(parent.localID)?.followUpRequired == true)
+
+        let second = try t.store.createReport(templateID: "t1", facilityID: "f1", parentLocalID: parent.localID)
+        let completed = try t.store.apply(.complete, to: second.localID, clearingFollowUpOf: parent.localID)
+        #expect(completed.state == .pending)
+        #expect(try t.store.report(parent.localID)?.followUpRequired == false)
     }
 
     @Test("conflict keeps both; keep mine re-queues on the server's revision", arguments: StoreKind.allCases)

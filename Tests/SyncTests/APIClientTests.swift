@@ -69,6 +69,29 @@ struct APIClientTests {
         #expect(await client.credentials == renewed)
     }
 
+    @Test("tokens the app cannot keep fail the request that brought them: a sign-in, and a refresh after a 401")
+    func tokensNotKept() async throws {
+        let server = try DemoServer.running()
+        let refusing: APIClient.TokensChanged = { new throws(APIError) in
+            if new != nil { throw APIError(.sessionNotSaved, "could not keep them") }
+        }
+        let fresh = try APIClient(configuration: .init(serverURL: server.baseURL, appVersion: "0.1.0", deviceID: UUID()),
+                                  transport: CurlTransport(options: .init(connectTimeout: 5, totalTimeout: 20)),
+                                  onTokensChanged: refusing)
+        let signIn = await #expect(throws: APIError.self) { try await fresh.login(username: "inspector", password: "inspector-pass") }
+        #expect(signIn?.code == .sessionNotSaved)
+
+        let original = try #require(await signedIn(server).credentials)
+        var stale = original
+        stale.accessToken = "expired-" + original.accessToken.dropFirst(8)
+        let client = try APIClient(configuration: .init(serverURL: server.baseURL, appVersion: "0.1.0", deviceID: UUID()),
+                                   transport: CurlTransport(options: .init(connectTimeout: 5, totalTimeout: 20)),
+                                   credentials: stale, onTokensChanged: refusing)
+        let refreshed = await #expect(throws: APIError.self) { try await client.me() }
+        #expect(refreshed?.code == .sessionNotSaved, "the person hears of it now, not at the next run")
+        #expect(await client.credentials?.refreshToken != original.refreshToken, "the renewed tokens stay in use in this client")
+    }
+
     @Test("concurrent requests that meet one expired token share a single refresh")
     func concurrentRefresh() async throws {
         let server = try DemoServer.running()

@@ -271,6 +271,18 @@ import Testing
         #expect(cycle.summary.failed == 0)
     }
 
+    @Test func rotatedTokensThatCouldNotBeKeptStopTheCycleAsAnEndedSessionWould() {
+        var cycle = cycle()
+        _ = cycle.start()
+        let failure = SyncFailure(APIError(.sessionNotSaved, "The sign-in could not be kept."))
+        #expect(failure.kind == .authRequired && failure.code == "SESSION_NOT_SAVED")
+        let actions = cycle.handle(.referenceFailed(failure))
+        #expect(actions == [.loadSynced], "no report is sent on tokens the device could not keep")
+        _ = cycle.handle(.syncedLoaded([]))
+        #expect(cycle.summary.outcome == .authRequired)
+        #expect(cycle.summary.error?.message == "The sign-in could not be kept.")
+    }
+
     @Test func aBusyOrOddReferenceEndpointStillLetsReportsGo() {
         var cycle = cycle()
         _ = cycle.start()

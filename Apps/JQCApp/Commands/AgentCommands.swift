@@ -28,7 +28,8 @@ enum AgentCommands {
             }
             seconds = value
         }
-        _ = try inv.context.store()
+        // The profile's store must open (a newer or damaged one stops the agent here, in one line).
+        _ = try inv.context.workspace()
         let lock = try ProfileLock.agent(profileDirectory: inv.context.profile.dataDirectory)
         let log = try AgentLog(file: args.value("log-file"))
         let loop = AgentLoop(context: inv.context, log: log, metrics: args.value("metrics-file").map(MetricsFile.init(path:)),

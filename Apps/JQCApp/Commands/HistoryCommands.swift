@@ -22,10 +22,10 @@ enum HistoryCommands {
         let limit = try number(inv, "limit", default: 30, range: 1...100)
         let offset = try number(inv, "offset", default: 0, range: 0...Int(Int32.max))
         let page = try SyncService(context: inv.context).history(limit: limit, offset: offset)
-        let store = try? inv.context.store()
+        let workspace = try? inv.context.workspace()
         let rows = page.items.map { item -> [String] in
-            let template = (try? store?.template(id: item.templateID))??.name ?? item.templateID
-            let facility = (try? store?.facility(id: item.facilityID))??.name ?? item.facilityID
+            let template = workspace?.templateName(item.templateID) ?? item.templateID
+            let facility = workspace?.facilityName(item.facilityID) ?? item.facilityID
             return [String(item.completedAt.prefix(10)), template, facility,
                     item.score.map { "\(Int(($0 * 100).rounded()))%" } ?? "-",
                     item.followUpRequired ? "follow-up" : "", item.inspector.displayName, item.serverID]

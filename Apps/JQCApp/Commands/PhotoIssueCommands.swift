@@ -77,7 +77,7 @@ enum PhotoIssueCommands {
         let (issue, photo) = try workspace.addIssue(to: report, severity: severity, description: description, photoFile: args.value("photo"))
         var lines = ["Flagged \(issue.severity.rawValue.uppercased()) issue \(Workspace.shortID(issue.localID)) on \(workspace.short(report)): \(issue.description)"]
         if let photo {
-            let used = (try? workspace.store.photoBytes(ofReport: report.localID)) ?? photo.byteSize
+            let used = (try? workspace.photoBytes(of: report)) ?? photo.byteSize
             lines.append("Photo added: \(URL(fileURLWithPath: args.value("photo") ?? "").lastPathComponent), \(ReportPresenter.bytes(photo.originalByteSize)) -> \(ReportPresenter.bytes(photo.byteSize)). \(Workspace.capText(used: used, cap: workspace.settings.photoCapBytes)).")
         }
         return CommandOutput(lines: lines, json: [

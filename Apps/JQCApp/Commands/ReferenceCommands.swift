@@ -11,7 +11,7 @@ enum ReferenceCommands {
 
     static let facilities = Command(CommandSpec("facilities", summary: "cached facilities (offline)")) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
-        let list = try workspace.storage { () throws(StorageError) in try workspace.store.facilities() }
+        let list = try workspace.facilities()
         let lines = list.isEmpty ? ["No facilities on this device. Sync, or import them with 'jqc facilities import FILE'."]
             : TextTable.render(["ID", "NAME", "ADDRESS", "PROJECT"], list.map { [$0.id, $0.name, $0.address, $0.projectName] })
         return CommandOutput(lines: lines, json: ["facilities": .array(list.map {
@@ -23,10 +23,10 @@ enum ReferenceCommands {
                                            positionals: [PositionalSpec("FACILITY", help: "the facility id")])) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
         let facility = inv.positional(0)
-        guard try workspace.storage({ () throws(StorageError) in try workspace.store.facility(id: facility) }) != nil else {
+        guard try workspace.facility(id: facility) != nil else {
             throw AppError.notFound("No facility '\(facility)' on this device. See 'jqc facilities'.")
         }
-        let list = try workspace.storage { () throws(StorageError) in try workspace.store.areas(facilityID: facility) }
+        let list = try workspace.areas(facilityID: facility)
         let lines = list.isEmpty ? ["Facility '\(facility)' has no areas on this device."]
             : TextTable.render(["ID", "NAME", "TYPE"], list.map { [$0.id, $0.name, $0.areaType] })
         return CommandOutput(lines: lines, json: ["areas": .array(list.map {
@@ -36,7 +36,7 @@ enum ReferenceCommands {
 
     static let templates = Command(CommandSpec("templates", summary: "cached inspection templates (offline)")) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
-        let list = try workspace.storage { () throws(StorageError) in try workspace.store.templates() }
+        let list = try workspace.templates()
         let lines = list.isEmpty ? ["No templates on this device. Sync, or import them with 'jqc templates import FILE'."]
             : TextTable.render(["ID", "NAME", "VERSION", "FIELDS"], list.map { [$0.id, $0.name, String($0.version), String($0.schema.fields.count)] })
         return CommandOutput(lines: lines, json: ["templates": .array(list.map {
@@ -47,7 +47,7 @@ enum ReferenceCommands {
 
     static let assignments = Command(CommandSpec("assignments", summary: "cached assignments and the report started for each (offline)")) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
-        let list = try workspace.storage { () throws(StorageError) in try workspace.store.assignments() }
+        let list = try workspace.assignments()
         let reports = try workspace.reports()
         func reportFor(_ a: Assignment) -> Report? { reports.first { $0.assignmentID == a.id && $0.state != .synced } ?? reports.first { $0.assignmentID == a.id } }
         let rows = list.map { a -> [String] in
@@ -114,7 +114,7 @@ enum ReferenceCommands {
             + "and so are the templates of reports not yet synced")
     ) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
-        let kept = try workspace.storage { () throws(StorageError) in try workspace.store.clearReferenceCache() }
+        let kept = try workspace.clearReferenceCache()
         var lines = ["Cleared the reference cache. Reports, photos and issues are untouched."]
         if kept > 0 {
             lines.append("Kept \(kept) template\(kept == 1 ? "" : "s") that drafts or reports not yet synced still need; the next sync refreshes the rest.")

@@ -44,8 +44,8 @@ enum ReportCommands {
         let workspace = try inv.workspace()
         let report = try workspace.report(inv.positional(0))
         let template = try? workspace.template(for: report)
-        let photos = try workspace.storage { () throws(StorageError) in try workspace.store.photos(ofReport: report.localID) }
-        let issues = try workspace.storage { () throws(StorageError) in try workspace.store.issues(ofReport: report.localID) }
+        let photos = try workspace.photos(of: report)
+        let issues = try workspace.issues(of: report)
         let presenter = ReportPresenter(workspace: workspace, style: inv.context.style)
         let score = template.map { workspace.score(report, template: $0) }
         let json = presenter.json(report, template: template, photos: photos, issues: issues, score: score)

@@ -170,11 +170,11 @@ struct ReportPresenter {
     }
 
     func facilityName(_ facilityID: String) -> String {
-        ((try? workspace.store.facility(id: facilityID)) ?? nil).map { "\($0.name) (\(facilityID))" } ?? facilityID
+        workspace.facilityName(facilityID).map { "\($0) (\(facilityID))" } ?? facilityID
     }
 
     func areaName(_ areaID: String, facility: String) -> String {
-        ((try? workspace.store.areas(facilityID: facility)) ?? []).first { $0.id == areaID }.map { "\($0.name) (\(areaID))" } ?? areaID
+        workspace.areaName(areaID, facilityID: facility).map { "\($0) (\(areaID))" } ?? areaID
     }
 
     func id(_ uuid: UUID) -> String { uuid.uuidString.lowercased() }

@@ -38,7 +38,8 @@ enum StatusCommands {
         positionals: [PositionalSpec("NAME", help: "the setting to change", optional: true),
                       PositionalSpec("VALUE", help: "its new value", optional: true)])
     ) { (inv) throws(AppError) -> CommandOutput in
-        let store = try inv.context.store()
+        let workspace = try inv.context.workspace()
+        var current = workspace.settings
         if let name = inv.arguments.positional(0) {
             guard let entry = Settings.entries.first(where: { $0.name == name }) else {
                 throw AppError.usage("There is no setting '\(name)'. Settings: \(Settings.entries.map(\.name).joined(separator: ", ")).")
@@ -49,10 +50,8 @@ enum StatusCommands {
             guard let value = Int64(text), entry.range.contains(value) else {
                 throw AppError.validation("'\(text)' is not a valid \(name): give a whole number from \(entry.range.lowerBound) to \(entry.range.upperBound).")
             }
-            do throws(StorageError) { try Settings.save(entry, value: value, to: store) } catch { throw AppError(storage: error) }
+            current = try workspace.saveSetting(entry, value: value)
         }
-        let current: Settings
-        do throws(StorageError) { current = try Settings.load(from: store) } catch { throw AppError(storage: error) }
         let rows = Settings.entries.map { [$0.name, String(current.value(of: $0)), $0.help] }
         return CommandOutput(lines: TextTable.render(["SETTING", "VALUE", "MEANING"], rows, maxColumn: 70),
                              json: .object(Dictionary(uniqueKeysWithValues: Settings.entries.map {

@@ -46,21 +46,11 @@ enum SyncCommands {
         let workspace = try inv.workspace()
         let reports: [Report]
         if let reference = inv.arguments.positional(0) {
-            let report = try workspace.report(reference)
-            guard report.state == .pending else {
-                throw AppError.blocked("NOT_ALLOWED", "\(workspace.short(report)) is \(report.state.rawValue); only PENDING reports are retried.")
-            }
-            reports = [report]
+            reports = [try workspace.report(reference)]
         } else {
-            reports = try workspace.storage { () throws(StorageError) in try workspace.store.pendingReports() }
-                .filter { $0.lifecycle.attemptCount > 0 }
+            reports = try workspace.reportsWithFailedAttempts()
         }
-        for report in reports {
-            try workspace.storage { () throws(StorageError) in
-                try workspace.store.apply(.retryRequested, to: report.localID)
-                try workspace.store.setNextAttempt(report.localID, at: nil)
-            }
-        }
+        for report in reports { try workspace.retry(report) }
         let count = reports.count
         return CommandOutput(lines: [count == 0 ? "Nothing to retry." : "\(count) report\(count == 1 ? "" : "s") will be sent at the next sync."],
                              json: ["retried": .array(reports.map { .string($0.localID.wireString) })])
@@ -72,7 +62,7 @@ enum SyncCommands {
     ) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
         let report = try workspace.report(inv.positional(0))
-        let amended = try workspace.storage { () throws(StorageError) in try workspace.store.apply(.amend, to: report.localID) }
+        let amended = try workspace.amend(report)
         return CommandOutput(lines: ["\(workspace.short(amended)) is a DRAFT again; change answers, then 'jqc complete' to send the correction."],
                              json: ["local_id": .string(amended.localID.wireString), "state": .string(amended.state.rawValue),
                                     "server_id": amended.serverID.map { .string($0) } ?? .null,

@@ -53,18 +53,16 @@ struct ExportedReport {
     init(_ report: Report, workspace: Workspace, exportedAt: Date) throws(AppError) {
         self.report = report
         self.template = try? workspace.template(for: report)
-        let id = report.localID
-        self.photos = try workspace.storage { () throws(StorageError) in try workspace.store.photos(ofReport: id) }
-        self.issues = try workspace.storage { () throws(StorageError) in try workspace.store.issues(ofReport: id) }
+        self.photos = try workspace.photos(of: report)
+        self.issues = try workspace.issues(of: report)
         self.score = template.map { workspace.score(report, template: $0) }
         self.hidden = Set(template.map { workspace.logic($0).evaluate(report.answers).hiddenFields } ?? [])
-        self.facilityName = ((try? workspace.store.facility(id: report.facilityID)) ?? nil)?.name
-        let areas = report.areaID == nil ? [] : ((try? workspace.store.areas(facilityID: report.facilityID)) ?? [])
-        self.areaName = areas.first { $0.id == report.areaID }?.name
+        self.facilityName = workspace.facilityName(report.facilityID)
+        self.areaName = report.areaID.flatMap { workspace.areaName($0, facilityID: report.facilityID) }
         self.exportedAt = exportedAt
         self.registry = workspace.registry
         self.presenter = ReportPresenter(workspace: workspace, style: .plain)
-        self.photoFiles = workspace.store.photoFiles
+        self.photoFiles = workspace.photoFileStore
     }
 
     /// The report's id as every output writes it.

@@ -168,7 +168,7 @@ extension HomeMenu {
             let workspace: Workspace, facilities: [Facility]
             do {
                 workspace = try context.workspace()
-                facilities = try workspace.storage { () throws(StorageError) in try workspace.store.facilities() }
+                facilities = try workspace.facilities()
             } catch { fail(error); return .back }
             let table = MenuScreen.table(["NAME", "ADDRESS", "PROJECT"],
                                          facilities.map { [MenuScreen.cell($0.name, 30), $0.address, MenuScreen.cell($0.projectName, 20)] },
@@ -191,7 +191,7 @@ extension HomeMenu {
     private func areasScreen(_ facility: Facility, workspace: Workspace) -> Flow {
         let areas: [Area]
         do {
-            areas = try workspace.storage { () throws(StorageError) in try workspace.store.areas(facilityID: facility.id) }
+            areas = try workspace.areas(facilityID: facility.id)
         } catch { fail(error); return .back }
         let table = TextTable.render(["AREA", "TYPE", "ID"], areas.map { [$0.name, $0.areaType, $0.id] })
         let lines = [facility.address, ""] + (areas.isEmpty ? ["No areas on this device for this facility."] : table.map { "  " + $0 })
@@ -234,10 +234,10 @@ extension HomeMenu {
         guard !page.items.isEmpty else {
             return [page.total == 0 ? "No completed inspections on the server yet." : "No inspections on this page."]
         }
-        let store = try? context.store()
+        let workspace = try? context.workspace()
         let rows = page.items.map { item -> [String] in
-            let template = (try? store?.template(id: item.templateID))??.name ?? item.templateID
-            let facility = (try? store?.facility(id: item.facilityID))??.name ?? item.facilityID
+            let template = workspace?.templateName(item.templateID) ?? item.templateID
+            let facility = workspace?.facilityName(item.facilityID) ?? item.facilityID
             return [String(item.completedAt.prefix(10)), MenuScreen.cell(template, 18), MenuScreen.cell(facility, 20),
                     item.score.map { "\(Int(($0 * 100).rounded()))%" } ?? "-", item.followUpRequired ? "follow-up" : "",
                     MenuScreen.cell(item.inspector.displayName, 16)]

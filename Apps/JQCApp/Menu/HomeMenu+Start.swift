@@ -9,8 +9,8 @@ extension HomeMenu {
         let workspace: Workspace, templates: [Template], facilities: [Facility]
         do {
             workspace = try context.workspace()
-            templates = try workspace.storage { () throws(StorageError) in try workspace.store.templates() }
-            facilities = try workspace.storage { () throws(StorageError) in try workspace.store.facilities() }
+            templates = try workspace.templates()
+            facilities = try workspace.facilities()
         } catch { fail(error); return .back }
         while true {
             let table = MenuScreen.table(["TEMPLATE", "VERSION", "FIELDS"],
@@ -49,7 +49,7 @@ extension HomeMenu {
     private func chooseArea(for template: Template, at facility: Facility, workspace: Workspace) -> Flow {
         let areas: [Area]
         do {
-            areas = try workspace.storage { () throws(StorageError) in try workspace.store.areas(facilityID: facility.id) }
+            areas = try workspace.areas(facilityID: facility.id)
         } catch { fail(error); return .back }
         while true {
             let table = MenuScreen.table(["AREA", "TYPE"], areas.map { [$0.name, $0.areaType] }, flexible: 0)

@@ -91,8 +91,8 @@ public final class HomeMenu {
         let todo = try assignmentsToDo(workspace, reports: reports).count
         let drafts = reports.filter { $0.state == .draft || $0.state == .rejected }.count
         let pending = reports.filter { $0.state == .pending || $0.state == .conflict }.count
-        let issues = try workspace.storage { () throws(StorageError) in try workspace.store.allIssues() }.count
-        let facilities = try workspace.storage { () throws(StorageError) in try workspace.store.facilities() }.count
+        let issues = try workspace.issueCount()
+        let facilities = try workspace.facilities().count
         let status = try context.status()
         return MenuScreen(
             title: "JanitorialQC",
@@ -186,7 +186,7 @@ public final class HomeMenu {
 
     /// Assignments still to do: open, and without a completed report (PENDING, SYNCED or CONFLICT).
     func assignmentsToDo(_ workspace: Workspace, reports: [Report]) throws(AppError) -> [Assignment] {
-        let assignments = try workspace.storage { () throws(StorageError) in try workspace.store.assignments() }
+        let assignments = try workspace.assignments()
         let done: Set<ReportState> = [.pending, .synced, .conflict]
         return assignments.filter { assignment in
             assignment.status == .open && !reports.contains { $0.assignmentID == assignment.id && done.contains($0.state) }

@@ -8,15 +8,12 @@ struct MenuNames {
     private var facilities: [String: String] = [:]
     private var areas: [String: String] = [:]
 
-    /// Reads every name from the workspace's store.
+    /// Reads every name from the workspace.
     init(_ workspace: Workspace) throws(AppError) {
-        let store = workspace.store
-        try workspace.storage { () throws(StorageError) in
-            for template in try store.templates() { templates[template.id] = template.name }
-            for facility in try store.facilities() {
-                facilities[facility.id] = facility.name
-                for area in try store.areas(facilityID: facility.id) { areas[area.id] = area.name }
-            }
+        for template in try workspace.templates() { templates[template.id] = template.name }
+        for facility in try workspace.facilities() {
+            facilities[facility.id] = facility.name
+            for area in try workspace.areas(facilityID: facility.id) { areas[area.id] = area.name }
         }
     }
 

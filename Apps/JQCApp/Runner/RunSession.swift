@@ -30,7 +30,7 @@ final class RunSession {
         self.readLine = readLine
         self.write = write
         template = try workspace.template(for: report)
-        let resume = try workspace.storage { () throws(StorageError) in try workspace.store.resumeField(of: report.localID) }
+        let resume = try workspace.resumeField(of: report)
         runner = FormRunner(schema: template.schema, registry: workspace.registry, resume: resume)
         logic = workspace.logic(template)
         state = logic.evaluate(report.answers)
@@ -140,7 +140,7 @@ final class RunSession {
                     report = try workspace.complete(report)
                     let score = workspace.score(report, template: template)
                     write("Completed: score \(ReportPresenter(workspace: workspace, style: style).scoreText(score)). It will upload at the next sync.")
-                    try workspace.storage { () throws(StorageError) in try workspace.store.setResumeField(report.localID, nil) }
+                    try workspace.setResumeField(of: report, to: nil)
                     return (report, true)
                 } catch {
                     write("  " + paint("! \(error.message)", error: true))
@@ -181,7 +181,7 @@ final class RunSession {
     private func show() throws(AppError) {
         let id = report.localID
         let resumeAt = runner.current?.id
-        try workspace.storage { () throws(StorageError) in try workspace.store.setResumeField(id, resumeAt) }
+        try workspace.setResumeField(of: report, to: resumeAt)
         let answered = runner.steps.filter { field in
             guard let answer = report.answers[field.id] else { return false }
             return !workspace.registry.resolve(field).isBlank(answer)

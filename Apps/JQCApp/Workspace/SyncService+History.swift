@@ -86,9 +86,8 @@ extension SyncService {
     /// A client for the saved session that keeps rotated tokens.
     private func sessionClient(_ saved: CredentialStore.Saved) throws(AppError) -> APIClient {
         let store = credentials
-        return try makeClient(serverURL: saved.serverURL, saved: saved) { new in
-            if let new { try? store.save(.init(serverURL: saved.serverURL, credentials: new, caFile: saved.caFile)) }
-        }
+        return try makeClient(serverURL: saved.serverURL, saved: saved,
+                              onChange: Self.keeping(in: store, serverURL: saved.serverURL, caFile: saved.caFile))
     }
 
     /// No answer from the server at all: no route, refused, timed out, or the connection broke.

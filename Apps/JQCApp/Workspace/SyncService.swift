@@ -27,17 +27,14 @@ public struct SyncService {
     public func login(serverURL: String, username: String, password: String) throws(AppError) -> WireUser {
         let store = credentials
         let ca = caFile
-        let client = try makeClient(serverURL: serverURL, saved: nil) { new in
-            if let new { try? store.save(.init(serverURL: serverURL, credentials: new, caFile: ca)) }
-        }
+        let client = try makeClient(serverURL: serverURL, saved: nil, onChange: Self.keeping(in: store, serverURL: serverURL, caFile: ca))
         let result = Self.blocking(or: .failure(APIError(.cancelled, "The sign-in was interrupted."))) { () async -> Result<Credentials, APIError> in
             do throws(APIError) { return .success(try await client.login(username: username, password: password)) }
             catch { return .failure(error) }
         }
         switch result {
         case .success(let granted):
-            // Saved by the callback already; saved here too so a failed write is heard.
-            try store.save(.init(serverURL: serverURL, credentials: granted, caFile: ca))
+            // Kept by the client's callback, which failed the sign-in if it could not.
             // Signing in reached the server: the status line says online until an attempt fails.
             let local = try context.store()
             do throws(StorageError) { try local.setMeta(MetaKey.online, "true") } catch { throw AppError(storage: error) }
@@ -53,7 +50,7 @@ public struct SyncService {
         let store = credentials
         guard let saved = try store.load() else { return (false, false) }
         defer { store.delete() }
-        guard let client = try? makeClient(serverURL: saved.serverURL, saved: saved, onChange: { _ in }) else {
+        guard let client = try? makeClient(serverURL: saved.serverURL, saved: saved, onChange: { _ throws(APIError) in }) else {
             return (true, false)
         }
         let told = Self.blocking(or: false) { () async -> Bool in
@@ -77,9 +74,8 @@ public struct SyncService {
         let settings = try context.workspace().settings
         let lock = try ProfileLock.syncCycle(profileDirectory: context.profile.dataDirectory, waiting: waitingForOtherSync)
         defer { withExtendedLifetime(lock) {} }
-        let client = try makeClient(serverURL: saved.serverURL, saved: saved) { new in
-            if let new { try? store.save(.init(serverURL: saved.serverURL, credentials: new, caFile: saved.caFile)) }
-        }
+        let client = try makeClient(serverURL: saved.serverURL, saved: saved,
+                                    onChange: Self.keeping(in: store, serverURL: saved.serverURL, caFile: saved.caFile))
         let engine = SyncEngine(store: local, client: client,
                                 configuration: .init(retentionDays: settings.retentionDays, appVersion: AppVersion.current,
                                                      askedByPerson: askedByPerson),
@@ -91,6 +87,20 @@ public struct SyncService {
         switch result {
         case .success(let summary): return summary
         case .failure(let error): throw AppError(storage: error)
+        }
+    }
+
+    /// Keeps tokens the server granted or rotated in `store`, at once. A
+    /// failed save is an error of the request that brought them (the old
+    /// refresh token is spent): the person is told now, with what to do.
+    static func keeping(in store: CredentialStore, serverURL: String, caFile: String?) -> APIClient.TokensChanged {
+        { new throws(APIError) in
+            guard let new else { return }
+            do throws(AppError) {
+                try store.save(.init(serverURL: serverURL, credentials: new, caFile: caFile))
+            } catch {
+                throw APIError(.sessionNotSaved, "The server renewed this device's sign-in but it could not be kept: \(error.message) Fix that, then sign in again with 'jqc login'; nothing on this device was lost.")
+            }
         }
     }
 
@@ -132,6 +142,8 @@ extension AppError {
         switch error.code {
         case .authRequired:
             self.init(code: "AUTH_REQUIRED", error.message, exitCode: ExitCode.authRequired)
+        case .sessionNotSaved:
+            self.init(code: error.code.rawValue, error.message, exitCode: ExitCode.authRequired)
         case .offline, .connectionLost, .rateLimited, .unavailable, .serverError:
             self.init(code: "SERVER_UNAVAILABLE", error.message, exitCode: ExitCode.temporary)
         default:

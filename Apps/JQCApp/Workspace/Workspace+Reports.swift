@@ -245,25 +245,34 @@ extension Workspace {
         // Hidden fields' answers are dropped from the completed report (the
         // revision history keeps them); calculated answers are recomputed.
         let kept = logic.evaluate(report.answers).visibleAnswers
-        var completed = try storage { () throws(StorageError) -> Report in
+        // Completing a re-inspection answers its parent's follow-up request, in
+        // the same transaction: by local id only, never guessed by template and facility.
+        return try storage { () throws(StorageError) -> Report in
             try store.apply(.complete, to: id, answers: kept, score: scorer,
-                            followUpRequired: followUp || score.failedCritical || report.followUpRequired)
+                            followUpRequired: followUp || score.failedCritical || report.followUpRequired,
+                            clearingFollowUpOf: report.parentLocalID)
         }
-        if let parentID = report.parentLocalID {
-            completed = try clearFollowUp(parentID: parentID, child: completed)
-        }
-        return completed
     }
 
-    /// Clears the parent's follow-up flag when its re-inspection is completed:
-    /// by local id only (never guessed by template and facility), once.
-    private func clearFollowUp(parentID: UUID, child: Report) throws(AppError) -> Report {
-        try storage { () throws(StorageError) in
-            if let parent = try store.report(parentID), parent.followUpRequired {
-                _ = try store.setFollowUpRequired(parentID, false)
-            }
+    // MARK: Retrying, amending
+
+    /// The PENDING reports with failed upload attempts (what `retry` with no report retries).
+    public func reportsWithFailedAttempts() throws(AppError) -> [Report] {
+        try storage { () throws(StorageError) in try store.pendingReports() }.filter { $0.lifecycle.attemptCount > 0 }
+    }
+
+    /// Starts a PENDING report's attempts again, due at once, in one transaction.
+    @discardableResult
+    public func retry(_ report: Report) throws(AppError) -> Report {
+        guard report.state == .pending else {
+            throw AppError.blocked("NOT_ALLOWED", "\(short(report)) is \(report.state.rawValue); only PENDING reports are retried.")
         }
-        return child
+        return try storage { () throws(StorageError) in try store.apply(.retryRequested, to: report.localID) }
+    }
+
+    /// Reopens a SYNCED report as a DRAFT to correct it (its server id and base revision kept).
+    public func amend(_ report: Report) throws(AppError) -> Report {
+        try storage { () throws(StorageError) in try store.apply(.amend, to: report.localID) }
     }
 
     // MARK: Deleting, re-inspecting

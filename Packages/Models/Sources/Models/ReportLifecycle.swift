@@ -99,8 +99,9 @@ extension ReportLifecycle {
             return []
 
         case (.pending, .retryRequested):
+            // A person asked: the count starts again and the report is due at once.
             attemptCount = 0
-            return []
+            return [.enqueueUpload]
 
         case (.conflict, .keepMine):
             state = .pending

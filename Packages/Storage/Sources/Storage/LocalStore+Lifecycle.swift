@@ -16,30 +16,37 @@ extension LocalStore {
     /// leaves (the server's, when it adopts them) and the score is stored in
     /// the same transaction, so no other process ever sees, or uploads, the
     /// new answers with the old score. `followUpRequired`, when given, is
-    /// stored in the same transaction too (completing sets it). For an event
-    /// that removes the report, the value returned is the report as it was
-    /// last stored.
+    /// stored in the same transaction too (completing sets it), and so is
+    /// clearing the follow-up request of `clearingFollowUpOf` (completing a
+    /// re-inspection answers its parent's). For an event that removes the
+    /// report, the value returned is the report as it was last stored.
     @discardableResult
     public func apply(_ event: ReportEvent, to localID: UUID, answers: Answers? = nil,
-                      score: ((Answers) -> Double?)? = nil, followUpRequired: Bool? = nil) throws(StorageError) -> Report {
-        guard answers != nil || followUpRequired != nil else {
-            return try perform(event, on: localID, edit: nil, score: score)
-        }
-        return try perform(event, on: localID, edit: { report in
+                      score: ((Answers) -> Double?)? = nil, followUpRequired: Bool? = nil,
+                      clearingFollowUpOf parent: UUID? = nil) throws(StorageError) -> Report {
+        let edit: ((inout Report) -> Void)? = answers == nil && followUpRequired == nil ? nil : { report in
             if let answers { report.answers = answers }
             if let followUpRequired { report.followUpRequired = followUpRequired }
-        }, score: score)
+        }
+        return try perform(event, on: localID, edit: edit, score: score) { db throws(StorageError) in
+            if let parent {
+                try db.run("UPDATE reports SET follow_up_required = 0 WHERE local_id = ?", [SQLValue(parent)])
+            }
+        }
     }
 
     /// Applies `event`, then `edit` (only allowed when the event saves a
     /// revision), then the effects, then `score` on the resulting answers;
     /// photo files of a removed report are deleted after the commit.
+    /// `alongside` runs last, in the same transaction.
     func perform(_ event: ReportEvent, on localID: UUID, edit: ((inout Report) -> Void)?,
-                 score: ((Answers) -> Double?)?) throws(StorageError) -> Report {
+                 score: ((Answers) -> Double?)?,
+                 alongside: (StoreDatabase) throws(StorageError) -> Void = { _ in }) throws(StorageError) -> Report {
         var filesToRemove: [String] = []
         let result = try write { db throws(StorageError) -> Report in
             let (report, files) = try Self.perform(event, on: localID, edit: edit, score: score, reload: true, db)
             filesToRemove = files
+            try alongside(db)
             return report
         }
         // After the commit: the rows are gone for good, so the files may go.

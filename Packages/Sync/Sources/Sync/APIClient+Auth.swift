@@ -11,7 +11,7 @@ extension APIClient {
         let (grant, _) = try await perform(Call(method: .post, path: "/auth/login", body: body, authenticated: false),
                                            as: TokenGrant.self)
         let credentials = Credentials(grant)
-        store(credentials)
+        try keep(credentials)
         return credentials
     }
 
@@ -27,7 +27,7 @@ extension APIClient {
     /// server answers; an error only says the server could not be told.
     public func logout() async throws(APIError) {
         guard let current = credentials else { return }
-        defer { store(nil) }
+        defer { forget() }
         let body = try encode(RefreshRequest(refreshToken: current.refreshToken))
         do throws(APIError) {
             _ = try await perform(Call(method: .post, path: "/auth/logout", body: body, refreshOn401: false), as: JSONValue.self)

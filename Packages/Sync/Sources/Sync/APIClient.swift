@@ -41,7 +41,10 @@ public struct Credentials: Sendable, Hashable, CustomStringConvertible, CustomDe
 /// refresh (refresh tokens rotate, so two refreshes with one token would end
 /// the session). Every change of credentials is reported through
 /// `onTokensChanged`, in order, so the app can persist rotated tokens;
-/// `nil` means the server ended the session.
+/// `nil` means the server ended the session. When the app cannot keep new
+/// tokens (it throws `sessionNotSaved`), the request that brought them fails
+/// with that error: the person hears of it now, not when the next run finds
+/// the session over.
 public actor APIClient {
     /// Where the server is and who this device is.
     public struct Configuration: Sendable, Hashable {
@@ -67,7 +70,7 @@ public actor APIClient {
 
     /// Called with the new credentials after every login and refresh, and with `nil`
     /// after logout or when the server refuses the refresh token.
-    public typealias TokensChanged = @Sendable (Credentials?) -> Void
+    public typealias TokensChanged = @Sendable (Credentials?) throws(APIError) -> Void
 
     let configuration: Configuration
     let transport: any HTTPTransport
@@ -212,10 +215,21 @@ public actor APIClient {
 
     // MARK: - Credentials
 
-    /// Replaces the credentials and tells the app.
-    func store(_ new: Credentials?) {
+    /// Uses new credentials and has the app keep them; throws when it cannot
+    /// (they stay in use for this client, which is all that still works).
+    func keep(_ new: Credentials) throws(APIError) {
         credentials = new
-        onTokensChanged(new)
+        try onTokensChanged(new)
+    }
+
+    /// Forgets the credentials and tells the app the session is over. What the
+    /// app does with that (delete its copy) cannot make things worse: the
+    /// server refuses the old tokens whatever the device keeps.
+    func forget() {
+        credentials = nil
+        do throws(APIError) { try onTokensChanged(nil) } catch {
+            // Nothing to keep: the session is over on the server either way.
+        }
     }
 
     /// After a 401 to `rejected`: refresh, unless another request already did.
@@ -241,11 +255,11 @@ public actor APIClient {
             let (grant, _) = try await perform(Call(method: .post, path: "/auth/refresh", body: body, authenticated: false),
                                                as: TokenGrant.self)
             let renewed = Credentials(grant)
-            store(renewed)
+            try keep(renewed)
             return .success(renewed)
         } catch where error.code == .authRequired {
             // The refresh token is spent, revoked or unknown: the session is over.
-            if credentials?.refreshToken == spent { store(nil) }
+            if credentials?.refreshToken == spent { forget() }
             return .failure(APIError(.authRequired, APIError.signInAgain, status: error.status, serverCode: error.serverCode))
         } catch {
             return .failure(error)

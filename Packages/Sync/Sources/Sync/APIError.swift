@@ -42,6 +42,9 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         case cancelled = "CANCELLED"
         /// The request could not be made at all (a bad server URL, a library failure).
         case transport = "TRANSPORT"
+        /// The app could not keep credentials the server rotated: the old ones
+        /// are spent, so the next run would find the session over.
+        case sessionNotSaved = "SESSION_NOT_SAVED"
     }
 
     /// What went wrong.

@@ -5,6 +5,9 @@ extension SyncFailure {
         switch error.code {
         case .authRequired:
             self.init(kind: .authRequired, code: "AUTH_REQUIRED", message: error.message)
+        case .sessionNotSaved:
+            // Rotated tokens that could not be kept: the next run would find the session over.
+            self.init(kind: .authRequired, code: error.code.rawValue, message: error.message)
         case .offline:
             self.init(kind: .transient, code: Self.offlineCode, message: error.message, retryAfter: error.retryAfter)
         default:
