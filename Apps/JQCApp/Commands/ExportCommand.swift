@@ -40,25 +40,36 @@ enum ExportCommand {
         let target = try outputPath.map { (path) throws(AppError) in try ExportFile.target(path) }
         let workspace = try inv.workspace()
         let report = try workspace.report(inv.positional(0))
+        if let target {
+            return try exported(report, as: format, to: target, in: workspace, now: inv.context.now())
+        }
         let content = try ExportedReport(report, workspace: workspace, exportedAt: inv.context.now())
-        let produce = { (sink: ExportSink) throws(AppError) in
+        if inv.context.json {
+            // Only JSON reaches here: the dispatcher prints it as the one document.
+            return CommandOutput(lines: [], json: JSONExport.document(content), showsStatusLine: false)
+        }
+        try ExportFile.writeToStandardOutput(produce(format, content))
+        return CommandOutput(lines: [], json: .null, showsStatusLine: false)
+    }
+
+    /// Writes a report's export to a file, atomically, and says where; the menu exports the same way.
+    static func exported(_ report: Report, as format: ExportFormat, to target: URL, in workspace: Workspace,
+                         now: Date) throws(AppError) -> CommandOutput {
+        let content = try ExportedReport(report, workspace: workspace, exportedAt: now)
+        let bytes = try ExportFile.writeAtomically(to: target, produce(format, content))
+        return CommandOutput(
+            lines: ["Exported report \(workspace.short(report)) as \(format.rawValue.uppercased()) to \(target.path) (\(ReportPresenter.bytes(bytes)))."],
+            json: ["file": .string(target.path), "format": .string(format.rawValue), "bytes": .integer(bytes)])
+    }
+
+    /// Writes `content` in `format` to a sink.
+    private static func produce(_ format: ExportFormat, _ content: ExportedReport) -> (ExportSink) throws(AppError) -> Void {
+        { (sink: ExportSink) throws(AppError) in
             switch format {
             case .json: try sink.write(JSONExport.text(content))
             case .csv: try sink.write(CSVExport.text(content))
             case .html: try HTMLExport.write(content, to: sink)
             }
         }
-        guard let target else {
-            if inv.context.json {
-                // Only JSON reaches here: the dispatcher prints it as the one document.
-                return CommandOutput(lines: [], json: JSONExport.document(content), showsStatusLine: false)
-            }
-            try ExportFile.writeToStandardOutput(produce)
-            return CommandOutput(lines: [], json: .null, showsStatusLine: false)
-        }
-        let bytes = try ExportFile.writeAtomically(to: target, produce)
-        return CommandOutput(
-            lines: ["Exported report \(workspace.short(report)) as \(format.rawValue.uppercased()) to \(target.path) (\(ReportPresenter.bytes(bytes)))."],
-            json: ["file": .string(target.path), "format": .string(format.rawValue), "bytes": .integer(bytes)])
     }
 }

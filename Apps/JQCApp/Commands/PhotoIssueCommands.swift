@@ -34,13 +34,19 @@ enum PhotoIssueCommands {
         let report = try workspace.report(inv.positional(0))
         let issue = try args.value("issue").map { (reference: String) throws(AppError) -> Issue in try workspace.issue(reference, of: report) }
         let result = try workspace.addPhotos(to: report, fieldID: args.value("field"), issueLocalID: issue?.localID, files: files)
+        return photosAdded(result, to: report, field: args.value("field"), issue: issue, in: workspace)
+    }
+
+    /// What `photo add` prints once the photos are in; the menu says the same.
+    static func photosAdded(_ result: PhotoImportResult, to report: Report, field: String?, issue: Issue?,
+                            in workspace: Workspace) -> CommandOutput {
         var lines: [String] = []
         for (index, imported) in result.photos.enumerated() {
             let name = URL(fileURLWithPath: imported.source).lastPathComponent
             let which = result.photos.count == 1 ? "Photo" : "Photo \(index + 1) of \(result.photos.count)"
             lines.append("\(which) added: \(name), \(ReportPresenter.bytes(imported.photo.originalByteSize)) -> \(ReportPresenter.bytes(imported.photo.byteSize)). \(Workspace.capText(used: imported.usedBytesAfter, cap: result.capBytes)).")
         }
-        let target = args.value("field").map { "field \($0)" } ?? issue.map { "issue \(Workspace.shortID($0.localID))" } ?? "the report"
+        let target = field.map { "field \($0)" } ?? issue.map { "issue \(Workspace.shortID($0.localID))" } ?? "the report"
         lines.append("Attached to \(target) of \(workspace.short(report)); \(result.photos.count == 1 ? "it uploads" : "they upload") after the report is accepted.")
         let json: JSONValue = [
             "photos": .array(result.photos.map { imported in
@@ -75,10 +81,15 @@ enum PhotoIssueCommands {
         let workspace = try inv.workspace()
         let report = try workspace.report(inv.positional(0))
         let (issue, photo) = try workspace.addIssue(to: report, severity: severity, description: description, photoFile: args.value("photo"))
+        return issueAdded(issue, photo: photo, from: args.value("photo"), on: report, in: workspace)
+    }
+
+    /// What `issue add` prints once the issue (and its photo, from `file`) is saved; the menu says the same.
+    static func issueAdded(_ issue: Issue, photo: Photo?, from file: String?, on report: Report, in workspace: Workspace) -> CommandOutput {
         var lines = ["Flagged \(issue.severity.rawValue.uppercased()) issue \(Workspace.shortID(issue.localID)) on \(workspace.short(report)): \(issue.description)"]
         if let photo {
             let used = (try? workspace.photoBytes(of: report)) ?? photo.byteSize
-            lines.append("Photo added: \(URL(fileURLWithPath: args.value("photo") ?? "").lastPathComponent), \(ReportPresenter.bytes(photo.originalByteSize)) -> \(ReportPresenter.bytes(photo.byteSize)). \(Workspace.capText(used: used, cap: workspace.settings.photoCapBytes)).")
+            lines.append("Photo added: \(URL(fileURLWithPath: file ?? "").lastPathComponent), \(ReportPresenter.bytes(photo.originalByteSize)) -> \(ReportPresenter.bytes(photo.byteSize)). \(Workspace.capText(used: used, cap: workspace.settings.photoCapBytes)).")
         }
         return CommandOutput(lines: lines, json: [
             "local_id": .string(issue.localID.uuidString.lowercased()),

@@ -69,8 +69,12 @@ enum ReferenceCommands {
         "templates import", summary: "load templates from a contract-shaped JSON file ({\"templates\": [...]})",
         positionals: [PositionalSpec("FILE", help: "the JSON file")])
     ) { (inv) throws(AppError) -> CommandOutput in
-        let summary = try inv.workspace().importTemplates(path: inv.positional(0))
-        return CommandOutput(lines: ["Imported \(summary.imported.count) template\(summary.imported.count == 1 ? "" : "s"): \(summary.imported.joined(separator: ", "))."]
+        importedTemplates(try inv.workspace().importTemplates(path: inv.positional(0)))
+    }
+
+    /// What `templates import` prints; the menu says the same.
+    static func importedTemplates(_ summary: ImportSummary) -> CommandOutput {
+        CommandOutput(lines: ["Imported \(summary.imported.count) template\(summary.imported.count == 1 ? "" : "s"): \(summary.imported.joined(separator: ", "))."]
                                     + summary.warnings.map { "Note: \($0)" },
                              json: ["imported": .array(summary.imported.map { .string($0) }), "warnings": .array(summary.warnings.map { .string($0) })])
     }
@@ -94,8 +98,12 @@ enum ReferenceCommands {
         "facilities import", summary: "load facilities and areas from a JSON file ({\"facilities\": [...], \"areas\": [...]})",
         positionals: [PositionalSpec("FILE", help: "the JSON file")])
     ) { (inv) throws(AppError) -> CommandOutput in
-        let summary = try inv.workspace().importFacilities(path: inv.positional(0))
-        return CommandOutput(lines: ["Imported \(summary.imported.count) facilit\(summary.imported.count == 1 ? "y" : "ies"): \(summary.imported.joined(separator: ", "))."]
+        importedFacilities(try inv.workspace().importFacilities(path: inv.positional(0)))
+    }
+
+    /// What `facilities import` prints; the menu says the same.
+    static func importedFacilities(_ summary: ImportSummary) -> CommandOutput {
+        CommandOutput(lines: ["Imported \(summary.imported.count) facilit\(summary.imported.count == 1 ? "y" : "ies"): \(summary.imported.joined(separator: ", "))."]
                                     + summary.warnings.map { "Note: \($0)" },
                              json: ["imported": .array(summary.imported.map { .string($0) })])
     }
@@ -104,8 +112,12 @@ enum ReferenceCommands {
         "assignments import", summary: "load assignments from a JSON file ({\"assignments\": [...]})",
         positionals: [PositionalSpec("FILE", help: "the JSON file")])
     ) { (inv) throws(AppError) -> CommandOutput in
-        let summary = try inv.workspace().importAssignments(path: inv.positional(0))
-        return CommandOutput(lines: ["Imported \(summary.imported.count) assignment\(summary.imported.count == 1 ? "" : "s"): \(summary.imported.joined(separator: ", "))."],
+        importedAssignments(try inv.workspace().importAssignments(path: inv.positional(0)))
+    }
+
+    /// What `assignments import` prints; the menu says the same.
+    static func importedAssignments(_ summary: ImportSummary) -> CommandOutput {
+        CommandOutput(lines: ["Imported \(summary.imported.count) assignment\(summary.imported.count == 1 ? "" : "s"): \(summary.imported.joined(separator: ", "))."],
                              json: ["imported": .array(summary.imported.map { .string($0) })])
     }
 

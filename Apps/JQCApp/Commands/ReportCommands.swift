@@ -1,4 +1,5 @@
 import ArgumentParsing
+import FieldTypes
 import Foundation
 import Models
 import Storage
@@ -42,11 +43,15 @@ enum ReportCommands {
         positionals: [PositionalSpec("LOCAL_ID", help: "the report's id or a unique prefix of it")])
     ) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
-        let report = try workspace.report(inv.positional(0))
+        return try shown(try workspace.report(inv.positional(0)), in: workspace, style: inv.context.style)
+    }
+
+    /// What `show` prints for a report; the menu's report screen shows the same.
+    static func shown(_ report: Report, in workspace: Workspace, style: TerminalStyle) throws(AppError) -> CommandOutput {
         let template = try? workspace.template(for: report)
         let photos = try workspace.photos(of: report)
         let issues = try workspace.issues(of: report)
-        let presenter = ReportPresenter(workspace: workspace, style: inv.context.style)
+        let presenter = ReportPresenter(workspace: workspace, style: style)
         let score = template.map { workspace.score(report, template: $0) }
         let json = presenter.json(report, template: template, photos: photos, issues: issues, score: score)
         guard let template, let score else {
@@ -134,10 +139,14 @@ enum ReportCommands {
     ) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
         let report = try workspace.report(inv.positional(0))
-        let completed = try workspace.complete(report, followUp: inv.arguments.flag("follow-up"))
+        return try completed(try workspace.complete(report, followUp: inv.arguments.flag("follow-up")), in: workspace, style: inv.context.style)
+    }
+
+    /// What `complete` prints once a report is completed; the menu says the same.
+    static func completed(_ completed: Report, in workspace: Workspace, style: TerminalStyle) throws(AppError) -> CommandOutput {
         let template = try workspace.template(for: completed)
         let score = workspace.score(completed, template: template)
-        let presenter = ReportPresenter(workspace: workspace, style: inv.context.style)
+        let presenter = ReportPresenter(workspace: workspace, style: style)
         var lines = ["Completed \(workspace.short(completed)): score \(presenter.scoreText(score)).",
                      "It is PENDING and will upload at the next sync."]
         if completed.followUpRequired { lines.append("Follow-up required: start it with 'jqc reinspect \(workspace.short(completed))'.") }
@@ -168,7 +177,11 @@ enum ReportCommands {
                                      exitCode: ExitCode.failure)
             }
         }
-        let after = try workspace.delete(report)
+        return deleted(report, leaving: try workspace.delete(report), in: workspace)
+    }
+
+    /// What `delete` prints: the draft gone, or an amendment discarded (`after`).
+    static func deleted(_ report: Report, leaving after: Report?, in workspace: Workspace) -> CommandOutput {
         let id = report.localID.uuidString.lowercased()
         if let after {
             return CommandOutput(lines: ["Discarded the amendment of \(workspace.short(report)); it is \(after.state.rawValue) with its synced answers."],
@@ -184,7 +197,11 @@ enum ReportCommands {
     ) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
         let parent = try workspace.report(inv.positional(0))
-        let child = try workspace.reinspect(parent)
+        return reinspected(try workspace.reinspect(parent), of: parent, in: workspace)
+    }
+
+    /// What `reinspect` prints once the re-inspection is started.
+    static func reinspected(_ child: Report, of parent: Report, in workspace: Workspace) -> CommandOutput {
         let id = child.localID.uuidString.lowercased()
         return CommandOutput(
             lines: ["Started re-inspection \(id) of \(workspace.short(parent)), \(child.answers.values.count) answer\(child.answers.values.count == 1 ? "" : "s") copied.",

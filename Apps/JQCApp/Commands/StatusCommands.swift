@@ -52,6 +52,11 @@ enum StatusCommands {
             }
             current = try workspace.saveSetting(entry, value: value)
         }
+        return settingsTable(current)
+    }
+
+    /// The settings as `settings` prints them; the menu's settings screen shows the same.
+    static func settingsTable(_ current: Settings) -> CommandOutput {
         let rows = Settings.entries.map { [$0.name, String(current.value(of: $0)), $0.help] }
         return CommandOutput(lines: TextTable.render(["SETTING", "VALUE", "MEANING"], rows, maxColumn: 70),
                              json: .object(Dictionary(uniqueKeysWithValues: Settings.entries.map {

@@ -10,8 +10,9 @@ extension HomeMenu {
         while true {
             let report: Report, shown: CommandOutput
             do {
-                report = try context.workspace().report(reference)
-                shown = try command(ReportCommands.show, [reference])
+                let workspace = try context.workspace()
+                report = try workspace.report(reference)
+                shown = try ReportCommands.shown(report, in: workspace, style: context.style)
             } catch {
                 if error.exitCode != ExitCode.notFound { fail(error) }
                 return .back
@@ -24,11 +25,11 @@ extension HomeMenu {
             let flow: Flow?
             switch letter {
             case "r": flow = runForm(id)
-            case "c": flow = completeReport(reference)
-            case "p": flow = addPhotos(reference, report: report)
-            case "i": flow = flagIssue(reference)
-            case "e": flow = export(reference)
-            case "n": flow = reinspect(reference)
+            case "c": flow = completeReport(report)
+            case "p": flow = addPhotos(report)
+            case "i": flow = flagIssue(report)
+            case "e": flow = export(report)
+            case "n": flow = reinspect(report)
             case "v": flow = showConflict(report)
             case "k": flow = keepMine(report)
             case "s": flow = takeServer(report)
@@ -37,7 +38,8 @@ extension HomeMenu {
                 guard let yes = confirm("Delete draft \(reference.prefix(8)) with its photos and issues?") else { return .quit }
                 guard yes else { notices.append("Not deleted."); continue }
                 do {
-                    notices += try command(ReportCommands.delete, [reference], flags: ["yes"]).lines
+                    let workspace = try context.workspace()
+                    notices += ReportCommands.deleted(report, leaving: try workspace.delete(report), in: workspace).lines
                 } catch { fail(error) }
                 flow = nil
             case "q": return .quit
@@ -80,15 +82,17 @@ extension HomeMenu {
         return .back
     }
 
-    private func completeReport(_ reference: String) -> Flow {
+    private func completeReport(_ report: Report) -> Flow {
         guard let followUp = confirm("Mark it for a follow-up re-inspection?") else { return .quit }
         do {
-            notices += try command(ReportCommands.complete, [reference], flags: followUp ? ["follow-up"] : []).lines
+            let workspace = try context.workspace()
+            let completed = try workspace.complete(report, followUp: followUp)
+            notices += try ReportCommands.completed(completed, in: workspace, style: context.style).lines
         } catch { fail(error) }
         return .back
     }
 
-    private func addPhotos(_ reference: String, report: Report) -> Flow {
+    private func addPhotos(_ report: Report) -> Flow {
         io.write("Photo files (JPEG or PNG), separated by spaces or one per line; an empty line ends.")
         var files: [String] = []
         while true {
@@ -97,18 +101,20 @@ extension HomeMenu {
             files += Self.paths(in: line)
         }
         guard !files.isEmpty else { notices.append("No photos added."); return .back }
-        var values: [String: String] = [:]
+        var field: String?
         let workspace = try? context.workspace()
         let imageFields = ((try? workspace?.template(for: report))?.schema.fields ?? []).filter {
             workspace?.registry.resolve($0).takesPhotos ?? false
         }
         if !imageFields.isEmpty {
             let ids = imageFields.map { "\($0.id) (\($0.displayName))" }.joined(separator: ", ")
-            guard let field = ask("Attach to an image field [\(ids)], or Enter for the report itself: ") else { return .quit }
-            if !field.isEmpty { values["field"] = field }
+            guard let typed = ask("Attach to an image field [\(ids)], or Enter for the report itself: ") else { return .quit }
+            if !typed.isEmpty { field = typed }
         }
         do {
-            notices += try command(PhotoIssueCommands.photoAdd, [reference] + files, values: values).lines
+            let workspace = try context.workspace()
+            let result = try workspace.addPhotos(to: report, fieldID: field, issueLocalID: nil, files: files)
+            notices += PhotoIssueCommands.photosAdded(result, to: report, field: field, issue: nil, in: workspace).lines
         } catch { fail(error) }
         return .back
     }
@@ -120,7 +126,7 @@ extension HomeMenu {
         return line.split(separator: " ").map(String.init)
     }
 
-    private func flagIssue(_ reference: String) -> Flow {
+    private func flagIssue(_ report: Report) -> Flow {
         // The severity is checked as it is typed, before the description and photo are asked for.
         var severity: String
         while true {
@@ -133,15 +139,17 @@ extension HomeMenu {
         }
         guard let description = ask("Description: "),
               let photo = ask("Photo file (Enter for none): ") else { return .quit }
-        var values = ["severity": severity, "description": description]
-        if !photo.isEmpty { values["photo"] = photo }
+        let photoFile = photo.isEmpty ? nil : photo
         do {
-            notices += try command(PhotoIssueCommands.issueAdd, [reference], values: values).lines
+            let workspace = try context.workspace()
+            let (issue, saved) = try workspace.addIssue(to: report, severity: severity, description: description, photoFile: photoFile)
+            notices += PhotoIssueCommands.issueAdded(issue, photo: saved, from: photoFile, on: report, in: workspace).lines
         } catch { fail(error) }
         return .back
     }
 
-    private func export(_ reference: String) -> Flow {
+    private func export(_ report: Report) -> Flow {
+        let reference = report.localID.uuidString.lowercased()
         guard let typed = ask("Format (json, csv or html): ") else { return .quit }
         guard let format = ExportFormat(typed: typed) else {
             notices.append(paintedError("'\(typed)' is not an export format; use \(ExportFormat.choices)."))
@@ -150,16 +158,17 @@ extension HomeMenu {
         let suggested = "report-\(reference.prefix(8)).\(format.rawValue)"
         guard let path = ask("File to write (Enter for \(suggested)): ") else { return .quit }
         do {
-            notices += try command(ExportCommand.export, [reference],
-                                   values: ["format": format.rawValue, "output": path.isEmpty ? suggested : path]).lines
+            let target = try ExportFile.target(path.isEmpty ? suggested : path)
+            notices += try ExportCommand.exported(report, as: format, to: target, in: try context.workspace(), now: context.now()).lines
         } catch { fail(error) }
         return .back
     }
 
-    private func reinspect(_ reference: String) -> Flow {
+    private func reinspect(_ report: Report) -> Flow {
         let output: CommandOutput
         do {
-            output = try command(ReportCommands.reinspect, [reference])
+            let workspace = try context.workspace()
+            output = ReportCommands.reinspected(try workspace.reinspect(report), of: report, in: workspace)
         } catch { fail(error); return .back }
         notices.append(output.lines.first ?? "Re-inspection started.")
         guard let child = output.json["local_id"]?.stringValue, let id = UUID(uuidString: child) else { return .back }

@@ -7,7 +7,7 @@ extension HomeMenu {
     func settingsScreen() -> Flow {
         while true {
             let current: CommandOutput
-            do { current = try command(StatusCommands.settings, []) } catch { fail(error); return .back }
+            do { current = StatusCommands.settingsTable(try context.workspace().settings) } catch { fail(error); return .back }
             let table = current.lines
             let screen = MenuScreen(
                 title: "Settings",
@@ -25,24 +25,31 @@ extension HomeMenu {
                     return .quit
                 }
                 if value.isEmpty { continue }
-                do {
-                    _ = try command(StatusCommands.settings, [entry.name, value])
+                do throws(AppError) {
+                    guard let number = Int64(value), entry.range.contains(number) else {
+                        throw AppError.validation("'\(value)' is not a valid \(entry.name): give a whole number from \(entry.range.lowerBound) to \(entry.range.upperBound).")
+                    }
+                    try context.workspace().saveSetting(entry, value: number)
                     notices.append("\(entry.name) is now \(value).")
                 } catch { fail(error) }
-            case .key("t"): if importFile(ReferenceCommands.templatesImport, what: "templates") == .quit { return .quit }
-            case .key("f"): if importFile(ReferenceCommands.facilitiesImport, what: "facilities") == .quit { return .quit }
-            case .key("a"): if importFile(ReferenceCommands.assignmentsImport, what: "assignments") == .quit { return .quit }
+            case .key("t"):
+                if importFile("templates", { path throws(AppError) in ReferenceCommands.importedTemplates(try context.workspace().importTemplates(path: path)) }) == .quit { return .quit }
+            case .key("f"):
+                if importFile("facilities", { path throws(AppError) in ReferenceCommands.importedFacilities(try context.workspace().importFacilities(path: path)) }) == .quit { return .quit }
+            case .key("a"):
+                if importFile("assignments", { path throws(AppError) in ReferenceCommands.importedAssignments(try context.workspace().importAssignments(path: path)) }) == .quit { return .quit }
             case .key("q"): return .quit
             default: return .back
             }
         }
     }
 
-    private func importFile(_ command: Command, what: String) -> Flow {
+    /// Asks for a file of `what` and imports it as the command of the same name does.
+    private func importFile(_ what: String, _ importing: (String) throws(AppError) -> CommandOutput) -> Flow {
         guard let path = ask("JSON file of \(what) (Enter to cancel): ") else { return .quit }
         guard !path.isEmpty else { return .back }
         do {
-            notices += try self.command(command, [path]).lines
+            notices += try importing(path).lines
         } catch { fail(error) }
         return .back
     }

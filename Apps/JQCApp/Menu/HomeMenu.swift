@@ -176,14 +176,6 @@ public final class HomeMenu {
 
     // MARK: Calling the commands
 
-    /// Runs one of the scriptable commands in this menu's context, exactly as
-    /// the command line would, and returns what it produced.
-    func command(_ command: Command, _ positionals: [String], values: [String: String] = [:],
-                 flags: Set<String> = []) throws(AppError) -> CommandOutput {
-        let arguments = ParsedArguments(positionals: positionals, values: values.mapValues { [$0] }, flags: flags)
-        return try command.run(Invocation(arguments: arguments, context: context))
-    }
-
     /// Assignments still to do: open, and without a completed report (PENDING, SYNCED or CONFLICT).
     func assignmentsToDo(_ workspace: Workspace, reports: [Report]) throws(AppError) -> [Assignment] {
         let assignments = try workspace.assignments()
