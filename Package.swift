@@ -110,14 +110,13 @@ let package = Package(
             dependencies: [
                 .product(name: "Models", package: "Models"),
                 .product(name: "Storage", package: "Storage"),
-                .product(name: "FieldTypes", package: "FieldTypes"),
                 .product(name: "Imaging", package: "Imaging"),
             ],
             path: "Tests/TestSupport"
         ),
         .testTarget(
             name: "ModelsTests",
-            dependencies: ["TestSupport", .product(name: "Models", package: "Models")],
+            dependencies: [.product(name: "Models", package: "Models")],
             path: "Tests/ModelsTests"
         ),
         .testTarget(
@@ -185,7 +184,6 @@ let package = Package(
         .testTarget(
             name: "ScoringTests",
             dependencies: [
-                "TestSupport",
                 .product(name: "Models", package: "Models"),
                 .product(name: "Scoring", package: "Scoring"),
                 .product(name: "FieldTypes", package: "FieldTypes"),
@@ -236,7 +234,9 @@ let package = Package(
                 .product(name: "Models", package: "Models"),
                 .product(name: "SQLite", package: "SQLite"),
                 .product(name: "Storage", package: "Storage"),
+                .product(name: "FieldTypes", package: "FieldTypes"),
                 .product(name: "Imaging", package: "Imaging"),
+                .product(name: "Sync", package: "Sync"),
             ],
             path: "Tests/AppTests"
         ),

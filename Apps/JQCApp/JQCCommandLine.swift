@@ -246,24 +246,11 @@ public enum JQCCommandLine {
 /// Where every command's output goes; see `OutputChannel`.
 let standardOutput = OutputChannel.standardOutput
 
-/// `text` as one line a terminal shows as written: line breaks and other
-/// control characters (including an escape that would start a terminal
-/// sequence) from a file, a server or a person are shown as `\n` or `\u{1B}`.
+/// `text` as one line a terminal shows as written (`OneLine.escaped`).
 /// Errors quote ids and values as their authors wrote them, so every error
 /// line passes through this before it is printed.
 func oneLine(_ text: String) -> String {
-    var out = ""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += " "
-        case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029:
-            out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-        default: out.unicodeScalars.append(scalar)
-        }
-    }
-    return out
+    OneLine.escaped(text)
 }
 
 /// This app's version, sent as `X-JQC-App-Version` and compared with the server's minimum.

@@ -3,11 +3,13 @@ import PackageDescription
 
 /// Imaging: turns an imported JPEG or PNG photo into an upright, scaled,
 /// compressed JPEG for app-private storage, on libturbojpeg, libpng and
-/// libexif. Depends on nothing else of ours.
+/// libexif. Of ours it depends only on ProgramOutput, whose `AtomicFile`
+/// writes the compressed photo.
 let package = Package(
     name: "Imaging",
     platforms: [.macOS(.v14)],
     products: [.library(name: "Imaging", targets: ["Imaging"])],
+    dependencies: [.package(path: "../ProgramOutput")],
     targets: [
         .systemLibrary(
             name: "CTurboJPEG",
@@ -26,7 +28,7 @@ let package = Package(
         ),
         .target(
             name: "Imaging",
-            dependencies: ["CTurboJPEG", "CPNG", "CExif"]
+            dependencies: ["CTurboJPEG", "CPNG", "CExif", .product(name: "ProgramOutput", package: "ProgramOutput")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -3,12 +3,12 @@ import PackageDescription
 
 /// Storage: the device's local store on SQLite (WAL, migrations, the tables
 /// of PRODUCT.md section 3, through the SQLite package) and the app-private
-/// photo file store.
+/// photo file store, whose files are written through ProgramOutput's `AtomicFile`.
 let package = Package(
     name: "Storage",
     platforms: [.macOS(.v14)],
     products: [.library(name: "Storage", targets: ["Storage"])],
-    dependencies: [.package(path: "../Models"), .package(path: "../SQLite")],
+    dependencies: [.package(path: "../Models"), .package(path: "../SQLite"), .package(path: "../ProgramOutput")],
     targets: [
         .systemLibrary(
             name: "CCrypto",
@@ -21,6 +21,7 @@ let package = Package(
                 "CCrypto",
                 .product(name: "SQLite", package: "SQLite"),
                 .product(name: "Models", package: "Models"),
+                .product(name: "ProgramOutput", package: "ProgramOutput"),
             ]
         ),
     ],

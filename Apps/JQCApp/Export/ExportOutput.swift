@@ -90,28 +90,17 @@ enum ExportFile {
         try sink.flush()
     }
 
-    /// Writes an export to `target` atomically and returns its size in bytes.
+    /// Writes an export to `target` atomically (`AtomicFile`) and returns its size in bytes.
     static func writeAtomically(to target: URL, _ produce: (ExportSink) throws(AppError) -> Void) throws(AppError) -> Int64 {
-        let folder = target.deletingLastPathComponent()
-        // A short name of its own, so a target name near the length limit still has room.
-        let temporary = folder.appendingPathComponent(".jqc-export-\(UUID().uuidString.prefix(8)).part").path
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw error(errno, path: target.path, doing: "create") }
-        var isOpen = true
-        var renamed = false
-        defer {
-            if isOpen { close(descriptor) }
-            if !renamed { unlink(temporary) }
+        var size: Int64 = 0
+        try AtomicFile.replace(target.path, failure: { error($0.errno, path: target.path, doing: $0.action) }) {
+            (descriptor: Int32) throws(AppError) in
+            let sink = ExportSink(descriptor: descriptor, path: target.path)
+            try produce(sink)
+            try sink.flush()
+            size = sink.byteCount
         }
-        let sink = ExportSink(descriptor: descriptor, path: target.path)
-        try produce(sink)
-        try sink.flush()
-        guard fsync(descriptor) == 0 else { throw error(errno, path: target.path, doing: "flush") }
-        isOpen = false
-        guard close(descriptor) == 0 else { throw error(errno, path: target.path, doing: "close") }
-        guard rename(temporary, target.path) == 0 else { throw error(errno, path: target.path, doing: "save") }
-        renamed = true
-        return sink.byteCount
+        return size
     }
 
     /// The error for a failed file call, in the words a person needs.

@@ -1,34 +1,25 @@
 import Foundation
+import ProgramOutput
 
-/// Writes the stored photo: created (or truncated) with mode 0600, written
-/// fully, flushed to disk and closed; removed again if any step fails. The
-/// caller renames it into place.
+/// Writes the stored photo through `AtomicFile`: a temporary file beside
+/// `url` (exactly 0600) written fully, flushed to disk, closed and renamed
+/// over `url`, each step checked; on any failure the temporary file is gone
+/// and `url` is as it was.
 enum DestinationFile {
     /// Writes `chunks` one after another to `url` and returns the bytes written.
     static func write(_ chunks: [UnsafeRawBufferPointer], to url: URL) throws(ImagingError) -> Int64 {
-        let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw ImagingError.writeFailed(url, errno: errno) }
         var written: Int64 = 0
-        var failure: Int32 = 0
-        outer: for chunk in chunks {
-            guard let base = chunk.baseAddress else { continue }
-            var offset = 0
-            while offset < chunk.count {
-                let n = Foundation.write(fd, base + offset, chunk.count - offset)
-                if n >= 0 {
-                    offset += n
-                    written += Int64(n)
-                } else if errno != EINTR {
-                    failure = errno
-                    break outer
+        try AtomicFile.replace(url.path, mode: 0o600, exactMode: true,
+                               failure: { ImagingError.writeFailed(url, errno: $0.errno) }) {
+            (descriptor: Int32) throws(ImagingError) in
+            for chunk in chunks {
+                do throws(OutputError) {
+                    try DescriptorWriter.writeAll(descriptor, chunk, target: url.path)
+                } catch {
+                    throw ImagingError.writeFailed(url, errno: error.errno)
                 }
+                written += Int64(chunk.count)
             }
-        }
-        if failure == 0 && fsync(fd) != 0 { failure = errno }
-        if close(fd) != 0 && failure == 0 { failure = errno }
-        guard failure == 0 else {
-            unlink(url.path)
-            throw ImagingError.writeFailed(url, errno: failure)
         }
         return written
     }

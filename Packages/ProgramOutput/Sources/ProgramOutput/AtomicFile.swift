@@ -20,39 +20,71 @@ public enum AtomicFile {
     /// Replaces `path` with what `produce` writes to the descriptor it is given.
     public static func replace(_ path: String, mode: mode_t = 0o644,
                                _ produce: (Int32) throws(OutputError) -> Void) throws(OutputError) {
+        try replace(path, mode: mode, failure: { $0 }, produce)
+    }
+
+    /// Replaces `path` with what `produce` streams to the descriptor it is
+    /// given, in the caller's error type: `produce` throws its own errors, and
+    /// `failure` turns a failed step of the replacement into one. The step is
+    /// the error's `action`: "create", "protect", "flush", "close" or "save".
+    ///
+    /// The new file has `mode`, narrowed by the umask unless `exactMode`, when
+    /// it is set exactly (a private file that must be 0600 whatever the umask).
+    public static func replace<Failure: Error>(_ path: String, mode: mode_t = 0o644, exactMode: Bool = false,
+                                               failure: (OutputError) -> Failure,
+                                               _ produce: (Int32) throws(Failure) -> Void) throws(Failure) {
         let target = "'\(path)'"
         let folder = parentFolder(of: path)
         // A short name of its own, so a target name near the length limit still has room.
-        let temporary = folder + "/.jqc-" + String(UInt32.random(in: .min ... .max), radix: 16) + ".part"
+        let temporary = folder + "/" + temporaryPrefix + String(UInt32.random(in: .min ... .max), radix: 16) + temporarySuffix
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard descriptor >= 0 else { throw OutputError(errno: errno, target: target, action: "create a file beside") }
+        guard descriptor >= 0 else { throw failure(OutputError(errno: errno, target: target, action: "create")) }
         var isOpen = true
         var renamed = false
         defer {
             if isOpen { close(descriptor) }
             if !renamed { unlink(temporary) }
         }
+        if exactMode {
+            guard fchmod(descriptor, mode) == 0 else { throw failure(OutputError(errno: errno, target: target, action: "protect")) }
+        }
         try produce(descriptor)
-        guard fsync(descriptor) == 0 else { throw OutputError(errno: errno, target: target, action: "flush") }
+        guard fsync(descriptor) == 0 else { throw failure(OutputError(errno: errno, target: target, action: "flush")) }
         isOpen = false
-        guard close(descriptor) == 0 else { throw OutputError(errno: errno, target: target, action: "close") }
-        guard rename(temporary, path) == 0 else { throw OutputError(errno: errno, target: target, action: "save") }
+        guard close(descriptor) == 0 else { throw failure(OutputError(errno: errno, target: target, action: "close")) }
+        guard rename(temporary, path) == 0 else { throw failure(OutputError(errno: errno, target: target, action: "save")) }
         renamed = true
-        syncFolder(folder)
+        // The new file is already in place and complete, so a folder that
+        // cannot be flushed changes nothing a reader sees.
+        try? flush(folder)
     }
+
+    /// Flushes a file or a folder that is already written to disk (fsync(2)
+    /// on a descriptor opened read-only for it), each step checked; the
+    /// error's `action` is "open", "flush" or "close". Flushing a folder makes
+    /// a name just linked or renamed in it durable.
+    public static func flush(_ path: String) throws(OutputError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw OutputError(errno: errno, target: "'\(path)'", action: "open") }
+        let flushed = fsync(descriptor) == 0
+        let code = errno
+        let closed = close(descriptor) == 0
+        guard flushed else { throw OutputError(errno: code, target: "'\(path)'", action: "flush") }
+        guard closed else { throw OutputError(errno: errno, target: "'\(path)'", action: "close") }
+    }
+
+    /// True for the name of a temporary file a replacement leaves behind only
+    /// when its process is killed, for the folders that sweep them up.
+    public static func isTemporaryName(_ name: String) -> Bool {
+        name.hasPrefix(temporaryPrefix) && name.hasSuffix(temporarySuffix)
+    }
+
+    private static let temporaryPrefix = ".jqc-"
+    private static let temporarySuffix = ".part"
 
     /// The folder holding `path` ("." for a bare name).
     static func parentFolder(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
-    /// Makes the rename itself durable. The new file is already in place and
-    /// complete, so a folder that cannot be flushed changes nothing a reader sees.
-    private static func syncFolder(_ folder: String) {
-        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        _ = fsync(descriptor)
-        close(descriptor)
     }
 }

@@ -50,8 +50,10 @@ public struct Migrator: Sendable {
                 guard !applied.contains(step.name) else { return }
                 if index == 0, let applicationID { try db.setApplicationID(applicationID) }
                 try db.execute(step.sql)
-                try db.run("INSERT INTO \(ledger) (name, applied_at) VALUES (?, ?)",
-                           [.text(step.name), .text(Date().formatted(.iso8601))])
+                // The time is the database's own, written by SQLite in the RFC 3339 form the
+                // product uses: this package depends on nothing of ours, not even Models.
+                try db.run("INSERT INTO \(ledger) (name, applied_at) VALUES (?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
+                           [.text(step.name)])
                 try db.setUserVersion(index + 1)
             }
         }

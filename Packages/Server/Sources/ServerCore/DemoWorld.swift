@@ -92,13 +92,13 @@ enum DemoWorld {
             for (i, area) in areas.enumerated() { try session.insertArea(area, position: i) }
             for (i, template) in templates.enumerated() { try session.insertTemplate(template, position: i) }
             for assignment in assignments(now: now) { try session.insertAssignment(assignment, inspectorID: inspectorID) }
-            try session.setSetting("demo_seeded_at", Timestamp.string(now))
+            try session.setSetting("demo_seeded_at", RFC3339.string(now))
         }
     }
 
     /// The demo inspector's assignments: one overdue, one due today, the rest ahead.
     static func assignments(now: Date) -> [Assignment] {
-        func due(_ hours: Double) -> String { Timestamp.string(now.addingTimeInterval(hours * 3600)) }
+        func due(_ hours: Double) -> String { RFC3339.string(now.addingTimeInterval(hours * 3600)) }
         return [
             Assignment(id: "AS-1", templateID: "101", facilityID: "F-100", areaID: "A-101", dueAt: due(-20), status: .open),
             Assignment(id: "AS-2", templateID: "lobby-walk", facilityID: "F-100", areaID: "A-102", dueAt: due(4), status: .open),

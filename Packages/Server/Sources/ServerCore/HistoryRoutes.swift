@@ -33,7 +33,7 @@ extension ServerApp {
             Rollup.InspectorLine(id: line.user.id, displayName: line.user.displayName, completed: line.completed,
                                  pendingFollowUp: line.pendingFollowUp, averageScore: line.averageScore)
         }
-        return .ok(Rollup(inspectors: lines, generatedAt: Timestamp.now()))
+        return .ok(Rollup(inspectors: lines, generatedAt: RFC3339.string(Date())))
     }
 
     private func number(_ text: String?, name: String, default value: Int, range: ClosedRange<Int>) throws(ServerError) -> Int {

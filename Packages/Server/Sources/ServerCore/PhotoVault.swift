@@ -1,4 +1,5 @@
 import Foundation
+import ProgramOutput
 
 /// Photo bytes on disk, named by their SHA-256 and nothing else: the folder
 /// beside the database holds `<first two hex digits>/<sha256>`. No part of a
@@ -57,15 +58,13 @@ public struct PhotoVault: PhotoStore {
         return descriptor >= 0 ? descriptor : nil
     }
 
-    /// fsync(2) of a file or a folder, opened read-only for it.
+    /// fsync(2) of a file or a folder, through `AtomicFile`.
     private static func flush(_ path: String) throws(ServerError) {
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw failure("open", errno) }
-        let flushed = fsync(descriptor) == 0
-        let code = errno
-        let closed = close(descriptor) == 0
-        guard flushed else { throw failure("flush", code) }
-        guard closed else { throw failure("close", errno) }
+        do throws(OutputError) {
+            try AtomicFile.flush(path)
+        } catch {
+            throw failure(error.action, error.errno)
+        }
     }
 
     private static func failure(_ action: String, _ code: Int32) -> ServerError {

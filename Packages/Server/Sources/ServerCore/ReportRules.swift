@@ -38,34 +38,8 @@ enum ReportRules {
     }
 
     /// Whether `text` is an RFC 3339 date-time (`T` or space, seconds,
-    /// optional fraction, `Z` or an offset).
+    /// optional fraction, `Z` or an offset) no longer than `longestTimestamp`.
     static func isRFC3339(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard bytes.count >= 20, bytes.count <= longestTimestamp else { return false }
-        func digits(_ range: Range<Int>) -> Int? {
-            guard range.upperBound <= bytes.count else { return nil }
-            var value = 0
-            for i in range {
-                guard (48...57).contains(bytes[i]) else { return nil }
-                value = value * 10 + Int(bytes[i] - 48)
-            }
-            return value
-        }
-        guard digits(0..<4) != nil, bytes[4] == 45, let month = digits(5..<7), bytes[7] == 45, let day = digits(8..<10),
-              [84, 116, 32].contains(bytes[10]), let hour = digits(11..<13), bytes[13] == 58, let minute = digits(14..<16),
-              bytes[16] == 58, let second = digits(17..<19),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60 else { return false }
-        var i = 19
-        if bytes[i] == 46 {
-            i += 1
-            let start = i
-            while i < bytes.count, (48...57).contains(bytes[i]) { i += 1 }
-            guard i > start else { return false }
-        }
-        guard i < bytes.count else { return false }
-        if bytes[i] == 90 || bytes[i] == 122 { return i + 1 == bytes.count }
-        guard bytes[i] == 43 || bytes[i] == 45, let offsetHour = digits((i + 1)..<(i + 3)), bytes.count == i + 6,
-              bytes[i + 3] == 58, let offsetMinute = digits((i + 4)..<(i + 6)) else { return false }
-        return offsetHour < 24 && offsetMinute < 60
+        text.utf8.count <= longestTimestamp && RFC3339.isTimestamp(text, allowingSpace: true)
     }
 }

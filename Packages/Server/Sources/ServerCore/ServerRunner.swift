@@ -1,4 +1,5 @@
 import Foundation
+import Models
 import ServerHTTP
 import ProgramOutput
 
@@ -18,7 +19,7 @@ enum ServerRunner {
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
 
         let server: HTTPServer
-        let log = ServerLog()
+        let log = ServerLog(stamp: { RFC3339.string($0) })
         do throws(ServerError) {
             guard PasswordHasher.prepare() else { throw ServerError.internal("libsodium could not start") }
             FilePermissions.restrict(config)

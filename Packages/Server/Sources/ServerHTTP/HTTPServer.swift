@@ -59,7 +59,7 @@ public final class HTTPServer: @unchecked Sendable {
     let limits: HTTPLimits
     let log: ServerLog
     /// libmicrohttpd's own diagnostics, on a budget of their own so they never crowd out the server's lines.
-    let libraryLog = ServerLog(burst: 5, interval: 10)
+    let libraryLog: ServerLog
     let deadlines: ConnectionDeadlines
     private let workers: RequestWorkers
     private let inFlight = Mutex(0)
@@ -75,6 +75,7 @@ public final class HTTPServer: @unchecked Sendable {
         self.uploadDirectory = uploadDirectory
         self.limits = limits
         self.log = log
+        libraryLog = ServerLog(burst: 5, interval: 10, stamp: log.stamp)
         self.screen = screen
         self.overloaded = overloaded
         self.handler = handler

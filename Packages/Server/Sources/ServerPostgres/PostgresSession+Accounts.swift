@@ -37,7 +37,7 @@ extension PostgresSession {
 
     func createSession(userID: String, refreshHash: String, now: Date) throws(ServerError) -> String {
         let id = UUID().uuidString.lowercased()
-        let stamp = Timestamp.string(now)
+        let stamp = RFC3339.string(now)
         try query("INSERT INTO sessions (id, user_id, created_at) VALUES ($1, $2, $3)", [.text(id), .text(userID), .text(stamp)])
         try query("INSERT INTO refresh_tokens (token_hash, session_id, issued_at) VALUES ($1, $2, $3)",
                   [.text(refreshHash), .text(id), .text(stamp)])
@@ -55,14 +55,14 @@ extension PostgresSession {
             """, [.text(presentedHash)])
         guard let row = rows.first, let sessionID = row.string("session_id"), let userID = row.string("user_id"),
               row.isNull("revoked_at") else { return nil }
-        let issued = row.string("issued_at").flatMap(Timestamp.date) ?? .distantPast
-        let created = row.string("created_at").flatMap(Timestamp.date) ?? .distantPast
+        let issued = row.string("issued_at").flatMap(RFC3339.date) ?? .distantPast
+        let created = row.string("created_at").flatMap(RFC3339.date) ?? .distantPast
         if !row.isNull("spent_at") || now.timeIntervalSince(issued) > idleLifetime || now.timeIntervalSince(created) > maximumAge {
             try revokeSession(id: sessionID, now: now)
             return nil
         }
         guard let user = try user(id: userID) else { return nil }
-        let stamp = Timestamp.string(now)
+        let stamp = RFC3339.string(now)
         try query("UPDATE refresh_tokens SET spent_at = $1 WHERE token_hash = $2", [.text(stamp), .text(presentedHash)])
         try query("INSERT INTO refresh_tokens (token_hash, session_id, issued_at) VALUES ($1, $2, $3)",
                   [.text(nextHash), .text(sessionID), .text(stamp)])
@@ -75,12 +75,12 @@ extension PostgresSession {
     }
 
     func revokeSession(id: String, now: Date) throws(ServerError) {
-        try query("UPDATE sessions SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL", [.text(Timestamp.string(now)), .text(id)])
+        try query("UPDATE sessions SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL", [.text(RFC3339.string(now)), .text(id)])
     }
 
     func revokeSessions(userID: String, now: Date) throws(ServerError) {
         try query("UPDATE sessions SET revoked_at = $1 WHERE user_id = $2 AND revoked_at IS NULL",
-                  [.text(Timestamp.string(now)), .text(userID)])
+                  [.text(RFC3339.string(now)), .text(userID)])
     }
 
     func countSignInFailures(key: String, adding: Int, now: Date, window: TimeInterval) throws(ServerError) -> (Int, Int64) {
@@ -104,6 +104,6 @@ extension PostgresSession {
         try query("""
             UPDATE sessions SET revoked_at = $1 WHERE revoked_at IS NULL AND user_id = $2
               AND id = (SELECT session_id FROM refresh_tokens WHERE token_hash = $3)
-            """, [.text(Timestamp.now()), .text(userID), .text(refreshHash)])
+            """, [.text(RFC3339.string(Date())), .text(userID), .text(refreshHash)])
     }
 }

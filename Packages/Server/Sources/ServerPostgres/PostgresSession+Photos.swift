@@ -1,4 +1,5 @@
 import Foundation
+import Models
 import PostgreSQL
 import ServerCore
 
@@ -25,6 +26,6 @@ extension PostgresSession {
             INSERT INTO photos (local_id, server_id, field_id, issue_local_id, sha256, byte_size, uploaded_by, created_at)
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
             """, [.id(photo.localID), .text(photo.serverID), .optional(photo.fieldID), .id(photo.issueLocalID),
-                  .text(photo.sha256), .integer(photo.byteSize), .text(uploadedBy), .text(Timestamp.now())])
+                  .text(photo.sha256), .integer(photo.byteSize), .text(uploadedBy), .text(RFC3339.string(Date()))])
     }
 }

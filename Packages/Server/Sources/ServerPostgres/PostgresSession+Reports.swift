@@ -57,7 +57,7 @@ extension PostgresSession {
     func insertReport(_ report: WireReport, ownerID: String, payloadJSON: String, issuesJSON: String, score: Double?,
                       now: Date) throws(ServerError) -> String {
         let serverID = ServerID.make()
-        let stamp = Timestamp.string(now)
+        let stamp = RFC3339.string(now)
         try query("""
             INSERT INTO reports (server_id, local_id, owner_id, template_id, facility_id, area_id, assignment_id,
                 parent_local_id, parent_server_id, completed_at_device, current_revision, score, follow_up_required, accepted_at)
@@ -93,7 +93,7 @@ extension PostgresSession {
             INSERT INTO report_revisions (server_id, revision, base_revision, payload, issues, source, author_id, created_at)
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
             """, [.text(serverID), .integer(Int64(next)), .optional(baseRevision), .text(CanonicalJSON.string(payload)),
-                  .text(issues), .text(source), .optional(authorID), .text(Timestamp.string(now))])
+                  .text(issues), .text(source), .optional(authorID), .text(RFC3339.string(now))])
         try query("""
             UPDATE reports SET current_revision = $1, score = $2, follow_up_required = $3,
                 follow_up_cleared_by = CASE WHEN $3 THEN NULL ELSE follow_up_cleared_by END

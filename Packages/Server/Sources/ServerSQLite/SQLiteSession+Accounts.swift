@@ -38,7 +38,7 @@ extension SQLiteSession {
 
     func createSession(userID: String, refreshHash: String, now: Date) throws(ServerError) -> String {
         let id = UUID().uuidString.lowercased()
-        let stamp = Timestamp.string(now)
+        let stamp = RFC3339.string(now)
         try db.update("INSERT INTO sessions (id, user_id, created_at) VALUES (?, ?, ?)", [.text(id), .text(userID), .text(stamp)])
         try db.update("INSERT INTO refresh_tokens (token_hash, session_id, issued_at) VALUES (?, ?, ?)",
                       [.text(refreshHash), .text(id), .text(stamp)])
@@ -54,14 +54,14 @@ extension SQLiteSession {
             """, [.text(presentedHash)])
         guard let row = rows.first, let sessionID = row.text("session_id"), let userID = row.text("user_id"),
               row.text("revoked_at") == nil else { return nil }
-        let issued = row.text("issued_at").flatMap(Timestamp.date) ?? .distantPast
-        let created = row.text("created_at").flatMap(Timestamp.date) ?? .distantPast
+        let issued = row.text("issued_at").flatMap(RFC3339.date) ?? .distantPast
+        let created = row.text("created_at").flatMap(RFC3339.date) ?? .distantPast
         if row.text("spent_at") != nil || now.timeIntervalSince(issued) > idleLifetime || now.timeIntervalSince(created) > maximumAge {
             try revokeSession(id: sessionID, now: now)
             return nil
         }
         guard let user = try user(id: userID) else { return nil }
-        let stamp = Timestamp.string(now)
+        let stamp = RFC3339.string(now)
         try db.update("UPDATE refresh_tokens SET spent_at = ? WHERE token_hash = ?", [.text(stamp), .text(presentedHash)])
         try db.update("INSERT INTO refresh_tokens (token_hash, session_id, issued_at) VALUES (?, ?, ?)",
                       [.text(nextHash), .text(sessionID), .text(stamp)])
@@ -75,12 +75,12 @@ extension SQLiteSession {
 
     func revokeSession(id: String, now: Date) throws(ServerError) {
         try db.update("UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
-                      [.text(Timestamp.string(now)), .text(id)])
+                      [.text(RFC3339.string(now)), .text(id)])
     }
 
     func revokeSessions(userID: String, now: Date) throws(ServerError) {
         try db.update("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
-                      [.text(Timestamp.string(now)), .text(userID)])
+                      [.text(RFC3339.string(now)), .text(userID)])
     }
 
     func countSignInFailures(key: String, adding: Int, now: Date, window: TimeInterval) throws(ServerError) -> (Int, Int64) {
@@ -104,6 +104,6 @@ extension SQLiteSession {
         try db.update("""
             UPDATE sessions SET revoked_at = ? WHERE revoked_at IS NULL AND user_id = ?
               AND id = (SELECT session_id FROM refresh_tokens WHERE token_hash = ?)
-            """, [.text(Timestamp.now()), .text(userID), .text(refreshHash)])
+            """, [.text(RFC3339.string(Date())), .text(userID), .text(refreshHash)])
     }
 }

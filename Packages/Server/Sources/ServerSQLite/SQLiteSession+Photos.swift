@@ -1,4 +1,5 @@
 import Foundation
+import Models
 import ServerCore
 import SQLite
 
@@ -26,6 +27,6 @@ extension SQLiteSession {
             INSERT INTO photos (local_id, server_id, field_id, issue_local_id, sha256, byte_size, uploaded_by, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """, [.id(photo.localID), .text(photo.serverID), .optional(photo.fieldID), .id(photo.issueLocalID),
-                  .text(photo.sha256), .integer(photo.byteSize), .text(uploadedBy), .text(Timestamp.now())])
+                  .text(photo.sha256), .integer(photo.byteSize), .text(uploadedBy), .text(RFC3339.string(Date()))])
     }
 }

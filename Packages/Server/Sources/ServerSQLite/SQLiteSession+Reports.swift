@@ -53,7 +53,7 @@ extension SQLiteSession {
                       now: Date) throws(ServerError) -> String {
         let seq = (try db.query("SELECT COALESCE(MAX(seq), 0) AS latest FROM reports").first?.integer("latest") ?? 0) + 1
         let serverID = ServerID.make()
-        let stamp = Timestamp.string(now)
+        let stamp = RFC3339.string(now)
         try db.update("""
             INSERT INTO reports (server_id, seq, local_id, owner_id, template_id, facility_id, area_id, assignment_id,
                 parent_local_id, parent_server_id, completed_at_device, current_revision, score, follow_up_required, accepted_at)
@@ -85,7 +85,7 @@ extension SQLiteSession {
             INSERT INTO report_revisions (server_id, revision, base_revision, payload, issues, source, author_id, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """, [.text(serverID), .integer(Int64(next)), .optional(baseRevision), .text(CanonicalJSON.string(payload)),
-                  .text(issues), .text(source), .optional(authorID), .text(Timestamp.string(now))])
+                  .text(issues), .text(source), .optional(authorID), .text(RFC3339.string(now))])
         try db.update("""
             UPDATE reports SET current_revision = ?, score = ?, follow_up_required = ?,
                 follow_up_cleared_by = CASE WHEN ? THEN NULL ELSE follow_up_cleared_by END

@@ -1,4 +1,5 @@
 import Foundation
+import ProgramOutput
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -7,7 +8,6 @@ import Darwin
 
 // Named apart from the methods of PhotoFileStore that would shadow them.
 private func posixOpen(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 { open(path, flags, mode) }
-private func posixWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }
 
 /// A photo file just written into the photo directory.
 public struct StoredPhotoFile: Sendable, Hashable {
@@ -112,7 +112,7 @@ public struct PhotoFileStore: Sendable {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return 0 }
         var removed = 0
         for name in names {
-            let temporary = name.hasPrefix(".") && name.hasSuffix(".tmp")
+            let temporary = (name.hasPrefix(".") && name.hasSuffix(".tmp")) || AtomicFile.isTemporaryName(name)
             guard temporary || (Self.isValidName(name) && !known.contains(name)) else { continue }
             let path = directory.appendingPathComponent(name).path
             var info = stat()
@@ -125,52 +125,28 @@ public struct PhotoFileStore: Sendable {
 
     // MARK: - Writing
 
-    /// Writes a temporary file (0600) from the chunks `produce` emits, flushes
-    /// it, and renames it into place: a reader sees the whole file or none.
+    /// Writes the file (exactly 0600) from the chunks `produce` emits,
+    /// hashing them on the way, through `AtomicFile`: a temporary file
+    /// flushed and renamed into place, so a reader sees the whole file or none.
     private func write(named name: String,
                        _ produce: ((UnsafeRawBufferPointer) throws(StorageError) -> Void) throws(StorageError) -> Void)
         throws(StorageError) -> StoredPhotoFile
     {
         let target = try url(for: name)
-        let temporary = directory.appendingPathComponent(".\(UUID().uuidString).tmp").path
-        let output = posixOpen(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard output >= 0 else { throw Self.fileError(errno, path: temporary, doing: "create") }
-        var finished = false
-        defer {
-            if !finished {
-                close(output)
-                unlink(temporary)
-            }
-        }
-        // The umask can only narrow the mode; set it exactly anyway.
-        guard fchmod(output, 0o600) == 0 else { throw Self.fileError(errno, path: temporary, doing: "protect") }
         let hasher = try SHA256.Hasher()
         var size: Int64 = 0
-        try produce { (bytes: UnsafeRawBufferPointer) throws(StorageError) in
-            hasher.update(bytes)
-            var written = 0
-            while written < bytes.count {
-                guard let base = bytes.baseAddress else { return }
-                let n = posixWrite(output, base + written, bytes.count - written)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw Self.fileError(errno, path: temporary, doing: "write")
+        try AtomicFile.replace(target.path, mode: 0o600, exactMode: true,
+                               failure: { Self.fileError($0.errno, path: target.path, doing: $0.action) }) {
+            (output: Int32) throws(StorageError) in
+            try produce { (bytes: UnsafeRawBufferPointer) throws(StorageError) in
+                hasher.update(bytes)
+                do throws(OutputError) {
+                    try DescriptorWriter.writeAll(output, bytes, target: target.path)
+                } catch {
+                    throw Self.fileError(error.errno, path: target.path, doing: "write")
                 }
-                written += n
+                size += Int64(bytes.count)
             }
-            size += Int64(bytes.count)
-        }
-        guard fsync(output) == 0 else { throw Self.fileError(errno, path: temporary, doing: "flush") }
-        guard close(output) == 0 else {
-            finished = true
-            unlink(temporary)
-            throw Self.fileError(errno, path: temporary, doing: "close")
-        }
-        finished = true
-        guard rename(temporary, target.path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw Self.fileError(code, path: target.path, doing: "save")
         }
         return StoredPhotoFile(fileName: name, byteSize: size, sha256: try hasher.finish())
     }

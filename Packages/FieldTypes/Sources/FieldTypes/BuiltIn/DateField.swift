@@ -14,7 +14,7 @@ public struct DateField: FieldType {
         guard case .string(let text) = answer else {
             return "a date answer " + Refusal.wrongKind(answer, expected: "a string \"YYYY-MM-DD\"")
         }
-        if isBlank(answer) || CalendarDate.isValid(text) { return nil }
+        if isBlank(answer) || RFC3339.isDay(text) { return nil }
         return Self.refusal(text)
     }
 
@@ -22,8 +22,8 @@ public struct DateField: FieldType {
     public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError) -> JSONValue {
         let text = Refusal.trimmed(input)
         guard !text.isEmpty else { throw Refusal.blankInput(input, expected: "a date as YYYY-MM-DD or today") }
-        if text.lowercased() == "today" { return .string(CalendarDate.day(of: context.deviceTime)) }
-        guard CalendarDate.isValid(text) else { throw AnswerInputError(input: input, message: Self.refusal(input)) }
+        if text.lowercased() == "today" { return .string(RFC3339.day(context.deviceTime)) }
+        guard RFC3339.isDay(text) else { throw AnswerInputError(input: input, message: Self.refusal(input)) }
         return .string(text)
     }
 
@@ -36,7 +36,7 @@ public struct DateField: FieldType {
     public func display(_ answer: JSONValue?, for field: FieldDefinition, style: TerminalStyle) -> String {
         switch answer {
         case nil: return AnswerDisplay.noAnswer(style)
-        case .string(let text)? where CalendarDate.isValid(text): return text
+        case .string(let text)? where RFC3339.isDay(text): return text
         case let other?: return isBlank(other) ? AnswerDisplay.noAnswer(style) : AnswerDisplay.unreadable(other, style)
         }
     }

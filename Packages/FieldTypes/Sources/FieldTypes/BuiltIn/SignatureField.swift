@@ -44,7 +44,7 @@ public struct SignatureField: FieldType {
             guard case .string(let signer)? = object["signer"], !Refusal.trimmed(signer).isEmpty else {
                 return "a signature needs a non-empty 'signer' string"
             }
-            guard case .string(let time)? = object["signed_at_device"], CalendarDate.isTimestamp(time) else {
+            guard case .string(let time)? = object["signed_at_device"], RFC3339.isTimestamp(time) else {
                 return "a signature needs 'signed_at_device' as an RFC 3339 time, like 2026-03-01T14:02:00Z"
             }
             guard case .string(let digest)? = object["sha256"], Self.isDigest(digest) else {
@@ -66,7 +66,7 @@ public struct SignatureField: FieldType {
         }
         return .object([
             "signer": .string(signer),
-            "signed_at_device": .string(CalendarDate.timestamp(of: context.deviceTime)),
+            "signed_at_device": .string(RFC3339.string(context.deviceTime)),
             "sha256": .string(context.contentDigest.lowercased()),
         ])
     }

@@ -108,7 +108,7 @@ public enum LogicKind: String, Sendable, Hashable {
         case (.number, _): return json.numberValue.flatMap { $0.isFinite ? .number($0) : nil }
         case (.text, .string(let s)): return .text(s)
         case (.bool, .bool(let b)): return .bool(b)
-        case (.date, .string(let s)): return CalendarDate.isValid(s) ? .date(s) : nil
+        case (.date, .string(let s)): return RFC3339.isDay(s) ? .date(s) : nil
         case (.options, .string(let s)): return .options([s])
         case (.options, .array(let items)):
             let strings = items.compactMap(\.stringValue)
