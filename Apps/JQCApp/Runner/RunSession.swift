@@ -179,7 +179,6 @@ final class RunSession {
 
     /// Draws the field on screen (or the end screen) and remembers it as the place to resume.
     private func show() throws(AppError) {
-        let id = report.localID
         let resumeAt = runner.current?.id
         try workspace.setResumeField(of: report, to: resumeAt)
         let answered = runner.steps.filter { field in
