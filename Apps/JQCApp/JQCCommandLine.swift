@@ -229,9 +229,9 @@ public enum JQCCommandLine {
     /// Prints an error as CLI.md asks and returns its exit code.
     static func report(_ error: AppError, program: Program, json: Bool) -> Int32 {
         // Output that could not be written is reported once, by `ProgramExit`, as it exits.
-        if error.code == AppError.outputFailedCode { return error.exitCode }
+        if error.code == .outputFailed { return error.exitCode }
         if json {
-            var body: [String: JSONValue] = ["code": .string(error.code), "message": .string(error.message)]
+            var body: [String: JSONValue] = ["code": .string(error.code.rawValue), "message": .string(error.message)]
             if !error.problems.isEmpty { body["problems"] = .array(error.problems.map { .string($0) }) }
             standardOutput.line(JSONValue.object(["error": .object(body)]).canonicalString())
         } else {

@@ -11,7 +11,7 @@ struct AgentPartsTests {
         let profile = TemporaryDirectory(prefix: "jqc-lock")
         var first: ProfileLock? = try ProfileLock.agent(profileDirectory: profile.url)
         #expect(first != nil)
-        #expect(throws: AppError(code: "AGENT_RUNNING", "Another jqc-agent is already syncing this profile; this one stops.", exitCode: 73)) {
+        #expect(throws: AppError(code: .agentRunning, "Another jqc-agent is already syncing this profile; this one stops.", exitCode: 73)) {
             _ = try ProfileLock.agent(profileDirectory: profile.url)
         }
         first = nil

@@ -34,7 +34,7 @@ struct PhotoCapRaceTests {
         let refused = #expect(throws: AppError.self) {
             try workspace.storePrepared(b, in: try workspace.refreshed(report), fieldID: "14", issueLocalID: nil)
         }
-        #expect(refused?.code == "PHOTO_CAP_EXCEEDED")
+        #expect(refused?.code == .photoCapExceeded)
         #expect(refused?.exitCode == 5)
         #expect(refused?.message.contains("'second.jpg' needs") == true)
 

@@ -37,6 +37,6 @@ struct SessionKeepingTests {
         #expect(error?.message.contains("sign in again with 'jqc login'") == true, "\(error?.message ?? "")")
         let app = error.map(AppError.init(api:))
         #expect(app?.exitCode == ExitCode.authRequired)
-        #expect(app?.code == "SESSION_NOT_SAVED")
+        #expect(app?.code == .sessionNotSaved)
     }
 }

@@ -32,9 +32,17 @@ struct Session {
     let userID: String
     let client = HTTPTestClient()
 
+    /// Signs in as a client of the contract does: a 503 with `Retry-After`
+    /// (the server busy, as on a loaded machine) is waited out and tried again, a few times.
     static func login(_ server: ServerProcess, _ username: String, _ password: String) async throws -> Session {
-        let response = try await HTTPTestClient().send("POST", server.url("/auth/login"),
+        var response = try await HTTPTestClient().send("POST", server.url("/auth/login"),
                                                        json: ["username": .string(username), "password": .string(password)])
+        for _ in 0..<4 where response.status == 503 {
+            let wait = min(Double(response.header("Retry-After") ?? "") ?? 1, 5)
+            try await Task.sleep(for: .seconds(wait))
+            response = try await HTTPTestClient().send("POST", server.url("/auth/login"),
+                                                       json: ["username": .string(username), "password": .string(password)])
+        }
         try #require(response.status == 200, "login of \(username): \(response.status) \(String(decoding: response.body, as: UTF8.self))")
         return Session(server: server, accessToken: try #require(response.data["access_token"]?.stringValue),
                        refreshToken: try #require(response.data["refresh_token"]?.stringValue),

@@ -31,13 +31,13 @@ public final class AgentLog: Sendable {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
                                                         attributes: [.posixPermissions: 0o700])
             } catch {
-                throw AppError.failure("LOG_UNWRITABLE", "Cannot create the folder of the log file '\(file)': \(Self.reason(error)).")
+                throw AppError.failure(.logUnwritable, "Cannot create the folder of the log file '\(file)': \(Self.reason(error)).")
             }
         }
         do throws(OutputError) {
             output = try LineLog.appending(to: file)
         } catch {
-            throw AppError.failure("LOG_UNWRITABLE", "Cannot write the log file '\(file)': \(error.reason).")
+            throw AppError.failure(.logUnwritable, "Cannot write the log file '\(file)': \(error.reason).")
         }
     }
 

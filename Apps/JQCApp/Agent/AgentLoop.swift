@@ -65,7 +65,7 @@ public final class AgentLoop {
         } catch {
             countCycle(succeeded: false)
             log.log(error.exitCode == ExitCode.temporary ? .warn : .error, "cycle_failed",
-                    ["code": .string(error.code), "message": .string(error.message)])
+                    ["code": .string(error.code.rawValue), "message": .string(error.message)])
             writeMetrics(summary: nil, duration: Date().timeIntervalSince(started))
             code = error.exitCode
         }

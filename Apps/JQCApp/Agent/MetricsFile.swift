@@ -41,7 +41,7 @@ public struct MetricsFile: Sendable {
         do throws(OutputError) {
             try AtomicFile.replace(path, with: Array(Self.render(samples).utf8))
         } catch {
-            throw AppError.failure("METRICS_UNWRITABLE", "Cannot write the metrics file '\(path)': \(error.reason).")
+            throw AppError.failure(.metricsUnwritable, "Cannot write the metrics file '\(path)': \(error.reason).")
         }
     }
 }

@@ -53,7 +53,7 @@ enum AccountCommands {
         "whoami", summary: "who is signed in (cached; works offline)")
     ) { (inv) throws(AppError) -> CommandOutput in
         guard let saved = try CredentialStore(profile: inv.context.profile).load() else {
-            throw AppError(code: "AUTH_REQUIRED", "Not signed in. Sign in with 'jqc login --server URL --username NAME'.",
+            throw AppError(code: .authRequired, "Not signed in. Sign in with 'jqc login --server URL --username NAME'.",
                            exitCode: ExitCode.authRequired)
         }
         let user = saved.user

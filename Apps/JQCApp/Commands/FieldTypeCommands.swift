@@ -43,7 +43,7 @@ enum FieldTypeCommands {
         let shown = outcome.name.map { "field type '\($0)'" } ?? "'\(path)'"
         guard outcome.isConformant else {
             throw AppError.validation("\(shown) (\(absolute)) fails \(outcome.failures.count) conformance check\(outcome.failures.count == 1 ? "" : "s").",
-                                      problems: outcome.failures.map(\.description), code: "FIELD_TYPE_NONCONFORMANT")
+                                      problems: outcome.failures.map(\.description), code: .fieldTypeNonconformant)
         }
         return CommandOutput(lines: ["\(shown) (\(absolute)) passes every conformance check."],
                              json: ["ok": true, "name": outcome.name.map(JSONValue.string) ?? .null, "path": .string(absolute),

@@ -87,7 +87,7 @@ enum ReferenceCommands {
         let document = try Workspace.readReferenceFile(path)
         let (templates, all) = Workspace.lintTemplates(document, source: path, registry: inv.context.registry)
         guard all.isEmpty else {
-            throw AppError.validation("'\(path)' has \(all.count) problem\(all.count == 1 ? "" : "s").", problems: all, code: "TEMPLATE_INVALID")
+            throw AppError.validation("'\(path)' has \(all.count) problem\(all.count == 1 ? "" : "s").", problems: all, code: .templateInvalid)
         }
         return CommandOutput(lines: ["'\(path)': \(templates.count) template\(templates.count == 1 ? "" : "s"), no problems."],
                              json: ["ok": true, "templates": .array(templates.map { .string($0) }), "problems": []],

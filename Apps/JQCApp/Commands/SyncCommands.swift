@@ -27,7 +27,7 @@ enum SyncCommands {
             }, progress: { event in if showProgress { SyncPresenter.progress(event) } })
         if showProgress { OutputChannel.standardError.write("\r\u{1B}[K") }
         if summary.outcome == .authRequired {
-            throw AppError(code: "AUTH_REQUIRED", "Sign in again with 'jqc login'; nothing on this device was lost.",
+            throw AppError(code: .authRequired, "Sign in again with 'jqc login'; nothing on this device was lost.",
                            exitCode: ExitCode.authRequired)
         }
         let status = try inv.context.status()

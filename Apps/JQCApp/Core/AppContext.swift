@@ -70,21 +70,21 @@ extension AppError {
     public init(storage error: StorageError) {
         switch error.code {
         case .notFound:
-            self.init(code: "NOT_FOUND", error.message, exitCode: ExitCode.notFound)
+            self.init(code: .notFound, error.message, exitCode: ExitCode.notFound)
         case .notAllowed:
-            self.init(code: "NOT_ALLOWED", error.message, exitCode: ExitCode.blocked)
+            self.init(code: .notAllowed, error.message, exitCode: ExitCode.blocked)
         case .photoCapExceeded:
-            self.init(code: "PHOTO_CAP_EXCEEDED", error.message, exitCode: ExitCode.blocked)
+            self.init(code: .photoCapExceeded, error.message, exitCode: ExitCode.blocked)
         case .newerStore:
-            self.init(code: "STORE_TOO_NEW", error.message, exitCode: ExitCode.failure)
+            self.init(code: .storeTooNew, error.message, exitCode: ExitCode.failure)
         case .corruptStore:
-            self.init(code: "STORE_CORRUPT", error.message, exitCode: ExitCode.failure)
+            self.init(code: .storeCorrupt, error.message, exitCode: ExitCode.failure)
         case .diskFull:
-            self.init(code: "DISK_FULL", error.message, exitCode: ExitCode.failure)
+            self.init(code: .diskFull, error.message, exitCode: ExitCode.failure)
         case .permission:
-            self.init(code: "PERMISSION", error.message, exitCode: ExitCode.failure)
+            self.init(code: .permission, error.message, exitCode: ExitCode.failure)
         case .io, .busy:
-            self.init(code: "STORAGE_ERROR", error.message, exitCode: ExitCode.failure)
+            self.init(code: .storageError, error.message, exitCode: ExitCode.failure)
         }
     }
 }

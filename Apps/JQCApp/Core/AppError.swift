@@ -3,8 +3,8 @@ import Models
 /// The one error type of the apps: a machine code for `--json`, one line for
 /// a person, the exit code of CLI.md, and, for validation, every problem found.
 public struct AppError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// Machine code, as in `{"error": {"code": ...}}` ("NOT_FOUND", "PHOTO_CAP_EXCEEDED").
-    public let code: String
+    /// Machine code, as in `{"error": {"code": ...}}` (`.notFound`, `.photoCapExceeded`): one of `Code`'s catalogue.
+    public let code: Code
     /// What went wrong, with the offending value quoted, and what to do next.
     public let message: String
     /// The process exit code.
@@ -12,7 +12,7 @@ public struct AppError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Every individual problem, for errors that collect them (missing answers, template lint).
     public let problems: [String]
 
-    public init(code: String, _ message: String, exitCode: Int32, problems: [String] = []) {
+    public init(code: Code, _ message: String, exitCode: Int32, problems: [String] = []) {
         self.code = code
         self.message = message
         self.exitCode = exitCode
@@ -23,35 +23,32 @@ public struct AppError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// A usage error (exit 2).
     public static func usage(_ message: String) -> AppError {
-        AppError(code: "USAGE", message, exitCode: ExitCode.usage)
+        AppError(code: .usage, message, exitCode: ExitCode.usage)
     }
 
     /// Something named does not exist (exit 3).
     public static func notFound(_ message: String) -> AppError {
-        AppError(code: "NOT_FOUND", message, exitCode: ExitCode.notFound)
+        AppError(code: .notFound, message, exitCode: ExitCode.notFound)
     }
 
     /// Input that fails validation (exit 4).
-    public static func validation(_ message: String, problems: [String] = [], code: String = "VALIDATION_FAILED") -> AppError {
+    public static func validation(_ message: String, problems: [String] = [], code: Code = .validationFailed) -> AppError {
         AppError(code: code, message, exitCode: ExitCode.validation, problems: problems)
     }
 
     /// Refused by a rule: state, cap, floor, version gate (exit 5).
-    public static func blocked(_ code: String, _ message: String) -> AppError {
+    public static func blocked(_ code: Code, _ message: String) -> AppError {
         AppError(code: code, message, exitCode: ExitCode.blocked)
     }
 
     /// Any other failure (exit 1).
-    public static func failure(_ code: String, _ message: String) -> AppError {
+    public static func failure(_ code: Code, _ message: String) -> AppError {
         AppError(code: code, message, exitCode: ExitCode.failure)
     }
 
-    /// The code of `outputFailed`.
-    public static let outputFailedCode = "OUTPUT_FAILED"
-
     /// Standard output failed mid-command. Its cause is recorded on
     /// `OutputChannel.standardOutput` and reported once as the program exits.
-    public static let outputFailed = AppError(code: outputFailedCode, "Standard output could not be written.",
+    public static let outputFailed = AppError(code: .outputFailed, "Standard output could not be written.",
                                               exitCode: ExitCode.failure)
 }
 

@@ -113,7 +113,7 @@ public struct CredentialStore: Sendable {
     private static let largestFile = 1 << 20
 
     private static func unreadable(_ path: String, _ code: Int32) -> AppError {
-        AppError.failure("CREDENTIALS_UNREADABLE",
+        AppError.failure(.credentialsUnreadable,
                          "Cannot read the sign-in at '\(path)' (\(String(cString: strerror(code)))); check the disk and the file's permissions. Nothing on this device was lost.")
     }
 
@@ -127,12 +127,12 @@ public struct CredentialStore: Sendable {
         }
         let data: Data
         do { data = try JSONEncoder().encode(saved) } catch {
-            throw AppError.failure("CREDENTIALS_WRITE_FAILED", "The sign-in could not be saved; sign in again.")
+            throw AppError.failure(.credentialsWriteFailed, "The sign-in could not be saved; sign in again.")
         }
         do throws(OutputError) {
             try AtomicFile.replace(fileURL.path, with: Array(data), mode: 0o600)
         } catch {
-            throw AppError.failure("CREDENTIALS_WRITE_FAILED",
+            throw AppError.failure(.credentialsWriteFailed,
                                    "The sign-in could not be saved in '\(directory.path)' (\(error.reason)); check free space and permissions.")
         }
     }

@@ -21,7 +21,7 @@ public final class ProfileLock {
         let path = profileDirectory.appendingPathComponent(name).path
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw AppError.failure("LOCK_UNAVAILABLE", "Cannot open the lock '\(path)': \(String(cString: strerror(errno))).")
+            throw AppError.failure(.lockUnavailable, "Cannot open the lock '\(path)': \(String(cString: strerror(errno))).")
         }
         let deadline = Date().addingTimeInterval(patience)
         var told = false
@@ -29,7 +29,7 @@ public final class ProfileLock {
             let reason = errno
             guard reason == EWOULDBLOCK || reason == EINTR else {
                 close(fd)
-                throw AppError.failure("LOCK_UNAVAILABLE", "Cannot lock '\(path)': \(String(cString: strerror(reason))).")
+                throw AppError.failure(.lockUnavailable, "Cannot lock '\(path)': \(String(cString: strerror(reason))).")
             }
             guard Date() < deadline else {
                 close(fd)
@@ -44,7 +44,7 @@ public final class ProfileLock {
     /// The agent's lock, or exit 73 when another agent holds it. Holds the agent's pid.
     public static func agent(profileDirectory: URL) throws(AppError) -> ProfileLock {
         guard let lock = try take("agent.lock", in: profileDirectory) else {
-            throw AppError(code: "AGENT_RUNNING", "Another jqc-agent is already syncing this profile; this one stops.", exitCode: ExitCode.lockHeld)
+            throw AppError(code: .agentRunning, "Another jqc-agent is already syncing this profile; this one stops.", exitCode: ExitCode.lockHeld)
         }
         let pid = "\(getpid())\n"
         _ = ftruncate(lock.descriptor, 0)
@@ -55,7 +55,7 @@ public final class ProfileLock {
     /// One sync cycle's lock, after any cycle already running has finished (exit 75 after `patience`).
     static func syncCycle(profileDirectory: URL, patience: TimeInterval = 600, waiting: () -> Void) throws(AppError) -> ProfileLock {
         guard let lock = try take("sync.lock", in: profileDirectory, patience: patience, waiting: waiting) else {
-            throw AppError(code: "SYNC_RUNNING", "Another sync of this profile is still running; try again later. Nothing was lost.",
+            throw AppError(code: .syncRunning, "Another sync of this profile is still running; try again later. Nothing was lost.",
                            exitCode: ExitCode.temporary)
         }
         return lock

@@ -73,12 +73,12 @@ enum ExportFile {
         var isDirectory: ObjCBool = false
         if path.hasSuffix("/") || (FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue) {
             throw AppError.validation("'\(path)' is a folder; give a file name for the export, for example '\(url.appendingPathComponent("report.html").path)'.",
-                                      code: "OUTPUT_IS_FOLDER")
+                                      code: .outputIsFolder)
         }
         let folder = url.deletingLastPathComponent()
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw AppError.validation("The folder '\(folder.path)' for '\(path)' does not exist; create it first or choose another path.",
-                                      code: "OUTPUT_FOLDER_MISSING")
+                                      code: .outputFolderMissing)
         }
         return url
     }
@@ -108,13 +108,13 @@ enum ExportFile {
         let native = String(cString: strerror(code))
         switch code {
         case ENOSPC, EDQUOT:
-            return AppError.failure("DISK_FULL", "The disk is full writing '\(path)'; free some space and export again.")
+            return AppError.failure(.diskFull, "The disk is full writing '\(path)'; free some space and export again.")
         case EACCES, EPERM, EROFS:
-            return AppError.validation("Cannot \(action) '\(path)' (\(native)); choose a folder you can write to.", code: "OUTPUT_NOT_WRITABLE")
+            return AppError.validation("Cannot \(action) '\(path)' (\(native)); choose a folder you can write to.", code: .outputNotWritable)
         case EPIPE:
-            return AppError.failure("OUTPUT_CLOSED", "The reader of the export closed '\(path)' before the end.")
+            return AppError.failure(.outputClosed, "The reader of the export closed '\(path)' before the end.")
         default:
-            return AppError.failure("EXPORT_WRITE_FAILED", "Cannot \(action) '\(path)' (\(native)).")
+            return AppError.failure(.exportWriteFailed, "Cannot \(action) '\(path)' (\(native)).")
         }
     }
 }

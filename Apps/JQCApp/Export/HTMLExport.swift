@@ -271,7 +271,7 @@ struct HTMLExport {
         while true {
             let chunk: Data
             do { chunk = try handle.read(upToCount: Self.photoChunk) ?? Data() } catch {
-                throw AppError.failure("PHOTO_UNREADABLE", "Cannot read photo \(id) at '\(url.path)' (\(error.localizedDescription)); check the profile's photo folder.")
+                throw AppError.failure(.photoUnreadable, "Cannot read photo \(id) at '\(url.path)' (\(error.localizedDescription)); check the profile's photo folder.")
             }
             carry.append(chunk)
             let whole = chunk.isEmpty ? carry.count : carry.count - carry.count % 3

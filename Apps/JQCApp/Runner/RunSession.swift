@@ -75,7 +75,7 @@ final class RunSession {
     /// Runs until the person quits, completes, or input ends. Returns the report as saved.
     func run() throws(AppError) -> (report: Report, completed: Bool) {
         guard report.lifecycle.isEditable else {
-            throw AppError.blocked("STATE_NOT_ALLOWED", report.lifecycle.refusal(for: .autosave))
+            throw AppError.blocked(.stateNotAllowed, report.lifecycle.refusal(for: .autosave))
         }
         write(paint("\(template.name): \(runner.steps.count) fields. Type an answer and press Enter; /help for commands.", bold: true))
         try show()

@@ -41,7 +41,7 @@ extension SyncService {
         case .success(let page):
             return page
         case .failure(let error) where Self.isUnreachable(error):
-            throw AppError(code: "HISTORY_REQUIRES_NETWORK", "History needs a connection; try again when online.",
+            throw AppError(code: .historyRequiresNetwork, "History needs a connection; try again when online.",
                            exitCode: ExitCode.temporary)
         case .failure(let error):
             throw AppError(api: error)
@@ -65,10 +65,10 @@ extension SyncService {
             try? saveCache(rollup, userID: saved.user.id, store: store)
             return TeamView(rollup: rollup)
         case .failure(let error) where error.code == .forbidden:
-            throw AppError.blocked("ROLLUP_FORBIDDEN", "The team view is for supervisors; \(saved.user.username) is signed in as \(saved.user.role.rawValue).")
+            throw AppError.blocked(.rollupForbidden, "The team view is for supervisors; \(saved.user.username) is signed in as \(saved.user.role.rawValue).")
         case .failure(let error) where Self.isUnreachable(error) || error.isTransient:
             if let cached = cachedView(userID: saved.user.id, store: store) { return cached }
-            throw AppError(code: "ROLLUP_REQUIRES_NETWORK", "Team view needs a connection.", exitCode: ExitCode.temporary)
+            throw AppError(code: .rollupRequiresNetwork, "Team view needs a connection.", exitCode: ExitCode.temporary)
         case .failure(let error):
             throw AppError(api: error)
         }
@@ -77,7 +77,7 @@ extension SyncService {
     /// The saved session, or `AUTH_REQUIRED` (6).
     func signedInSession() throws(AppError) -> CredentialStore.Saved {
         guard let saved = try credentials.load() else {
-            throw AppError(code: "AUTH_REQUIRED", "Sign in with 'jqc login --server URL --username NAME' first; nothing on this device was lost.",
+            throw AppError(code: .authRequired, "Sign in with 'jqc login --server URL --username NAME' first; nothing on this device was lost.",
                            exitCode: ExitCode.authRequired)
         }
         return saved

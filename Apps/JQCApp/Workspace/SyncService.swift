@@ -67,7 +67,7 @@ public struct SyncService {
                      progress: @escaping @Sendable (SyncProgress) -> Void) throws(AppError) -> SyncSummary {
         let store = credentials
         guard let saved = try store.load() else {
-            throw AppError(code: "AUTH_REQUIRED", "Sign in with 'jqc login --server URL --username NAME' first; nothing on this device was lost.",
+            throw AppError(code: .authRequired, "Sign in with 'jqc login --server URL --username NAME' first; nothing on this device was lost.",
                            exitCode: ExitCode.authRequired)
         }
         let local = try context.store()
@@ -141,13 +141,13 @@ extension AppError {
     public init(api error: APIError) {
         switch error.code {
         case .authRequired:
-            self.init(code: "AUTH_REQUIRED", error.message, exitCode: ExitCode.authRequired)
+            self.init(code: .authRequired, error.message, exitCode: ExitCode.authRequired)
         case .sessionNotSaved:
-            self.init(code: error.code.rawValue, error.message, exitCode: ExitCode.authRequired)
+            self.init(code: .sessionNotSaved, error.message, exitCode: ExitCode.authRequired)
         case .offline, .connectionLost, .rateLimited, .unavailable, .serverError:
-            self.init(code: "SERVER_UNAVAILABLE", error.message, exitCode: ExitCode.temporary)
+            self.init(code: .serverUnavailable, error.message, exitCode: ExitCode.temporary)
         default:
-            self.init(code: error.code.rawValue, error.message, exitCode: ExitCode.failure)
+            self.init(code: Code(carrying: error.code.rawValue), error.message, exitCode: ExitCode.failure)
         }
     }
 }

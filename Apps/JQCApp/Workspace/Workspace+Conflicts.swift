@@ -28,7 +28,7 @@ extension Workspace {
     /// (fields only one side knows are listed after the form's).
     public func conflictFields(_ report: Report) throws(AppError) -> [ConflictField] {
         guard let conflict = report.lifecycle.conflict else {
-            throw AppError.blocked("STATE_NOT_ALLOWED", report.lifecycle.refusal(for: .keepMine))
+            throw AppError.blocked(.stateNotAllowed, report.lifecycle.refusal(for: .keepMine))
         }
         let template = try template(for: report)
         let server = Answers(json: conflict.payload["answers"] ?? .object([:])) ?? Answers()
@@ -63,7 +63,7 @@ extension Workspace {
         guard open.isEmpty else {
             throw AppError.validation(
                 "Choose mine or server for every field that differs: \(open.joined(separator: ", ")) still open. See 'jqc diff \(short(report))'.",
-                code: "CONFLICT_UNRESOLVED")
+                code: .conflictUnresolved)
         }
         var merged = Answers()
         for field in fields {
@@ -75,7 +75,7 @@ extension Workspace {
 
     private func resolve(_ report: Report, event: ReportEvent, answers: Answers?) throws(AppError) -> Report {
         guard report.state == .conflict else {
-            throw AppError.blocked("STATE_NOT_ALLOWED", report.lifecycle.refusal(for: event))
+            throw AppError.blocked(.stateNotAllowed, report.lifecycle.refusal(for: event))
         }
         let id = report.localID
         // The score of the kept answers is stored with them: a running agent

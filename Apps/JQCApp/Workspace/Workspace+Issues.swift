@@ -32,7 +32,7 @@ extension Workspace {
         guard let parsed, problems.isEmpty else {
             throw AppError.validation(problems.count == 1 ? "No issue was flagged: \(problems[0])"
                                                          : "No issue was flagged: \(problems.count) problems.",
-                                      problems: problems.count == 1 ? [] : problems, code: "ISSUE_INVALID")
+                                      problems: problems.count == 1 ? [] : problems, code: .issueInvalid)
         }
         let current = try refreshed(report)
         var prepared: PreparedPhoto?

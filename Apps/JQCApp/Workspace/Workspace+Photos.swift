@@ -90,7 +90,7 @@ extension Workspace {
     /// Refuses a report that cannot take photos (only DRAFT and REJECTED can).
     func requireAcceptsPhotos(_ report: Report) throws(AppError) {
         guard report.lifecycle.isEditable else {
-            throw AppError.blocked("STATE_NOT_ALLOWED", report.lifecycle.refusal(for: .autosave))
+            throw AppError.blocked(.stateNotAllowed, report.lifecycle.refusal(for: .autosave))
         }
     }
 
@@ -103,7 +103,7 @@ extension Workspace {
             let hint = images.isEmpty ? "This template has no image field; attach photos to the report or an issue instead."
                                       : "Photo fields here: \(images.joined(separator: ", "))."
             throw AppError.validation("Field '\(field.id)' (\(field.displayName)) is a \(field.type) field, not an image field. \(hint)",
-                                      code: "FIELD_NOT_IMAGE")
+                                      code: .fieldNotImage)
         }
         return field.id
     }
@@ -124,14 +124,14 @@ extension Workspace {
         let photoFiles = try self.photoFiles()
         let free = try storage { () throws(StorageError) in try photoFiles.freeBytes() }
         if free < settings.storageFloorBytes {
-            throw AppError.blocked("STORAGE_LOW",
+            throw AppError.blocked(.storageLow,
                 "Not enough space for photos (\(Self.megabytes(free)) free, \(Self.megabytes(settings.storageFloorBytes)) kept free). Free space or sync pending reports.")
         }
         let compressor: PhotoCompressor
         do {
             compressor = PhotoCompressor(settings: try CompressionSettings(quality: settings.photoQuality, maxLongEdge: settings.photoMaxEdge))
         } catch {
-            throw AppError.failure("SETTINGS_INVALID", "\(error.message) Change them with 'jqc settings'.")
+            throw AppError.failure(.settingsInvalid, "\(error.message) Change them with 'jqc settings'.")
         }
         let temporary = photoFiles.directory.appendingPathComponent(".import-\(UUID().uuidString).tmp")
         let compressed: CompressedPhoto
@@ -158,7 +158,7 @@ extension Workspace {
 
     private func capExceeded(used: Int64, file: String, needs: Int64) -> AppError {
         let cap = settings.photoCapBytes
-        return AppError.blocked("PHOTO_CAP_EXCEEDED",
+        return AppError.blocked(.photoCapExceeded,
             "Photo cap reached for this report: \(Self.megabytes(used)) of \(Self.megabytes(cap)) used, \(Self.megabytes(max(0, cap - used))) left; '\(URL(fileURLWithPath: file).lastPathComponent)' needs \(Self.megabytes(needs)). Nothing was added; raise the cap with 'jqc settings photo-cap-mb N' or attach fewer photos.")
     }
 
@@ -198,7 +198,7 @@ extension Workspace {
     /// The profile's photo folder.
     private func photoFiles() throws(AppError) -> PhotoFileStore {
         guard let files = store.photoFiles else {
-            throw AppError.failure("PHOTO_FOLDER_MISSING", "This store was opened without a photo folder, so photos cannot be added.")
+            throw AppError.failure(.photoFolderMissing, "This store was opened without a photo folder, so photos cannot be added.")
         }
         return files
     }
@@ -222,7 +222,7 @@ extension Workspace {
 
     private static func photoDenied(_ file: String, reason: String) -> AppError {
         AppError.validation("Photos are disabled for '\(file)': \(reason). You can still complete this report.",
-                            code: "PERMISSION_PHOTO_DENIED")
+                            code: .permissionPhotoDenied)
     }
 
     /// The app's reading of an Imaging failure.
@@ -231,13 +231,13 @@ extension Workspace {
         case .unreadable:
             return photoDenied(file, reason: "it cannot be read")
         case .notAnImage, .damaged, .tooLarge:
-            return AppError.validation(error.message, code: "PHOTO_INVALID")
+            return AppError.validation(error.message, code: .photoInvalid)
         case .writeFailed:
-            return AppError.failure("PHOTO_WRITE_FAILED", error.message)
+            return AppError.failure(.photoWriteFailed, error.message)
         case .diskFull:
-            return AppError.failure("DISK_FULL", "The disk is full: '\(URL(fileURLWithPath: file).lastPathComponent)' was not added, and nothing already saved was lost. Free some space, then add the photo again.")
+            return AppError.failure(.diskFull, "The disk is full: '\(URL(fileURLWithPath: file).lastPathComponent)' was not added, and nothing already saved was lost. Free some space, then add the photo again.")
         case .invalidSettings:
-            return AppError.failure("SETTINGS_INVALID", "\(error.message) Change them with 'jqc settings'.")
+            return AppError.failure(.settingsInvalid, "\(error.message) Change them with 'jqc settings'.")
         }
     }
 

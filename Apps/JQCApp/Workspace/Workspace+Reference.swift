@@ -22,14 +22,14 @@ extension Workspace {
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         guard size <= limit else {
-            throw AppError.validation("'\(path)' is \(size / (1024 * 1024)) MB; reference files over \(limit / (1024 * 1024)) MB are refused.", code: "FILE_TOO_LARGE")
+            throw AppError.validation("'\(path)' is \(size / (1024 * 1024)) MB; reference files over \(limit / (1024 * 1024)) MB are refused.", code: .fileTooLarge)
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw AppError.validation("Cannot read '\(path)'. Check its permissions.", code: "FILE_UNREADABLE")
+            throw AppError.validation("Cannot read '\(path)'. Check its permissions.", code: .fileUnreadable)
         }
         let json: JSONValue
         do { json = try JSONValue.parse(data) } catch {
-            throw AppError.validation("'\(path)': \(error.message). Nothing was imported.", code: "INVALID_JSON")
+            throw AppError.validation("'\(path)': \(error.message). Nothing was imported.", code: .invalidJson)
         }
         if json["ok"] == .bool(true), let inner = json["data"] { return inner }
         return json
@@ -119,7 +119,7 @@ extension Workspace {
         let (templates, problems, warnings) = Self.checkTemplates(document, source: path, registry: registry)
         guard problems.isEmpty else {
             throw AppError.validation("'\(path)' has \(problems.count) problem\(problems.count == 1 ? "" : "s"); nothing was imported.",
-                                      problems: problems, code: "TEMPLATE_INVALID")
+                                      problems: problems, code: .templateInvalid)
         }
         try storage { () throws(StorageError) in try store.upsertTemplates(templates) }
         return ImportSummary(imported: templates.map(\.id), warnings: warnings)
@@ -129,7 +129,7 @@ extension Workspace {
     public func importFacilities(path: String) throws(AppError) -> ImportSummary {
         let document = try Self.readReferenceFile(path)
         guard let facilityList = document["facilities"] else {
-            throw AppError.validation("'\(path)' has no \"facilities\" list; expected {\"facilities\": [...], \"areas\": [...]}.", code: "INVALID_REFERENCE")
+            throw AppError.validation("'\(path)' has no \"facilities\" list; expected {\"facilities\": [...], \"areas\": [...]}.", code: .invalidReference)
         }
         let facilities: [Facility] = try Self.decodeList(facilityList, as: Facility.self, what: "facilities", path: path)
         let areas: [Area] = try document["areas"].map { (list) throws(AppError) in try Self.decodeList(list, as: Area.self, what: "areas", path: path) } ?? []
@@ -143,7 +143,7 @@ extension Workspace {
         var areaMap = Dictionary(allAreas.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for area in areas {
             guard merged[area.facilityID] != nil else {
-                throw AppError.validation("'\(path)': area '\(area.id)' names facility '\(area.facilityID)', which is neither in the file nor on this device; nothing was imported.", code: "INVALID_REFERENCE")
+                throw AppError.validation("'\(path)': area '\(area.id)' names facility '\(area.facilityID)', which is neither in the file nor on this device; nothing was imported.", code: .invalidReference)
             }
             areaMap[area.id] = area
         }
@@ -157,7 +157,7 @@ extension Workspace {
     public func importAssignments(path: String) throws(AppError) -> ImportSummary {
         let document = try Self.readReferenceFile(path)
         guard let list = document["assignments"] else {
-            throw AppError.validation("'\(path)' has no \"assignments\" list; expected {\"assignments\": [...]}.", code: "INVALID_REFERENCE")
+            throw AppError.validation("'\(path)' has no \"assignments\" list; expected {\"assignments\": [...]}.", code: .invalidReference)
         }
         let assignments: [Assignment] = try Self.decodeList(list, as: Assignment.self, what: "assignments", path: path)
         try storage { () throws(StorageError) in try store.upsertAssignments(assignments, cursor: nil) }
@@ -166,14 +166,14 @@ extension Workspace {
 
     static func decodeList<T: Decodable>(_ list: JSONValue, as type: T.Type, what: String, path: String) throws(AppError) -> [T] {
         guard let items = list.arrayValue else {
-            throw AppError.validation("'\(path)': \"\(what)\" must be a list, not \(list.kindDescription); nothing was imported.", code: "INVALID_REFERENCE")
+            throw AppError.validation("'\(path)': \"\(what)\" must be a list, not \(list.kindDescription); nothing was imported.", code: .invalidReference)
         }
         var result: [T] = []
         for (index, item) in items.enumerated() {
             do {
                 result.append(try JSONDecoder().decode(T.self, from: item.canonicalData()))
             } catch {
-                throw AppError.validation("'\(path)': \(what) item \(index + 1) is not valid (\(ModelsErrorText.describe(error))); nothing was imported.", code: "INVALID_REFERENCE")
+                throw AppError.validation("'\(path)': \(what) item \(index + 1) is not valid (\(ModelsErrorText.describe(error))); nothing was imported.", code: .invalidReference)
             }
         }
         return result

@@ -26,7 +26,7 @@ extension Workspace {
         guard let minimumText = try storage({ () throws(StorageError) in try store.meta(MetaKey.minAppVersion) }),
               let minimum = SemanticVersion(minimumText), let current = SemanticVersion(AppVersion.current),
               current < minimum else { return }
-        throw AppError.blocked("APP_VERSION_UNSUPPORTED",
+        throw AppError.blocked(.appVersionUnsupported,
             "Update required to create new reports: this jqc is \(current), the server needs \(minimum) or later. Reports already completed still upload.")
     }
 
@@ -38,12 +38,12 @@ extension Workspace {
             throw AppError.notFound("No assignment '\(assignmentID)' on this device. See 'jqc assignments'.")
         }
         guard assignment.status == .open else {
-            throw AppError.blocked("ASSIGNMENT_CLOSED", "Assignment '\(assignmentID)' is closed; start from a template instead.")
+            throw AppError.blocked(.assignmentClosed, "Assignment '\(assignmentID)' is closed; start from a template instead.")
         }
         let existing = try storage { () throws(StorageError) in try store.reports() }
             .first { $0.assignmentID == assignmentID && $0.state != .synced }
         if let existing {
-            throw AppError.blocked("ASSIGNMENT_IN_PROGRESS",
+            throw AppError.blocked(.assignmentInProgress,
                 "Assignment '\(assignmentID)' already has report \(existing.localID.uuidString.lowercased()) (\(existing.state.rawValue)); continue it with 'jqc run \(existing.localID.uuidString.lowercased())'.")
         }
         return try start(templateID: assignment.templateID, facilityID: assignment.facilityID,
@@ -78,13 +78,13 @@ extension Workspace {
     @discardableResult
     public func answer(_ report: Report, fieldID: String, input: AnswerInput) throws(AppError) -> Report {
         guard report.lifecycle.isEditable else {
-            throw AppError.blocked("STATE_NOT_ALLOWED", report.lifecycle.refusal(for: .autosave))
+            throw AppError.blocked(.stateNotAllowed, report.lifecycle.refusal(for: .autosave))
         }
         let template = try template(for: report)
         let field = try field(fieldID, of: template)
         let type = registry.resolve(field)
         guard type.isAnswerable else {
-            throw AppError.validation("Field '\(field.id)' (\(field.displayName)) is a \(field.type) and takes no answer.", code: "ANSWER_INVALID")
+            throw AppError.validation("Field '\(field.id)' (\(field.displayName)) is a \(field.type) and takes no answer.", code: .answerInvalid)
         }
         let logic = self.logic(template)
         try checkLogicAllows(input, field: field, report: report, logic: logic)
@@ -101,15 +101,15 @@ extension Workspace {
             }
             let row = try parse(text, field: field, report: report, template: template)
             do { value = try type.appendingRows(row, to: report.answers[field.id], for: field) } catch {
-                throw AppError.validation(error.message, code: "ANSWER_INVALID")
+                throw AppError.validation(error.message, code: .answerInvalid)
             }
         case .json(let text):
             let parsed: JSONValue
             do { parsed = try JSONValue.parse(text) } catch {
-                throw AppError.validation("The value for field '\(field.id)' is not JSON: \(error.message). Quote strings, for example '\"pass\"'.", code: "ANSWER_INVALID")
+                throw AppError.validation("The value for field '\(field.id)' is not JSON: \(error.message). Quote strings, for example '\"pass\"'.", code: .answerInvalid)
             }
             if let problem = type.validate(parsed, for: field) {
-                throw AppError.validation("Field '\(field.id)' (\(field.displayName)): \(problem)", code: "ANSWER_INVALID")
+                throw AppError.validation("Field '\(field.id)' (\(field.displayName)): \(problem)", code: .answerInvalid)
             }
             value = parsed.isNull ? nil : parsed
         }
@@ -156,15 +156,15 @@ extension Workspace {
     private func checkLogicAllows(_ input: AnswerInput, field: FieldDefinition, report: Report, logic: FormLogic) throws(AppError) {
         if logic.isCalculated(field.id), logic.unsupportedReason(field.id) == nil {
             let now = logic.evaluate(report.answers).value(field.id)
-            throw AppError.validation("Field '\(field.id)' (\(field.displayName)) is calculated from other answers and cannot be set (now: \(now.map { registry.display(field, $0, style: .plain) } ?? "no value")). Answer the fields it is calculated from.", code: "FIELD_CALCULATED")
+            throw AppError.validation("Field '\(field.id)' (\(field.displayName)) is calculated from other answers and cannot be set (now: \(now.map { registry.display(field, $0, style: .plain) } ?? "no value")). Answer the fields it is calculated from.", code: .fieldCalculated)
         }
         if case .clear = input { return }
         let state = logic.evaluate(report.answers)
         if !state.isVisible(field.id) {
-            throw AppError.blocked("FIELD_HIDDEN", "Field '\(field.id)' (\(field.displayName)) is hidden by condition: \(logic.hiddenReason(field.id, in: state) ?? "its condition does not hold"). See 'jqc explain \(short(report)) \(field.id)'.")
+            throw AppError.blocked(.fieldHidden, "Field '\(field.id)' (\(field.displayName)) is hidden by condition: \(logic.hiddenReason(field.id, in: state) ?? "its condition does not hold"). See 'jqc explain \(short(report)) \(field.id)'.")
         }
         if let reason = logic.unsupportedReason(field.id), case .typed = input {
-            throw AppError.validation("Field '\(field.id)' (\(field.displayName)) cannot be typed: \(reason); update jqc, or set its JSON with --value-json.", code: "ANSWER_INVALID")
+            throw AppError.validation("Field '\(field.id)' (\(field.displayName)) cannot be typed: \(reason); update jqc, or set its JSON with --value-json.", code: .answerInvalid)
         }
     }
 
@@ -174,7 +174,7 @@ extension Workspace {
         do {
             return try registry.parse(text, for: field, context: context)
         } catch {
-            throw AppError.validation("Field '\(field.id)' (\(field.displayName)): \(error.message)", code: "ANSWER_INVALID")
+            throw AppError.validation("Field '\(field.id)' (\(field.displayName)): \(error.message)", code: .answerInvalid)
         }
     }
 
@@ -214,7 +214,7 @@ extension Workspace {
         throw AppError.validation(
             "Report \(short(report)) cannot be completed: \(stale.count == 1 ? "a signature vouches" : "signatures vouch") for answers that have changed since.",
             problems: stale.map { "Field '\($0.id)' (\($0.displayName)): signed before the answers changed; sign again: jqc answer \(short(report)) \($0.id) NAME" },
-            code: "SIGNATURE_STALE")
+            code: .signatureStale)
     }
 
     // MARK: Completing
@@ -225,7 +225,7 @@ extension Workspace {
     @discardableResult
     public func complete(_ report: Report, followUp: Bool = false) throws(AppError) -> Report {
         guard report.lifecycle.isEditable else {
-            throw AppError.blocked("STATE_NOT_ALLOWED", report.lifecycle.refusal(for: .complete))
+            throw AppError.blocked(.stateNotAllowed, report.lifecycle.refusal(for: .complete))
         }
         let template = try template(for: report)
         let logic = self.logic(template)
@@ -233,7 +233,7 @@ extension Workspace {
         if !problems.isEmpty {
             throw AppError.validation(
                 "Report \(short(report)) cannot be completed: \(problems.count) field\(problems.count == 1 ? "" : "s") need\(problems.count == 1 ? "s" : "") an answer or a fix.",
-                problems: problems.map(\.message), code: "REQUIRED_ANSWERS_MISSING")
+                problems: problems.map(\.message), code: .requiredAnswersMissing)
         }
         try checkSignaturesHold(report, template: template, logic: logic)
 
@@ -265,7 +265,7 @@ extension Workspace {
     @discardableResult
     public func retry(_ report: Report) throws(AppError) -> Report {
         guard report.state == .pending else {
-            throw AppError.blocked("NOT_ALLOWED", "\(short(report)) is \(report.state.rawValue); only PENDING reports are retried.")
+            throw AppError.blocked(.notAllowed, "\(short(report)) is \(report.state.rawValue); only PENDING reports are retried.")
         }
         return try storage { () throws(StorageError) in try store.apply(.retryRequested, to: report.localID) }
     }
@@ -281,7 +281,7 @@ extension Workspace {
     /// Returns the report as it is now, or nil when it is gone.
     public func delete(_ report: Report) throws(AppError) -> Report? {
         guard report.state == .draft else {
-            throw AppError.blocked("STATE_NOT_ALLOWED", report.lifecycle.refusal(for: .discard))
+            throw AppError.blocked(.stateNotAllowed, report.lifecycle.refusal(for: .discard))
         }
         let id = report.localID
         let wasAmendment = report.lifecycle.isAmendment
@@ -294,13 +294,13 @@ extension Workspace {
     /// answers its field types allow to copy.
     public func reinspect(_ parent: Report) throws(AppError) -> Report {
         guard parent.state == .pending || parent.state == .synced || parent.state == .conflict else {
-            throw AppError.blocked("STATE_NOT_ALLOWED",
+            throw AppError.blocked(.stateNotAllowed,
                 "Report \(short(parent)) is \(parent.state.rawValue); only completed reports (PENDING or SYNCED) can be re-inspected.")
         }
         let existing = try storage { () throws(StorageError) in try store.reports() }
             .first { $0.parentLocalID == parent.localID && $0.lifecycle.isEditable }
         if let existing {
-            throw AppError.blocked("REINSPECTION_IN_PROGRESS",
+            throw AppError.blocked(.reinspectionInProgress,
                 "Report \(short(existing)) is already a re-inspection of \(short(parent)); continue it with 'jqc run \(existing.localID.uuidString.lowercased())'.")
         }
         let template = try template(for: parent)
