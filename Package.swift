@@ -33,16 +33,16 @@ let package = Package(
     targets: [
         // MARK: - Apps: thin executables over library code
 
-        /// The inspector's CLI; its `@main` only hands the arguments to JQCApp.
+        /// The inspector's CLI; its `main` only hands the arguments to JQCApp.
         .executableTarget(
             name: "jqc",
             dependencies: ["JQCApp"],
             path: "Apps/jqc"
         ),
-        /// The headless sync agent run by cron or a systemd timer.
+        /// The headless sync agent run by cron or a systemd timer; its `main` hands the arguments to JQCAgent.
         .executableTarget(
             name: "jqc-agent",
-            dependencies: ["JQCApp"],
+            dependencies: ["JQCAgent"],
             path: "Apps/jqc-agent"
         ),
         /// The server of CONTRACT.md; its `main` hands the arguments and the two stores to ServerCore.
@@ -55,9 +55,11 @@ let package = Package(
             ],
             path: "Apps/jqc-server"
         ),
-        /// Everything the apps do, as a library the tests can call.
+        /// What both device programs share: the workspace (the one seam to the
+        /// store), sign-in and sync, settings, errors, and the program runner
+        /// (dispatch, help, completion, man pages).
         .target(
-            name: "JQCApp",
+            name: "JQCCore",
             dependencies: [
                 .product(name: "ArgumentParsing", package: "ArgumentParsing"),
                 .product(name: "ProgramOutput", package: "ProgramOutput"),
@@ -72,9 +74,39 @@ let package = Package(
                 .product(name: "SiteFieldTypes", package: "SiteFieldTypes"),
                 .product(name: "FormLogic", package: "FormLogic"),
                 .product(name: "Imaging", package: "Imaging"),
+            ],
+            path: "Apps/JQCCore"
+        ),
+        /// jqc's commands, the home menu, the form runner and the exports.
+        .target(
+            name: "JQCApp",
+            dependencies: [
+                "JQCCore",
+                .product(name: "ArgumentParsing", package: "ArgumentParsing"),
+                .product(name: "ProgramOutput", package: "ProgramOutput"),
+                .product(name: "Models", package: "Models"),
+                .product(name: "Storage", package: "Storage"),
+                .product(name: "Sync", package: "Sync"),
+                .product(name: "Scoring", package: "Scoring"),
+                .product(name: "FieldTypes", package: "FieldTypes"),
+                .product(name: "ExternalFieldTypes", package: "FieldTypes"),
+                .product(name: "SiteFieldTypes", package: "SiteFieldTypes"),
+                .product(name: "FormLogic", package: "FormLogic"),
                 .product(name: "LineEditing", package: "LineEditing"),
             ],
             path: "Apps/JQCApp"
+        ),
+        /// jqc-agent: the sync loop, its log and metrics; it links none of jqc's commands, menu or runner.
+        .target(
+            name: "JQCAgent",
+            dependencies: [
+                "JQCCore",
+                .product(name: "ArgumentParsing", package: "ArgumentParsing"),
+                .product(name: "ProgramOutput", package: "ProgramOutput"),
+                .product(name: "Models", package: "Models"),
+                .product(name: "Sync", package: "Sync"),
+            ],
+            path: "Apps/JQCAgent"
         ),
 
         // MARK: - Tools: programs run on demand, by tests and by operators
@@ -230,7 +262,7 @@ let package = Package(
         .testTarget(
             name: "AppTests",
             dependencies: [
-                "TestSupport", "JQCApp", "jqc", "jqc-agent",
+                "TestSupport", "JQCCore", "JQCApp", "JQCAgent", "jqc", "jqc-agent",
                 .product(name: "Models", package: "Models"),
                 .product(name: "SQLite", package: "SQLite"),
                 .product(name: "Storage", package: "Storage"),

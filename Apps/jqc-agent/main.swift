@@ -1,4 +1,4 @@
 import Foundation
-import JQCApp
+import JQCAgent
 
-exit(JQCCommandLine.run(program: .agent, arguments: Array(CommandLine.arguments.dropFirst())))
+exit(AgentProgram.run(arguments: Array(CommandLine.arguments.dropFirst())))

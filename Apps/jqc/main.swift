@@ -1,4 +1,4 @@
 import Foundation
 import JQCApp
 
-exit(JQCCommandLine.run(program: .jqc, arguments: Array(CommandLine.arguments.dropFirst())))
+exit(JQCCommandLine.run(arguments: Array(CommandLine.arguments.dropFirst())))

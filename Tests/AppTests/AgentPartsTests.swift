@@ -1,5 +1,6 @@
 import Foundation
-import JQCApp
+import JQCAgent
+import JQCCore
 import Models
 import Testing
 import TestSupport

@@ -4,6 +4,7 @@ import Storage
 import Testing
 import TestSupport
 @testable import JQCApp
+import JQCCore
 
 /// The menu core driven by scripted lines, as the dispatcher drives it from a terminal.
 @Suite("Home menu driven by scripted input")

@@ -3,7 +3,7 @@ import Foundation
 import Storage
 import Testing
 import TestSupport
-@testable import JQCApp
+@testable import JQCCore
 
 /// Two imports into one report at the same moment: each checks the cap before
 /// it compresses and stores, so both can pass that check; the cap is checked

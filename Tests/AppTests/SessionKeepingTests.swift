@@ -4,7 +4,7 @@ import Storage
 import Sync
 import Testing
 import TestSupport
-@testable import JQCApp
+@testable import JQCCore
 
 /// Tokens the server rotates are kept at once; when they cannot be (the
 /// profile's folder is gone or unwritable), that is an error the person

@@ -1,6 +1,7 @@
 import ArgumentParsing
 import FieldTypes
 import Foundation
+import JQCCore
 import Models
 
 /// conflicts, diff, resolve: a person decides every conflict (BR-06).

@@ -1,4 +1,5 @@
 import FieldTypes
+import JQCCore
 import Models
 
 /// What `diff` and `resolve` print, and what the menu shows for a report in

@@ -1,6 +1,7 @@
 import ArgumentParsing
 import FieldTypes
 import FormLogic
+import JQCCore
 import Models
 
 /// `jqc explain LOCAL_ID FIELD_ID`: why a field is shown, hidden, required or computed.

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Foundation
+import JQCCore
 import Models
 
 /// `export`: a report as JSON, CSV or one self-contained HTML page (PRODUCT.md F13).

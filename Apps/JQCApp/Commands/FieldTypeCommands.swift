@@ -2,6 +2,7 @@ import ArgumentParsing
 import ExternalFieldTypes
 import FieldTypes
 import Foundation
+import JQCCore
 import Models
 import SiteFieldTypes
 
@@ -37,7 +38,7 @@ enum FieldTypeCommands {
         }
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         // What the plugin does wrong is listed below; the line a program would warn with is not needed twice.
-        var settings = FieldTypeSetup.settings(environment: inv.context.environment, program: .jqc)
+        var settings = FieldTypeSetup.settings(environment: inv.context.environment, program: JQCCommandLine.program)
         settings.warn = { _ in }
         let outcome = ExternalFieldTypeCheck.run(path: absolute, settings: settings)
         let shown = outcome.name.map { "field type '\($0)'" } ?? "'\(path)'"

@@ -1,6 +1,7 @@
 import ArgumentParsing
 import FieldTypes
 import Foundation
+import JQCCore
 import Models
 import Storage
 

@@ -1,6 +1,7 @@
 import Foundation
 import FieldTypes
 import FormLogic
+import JQCCore
 import Models
 import Scoring
 import Storage

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Foundation
+import JQCCore
 import Models
 import ProgramOutput
 import Storage

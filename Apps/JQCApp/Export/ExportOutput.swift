@@ -1,4 +1,5 @@
 import Foundation
+import JQCCore
 import ProgramOutput
 #if canImport(Glibc)
 import Glibc

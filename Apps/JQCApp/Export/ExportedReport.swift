@@ -1,5 +1,6 @@
 import Foundation
 import FieldTypes
+import JQCCore
 import Models
 import Scoring
 import Storage

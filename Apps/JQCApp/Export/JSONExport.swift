@@ -1,4 +1,5 @@
 import Foundation
+import JQCCore
 import Models
 
 /// The JSON export: the `show --json` document (from `ReportPresenter`, with

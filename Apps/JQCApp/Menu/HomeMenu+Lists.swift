@@ -1,4 +1,5 @@
 import Foundation
+import JQCCore
 import Models
 import Storage
 

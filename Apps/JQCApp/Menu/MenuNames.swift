@@ -1,3 +1,4 @@
+import JQCCore
 import Models
 import Storage
 

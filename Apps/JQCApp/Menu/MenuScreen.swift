@@ -1,5 +1,6 @@
 import FieldTypes
 import Foundation
+import JQCCore
 
 /// One screen of the home menu: a title, lines of text, numbered choices and
 /// lettered keys. Drawing it and reading what a person typed are pure

@@ -1,4 +1,5 @@
 import FieldTypes
+import JQCCore
 import Models
 
 /// The interactive form runner's navigation as a value: which field is on

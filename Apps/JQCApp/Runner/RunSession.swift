@@ -1,6 +1,7 @@
 import FieldTypes
 import FormLogic
 import Foundation
+import JQCCore
 import Models
 import Scoring
 import Storage

@@ -182,7 +182,7 @@ extension Workspace {
 
 /// Short descriptions of decoding failures for one-line messages.
 enum ModelsErrorText {
-    static func describe(_ error: any Error) -> String {
+    public static func describe(_ error: any Error) -> String {
         switch error {
         case DecodingError.keyNotFound(let key, _): return "'\(key.stringValue)' is missing"
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context), DecodingError.dataCorrupted(let context):

@@ -93,7 +93,7 @@ public struct SyncService {
     /// Keeps tokens the server granted or rotated in `store`, at once. A
     /// failed save is an error of the request that brought them (the old
     /// refresh token is spent): the person is told now, with what to do.
-    static func keeping(in store: CredentialStore, serverURL: String, caFile: String?) -> APIClient.TokensChanged {
+    public static func keeping(in store: CredentialStore, serverURL: String, caFile: String?) -> APIClient.TokensChanged {
         { new throws(APIError) in
             guard let new else { return }
             do throws(AppError) {

@@ -79,7 +79,7 @@ extension Workspace {
     }
 
     /// The report as stored now, refused unless it still takes photos.
-    func refreshed(_ report: Report) throws(AppError) -> Report {
+    public func refreshed(_ report: Report) throws(AppError) -> Report {
         guard let current = try storage({ () throws(StorageError) in try store.report(report.localID) }) else {
             throw AppError.notFound("Report \(short(report)) is no longer on this device. See 'jqc list'.")
         }
@@ -251,12 +251,12 @@ extension Workspace {
     }
 
     /// "1.8 MB of 25.0 MB used, 23.2 MB left".
-    static func capText(used: Int64, cap: Int64) -> String {
+    public static func capText(used: Int64, cap: Int64) -> String {
         "\(megabytes(used)) of \(megabytes(cap)) used, \(megabytes(max(0, cap - used))) left"
     }
 
     /// Bytes as megabytes with one decimal ("24.1 MB").
-    static func megabytes(_ bytes: Int64) -> String {
+    public static func megabytes(_ bytes: Int64) -> String {
         String(format: "%.1f MB", Double(bytes) / (1024 * 1024))
     }
 

@@ -8,9 +8,9 @@ import Storage
 /// The composition root of field types for `jqc` and `jqc-agent`: the
 /// built-in types, the site package's, and the external types found in
 /// `JQC_FIELD_TYPES_PATH` and then the profile's `field-types/` folder.
-enum FieldTypeSetup {
+public enum FieldTypeSetup {
     /// The registry a program runs with; external types are found, not started.
-    static func registry(profile: Profile, environment: [String: String], program: JQCCommandLine.Program) -> FieldTypeRegistry {
+    public static func registry(profile: Profile, environment: [String: String], program: Program) -> FieldTypeRegistry {
         let settings = settings(environment: environment, program: program)
         let found = ExternalFieldTypeDiscovery.find(in: directories(profile: profile, environment: environment))
         return FieldTypeRegistry.builtIn().addingSiteFieldTypes().addingExternalFieldTypes(found, settings: settings)
@@ -23,8 +23,8 @@ enum FieldTypeSetup {
 
     /// The time limit from `JQC_FIELD_TYPE_TIMEOUT` (the default, with a warning, when it is unusable)
     /// and a warning line on stderr: plain for `jqc`, a JSON log line for `jqc-agent`.
-    static func settings(environment: [String: String], program: JQCCommandLine.Program) -> ExternalFieldTypeSettings {
-        let warn = warning(for: program)
+    public static func settings(environment: [String: String], program: Program) -> ExternalFieldTypeSettings {
+        let warn = program.warn
         var settings = ExternalFieldTypeSettings(warn: warn)
         do throws(ExternalFieldTypesError) {
             if let timeout = try ExternalFieldTypeSettings.timeout(environment: environment) { settings.timeout = timeout }
@@ -32,15 +32,6 @@ enum FieldTypeSetup {
             warn("\(error.message); using \(Int(ExternalFieldTypeSettings.defaultTimeout)) s")
         }
         return settings
-    }
-
-    private static func warning(for program: JQCCommandLine.Program) -> @Sendable (String) -> Void {
-        switch program {
-        case .jqc:
-            return { message in OutputChannel.standardError.write("jqc: warning: \(oneLine(message))\n") }
-        case .agent:
-            return { message in (try? AgentLog(file: nil))?.log(.warn, "field_type_warning", ["message": .string(message)]) }
-        }
     }
 }
 

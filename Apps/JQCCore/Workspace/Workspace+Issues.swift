@@ -101,13 +101,13 @@ extension Workspace {
     }
 
     /// "low, medium, high or critical".
-    static var severityList: String {
+    public static var severityList: String {
         let names = IssueSeverity.allCases.map(\.rawValue)
         return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
     }
 
     /// The first eight characters of an id, as shown in lists.
-    static func shortID(_ id: UUID) -> String {
+    public static func shortID(_ id: UUID) -> String {
         String(id.uuidString.lowercased().prefix(8))
     }
 }

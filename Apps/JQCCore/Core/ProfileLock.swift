@@ -16,7 +16,7 @@ public final class ProfileLock {
     /// Takes the lock on `name` in `profileDirectory`, waiting up to `patience`
     /// seconds for its holder (`waiting` is called once if it has to wait);
     /// nil when it is still held after that.
-    static func take(_ name: String, in profileDirectory: URL, patience: TimeInterval = 0,
+    public static func take(_ name: String, in profileDirectory: URL, patience: TimeInterval = 0,
                      waiting: () -> Void = {}) throws(AppError) -> ProfileLock? {
         let path = profileDirectory.appendingPathComponent(name).path
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)

@@ -1,4 +1,5 @@
 import Foundation
+import JQCCore
 import ProgramOutput
 
 /// Prometheus text-format metrics, written to a file atomically (a temporary

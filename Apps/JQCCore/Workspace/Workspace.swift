@@ -24,7 +24,7 @@ public final class Workspace {
     }
 
     /// Runs a store call, turning its error into the app's.
-    func storage<T>(_ body: () throws(StorageError) -> T) throws(AppError) -> T {
+    public func storage<T>(_ body: () throws(StorageError) -> T) throws(AppError) -> T {
         do { return try body() } catch { throw AppError(storage: error) }
     }
 
@@ -80,7 +80,7 @@ public final class Workspace {
     }
 
     /// The score of answers under a template's logic: calculations applied, hidden fields left out.
-    static func score(_ answers: Answers, logic: FormLogic, registry: FieldTypeRegistry) -> ScoreReport {
+    public static func score(_ answers: Answers, logic: FormLogic, registry: FieldTypeRegistry) -> ScoreReport {
         let state = logic.evaluate(answers)
         return Scorer.score(schema: logic.schema, answers: state.answers, hidden: Set(state.hiddenFields), judge: registry.score)
     }

@@ -3,20 +3,21 @@ import Models
 
 /// `help`, `completion` and the man page: each written from the program's
 /// command catalogue, the same specs the parser reads, so none can drift.
-enum HelpCommands {
+public enum HelpCommands {
     /// Help text as output: the text for a person, `{"help": text}` for `--json`.
     private static func text(_ text: String) -> CommandOutput {
         CommandOutput(lines: [text], json: .object(["help": .string(text)]), showsStatusLine: false)
     }
 
-    static func help(_ program: JQCCommandLine.Program) -> Command {
+    /// `help [COMMAND...]` of `program` (`--man`: its man page).
+    public static func help(_ program: Program) -> Command {
         Command(CommandSpec("help", summary: "show the help of a command, a group of commands, or the program",
                             positionals: [PositionalSpec("COMMAND", help: "a command or group, e.g. 'photo add'", optional: true,
                                                          variadic: true)],
                             options: [.flag("man", help: "print the program's man page (roff) instead")])) { invocation throws(AppError) in
-            let catalog = JQCCommandLine.catalog(for: program)
+            let catalog = program.catalog
             if invocation.arguments.flag("man") {
-                return text(JQCCommandLine.manPage(for: program))
+                return text(program.manPage)
             }
             let words = invocation.arguments.positionals
             guard !words.isEmpty else {
@@ -31,19 +32,20 @@ enum HelpCommands {
                 return CommandOutput(lines: [HelpFormatter.group(group, program: program.name, catalog: catalog)], json: .null,
                                      showsStatusLine: false)
             default:
-                throw JQCCommandLine.lookupError(catalog.lookup(words), program: program, catalog: catalog)
+                throw ProgramRunner.lookupError(catalog.lookup(words), program: program, catalog: catalog)
                     ?? AppError.usage("no command '\(words.joined(separator: " "))'. Run '\(program.name) help' for the list.")
             }
         }
     }
 
-    static func completion(_ program: JQCCommandLine.Program) -> Command {
+    /// `completion SHELL` of `program`.
+    public static func completion(_ program: Program) -> Command {
         Command(CommandSpec("completion", summary: "print a shell completion script (bash, zsh or fish)",
                             positionals: [PositionalSpec("SHELL", help: "bash, zsh or fish")],
                             discussion: "Example: \(program.name) completion bash > ~/.local/share/bash-completion/completions/\(program.name)")) {
             invocation throws(AppError) in
             let shell = invocation.positional(0)
-            guard let script = CompletionScript.script(for: shell, program: program.name, catalog: JQCCommandLine.catalog(for: program)) else {
+            guard let script = CompletionScript.script(for: shell, program: program.name, catalog: program.catalog) else {
                 throw AppError.usage("no completion for the shell '\(shell)'; choose bash, zsh or fish.")
             }
             return CommandOutput(lines: [script], json: .object(["script": .string(script)]), showsStatusLine: false)

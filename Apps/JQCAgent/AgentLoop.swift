@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import JQCCore
 import Models
 import Sync
 import Synchronization

@@ -4,10 +4,10 @@ import Models
 import Storage
 
 /// status and settings.
-enum StatusCommands {
-    static var all: [Command] { [status, settings] }
+public enum StatusCommands {
+    public static var all: [Command] { [status, settings] }
 
-    static let status = Command(CommandSpec(
+    public static let status = Command(CommandSpec(
         "status", summary: "pending, conflicts, rejected, needs-attention, photos pending, last sync, online")
     ) { (inv) throws(AppError) -> CommandOutput in
         let summary = try inv.context.status()
@@ -33,7 +33,7 @@ enum StatusCommands {
         return CommandOutput(lines: lines, json: summary.json, showsStatusLine: false)
     }
 
-    static let settings = Command(CommandSpec(
+    public static let settings = Command(CommandSpec(
         "settings", summary: "show the profile's settings, or change one",
         positionals: [PositionalSpec("NAME", help: "the setting to change", optional: true),
                       PositionalSpec("VALUE", help: "its new value", optional: true)])
@@ -56,7 +56,7 @@ enum StatusCommands {
     }
 
     /// The settings as `settings` prints them; the menu's settings screen shows the same.
-    static func settingsTable(_ current: Settings) -> CommandOutput {
+    public static func settingsTable(_ current: Settings) -> CommandOutput {
         let rows = Settings.entries.map { [$0.name, String(current.value(of: $0)), $0.help] }
         return CommandOutput(lines: TextTable.render(["SETTING", "VALUE", "MEANING"], rows, maxColumn: 70),
                              json: .object(Dictionary(uniqueKeysWithValues: Settings.entries.map {

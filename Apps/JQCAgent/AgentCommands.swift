@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Foundation
+import JQCCore
 
 /// `jqc-agent run`: headless sync for cron and systemd.
 enum AgentCommands {
