@@ -136,6 +136,43 @@ struct ExternalFieldTypesJourneyTests {
         #expect(problems.contains { $0.contains("Floor cleaner pH") && $0.contains(silent) }, "\(refusal)")
     }
 
+    @Test("a plugin that ignores the end of its input does not outlive jqc: it is stopped as jqc exits")
+    func pluginStoppedAtExit() throws {
+        var path = ""
+        let profile = try Self.profile { folder in
+            // The example, changed to stay alive after its input ends (and to shrug off SIGTERM).
+            let example = try String(contentsOfFile: FieldTypePlugins.phReading, encoding: .utf8)
+            let stubborn = example.replacingOccurrences(of: "        main()\n", with: """
+                        main()
+                        import signal, time
+                        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+                        time.sleep(600)
+
+                """)
+            try #require(stubborn != example, "the example's entry point moved; update this test")
+            path = try FieldTypePlugins.write("ph_reading", script: stubborn, into: folder)
+        }
+        let id = try profile.start(["--template", "ph-101", "--facility", "F-100"])
+        let typed = try profile.jqc(["answer", id, "2", "7.1"])
+        #expect(typed.status == 0, "the plugin answers while jqc runs: \(typed.stderr)")
+        let deadline = Date().addingTimeInterval(5)
+        var left = Self.processes(running: path)
+        while !left.isEmpty, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+            left = Self.processes(running: path)
+        }
+        #expect(left.isEmpty, "plugin processes left after jqc exited: \(left)")
+    }
+
+    /// The ids of processes whose command line names `path`.
+    static func processes(running path: String) -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.filter { entry in
+            guard Int32(entry) != nil, let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return false }
+            return String(decoding: data, as: UTF8.self).contains(path)
+        }
+    }
+
     @Test("an executable named like a compiled-in type is ignored with one warning: a line from jqc, a JSON log line from jqc-agent")
     func compiledInWins() throws {
         let profile = try DemoProfile()
