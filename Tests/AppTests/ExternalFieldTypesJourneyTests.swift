@@ -80,6 +80,14 @@ struct ExternalFieldTypesJourneyTests {
         let item = history.data["items"]?.arrayValue?.first { $0["server_id"]?.stringValue == serverID }
         let serverScore = try #require(item?["score"]?.numberValue, "the server scored the report: \(history.data)")
         #expect(abs(serverScore - deviceScore) < 1e-9, "the server asked the plugin too: server \(serverScore), device \(deviceScore)")
+
+        // The admin command judges a server revision with the same plugins, given the same folder.
+        let admin = ["admin", "--db", server.databasePath, "edit-report", serverID, "--field-types-dir", serverPlugins.url.path]
+        let wrong = try Programs.run("jqc-server", admin + ["--answer", "2=\"acidic\""])
+        #expect(wrong.status == 4, "the plugin refuses the answer: \(wrong.stdout) \(wrong.stderr)")
+        #expect(wrong.stderr.contains("a pH reading is a number from 0 to 14"), "the plugin's own words: \(wrong.stderr)")
+        let right = try Programs.run("jqc-server", admin + ["--answer", "2=7.2"])
+        #expect(right.status == 0, "\(right.stderr)")
     }
 
     @Test("a server whose plugin never answers rejects the report, naming the plugin, and says so once in its log")

@@ -28,8 +28,11 @@ public enum ServerCommand {
         "admin edit-report", summary: "make a new server revision of a report (how conflicts arise in tests)",
         positionals: [PositionalSpec("SERVER_ID", help: "the report's server id")],
         options: [.value("db", "FILE", help: "the server's database"),
-                  .value("answer", "FIELD_ID=JSON", repeatable: true, help: "set one answer to a JSON value; repeatable")],
-        discussion: "Example: jqc-server admin --db server.db edit-report R1 --answer 2=3 --answer 15='\"Ana\"'")
+                  .value("answer", "FIELD_ID=JSON", repeatable: true, help: "set one answer to a JSON value; repeatable"),
+                  .value("field-types-dir", "DIR", repeatable: true,
+                         help: "look for external field types (jqc-field-NAME) here too, as the server does; repeatable")],
+        discussion: "The new answers are judged and scored as the server judges a report, with the same field types.\n"
+            + "Example: jqc-server admin --db server.db edit-report R1 --answer 2=3 --answer 15='\"Ana\"'")
 
     static let addUser = CommandSpec(
         "admin add-user", summary: "add a user, or reset their password, role and name (password read from stdin)",
@@ -130,8 +133,9 @@ public enum ServerCommand {
             let store = try storage.open(db, StorageOpener.Settings(connections: 1, uploadDirectory: nil)).store
             switch name {
             case "edit-report":
+                let judge = AnswerJudge(registry: ServerFieldTypes.registry(directories: parsed.all("field-types-dir")))
                 return try AdminTool.editReport(store: store, serverID: parsed.positional(0) ?? "",
-                                                answers: edits)
+                                                answers: edits, judge: judge)
             case "import-templates":
                 return try AdminTool.importTemplates(store: store, path: parsed.positional(0) ?? "")
             case "set-password":
@@ -174,8 +178,9 @@ enum AdminTool {
         return out
     }
 
-    static func editReport(store: any ServerStorage, serverID: String, answers: [(String, JSONValue)]) throws(ServerError) -> Int32 {
-        let app = AdminJudge()
+    /// Appends a revision with `answers` changed, judged and scored by `judge` (the server's field types).
+    static func editReport(store: any ServerStorage, serverID: String, answers: [(String, JSONValue)],
+                           judge: AnswerJudge) throws(ServerError) -> Int32 {
         let revision = try store.write { session -> Int in
             guard let report = try session.report(serverID: serverID) else { throw ServerError.notFound("no report '\(serverID)'") }
             guard let current = try session.revision(serverID: serverID, revision: report.currentRevision),
@@ -190,9 +195,9 @@ enum AdminTool {
                 throw ServerError.unprocessable(code: "REPORT_INVALID", "the report's template '\(report.templateID)' is gone")
             }
             if let answers = Answers(json: next.answers) {
-                let problems = app.judge.problems(schema: template.schema, answers: answers)
+                let problems = judge.problems(schema: template.schema, answers: answers)
                 if !problems.isEmpty { throw ServerError.unprocessable(code: "REPORT_INVALID", problems.joined(separator: "; ")) }
-                next.score = app.judge.score(schema: template.schema, answers: answers)
+                next.score = judge.score(schema: template.schema, answers: answers)
             }
             return try session.appendRevision(serverID: serverID, baseRevision: report.currentRevision, payload: next,
                                               issuesJSON: nil, score: next.score, source: "admin", authorID: nil,
@@ -267,5 +272,4 @@ enum AdminTool {
         return 0
     }
 
-    private struct AdminJudge { let judge = AnswerJudge() }
 }
