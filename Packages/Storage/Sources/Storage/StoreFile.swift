@@ -17,13 +17,33 @@ enum StoreFile {
         }
         let db = try StoreDatabase(path: path, mode: .readWriteCreate)
         db.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
-        // Checked again on the writing connection: another process may have
-        // created or upgraded the file between the two opens.
-        try check(db, path: path)
-        try configure(db, path: path)
-        try Migrations.migrate(db, path: path)
+        try settingUp(within: busyTimeoutMilliseconds) { () throws(StorageError) in
+            // Checked again on the writing connection: another process may have
+            // created or upgraded the file between the two opens.
+            try check(db, path: path)
+            try configure(db, path: path)
+            try Migrations.migrate(db, path: path)
+        }
         db.cachesStatements = true
         return db
+    }
+
+    /// Runs the set-up of a store, tried again while it meets a busy store,
+    /// for up to `milliseconds` in all. Two processes creating one new store
+    /// at once (jqc and the agent on a fresh profile) meet each other's
+    /// switch to WAL and first migration, where SQLite may answer busy
+    /// without waiting through the busy handler; each step is idempotent, so
+    /// the one that loses simply does it again once the other is done.
+    private static func settingUp(within milliseconds: Int32, _ body: () throws(StorageError) -> Void) throws(StorageError) {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(milliseconds) * 1_000_000
+        while true {
+            do {
+                try body()
+                return
+            } catch where error.code == .busy && DispatchTime.now().uptimeNanoseconds < deadline {
+                usleep(UInt32.random(in: 5_000...25_000))
+            }
+        }
     }
 
     /// A new private store in memory, with the full schema.
