@@ -102,10 +102,11 @@ extension HomeMenu {
             files += Self.paths(in: line)
         }
         guard !files.isEmpty else { notices.append("No photos added."); return .back }
+        let workspace: Workspace
+        do { workspace = try context.workspace() } catch { fail(error); return .back }
         var field: String?
-        let workspace = try? context.workspace()
-        let imageFields = ((try? workspace?.template(for: report))?.schema.fields ?? []).filter {
-            workspace?.registry.resolve($0).takesPhotos ?? false
+        let imageFields = ((try? workspace.template(for: report))?.schema.fields ?? []).filter {
+            workspace.registry.resolve($0).takesPhotos
         }
         if !imageFields.isEmpty {
             let ids = imageFields.map { "\($0.id) (\($0.displayName))" }.joined(separator: ", ")
@@ -113,7 +114,6 @@ extension HomeMenu {
             if !typed.isEmpty { field = typed }
         }
         do {
-            let workspace = try context.workspace()
             let result = try workspace.addPhotos(to: report, fieldID: field, issueLocalID: nil, files: files)
             notices += PhotoIssueCommands.photosAdded(result, to: report, field: field, issue: nil, in: workspace).lines
         } catch { fail(error) }
@@ -189,23 +189,25 @@ extension HomeMenu {
     }
 
     private func keepMine(_ report: Report) -> Flow {
-        guard let yes = confirm("Upload your answers on top of the server's revision?") else { return .quit }
-        guard yes else { notices.append("Still in CONFLICT."); return .back }
-        do {
-            let workspace = try context.workspace()
-            let resolved = try workspace.resolveKeepingMine(report)
-            notices.append(ConflictPresenter(workspace: workspace, style: context.style).resolvedLine(resolved))
-        } catch { fail(error) }
-        return .back
+        resolveWhole(report, asking: "Upload your answers on top of the server's revision?") { workspace throws(AppError) in
+            try workspace.resolveKeepingMine(report)
+        }
     }
 
     private func takeServer(_ report: Report) -> Flow {
-        guard let yes = confirm("Take the server's revision? Your answers stay in the report's history.") else { return .quit }
+        resolveWhole(report, asking: "Take the server's revision? Your answers stay in the report's history.") { workspace throws(AppError) in
+            try workspace.resolveTakingServer(report)
+        }
+    }
+
+    /// Asks `question`; on yes, resolves the whole report one way and says where it left it.
+    private func resolveWhole(_ report: Report, asking question: String,
+                              _ resolve: (Workspace) throws(AppError) -> Report) -> Flow {
+        guard let yes = confirm(question) else { return .quit }
         guard yes else { notices.append("Still in CONFLICT."); return .back }
         do {
             let workspace = try context.workspace()
-            let resolved = try workspace.resolveTakingServer(report)
-            notices.append(ConflictPresenter(workspace: workspace, style: context.style).resolvedLine(resolved))
+            notices.append(ConflictPresenter(workspace: workspace, style: context.style).resolvedLine(try resolve(workspace)))
         } catch { fail(error) }
         return .back
     }

@@ -27,10 +27,7 @@ extension HomeMenu {
                 }
                 if value.isEmpty { continue }
                 do throws(AppError) {
-                    guard let number = Int64(value), entry.range.contains(number) else {
-                        throw AppError.validation("'\(value)' is not a valid \(entry.name): give a whole number from \(entry.range.lowerBound) to \(entry.range.upperBound).")
-                    }
-                    try context.workspace().saveSetting(entry, value: number)
+                    try context.workspace().saveSetting(entry, typed: value)
                     notices.append("\(entry.name) is now \(value).")
                 } catch { fail(error) }
             case .key("t"):

@@ -47,10 +47,7 @@ public enum StatusCommands {
             guard let text = inv.arguments.positional(1) else {
                 throw AppError.usage("Give a value: 'jqc settings \(name) VALUE' (\(entry.range.lowerBound)-\(entry.range.upperBound)).")
             }
-            guard let value = Int64(text), entry.range.contains(value) else {
-                throw AppError.validation("'\(text)' is not a valid \(name): give a whole number from \(entry.range.lowerBound) to \(entry.range.upperBound).")
-            }
-            current = try workspace.saveSetting(entry, value: value)
+            current = try workspace.saveSetting(entry, typed: text)
         }
         return settingsTable(current)
     }

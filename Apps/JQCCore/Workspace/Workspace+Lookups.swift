@@ -94,10 +94,14 @@ extension Workspace {
 
     // MARK: Settings
 
-    /// Changes one setting of the profile and returns the settings as they are now.
+    /// Changes one setting of the profile to the value typed (a whole number
+    /// in the setting's range) and returns the settings as they are now.
     @discardableResult
-    public func saveSetting(_ entry: Settings.Entry, value: Int64) throws(AppError) -> Settings {
-        try storage { () throws(StorageError) in
+    public func saveSetting(_ entry: Settings.Entry, typed text: String) throws(AppError) -> Settings {
+        guard let value = Int64(text), entry.range.contains(value) else {
+            throw AppError.validation("'\(text)' is not a valid \(entry.name): give a whole number from \(entry.range.lowerBound) to \(entry.range.upperBound).")
+        }
+        return try storage { () throws(StorageError) in
             try Settings.save(entry, value: value, to: store)
             return try Settings.load(from: store)
         }

@@ -138,16 +138,21 @@ extension Workspace {
     /// than theirs (the field just answered is kept: it was given now).
     private func withdrawingStaleSignatures(_ answers: Answers, of report: Report, template: Template,
                                             logic: FormLogic, except answered: FieldID) -> Answers {
-        let vouching = template.schema.fields.filter { $0.id != answered && registry.resolve($0).vouchesForReport }
-        guard vouching.contains(where: { answers[$0.id] != nil }),
-              let current = try? fingerprint(answers, of: report, template: template, logic: logic) else { return answers }
+        let signed = template.schema.fields.contains { $0.id != answered && answers[$0.id] != nil && registry.resolve($0).vouchesForReport }
+        guard signed, let current = try? fingerprint(answers, of: report, template: template, logic: logic) else { return answers }
         var kept = answers
-        for field in vouching {
-            if let answer = answers[field.id], let vouched = registry.resolve(field).vouchedFingerprint(answer), vouched != current {
-                kept[field.id] = nil
-            }
+        for field in staleSignatures(in: answers, template: template, current: current) where field.id != answered {
+            kept[field.id] = nil
         }
         return kept
+    }
+
+    /// The fields whose signature in `answers` vouches for another fingerprint than `current`.
+    private func staleSignatures(in answers: Answers, template: Template, current: String) -> [FieldDefinition] {
+        template.schema.fields.filter { field in
+            guard let answer = answers[field.id], let vouched = registry.resolve(field).vouchedFingerprint(answer) else { return false }
+            return vouched != current
+        }
     }
 
     /// Refuses what the form logic forbids: typing a calculated answer,
@@ -205,11 +210,7 @@ extension Workspace {
     /// than the ones it has now (set as JSON, or signed on another version).
     private func checkSignaturesHold(_ report: Report, template: Template, logic: FormLogic) throws(AppError) {
         let current = try fingerprint(report.answers, of: report, template: template, logic: logic)
-        let stale = template.schema.fields.filter { field in
-            guard let answer = report.answers[field.id],
-                  let vouched = registry.resolve(field).vouchedFingerprint(answer) else { return false }
-            return vouched != current
-        }
+        let stale = staleSignatures(in: report.answers, template: template, current: current)
         guard !stale.isEmpty else { return }
         throw AppError.validation(
             "Report \(short(report)) cannot be completed: \(stale.count == 1 ? "a signature vouches" : "signatures vouch") for answers that have changed since.",
