@@ -16,6 +16,8 @@ public struct TestResponse: Sendable {
     public var data: JSONValue { json["data"] ?? .null }
     /// The envelope's `code` on failure.
     public var code: String? { json["code"]?.stringValue }
+    /// The envelope's human message on failure ("" on success).
+    public var message: String { json["error"]?.stringValue ?? "" }
     /// A header by lowercased name.
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
 }

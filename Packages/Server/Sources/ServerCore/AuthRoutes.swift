@@ -37,6 +37,8 @@ extension ServerApp {
             throw ServerError.authRequired("wrong user name or password")
         }
         outcome = .succeeded
+        // Only the holder of the right password learns that the account is disabled.
+        guard !user.isDisabled else { throw ServerError.authRequired(Self.disabledMessage) }
         let refresh = newRefreshToken()
         let sessionID = try store.write { session in
             try shared.recordSuccess(in: session, now: now)
@@ -58,6 +60,7 @@ extension ServerApp {
         guard let (user, sessionID) = rotated else {
             throw ServerError.authRequired("the refresh token is spent, expired, revoked or unknown; sign in again")
         }
+        guard !user.isDisabled else { throw ServerError.authRequired(Self.disabledMessage) }
         return .ok(grant(for: user, sessionID: sessionID, refreshToken: next.token, now: now))
     }
 
@@ -85,6 +88,7 @@ extension ServerApp {
             (try session.user(id: claims.sub), try session.isSessionLive(claims.sid, userID: claims.sub))
         }
         guard let user = found.0 else { throw ServerError.authRequired("the account no longer exists") }
+        guard !user.isDisabled else { throw ServerError.authRequired(Self.disabledMessage) }
         guard found.1 || allowRevoked else {
             throw ServerError.authRequired("the session was signed out; sign in again")
         }
@@ -107,6 +111,9 @@ extension ServerApp {
         }
         return claims
     }
+
+    /// What a disabled account is told.
+    static let disabledMessage = "this account is disabled; ask your organisation's administrator"
 
     /// The longest user name accepted at sign-in, in bytes.
     static let longestUsername = 256

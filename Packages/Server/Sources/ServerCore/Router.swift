@@ -12,6 +12,16 @@ public enum Endpoint: String, Sendable, CaseIterable {
     case uploadPhoto, downloadPhoto
     /// `GET /inspections` and `GET /rollup`.
     case inspections, rollup
+    /// The management API of admins (`/admin/...`; not part of the device contract).
+    case adminFacilities, adminAddFacility, adminChangeFacility, adminImportFacilities
+    case adminAreas, adminAddArea, adminChangeArea, adminImportAreas
+    case adminAssignments, adminCreateAssignment, adminChangeAssignment, adminImportAssignments
+    case adminTemplates, adminPublishTemplates, adminChangeTemplate
+    case adminUsers, adminAddUser, adminChangeUser
+    case adminEvents
+
+    /// Whether only admins may use it.
+    public var isAdministration: Bool { rawValue.hasPrefix("admin") }
 }
 
 /// One line of the route table: method, path pattern, and what the route needs.
@@ -64,6 +74,30 @@ public enum Router {
               requiresToken: true),
         Route(method: "GET", pattern: "/inspections", endpoint: .inspections, body: .none, requiresToken: true),
         Route(method: "GET", pattern: "/rollup", endpoint: .rollup, body: .none, requiresToken: true),
+    ] + administration
+
+    /// The management API: admins only, every route; documented in docs/openapi.yaml.
+    public static let administration: [Route] = [
+        Route(method: "GET", pattern: "/admin/facilities", endpoint: .adminFacilities, body: .none, requiresToken: true),
+        Route(method: "POST", pattern: "/admin/facilities", endpoint: .adminAddFacility, body: .json, requiresToken: true),
+        Route(method: "POST", pattern: "/admin/facilities/import", endpoint: .adminImportFacilities, body: .json, requiresToken: true),
+        Route(method: "PATCH", pattern: "/admin/facilities/{id}", endpoint: .adminChangeFacility, body: .json, requiresToken: true),
+        Route(method: "GET", pattern: "/admin/areas", endpoint: .adminAreas, body: .none, requiresToken: true),
+        Route(method: "POST", pattern: "/admin/areas", endpoint: .adminAddArea, body: .json, requiresToken: true),
+        Route(method: "POST", pattern: "/admin/areas/import", endpoint: .adminImportAreas, body: .json, requiresToken: true),
+        Route(method: "PATCH", pattern: "/admin/areas/{id}", endpoint: .adminChangeArea, body: .json, requiresToken: true),
+        Route(method: "GET", pattern: "/admin/assignments", endpoint: .adminAssignments, body: .none, requiresToken: true),
+        Route(method: "POST", pattern: "/admin/assignments", endpoint: .adminCreateAssignment, body: .json, requiresToken: true),
+        Route(method: "POST", pattern: "/admin/assignments/import", endpoint: .adminImportAssignments, body: .json,
+              requiresToken: true),
+        Route(method: "PATCH", pattern: "/admin/assignments/{id}", endpoint: .adminChangeAssignment, body: .json, requiresToken: true),
+        Route(method: "GET", pattern: "/admin/templates", endpoint: .adminTemplates, body: .none, requiresToken: true),
+        Route(method: "POST", pattern: "/admin/templates", endpoint: .adminPublishTemplates, body: .json, requiresToken: true),
+        Route(method: "PATCH", pattern: "/admin/templates/{id}", endpoint: .adminChangeTemplate, body: .json, requiresToken: true),
+        Route(method: "GET", pattern: "/admin/users", endpoint: .adminUsers, body: .none, requiresToken: true),
+        Route(method: "POST", pattern: "/admin/users", endpoint: .adminAddUser, body: .json, requiresToken: true),
+        Route(method: "PATCH", pattern: "/admin/users/{id}", endpoint: .adminChangeUser, body: .json, requiresToken: true),
+        Route(method: "GET", pattern: "/admin/events", endpoint: .adminEvents, body: .none, requiresToken: true),
     ]
 
     /// What a path resolved to.

@@ -14,7 +14,7 @@ public enum ServerCommand {
 
     /// Every command, for the man page.
     static var catalog: CommandCatalog {
-        CommandCatalog(commands: [serve, editReport, addUser, setPassword, importTemplates], globalOptions: globalOptions)
+        CommandCatalog(commands: [serve] + legacyAdmin + AdminCommands.all.map(\.spec), globalOptions: globalOptions)
     }
 
     /// `--version`.
@@ -33,18 +33,6 @@ public enum ServerCommand {
                          help: "look for external field types (jqc-field-NAME) here too, as the server does; repeatable")],
         discussion: "The new answers are judged and scored as the server judges a report, with the same field types.\n"
             + "Example: jqc-server admin --db server.db edit-report R1 --answer 2=3 --answer 15='\"Ana\"'")
-
-    static let addUser = CommandSpec(
-        "admin add-user", summary: "add a user, or reset their password, role and name (password read from stdin)",
-        positionals: [PositionalSpec("USERNAME", help: "the user name to sign in with")],
-        options: [.value("db", "FILE", help: "the server's database"),
-                  .value("role", "ROLE", help: "inspector or supervisor (default inspector)"),
-                  .value("display-name", "NAME", help: "the name shown in history and the roll-up")])
-
-    static let setPassword = CommandSpec(
-        "admin set-password", summary: "change a user's password (read from stdin) and sign them out everywhere",
-        positionals: [PositionalSpec("USERNAME", help: "the user whose password changes")],
-        options: [.value("db", "FILE", help: "the server's database")])
 
     static let importTemplates = CommandSpec(
         "admin import-templates", summary: "add or replace templates from a file shaped like GET /templates",
@@ -86,7 +74,7 @@ public enum ServerCommand {
             }
             if parsed.flag("help") {
                 OutputChannel.standardOutput.line(HelpFormatter.help(serve, program: "jqc-server", globalOptions: globalOptions))
-                OutputChannel.standardOutput.line("\nAdmin commands: 'jqc-server admin edit-report --help', 'jqc-server admin add-user --help'.")
+                OutputChannel.standardOutput.line("\nAdministration: 'jqc-server admin --help' lists the commands; docs/administer.md walks through a first day.")
                 return 0
             }
             return ServerRunner.serve(try ServerConfig.from(parsed), storage: storage)
@@ -95,6 +83,9 @@ public enum ServerCommand {
             return 2
         }
     }
+
+    /// The admin commands that are not part of the organisation's administration.
+    static let legacyAdmin: [CommandSpec] = [editReport, importTemplates]
 
     private static func admin(_ arguments: [String], parser: ArgumentParser, storage: StorageOpener) throws(UsageError) -> Int32 {
         // The command may come after options (`admin --db FILE edit-report ...`).
@@ -107,19 +98,23 @@ public enum ServerCommand {
             if !word.hasPrefix("-") { commandIndex = position; break }
             position += 1
         }
+        let names = (legacyAdmin.map(\.name) + AdminCommands.all.map(\.spec.name)).map { String($0.dropFirst("admin ".count)) }
         guard let commandIndex else {
-            OutputChannel.standardOutput.line("Usage: jqc-server admin --db FILE <edit-report | add-user | set-password | import-templates> ...")
+            OutputChannel.standardOutput.line("Usage: jqc-server admin --db FILE|URL COMMAND ...\n\nCommands:")
+            for spec in legacyAdmin + AdminCommands.all.map(\.spec) {
+                OutputChannel.standardOutput.line("  \(spec.name.dropFirst("admin ".count).padding(toLength: 20, withPad: " ", startingAt: 0)) \(spec.summary)")
+            }
+            OutputChannel.standardOutput.line("\n'jqc-server admin COMMAND --help' says more; docs/administer.md walks through a first day.")
             return arguments.contains("--help") || arguments.contains("-h") ? 0 : 2
         }
         let name = rest.remove(at: commandIndex)
-        let spec: CommandSpec
-        switch name {
-        case "edit-report": spec = editReport
-        case "add-user": spec = addUser
-        case "set-password": spec = setPassword
-        case "import-templates": spec = importTemplates
-        default: throw UsageError("'admin' has no command '\(name)'; use edit-report, add-user, set-password or import-templates.")
+        guard names.contains(name) else {
+            let near = names.filter { $0.hasPrefix(String(name.prefix(3))) }
+            throw UsageError("'admin' has no command '\(name)'\(near.isEmpty ? "" : "; did you mean \(near.joined(separator: " or "))?") "
+                             + "See 'jqc-server admin --help'.")
         }
+        let command = AdminCommands.all.first { $0.spec.name == "admin " + name }
+        let spec = command?.spec ?? legacyAdmin.first { $0.name == "admin " + name } ?? editReport
         let parsed = try parser.parse(rest, for: spec)
         if parsed.flag("help") {
             OutputChannel.standardOutput.line(HelpFormatter.help(spec, program: "jqc-server", globalOptions: globalOptions))
@@ -127,32 +122,37 @@ public enum ServerCommand {
         }
         guard let db = parsed.value("db") else { throw UsageError("'\(spec.name)' needs --db FILE or --db postgres://....") }
         let edits = name == "edit-report" ? try AdminTool.answers(parsed.all("answer")) : []
+        let json = parsed.flag("json")
         do throws(ServerError) {
             // The admin commands may create the database: private from the start, as the server keeps it.
             umask(0o077)
             let store = try storage.open(db, StorageOpener.Settings(connections: 1, uploadDirectory: nil)).store
+            let judge = AnswerJudge(registry: ServerFieldTypes.registry(directories: parsed.all("field-types-dir")))
+            if let command {
+                let output = try command.run(parsed, Administration(store: store, judge: judge))
+                if json {
+                    OutputChannel.standardOutput.line(String(decoding: JSONBody.encode(output.json), as: UTF8.self))
+                } else {
+                    for line in output.lines { OutputChannel.standardOutput.line(line) }
+                }
+                return 0
+            }
             switch name {
             case "edit-report":
-                let judge = AnswerJudge(registry: ServerFieldTypes.registry(directories: parsed.all("field-types-dir")))
-                return try AdminTool.editReport(store: store, serverID: parsed.positional(0) ?? "",
-                                                answers: edits, judge: judge)
-            case "import-templates":
-                return try AdminTool.importTemplates(store: store, path: parsed.positional(0) ?? "")
-            case "set-password":
-                let password = readLine(strippingNewline: true) ?? ""
-                return try AdminTool.setPassword(store: store, username: parsed.positional(0) ?? "", password: password)
+                return try AdminTool.editReport(store: store, serverID: parsed.positional(0) ?? "", answers: edits, judge: judge)
             default:
-                let password = readLine(strippingNewline: true) ?? ""
-                return try AdminTool.addUser(store: store, username: parsed.positional(0) ?? "", password: password,
-                                             role: parsed.value("role") ?? "inspector",
-                                             displayName: parsed.value("display-name"))
+                return try AdminTool.importTemplates(store: store, path: parsed.positional(0) ?? "")
             }
         } catch {
             OutputChannel.standardError.write("jqc-server: \(error.message)\n")
+            if json {
+                OutputChannel.standardOutput.line(String(decoding: JSONBody.encode(
+                    ["error": ["code": .string(error.code), "message": .string(error.message)]] as JSONValue), as: UTF8.self))
+            }
             switch error.status {
             case 404: return 3
             case 409: return 7
-            case 400, 422: return 4
+            case 400, 413, 422: return 4
             default: return 1
             }
         }
@@ -204,45 +204,6 @@ enum AdminTool {
                                               limit: ServerConfig(database: "").maxRevisions, now: Date())
         }
         OutputChannel.standardOutput.line("report \(serverID) is now at revision \(revision)")
-        return 0
-    }
-
-    static func addUser(store: any ServerStorage, username: String, password: String, role: String,
-                        displayName: String?) throws(ServerError) -> Int32 {
-        guard let role = UserRole(rawValue: role) else { throw ServerError.badRequest("--role must be inspector or supervisor, not '\(role)'") }
-        guard !username.isEmpty, !password.isEmpty else { throw ServerError.badRequest("the user name and the password (on stdin) must not be empty") }
-        guard PasswordHasher.prepare(), let hash = PasswordHasher.hash(password) else {
-            throw ServerError.internal("could not hash the password")
-        }
-        let id = try store.write { session -> String in
-            let existing = try session.user(username: username)
-            let id = existing?.id ?? "U-" + UUID().uuidString.prefix(8).lowercased()
-            try session.upsertUser(id: id, username: username, passwordHash: hash, role: role,
-                                   displayName: displayName ?? username)
-            // A reset password signs the user out everywhere.
-            if existing != nil { try session.revokeSessions(userID: id, now: Date()) }
-            return id
-        }
-        OutputChannel.standardOutput.line("user \(username) (\(role.rawValue)) has id \(id)")
-        return 0
-    }
-
-    /// Changes a user's password and revokes every session they have, so
-    /// whoever held the old password (or a token from it) is signed out.
-    static func setPassword(store: any ServerStorage, username: String, password: String) throws(ServerError) -> Int32 {
-        guard !password.isEmpty else { throw ServerError.badRequest("the new password (on stdin) must not be empty") }
-        guard PasswordHasher.prepare(), let hash = PasswordHasher.hash(password) else {
-            throw ServerError.internal("could not hash the password")
-        }
-        try store.write { session in
-            guard let user = try session.user(username: username) else {
-                throw ServerError.notFound("no user '\(username)'; add them with 'admin add-user'")
-            }
-            try session.upsertUser(id: user.id, username: user.username, passwordHash: hash, role: user.role,
-                                   displayName: user.displayName)
-            try session.revokeSessions(userID: user.id, now: Date())
-        }
-        OutputChannel.standardOutput.line("the password of \(username) is changed; every session of theirs is signed out")
         return 0
     }
 

@@ -26,7 +26,8 @@ final class TemplateCache: Sendable {
         let revision = try session.templateRevision()
         if let cached = loaded.withLock({ $0 }), cached.revision == revision { return cached.templates }
         var compiled: [String: CompiledTemplate] = [:]
-        for template in try session.templates() {
+        // Retired templates too: a report made on one before it was retired is still judged.
+        for template in try session.managedTemplates().map(\.template) {
             compiled[template.id] = CompiledTemplate(template: template, logic: FormLogic(schema: template.schema, registry: registry))
         }
         loaded.withLock { $0 = (revision, compiled) }

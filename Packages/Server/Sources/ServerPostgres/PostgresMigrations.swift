@@ -65,6 +65,26 @@ enum PostgresMigrations {
             CREATE TABLE sign_in_failures (key text PRIMARY KEY, window_start bigint NOT NULL, failures integer NOT NULL);
             CREATE INDEX sign_in_failures_age ON sign_in_failures(window_start)
             """),
+        // Administration: the admin role, disabled users, retired sites and
+        // templates, every published template version, cancelled
+        // assignments, and the log of who changed what.
+        ("002-administration", """
+            ALTER TABLE users DROP CONSTRAINT users_role_check;
+            ALTER TABLE users ADD CONSTRAINT users_role_check CHECK (role IN ('inspector', 'supervisor', 'admin'));
+            ALTER TABLE users ADD COLUMN disabled_at text;
+            ALTER TABLE facilities ADD COLUMN retired_at text;
+            ALTER TABLE areas ADD COLUMN retired_at text;
+            ALTER TABLE templates ADD COLUMN retired_at text;
+            CREATE TABLE template_versions (
+                template_id text NOT NULL, version integer NOT NULL, name text NOT NULL, form_schema text NOT NULL,
+                published_at text NOT NULL, published_by text NOT NULL, PRIMARY KEY (template_id, version));
+            INSERT INTO template_versions (template_id, version, name, form_schema, published_at, published_by)
+                SELECT id, version, name, form_schema, '', 'import' FROM templates;
+            ALTER TABLE assignments ADD COLUMN cancelled_at text;
+            CREATE TABLE admin_events (
+                seq bigserial PRIMARY KEY, at text NOT NULL, actor_id text NOT NULL, actor_name text NOT NULL,
+                kind text NOT NULL, subject text NOT NULL, detail text NOT NULL)
+            """),
     ]
 
     /// Brings the database to this build's schema, or refuses it.

@@ -5,13 +5,14 @@ import ServerCore
 
 /// Users, sessions and refresh tokens.
 extension PostgresSession {
-    static let userColumns = "id, username, role, display_name, password_hash"
+    static let userColumns = "id, username, role, display_name, password_hash, disabled_at"
 
     static func user(_ row: PostgresRow, prefix: String = "") -> StoredUser? {
         guard let id = row.string(prefix + "id"), let name = row.string(prefix + "username"),
               let role = row.string(prefix + "role").flatMap(UserRole.init(rawValue:)),
               let display = row.string(prefix + "display_name"), let hash = row.string(prefix + "password_hash") else { return nil }
-        return StoredUser(id: id, username: name, role: role, displayName: display, passwordHash: hash)
+        return StoredUser(id: id, username: name, role: role, displayName: display, passwordHash: hash,
+                          disabledAt: row.string(prefix + "disabled_at"))
     }
 
     func user(username: String) throws(ServerError) -> StoredUser? {
@@ -25,6 +26,14 @@ extension PostgresSession {
     func users(role: UserRole) throws(ServerError) -> [StoredUser] {
         try query("SELECT \(Self.userColumns) FROM users WHERE role = $1 ORDER BY username", [.text(role.rawValue)])
             .compactMap { Self.user($0) }
+    }
+
+    func allUsers() throws(ServerError) -> [StoredUser] {
+        try query("SELECT \(Self.userColumns) FROM users ORDER BY username").compactMap { Self.user($0) }
+    }
+
+    func setUserDisabled(id: String, at: String?) throws(ServerError) {
+        try query("UPDATE users SET disabled_at = $1 WHERE id = $2", [.optional(at), .text(id)])
     }
 
     func upsertUser(id: String, username: String, passwordHash: String, role: UserRole, displayName: String) throws(ServerError) {

@@ -5,18 +5,18 @@ import ServerCore
 
 /// Facilities, areas, templates and assignments.
 extension PostgresSession {
-    private static func facility(_ row: PostgresRow) -> Facility {
+    static func facility(_ row: PostgresRow) -> Facility {
         Facility(id: row.string("id") ?? "", name: row.string("name") ?? "", address: row.string("address") ?? "",
                  projectName: row.string("project_name") ?? "")
     }
 
-    private static func area(_ row: PostgresRow) -> Area {
+    static func area(_ row: PostgresRow) -> Area {
         Area(id: row.string("id") ?? "", facilityID: row.string("facility_id") ?? "", name: row.string("name") ?? "",
              areaType: row.string("area_type") ?? "")
     }
 
     /// The template a row holds; nil when its stored schema no longer decodes.
-    private static func template(_ row: PostgresRow) -> Template? {
+    static func template(_ row: PostgresRow) -> Template? {
         guard let id = row.string("id"), let name = row.string("name"), let text = row.string("form_schema"),
               let raw = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else { return nil }
         let json: JSONValue = .object(["id": .string(id), "name": .string(name),
@@ -26,16 +26,18 @@ extension PostgresSession {
     }
 
     func facilities() throws(ServerError) -> [Facility] {
-        try query("SELECT id, name, address, project_name FROM facilities ORDER BY position, id").map(Self.facility)
+        try query("SELECT id, name, address, project_name FROM facilities WHERE retired_at IS NULL ORDER BY position, id")
+            .map(Self.facility)
     }
 
     func facilityExists(_ id: String) throws(ServerError) -> Bool {
-        try !query("SELECT 1 AS found FROM facilities WHERE id = $1", [.text(id)]).isEmpty
+        try !query("SELECT 1 AS found FROM facilities WHERE id = $1 AND retired_at IS NULL", [.text(id)]).isEmpty
     }
 
     func areas(facilityID: String) throws(ServerError) -> [Area] {
-        try query("SELECT id, facility_id, name, area_type FROM areas WHERE facility_id = $1 ORDER BY position, id",
-                  [.text(facilityID)]).map(Self.area)
+        try query("""
+            SELECT id, facility_id, name, area_type FROM areas WHERE facility_id = $1 AND retired_at IS NULL ORDER BY position, id
+            """, [.text(facilityID)]).map(Self.area)
     }
 
     func area(id: String) throws(ServerError) -> Area? {
@@ -43,7 +45,8 @@ extension PostgresSession {
     }
 
     func templates() throws(ServerError) -> [Template] {
-        try query("SELECT id, name, version, form_schema FROM templates ORDER BY position, id").compactMap(Self.template)
+        try query("SELECT id, name, version, form_schema FROM templates WHERE retired_at IS NULL ORDER BY position, id")
+            .compactMap(Self.template)
     }
 
     func template(id: String) throws(ServerError) -> Template? {
@@ -54,7 +57,7 @@ extension PostgresSession {
         try query("""
             INSERT INTO facilities (id, name, address, project_name, position) VALUES ($1, $2, $3, $4, $5)
             ON CONFLICT (id) DO UPDATE SET name = excluded.name, address = excluded.address,
-                project_name = excluded.project_name, position = excluded.position
+                project_name = excluded.project_name
             """, [.text(facility.id), .text(facility.name), .text(facility.address), .text(facility.projectName),
                   .integer(Int64(position))])
     }
@@ -63,17 +66,37 @@ extension PostgresSession {
         try query("""
             INSERT INTO areas (id, facility_id, name, area_type, position) VALUES ($1, $2, $3, $4, $5)
             ON CONFLICT (id) DO UPDATE SET facility_id = excluded.facility_id, name = excluded.name,
-                area_type = excluded.area_type, position = excluded.position
+                area_type = excluded.area_type
             """, [.text(area.id), .text(area.facilityID), .text(area.name), .text(area.areaType), .integer(Int64(position))])
     }
 
     func insertTemplate(_ template: Template, position: Int) throws(ServerError) {
+        try storeTemplate(template, position: position, publishedBy: "import", now: Date())
+    }
+
+    func publishTemplate(_ template: Template, publishedBy: String, now: Date) throws(ServerError) {
+        let count = try query("SELECT COUNT(*) AS n FROM templates").first?.int("n") ?? 0
+        try storeTemplate(template, position: Int(count), publishedBy: publishedBy, now: now)
+    }
+
+    /// Makes `template` current, keeps it among the published versions, and bumps the template revision.
+    private func storeTemplate(_ template: Template, position: Int, publishedBy: String, now: Date) throws(ServerError) {
+        let schema = CanonicalJSON.string(template.rawSchema)
         try query("""
             INSERT INTO templates (id, name, version, form_schema, position) VALUES ($1, $2, $3, $4, $5)
-            ON CONFLICT (id) DO UPDATE SET name = excluded.name, version = excluded.version,
-                form_schema = excluded.form_schema, position = excluded.position
-            """, [.text(template.id), .text(template.name), .integer(Int64(template.version)),
-                  .text(CanonicalJSON.string(template.rawSchema)), .integer(Int64(position))])
+            ON CONFLICT (id) DO UPDATE SET name = excluded.name, version = excluded.version, form_schema = excluded.form_schema
+            """, [.text(template.id), .text(template.name), .integer(Int64(template.version)), .text(schema),
+                  .integer(Int64(position))])
+        try query("""
+            INSERT INTO template_versions (template_id, version, name, form_schema, published_at, published_by)
+            VALUES ($1, $2, $3, $4, $5, $6)
+            ON CONFLICT (template_id, version) DO UPDATE SET name = excluded.name, form_schema = excluded.form_schema
+            """, [.text(template.id), .integer(Int64(template.version)), .text(template.name), .text(schema),
+                  .text(RFC3339.string(now)), .text(publishedBy)])
+        try bumpTemplateRevision()
+    }
+
+    func bumpTemplateRevision() throws(ServerError) {
         try query("UPDATE counters SET value = value + 1 WHERE name = 'templates'")
     }
 
@@ -85,7 +108,7 @@ extension PostgresSession {
 
     /// The next change number: the counter row stays locked until commit, so
     /// changes commit in the order of their numbers and a cursor skips none.
-    private func nextChangeSequence() throws(ServerError) -> Int64 {
+    func nextChangeSequence() throws(ServerError) -> Int64 {
         try query("UPDATE counters SET value = value + 1 WHERE name = 'assignments' RETURNING value").first?.int("value") ?? 0
     }
 

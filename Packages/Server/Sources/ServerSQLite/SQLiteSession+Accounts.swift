@@ -5,14 +5,17 @@ import SQLite
 
 /// Users, sessions and refresh tokens.
 extension SQLiteSession {
-    static let userColumns = "id, username, role, display_name, password_hash"
+    static let userColumns = "id, username, role, display_name, password_hash, is_admin, disabled_at"
 
     /// The user in `row`, its columns named with `prefix` (for joins).
     static func user(_ row: Row, prefix: String = "") -> StoredUser? {
         guard let id = row.text(prefix + "id"), let name = row.text(prefix + "username"),
               let role = row.text(prefix + "role").flatMap(UserRole.init(rawValue:)),
               let display = row.text(prefix + "display_name"), let hash = row.text(prefix + "password_hash") else { return nil }
-        return StoredUser(id: id, username: name, role: role, displayName: display, passwordHash: hash)
+        // An admin is kept as a supervisor marked is_admin (see migration 005).
+        let administers = (row.integer(prefix + "is_admin") ?? 0) != 0
+        return StoredUser(id: id, username: name, role: administers ? .admin : role, displayName: display, passwordHash: hash,
+                          disabledAt: row.text(prefix + "disabled_at"))
     }
 
     func user(username: String) throws(ServerError) -> StoredUser? {
@@ -24,16 +27,27 @@ extension SQLiteSession {
     }
 
     func users(role: UserRole) throws(ServerError) -> [StoredUser] {
-        try db.query("SELECT \(Self.userColumns) FROM users WHERE role = ? ORDER BY username", [.text(role.rawValue)])
-            .compactMap { Self.user($0) }
+        let stored = role == .admin ? UserRole.supervisor : role
+        return try db.query("SELECT \(Self.userColumns) FROM users WHERE role = ? ORDER BY username", [.text(stored.rawValue)])
+            .compactMap { Self.user($0) }.filter { $0.role == role }
+    }
+
+    func allUsers() throws(ServerError) -> [StoredUser] {
+        try db.query("SELECT \(Self.userColumns) FROM users ORDER BY username").compactMap { Self.user($0) }
+    }
+
+    func setUserDisabled(id: String, at: String?) throws(ServerError) {
+        try db.update("UPDATE users SET disabled_at = ? WHERE id = ?", [.optional(at), .text(id)])
     }
 
     func upsertUser(id: String, username: String, passwordHash: String, role: UserRole, displayName: String) throws(ServerError) {
+        let stored = role == .admin ? UserRole.supervisor : role
         try db.update("""
-            INSERT INTO users (id, username, password_hash, role, display_name) VALUES (?, ?, ?, ?, ?)
+            INSERT INTO users (id, username, password_hash, role, display_name, is_admin) VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT(username) DO UPDATE SET password_hash = excluded.password_hash, role = excluded.role,
-                display_name = excluded.display_name
-            """, [.text(id), .text(username), .text(passwordHash), .text(role.rawValue), .text(displayName)])
+                display_name = excluded.display_name, is_admin = excluded.is_admin
+            """, [.text(id), .text(username), .text(passwordHash), .text(stored.rawValue), .text(displayName),
+                  .integer(role == .admin ? 1 : 0)])
     }
 
     func createSession(userID: String, refreshHash: String, now: Date) throws(ServerError) -> String {

@@ -89,5 +89,31 @@ enum ServerMigrations {
             "CREATE TABLE sign_in_failures (key TEXT PRIMARY KEY, window_start INTEGER NOT NULL, failures INTEGER NOT NULL)",
             "CREATE INDEX sign_in_failures_age ON sign_in_failures(window_start)",
         ]),
+        // Administration: admins (kept as supervisors marked is_admin, since
+        // SQLite cannot change the role column's CHECK in place), disabled
+        // users, retired sites and templates, every published template
+        // version, cancelled assignments, and the log of who changed what.
+        ("005-administration", [
+            "ALTER TABLE users ADD COLUMN is_admin INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE users ADD COLUMN disabled_at TEXT",
+            "ALTER TABLE facilities ADD COLUMN retired_at TEXT",
+            "ALTER TABLE areas ADD COLUMN retired_at TEXT",
+            "ALTER TABLE templates ADD COLUMN retired_at TEXT",
+            """
+            CREATE TABLE template_versions (
+                template_id TEXT NOT NULL, version INTEGER NOT NULL, name TEXT NOT NULL, form_schema TEXT NOT NULL,
+                published_at TEXT NOT NULL, published_by TEXT NOT NULL, PRIMARY KEY (template_id, version))
+            """,
+            """
+            INSERT INTO template_versions (template_id, version, name, form_schema, published_at, published_by)
+            SELECT id, version, name, form_schema, '', 'import' FROM templates
+            """,
+            "ALTER TABLE assignments ADD COLUMN cancelled_at TEXT",
+            """
+            CREATE TABLE admin_events (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, actor_id TEXT NOT NULL, actor_name TEXT NOT NULL,
+                kind TEXT NOT NULL, subject TEXT NOT NULL, detail TEXT NOT NULL)
+            """,
+        ]),
     ]
 }

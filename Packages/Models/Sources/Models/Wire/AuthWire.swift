@@ -1,7 +1,13 @@
 /// Roles a user can hold.
-public enum UserRole: String, Sendable, Hashable, Codable {
+public enum UserRole: String, Sendable, Hashable, Codable, CaseIterable {
     case inspector
     case supervisor
+    /// May do what a supervisor may, and administer the organisation's
+    /// sites, assignments, templates and people (contract 1.1).
+    case admin
+
+    /// Whether the role may read everyone's reports and decide on them.
+    public var supervises: Bool { self != .inspector }
 }
 
 /// A signed-in user as the server describes them.

@@ -115,8 +115,8 @@ public protocol StorageSession {
 
     // MARK: History and roll-up
 
-    /// One page of reports, newest first: the owner's (nil: everyone's), and the total.
-    func history(ownerID: String?, limit: Int, offset: Int) throws(ServerError) -> ([(StoredReport, StoredUser)], Int)
+    /// One page of the reports `query` matches, newest first, and how many it matches in all.
+    func history(_ query: HistoryQuery, limit: Int, offset: Int) throws(ServerError) -> ([(StoredReport, StoredUser)], Int)
     /// Per inspector: completed reports, open follow-ups, average score.
     func rollup() throws(ServerError) -> [RollupLine]
 }

@@ -7,21 +7,28 @@ public struct StoredUser: Sendable, Equatable {
     public var id: String
     /// The name they sign in with.
     public var username: String
-    /// Inspector or supervisor.
+    /// Inspector, supervisor or admin.
     public var role: UserRole
     /// The name shown in history and the roll-up.
     public var displayName: String
     /// The argon2id hash of their password.
     public var passwordHash: String
+    /// When an admin disabled the account (RFC 3339); a disabled user cannot sign in or use a token.
+    public var disabledAt: String?
 
     /// Makes a user record.
-    public init(id: String, username: String, role: UserRole, displayName: String, passwordHash: String) {
+    public init(id: String, username: String, role: UserRole, displayName: String, passwordHash: String,
+                disabledAt: String? = nil) {
         self.id = id
         self.username = username
         self.role = role
         self.displayName = displayName
         self.passwordHash = passwordHash
+        self.disabledAt = disabledAt
     }
+
+    /// Whether the account is disabled.
+    public var isDisabled: Bool { disabledAt != nil }
 
     /// The user as the contract shows them.
     var wire: WireUser { WireUser(id: id, username: username, role: role, displayName: displayName) }

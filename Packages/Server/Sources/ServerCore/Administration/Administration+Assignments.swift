@@ -1,0 +1,183 @@
+import Foundation
+import Models
+
+/// Assignments: work given to an inspector (a template at a facility,
+/// optionally an area, by a due date). Devices get every change through
+/// `GET /assignments?since=`; an accepted report closes its assignment.
+extension Administration {
+    /// What an admin asks for when creating an assignment.
+    struct AssignmentRequest: Sendable {
+        /// The organisation's own id for it; nil makes one.
+        var id: String?
+        /// The inspector, by user name or user id.
+        var inspector: String
+        var templateID: String
+        var facilityID: String
+        var areaID: String?
+        /// RFC 3339, or `YYYY-MM-DD` (the end of that day, UTC).
+        var due: String?
+    }
+
+    /// What a change of an assignment sets; nil leaves it; an empty area or due date clears it.
+    struct AssignmentChange: Sendable {
+        var templateID: String?
+        var facilityID: String?
+        var areaID: String?
+        var due: String?
+    }
+
+    func assignments(inspector: String?) throws(ServerError) -> [ManagedAssignment] {
+        try store.read { session in
+            guard let inspector else { return try session.managedAssignments(inspectorID: nil) }
+            guard let user = try Self.user(inspector, in: session) else { throw ServerError.notFound("no user '\(inspector)'") }
+            return try session.managedAssignments(inspectorID: user.id)
+        }
+    }
+
+    /// Creates an assignment; 409 when its id is taken.
+    func createAssignment(_ request: AssignmentRequest, by actor: AdminActor) throws(ServerError) -> ManagedAssignment {
+        try change(by: actor) { session, events in
+            let (record, _) = try Self.resolve(request, label: nil, in: session)
+            guard try session.managedAssignment(id: record.assignment.id) == nil else {
+                throw ServerError.conflict("assignment '\(record.assignment.id)' exists already; change it instead")
+            }
+            try session.insertAssignment(record.assignment, inspectorID: record.inspectorID)
+            try events.record("assignment.created", record.assignment.id, Self.json(record))
+            return record
+        }
+    }
+
+    /// Changes an open assignment's template, facility, area or due date.
+    /// The inspector stays: to give the work to someone else, cancel it and
+    /// create another, so the first inspector's device sees it end.
+    func changeAssignment(id: String, _ edit: AssignmentChange, by actor: AdminActor) throws(ServerError) -> ManagedAssignment {
+        try change(by: actor) { session, events in
+            guard let current = try session.managedAssignment(id: id) else { throw ServerError.notFound("no assignment '\(id)'") }
+            guard current.assignment.status == .open else {
+                throw ServerError.conflict("assignment '\(id)' is \(current.cancelledAt == nil ? "done" : "cancelled"); create another instead")
+            }
+            let assignment = current.assignment
+            let request = AssignmentRequest(
+                id: id, inspector: current.inspectorID, templateID: edit.templateID ?? assignment.templateID,
+                facilityID: edit.facilityID ?? assignment.facilityID,
+                areaID: edit.areaID.map { $0.isEmpty ? nil : $0 } ?? (edit.facilityID == nil ? assignment.areaID : nil),
+                due: edit.due.map { $0.isEmpty ? nil : $0 } ?? assignment.dueAt)
+            let (next, _) = try Self.resolve(request, label: nil, in: session)
+            guard next.assignment != assignment else { return current }
+            try session.insertAssignment(next.assignment, inspectorID: next.inspectorID)
+            try events.record("assignment.changed", id, Self.json(next))
+            return next
+        }
+    }
+
+    /// Cancels an assignment: devices see it closed at their next pull. Twice changes nothing.
+    func cancelAssignment(id: String, by actor: AdminActor) throws(ServerError) -> ManagedAssignment {
+        try change(by: actor) { session, events in
+            guard let current = try session.managedAssignment(id: id) else { throw ServerError.notFound("no assignment '\(id)'") }
+            guard current.cancelledAt == nil else { return current }
+            guard current.assignment.status == .open else {
+                throw ServerError.conflict("assignment '\(id)' is done already: a report for it was accepted")
+            }
+            try session.cancelAssignment(id: id, at: events.at)
+            try events.record("assignment.cancelled", id)
+            return try session.managedAssignment(id: id) ?? current
+        }
+    }
+
+    /// Imports assignments from CSV (`id,inspector,template_id,facility_id,area_id,due_at`)
+    /// or JSON (`{"assignments": [...]}`), keyed by id. A row equal to the
+    /// stored assignment changes nothing; a changed row of an open one updates
+    /// it; every row is checked first and one bad row imports nothing.
+    func importAssignments(_ data: Data, source: String, by actor: AdminActor) throws(ServerError) -> ImportOutcome {
+        let rows = try ImportTable.rows(data, listKey: "assignments", required: ["id", "inspector", "template_id", "facility_id"],
+                                        source: source)
+        return try change(by: actor) { session, events in
+            var problems: [String] = []
+            var resolved: [(ManagedAssignment, String)] = []
+            var seen: [String: String] = [:]
+            for row in rows {
+                do throws(ServerError) {
+                    let request = AssignmentRequest(id: row["id"], inspector: row["inspector"], templateID: row["template_id"],
+                                                    facilityID: row["facility_id"], areaID: row["area_id"].isEmpty ? nil : row["area_id"],
+                                                    due: row["due_at"].isEmpty ? nil : row["due_at"])
+                    guard !(request.id ?? "").isEmpty else { throw ServerError.badRequest("an imported assignment needs its id") }
+                    let (record, _) = try Self.resolve(request, label: row.label, in: session)
+                    if let earlier = seen[record.assignment.id] {
+                        throw ServerError.badRequest("assignment '\(record.assignment.id)' is also in \(earlier); give each its own id")
+                    }
+                    seen[record.assignment.id] = row.label
+                    if let old = try session.managedAssignment(id: record.assignment.id), old.inspectorID != record.inspectorID {
+                        throw ServerError.badRequest("assignment '\(record.assignment.id)' is another inspector's; cancel it and import it under a new id")
+                    }
+                    resolved.append((record, row.label))
+                } catch {
+                    problems.append("\(row.label): \(error.message)")
+                }
+            }
+            try Self.refuse(problems, source)
+            var outcome = ImportOutcome()
+            for (record, _) in resolved {
+                let id = record.assignment.id
+                if let old = try session.managedAssignment(id: id) {
+                    var wanted = record.assignment
+                    wanted.status = old.assignment.status
+                    guard wanted != old.assignment else { outcome.unchanged.append(id); continue }
+                    guard old.assignment.status == .open else { outcome.unchanged.append(id); continue }
+                    try session.insertAssignment(wanted, inspectorID: record.inspectorID)
+                    try events.record("assignment.changed", id, Self.json(record).merging(["source": "import"]))
+                    outcome.updated.append(id)
+                } else {
+                    try session.insertAssignment(record.assignment, inspectorID: record.inspectorID)
+                    try events.record("assignment.created", id, Self.json(record).merging(["source": "import"]))
+                    outcome.added.append(id)
+                }
+            }
+            return outcome
+        }
+    }
+
+    // MARK: Checks
+
+    /// The user named by user name or id.
+    static func user(_ name: String, in session: any StorageSession) throws(ServerError) -> StoredUser? {
+        if let user = try session.user(username: name) { return user }
+        return try session.user(id: name)
+    }
+
+    /// The assignment a request describes, every reference checked: an
+    /// enabled inspector, a live template and facility, an area of that facility.
+    static func resolve(_ request: AssignmentRequest, label: String?,
+                        in session: any StorageSession) throws(ServerError) -> (ManagedAssignment, StoredUser) {
+        guard let inspector = try user(request.inspector.trimmingCharacters(in: .whitespaces), in: session) else {
+            throw ServerError.notFound("no user '\(request.inspector.prefix(60))'; add them with 'admin add-user'")
+        }
+        guard inspector.role == .inspector else {
+            throw ServerError.badRequest("'\(inspector.username)' is a \(inspector.role.rawValue); assignments are for inspectors")
+        }
+        guard !inspector.isDisabled else { throw ServerError.badRequest("'\(inspector.username)' is disabled") }
+        guard let template = try session.managedTemplates().first(where: { $0.template.id == request.templateID }),
+              template.retiredAt == nil else {
+            throw ServerError.notFound("no template '\(request.templateID.prefix(60))' (or it is retired); see 'admin templates'")
+        }
+        guard let facility = try session.managedFacility(id: request.facilityID), facility.retiredAt == nil else {
+            throw ServerError.notFound("no facility '\(request.facilityID.prefix(60))' (or it is retired); see 'admin facilities'")
+        }
+        if let areaID = request.areaID {
+            guard let area = try session.area(id: areaID), area.facilityID == facility.facility.id else {
+                throw ServerError.badRequest("area '\(areaID.prefix(60))' is not an area of facility '\(facility.facility.id)'")
+            }
+        }
+        let id = try request.id.map { (text) throws(ServerError) in try AdminInput.id(text, "an assignment") }
+            ?? "AS-" + UUID().uuidString.prefix(8).lowercased()
+        let assignment = Assignment(id: id, templateID: template.template.id, facilityID: facility.facility.id, areaID: request.areaID,
+                                    dueAt: try request.due.map { (text) throws(ServerError) in try AdminInput.due(text) }, status: .open)
+        return (ManagedAssignment(assignment: assignment, inspectorID: inspector.id, cancelledAt: nil), inspector)
+    }
+
+    static func json(_ record: ManagedAssignment) -> JSONValue {
+        let a = record.assignment
+        return ["id": .string(a.id), "inspector_id": .string(record.inspectorID), "template_id": .string(a.templateID),
+                "facility_id": .string(a.facilityID), "area_id": a.areaID.map { .string($0) } ?? .null,
+                "due_at": a.dueAt.map { .string($0) } ?? .null]
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Models
+
+/// People: inspectors, supervisors and admins; disabled ones keep their
+/// reports but can neither sign in nor use a token they hold.
+extension Administration {
+    /// The shortest password accepted, in characters (SECURITY.md says why).
+    static let shortestPassword = 10
+
+    func users() throws(ServerError) -> [StoredUser] {
+        try store.read { try $0.allUsers() }
+    }
+
+    /// Adds a user; 409 when the user name is taken (unless `resetting`,
+    /// which keeps `admin add-user`'s old meaning: reset them, signing them out).
+    func addUser(username rawName: String, password: String, role: UserRole, displayName: String?, resetting: Bool = false,
+                 by actor: AdminActor) throws(ServerError) -> StoredUser {
+        let username = try Self.username(rawName)
+        let name = try AdminInput.text(displayName ?? username, "the display name", limit: 120)
+        let hash = try Self.hash(password)
+        return try change(by: actor) { session, events in
+            let existing = try session.user(username: username)
+            if existing != nil && !resetting { throw ServerError.conflict("user '\(username)' exists already") }
+            let id = existing?.id ?? "U-" + UUID().uuidString.prefix(8).lowercased()
+            try session.upsertUser(id: id, username: username, passwordHash: hash, role: role, displayName: name)
+            if existing != nil {
+                try session.revokeSessions(userID: id, now: now())
+                try events.record("user.reset", id, ["username": .string(username), "role": .string(role.rawValue),
+                                                     "display_name": .string(name)])
+            } else {
+                try events.record("user.added", id, ["username": .string(username), "role": .string(role.rawValue),
+                                                     "display_name": .string(name)])
+            }
+            return StoredUser(id: id, username: username, role: role, displayName: name, passwordHash: hash,
+                              disabledAt: existing?.disabledAt)
+        }
+    }
+
+    /// Changes a user's role or display name; takes effect on their next request.
+    func changeUser(_ who: String, role: UserRole?, displayName: String?, by actor: AdminActor) throws(ServerError) -> StoredUser {
+        let name = try displayName.map { (text) throws(ServerError) in try AdminInput.text(text, "the display name", limit: 120) }
+        return try change(by: actor) { session, events in
+            guard var user = try Self.user(who, in: session) else { throw ServerError.notFound("no user '\(who.prefix(60))'") }
+            if let role, role != .admin, user.id == actor.id {
+                throw ServerError.conflict("you cannot take the admin role from yourself; another admin, or 'jqc-server admin', can")
+            }
+            var detail: [String: JSONValue] = [:]
+            if let role, role != user.role { user.role = role; detail["role"] = .string(role.rawValue) }
+            if let name, name != user.displayName { user.displayName = name; detail["display_name"] = .string(name) }
+            guard !detail.isEmpty else { return user }
+            try session.upsertUser(id: user.id, username: user.username, passwordHash: user.passwordHash, role: user.role,
+                                   displayName: user.displayName)
+            try events.record("user.changed", user.id, .object(detail))
+            return user
+        }
+    }
+
+    /// Disables a user and ends every session of theirs at once, on every
+    /// instance (each request reads the account), or enables them again.
+    func setUserDisabled(_ who: String, disabled: Bool, by actor: AdminActor) throws(ServerError) -> StoredUser {
+        try change(by: actor) { session, events in
+            guard var user = try Self.user(who, in: session) else { throw ServerError.notFound("no user '\(who.prefix(60))'") }
+            if disabled && user.id == actor.id { throw ServerError.conflict("you cannot disable your own account") }
+            guard user.isDisabled != disabled else { return user }
+            user.disabledAt = disabled ? events.at : nil
+            try session.setUserDisabled(id: user.id, at: user.disabledAt)
+            if disabled { try session.revokeSessions(userID: user.id, now: now()) }
+            try events.record(disabled ? "user.disabled" : "user.enabled", user.id, ["username": .string(user.username)])
+            return user
+        }
+    }
+
+    /// Sets a password and signs the user out everywhere.
+    func setPassword(_ who: String, password: String, by actor: AdminActor) throws(ServerError) -> StoredUser {
+        let hash = try Self.hash(password)
+        return try change(by: actor) { session, events in
+            guard var user = try Self.user(who, in: session) else {
+                throw ServerError.notFound("no user '\(who.prefix(60))'; add them with 'admin add-user'")
+            }
+            user.passwordHash = hash
+            try session.upsertUser(id: user.id, username: user.username, passwordHash: hash, role: user.role,
+                                   displayName: user.displayName)
+            try session.revokeSessions(userID: user.id, now: now())
+            try events.record("user.password_set", user.id, ["username": .string(user.username)])
+            return user
+        }
+    }
+
+    // MARK: Checks
+
+    static func username(_ value: String) throws(ServerError) -> String {
+        let name = value.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else { throw ServerError.badRequest("the user name must not be empty") }
+        guard name.utf8.count <= ServerApp.longestUsername else {
+            throw ServerError.badRequest("the user name is longer than \(ServerApp.longestUsername) bytes")
+        }
+        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == " " }) else {
+            throw ServerError.badRequest("the user name '\(name.prefix(40))' holds a space or a control character")
+        }
+        return name
+    }
+
+    /// The argon2id hash of a password that is long enough.
+    static func hash(_ password: String) throws(ServerError) -> String {
+        guard password.count >= shortestPassword else {
+            throw ServerError.badRequest("the password must be at least \(shortestPassword) characters long")
+        }
+        guard password.utf8.count <= ServerApp.longestPassword else {
+            throw ServerError.badRequest("the password is longer than \(ServerApp.longestPassword) bytes")
+        }
+        guard PasswordHasher.prepare(), let hash = PasswordHasher.hash(password) else {
+            throw ServerError.internal("could not hash the password")
+        }
+        return hash
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Models
+
+/// One row of an import file, its values by column name.
+struct ImportRow: Sendable {
+    /// Where the row is, as a person finds it: "row 3" of a spreadsheet
+    /// (its header is row 1), or "item 2" of a JSON list.
+    var label: String
+    var values: [String: String]
+
+    /// The value of `column`, trimmed; empty when absent.
+    subscript(_ column: String) -> String { values[column]?.trimmingCharacters(in: .whitespaces) ?? "" }
+}
+
+/// Reads the rows of an import: CSV (RFC 4180: a header row naming the
+/// columns, quoted cells, CRLF or LF, an optional UTF-8 BOM) or JSON (a
+/// list under `listKey`, possibly inside an `{"ok", "data"}` envelope).
+enum ImportTable {
+    /// The rows of `data`, which names its columns; `required` must all be among them.
+    static func rows(_ data: Data, listKey: String, required: [String], source: String) throws(ServerError) -> [ImportRow] {
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ServerError.badRequest("'\(source)' is not UTF-8 text; save the spreadsheet as CSV UTF-8")
+        }
+        let body = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+        let first = body.first { !$0.isWhitespace }
+        let isJSON = first == "{" || first == "["
+        let rows = isJSON ? try json(body, listKey: listKey, source: source) : try csv(body, source: source)
+        if !isJSON, let row = rows.first {
+            let missing = required.filter { row.values[$0] == nil }
+            if !missing.isEmpty {
+                throw ServerError.badRequest("'\(source)' has no column \(missing.map { "'\($0)'" }.joined(separator: ", ")); "
+                                             + "its columns are \(required.joined(separator: ", ")) and optional others")
+            }
+        }
+        return rows
+    }
+
+    /// JSON: each item an object whose values are text, numbers or booleans.
+    static func json(_ text: String, listKey: String, source: String) throws(ServerError) -> [ImportRow] {
+        guard let document = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
+            throw ServerError.badRequest("'\(source)' is not valid JSON")
+        }
+        let unwrapped = document["ok"] != nil ? (document["data"] ?? .null) : document
+        guard let list = unwrapped.arrayValue ?? unwrapped[listKey]?.arrayValue else {
+            throw ServerError.badRequest("'\(source)' has no \"\(listKey)\" list")
+        }
+        var rows: [ImportRow] = []
+        for (index, item) in list.enumerated() {
+            guard let object = item.objectValue else {
+                throw ServerError.badRequest("'\(source)' item \(index + 1) of \"\(listKey)\" is not an object")
+            }
+            var values: [String: String] = [:]
+            for (key, value) in object {
+                switch value {
+                case .string(let text): values[key] = text
+                case .integer(let number): values[key] = String(number)
+                case .double(let number): values[key] = String(number)
+                case .bool(let flag): values[key] = flag ? "true" : "false"
+                case .null: values[key] = ""
+                default:
+                    throw ServerError.badRequest("'\(source)' item \(index + 1): '\(key)' must be text, a number or a boolean")
+                }
+            }
+            rows.append(ImportRow(label: "item \(index + 1)", values: values))
+        }
+        return rows
+    }
+
+    /// CSV by RFC 4180; blank lines are skipped; row numbers are those a spreadsheet shows.
+    static func csv(_ text: String, source: String) throws(ServerError) -> [ImportRow] {
+        var records: [(line: Int, cells: [String])] = []
+        var cells: [String] = [], cell = "", quoted = false, afterQuote = false
+        var line = 1, recordLine = 1
+        var iterator = Array(text.unicodeScalars).makeIterator()
+        var pending: Unicode.Scalar? = nil
+        func endRecord() {
+            cells.append(cell)
+            if !(cells.count == 1 && cells[0].isEmpty) { records.append((recordLine, cells)) }
+            cells = []; cell = ""; afterQuote = false
+        }
+        while let scalar = pending ?? iterator.next() {
+            pending = nil
+            if quoted {
+                if scalar == "\"" {
+                    if let next = iterator.next() {
+                        if next == "\"" { cell.unicodeScalars.append("\"") } else { quoted = false; afterQuote = true; pending = next }
+                    } else { quoted = false; afterQuote = true }
+                } else {
+                    if scalar == "\n" { line += 1 }
+                    cell.unicodeScalars.append(scalar)
+                }
+                continue
+            }
+            switch scalar {
+            case "\"":
+                guard cell.isEmpty && !afterQuote else {
+                    throw ServerError.badRequest("'\(source)' row \(line): a quote inside a cell that does not start with one; quote the whole cell")
+                }
+                quoted = true
+            case ",":
+                cells.append(cell); cell = ""; afterQuote = false
+            case "\r":
+                break
+            case "\n":
+                endRecord()
+                line += 1
+                recordLine = line
+            default:
+                guard !afterQuote else {
+                    throw ServerError.badRequest("'\(source)' row \(line): text after a closing quote; quote the whole cell")
+                }
+                cell.unicodeScalars.append(scalar)
+            }
+        }
+        guard !quoted else { throw ServerError.badRequest("'\(source)' row \(recordLine): a quoted cell is never closed") }
+        if !cell.isEmpty || !cells.isEmpty { endRecord() }
+        guard let header = records.first else { return [] }
+        let names = header.cells.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        for name in names where names.filter({ $0 == name }).count > 1 {
+            throw ServerError.badRequest("'\(source)' names the column '\(name)' twice")
+        }
+        var rows: [ImportRow] = []
+        for record in records.dropFirst() {
+            guard record.cells.count <= names.count else {
+                throw ServerError.badRequest("'\(source)' row \(record.line) has \(record.cells.count) cells but the header names \(names.count) columns")
+            }
+            var values: [String: String] = [:]
+            for (index, name) in names.enumerated() { values[name] = index < record.cells.count ? record.cells[index] : "" }
+            rows.append(ImportRow(label: "row \(record.line)", values: values))
+        }
+        // An empty file still has the columns of its header.
+        if rows.isEmpty && !names.isEmpty { return [] }
+        return rows
+    }
+}
