@@ -1,4 +1,5 @@
 import ArgumentParsing
+import FieldTypes
 import Foundation
 import JQCCore
 import Models
@@ -8,7 +9,7 @@ enum ExportCommand {
     /// `jqc export LOCAL_ID --format json|csv|html [-o FILE]`.
     static let export = Command(CommandSpec(
         "export", summary: "export a report as JSON, CSV or a self-contained HTML page to print",
-        positionals: [PositionalSpec("LOCAL_ID", help: "the report's id or a unique prefix of it")],
+        positionals: [PositionalSpec("LOCAL_ID", help: "the report's id or a unique prefix of it, or a server id")],
         options: [.value("format", "FORMAT", help: "json, csv or html (default: from the -o file's extension)"),
                   .value("output", short: "o", "FILE", help: "write to FILE (atomically) instead of standard output")],
         discussion: """
@@ -17,6 +18,8 @@ enum ExportCommand {
         CSV (RFC 4180, UTF-8, CRLF): one row per form field, then an 'issues' and a 'summary' section. A cell
         starting with = + - @, a tab or CR gets a leading ' so a spreadsheet shows it as text, never runs it.
         HTML: one file with its photos embedded, for printing (A4). Times are the device's clock.
+        A server id of a report this device does not hold is read from the server (signed in, online only, as
+        'jqc show' does), exported from memory and never kept; HTML embeds the photos fetched for it.
         Examples:
           jqc export 3f2a --format html -o washroom.html
           jqc export 3f2a --format csv > washroom.csv
@@ -40,11 +43,30 @@ enum ExportCommand {
         }
         let target = try outputPath.map { (path) throws(AppError) in try ExportFile.target(path) }
         let workspace = try inv.workspace()
-        let report = try workspace.report(inv.positional(0))
-        if let target {
-            return try exported(report, as: format, to: target, in: workspace, now: inv.context.now())
+        let content: ExportedReport
+        let shortID: String
+        var fetchedPhotos: URL?
+        defer { if let fetchedPhotos { try? FileManager.default.removeItem(at: fetchedPhotos) } }
+        switch try ReportLookup.find(inv.positional(0), in: workspace, context: inv.context) {
+        case .local(let report):
+            if let target {
+                return try exported(report, as: format, to: target, in: workspace, now: inv.context.now())
+            }
+            content = try ExportedReport(report, workspace: workspace, exportedAt: inv.context.now())
+            shortID = workspace.short(report)
+        case .server(let fetched):
+            // Only the HTML page embeds photos: they are fetched into a private folder removed after the export.
+            if format == .html && !fetched.photos.isEmpty {
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("jqc-export-\(UUID().uuidString.lowercased())")
+                fetchedPhotos = folder
+                try SyncService(context: inv.context).savePhotos(of: fetched, to: folder.path)
+            }
+            content = ExportedReport(fetched: fetched, workspace: workspace, exportedAt: inv.context.now(), photoFolder: fetchedPhotos)
+            shortID = fetched.serverID
         }
-        let content = try ExportedReport(report, workspace: workspace, exportedAt: inv.context.now())
+        if let target {
+            return try written(content, id: shortID, as: format, to: target)
+        }
         if inv.context.json {
             // Only JSON reaches here: the dispatcher prints it as the one document.
             return CommandOutput(lines: [], json: JSONExport.document(content), showsStatusLine: false)
@@ -57,9 +79,14 @@ enum ExportCommand {
     static func exported(_ report: Report, as format: ExportFormat, to target: URL, in workspace: Workspace,
                          now: Date) throws(AppError) -> CommandOutput {
         let content = try ExportedReport(report, workspace: workspace, exportedAt: now)
+        return try written(content, id: workspace.short(report), as: format, to: target)
+    }
+
+    /// Writes an export to a file, atomically, and says where.
+    static func written(_ content: ExportedReport, id: String, as format: ExportFormat, to target: URL) throws(AppError) -> CommandOutput {
         let bytes = try ExportFile.writeAtomically(to: target, produce(format, content))
         return CommandOutput(
-            lines: ["Exported report \(workspace.short(report)) as \(format.rawValue.uppercased()) to \(target.path) (\(ReportPresenter.bytes(bytes)))."],
+            lines: ["Exported report \(OneLine.flatten(id, lineBreak: " ")) as \(format.rawValue.uppercased()) to \(target.path) (\(ReportPresenter.bytes(bytes)))."],
             json: ["file": .string(target.path), "format": .string(format.rawValue), "bytes": .integer(bytes)])
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import FieldTypes
 import Foundation
 import JQCCore
 import Models
@@ -14,26 +15,40 @@ enum HistoryCommands {
     static let history = Command(CommandSpec(
         "history", summary: "completed inspections on the server, newest first (online only)",
         options: [.value("limit", "N", help: "how many to show, 1-100 (default 30)"),
-                  .value("offset", "N", help: "how many to skip, for the next page (default 0)")],
+                  .value("offset", "N", help: "how many to skip, for the next page (default 0)"),
+                  .value("inspector", "ID", help: "only this inspector's inspections (a user id, as in 'jqc rollup --json')"),
+                  .value("facility", "ID", help: "only inspections of this facility"),
+                  .value("template", "ID", help: "only inspections of this template"),
+                  .value("from", "DATE", help: "completed on or after DATE: YYYY-MM-DD (from 00:00:00 UTC that day) or RFC 3339"),
+                  .value("to", "DATE", help: "completed on or before DATE: YYYY-MM-DD (to 23:59:59 UTC that day) or RFC 3339")],
         discussion: """
-        Inspectors see their own inspections; supervisors see everyone's.
-        Exit codes: 0 shown; 75 offline or server unavailable (HISTORY_REQUIRES_NETWORK); 6 sign in again.
+        Inspectors see their own inspections; supervisors see everyone's. An inspector asking for someone
+        else's (--inspector) gets none. Dates are when the server accepted each report. A server older than
+        contract 1.1 ignores the filters and shows every inspection.
+        Examples:
+          jqc history --facility F-100 --from 2026-03-01 --to 2026-03-31
+          jqc history --inspector u-ivy --template 101 --from 2026-03-01T08:00:00+01:00
+        Exit codes: 0 shown; 2 a date not understood; 75 offline or server unavailable (HISTORY_REQUIRES_NETWORK); 6 sign in again.
         """)
     ) { (inv) throws(AppError) -> CommandOutput in
         let limit = try number(inv, "limit", default: 30, range: 1...100)
         let offset = try number(inv, "offset", default: 0, range: 0...Int(Int32.max))
-        let page = try SyncService(context: inv.context).history(limit: limit, offset: offset)
+        let filter = try historyFilter(inv)
+        let page = try SyncService(context: inv.context).history(limit: limit, offset: offset, filter: filter)
         let workspace = try? inv.context.workspace()
         let rows = page.items.map { item -> [String] in
             let template = workspace?.templateName(item.templateID) ?? item.templateID
             let facility = workspace?.facilityName(item.facilityID) ?? item.facilityID
+            // Text from the server reaches the terminal only through OneLine.
             return [String(item.completedAt.prefix(10)), template, facility,
                     item.score.map { "\(Int(($0 * 100).rounded()))%" } ?? "-",
                     item.followUpRequired ? "follow-up" : "", item.inspector.displayName, item.serverID]
+                .map { OneLine.flatten($0, lineBreak: " ") }
         }
         var lines: [String]
         if page.items.isEmpty {
-            lines = [page.total == 0 ? "No completed inspections on the server yet."
+            lines = [page.total == 0 ? (filter.isEmpty ? "No completed inspections on the server yet."
+                                                       : "No completed inspections on the server match these filters.")
                                      : "No inspections at offset \(offset); there are \(page.total)."]
         } else {
             lines = TextTable.render(["COMPLETED", "TEMPLATE", "FACILITY", "SCORE", "FOLLOW-UP", "INSPECTOR", "SERVER ID"], rows, maxColumn: 24)
@@ -66,6 +81,35 @@ enum HistoryCommands {
         json["cached"] = .bool(view.isCached)
         if let cachedAt = view.cachedAt { json["cached_at"] = .string(cachedAt) }
         return CommandOutput(lines: lines, json: .object(json), showsStatusLine: false)
+    }
+
+    /// The `--inspector`, `--facility`, `--template`, `--from` and `--to` of `history`.
+    static func historyFilter(_ inv: Invocation) throws(AppError) -> HistoryFilter {
+        let args = inv.arguments
+        func id(_ name: String) throws(AppError) -> String? {
+            guard let text = args.value(name) else { return nil }
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty else { throw AppError.usage("--\(name) needs an id.") }
+            return trimmed
+        }
+        let from = try args.value("from").map { (text) throws(AppError) in try moment(text, option: "from", endOfDay: false) }
+        let to = try args.value("to").map { (text) throws(AppError) in try moment(text, option: "to", endOfDay: true) }
+        if let from, let to, let start = RFC3339.date(from), let end = RFC3339.date(to), start > end {
+            throw AppError.usage("--from \(args.value("from") ?? "") is after --to \(args.value("to") ?? ""); nothing could match.")
+        }
+        return HistoryFilter(facilityID: try id("facility"), inspectorID: try id("inspector"), templateID: try id("template"),
+                             from: from, to: to)
+    }
+
+    /// A `--from`/`--to` as the RFC 3339 time sent: a plain `YYYY-MM-DD` is that UTC day's
+    /// first second (`--from`) or last second (`--to`); an RFC 3339 time is sent in UTC.
+    static func moment(_ text: String, option: String, endOfDay: Bool) throws(AppError) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if RFC3339.isDay(trimmed) { return trimmed + (endOfDay ? "T23:59:59Z" : "T00:00:00Z") }
+        guard let date = RFC3339.date(trimmed) else {
+            throw AppError.usage("--\(option) takes a date YYYY-MM-DD or an RFC 3339 time such as 2026-03-01T08:00:00Z; got \(OneLine.quote(text)).")
+        }
+        return RFC3339.string(date, milliseconds: date.timeIntervalSince1970.rounded(.down) != date.timeIntervalSince1970)
     }
 
     /// A whole-number option within `range`, or a usage error (exit 2).

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import FieldTypes
 import Foundation
 import JQCCore
 import Models
@@ -46,23 +47,81 @@ enum ReferenceCommands {
         })])
     }
 
-    static let assignments = Command(CommandSpec("assignments", summary: "cached assignments and the report started for each (offline)")) { (inv) throws(AppError) -> CommandOutput in
+    static let assignments = Command(CommandSpec(
+        "assignments", summary: "cached assignments, overdue first: what is done and the report started for each (offline)",
+        discussion: """
+        Overdue: open on the server, due before now (this device's clock) and no report for it completed here.
+        Done: closed on the server, or a report for it completed on this device (PENDING, SYNCED or CONFLICT).
+        Names come from this device's cache; an id not cached is shown as it is.
+        """)
+    ) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
-        let list = try workspace.assignments()
-        let reports = try workspace.reports()
-        func reportFor(_ a: Assignment) -> Report? { reports.first { $0.assignmentID == a.id && $0.state != .synced } ?? reports.first { $0.assignmentID == a.id } }
-        let rows = list.map { a -> [String] in
-            let r = reportFor(a)
-            return [a.id, a.templateID, a.facilityID, a.areaID ?? "-", a.dueAt ?? "-", a.status.rawValue,
-                    r.map { "\(workspace.short($0)) \($0.state.rawValue)" } ?? "to do"]
+        return assignmentsShown(try workspace.assignments(), reports: try workspace.reports(), in: workspace, now: inv.context.now())
+    }
+
+    /// One assignment as `assignments` shows it: names, whether it is overdue or done, its report.
+    struct AssignmentLine {
+        let assignment: Assignment
+        let templateName: String
+        let facilityName: String
+        let areaName: String?
+        let due: Date?
+        let overdue: Bool
+        let done: Bool
+        let report: Report?
+    }
+
+    /// The assignments overdue first, then by due date (none last), then by id.
+    static func assignmentLines(_ list: [Assignment], reports: [Report], in workspace: Workspace, now: Date) -> [AssignmentLine] {
+        let lines = list.map { a -> AssignmentLine in
+            let mine = reports.filter { $0.assignmentID == a.id }
+            let report = mine.first { $0.state != .synced } ?? mine.first
+            let completedHere = mine.contains { [.pending, .synced, .conflict].contains($0.state) }
+            let done = a.status == .closed || completedHere
+            let due = a.dueAt.flatMap(RFC3339.date)
+            return AssignmentLine(
+                assignment: a,
+                templateName: workspace.templateName(a.templateID) ?? a.templateID,
+                facilityName: workspace.facilityName(a.facilityID) ?? a.facilityID,
+                areaName: a.areaID.map { workspace.areaName($0, facilityID: a.facilityID) ?? $0 },
+                due: due, overdue: a.status == .open && !done && due.map { $0 < now } == true,
+                done: done, report: report)
         }
-        let lines = list.isEmpty ? ["No assignments on this device. Sync, or import them with 'jqc assignments import FILE'."]
+        return lines.sorted { x, y in
+            if x.overdue != y.overdue { return x.overdue }
+            switch (x.due, y.due) {
+            case let (a?, b?) where a != b: return a < b
+            case (_?, nil): return true
+            case (nil, _?): return false
+            default: return x.assignment.id < y.assignment.id
+            }
+        }
+    }
+
+    /// What `assignments` prints; text from the server goes through `OneLine`.
+    static func assignmentsShown(_ list: [Assignment], reports: [Report], in workspace: Workspace, now: Date) -> CommandOutput {
+        let lines = assignmentLines(list, reports: reports, in: workspace, now: now)
+        func text(_ value: String) -> String { OneLine.flatten(value, lineBreak: " ") }
+        let rows = lines.map { line -> [String] in
+            let a = line.assignment
+            let mark = line.overdue ? "OVERDUE" : line.done ? "done" : a.status.rawValue
+            return [text(a.id), text(line.templateName), text(line.facilityName), line.areaName.map(text) ?? "-",
+                    a.dueAt.map(text) ?? "-", mark,
+                    line.report.map { "\(workspace.short($0)) \($0.state.rawValue)" } ?? (line.done ? "-" : "to do")]
+        }
+        let overdue = lines.filter(\.overdue).count
+        var shown = list.isEmpty ? ["No assignments on this device. Sync, or import them with 'jqc assignments import FILE'."]
             : TextTable.render(["ID", "TEMPLATE", "FACILITY", "AREA", "DUE", "STATUS", "REPORT"], rows)
-        return CommandOutput(lines: lines, json: ["assignments": .array(list.map { a in
-            ["id": .string(a.id), "template_id": .string(a.templateID), "facility_id": .string(a.facilityID),
-             "area_id": a.areaID.map { .string($0) } ?? .null, "due_at": a.dueAt.map { .string($0) } ?? .null,
-             "status": .string(a.status.rawValue),
-             "report_local_id": reportFor(a).map { .string($0.localID.uuidString.lowercased()) } ?? .null]
+        if overdue > 0 { shown.append("\(overdue) overdue.") }
+        return CommandOutput(lines: shown, json: ["assignments": .array(lines.map { line in
+            let a = line.assignment
+            return ["id": .string(a.id), "template_id": .string(a.templateID), "facility_id": .string(a.facilityID),
+                    "area_id": a.areaID.map { .string($0) } ?? .null, "due_at": a.dueAt.map { .string($0) } ?? .null,
+                    "status": .string(a.status.rawValue),
+                    "report_local_id": line.report.map { .string($0.localID.uuidString.lowercased()) } ?? .null,
+                    "overdue": .bool(line.overdue), "done": .bool(line.done),
+                    "template_name": .string(line.templateName), "facility_name": .string(line.facilityName),
+                    "area_name": line.areaName.map { .string($0) } ?? .null]
         })])
     }
 

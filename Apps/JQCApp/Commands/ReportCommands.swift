@@ -41,10 +41,34 @@ enum ReportCommands {
 
     static let show = Command(CommandSpec(
         "show", summary: "show a report: answers, score and its breakdown, photos, issues, state",
-        positionals: [PositionalSpec("LOCAL_ID", help: "the report's id or a unique prefix of it")])
+        positionals: [PositionalSpec("LOCAL_ID", help: "the report's id or a unique prefix of it, or a server id")],
+        options: [.value("photos", "DIR", help: "also save the report's photos into DIR as <photo id>.jpg (DIR is made, 0700, if missing)")],
+        discussion: """
+        A server id (R-...) of a report this device does not hold is read from the server when a profile is
+        signed in (a supervisor reads anyone's, an inspector their own): online only, shown as a local report
+        is, and never kept on this device. '--json' then adds "source": "server".
+        Exit codes: 0 shown; 3 no such report on this device or on the server; 75 offline
+        (SERVER_REPORT_REQUIRES_NETWORK); 6 sign in again.
+        """)
     ) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
-        return try shown(try workspace.report(inv.positional(0)), in: workspace, style: inv.context.style)
+        let folder = inv.arguments.value("photos")
+        switch try ReportLookup.find(inv.positional(0), in: workspace, context: inv.context) {
+        case .local(let report):
+            var output = try shown(report, in: workspace, style: inv.context.style)
+            guard let folder else { return output }
+            let saved = try ReportLookup.copyPhotos(try workspace.photos(of: report), in: workspace, to: folder)
+            output.lines += ["", "Saved \(saved.count) photo\(saved.count == 1 ? "" : "s") to \(folder)."]
+            if var json = output.json.objectValue {
+                json["photos_saved"] = .array(saved.map { .string($0) })
+                output.json = .object(json)
+            }
+            return output
+        case .server(let fetched):
+            let service = SyncService(context: inv.context)
+            let saved = try folder.map { (folder) throws(AppError) in try service.savePhotos(of: fetched, to: folder) }
+            return ReportLookup.shown(fetched, in: workspace, style: inv.context.style, savedPhotos: saved, photoFolder: folder)
+        }
     }
 
     /// What `show` prints for a report; the menu's report screen shows the same.

@@ -49,6 +49,10 @@ struct ExportedReport {
     /// The `show` presenter, reused so every export carries the `show --json` document.
     let presenter: ReportPresenter
     private let photoFiles: PhotoFileStore?
+    /// Set for a report read from the server: the folder its fetched photos were saved in.
+    private let fetchedPhotos: URL?
+    /// "server" for a report read from the server (not on this device); nil for the device's own.
+    let source: String?
 
     /// Reads a report and everything it shows from the workspace.
     init(_ report: Report, workspace: Workspace, exportedAt: Date) throws(AppError) {
@@ -64,6 +68,28 @@ struct ExportedReport {
         self.registry = workspace.registry
         self.presenter = ReportPresenter(workspace: workspace, style: .plain)
         self.photoFiles = workspace.photoFileStore
+        self.fetchedPhotos = nil
+        self.source = nil
+    }
+
+    /// A report read from the server, held in memory: the device's cached
+    /// template and names, its photos from `photoFolder` when they were fetched.
+    init(fetched: FetchedReport, workspace: Workspace, exportedAt: Date, photoFolder: URL?) {
+        let report = fetched.report
+        self.report = report
+        self.template = try? workspace.template(for: report)
+        self.photos = fetched.photos
+        self.issues = fetched.issues
+        self.score = template.map { workspace.score(report, template: $0) }
+        self.hidden = Set(template.map { workspace.logic($0).evaluate(report.answers).hiddenFields } ?? [])
+        self.facilityName = workspace.facilityName(report.facilityID)
+        self.areaName = report.areaID.flatMap { workspace.areaName($0, facilityID: report.facilityID) }
+        self.exportedAt = exportedAt
+        self.registry = workspace.registry
+        self.presenter = ReportPresenter(workspace: workspace, style: .plain)
+        self.photoFiles = nil
+        self.fetchedPhotos = photoFolder
+        self.source = "server"
     }
 
     /// The report's id as every output writes it.
@@ -88,6 +114,10 @@ struct ExportedReport {
 
     /// The stored JPEG of a photo, or nil when its file is not on this device.
     func file(of photo: Photo) -> URL? {
+        if let fetchedPhotos {
+            let url = fetchedPhotos.appendingPathComponent(photo.fileName)
+            return FileManager.default.isReadableFile(atPath: url.path) ? url : nil
+        }
         guard let url = try? photoFiles?.url(for: photo.fileName),
               FileManager.default.isReadableFile(atPath: url.path) else { return nil }
         return url

@@ -17,6 +17,7 @@ enum JSONExport {
         object["area_name"] = content.areaName.map { .string($0) } ?? .null
         object["exported_at"] = .string(ExportedReport.timestamp(content.exportedAt))
         object["exported_by"] = .string("jqc \(AppVersion.current)")
+        if let source = content.source { object["source"] = .string(source) }
         return .object(object)
     }
 

@@ -76,6 +76,8 @@ extension AppError {
         public static let outputIsFolder = Code("OUTPUT_IS_FOLDER")
         /// An output file cannot be written there.
         public static let outputNotWritable = Code("OUTPUT_NOT_WRITABLE")
+        /// An output folder's path names something that is not a folder.
+        public static let outputNotFolder = Code("OUTPUT_NOT_FOLDER")
         /// A file of the profile cannot be read or written.
         public static let permission = Code("PERMISSION")
         /// A photo file outside what jqc may read.
@@ -90,6 +92,8 @@ extension AppError {
         public static let photoUnreadable = Code("PHOTO_UNREADABLE")
         /// A photo could not be written to the profile's photo folder.
         public static let photoWriteFailed = Code("PHOTO_WRITE_FAILED")
+        /// A photo fetched from the server is not the photo it lists (its SHA-256 differs).
+        public static let photoDownloadMismatch = Code("PHOTO_DOWNLOAD_MISMATCH")
         /// A re-inspection of this report is already under way.
         public static let reinspectionInProgress = Code("REINSPECTION_IN_PROGRESS")
         /// A report cannot be completed: required answers missing or bad.
@@ -98,6 +102,8 @@ extension AppError {
         public static let rollupForbidden = Code("ROLLUP_FORBIDDEN")
         /// The history rollup needs the server and there is no cached one.
         public static let rollupRequiresNetwork = Code("ROLLUP_REQUIRES_NETWORK")
+        /// A report not on this device is read from the server, which needs the network (exit 75).
+        public static let serverReportRequiresNetwork = Code("SERVER_REPORT_REQUIRES_NETWORK")
         /// The server cannot be reached or is busy: try later (exit 75).
         public static let serverUnavailable = Code("SERVER_UNAVAILABLE")
         /// Tokens the server rotated could not be kept on this device (exit 6).

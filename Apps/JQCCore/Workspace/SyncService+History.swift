@@ -30,11 +30,12 @@ extension SyncService {
 
     /// One page of the server's completed inspections (the user's own; everyone's for a supervisor).
     /// Offline exits 75 (`HISTORY_REQUIRES_NETWORK`); signed out or an ended session exits 6.
-    public func history(limit: Int, offset: Int) throws(AppError) -> HistoryPage {
+    /// `filter` narrows it by facility, inspector, template and completion time (contract 1.1).
+    public func history(limit: Int, offset: Int, filter: HistoryFilter = HistoryFilter()) throws(AppError) -> HistoryPage {
         let saved = try signedInSession()
         let client = try sessionClient(saved)
         let result = Self.blocking(or: .failure(APIError(.cancelled, "The request was interrupted."))) { () async -> Result<HistoryPage, APIError> in
-            do throws(APIError) { return .success(try await client.history(limit: limit, offset: offset)) }
+            do throws(APIError) { return .success(try await client.history(limit: limit, offset: offset, filter: filter)) }
             catch { return .failure(error) }
         }
         switch result {
@@ -84,14 +85,14 @@ extension SyncService {
     }
 
     /// A client for the saved session that keeps rotated tokens.
-    private func sessionClient(_ saved: CredentialStore.Saved) throws(AppError) -> APIClient {
+    func sessionClient(_ saved: CredentialStore.Saved) throws(AppError) -> APIClient {
         let store = credentials
         return try makeClient(serverURL: saved.serverURL, saved: saved,
                               onChange: Self.keeping(in: store, serverURL: saved.serverURL, caFile: saved.caFile))
     }
 
     /// No answer from the server at all: no route, refused, timed out, or the connection broke.
-    private static func isUnreachable(_ error: APIError) -> Bool {
+    static func isUnreachable(_ error: APIError) -> Bool {
         error.code == .offline || error.code == .connectionLost
     }
 

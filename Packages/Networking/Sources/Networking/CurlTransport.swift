@@ -117,7 +117,7 @@ public struct CurlTransport: HTTPTransport {
     /// captures only the request and options (values), the cancellation flag
     /// is atomic, and the result is a `Sendable` value. The easy handle is
     /// created, used and released inside `work`, on the new thread.
-    private static func onOwnThread(
+    static func onOwnThread(
         url: String,
         _ work: @escaping @Sendable (TransferCancellation) -> Result<HTTPResponse, NetworkingError>
     ) async -> Result<HTTPResponse, NetworkingError> {

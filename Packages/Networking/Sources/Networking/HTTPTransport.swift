@@ -61,9 +61,32 @@ public protocol HTTPTransport: Sendable {
     func uploadAll(_ uploads: [MultipartUpload], maxConcurrent: Int,
                    finished: @escaping @Sendable (_ index: Int, _ result: Result<HTTPResponse, NetworkingError>) -> Void)
         async -> [Result<HTTPResponse, NetworkingError>]
+
+    /// Performs a GET whose 2xx body is handed to `sink` piece by piece as it
+    /// arrives, never held whole (the response's `body` is then empty); any
+    /// other answer's body is kept as by `send`. More than `maximumBytes` is
+    /// `tooLarge`; a `sink` that returns false stops the transfer (`transport`).
+    func download(_ request: HTTPRequest, maximumBytes: Int64, into sink: @escaping DownloadSink) async throws(NetworkingError) -> HTTPResponse
 }
 
+/// Where a download's bytes go as they arrive; false stops the transfer (the bytes could not be kept).
+public typealias DownloadSink = @Sendable (UnsafeRawBufferPointer) -> Bool
+
 extension HTTPTransport {
+    /// A download through `send`, the body handed to `sink` once it is whole: for transports without a streamed path.
+    public func download(_ request: HTTPRequest, maximumBytes: Int64, into sink: @escaping DownloadSink) async throws(NetworkingError) -> HTTPResponse {
+        let response = try await send(request)
+        guard (200...299).contains(response.status) else { return response }
+        let target = RequestTarget(request.url)
+        guard Int64(response.body.count) <= maximumBytes else {
+            throw NetworkingError(.tooLarge, "The answer from \(target.host) was larger than \(maximumBytes) bytes; it was not kept.", url: target.redactedURL)
+        }
+        guard response.body.withUnsafeBytes({ sink($0) }) else {
+            throw NetworkingError(.transport, "The download from \(target.host) could not be kept.", url: target.redactedURL)
+        }
+        return HTTPResponse(status: response.status, headers: response.headers, body: Data())
+    }
+
     /// One upload after another: for transports without a concurrent path.
     public func uploadAll(_ uploads: [MultipartUpload], maxConcurrent: Int,
                           finished: @escaping @Sendable (_ index: Int, _ result: Result<HTTPResponse, NetworkingError>) -> Void)

@@ -5,13 +5,12 @@ import ServerCore
 
 /// History pages and the team roll-up.
 extension PostgresSession {
-    func history(ownerID: String?, limit: Int, offset: Int) throws(ServerError) -> ([(StoredReport, StoredUser)], Int) {
-        var arguments: [PostgresValue] = []
-        var filter = ""
-        if let ownerID {
-            arguments.append(.text(ownerID))
-            filter = "WHERE r.owner_id = $1"
-        }
+    func history(_ filter: HistoryQuery, limit: Int, offset: Int) throws(ServerError) -> ([(StoredReport, StoredUser)], Int) {
+        // Column names and operators come from `HistoryQuery`, never from the request; values are `$n` parameters.
+        let conditions = filter.conditions
+        let arguments: [PostgresValue] = conditions.map { .text($0.value) }
+        let filter = conditions.isEmpty ? ""
+            : "WHERE " + conditions.enumerated().map { "\($0.element.column) \($0.element.op) $\($0.offset + 1)" }.joined(separator: " AND ")
         let total = try query("SELECT COUNT(*) AS total FROM reports r \(filter)", arguments).first?.int("total") ?? 0
         let reportColumns = Self.reportColumns.split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }

@@ -5,9 +5,11 @@ import SQLite
 
 /// History pages and the team roll-up.
 extension SQLiteSession {
-    func history(ownerID: String?, limit: Int, offset: Int) throws(ServerError) -> ([(StoredReport, StoredUser)], Int) {
-        let filter = ownerID == nil ? "" : "WHERE r.owner_id = ?"
-        let arguments: [SQLValue] = ownerID.map { [.text($0)] } ?? []
+    func history(_ filter: HistoryQuery, limit: Int, offset: Int) throws(ServerError) -> ([(StoredReport, StoredUser)], Int) {
+        // Column names and operators come from `HistoryQuery`, never from the request; values are parameters.
+        let conditions = filter.conditions
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.map { "\($0.column) \($0.op) ?" }.joined(separator: " AND ")
+        let arguments: [SQLValue] = conditions.map { .text($0.value) }
         let total = try db.query("SELECT COUNT(*) AS total FROM reports r \(filter)", arguments).first?.integer("total") ?? 0
         let reportColumns = Self.reportColumns.split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }

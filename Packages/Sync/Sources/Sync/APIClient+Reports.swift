@@ -148,9 +148,10 @@ extension APIClient {
         return try await perform(Call(method: .patch, path: path, body: body), as: RemoteReport.self).0
     }
 
-    /// `GET /inspections?status=completed`: inspectors see their own, supervisors everyone's.
-    public func history(limit: Int = 30, offset: Int = 0) async throws(APIError) -> HistoryPage {
-        let query = [("status", "completed"), ("limit", String(limit)), ("offset", String(offset))]
+    /// `GET /inspections?status=completed`: inspectors see their own, supervisors everyone's;
+    /// `filter` narrows it (contract 1.1 parameters).
+    public func history(limit: Int = 30, offset: Int = 0, filter: HistoryFilter = HistoryFilter()) async throws(APIError) -> HistoryPage {
+        let query = [("status", "completed"), ("limit", String(limit)), ("offset", String(offset))] + filter.queryItems
         return try await perform(Call(method: .get, path: "/inspections", query: query), as: HistoryPage.self).0
     }
 
