@@ -50,6 +50,7 @@ extension ServerApp {
             try session.insertPhoto(photo, uploadedBy: caller.user.id)
             return (photo, true)
         }
+        if stored.1 { metrics.photoStored() }
         return .ok(PhotoUploadResponse(photo: uploaded(stored.0)), status: stored.1 ? 201 : 200)
     }
 

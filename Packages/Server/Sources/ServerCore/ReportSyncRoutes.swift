@@ -126,6 +126,7 @@ extension ServerApp {
             }
             return results
         }
+        metrics.synced(results.map(\.status))
         return .ok(SyncResponse(results: results, minSupportedAppVersion: config.minAppVersion,
                                 serverSchemaVersion: Self.schemaVersion))
     }

@@ -127,17 +127,20 @@ final class ServerApp: Sendable {
     let log: ServerLog
     /// A hash checked when the user name is unknown, so a wrong name and a
     /// wrong password take the same time.
+    /// What `/metrics` reports (`--metrics-port`).
+    let metrics: ServerMetrics
     let decoyHash: String
 
     /// The version of the report payload this server reads.
     static let schemaVersion = 1
 
     init(config: ServerConfig, store: any ServerStorage, signer: TokenSigner, judge: AnswerJudge, photos: any PhotoStore,
-         log: ServerLog) {
+         log: ServerLog, metrics: ServerMetrics = ServerMetrics()) {
         self.config = config
         self.log = log
         passwordGate = PasswordGate(limit: config.passwordChecks)
         loginThrottle = LoginThrottle(window: TimeInterval(config.signInWindow))
+        self.metrics = metrics
         self.store = store
         self.signer = signer
         self.judge = judge
@@ -165,14 +168,20 @@ final class ServerApp: Sendable {
     /// a declared length past the route's limit (413).
     func screen(_ head: RequestHead) -> (BodyPolicy, ServerResponse?) {
         let policy = bodyPolicy(method: head.method, path: head.path)
+    /// Each of these answers is logged and counted as any other.
         // Injected faults come first, as an overloaded proxy in front would.
+        let clock = AnswerClock()
+        func refused(_ response: ServerResponse) -> ServerResponse {
+            finish(response, method: head.method, path: head.path, headers: head.headers, peer: head.clientAddress,
+                   userID: nil, clock: clock)
+        }
         switch faults.beforeHandling() {
         case .drop?:
             logFault("drop", head.method, head.path)
-            return (policy, .drop)
+            return (policy, refused(.drop))
         case .unavailable?:
             logFault("503", head.method, head.path)
-            return (policy, respond(ServerError.unavailable("the server is busy (injected fault); retry shortly", retryAfter: 1)))
+            return (policy, refused(respond(ServerError.unavailable("the server is busy (injected fault); retry shortly", retryAfter: 1))))
         case nil:
             break
         }
@@ -211,8 +220,11 @@ final class ServerApp: Sendable {
             // With --latency-ms every answer is delayed: a missing token is
             // then refused by the handler, after the latency, not here.
             if error.status == 401 && config.latencyMilliseconds > 0 { return (policy, nil) }
-            if error.status != 401 { log.note("refused \(head.method) \(head.path.prefix(80)) before its body: \(error.status)", address: head.clientAddress) }
-            return (policy, respond(error))
+            if error.status != 401 {
+                log.note("refused \(head.method) \(head.path.prefix(80)) before its body: \(error.status)", address: head.clientAddress,
+                         level: .debug)
+            }
+            return (policy, refused(respond(error)))
         }
         return (policy, nil)
     }
@@ -223,52 +235,61 @@ final class ServerApp: Sendable {
         return respond(ServerError.busy(retryAfter: 2))
     }
 
-    /// Answers one request; never throws, never crashes on what a client sends.
+    /// Answers one request; never throws, never crashes on what a client
+    /// sends. Every answer carries an `X-Request-Id` and is logged and counted.
     func handle(_ request: ServerRequest) -> ServerResponse {
-        if config.latencyMilliseconds > 0 { usleep(UInt32(config.latencyMilliseconds) * 1000) }
-        let reply: Reply
-        var endpoint: Endpoint?
-        do throws(ServerError) {
-            switch Router.match(method: request.method, path: request.path) {
-            case .notFound:
-                throw ServerError.notFound("no route \(request.method) \(request.path); see docs/openapi.yaml")
-            case .wrongMethod(let allowed):
-                var response = respond(ServerError.methodNotAllowed(request.method, path: request.path))
-                response.headers.append((name: "Allow", value: allowed.joined(separator: ", ")))
-                return response
-            case .route(let route, let parameters):
-                endpoint = route.endpoint
-                switch request.body {
-                case .tooLarge(let limit):
-                    throw ServerError.tooLarge("the body is over the limit of \(limit) bytes")
-                case .unreadable(let reason):
-                    throw ServerError.badRequest(reason)
-                default:
-                    break
+        let clock = AnswerClock()
+        metrics.began()
+        defer { metrics.ended() }
+        var userID: String?
+        func answer() -> ServerResponse {
+            if config.latencyMilliseconds > 0 { usleep(UInt32(config.latencyMilliseconds) * 1000) }
+            let reply: Reply
+            var endpoint: Endpoint?
+            do throws(ServerError) {
+                switch Router.match(method: request.method, path: request.path) {
+                case .notFound:
+                    throw ServerError.notFound("no route \(request.method) \(request.path); see docs/openapi.yaml")
+                case .wrongMethod(let allowed):
+                    var response = respond(ServerError.methodNotAllowed(request.method, path: request.path))
+                    response.headers.append((name: "Allow", value: allowed.joined(separator: ", ")))
+                    return response
+                case .route(let route, let parameters):
+                    endpoint = route.endpoint
+                    switch request.body {
+                    case .tooLarge(let limit):
+                        throw ServerError.tooLarge("the body is over the limit of \(limit) bytes")
+                    case .unreadable(let reason):
+                        throw ServerError.badRequest(reason)
+                    default:
+                        break
+                    }
+                    var input = RouteInput(request: request, parameters: parameters, caller: nil)
+                    if route.requiresToken {
+                        input.caller = try authenticate(request, allowRevoked: route.endpoint == .logout)
+                        userID = input.caller?.user.id
+                    }
+                    reply = try dispatch(route.endpoint, input)
                 }
-                var input = RouteInput(request: request, parameters: parameters, caller: nil)
-                if route.requiresToken {
-                    input.caller = try authenticate(request, allowRevoked: route.endpoint == .logout)
-                }
-                reply = try dispatch(route.endpoint, input)
+            } catch {
+                return respond(error)
             }
-        } catch {
-            return respond(error)
-        }
-        if endpoint == .syncReports && faults.dropAfterAccept() {
-            logFault("drop-after-accept", request.method, request.path)
-            return .drop
-        }
-        switch reply {
-        case .json(let status, let body):
-            return ServerResponse(status: status, headers: jsonHeaders, content: .data(body))
-        case .file(let descriptor, let size, let contentType):
-            return ServerResponse(status: 200, headers: [(name: "Content-Type", value: contentType),
-                                                         (name: "Content-Security-Policy", value: "default-src 'none'; sandbox")],
-                                  content: .file(descriptor: descriptor, byteSize: size))
+            if endpoint == .syncReports && faults.dropAfterAccept() {
+                logFault("drop-after-accept", request.method, request.path)
+                return .drop
+            }
+            switch reply {
+            case .json(let status, let body):
+                return ServerResponse(status: status, headers: jsonHeaders, content: .data(body))
+            case .file(let descriptor, let size, let contentType):
+                return ServerResponse(status: 200, headers: [(name: "Content-Type", value: contentType),
+                                                             (name: "Content-Security-Policy", value: "default-src 'none'; sandbox")],
+                                      content: .file(descriptor: descriptor, byteSize: size))
+            }
         }
     }
 
+        return finish(answer(), for: request, userID: userID, clock: clock)
     /// One line on stderr per injected fault, so a fault run can be counted.
     private func logFault(_ kind: String, _ method: String, _ path: String) {
         OutputChannel.standardError.write("jqc-server: injected fault \(kind) \(method) \(path)\n")

@@ -57,6 +57,14 @@ struct ServerConfig: Sendable {
     var fieldTypeDirectories: [String] = []
     /// Seconds an external field type has for each answer; nil means `JQC_FIELD_TYPE_TIMEOUT`, or 2.
     var fieldTypeTimeout: TimeInterval?
+    /// The least severe log lines written; access lines are `info`.
+    var logLevel = LogLevel.info
+    /// The file the log is appended to (reopened on SIGHUP); nil means stderr.
+    var logFile: String?
+    /// The port of the metrics listener (0 picks a free one); nil means none.
+    var metricsPort: UInt16?
+    /// The address of the metrics listener.
+    var metricsHost = "127.0.0.1"
 
     /// A configuration with defaults for everything but the database.
     init(database: String) { self.database = database }
@@ -102,6 +110,10 @@ struct ServerConfig: Sendable {
                help: "a folder of external field types (executables named jqc-field-NAME), searched after $JQC_FIELD_TYPES_PATH; repeatable"),
         .value("field-type-timeout", "SECONDS",
                help: "seconds an external field type has for each answer (default $JQC_FIELD_TYPE_TIMEOUT, or 2)"),
+        .value("log-level", "LEVEL", help: "least severe log lines written: error, warn, info (with a line per request) or debug (default info)"),
+        .value("log-file", "PATH", help: "append the log to PATH (created 0600, reopened on SIGHUP) instead of stderr"),
+        .value("metrics-port", "PORT", help: "serve Prometheus metrics at /metrics on this port; 0 picks a free one (default: none)"),
+        .value("metrics-host", "ADDRESS", help: "address of the metrics listener (default 127.0.0.1)"),
     ]
 
     /// Reads a configuration from parsed arguments, naming the first bad value.
@@ -176,7 +188,35 @@ struct ServerConfig: Sendable {
                 throw UsageError(error.message + ".")
             }
         }
+        try readObservability(parsed, into: &config)
         return config
+    }
+
+    /// The log and metrics options.
+    private static func readObservability(_ parsed: ParsedArguments, into config: inout ServerConfig) throws(UsageError) {
+        if let text = parsed.value("log-level") {
+            guard let level = LogLevel(name: text) else {
+                throw UsageError("--log-level '\(text)' is not a level; give error, warn, info or debug.")
+            }
+            config.logLevel = level
+        }
+        if let path = parsed.value("log-file") {
+            guard !path.isEmpty else { throw UsageError("--log-file needs the path of a file to append the log to.") }
+            config.logFile = path
+        }
+        if let port = parsed.value("metrics-port") {
+            guard let value = UInt16(port) else { throw UsageError("--metrics-port '\(port)' is not a port number (0 to 65535).") }
+            config.metricsPort = value
+        }
+        if let host = parsed.value("metrics-host") {
+            guard config.metricsPort != nil else {
+                throw UsageError("--metrics-host needs --metrics-port, the port the metrics are served on.")
+            }
+            config.metricsHost = host == "localhost" ? "127.0.0.1" : host
+        }
+        if let port = config.metricsPort, port != 0, port == config.port, config.metricsHost == config.host {
+            throw UsageError("--metrics-port \(port) is the API's own port; give the metrics a port of their own.")
+        }
     }
 
     private static func account(_ text: String, option: String) throws(UsageError) -> (username: String, password: String) {

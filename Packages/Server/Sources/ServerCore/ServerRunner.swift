@@ -3,23 +3,33 @@ import Models
 import ServerHTTP
 import ProgramOutput
 
-/// Runs the server until SIGTERM or SIGINT: opens the store, seeds the demo
-/// world, listens, prints the address, and shuts down cleanly.
+/// Runs the server until SIGTERM or SIGINT: opens the log, the store, seeds
+/// the demo world, listens (and for metrics, with `--metrics-port`), prints
+/// the addresses, reopens the log file on SIGHUP, and shuts down cleanly.
 enum ServerRunner {
     static func serve(_ config: ServerConfig, storage: StorageOpener) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         HTTPServerPanic.install()
         BodyMemory.mapLargeAllocations(from: 128 * 1024)
-        // Block the stop signals before any thread starts, so every thread
-        // inherits the mask and only `sigwait` below ever receives them.
+        // Block the stop signals and SIGHUP before any thread starts, so every
+        // thread inherits the mask and only `sigwait` below ever receives them.
         var stopSignals = sigset_t()
         sigemptyset(&stopSignals)
         sigaddset(&stopSignals, SIGTERM)
         sigaddset(&stopSignals, SIGINT)
+        sigaddset(&stopSignals, SIGHUP)
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
 
         let server: HTTPServer
-        let log = ServerLog(stamp: { RFC3339.string($0) })
+        var metricsServer: MetricsServer?
+        let log: ServerLog
+        do throws(OutputError) {
+            let sink = try config.logFile.map { path throws(OutputError) in try LogSink.file(path) } ?? .standardError()
+            log = ServerLog(level: config.logLevel, sink: sink, stamp: { RFC3339.string($0, milliseconds: true) })
+        } catch {
+            OutputChannel.standardError.write("jqc-server: cannot open the log file '\(config.logFile ?? "")' (\(error.reason)); give --log-file a file this user may write\n")
+            return 1
+        }
         do throws(ServerError) {
             guard PasswordHasher.prepare() else { throw ServerError.internal("libsodium could not start") }
             FilePermissions.restrict(config)
@@ -29,21 +39,31 @@ enum ServerRunner {
             let store = opened.store
             FilePermissions.restrict(config)
             let swept = FilePermissions.sweepUploads(in: opened.uploadDirectory, olderThan: limits.bodySeconds + 60)
-            if swept > 0 { log.note("removed \(swept) unfinished upload(s) left by an earlier run") }
+            if swept > 0 { log.note("removed \(swept) unfinished upload(s) left by an earlier run", level: .info) }
             if config.demo { try DemoWorld.seed(store, config: config) }
             let key = try signingKey(store)
             let registry = ServerFieldTypes.registry(directories: config.fieldTypeDirectories, timeout: config.fieldTypeTimeout,
-                                                     warn: { log.note("warning: \($0)") })
+                                                     warn: { log.note($0, level: .warn) })
             let app = ServerApp(config: config, store: store, signer: TokenSigner(key: key), judge: AnswerJudge(registry: registry),
                                 photos: opened.photos, log: log)
             server = HTTPServer(uploadDirectory: opened.uploadDirectory, limits: limits, log: log,
                                 screen: { head in app.screen(head) },
-                                overloaded: { app.overloaded() },
+                                overloaded: { request in app.overloaded(request) },
                                 handler: { request in app.handle(request) })
             do throws(HTTPServerError) {
                 try server.start(host: config.host, port: config.port)
             } catch {
                 throw ServerError.internal(error.message)
+            }
+            if let port = config.metricsPort {
+                let metrics = MetricsServer(log: log, text: { app.metricsText() })
+                do throws(HTTPServerError) {
+                    try metrics.start(host: config.metricsHost, port: port)
+                } catch {
+                    server.stop(grace: 0)
+                    throw ServerError.internal("the metrics listener (--metrics-host, --metrics-port): \(error.message)")
+                }
+                metricsServer = metrics
             }
         } catch {
             OutputChannel.standardError.write("jqc-server: \(error.message)\n")
@@ -51,6 +71,10 @@ enum ServerRunner {
         }
         let shownHost = config.host.contains(":") ? "[\(config.host)]" : config.host
         var banner = "listening on http://\(shownHost):\(server.port)\n"
+        if let metricsServer {
+            let metricsHost = config.metricsHost.contains(":") ? "[\(config.metricsHost)]" : config.metricsHost
+            banner += "metrics on http://\(metricsHost):\(metricsServer.port)/metrics\n"
+        }
         if config.demo {
             banner += "demo accounts: \(config.demoInspector.username) / \(config.demoInspector.password) (inspector), "
                 + "\(config.demoSupervisor.username) / \(config.demoSupervisor.password) (supervisor)\n"
@@ -61,16 +85,37 @@ enum ServerRunner {
             let reason = OutputChannel.standardOutput.failure?.reason ?? "unknown error"
             OutputChannel.standardError.write("jqc-server: cannot write the address to standard output (\(reason)); stopping\n")
             StopWatchdog.arm(seconds: 15)
+            metricsServer?.stop()
             server.stop(grace: 0)
             return 1
         }
+        if config.logFile != nil { log.note(banner.split(separator: "\n").first.map(String.init) ?? "", level: .info) }
 
         var received: Int32 = 0
-        sigwait(&stopSignals, &received)
+        while true {
+            sigwait(&stopSignals, &received)
+            guard received == SIGHUP else { break }
+            reopen(log)
+        }
         OutputChannel.standardError.write("jqc-server: stopping; finishing requests in flight\n")
+        if config.logFile != nil { log.note("stopping; finishing requests in flight", level: .info) }
         StopWatchdog.arm(seconds: stopGrace + 15)
+        metricsServer?.stop()
         server.stop(grace: stopGrace)
         return 0
+    }
+
+    /// SIGHUP: the log file is opened again by its name, so logrotate may move
+    /// it away and the next line goes to the new file. If it cannot be opened,
+    /// the old file is kept and says why.
+    private static func reopen(_ log: ServerLog) {
+        guard let path = log.sink.path else { return }
+        do throws(OutputError) {
+            try log.sink.reopen()
+            log.note("reopened the log file '\(path)' (SIGHUP)", level: .info)
+        } catch {
+            log.note("cannot reopen the log file '\(path)' (\(error.reason)); writing on to the file open before", level: .error)
+        }
     }
 
     /// How long requests in flight may take to finish once a stop is asked for.

@@ -54,7 +54,7 @@ public final class HTTPServer: @unchecked Sendable {
     private var logger: UnsafeMutablePointer<jqc_mhd_logger>?
     let handler: @Sendable (ServerRequest) -> ServerResponse
     let screen: @Sendable (RequestHead) -> (BodyPolicy, ServerResponse?)
-    let overloaded: @Sendable () -> ServerResponse
+    let overloaded: @Sendable (ServerRequest) -> ServerResponse
     let uploadDirectory: String
     let limits: HTTPLimits
     let log: ServerLog
@@ -70,12 +70,12 @@ public final class HTTPServer: @unchecked Sendable {
     /// Makes a server; nothing listens until `start`.
     public init(uploadDirectory: String, limits: HTTPLimits, log: ServerLog,
          screen: @escaping @Sendable (RequestHead) -> (BodyPolicy, ServerResponse?),
-         overloaded: @escaping @Sendable () -> ServerResponse,
+         overloaded: @escaping @Sendable (ServerRequest) -> ServerResponse,
          handler: @escaping @Sendable (ServerRequest) -> ServerResponse) {
         self.uploadDirectory = uploadDirectory
         self.limits = limits
         self.log = log
-        libraryLog = ServerLog(burst: 5, interval: 10, stamp: log.stamp)
+        libraryLog = log.sharing(burst: 5, interval: 10)
         self.screen = screen
         self.overloaded = overloaded
         self.handler = handler
@@ -147,11 +147,11 @@ public final class HTTPServer: @unchecked Sendable {
         let request = context.finishRequest()
         deadlines.enter(context.key, .working)
         let queued = workers.submit(accepted: { MHD_suspend_connection(context.connection) }) { [self] expired in
-            context.pending = expired ? overloaded() : handler(request)
+            context.pending = expired ? overloaded(request) : handler(request)
             MHD_resume_connection(context.connection)
         }
         if queued { return MHD_Result.YES }
-        return reply(overloaded(), on: context)
+        return reply(overloaded(request), on: context)
     }
 
     private func reply(_ response: ServerResponse, on context: RequestContext) -> MHD_Result {
@@ -237,7 +237,7 @@ public final class HTTPServer: @unchecked Sendable {
                     // 413 is written on the socket directly and the connection closed.
                     context.refused = true
                     server.log.note("request body over its limit of \(limit) bytes; answered 413 and closed",
-                                    address: context.address)
+                                    address: context.address, level: .info)
                     context.writeAndClose(server.tooLarge(limit))
                     uploadSize.pointee = 0
                     return MHD_Result.NO
@@ -258,7 +258,9 @@ public final class HTTPServer: @unchecked Sendable {
         state.pointee = nil
         context.cleanUp()
         if code.rawValue != 0 && !context.refused { // not MHD_REQUEST_TERMINATED_COMPLETED_OK
-            server.log.note("request \(context.target.prefix(80)) ended early: \(describe(code))", address: context.address)
+            // The path only: a query string may hold what the log must not.
+            let path = context.target.prefix { $0 != "?" }.prefix(80)
+            server.log.note("request \(path) ended early: \(describe(code))", address: context.address, level: .info)
         }
         if let connection {
             server.deadlines.enter(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection))), .idle)

@@ -38,6 +38,13 @@ final class ConnectionPool: @unchecked Sendable {
         return connection
     }
 
+    /// Connections open or being opened, and those checked out by a request now.
+    var counts: ConnectionCounts {
+        condition.lock()
+        defer { condition.unlock() }
+        return ConnectionCounts(open: opened, inUse: opened - idle.count)
+    }
+
     /// Seconds a statement waits for a row lock.
     static let lockWait = 3
     /// Seconds one statement may run.

@@ -1,0 +1,76 @@
+import Foundation
+import Models
+
+/// The numbers read when `/metrics` is fetched rather than counted.
+struct MetricsGauges: Sendable {
+    /// Database connections open, and those a request holds now.
+    var connections: ConnectionCounts
+    /// Log lines that could not be written.
+    var droppedLogLines: Int
+}
+
+/// `ServerMetrics` in the Prometheus text format 0.0.4: each family with
+/// its `# HELP` and `# TYPE`, its series in a stable order.
+enum MetricsExposition {
+    /// The content type of the text.
+    static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+
+    static func text(_ counted: ServerMetrics.State, _ gauges: MetricsGauges) -> String {
+        var out = ""
+        func family(_ name: String, _ type: String, _ help: String) {
+            out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+        }
+        func sample(_ name: String, _ labels: [(String, String)], _ value: String) {
+            let inside = labels.map { "\($0.0)=\"\(escape($0.1))\"" }.joined(separator: ",")
+            out += name + (inside.isEmpty ? "" : "{\(inside)}") + " " + value + "\n"
+        }
+
+        family("jqc_server_requests_total", "counter", "Requests answered, by route pattern, method and status.")
+        for (key, count) in counted.requests.sorted(by: { $0.key < $1.key }) {
+            sample("jqc_server_requests_total", [("route", key.route), ("method", key.method), ("status", String(key.status))],
+                   String(count))
+        }
+
+        family("jqc_server_request_duration_seconds", "histogram", "Time from a complete request to its answer, by route pattern.")
+        for (route, histogram) in counted.durations.sorted(by: { $0.key < $1.key }) {
+            for (bound, count) in zip(ServerMetrics.buckets, histogram.counts) {
+                sample("jqc_server_request_duration_seconds_bucket", [("route", route), ("le", number(bound))], String(count))
+            }
+            sample("jqc_server_request_duration_seconds_bucket", [("route", route), ("le", "+Inf")], String(histogram.count))
+            sample("jqc_server_request_duration_seconds_sum", [("route", route)], number(histogram.sum))
+            sample("jqc_server_request_duration_seconds_count", [("route", route)], String(histogram.count))
+        }
+
+        family("jqc_server_sync_reports_total", "counter", "Reports answered by POST /reports/sync, by result.")
+        for status in [SyncStatus.accepted, .conflict, .rejected] {
+            sample("jqc_server_sync_reports_total", [("status", status.rawValue)], String(counted.syncResults[status] ?? 0))
+        }
+
+        family("jqc_server_photos_stored_total", "counter", "Photos stored for the first time (repeated uploads not counted).")
+        sample("jqc_server_photos_stored_total", [], String(counted.photosStored))
+
+        family("jqc_server_db_connections", "gauge", "Database connections open (a SQLite server holds one).")
+        sample("jqc_server_db_connections", [], String(gauges.connections.open))
+
+        family("jqc_server_db_connections_in_use", "gauge", "Database connections a request holds now (PostgreSQL pool; SQLite reports 0).")
+        sample("jqc_server_db_connections_in_use", [], String(gauges.connections.inUse))
+
+        family("jqc_server_workers_busy", "gauge", "Requests a worker thread is handling now.")
+        sample("jqc_server_workers_busy", [], String(max(0, counted.busy)))
+
+        family("jqc_server_log_lines_dropped_total", "counter", "Log lines that could not be written (a full disk, a closed stderr).")
+        sample("jqc_server_log_lines_dropped_total", [], String(gauges.droppedLogLines))
+        return out
+    }
+
+    /// A label value with backslash, quote and line break escaped.
+    private static func escape(_ value: String) -> String {
+        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n")
+    }
+
+    /// A number as Prometheus reads it: `0.005`, `1`, `2.5`.
+    private static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}
