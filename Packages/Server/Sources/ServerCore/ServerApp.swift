@@ -125,10 +125,10 @@ final class ServerApp: Sendable {
     let loginThrottle: LoginThrottle
     let passwordGate: PasswordGate
     let log: ServerLog
-    /// A hash checked when the user name is unknown, so a wrong name and a
-    /// wrong password take the same time.
     /// What `/metrics` reports (`--metrics-port`).
     let metrics: ServerMetrics
+    /// A hash checked when the user name is unknown, so a wrong name and a
+    /// wrong password take the same time.
     let decoyHash: String
 
     /// The version of the report payload this server reads.
@@ -138,9 +138,9 @@ final class ServerApp: Sendable {
          log: ServerLog, metrics: ServerMetrics = ServerMetrics()) {
         self.config = config
         self.log = log
+        self.metrics = metrics
         passwordGate = PasswordGate(limit: config.passwordChecks)
         loginThrottle = LoginThrottle(window: TimeInterval(config.signInWindow))
-        self.metrics = metrics
         self.store = store
         self.signer = signer
         self.judge = judge
@@ -166,15 +166,15 @@ final class ServerApp: Sendable {
     /// read: a NUL in the path or conflicting framing headers (400), a
     /// missing or bad token (401), a JSON route sent something else (415),
     /// a declared length past the route's limit (413).
-    func screen(_ head: RequestHead) -> (BodyPolicy, ServerResponse?) {
-        let policy = bodyPolicy(method: head.method, path: head.path)
     /// Each of these answers is logged and counted as any other.
-        // Injected faults come first, as an overloaded proxy in front would.
+    func screen(_ head: RequestHead) -> (BodyPolicy, ServerResponse?) {
         let clock = AnswerClock()
         func refused(_ response: ServerResponse) -> ServerResponse {
             finish(response, method: head.method, path: head.path, headers: head.headers, peer: head.clientAddress,
                    userID: nil, clock: clock)
         }
+        let policy = bodyPolicy(method: head.method, path: head.path)
+        // Injected faults come first, as an overloaded proxy in front would.
         switch faults.beforeHandling() {
         case .drop?:
             logFault("drop", head.method, head.path)
@@ -287,9 +287,9 @@ final class ServerApp: Sendable {
                                       content: .file(descriptor: descriptor, byteSize: size))
             }
         }
+        return finish(answer(), for: request, userID: userID, clock: clock)
     }
 
-        return finish(answer(), for: request, userID: userID, clock: clock)
     /// One line on stderr per injected fault, so a fault run can be counted.
     private func logFault(_ kind: String, _ method: String, _ path: String) {
         OutputChannel.standardError.write("jqc-server: injected fault \(kind) \(method) \(path)\n")
