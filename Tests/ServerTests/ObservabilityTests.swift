@@ -174,6 +174,24 @@ struct ObservabilityTests {
         #expect(server.stop() == 0)
     }
 
+    @Test("a burst of requests leaves one access line each: the access log is not rate limited like the notes")
+    func burst() async throws {
+        let server = try ObservedServer([])
+        let count = 300
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            let client = HTTPTestClient()
+            for index in 0..<count {
+                group.addTask { try await client.send("GET", server.url(index % 2 == 0 ? "/templates" : "/no-such-route")).status }
+            }
+            for try await status in group { #expect(status == 401 || status == 404) }
+        }
+        let lines = try server.logLines(kind: "access")
+        #expect(lines.count == count, "\(lines.count) access lines for \(count) requests")
+        #expect(lines.filter { $0["route"] == "/api/v1/templates" && $0["status"] == 401 }.count == count / 2)
+        #expect(lines.filter { $0["route"] == "unmatched" && $0["status"] == 404 }.count == count / 2)
+        #expect(server.stop() == 0)
+    }
+
     @Test("after logrotate moves the log away, SIGHUP makes the server write a new file, 0600")
     func reopenOnHangUp() async throws {
         let server = try ObservedServer([])
