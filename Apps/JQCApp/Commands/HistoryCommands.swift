@@ -27,7 +27,7 @@ enum HistoryCommands {
         contract 1.1 ignores the filters and shows every inspection.
         Examples:
           jqc history --facility F-100 --from 2026-03-01 --to 2026-03-31
-          jqc history --inspector u-ivy --template 101 --from 2026-03-01T08:00:00+01:00
+          jqc history --inspector U-INSPECTOR --template 101 --from 2026-03-01T08:00:00+01:00
         Exit codes: 0 shown; 2 a date not understood; 75 offline or server unavailable (HISTORY_REQUIRES_NETWORK); 6 sign in again.
         """)
     ) { (inv) throws(AppError) -> CommandOutput in

@@ -84,7 +84,9 @@ enum ReportCommands {
                                          "Its template '\(report.templateID)' is not on this device; answers are kept as they are.",
                                          report.answers.json.canonicalString()], json: json)
         }
-        return CommandOutput(lines: presenter.lines(report, template: template, photos: photos, issues: issues, score: score), json: json)
+        // Names, labels and issue texts came from templates, the server and people: each line through OneLine.
+        return CommandOutput(lines: presenter.lines(report, template: template, photos: photos, issues: issues, score: score)
+                                .map { OneLine.flatten($0, lineBreak: " ") }, json: json)
     }
 
     static let list = Command(CommandSpec(
