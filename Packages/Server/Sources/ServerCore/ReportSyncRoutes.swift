@@ -215,7 +215,8 @@ extension ServerApp {
     /// line; nil when it is acceptable. The answers were judged already.
     private func validate(_ report: WireReport, _ judgement: Judgement, in session: any StorageSession) throws(ServerError) -> String? {
         guard judgement.templateKnown else { return "unknown template '\(report.templateID)'" }
-        guard try session.facilityExists(report.facilityID) else { return "unknown facility '\(report.facilityID)'" }
+        // A retired site still takes the reports made on it before it was retired.
+        guard try session.managedFacility(id: report.facilityID) != nil else { return "unknown facility '\(report.facilityID)'" }
         if let areaID = report.areaID {
             guard let area = try session.area(id: areaID), area.facilityID == report.facilityID else {
                 return "area '\(areaID)' is not an area of facility '\(report.facilityID)'"

@@ -9,7 +9,9 @@ struct Caller: Sendable {
     /// The session the token belongs to.
     var sessionID: String
 
-    var isSupervisor: Bool { user.role == .supervisor }
+    /// Supervisors and admins read everyone's reports.
+    var isSupervisor: Bool { user.role.supervises }
+    var isAdmin: Bool { user.role == .admin }
 }
 
 /// A matched request, ready for its endpoint's handler.
@@ -312,6 +314,7 @@ final class ServerApp: Sendable {
         case .downloadPhoto: return try downloadPhoto(input)
         case .inspections: return try inspections(input)
         case .rollup: return try rollup(input)
+        default: return try administer(endpoint, input)
         }
     }
 

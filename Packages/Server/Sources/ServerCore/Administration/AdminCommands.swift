@@ -122,9 +122,10 @@ enum AdminCommands {
         AdminCommand("assignments", summary: "list assignments: open, done and cancelled",
                      options: [.value("inspector", "USER", help: "only this inspector's (user name or id)")]) { parsed, admin throws(ServerError) in
             let list = try admin.assignments(inspector: parsed.value("inspector"))
+            let names = Dictionary(try admin.users().map { ($0.id, $0.username) }, uniquingKeysWith: { a, _ in a })
             return AdminOutput(lines: table(["ID", "INSPECTOR", "TEMPLATE", "FACILITY", "AREA", "DUE", "STATE"], list.map {
                 let state = $0.cancelledAt != nil ? "cancelled" : ($0.assignment.status == .open ? "open" : "done")
-                return [$0.assignment.id, $0.inspectorID, $0.assignment.templateID, $0.assignment.facilityID, $0.assignment.areaID ?? "-",
+                return [$0.assignment.id, names[$0.inspectorID] ?? $0.inspectorID, $0.assignment.templateID, $0.assignment.facilityID, $0.assignment.areaID ?? "-",
                         $0.assignment.dueAt ?? "-", state]
             }, empty: "No assignments yet: create one with 'admin assign'."), json: ["assignments": .array(list.map(AdminWire.assignment))])
         },
@@ -138,7 +139,8 @@ enum AdminCommands {
             let record = try admin.createAssignment(.init(id: parsed.value("id"), inspector: parsed.value("inspector") ?? "",
                                                           templateID: parsed.value("template") ?? "", facilityID: parsed.value("facility") ?? "",
                                                           areaID: parsed.value("area"), due: parsed.value("due")), by: actor)
-            return AdminOutput(lines: ["assignment \(show(record.assignment.id)) for \(show(record.inspectorID)): template \(show(record.assignment.templateID)) at \(show(record.assignment.facilityID))\(record.assignment.dueAt.map { ", due \($0)" } ?? "")"],
+            let inspector = parsed.value("inspector") ?? record.inspectorID
+            return AdminOutput(lines: ["assignment \(show(record.assignment.id)) for \(show(inspector)): template \(show(record.assignment.templateID)) at \(show(record.assignment.facilityID))\(record.assignment.dueAt.map { ", due \($0)" } ?? "")"],
                                json: ["assignment": AdminWire.assignment(record)])
         },
         AdminCommand("edit-assignment", summary: "change an open assignment's template, facility, area or due date",
@@ -213,10 +215,10 @@ enum AdminCommands {
                      positionals: [PositionalSpec("USERNAME", help: "the user name to sign in with")],
                      options: [.value("role", "ROLE", help: "inspector, supervisor or admin (default inspector)"),
                                .value("display-name", "NAME", help: "the name shown in history and the roll-up")],
-                     discussion: "The password is the first line of standard input, at least \(Administration.shortestPassword) characters. An existing user is reset and signed out everywhere.") { parsed, admin throws(ServerError) in
+                     discussion: "The password, at least \(Administration.shortestPassword) characters, is asked without echo at a terminal, or read from the first line of standard input. An existing user is reset and signed out everywhere.") { parsed, admin throws(ServerError) in
             let text = parsed.value("role") ?? "inspector"
             guard let role = UserRole(rawValue: text) else { throw ServerError.badRequest("--role must be inspector, supervisor or admin, not '\(text)'") }
-            let user = try admin.addUser(username: parsed.positional(0) ?? "", password: readLine(strippingNewline: true) ?? "", role: role,
+            let user = try admin.addUser(username: parsed.positional(0) ?? "", password: PasswordInput.read(for: parsed.positional(0) ?? ""), role: role,
                                          displayName: parsed.value("display-name"), resetting: true, by: actor)
             return AdminOutput(lines: ["user \(show(user.username)) (\(user.role.rawValue)) has id \(user.id)"], json: ["user": AdminWire.user(user)])
         },
@@ -241,8 +243,8 @@ enum AdminCommands {
         },
         AdminCommand("set-password", summary: "change a user's password (read from stdin) and sign them out everywhere",
                      positionals: [PositionalSpec("USERNAME", help: "the user whose password changes")],
-                     discussion: "The password is the first line of standard input, at least \(Administration.shortestPassword) characters.") { parsed, admin throws(ServerError) in
-            let user = try admin.setPassword(parsed.positional(0) ?? "", password: readLine(strippingNewline: true) ?? "", by: actor)
+                     discussion: "The password, at least \(Administration.shortestPassword) characters, is asked without echo at a terminal, or read from the first line of standard input.") { parsed, admin throws(ServerError) in
+            let user = try admin.setPassword(parsed.positional(0) ?? "", password: PasswordInput.read(for: parsed.positional(0) ?? ""), by: actor)
             return AdminOutput(lines: ["the password of \(show(user.username)) is changed; every session of theirs is signed out"],
                                json: ["user": AdminWire.user(user)])
         },
