@@ -243,20 +243,36 @@ struct OrganisationViewTests {
         // Nothing fetched went into the supervisor's store.
         #expect(try supervisor.document(["list"]).value["total"] == 0)
         #expect(try supervisor.document(["status"]).value["pending"] == 0)
-        // The inspector's own device shows its own copy for the server id.
+        // The inspector's own device shows its own copy for the server id, and saves its photos the same way.
         let own = try inspector.document(["show", id])
         #expect(own.status == 0 && own.value["source"] == nil && own.value["local_id"]?.stringValue == local)
+        let ownFolder = inspector.path("own-photos")
+        #expect(try inspector.jqc(["show", local, "--photos", ownFolder]).status == 0)
+        let ownCopy = (ownFolder as NSString).appendingPathComponent(photoID + ".jpg")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: ownCopy)) == attached)
         _ = server.stop()
     }
 
-    @Test("show SERVER_ID offline exits 75 in one line; an id the server does not have exits 3; signed out it is not found here")
+    @Test("show SERVER_ID offline exits 75 in one line; an id the server does not have, or another inspector's, exits 3; signed out it is not found here")
     func showServerReportFailures() throws {
-        let server = try ServerProcess(["--demo"])
+        let server = try ServerProcess(["--demo"]) { db in
+            _ = try Programs.run("jqc-server", ["admin", "add-user", "other", "--db", db], stdin: "other-pass\n")
+        }
         let supervisor = try DemoProfile.signedIn(to: server.baseURL, as: "supervisor")
         let unknown = "R-000000000000000000000000"
         let missing = try supervisor.jqc(["show", unknown])
         #expect(missing.status == 3)
         #expect(missing.stderr == "jqc: No report '\(unknown)' on this device or on the server.\n")
+
+        // Another inspector's report answers like one that does not exist.
+        let inspector = try DemoProfile.signedIn(to: server.baseURL)
+        let local = try washroom(inspector)
+        try sync(inspector)
+        let id = try serverID(inspector, local)
+        let other = try DemoProfile.signedIn(to: server.baseURL, as: "other")
+        let forbidden = try other.jqc(["show", id])
+        #expect(forbidden.status == 3)
+        #expect(forbidden.stderr == "jqc: No report '\(id)' on this device or on the server.\n")
         #expect(try supervisor.document(["export", unknown, "--format", "json"]).value["error"]?["code"] == "NOT_FOUND")
 
         _ = server.stop()
@@ -270,8 +286,8 @@ struct OrganisationViewTests {
         #expect(!FileManager.default.fileExists(atPath: supervisor.path("x.html")))
 
         let signedOut = try DemoProfile()
-        let local = try signedOut.jqc(["show", unknown])
-        #expect(local.status == 3)
-        #expect(local.stderr.contains("on this device"), "\(local.stderr)")
+        let here = try signedOut.jqc(["show", unknown])
+        #expect(here.status == 3)
+        #expect(here.stderr.contains("on this device"), "\(here.stderr)")
     }
 }
