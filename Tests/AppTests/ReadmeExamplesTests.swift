@@ -159,7 +159,7 @@ struct ReadmeError: Error, CustomStringConvertible {
     var description: String { message }
 }
 
-private extension String {
+extension String {
     /// The first UUID in the text, lowercased.
     var firstUUID: String? {
         let pattern = try? NSRegularExpression(pattern: "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
