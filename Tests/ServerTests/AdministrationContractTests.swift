@@ -151,4 +151,36 @@ struct AdministrationContractTests {
         #expect(areas.status == 400)
         #expect(areas.message.contains("row 3") && areas.message.contains("I-9"), "\(areas.message)")
     }
+
+    @Test("jqc-server admin: a file imported twice changes nothing; a bad row, a bad template or a short password is one line, exit 4, nothing written")
+    func commandLine() throws {
+        let folder = TemporaryDirectory(prefix: "admin-cli")
+        let db = folder.path("org.db")
+        func admin(_ arguments: [String], stdin: String = "") throws -> ProcessOutcome {
+            try Programs.run("jqc-server", ["admin", "--db", db] + arguments, stdin: stdin)
+        }
+        try "id,name,address,project_name\nS-1,North,1 Road,Depots\nS-2,South,2 Road,Depots\n"
+            .write(toFile: folder.path("sites.csv"), atomically: true, encoding: .utf8)
+        #expect(try admin(["import-facilities", folder.path("sites.csv")]).stdout.contains("2 added, 0 updated, 0 unchanged"))
+        #expect(try admin(["import-facilities", folder.path("sites.csv")]).stdout.contains("0 added, 0 updated, 2 unchanged"))
+
+        try "id,name\nS-3,Fine\nS-4,\"unclosed\n".write(toFile: folder.path("bad.csv"), atomically: true, encoding: .utf8)
+        let bad = try admin(["import-facilities", folder.path("bad.csv")])
+        #expect(bad.status == 4)
+        #expect(bad.stderr.contains("row 3") && bad.stderr.split(separator: "\n").count == 1, "\(bad.stderr)")
+        let listed = try JSONValue.parse(try admin(["facilities", "--json"]).stdout)
+        #expect(listed["facilities"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["S-1", "S-2"])
+
+        try #"{"id": "t", "name": "T", "form_schema": {"fields": [{"id": 1, "type": "rating", "label": "A", "max": 0}, {"id": 2, "type": "radio", "label": "B"}]}}"#
+            .write(toFile: folder.path("t.json"), atomically: true, encoding: .utf8)
+        let refused = try admin(["publish-template", folder.path("t.json")])
+        #expect(refused.status == 4)
+        #expect(refused.stderr.contains("2 problems") || refused.stderr.contains("problems:"), "\(refused.stderr)")
+        #expect(try admin(["templates", "--json"]).stdout.contains("\"templates\":[]"))
+
+        let short = try admin(["add-user", "ivy"], stdin: "short\n")
+        #expect(short.status == 4)
+        #expect(short.stderr.contains("at least 10 characters"))
+        #expect(try admin(["users", "--json"]).stdout.contains("\"users\":[]"))
+    }
 }
