@@ -49,17 +49,17 @@ public protocol StorageSession {
 
     // MARK: Reference data
 
-    /// Every facility, in the order they were seeded.
+    /// Every facility devices see (not retired), in the order they were added.
     func facilities() throws(ServerError) -> [Facility]
-    /// Whether a facility exists.
+    /// Whether a facility devices see exists (not retired).
     func facilityExists(_ id: String) throws(ServerError) -> Bool
-    /// The areas of one facility.
+    /// The areas of one facility that devices see (not retired).
     func areas(facilityID: String) throws(ServerError) -> [Area]
-    /// One area.
+    /// One area, retired or not.
     func area(id: String) throws(ServerError) -> Area?
-    /// Every template.
+    /// Every template devices see (not retired).
     func templates() throws(ServerError) -> [Template]
-    /// One template.
+    /// One template, retired or not (reports made offline on it are still judged).
     func template(id: String) throws(ServerError) -> Template?
     /// Adds or replaces a facility.
     func insertFacility(_ facility: Facility, position: Int) throws(ServerError)
@@ -70,6 +70,41 @@ public protocol StorageSession {
     /// A number that changes whenever a template is added or replaced, by any
     /// process: how a template cache knows it is stale.
     func templateRevision() throws(ServerError) -> Int64
+
+    // MARK: Administration
+
+    /// Every facility, retired ones included, in the order they were added.
+    func managedFacilities() throws(ServerError) -> [ManagedFacility]
+    /// One facility, retired or not.
+    func managedFacility(id: String) throws(ServerError) -> ManagedFacility?
+    /// Retires a facility (`at`) or brings it back (nil).
+    func setFacilityRetired(id: String, at: String?) throws(ServerError)
+    /// Every area (of one facility, or all), retired ones included.
+    func managedAreas(facilityID: String?) throws(ServerError) -> [ManagedArea]
+    /// Retires an area (`at`) or brings it back (nil).
+    func setAreaRetired(id: String, at: String?) throws(ServerError)
+    /// Every template, retired ones included, with the versions it published.
+    func managedTemplates() throws(ServerError) -> [ManagedTemplate]
+    /// Makes `template` the current version of its id and keeps it among the
+    /// published versions; bumps the template revision.
+    func publishTemplate(_ template: Template, publishedBy: String, now: Date) throws(ServerError)
+    /// Retires a template (`at`) or brings it back (nil); bumps the template revision.
+    func setTemplateRetired(id: String, at: String?) throws(ServerError)
+    /// Every assignment (of one inspector, or all), closed and cancelled ones included.
+    func managedAssignments(inspectorID: String?) throws(ServerError) -> [ManagedAssignment]
+    /// One assignment.
+    func managedAssignment(id: String) throws(ServerError) -> ManagedAssignment?
+    /// Cancels an assignment: closed for devices, the cursor moves.
+    func cancelAssignment(id: String, at: String) throws(ServerError)
+    /// Every user, disabled ones included, by user name.
+    func allUsers() throws(ServerError) -> [StoredUser]
+    /// Disables a user (`at`) or enables them again (nil).
+    func setUserDisabled(id: String, at: String?) throws(ServerError)
+    /// Appends an event to the administration log.
+    func recordAdminEvent(_ event: AdminEvent) throws(ServerError)
+    /// The newest `limit` events of the administration log, oldest first,
+    /// those before `before` when it is given.
+    func adminEvents(limit: Int, before: Int64?) throws(ServerError) -> [AdminEvent]
 
     // MARK: Assignments
 
