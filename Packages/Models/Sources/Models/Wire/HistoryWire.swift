@@ -30,10 +30,16 @@ public struct HistoryItem: Sendable, Hashable, Codable {
     public var parentServerID: String?
     public var completedAt: String
     public var inspector: Inspector
+    /// Contract 1.1: the review state of the current revision (nil from a 1.0 server).
+    public var reviewState: ReviewState?
+    /// Contract 1.1: the current revision (nil from a 1.0 server).
+    public var revision: Int?
 
     public init(serverID: String, localID: UUID, templateID: String, facilityID: String, areaID: String? = nil,
                 score: Double? = nil, followUpRequired: Bool = false, parentServerID: String? = nil,
-                completedAt: String, inspector: Inspector) {
+                completedAt: String, inspector: Inspector, reviewState: ReviewState? = nil, revision: Int? = nil) {
+        self.reviewState = reviewState
+        self.revision = revision
         self.serverID = serverID
         self.localID = localID
         self.templateID = templateID
@@ -56,10 +62,14 @@ public struct HistoryItem: Sendable, Hashable, Codable {
         case followUpRequired = "follow_up_required"
         case parentServerID = "parent_server_id"
         case completedAt = "completed_at"
+        case reviewState = "review_state"
+        case revision
     }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        reviewState = try? c.decodeIfPresent(ReviewState.self, forKey: .reviewState)
+        revision = try? c.decodeIfPresent(Int.self, forKey: .revision)
         serverID = try c.decodeID(forKey: .serverID)
         localID = try c.decode(UUID.self, forKey: .localID)
         templateID = try c.decodeID(forKey: .templateID)
@@ -84,6 +94,8 @@ public struct HistoryItem: Sendable, Hashable, Codable {
         try c.encodeIfPresent(parentServerID, forKey: .parentServerID)
         try c.encode(completedAt, forKey: .completedAt)
         try c.encode(inspector, forKey: .inspector)
+        try c.encodeIfPresent(reviewState, forKey: .reviewState)
+        try c.encodeIfPresent(revision, forKey: .revision)
     }
 }
 
