@@ -98,6 +98,14 @@ extension AppError {
         public static let reinspectionInProgress = Code("REINSPECTION_IN_PROGRESS")
         /// A report cannot be completed: required answers missing or bad.
         public static let requiredAnswersMissing = Code("REQUIRED_ANSWERS_MISSING")
+        /// Deciding on a report is for supervisors and admins (exit 5).
+        public static let reviewForbidden = Code("REVIEW_FORBIDDEN")
+        /// A decision the server (or the cached template) cannot take: no comment, a field comment on no field (exit 4).
+        public static let reviewInvalid = Code("REVIEW_INVALID")
+        /// Reviewing reads and writes the server, which needs the network (exit 75).
+        public static let reviewRequiresNetwork = Code("REVIEW_REQUIRES_NETWORK")
+        /// The report has a newer revision than the one decided on; nothing was recorded (exit 7).
+        public static let revisionStale = Code("REVISION_STALE")
         /// The history rollup is for supervisors.
         public static let rollupForbidden = Code("ROLLUP_FORBIDDEN")
         /// The history rollup needs the server and there is no cached one.

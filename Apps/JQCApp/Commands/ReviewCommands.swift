@@ -1,0 +1,274 @@
+import ArgumentParsing
+import FieldTypes
+import Foundation
+import JQCCore
+import Models
+import Sync
+
+/// review list, show, approve, return and reject (contract 1.1): a
+/// supervisor's queue and decisions, on the server, online only like
+/// history. Nothing read here is stored on the device; the inspector sees a
+/// decision at their next sync.
+enum ReviewCommands {
+    static var all: [Command] { [list, show, approve, returnToInspector, reject] }
+
+    static let onlineNote = "Online only: offline it says so in one line and exits 75 (REVIEW_REQUIRES_NETWORK); 6 sign in again."
+
+    static let list = Command(CommandSpec(
+        "review list", summary: "supervisors: the review queue on the server, newest first (online only)",
+        options: [.value("state", "STATE", help: "awaiting_review (default), approved, returned or rejected"),
+                  .value("facility", "ID", help: "only reports of this facility"),
+                  .value("inspector", "ID", help: "only this inspector's reports (a user id, as in 'jqc rollup --json')"),
+                  .value("limit", "N", help: "how many to show, 1-100 (default 30)")],
+        discussion: """
+        Completed reports whose current revision is in the review state asked for. Supervisors and admins see
+        everyone's; an inspector sees their own. Decide with 'jqc review approve|return|reject SERVER_ID'.
+        Examples:
+          jqc review list
+          jqc review list --state returned --facility F-100
+        Exit codes: 0 shown; 2 a bad option.
+        \(onlineNote)
+        """)
+    ) { (inv) throws(AppError) -> CommandOutput in
+        let state = try reviewState(inv.arguments.value("state"))
+        let limit = try HistoryCommands.number(inv, "limit", default: 30, range: 1...100)
+        let filter = ReviewQueueFilter(state: state, facilityID: try id(inv, "facility"), inspectorID: try id(inv, "inspector"))
+        let page = try SyncService(context: inv.context).reviewQueue(filter, limit: limit)
+        let workspace = try? inv.context.workspace()
+        let rows = page.items.map { item -> [String] in
+            let template: String = workspace?.templateName(item.templateID) ?? item.templateID
+            let facility: String = workspace?.facilityName(item.facilityID) ?? item.facilityID
+            let inspector: String = item.inspector.displayName.isEmpty ? item.inspector.id : item.inspector.displayName
+            let completed: String = String(item.completedAt.prefix(16)).replacingOccurrences(of: "T", with: " ")
+            let score: String = item.score.map { "\(Int(($0 * 100).rounded()))%" } ?? "-"
+            let revision: String = item.revision.map { String($0) } ?? "-"
+            let review: String = item.reviewState.map { label($0) } ?? "-"
+            // Text from the server reaches the terminal only through OneLine.
+            return [item.serverID, template, facility, inspector, completed, score, revision, review]
+                .map { OneLine.flatten($0, lineBreak: " ") }
+        }
+        let what = label(state)
+        let narrowed = filter.facilityID != nil || filter.inspectorID != nil
+        var lines: [String]
+        if page.items.isEmpty {
+            lines = [narrowed ? "No reports \(what) match these filters." : "No reports \(what)."]
+        } else {
+            lines = TextTable.render(["SERVER ID", "TEMPLATE", "FACILITY", "INSPECTOR", "COMPLETED", "SCORE", "REVISION", "REVIEW"],
+                                     rows, maxColumn: 24)
+            lines.append(page.items.count < page.total
+                         ? "\(page.items.count) of \(page.total) \(what); show more with --limit (up to 100) or narrow with --facility and --inspector."
+                         : "\(page.total) \(what).")
+            if page.items.contains(where: { $0.reviewState == nil }) {
+                lines.append("This server keeps no reviews (it is older than contract 1.1): these are all its completed reports.")
+            }
+        }
+        return CommandOutput(lines: lines, json: HistoryCommands.encoded(page), showsStatusLine: false)
+    }
+
+    static let show = Command(CommandSpec(
+        "review show", summary: "a report as the server holds it, its review and its events (online only)",
+        positionals: [PositionalSpec("SERVER_ID", help: "the report's server id, as 'jqc review list' shows it")],
+        discussion: """
+        The answers, score, issues and photos as 'jqc show SERVER_ID' shows them, then the review of the current
+        revision (its state, who decided, the comment and the comments on fields) and the report's events, oldest
+        first: who uploaded, amended, approved, returned or rejected which revision, and when (server time).
+        '--json' is the 'jqc show --json' document with "revision", "review" and "events" as the server sends them.
+        Exit codes: 0 shown; 3 no such report on the server for this account.
+        \(onlineNote)
+        """)
+    ) { (inv) throws(AppError) -> CommandOutput in
+        let serverID = try serverID(inv)
+        let workspace = try inv.workspace()
+        let service = SyncService(context: inv.context)
+        let reviewed = try service.reviewedReport(serverID)
+        let events = try service.reportEvents(serverID)
+        var output = ReportLookup.shown(reviewed.fetched, in: workspace, style: inv.context.style)
+        let presenter = ReviewPresenter(workspace: workspace, style: inv.context.style, template: try? workspace.template(for: reviewed.fetched.report))
+        output.lines += [""] + presenter.reviewLines(reviewed.review, serverID: serverID) + [""] + presenter.eventLines(events)
+        var json = output.json.objectValue ?? [:]
+        json["revision"] = .integer(Int64(reviewed.revision))
+        json["review"] = reviewed.review.map(HistoryCommands.encoded) ?? .null
+        json["events"] = events.map(HistoryCommands.encoded) ?? .null
+        output.json = .object(json)
+        output.showsStatusLine = false
+        return output
+    }
+
+    static let approve = Command(CommandSpec(
+        "review approve", summary: "supervisors: approve a report's revision (online only)",
+        positionals: [PositionalSpec("SERVER_ID", help: "the report's server id")],
+        options: [revisionOption, .value("comment", "TEXT", help: "a comment for the inspector (optional)")],
+        discussion: decisionDiscussion("approve", example: "jqc review approve R-8f2c --comment 'Spotless, thank you'"))
+    ) { (inv) throws(AppError) -> CommandOutput in
+        try decide(.approve, inv)
+    }
+
+    static let returnToInspector = Command(CommandSpec(
+        "review return", summary: "supervisors: send a report back to its inspector for changes (online only)",
+        positionals: [PositionalSpec("SERVER_ID", help: "the report's server id")],
+        options: [revisionOption, .value("comment", "TEXT", help: "what to change (this or at least one --field)"), fieldOption],
+        discussion: decisionDiscussion("return", example: "jqc review return R-8f2c --comment 'Photos too dark' --field 14='Retake in daylight'"))
+    ) { (inv) throws(AppError) -> CommandOutput in
+        try decide(.return, inv)
+    }
+
+    static let reject = Command(CommandSpec(
+        "review reject", summary: "supervisors: reject a report's revision (online only)",
+        positionals: [PositionalSpec("SERVER_ID", help: "the report's server id")],
+        options: [revisionOption, .value("comment", "TEXT", help: "why (this or at least one --field)"), fieldOption],
+        discussion: decisionDiscussion("reject", example: "jqc review reject R-8f2c --comment 'Wrong site: this is F-200'"))
+    ) { (inv) throws(AppError) -> CommandOutput in
+        try decide(.reject, inv)
+    }
+
+    static let revisionOption = OptionSpec.value(
+        "revision", "N", help: "the revision you looked at (default: the current one, fetched first); a stale one is refused")
+    static let fieldOption = OptionSpec.value(
+        "field", "FIELD_ID=TEXT", repeatable: true, help: "a comment on one field of the report's template (repeatable)")
+
+    static func decisionDiscussion(_ verb: String, example: String) -> String {
+        """
+        Fetches the report's current revision, then posts the decision on it (or on --revision N). 'return' and
+        'reject' need a --comment or at least one --field (exit 2 before anything is sent); a --field naming no
+        field of the report's template is refused (exit 4) before sending when the template is on this device.
+        When the report changed since the revision decided on, nothing is recorded: exit 7 (REVISION_STALE),
+        naming the current revision and showing what changed. The inspector sees the decision at their next sync.
+        '--json' prints {"review": ...} as the server sends it.
+        Example:
+          \(example)
+        Exit codes: 0 recorded; 2 a bad option; 3 no such report on the server; 4 the server refused the decision;
+        5 the account is not a supervisor or admin (REVIEW_FORBIDDEN); 7 the revision is stale.
+        \(onlineNote)
+        """
+    }
+
+    /// Posts one decision after checking its options and the report's fields.
+    static func decide(_ decision: ReviewDecision, _ inv: Invocation) throws(AppError) -> CommandOutput {
+        let serverID = try serverID(inv)
+        let comment = try commentText(inv)
+        let fieldComments = try fields(inv)
+        let pinned = try revision(inv)
+        if decision != .approve && comment == nil && fieldComments.isEmpty {
+            throw AppError.usage("'review \(decision.rawValue)' needs --comment TEXT or at least one --field FIELD_ID=TEXT saying why.")
+        }
+        let workspace = try inv.workspace()
+        let service = SyncService(context: inv.context)
+        let current = try service.reviewedReport(serverID)
+        let template = try? workspace.template(for: current.fetched.report)
+        if let template, current.templateVersion == nil || current.templateVersion == template.version {
+            let unknown = fieldComments.map(\.fieldID).filter { template.schema.field(FieldID($0)) == nil }
+            if !unknown.isEmpty {
+                let ids = template.schema.fields.filter { workspace.registry.resolve($0).isAnswerable }.map(\.id.rawValue)
+                throw AppError.validation("Template '\(OneLine.flatten(template.name, lineBreak: " "))' has no field \(unknown.map { OneLine.quote($0) }.joined(separator: ", ")); its fields: \(ids.joined(separator: ", ")). Nothing was sent.",
+                                          code: .reviewInvalid)
+            }
+        }
+        let decided = pinned ?? current.revision
+        let request = ReviewRequest(decision: decision, revision: decided, comment: comment,
+                                    fieldComments: fieldComments.isEmpty ? nil : fieldComments)
+        let presenter = ReviewPresenter(workspace: workspace, style: inv.context.style, template: template)
+        switch try service.decide(serverID, request) {
+        case .decided(let review):
+            return CommandOutput(lines: [presenter.decidedLine(review, decision: decision, report: current)],
+                                 json: ["review": HistoryCommands.encoded(review)], showsStatusLine: false)
+        case .stale(let review, _):
+            return stale(serverID, decided: decided, currentReview: review, service: service, presenter: presenter)
+        }
+    }
+
+    /// The refusal of a stale revision: one line naming the current revision,
+    /// then what changed from the revision decided on (exit 7).
+    static func stale(_ serverID: String, decided: Int, currentReview: WireReview?, service: SyncService,
+                      presenter: ReviewPresenter) -> CommandOutput {
+        // The report as it is now, and as it was when decided on; either may fail (the connection went): the line still stands.
+        let now = try? service.reviewedReport(serverID, revision: currentReview?.revision)
+        let currentRevision = currentReview?.revision ?? now?.revision
+        let before = try? service.reviewedReport(serverID, revision: decided)
+        let headline = "Report \(serverID) changed: revision \(currentRevision.map(String.init) ?? "newer than \(decided)") is current, not revision \(decided); nothing was recorded. Look again with 'jqc review show \(serverID)' and decide on the current revision."
+        var lines = [headline]
+        var json: [String: JSONValue] = [
+            "error": ["code": .string(AppError.Code.revisionStale.rawValue), "message": .string(headline)],
+            "decided_revision": .integer(Int64(decided)),
+            "current_revision": currentRevision.map { .integer(Int64($0)) } ?? .null,
+            "review": currentReview.map(HistoryCommands.encoded) ?? .null,
+            "changes": .null,
+        ]
+        if let now, let before, before.revision == decided, now.revision != decided {
+            let changes = presenter.changes(from: before.fetched.report, to: now.fetched.report)
+            lines += presenter.changeLines(changes, from: decided, to: now.revision)
+            json["changes"] = .array(changes.map(\.json))
+        } else if let currentRevision {
+            lines.append("The server does not show earlier revisions, so what changed cannot be listed; revision \(currentRevision) is current.")
+        }
+        return CommandOutput(lines: lines.map { OneLine.flatten($0, lineBreak: " ") }, json: .object(json),
+                             showsStatusLine: false, exitCode: ExitCode.conflict)
+    }
+
+    // MARK: - Options
+
+    /// The SERVER_ID positional, trimmed.
+    static func serverID(_ inv: Invocation) throws(AppError) -> String {
+        let id = inv.positional(0).trimmingCharacters(in: .whitespaces)
+        guard !id.isEmpty else { throw AppError.usage("Give the report's server id, as 'jqc review list' shows it.") }
+        return id
+    }
+
+    /// `--state`, awaiting review when not given.
+    static func reviewState(_ text: String?) throws(AppError) -> ReviewState {
+        guard let text else { return .awaitingReview }
+        guard let state = ReviewState(rawValue: text.trimmingCharacters(in: .whitespaces).lowercased()) else {
+            throw AppError.usage("--state takes \(ReviewState.allCases.map(\.rawValue).joined(separator: ", ")); got \(OneLine.quote(text)).")
+        }
+        return state
+    }
+
+    /// `--facility` or `--inspector`, trimmed; empty is a usage error.
+    static func id(_ inv: Invocation, _ name: String) throws(AppError) -> String? {
+        guard let text = inv.arguments.value(name) else { return nil }
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { throw AppError.usage("--\(name) needs an id.") }
+        return trimmed
+    }
+
+    /// `--comment`, trimmed; given empty is a usage error.
+    static func commentText(_ inv: Invocation) throws(AppError) -> String? {
+        guard let text = inv.arguments.value("comment") else { return nil }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw AppError.usage("--comment needs some text.") }
+        return trimmed
+    }
+
+    /// Every `--field FIELD_ID=TEXT`, in the order given.
+    static func fields(_ inv: Invocation) throws(AppError) -> [FieldComment] {
+        var comments: [FieldComment] = []
+        for given in inv.arguments.all("field") {
+            let parts = given.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let id = parts.first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            let text = parts.count == 2 ? parts[1].trimmingCharacters(in: .whitespacesAndNewlines) : ""
+            guard !id.isEmpty, !text.isEmpty else {
+                throw AppError.usage("--field takes FIELD_ID=TEXT, such as --field 14='Retake in daylight'; got \(OneLine.quote(given)).")
+            }
+            comments.append(FieldComment(fieldID: id, comment: text))
+        }
+        return comments
+    }
+
+    /// `--revision N`, a positive whole number.
+    static func revision(_ inv: Invocation) throws(AppError) -> Int? {
+        guard let text = inv.arguments.value("revision") else { return nil }
+        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value >= 1 else {
+            throw AppError.usage("--revision takes a revision number from 1 up; got \(OneLine.quote(text)).")
+        }
+        return value
+    }
+
+    /// A review state as a person reads it.
+    static func label(_ state: ReviewState) -> String {
+        switch state {
+        case .awaitingReview: "awaiting review"
+        case .approved: "approved"
+        case .returned: "returned"
+        case .rejected: "rejected"
+        }
+    }
+}
