@@ -227,6 +227,7 @@ let package = Package(
             dependencies: [
                 "TestSupport", "jqc-server",
                 .product(name: "Models", package: "Models"),
+                .product(name: "Storage", package: "Storage"),
                 .product(name: "Sync", package: "Sync"),
                 .product(name: "Networking", package: "Networking"),
             ],

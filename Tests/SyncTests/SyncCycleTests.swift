@@ -313,7 +313,7 @@ import Testing
             .init(partial, .transportFailed(code: "PHOTO_UPLOAD_FAILED", message: "Photos still uploading (1 left).")),
         ])
         #expect(retries(actions)[partial] == now.addingTimeInterval(15))
-        #expect(actions.last == .loadSynced)
+        #expect(actions.last == .pullReviews(fromStart: false))
         #expect(cycle.summary.photosUploaded == 3 && cycle.summary.photoBytes == 60 && cycle.summary.photosFailed == 1)
         #expect(cycle.summary.synced == 2)
     }
@@ -323,7 +323,7 @@ import Testing
         var (cycle, _) = pushing([.init(localID: waiting, attemptCount: 1, nextAttemptAt: now.addingTimeInterval(30), awaitingPhotos: true)])
         _ = cycle.handle(.batchAnswered(results: [], minimumAppVersion: "1.0.0"))
         let actions = cycle.handle(.photoWorkLoaded([.init(reportLocalID: waiting, photoLocalIDs: [UUID()])]))
-        #expect(actions == [.loadSynced])
+        #expect(actions == [.pullReviews(fromStart: false)])
         #expect(cycle.summary.waiting == 1)
     }
 
@@ -334,6 +334,7 @@ import Testing
         _ = cycle.handle(.queueLoaded([]))
         _ = cycle.handle(.batchAnswered(results: [], minimumAppVersion: "1.0.0"))
         _ = cycle.handle(.photoWorkLoaded([]))
+        _ = cycle.handle(.reviewsUnsupported)
         let old = UUID(), fresh = UUID()
         let actions = cycle.handle(.syncedLoaded([
             (localID: old, syncedAt: now.addingTimeInterval(-31 * 86_400)),

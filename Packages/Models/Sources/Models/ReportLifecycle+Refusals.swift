@@ -16,7 +16,16 @@ extension ReportLifecycle {
         case .retryRequested:
             return "This report is \(stateName), not PENDING; there is nothing to retry."
         case .expire:
+            if state == .synced, let review, review.holdsReport {
+                return review.isReturned
+                    ? "This report was returned for changes; it stays on this device until its amendment is synced."
+                    : "This report is awaiting review; it stays on this device until a supervisor decides."
+            }
             return "This report is \(stateName); only SYNCED reports are removed after retention."
+        case .reviewed(let new):
+            return serverID == nil
+                ? "A review does not apply to a report the server has not accepted."
+                : "A review of revision \(new.revision) is older than this device's revision \(baseRevision ?? 0); it is ignored."
         case .accepted, .photosUploaded, .conflict, .rejected, .transportFailed:
             return "A server answer to \(event.name) does not apply to a \(stateName) report\(acceptedRevision != nil ? " already accepted" : "")."
         }

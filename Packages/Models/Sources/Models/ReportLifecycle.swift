@@ -16,6 +16,9 @@ public struct ReportLifecycle: Sendable, Hashable {
     public private(set) var lastError: ReportError?
     /// The server's revision while in CONFLICT.
     public private(set) var conflict: ServerRevision?
+    /// The server's review of the revision this device last saw (contract 1.1); nil before one arrived,
+    /// and always from a server without reviews.
+    public private(set) var review: ReportReview?
 
     /// A new draft.
     public init() {
@@ -26,7 +29,7 @@ public struct ReportLifecycle: Sendable, Hashable {
     /// Rebuilds a lifecycle read back from the store. This restores a state
     /// reached earlier through `apply(_:)`; it is not a way to change one.
     public init(restoring state: ReportState, serverID: String?, baseRevision: Int?, acceptedRevision: Int?,
-                attemptCount: Int, lastError: ReportError?, conflict: ServerRevision?) {
+                attemptCount: Int, lastError: ReportError?, conflict: ServerRevision?, review: ReportReview? = nil) {
         self.state = state
         self.serverID = serverID
         self.baseRevision = baseRevision
@@ -34,6 +37,7 @@ public struct ReportLifecycle: Sendable, Hashable {
         self.attemptCount = attemptCount
         self.lastError = lastError
         self.conflict = conflict
+        self.review = review
     }
 
     /// True when the answers may be edited (DRAFT, or REJECTED awaiting correction).
@@ -41,6 +45,12 @@ public struct ReportLifecycle: Sendable, Hashable {
 
     /// True for a draft made by amending a synced report.
     public var isAmendment: Bool { state == .draft && serverID != nil }
+
+    /// True when a supervisor returned the report and its inspector has not
+    /// sent the changes yet: SYNCED, or amended and still a DRAFT.
+    public var awaitsChanges: Bool {
+        review?.isReturned == true && (state == .synced || state == .draft)
+    }
 }
 
 // The transition table lives in this file because only this file may set
@@ -67,6 +77,8 @@ extension ReportLifecycle {
             baseRevision = revision
             attemptCount = 0
             lastError = nil
+            // A newly accepted revision starts awaiting review, without the comments of the one before.
+            if let review, review.revision < revision { self.review = .awaiting(revision: revision) }
             if photosOutstanding > 0 {
                 acceptedRevision = revision
             } else {
@@ -115,6 +127,7 @@ extension ReportLifecycle {
             let server = conflict
             state = .synced
             baseRevision = server?.revision ?? baseRevision
+            if let review, let taken = server?.revision, review.revision < taken { self.review = .awaiting(revision: taken) }
             conflict = nil
             attemptCount = 0
             lastError = nil
@@ -131,8 +144,15 @@ extension ReportLifecycle {
             }
             return [.deleteWithChildren]
 
-        case (.synced, .expire):
+        case (.synced, .expire) where !(review?.holdsReport ?? false):
+            // Returned or awaiting review: kept until the amendment is synced or a supervisor decides.
             return [.removeLocalCopy]
+
+        case (_, .reviewed(let new)) where serverID != nil && new.revision >= (baseRevision ?? 0):
+            // A review of the revision this device holds (or a newer one the server made); any state,
+            // since a decision may arrive while an amendment is being written or sent.
+            review = new
+            return []
 
         default:
             throw ModelsError(.illegalTransition, refusal(for: event))

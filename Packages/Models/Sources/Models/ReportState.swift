@@ -41,6 +41,8 @@ public enum ReportEvent: Sendable, Hashable {
     case discard
     /// The retention window passed for a synced report.
     case expire
+    /// The server's review of a revision arrived (contract 1.1).
+    case reviewed(ReportReview)
 
     /// The event's name as a person would say it, for messages.
     public var name: String {
@@ -58,6 +60,7 @@ public enum ReportEvent: Sendable, Hashable {
         case .amend: return "amend"
         case .discard: return "delete"
         case .expire: return "remove after retention"
+        case .reviewed: return "record a review"
         }
     }
 }

@@ -16,6 +16,8 @@ public struct ReportListing: Sendable, Equatable {
     public var score: Double?
     public var followUpRequired: Bool
     public var parentLocalID: String?
+    /// The stored review's state (`awaiting_review`, `approved`, `returned`, `rejected`); nil before one arrived.
+    public var reviewState: String?
 }
 
 extension LocalStore {
@@ -26,7 +28,8 @@ extension LocalStore {
         var sql = """
             SELECT r.local_id AS local_id, r.state AS state, r.template_id AS template_id, t.name AS template_name,
                    r.facility_id AS facility_id, r.area_id AS area_id, r.server_id AS server_id, r.score AS score,
-                   r.follow_up_required AS follow_up_required, r.parent_local_id AS parent_local_id
+                   r.follow_up_required AS follow_up_required, r.parent_local_id AS parent_local_id,
+                   r.review_state AS review_state
             FROM reports r LEFT JOIN templates t ON t.id = r.template_id
             """
         var values: [SQLValue] = []
@@ -45,7 +48,7 @@ extension LocalStore {
                 body(ReportListing(localID: row.text(0) ?? "", state: row.text(1) ?? "", templateID: row.text(2) ?? "",
                                    templateName: row.text(3), facilityID: row.text(4) ?? "", areaID: row.text(5),
                                    serverID: row.text(6), score: row.double(7), followUpRequired: (row.integer(8) ?? 0) != 0,
-                                   parentLocalID: row.text(9)))
+                                   parentLocalID: row.text(9), reviewState: row.text(10)))
             }
         }
     }

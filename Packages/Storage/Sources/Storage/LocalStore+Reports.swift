@@ -158,10 +158,16 @@ extension LocalStore {
     }
 
     /// Every SYNCED report's id and the device time it last changed (when it
-    /// became SYNCED), without loading answers: retention looks at thousands.
+    /// became SYNCED, or when its review's decision arrived), without loading
+    /// answers: retention looks at thousands. Reports a review holds (returned
+    /// for changes, or awaiting a decision) are left out: they stay.
     public func syncedReportTimes() throws(StorageError) -> [(localID: UUID, syncedAt: Date)] {
         try read { db throws(StorageError) -> [(localID: UUID, syncedAt: Date)] in
-            try db.rows("SELECT local_id, updated_at_device FROM reports WHERE state = 'SYNCED' ORDER BY creation_seq").compactMap { row in
+            try db.rows("""
+                SELECT local_id, updated_at_device FROM reports WHERE state = 'SYNCED'
+                    AND (review_state IS NULL OR review_state NOT IN ('returned', 'awaiting_review'))
+                ORDER BY creation_seq
+                """).compactMap { row in
                 guard let text = row["local_id"].stringValue, let id = UUID(uuidString: text),
                       let date = ReportRows.date(row["updated_at_device"]) else { return nil }
                 return (localID: id, syncedAt: date)
@@ -209,7 +215,9 @@ extension LocalStore {
             UPDATE reports SET server_id = ?, assignment_id = ?, area_id = ?, state = ?, answers = ?, schema_version = ?,
                 base_revision = ?, accepted_revision = ?, updated_at_device = ?, completed_at_device = ?,
                 attempt_count = ?, last_error_code = ?, last_error_message = ?, conflict_server_revision = ?,
-                conflict_server_payload = ?, score = ?, parent_server_id = ?, follow_up_required = ?
+                conflict_server_payload = ?, score = ?, parent_server_id = ?, follow_up_required = ?,
+                review_state = ?, review_revision = ?, review_decided_by_id = ?, review_decided_by_name = ?,
+                review_decided_at = ?, review_comment = ?, review_field_comments = ?
             WHERE local_id = ?
             """, [SQLValue(lifecycle.serverID), SQLValue(report.assignmentID), SQLValue(report.areaID),
                   .text(lifecycle.state.rawValue), .text(answersText),
@@ -218,8 +226,8 @@ extension LocalStore {
                   SQLValue(report.completedAtDevice), .integer(Int64(lifecycle.attemptCount)),
                   SQLValue(lifecycle.lastError?.code), SQLValue(lifecycle.lastError?.message),
                   SQLValue(lifecycle.conflict?.revision), SQLValue(lifecycle.conflict?.payload.canonicalString()),
-                  SQLValue(report.score), SQLValue(report.parentServerID), SQLValue(report.followUpRequired),
-                  SQLValue(report.localID)])
+                  SQLValue(report.score), SQLValue(report.parentServerID), SQLValue(report.followUpRequired)]
+                + ReportRows.reviewValues(lifecycle.review) + [SQLValue(report.localID)])
     }
 
     /// Keeps the report's current answers as its next revision. A SYNCED

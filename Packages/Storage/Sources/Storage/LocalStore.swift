@@ -86,6 +86,10 @@ public final class LocalStore: @unchecked Sendable {
 public enum MetaKey {
     /// The assignments cursor from `GET /assignments`, for the next incremental fetch.
     public static let assignmentsCursor = "assignments_cursor"
+    /// The reviews cursor from `GET /reviews` (contract 1.1), for the next incremental pull.
+    public static let reviewsCursor = "reviews_cursor"
+    /// "true" once the server answered `GET /reviews`; unset for a server without reviews.
+    public static let reviewsSupported = "reviews_supported"
     /// When the last sync cycle finished (RFC 3339, diagnostic).
     public static let lastSyncAt = "last_sync_at"
     /// The server's `min_supported_app_version` from the last sync.

@@ -119,6 +119,19 @@ enum Migrations {
                 value TEXT NOT NULL
             );
             """),
+        // Contract 1.1's review of the revision the device last saw; NULL until one arrives
+        // (and always from a server without reviews). Every existing report keeps its rows as they are.
+        Migration(name: "add-report-reviews", sql: """
+            ALTER TABLE reports ADD COLUMN review_state TEXT
+                CHECK (review_state IN ('awaiting_review', 'approved', 'returned', 'rejected'));
+            ALTER TABLE reports ADD COLUMN review_revision INTEGER;
+            ALTER TABLE reports ADD COLUMN review_decided_by_id TEXT;
+            ALTER TABLE reports ADD COLUMN review_decided_by_name TEXT;
+            ALTER TABLE reports ADD COLUMN review_decided_at TEXT;
+            ALTER TABLE reports ADD COLUMN review_comment TEXT;
+            ALTER TABLE reports ADD COLUMN review_field_comments TEXT;
+            CREATE INDEX reports_by_review ON reports (review_state, creation_seq) WHERE review_state IS NOT NULL;
+            """),
     ]
 
     /// The migrator over `all`: the ledger `schema_migrations`, `user_version`

@@ -10,7 +10,9 @@ enum ReportRows {
         local_id, server_id, assignment_id, template_id, facility_id, area_id, state, answers, schema_version,
         base_revision, accepted_revision, updated_at_device, completed_at_device, attempt_count,
         last_error_code, last_error_message, conflict_server_revision, conflict_server_payload, score,
-        parent_local_id, parent_server_id, follow_up_required, creation_seq
+        parent_local_id, parent_server_id, follow_up_required, creation_seq,
+        review_state, review_revision, review_decided_by_id, review_decided_by_name, review_decided_at,
+        review_comment, review_field_comments
         """
 
     /// The report in `row`. Without `readingAnswers` its answers are left
@@ -48,7 +50,8 @@ enum ReportRows {
             restoring: state, serverID: row["server_id"].stringValue,
             baseRevision: row["base_revision"].int64Value.map(Int.init),
             acceptedRevision: row["accepted_revision"].int64Value.map(Int.init),
-            attemptCount: Int(row["attempt_count"].int64Value ?? 0), lastError: lastError, conflict: conflict)
+            attemptCount: Int(row["attempt_count"].int64Value ?? 0), lastError: lastError, conflict: conflict,
+            review: try review(from: row, damaged: damaged))
         return Report(
             restoring: localID, lifecycle: lifecycle, assignmentID: row["assignment_id"].stringValue,
             templateID: templateID, facilityID: facilityID, areaID: row["area_id"].stringValue, answers: answers,
@@ -59,6 +62,39 @@ enum ReportRows {
             parentServerID: row["parent_server_id"].stringValue,
             followUpRequired: (row["follow_up_required"].int64Value ?? 0) != 0,
             creationSequence: row["creation_seq"].int64Value ?? 0)
+    }
+
+    /// The stored review of a report's row, or nil when none arrived.
+    static func review(from row: Row, damaged: (String) -> StorageError) throws(StorageError) -> ReportReview? {
+        guard let text = row["review_state"].stringValue else { return nil }
+        guard let state = ReviewState(rawValue: text) else { throw damaged("review_state") }
+        guard let revision = row["review_revision"].int64Value else { throw damaged("review_revision") }
+        var decidedBy: WirePerson?
+        if let id = row["review_decided_by_id"].stringValue {
+            decidedBy = WirePerson(id: id, displayName: row["review_decided_by_name"].stringValue ?? "")
+        }
+        var comments: [FieldComment] = []
+        if let stored = row["review_field_comments"].stringValue {
+            guard case .array(let items)? = try? JSONValue.parse(stored) else { throw damaged("review_field_comments") }
+            for item in items {
+                guard let field = item["field_id"]?.stringValue, let comment = item["comment"]?.stringValue else {
+                    throw damaged("review_field_comments")
+                }
+                comments.append(FieldComment(fieldID: field, comment: comment))
+            }
+        }
+        return ReportReview(state: state, revision: Int(revision), decidedBy: decidedBy,
+                            decidedAt: row["review_decided_at"].stringValue, comment: row["review_comment"].stringValue,
+                            fieldComments: comments)
+    }
+
+    /// The review's columns, in the order of `columns` (`review_state` ... `review_field_comments`).
+    static func reviewValues(_ review: ReportReview?) -> [SQLValue] {
+        guard let review else { return Array(repeating: .null, count: 7) }
+        let comments = JSONValue.array(review.fieldComments.map { ["field_id": .string($0.fieldID), "comment": .string($0.comment)] })
+        return [.text(review.state.rawValue), .integer(Int64(review.revision)), SQLValue(review.decidedBy?.id),
+                SQLValue(review.decidedBy?.displayName), SQLValue(review.decidedAt), SQLValue(review.comment),
+                .text(comments.canonicalString())]
     }
 
     static func revision(from row: Row) throws(StorageError) -> ReportRevision {

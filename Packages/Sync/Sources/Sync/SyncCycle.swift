@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import Storage
 
 /// One sync cycle as a value: the driver (`SyncEngine`) feeds it events —
 /// what the store holds, what the server answered — and performs the actions
@@ -8,7 +9,8 @@ import Models
 /// reports expire) is tested without a network or a store.
 ///
 /// Phases run in order: pull reference data, push reports in batches, upload
-/// the photos of accepted reports, clean up (retention), done. A transport
+/// the photos of accepted reports, pull the reviews (contract 1.1), clean up
+/// (retention), done. A transport
 /// failure stops the network phases (outcome `offline`), an expired session
 /// stops them too (`authRequired`); cleanup runs either way, since it needs
 /// no network.
@@ -27,6 +29,8 @@ public struct SyncCycle: Sendable {
         case loadPhotoWork
         /// Waiting for the photo uploads.
         case uploadPhotos
+        /// Waiting for page `page` (0-based) of the reviews feed to be pulled and stored.
+        case pullReviews(page: Int)
         /// Retention: waiting for the SYNCED reports, then for their expiry.
         case cleanup
         /// Finished; the summary says how.
@@ -111,6 +115,14 @@ public struct SyncCycle: Sendable {
         case syncedLoaded([(localID: UUID, syncedAt: Date)])
         /// Expiry ended: `removed` reports removed, `kept` refused by the store.
         case expired(removed: Int, kept: Int)
+        /// A page of reviews and the cursor after it were stored; `more` when the server has more waiting.
+        case reviewPageStored(ReviewPageResult, more: Bool)
+        /// The server has no reviews (it answered 404 on `/reviews`: a contract-1.0 server).
+        case reviewsUnsupported
+        /// The server refused the stored reviews cursor (400 `CURSOR_INVALID`).
+        case reviewsCursorInvalid
+        /// The reviews could not be pulled.
+        case reviewsFailed(SyncFailure)
     }
 
     /// What the driver must do next, in order.
@@ -142,6 +154,11 @@ public struct SyncCycle: Sendable {
         case uploadPhotos([UUID])
         /// Record photo upload states.
         case markPhotos(uploaded: [UUID], failed: [UUID: String])
+        /// Pull one page of `GET /reviews` after the stored cursor (`fromStart`:
+        /// drop the cursor first and pull without `since`), store it with its
+        /// cursor in one transaction, and answer `reviewPageStored`,
+        /// `reviewsUnsupported`, `reviewsCursorInvalid` or `reviewsFailed`.
+        case pullReviews(fromStart: Bool)
         /// Read the SYNCED reports and answer `syncedLoaded`.
         case loadSynced
         /// Remove these SYNCED reports (the store refuses while a photo is not UPLOADED).
@@ -186,6 +203,7 @@ public struct SyncCycle: Sendable {
     private var photoOwners: [UUID: UUID] = [:]
     private var photoWork: [PhotoWork] = []
     private var networkOutcome: SyncOutcome = .done
+    private var reviewsRestarted = false
 
     /// A cycle that has not started.
     public init(policy: RetryPolicy = RetryPolicy(), now: Date, retentionDays: Int, askedByPerson: Bool = false,
@@ -243,6 +261,41 @@ public struct SyncCycle: Sendable {
 
         case (.uploadPhotos, .photosUploaded(let outcomes)):
             return recordPhotos(outcomes)
+
+        case (.pullReviews(let page), .reviewPageStored(let result, let more)):
+            summary.online = true
+            summary.reviews = (summary.reviews ?? ReviewCounts()).adding(result)
+            summary.returned += result.returned
+            guard more, page + 1 < Self.reviewPagesPerCycle else { return beginCleanup() }
+            phase = .pullReviews(page: page + 1)
+            return [.pullReviews(fromStart: false)]
+
+        case (.pullReviews, .reviewsUnsupported):
+            // A server without reviews (contract 1.0): nothing to say, nothing changes.
+            return beginCleanup()
+
+        case (.pullReviews(let page), .reviewsCursorInvalid):
+            guard !reviewsRestarted else {
+                summary.reviewsError = SyncFailure(kind: .refused, code: "CURSOR_INVALID",
+                                                   message: "The server refused the reviews feed even from its start; reviews are pulled again next sync.")
+                return beginCleanup()
+            }
+            // A cursor of another server generation, or one this server never issued: start the feed again.
+            reviewsRestarted = true
+            phase = .pullReviews(page: page + 1)
+            return [.pullReviews(fromStart: true)]
+
+        case (.pullReviews, .reviewsFailed(let failure)):
+            switch failure.kind {
+            case .authRequired:
+                return stopNetwork(.authRequired, failure)
+            case .transient where failure.code == SyncFailure.offlineCode:
+                return stopNetwork(.offline, failure)
+            case .transient, .refused:
+                // Reports went up; the reviews wait for the next cycle.
+                summary.reviewsError = failure
+                return beginCleanup()
+            }
 
         case (.cleanup, .syncedLoaded(let synced)):
             let cutoff = now.addingTimeInterval(-Double(retentionDays) * 86_400)
@@ -415,7 +468,7 @@ public struct SyncCycle: Sendable {
             summary.synced += ready.count
         }
         guard !photos.isEmpty else {
-            return actions + beginCleanup()
+            return actions + beginReviews()
         }
         phase = .uploadPhotos
         return actions + [.uploadPhotos(photos)]
@@ -469,7 +522,7 @@ public struct SyncCycle: Sendable {
         if let sawOffline, uploaded.isEmpty {
             return actions + stopNetwork(.offline, sawOffline)
         }
-        return actions + beginCleanup()
+        return actions + beginReviews()
     }
 
     // MARK: - End
@@ -479,6 +532,16 @@ public struct SyncCycle: Sendable {
         summary.error = failure
         if outcome == .offline { summary.online = false }
         return beginCleanup()
+    }
+
+    // MARK: - Reviews
+
+    /// Pages of the reviews feed pulled in one cycle at most; the rest come next cycle, from the stored cursor.
+    public static let reviewPagesPerCycle = 50
+
+    private mutating func beginReviews() -> [Action] {
+        phase = .pullReviews(page: 0)
+        return [.pullReviews(fromStart: false)]
     }
 
     private mutating func beginCleanup() -> [Action] {

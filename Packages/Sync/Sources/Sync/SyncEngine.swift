@@ -140,6 +140,8 @@ public struct SyncEngine: Sendable {
         case .markPhotos(let uploaded, let failed):
             try markPhotos(uploaded: uploaded, failed: failed)
             return nil
+        case .pullReviews(let fromStart):
+            return try await pullReviews(fromStart: fromStart)
         case .loadSynced:
             return .syncedLoaded(try store.syncedReportTimes())
         case .expire(let ids):

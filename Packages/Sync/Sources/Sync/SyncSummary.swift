@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import Storage
 
 /// How a sync cycle ended.
 public enum SyncOutcome: String, Sendable, Hashable {
@@ -32,6 +33,28 @@ public struct ReferenceCounts: Sendable, Hashable {
         self.templates = templates
         self.assignments = assignments
         self.skippedTemplates = skippedTemplates
+    }
+}
+
+/// What the reviews pull of one cycle brought (contract 1.1).
+public struct ReviewCounts: Sendable, Hashable {
+    /// Reviews the server sent.
+    public var received = 0
+    /// Reviews that changed a report's stored review.
+    public var recorded = 0
+    /// Reviews of reports this device does not hold, or of older revisions.
+    public var ignored = 0
+
+    /// No reviews yet.
+    public init(received: Int = 0, recorded: Int = 0, ignored: Int = 0) {
+        self.received = received
+        self.recorded = recorded
+        self.ignored = ignored
+    }
+
+    /// These counts with a stored page's added.
+    public func adding(_ page: ReviewPageResult) -> ReviewCounts {
+        ReviewCounts(received: received + page.received, recorded: recorded + page.recorded, ignored: ignored + page.ignored)
     }
 }
 
@@ -99,6 +122,12 @@ public struct SyncSummary: Sendable, Hashable {
     public var photosFailed = 0
     /// SYNCED reports removed after the retention window.
     public var expired = 0
+    /// What the reviews pull brought; nil when the server has no reviews or it was not reached.
+    public var reviews: ReviewCounts?
+    /// Reports that came back returned for changes in this cycle.
+    public var returned: [ReturnedReport] = []
+    /// Why the reviews could not be pulled, when the rest of the cycle went on.
+    public var reviewsError: SyncFailure?
     /// The failure that stopped or marred the cycle, if any.
     public var error: SyncFailure?
 
@@ -135,6 +164,13 @@ public struct SyncSummary: Sendable, Hashable {
             ]
         } else {
             object["pulled"] = .null
+        }
+        object["reviews"] = reviews.map {
+            ["received": .integer(Int64($0.received)), "recorded": .integer(Int64($0.recorded)), "ignored": .integer(Int64($0.ignored))]
+        } ?? .null
+        object["returned"] = .array(returned.map { ["local_id": .string($0.localID.wireString), "server_id": .string($0.serverID)] })
+        if let reviewsError {
+            object["reviews_error"] = ["code": .string(reviewsError.code), "message": .string(reviewsError.message)]
         }
         if let referenceError {
             object["reference_error"] = ["code": .string(referenceError.code), "message": .string(referenceError.message)]
