@@ -87,7 +87,7 @@ struct PostgresStoreTests {
         async let second = Task.detached { try ServerProcess(["--demo"], database: url) }.value
         let servers = try await [first, second]
         // Each step of the schema ran once, whichever instance ran it.
-        #expect(try ServerDatabases.query(url, "SELECT COUNT(*) FROM jqc_server_migrations") == "2")
+        #expect(try ServerDatabases.query(url, "SELECT COUNT(*) FROM jqc_server_migrations") == "3")
         #expect(try ServerDatabases.query(url, "SELECT COUNT(*) FROM assignments") == "5")
         #expect(try ServerDatabases.query(url, "SELECT COUNT(*) FROM facilities") == "3")
         // A token from one instance works on the other: they share the signing key.
@@ -136,6 +136,36 @@ struct PostgresStoreTests {
             #expect(statuses == ["ACCEPTED", "CONFLICT"])
             #expect(try ServerDatabases.query(url, "SELECT current_revision FROM reports WHERE server_id = '\(serverID)'") == "2")
         }
+    }
+
+    @Test("two supervisors deciding on one revision at once on two instances: two events in a definite order, the review is the later; the pull from either instance agrees")
+    func racingDecisions() async throws {
+        let (a, b, url) = try twoInstances()
+        let inspector = try await Session.inspector(a)
+        let onA = try await Session.supervisor(a)
+        let onB = Session(server: b, accessToken: onA.accessToken, refreshToken: onA.refreshToken, userID: onA.userID)
+        for _ in 0..<5 {
+            let first = try await inspector.syncOne(Reports.lobby())
+            let serverID = try #require(first["server_id"]?.stringValue)
+            async let approve = onA.post("/reports/\(serverID)/review", ["decision": "approve", "revision": 1])
+            async let reject = onB.post("/reports/\(serverID)/review", ["decision": "reject", "revision": 1, "comment": "Wrong floor"])
+            let answers = try await [approve, reject]
+            #expect(answers.map(\.status) == [200, 200])
+            let events = try await inspector.get("/reports/\(serverID)/events").data["events"]?.arrayValue ?? []
+            #expect(events.count == 3)
+            let last = try #require(events.last?["kind"]?.stringValue)
+            #expect(Set(events.dropFirst().compactMap { $0["kind"]?.stringValue }) == ["approved", "rejected"])
+            // The current review is the decision recorded last, whichever instance is asked.
+            for server in [a, b] {
+                let onServer = Session(server: server, accessToken: inspector.accessToken, refreshToken: inspector.refreshToken,
+                                       userID: inspector.userID)
+                let report = try await onServer.get("/reports/\(serverID)")
+                #expect(report.data["report"]?["review"]?["state"]?.stringValue == last)
+                let feed = try await onServer.get("/reviews?limit=100").data["reviews"]?.arrayValue ?? []
+                #expect(feed.first { $0["server_id"]?.stringValue == serverID }?["state"]?.stringValue == last)
+            }
+        }
+        #expect(try ServerDatabases.query(url, "SELECT COUNT(*) FROM report_events WHERE kind IN ('approved', 'rejected')") == "10")
     }
 
     @Test("one refresh token presented to two instances at once: exactly one gets a new pair")

@@ -13,13 +13,20 @@ extension ServerApp {
             throw ServerError.badRequest("'status' can only be 'completed', not '\(status.prefix(40))'")
         }
         let limit = try number(query["limit"], name: "limit", default: 30, range: 1...100)
+        var reviewState: ReviewState?
+        if let text = text(query["review_state"]) {
+            guard let state = ReviewState.allCases.first(where: { $0.rawValue == text }) else {
+                throw ServerError.badRequest("'review_state' must be awaiting_review, approved, returned or rejected, not \(OneLine.quote(text, limit: 40))")
+            }
+            reviewState = state
+        }
         let offset = try number(query["offset"], name: "offset", default: 0, range: 0...1_000_000_000)
         // An inspector's history is always their own: an `inspector_id` of someone else matches nothing.
         let filter = HistoryQuery(ownerID: caller.isSupervisor ? nil : caller.user.id,
                                   inspectorID: text(query["inspector_id"]), facilityID: text(query["facility_id"]),
                                   templateID: text(query["template_id"]),
                                   acceptedFrom: try moment(query["from"], name: "from", endOfDay: false),
-                                  acceptedTo: try moment(query["to"], name: "to", endOfDay: true))
+                                  acceptedTo: try moment(query["to"], name: "to", endOfDay: true), reviewState: reviewState)
         let (rows, total) = try store.read { session in
             try session.history(filter, limit: limit, offset: offset)
         }
@@ -28,7 +35,8 @@ extension ServerApp {
                         facilityID: report.facilityID, areaID: report.areaID, score: report.score,
                         followUpRequired: report.followUpRequired, parentServerID: report.parentServerID,
                         completedAt: report.acceptedAt,
-                        inspector: HistoryItem.Inspector(id: owner.id, displayName: owner.displayName))
+                        inspector: HistoryItem.Inspector(id: owner.id, displayName: owner.displayName),
+                        reviewState: report.reviewState, revision: report.currentRevision)
         }
         return .ok(HistoryPage(items: items, total: total))
     }

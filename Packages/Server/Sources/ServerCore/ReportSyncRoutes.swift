@@ -117,13 +117,15 @@ extension ServerApp {
         }
         let results = try store.write { session -> [SyncResult] in
             var results: [SyncResult] = []
+            var accepted: [AcceptedRevision] = []
             for (result, item) in zip(early, judged) {
                 if let result {
                     results.append(result)
                 } else if let (report, judgement) = item {
-                    results.append(try accept(report, judgement, from: caller, in: session))
+                    results.append(try accept(report, judgement, from: caller, in: session, accepted: &accepted))
                 }
             }
+            try session.reopenReviews(accepted, at: RFC3339.string(Date()))
             return results
         }
         metrics.synced(results.map(\.status))
@@ -148,8 +150,9 @@ extension ServerApp {
 
     /// The rules of CONTRACT.md for one report, inside the batch's transaction.
     /// A rejection writes nothing.
-    private func accept(_ report: WireReport, _ judgement: Judgement, from caller: Caller,
-                        in session: any StorageSession) throws(ServerError) -> SyncResult {
+    /// Each revision it accepts is added to `accepted` (its review reopens when the batch is written).
+    private func accept(_ report: WireReport, _ judgement: Judgement, from caller: Caller, in session: any StorageSession,
+                        accepted: inout [AcceptedRevision]) throws(ServerError) -> SyncResult {
         func rejected(_ code: String, _ message: String) -> SyncResult {
             SyncResult(localID: report.localID, status: .rejected, errorCode: code, error: message)
         }
@@ -189,6 +192,8 @@ extension ServerApp {
                                                       payload: report.payload, issuesJSON: issuesJSON, score: judgement.score,
                                                       source: "device", authorID: caller.user.id, limit: config.maxRevisions,
                                                       now: now)
+            accepted.append(AcceptedRevision(serverID: existing.serverID, localID: report.localID, ownerID: existing.ownerID,
+                                             revision: revision, kind: "amended", actor: caller.person))
             return SyncResult(localID: report.localID, status: .accepted, serverID: existing.serverID, revision: revision)
         }
 
@@ -208,6 +213,8 @@ extension ServerApp {
         if let assignment = report.assignmentID {
             try session.closeAssignment(id: assignment, inspectorID: caller.user.id)
         }
+        accepted.append(AcceptedRevision(serverID: serverID, localID: report.localID, ownerID: caller.user.id, revision: 1,
+                                         kind: "accepted", actor: caller.person))
         return SyncResult(localID: report.localID, status: .accepted, serverID: serverID, revision: 1)
     }
 
@@ -245,9 +252,16 @@ extension ServerApp {
     func getReport(_ input: RouteInput) throws(ServerError) -> Reply {
         let caller = try input.requireCaller()
         let serverID = try input.parameter("server_id")
+        var pinned: Int?
+        if let text = input.request.query["revision"], !text.isEmpty {
+            guard let number = Int(text), number >= 1 else {
+                throw ServerError.badRequest("'revision' must be a revision number from 1, not '\(text.prefix(40))'")
+            }
+            pinned = number
+        }
         let document = try store.read { session in
             let report = try reportVisible(serverID, to: caller, in: session)
-            return try reportDocument(report, in: session)
+            return try reportDocument(report, revision: pinned, in: session)
         }
         return .ok(document)
     }
@@ -261,7 +275,7 @@ extension ServerApp {
         let document = try store.write { session in
             let report = try reportVisible(serverID, to: caller, in: session)
             _ = try reviseOnServer(report, payload: patch.payload, baseRevision: patch.baseRevision, source: "supervisor",
-                                   authorID: caller.user.id, in: session)
+                                   author: caller.person, in: session)
             return try reportDocument(try session.report(serverID: serverID) ?? report, in: session)
         }
         return .ok(document)
@@ -269,7 +283,7 @@ extension ServerApp {
 
     /// Makes a server-side revision (supervisor edit or admin tool) after
     /// checking the base revision and the answers; returns the new revision.
-    func reviseOnServer(_ report: StoredReport, payload: WirePayload, baseRevision: Int, source: String, authorID: String?,
+    func reviseOnServer(_ report: StoredReport, payload: WirePayload, baseRevision: Int, source: String, author: WirePerson,
                         in session: any StorageSession) throws(ServerError) -> Int {
         guard baseRevision == report.currentRevision else {
             throw ServerError.conflict("base_revision \(baseRevision) is not the current revision \(report.currentRevision); reload and edit again")
@@ -281,9 +295,12 @@ extension ServerApp {
             throw ServerError.unprocessable(code: "REPORT_INVALID", problem)
         }
         let score = Answers(json: payload.answers).flatMap { judge.score(schema: template.schema, answers: $0) }
-        return try session.appendRevision(serverID: report.serverID, baseRevision: baseRevision, payload: payload,
-                                          issuesJSON: nil, score: score, source: source, authorID: authorID,
-                                          limit: config.maxRevisions, now: Date())
+        let revision = try session.appendRevision(serverID: report.serverID, baseRevision: baseRevision, payload: payload,
+                                                  issuesJSON: nil, score: score, source: source, authorID: author.id,
+                                                  limit: config.maxRevisions, now: Date())
+        try session.reopenReviews([AcceptedRevision(serverID: report.serverID, localID: report.localID, ownerID: report.ownerID,
+                                                    revision: revision, kind: "edited", actor: author)], at: RFC3339.string(Date()))
+        return revision
     }
 
     /// The report if it exists and the caller may see it: 404 or 403 otherwise.
@@ -295,9 +312,12 @@ extension ServerApp {
         return report
     }
 
-    /// `{"report": {...as in sync..., "revision", "photos"}}`.
-    func reportDocument(_ report: StoredReport, in session: any StorageSession) throws(ServerError) -> JSONValue {
-        let revision = try session.revision(serverID: report.serverID, revision: report.currentRevision)
+    /// `{"report": {...as in sync..., "revision", "photos", "review"}}`, of the
+    /// current revision or of an earlier one (`?revision=N`; 404 for one it does not hold).
+    func reportDocument(_ report: StoredReport, revision number: Int? = nil, in session: any StorageSession) throws(ServerError) -> JSONValue {
+        let shown = number ?? report.currentRevision
+        let revision = try session.revision(serverID: report.serverID, revision: shown)
+        if number != nil && revision == nil { throw ServerError.notFound("report '\(report.serverID)' has no revision \(shown)") }
         var payload = CanonicalJSON.value(revision?.payloadJSON ?? "{}")
         if case .object(var members) = payload {
             members["follow_up_required"] = .bool(report.followUpRequired)
@@ -310,9 +330,12 @@ extension ServerApp {
             "facility_id": .string(report.facilityID),
             "payload": payload,
             "issues": CanonicalJSON.value(revision?.issuesJSON ?? "[]"),
-            "revision": .integer(Int64(report.currentRevision)),
+            "revision": .integer(Int64(shown)),
             "completed_at": .string(report.acceptedAt),
         ]
+        let generation = try session.setting(ReviewCursor.generationKey) ?? "0"
+        let review = try session.review(serverID: report.serverID) ?? StoredReview.awaiting(report, revision: report.currentRevision)
+        object["review"] = CanonicalJSON.value(CanonicalJSON.string(review.wire(generation: generation)))
         if let base = revision?.baseRevision { object["base_revision"] = .integer(Int64(base)) }
         if let v = report.areaID { object["area_id"] = .string(v) }
         if let v = report.assignmentID { object["assignment_id"] = .string(v) }

@@ -12,6 +12,8 @@ public enum Endpoint: String, Sendable, CaseIterable {
     case uploadPhoto, downloadPhoto
     /// `GET /inspections` and `GET /rollup`.
     case inspections, rollup
+    /// Contract 1.1's review: `GET /reviews`, `POST /reports/{id}/review`, `GET /reports/{id}/events`.
+    case reviews, decideReview, reportEvents
     /// The management API of admins (`/admin/...`; not part of the device contract).
     case adminFacilities, adminAddFacility, adminChangeFacility, adminImportFacilities
     case adminAreas, adminAddArea, adminChangeArea, adminImportAreas
@@ -74,6 +76,9 @@ public enum Router {
               requiresToken: true),
         Route(method: "GET", pattern: "/inspections", endpoint: .inspections, body: .none, requiresToken: true),
         Route(method: "GET", pattern: "/rollup", endpoint: .rollup, body: .none, requiresToken: true),
+        Route(method: "GET", pattern: "/reviews", endpoint: .reviews, body: .none, requiresToken: true),
+        Route(method: "POST", pattern: "/reports/{server_id}/review", endpoint: .decideReview, body: .json, requiresToken: true),
+        Route(method: "GET", pattern: "/reports/{server_id}/events", endpoint: .reportEvents, body: .none, requiresToken: true),
     ] + administration
 
     /// The management API: admins only, every route; documented in docs/openapi.yaml.

@@ -12,6 +12,8 @@ struct Caller: Sendable {
     /// Supervisors and admins read everyone's reports.
     var isSupervisor: Bool { user.role.supervises }
     var isAdmin: Bool { user.role == .admin }
+    /// The caller as review records name people.
+    var person: WirePerson { WirePerson(id: user.id, displayName: user.displayName) }
 }
 
 /// A matched request, ready for its endpoint's handler.
@@ -314,6 +316,9 @@ final class ServerApp: Sendable {
         case .downloadPhoto: return try downloadPhoto(input)
         case .inspections: return try inspections(input)
         case .rollup: return try rollup(input)
+        case .reviews: return try reviewFeed(input)
+        case .decideReview: return try decideReview(input)
+        case .reportEvents: return try reportEvents(input)
         default: return try administer(endpoint, input)
         }
     }
@@ -327,7 +332,9 @@ final class ServerApp: Sendable {
         var headers = jsonHeaders
         if let retry = error.retryAfter { headers.append((name: "Retry-After", value: String(retry))) }
         if error.status == 401 { headers.append((name: "WWW-Authenticate", value: "Bearer")) }
-        let body = JSONBody.encode(Envelope<EmptyData>.failure(code: error.code, message: error.message))
+        let body = error.data.map { data in
+            JSONBody.encode(["ok": false, "error": .string(error.message), "code": .string(error.code), "data": data] as JSONValue)
+        } ?? JSONBody.encode(Envelope<EmptyData>.failure(code: error.code, message: error.message))
         return ServerResponse(status: error.status, headers: headers, content: .data(body))
     }
 }

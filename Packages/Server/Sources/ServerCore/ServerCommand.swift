@@ -199,9 +199,15 @@ enum AdminTool {
                 if !problems.isEmpty { throw ServerError.unprocessable(code: "REPORT_INVALID", problems.joined(separator: "; ")) }
                 next.score = judge.score(schema: template.schema, answers: answers)
             }
-            return try session.appendRevision(serverID: serverID, baseRevision: report.currentRevision, payload: next,
-                                              issuesJSON: nil, score: next.score, source: "admin", authorID: nil,
-                                              limit: ServerConfig(database: "").maxRevisions, now: Date())
+            let revision = try session.appendRevision(serverID: serverID, baseRevision: report.currentRevision, payload: next,
+                                                      issuesJSON: nil, score: next.score, source: "admin", authorID: nil,
+                                                      limit: ServerConfig(database: "").maxRevisions, now: Date())
+            let actor = AdminActor.commandLine
+            try session.reopenReviews([AcceptedRevision(serverID: serverID, localID: report.localID, ownerID: report.ownerID,
+                                                        revision: revision, kind: "edited",
+                                                        actor: WirePerson(id: actor.id, displayName: actor.name))],
+                                      at: RFC3339.string(Date()))
+            return revision
         }
         OutputChannel.standardOutput.line("report \(serverID) is now at revision \(revision)")
         return 0

@@ -1,3 +1,5 @@
+import Models
+
 /// The one error type of the server: an HTTP status, the contract's machine
 /// code and a one-line message for the person reading the response.
 ///
@@ -12,13 +14,17 @@ public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     public let message: String
     /// Seconds the client should wait before retrying (429 and 503).
     public let retryAfter: Int?
+    /// What the error envelope carries besides the message, where the contract
+    /// says so (a 409 `REVISION_STALE` carries the current review).
+    public let data: JSONValue?
 
     /// Makes an error with an explicit status and code.
-    public init(status: Int, code: String, _ message: String, retryAfter: Int? = nil) {
+    public init(status: Int, code: String, _ message: String, retryAfter: Int? = nil, data: JSONValue? = nil) {
         self.status = status
         self.code = code
         self.message = message
         self.retryAfter = retryAfter
+        self.data = data
     }
 
     /// 400: the request cannot be read.
@@ -84,6 +90,16 @@ public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// 422: a report already has as many revisions as the server keeps.
     public static func revisionLimit(_ serverID: String, limit: Int) -> ServerError {
         unprocessable(code: "REPORT_INVALID", "report '\(serverID)' already has \(limit) revisions, the most this server keeps")
+    }
+
+    /// 409 `REVISION_STALE`: a decision on a revision that is no longer the current one; `data` holds the current review.
+    public static func revisionStale(_ message: String, review: JSONValue) -> ServerError {
+        ServerError(status: 409, code: "REVISION_STALE", message, data: ["review": review])
+    }
+
+    /// 400 `CURSOR_INVALID`: a cursor this server (this generation of its data) did not issue.
+    public static func cursorInvalid(_ message: String) -> ServerError {
+        ServerError(status: 400, code: "CURSOR_INVALID", message)
     }
 
     /// 415: a JSON route was sent something else.

@@ -124,6 +124,10 @@ enum ServerRunner {
     /// The HMAC key of access tokens: made at first start, kept in the database.
     private static func signingKey(_ store: any ServerStorage) throws(ServerError) -> [UInt8] {
         try store.write { session -> [UInt8] in
+            // The generation of the data: cursors of reviews carry it (a restored backup is given another).
+            if try session.setting(ReviewCursor.generationKey) == nil {
+                try session.setSetting(ReviewCursor.generationKey, Hex.encode(PasswordHasher.randomBytes(6)))
+            }
             if let hex = try session.setting("token_key"), let key = bytes(hex), key.count == 32 { return key }
             let key = PasswordHasher.randomBytes(32)
             try session.setSetting("token_key", Hex.encode(key))

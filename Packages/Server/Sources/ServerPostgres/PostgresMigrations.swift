@@ -85,6 +85,34 @@ enum PostgresMigrations {
                 seq bigserial PRIMARY KEY, at text NOT NULL, actor_id text NOT NULL, actor_name text NOT NULL,
                 kind text NOT NULL, subject text NOT NULL, detail text NOT NULL)
             """),
+        // Reviews (contract 1.1): the review of each report's current revision
+        // kept on the report's row, its position from the 'reviews' counter
+        // (its row locked until commit, so positions become visible in
+        // order), and each report's append-only events.
+        ("003-reviews", """
+            ALTER TABLE reports ADD COLUMN review_state text NOT NULL DEFAULT 'awaiting_review';
+            ALTER TABLE reports ADD COLUMN reviewed_revision integer NOT NULL DEFAULT 1;
+            ALTER TABLE reports ADD COLUMN review_decided_by text;
+            ALTER TABLE reports ADD COLUMN review_decided_by_name text;
+            ALTER TABLE reports ADD COLUMN review_decided_at text;
+            ALTER TABLE reports ADD COLUMN review_comment text;
+            ALTER TABLE reports ADD COLUMN review_field_comments text NOT NULL DEFAULT '[]';
+            ALTER TABLE reports ADD COLUMN review_change bigint NOT NULL DEFAULT 0;
+            UPDATE reports SET reviewed_revision = current_revision, review_change = seq;
+            INSERT INTO counters (name, value) SELECT 'reviews', COALESCE(MAX(seq), 0) FROM reports;
+            CREATE INDEX reports_review_change ON reports(review_change);
+            CREATE INDEX reports_owner_review_change ON reports(owner_id, review_change);
+            CREATE INDEX reports_review_state ON reports(review_state, seq);
+            CREATE TABLE report_events (
+                seq bigserial PRIMARY KEY, server_id text NOT NULL REFERENCES reports(server_id), at text NOT NULL,
+                actor_id text NOT NULL, actor_name text NOT NULL, kind text NOT NULL, revision integer NOT NULL,
+                comment text, field_comments text);
+            CREATE INDEX report_events_report ON report_events(server_id, seq);
+            INSERT INTO report_events (server_id, at, actor_id, actor_name, kind, revision)
+            SELECT v.server_id, v.created_at, COALESCE(v.author_id, 'jqc-server admin'), COALESCE(u.display_name, 'jqc-server admin'),
+                   CASE WHEN v.revision = 1 THEN 'accepted' WHEN v.source = 'device' THEN 'amended' ELSE 'edited' END, v.revision
+            FROM report_revisions v LEFT JOIN users u ON u.id = v.author_id ORDER BY v.server_id, v.revision
+            """),
     ]
 
     /// Brings the database to this build's schema, or refuses it.

@@ -9,7 +9,8 @@ import ServerCore
 extension PostgresSession {
     static let reportColumns = """
         server_id, local_id, owner_id, template_id, facility_id, area_id, assignment_id, parent_local_id,
-        parent_server_id, completed_at_device, current_revision, score, follow_up_required, follow_up_cleared_by, accepted_at
+        parent_server_id, completed_at_device, current_revision, score, follow_up_required, follow_up_cleared_by, accepted_at,
+        review_state
         """
 
     static func report(_ row: PostgresRow, prefix: String = "") -> StoredReport? {
@@ -22,7 +23,8 @@ extension PostgresSession {
                             parentLocalID: row.uuid(prefix + "parent_local_id"), parentServerID: row.string(prefix + "parent_server_id"),
                             completedAtDevice: row.string(prefix + "completed_at_device"),
                             currentRevision: Int(row.int(prefix + "current_revision") ?? 1), score: row.double(prefix + "score"),
-                            followUpRequired: flagged, acceptedAt: row.string(prefix + "accepted_at") ?? "")
+                            followUpRequired: flagged, acceptedAt: row.string(prefix + "accepted_at") ?? "",
+                            reviewState: row.string(prefix + "review_state").flatMap(ReviewState.init(rawValue:)) ?? .awaitingReview)
     }
 
     func report(localID: UUID) throws(ServerError) -> StoredReport? {

@@ -7,7 +7,8 @@ import SQLite
 extension SQLiteSession {
     static let reportColumns = """
         server_id, local_id, owner_id, template_id, facility_id, area_id, assignment_id, parent_local_id,
-        parent_server_id, completed_at_device, current_revision, score, follow_up_required, follow_up_cleared_by, accepted_at
+        parent_server_id, completed_at_device, current_revision, score, follow_up_required, follow_up_cleared_by, accepted_at,
+        review_state
         """
 
     /// The report in `row`, its columns named as in `reportColumns`.
@@ -20,7 +21,8 @@ extension SQLiteSession {
                             parentLocalID: row.uuid("parent_local_id"), parentServerID: row.text("parent_server_id"),
                             completedAtDevice: row.text("completed_at_device"),
                             currentRevision: Int(row.integer("current_revision") ?? 1), score: row.real("score"),
-                            followUpRequired: flagged, acceptedAt: row.text("accepted_at") ?? "")
+                            followUpRequired: flagged, acceptedAt: row.text("accepted_at") ?? "",
+                            reviewState: row.text("review_state").flatMap(ReviewState.init(rawValue:)) ?? .awaitingReview)
     }
 
     func report(localID: UUID) throws(ServerError) -> StoredReport? {

@@ -115,5 +115,36 @@ enum ServerMigrations {
                 kind TEXT NOT NULL, subject TEXT NOT NULL, detail TEXT NOT NULL)
             """,
         ]),
+        // Reviews (contract 1.1): the review of each report's current revision
+        // kept on the report's row, its position in the order of review
+        // changes, and each report's append-only events. Reports accepted
+        // before are awaiting review, with the events their revisions tell.
+        ("006-reviews", [
+            "ALTER TABLE reports ADD COLUMN review_state TEXT NOT NULL DEFAULT 'awaiting_review'",
+            "ALTER TABLE reports ADD COLUMN reviewed_revision INTEGER NOT NULL DEFAULT 1",
+            "ALTER TABLE reports ADD COLUMN review_decided_by TEXT",
+            "ALTER TABLE reports ADD COLUMN review_decided_by_name TEXT",
+            "ALTER TABLE reports ADD COLUMN review_decided_at TEXT",
+            "ALTER TABLE reports ADD COLUMN review_comment TEXT",
+            "ALTER TABLE reports ADD COLUMN review_field_comments TEXT NOT NULL DEFAULT '[]'",
+            "ALTER TABLE reports ADD COLUMN review_change INTEGER NOT NULL DEFAULT 0",
+            "UPDATE reports SET reviewed_revision = current_revision, review_change = seq",
+            "CREATE INDEX reports_review_change ON reports(review_change)",
+            "CREATE INDEX reports_owner_review_change ON reports(owner_id, review_change)",
+            "CREATE INDEX reports_review_state ON reports(review_state, seq)",
+            """
+            CREATE TABLE report_events (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT, server_id TEXT NOT NULL REFERENCES reports(server_id), at TEXT NOT NULL,
+                actor_id TEXT NOT NULL, actor_name TEXT NOT NULL, kind TEXT NOT NULL, revision INTEGER NOT NULL,
+                comment TEXT, field_comments TEXT)
+            """,
+            "CREATE INDEX report_events_report ON report_events(server_id, seq)",
+            """
+            INSERT INTO report_events (server_id, at, actor_id, actor_name, kind, revision)
+            SELECT v.server_id, v.created_at, COALESCE(v.author_id, 'jqc-server admin'), COALESCE(u.display_name, 'jqc-server admin'),
+                   CASE WHEN v.revision = 1 THEN 'accepted' WHEN v.source = 'device' THEN 'amended' ELSE 'edited' END, v.revision
+            FROM report_revisions v LEFT JOIN users u ON u.id = v.author_id ORDER BY v.server_id, v.revision
+            """,
+        ]),
     ]
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Models
 
 /// What one `GET /inspections` asks the store for (contract 1.1 filters):
 /// every field left nil does not narrow. Times are RFC 3339 in the form the
@@ -18,10 +19,13 @@ public struct HistoryQuery: Sendable, Equatable {
     public var acceptedFrom: String?
     /// `to`: accepted at or before this time.
     public var acceptedTo: String?
+    /// `review_state` (contract 1.1): the current revision's review is in this state.
+    public var reviewState: ReviewState?
 
     /// A query; nothing set is every report.
     public init(ownerID: String? = nil, inspectorID: String? = nil, facilityID: String? = nil, templateID: String? = nil,
-                acceptedFrom: String? = nil, acceptedTo: String? = nil) {
+                acceptedFrom: String? = nil, acceptedTo: String? = nil, reviewState: ReviewState? = nil) {
+        self.reviewState = reviewState
         self.ownerID = ownerID
         self.inspectorID = inspectorID
         self.facilityID = facilityID
@@ -40,6 +44,7 @@ public struct HistoryQuery: Sendable, Equatable {
         if let templateID { list.append(("r.template_id", "=", templateID)) }
         if let acceptedFrom { list.append(("r.accepted_at", ">=", acceptedFrom)) }
         if let acceptedTo { list.append(("r.accepted_at", "<=", acceptedTo)) }
+        if let reviewState { list.append(("r.review_state", "=", reviewState.rawValue)) }
         return list
     }
 }

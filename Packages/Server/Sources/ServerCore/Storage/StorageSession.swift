@@ -139,6 +139,21 @@ public protocol StorageSession {
     /// Marks the parent's follow-up as done by `childServerID`, once.
     func clearFollowUp(parentServerID: String, childServerID: String) throws(ServerError)
 
+    // MARK: Reviews and events
+
+    /// The review of a report's current revision (inside a write, the report stays locked until commit).
+    func review(serverID: String) throws(ServerError) -> StoredReview?
+    /// Saves these reviews (one per report), giving each the next position in
+    /// the order of review changes, in the order given; positions become
+    /// visible in order (a reader never later sees a lower one). Returns them with their positions.
+    func saveReviews(_ reviews: [StoredReview]) throws(ServerError) -> [StoredReview]
+    /// At most `limit` current reviews with a position after `after`, in position order; of `ownerID`'s reports only when given.
+    func reviews(after: Int64, ownerID: String?, limit: Int) throws(ServerError) -> [StoredReview]
+    /// Appends an event to a report's record.
+    func recordReportEvent(_ event: StoredReportEvent) throws(ServerError)
+    /// A report's events, oldest first.
+    func reportEvents(serverID: String) throws(ServerError) -> [StoredReportEvent]
+
     // MARK: Photos
 
     /// The photo a device made with this local id.

@@ -64,11 +64,15 @@ public struct StoredReport: Sendable, Equatable {
     public var followUpRequired: Bool
     /// RFC 3339 server time of the first acceptance.
     public var acceptedAt: String
+    /// The review state of the current revision.
+    public var reviewState: ReviewState
 
     /// Makes a report record.
     public init(serverID: String, localID: UUID, ownerID: String, templateID: String, facilityID: String, areaID: String?,
                 assignmentID: String?, parentLocalID: UUID?, parentServerID: String?, completedAtDevice: String?,
-                currentRevision: Int, score: Double?, followUpRequired: Bool, acceptedAt: String) {
+                currentRevision: Int, score: Double?, followUpRequired: Bool, acceptedAt: String,
+                reviewState: ReviewState = .awaitingReview) {
+        self.reviewState = reviewState
         self.serverID = serverID
         self.localID = localID
         self.ownerID = ownerID
@@ -132,5 +136,68 @@ public struct StoredPhoto: Sendable, Equatable {
         self.issueLocalID = issueLocalID
         self.sha256 = sha256
         self.byteSize = byteSize
+    }
+}
+
+/// The review of a report's current revision, as the server keeps it.
+public struct StoredReview: Sendable, Equatable {
+    public var serverID: String
+    public var localID: UUID
+    /// The inspector whose report it is (who may read the review).
+    public var ownerID: String
+    /// The revision the review is of: always the report's current one.
+    public var revision: Int
+    public var state: ReviewState
+    public var decidedBy: WirePerson?
+    public var decidedAt: String?
+    public var comment: String?
+    public var fieldComments: [FieldComment]
+    /// Its position in the order of review changes; the store assigns it when the review is saved.
+    public var change: Int64
+
+    /// Makes a review record.
+    public init(serverID: String, localID: UUID, ownerID: String, revision: Int, state: ReviewState, decidedBy: WirePerson? = nil,
+                decidedAt: String? = nil, comment: String? = nil, fieldComments: [FieldComment] = [], change: Int64 = 0) {
+        self.serverID = serverID
+        self.localID = localID
+        self.ownerID = ownerID
+        self.revision = revision
+        self.state = state
+        self.decidedBy = decidedBy
+        self.decidedAt = decidedAt
+        self.comment = comment
+        self.fieldComments = fieldComments
+        self.change = change
+    }
+
+    /// A review awaiting a decision on `revision`, as every accepted revision starts.
+    public static func awaiting(_ report: StoredReport, revision: Int) -> StoredReview {
+        StoredReview(serverID: report.serverID, localID: report.localID, ownerID: report.ownerID, revision: revision,
+                     state: .awaitingReview)
+    }
+}
+
+/// One entry of a report's append-only record.
+public struct StoredReportEvent: Sendable, Equatable {
+    public var serverID: String
+    /// RFC 3339, the server's clock.
+    public var at: String
+    public var actor: WirePerson
+    /// `accepted`, `amended`, `merged`, `edited`, `approved`, `returned` or `rejected`.
+    public var kind: String
+    public var revision: Int
+    public var comment: String?
+    public var fieldComments: [FieldComment]?
+
+    /// Makes an event.
+    public init(serverID: String, at: String, actor: WirePerson, kind: String, revision: Int, comment: String? = nil,
+                fieldComments: [FieldComment]? = nil) {
+        self.serverID = serverID
+        self.at = at
+        self.actor = actor
+        self.kind = kind
+        self.revision = revision
+        self.comment = comment
+        self.fieldComments = fieldComments
     }
 }

@@ -1,0 +1,136 @@
+import FieldTypes
+import Foundation
+import Models
+
+/// `POST /reports/{server_id}/review` body, read leniently for one-line messages.
+private struct DecisionBody: Decodable {
+    var decision: String
+    var revision: Int
+    var comment: String?
+    var fieldComments: [FieldComment]?
+
+    enum CodingKeys: String, CodingKey {
+        case decision, revision, comment
+        case fieldComments = "field_comments"
+    }
+}
+
+extension ServerApp {
+    /// The longest review comment, in characters; and the most field comments one decision carries.
+    static let longestComment = 4000
+    static let mostFieldComments = 200
+
+    /// `POST /reports/{server_id}/review` (supervisors and admins): approve,
+    /// return or reject the current revision. The same decision again by the
+    /// same person records nothing; a stale revision is 409 `REVISION_STALE`
+    /// with the current review.
+    func decideReview(_ input: RouteInput) throws(ServerError) -> Reply {
+        let caller = try input.requireCaller()
+        guard caller.isSupervisor else { throw ServerError.forbidden("only supervisors and admins may decide on a report") }
+        let serverID = try input.parameter("server_id")
+        let body = try input.decode(DecisionBody.self)
+        guard let decision = ReviewDecision(rawValue: body.decision) else {
+            throw ServerError.badRequest("'decision' must be approve, return or reject, not \(OneLine.quote(body.decision, limit: 40))")
+        }
+        let comment = body.comment.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        let fieldComments = try Self.checkedFieldComments(body.fieldComments ?? [])
+        if let comment, comment.count > Self.longestComment {
+            throw ServerError.badRequest("'comment' is longer than \(Self.longestComment) characters")
+        }
+        if decision != .approve && comment == nil && fieldComments.isEmpty {
+            throw ServerError.badRequest("to \(decision.rawValue) a report, say why: give a 'comment' or at least one field comment")
+        }
+        let now = RFC3339.string(Date())
+        let (review, generation) = try store.write { session -> (StoredReview, String) in
+            let generation = try session.setting(ReviewCursor.generationKey) ?? "0"
+            guard let report = try session.report(serverID: serverID) else { throw ServerError.notFound("no report '\(serverID)'") }
+            let current = try session.review(serverID: serverID)
+                ?? StoredReview.awaiting(report, revision: report.currentRevision)
+            guard body.revision == report.currentRevision else {
+                throw ServerError.revisionStale(
+                    "revision \(body.revision) is not the current revision \(report.currentRevision) of report '\(serverID)'; look at it again",
+                    review: CanonicalJSON.value(CanonicalJSON.string(current.wire(generation: generation))))
+            }
+            if !fieldComments.isEmpty {
+                let known = Set((try session.template(id: report.templateID))?.schema.fields.map(\.id.rawValue) ?? [])
+                if let unknown = fieldComments.first(where: { !known.contains($0.fieldID) }) {
+                    throw ServerError.badRequest("template '\(report.templateID)' has no field \(OneLine.quote(unknown.fieldID, limit: 40))")
+                }
+            }
+            let decided = StoredReview(serverID: report.serverID, localID: report.localID, ownerID: report.ownerID,
+                                       revision: report.currentRevision, state: decision.state, decidedBy: caller.person,
+                                       decidedAt: now, comment: comment, fieldComments: fieldComments)
+            // The same decision, comments and person on the same revision: answered as it stands, nothing recorded.
+            if current.state == decided.state && current.revision == decided.revision && current.decidedBy?.id == caller.user.id
+                && current.comment == comment && current.fieldComments == fieldComments {
+                return (current, generation)
+            }
+            try session.recordReportEvent(StoredReportEvent(serverID: report.serverID, at: now, actor: caller.person,
+                                                            kind: decision.eventKind, revision: report.currentRevision,
+                                                            comment: comment, fieldComments: fieldComments))
+            return (try session.saveReviews([decided]).first ?? decided, generation)
+        }
+        return .ok(ReviewResponse(review: review.wire(generation: generation)))
+    }
+
+    /// `GET /reviews?since=&limit=`: the current review of each report
+    /// changed after the cursor, in order of change; an inspector's own only.
+    func reviewFeed(_ input: RouteInput) throws(ServerError) -> Reply {
+        let caller = try input.requireCaller()
+        let query = input.request.query
+        var limit = 100
+        if let text = query["limit"], !text.isEmpty {
+            guard let value = Int(text), (1...100).contains(value) else {
+                throw ServerError.badRequest("'limit' must be a whole number from 1 to 100, not '\(text.prefix(40))'")
+            }
+            limit = value
+        }
+        let (page, generation, after) = try store.read { session -> ([StoredReview], String, Int64) in
+            let generation = try session.setting(ReviewCursor.generationKey) ?? "0"
+            var after: Int64 = 0
+            if let since = query["since"], !since.isEmpty {
+                guard let position = ReviewCursor.decode(since, generation: generation) else {
+                    throw ServerError.cursorInvalid("'since' is not a cursor of this server's data: \(OneLine.quote(since, limit: 40)); pull again without it")
+                }
+                after = position
+            }
+            let rows = try session.reviews(after: after, ownerID: caller.isSupervisor ? nil : caller.user.id, limit: limit + 1)
+            return (rows, generation, after)
+        }
+        let shown = Array(page.prefix(limit))
+        let cursor = ReviewCursor.encode(shown.last?.change ?? after, generation: generation)
+        return .ok(ReviewsResponse(reviews: shown.map { $0.wire(generation: generation) }, cursor: cursor, more: page.count > limit))
+    }
+
+    /// `GET /reports/{server_id}/events`: oldest first; the report's inspector
+    /// and supervisors only (anyone else: 404, as if there were no such report).
+    func reportEvents(_ input: RouteInput) throws(ServerError) -> Reply {
+        let caller = try input.requireCaller()
+        let serverID = try input.parameter("server_id")
+        let events = try store.read { session -> [StoredReportEvent] in
+            guard let report = try session.report(serverID: serverID), caller.isSupervisor || report.ownerID == caller.user.id else {
+                throw ServerError.notFound("no report '\(serverID)'")
+            }
+            return try session.reportEvents(serverID: serverID)
+        }
+        return .ok(ReportEventsResponse(events: events.map { event in
+            WireReportEvent(at: event.at, actor: event.actor, kind: event.kind, revision: event.revision, comment: event.comment,
+                            fieldComments: event.fieldComments.flatMap { $0.isEmpty ? nil : $0 })
+        }))
+    }
+
+    /// Field comments trimmed, each non-empty and bounded.
+    private static func checkedFieldComments(_ comments: [FieldComment]) throws(ServerError) -> [FieldComment] {
+        guard comments.count <= mostFieldComments else {
+            throw ServerError.badRequest("a decision carries at most \(mostFieldComments) field comments")
+        }
+        return try comments.map { (item) throws(ServerError) -> FieldComment in
+            let text = item.comment.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !text.isEmpty else { throw ServerError.badRequest("the comment on field \(OneLine.quote(item.fieldID, limit: 40)) is empty") }
+            guard text.count <= longestComment else {
+                throw ServerError.badRequest("the comment on field \(OneLine.quote(item.fieldID, limit: 40)) is longer than \(longestComment) characters")
+            }
+            return FieldComment(fieldID: item.fieldID, comment: text)
+        }
+    }
+}

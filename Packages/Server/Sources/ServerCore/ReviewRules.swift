@@ -1,0 +1,53 @@
+import Foundation
+import Models
+
+/// A revision the server accepted: its review starts again, awaiting a decision.
+struct AcceptedRevision: Sendable {
+    var serverID: String
+    var localID: UUID
+    var ownerID: String
+    var revision: Int
+    /// `accepted` (the first), `amended` (a device's next), `edited` (on the server), `merged`.
+    var kind: String
+    var actor: WirePerson
+}
+
+extension StorageSession {
+    /// Records the events of accepted revisions and reopens their reviews, in
+    /// one step at the end of the transaction (the positions of review changes
+    /// are taken last, so their lock is held only until the commit).
+    func reopenReviews(_ accepted: [AcceptedRevision], at: String) throws(ServerError) {
+        guard !accepted.isEmpty else { return }
+        for item in accepted {
+            try recordReportEvent(StoredReportEvent(serverID: item.serverID, at: at, actor: item.actor, kind: item.kind,
+                                                    revision: item.revision))
+        }
+        _ = try saveReviews(accepted.map { item in
+            StoredReview(serverID: item.serverID, localID: item.localID, ownerID: item.ownerID, revision: item.revision,
+                         state: .awaitingReview)
+        })
+    }
+}
+
+/// The reviews cursor: the data's generation and a position in the order of review changes.
+enum ReviewCursor {
+    /// The setting holding the generation of the server's data.
+    static let generationKey = "server_generation"
+
+    static func encode(_ change: Int64, generation: String) -> String { "\(generation).\(change)" }
+
+    /// The position a cursor names, when this server (this generation) issued it.
+    static func decode(_ text: String, generation: String) -> Int64? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0] == generation, let change = Int64(parts[1]), change >= 0 else { return nil }
+        return change
+    }
+}
+
+extension StoredReview {
+    /// The review as the contract writes it.
+    func wire(generation: String) -> WireReview {
+        WireReview(serverID: serverID, localID: localID, revision: revision, state: state, decidedBy: decidedBy, decidedAt: decidedAt,
+                   comment: comment, fieldComments: fieldComments, change: ReviewCursor.encode(change, generation: generation))
+    }
+}
