@@ -44,7 +44,8 @@ enum ReviewCommands {
             let revision: String = item.revision.map { String($0) } ?? "-"
             let review: String = item.reviewState.map { label($0) } ?? "-"
             // Text from the server reaches the terminal only through OneLine.
-            return [item.serverID, template, facility, inspector, completed, score, revision, review]
+            // The server id is never cut (it is what the next command takes); the other columns are.
+            return [item.serverID] + [template, facility, inspector, completed, score, revision, review].map(cut)
                 .map { OneLine.flatten($0, lineBreak: " ") }
         }
         let what = label(state)
@@ -54,7 +55,7 @@ enum ReviewCommands {
             lines = [narrowed ? "No reports \(what) match these filters." : "No reports \(what)."]
         } else {
             lines = TextTable.render(["SERVER ID", "TEMPLATE", "FACILITY", "INSPECTOR", "COMPLETED", "SCORE", "REVISION", "REVIEW"],
-                                     rows, maxColumn: 24)
+                                     rows, maxColumn: Int.max)
             lines.append(page.items.count < page.total
                          ? "\(page.items.count) of \(page.total) \(what); show more with --limit (up to 100) or narrow with --facility and --inspector."
                          : "\(page.total) \(what).")
@@ -184,7 +185,12 @@ enum ReviewCommands {
         let now = try? service.reviewedReport(serverID, revision: currentReview?.revision)
         let currentRevision = currentReview?.revision ?? now?.revision
         let before = try? service.reviewedReport(serverID, revision: decided)
-        let headline = "Report \(serverID) changed: revision \(currentRevision.map(String.init) ?? "newer than \(decided)") is current, not revision \(decided); nothing was recorded. Look again with 'jqc review show \(serverID)' and decide on the current revision."
+        let headline: String
+        if let currentRevision, currentRevision < decided {
+            headline = "Report \(serverID) has no revision \(decided): revision \(currentRevision) is current; nothing was recorded. Look at it with 'jqc review show \(serverID)' and decide on revision \(currentRevision)."
+        } else {
+            headline = "Report \(serverID) changed: revision \(currentRevision.map(String.init) ?? "newer than \(decided)") is current, not revision \(decided); nothing was recorded. Look again with 'jqc review show \(serverID)' and decide on the current revision."
+        }
         var lines = [headline]
         var json: [String: JSONValue] = [
             "error": ["code": .string(AppError.Code.revisionStale.rawValue), "message": .string(headline)],
@@ -197,7 +203,7 @@ enum ReviewCommands {
             let changes = presenter.changes(from: before.fetched.report, to: now.fetched.report)
             lines += presenter.changeLines(changes, from: decided, to: now.revision)
             json["changes"] = .array(changes.map(\.json))
-        } else if let currentRevision {
+        } else if let currentRevision, currentRevision > decided {
             lines.append("The server does not show earlier revisions, so what changed cannot be listed; revision \(currentRevision) is current.")
         }
         return CommandOutput(lines: lines.map { OneLine.flatten($0, lineBreak: " ") }, json: .object(json),
@@ -260,6 +266,11 @@ enum ReviewCommands {
             throw AppError.usage("--revision takes a revision number from 1 up; got \(OneLine.quote(text)).")
         }
         return value
+    }
+
+    /// A table cell cut to 24 characters.
+    static func cut(_ text: String) -> String {
+        text.count > 24 ? String(text.prefix(23)) + "…" : text
     }
 
     /// A review state as a person reads it.

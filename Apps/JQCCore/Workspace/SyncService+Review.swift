@@ -22,7 +22,7 @@ public struct ReviewedServerReport: Sendable {
 /// here is stored on the device.
 extension SyncService {
     /// The words every review command says offline (exit 75, `REVIEW_REQUIRES_NETWORK`).
-    static let reviewNeedsNetwork = "Reviewing needs a connection to the server; try again when online. Nothing was sent."
+    static let reviewNeedsNetwork = "Reviewing needs a connection to the server; try again when online."
 
     /// Completed reports in the review state of `filter`, newest first, at most `limit`.
     public func reviewQueue(_ filter: ReviewQueueFilter, limit: Int) throws(AppError) -> HistoryPage {
