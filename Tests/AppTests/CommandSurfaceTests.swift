@@ -16,7 +16,8 @@ struct CommandSurfaceTests {
 
     @Test("a group typed alone, or with --help, lists its commands and exits 0", arguments: [
         (["photo"], "photo add"), (["issue"], "issue add"), (["cache"], "cache clear"), (["photo", "--help"], "photo add"),
-        (["issue", "--help"], "issue add"), (["cache", "--help"], "cache clear"),
+        (["issue", "--help"], "issue add"), (["cache", "--help"], "cache clear"), (["review"], "review approve"),
+        (["review", "--help"], "review return"),
     ])
     func groups(_ arguments: [String], _ member: String) throws {
         let outcome = try jqc(arguments)
@@ -29,6 +30,7 @@ struct CommandSurfaceTests {
         (["statsu"], "Did you mean 'status'?"),
         (["templates", "improt", "x"], "Did you mean 'templates import'?"),
         (["photo", "ad", "x", "y.jpg"], "Did you mean 'photo add'?"),
+        (["review", "aprove", "R-1"], "Did you mean 'review approve'?"),
     ])
     func suggestions(_ arguments: [String], _ hint: String) throws {
         let outcome = try jqc(arguments)
@@ -62,7 +64,7 @@ struct CommandSurfaceTests {
         #expect(names.contains("status") && names.contains("photo add") && names.contains("completion"))
     }
 
-    @Test("help COMMAND prints the same text as COMMAND --help", arguments: [["photo", "add"], ["status"], ["list"]])
+    @Test("help COMMAND prints the same text as COMMAND --help", arguments: [["photo", "add"], ["status"], ["list"], ["review", "return"]])
     func helpCommand(_ words: [String]) throws {
         let viaHelp = try jqc(["help"] + words)
         let viaFlag = try jqc(words + ["--help"])
@@ -95,15 +97,19 @@ struct CommandSurfaceTests {
             complete_words jqc pho
             complete_words jqc photo ""
             complete_words jqc list --st
-            complete_words jqc --home /tmp sta'
+            complete_words jqc --home /tmp sta
+            complete_words jqc review ""
+            complete_words jqc review return --fi'
             """)
         let lines = outcome.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines.count >= 4, "\(outcome.stdout) \(outcome.stderr)")
-        guard lines.count >= 4 else { return }
+        #expect(lines.count >= 6, "\(outcome.stdout) \(outcome.stderr)")
+        guard lines.count >= 6 else { return }
         #expect(lines[0] == "photo")
         #expect(lines[1].split(separator: " ").contains("add"))
         #expect(lines[2] == "--state")
         #expect(lines[3].split(separator: " ").contains("status") && lines[3].split(separator: " ").contains("start"))
+        #expect(Set(lines[4].split(separator: " ")).isSuperset(of: ["list", "show", "approve", "return", "reject"]), "\(lines[4])")
+        #expect(lines[5] == "--field", "\(lines[5])")
     }
 
     @Test("the fish completion script completes commands and options in fish itself; the zsh script is valid zsh")
@@ -139,6 +145,7 @@ struct CommandSurfaceTests {
         let page = try jqc(["help", "--man"]).stdout
         for name in names { #expect(page.contains(name.replacingOccurrences(of: "-", with: "\\-")), "\(name) is not in the man page") }
         #expect(page.contains("\\-\\-state") && page.contains("\\-\\-keep\\-mine"))
+        #expect(page.contains("review return") && page.contains("FIELD_ID=TEXT") && page.contains("\\-\\-revision"), "the review group's options")
     }
 }
 
