@@ -47,6 +47,14 @@ public final class AgentLoop {
                 log.log(.info, "waiting_for_other_sync", ["message": "Another sync of this profile is running; waiting for it to finish."])
             }, progress: { _ in })
             countCycle(succeeded: summary.outcome == .done)
+            for back in summary.returned {
+                // Ids only: a supervisor's comment stays out of the log (it is read with 'jqc show').
+                let short = back.localID.wireString.prefix(8)
+                log.log(.info, "report_returned", [
+                    "local_id": .string(back.localID.wireString), "server_id": .string(back.serverID),
+                    "message": .string("A supervisor returned report \(short) for changes; 'jqc show \(short)' shows the comments."),
+                ])
+            }
             var fields = summary.json.objectValue ?? [:]
             fields["duration_seconds"] = .double(Date().timeIntervalSince(started))
             switch summary.outcome {
@@ -83,6 +91,11 @@ public final class AgentLoop {
             let code = runOnce()
             if code == ExitCode.authRequired {
                 log.log(.error, "agent_stopped", ["reason": "sign-in needed"])
+                return code
+            }
+            // A saved session no cycle can use (plain http:// to another host): trying again cannot help.
+            if code == ExitCode.usage {
+                log.log(.error, "agent_stopped", ["reason": "the saved session cannot be used"])
                 return code
             }
             pause = code == ExitCode.temporary ? min(max(pause * 2, interval), 3600) : interval
@@ -137,6 +150,7 @@ public final class AgentLoop {
             .init("jqc_reports_pending", Double(status?.pending ?? 0), help: "Reports waiting to upload."),
             .init("jqc_reports_conflict", Double(status?.conflicts ?? 0), help: "Reports in conflict, waiting for a person."),
             .init("jqc_reports_rejected", Double(status?.rejected ?? 0), help: "Reports the server refused, waiting for correction."),
+            .init("jqc_reports_returned", Double(status?.returned ?? 0), help: "Reports a supervisor returned for changes, not sent again yet."),
             .init("jqc_reports_needs_attention", Double(status?.needsAttention ?? 0), help: "Reports past the retry ceiling, waiting for 'jqc retry'."),
             .init("jqc_photos_pending", Double(status?.photosPending ?? 0), help: "Photos waiting to upload."),
             .init("jqc_agent_log_lines_dropped_total", Double(log.droppedLines),

@@ -10,18 +10,21 @@ import Storage
 /// reports it.
 final class ListingWriter {
     private let json: Bool
+    /// The server answers the reviews feed: a SYNCED report with no review yet reads as awaiting one.
+    private let serverHasReviews: Bool
     private var bytes: [UInt8] = []
     private var written = 0
     private var failed = false
 
-    init(json: Bool) {
+    init(json: Bool, serverHasReviews: Bool = false) {
         self.json = json
+        self.serverHasReviews = serverHasReviews
         bytes.reserveCapacity(Self.flushAt + 4096)
     }
 
     private static let flushAt = 64 * 1024
-    /// ID, STATE, TEMPLATE, FACILITY, SCORE; the follow-up mark last, unpadded.
-    private static let widths = [8, 9, 24, 12, 5]
+    /// ID, STATE, TEMPLATE, FACILITY, SCORE, REVIEW; the follow-up mark last, unpadded.
+    private static let widths = [8, 9, 24, 12, 5, 8]
 
     /// Adds one report; false once output has failed (the store stops reading).
     func add(_ listing: ReportListing) -> Bool {
@@ -29,13 +32,25 @@ final class ListingWriter {
             append(written == 0 ? "{\"reports\":[" : ",")
             appendObject(listing)
         } else {
-            if written == 0 { appendRow(["ID", "STATE", "TEMPLATE", "FACILITY", "SCORE", ""]) }
+            if written == 0 { appendRow(["ID", "STATE", "TEMPLATE", "FACILITY", "SCORE", "REVIEW", ""]) }
             appendRow([Self.shortID(listing.localID), listing.state, listing.templateName ?? listing.templateID, listing.facilityID,
-                       listing.score.map { String(Int(($0 * 100).rounded())) + "%" } ?? "-", listing.followUpRequired ? "follow-up" : ""])
+                       listing.score.map { String(Int(($0 * 100).rounded())) + "%" } ?? "-", reviewState(listing).map(Self.reviewWord) ?? "-",
+                       listing.followUpRequired ? "follow-up" : ""])
         }
         written += 1
         if bytes.count >= Self.flushAt { flush() }
         return !failed
+    }
+
+    /// The review state a listed report reads as (see `Workspace.reviewState(of:stored:serverHasReviews:)`).
+    private func reviewState(_ listing: ReportListing) -> ReviewState? {
+        Workspace.reviewState(of: ReportState(rawValue: listing.state) ?? .draft,
+                              stored: listing.reviewState.flatMap(ReviewState.init(rawValue:)), serverHasReviews: serverHasReviews)
+    }
+
+    /// The review column's word: `awaiting`, `approved`, `returned`, `rejected`.
+    private static func reviewWord(_ state: ReviewState) -> String {
+        state == .awaitingReview ? "awaiting" : state.rawValue
     }
 
     /// Ends the document or the table; says how many were left out.
@@ -107,6 +122,8 @@ final class ListingWriter {
         appendJSON(Self.lowercase(listing.localID))
         append(",\"parent_local_id\":")
         appendJSON(listing.parentLocalID.map(Self.lowercase))
+        append(",\"review_state\":")
+        appendJSON(reviewState(listing)?.rawValue)
         append(",\"score\":")
         if let score = listing.score { append(JSONValue.double(score).canonicalString()) } else { append("null") }
         append(",\"server_id\":")

@@ -112,7 +112,7 @@ enum ReportCommands {
         }
         let workspace = try inv.workspace()
         let total = try workspace.reportCount(state: state)
-        let writer = ListingWriter(json: inv.context.json)
+        let writer = ListingWriter(json: inv.context.json, serverHasReviews: try workspace.serverHasReviews())
         try workspace.forEachListing(state: state, limit: limit) { writer.add($0) }
         writer.finish(total: total, state: state)
         return CommandOutput(lines: [], json: .null)

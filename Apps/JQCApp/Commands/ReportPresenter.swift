@@ -51,8 +51,56 @@ struct ReportPresenter {
         if let conflict = report.lifecycle.conflict {
             object["conflict"] = ["server_revision": .integer(Int64(conflict.revision)), "server_payload": conflict.payload]
         }
+        object["review_state"] = reviewState(report).map { .string($0.rawValue) } ?? .null
+        object["review"] = report.lifecycle.review.map(Self.reviewJSON) ?? .null
         return .object(object)
     }
+
+    /// The review state the report reads as (nil before the server reviewed it, and from a server without reviews).
+    func reviewState(_ report: Report) -> ReviewState? {
+        Workspace.reviewState(of: report.state, stored: report.lifecycle.review?.state,
+                              serverHasReviews: (try? workspace.serverHasReviews()) ?? false)
+    }
+
+    /// A review as `show --json` carries it.
+    static func reviewJSON(_ review: ReportReview) -> JSONValue {
+        [
+            "state": .string(review.state.rawValue),
+            "revision": .integer(Int64(review.revision)),
+            "decided_by": review.decidedBy.map { ["id": .string($0.id), "display_name": .string($0.displayName)] } ?? .null,
+            "decided_at": review.decidedAt.map { .string($0) } ?? .null,
+            "comment": review.comment.map { .string($0) } ?? .null,
+            "field_comments": .array(review.fieldComments.map { ["field_id": .string($0.fieldID), "comment": .string($0.comment)] }),
+        ]
+    }
+
+    /// The review as `show` prints it: the decision, who and when, and the comment on the whole report.
+    /// Field comments are printed beside their fields. Server text: the caller passes every line through `OneLine`.
+    func reviewLines(_ report: Report) -> [String] {
+        guard let state = reviewState(report) else { return [] }
+        let review = report.lifecycle.review
+        var decision = "Review:    \(state.phrase)"
+        if let review {
+            decision += " (revision \(review.revision))"
+            if let by = review.decidedBy { decision += " by \(by.displayName.isEmpty ? by.id : by.displayName)" }
+            if let at = review.decidedAt { decision += " at \(at)" }
+        }
+        var lines = [decision]
+        if let comment = review?.comment, !comment.isEmpty { lines.append("Comment:   \(comment)") }
+        if report.lifecycle.awaitsChanges {
+            lines.append(report.state == .draft
+                ? "Change what the comments ask, then 'jqc complete \(workspace.short(report))' to send it back for review."
+                : "Amend it with 'jqc amend \(workspace.short(report))', change what the comments ask, then complete it.")
+        }
+        return lines
+    }
+
+    /// The supervisor's comments on one field, each as a line to print under it.
+    func fieldCommentLines(_ report: Report, field: FieldID) -> [String] {
+        (report.lifecycle.review?.comments(on: field) ?? []).map { "      \(arrow) supervisor: \($0)" }
+    }
+
+    private var arrow: String { style.pick("\u{21B3}", "->") }
 
     func photoJSON(_ photo: Photo) -> JSONValue {
         [
@@ -110,6 +158,7 @@ struct ReportPresenter {
         if let parent = report.parentLocalID { lines.append("Re-inspection of \(id(parent))") }
         if report.followUpRequired { lines.append("Follow-up required") }
         if let error = report.lifecycle.lastError { lines.append("Last error: \(error.message) [\(error.code)]") }
+        lines += reviewLines(report)
         lines.append("")
         let logic = workspace.logic(template)
         let state = logic.evaluate(report.answers)
@@ -123,12 +172,19 @@ struct ReportPresenter {
             let mark = state.isRequired(field.id) ? "*" : " "
             guard state.isVisible(field.id) else {
                 lines.append("\(mark) [\(field.id)] \(field.displayName): \(Self.hiddenText)")
+                lines += fieldCommentLines(report, field: field.id)
                 continue
             }
             let shown = type.display(report.answers[field.id], for: field, style: style)
             let calculated = logic.isCalculated(field.id) ? "  (calculated)" : ""
             let unsupported = logic.unsupportedReason(field.id).map { "  (unsupported here: \($0))" } ?? ""
             lines.append("\(mark) [\(field.id)] \(field.displayName): \(shown)\(calculated)\(unsupported)")
+            lines += fieldCommentLines(report, field: field.id)
+        }
+        // Comments on fields this template does not show (another version's, say) are not lost.
+        let shownFields = Set(template.schema.fields.map(\.id))
+        for comment in report.lifecycle.review?.fieldComments ?? [] where !shownFields.contains(FieldID(comment.fieldID)) {
+            lines.append("  [\(comment.fieldID)] \(arrow) supervisor: \(comment.comment)")
         }
         lines.append("")
         lines.append("Score: \(scoreText(score))")

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import FieldTypes
 import Foundation
 import JQCCore
 import Models
@@ -58,13 +59,18 @@ enum SyncCommands {
     }
 
     static let amend = Command(CommandSpec(
-        "amend", summary: "reopen a SYNCED report as a DRAFT to correct it (keeps its server id and base revision)",
+        "amend", summary: "reopen a SYNCED report as a DRAFT to correct it, or to change one returned for changes (keeps its server id and base revision)",
         positionals: [PositionalSpec("LOCAL_ID", help: "the report")])
     ) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
         let report = try workspace.report(inv.positional(0))
         let amended = try workspace.amend(report)
-        return CommandOutput(lines: ["\(workspace.short(amended)) is a DRAFT again; change answers, then 'jqc complete' to send the correction."],
+        var lines = ["\(workspace.short(amended)) is a DRAFT again; change answers, then 'jqc complete' to send the correction."]
+        if amended.lifecycle.review?.isReturned == true {
+            // What the supervisor asked for, where the inspector is about to change it (server text: one line each).
+            lines += ReviewNotes.lines(amended, in: workspace, style: inv.context.style).map { OneLine.flatten($0, lineBreak: " ") }
+        }
+        return CommandOutput(lines: lines,
                              json: ["local_id": .string(amended.localID.wireString), "state": .string(amended.state.rawValue),
                                     "server_id": amended.serverID.map { .string($0) } ?? .null,
                                     "base_revision": amended.lifecycle.baseRevision.map { .integer(Int64($0)) } ?? .null])
@@ -105,6 +111,13 @@ enum SyncPresenter {
         }
         if summary.waiting > 0 { lines.append("\(summary.waiting) report\(summary.waiting == 1 ? "" : "s") wait for their next retry.") }
         if summary.needsPerson > 0 { lines.append("\(summary.needsPerson) report\(summary.needsPerson == 1 ? "" : "s") stopped retrying; run 'jqc retry'.") }
+        for back in summary.returned {
+            let short = back.localID.wireString.prefix(8)
+            lines.append("REPORT_RETURNED \(short): a supervisor returned it for changes; see 'jqc show \(short)', then 'jqc amend \(short)'.")
+        }
+        if let failure = summary.reviewsError {
+            lines.append("Reviews not pulled this time (\(failure.code)): \(failure.message)")
+        }
         if summary.expired > 0 { lines.append("Removed \(summary.expired) synced report\(summary.expired == 1 ? "" : "s") past the retention window.") }
 
         var json = summary.json.objectValue ?? [:]

@@ -87,8 +87,33 @@ struct HTMLExport {
         if let error = report.lifecycle.lastError {
             rows.append(("Last error", "\(esc(error.message)) <code>\(esc(error.code))</code>"))
         }
+        rows += reviewRows()
         for (term, value) in rows { try emit("<div><dt>\(term)</dt><dd>\(value)</dd></div>\n") }
         try emit("</dl>\n</header>\n")
+    }
+
+    /// The supervisor's review (contract 1.1): the decision, who and when, the comment. Server text, escaped.
+    private func reviewRows() -> [(String, String)] {
+        let report = content.report
+        guard let state = content.presenter.reviewState(report) else { return [] }
+        var decision = "<strong class=\"review \(esc(state.rawValue))\">\(esc(state.phrase))</strong>"
+        if let review = report.lifecycle.review {
+            decision += " (revision \(review.revision))"
+            if let by = review.decidedBy { decision += " by \(esc(by.displayName.isEmpty ? by.id : by.displayName))" }
+            if let at = review.decidedAt { decision += " at \(esc(at)) <span class=\"muted\">server time</span>" }
+        }
+        var rows = [("Review", decision)]
+        if let comment = report.lifecycle.review?.comment, !comment.isEmpty {
+            rows.append(("Supervisor's comment", "<span class=\"text\">\(esc(comment))</span>"))
+        }
+        return rows
+    }
+
+    /// The supervisor's comments on one field, under its answer.
+    private func fieldComments(_ id: FieldID) throws(AppError) {
+        for comment in content.report.lifecycle.review?.comments(on: id) ?? [] {
+            try emit("<p class=\"review-comment\"><span class=\"muted\">Supervisor:</span> <span class=\"text\">\(esc(comment))</span></p>")
+        }
     }
 
     private func scoreSummary() throws(AppError) {
@@ -174,6 +199,7 @@ struct HTMLExport {
             } else {
                 try answer(field, type: type)
             }
+            try fieldComments(field.id)
             try emit("</div></div>\n")
         }
         try emit("</section>\n")
@@ -339,6 +365,9 @@ struct HTMLExport {
         .hash { overflow-wrap: anywhere; }
         .muted { color: #6b7280; }
         .flag { color: #b45309; }
+        .review.returned, .review.rejected { color: #b91c1c; }
+        .review.approved { color: #065f46; }
+        .review-comment { margin: 6px 0 0; padding: 4px 8px; border-left: 3px solid #b91c1c; background: #fef2f2; }
         .score { display: flex; align-items: center; gap: 24px; margin: 24px 0 0; padding: 16px 20px; border: 2px solid #d1fae5; border-radius: 8px; }
         .score .percent { font-size: 56px; font-weight: 700; line-height: 1; color: #065f46; }
         .score .verdict { margin: 0; font-size: 18px; font-weight: 600; }

@@ -35,6 +35,9 @@ extension HomeMenu {
             case "k": flow = keepMine(report)
             case "s": flow = takeServer(report)
             case "f": flow = pickFields(report)
+            case "a":
+                _ = amendReturned(report)
+                flow = nil
             case "d":
                 guard let yes = confirm("Delete draft \(reference.prefix(8)) with its photos and issues?") else { return .quit }
                 guard yes else { notices.append("Not deleted."); continue }
@@ -60,6 +63,9 @@ extension HomeMenu {
         if report.state == .conflict {
             keys += [MenuScreen.Key("v", "view the differences"), MenuScreen.Key("k", "keep mine"),
                      MenuScreen.Key("s", "take the server's"), MenuScreen.Key("f", "choose field by field")]
+        }
+        if report.state == .synced, report.lifecycle.awaitsChanges {
+            keys.append(MenuScreen.Key("a", "amend (returned for changes)"))
         }
         keys.append(MenuScreen.Key("e", "export"))
         if [.pending, .synced, .conflict].contains(report.state) { keys.append(MenuScreen.Key("n", "re-inspect")) }

@@ -81,6 +81,7 @@ public final class HomeMenu {
         case .item(6): return settingsScreen() == .quit ? .quit : .back
         case .item(7): return startFromTemplate() == .quit ? .quit : .back
         case .item(8): return reportListScreen(.all) == .quit ? .quit : .back
+        case .item(9): return returnedScreen() == .quit ? .quit : .back
         default: return .quit
         }
     }
@@ -95,12 +96,13 @@ public final class HomeMenu {
         let issues = try workspace.issueCount()
         let facilities = try workspace.facilities().count
         let status = try context.status()
+        let returned = status.returned
         return MenuScreen(
             title: "JanitorialQC",
             lines: ["Type a number or a letter and press Enter."],
             items: ["Assignments to do (\(todo))", "Drafts to resume (\(drafts))", "Pending sync (\(pending))",
                     "Issues (\(issues))", "Facilities (\(facilities))", "History", "Settings",
-                    "Start from a template", "All reports (\(reports.count))"],
+                    "Start from a template", "All reports (\(reports.count))", "Returned to me (\(returned))"],
             keys: [MenuScreen.Key("q", "quit")],
             footer: [status.line])
     }

@@ -79,6 +79,7 @@ final class RunSession {
             throw AppError.blocked(.stateNotAllowed, report.lifecycle.refusal(for: .autosave))
         }
         write(paint("\(template.name): \(runner.steps.count) fields. Type an answer and press Enter; /help for commands.", bold: true))
+        for line in reviewHeader() { write(line) }
         try show()
         while true {
             guard let line = readAnswer() else {
@@ -202,11 +203,29 @@ final class RunSession {
         let required = state.isRequired(field.id)
         write(paint("\(required ? "* " : "")\(field.displayName)", bold: true) + "  [\(field.id), \(field.type)\(required ? ", required" : "")]")
         if let reason = logic.unsupportedReason(field.id) { write("  This field is unsupported here: \(reason).") }
+        for comment in report.lifecycle.review?.comments(on: field.id) ?? [] {
+            // The supervisor's words, from the server: one line through the sanitiser.
+            write("  " + paint("Supervisor: " + OneLine.flatten(comment, lineBreak: " "), error: true))
+        }
         let context = InputContext(deviceTime: workspace.now(), contentDigest: "", reportLocalID: report.localID.uuidString.lowercased())
         for line in type.prompt(for: field, style: style, context: context) { write("  \(line)") }
         if let current = report.answers[field.id] {
             write("  now: \(type.display(current, for: field, style: style))  (Enter keeps it, /clear removes it)")
         }
+    }
+
+    /// A returned report's review when the runner opens: who returned it and
+    /// what they said, and which fields carry a comment (shown again at each).
+    private func reviewHeader() -> [String] {
+        guard let review = report.lifecycle.review, review.isReturned else { return [] }
+        let by = review.decidedBy.map { " by \($0.displayName.isEmpty ? $0.id : $0.displayName)" } ?? ""
+        // The supervisor's words and ids, from the server: through the sanitiser before any colour is added.
+        var lines = [paint(OneLine.flatten("Returned for changes\(by)" + (review.comment.map { ": " + $0 } ?? "."), lineBreak: " "), error: true)]
+        let fields = review.fieldComments.map(\.fieldID)
+        if !fields.isEmpty {
+            lines.append(OneLine.flatten("  Comments on field\(fields.count == 1 ? "" : "s") \(fields.joined(separator: ", ")); /jump ID goes to one.", lineBreak: " "))
+        }
+        return lines
     }
 
     /// Section headings and labels placed between the previous step and this one.

@@ -8,7 +8,7 @@ public enum StatusCommands {
     public static var all: [Command] { [status, settings] }
 
     public static let status = Command(CommandSpec(
-        "status", summary: "pending, conflicts, rejected, needs-attention, photos pending, last sync, online")
+        "status", summary: "pending, conflicts, rejected, returned for changes, needs-attention, photos pending, last sync, online")
     ) { (inv) throws(AppError) -> CommandOutput in
         let summary = try inv.context.status()
         let connection = !summary.signedIn ? "not signed in ('jqc login --server URL --username NAME' to sync)"
@@ -19,6 +19,7 @@ public enum StatusCommands {
             "Pending upload:  \(summary.pending)",
             "Conflicts:       \(summary.conflicts)",
             "Rejected:        \(summary.rejected)",
+            "Returned:        \(summary.returned)\(summary.returned > 0 ? " for changes ('jqc returned' lists them; 'jqc amend ID' to change one)" : "")",
             "Needs attention: \(summary.needsAttention)",
             "Photos pending:  \(summary.photosPending)\(summary.photosFailed > 0 ? " (\(summary.photosFailed) failed)" : "")",
             "Last sync:       \(summary.lastSyncAt ?? "never")",

@@ -21,11 +21,14 @@ public struct StatusSummary: Sendable, Hashable {
     public var appVersionSupported: Bool
     /// False when this profile has no saved session: nothing can sync until someone signs in.
     public var signedIn = true
+    /// Reports a supervisor returned for changes that are not sent again yet (contract 1.1's review).
+    public var returned = 0
 
     /// The persistent one-line status of PRODUCT.md F15.
     public var line: String {
         var parts = [signedIn ? (online ? "online" : "offline") : "not signed in", "\(pending) pending", "\(conflicts) conflict\(conflicts == 1 ? "" : "s")",
                      "\(rejected + needsAttention) failed"]
+        if returned > 0 { parts.append("\(returned) returned for changes") }
         if !appVersionSupported { parts.append("update required") }
         return parts.joined(separator: " · ")
     }
@@ -44,6 +47,7 @@ public struct StatusSummary: Sendable, Hashable {
             "photos_failed": .integer(Int64(photosFailed)),
             "last_sync_at": lastSyncAt.map { .string($0) } ?? .null,
             "app_version_supported": .bool(appVersionSupported),
+            "returned": .integer(Int64(returned)),
         ]
     }
 }
@@ -69,7 +73,8 @@ extension Workspace {
                 photosPending: try store.photoCount(uploadState: .pending),
                 photosFailed: try store.photoCount(uploadState: .failed),
                 lastSyncAt: try store.meta(MetaKey.lastSyncAt),
-                appVersionSupported: supported)
+                appVersionSupported: supported,
+                returned: try store.returnedCount())
         }
     }
 }
