@@ -172,4 +172,47 @@ struct ReviewCommandTests {
         #expect(outcome.status == 2, "\(words): \(outcome.stderr)")
         #expect(outcome.stderr.split(separator: "\n").count == 1 && outcome.stdout.isEmpty, "\(outcome.stderr)")
     }
+
+    @Test("against a server of contract 1.0 (no reviews): list notes it, show says so, and a decision is refused before anything is posted")
+    func contractOneServer() throws {
+        let demo = try ServerProcess(["--demo"])
+        let supervisor = try DemoProfile.signedIn(to: demo.baseURL, as: "supervisor")
+        _ = demo.stop()
+        let localID = "6f1c2d3e-0000-4000-8000-000000000001"
+        let report = """
+            {"ok": true, "data": {"report": {"local_id": "\(localID)", "server_id": "R-OLD", "template_id": "101",
+             "facility_id": "F-100", "payload": {"answers": {"6": "Good"}, "score": 0.9, "follow_up_required": false},
+             "issues": [], "revision": 1, "completed_at": "2026-03-02T10:00:00Z", "photos": []}}}
+            """
+        let reportAnswer = CannedHTTPServer.response(status: 200, contentType: "application/json", report)
+        let old = try CannedHTTPServer([reportAnswer])
+        defer { old.stop() }
+        try supervisor.route(to: old.baseURL)
+
+        let refused = try supervisor.jqc(["review", "approve", "R-OLD"])
+        #expect(refused.status == 5, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stderr.contains("older than contract 1.1") && refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+        #expect(try supervisor.document(["review", "return", "R-OLD", "--comment", "x"]).value["error"]?["code"] == "REVIEW_UNSUPPORTED")
+        #expect(old.requests.allSatisfy { $0.hasPrefix("GET /api/v1/reports/R-OLD ") }, "nothing posted: \(old.requests)")
+
+        let shown = try supervisor.jqc(["review", "show", "R-OLD"])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.contains("[6] Odour: Good") && shown.stdout.contains("Review: this server keeps no reviews"), "\(shown.stdout)")
+        #expect(old.requests.allSatisfy { !$0.contains("/events") }, "a 1.0 server is not asked for events")
+
+        let items = """
+            {"ok": true, "data": {"items": [{"server_id": "R-OLD", "local_id": "\(localID)", "template_id": "101", "facility_id": "F-100",
+             "score": 0.9, "follow_up_required": false, "completed_at": "2026-03-02T10:00:00Z",
+             "inspector": {"id": "U-1", "display_name": "Old Inspector"}}], "total": 1}}
+            """
+        let oldList = try CannedHTTPServer([CannedHTTPServer.response(status: 200, contentType: "application/json", items)])
+        defer { oldList.stop() }
+        try supervisor.route(to: oldList.baseURL)
+        let listed = try supervisor.jqc(["review", "list"])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let row = try #require(listed.stdout.split(separator: "\n").first { $0.hasPrefix("R-OLD") }, "\(listed.stdout)")
+        #expect(row.contains("Old Inspector") && row.hasSuffix("-"), "no revision or review state: \(row)")
+        #expect(listed.stdout.contains("This server keeps no reviews"), "\(listed.stdout)")
+        #expect(oldList.requests.first?.contains("review_state=awaiting_review") == true, "\(oldList.requests)")
+    }
 }

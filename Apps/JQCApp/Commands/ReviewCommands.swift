@@ -82,7 +82,8 @@ enum ReviewCommands {
         let workspace = try inv.workspace()
         let service = SyncService(context: inv.context)
         let reviewed = try service.reviewedReport(serverID)
-        let events = try service.reportEvents(serverID)
+        // A server that sends no review is older than contract 1.1: it has no events route either.
+        let events = reviewed.review == nil ? nil : try service.reportEvents(serverID)
         var output = ReportLookup.shown(reviewed.fetched, in: workspace, style: inv.context.style)
         let presenter = ReviewPresenter(workspace: workspace, style: inv.context.style, template: try? workspace.template(for: reviewed.fetched.report))
         output.lines += [""] + presenter.reviewLines(reviewed.review, serverID: serverID) + [""] + presenter.eventLines(events)
@@ -138,7 +139,8 @@ enum ReviewCommands {
         Example:
           \(example)
         Exit codes: 0 recorded; 2 a bad option; 3 no such report on the server; 4 the server refused the decision;
-        5 the account is not a supervisor or admin (REVIEW_FORBIDDEN); 7 the revision is stale.
+        5 the account is not a supervisor or admin (REVIEW_FORBIDDEN), or the server keeps no reviews
+        (REVIEW_UNSUPPORTED, a server older than contract 1.1); 7 the revision is stale.
         \(onlineNote)
         """
     }
@@ -155,6 +157,10 @@ enum ReviewCommands {
         let workspace = try inv.workspace()
         let service = SyncService(context: inv.context)
         let current = try service.reviewedReport(serverID)
+        guard current.review != nil else {
+            throw AppError.blocked(.reviewUnsupported,
+                                   "The server keeps no reviews of reports (it is older than contract 1.1), so report '\(serverID)' cannot be decided on; nothing was sent.")
+        }
         let template = try? workspace.template(for: current.fetched.report)
         if let template, current.templateVersion == nil || current.templateVersion == template.version {
             let unknown = fieldComments.map(\.fieldID).filter { template.schema.field(FieldID($0)) == nil }

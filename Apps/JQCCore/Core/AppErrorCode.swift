@@ -102,6 +102,8 @@ extension AppError {
         public static let reviewForbidden = Code("REVIEW_FORBIDDEN")
         /// A decision the server (or the cached template) cannot take: no comment, a field comment on no field (exit 4).
         public static let reviewInvalid = Code("REVIEW_INVALID")
+        /// The server keeps no reviews: it is older than contract 1.1 (exit 5).
+        public static let reviewUnsupported = Code("REVIEW_UNSUPPORTED")
         /// Reviewing reads and writes the server, which needs the network (exit 75).
         public static let reviewRequiresNetwork = Code("REVIEW_REQUIRES_NETWORK")
         /// The report has a newer revision than the one decided on; nothing was recorded (exit 7).
