@@ -84,7 +84,9 @@ public actor APIClient {
     private var refreshing: Task<Result<Credentials, APIError>, Never>?
 
     /// A client for `configuration.serverURL` over `transport`, starting with
-    /// `credentials` (persisted by the app) or none.
+    /// `credentials` (persisted by the app) or none. Refuses plain `http://`
+    /// to any host but the loopback address (`ServerURLRule`): every request
+    /// goes through a client, so none is sent in cleartext over a network.
     public init(configuration: Configuration, transport: any HTTPTransport, credentials: Credentials? = nil,
                 onTokensChanged: @escaping TokensChanged = { _ in }) throws(APIError) {
         var base = configuration.serverURL.trimmingCharacters(in: .whitespaces)
@@ -92,8 +94,11 @@ public actor APIClient {
         if base.hasSuffix("/api/v1") { base.removeLast("/api/v1".count) }
         guard let components = URLComponents(string: base), let scheme = components.scheme?.lowercased(),
               scheme == "http" || scheme == "https", let name = components.host, !name.isEmpty,
-              components.user == nil, components.password == nil, components.query == nil else {
+              components.user == nil, components.password == nil, components.query == nil, components.fragment == nil else {
             throw APIError(.transport, "'\(configuration.serverURL)' is not a server URL; use https://HOST or http://127.0.0.1:PORT.")
+        }
+        guard scheme == "https" || ServerURLRule.isLoopback(name) else {
+            throw APIError(.transport, ServerURLRule.refusal(base, host: name))
         }
         self.configuration = configuration
         self.transport = transport
