@@ -47,16 +47,18 @@ let allEvents: [ReportEvent] = [
     .rejected(code: "REPORT_INVALID", message: "bad"),
     .transportFailed(code: "SYNC_OFFLINE", message: "no network"),
     .retryRequested, .keepMine, .takeServer, .amend, .discard, .expire,
+    .reviewed(ReportReview(state: .returned, revision: 2, comment: "Retake the photo.")),
 ]
 
 /// The transition table of PRODUCT.md section 4, written out by hand: what each situation accepts.
 func legalEvents(_ situation: Situation) -> Set<String> {
     switch situation {
-    case .draft, .amendedDraft: return ["save an answer", "complete", "delete"]
-    case .pending: return ["accept", "mark as conflicting", "reject", "record a failed upload", "retry"]
-    case .pendingAwaitingPhotos: return ["finish photo uploads", "record a failed upload", "retry"]
-    case .synced: return ["amend", "remove after retention"]
-    case .conflict: return ["resolve by keeping mine", "resolve by taking the server's"]
+    case .draft: return ["save an answer", "complete", "delete"]
+    case .amendedDraft: return ["save an answer", "complete", "delete", "record a review"]
+    case .pending: return ["accept", "mark as conflicting", "reject", "record a failed upload", "retry", "record a review"]
+    case .pendingAwaitingPhotos: return ["finish photo uploads", "record a failed upload", "retry", "record a review"]
+    case .synced: return ["amend", "remove after retention", "record a review"]
+    case .conflict: return ["resolve by keeping mine", "resolve by taking the server's", "record a review"]
     case .rejected: return ["save an answer", "complete"]
     }
 }
@@ -226,6 +228,37 @@ struct ReportLifecycleTests {
         } throws: { error in
             (error as? ModelsError)?.message.contains(hint) == true
         }
+    }
+
+    @Test("a review is kept for the revision the device holds; an older one is refused; a newly accepted revision awaits review again")
+    func review() throws {
+        var l = try Situation.synced.lifecycle()
+        let returned = ReportReview(state: .returned, revision: 1, decidedBy: WirePerson(id: "U-2", displayName: "Sam"),
+                                    comment: "Retake the photo.", fieldComments: [FieldComment(fieldID: "14", comment: "Too dark.")])
+        try l.apply(.reviewed(returned))
+        #expect(l.review == returned && l.awaitsChanges)
+        #expect(throws: ModelsError.self) { try l.apply(.expire) }
+        try l.apply(.amend)
+        #expect(l.state == .draft && l.review == returned && l.awaitsChanges, "the comments stay while the amendment is written")
+        try l.apply(.complete)
+        #expect(!l.awaitsChanges, "sent back: no longer waiting for the inspector")
+        try l.apply(.accepted(serverID: "r-1", revision: 2, photosOutstanding: 0))
+        #expect(l.review == .awaiting(revision: 2))
+        #expect(throws: ModelsError.self) { try l.apply(.expire) }
+        let before = l
+        #expect(throws: ModelsError.self) { try l.apply(.reviewed(returned)) }
+        #expect(l == before, "a review of revision 1 no longer applies to revision 2")
+        try l.apply(.reviewed(ReportReview(state: .approved, revision: 2)))
+        #expect(try l.apply(.expire) == [.removeLocalCopy], "approved: retention as before")
+    }
+
+    @Test("a review that arrives before the acceptance it answers (the answer was lost) is kept through the replayed acceptance")
+    func reviewBeforeAcceptance() throws {
+        var l = try Situation.pending.lifecycle()
+        let approved = ReportReview(state: .approved, revision: 1)
+        try l.apply(.reviewed(approved))
+        try l.apply(.accepted(serverID: "r-1", revision: 1, photosOutstanding: 0))
+        #expect(l.state == .synced && l.review == approved)
     }
 
     @Test("a lifecycle restored from the store behaves like the one it was saved from")

@@ -23,9 +23,9 @@ extension ReportLifecycle {
             }
             return "This report is \(stateName); only SYNCED reports are removed after retention."
         case .reviewed(let new):
-            return serverID == nil
-                ? "A review does not apply to a report the server has not accepted."
-                : "A review of revision \(new.revision) is older than this device's revision \(baseRevision ?? 0); it is ignored."
+            return serverID == nil && state != .pending
+                ? "This report is \(stateName) and the server has not accepted it; a review does not apply to it."
+                : "This report is \(stateName) at revision \(baseRevision ?? 0); a review of the older revision \(new.revision) is ignored."
         case .accepted, .photosUploaded, .conflict, .rejected, .transportFailed:
             return "A server answer to \(event.name) does not apply to a \(stateName) report\(acceptedRevision != nil ? " already accepted" : "")."
         }

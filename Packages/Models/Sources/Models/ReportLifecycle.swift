@@ -148,9 +148,11 @@ extension ReportLifecycle {
             // Returned or awaiting review: kept until the amendment is synced or a supervisor decides.
             return [.removeLocalCopy]
 
-        case (_, .reviewed(let new)) where serverID != nil && new.revision >= (baseRevision ?? 0):
+        case (_, .reviewed(let new)) where (serverID != nil || state == .pending) && new.revision >= (baseRevision ?? 0):
             // A review of the revision this device holds (or a newer one the server made); any state,
-            // since a decision may arrive while an amendment is being written or sent.
+            // since a decision may arrive while an amendment is being written or sent. A PENDING
+            // report without a server id was accepted by a server whose answer never arrived: the
+            // review is kept, and the replayed upload's acceptance of that same revision keeps it.
             review = new
             return []
 
