@@ -102,6 +102,7 @@ struct ReviewLoopTests {
         #expect(output.contains { $0.hasPrefix(" 10) Returned to me (1)") }, "\(output)")
         #expect(output.contains { $0.contains(short) && $0.contains("Sam Supervisor") && $0.contains("Retake the washroom photo.") })
         #expect(output.contains("  Supervisor: Too dark to see the floor [2J<script>alert(1)</script>"), "\(output)")
+        #expect(output.last?.hasSuffix(" · 1 returned for changes") == true, "the status line counts it: \(output.last ?? "")")
         #expect(try inspector.show(id)["state"] == "DRAFT")
         #expect(try inspector.document(["status"]).value["returned"] == 1, "still waiting for the inspector's changes")
 
