@@ -10,7 +10,8 @@ enum ExportCommand {
     static let export = Command(CommandSpec(
         "export", summary: "export a report as JSON, CSV or a self-contained HTML page to print",
         positionals: [PositionalSpec("LOCAL_ID", help: "the report's id or a unique prefix of it, or a server id")],
-        options: [.value("format", "FORMAT", help: "json, csv or html (default: from the -o file's extension)"),
+        options: [.value("format", "FORMAT", values: ExportFormat.allCases.map(\.rawValue),
+                         help: "the format, by default from the -o file's extension"),
                   .value("output", short: "o", "FILE", help: "write to FILE (atomically) instead of standard output")],
         discussion: """
         Any report can be exported, whatever its state. Without -o the export alone goes to standard output.

@@ -70,7 +70,7 @@ enum PhotoIssueCommands {
     static let issueAdd = Command(CommandSpec(
         "issue add", summary: "flag an issue on a report, with a severity, a description and optionally a photo",
         positionals: [PositionalSpec("LOCAL_ID", help: "the report (DRAFT or REJECTED)")],
-        options: [.value("severity", "S", help: "low, medium, high or critical"),
+        options: [.value("severity", "S", values: IssueSeverity.allCases.map(\.rawValue), help: "how bad it is"),
                   .value("description", "TEXT", help: "what is wrong"),
                   .value("photo", "FILE", help: "a JPEG or PNG showing it, imported like 'photo add'")],
         discussion: "Example:\n  jqc issue add 3f2a --severity high --description \"Hand dryer broken\" --photo dryer.jpg")

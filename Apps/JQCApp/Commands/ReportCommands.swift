@@ -91,7 +91,7 @@ enum ReportCommands {
 
     static let list = Command(CommandSpec(
         "list", summary: "local reports, newest first: the newest 30, or --limit N, or --all",
-        options: [.value("state", "STATE", help: "only reports in this state: DRAFT, PENDING, SYNCED, CONFLICT, REJECTED"),
+        options: [.value("state", "STATE", values: ReportState.allCases.map(\.rawValue), help: "only reports in this state"),
                   .value("limit", "N", help: "at most N reports (default 30)"),
                   .flag("all", help: "every report, however many (streamed: memory stays flat)")])
     ) { (inv) throws(AppError) -> CommandOutput in

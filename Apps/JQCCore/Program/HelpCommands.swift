@@ -41,7 +41,7 @@ public enum HelpCommands {
     /// `completion SHELL` of `program`.
     public static func completion(_ program: Program) -> Command {
         Command(CommandSpec("completion", summary: "print a shell completion script (bash, zsh or fish)",
-                            positionals: [PositionalSpec("SHELL", help: "bash, zsh or fish")],
+                            positionals: [PositionalSpec("SHELL", help: "the shell", values: CompletionScript.shells)],
                             discussion: "Example: \(program.name) completion bash > ~/.local/share/bash-completion/completions/\(program.name)")) {
             invocation throws(AppError) in
             let shell = invocation.positional(0)

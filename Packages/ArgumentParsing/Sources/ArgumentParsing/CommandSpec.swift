@@ -29,13 +29,20 @@ public struct PositionalSpec: Sendable {
     public var optional: Bool
     /// Takes every remaining argument (`FILE...`).
     public var variadic: Bool
+    /// The words it may be, when they are a fixed set (`bash`, `zsh`, `fish`);
+    /// empty for any word. Completion offers them and help lists them.
+    public var values: [String]
 
-    public init(_ name: String, help: String, optional: Bool = false, variadic: Bool = false) {
+    public init(_ name: String, help: String, optional: Bool = false, variadic: Bool = false, values: [String] = []) {
         self.name = name
         self.help = help
         self.optional = optional
         self.variadic = variadic
+        self.values = values
     }
+
+    /// The help, followed by the values when they are a fixed set.
+    public var helpText: String { OptionSpec.listing(help, values) }
 
     var usageText: String {
         let core = variadic ? "\(name)..." : name
@@ -54,19 +61,32 @@ public struct OptionSpec: Sendable {
     /// May be given more than once (`--pick A --pick B`).
     public var repeatable: Bool
     public var help: String
+    /// The values it takes, when they are a fixed set (`json`, `csv`, `html`);
+    /// empty for any value. Completion offers them, help and the man page list them.
+    public var values: [String] = []
 
     /// A flag that takes no value.
     public static func flag(_ long: String, short: Character? = nil, help: String) -> OptionSpec {
         OptionSpec(long: long, short: short, valueName: nil, repeatable: false, help: help)
     }
 
-    /// An option that takes a value.
+    /// An option that takes a value, one of `values` when they are given.
     public static func value(_ long: String, short: Character? = nil, _ valueName: String, repeatable: Bool = false,
-                             help: String) -> OptionSpec {
-        OptionSpec(long: long, short: short, valueName: valueName, repeatable: repeatable, help: help)
+                             values: [String] = [], help: String) -> OptionSpec {
+        OptionSpec(long: long, short: short, valueName: valueName, repeatable: repeatable, help: help, values: values)
     }
 
     var takesValue: Bool { valueName != nil }
+
+    /// The help, followed by the values when they are a fixed set.
+    public var helpText: String { Self.listing(help, values) }
+
+    /// "the format (json, csv or html)": `help` with `values` after it.
+    static func listing(_ help: String, _ values: [String]) -> String {
+        guard let last = values.last else { return help }
+        let words = values.count == 1 ? last : values.dropLast().joined(separator: ", ") + " or " + last
+        return "\(help): \(words)"
+    }
 
     var usageText: String {
         var text = "--\(long)"

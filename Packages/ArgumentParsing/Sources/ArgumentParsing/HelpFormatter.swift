@@ -15,14 +15,14 @@ public enum HelpFormatter {
         var lines = ["Usage: \(usageLine(spec, program: program))", "", spec.summary]
         if !spec.positionals.isEmpty {
             lines += ["", "Arguments:"]
-            lines += table(spec.positionals.map { ($0.usageText, $0.help) })
+            lines += table(spec.positionals.map { ($0.usageText, $0.helpText) })
         }
         if !spec.options.isEmpty {
             lines += ["", "Options:"]
-            lines += table(spec.options.map { ($0.usageText, $0.help) })
+            lines += table(spec.options.map { ($0.usageText, $0.helpText) })
         }
         lines += ["", "Global options:"]
-        lines += table(globalOptions.map { ($0.usageText, $0.help) })
+        lines += table(globalOptions.map { ($0.usageText, $0.helpText) })
         if let discussion = spec.discussion { lines += ["", discussion] }
         return lines.joined(separator: "\n")
     }
@@ -32,7 +32,7 @@ public enum HelpFormatter {
         var lines = ["Usage: \(program) <command> [arguments] [options]", "", summary, "", "Commands:"]
         lines += table(commands.map { ($0.name, $0.summary) })
         lines += ["", "Global options:"]
-        lines += table(globalOptions.map { ($0.usageText, $0.help) })
+        lines += table(globalOptions.map { ($0.usageText, $0.helpText) })
         lines += ["", "Run '\(program) help <command>' or '\(program) <command> --help' for a command's arguments and options."]
         return lines.joined(separator: "\n")
     }
