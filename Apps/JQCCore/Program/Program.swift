@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Foundation
+import Models
 
 /// One of the programs built on the core (`jqc`, `jqc-agent`): its name, what
 /// it is for, its commands, how it says a warning, and what it does when run
@@ -41,11 +42,15 @@ public struct Program: Sendable {
 
     /// The program's man page, in roff.
     public var manPage: String {
-        ManPage.roff(program: name, summary: summary, version: AppVersion.current, catalog: catalog,
+        ManPage.roff(program: name, summary: summary, version: AppVersion.current, date: ProductVersion.date, catalog: catalog,
                      sections: [
-                        ("Exit status", ["0 ok; 1 failure; 2 usage error; 3 not found; 4 validation failed; 5 blocked by a rule; "
-                            + "6 sign-in required; 7 a conflict needs a person; 73 another agent holds the lock; "
-                            + "75 temporary failure (offline, server unavailable): try later."]),
+                        ("Exit status", [["0 ok", "1 failure", "2 usage error", "3 not found", "4 validation failed",
+                                          "5 blocked by a rule", "6 sign-in required", "7 a conflict needs a person",
+                                          "73 another agent holds the lock",
+                                          "75 temporary failure (offline, server unavailable): try later",
+                                          "141 the reader closed the output before all of it was written (a closed pipe, as in '| head'); "
+                                            + "output that fits in the pipe before the reader leaves ends with the command's own status"]
+                                            .joined(separator: "\n")]),
                         ("Environment", ["JQC_HOME: the profile directory when --home is not given. "
                             + "XDG_DATA_HOME and XDG_CONFIG_HOME: where the profile and credentials live by default. "
                             + "JQC_FIELD_TYPES_PATH: colon-separated folders searched for external field types (jqc-field-NAME) "

@@ -57,9 +57,11 @@ public enum ServerCommand {
                 if arguments.contains("--man") {
                     OutputChannel.standardOutput.write(ManPage.roff(
                         program: "jqc-server", summary: "the JanitorialQC server: the wire contract over HTTP, on SQLite or PostgreSQL",
-                        version: ProductVersion.current, catalog: catalog,
-                        sections: [("Exit status", ["0 stopped cleanly; 1 could not start or serve (one line on stderr says why); "
-                            + "2 usage error; admin: 3 not found, 4 invalid input, 7 conflict."])]))
+                        version: ProductVersion.current, date: ProductVersion.date, catalog: catalog,
+                        sections: [("Exit status", [["0 stopped cleanly", "1 could not start or serve (one line on stderr says why)",
+                                                     "2 usage error", "3 (admin) not found", "4 (admin) invalid input", "7 (admin) conflict",
+                                                     "141 the reader closed the output before all of it was written (a closed pipe, as in '| head')"]
+                                                        .joined(separator: "\n")])]))
                     return 0
                 }
                 OutputChannel.standardOutput.line(HelpFormatter.overview(program: "jqc-server", summary: "the JanitorialQC server",
