@@ -57,6 +57,8 @@ struct ReviewLoopTests {
         let decision = try supervisor.jqc(["review", "return", serverID, "--comment", "Retake the washroom photo.",
                                            "--field", "14=\(Self.hostile)"])
         try #require(decision.status == 0, "review return: \(decision.stderr)")
+        let fromServer = try supervisor.document(["show", serverID]).value
+        #expect(fromServer["source"] == "server" && fromServer["review_state"] == "returned", "read from the server with its review")
 
         // The inspector's next sync brings it back and says so.
         let sync = try inspector.jqc(["sync"])

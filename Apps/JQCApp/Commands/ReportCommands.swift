@@ -80,9 +80,12 @@ enum ReportCommands {
         let score = template.map { workspace.score(report, template: $0) }
         let json = presenter.json(report, template: template, photos: photos, issues: issues, score: score)
         guard let template, let score else {
-            return CommandOutput(lines: ["Report \(report.localID.uuidString.lowercased())  \(report.state.rawValue)",
-                                         "Its template '\(report.templateID)' is not on this device; answers are kept as they are.",
-                                         report.answers.json.canonicalString()], json: json)
+            let review = presenter.reviewLines(report)
+                + (report.lifecycle.review?.fieldComments ?? []).map { "  [\($0.fieldID)] supervisor: \($0.comment)" }
+            return CommandOutput(lines: (["Report \(report.localID.uuidString.lowercased())  \(report.state.rawValue)",
+                                          "Its template '\(report.templateID)' is not on this device; answers are kept as they are.",
+                                          report.answers.json.canonicalString()] + review).map { OneLine.flatten($0, lineBreak: " ") },
+                                 json: json)
         }
         // Names, labels and issue texts came from templates, the server and people: each line through OneLine.
         return CommandOutput(lines: presenter.lines(report, template: template, photos: photos, issues: issues, score: score)

@@ -23,13 +23,15 @@ public struct FetchedReport: Sendable {
     /// The photos' content hashes as the server lists them, by photo id.
     let expectedHashes: [UUID: String]
 
-    /// The report in the shapes the device's presenters use.
-    init(_ fetched: ServerReport, serverID: String) {
+    /// The report in the shapes the device's presenters use, with the
+    /// server's review of it when the server sent one (contract 1.1).
+    init(_ fetched: ServerReport, serverID: String, review: WireReview? = nil) {
         let wire = fetched.report
         let completedDevice = wire.completedAtDevice.flatMap(RFC3339.date)
         let accepted = fetched.completedAt.flatMap(RFC3339.date)
         let lifecycle = ReportLifecycle(restoring: .synced, serverID: wire.serverID ?? serverID, baseRevision: fetched.revision,
-                                        acceptedRevision: fetched.revision, attemptCount: 0, lastError: nil, conflict: nil)
+                                        acceptedRevision: fetched.revision, attemptCount: 0, lastError: nil, conflict: nil,
+                                        review: review.map(ReportReview.init))
         report = Report(restoring: wire.localID, lifecycle: lifecycle, assignmentID: wire.assignmentID, templateID: wire.templateID,
                         facilityID: wire.facilityID, areaID: wire.areaID, answers: Answers(json: wire.payload.answers) ?? Answers(),
                         schemaVersion: Report.currentSchemaVersion,
@@ -73,13 +75,14 @@ extension SyncService {
     public func serverReport(_ serverID: String) throws(AppError) -> FetchedReport {
         let saved = try signedInSession()
         let client = try sessionClient(saved)
-        let result = Self.blocking(or: .failure(APIError(.cancelled, "The request was interrupted."))) { () async -> Result<ServerReport, APIError> in
-            do throws(APIError) { return .success(try await client.serverReport(serverID: serverID)) }
+        // With its review (contract 1.1; none from a 1.0 server), so `show` says where it stands.
+        let result = Self.blocking(or: .failure(APIError(.cancelled, "The request was interrupted."))) { () async -> Result<ReviewedReport, APIError> in
+            do throws(APIError) { return .success(try await client.reviewedReport(serverID: serverID)) }
             catch { return .failure(error) }
         }
         switch result {
         case .success(let fetched):
-            return FetchedReport(fetched, serverID: serverID)
+            return FetchedReport(fetched.report, serverID: serverID, review: fetched.review)
         case .failure(let error):
             throw Self.serverReportError(error, serverID: serverID)
         }
