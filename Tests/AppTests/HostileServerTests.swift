@@ -100,7 +100,7 @@ struct HostileServerTests {
         #expect(after["last_error"]?["code"] == "INVALID_RESPONSE", "the attempt is recorded for the retry policy")
     }
 
-    @Test("AC-13: retention 0 days; a SYNCED report with an UPLOADED photo is removed with its file at the next sync; the server keeps it")
+    @Test("AC-13: retention 0 days; a SYNCED report with an UPLOADED photo stays while it awaits review, and once its approval has arrived is removed with its file at the next sync; the server keeps it")
     func retention() async throws {
         let server = try Self.demo.get()
         let profile = try signedIn()
@@ -118,6 +118,17 @@ struct HostileServerTests {
         #expect(synced["state"] == "SYNCED")
         #expect(synced["photos"]?.arrayValue?.allSatisfy { $0["upload_state"] == "UPLOADED" } == true)
         let serverID = try #require(synced["server_id"]?.stringValue)
+
+        // Awaiting a supervisor's review (contract 1.1), it stays on the device whatever the window.
+        let waiting = try profile.document(["sync"])
+        #expect(waiting.status == 0 && waiting.value["expired"] == 0, "\(waiting.value)")
+        #expect(try profile.show(id)["review_state"] == "awaiting_review")
+        let supervisor = try DemoProfile.signedIn(to: server.baseURL, as: "supervisor")
+        #expect(try supervisor.jqc(["review", "approve", serverID]).status == 0)
+        // The window counts from when the decision reached this device: the sync that brings it keeps the report.
+        let decided = try profile.document(["sync"])
+        #expect(decided.status == 0 && decided.value["expired"] == 0, "\(decided.value)")
+        #expect(try profile.show(id)["review_state"] == "approved")
 
         let second = try profile.document(["sync"])
         #expect(second.status == 0)

@@ -82,6 +82,9 @@ extension LocalStore {
     /// Records that the server has no reviews (it answered 404 on `/reviews`):
     /// reports without a review then read as having none, not as awaiting one.
     public func markReviewsUnsupported() throws(StorageError) {
+        // Every cycle against such a server asks: nothing to write when nothing was kept.
+        let supported = try meta(MetaKey.reviewsSupported), cursor = try meta(MetaKey.reviewsCursor)
+        guard supported != nil || cursor != nil else { return }
         try write { db throws(StorageError) in
             try Self.setMeta(MetaKey.reviewsSupported, nil, db)
             try Self.setMeta(MetaKey.reviewsCursor, nil, db)
