@@ -151,6 +151,28 @@ struct ReviewLoopTests {
         #expect(amend.stdout.contains("is a DRAFT again") && amend.stdout.contains("Comment: \(comment)"), "\(amend.stdout)")
     }
 
+    @Test("a reviews cursor the server refuses (a server restored from a backup, say) is dropped and the feed pulled again from its start in the same sync")
+    func refusedCursor() throws {
+        let server = try ServerProcess(["--demo"])
+        let inspector = try DemoProfile.signedIn(to: server.baseURL)
+        let supervisor = try DemoProfile.signedIn(to: server.baseURL, as: "supervisor")
+        let id = try completedReport(inspector)
+        #expect(try inspector.jqc(["sync"]).status == 0)
+        let serverID = try #require(try inspector.show(id)["server_id"]?.stringValue)
+        #expect(try supervisor.jqc(["review", "return", serverID, "--field", "14=Retake it."]).status == 0)
+        do {
+            let store = try LocalStore.open(at: inspector.storePath)
+            try store.setMeta(MetaKey.reviewsCursor, "a-cursor-of-another-generation")
+        }
+        let sync = try inspector.jqc(["sync", "--json"])
+        #expect(sync.status == 0 && sync.stderr.isEmpty, "\(sync.stdout)\(sync.stderr)")
+        let summary = try JSONValue.parse(Data(sync.stdout.utf8))
+        #expect(summary["error"] == .null && summary["reviews_error"] == nil, "\(summary)")
+        #expect(summary["returned"] == [["local_id": .string(id), "server_id": .string(serverID)]])
+        #expect(try listed(inspector, id)?["review_state"] == "returned")
+        #expect(try LocalStore.open(at: inspector.storePath).meta(MetaKey.reviewsCursor) != "a-cursor-of-another-generation")
+    }
+
     @Test("a device against a server without the review routes syncs exactly as before: no error, no warning, exit 0, nothing about reviews")
     func serverWithoutReviews() throws {
         let profile = try DemoProfile()
