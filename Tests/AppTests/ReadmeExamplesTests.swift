@@ -9,7 +9,8 @@ import TestSupport
 /// Each line runs in its own `bash` in a scratch folder where `Tools/` and
 /// `.build/debug` are the repository's, with only what a reader fills in
 /// filled in: `<id>` is the id `jqc start` printed, `photo.jpg` is a photo
-/// in that folder, the interactive `jqc run` gets its answers on standard
+/// in that folder, `<logic-id>` the id `jqc start --template washroom-logic`
+/// printed, the interactive `jqc run` gets its answers on standard
 /// input, `/tmp/...` paths move into the scratch folder, and the server
 /// listens where `--port 0` puts it rather than on 8080. `swift build` is
 /// already done; the cron, systemd and install examples are not shell steps.
@@ -36,6 +37,7 @@ struct ReadmeExamplesTests {
         let folder = TemporaryDirectory(prefix: "readme")
         var define = ""
         var id = ""
+        var logicID = ""
         var serverURL = "http://127.0.0.1:8080"
         var stdinFor: [String: String] = [:]
         var outputs: [(line: String, outcome: LineOutcome)] = []
@@ -49,7 +51,7 @@ struct ReadmeExamplesTests {
 
         /// A README line with what a reader fills in filled in.
         func filled(_ line: String) -> String {
-            line.replacingOccurrences(of: "<id>", with: id)
+            line.replacingOccurrences(of: "<id>", with: id).replacingOccurrences(of: "<logic-id>", with: logicID)
                 .replacingOccurrences(of: "/tmp/", with: folder.path("tmp-"))
                 .replacingOccurrences(of: "http://127.0.0.1:8080", with: serverURL)
         }
@@ -86,7 +88,11 @@ struct ReadmeExamplesTests {
             for line in block where !line.isEmpty && !line.hasPrefix("#") && line != "swift build" {
                 if line.hasPrefix("jqc() {") { define = line; continue }
                 let outcome = try run(line)
-                if line.hasPrefix("jqc start"), let printed = outcome.stdout.firstUUID { id = printed }
+                if line.hasPrefix("jqc start --template washroom-logic"), let printed = outcome.stdout.firstUUID {
+                    logicID = printed
+                } else if line.hasPrefix("jqc start"), let printed = outcome.stdout.firstUUID {
+                    id = printed
+                }
             }
         }
     }
@@ -108,6 +114,15 @@ struct ReadmeExamplesTests {
         let shown = try #require(reader.outputs.first { $0.line.hasPrefix("jqc show") }?.outcome.stdout)
         #expect(shown.contains("PENDING") && shown.contains("signed by Ana Lopez"), "\(shown)")
         #expect(FileManager.default.fileExists(atPath: reader.folder.path("report.html")))
+        // `jqc list | head -1` (run with pipefail, as every line is) exits 0: a short list fits in the pipe.
+        let heading = try #require(reader.outputs.first { $0.line.hasPrefix("jqc list | head -1") }?.outcome)
+        #expect(heading.stdout.split(separator: "\n").count == 1 && heading.stdout.hasPrefix("ID"), "\(heading.stdout)")
+        #expect(heading.stderr.isEmpty, "\(heading.stderr)")
+        // The explained field is one with conditions, each shown with the answer it read.
+        #expect(!reader.logicID.isEmpty && reader.logicID != reader.id, "README starts a report of the conditional template")
+        let explained = try #require(reader.outputs.first { $0.line.hasPrefix("jqc explain") }?.outcome.stdout)
+        #expect(explained.contains("Shown when") && explained.contains("Required when"), "\(explained)")
+        #expect(explained.contains("read \"Poor\" -> holds"), "\(explained)")
         let overview = try #require(reader.outputs.last { $0.line.hasPrefix("jqc ") && $0.line.dropFirst(4).hasPrefix(" ") })
         #expect(overview.outcome.stdout.contains("start"), "off a terminal, jqc alone prints the commands: \(overview.outcome.stdout)")
 
