@@ -206,40 +206,36 @@ extension Administration {
 
     private static func merge(_ facilities: [Facility], into session: any StorageSession,
                               events: EventRecorder) throws(ServerError) -> ImportOutcome {
-        var outcome = ImportOutcome()
-        let existing = Dictionary(try session.managedFacilities().map { ($0.facility.id, $0.facility) }, uniquingKeysWith: { a, _ in a })
-        var position = existing.count
-        for facility in facilities {
-            if let old = existing[facility.id] {
-                guard old != facility else { outcome.unchanged.append(facility.id); continue }
-                try session.insertFacility(facility, position: 0)
-                try events.record("facility.changed", facility.id, json(facility).merging(["source": "import"]))
-                outcome.updated.append(facility.id)
-            } else {
-                try session.insertFacility(facility, position: position)
-                position += 1
-                try events.record("facility.added", facility.id, json(facility).merging(["source": "import"]))
-                outcome.added.append(facility.id)
-            }
-        }
-        return outcome
+        try merge(facilities, existing: try session.managedFacilities().map(\.facility), kind: "facility", id: \.id, json: json,
+                  events: events) { (facility, position) throws(ServerError) in try session.insertFacility(facility, position: position) }
     }
 
     private static func merge(_ areas: [Area], into session: any StorageSession, events: EventRecorder) throws(ServerError) -> ImportOutcome {
+        try merge(areas, existing: try session.managedAreas(facilityID: nil).map(\.area), kind: "area", id: \.id, json: json,
+                  events: events) { (area, position) throws(ServerError) in try session.insertArea(area, position: position) }
+    }
+
+    /// Merges imported records into `existing` by id: a new id is saved at
+    /// the end of the list, a changed record saved in its place, an equal one
+    /// left alone; each change is an event naming the import.
+    private static func merge<T: Equatable>(_ records: [T], existing: [T], kind: String, id: (T) -> String, json: (T) -> JSONValue,
+                                            events: EventRecorder,
+                                            save: (T, Int) throws(ServerError) -> Void) throws(ServerError) -> ImportOutcome {
         var outcome = ImportOutcome()
-        let existing = Dictionary(try session.managedAreas(facilityID: nil).map { ($0.area.id, $0.area) }, uniquingKeysWith: { a, _ in a })
-        var position = existing.count
-        for area in areas {
-            if let old = existing[area.id] {
-                guard old != area else { outcome.unchanged.append(area.id); continue }
-                try session.insertArea(area, position: 0)
-                try events.record("area.changed", area.id, json(area).merging(["source": "import"]))
-                outcome.updated.append(area.id)
+        let known = Dictionary(existing.map { (id($0), $0) }, uniquingKeysWith: { a, _ in a })
+        var position = known.count
+        for record in records {
+            let key = id(record)
+            if let old = known[key] {
+                guard old != record else { outcome.unchanged.append(key); continue }
+                try save(record, 0)
+                try events.record("\(kind).changed", key, json(record).merging(["source": "import"]))
+                outcome.updated.append(key)
             } else {
-                try session.insertArea(area, position: position)
+                try save(record, position)
                 position += 1
-                try events.record("area.added", area.id, json(area).merging(["source": "import"]))
-                outcome.added.append(area.id)
+                try events.record("\(kind).added", key, json(record).merging(["source": "import"]))
+                outcome.added.append(key)
             }
         }
         return outcome
