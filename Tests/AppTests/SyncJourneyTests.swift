@@ -69,7 +69,13 @@ struct SyncJourneyTests {
         #expect(!FileManager.default.fileExists(atPath: file))
         #expect(try state(profile, draft) == "DRAFT", "logout keeps every local report")
         #expect(try profile.jqc(["whoami"]).status == 6)
-        #expect(try profile.jqc(["sync"]).status == 6)
+        let signedOut = try profile.jqc(["sync"])
+        #expect(signedOut.status == 6)
+        #expect(signedOut.stdout.isEmpty, "sign in again is an error, on stderr: \(signedOut.stdout)")
+        #expect(signedOut.stderr.contains("jqc login") && signedOut.stderr.split(separator: "\n").count == 1, "\(signedOut.stderr)")
+        let signedOutJSON = try profile.jqc(["sync", "--json"])
+        #expect(signedOutJSON.status == 6 && signedOutJSON.stderr.isEmpty)
+        #expect(try JSONValue.parse(Data(signedOutJSON.stdout.utf8))["error"]?["code"] == "AUTH_REQUIRED", "\(signedOutJSON.stdout)")
     }
 
     @Test("AC-02: completed offline, sync waits for the network (75) and changes nothing; with a server it is SYNCED")
@@ -81,9 +87,15 @@ struct SyncJourneyTests {
 
         let offline = try profile.jqc(["sync"])
         #expect(offline.status == 75)
-        #expect(offline.stdout.contains("Waiting for network. 1 report pending."), "\(offline.stdout)\(offline.stderr)")
-        let json = try profile.document(["sync"])
-        #expect(json.status == 75)
+        // Why it waits is a diagnostic, on stderr, in one line; stdout has no summary of zeros.
+        #expect(offline.stderr.hasPrefix("SYNC_OFFLINE: "), "\(offline.stderr)")
+        #expect(offline.stderr.hasSuffix("Waiting for network. 1 report pending.\n"), "\(offline.stderr)")
+        #expect(offline.stderr.split(separator: "\n").count == 1, "\(offline.stderr)")
+        #expect(offline.stdout.isEmpty, "nothing on stdout offline: \(offline.stdout)")
+        let raw = try profile.jqc(["sync", "--json"])
+        #expect(raw.status == 75)
+        #expect(raw.stderr.isEmpty, "with --json the document says it all: \(raw.stderr)")
+        let json = (status: raw.status, value: try JSONValue.parse(Data(raw.stdout.utf8)))
         #expect(json.value["error"]?["code"] == "SYNC_OFFLINE")
         let shown = try profile.show(id)
         #expect(shown["state"] == "PENDING")
@@ -151,7 +163,8 @@ struct SyncJourneyTests {
 
         let sync = try profile.jqc(["sync"])
         #expect(sync.status == 7, "new conflicts need a person: \(sync.stdout)\(sync.stderr)")
-        #expect(sync.stdout.contains("REPORT_CONFLICT"))
+        #expect(sync.stderr.contains("REPORT_CONFLICT") && sync.stderr.contains("jqc diff"), "the conflict to resolve, on stderr: \(sync.stderr)")
+        #expect(!sync.stdout.contains("REPORT_CONFLICT") && sync.stdout.contains("1 in conflict"), "stdout holds the summary: \(sync.stdout)")
         let shown = try profile.show(id)
         #expect(shown["state"] == "CONFLICT")
         #expect(shown["last_error"]?["code"] == "REPORT_CONFLICT")

@@ -70,10 +70,13 @@ struct TruthfulStatusTests {
         _ = try pendingReport(profile)
         let outcome = try profile.jqc(["sync"])
         #expect(outcome.status == 75)
-        let lines = outcome.stdout.split(separator: "\n").map(String.init)
-        let waiting = try #require(lines.firstIndex { $0.hasPrefix("Waiting for network.") }, "\(outcome.stdout)")
-        #expect(waiting > 0 && lines[waiting - 1].hasPrefix("SYNC_OFFLINE: "), "\(outcome.stdout)")
-        #expect(lines[waiting - 1].count > "SYNC_OFFLINE: ".count + 5)
+        // One line on stderr: why, then that it waits; nothing on stdout.
+        let lines = outcome.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 1, "\(outcome.stderr)")
+        let line = try #require(lines.first)
+        #expect(line.hasPrefix("SYNC_OFFLINE: ") && line.hasSuffix("Waiting for network. 1 report pending."), "\(outcome.stderr)")
+        #expect(line.count > "SYNC_OFFLINE: ".count + 5 + "Waiting for network. 1 report pending.".count, "the why is there: \(line)")
+        #expect(outcome.stdout.isEmpty, "\(outcome.stdout)")
     }
 
     @Test("a server demanding a newer app, nothing pending: sync says an update is needed and start is refused")
@@ -81,7 +84,8 @@ struct TruthfulStatusTests {
         let server = try ServerProcess(["--demo", "--min-app-version", "9.0.0"])
         let profile = try DemoProfile.signedIn(to: server.baseURL)
         let synced = try profile.jqc(["sync"])
-        #expect(synced.stdout.contains("UPDATE_REQUIRED"), "\(synced.stdout) \(synced.stderr)")
+        #expect(synced.stderr.contains("UPDATE_REQUIRED"), "\(synced.stdout) \(synced.stderr)")
+        #expect(!synced.stdout.contains("UPDATE_REQUIRED") && synced.stdout.contains("Reports: "), "\(synced.stdout)")
         #expect(try profile.document(["status"]).value["app_version_supported"] == false)
         let start = try profile.jqc(["start", "--template", "lobby-walk", "--facility", "F-100"])
         #expect(start.status == 5, "\(start.stderr)")

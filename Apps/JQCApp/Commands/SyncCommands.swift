@@ -35,7 +35,7 @@ enum SyncCommands {
         let status = try inv.context.status()
         var output = SyncPresenter.output(summary, pending: status.pending)
         if !status.appVersionSupported {
-            output.lines.append("UPDATE_REQUIRED: this app (\(AppVersion.current)) is older than the server accepts; update it to start new reports. "
+            output.diagnostics.append("UPDATE_REQUIRED: this app (\(AppVersion.current)) is older than the server accepts; update it to start new reports. "
                                 + "Reports already completed still upload.")
         }
         return output
@@ -89,25 +89,33 @@ enum SyncPresenter {
         OutputChannel.standardError.write("\r\u{1B}[K\(text)")
     }
 
+    /// The summary on stdout; errors and what waits for a person (a conflict, a rejection, the
+    /// network) on stderr. Offline with nothing done, there is no summary: only why it waits.
     static func output(_ summary: SyncSummary, pending: Int) -> CommandOutput {
         var lines: [String] = []
+        var notices: [String] = []
         if let pulled = summary.reference {
-            lines.append("Pulled \(pulled.facilities) facilities, \(pulled.areas) areas, \(pulled.templates) templates, \(pulled.assignments) assignment changes.")
+            lines.append("Pulled \(counted(pulled.facilities, "facility", "facilities")), \(counted(pulled.areas, "area")), "
+                         + "\(counted(pulled.templates, "template")), \(counted(pulled.assignments, "assignment change")).")
             for skipped in pulled.skippedTemplates {
                 lines.append("Skipped template '\(skipped.id)' (SCHEMA_UNSUPPORTED): \(skipped.reason)")
             }
         }
-        lines.append("Reports: \(summary.accepted) accepted by the server, \(summary.synced) now SYNCED (with every photo), "
+        let somethingHappened = summary.accepted + summary.synced + summary.photosUploaded > 0
+            || !summary.conflicts.isEmpty || !summary.rejected.isEmpty || summary.reference != nil
+        if summary.outcome != .offline || somethingHappened {
+            lines.append("Reports: \(summary.accepted) accepted by the server, \(summary.synced) now SYNCED (with every photo), "
                      + "\(summary.conflicts.count) in conflict, \(summary.rejected.count) rejected, "
                      + "\(summary.failed) not delivered (sent again later).")
+        }
         if summary.photosUploaded + summary.photosFailed > 0 {
             lines.append("Photos: \(summary.photosUploaded) uploaded (\(megabytes(summary.photoBytes))), \(summary.photosFailed) failed.")
         }
         for id in summary.conflicts {
-            lines.append("REPORT_CONFLICT \(id.wireString.prefix(8)): the server has a newer revision; see 'jqc diff \(id.wireString.prefix(8))'.")
+            notices.append("REPORT_CONFLICT \(id.wireString.prefix(8)): the server has a newer revision; see 'jqc diff \(id.wireString.prefix(8))'.")
         }
         for rejection in summary.rejected {
-            lines.append("REPORT_REJECTED \(rejection.localID.wireString.prefix(8)): \(rejection.code): \(rejection.message) Correct it and complete it again.")
+            notices.append("REPORT_REJECTED \(rejection.localID.wireString.prefix(8)): \(rejection.code): \(rejection.message) Correct it and complete it again.")
         }
         if summary.waiting > 0 { lines.append("\(summary.waiting) report\(summary.waiting == 1 ? "" : "s") wait for their next retry.") }
         if summary.needsPerson > 0 { lines.append("\(summary.needsPerson) report\(summary.needsPerson == 1 ? "" : "s") stopped retrying; run 'jqc retry'.") }
@@ -116,7 +124,7 @@ enum SyncPresenter {
             lines.append("REPORT_RETURNED \(short): a supervisor returned it for changes; see 'jqc show \(short)', then 'jqc amend \(short)'.")
         }
         if let failure = summary.reviewsError {
-            lines.append("Reviews not pulled this time (\(failure.code)): \(failure.message)")
+            notices.append("Reviews not pulled this time (\(failure.code)): \(failure.message)")
         }
         if summary.expired > 0 { lines.append("Removed \(summary.expired) synced report\(summary.expired == 1 ? "" : "s") past the retention window.") }
 
@@ -125,11 +133,13 @@ enum SyncPresenter {
         var exitCode = ExitCode.ok
         if summary.outcome == .offline {
             // Why: no connection at all, or an answer that is not usable (a proxy's 5xx page, 503).
-            if let error = summary.error ?? summary.referenceError {
-                lines.append("\(error.code): \(error.message)")
-            }
+            // One line: why, then that it waits.
             let message = "Waiting for network. \(pending) report\(pending == 1 ? "" : "s") pending."
-            lines.append(message)
+            if let error = summary.error ?? summary.referenceError {
+                notices.append("\(error.code): \(error.message) \(message)")
+            } else {
+                notices.append(message)
+            }
             json["error"] = ["code": "SYNC_OFFLINE", "message": .string(message)]
             exitCode = ExitCode.temporary
         } else if !summary.conflicts.isEmpty {
@@ -137,16 +147,16 @@ enum SyncPresenter {
         } else if let error = summary.error {
             // A batch the server refused as a request (4xx, or an answer that is not the API):
             // those reports were not sent, so the cycle failed (1); they are retried with backoff.
-            lines.append("\(error.code): \(error.message)")
+            notices.append("\(error.code): \(error.message)")
             exitCode = ExitCode.failure
         } else if let failure = summary.referenceError, !summary.online {
             // Nothing in this cycle reached the server usefully (the reference pull failed and no
             // report was due): not a success. Transient (5xx) is 75, anything else 1.
-            lines.append("\(failure.code): \(failure.message)")
+            notices.append("\(failure.code): \(failure.message)")
             json["error"] = ["code": .string(failure.code), "message": .string(failure.message)]
             exitCode = failure.kind == .transient ? ExitCode.temporary : ExitCode.failure
         }
-        return CommandOutput(lines: lines, json: .object(json), exitCode: exitCode)
+        return CommandOutput(lines: lines, json: .object(json), exitCode: exitCode, diagnostics: notices)
     }
 
     static func megabytes(_ bytes: Int64) -> String {

@@ -12,9 +12,13 @@ public struct CommandOutput: Sendable {
     /// The exit code: 0, or a code of CLI.md for an outcome that is not an error
     /// but a script must tell apart (75 "waiting for network", 7 "conflict needs a person").
     public var exitCode: Int32
+    /// Errors and notices for a person (why a sync waits, a conflict to resolve): on
+    /// stderr after the human output, never on stdout; `--json` carries them in its document.
+    public var diagnostics: [String]
 
-    public init(lines: [String], json: JSONValue, showsStatusLine: Bool = true, exitCode: Int32 = 0) {
+    public init(lines: [String], json: JSONValue, showsStatusLine: Bool = true, exitCode: Int32 = 0, diagnostics: [String] = []) {
         self.lines = lines
+        self.diagnostics = diagnostics
         self.json = json
         self.showsStatusLine = showsStatusLine
         self.exitCode = exitCode

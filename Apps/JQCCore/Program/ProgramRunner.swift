@@ -122,6 +122,9 @@ public enum ProgramRunner {
                 for line in output.lines {
                     guard standardOutput.line(line) else { break }
                 }
+                if !output.diagnostics.isEmpty {
+                    OutputChannel.standardError.write(output.diagnostics.map { oneLine($0) + "\n" }.joined())
+                }
                 // The status line is for a person at a terminal; a pipe (`jqc list | wc -l`) gets the output alone.
                 if output.showsStatusLine, isatty(STDOUT_FILENO) == 1, standardOutput.failure == nil,
                    let status = try? context.status() {
