@@ -212,6 +212,7 @@ struct ExportCommandTests {
 
         let notes = try #require(fields.first { $0[10] == "17" })
         #expect(notes[14].hasPrefix("'=HYPERLINK("), "a spreadsheet must not run it: \(notes[14])")
+        #expect(notes[14] == "'" + formulaNotes, "the line break stays inside the quoted cell: \(notes[14])")
 
         let floors = try #require(fields.first { $0[10] == "2" })
         #expect(Array(floors[12...13]) == ["rating", "true"])
@@ -226,6 +227,22 @@ struct ExportCommandTests {
         #expect(issues.contains { $0[19] == "high" && $0[20] == hostileIssue && $0[21] == "1" })
         #expect(issues.contains { $0[19] == "critical" && $0[21] == "1" })
         #expect(issues.allSatisfy { $0[10].isEmpty && !$0[18].isEmpty })
+
+        // Last, the summary block: a name in `label`, its value in `answer`.
+        #expect(rows.map { $0[9] }.drop { $0 != "summary" }.allSatisfy { $0 == "summary" }, "the summary comes last")
+        let summary = rows.filter { $0[9] == "summary" }
+        #expect(summary.map { $0[11] } == ["Template", "Facility", "Area", "State", "Score", "Verdict", "Fields", "Fields answered",
+                                           "Fields passed", "Fields failed", "Issues", "Photos"])
+        let value = Dictionary(uniqueKeysWithValues: summary.map { ($0[11], $0[14]) })
+        #expect(value["Template"] == "Washroom QC (101, version 3)" && value["Facility"] == "Harbourview Office Tower (F-100)")
+        #expect(value["Area"] == "Ground floor washrooms (A-101)" && value["State"] == "PENDING")
+        #expect(value["Score"] == "64%" && value["Verdict"] == "FAILED_CRITICAL")
+        let score = try #require(summary.first { $0[11] == "Score" })
+        #expect(!score[16].isEmpty && !score[17].isEmpty, "earned and possible: \(score)")
+        #expect(value["Fields"] == "15" && value["Fields answered"] == "10", "15 fields to answer, 10 answered: \(value)")
+        #expect(value["Fields passed"] == String(fields.filter { $0[15] == "passed" }.count))
+        #expect(value["Fields failed"] == String(fields.filter { $0[15] == "failed" }.count))
+        #expect(value["Issues"] == "2" && value["Photos"] == "3")
     }
 
     @Test("HTML export is one escaped, self-contained page with the score, every label, and the stored photos embedded")

@@ -16,8 +16,9 @@ enum ExportCommand {
         discussion: """
         Any report can be exported, whatever its state. Without -o the export alone goes to standard output.
         JSON: the 'show --json' document plus template version, facility and area names and exported_at.
-        CSV (RFC 4180, UTF-8, CRLF): one row per form field, then an 'issues' and a 'summary' section. A cell
-        starting with = + - @, a tab or CR gets a leading ' so a spreadsheet shows it as text, never runs it.
+        CSV (RFC 4180, UTF-8, CRLF): one row per form field, then one per issue, then the summary (template,
+        facility, area, state, score, verdict, counts of fields, issues and photos). Notes keep their line
+        breaks inside the quoted cell. A cell starting with = + - @, a tab or CR gets a leading ' so a spreadsheet shows it as text, never runs it.
         HTML: one file with its photos embedded, for printing (A4). Times are the device's clock.
         A server id of a report this device does not hold is read from the server (signed in, online only, as
         'jqc show' does), exported from memory and never kept; HTML embeds the photos fetched for it.

@@ -233,6 +233,9 @@ struct HTMLExport {
             try emit("</div>")
         case .signature(let signer, let time, let fingerprint):
             try emit("Signed by <strong>\(esc(signer))</strong> at \(esc(time)) <span class=\"muted\">(device time)</span>, content hash <code class=\"hash\">\(esc(fingerprint))</code>")
+            if let covered = type.coveredRevision(value) {
+                try emit(" <span class=\"covers\">covering revision \(covered) only: the answers were changed since by someone else</span>")
+            }
         }
     }
 
