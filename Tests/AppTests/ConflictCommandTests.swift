@@ -87,12 +87,15 @@ struct ConflictCommandTests {
         #expect(partial.stderr.contains("2 still open"))
         #expect(try profile.show(id)["state"] == "CONFLICT", "a refused resolution changes nothing")
 
-        let (status, result) = try profile.document(["resolve", id, "--pick", "15=server", "--pick", "2=mine"])
+        // Picking the server's side for an answer the signature never saw is
+        // refused (SignatureTests); choosing mine field by field keeps it.
+        let (status, result) = try profile.document(["resolve", id, "--pick", "15=mine", "--pick", "2=mine"])
         #expect(status == 0)
         #expect(result["state"] == "PENDING")
         #expect(result["base_revision"] == 2)
-        #expect(result["answers"]?["15"] == "Samantha")
+        #expect(result["answers"]?["15"] == "Sam (corrected)")
         #expect(result["answers"]?["2"] == 4)
+        #expect(result["signatures_withdrawn"] == .array([]))
     }
 
     @Test("resolving a report that is not in conflict is refused (exit 5); bad picks are usage errors")

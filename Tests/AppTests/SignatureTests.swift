@@ -10,6 +10,8 @@ import TestSupport
 /// attached after signing.
 @Suite("a signature holds only for the answers it vouched for")
 struct SignatureTests {
+    static let demo: Result<ServerProcess, any Error> = Result { try ServerProcess(["--demo"]) }
+
     @Test("changing an answer after signing withdraws the signature, says so, and completion waits for a new one")
     func changeAfterSigningWithdraws() throws {
         let profile = try DemoProfile()
@@ -69,5 +71,72 @@ struct SignatureTests {
         let run = try profile.jqc(["run", id], stdin: "/jump 17\nStains by the door\n/q\n")
         #expect(run.stdout.contains("Signature '18' (Inspector signature) withdrawn"), "\(run.stdout)")
         #expect(try profile.show(id)["answers"]?["18"] == nil)
+    }
+
+    @Test("resolving per field with answers the signature never saw is refused (SIGNATURE_STALE): nothing queued, nothing changed")
+    func pickedAnswersRefused() throws {
+        let profile = try DemoProfile()
+        let id = try ConflictCommandTests().conflicted(profile)
+        let refused = try profile.jqc(["--json", "resolve", id, "--pick", "2=server", "--pick", "15=mine"])
+        #expect(refused.status == 4, "\(refused.stdout) \(refused.stderr)")
+        let error = try JSONValue.parse(refused.stdout)
+        #expect(error["error"]?["code"] == "SIGNATURE_STALE", "\(error)")
+        #expect(error["error"]?["message"]?.stringValue?.contains("signature '18' (Inspector signature)") == true, "\(error)")
+        let shown = try profile.show(id)
+        #expect(shown["state"] == "CONFLICT", "a refused resolution queues nothing")
+        #expect(shown["answers"]?["18"] != nil)
+        #expect(try profile.document(["status"]).value["pending"] == 0)
+    }
+
+    @Test("taking the server's answers withdraws the signature that sealed other answers, and says so")
+    func takeServerWithdraws() throws {
+        let profile = try DemoProfile()
+        let id = try ConflictCommandTests().conflicted(profile)
+        let taken = try profile.jqc(["resolve", id, "--take-server"])
+        #expect(taken.status == 0, "\(taken.stderr)")
+        #expect(taken.stdout.contains("Signature '18' (Inspector signature) withdrawn"), "\(taken.stdout)")
+        let shown = try profile.show(id)
+        #expect(shown["state"] == "SYNCED")
+        #expect(shown["answers"]?["15"] == "Samantha")
+        #expect(shown["answers"]?["18"] == nil, "the server's answers are not what the signature sealed")
+        #expect(try profile.jqc(["amend", id]).status == 0)
+        let refused = try profile.jqc(["complete", id])
+        #expect(refused.status == 4)
+        #expect(refused.stderr.contains("Inspector signature"), "completing asks for a new signature: \(refused.stderr)")
+        try profile.sign(id)
+        #expect(try profile.jqc(["complete", id]).status == 0)
+    }
+
+    @Test("a revision someone else made on the server keeps the signature as covering the revision it sealed; show, the HTML export and take-server say so")
+    func serverRevisionCovers() throws {
+        let server = try Self.demo.get()
+        let inspector = try DemoProfile.signedIn(to: server.baseURL)
+        let supervisor = try DemoProfile.signedIn(to: server.baseURL, as: "supervisor")
+        let id = try inspector.startDraft()
+        try inspector.answerRequired(id)
+        #expect(try inspector.jqc(["complete", id]).status == 0)
+        #expect(try inspector.jqc(["sync"]).status == 0)
+        let serverID = try #require(try inspector.show(id)["server_id"]?.stringValue)
+
+        let edit = try Programs.run("jqc-server", ["admin", "--db", server.databasePath, "edit-report", serverID, "--answer", "3=2"])
+        #expect(edit.status == 0, "\(edit.stderr)")
+        let fetched = try supervisor.document(["show", serverID]).value
+        #expect(fetched["answers"]?["18"]?["covers_revision"] == 1, "\(fetched)")
+        let shown = try supervisor.jqc(["show", serverID])
+        #expect(shown.stdout.contains("covering revision 1 only"), "\(shown.stdout)")
+        let page = try supervisor.jqc(["export", serverID, "--format", "html"])
+        #expect(page.status == 0, "\(page.stderr)")
+        #expect(page.stdout.contains("covering revision 1 only"), "the page never reads as signed for revision 2")
+
+        // The inspector's amendment meets the edited revision; taking the
+        // server's keeps the signature as the server marked it.
+        #expect(try inspector.jqc(["amend", id]).status == 0)
+        #expect(try inspector.jqc(["answer", id, "17", "Restocked"]).status == 0)
+        try inspector.sign(id)
+        #expect(try inspector.jqc(["complete", id]).status == 0)
+        #expect(try inspector.jqc(["sync"]).status == 7)
+        #expect(try inspector.jqc(["resolve", id, "--take-server"]).status == 0)
+        let taken = try inspector.jqc(["show", id])
+        #expect(taken.stdout.contains("covering revision 1 only"), "\(taken.stdout)")
     }
 }

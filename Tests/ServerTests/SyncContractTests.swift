@@ -192,6 +192,31 @@ struct SyncContractTests {
         #expect(try await me.get("/reports/\(serverID)").data["report"]?["revision"] == 2)
     }
 
+    @Test("a supervisor's PATCH and the admin's edit keep the signature with covers_revision, the last revision it sealed")
+    func signatureCoversRevision() async throws {
+        let server = try Shared.running()
+        let me = try await Session.inspector(server)
+        let supervisor = try await Session.supervisor(server)
+        let signature: JSONValue = ["signer": "Ana Inspector", "signed_at_device": "2026-03-01T14:02:00Z",
+                                    "sha256": .string(String(repeating: "ab", count: 32))]
+        let answers: JSONValue = ["2": 4, "3": 4, "4": "pass", "6": "Good", "18": signature]
+        let report = Reports.lobby().setting("template_id", "101").setting("area_id", "A-101")
+            .setting("payload", ["answers": answers, "score": 1, "follow_up_required": false])
+        let first = try await me.syncOne(report)
+        #expect(first["status"] == "ACCEPTED", "\(first)")
+        let serverID = try #require(first["server_id"]?.stringValue)
+
+        let edited = try await supervisor.patch("/reports/\(serverID)", ["payload": ["answers": answers.setting("3", 2)], "base_revision": 1])
+        #expect(edited.status == 200, "\(edited.json)")
+        #expect(edited.data["report"]?["payload"]?["answers"]?["18"] == signature.setting("covers_revision", 1))
+        let edit = try Programs.run("jqc-server", ["admin", "--db", server.databasePath, "edit-report", serverID, "--answer", "2=1"])
+        #expect(edit.status == 0, "\(edit.stderr)")
+        let stored = try await me.get("/reports/\(serverID)")
+        #expect(stored.data["report"]?["revision"] == 3)
+        #expect(stored.data["report"]?["payload"]?["answers"]?["18"] == signature.setting("covers_revision", 1),
+                "still the revision Ana sealed, not the one before this edit")
+    }
+
     @Test("GET /reports of an unknown id is 404 with the envelope")
     func unknownReport() async throws {
         let me = try await Session.inspector(try Shared.running())

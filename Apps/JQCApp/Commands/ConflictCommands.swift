@@ -77,10 +77,13 @@ enum ConflictCommands {
             resolved = try workspace.resolve(report, picks: choices)
         }
         let line = ConflictPresenter(workspace: workspace, style: inv.context.style).resolvedLine(resolved)
-        return CommandOutput(lines: [line], json: [
+        let withdrawn = try workspace.withdrawnSignatures(resolving: report, resolved: resolved)
+        return CommandOutput(lines: [line] + withdrawn.map { ReportPresenter.withdrawnSignatureLine($0, report: workspace.short(resolved)) },
+                             json: [
             "local_id": .string(resolved.localID.wireString), "state": .string(resolved.state.rawValue),
             "base_revision": resolved.lifecycle.baseRevision.map { .integer(Int64($0)) } ?? .null,
             "answers": resolved.answers.json,
+            "signatures_withdrawn": .array(withdrawn.map { .string($0.id.rawValue) }),
         ])
     }
 }

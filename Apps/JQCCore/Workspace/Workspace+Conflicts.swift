@@ -1,5 +1,6 @@
 import Foundation
 import FieldTypes
+import FormLogic
 import Models
 import Storage
 
@@ -73,6 +74,16 @@ extension Workspace {
         return try resolve(report, event: .keepMine, answers: merged)
     }
 
+    /// The signatures a resolution withdrew: answered on the side it kept
+    /// (the server's when it took them), gone from the result.
+    public func withdrawnSignatures(resolving report: Report, resolved: Report) throws(AppError) -> [FieldDefinition] {
+        var before = report
+        if resolved.state == .synced, let payload = report.lifecycle.conflict?.payload {
+            before.answers = Answers(json: payload["answers"] ?? .object([:])) ?? Answers()
+        }
+        return try withdrawnSignatures(before: before, after: resolved)
+    }
+
     private func resolve(_ report: Report, event: ReportEvent, answers: Answers?) throws(AppError) -> Report {
         guard report.state == .conflict else {
             throw AppError.blocked(.stateNotAllowed, report.lifecycle.refusal(for: event))
@@ -80,7 +91,37 @@ extension Workspace {
         let id = report.localID
         // The score of the kept answers is stored with them: a running agent
         // must never upload the kept answers with the conflicting score.
-        let scorer = (try? template(for: report)).map { self.scorer($0) }
-        return try storage { () throws(StorageError) in try store.apply(event, to: id, answers: answers, score: scorer) }
+        let template = try? template(for: report)
+        let scorer = template.map { self.scorer($0) }
+        guard let template else {
+            return try storage { () throws(StorageError) in try store.apply(event, to: id, answers: answers, score: scorer) }
+        }
+        let logic = self.logic(template)
+        if case .takeServer = event {
+            // The server's answers are adopted inside the transaction; a
+            // signature among them that vouches for other answers is withdrawn
+            // there (one the server marked as covering an earlier revision says
+            // so itself, and is kept).
+            let derive: (Answers) -> Answers = { adopted in
+                self.withdrawingStaleSignatures(adopted, of: report, template: template, logic: logic, except: nil, keepingMarked: true)
+            }
+            return try storage { () throws(StorageError) in try store.apply(event, to: id, score: scorer, derive: derive) }
+        }
+        // Queued again: a signature that does not vouch for the answers kept
+        // is withdrawn, and a report that then lacks an answer it needs (the
+        // signature itself, when required) is not queued.
+        let kept = answers ?? report.answers
+        let held = withdrawingStaleSignatures(kept, of: report, template: template, logic: logic, except: nil)
+        let withdrawn = template.schema.fields.filter { kept[$0.id] != nil && held[$0.id] == nil }
+        if !withdrawn.isEmpty {
+            let problems = logic.completionProblems(held)
+            if !problems.isEmpty {
+                throw AppError.validation(
+                    "Report \(short(report)) was not queued: \(withdrawn.map { "signature '\($0.id)' (\($0.displayName))" }.joined(separator: ", ")) vouches for other answers than the ones chosen. Nothing was changed. Keep your answers (--keep-mine), or take the server's (--take-server), then 'jqc amend \(short(report))', change what you need and sign again.",
+                    problems: problems.map(\.message), code: .signatureStale)
+            }
+        }
+        let stored = held
+        return try storage { () throws(StorageError) in try store.apply(event, to: id, answers: stored, score: scorer) }
     }
 }

@@ -135,13 +135,19 @@ extension Workspace {
     }
 
     /// `answers` without the signatures that vouch for another fingerprint
-    /// than theirs (the field just answered is kept: it was given now).
-    private func withdrawingStaleSignatures(_ answers: Answers, of report: Report, template: Template,
-                                            logic: FormLogic, except answered: FieldID) -> Answers {
+    /// than theirs (the field just answered is kept: it was given now). The
+    /// one rule for every path that changes a report's answers: `answer` and
+    /// the runner, resolving a conflict, taking the server's revision (which
+    /// keeps a signature the server marked as covering an earlier revision,
+    /// `keepingMarked`). A merge adopted from the server and a draft moved to
+    /// a new template version must pass their answers through here too.
+    func withdrawingStaleSignatures(_ answers: Answers, of report: Report, template: Template,
+                                    logic: FormLogic, except answered: FieldID?, keepingMarked: Bool = false) -> Answers {
         let signed = template.schema.fields.contains { $0.id != answered && answers[$0.id] != nil && registry.resolve($0).vouchesForReport }
         guard signed, let current = try? fingerprint(answers, of: report, template: template, logic: logic) else { return answers }
         var kept = answers
         for field in staleSignatures(in: answers, template: template, current: current) where field.id != answered {
+            if keepingMarked, let answer = answers[field.id], registry.resolve(field).coveredRevision(answer) != nil { continue }
             kept[field.id] = nil
         }
         return kept
@@ -305,7 +311,10 @@ extension Workspace {
                 "Report \(short(existing)) is already a re-inspection of \(short(parent)); continue it with 'jqc run \(existing.localID.uuidString.lowercased())'.")
         }
         let template = try template(for: parent)
-        let answers = registry.prefill(from: parent.answers, schema: template.schema)
+        // A signature vouches for its own report (the fingerprint names it):
+        // none that a field type would copy holds for the new one.
+        var answers = registry.prefill(from: parent.answers, schema: template.schema)
+        for field in template.schema.fields where registry.resolve(field).vouchesForReport { answers[field.id] = nil }
         return try start(templateID: parent.templateID, facilityID: parent.facilityID, areaID: parent.areaID,
                          parent: parent, answers: answers)
     }

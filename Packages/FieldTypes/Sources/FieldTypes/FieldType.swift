@@ -69,6 +69,16 @@ public protocol FieldType: Sendable {
     /// when it was given; nil when it records none (a signature image).
     func vouchedFingerprint(_ answer: JSONValue) -> String?
 
+    /// The last revision a vouching answer sealed, when a later revision made
+    /// by someone else kept it (`"covers_revision": N`); nil when it claims
+    /// the revision it is in.
+    func coveredRevision(_ answer: JSONValue) -> Int?
+
+    /// A vouching answer kept in a revision someone other than its giver
+    /// made, marked as covering `revision` (the last one it sealed); an
+    /// answer already marked, or one that vouches for nothing, is returned as it is.
+    func covering(_ answer: JSONValue, revision: Int) -> JSONValue
+
     /// True when the report's fingerprint covers this field's answer: what a
     /// person typed or chose. Photos (sealed by their own SHA-256) and answers
     /// that vouch for the report are left out.
@@ -189,6 +199,12 @@ extension FieldType {
 
     /// No fingerprint recorded.
     public func vouchedFingerprint(_ answer: JSONValue) -> String? { nil }
+
+    /// Claims no earlier revision.
+    public func coveredRevision(_ answer: JSONValue) -> Int? { nil }
+
+    /// Vouching for nothing, nothing to mark.
+    public func covering(_ answer: JSONValue, revision: Int) -> JSONValue { answer }
 
     /// Typed and chosen answers are covered; photos and vouching answers are not.
     public var isFingerprinted: Bool { isAnswerable && !takesPhotos && !vouchesForReport }

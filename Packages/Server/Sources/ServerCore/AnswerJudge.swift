@@ -35,6 +35,23 @@ struct AnswerJudge: Sendable {
         score(logic: template.logic, schema: template.template.schema, answers: answers)
     }
 
+    /// The answers of a revision made on the server (a supervisor's edit, the
+    /// admin tool), by someone other than the signer: each signature kept
+    /// from `previous` (the same fingerprint) is marked as covering the last
+    /// revision it sealed (`"covers_revision": N`; `revision` when it claimed
+    /// the previous one), so it is never read as vouching for this one.
+    /// Which fields are signatures is the registry's to say.
+    func keepingSignatures(_ next: JSONValue, previous: JSONValue, revision: Int, schema: FormSchema) -> JSONValue {
+        guard case .object(var members) = next else { return next }
+        for field in schema.fields {
+            let type = registry.resolve(field)
+            guard type.vouchesForReport, let answer = members[field.id.rawValue], let before = previous[field.id.rawValue],
+                  let sealed = type.vouchedFingerprint(before), type.vouchedFingerprint(answer) == sealed else { continue }
+            members[field.id.rawValue] = type.coveredRevision(before) != nil ? before : type.covering(answer, revision: revision)
+        }
+        return .object(members)
+    }
+
     private func score(logic: FormLogic, schema: FormSchema, answers: Answers) -> Double? {
         let state = logic.evaluate(answers)
         return Scorer.score(schema: schema, answers: state.answers, hidden: Set(state.hiddenFields)) { field, answer in

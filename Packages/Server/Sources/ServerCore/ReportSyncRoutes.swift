@@ -294,6 +294,10 @@ extension ServerApp {
         if let problem = problems(in: payload, template: template) {
             throw ServerError.unprocessable(code: "REPORT_INVALID", problem)
         }
+        var payload = payload
+        let previous = try session.revision(serverID: report.serverID, revision: report.currentRevision)
+        payload.answers = judge.keepingSignatures(payload.answers, previous: CanonicalJSON.value(previous?.payloadJSON ?? "{}")["answers"] ?? .null,
+                                                  revision: report.currentRevision, schema: template.schema)
         let score = Answers(json: payload.answers).flatMap { judge.score(schema: template.schema, answers: $0) }
         let revision = try session.appendRevision(serverID: report.serverID, baseRevision: baseRevision, payload: payload,
                                                   issuesJSON: nil, score: score, source: source, authorID: author.id,

@@ -192,10 +192,11 @@ enum AdminTool {
             var next = payload
             var members = payload.answers.objectValue ?? [:]
             for (field, value) in answers { members[field] = value }
-            next.answers = .object(members)
             guard let template = try session.template(id: report.templateID) else {
                 throw ServerError.unprocessable(code: "REPORT_INVALID", "the report's template '\(report.templateID)' is gone")
             }
+            next.answers = judge.keepingSignatures(.object(members), previous: payload.answers, revision: report.currentRevision,
+                                                   schema: template.schema)
             if let answers = Answers(json: next.answers) {
                 let problems = judge.problems(schema: template.schema, answers: answers)
                 if !problems.isEmpty { throw ServerError.unprocessable(code: "REPORT_INVALID", problems.joined(separator: "; ")) }

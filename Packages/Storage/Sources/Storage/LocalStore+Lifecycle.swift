@@ -20,15 +20,19 @@ extension LocalStore {
     /// clearing the follow-up request of `clearingFollowUpOf` (completing a
     /// re-inspection answers its parent's). For an event that removes the
     /// report, the value returned is the report as it was last stored.
+    /// `derive`, when given, makes the answers the event leaves (the
+    /// server's, when it adopts them) into the ones stored, before they are
+    /// scored: the workspace withdraws signatures that no longer hold there.
     @discardableResult
     public func apply(_ event: ReportEvent, to localID: UUID, answers: Answers? = nil,
                       score: ((Answers) -> Double?)? = nil, followUpRequired: Bool? = nil,
-                      clearingFollowUpOf parent: UUID? = nil) throws(StorageError) -> Report {
+                      clearingFollowUpOf parent: UUID? = nil,
+                      derive: ((Answers) -> Answers)? = nil) throws(StorageError) -> Report {
         let edit: ((inout Report) -> Void)? = answers == nil && followUpRequired == nil ? nil : { report in
             if let answers { report.answers = answers }
             if let followUpRequired { report.followUpRequired = followUpRequired }
         }
-        return try perform(event, on: localID, edit: edit, score: score) { db throws(StorageError) in
+        return try perform(event, on: localID, edit: edit, score: score, derive: derive) { db throws(StorageError) in
             if let parent {
                 try db.run("UPDATE reports SET follow_up_required = 0 WHERE local_id = ?", [SQLValue(parent)])
             }
@@ -40,11 +44,11 @@ extension LocalStore {
     /// photo files of a removed report are deleted after the commit.
     /// `alongside` runs last, in the same transaction.
     func perform(_ event: ReportEvent, on localID: UUID, edit: ((inout Report) -> Void)?,
-                 score: ((Answers) -> Double?)?,
+                 score: ((Answers) -> Double?)?, derive: ((Answers) -> Answers)? = nil,
                  alongside: (StoreDatabase) throws(StorageError) -> Void = { _ in }) throws(StorageError) -> Report {
         var filesToRemove: [String] = []
         let result = try write { db throws(StorageError) -> Report in
-            let (report, files) = try Self.perform(event, on: localID, edit: edit, score: score, reload: true, db)
+            let (report, files) = try Self.perform(event, on: localID, edit: edit, score: score, derive: derive, reload: true, db)
             filesToRemove = files
             try alongside(db)
             return report
@@ -93,7 +97,7 @@ extension LocalStore {
     /// report's answers are then empty unless an effect replaced them, and
     /// the stored text is written back as it was (and `score` is not asked).
     static func perform(_ event: ReportEvent, on localID: UUID, edit: ((inout Report) -> Void)?,
-                        score: ((Answers) -> Double?)?, reload: Bool,
+                        score: ((Answers) -> Double?)?, derive: ((Answers) -> Answers)? = nil, reload: Bool,
                         _ db: StoreDatabase) throws(StorageError) -> (Report, [String]) {
         var filesToRemove: [String] = []
         guard let row = try db.firstRow("SELECT \(ReportRows.columns) FROM reports WHERE local_id = ?", [SQLValue(localID)]) else {
@@ -148,6 +152,9 @@ extension LocalStore {
                 filesToRemove = try Self.deleteReport(localID, db)
                 return (report, filesToRemove)
             }
+        }
+        if let derive, readingAnswers || answersReplaced {
+            report.answers = derive(report.answers)
         }
         if let score, readingAnswers || answersReplaced {
             report.score = score(report.answers)

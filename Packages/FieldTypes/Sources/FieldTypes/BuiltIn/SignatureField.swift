@@ -32,6 +32,23 @@ public struct SignatureField: FieldType {
         return digest.lowercased()
     }
 
+    /// `covers_revision` of a typed signature a later revision kept.
+    public func coveredRevision(_ answer: JSONValue) -> Int? {
+        guard case .object(let object) = answer, case .integer(let revision)? = object["covers_revision"], revision >= 1 else {
+            return nil
+        }
+        return Int(revision)
+    }
+
+    /// A typed signature with `"covers_revision": revision` added, unless it has one.
+    public func covering(_ answer: JSONValue, revision: Int) -> JSONValue {
+        guard case .object(var object) = answer, object["covers_revision"] == nil, vouchedFingerprint(answer) != nil else {
+            return answer
+        }
+        object["covers_revision"] = .integer(Int64(revision))
+        return .object(object)
+    }
+
     /// The signature object (non-empty `signer`, RFC 3339 `signed_at_device`,
     /// 64-hex `sha256`), or a UUID string.
     public func validate(_ answer: JSONValue, for field: FieldDefinition) -> String? {
@@ -88,6 +105,9 @@ public struct SignatureField: FieldType {
         default:
             let signer = OneLine.display(answer["signer"]?.stringValue ?? "", style: style, limit: 60)
             let time = answer["signed_at_device"]?.stringValue ?? ""
+            if let covered = coveredRevision(answer) {
+                return "signed by \(style.paint(signer, .good)) at \(time), covering revision \(covered) only (changed since by someone else)"
+            }
             return "signed by \(style.paint(signer, .good)) at \(time)"
         }
     }
