@@ -290,6 +290,28 @@ struct ExportCommandTests {
         #expect(page.contains("photo \(world.missingPhoto.uuidString.lowercased()) is not on this device"))
     }
 
+    @Test("HTML export shows answers as show does (stars, ticks) and names no inspector when no one is signed in")
+    func htmlDisplaysAsShow() throws {
+        let world = try ExportWorld(complete: false)
+        #expect(try world.jqc(["answer", world.reportID, "5", "yes"]).status == 0)
+        let page = try world.jqc(["export", world.reportID, "--format", "html"]).stdout
+        #expect(page.contains("\u{2605}\u{2605}\u{2605}\u{2605}\u{2606} 4/5"), "a rating in stars, as show draws it")
+        #expect(page.contains("\u{2611} yes"), "a ticked checkbox, as show draws it")
+        #expect(!page.contains("[****-]") && !page.contains("[x] yes"), "no ASCII stand-ins")
+        #expect(!page.contains("Inspector</dt>"), "nobody is signed in: the page names no one")
+    }
+
+    @Test("HTML export names the inspector signed in on this device")
+    func htmlNamesInspector() throws {
+        let server = try ServerProcess(["--demo"])
+        let profile = try DemoProfile.signedIn(to: server.baseURL)
+        let id = try profile.startDraft()
+        try profile.answerRequired(id)
+        let page = try profile.jqc(["export", id, "--format", "html"])
+        #expect(page.status == 0, "\(page.stderr)")
+        #expect(page.stdout.contains("<dt>Inspector</dt><dd>Ivy Inspector</dd>"), "\(page.stdout.prefix(2000))")
+    }
+
     @Test("a draft exports too: any state can be exported")
     func draft() throws {
         let world = try ExportWorld(complete: false)

@@ -52,9 +52,10 @@ enum ExportCommand {
         switch try ReportLookup.find(inv.positional(0), in: workspace, context: inv.context) {
         case .local(let report):
             if let target {
-                return try exported(report, as: format, to: target, in: workspace, now: inv.context.now())
+                return try exported(report, as: format, to: target, in: workspace, now: inv.context.now(),
+                                    inspector: inspector(inv.context))
             }
-            content = try ExportedReport(report, workspace: workspace, exportedAt: inv.context.now())
+            content = try ExportedReport(report, workspace: workspace, exportedAt: inv.context.now(), inspector: inspector(inv.context))
             shortID = workspace.short(report)
         case .server(let fetched):
             // Only the HTML page embeds photos: they are fetched into a private folder removed after the export.
@@ -79,9 +80,16 @@ enum ExportCommand {
 
     /// Writes a report's export to a file, atomically, and says where; the menu exports the same way.
     static func exported(_ report: Report, as format: ExportFormat, to target: URL, in workspace: Workspace,
-                         now: Date) throws(AppError) -> CommandOutput {
-        let content = try ExportedReport(report, workspace: workspace, exportedAt: now)
+                         now: Date, inspector: String? = nil) throws(AppError) -> CommandOutput {
+        let content = try ExportedReport(report, workspace: workspace, exportedAt: now, inspector: inspector)
         return try written(content, id: workspace.short(report), as: format, to: target)
+    }
+
+    /// The display name of the person signed in on this device (cached; offline), nil when no one is or it cannot be read.
+    static func inspector(_ context: AppContext) -> String? {
+        guard let saved = try? CredentialStore(profile: context.profile).load() else { return nil }
+        let name = saved.user.displayName.isEmpty ? saved.user.username : saved.user.displayName
+        return name.isEmpty ? nil : name
     }
 
     /// Writes an export to a file, atomically, and says where.

@@ -53,9 +53,12 @@ struct ExportedReport {
     private let fetchedPhotos: URL?
     /// "server" for a report read from the server (not on this device); nil for the device's own.
     let source: String?
+    /// Who inspected, when known: the display name of the person signed in on
+    /// this device, for the device's own reports; nil otherwise (never guessed).
+    let inspector: String?
 
     /// Reads a report and everything it shows from the workspace.
-    init(_ report: Report, workspace: Workspace, exportedAt: Date) throws(AppError) {
+    init(_ report: Report, workspace: Workspace, exportedAt: Date, inspector: String? = nil) throws(AppError) {
         self.report = report
         self.template = try? workspace.template(for: report)
         self.photos = try workspace.photos(of: report)
@@ -70,6 +73,7 @@ struct ExportedReport {
         self.photoFiles = workspace.photoFileStore
         self.fetchedPhotos = nil
         self.source = nil
+        self.inspector = inspector
     }
 
     /// A report read from the server, held in memory: the device's cached
@@ -90,6 +94,7 @@ struct ExportedReport {
         self.photoFiles = nil
         self.fetchedPhotos = photoFolder
         self.source = "server"
+        self.inspector = nil
     }
 
     /// The report's id as every output writes it.

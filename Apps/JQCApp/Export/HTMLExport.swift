@@ -74,6 +74,7 @@ struct HTMLExport {
         ]
         if let server = report.serverID { rows.append(("Server id", "<code>\(esc(server))</code>")) }
         if let assignment = report.assignmentID { rows.append(("Assignment", esc(assignment))) }
+        if let inspector = content.inspector { rows.append(("Inspector", esc(inspector))) }
         rows.append(("Last saved", "\(esc(ExportedReport.timestamp(report.updatedAtDevice))) <span class=\"muted\">device time</span>"))
         if let completed = report.completedAtDevice {
             rows.append(("Completed", "\(esc(ExportedReport.timestamp(completed))) <span class=\"muted\">device time</span>"))
@@ -213,8 +214,9 @@ struct HTMLExport {
             return
         }
         switch type.layout(value, for: field) {
-        case .line(let line):
-            try emit(esc(line))
+        case .line:
+            // The display `show` gives (stars, ticks), not the plain-text layout.
+            try emit(esc(shown))
         case .text(let text):
             try emit("<span class=\"text\">\(esc(text))</span>")
         case .list(let items):

@@ -166,7 +166,8 @@ extension HomeMenu {
         guard let path = ask("File to write (Enter for \(suggested)): ") else { return .quit }
         do {
             let target = try ExportFile.target(path.isEmpty ? suggested : path)
-            notices += try ExportCommand.exported(report, as: format, to: target, in: try context.workspace(), now: context.now()).lines
+            notices += try ExportCommand.exported(report, as: format, to: target, in: try context.workspace(), now: context.now(),
+                                                   inspector: ExportCommand.inspector(context)).lines
         } catch { fail(error) }
         return .back
     }
