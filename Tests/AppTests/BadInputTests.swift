@@ -33,7 +33,7 @@ struct BadInputTests {
     }
 
     @Test("a template file that is not JSON, or an error page, says so in one line (exit 4)",
-          arguments: [("{\"templates\": [", "it is cut short or malformed"), ("<html><body>502 Bad Gateway</body></html>", "it looks like an HTML or XML page")])
+          arguments: [("{\"templates\": [", "it is cut short: it ends at line 1, column 16 before the JSON is complete"), ("<html><body>502 Bad Gateway</body></html>", "it looks like an HTML or XML page")])
     func notJSON(content: String, why: String) throws {
         let profile = try DemoProfile()
         let path = profile.path("bad.json")
@@ -41,6 +41,17 @@ struct BadInputTests {
         let outcome = try profile.jqc(["templates", "import", path])
         #expect(outcome.status == 4)
         #expect(outcome.stderr == "jqc: '\(path)': the text is not valid JSON: \(why). Nothing was imported.\n")
+    }
+
+    @Test("malformed JSON in a template, facility or assignment file names the line and the column", arguments: ["templates", "facilities", "assignments"])
+    func malformedJSONSaysWhere(kind: String) throws {
+        let profile = try DemoProfile()
+        let path = profile.path("\(kind).json")
+        try "{\n  \"\(kind)\": [\n    {\"id\": one}\n  ]\n}\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let outcome = try profile.jqc([kind, "import", path])
+        #expect(outcome.status == 4)
+        #expect(outcome.stderr == "jqc: '\(path)': the text is not valid JSON: it is malformed at line 3, column 12: unexpected character 'o' there. Nothing was imported.\n",
+                "\(outcome.stderr)")
     }
 
     @Test("lint lists every problem of a file and exits 4; a good file passes")

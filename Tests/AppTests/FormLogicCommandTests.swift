@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import Storage
 import Testing
 import TestSupport
 
@@ -95,12 +96,20 @@ struct FormLogicCommandTests {
         #expect(try profile.jqc(["start", "--template", "lint-logic", "--facility", "F-100"]).status == 3)
     }
 
-    @Test("an operator this jqc does not know: imported with a warning, the field shown and not typed, nothing lost")
+    @Test("an operator this jqc does not know: import refuses it as lint does; arrived from a newer server, the field is shown and not typed, nothing lost")
     func unknownOperator() throws {
         let profile = try DemoProfile()
-        let imported = try profile.jqc(["templates", "import", Fixtures.url("templates/logic-unknown-operator.json").path])
-        #expect(imported.status == 0)
-        #expect(imported.stdout.contains("Note:") && imported.stdout.contains("'matches_regex'"))
+        let file = Fixtures.url("templates/logic-unknown-operator.json").path
+        let linted = try profile.document(["templates", "lint", file])
+        let refused = try profile.document(["templates", "import", file])
+        #expect(refused.status == 4 && linted.status == 4)
+        #expect(refused.value["error"]?["problems"] == linted.value["error"]?["problems"], "import and lint agree")
+        #expect(refused.value.canonicalString().contains("'matches_regex'"), "\(refused.value)")
+        // A template a newer server sends keeps its place on this device, as a sync stores it.
+        let document = try JSONValue.parse(try Data(contentsOf: URL(fileURLWithPath: file)))
+        let object = try #require(document["templates"]?[0])
+        let template = try #require(try? Template.decode(object).get())
+        try LocalStore.open(at: (profile.home as NSString).appendingPathComponent("jqc.sqlite")).upsertTemplates([template])
         let id = try profile.start(["--template", "logic-newer", "--facility", "F-100"])
         let typed = try profile.jqc(["answer", id, "2", "hello"])
         #expect(typed.status == 4)

@@ -165,7 +165,11 @@ struct PhotoCommandTests {
             let (status, refused) = try profile.document(["photo", "add", id, source])
             #expect(status == 4)
             #expect(refused.errorCode == "PERMISSION_PHOTO_DENIED")
-            #expect(refused.errorMessage.hasPrefix("Photos are disabled for '\(source)': "))
+            // It says what is wrong with the file, naming it; photos are not "disabled".
+            let missing = source != folder
+            #expect(refused.errorMessage.hasPrefix(missing ? "The photo file '\(source)' does not exist; check the path."
+                                                           : "The photo file '\(source)' cannot be read: it is a folder"), "\(refused.errorMessage)")
+            #expect(!refused.errorMessage.contains("disabled"))
             #expect(refused.errorMessage.hasSuffix("You can still complete this report."))
         }
         let human = try profile.jqc(["photo", "add", id, folder])

@@ -50,6 +50,72 @@ struct TemplateLintTests {
         #expect(text.stderr.contains("has \(expected.count) problem\(expected.count == 1 ? "" : "s")."), "\(text.stderr)")
     }
 
+    @Test("import refuses what lint reports, listing every problem lint lists; a mistyped type gets a suggestion; nothing is imported")
+    func importAgreesWithLint() throws {
+        let profile = try DemoProfile()
+        let file = profile.path("four-problems.json")
+        try Data(#"""
+            {"templates": [{"id": "four", "name": "Four problems", "version": 1, "form_schema": {"fields": [
+              {"id": "a", "type": "ratin", "label": "Floors"},
+              {"id": "b", "type": "text", "label": "Notes", "critical": true},
+              {"id": "c", "type": "radio", "label": "Odour", "options": []},
+              {"id": "d", "type": "rating", "label": "Mirrors", "row": 0, "col": 8, "col_span": 6}
+            ]}}]}
+            """#.utf8).write(to: URL(fileURLWithPath: file))
+        let (lintStatus, linted) = try profile.document(["templates", "lint", file])
+        #expect(lintStatus == 4)
+        let problems = linted["error"]?["problems"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(problems.count == 4, "\(problems)")
+        #expect(problems.first == "template 'four': field 'a': field type 'ratin' is not registered in this jqc; did you mean 'rating'?")
+
+        let (status, refused) = try profile.document(["templates", "import", file])
+        #expect(status == 4)
+        #expect(refused["error"]?["code"] == "TEMPLATE_INVALID")
+        #expect(refused["error"]?["problems"]?.arrayValue?.compactMap(\.stringValue) == problems, "import lists what lint lists")
+        let human = try profile.jqc(["templates", "import", file])
+        #expect(human.stderr.hasPrefix("jqc: '\(file)' has 4 problems; nothing was imported.\n"), "\(human.stderr)")
+        #expect(human.stderr.contains("did you mean 'rating'?"))
+        #expect(try profile.jqc(["start", "--template", "four", "--facility", "F-100"]).status == 3, "nothing was imported")
+
+        // The mistyped type alone is refused too: a field of it could never be answered.
+        let typo = profile.path("typo.json")
+        try Data(#"{"templates": [{"id": "typo", "name": "Typo", "version": 1, "form_schema": {"fields": [{"id": 1, "type": "ratin", "label": "Floors"}]}}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: typo))
+        let alone = try profile.jqc(["templates", "import", typo])
+        #expect(alone.status == 4, "\(alone.stdout)")
+        #expect(alone.stderr.contains("field '1': field type 'ratin' is not registered in this jqc; did you mean 'rating'?"), "\(alone.stderr)")
+        #expect(try profile.document(["templates"]).value.canonicalString().contains("typo") == false)
+    }
+
+    @Test("a file with no templates: nothing was imported, and it says why")
+    func emptyImport() throws {
+        let profile = try DemoProfile()
+        for (kind, body) in [("templates", #"{"templates": []}"#), ("facilities", #"{"facilities": []}"#), ("assignments", #"{"assignments": []}"#)] {
+            let file = profile.path("empty-\(kind).json")
+            try Data(body.utf8).write(to: URL(fileURLWithPath: file))
+            let outcome = try profile.jqc([kind, "import", file])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(outcome.stdout.hasPrefix("Nothing was imported: '\(file)' lists no \(kind)"), "\(outcome.stdout)")
+            #expect(!outcome.stdout.contains("Imported 0"))
+        }
+    }
+
+    @Test("imports count in English: one template, many facilities and areas, no 'Note' for areas")
+    func importCounts() throws {
+        let profile = try DemoProfile()
+        let one = profile.path("one.json")
+        try Data(#"{"templates": [{"id": "one", "name": "One", "version": 1, "form_schema": {"fields": [{"id": 1, "type": "rating", "label": "Floors"}]}}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: one))
+        #expect(try profile.jqc(["templates", "import", one]).stdout.hasPrefix("Imported 1 template: one."))
+        let sites = profile.path("sites.json")
+        try Data(#"{"facilities": [{"id": "S-1", "name": "One"}, {"id": "S-2", "name": "Two"}], "areas": [{"id": "S-1-A", "facility_id": "S-1", "name": "Hall"}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: sites))
+        let imported = try profile.jqc(["facilities", "import", sites])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.hasPrefix("Imported 2 facilities (S-1, S-2) and 1 area.\n"), "\(imported.stdout)")
+        #expect(!imported.stdout.contains("Note:"))
+    }
+
     @Test("a clean template using built-in and site types passes with exit 0")
     func clean() throws {
         let profile = try DemoProfile()

@@ -36,7 +36,8 @@ struct JSONValueTests {
     }
 
     @Test("text that is not JSON gives one clear line saying what it looks like",
-          arguments: [("{\"a\": ", "it is cut short or malformed"), ("<html>Bad Gateway</html>", "it looks like an HTML or XML page"), ("  ", "it is empty")])
+          arguments: [("{\"a\": ", "it is cut short: it ends at line 1, column 7 before the JSON is complete"),
+                      ("{\"a\": 1,\n \"b\": tru}", "it is malformed at line 2, column 10: unexpected character '}' there"), ("<html>Bad Gateway</html>", "it looks like an HTML or XML page"), ("  ", "it is empty")])
     func invalid(text: String, why: String) {
         #expect(throws: ModelsError(.invalidJSON, "the text is not valid JSON: \(why)")) {
             try JSONValue.parse(text)

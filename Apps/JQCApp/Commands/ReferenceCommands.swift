@@ -134,7 +134,8 @@ enum ReferenceCommands {
 
     /// What `templates import` prints; the menu says the same.
     static func importedTemplates(_ summary: ImportSummary) -> CommandOutput {
-        CommandOutput(lines: ["Imported \(summary.imported.count) template\(summary.imported.count == 1 ? "" : "s"): \(summary.imported.joined(separator: ", "))."]
+        CommandOutput(lines: [summary.imported.isEmpty ? nothingImported(summary, lists: "no templates (its \"templates\" list is empty)")
+                                  : "Imported \(counted(summary.imported.count, "template")): \(summary.imported.joined(separator: ", "))."]
                                     + summary.warnings.map { "Note: \($0)" },
                              json: ["imported": .array(summary.imported.map { .string($0) }), "warnings": .array(summary.warnings.map { .string($0) })])
     }
@@ -163,9 +164,18 @@ enum ReferenceCommands {
 
     /// What `facilities import` prints; the menu says the same.
     static func importedFacilities(_ summary: ImportSummary) -> CommandOutput {
-        CommandOutput(lines: ["Imported \(summary.imported.count) facilit\(summary.imported.count == 1 ? "y" : "ies"): \(summary.imported.joined(separator: ", "))."]
-                                    + summary.warnings.map { "Note: \($0)" },
-                             json: ["imported": .array(summary.imported.map { .string($0) })])
+        let facilities = counted(summary.imported.count, "facility", "facilities")
+        let line = summary.imported.isEmpty && summary.areas == 0
+            ? nothingImported(summary, lists: "no facilities and no areas (its \"facilities\" list is empty)")
+            : "Imported \(facilities)\(summary.imported.isEmpty ? "" : " (\(summary.imported.joined(separator: ", ")))")"
+                + (summary.areas > 0 ? " and \(counted(summary.areas, "area"))." : ".")
+        return CommandOutput(lines: [line] + summary.warnings.map { "Note: \($0)" },
+                             json: ["imported": .array(summary.imported.map { .string($0) }), "areas": .integer(Int64(summary.areas))])
+    }
+
+    /// Why an import changed nothing: the file held nothing to import.
+    static func nothingImported(_ summary: ImportSummary, lists what: String) -> String {
+        "Nothing was imported: '\(oneLine(summary.source))' lists \(what)."
     }
 
     static let assignmentsImport = Command(CommandSpec(
@@ -177,7 +187,8 @@ enum ReferenceCommands {
 
     /// What `assignments import` prints; the menu says the same.
     static func importedAssignments(_ summary: ImportSummary) -> CommandOutput {
-        CommandOutput(lines: ["Imported \(summary.imported.count) assignment\(summary.imported.count == 1 ? "" : "s"): \(summary.imported.joined(separator: ", "))."],
+        CommandOutput(lines: [summary.imported.isEmpty ? nothingImported(summary, lists: "no assignments (its \"assignments\" list is empty)")
+                                  : "Imported \(counted(summary.imported.count, "assignment")): \(summary.imported.joined(separator: ", "))."],
                              json: ["imported": .array(summary.imported.map { .string($0) })])
     }
 

@@ -208,7 +208,11 @@ extension Workspace {
         var info = stat()
         let reason: String?
         if stat(file, &info) != 0 {
-            reason = errno == ENOENT ? "there is no file at that path" : Self.describe(errno: errno)
+            if errno == ENOENT {
+                throw AppError.validation("The photo file '\(file)' does not exist; check the path. You can still complete this report.",
+                                          code: .permissionPhotoDenied)
+            }
+            reason = Self.describe(errno: errno)
         } else if (info.st_mode & S_IFMT) == S_IFDIR {
             reason = "it is a folder, not a photo file"
         } else if (info.st_mode & S_IFMT) != S_IFREG {
@@ -221,7 +225,7 @@ extension Workspace {
     }
 
     private static func photoDenied(_ file: String, reason: String) -> AppError {
-        AppError.validation("Photos are disabled for '\(file)': \(reason). You can still complete this report.",
+        AppError.validation("The photo file '\(file)' cannot be read: \(reason). You can still complete this report.",
                             code: .permissionPhotoDenied)
     }
 

@@ -7,8 +7,12 @@ import Storage
 /// What a reference-data import did.
 public struct ImportSummary: Sendable {
     public var imported: [String]
-    /// Things worth knowing that did not stop the import (unknown field types).
+    /// Things worth knowing that did not stop the import.
     public var warnings: [String]
+    /// The file imported, as given.
+    public var source: String = ""
+    /// How many areas a facilities file brought with its facilities.
+    public var areas: Int = 0
 }
 
 extension Workspace {
@@ -72,16 +76,21 @@ extension Workspace {
         TemplateLint.problems(document, source: source, registry: registry)
     }
 
-    /// Imports templates from a file; all or nothing.
+    /// Imports templates from a file; all or nothing. What `jqc templates lint`
+    /// reports as a problem (a field type this jqc does not know, an operator,
+    /// the grid) refuses the import, every problem listed, so a template is
+    /// never imported with a field nobody can answer.
     public func importTemplates(path: String) throws(AppError) -> ImportSummary {
         let document = try Self.readReferenceFile(path)
-        let (templates, problems, warnings) = Self.checkTemplates(document, source: path, registry: registry)
+        let linted = Self.lintTemplates(document, source: path, registry: registry).problems
+        let (templates, checked, warnings) = Self.checkTemplates(document, source: path, registry: registry)
+        let problems = linted.isEmpty ? checked : linted
         guard problems.isEmpty else {
             throw AppError.validation("'\(path)' has \(problems.count) problem\(problems.count == 1 ? "" : "s"); nothing was imported.",
                                       problems: problems, code: .templateInvalid)
         }
         try storage { () throws(StorageError) in try store.upsertTemplates(templates) }
-        return ImportSummary(imported: templates.map(\.id), warnings: warnings)
+        return ImportSummary(imported: templates.map(\.id), warnings: warnings, source: path)
     }
 
     /// Imports facilities and their areas from a file, merged by id into what is cached; all or nothing.
@@ -109,7 +118,7 @@ extension Workspace {
         let facilitiesToStore = merged.keys.sorted().compactMap { merged[$0] }
         let areasToStore = areaMap.keys.sorted().compactMap { areaMap[$0] }
         try storage { () throws(StorageError) in try store.replaceFacilities(facilitiesToStore, areas: areasToStore) }
-        return ImportSummary(imported: facilities.map(\.id), warnings: areas.isEmpty ? [] : ["\(areas.count) area\(areas.count == 1 ? "" : "s") imported"])
+        return ImportSummary(imported: facilities.map(\.id), warnings: [], source: path, areas: areas.count)
     }
 
     /// Imports assignments from a file (`{"assignments": [...], "cursor": ...}` as GET /assignments returns).
@@ -120,7 +129,7 @@ extension Workspace {
         }
         let assignments: [Assignment] = try Self.decodeList(list, as: Assignment.self, what: "assignments", path: path)
         try storage { () throws(StorageError) in try store.upsertAssignments(assignments, cursor: nil) }
-        return ImportSummary(imported: assignments.map(\.id), warnings: [])
+        return ImportSummary(imported: assignments.map(\.id), warnings: [], source: path)
     }
 
     static func decodeList<T: Decodable>(_ list: JSONValue, as type: T.Type, what: String, path: String) throws(AppError) -> [T] {

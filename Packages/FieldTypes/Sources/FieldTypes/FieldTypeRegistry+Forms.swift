@@ -48,7 +48,11 @@ extension FieldTypeRegistry {
             if let type = type(named: field.type) {
                 if let reason = type.unavailableReason { report("\(reason); fix the field type's program") }
             } else {
-                report("field type \(OneLine.quote(field.type)) is not registered in this jqc; register the type or fix the name")
+                if let near = nearestName(to: field.type) {
+                    report("field type \(OneLine.quote(field.type)) is not registered in this jqc; did you mean '\(near)'?")
+                } else {
+                    report("field type \(OneLine.quote(field.type)) is not registered in this jqc; register the type or fix the name")
+                }
             }
             let col = field.col ?? 0
             if col == grid {
@@ -75,6 +79,37 @@ extension FieldTypeRegistry {
             problems += checked.filter { $0.fieldIndex == index } + (extra[index] ?? [])
         }
         return problems + checked.filter { $0.fieldIndex == nil }
+    }
+
+    /// The registered type nearest to a mistyped name ("ratin" for "rating"),
+    /// when it is a slip of the keyboard: at most one edit in four characters,
+    /// two in longer names (letters swapped count as one).
+    func nearestName(to typed: String) -> String? {
+        let word = typed.lowercased()
+        let allowed = max(1, min(2, word.count / 3))
+        let scored = names.map { ($0, Self.editDistance($0, word)) }.filter { $0.1 <= allowed }
+        return scored.min { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }?.0
+    }
+
+    /// Edit distance with adjacent transpositions (the same measure the
+    /// command line uses for a mistyped command).
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var table = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                table[i][j] = Swift.min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    table[i][j] = Swift.min(table[i][j], table[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return table[a.count][b.count]
     }
 
     /// Every reason `answers` cannot complete the form, in field order:

@@ -81,7 +81,11 @@ extension JSONValue {
         let text = String(decoding: data.prefix(512), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         if text.isEmpty { return "it is empty" }
         if text.hasPrefix("<") { return "it looks like an HTML or XML page" }
-        return "it is cut short or malformed"
+        guard let place = JSONTextPosition.firstError(in: Array(data)) else { return "it is cut short or malformed" }
+        let at = "line \(place.line), column \(place.column)"
+        if place.atEnd { return "it is cut short: it ends at \(at) before the JSON is complete" }
+        let shown = place.found.map { $0.isLetter || $0.isNumber || $0.isPunctuation || $0.isSymbol ? " '\($0)'" : "" } ?? ""
+        return "it is malformed at \(at): unexpected character\(shown) there"
     }
 
     static func describe(_ error: any Error) -> String {
