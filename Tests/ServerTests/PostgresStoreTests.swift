@@ -246,11 +246,16 @@ final class PsqlHolder: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         try process.run()
         try input.fileHandleForWriting.write(contentsOf: Data((sql + "\n").utf8))
-        // Until the lock is held, a request would not meet it.
+        // Until the lock is held, a request would not meet it. Only a lock on this
+        // database's reports counts: other tests' servers migrating other databases
+        // of the cluster hold such locks too.
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            let held = try ServerDatabases.query(cluster.url(database: database),
-                                                 "SELECT COUNT(*) FROM pg_locks WHERE mode = 'AccessExclusiveLock' AND granted AND pid <> pg_backend_pid()")
+            let held = try ServerDatabases.query(cluster.url(database: database), """
+                SELECT COUNT(*) FROM pg_locks WHERE locktype = 'relation' AND mode = 'AccessExclusiveLock' AND granted
+                AND pid <> pg_backend_pid() AND relation = 'reports'::regclass
+                AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                """)
             if held != "0" { return }
             usleep(50_000)
         }
