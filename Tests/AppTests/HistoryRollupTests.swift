@@ -54,6 +54,11 @@ struct HistoryRollupTests {
         #expect(serverIDs.contains(pageID))
         #expect(pageID != items.first?["server_id"]?.stringValue, "offset 1 skips the first")
 
+        let listed = try profile.jqc(["history"])
+        for id in serverIDs {
+            #expect(listed.stdout.contains(" \(id)\n"), "the whole server id, as show and export need it: \(listed.stdout)")
+        }
+
         let human = try profile.jqc(["history", "--limit", "1"])
         #expect(human.status == 0)
         #expect(human.stdout.contains("Washroom"), "the cached template's name: \(human.stdout)")

@@ -51,7 +51,8 @@ enum HistoryCommands {
                                                        : "No completed inspections on the server match these filters.")
                                      : "No inspections at offset \(offset); there are \(page.total)."]
         } else {
-            lines = TextTable.render(["COMPLETED", "TEMPLATE", "FACILITY", "SCORE", "FOLLOW-UP", "INSPECTOR", "SERVER ID"], rows, maxColumn: 24)
+            lines = TextTable.render(["COMPLETED", "TEMPLATE", "FACILITY", "SCORE", "FOLLOW-UP", "INSPECTOR", "SERVER ID"], rows, maxColumn: 24,
+                                     whole: [6])
             let shown = offset + page.items.count
             lines.append(shown < page.total
                          ? "\(offset + 1)-\(shown) of \(page.total), next page: --offset \(shown)"

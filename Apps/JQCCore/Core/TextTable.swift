@@ -1,13 +1,14 @@
 /// Left-aligned columns for human lists, cut to a width that fits an 80-column terminal.
 public enum TextTable {
     /// Renders a header row and data rows; columns wider than `maxColumn` are cut with "…".
-    public static func render(_ header: [String], _ rows: [[String]], maxColumn: Int = 32) -> [String] {
+    /// Columns in `whole` are never cut (an id another command needs).
+    public static func render(_ header: [String], _ rows: [[String]], maxColumn: Int = 32, whole: Set<Int> = []) -> [String] {
         let all = [header] + rows
         let count = header.count
         var widths = Array(repeating: 0, count: count)
         for row in all {
             for (i, cell) in row.prefix(count).enumerated() {
-                widths[i] = min(max(widths[i], cell.count), maxColumn)
+                widths[i] = whole.contains(i) ? max(widths[i], cell.count) : min(max(widths[i], cell.count), maxColumn)
             }
         }
         return all.map { row in
