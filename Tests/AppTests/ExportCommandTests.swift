@@ -375,6 +375,13 @@ struct ExportCommandTests {
         #expect(format.stderr.contains("'pdf'"))
         #expect(format.stderr.contains("json, csv or html"))
 
+        // A file name whose extension names no format: it says so, naming the extension, the formats and --format.
+        let text = try world.jqc(["export", world.reportID, "-o", world.home.path("r.txt")])
+        #expect(text.status == 2 && text.stdout.isEmpty)
+        #expect(text.stderr == "jqc: The format cannot be told from '.txt' ('\(world.home.path("r.txt"))'): add --format json, csv or html, or name the file .json, .csv or .html.\n",
+                "\(text.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: world.home.path("r.txt")))
+
         let unknown = try world.jqc(["export", "0000dead-0000-4000-8000-000000000000", "--format", "json"])
         #expect(unknown.status == 3)
         #expect(unknown.stdout.isEmpty)

@@ -135,6 +135,7 @@ struct ReviewCommandTests {
         #expect(refused.status == 5)
         #expect(refused.stderr.contains("Only supervisors and admins may decide") && refused.stderr.split(separator: "\n").count == 1,
                 "\(refused.stderr)")
+        #expect(refused.stderr.contains("; you are signed in as an inspector. Nothing was recorded."), "said once: \(refused.stderr)")
         let json = try inspector.document(["review", "reject", id, "--comment", "mine"])
         #expect(json.status == 5 && json.value["error"]?["code"] == "REVIEW_FORBIDDEN")
         #expect(try events(inspector, id).map(\.0) == ["accepted"])

@@ -58,6 +58,12 @@ struct SyncJourneyTests {
         outputs.append(try profile.jqc(["sync", "--json"]))
         outputs.append(try profile.jqc(["status", "--json"]))
         #expect(outputs[1].stdout.contains("inspector"))
+        // Username and role are both "inspector": said once, and said what it is.
+        #expect(outputs[1].stdout == "Ivy Inspector (username and role: inspector) on \(server.baseURL)\n", "\(outputs[1].stdout)")
+        let rollup = try profile.jqc(["rollup"])
+        #expect(rollup.status == 5)
+        #expect(rollup.stderr.contains("you are signed in as an inspector.") && !rollup.stderr.contains("inspector is signed in as inspector"),
+                "\(rollup.stderr)")
         for output in outputs {
             for token in tokens {
                 #expect(!output.stdout.contains(token) && !output.stderr.contains(token), "a token was printed")
@@ -107,6 +113,15 @@ struct SyncJourneyTests {
                                 stdin: "inspector-pass\n").status == 0)
         let online = try profile.jqc(["sync"])
         #expect(online.status == 0, "\(online.stdout)\(online.stderr)")
+        // The pull in English: "1 facility", "3 areas", "1 assignment change".
+        let pulled = try #require(online.stdout.split(separator: "\n").first { $0.hasPrefix("Pulled ") }, "\(online.stdout)")
+        let counts = pulled.dropFirst("Pulled ".count).dropLast().components(separatedBy: ", ")
+        #expect(counts.count == 4, "\(pulled)")
+        for (count, (one, many)) in zip(counts, [("facility", "facilities"), ("area", "areas"), ("template", "templates"),
+                                                 ("assignment change", "assignment changes")]) {
+            let number = count.prefix { $0.isNumber }
+            #expect(count == "\(number) \(number == "1" ? one : many)", "\(pulled)")
+        }
         let synced = try profile.show(id)
         #expect(synced["state"] == "SYNCED")
         let serverID = try #require(synced["server_id"]?.stringValue)

@@ -131,4 +131,18 @@ struct ServerProcessTests {
         let outcome = try Programs.run("jqc-server", ["admin", "--db", dir.path("s.db"), "edit-report", "R404", "--answer", "a=1"])
         #expect(outcome.status == 3)
     }
+
+    @Test("admin import-templates counts in English: 'imported 1 template', 'imported 2 templates'")
+    func importTemplatesCount() throws {
+        let dir = TemporaryDirectory()
+        func template(_ id: String) -> String {
+            #"{"id": "\#(id)", "name": "T \#(id)", "version": 1, "form_schema": {"fields": [{"id": 1, "type": "rating", "label": "Floors"}]}}"#
+        }
+        for (file, ids, expected) in [("one.json", ["one"], "imported 1 template\n"), ("two.json", ["two", "three"], "imported 2 templates\n")] {
+            try Data(#"{"templates": [\#(ids.map(template).joined(separator: ", "))]}"#.utf8).write(to: dir.url.appendingPathComponent(file))
+            let outcome = try Programs.run("jqc-server", ["admin", "--db", dir.path("s.db"), "import-templates", dir.path(file)])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(outcome.stdout == expected, "\(outcome.stdout)")
+        }
+    }
 }

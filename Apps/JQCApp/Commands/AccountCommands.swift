@@ -35,7 +35,7 @@ enum AccountCommands {
         }
         let service = SyncService(context: inv.context, caFile: inv.arguments.value("cacert"))
         let user = try service.login(serverURL: server, username: username, password: password)
-        return CommandOutput(lines: ["Signed in to \(server) as \(user.displayName) (\(user.username), \(user.role.rawValue))."],
+        return CommandOutput(lines: ["Signed in to \(server) as \(user.identity)."],
                              json: ["user": userJSON(user), "server": .string(server)], showsStatusLine: false)
     }
 
@@ -58,7 +58,7 @@ enum AccountCommands {
                            exitCode: ExitCode.authRequired)
         }
         let user = saved.user
-        return CommandOutput(lines: ["\(user.displayName) (\(user.username), \(user.role.rawValue)) on \(saved.serverURL)"],
+        return CommandOutput(lines: ["\(user.identity) on \(saved.serverURL)"],
                              json: ["user": userJSON(user), "server": .string(saved.serverURL)], showsStatusLine: false)
     }
 

@@ -37,6 +37,11 @@ enum ExportCommand {
             format = parsed
         } else if let outputPath, let implied = ExportFormat(fileName: outputPath) {
             format = implied
+        } else if let outputPath {
+            let suffix = (outputPath as NSString).pathExtension
+            let told = suffix.isEmpty ? "'\(outputPath)' has no extension to tell the format from"
+                : "The format cannot be told from '.\(suffix)' ('\(outputPath)')"
+            throw AppError.usage("\(told): add --format \(ExportFormat.choices), or name the file .json, .csv or .html.")
         } else {
             throw AppError.usage("'export' needs --format \(ExportFormat.choices).")
         }

@@ -66,7 +66,7 @@ extension SyncService {
             try? saveCache(rollup, userID: saved.user.id, store: store)
             return TeamView(rollup: rollup)
         case .failure(let error) where error.code == .forbidden:
-            throw AppError.blocked(.rollupForbidden, "The team view is for supervisors; \(saved.user.username) is signed in as \(saved.user.role.rawValue).")
+            throw AppError.blocked(.rollupForbidden, "The team view is for supervisors; you are \(saved.user.signedInAs).")
         case .failure(let error) where Self.isUnreachable(error) || error.isTransient:
             if let cached = cachedView(userID: saved.user.id, store: store) { return cached }
             throw AppError(code: .rollupRequiresNetwork, "Team view needs a connection.", exitCode: ExitCode.temporary)

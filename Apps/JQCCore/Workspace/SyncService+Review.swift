@@ -64,7 +64,7 @@ extension SyncService {
             return try reviewCall(saved) { client throws(APIError) in try await client.decide(serverID: serverID, request) }
         } catch where error.code == .serverForbidden {
             throw AppError.blocked(.reviewForbidden,
-                                   "Only supervisors and admins may decide on reports; \(saved.user.username) is signed in as \(saved.user.role.rawValue). Nothing was recorded.")
+                                   "Only supervisors and admins may decide on reports; you are \(saved.user.signedInAs). Nothing was recorded.")
         } catch where error.code == .notFound {
             throw AppError.notFound("The server has no report '\(serverID)' for this account; nothing was recorded.")
         } catch where error.code == .serverBadRequest {

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import Foundation
 import Models
 import Storage
@@ -24,7 +25,9 @@ extension Workspace {
         let parsed = IssueSeverity(typed: severity)
         var problems: [String] = []
         if parsed == nil {
-            problems.append("'\(severity)' is not a severity; use \(Self.severityList).")
+            // A slip of the keyboard gets the nearest name, as a mistyped command does.
+            let near = CommandCatalog.closest(severity.lowercased(), among: IssueSeverity.allCases.map(\.rawValue))
+            problems.append("'\(severity)' is not a severity; \(near.map { "did you mean '\($0)'? Use " } ?? "use ")\(Self.severityList).")
         }
         if text.isEmpty {
             problems.append("The description is empty; say what is wrong, for example --description \"Soap dispenser broken\".")

@@ -238,7 +238,7 @@ enum AdminTool {
             let start = try session.templates().count
             for (offset, template) in templates.enumerated() { try session.insertTemplate(template, position: start + offset) }
         }
-        OutputChannel.standardOutput.line("imported \(templates.count) template(s)")
+        OutputChannel.standardOutput.line("imported \(templates.count) template\(templates.count == 1 ? "" : "s")")
         return 0
     }
 
