@@ -201,7 +201,11 @@ final class RunSession {
         for heading in headings(before: field) { write(heading) }
         let type = workspace.registry.resolve(field)
         let required = state.isRequired(field.id)
-        write(paint("\(required ? "* " : "")\(field.displayName)", bold: true) + "  [\(field.id), \(field.type)\(required ? ", required" : "")]")
+        write(paint("\(required ? "* " : "")\(field.displayName)", bold: true)
+              + "  [\(field.id), \(field.type)\(required ? ", required" : "")\(field.critical ? ", critical" : "")]")
+        if field.critical {
+            write("  " + paint("Critical: a fail here fails the whole inspection and asks for a follow-up.", error: true))
+        }
         if let reason = logic.unsupportedReason(field.id) { write("  This field is unsupported here: \(reason).") }
         for comment in report.lifecycle.review?.comments(on: field.id) ?? [] {
             // The supervisor's words, from the server: one line through the sanitiser.
