@@ -38,6 +38,13 @@ struct FormLogicCommandTests {
         let calculated = try profile.document(["explain", id, "9"]).value
         #expect(calculated["calculated"] == true && calculated["value"] == 25)
 
+        // Field 9 divides by field 7: with 7 at 0 it has no value, and explain says why.
+        #expect(try profile.jqc(["answer", id, "7", "0"]).status == 0)
+        let divided = try profile.jqc(["explain", id, "9"])
+        #expect(divided.stdout.contains("Calculated (calculate): now (no answer): division by zero in the calculation: field '7' is 0"),
+                "\(divided.stdout)")
+        #expect(try profile.document(["explain", id, "9"]).value["no_value_reason"] == "division by zero in the calculation: field '7' is 0")
+
         let help = try profile.jqc(["explain", "--help"])
         #expect(help.status == 0 && help.stdout.contains("LOCAL_ID") && help.stdout.contains("FIELD_ID"))
         let unknown = try profile.jqc(["explain", id, "99"])

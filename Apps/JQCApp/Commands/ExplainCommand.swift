@@ -50,7 +50,7 @@ enum ExplainCommand {
             out += requiredWhen.lines(indent: "  ")
         }
         if e.calculated {
-            out.append("Calculated (calculate): now \(display(e.value))")
+            out.append("Calculated (calculate): now \(display(e.value))" + (e.noValueReason.map { ": \($0)" } ?? ""))
             for condition in e.calculateConditions {
                 out.append("  if:")
                 out += condition.lines(indent: "    ")
@@ -75,6 +75,7 @@ enum ExplainCommand {
             "required_when": e.requiredWhen?.json ?? .null,
             "calculate_conditions": .array(e.calculateConditions.map(\.json)),
             "unsupported": e.unsupported.map { .string($0) } ?? .null,
+            "no_value_reason": e.noValueReason.map { .string($0) } ?? .null,
         ]
     }
 }

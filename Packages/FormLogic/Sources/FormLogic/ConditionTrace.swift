@@ -79,6 +79,9 @@ public struct FieldExplanation: Sendable {
     public var value: JSONValue?
     /// Why this build cannot evaluate the field's logic, or nil.
     public var unsupported: String?
+    /// Why a calculated field has no value now (an operand unanswered, a
+    /// division by zero), or nil when it has one.
+    public var noValueReason: String? = nil
 }
 
 extension FormLogic {
@@ -115,6 +118,47 @@ extension FormLogic {
                                 visibleWhen: rule.visibleWhen.map { trace($0, in: state) },
                                 requiredWhen: rule.requiredWhen.map { trace($0, in: state) },
                                 calculateConditions: (rule.calculate?.conditions ?? []).map { trace($0, in: state) },
-                                calculated: rule.calculate != nil, value: state.values[i], unsupported: rule.unsupported)
+                                calculated: rule.calculate != nil, value: state.values[i], unsupported: rule.unsupported,
+                                noValueReason: state.values[i] == nil ? rule.calculate.flatMap { noValueReason($0, in: state) } : nil)
+    }
+
+    /// Why `expression` has no value in `state`: the first cause met, read
+    /// as the evaluator reads it; nil when it has a value.
+    public func noValueReason(_ expression: Expression, in state: FormState) -> String? {
+        guard calculate(expression, in: state) == nil else { return nil }
+        switch expression {
+        case .literal:
+            return "the calculation gives null"
+        case .field(let id):
+            guard let j = positions[id] else { return "field '\(id)' is not in the form" }
+            if !state.visible[j] { return "field '\(id)' is hidden by condition" }
+            if state.values[j] == nil { return "field '\(id)' is not answered" }
+            return "field '\(id)' has no value a calculation can use (N/A, or options)"
+        case .arithmetic(let op, let operands):
+            for operand in operands {
+                guard let value = calculate(operand, in: state) else { return noValueReason(operand, in: state) }
+                guard case .number = value else { return "\(Self.describe(operand)) is not a number ('\(op.rawValue)' needs numbers)" }
+            }
+            if op == .div, operands.count == 2, case .number(let divisor)? = calculate(operands[1], in: state), divisor == 0 {
+                return "division by zero in the calculation: \(Self.describe(operands[1])) is 0"
+            }
+            return "the result of '\(op.rawValue)' is not a finite number"
+        case .round(let inner, _):
+            return noValueReason(inner, in: state) ?? "the rounded value is not a finite number"
+        case .coalesce:
+            return "every operand of 'coalesce' is null"
+        case .countAnswered:
+            return nil
+        case .choose(let condition, let then, let otherwise):
+            return noValueReason(holds(condition, in: state) ? then : otherwise, in: state)
+        case .malformed(let problem):
+            return problem
+        }
+    }
+
+    /// An operand as a sentence names it.
+    private static func describe(_ expression: Expression) -> String {
+        if case .field(let id) = expression { return "field '\(id)'" }
+        return "the divisor"
     }
 }
