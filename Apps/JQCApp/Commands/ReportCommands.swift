@@ -42,7 +42,8 @@ enum ReportCommands {
     static let show = Command(CommandSpec(
         "show", summary: "show a report: answers, score and its breakdown, photos, issues, state",
         positionals: [PositionalSpec("LOCAL_ID", help: "the report's id or a unique prefix of it, or a server id")],
-        options: [.value("photos", "DIR", help: "also save the report's photos into DIR as <photo id>.jpg (DIR is made, 0700, if missing)")],
+        options: [.value("photos", "DIR", help: "also save the report's photos into DIR as <photo id>.jpg (DIR is made, 0700, if missing)"),
+                  .flag("history", help: "every revision of the report's answers kept on this device: number, when, what saved it, the answers that changed")],
         discussion: """
         A server id (R-...) of a report this device does not hold is read from the server when a profile is
         signed in (a supervisor reads anyone's, an inspector their own): online only, shown as a local report
@@ -53,6 +54,10 @@ enum ReportCommands {
     ) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
         let folder = inv.arguments.value("photos")
+        if inv.arguments.flag("history") {
+            guard folder == nil else { throw AppError.usage("Give --history or --photos DIR, not both.") }
+            return try RevisionsPresenter(workspace: workspace, style: inv.context.style).output(workspace.report(inv.positional(0)))
+        }
         switch try ReportLookup.find(inv.positional(0), in: workspace, context: inv.context) {
         case .local(let report):
             var output = try shown(report, in: workspace, style: inv.context.style)

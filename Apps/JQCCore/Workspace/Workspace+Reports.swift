@@ -319,6 +319,11 @@ extension Workspace {
                          parent: parent, answers: answers)
     }
 
+    /// Every revision of a report's answers kept on this device, oldest first.
+    public func revisions(of report: Report) throws(AppError) -> [ReportRevision] {
+        try storage { () throws(StorageError) in try store.revisions(of: report.localID) }
+    }
+
     /// Local reports, newest first, optionally in one state.
     public func reports(state: ReportState? = nil) throws(AppError) -> [Report] {
         try storage { () throws(StorageError) in try store.reports(state: state) }
