@@ -75,7 +75,7 @@ struct HomeMenuConflictTests {
     func resolveFieldByField() throws {
         let profile = try DemoProfile()
         let id = try ConflictCommandTests().conflicted(profile)
-        let (code, output) = try HomeMenuScriptTests().run(["3", "1", "v", "f", "x", "m", "s", "q"], profile: profile)
+        let (code, output) = try HomeMenuScriptTests().run(["3", "1", "v", "f", "x", "m", "m", "q"], profile: profile)
         #expect(code == 0)
         #expect(output.contains { $0.contains("keep mine") } && output.contains { $0.contains("choose field by field") }, "\(output)")
         #expect(output.contains("2 fields differ."), "\(output)")
@@ -84,7 +84,16 @@ struct HomeMenuConflictTests {
         let shown = try profile.show(id)
         #expect(shown["state"] == "PENDING")
         #expect(shown["answers"]?["2"] == 4, "field 2: mine was kept")
-        #expect(shown["answers"]?["15"] == "Samantha", "field 15: the server's was taken")
+        #expect(shown["answers"]?["15"] == "Sam (corrected)", "field 15: mine was kept")
+    }
+
+    @Test("choosing the server's side for an answer the signature never saw is refused and the report stays in conflict")
+    func mixedSidesUnderSignatureRefused() throws {
+        let profile = try DemoProfile()
+        let id = try ConflictCommandTests().conflicted(profile)
+        let (_, output) = try HomeMenuScriptTests().run(["3", "1", "v", "f", "m", "s", "q"], profile: profile)
+        #expect(output.contains { $0.contains("was not queued") && $0.contains("Inspector signature") }, "\(output)")
+        #expect(try profile.show(id)["state"] == "CONFLICT")
     }
 
     @Test("take the server's asks first; y leaves the report SYNCED with the server's answers")

@@ -114,7 +114,10 @@ struct ReviewCommandTests {
         #expect(json.value["error"]?["code"] == "REVISION_STALE")
         #expect(json.value["decided_revision"] == 1 && json.value["current_revision"] == 2)
         #expect(json.value["review"]?["revision"] == 2 && json.value["review"]?["state"] == "awaiting_review")
-        #expect(json.value["changes"] == [["field_id": "6", "label": "Odour", "before": "Good", "after": "Poor"]])
+        let changes = try #require(json.value["changes"]?.arrayValue)
+        #expect(changes.first == ["field_id": "6", "label": "Odour", "before": "Good", "after": "Poor"])
+        // The inspector's signature is kept, marked as covering the revision she signed.
+        #expect(changes.dropFirst().map { $0["field_id"] } == ["18"] && changes.last?["after"]?["covers_revision"] == 1, "\(changes)")
         #expect(try events(supervisor, id).map(\.0) == ["accepted", "edited"], "nothing recorded for the stale decision")
 
         // Without --revision the current one is fetched first, and the decision holds.
