@@ -63,6 +63,22 @@ struct SignatureTests {
         #expect(try profile.show(id)["state"] == "DRAFT")
     }
 
+    @Test("a re-inspection is pre-filled with the parent's answers but never its signature, which vouched for another report")
+    func reinspectionNotSigned() throws {
+        let profile = try DemoProfile()
+        let parent = try profile.startDraft()
+        try profile.answerRequired(parent)
+        #expect(try profile.jqc(["complete", parent]).status == 0)
+        let (status, started) = try profile.document(["reinspect", parent])
+        #expect(status == 0)
+        let child = try #require(started["local_id"]?.stringValue)
+        let shown = try profile.show(child)
+        #expect(shown["answers"]?["6"] == "Good", "answers are pre-filled")
+        #expect(shown["answers"]?["18"] == nil, "the signature is not")
+        let refused = try profile.jqc(["complete", child])
+        #expect(refused.status == 4 && refused.stderr.contains("Inspector signature"), "\(refused.stderr)")
+    }
+
     @Test("in the runner, changing an answer after signing says the signature was withdrawn")
     func runnerSaysWithdrawn() throws {
         let profile = try DemoProfile()
