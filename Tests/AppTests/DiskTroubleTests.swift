@@ -195,7 +195,7 @@ struct DiskTroubleTests {
         try serverDisk.fill()
         let refused = try profile.jqc(["sync"])
         #expect(refused.status == 75, "\(refused.stdout) \(refused.stderr)")
-        #expect(refused.stdout.contains("disk is full"), "the server's reason reaches the person: \(refused.stdout)")
+        #expect(refused.stderr.contains("disk is full"), "the server's reason reaches the person, on stderr: \(refused.stderr)")
         #expect(try profile.show(id)["state"] == "PENDING")
         #expect(try serverCounts(server.databasePath, [id]).reports == [0])
 

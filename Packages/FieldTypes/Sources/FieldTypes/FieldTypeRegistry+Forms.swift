@@ -36,7 +36,10 @@ extension FieldTypeRegistry {
     /// A field is placed on the grid when it has a `row`; columns and rows
     /// count from 0, `col` defaults to 0, `col_span` to the rest of the row
     /// and `row_span` to 1. Fields without a `row` flow in order and cannot overlap.
-    public func lint(_ schema: FormSchema) -> [SchemaProblem] {
+    /// With `reportingUnavailable` false, a registered type whose program is
+    /// unavailable right now (an external type that did not answer) is not a
+    /// problem of the template: its answers degrade until the program is fixed.
+    public func lint(_ schema: FormSchema, reportingUnavailable: Bool = true) -> [SchemaProblem] {
         let checked = check(schema)
         var extra: [Int: [SchemaProblem]] = [:]
         var placed: [(field: FieldDefinition, cols: Range<Int>, rows: Range<Int>)] = []
@@ -46,7 +49,7 @@ extension FieldTypeRegistry {
                 extra[index, default: []].append(SchemaProblem(fieldIndex: index, fieldID: field.id, message: message))
             }
             if let type = type(named: field.type) {
-                if let reason = type.unavailableReason { report("\(reason); fix the field type's program") }
+                if reportingUnavailable, let reason = type.unavailableReason { report("\(reason); fix the field type's program") }
             } else {
                 if let near = nearestName(to: field.type) {
                     report("field type \(OneLine.quote(field.type)) is not registered in this jqc; did you mean '\(near)'?")

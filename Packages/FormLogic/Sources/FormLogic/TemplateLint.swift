@@ -10,7 +10,9 @@ public enum TemplateLint {
     /// critical or required where they cannot apply) and the form logic's
     /// (references, operators, kinds, cycles, sizes) together, so one run
     /// lists them all. Each line names the template and the field.
-    public static func problems(_ document: JSONValue, source: String, registry: FieldTypeRegistry) -> (templates: [String], problems: [String]) {
+    /// With `reportingUnavailable` false, a registered field type whose program is unavailable right now is not counted.
+    public static func problems(_ document: JSONValue, source: String, registry: FieldTypeRegistry,
+                                reportingUnavailable: Bool = true) -> (templates: [String], problems: [String]) {
         guard let list = document["templates"]?.arrayValue else {
             return ([], ["'\(source)' has no \"templates\" list; expected {\"templates\": [...]} as GET /templates returns."])
         }
@@ -27,7 +29,7 @@ public enum TemplateLint {
                 fields.append(field)
                 decodedPositions.append(offset)
             }
-            for problem in registry.lint(FormSchema(fields: fields)) {
+            for problem in registry.lint(FormSchema(fields: fields), reportingUnavailable: reportingUnavailable) {
                 var located = problem
                 located.fieldIndex = problem.fieldIndex.map { decodedPositions[$0] }
                 found.append(located)
