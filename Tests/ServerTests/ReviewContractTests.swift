@@ -81,6 +81,8 @@ struct ReviewContractTests {
         // An earlier revision can be read, one the server does not hold cannot.
         #expect(try await supervisor.get("/reports/\(serverID)?revision=1").data["report"]?["payload"]?["answers"]?["glass"] == 4)
         #expect(try await supervisor.get("/reports/\(serverID)?revision=9").status == 404)
+        // A number past what any store holds is not held either, never a server error.
+        #expect(try await supervisor.get("/reports/\(serverID)?revision=318352574505970").status == 404)
     }
 
     @Test("inspectors cannot decide nor read others' reviews and events; return and reject must say why; cursors are checked")

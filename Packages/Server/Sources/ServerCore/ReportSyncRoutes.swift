@@ -257,6 +257,10 @@ extension ServerApp {
             guard let number = Int(text), number >= 1 else {
                 throw ServerError.badRequest("'revision' must be a revision number from 1, not '\(text.prefix(40))'")
             }
+            // Revision numbers are stored as 32-bit integers: a larger one is simply not held.
+            guard number <= Int(Int32.max) else {
+                throw ServerError.notFound("report '\(try input.parameter("server_id"))' has no revision \(number)")
+            }
             pinned = number
         }
         let document = try store.read { session in
