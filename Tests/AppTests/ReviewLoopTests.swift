@@ -122,6 +122,19 @@ struct ReviewLoopTests {
         let queue = try supervisor.document(["review", "list"]).value["items"]?.arrayValue ?? []
         let item = try #require(queue.first { $0["server_id"]?.stringValue == serverID }, "\(queue)")
         #expect(item["revision"] == 2 && item["review_state"] == "awaiting_review")
+
+        // The supervisor approves revision 2; the report's events tell the whole story, with who did each thing.
+        let approved = try supervisor.jqc(["review", "approve", serverID])
+        #expect(approved.status == 0, "\(approved.stdout)\(approved.stderr)")
+        let story = try supervisor.document(["review", "show", serverID]).value
+        let events = story["events"]?.arrayValue ?? []
+        #expect(events.compactMap { $0["kind"]?.stringValue } == ["accepted", "returned", "amended", "approved"], "\(story)")
+        #expect(events.compactMap { $0["actor"]?["display_name"]?.stringValue }
+                == ["Ivy Inspector", "Sam Supervisor", "Ivy Inspector", "Sam Supervisor"])
+        #expect(events.compactMap { $0["revision"]?.integerValue } == [1, 1, 2, 2])
+        // And the inspector's next sync brings the approval home.
+        #expect(try inspector.jqc(["sync"]).status == 0)
+        #expect(try inspector.show(id)["review_state"] == "approved")
     }
 
     @Test("jqc-agent brings a returned report back: its log says report_returned with both ids and no comment, its metrics count it; jqc amend prints the comments")
