@@ -39,36 +39,6 @@ extension Workspace {
         return json
     }
 
-    /// Decodes and checks every template of a `{"templates": [...]}` document.
-    /// Returns the templates and every problem found; unknown field types are warnings, not problems.
-    public static func checkTemplates(_ document: JSONValue, source: String, registry: FieldTypeRegistry) -> (templates: [Template], problems: [String], warnings: [String]) {
-        guard let list = document["templates"]?.arrayValue else {
-            return ([], ["'\(source)' has no \"templates\" list; expected {\"templates\": [...]} as GET /templates returns."], [])
-        }
-        var templates: [Template] = [], problems: [String] = [], warnings: [String] = []
-        for (index, object) in list.enumerated() {
-            switch Template.decode(object) {
-            case .failure(let errors):
-                let name = object["id"].flatMap(FieldID.init(json:)).map { "template '\($0)'" } ?? "template #\(index + 1)"
-                problems += errors.problems.map { "\(name): \($0)" }
-            case .success(let template):
-                problems += registry.check(template.schema).map { "template '\(template.id)': \($0)" }
-                for field in template.schema.fields where registry.type(named: field.type) == nil {
-                    warnings.append("template '\(template.id)': field '\(field.id)' uses field type '\(field.type)', which this jqc does not support; it will show as unsupported")
-                }
-                let logic = FormLogic(schema: template.schema, registry: registry)
-                problems += logic.problems.map { "template '\(template.id)': \($0)" }
-                warnings += logic.warnings.map { "template '\(template.id)': \($0)" }
-                templates.append(template)
-            }
-        }
-        let ids = templates.map(\.id)
-        for id in Set(ids) where ids.filter({ $0 == id }).count > 1 {
-            problems.append("template '\(id)' appears more than once")
-        }
-        return (templates, problems, warnings)
-    }
-
     /// Every problem of every template in a `{"templates": [...]}` document,
     /// for `jqc templates lint` (see `TemplateLint`, which `jqc-server` runs
     /// before it publishes a template).
@@ -84,15 +54,15 @@ extension Workspace {
         let document = try Self.readReferenceFile(path)
         // A field type whose program is installed but not answering now is the
         // program's problem, not the template's: the import goes on, its answers degrade.
-        let linted = TemplateLint.problems(document, source: path, registry: registry, reportingUnavailable: false).problems
-        let (templates, checked, warnings) = Self.checkTemplates(document, source: path, registry: registry)
-        let problems = linted.isEmpty ? checked : linted
+        let problems = TemplateLint.problems(document, source: path, registry: registry, reportingUnavailable: false).problems
         guard problems.isEmpty else {
             throw AppError.validation("'\(path)' has \(problems.count) problem\(problems.count == 1 ? "" : "s"); nothing was imported.",
                                       problems: problems, code: .templateInvalid)
         }
+        // The lint decoded every template already: none fails here.
+        let templates = (document["templates"]?.arrayValue ?? []).compactMap { try? Template.decode($0).get() }
         try storage { () throws(StorageError) in try store.upsertTemplates(templates) }
-        return ImportSummary(imported: templates.map(\.id), warnings: warnings, source: path)
+        return ImportSummary(imported: templates.map(\.id), warnings: [], source: path)
     }
 
     /// Imports facilities and their areas from a file, merged by id into what is cached; all or nothing.

@@ -2,23 +2,8 @@ import Foundation
 
 /// One completed inspection in `GET /inspections`.
 public struct HistoryItem: Sendable, Hashable, Codable {
-    public struct Inspector: Sendable, Hashable, Codable {
-        public var id: String
-        public var displayName: String
-        public init(id: String, displayName: String) {
-            self.id = id
-            self.displayName = displayName
-        }
-        enum CodingKeys: String, CodingKey {
-            case id
-            case displayName = "display_name"
-        }
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            id = try c.decodeID(forKey: .id)
-            displayName = try c.decodeIfPresent(String.self, forKey: .displayName) ?? ""
-        }
-    }
+    /// The inspector of an item: a person as the contract names people.
+    public typealias Inspector = WirePerson
 
     public var serverID: String
     public var localID: UUID
