@@ -178,6 +178,12 @@ struct AdministrationContractTests {
         #expect(refused.stderr.contains("2 problems") || refused.stderr.contains("problems:"), "\(refused.stderr)")
         #expect(try admin(["templates", "--json"]).stdout.contains("\"templates\":[]"))
 
+        // A file's text reaches the operator's terminal only through the sanitiser.
+        try "id,name\nS-9\u{1B}[2J,Hostile\n".write(toFile: folder.path("hostile.csv"), atomically: true, encoding: .utf8)
+        let hostile = try admin(["import-facilities", folder.path("hostile.csv")])
+        #expect(hostile.status == 4)
+        #expect(!hostile.stderr.contains("\u{1B}") && hostile.stderr.contains("row 2"), "\(hostile.stderr)")
+
         let short = try admin(["add-user", "ivy"], stdin: "short\n")
         #expect(short.status == 4)
         #expect(short.stderr.contains("at least 10 characters"))

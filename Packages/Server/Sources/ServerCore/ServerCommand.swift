@@ -1,4 +1,5 @@
 import ArgumentParsing
+import FieldTypes
 import Foundation
 import Models
 import ProgramOutput
@@ -146,7 +147,8 @@ public enum ServerCommand {
                 return try AdminTool.importTemplates(store: store, path: parsed.positional(0) ?? "")
             }
         } catch {
-            OutputChannel.standardError.write("jqc-server: \(error.message)\n")
+            // Messages quote what a file or the database held: through the one sanitiser to the terminal.
+            OutputChannel.standardError.write("jqc-server: \(OneLine.escaped(error.message))\n")
             if json {
                 OutputChannel.standardOutput.line(String(decoding: JSONBody.encode(
                     ["error": ["code": .string(error.code), "message": .string(error.message)]] as JSONValue), as: UTF8.self))
