@@ -35,6 +35,20 @@ import Testing
         #expect(cycle.phase == .pullReviews(page: 0))
     }
 
+    /// A first sync whose reference pull the server refused for now, with nothing to send, is not a
+    /// sync that reached the server (jqc sync exits 75 and is tried again), even when the reviews feed answers.
+    @Test func reviewsAloneDoNotMakeAFailedReferencePullASync() {
+        var cycle = SyncCycle(now: now, retentionDays: 30, random: { 0.5 })
+        _ = cycle.start()
+        _ = cycle.handle(.referenceFailed(SyncFailure(kind: .transient, code: "SERVER_UNAVAILABLE", message: "503")))
+        _ = cycle.handle(.queueLoaded([]))
+        #expect(cycle.handle(.photoWorkLoaded([])) == [.pullReviews(fromStart: false)])
+        _ = cycle.handle(.reviewPageStored(page(received: 2), more: false))
+        #expect(cycle.summary.reviews?.received == 2)
+        #expect(cycle.summary.online == false)
+        #expect(cycle.summary.referenceError?.code == "SERVER_UNAVAILABLE")
+    }
+
     @Test func pagesArePulledWhileTheServerHasMoreThenRetentionRuns() {
         var (cycle, _) = pullingReviews()
         let back = ReturnedReport(localID: UUID(), serverID: "R-1")

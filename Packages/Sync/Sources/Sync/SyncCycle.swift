@@ -263,7 +263,8 @@ public struct SyncCycle: Sendable {
             return recordPhotos(outcomes)
 
         case (.pullReviews(let page), .reviewPageStored(let result, let more)):
-            summary.online = true
+            // Reviews alone do not make the cycle a sync that reached the server: a
+            // cycle whose reference pull failed with nothing to send still is not one.
             summary.reviews = (summary.reviews ?? ReviewCounts()).adding(result)
             summary.returned += result.returned
             guard more, page + 1 < Self.reviewPagesPerCycle else { return beginCleanup() }
