@@ -3,11 +3,12 @@ import Foundation
 /// A built program started in its own process, its output collected on
 /// background threads so that it never blocks on a full pipe.
 public final class RunningProgram: @unchecked Sendable {
-    // Written by the two reader threads before `done` is signalled, read only after.
+    // Written by the two reader threads under `lock`.
     private let process = Process()
     private let done = DispatchGroup()
     private var outData = Data()
     private var errData = Data()
+    private let lock = NSLock()
 
     /// Starts `name` (a product of this package) with these arguments, extra
     /// environment variables, and `stdin` written to its standard input (closed after);
@@ -39,21 +40,35 @@ public final class RunningProgram: @unchecked Sendable {
         done.enter()
         done.enter()
         DispatchQueue.global().async { [self] in
-            outData = (try? out.fileHandleForReading.readToEnd()) ?? Data()
+            Self.drain(out.fileHandleForReading) { chunk in lock.withLock { outData.append(chunk) } }
             done.leave()
         }
         DispatchQueue.global().async { [self] in
-            errData = (try? err.fileHandleForReading.readToEnd()) ?? Data()
+            Self.drain(err.fileHandleForReading) { chunk in lock.withLock { errData.append(chunk) } }
             done.leave()
         }
     }
 
+    /// Reads `handle` chunk by chunk until its end.
+    private static func drain(_ handle: FileHandle, into append: (Data) -> Void) {
+        while true {
+            let chunk = handle.availableData
+            if chunk.isEmpty { return }
+            append(chunk)
+        }
+    }
+
     /// Waits for the process to end and returns what it printed and its status.
+    /// A pipe can stay open after the program exits when a process started at
+    /// that moment elsewhere (a server another test started) inherited its end:
+    /// what the program wrote has been read by then, so after a grace period
+    /// the outcome is returned without waiting for that end.
     public func wait() -> ProcessOutcome {
-        done.wait()
         process.waitUntilExit()
-        return ProcessOutcome(status: process.terminationStatus,
-                              stdout: String(decoding: outData, as: UTF8.self),
-                              stderr: String(decoding: errData, as: UTF8.self))
+        _ = done.wait(timeout: .now() + 10)
+        return lock.withLock {
+            ProcessOutcome(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                           stderr: String(decoding: errData, as: UTF8.self))
+        }
     }
 }
