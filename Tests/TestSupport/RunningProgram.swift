@@ -51,9 +51,7 @@ public final class RunningProgram: @unchecked Sendable {
 
     /// Reads `handle` chunk by chunk until its end.
     private static func drain(_ handle: FileHandle, into append: (Data) -> Void) {
-        while true {
-            let chunk = handle.availableData
-            if chunk.isEmpty { return }
+        while let chunk = try? handle.read(upToCount: 65_536), !chunk.isEmpty {
             append(chunk)
         }
     }
