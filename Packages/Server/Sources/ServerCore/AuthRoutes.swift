@@ -7,30 +7,45 @@ extension ServerApp {
     /// `POST /auth/login`.
     func login(_ input: RouteInput) throws(ServerError) -> Reply {
         let body = try input.decode(LoginRequest.self)
-        guard body.username.utf8.count <= Self.longestUsername else {
+        let user = try verifySignIn(username: body.username, password: body.password, request: input.request)
+        let now = Date()
+        let refresh = newRefreshToken()
+        let sessionID = try store.write { session in
+            try session.createSession(userID: user.id, refreshHash: refresh.hash, now: now)
+        }
+        return .ok(grant(for: user, sessionID: sessionID, refreshToken: refresh.token, now: now))
+    }
+
+    /// The account a user name and password sign in to, checked the one way
+    /// the API and the console share: the lengths, the throttle of this
+    /// process and the limit every instance shares, the password under the
+    /// gate (a wrong name takes as long as a wrong password), and a disabled
+    /// account told only to the holder of its password.
+    func verifySignIn(username: String, password: String, request: ServerRequest) throws(ServerError) -> StoredUser {
+        guard username.utf8.count <= Self.longestUsername else {
             throw ServerError.badRequest("'username' is longer than \(Self.longestUsername) bytes")
         }
-        guard body.password.utf8.count <= Self.longestPassword else {
+        guard password.utf8.count <= Self.longestPassword else {
             throw ServerError.badRequest("'password' is longer than \(Self.longestPassword) bytes")
         }
         let now = Date()
-        let address = ClientAddress.of(input.request, trustedProxies: config.trustedProxies)
-        if let wait = loginThrottle.begin(address: address, username: body.username, now: now) {
-            throw ServerError.tooManyRequests("too many failed sign-ins for '\(body.username)' from this address; wait \(wait) seconds",
+        let address = ClientAddress.of(request, trustedProxies: config.trustedProxies)
+        if let wait = loginThrottle.begin(address: address, username: username, now: now) {
+            throw ServerError.tooManyRequests("too many failed sign-ins for '\(username)' from this address; wait \(wait) seconds",
                                               retryAfter: wait)
         }
         // A busy server (503) leaves the attempt uncounted; only a wrong password counts.
         var outcome = LoginThrottle.Outcome.notChecked
-        defer { loginThrottle.finish(address: address, username: body.username, outcome: outcome, now: Date()) }
-        let shared = SharedSignInLimit(address: address, username: body.username, window: loginThrottle.window)
+        defer { loginThrottle.finish(address: address, username: username, outcome: outcome, now: Date()) }
+        let shared = SharedSignInLimit(address: address, username: username, window: loginThrottle.window)
         let (user, wait) = try store.write { session in
-            (try session.user(username: body.username), try shared.refusal(in: session, now: now))
+            (try session.user(username: username), try shared.refusal(in: session, now: now))
         }
         if let wait {
-            throw ServerError.tooManyRequests("too many failed sign-ins for '\(body.username)' from this address; wait \(wait) seconds",
+            throw ServerError.tooManyRequests("too many failed sign-ins for '\(username)' from this address; wait \(wait) seconds",
                                               retryAfter: wait)
         }
-        let matches = try passwordGate.run { PasswordHasher.verify(body.password, against: user?.passwordHash ?? decoyHash) }
+        let matches = try passwordGate.run { PasswordHasher.verify(password, against: user?.passwordHash ?? decoyHash) }
         guard let user, matches else {
             outcome = .failed
             try store.write { session in try shared.recordFailure(in: session, now: Date()) }
@@ -39,12 +54,8 @@ extension ServerApp {
         outcome = .succeeded
         // Only the holder of the right password learns that the account is disabled.
         guard !user.isDisabled else { throw ServerError.authRequired(Self.disabledMessage) }
-        let refresh = newRefreshToken()
-        let sessionID = try store.write { session in
-            try shared.recordSuccess(in: session, now: now)
-            return try session.createSession(userID: user.id, refreshHash: refresh.hash, now: now)
-        }
-        return .ok(grant(for: user, sessionID: sessionID, refreshToken: refresh.token, now: now))
+        try store.write { session in try shared.recordSuccess(in: session, now: now) }
+        return user
     }
 
     /// `POST /auth/refresh`: the token presented is spent and a new pair issued.
@@ -128,7 +139,7 @@ extension ServerApp {
     }
 
     /// 32 random bytes as hex; only their SHA-256 is stored.
-    private func newRefreshToken() -> (token: String, hash: String) {
+    func newRefreshToken() -> (token: String, hash: String) {
         let token = Hex.encode(PasswordHasher.randomBytes(32))
         return (token, Digest.sha256Hex(Data(token.utf8)))
     }

@@ -32,8 +32,22 @@ extension ServerApp {
         guard let decision = ReviewDecision(rawValue: body.decision) else {
             throw ServerError.badRequest("'decision' must be approve, return or reject, not \(OneLine.quote(body.decision, limit: 40))")
         }
-        let comment = body.comment.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
-        let fieldComments = try Self.checkedFieldComments(body.fieldComments ?? [])
+        let (review, generation) = try recordDecision(serverID: serverID, decision: decision, revision: body.revision,
+                                                      comment: body.comment, fieldComments: body.fieldComments ?? [], by: caller)
+        return .ok(ReviewResponse(review: review.wire(generation: generation)))
+    }
+
+    /// Records a supervisor's decision on a report's current revision, the
+    /// one way the API and the console share: comments trimmed and bounded,
+    /// a reason needed to return or reject, field comments only on fields of
+    /// the template, a stale revision refused (409 `REVISION_STALE` with the
+    /// current review), the same decision again recording nothing. Returns
+    /// the review as it now stands and the server's generation.
+    func recordDecision(serverID: String, decision: ReviewDecision, revision: Int, comment rawComment: String?,
+                        fieldComments rawFieldComments: [FieldComment], by caller: Caller) throws(ServerError) -> (StoredReview, String) {
+        guard caller.isSupervisor else { throw ServerError.forbidden("only supervisors and admins may decide on a report") }
+        let comment = rawComment.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        let fieldComments = try Self.checkedFieldComments(rawFieldComments)
         if let comment, comment.count > Self.longestComment {
             throw ServerError.badRequest("'comment' is longer than \(Self.longestComment) characters")
         }
@@ -41,14 +55,14 @@ extension ServerApp {
             throw ServerError.badRequest("to \(decision.rawValue) a report, say why: give a 'comment' or at least one field comment")
         }
         let now = RFC3339.string(Date())
-        let (review, generation) = try store.write { session -> (StoredReview, String) in
+        return try store.write { session -> (StoredReview, String) in
             let generation = try session.setting(ReviewCursor.generationKey) ?? "0"
             guard let report = try session.report(serverID: serverID) else { throw ServerError.notFound("no report '\(serverID)'") }
             let current = try session.review(serverID: serverID)
                 ?? StoredReview.awaiting(report, revision: report.currentRevision)
-            guard body.revision == report.currentRevision else {
+            guard revision == report.currentRevision else {
                 throw ServerError.revisionStale(
-                    "revision \(body.revision) is not the current revision \(report.currentRevision) of report '\(serverID)'; look at it again",
+                    "revision \(revision) is not the current revision \(report.currentRevision) of report '\(serverID)'; look at it again",
                     review: CanonicalJSON.value(CanonicalJSON.string(current.wire(generation: generation))))
             }
             if !fieldComments.isEmpty {
@@ -70,7 +84,6 @@ extension ServerApp {
                                                             comment: comment, fieldComments: fieldComments))
             return (try session.saveReviews([decided]).first ?? decided, generation)
         }
-        return .ok(ReviewResponse(review: review.wire(generation: generation)))
     }
 
     /// `GET /reviews?since=&limit=`: the current review of each report

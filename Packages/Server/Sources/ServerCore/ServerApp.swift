@@ -131,6 +131,8 @@ final class ServerApp: Sendable {
     let log: ServerLog
     /// What `/metrics` reports (`--metrics-port`).
     let metrics: ServerMetrics
+    /// The console's session cookies and CSRF tokens.
+    let consoleSessions: ConsoleSessions
     /// A hash checked when the user name is unknown, so a wrong name and a
     /// wrong password take the same time.
     let decoyHash: String
@@ -147,6 +149,8 @@ final class ServerApp: Sendable {
         loginThrottle = LoginThrottle(window: TimeInterval(config.signInWindow))
         self.store = store
         self.signer = signer
+        consoleSessions = ConsoleSessions(tokenKey: signer.key, idleLifetime: config.consoleIdleLifetime,
+                                          maximumAge: config.consoleMaximumAge, secure: config.behindTLS)
         self.judge = judge
         templateCache = TemplateCache(registry: judge.registry)
         self.photos = photos
@@ -157,6 +161,7 @@ final class ServerApp: Sendable {
 
     /// How the HTTP layer should read the body of this method and path.
     func bodyPolicy(method: String, path: String) -> BodyPolicy {
+        if Self.isConsole(path) { return consoleBodyPolicy(method: method, path: path) }
         guard case .route(let route, _) = Router.match(method: method, path: path) else { return .none }
         switch route.body {
         case .none: return .none
@@ -198,6 +203,14 @@ final class ServerApp: Sendable {
             }
             if head.headers["content-length"] != nil && head.headers["transfer-encoding"] != nil {
                 throw ServerError.badRequest("the request has both Content-Length and Transfer-Encoding; send one")
+            }
+            if Self.isConsole(head.path) {
+                if let refusal = screenConsole(head) { return (policy, refused(refusal)) }
+                if case .json(let limit) = policy, let declared = head.headers["content-length"].flatMap({ Int64($0.trimmingCharacters(in: .whitespaces)) }),
+                   declared > Int64(limit) {
+                    throw ServerError.tooLarge("the form of \(declared) bytes is over the limit of \(limit) bytes")
+                }
+                return (policy, nil)
             }
             guard case .route(let route, _) = Router.match(method: head.method, path: head.path) else { return (policy, nil) }
             if route.requiresToken { _ = try bearerClaims(head.headers) }
@@ -248,6 +261,11 @@ final class ServerApp: Sendable {
         var userID: String?
         func answer() -> ServerResponse {
             if config.latencyMilliseconds > 0 { usleep(UInt32(config.latencyMilliseconds) * 1000) }
+            if Self.isConsole(request.path) {
+                let (response, user) = console(request)
+                userID = user
+                return response
+            }
             let reply: Reply
             var endpoint: Endpoint?
             do throws(ServerError) {

@@ -61,6 +61,12 @@ struct ServerConfig: Sendable {
     var logLevel = LogLevel.info
     /// The file the log is appended to (reopened on SIGHUP); nil means stderr.
     var logFile: String?
+    /// The server is reached through a TLS reverse proxy: the console's cookies are `Secure`.
+    var behindTLS = false
+    /// Seconds a console session lasts with no page opened.
+    var consoleIdleLifetime = 3600
+    /// Seconds a console session lasts at most after signing in.
+    var consoleMaximumAge = 12 * 3600
     /// The port of the metrics listener (0 picks a free one); nil means none.
     var metricsPort: UInt16?
     /// The address of the metrics listener.
@@ -112,6 +118,9 @@ struct ServerConfig: Sendable {
                help: "seconds an external field type has for each answer (default $JQC_FIELD_TYPE_TIMEOUT, or 2)"),
         .value("log-level", "LEVEL", help: "least severe log lines written: error, warn, info (with a line per request) or debug (default info)"),
         .value("log-file", "PATH", help: "append the log to PATH (created 0600, reopened on SIGHUP) instead of stderr"),
+        .flag("behind-tls", help: "the server is reached through a TLS reverse proxy: the console's cookies are marked Secure"),
+        .value("console-idle-ttl", "SECONDS", help: "a console session with no page opened for this long ends (default 3600)"),
+        .value("console-max-age", "SECONDS", help: "a console session ends this long after signing in, whatever its use (default 43200, 12 hours)"),
         .value("metrics-port", "PORT", help: "serve Prometheus metrics at /metrics on this port; 0 picks a free one (default: none)"),
         .value("metrics-host", "ADDRESS", help: "address of the metrics listener (default 127.0.0.1)"),
     ]
@@ -161,6 +170,9 @@ struct ServerConfig: Sendable {
                                                range: 1...(3650 * 86_400))
         config.refreshMaximumAge = try whole(parsed, "refresh-max-age", default: config.refreshMaximumAge,
                                              range: 1...(3650 * 86_400))
+        config.behindTLS = parsed.flag("behind-tls")
+        config.consoleIdleLifetime = try whole(parsed, "console-idle-ttl", default: config.consoleIdleLifetime, range: 60...(30 * 86_400))
+        config.consoleMaximumAge = try whole(parsed, "console-max-age", default: config.consoleMaximumAge, range: 60...(90 * 86_400))
         config.maxRevisions = try whole(parsed, "max-revisions", default: config.maxRevisions, range: 1...100_000)
         config.signInWindow = try whole(parsed, "sign-in-window", default: config.signInWindow, range: 10...86_400)
         config.passwordChecks = try whole(parsed, "password-checks", default: config.passwordChecks, range: 1...64)

@@ -6,12 +6,9 @@ import ServerCore
 /// History pages and the team roll-up.
 extension PostgresSession {
     func history(_ filter: HistoryQuery, limit: Int, offset: Int) throws(ServerError) -> ([(StoredReport, StoredUser)], Int) {
-        // Column names and operators come from `HistoryQuery`, never from the request; values are `$n` parameters.
-        let conditions = filter.conditions
-        let arguments: [PostgresValue] = conditions.map { .text($0.value) }
-        let filter = conditions.isEmpty ? ""
-            : "WHERE " + conditions.enumerated().map { "\($0.element.column) \($0.element.op) $\($0.offset + 1)" }.joined(separator: " AND ")
-        let total = try query("SELECT COUNT(*) AS total FROM reports r \(filter)", arguments).first?.int("total") ?? 0
+        let (where_, arguments) = Self.whereClause(filter)
+        let order = Self.orderClause(filter.order)
+        let total = try query("SELECT COUNT(*) AS total FROM reports r \(where_)", arguments).first?.int("total") ?? 0
         let reportColumns = Self.reportColumns.split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .map { "r.\($0) AS \($0)" }
@@ -20,7 +17,7 @@ extension PostgresSession {
         let rows = try query("""
             SELECT \(reportColumns), u.id AS owner_id, u.username AS owner_username, u.role AS owner_role,
                    u.display_name AS owner_display_name, u.password_hash AS owner_password_hash
-            FROM reports r JOIN users u ON u.id = r.owner_id \(filter) ORDER BY r.seq DESC LIMIT $\(page + 1) OFFSET $\(page + 2)
+            FROM reports r JOIN users u ON u.id = r.owner_id \(where_) ORDER BY \(order) LIMIT $\(page + 1) OFFSET $\(page + 2)
             """, arguments + [.integer(Int64(limit)), .integer(Int64(offset))])
         let list = rows.compactMap { row -> (StoredReport, StoredUser)? in
             guard let report = Self.report(row),
@@ -28,6 +25,34 @@ extension PostgresSession {
             return (report, owner)
         }
         return (list, Int(total))
+    }
+
+    func reviewStateCounts(_ filter: HistoryQuery) throws(ServerError) -> [ReviewState: Int] {
+        var unfiltered = filter
+        unfiltered.reviewState = nil
+        let (where_, arguments) = Self.whereClause(unfiltered)
+        var counts: [ReviewState: Int] = [:]
+        for row in try query("SELECT r.review_state AS state, COUNT(*) AS n FROM reports r \(where_) GROUP BY r.review_state", arguments) {
+            if let state = row.string("state").flatMap(ReviewState.init(rawValue:)) { counts[state] = Int(row.int("n") ?? 0) }
+        }
+        return counts
+    }
+
+    /// `WHERE ...` of a query with its arguments: column names and operators
+    /// come from `HistoryQuery`, never from the request; values are `$n` parameters.
+    private static func whereClause(_ filter: HistoryQuery) -> (String, [PostgresValue]) {
+        let conditions = filter.conditions
+        var parts = conditions.enumerated().map { "\($0.element.column) \($0.element.op) $\($0.offset + 1)" }
+        if filter.openFollowUps { parts.append("r.follow_up_required AND r.follow_up_cleared_by IS NULL") }
+        return (parts.isEmpty ? "" : "WHERE " + parts.joined(separator: " AND "), conditions.map { .text($0.value) })
+    }
+
+    private static func orderClause(_ order: HistoryOrder) -> String {
+        switch order {
+        case .newest: return "r.seq DESC"
+        case .oldest: return "r.seq ASC"
+        case .lowestScore: return "r.score ASC NULLS LAST, r.seq DESC"
+        }
     }
 
     func rollup() throws(ServerError) -> [RollupLine] {

@@ -6,11 +6,9 @@ import SQLite
 /// History pages and the team roll-up.
 extension SQLiteSession {
     func history(_ filter: HistoryQuery, limit: Int, offset: Int) throws(ServerError) -> ([(StoredReport, StoredUser)], Int) {
-        // Column names and operators come from `HistoryQuery`, never from the request; values are parameters.
-        let conditions = filter.conditions
-        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.map { "\($0.column) \($0.op) ?" }.joined(separator: " AND ")
-        let arguments: [SQLValue] = conditions.map { .text($0.value) }
-        let total = try db.query("SELECT COUNT(*) AS total FROM reports r \(filter)", arguments).first?.integer("total") ?? 0
+        let (where_, arguments) = Self.whereClause(filter)
+        let order = Self.orderClause(filter.order)
+        let total = try db.query("SELECT COUNT(*) AS total FROM reports r \(where_)", arguments).first?.integer("total") ?? 0
         let reportColumns = Self.reportColumns.split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .map { "r.\($0) AS \($0)" }
@@ -18,13 +16,41 @@ extension SQLiteSession {
         let rows = try db.query("""
             SELECT \(reportColumns), u.id AS owner_id_, u.username AS owner_username, u.role AS owner_role,
                    u.display_name AS owner_display_name, u.password_hash AS owner_password_hash
-            FROM reports r JOIN users u ON u.id = r.owner_id \(filter) ORDER BY r.seq DESC LIMIT ? OFFSET ?
+            FROM reports r JOIN users u ON u.id = r.owner_id \(where_) ORDER BY \(order) LIMIT ? OFFSET ?
             """, arguments + [.integer(Int64(limit)), .integer(Int64(offset))])
         let page = rows.compactMap { row -> (StoredReport, StoredUser)? in
             guard let report = Self.report(row), let owner = Self.owner(row) else { return nil }
             return (report, owner)
         }
         return (page, Int(total))
+    }
+
+    func reviewStateCounts(_ filter: HistoryQuery) throws(ServerError) -> [ReviewState: Int] {
+        var unfiltered = filter
+        unfiltered.reviewState = nil
+        let (where_, arguments) = Self.whereClause(unfiltered)
+        var counts: [ReviewState: Int] = [:]
+        for row in try db.query("SELECT r.review_state AS state, COUNT(*) AS n FROM reports r \(where_) GROUP BY r.review_state", arguments) {
+            if let state = row.text("state").flatMap(ReviewState.init(rawValue:)) { counts[state] = Int(row.integer("n") ?? 0) }
+        }
+        return counts
+    }
+
+    /// `WHERE ...` of a query with its arguments: column names and operators
+    /// come from `HistoryQuery`, never from the request; values are parameters.
+    private static func whereClause(_ filter: HistoryQuery) -> (String, [SQLValue]) {
+        let conditions = filter.conditions
+        var parts = conditions.map { "\($0.column) \($0.op) ?" }
+        if filter.openFollowUps { parts.append("r.follow_up_required = 1 AND r.follow_up_cleared_by IS NULL") }
+        return (parts.isEmpty ? "" : "WHERE " + parts.joined(separator: " AND "), conditions.map { .text($0.value) })
+    }
+
+    private static func orderClause(_ order: HistoryOrder) -> String {
+        switch order {
+        case .newest: return "r.seq DESC"
+        case .oldest: return "r.seq ASC"
+        case .lowestScore: return "r.score IS NULL, r.score ASC, r.seq DESC"
+        }
     }
 
     /// The owner joined to a history row.

@@ -1,6 +1,16 @@
 import Foundation
 import Models
 
+/// The order of a page of reports.
+public enum HistoryOrder: String, Sendable, CaseIterable {
+    /// Newest first (`GET /inspections`).
+    case newest
+    /// Oldest first: the longest waiting at the top of a review queue.
+    case oldest
+    /// Lowest score first, unscored last; newest first among equals.
+    case lowestScore = "score"
+}
+
 /// What one `GET /inspections` asks the store for (contract 1.1 filters):
 /// every field left nil does not narrow. Times are RFC 3339 in the form the
 /// store writes `accepted_at` (`2026-03-01T14:02:00Z`), so the store compares
@@ -21,6 +31,10 @@ public struct HistoryQuery: Sendable, Equatable {
     public var acceptedTo: String?
     /// `review_state` (contract 1.1): the current revision's review is in this state.
     public var reviewState: ReviewState?
+    /// Only reports that ask for a follow-up not yet done.
+    public var openFollowUps = false
+    /// The order of the page.
+    public var order = HistoryOrder.newest
 
     /// A query; nothing set is every report.
     public init(ownerID: String? = nil, inspectorID: String? = nil, facilityID: String? = nil, templateID: String? = nil,

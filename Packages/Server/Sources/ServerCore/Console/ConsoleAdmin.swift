@@ -1,0 +1,127 @@
+import FieldTypes
+import Foundation
+import Models
+
+/// The administration pages of the `admin` role: sites and areas,
+/// assignments, templates and people, each change made by the same
+/// `Administration` as `jqc-server admin` and the management API.
+extension ServerApp {
+    /// The sections of the administration, by path and title.
+    static let adminSections: [(path: String, title: String)] = [
+        ("sites", "Sites and areas"), ("assignments", "Assignments"), ("templates", "Forms"), ("people", "People"),
+    ]
+
+    /// `GET /console/admin`.
+    func consoleAdminHome(_ input: ConsoleInput) throws(ServerError) -> ConsolePage {
+        _ = try input.requireAdmin()
+        let events = try administration.events(limit: 20, before: nil)
+        var html = "<ul class=\"sections\">" + Self.adminSections.map {
+            "<li><a href=\"\(Self.consolePath)/admin/\($0.path)\">\(HTML.escape($0.title))</a></li>"
+        }.joined() + "</ul>\n"
+        html += "<section><h2>Latest changes</h2><ol class=\"events\">"
+        for event in events.reversed() {
+            html += "<li><span class=\"when\">\(ConsoleLayout.time(event.at))</span> <strong>\(HTML.escape(event.actorName))</strong> "
+                + "\(HTML.escape(event.kind)) <code>\(HTML.escape(event.subject))</code></li>"
+        }
+        html += "</ol></section>\n"
+        return ConsolePage(title: "Administration", body: html, viewer: input.viewer)
+    }
+
+    /// `GET /console/admin/{section}`.
+    func consoleAdminSection(_ input: ConsoleInput, _ section: String, status: Int = 200, error: String? = nil) throws(ServerError) -> ConsolePage {
+        _ = try input.requireAdmin()
+        guard let viewer = input.viewer, let title = Self.adminSections.first(where: { $0.path == section })?.title else {
+            throw ServerError.notFound("there is no administration page \(OneLine.quote(section, limit: 40))")
+        }
+        let form = ConsoleAdminForms(csrf: viewer.csrf)
+        let body: String
+        switch section {
+        case "sites": body = form.sites(try administration.facilities(), try administration.areas(facilityID: nil))
+        case "assignments":
+            body = form.assignments(try administration.assignments(inspector: nil), users: try administration.users(),
+                                    templates: try administration.templates(), facilities: try administration.facilities())
+        case "templates": body = form.templates(try administration.templates())
+        default: body = form.people(try administration.users())
+        }
+        return ConsolePage(status: status, title: title,
+                           body: ConsoleLayout.notice(Self.noticeText(input)) + ConsoleLayout.error(error) + body, viewer: viewer)
+    }
+
+    /// `POST /console/admin/{action}`: one change, then back to its section
+    /// with a notice; refused, the section again with why.
+    func consoleAdminAction(_ input: ConsoleInput, action: String) throws(ServerError) -> ConsoleReply {
+        let caller = try input.requireAdmin()
+        try input.requireCSRF()
+        let actor = AdminActor(id: caller.user.id, name: caller.user.displayName)
+        let admin = administration
+        let form = input.form
+        func need(_ name: String, _ what: String) throws(ServerError) -> String {
+            guard let value = form.text(name) else { throw ServerError.badRequest("give \(what)") }
+            return value
+        }
+        let section: String
+        switch action {
+        case "facility-add", "facility-change", "facility-retire", "facility-restore", "area-add", "area-change", "area-retire", "area-restore":
+            section = "sites"
+        case "assignment-create", "assignment-cancel": section = "assignments"
+        case "template-publish", "template-retire", "template-restore": section = "templates"
+        case "user-add", "user-change", "user-disable", "user-enable", "user-password": section = "people"
+        default: throw ServerError.notFound("there is no administration action \(OneLine.quote(action, limit: 40))")
+        }
+        do throws(ServerError) {
+            switch action {
+            case "facility-add":
+                _ = try admin.addFacility(Facility(id: try need("id", "the site's id"), name: try need("name", "the site's name"),
+                                                   address: form.text("address") ?? "", projectName: form.text("project_name") ?? ""), by: actor)
+            case "facility-change":
+                _ = try admin.changeFacility(id: try need("id", "the site's id"),
+                                             .init(name: form.text("name"), address: form.raw("address").map { $0.trimmingCharacters(in: .whitespaces) },
+                                                   projectName: form.raw("project_name").map { $0.trimmingCharacters(in: .whitespaces) }), by: actor)
+            case "facility-retire", "facility-restore":
+                _ = try admin.setFacilityRetired(id: try need("id", "the site's id"), retired: action == "facility-retire", by: actor)
+            case "area-add":
+                _ = try admin.addArea(Area(id: try need("id", "the area's id"), facilityID: try need("facility_id", "the area's site"),
+                                           name: try need("name", "the area's name"), areaType: form.text("area_type") ?? ""), by: actor)
+            case "area-change":
+                _ = try admin.changeArea(id: try need("id", "the area's id"),
+                                         .init(name: form.text("name"), areaType: form.raw("area_type").map { $0.trimmingCharacters(in: .whitespaces) }),
+                                         by: actor)
+            case "area-retire", "area-restore":
+                _ = try admin.setAreaRetired(id: try need("id", "the area's id"), retired: action == "area-retire", by: actor)
+            case "assignment-create":
+                _ = try admin.createAssignment(.init(id: form.text("id"), inspector: try need("inspector", "the inspector"),
+                                                     templateID: try need("template_id", "the form"), facilityID: try need("facility_id", "the site"),
+                                                     areaID: form.text("area_id"), due: form.text("due")), by: actor)
+            case "assignment-cancel":
+                _ = try admin.cancelAssignment(id: try need("id", "the assignment's id"), by: actor)
+            case "template-publish":
+                let text = try need("document", "the form's JSON")
+                guard let document = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
+                    throw ServerError.badRequest("the form's definition is not valid JSON")
+                }
+                _ = try admin.publishTemplates(document, source: "the form", by: actor)
+            case "template-retire", "template-restore":
+                _ = try admin.setTemplateRetired(id: try need("id", "the form's id"), retired: action == "template-retire", by: actor)
+            case "user-add":
+                guard let role = UserRole(rawValue: try need("role", "a role")) else { throw ServerError.badRequest("choose inspector, supervisor or admin") }
+                _ = try admin.addUser(username: try need("username", "a user name"), password: form.raw("password") ?? "", role: role,
+                                      displayName: form.text("display_name"), by: actor)
+            case "user-change":
+                let role = try form.text("role").map { (text) throws(ServerError) -> UserRole in
+                    guard let role = UserRole(rawValue: text) else { throw ServerError.badRequest("choose inspector, supervisor or admin") }
+                    return role
+                }
+                _ = try admin.changeUser(try need("id", "the person"), role: role, displayName: form.text("display_name"), by: actor)
+            case "user-disable", "user-enable":
+                _ = try admin.setUserDisabled(try need("id", "the person"), disabled: action == "user-disable", by: actor)
+            default:
+                _ = try admin.setPassword(try need("id", "the person"), password: form.raw("password") ?? "", by: actor)
+            }
+        } catch {
+            guard error.status < 500 else { throw error }
+            return .page(try consoleAdminSection(input, section, status: error.status,
+                                                 error: error.message.prefix(1).uppercased() + error.message.dropFirst() + "."))
+        }
+        return .redirect("\(Self.consolePath)/admin/\(section)?notice=saved")
+    }
+}

@@ -1,0 +1,147 @@
+import FieldTypes
+import Foundation
+import Models
+
+/// The review queue: reports awaiting review first, filtered, sorted and
+/// paged by the store (an indexed offset), with counts per state. An
+/// inspector's queue is their own reports.
+extension ServerApp {
+    /// Reports on one page of the queue.
+    static let queuePageSize = 50
+    /// The deepest page the queue offers (past it, narrow the filters).
+    static let queueDeepestPage = 10_000
+
+    /// `GET /console/queue?state=&facility=&inspector=&template=&from=&to=&sort=&page=`.
+    func consoleQueue(_ input: ConsoleInput) throws(ServerError) -> ConsolePage {
+        let caller = try input.requireCaller()
+        // No `state` at all opens on what awaits review; an empty one (chosen "all states") is every state.
+        let stateText = input.request.query["state"] == nil ? ReviewState.awaitingReview.rawValue : (input.query("state") ?? "")
+        var query = HistoryQuery(ownerID: caller.isSupervisor ? nil : caller.user.id)
+        if !stateText.isEmpty {
+            guard let state = ReviewState(rawValue: stateText) else {
+                throw ServerError.badRequest("there is no review state \(OneLine.quote(stateText, limit: 40))")
+            }
+            query.reviewState = state
+        }
+        query.facilityID = input.query("facility")
+        query.inspectorID = caller.isSupervisor ? input.query("inspector") : nil
+        query.templateID = input.query("template")
+        query.acceptedFrom = try Self.day(input.query("from"), name: "from", end: false)
+        query.acceptedTo = try Self.day(input.query("to"), name: "to", end: true)
+        let sortText = input.query("sort") ?? (query.reviewState == .awaitingReview ? HistoryOrder.oldest.rawValue : HistoryOrder.newest.rawValue)
+        guard let order = HistoryOrder(rawValue: sortText) else {
+            throw ServerError.badRequest("the queue cannot be sorted by \(OneLine.quote(sortText, limit: 40))")
+        }
+        query.order = order
+        let pageText = input.query("page") ?? "1"
+        guard let page = Int(pageText), (1...Self.queueDeepestPage).contains(page) else {
+            throw ServerError.badRequest("'page' must be a whole number from 1 to \(Self.queueDeepestPage)")
+        }
+        let found = try store.read { session in
+            (try session.history(query, limit: Self.queuePageSize, offset: (page - 1) * Self.queuePageSize),
+             try session.reviewStateCounts(query), try session.managedFacilities(), try session.managedTemplates(),
+             caller.isSupervisor ? try session.users(role: .inspector) : [caller.user])
+        }
+        let ((rows, total), counts, facilities, templates, inspectors) = found
+        let facilityNames = Dictionary(facilities.map { ($0.facility.id, $0.facility.name) }, uniquingKeysWith: { a, _ in a })
+        let templateNames = Dictionary(templates.map { ($0.template.id, $0.template.name) }, uniquingKeysWith: { a, _ in a })
+
+        let filters: [(String, String)] = [("state", stateText), ("facility", query.facilityID ?? ""),
+                                           ("inspector", query.inspectorID ?? ""), ("template", query.templateID ?? ""),
+                                           ("from", input.query("from") ?? ""), ("to", input.query("to") ?? ""),
+                                           ("sort", input.query("sort") ?? "")]
+        var html = ""
+        html += "<ul id=\"counts\">"
+        let allCount = counts.values.reduce(0, +)
+        let countLink = { (state: String, label: String, count: Int) -> String in
+            let link = Self.queueURL(state: state, filters.filter { $0.0 != "state" && $0.0 != "sort" })
+            let current = state == stateText ? " class=\"current\"" : ""
+            return "<li data-state=\"\(state.isEmpty ? "all" : state)\"\(current)><a href=\"\(HTML.attribute(link))\">\(HTML.escape(label)) <span class=\"count\">\(count)</span></a></li>"
+        }
+        for state in ReviewState.allCases {
+            html += countLink(state.rawValue, ConsoleLayout.stateName(state), counts[state] ?? 0)
+        }
+        html += countLink("", "all states", allCount)
+        html += "</ul>\n"
+
+        html += "<form id=\"filters\" method=\"get\" action=\"\(Self.consolePath)/queue\">\n"
+        html += "<label>State <select name=\"state\">"
+            + HTML.options([("", "all states")] + ReviewState.allCases.map { ($0.rawValue, ConsoleLayout.stateName($0)) }, selected: stateText)
+            + "</select></label>\n"
+        html += "<label>Site <select name=\"facility\">"
+            + HTML.options([("", "every site")] + facilities.map { ($0.facility.id, $0.facility.name) }, selected: query.facilityID ?? "")
+            + "</select></label>\n"
+        if caller.isSupervisor {
+            html += "<label>Inspector <select name=\"inspector\">"
+                + HTML.options([("", "everyone")] + inspectors.map { ($0.id, $0.displayName) }, selected: query.inspectorID ?? "")
+                + "</select></label>\n"
+        }
+        html += "<label>Form <select name=\"template\">"
+            + HTML.options([("", "every form")] + templates.map { ($0.template.id, $0.template.name) }, selected: query.templateID ?? "")
+            + "</select></label>\n"
+        html += "<label>From <input type=\"date\" name=\"from\" value=\"\(HTML.attribute(input.query("from") ?? ""))\"></label>\n"
+        html += "<label>To <input type=\"date\" name=\"to\" value=\"\(HTML.attribute(input.query("to") ?? ""))\"></label>\n"
+        html += "<label>Sort <select name=\"sort\">"
+            + HTML.options([("", "default"), (HistoryOrder.oldest.rawValue, "oldest first"), (HistoryOrder.newest.rawValue, "newest first"),
+                            (HistoryOrder.lowestScore.rawValue, "lowest score first")], selected: input.query("sort") ?? "")
+            + "</select></label>\n"
+        html += "<button type=\"submit\">Show</button>\n</form>\n"
+
+        let first = total == 0 ? 0 : (page - 1) * Self.queuePageSize + 1
+        let last = (page - 1) * Self.queuePageSize + rows.count
+        html += "<p class=\"muted\">\(total == 0 ? "No reports match." : "Reports \(first)–\(last) of \(total).")</p>\n"
+        if !rows.isEmpty {
+            html += "<table id=\"queue\">\n<thead><tr><th>Report</th><th>Completed</th><th>Site</th><th>Form</th><th>Inspector</th>"
+                + "<th class=\"num\">Score</th><th>Review</th><th class=\"num\">Revision</th></tr></thead>\n<tbody>\n"
+            for (report, owner) in rows {
+                let flag = report.followUpRequired ? " <span class=\"flag\" title=\"follow-up required\">follow-up</span>" : ""
+                html += "<tr class=\"report\" data-server-id=\"\(HTML.attribute(report.serverID))\">"
+                    + "<td>\(ConsoleLayout.reportLink(report.serverID))\(flag)</td>"
+                    + "<td class=\"completed\">\(ConsoleLayout.time(report.acceptedAt))</td>"
+                    + "<td class=\"facility\">\(HTML.escape(facilityNames[report.facilityID] ?? report.facilityID))</td>"
+                    + "<td class=\"template\">\(HTML.escape(templateNames[report.templateID] ?? report.templateID))</td>"
+                    + "<td class=\"inspector\">\(HTML.escape(owner.displayName))</td>"
+                    + "<td class=\"score num\">\(ConsoleLayout.percent(report.score))</td>"
+                    + "<td class=\"state\">\(ConsoleLayout.stateBadge(report.reviewState))</td>"
+                    + "<td class=\"num\">\(report.currentRevision)</td></tr>\n"
+            }
+            html += "</tbody>\n</table>\n"
+        }
+        func pageLink(_ number: Int, _ cls: String, _ label: String) -> String {
+            let link = Self.queueURL(state: stateText, filters.filter { $0.0 != "state" } + [("page", String(number))])
+            return "<a class=\"\(cls)\" href=\"\(HTML.attribute(link))\">\(label)</a>"
+        }
+        var pager: [String] = []
+        if page > 1 { pager.append(pageLink(page - 1, "previous", "← previous")) }
+        if last < total && page < Self.queueDeepestPage { pager.append(pageLink(page + 1, "next", "next →")) }
+        if !pager.isEmpty { html += "<p class=\"pager\">\(pager.joined(separator: " "))</p>\n" }
+        return ConsolePage(title: caller.isSupervisor ? "Review queue" : "My reports", body: ConsoleLayout.notice(Self.noticeText(input)) + html,
+                           viewer: input.viewer)
+    }
+
+    /// A link to the queue: the state always carried, empty or not (no state
+    /// at all means "awaiting review"), the other filters when set.
+    static func queueURL(state: String, _ pairs: [(String, String)]) -> String {
+        let rest = HTML.query(pairs)
+        return consolePath + "/queue?state=" + HTML.percent(state) + (rest.isEmpty ? "" : "&" + rest.dropFirst())
+    }
+
+    /// A `YYYY-MM-DD` filter as the store compares `accepted_at`: the day's first or last second (UTC).
+    static func day(_ text: String?, name: String, end: Bool) throws(ServerError) -> String? {
+        guard let text else { return nil }
+        guard RFC3339.isDay(text) else { throw ServerError.badRequest("'\(name)' must be a day such as 2026-03-01, not \(OneLine.quote(text, limit: 40))") }
+        return text + (end ? "T23:59:59Z" : "T00:00:00Z")
+    }
+
+    /// The notice a redirect after a form asks for, from a fixed list (never text from the URL).
+    static func noticeText(_ input: ConsoleInput) -> String? {
+        switch input.query("notice") {
+        case "approved"?: return "Approved. The inspector sees it at their next sync."
+        case "returned"?: return "Returned to the inspector, with your comments. They see it at their next sync."
+        case "rejected"?: return "Rejected. The inspector sees it at their next sync."
+        case "unchanged"?: return "That decision was already recorded; nothing changed."
+        case "saved"?: return "Saved."
+        default: return nil
+        }
+    }
+}
