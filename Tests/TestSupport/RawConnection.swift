@@ -8,6 +8,8 @@ public struct RawResponse: Sendable {
     /// Header values by lowercased name.
     public var headers: [String: String]
     public var body: Data
+    /// Every `Set-Cookie` header, in order (a header that may be sent more than once).
+    public var setCookies: [String] = []
 
     /// The body parsed as JSON.
     public var json: JSONValue { (try? JSONDecoder().decode(JSONValue.self, from: body)) ?? .null }
@@ -106,13 +108,17 @@ public final class RawConnection: @unchecked Sendable {
         guard let statusLine = lines.first, statusLine.hasPrefix("HTTP/1."),
               let status = Int(statusLine.split(separator: " ").dropFirst().first ?? "") else { return nil }
         var headers: [String: String] = [:]
+        var cookies: [String] = []
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let name = line[..<colon].lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[name] = value
+            if name == "set-cookie" { cookies.append(value) }
         }
         var body = Data(data[headEnd...])
         if let expected, body.count > expected { body = body.prefix(expected) }
-        return RawResponse(status: status, headers: headers, body: body)
+        return RawResponse(status: status, headers: headers, body: body, setCookies: cookies)
     }
 
     /// Whether the server closed the connection within `timeout` (reading

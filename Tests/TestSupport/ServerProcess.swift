@@ -21,7 +21,8 @@ public final class ServerProcess: @unchecked Sendable {
     /// `before` runs against the database path first (to add users with the admin command).
     /// `sqlite` keeps the server on a SQLite file whatever the run's store
     /// (for tests of that store's files).
-    public init(_ arguments: [String] = ["--demo"], database: String? = nil, sqlite: Bool = false,
+    /// `clock` runs the server under libfaketime, its wall clock set there (an instance whose clock is ahead).
+    public init(_ arguments: [String] = ["--demo"], database: String? = nil, sqlite: Bool = false, clock: DeviceClock? = nil,
                 before: (String) throws -> Void = { _ in }) throws {
         directory = TemporaryDirectory(prefix: "jqc-server")
         let postgresRun = ServerDatabases.usePostgres && !sqlite
@@ -32,8 +33,16 @@ public final class ServerProcess: @unchecked Sendable {
         try before(databasePath)
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Programs.path("jqc-server"))
-        process.arguments = ["--port", "0", "--db", databasePath] + (postgres ? ["--upload-dir", uploadDirectory] : []) + arguments
+        let serverArguments = ["--port", "0", "--db", databasePath] + (postgres ? ["--upload-dir", uploadDirectory] : []) + arguments
+        if let clock {
+            try DeviceClock.requireWrapper()
+            process.executableURL = URL(fileURLWithPath: DeviceClock.wrapper)
+            process.arguments = clock.wrapperArguments + [Programs.path("jqc-server")] + serverArguments
+            process.environment = ProcessInfo.processInfo.environment.merging(DeviceClock.environment) { _, new in new }
+        } else {
+            process.executableURL = URL(fileURLWithPath: Programs.path("jqc-server"))
+            process.arguments = serverArguments
+        }
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle(forWritingAtPath: stderrPath)
@@ -64,6 +73,11 @@ public final class ServerProcess: @unchecked Sendable {
     @discardableResult
     public func stop() -> Int32 {
         if process.isRunning {
+            // Under the clock wrapper the server is the wrapper's child, which the wrapper waits for
+            // without passing signals on: the server is told first.
+            let pid = process.processIdentifier
+            let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+            for child in children.split(separator: " ").compactMap({ Int32($0) }) { kill(child, SIGTERM) }
             process.terminate()
         }
         process.waitUntilExit()

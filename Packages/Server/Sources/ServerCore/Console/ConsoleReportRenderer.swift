@@ -169,6 +169,9 @@ struct ConsoleReportRenderer {
         let value = view.answers[field.id]
         let shown = type.display(value, for: field, style: Self.style)
         guard let value, !type.isBlank(value), type.validate(value, for: field) == nil else {
+            // Photos uploaded for a photo field whose answer does not list them yet are still shown.
+            let attached = view.photos.filter { $0.fieldID == field.id.rawValue }.map { $0.localID.uuidString.lowercased() }
+            if type.takesPhotos && !attached.isEmpty { return photoStrip(attached) }
             return "<span class=\"muted\">\(HTML.escape(shown))</span>"
         }
         switch type.layout(value, for: field) {
@@ -211,9 +214,9 @@ struct ConsoleReportRenderer {
         return out + "</div>"
     }
 
-    /// Photos neither a field's nor an issue's.
+    /// Photos shown neither at a photo field nor with an issue.
     private func otherPhotos() -> String {
-        let fieldIDs = Set(view.template?.schema.fields.map(\.id.rawValue) ?? [])
+        let fieldIDs = Set((view.template?.schema.fields ?? []).filter { registry.resolve($0).takesPhotos && !judgement.hidden.contains($0.id) }.map(\.id.rawValue))
         let issuePhotos = Set(view.issues.flatMap(\.photoLocalIDs))
         let loose = view.photos.filter { photo in
             !(photo.fieldID.map(fieldIDs.contains) ?? false) && photo.issueLocalID == nil && !issuePhotos.contains(photo.localID)

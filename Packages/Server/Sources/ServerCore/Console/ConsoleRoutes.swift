@@ -222,6 +222,24 @@ extension ServerApp {
         }
     }
 
+    /// The pattern of a console path for the access log and the metrics: ids
+    /// replaced by their names, anything unknown one label, so what a client
+    /// sends never grows the set of labels.
+    static func consolePattern(_ path: String) -> String {
+        let parts = path.dropFirst(consolePath.count).split(separator: "/").map(String.init)
+        let known: Set<String> = ["console.css", "sign-in", "sign-out", "queue", "sites", "team", "admin"]
+        switch (parts.count, parts.first ?? "") {
+        case (0, _): return consolePath + "/"
+        case (1, let first) where known.contains(first): return consolePath + "/" + first
+        case (2, "reports"): return consolePath + "/reports/{server_id}"
+        case (3, "reports") where ["print", "review"].contains(parts[2]): return consolePath + "/reports/{server_id}/" + parts[2]
+        case (4, "reports") where parts[2] == "photos": return consolePath + "/reports/{server_id}/photos/{local_id}"
+        case (2, "sites"): return consolePath + "/sites/{facility_id}"
+        case (2, "admin"): return consolePath + "/admin/{page}"
+        default: return consolePath + "/unmatched"
+        }
+    }
+
     /// The caller behind a verified cookie: the session still live, the account enabled.
     private func consoleCaller(_ claims: ConsoleClaims) throws(ServerError) -> Caller? {
         let found = try store.read { session -> (StoredUser?, Bool) in
