@@ -54,7 +54,16 @@ class Browser:
     # Navigation
 
     def open(self, path: str) -> None:
+        self.forget_log()
         self.driver.get(self.base + path)
+
+    def back(self) -> None:
+        self.forget_log()
+        self.driver.back()
+
+    def forget_log(self) -> None:
+        """Drops what the browser logged so far: what is read after belongs to the next page."""
+        self.driver.get_log("browser")
 
     @property
     def path(self) -> str:
@@ -79,6 +88,8 @@ class Browser:
     def submit_and_wait(self, button: WebElement) -> None:
         """Clicks a submit button and waits until the next page has replaced this one."""
         html_element = self.driver.find_element(By.TAG_NAME, "html")
+        label = shorten(button.get_attribute("outerHTML"), 80)
+        self.forget_log()
         button.click()
 
         def replaced() -> bool:
@@ -88,7 +99,7 @@ class Browser:
             except Exception:
                 return self.driver.execute_script("return document.readyState") == "complete"
 
-        self.wait(replaced, f"a new page after clicking {button.get_attribute('outerHTML')[:80]!r}", lambda: self.path)
+        self.wait(replaced, f"a new page after clicking {label}", lambda: self.path)
 
     # Reading the page
 
@@ -137,9 +148,24 @@ class Browser:
         return [name for name in names if not name.startswith(origin + "/")]
 
     def policy_violations(self) -> list[str]:
-        """Content-Security-Policy refusals the browser logged since the last call."""
+        """Content-Security-Policy refusals the browser logged on this page."""
         return [entry["message"] for entry in self.driver.get_log("browser")
                 if "Content Security Policy" in entry.get("message", "")]
+
+    def overflow(self) -> str | None:
+        """What sticks out past the window's right edge, making the page
+        scroll sideways (None when the page fits the window's width)."""
+        return self.script("""
+            const width = document.documentElement.clientWidth;
+            if (document.documentElement.scrollWidth <= width) return null;
+            for (const e of document.body.querySelectorAll('*')) {
+                const right = e.getBoundingClientRect().right;
+                if (right > width + 1) {
+                    const name = e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className && typeof e.className === 'string' ? '.' + e.className.trim().split(/ +/).join('.') : '');
+                    return name + ' reaches ' + Math.round(right) + ' px in a window ' + width + ' px wide';
+                }
+            }
+            return 'the page is ' + document.documentElement.scrollWidth + ' px wide in a window ' + width + ' px wide';""")
 
     def image_width(self, element: WebElement) -> int:
         """The natural width of an image once the browser finished loading it

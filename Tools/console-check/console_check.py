@@ -175,6 +175,10 @@ class ConsoleCheck:
         violations = b.policy_violations()
         t.expect(not violations, f"no Content-Security-Policy refusal on {where}", violations)
 
+    def page_fits(self, b: Browser, where: str) -> None:
+        """The page fits a 1280 px window: nothing cut off at the right, no sideways scrolling."""
+        self.t.expect(b.overflow() is None, f"{where} to fit the 1280 px window without scrolling sideways", b.overflow())
+
     def field(self, b: Browser, field_id: str):
         return b.one(f'div.field[data-field-id="{field_id}"]', f"field {field_id}")
 
@@ -304,6 +308,7 @@ class ConsoleCheck:
         t.contains(b.text(), XSS_TEMPLATE_NAME, "the queue page")
         self.page_is_safe(b, "the queue")
         self.written.append(b.screenshot(self.shots / "queue.png"))
+        self.page_fits(b, "the queue")
         self.apply_filters(b, state="approved")
         t.equal(set(self.queue_rows(b)), set(), "the site's approved reports (none yet)")
         self.apply_filters(b, state="awaiting_review", inspector=self.ivy.user["id"])
@@ -376,6 +381,7 @@ class ConsoleCheck:
         t.expect(self.events_before >= 1, "#events to list at least the report's arrival", self.events_before)
         self.page_is_safe(b, "the report page")
         self.written.append(b.screenshot(self.shots / "report.png"))
+        self.page_fits(b, "the report page")
         t.done()
 
     def one_link(self, b: Browser, report: Report):
@@ -404,7 +410,7 @@ class ConsoleCheck:
         anonymous = Http(self.base).request("GET", self.photo_path)
         t.expect(anonymous.status != 200 and not anonymous.header("Content-Type").startswith("image/"),
                  "the photo refused to a request with no session", f"{anonymous.status} {anonymous.header('Content-Type')}")
-        b.driver.back()
+        b.back()
         b.wait_for_route(f"/console/reports/{self.a.server_id}")
         t.done()
 
@@ -521,7 +527,8 @@ class ConsoleCheck:
         answer = self.session(b).request("POST", f"/console/reports/{self.a.server_id}/review",
                                          {"revision": stale_revision, "decision": "approve", "comment": "", "csrf": stale_csrf})
         t.equal(answer.status, 409, "the status of a decision on a stale revision")
-        t.equal(self.server_review(self.a)["review"]["state"] != "approved", True, "the stale approval to record nothing")
+        state = self.server_review(self.a)["review"]["state"]
+        t.expect(state != "approved", "the stale approvals to record nothing (the server's review not approved)", state)
 
         b.open(f"/console/reports/{self.a.server_id}")
         t.equal(b.one("form#decision input[name=revision]", "the decision's revision").get_attribute("value"), current,
@@ -557,6 +564,7 @@ class ConsoleCheck:
         t.equal(len(links), 1, f"the number of a.site links to {site_path}")
         t.contains(links[0].text, XSS_FACILITY_NAME, "the site's link")
         self.page_is_safe(b, "the sites page")
+        self.page_fits(b, "the sites page")
         b.submit_and_wait(links[0])
         b.wait_for_route(site_path)
         chart = b.one("svg#score-chart", "the site's score chart")
@@ -567,11 +575,13 @@ class ConsoleCheck:
         t.contains(b.text(), XSS_FACILITY_NAME, "the site page")
         self.page_is_safe(b, "the site page")
         self.written.append(b.screenshot(self.shots / "site.png"))
+        self.page_fits(b, "the site page")
         b.open("/console/team")
         team = b.one("table#team", "the team table").text
         t.contains(team, INSPECTOR[2], "the team table")
         t.contains(team, SECOND_INSPECTOR_NAME, "the team table")
         self.page_is_safe(b, "the team page")
+        self.page_fits(b, "the team page")
         t.done()
 
     def sign_out(self) -> None:
