@@ -18,6 +18,10 @@ enum Shared {
             let added = try Programs.run("jqc-server", ["admin", "add-user", "other", "--db", db, "--role", "inspector",
                                                         "--display-name", "Otto Other"], stdin: "other-pass\n")
             guard added.status == 0 else { throw ServerLaunchError(message: "add-user failed: \(added.stderr)") }
+            // An inspector whose reports only the reviews feed's paging test touches.
+            let pager = try Programs.run("jqc-server", ["admin", "add-user", "pager", "--db", db, "--role", "inspector",
+                                                        "--display-name", "Pat Pager"], stdin: "pager-password\n")
+            guard pager.status == 0 else { throw ServerLaunchError(message: "add-user failed: \(pager.stderr)") }
         }
     }
 

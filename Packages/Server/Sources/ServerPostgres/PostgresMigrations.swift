@@ -113,6 +113,10 @@ enum PostgresMigrations {
                    CASE WHEN v.revision = 1 THEN 'accepted' WHEN v.source = 'device' THEN 'amended' ELSE 'edited' END, v.revision
             FROM report_revisions v LEFT JOIN users u ON u.id = v.author_id ORDER BY v.server_id, v.revision
             """),
+        // The console's queue sorted by score: lowest first, unscored last, newest first among equals.
+        ("004-queue-by-score", """
+            CREATE INDEX reports_score ON reports(score ASC NULLS LAST, seq DESC);
+            """),
     ]
 
     /// Brings the database to this build's schema, or refuses it.

@@ -7,8 +7,15 @@ import ServerCore
 extension PostgresSession {
     func history(_ filter: HistoryQuery, limit: Int, offset: Int) throws(ServerError) -> ([(StoredReport, StoredUser)], Int) {
         let (where_, arguments) = Self.whereClause(filter)
-        let order = Self.orderClause(filter.order)
         let total = try query("SELECT COUNT(*) AS total FROM reports r \(where_)", arguments).first?.int("total") ?? 0
+        return (try reportsPage(filter, limit: limit, offset: offset), Int(total))
+    }
+
+    /// The page is chosen from the reports alone, and only its rows are joined to their owners:
+    /// a deep offset skips reports without joining each one it skips.
+    func reportsPage(_ filter: HistoryQuery, limit: Int, offset: Int) throws(ServerError) -> [(StoredReport, StoredUser)] {
+        let (where_, arguments) = Self.whereClause(filter)
+        let order = Self.orderClause(filter.order)
         let reportColumns = Self.reportColumns.split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .map { "r.\($0) AS \($0)" }
@@ -17,14 +24,15 @@ extension PostgresSession {
         let rows = try query("""
             SELECT \(reportColumns), u.id AS owner_id, u.username AS owner_username, u.role AS owner_role,
                    u.display_name AS owner_display_name, u.password_hash AS owner_password_hash
-            FROM reports r JOIN users u ON u.id = r.owner_id \(where_) ORDER BY \(order) LIMIT $\(page + 1) OFFSET $\(page + 2)
+            FROM (SELECT * FROM reports r \(where_) ORDER BY \(order) LIMIT $\(page + 1) OFFSET $\(page + 2)) r
+            JOIN users u ON u.id = r.owner_id ORDER BY \(order)
             """, arguments + [.integer(Int64(limit)), .integer(Int64(offset))])
         let list = rows.compactMap { row -> (StoredReport, StoredUser)? in
             guard let report = Self.report(row),
                   let owner = Self.user(row, prefix: "owner_") else { return nil }
             return (report, owner)
         }
-        return (list, Int(total))
+        return list
     }
 
     func reviewStateCounts(_ filter: HistoryQuery) throws(ServerError) -> [ReviewState: Int] {

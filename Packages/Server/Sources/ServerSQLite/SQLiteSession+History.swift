@@ -7,8 +7,15 @@ import SQLite
 extension SQLiteSession {
     func history(_ filter: HistoryQuery, limit: Int, offset: Int) throws(ServerError) -> ([(StoredReport, StoredUser)], Int) {
         let (where_, arguments) = Self.whereClause(filter)
-        let order = Self.orderClause(filter.order)
         let total = try db.query("SELECT COUNT(*) AS total FROM reports r \(where_)", arguments).first?.integer("total") ?? 0
+        return (try reportsPage(filter, limit: limit, offset: offset), Int(total))
+    }
+
+    /// The page is chosen from the reports alone, and only its rows are joined to their owners:
+    /// a deep offset skips reports without joining each one it skips.
+    func reportsPage(_ filter: HistoryQuery, limit: Int, offset: Int) throws(ServerError) -> [(StoredReport, StoredUser)] {
+        let (where_, arguments) = Self.whereClause(filter)
+        let order = Self.orderClause(filter.order)
         let reportColumns = Self.reportColumns.split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .map { "r.\($0) AS \($0)" }
@@ -16,13 +23,13 @@ extension SQLiteSession {
         let rows = try db.query("""
             SELECT \(reportColumns), u.id AS owner_id_, u.username AS owner_username, u.role AS owner_role,
                    u.display_name AS owner_display_name, u.password_hash AS owner_password_hash
-            FROM reports r JOIN users u ON u.id = r.owner_id \(where_) ORDER BY \(order) LIMIT ? OFFSET ?
+            FROM (SELECT * FROM reports r \(where_) ORDER BY \(order) LIMIT ? OFFSET ?) r
+            JOIN users u ON u.id = r.owner_id ORDER BY \(order)
             """, arguments + [.integer(Int64(limit)), .integer(Int64(offset))])
-        let page = rows.compactMap { row -> (StoredReport, StoredUser)? in
+        return rows.compactMap { row -> (StoredReport, StoredUser)? in
             guard let report = Self.report(row), let owner = Self.owner(row) else { return nil }
             return (report, owner)
         }
-        return (page, Int(total))
     }
 
     func reviewStateCounts(_ filter: HistoryQuery) throws(ServerError) -> [ReviewState: Int] {

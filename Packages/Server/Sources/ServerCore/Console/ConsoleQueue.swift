@@ -37,14 +37,18 @@ extension ServerApp {
         guard let page = Int(pageText), (1...Self.queueDeepestPage).contains(page) else {
             throw ServerError.badRequest("'page' must be a whole number from 1 to \(Self.queueDeepestPage)")
         }
+        // One snapshot: the page, the counts of every state (the total is one of them, or their sum), the filters' choices.
         let found = try store.read { session in
-            (try session.history(query, limit: Self.queuePageSize, offset: (page - 1) * Self.queuePageSize),
-             try session.reviewStateCounts(query), try session.managedFacilities(), try session.managedTemplates(),
+            (try session.reportsPage(query, limit: Self.queuePageSize, offset: (page - 1) * Self.queuePageSize),
+             try session.reviewStateCounts(query), try session.managedFacilities(),
+             try templateCache.templates(in: session).values.map(\.template).sorted { $0.name < $1.name },
              caller.isSupervisor ? try session.users(role: .inspector) : [caller.user])
         }
-        let ((rows, total), counts, facilities, templates, inspectors) = found
+        let (rows, counts, facilities, templates, inspectors) = found
+        let total = query.reviewState.map { counts[$0] ?? 0 } ?? counts.values.reduce(0, +)
         let facilityNames = Dictionary(facilities.map { ($0.facility.id, $0.facility.name) }, uniquingKeysWith: { a, _ in a })
-        let templateNames = Dictionary(templates.map { ($0.template.id, $0.template.name) }, uniquingKeysWith: { a, _ in a })
+        var templateNames: [String: String] = [:]
+        for template in templates { templateNames[template.id] = template.name }
 
         let filters: [(String, String)] = [("state", stateText), ("facility", query.facilityID ?? ""),
                                            ("inspector", query.inspectorID ?? ""), ("template", query.templateID ?? ""),
@@ -77,7 +81,7 @@ extension ServerApp {
                 + "</select></label>\n"
         }
         html += "<label>Form <select name=\"template\">"
-            + HTML.options([("", "every form")] + templates.map { ($0.template.id, $0.template.name) }, selected: query.templateID ?? "")
+            + HTML.options([("", "every form")] + templates.map { ($0.id, $0.name) }, selected: query.templateID ?? "")
             + "</select></label>\n"
         html += "<label>From <input type=\"date\" name=\"from\" value=\"\(HTML.attribute(input.query("from") ?? ""))\"></label>\n"
         html += "<label>To <input type=\"date\" name=\"to\" value=\"\(HTML.attribute(input.query("to") ?? ""))\"></label>\n"

@@ -48,25 +48,26 @@ enum ConsoleStyle {
         th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid #e5e7eb; vertical-align: top; }
         th { background: #f9fafb; font-weight: 600; }
         .num { text-align: right; white-space: nowrap; }
+        td a.open { white-space: nowrap; }
         tr.report:hover td { background: #f9fafb; }
         .pager { display: flex; gap: 16px; }
-        .state { display: inline-block; padding: 1px 9px; border-radius: 10px; font-size: 12px; font-weight: 700; border: 1px solid currentColor; white-space: nowrap; }
-        .state.awaiting_review { color: #1e40af; background: #dbeafe; }
-        .state.approved { color: #065f46; background: #d1fae5; }
-        .state.returned { color: #92400e; background: #fef3c7; }
-        .state.rejected { color: #991b1b; background: #fee2e2; }
+        span.state { display: inline-block; padding: 1px 9px; border-radius: 10px; font-size: 12px; font-weight: 700; border: 1px solid currentColor; white-space: nowrap; }
+        span.state.awaiting_review { color: #1e40af; background: #dbeafe; }
+        span.state.approved { color: #065f46; background: #d1fae5; }
+        span.state.returned { color: #92400e; background: #fef3c7; }
+        span.state.rejected { color: #991b1b; background: #fee2e2; }
         .flag { color: #b45309; font-size: 12px; font-weight: 700; }
         dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: 3px 16px; margin: 0; }
         dl.meta div { display: contents; }
         dt { color: #6b7280; }
         dd { margin: 0; overflow-wrap: anywhere; }
         .review-comment { margin: 10px 0 0; padding: 6px 10px; border-left: 3px solid #b45309; background: #fffbeb; white-space: pre-wrap; }
-        .score { display: flex; align-items: center; gap: 24px; margin: 20px 0 0; padding: 14px 20px; border: 2px solid #d1fae5; border-radius: 8px; }
-        .score .percent { font-size: 52px; font-weight: 700; line-height: 1; color: #065f46; }
-        .score .verdict { margin: 0; font-size: 18px; font-weight: 600; }
-        .score p { margin: 2px 0; }
-        .score.failed { border-color: #b91c1c; background: #fef2f2; }
-        .score.failed .percent, .score.failed .verdict, .critical-failures { color: #b91c1c; }
+        section.score { display: flex; align-items: center; gap: 24px; margin: 20px 0 0; padding: 14px 20px; border: 2px solid #d1fae5; border-radius: 8px; }
+        section.score .percent { font-size: 52px; font-weight: 700; line-height: 1; color: #065f46; }
+        section.score .verdict { margin: 0; font-size: 18px; font-weight: 600; }
+        section.score p { margin: 2px 0; }
+        section.score.failed { border-color: #b91c1c; background: #fef2f2; }
+        section.score.failed .percent, section.score.failed .verdict, .critical-failures { color: #b91c1c; }
         details.breakdown { margin: 10px 0; }
         td.outcome.passed { color: #065f46; }
         td.outcome.failed { color: #b91c1c; font-weight: 600; }
@@ -113,9 +114,9 @@ enum ConsoleStyle {
           nav, form, .field-comment-box, .pager { display: none; }
           body { background: none; font-size: 10.5pt; }
           main { max-width: none; margin: 0; padding: 0; box-shadow: none; border-radius: 0; }
-          .badge, .state, .score.failed .percent { print-color-adjust: exact; -webkit-print-color-adjust: exact; }
+          .badge, span.state, section.score.failed .percent { print-color-adjust: exact; -webkit-print-color-adjust: exact; }
           h2, h3 { break-after: avoid; }
-          .field, .issue, figure.photo, tr, .score { break-inside: avoid; }
+          .field, .issue, figure.photo, tr, section.score { break-inside: avoid; }
           img.photo-thumb { max-width: 160px; max-height: 160px; }
         }
 

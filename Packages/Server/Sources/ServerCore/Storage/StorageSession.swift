@@ -167,6 +167,8 @@ public protocol StorageSession {
 
     /// One page of the reports `query` matches, newest first, and how many it matches in all.
     func history(_ query: HistoryQuery, limit: Int, offset: Int) throws(ServerError) -> ([(StoredReport, StoredUser)], Int)
+    /// One page of the reports `query` matches, in its order, without counting them (the console's queue counts by state).
+    func reportsPage(_ query: HistoryQuery, limit: Int, offset: Int) throws(ServerError) -> [(StoredReport, StoredUser)]
     /// How many reports `query` matches in each review state (its own `reviewState` left out).
     func reviewStateCounts(_ query: HistoryQuery) throws(ServerError) -> [ReviewState: Int]
     /// Per inspector: completed reports, open follow-ups, average score.
