@@ -45,10 +45,12 @@ enum ConsoleStyle {
         #counts li.current a { background: #1f2937; color: #fff; border-color: #1f2937; }
         #counts .count { font-weight: 700; }
         table { border-collapse: collapse; width: 100%; }
-        th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid #e5e7eb; vertical-align: top; }
+        th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid #e5e7eb; vertical-align: top; overflow-wrap: break-word; }
+        th { white-space: nowrap; }
+        td.facility, td.template { overflow-wrap: anywhere; }
         th { background: #f9fafb; font-weight: 600; }
         .num { text-align: right; white-space: nowrap; }
-        td a.open { white-space: nowrap; }
+        td a.open { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: 12px; word-break: break-all; }
         tr.report:hover td { background: #f9fafb; }
         .pager { display: flex; gap: 16px; }
         span.state { display: inline-block; padding: 1px 9px; border-radius: 10px; font-size: 12px; font-weight: 700; border: 1px solid currentColor; white-space: nowrap; }
