@@ -20,7 +20,17 @@ struct TokenSigner: Sendable {
     let key: [UInt8]
 
     /// The token for these claims.
-    func sign(_ claims: AccessClaims) -> String {
+    func sign(_ claims: AccessClaims) -> String { seal(claims) }
+
+    /// The claims of a token that is well-formed, correctly signed and not
+    /// expired at `now`; nil otherwise (the caller answers 401 either way).
+    func verify(_ token: String, now: Date) -> AccessClaims? {
+        guard let claims = open(token, as: AccessClaims.self), claims.exp > Int64(now.timeIntervalSince1970) else { return nil }
+        return claims
+    }
+
+    /// Any claims as `base64url(JSON) "." base64url(HMAC)` under this key.
+    func seal<Claims: Encodable>(_ claims: Claims) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let payload = Base64URL.encode(Array((try? encoder.encode(claims)) ?? Data()))
@@ -28,17 +38,15 @@ struct TokenSigner: Sendable {
         return payload + "." + Base64URL.encode(mac)
     }
 
-    /// The claims of a token that is well-formed, correctly signed and not
-    /// expired at `now`; nil otherwise (the caller answers 401 either way).
-    func verify(_ token: String, now: Date) -> AccessClaims? {
+    /// The claims of a sealed value that is well-formed and correctly signed
+    /// under this key (its MAC compared in constant time); nil otherwise.
+    func open<Claims: Decodable>(_ token: String, as type: Claims.Type) -> Claims? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, token.utf8.count < 4096,
               let mac = Base64URL.decode(parts[1]),
               Digest.constantTimeEqual(mac, Digest.hmacSHA256(key: key, message: Array(parts[0].utf8))),
-              let payload = Base64URL.decode(parts[0]),
-              let claims = try? JSONDecoder().decode(AccessClaims.self, from: Data(payload)),
-              claims.exp > Int64(now.timeIntervalSince1970)
+              let payload = Base64URL.decode(parts[0])
         else { return nil }
-        return claims
+        return try? JSONDecoder().decode(type, from: Data(payload))
     }
 }

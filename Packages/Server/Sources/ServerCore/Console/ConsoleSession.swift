@@ -24,8 +24,8 @@ struct ConsoleSessions: Sendable {
     /// Where both cookies are sent.
     static let cookiePath = "/console"
 
-    /// The key the cookies are signed with.
-    let key: [UInt8]
+    /// The key the cookies are signed with (derived from the token key, so no access token opens as a cookie).
+    let signer: TokenSigner
     /// Seconds a session lasts without a page being opened.
     let idleLifetime: Int64
     /// Seconds a session lasts at most after its sign-in.
@@ -35,7 +35,7 @@ struct ConsoleSessions: Sendable {
 
     /// The sessions of a server whose token key is `tokenKey`.
     init(tokenKey: [UInt8], idleLifetime: Int, maximumAge: Int, secure: Bool) {
-        key = Digest.hmacSHA256(key: tokenKey, message: Array("jqc console session cookie".utf8))
+        signer = TokenSigner(key: Digest.hmacSHA256(key: tokenKey, message: Array("jqc console session cookie".utf8)))
         self.idleLifetime = Int64(idleLifetime)
         self.maximumAge = Int64(maximumAge)
         self.secure = secure
@@ -48,32 +48,21 @@ struct ConsoleSessions: Sendable {
     }
 
     /// The cookie's value for these claims.
-    func sign(_ claims: ConsoleClaims) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let payload = Base64URL.encode(Array((try? encoder.encode(claims)) ?? Data()))
-        return payload + "." + Base64URL.encode(Digest.hmacSHA256(key: key, message: Array(payload.utf8)))
-    }
+    func sign(_ claims: ConsoleClaims) -> String { signer.seal(claims) }
 
     /// The claims of a cookie value that is well-formed, correctly signed and
     /// not past its idle or absolute expiry at `now`; nil otherwise.
     func verify(_ value: String, now: Date) -> ConsoleClaims? {
-        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
         let seconds = Int64(now.timeIntervalSince1970)
-        guard parts.count == 2, value.utf8.count < 2048,
-              let mac = Base64URL.decode(parts[1]),
-              Digest.constantTimeEqual(mac, Digest.hmacSHA256(key: key, message: Array(parts[0].utf8))),
-              let payload = Base64URL.decode(parts[0]),
-              let claims = try? JSONDecoder().decode(ConsoleClaims.self, from: Data(payload)),
-              claims.exp > seconds, claims.iat + maximumAge > seconds
-        else { return nil }
+        guard value.utf8.count < 2048, let claims = signer.open(value, as: ConsoleClaims.self),
+              claims.exp > seconds, claims.iat + maximumAge > seconds else { return nil }
         return claims
     }
 
     /// The CSRF token of every form of one session: a MAC of its id, so it
     /// needs no storage and dies with the session.
     func csrfToken(sessionID: String) -> String {
-        Hex.encode(Digest.hmacSHA256(key: key, message: Array("csrf:\(sessionID)".utf8)))
+        Hex.encode(Digest.hmacSHA256(key: signer.key, message: Array("csrf:\(sessionID)".utf8)))
     }
 
     /// Whether `presented` is the CSRF token of the session.
