@@ -1,3 +1,4 @@
+import FieldTypes
 import Foundation
 
 /// Text made safe for HTML, and the few pieces every console page is built
@@ -5,24 +6,8 @@ import Foundation
 /// only through `HTML.escape` (or `HTML.attribute`); markup the console
 /// writes itself is the only text left unescaped.
 enum HTML {
-    /// `text` as HTML character data: `& < > " '` become entities.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            // Controls other than tab and newline would be invalid in an HTML document.
-            case "\u{0}"..."\u{8}", "\u{B}", "\u{C}", "\u{E}"..."\u{1F}", "\u{7F}": out += "\u{FFFD}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    /// `text` as HTML character data: the product's one escaping (`HTMLText`).
+    static func escape(_ text: String) -> String { HTMLText.escape(text) }
 
     /// `text` inside a double-quoted attribute value.
     static func attribute(_ text: String) -> String { escape(text) }
