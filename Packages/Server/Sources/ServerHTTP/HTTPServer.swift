@@ -155,7 +155,12 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     private func reply(_ response: ServerResponse, on context: RequestContext) -> MHD_Result {
-        deadlines.enter(context.key, .replying)
+        let key = context.key
+        if case .stream = response.content {
+            deadlines.enter(key, .streaming)
+            return context.send(response) { [deadlines] in deadlines.enter(key, .streaming) }
+        }
+        deadlines.enter(key, .replying)
         return context.send(response)
     }
 

@@ -1,0 +1,102 @@
+import FieldTypes
+import Foundation
+import Models
+
+/// What `GET /exports/reports` and `jqc-server export` write.
+public enum ExportFormat: String, Sendable, CaseIterable {
+    /// JSON Lines: one report a line, then `{"end": true, "count", "change"}`.
+    case jsonl
+    /// One table of one template's reports, a `field:<id>` column per field of any of its versions.
+    case csv
+}
+
+/// Which reports an export takes: those whose review change is after
+/// `since` (all without it), narrowed by template, facility and review state.
+public struct ExportQuery: Sendable, Equatable {
+    /// The `change` of an earlier export or review, as the client sent it.
+    public var since: String?
+    public var templateID: String?
+    public var facilityID: String?
+    public var reviewState: ReviewState?
+
+    /// Makes a query.
+    public init(since: String? = nil, templateID: String? = nil, facilityID: String? = nil, reviewState: ReviewState? = nil) {
+        self.since = since
+        self.templateID = templateID
+        self.facilityID = facilityID
+        self.reviewState = reviewState
+    }
+
+    /// The position after which reports are taken, for data of `generation`:
+    /// 0 without `since`; 400 `CURSOR_INVALID` for a cursor this data did not issue.
+    public func position(generation: String) throws(ServerError) -> Int64 {
+        guard let since, !since.isEmpty else { return 0 }
+        guard let position = ReviewCursor.decode(since, generation: generation) else {
+            throw ServerError.cursorInvalid("'since' is not a change of this server's data: \(OneLine.quote(since, limit: 40)); export again without it")
+        }
+        return position
+    }
+}
+
+/// One report of an export as the store read it, in its snapshot.
+public struct ExportedReport: Sendable {
+    /// The report's record (its current revision's number, score, flags).
+    public var report: StoredReport
+    /// The current revision's payload and issues, as stored (canonical JSON).
+    public var revision: StoredRevision
+    /// When the current revision was accepted (RFC 3339, the server's clock).
+    public var revisionAcceptedAt: String
+    /// The current revision's review, with its position.
+    public var review: StoredReview
+    /// The user name of the report's inspector.
+    public var inspector: String
+    /// The report's photos, in upload order.
+    public var photos: [StoredPhoto]
+
+    /// Groups what the store read.
+    public init(report: StoredReport, revision: StoredRevision, revisionAcceptedAt: String, review: StoredReview, inspector: String,
+                photos: [StoredPhoto]) {
+        self.report = report
+        self.revision = revision
+        self.revisionAcceptedAt = revisionAcceptedAt
+        self.review = review
+        self.inspector = inspector
+        self.photos = photos
+    }
+}
+
+/// A version a template published, as kept in `template_versions`.
+public struct PublishedVersion: Sendable, Equatable {
+    public var templateID: String
+    public var version: Int
+    /// RFC 3339, or empty for versions imported before versions were recorded.
+    public var publishedAt: String
+    /// The version's `form_schema` as stored.
+    public var schemaJSON: String
+
+    /// Makes a record.
+    public init(templateID: String, version: Int, publishedAt: String, schemaJSON: String) {
+        self.templateID = templateID
+        self.version = version
+        self.publishedAt = publishedAt
+        self.schemaJSON = schemaJSON
+    }
+}
+
+/// The reports of one export, read from one consistent snapshot of the
+/// database in order of review change, a bounded page at a time. It holds a
+/// connection and a read transaction until `close`, which must be called
+/// (exactly once) however the export ends. Used by one thread at a time.
+public protocol ExportReader: AnyObject {
+    /// The data's generation, as in every `change`.
+    var generation: String { get }
+    /// The highest review position in the snapshot: the `change` of the
+    /// end line (a later pull from it misses nothing and repeats nothing).
+    var lastChange: Int64 { get }
+    /// Every version every template published, in the snapshot.
+    var versions: [PublishedVersion] { get }
+    /// The next page of matching reports (at most a few hundred), empty at the end.
+    func nextPage() throws(ServerError) -> [ExportedReport]
+    /// Ends the transaction and gives the connection back.
+    func close()
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+/// JSON written straight into bytes, for the export's many lines: strings
+/// escaped as JSONEncoder escapes them (without escaping `/`), numbers in
+/// their shortest form, stored canonical JSON copied as it is. Keys are
+/// written in the order given; the export gives them sorted, as the rest of
+/// the server's documents are.
+struct JSONText {
+    private(set) var bytes: [UInt8] = []
+    private var needsComma: [Bool] = []
+
+    init(capacity: Int = 64 * 1024) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Forgets what was written, keeping the memory.
+    mutating func reset() {
+        bytes.removeAll(keepingCapacity: true)
+        needsComma.removeAll(keepingCapacity: true)
+    }
+
+    mutating func beginObject() {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        needsComma.append(false)
+    }
+
+    mutating func endObject() {
+        bytes.append(UInt8(ascii: "}"))
+        needsComma.removeLast()
+    }
+
+    mutating func beginArray() {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        needsComma.append(false)
+    }
+
+    mutating func endArray() {
+        bytes.append(UInt8(ascii: "]"))
+        needsComma.removeLast()
+    }
+
+    /// A key; the value written next is its value.
+    mutating func key(_ name: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        if !needsComma.isEmpty { needsComma[needsComma.count - 1] = false }
+    }
+
+    mutating func string(_ value: String) {
+        separate()
+        Self.escape(value, into: &bytes)
+    }
+
+    mutating func integer(_ value: Int64) {
+        separate()
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    mutating func number(_ value: Double) {
+        separate()
+        bytes.append(contentsOf: Self.number(value).utf8)
+    }
+
+    mutating func bool(_ value: Bool) {
+        separate()
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
+    mutating func null() {
+        separate()
+        bytes.append(contentsOf: "null".utf8)
+    }
+
+    /// JSON text already well formed (a stored canonical payload), copied as it is.
+    mutating func raw(_ json: Substring.UTF8View) {
+        separate()
+        bytes.append(contentsOf: json)
+    }
+
+    /// Bytes continuing the value just written, with no separator.
+    mutating func appendContinuing<C: Collection>(_ more: C) where C.Element == UInt8 {
+        bytes.append(contentsOf: more)
+    }
+
+    /// A line feed, ending a JSON Lines record.
+    mutating func newline() {
+        bytes.append(UInt8(ascii: "\n"))
+    }
+
+    /// A comma before a value or key that is not the first of its container.
+    private mutating func separate() {
+        guard let last = needsComma.last else { return }
+        if last {
+            bytes.append(UInt8(ascii: ","))
+        } else {
+            needsComma[needsComma.count - 1] = true
+        }
+    }
+
+    /// A number as JSON writes it: whole numbers without a fraction, others
+    /// in Swift's shortest round-tripping form; NaN and infinities (which
+    /// JSON cannot hold) as null.
+    static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        if value == value.rounded(), abs(value) < 9.0e15 { return String(Int64(value)) }
+        return String(value)
+    }
+
+    /// `value` as a JSON string literal, quotes included.
+    static func escape(_ value: String, into bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+            case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                          hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+extension JSONText {
+    /// Bytes continuing the value just begun (no separator): the rest of a copied payload.
+    mutating func bytesAppend<S: StringProtocol>(_ text: S) {
+        appendContinuing(text.utf8)
+    }
+}
