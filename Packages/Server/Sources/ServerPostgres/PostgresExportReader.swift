@@ -17,6 +17,7 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
     private var drained = false
     let generation: String
     let lastChange: Int64
+    let matching: Int
     let versions: [PublishedVersion]
     /// Reports one FETCH takes at most.
     static let pageSize = 500
@@ -34,6 +35,11 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
                 PublishedVersion(templateID: row.string("template_id") ?? "", version: Int(row.int("version") ?? 0),
                                  publishedAt: row.string("published_at") ?? "", schemaJSON: row.string("form_schema") ?? "{}")
             }
+            let filters: [PostgresValue] = [.integer(after), query.templateID.map(PostgresValue.text) ?? .null,
+                                             query.facilityID.map(PostgresValue.text) ?? .null,
+                                             query.reviewState.map { PostgresValue.text($0.rawValue) } ?? .null]
+            let matching = try Self.rows(connection, "SELECT COUNT(*) AS matching FROM reports r WHERE " + Self.condition, filters)
+                .first?.int("matching") ?? 0
             try Self.rows(connection, """
                 DECLARE jqc_export NO SCROLL CURSOR FOR
                 SELECT r.server_id, r.local_id, r.owner_id, r.template_id, r.facility_id, r.area_id, r.assignment_id, r.parent_local_id,
@@ -44,11 +50,10 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
                 FROM reports r
                 JOIN report_revisions v ON v.server_id = r.server_id AND v.revision = r.current_revision
                 JOIN users u ON u.id = r.owner_id
-                WHERE r.review_change > $1 AND ($2::text IS NULL OR r.template_id = $2)
-                    AND ($3::text IS NULL OR r.facility_id = $3) AND ($4::text IS NULL OR r.review_state = $4)
+                WHERE \(Self.condition)
                 ORDER BY r.review_change
-                """, [.integer(after), query.templateID.map(PostgresValue.text) ?? .null,
-                      query.facilityID.map(PostgresValue.text) ?? .null, query.reviewState.map { PostgresValue.text($0.rawValue) } ?? .null])
+                """, filters)
+            self.matching = Int(matching)
             self.generation = generation
             self.lastChange = max(latest, after)
             self.versions = versions
@@ -58,6 +63,12 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
             throw error
         }
     }
+
+    /// The export's conditions: after the position, and the filters that are not null.
+    private static let condition = """
+        r.review_change > $1 AND ($2::text IS NULL OR r.template_id = $2)
+            AND ($3::text IS NULL OR r.facility_id = $3) AND ($4::text IS NULL OR r.review_state = $4)
+        """
 
     func nextPage() throws(ServerError) -> [ExportedReport] {
         guard let connection, !drained else { return [] }

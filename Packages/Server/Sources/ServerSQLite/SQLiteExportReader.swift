@@ -18,6 +18,7 @@ final class SQLiteExportReader: ExportReader, @unchecked Sendable {
     private var after: Int64
     let generation: String
     let lastChange: Int64
+    let matching: Int
     let versions: [PublishedVersion]
     /// Reports a page holds at most.
     static let pageSize = 500
@@ -42,6 +43,10 @@ final class SQLiteExportReader: ExportReader, @unchecked Sendable {
                 PublishedVersion(templateID: row.text("template_id") ?? "", version: Int(row.integer("version") ?? 0),
                                  publishedAt: row.text("published_at") ?? "", schemaJSON: row.text("form_schema") ?? "{}")
             }
+            let (filter, values) = Self.filter(query)
+            let matching = try database.query("SELECT COUNT(*) AS matching FROM reports r WHERE r.review_change > ?" + filter,
+                                              [.integer(after)] + values).first?.integer("matching") ?? 0
+            self.matching = Int(matching)
             self.generation = generation
             self.after = after
             self.lastChange = max(latest, after)
@@ -66,10 +71,9 @@ final class SQLiteExportReader: ExportReader, @unchecked Sendable {
             JOIN users u ON u.id = r.owner_id
             WHERE r.review_change > ?
             """
-        var values: [SQLValue] = [.integer(after)]
-        if let template = query.templateID { sql += " AND r.template_id = ?"; values.append(.text(template)) }
-        if let facility = query.facilityID { sql += " AND r.facility_id = ?"; values.append(.text(facility)) }
-        if let state = query.reviewState { sql += " AND r.review_state = ?"; values.append(.text(state.rawValue)) }
+        let (filter, filterValues) = Self.filter(query)
+        sql += filter
+        var values: [SQLValue] = [.integer(after)] + filterValues
         sql += " ORDER BY r.review_change LIMIT ?"
         values.append(.integer(Int64(Self.pageSize)))
         let rows = try database.query(sql, values)
@@ -84,6 +88,16 @@ final class SQLiteExportReader: ExportReader, @unchecked Sendable {
             return ExportedReport(report: report, revision: revision, revisionAcceptedAt: row.text("created_at") ?? "",
                                   review: review, inspector: row.text("username") ?? "", photos: photos[report.serverID] ?? [])
         }
+    }
+
+    /// The conditions beyond the position, and their values.
+    private static func filter(_ query: ExportQuery) -> (String, [SQLValue]) {
+        var sql = ""
+        var values: [SQLValue] = []
+        if let template = query.templateID { sql += " AND r.template_id = ?"; values.append(.text(template)) }
+        if let facility = query.facilityID { sql += " AND r.facility_id = ?"; values.append(.text(facility)) }
+        if let state = query.reviewState { sql += " AND r.review_state = ?"; values.append(.text(state.rawValue)) }
+        return (sql, values)
     }
 
     /// The photos of a page's reports, by report, in upload order.

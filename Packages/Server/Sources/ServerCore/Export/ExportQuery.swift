@@ -93,6 +93,8 @@ public protocol ExportReader: AnyObject {
     /// The highest review position in the snapshot: the `change` of the
     /// end line (a later pull from it misses nothing and repeats nothing).
     var lastChange: Int64 { get }
+    /// How many reports the export holds (for a progress bar).
+    var matching: Int { get }
     /// Every version every template published, in the snapshot.
     var versions: [PublishedVersion] { get }
     /// The next page of matching reports (at most a few hundred), empty at the end.

@@ -83,19 +83,13 @@ extension ServerApp {
     /// refusing an unknown template for CSV.
     func openExport(_ query: ExportQuery, format: ExportFormat) throws(ServerError) -> ReportExport {
         try exportSlots.take()
-        let reader: any ExportReader
+        let export: ReportExport
         do throws(ServerError) {
-            reader = try store.openExport(query)
+            export = try ReportExport.open(store, query: query, format: format)
         } catch {
             exportSlots.give()
             throw error
         }
-        if format == .csv, let template = query.templateID, !TemplateVersions(reader.versions).knows(template) {
-            reader.close()
-            exportSlots.give()
-            throw ServerError.notFound("no template \(OneLine.quote(template, limit: 60))")
-        }
-        let export = ReportExport(reader: reader, format: format, templateID: query.templateID)
         let slots = exportSlots
         export.onFinish = { slots.give() }
         return export

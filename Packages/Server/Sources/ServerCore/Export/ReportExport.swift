@@ -1,3 +1,4 @@
+import FieldTypes
 import Foundation
 import Models
 import ServerHTTP
@@ -38,6 +39,19 @@ public final class ReportExport: StreamSource, @unchecked Sendable {
         versions = TemplateVersions(reader.versions)
         fieldIDs = format == .csv ? templateID.map(versions.fieldIDs(of:)) ?? [] : []
     }
+
+    /// Opens an export of `store`, refusing an unknown template for CSV (404).
+    static func open(_ store: any ServerStorage, query: ExportQuery, format: ExportFormat) throws(ServerError) -> ReportExport {
+        let reader = try store.openExport(query)
+        if format == .csv, let template = query.templateID, !TemplateVersions(reader.versions).knows(template) {
+            reader.close()
+            throw ServerError.notFound("no template \(OneLine.quote(template, limit: 60))")
+        }
+        return ReportExport(reader: reader, format: format, templateID: query.templateID)
+    }
+
+    /// How many reports the export holds in all.
+    public var matching: Int { reader.matching }
 
     /// The `change` a later export continues from.
     public var change: String { ReviewCursor.encode(reader.lastChange, generation: reader.generation) }
@@ -81,7 +95,10 @@ public final class ReportExport: StreamSource, @unchecked Sendable {
             count += 1
             try onReport?(row)
         }
-        if page.count == next { page = [] }
+        if page.count == next {
+            page = []
+            next = 0
+        }
         return text.bytes.isEmpty ? nil : Data(text.bytes)
     }
 
