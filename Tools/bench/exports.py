@@ -138,6 +138,9 @@ def run_store(store, options, postgres):
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         token = request(conn, "POST", "/auth/login", json.dumps({"username": "supervisor", "password": "supervisor-pass"}))["access_token"]
         conn.close()
+        lifetime = peak_rss_mb(server.pid)
+        with open(f"/proc/{server.pid}/clear_refs", "w") as f:
+            f.write("5")
         print(f"[exports] {store}: exporting", flush=True)
         ours, ours_bytes, count, end = timed_export(port, token)
         if count != options.reports or end.get("count") != options.reports:
@@ -156,12 +159,13 @@ def run_store(store, options, postgres):
             "store": store, "reports": options.reports,
             "ours_s": ours, "ours_rate": options.reports / ours, "ours_mb": ours_bytes / 1e6,
             "tool": tool, "theirs_s": theirs, "theirs_rate": options.reports / theirs, "theirs_mb": theirs_bytes / 1e6,
-            "ratio": ratio, "rss_mb": rss,
+            "ratio": ratio, "rss_mb": rss, "lifetime_rss_mb": lifetime,
         }
         verdict = "PASS" if ratio >= RATIO_TARGET and rss < RSS_LIMIT_MB else "FAIL"
         print(f"  {store}: export {ours:.1f} s ({result['ours_rate']:,.0f} reports/s, {result['ours_mb']:.0f} MB); "
               f"{tool} {theirs:.1f} s ({result['theirs_rate']:,.0f} rows/s, {result['theirs_mb']:.0f} MB); "
-              f"ratio {ratio:.2f} (target >= {RATIO_TARGET}); server peak RSS {rss:.1f} MB (limit {RSS_LIMIT_MB:.0f}) [{verdict}]",
+              f"ratio {ratio:.2f} (target >= {RATIO_TARGET}); server peak RSS during the export {rss:.1f} MB "
+              f"(limit {RSS_LIMIT_MB:.0f}; before it, start-up and sign-in included: {lifetime:.1f} MB) [{verdict}]",
               flush=True)
         return result, verdict
     finally:

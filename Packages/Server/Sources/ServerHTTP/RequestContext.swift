@@ -162,7 +162,7 @@ final class RequestContext: @unchecked Sendable {
 
     /// Queues `response` on the connection (every response says `nosniff`);
     /// a streamed body calls `progress` each time the client takes more of it.
-    func send(_ response: ServerResponse, progress: @escaping @Sendable () -> Void = {}) -> MHD_Result {
+    func send(_ response: ServerResponse, streams: StreamRegistry? = nil, progress: @escaping @Sendable () -> Void = {}) -> MHD_Result {
         if response.dropConnection { return MHD_Result.NO }
         // From here the response's descriptor, if any, belongs to MHD or is closed below.
         var made: OpaquePointer?
@@ -176,7 +176,11 @@ final class RequestContext: @unchecked Sendable {
             made = MHD_create_response_from_fd64(UInt64(size), fd)
             if made == nil { close(fd) }
         case .stream(let stream):
-            made = StreamPump.response(for: stream, connection: connection, progress: progress)
+            if let streams {
+                made = StreamPump.response(for: stream, connection: connection, registry: streams, progress: progress)
+            } else {
+                stream.abandon()
+            }
         }
         guard let made else { return MHD_Result.NO }
         for header in response.headers {

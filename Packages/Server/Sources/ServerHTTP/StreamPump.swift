@@ -26,7 +26,10 @@ final class StreamPump: @unchecked Sendable {
     private var failed = false
     private var cancelled = false
     private var suspended = false
+    /// The server is stopping: the reader ends the stream rather than wait for more.
+    private var stopping = false
     private let connection: OpaquePointer
+    private weak var registry: StreamRegistry?
     private let source: any StreamSource
     private let limit: Int
     private let progress: @Sendable () -> Void
@@ -40,10 +43,11 @@ final class StreamPump: @unchecked Sendable {
 
     /// The MHD response reading from this pump, which it now owns; nil (the
     /// source finished) when MHD cannot make one.
-    static func response(for stream: ResponseStream, connection: OpaquePointer,
+    static func response(for stream: ResponseStream, connection: OpaquePointer, registry: StreamRegistry,
                          progress: @escaping @Sendable () -> Void) -> OpaquePointer? {
         guard let source = stream.take() else { return nil }
         let pump = StreamPump(source: source, limit: stream.bufferedBytes, connection: connection, progress: progress)
+        pump.registry = registry
         let owned = Unmanaged.passRetained(pump).toOpaque()
         guard let made = MHD_create_response_from_callback(jqc_mhd_size_unknown, 32 * 1024, StreamPump.reader, owned,
                                                            StreamPump.released) else {
@@ -51,6 +55,7 @@ final class StreamPump: @unchecked Sendable {
             source.finish()
             return nil
         }
+        registry.add(pump)
         let thread = Thread { pump.produce() }
         thread.name = "jqc-stream"
         thread.start()
@@ -101,7 +106,7 @@ final class StreamPump: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         guard queued > 0 else {
-            if failed { return jqc_mhd_reader_failed }
+            if failed || stopping { return jqc_mhd_reader_failed }
             if ended { return jqc_mhd_reader_end }
             suspended = true
             MHD_suspend_connection(connection)
@@ -127,7 +132,22 @@ final class StreamPump: @unchecked Sendable {
         return copied
     }
 
+    /// The server is stopping: a suspended connection is resumed so its
+    /// stream ends (cut short) before MHD stops, which it cannot do while
+    /// a connection is suspended.
+    func stop() {
+        condition.lock()
+        stopping = true
+        if suspended && !cancelled {
+            suspended = false
+            MHD_resume_connection(connection)
+        }
+        condition.signal()
+        condition.unlock()
+    }
+
     private func release() {
+        registry?.remove(self)
         condition.lock()
         cancelled = true
         chunks = []
@@ -145,5 +165,33 @@ final class StreamPump: @unchecked Sendable {
         guard let cls else { return }
         let pump = Unmanaged<StreamPump>.fromOpaque(cls).takeRetainedValue()
         pump.release()
+    }
+}
+
+/// The streams being sent, so that stopping the server can end them first.
+final class StreamRegistry: @unchecked Sendable {
+    // `pumps` is read and written only with `lock` held.
+    private let lock = NSLock()
+    private var pumps: [ObjectIdentifier: StreamPump] = [:]
+
+    func add(_ pump: StreamPump) {
+        lock.lock()
+        pumps[ObjectIdentifier(pump)] = pump
+        lock.unlock()
+    }
+
+    func remove(_ pump: StreamPump) {
+        lock.lock()
+        pumps[ObjectIdentifier(pump)] = nil
+        lock.unlock()
+    }
+
+    /// Ends every stream; returns how many there were.
+    func stopAll() -> Int {
+        lock.lock()
+        let all = Array(pumps.values)
+        lock.unlock()
+        for pump in all { pump.stop() }
+        return all.count
     }
 }

@@ -20,7 +20,7 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
     let matching: Int
     let versions: [PublishedVersion]
     /// Reports one FETCH takes at most.
-    static let pageSize = 500
+    static let pageSize = 1000
 
     init(pool: ConnectionPool, query: ExportQuery) throws(ServerError) {
         self.pool = pool
@@ -43,10 +43,11 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
             try Self.rows(connection, """
                 DECLARE jqc_export NO SCROLL CURSOR FOR
                 SELECT r.server_id, r.local_id, r.owner_id, r.template_id, r.facility_id, r.area_id, r.assignment_id, r.parent_local_id,
-                    r.parent_server_id, r.completed_at_device, r.current_revision, r.score, r.follow_up_required, r.follow_up_cleared_by,
+                    r.parent_server_id, r.completed_at_device, r.current_revision, r.score,
+                    (r.follow_up_required AND r.follow_up_cleared_by IS NULL) AS flagged,
                     r.accepted_at, r.review_state, r.reviewed_revision, r.review_decided_by, r.review_decided_by_name, r.review_decided_at,
                     r.review_comment, r.review_field_comments, r.review_change,
-                    v.revision, v.base_revision, v.payload, v.issues, v.source, v.created_at, u.username
+                    v.base_revision, v.payload, v.issues, v.created_at, u.username
                 FROM reports r
                 JOIN report_revisions v ON v.server_id = r.server_id AND v.revision = r.current_revision
                 JOIN users u ON u.id = r.owner_id
@@ -83,13 +84,49 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
             """, [.text(list)]) {
             if let photo = PostgresSession.photo(row) { photos[photo.serverID, default: []].append(photo) }
         }
-        return rows.compactMap { row -> ExportedReport? in
-            guard let report = PostgresSession.report(row), let review = PostgresSession.review(row) else { return nil }
-            let revision = StoredRevision(revision: Int(row.int("revision") ?? 1), baseRevision: row.int("base_revision").map { Int($0) },
-                                          payloadJSON: row.string("payload") ?? "{}", issuesJSON: row.string("issues") ?? "[]",
-                                          source: row.string("source") ?? "device")
-            return ExportedReport(report: report, revision: revision, revisionAcceptedAt: row.string("created_at") ?? "",
-                                  review: review, inspector: row.string("username") ?? "", photos: photos[report.serverID] ?? [])
+        guard let first = rows.first else { return [] }
+        let at = Columns(first)
+        return rows.map { row in
+            func text(_ position: Int?) -> String? { row.string(at: position) }
+            let serverID = text(at.serverID) ?? ""
+            let review = ExportedReview(
+                revision: text(at.reviewedRevision).flatMap { Int($0) } ?? 1,
+                state: text(at.reviewState).flatMap(ReviewState.init(rawValue:)) ?? .awaitingReview,
+                decidedByID: text(at.decidedBy), decidedByName: text(at.decidedByName), decidedAt: text(at.decidedAt),
+                comment: text(at.comment), fieldCommentsJSON: text(at.fieldComments) ?? "[]",
+                change: text(at.change).flatMap { Int64($0) } ?? 0)
+            return ExportedReport(
+                serverID: serverID, localID: text(at.localID) ?? "", templateID: text(at.templateID) ?? "",
+                facilityID: text(at.facilityID) ?? "", areaID: text(at.areaID), assignmentID: text(at.assignmentID),
+                parentLocalID: text(at.parentLocalID), parentServerID: text(at.parentServerID),
+                completedAtDevice: text(at.completedAtDevice), acceptedAt: text(at.acceptedAt) ?? "",
+                revision: text(at.revision).flatMap { Int($0) } ?? 1, baseRevision: text(at.baseRevision).flatMap { Int($0) },
+                score: text(at.score).flatMap { Double($0) }, followUpRequired: text(at.flagged) == "t",
+                payloadJSON: text(at.payload) ?? "{}", issuesJSON: text(at.issues) ?? "[]",
+                revisionAcceptedAt: text(at.createdAt) ?? "", inspector: text(at.username) ?? "", review: review,
+                photos: photos[serverID] ?? [])
+        }
+    }
+
+    /// The positions of the export's columns in a page, looked up by name once per page.
+    private struct Columns {
+        let serverID, localID, templateID, facilityID, areaID, assignmentID, parentLocalID, parentServerID: Int?
+        let completedAtDevice, revision, score, flagged, acceptedAt, reviewState, reviewedRevision, decidedBy: Int?
+        let decidedByName, decidedAt, comment, fieldComments, change, baseRevision, payload, issues, createdAt, username: Int?
+
+        init(_ row: PostgresRow) {
+            serverID = row.position(of: "server_id"); localID = row.position(of: "local_id")
+            templateID = row.position(of: "template_id"); facilityID = row.position(of: "facility_id")
+            areaID = row.position(of: "area_id"); assignmentID = row.position(of: "assignment_id")
+            parentLocalID = row.position(of: "parent_local_id"); parentServerID = row.position(of: "parent_server_id")
+            completedAtDevice = row.position(of: "completed_at_device"); revision = row.position(of: "current_revision")
+            score = row.position(of: "score"); flagged = row.position(of: "flagged"); acceptedAt = row.position(of: "accepted_at")
+            reviewState = row.position(of: "review_state"); reviewedRevision = row.position(of: "reviewed_revision")
+            decidedBy = row.position(of: "review_decided_by"); decidedByName = row.position(of: "review_decided_by_name")
+            decidedAt = row.position(of: "review_decided_at"); comment = row.position(of: "review_comment")
+            fieldComments = row.position(of: "review_field_comments"); change = row.position(of: "review_change")
+            baseRevision = row.position(of: "base_revision"); payload = row.position(of: "payload"); issues = row.position(of: "issues")
+            createdAt = row.position(of: "created_at"); username = row.position(of: "username")
         }
     }
 

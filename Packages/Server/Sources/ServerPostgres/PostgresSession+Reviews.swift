@@ -5,12 +5,12 @@ import ServerCore
 
 /// Reviews (kept on each report's row) and report events.
 extension PostgresSession {
-    static let reviewColumns = """
+    private static let reviewColumns = """
         server_id, local_id, owner_id, reviewed_revision, review_state, review_decided_by, review_decided_by_name,
         review_decided_at, review_comment, review_field_comments, review_change
         """
 
-    static func review(_ row: PostgresRow) -> StoredReview? {
+    private static func review(_ row: PostgresRow) -> StoredReview? {
         guard let serverID = row.string("server_id"), let local = row.uuid("local_id"), let owner = row.string("owner_id") else { return nil }
         let decider = row.string("review_decided_by").map { WirePerson(id: $0, displayName: row.string("review_decided_by_name") ?? "") }
         return StoredReview(serverID: serverID, localID: local, ownerID: owner, revision: Int(row.int("reviewed_revision") ?? 1),

@@ -62,10 +62,11 @@ final class SQLiteExportReader: ExportReader, @unchecked Sendable {
         guard let database else { return [] }
         var sql = """
             SELECT r.server_id, r.local_id, r.owner_id, r.template_id, r.facility_id, r.area_id, r.assignment_id, r.parent_local_id,
-                r.parent_server_id, r.completed_at_device, r.current_revision, r.score, r.follow_up_required, r.follow_up_cleared_by,
+                r.parent_server_id, r.completed_at_device, r.current_revision, r.score,
+                (r.follow_up_required != 0 AND r.follow_up_cleared_by IS NULL) AS flagged,
                 r.accepted_at, r.review_state, r.reviewed_revision, r.review_decided_by, r.review_decided_by_name, r.review_decided_at,
                 r.review_comment, r.review_field_comments, r.review_change,
-                v.revision, v.base_revision, v.payload, v.issues, v.source, v.created_at, u.username
+                v.base_revision, v.payload, v.issues, v.created_at, u.username
             FROM reports r
             JOIN report_revisions v ON v.server_id = r.server_id AND v.revision = r.current_revision
             JOIN users u ON u.id = r.owner_id
@@ -80,13 +81,24 @@ final class SQLiteExportReader: ExportReader, @unchecked Sendable {
         guard let last = rows.last?.integer("review_change") else { return [] }
         after = last
         let photos = try photos(of: rows.compactMap { $0.text("server_id") }, in: database)
-        return rows.compactMap { row -> ExportedReport? in
-            guard let report = SQLiteSession.report(row), let review = SQLiteSession.review(row) else { return nil }
-            let revision = StoredRevision(revision: Int(row.integer("revision") ?? 1), baseRevision: row.integer("base_revision").map { Int($0) },
-                                          payloadJSON: row.text("payload") ?? "{}", issuesJSON: row.text("issues") ?? "[]",
-                                          source: row.text("source") ?? "device")
-            return ExportedReport(report: report, revision: revision, revisionAcceptedAt: row.text("created_at") ?? "",
-                                  review: review, inspector: row.text("username") ?? "", photos: photos[report.serverID] ?? [])
+        return rows.map { row in
+            let serverID = row.text("server_id") ?? ""
+            let review = ExportedReview(
+                revision: Int(row.integer("reviewed_revision") ?? 1),
+                state: row.text("review_state").flatMap(ReviewState.init(rawValue:)) ?? .awaitingReview,
+                decidedByID: row.text("review_decided_by"), decidedByName: row.text("review_decided_by_name"),
+                decidedAt: row.text("review_decided_at"), comment: row.text("review_comment"),
+                fieldCommentsJSON: row.text("review_field_comments") ?? "[]", change: row.integer("review_change") ?? 0)
+            return ExportedReport(
+                serverID: serverID, localID: row.text("local_id") ?? "", templateID: row.text("template_id") ?? "",
+                facilityID: row.text("facility_id") ?? "", areaID: row.text("area_id"), assignmentID: row.text("assignment_id"),
+                parentLocalID: row.text("parent_local_id"), parentServerID: row.text("parent_server_id"),
+                completedAtDevice: row.text("completed_at_device"), acceptedAt: row.text("accepted_at") ?? "",
+                revision: Int(row.integer("current_revision") ?? 1), baseRevision: row.integer("base_revision").map { Int($0) },
+                score: row.real("score"), followUpRequired: (row.integer("flagged") ?? 0) != 0,
+                payloadJSON: row.text("payload") ?? "{}", issuesJSON: row.text("issues") ?? "[]",
+                revisionAcceptedAt: row.text("created_at") ?? "", inspector: row.text("username") ?? "", review: review,
+                photos: photos[serverID] ?? [])
         }
     }
 

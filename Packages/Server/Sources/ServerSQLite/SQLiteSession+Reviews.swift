@@ -5,12 +5,12 @@ import SQLite
 
 /// Reviews (kept on each report's row) and report events.
 extension SQLiteSession {
-    static let reviewColumns = """
+    private static let reviewColumns = """
         server_id, local_id, owner_id, reviewed_revision, review_state, review_decided_by, review_decided_by_name,
         review_decided_at, review_comment, review_field_comments, review_change
         """
 
-    static func review(_ row: Row) -> StoredReview? {
+    private static func review(_ row: Row) -> StoredReview? {
         guard let serverID = row.text("server_id"), let local = row.uuid("local_id"), let owner = row.text("owner_id") else { return nil }
         let decider = row.text("review_decided_by").map { WirePerson(id: $0, displayName: row.text("review_decided_by_name") ?? "") }
         return StoredReview(serverID: serverID, localID: local, ownerID: owner, revision: Int(row.integer("reviewed_revision") ?? 1),

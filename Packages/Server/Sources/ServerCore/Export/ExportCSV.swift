@@ -26,12 +26,10 @@ enum ExportCSV {
 
     /// One report's row.
     static func row(_ row: ExportedReport, templateVersion: Int?, fieldIDs: [String], generation: String) -> String {
-        let report = row.report
-        let answers = (try? JSONValue.parse(row.revision.payloadJSON))?["answers"]?.objectValue ?? [:]
-        var cells = [report.serverID, report.localID.uuidString.lowercased(), report.templateID,
-                     templateVersion.map(String.init) ?? "", report.facilityID, report.areaID ?? "", row.inspector,
-                     report.acceptedAt, report.score.map(JSONText.number) ?? "", row.review.state.rawValue,
-                     String(report.currentRevision), ReviewCursor.encode(row.review.change, generation: generation)]
+        let answers = (try? JSONValue.parse(row.payloadJSON))?["answers"]?.objectValue ?? [:]
+        var cells = [row.serverID, row.localID, row.templateID, templateVersion.map(String.init) ?? "", row.facilityID,
+                     row.areaID ?? "", row.inspector, row.acceptedAt, row.score.map(JSONText.number) ?? "", row.review.state.rawValue,
+                     String(row.revision), ReviewCursor.encode(row.review.change, generation: generation)]
         cells.reserveCapacity(cells.count + fieldIDs.count)
         for id in fieldIDs { cells.append(text(answers[id])) }
         return line(cells)

@@ -38,30 +38,93 @@ public struct ExportQuery: Sendable, Equatable {
     }
 }
 
-/// One report of an export as the store read it, in its snapshot.
+/// One report of an export as the store read it, in its snapshot: its
+/// current revision and review, as the stored text (ids, payload, issues and
+/// field comments are copied into the export, never decoded and encoded
+/// again, because an export writes millions of them).
 public struct ExportedReport: Sendable {
-    /// The report's record (its current revision's number, score, flags).
-    public var report: StoredReport
-    /// The current revision's payload and issues, as stored (canonical JSON).
-    public var revision: StoredRevision
+    public var serverID: String
+    /// The device's id, lowercase, as stored.
+    public var localID: String
+    public var templateID: String
+    public var facilityID: String
+    public var areaID: String?
+    public var assignmentID: String?
+    public var parentLocalID: String?
+    public var parentServerID: String?
+    public var completedAtDevice: String?
+    /// RFC 3339 server time of the first acceptance (`completed_at`).
+    public var acceptedAt: String
+    /// The current revision's number, base and score.
+    public var revision: Int
+    public var baseRevision: Int?
+    public var score: Double?
+    /// The flag as the report stands (a re-inspection clears it).
+    public var followUpRequired: Bool
+    /// The current revision's payload and issues, canonical JSON as stored.
+    public var payloadJSON: String
+    public var issuesJSON: String
     /// When the current revision was accepted (RFC 3339, the server's clock).
     public var revisionAcceptedAt: String
-    /// The current revision's review, with its position.
-    public var review: StoredReview
     /// The user name of the report's inspector.
     public var inspector: String
+    /// The review of the current revision.
+    public var review: ExportedReview
     /// The report's photos, in upload order.
     public var photos: [StoredPhoto]
 
     /// Groups what the store read.
-    public init(report: StoredReport, revision: StoredRevision, revisionAcceptedAt: String, review: StoredReview, inspector: String,
-                photos: [StoredPhoto]) {
-        self.report = report
+    public init(serverID: String, localID: String, templateID: String, facilityID: String, areaID: String?, assignmentID: String?,
+                parentLocalID: String?, parentServerID: String?, completedAtDevice: String?, acceptedAt: String, revision: Int,
+                baseRevision: Int?, score: Double?, followUpRequired: Bool, payloadJSON: String, issuesJSON: String,
+                revisionAcceptedAt: String, inspector: String, review: ExportedReview, photos: [StoredPhoto] = []) {
+        self.serverID = serverID
+        self.localID = localID
+        self.templateID = templateID
+        self.facilityID = facilityID
+        self.areaID = areaID
+        self.assignmentID = assignmentID
+        self.parentLocalID = parentLocalID
+        self.parentServerID = parentServerID
+        self.completedAtDevice = completedAtDevice
+        self.acceptedAt = acceptedAt
         self.revision = revision
+        self.baseRevision = baseRevision
+        self.score = score
+        self.followUpRequired = followUpRequired
+        self.payloadJSON = payloadJSON
+        self.issuesJSON = issuesJSON
         self.revisionAcceptedAt = revisionAcceptedAt
-        self.review = review
         self.inspector = inspector
+        self.review = review
         self.photos = photos
+    }
+}
+
+/// The review of an exported report's current revision, as stored.
+public struct ExportedReview: Sendable {
+    public var revision: Int
+    public var state: ReviewState
+    public var decidedByID: String?
+    public var decidedByName: String?
+    public var decidedAt: String?
+    public var comment: String?
+    /// The field comments, canonical JSON as stored (`[]` for none).
+    public var fieldCommentsJSON: String
+    /// Its position in the order of review changes.
+    public var change: Int64
+
+    /// Groups what the store read.
+    public init(revision: Int, state: ReviewState, decidedByID: String?, decidedByName: String?, decidedAt: String?, comment: String?,
+                fieldCommentsJSON: String, change: Int64) {
+        self.revision = revision
+        self.state = state
+        self.decidedByID = decidedByID
+        self.decidedByName = decidedByName
+        self.decidedAt = decidedAt
+        self.comment = comment
+        self.fieldCommentsJSON = fieldCommentsJSON.isEmpty ? "[]" : fieldCommentsJSON
+        self.change = change
     }
 }
 

@@ -81,6 +81,12 @@ struct JSONText {
         bytes.append(contentsOf: json)
     }
 
+    /// JSON text already well formed, copied as it is.
+    mutating func raw(_ json: UnsafeBufferPointer<UInt8>) {
+        separate()
+        bytes.append(contentsOf: json)
+    }
+
     /// Bytes continuing the value just written, with no separator.
     mutating func appendContinuing<C: Collection>(_ more: C) where C.Element == UInt8 {
         bytes.append(contentsOf: more)
@@ -113,6 +119,17 @@ struct JSONText {
     /// `value` as a JSON string literal, quotes included.
     static func escape(_ value: String, into bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
+        var value = value
+        let plain = value.withUTF8 { text -> Bool in
+            // Most values (ids, times, states) need no escape: copied whole.
+            guard !text.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+            bytes.append(contentsOf: text)
+            return true
+        }
+        if plain {
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])

@@ -42,7 +42,7 @@ public final class ReportExport: StreamSource, @unchecked Sendable {
 
     /// Opens an export of `store`, refusing an unknown template for CSV (404).
     static func open(_ store: any ServerStorage, query: ExportQuery, format: ExportFormat) throws(ServerError) -> ReportExport {
-        let reader = try store.openExport(query)
+        let reader = PrefetchingReader(try store.openExport(query))
         if format == .csv, let template = query.templateID, !TemplateVersions(reader.versions).knows(template) {
             reader.close()
             throw ServerError.notFound("no template \(OneLine.quote(template, limit: 60))")
@@ -84,7 +84,7 @@ public final class ReportExport: StreamSource, @unchecked Sendable {
             }
             let row = page[next]
             next += 1
-            let version = versions.version(of: row.report.templateID, acceptedAt: row.revisionAcceptedAt)
+            let version = versions.version(of: row.templateID, acceptedAt: row.revisionAcceptedAt)
             switch format {
             case .jsonl:
                 ExportLine.write(row, templateVersion: version, generation: reader.generation, into: &text)
