@@ -7,7 +7,9 @@ import Foundation
 /// the server's documents are.
 struct JSONText {
     private(set) var bytes: [UInt8] = []
-    private var needsComma: [Bool] = []
+    /// One bit per open container (innermost lowest is `depth - 1`): whether its next member needs a comma.
+    private var commas: UInt64 = 0
+    private var depth = 0
 
     init(capacity: Int = 64 * 1024) {
         bytes.reserveCapacity(capacity)
@@ -16,29 +18,30 @@ struct JSONText {
     /// Forgets what was written, keeping the memory.
     mutating func reset() {
         bytes.removeAll(keepingCapacity: true)
-        needsComma.removeAll(keepingCapacity: true)
+        commas = 0
+        depth = 0
     }
 
     mutating func beginObject() {
         separate()
         bytes.append(UInt8(ascii: "{"))
-        needsComma.append(false)
+        open()
     }
 
     mutating func endObject() {
         bytes.append(UInt8(ascii: "}"))
-        needsComma.removeLast()
+        depth -= 1
     }
 
     mutating func beginArray() {
         separate()
         bytes.append(UInt8(ascii: "["))
-        needsComma.append(false)
+        open()
     }
 
     mutating func endArray() {
         bytes.append(UInt8(ascii: "]"))
-        needsComma.removeLast()
+        depth -= 1
     }
 
     /// A key; the value written next is its value.
@@ -46,8 +49,9 @@ struct JSONText {
         separate()
         bytes.append(UInt8(ascii: "\""))
         name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
-        if !needsComma.isEmpty { needsComma[needsComma.count - 1] = false }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        if depth > 0 { commas &= ~(1 << UInt64(depth - 1)) }
     }
 
     mutating func string(_ value: String) {
@@ -99,12 +103,20 @@ struct JSONText {
 
     /// A comma before a value or key that is not the first of its container.
     private mutating func separate() {
-        guard let last = needsComma.last else { return }
-        if last {
+        guard depth > 0 else { return }
+        let bit: UInt64 = 1 << UInt64(depth - 1)
+        if commas & bit != 0 {
             bytes.append(UInt8(ascii: ","))
         } else {
-            needsComma[needsComma.count - 1] = true
+            commas |= bit
         }
+    }
+
+    /// A container begins: its first member needs no comma (at most 64 deep, far beyond any export line).
+    private mutating func open() {
+        precondition(depth < 64, "JSONText nests at most 64 containers")
+        depth += 1
+        commas &= ~(1 << UInt64(depth - 1))
     }
 
     /// A number as JSON writes it: whole numbers without a fraction, others
