@@ -88,10 +88,11 @@ struct ExportPostgresTests {
         let supervisor = try await Session.supervisor(server)
         let connection = try Self.startExport(server, token: supervisor.accessToken)
         #expect(try Self.eventually { try Self.states(server).contains("idle in transaction") })
-        // The export's own connection is killed under it, as a failing database would.
+        // The export's own connection (the one in a transaction, idle or fetching) is killed under it,
+        // as a failing database would.
         try ServerDatabases.query(server.databasePath, """
             SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-            WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'idle in transaction'
+            WHERE datname = current_database() AND pid <> pg_backend_pid() AND xact_start IS NOT NULL
             """)
         var body = Data()
         var buffer = [UInt8](repeating: 0, count: 65_536)
