@@ -42,7 +42,7 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
                 .first?.int("matching") ?? 0
             try Self.rows(connection, """
                 DECLARE jqc_export NO SCROLL CURSOR FOR
-                SELECT r.server_id, r.local_id, r.owner_id, r.template_id, r.facility_id, r.area_id, r.assignment_id, r.parent_local_id,
+                SELECT r.server_id, r.local_id, r.template_id, r.facility_id, r.area_id, r.assignment_id, r.parent_local_id,
                     r.parent_server_id, r.completed_at_device, r.current_revision, r.score,
                     (r.follow_up_required AND r.follow_up_cleared_by IS NULL) AS flagged,
                     r.accepted_at, r.review_state, r.reviewed_revision, r.review_decided_by, r.review_decided_by_name, r.review_decided_at,
