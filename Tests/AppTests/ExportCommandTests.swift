@@ -391,4 +391,55 @@ struct ExportCommandTests {
         #expect(notJSON.status == 2)
         #expect(try JSONValue.parse(notJSON.stdout)["error"]?["code"]?.stringValue == "USAGE")
     }
+
+    @Test("--state and --all put several reports into one CSV under one header, or one JSON document; HTML stays one a page")
+    func severalReports() throws {
+        let world = try ExportWorld()
+        let started = try world.jqc(["start", "--template", "101", "--facility", "F-100", "--area", "A-102", "--json"])
+        try #require(started.status == 0, "start: \(started.stderr)")
+        let draftID = try #require(try JSONValue.parse(started.stdout)["local_id"]?.stringValue)
+        let folder = TemporaryDirectory(prefix: "jqc-export-several")
+
+        // One state: only its reports, one header.
+        let pending = try world.jqc(["export", "--state", "PENDING", "-o", folder.path("pending.csv")])
+        #expect(pending.status == 0, "\(pending.stderr)")
+        #expect(pending.stdout.hasPrefix("Exported 1 report as CSV to "))
+        let pendingRows = try CSVReader.records(try String(contentsOfFile: folder.path("pending.csv"), encoding: .utf8))
+        #expect(pendingRows.first?.first == "report_id")
+        #expect(Set(pendingRows.dropFirst().compactMap(\.first)) == [world.reportID])
+
+        // Two states as a comma list (any case): both reports, newest first, under the one header.
+        let both = try world.jqc(["export", "--state", "pending,draft", "--format", "csv"])
+        #expect(both.status == 0, "\(both.stderr)")
+        let rows = try CSVReader.records(both.stdout)
+        #expect(rows.filter { $0.first == "report_id" }.count == 1, "one header for the whole table")
+        var order: [String] = []
+        for row in rows.dropFirst() where order.last != row.first { order.append(row.first ?? "") }
+        #expect(order == [draftID, world.reportID], "each report's rows together, newest first")
+        #expect(rows.contains { $0.first == draftID && $0.contains("summary") })
+
+        // --all as JSON: one document holding each report's export document.
+        let all = try world.jqc(["export", "--all", "--format", "json"])
+        #expect(all.status == 0, "\(all.stderr)")
+        let documents = try JSONValue.parse(all.stdout)["reports"]?.arrayValue ?? []
+        #expect(documents.compactMap { $0["local_id"]?.stringValue } == [draftID, world.reportID])
+        #expect(documents.last?["template_version"] != nil && documents.last?["exported_at"] != nil)
+        let allJSON = try world.jqc(["export", "--all", "--format", "json", "--json"])
+        #expect(try JSONValue.parse(allJSON.stdout)["reports"]?.arrayValue?.count == 2)
+
+        // Two ids name two reports for one file too.
+        let named = try world.jqc(["export", world.reportID, draftID, "--format", "csv"])
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(Set(try CSVReader.records(named.stdout).dropFirst().compactMap(\.first)) == [world.reportID, draftID])
+
+        // Refused, with nothing written: HTML of several, no choice, two choices, a state that is none.
+        for arguments in [["--all", "--format", "html", "-o", folder.path("all.html")], ["--format", "csv"],
+                          ["--all", "--state", "DRAFT", "--format", "csv"], [world.reportID, "--all", "--format", "csv"],
+                          ["--state", "FINISHED", "--format", "csv"]] {
+            let refused = try world.jqc(["export"] + arguments)
+            #expect(refused.status == 2, "\(arguments): \(refused.stderr)")
+            #expect(refused.stdout.isEmpty)
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path("all.html")))
+    }
 }

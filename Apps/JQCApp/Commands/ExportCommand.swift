@@ -6,13 +6,17 @@ import Models
 
 /// `export`: a report as JSON, CSV or one self-contained HTML page (PRODUCT.md F13).
 enum ExportCommand {
-    /// `jqc export LOCAL_ID --format json|csv|html [-o FILE]`.
+    /// `jqc export (LOCAL_ID... | --state S | --all) --format json|csv|html [-o FILE]`.
     static let export = Command(CommandSpec(
-        "export", summary: "export a report as JSON, CSV or a self-contained HTML page to print",
-        positionals: [PositionalSpec("LOCAL_ID", help: "the report's id or a unique prefix of it, or a server id")],
+        "export", summary: "export a report as JSON, CSV or a self-contained HTML page to print; or several into one CSV or JSON file",
+        positionals: [PositionalSpec("LOCAL_ID", help: "the report's id or a unique prefix of it, or a server id; several for one file",
+                                     optional: true, variadic: true)],
         options: [.value("format", "FORMAT", values: ExportFormat.allCases.map(\.rawValue),
                          help: "the format, by default from the -o file's extension"),
-                  .value("output", short: "o", "FILE", help: "write to FILE (atomically) instead of standard output")],
+                  .value("output", short: "o", "FILE", help: "write to FILE (atomically) instead of standard output"),
+                  .value("state", "STATE", repeatable: true, values: ReportState.allCases.map(\.rawValue),
+                         help: "every local report in this state, into one file; repeatable, or a comma list"),
+                  .flag("all", help: "every local report, into one file")],
         discussion: """
         Any report can be exported, whatever its state. Without -o the export alone goes to standard output.
         JSON: the 'show --json' document plus template version, facility and area names and exported_at.
@@ -20,14 +24,26 @@ enum ExportCommand {
         facility, area, state, score, verdict, counts of fields, issues and photos). Notes keep their line
         breaks inside the quoted cell. A cell starting with = + - @, a tab or CR gets a leading ' so a spreadsheet shows it as text, never runs it.
         HTML: one file with its photos embedded, for printing (A4). Times are the device's clock.
+        Several reports (more than one LOCAL_ID, --state or --all) go into one file, newest first: CSV is one table
+        under one header, every report's rows as above; JSON is {"reports": [...]}, each the one-report document.
+        HTML stays one report a page.
         A server id of a report this device does not hold is read from the server (signed in, online only, as
         'jqc show' does), exported from memory and never kept; HTML embeds the photos fetched for it.
         Examples:
           jqc export 3f2a --format html -o washroom.html
           jqc export 3f2a --format csv > washroom.csv
+          jqc export --state SYNCED,PENDING -o week.csv
         """)
     ) { (inv) throws(AppError) -> CommandOutput in
         let args = inv.arguments
+        let ids = args.positionals
+        let states = try states(args.all("state"))
+        let all = args.flag("all")
+        let choices = (ids.isEmpty ? 0 : 1) + (states.isEmpty ? 0 : 1) + (all ? 1 : 0)
+        guard choices == 1 else {
+            throw AppError.usage(choices == 0 ? "'export' needs a LOCAL_ID, --state STATE or --all."
+                                 : "give LOCAL_IDs, --state or --all, one of them.")
+        }
         let outputPath = args.value("output")
         let format: ExportFormat
         if let typed = args.value("format") {
@@ -49,6 +65,12 @@ enum ExportCommand {
             throw AppError.usage("--json prints one JSON document, so a \(format.rawValue.uppercased()) export needs -o FILE; or leave out --json to get it on standard output.")
         }
         let target = try outputPath.map { (path) throws(AppError) in try ExportFile.target(path) }
+        if ids.count != 1 {
+            guard format != .html else {
+                throw AppError.usage("HTML is one report a page: export reports one at a time, or several as --format csv or json.")
+            }
+            return try several(ids: ids, states: states, format: format, target: target, inv)
+        }
         let workspace = try inv.workspace()
         let content: ExportedReport
         let shortID: String
@@ -80,6 +102,78 @@ enum ExportCommand {
             return CommandOutput(lines: [], json: JSONExport.document(content), showsStatusLine: false)
         }
         try ExportFile.writeToStandardOutput(produce(format, content))
+        return CommandOutput(lines: [], json: .null, showsStatusLine: false)
+    }
+
+    /// The states of `--state`, each a name or a comma list of them.
+    static func states(_ given: [String]) throws(AppError) -> [ReportState] {
+        var states: [ReportState] = []
+        for text in given.flatMap({ $0.split(separator: ",") }).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            guard let state = ReportState(rawValue: text.uppercased()) else {
+                throw AppError.usage("'\(OneLine.flatten(text, lineBreak: " "))' is not a report state; use DRAFT, PENDING, SYNCED, CONFLICT or REJECTED.")
+            }
+            if !states.contains(state) { states.append(state) }
+        }
+        return states
+    }
+
+    /// Several reports into one CSV table or one JSON document, each report
+    /// read and written in turn (never all in memory), newest first.
+    static func several(ids: [String], states: [ReportState], format: ExportFormat, target: URL?,
+                        _ inv: Invocation) throws(AppError) -> CommandOutput {
+        let workspace = try inv.workspace()
+        let now = inv.context.now()
+        let name = inspector(inv.context)
+        // The reports, by local id, so none is exported twice; each becomes its export when it is written.
+        var picked: [Report] = []
+        var seen = Set<UUID>()
+        if !ids.isEmpty {
+            for id in ids {
+                guard case .local(let report) = try ReportLookup.find(id, in: workspace, context: inv.context) else {
+                    throw AppError.notFound("'\(OneLine.flatten(id, lineBreak: " "))' is a report this device does not hold; export it alone to read it from the server.")
+                }
+                if seen.insert(report.localID).inserted { picked.append(report) }
+            }
+        } else {
+            let wanted = Set(states)
+            for report in try workspace.reports() where wanted.isEmpty || wanted.contains(report.state) {
+                if seen.insert(report.localID).inserted { picked.append(report) }
+            }
+        }
+        let reports = picked
+        let produce = { (sink: ExportSink) throws(AppError) in
+            switch format {
+            case .csv:
+                try sink.write(CSVExport.line(CSVExport.header))
+                for report in reports {
+                    try sink.write(CSVExport.rows(try ExportedReport(report, workspace: workspace, exportedAt: now, inspector: name)))
+                }
+            default:
+                // {"reports": [...]}: each document as the one-report export writes it, one after another.
+                try sink.write("{\"reports\": [")
+                for (index, report) in reports.enumerated() {
+                    let document = JSONExport.document(try ExportedReport(report, workspace: workspace, exportedAt: now, inspector: name))
+                    try sink.write((index == 0 ? "\n" : ",\n") + document.canonicalString())
+                }
+                try sink.write(reports.isEmpty ? "]}\n" : "\n]}\n")
+            }
+        }
+        let count = "\(reports.count) report\(reports.count == 1 ? "" : "s")"
+        if let target {
+            let bytes = try ExportFile.writeAtomically(to: target, produce)
+            return CommandOutput(
+                lines: ["Exported \(count) as \(format.rawValue.uppercased()) to \(target.path) (\(ReportPresenter.bytes(bytes)))."],
+                json: ["file": .string(target.path), "format": .string(format.rawValue), "bytes": .integer(bytes),
+                       "reports": .integer(Int64(reports.count))])
+        }
+        if inv.context.json {
+            var documents: [JSONValue] = []
+            for report in reports {
+                documents.append(JSONExport.document(try ExportedReport(report, workspace: workspace, exportedAt: now, inspector: name)))
+            }
+            return CommandOutput(lines: [], json: ["reports": .array(documents)], showsStatusLine: false)
+        }
+        try ExportFile.writeToStandardOutput(produce)
         return CommandOutput(lines: [], json: .null, showsStatusLine: false)
     }
 

@@ -34,8 +34,13 @@ enum CSVExport {
 
     /// The whole CSV document.
     static func text(_ content: ExportedReport) -> String {
+        line(header) + rows(content)
+    }
+
+    /// One report's records without the header: several reports' follow one header in one table.
+    static func rows(_ content: ExportedReport) -> String {
         let report = reportCells(content)
-        var rows: [[String]] = [header]
+        var rows: [[String]] = []
         for field in fieldRows(content) {
             let photos = content.photos.filter { $0.fieldID?.rawValue == field[0] && $0.issueLocalID == nil }.count
             rows.append(report + ["field"] + field + ["", "", "", photos > 0 ? String(photos) : ""])

@@ -41,6 +41,17 @@ public struct PostgresRow: Sendable, Equatable {
         return out
     }
 
+    /// A column's position in this row's result, found by name once so that
+    /// the many rows of one result (a page of an export) are read by it
+    /// without looking the name up for each.
+    public func position(of column: String) -> Int? { columns[column] }
+
+    /// The text at a position `position(of:)` gave for a row of the same result, or nil for NULL.
+    public func string(at position: Int?) -> String? {
+        guard let position, position < values.count else { return nil }
+        return values[position]
+    }
+
     private func raw(_ column: String) -> String? {
         guard let index = columns[column] else { return nil }
         return values[index]

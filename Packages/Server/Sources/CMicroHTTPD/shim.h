@@ -74,3 +74,8 @@ static inline void jqc_mhd_client_address(struct MHD_Connection *connection, cha
         inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)address)->sin6_addr, out, (socklen_t)size);
     }
 }
+
+/* A body of unknown length, sent with chunked transfer encoding; the reader's two ends. */
+static const uint64_t jqc_mhd_size_unknown = MHD_SIZE_UNKNOWN;
+static const ssize_t jqc_mhd_reader_end = MHD_CONTENT_READER_END_OF_STREAM;
+static const ssize_t jqc_mhd_reader_failed = MHD_CONTENT_READER_END_WITH_ERROR;

@@ -14,6 +14,8 @@ public enum Endpoint: String, Sendable, CaseIterable {
     case inspections, rollup
     /// Contract 1.1's review: `GET /reviews`, `POST /reports/{id}/review`, `GET /reports/{id}/events`.
     case reviews, decideReview, reportEvents
+    /// Contract 1.1's exports: `GET /exports/reports`.
+    case exportReports
     /// The management API of admins (`/admin/...`; not part of the device contract).
     case adminFacilities, adminAddFacility, adminChangeFacility, adminImportFacilities
     case adminAreas, adminAddArea, adminChangeArea, adminImportAreas
@@ -79,6 +81,7 @@ public enum Router {
         Route(method: "GET", pattern: "/reviews", endpoint: .reviews, body: .none, requiresToken: true),
         Route(method: "POST", pattern: "/reports/{server_id}/review", endpoint: .decideReview, body: .json, requiresToken: true),
         Route(method: "GET", pattern: "/reports/{server_id}/events", endpoint: .reportEvents, body: .none, requiresToken: true),
+        Route(method: "GET", pattern: "/exports/reports", endpoint: .exportReports, body: .none, requiresToken: true),
     ] + administration
 
     /// The management API: admins only, every route; documented in docs/openapi.yaml.

@@ -49,6 +49,8 @@ enum Reply: Sendable {
     case json(status: Int, body: Data)
     /// A file streamed from an open descriptor, which the HTTP layer closes.
     case file(descriptor: Int32, byteSize: Int64, contentType: String)
+    /// A body streamed as it is produced (chunked), with its headers.
+    case stream(ResponseStream, headers: [(name: String, value: String)])
 
     /// `{"ok": true, "data": payload}` with `status`.
     static func ok<T: Encodable & Sendable>(_ payload: T, status: Int = 200) -> Reply {
@@ -136,6 +138,8 @@ final class ServerApp: Sendable {
     /// A hash checked when the user name is unknown, so a wrong name and a
     /// wrong password take the same time.
     let decoyHash: String
+    /// The exports streaming now, at most a few at once.
+    let exportSlots = ExportSlots(limit: 4)
 
     /// The version of the report payload this server reads.
     static let schemaVersion = 1
@@ -307,6 +311,8 @@ final class ServerApp: Sendable {
                 return ServerResponse(status: 200, headers: [(name: "Content-Type", value: contentType),
                                                              (name: "Content-Security-Policy", value: "default-src 'none'; sandbox")],
                                       content: .file(descriptor: descriptor, byteSize: size))
+            case .stream(let stream, let headers):
+                return ServerResponse(status: 200, headers: headers, content: .stream(stream))
             }
         }
         return finish(answer(), for: request, userID: userID, clock: clock)
@@ -337,6 +343,7 @@ final class ServerApp: Sendable {
         case .reviews: return try reviewFeed(input)
         case .decideReview: return try decideReview(input)
         case .reportEvents: return try reportEvents(input)
+        case .exportReports: return try exportReports(input)
         default: return try administer(endpoint, input)
         }
     }

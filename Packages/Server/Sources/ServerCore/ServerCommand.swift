@@ -15,7 +15,7 @@ public enum ServerCommand {
 
     /// Every command, for the man page.
     static var catalog: CommandCatalog {
-        CommandCatalog(commands: [serve] + legacyAdmin + AdminCommands.all.map(\.spec), globalOptions: globalOptions)
+        CommandCatalog(commands: [serve, ExportCommand.spec] + legacyAdmin + AdminCommands.all.map(\.spec), globalOptions: globalOptions)
     }
 
     /// `--version`.
@@ -54,13 +54,16 @@ public enum ServerCommand {
             if arguments.first == "admin" {
                 return try admin(Array(arguments.dropFirst()), parser: parser, storage: storage)
             }
+            if arguments.first == "export" {
+                return try ExportCommand.run(Array(arguments.dropFirst()), parser: parser, storage: storage)
+            }
             if arguments.first == "help" {
                 if arguments.contains("--man") {
                     OutputChannel.standardOutput.write(ManPage.roff(
                         program: "jqc-server", summary: "the JanitorialQC server: the wire contract over HTTP, on SQLite or PostgreSQL",
                         version: ProductVersion.current, date: ProductVersion.date, catalog: catalog,
                         sections: [("Exit status", [["0 stopped cleanly", "1 could not start or serve (one line on stderr says why)",
-                                                     "2 usage error", "3 (admin) not found", "4 (admin) invalid input", "7 (admin) conflict",
+                                                     "2 usage error", "3 (admin, export) not found", "4 (admin, export) invalid input", "7 (admin) conflict",
                                                      "141 the reader closed the output before all of it was written (a closed pipe, as in '| head')"]
                                                         .joined(separator: "\n")])]))
                     return 0

@@ -15,7 +15,11 @@ import Synchronization
 /// number that has been reused.
 final class ConnectionDeadlines: Sendable {
     /// What a connection is waiting for.
-    enum Phase: Sendable { case headers, body, working, replying, idle }
+    enum Phase: Sendable {
+        case headers, body, working, replying, idle
+        /// Sending a streamed body: the deadline moves on each time the client takes more.
+        case streaming
+    }
 
     private struct Entry { var fd: Int32; var address: String; var phase: Phase; var deadline: UInt64? }
     private let entries = Mutex<[UInt: Entry]>([:])
@@ -55,7 +59,7 @@ final class ConnectionDeadlines: Sendable {
         let start = now()
         let deadline: UInt64? = switch phase {
         case .headers: start + headerTimeout
-        case .body, .replying: start + bodyTimeout + UInt64(max(0, extra) * 1_000_000_000)
+        case .body, .replying, .streaming: start + bodyTimeout + UInt64(max(0, extra) * 1_000_000_000)
         case .idle: start + idleTimeout
         case .working: nil
         }
@@ -88,7 +92,7 @@ final class ConnectionDeadlines: Sendable {
             case .headers: "did not finish its request headers in time"
             case .idle: "sent no new request in time"
             case .body: "did not finish its request body in time"
-            case .working, .replying: "did not read its response in time"
+            case .working, .replying, .streaming: "did not read its response in time"
             }
             log.note("connection closed: it \(what)", address: address)
         }

@@ -88,6 +88,8 @@ public struct ServerResponse: Sendable {
         case data(Data)
         /// A file streamed from an open descriptor, closed once sent (or not).
         case file(descriptor: Int32, byteSize: Int64)
+        /// A body of unknown length produced while it is sent (chunked transfer encoding).
+        case stream(ResponseStream)
     }
 
     /// The HTTP status.

@@ -63,6 +63,8 @@ public final class HTTPServer: @unchecked Sendable {
     let deadlines: ConnectionDeadlines
     private let workers: RequestWorkers
     private let inFlight = Mutex(0)
+    /// Streamed responses being sent, ended before the daemon stops.
+    private let streams = StreamRegistry()
 
     /// The port actually bound (useful with port 0).
     public private(set) var port: UInt16 = 0
@@ -137,6 +139,11 @@ public final class HTTPServer: @unchecked Sendable {
         while inFlight.withLock({ $0 }) > 0 && Date() < deadline {
             usleep(20_000)
         }
+        // A stream still going is cut short (MHD cannot stop while its connection is suspended).
+        if streams.stopAll() > 0 {
+            let settle = Date().addingTimeInterval(2)
+            while inFlight.withLock({ $0 }) > 0 && Date() < settle { usleep(20_000) }
+        }
         MHD_stop_daemon(daemon)
         self.daemon = nil
     }
@@ -155,7 +162,12 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     private func reply(_ response: ServerResponse, on context: RequestContext) -> MHD_Result {
-        deadlines.enter(context.key, .replying)
+        let key = context.key
+        if case .stream = response.content {
+            deadlines.enter(key, .streaming)
+            return context.send(response, streams: streams) { [deadlines] in deadlines.enter(key, .streaming) }
+        }
+        deadlines.enter(key, .replying)
         return context.send(response)
     }
 

@@ -160,8 +160,9 @@ final class RequestContext: @unchecked Sendable {
         return request
     }
 
-    /// Queues `response` on the connection (every response says `nosniff`).
-    func send(_ response: ServerResponse) -> MHD_Result {
+    /// Queues `response` on the connection (every response says `nosniff`);
+    /// a streamed body calls `progress` each time the client takes more of it.
+    func send(_ response: ServerResponse, streams: StreamRegistry? = nil, progress: @escaping @Sendable () -> Void = {}) -> MHD_Result {
         if response.dropConnection { return MHD_Result.NO }
         // From here the response's descriptor, if any, belongs to MHD or is closed below.
         var made: OpaquePointer?
@@ -174,6 +175,12 @@ final class RequestContext: @unchecked Sendable {
         case .file(let fd, let size):
             made = MHD_create_response_from_fd64(UInt64(size), fd)
             if made == nil { close(fd) }
+        case .stream(let stream):
+            if let streams {
+                made = StreamPump.response(for: stream, connection: connection, registry: streams, progress: progress)
+            } else {
+                stream.abandon()
+            }
         }
         guard let made else { return MHD_Result.NO }
         for header in response.headers {
@@ -209,7 +216,13 @@ final class RequestContext: @unchecked Sendable {
 
     func cleanUp() {
         // A response made but never sent (the client left first) still holds its file open.
-        if let unsent = pending, case .file(let descriptor, _) = unsent.content { close(descriptor) }
+        if let unsent = pending {
+            switch unsent.content {
+            case .file(let descriptor, _): close(descriptor)
+            case .stream(let stream): stream.abandon()
+            case .data: break
+            }
+        }
         pending = nil
         if let postProcessor { MHD_destroy_post_processor(postProcessor) }
         postProcessor = nil

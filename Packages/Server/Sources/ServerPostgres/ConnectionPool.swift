@@ -50,7 +50,9 @@ final class ConnectionPool: @unchecked Sendable {
     /// Seconds one statement may run.
     static let statementLimit = 60
 
-    private func checkOut() throws(ServerError) -> PostgresConnection {
+    /// A connection held past one closure (an export's cursor); it must be
+    /// handed back with `checkIn`, broken or not.
+    func checkOut() throws(ServerError) -> PostgresConnection {
         let deadline = Date().addingTimeInterval(longestWait)
         condition.lock()
         while true {
@@ -82,7 +84,8 @@ final class ConnectionPool: @unchecked Sendable {
         }
     }
 
-    private func checkIn(_ connection: PostgresConnection) {
+    /// Takes back a connection of `checkOut`; a broken one is dropped.
+    func checkIn(_ connection: PostgresConnection) {
         condition.lock()
         if connection.isHealthy {
             idle.append(connection)

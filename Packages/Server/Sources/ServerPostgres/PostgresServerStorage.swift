@@ -61,6 +61,10 @@ public final class PostgresServerStorage: ServerStorage, @unchecked Sendable {
         try writing { session throws(ServerError) in try session.run(body) }
     }
 
+    public func openExport(_ query: ExportQuery) throws(ServerError) -> any ExportReader {
+        try PostgresExportReader(pool: pool, query: query)
+    }
+
     /// `body` in a read-only REPEATABLE READ transaction (one snapshot).
     func reading<T>(_ body: (PostgresSession) throws(ServerError) -> T) throws(ServerError) -> T {
         try pool.with { connection throws(ServerError) -> T in

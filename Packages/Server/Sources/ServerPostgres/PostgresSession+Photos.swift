@@ -5,9 +5,9 @@ import ServerCore
 
 /// Photo records; the bytes are in `photo_chunks`, by hash (`PostgresPhotoStore`).
 extension PostgresSession {
-    private static let photoColumns = "local_id, server_id, field_id, issue_local_id, sha256, byte_size"
+    static let photoColumns = "local_id, server_id, field_id, issue_local_id, sha256, byte_size"
 
-    private static func photo(_ row: PostgresRow) -> StoredPhoto? {
+    static func photo(_ row: PostgresRow) -> StoredPhoto? {
         guard let local = row.uuid("local_id"), let serverID = row.string("server_id"), let sha = row.string("sha256") else { return nil }
         return StoredPhoto(localID: local, serverID: serverID, fieldID: row.string("field_id"),
                            issueLocalID: row.uuid("issue_local_id"), sha256: sha, byteSize: row.int("byte_size") ?? 0)

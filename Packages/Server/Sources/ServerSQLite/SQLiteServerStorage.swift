@@ -16,6 +16,8 @@ import SQLite
 public final class SQLiteServerStorage: ServerStorage, @unchecked Sendable {
     private let lock = NSLock()
     private let database: Database
+    /// The file, which each export opens a connection of its own to.
+    private let path: String
     /// How long a request waits for the connection before it is answered 503.
     private let lockWait: TimeInterval = 3
 
@@ -23,6 +25,7 @@ public final class SQLiteServerStorage: ServerStorage, @unchecked Sendable {
     /// SQLite file of another program (the device's store, say) is refused
     /// before anything is written to it.
     public init(path: String) throws(ServerError) {
+        self.path = path
         let foreign: Bool
         do throws(SQLiteError) {
             database = try Database(path: path)
@@ -72,6 +75,10 @@ public final class SQLiteServerStorage: ServerStorage, @unchecked Sendable {
         return try database.transaction(mapping: ServerError.database) { () throws(ServerError) -> T in
             try SQLiteSession(db: database).run(body)
         }
+    }
+
+    public func openExport(_ query: ExportQuery) throws(ServerError) -> any ExportReader {
+        try SQLiteExportReader(path: path, query: query)
     }
 
     private func migrate() throws(ServerError) {

@@ -5,9 +5,9 @@ import SQLite
 
 /// Photo records; the bytes are in the `PhotoVault`.
 extension SQLiteSession {
-    private static let photoColumns = "local_id, server_id, field_id, issue_local_id, sha256, byte_size"
+    static let photoColumns = "local_id, server_id, field_id, issue_local_id, sha256, byte_size"
 
-    private static func photo(_ row: Row) -> StoredPhoto? {
+    static func photo(_ row: Row) -> StoredPhoto? {
         guard let local = row.uuid("local_id"), let serverID = row.text("server_id"), let sha = row.text("sha256") else { return nil }
         return StoredPhoto(localID: local, serverID: serverID, fieldID: row.text("field_id"),
                            issueLocalID: row.uuid("issue_local_id"), sha256: sha, byteSize: row.integer("byte_size") ?? 0)

@@ -12,6 +12,10 @@ public protocol ServerStorage: Sendable {
     func read<T>(_ body: (any StorageSession) throws -> T) throws(ServerError) -> T
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     func write<T>(_ body: (any StorageSession) throws -> T) throws(ServerError) -> T
+    /// Begins an export of the reports `query` matches: a read transaction
+    /// of its own (one snapshot, on a connection of its own) that the reader
+    /// holds until it is closed. 400 `CURSOR_INVALID` for a `since` of other data.
+    func openExport(_ query: ExportQuery) throws(ServerError) -> any ExportReader
 }
 
 extension StorageSession {

@@ -1,0 +1,105 @@
+import FieldTypes
+import Foundation
+import Models
+import ServerHTTP
+import Synchronization
+
+/// How many exports may stream at once: each holds a thread, a read
+/// transaction and (on PostgreSQL) a pooled connection until it ends.
+final class ExportSlots: Sendable {
+    private let taken = Mutex(0)
+    let limit: Int
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Takes a slot, or answers 503 with `Retry-After` when every one is taken.
+    func take() throws(ServerError) {
+        let granted = taken.withLock { count -> Bool in
+            guard count < limit else { return false }
+            count += 1
+            return true
+        }
+        guard granted else {
+            throw ServerError.unavailable("\(limit) exports are running already; retry in 30 seconds", retryAfter: 30)
+        }
+    }
+
+    func give() { taken.withLock { $0 -= 1 } }
+}
+
+extension ExportQuery {
+    /// The query of `GET /exports/reports`, each value checked.
+    static func from(_ query: [String: String]) throws(ServerError) -> (ExportFormat, ExportQuery) {
+        func value(_ name: String) -> String? { query[name].flatMap { $0.isEmpty ? nil : $0 } }
+        var format = ExportFormat.jsonl
+        if let text = value("format") {
+            guard let chosen = ExportFormat(rawValue: text) else {
+                throw ServerError.badRequest("'format' must be jsonl or csv, not \(OneLine.quote(text, limit: 40))")
+            }
+            format = chosen
+        }
+        var state: ReviewState?
+        if let text = value("review_state") {
+            guard let chosen = ReviewState.allCases.first(where: { $0.rawValue == text }) else {
+                let states = ReviewState.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ServerError.badRequest("'review_state' must be one of \(states), not \(OneLine.quote(text, limit: 40))")
+            }
+            state = chosen
+        }
+        let exportQuery = ExportQuery(since: value("since"), templateID: value("template_id"), facilityID: value("facility_id"),
+                                      reviewState: state)
+        if format == .csv && exportQuery.templateID == nil {
+            throw ServerError.badRequest("a CSV export is one template's table: give 'template_id'")
+        }
+        return (format, exportQuery)
+    }
+}
+
+extension ServerApp {
+    /// `GET /exports/reports` (supervisors and admins): every matching
+    /// report's current revision in order of change, from one snapshot,
+    /// streamed as it is read. Anything refused (role, query, cursor,
+    /// template) is refused before the first byte; a failure after it cuts
+    /// the stream short, so the client never takes a part for the whole.
+    func exportReports(_ input: RouteInput) throws(ServerError) -> Reply {
+        let caller = try input.requireCaller()
+        guard caller.isSupervisor else { throw ServerError.forbidden("only supervisors and admins may export reports") }
+        let (format, query) = try ExportQuery.from(input.request.query)
+        let export = try openExport(query, format: format)
+        let log = self.log
+        let address = input.request.clientAddress
+        export.onFailure = { error in
+            log.note("an export was cut short: \(error.message)", address: address)
+        }
+        let type = format == .csv ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8"
+        let name = format == .csv ? "reports-\(query.templateID ?? "").csv" : "reports.jsonl"
+        return .stream(ResponseStream(export), headers: [
+            (name: "Content-Type", value: type), (name: "Cache-Control", value: "no-store"),
+            (name: "Content-Disposition", value: "attachment; filename=\"\(Self.safeFileName(name))\""),
+        ])
+    }
+
+    /// Opens an export in a slot of its own (given back when it finishes),
+    /// refusing an unknown template for CSV.
+    func openExport(_ query: ExportQuery, format: ExportFormat) throws(ServerError) -> ReportExport {
+        try exportSlots.take()
+        let export: ReportExport
+        do throws(ServerError) {
+            export = try ReportExport.open(store, query: query, format: format)
+        } catch {
+            exportSlots.give()
+            throw error
+        }
+        let slots = exportSlots
+        export.onFinish = { slots.give() }
+        return export
+    }
+
+    /// A file name safe inside a quoted `Content-Disposition` value.
+    static func safeFileName(_ name: String) -> String {
+        String(name.unicodeScalars.map { scalar -> Character in
+            let allowed = CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar)
+            return scalar.isASCII && allowed ? Character(scalar) : "_"
+        }.prefix(100))
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import Models
+import PostgreSQL
+import ServerCore
+
+/// An export's read of the PostgreSQL store: one pooled connection held
+/// for the whole export, a REPEATABLE READ READ ONLY transaction on it (one
+/// snapshot), and a cursor over the matching reports in order of review
+/// change, fetched a page at a time, so the server holds one page whatever
+/// the size. Closing rolls the transaction back (ending the cursor) and
+/// gives the connection back; a connection that broke is dropped by the pool.
+///
+/// Used by one thread at a time (the export's), hence `@unchecked Sendable`.
+final class PostgresExportReader: ExportReader, @unchecked Sendable {
+    private let pool: ConnectionPool
+    private var connection: PostgresConnection?
+    private var drained = false
+    let generation: String
+    let lastChange: Int64
+    let matching: Int
+    let versions: [PublishedVersion]
+    /// Reports one FETCH takes at most.
+    static let pageSize = 1000
+
+    init(pool: ConnectionPool, query: ExportQuery) throws(ServerError) {
+        self.pool = pool
+        let connection = try pool.checkOut()
+        do throws(ServerError) {
+            try Self.run(connection, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            let generation = try Self.rows(connection, "SELECT value FROM settings WHERE key = $1", [.text("server_generation")])
+                .first?.string("value") ?? "0"
+            let after = try query.position(generation: generation)
+            let latest = try Self.rows(connection, "SELECT COALESCE(MAX(review_change), 0) AS latest FROM reports").first?.int("latest") ?? 0
+            let versions = try Self.rows(connection, "SELECT template_id, version, published_at, form_schema FROM template_versions").map { row in
+                PublishedVersion(templateID: row.string("template_id") ?? "", version: Int(row.int("version") ?? 0),
+                                 publishedAt: row.string("published_at") ?? "", schemaJSON: row.string("form_schema") ?? "{}")
+            }
+            let filters: [PostgresValue] = [.integer(after), query.templateID.map(PostgresValue.text) ?? .null,
+                                             query.facilityID.map(PostgresValue.text) ?? .null,
+                                             query.reviewState.map { PostgresValue.text($0.rawValue) } ?? .null]
+            let matching = try Self.rows(connection, "SELECT COUNT(*) AS matching FROM reports r WHERE " + Self.condition, filters)
+                .first?.int("matching") ?? 0
+            try Self.rows(connection, """
+                DECLARE jqc_export NO SCROLL CURSOR FOR
+                SELECT r.server_id, r.local_id, r.template_id, r.facility_id, r.area_id, r.assignment_id, r.parent_local_id,
+                    r.parent_server_id, r.completed_at_device, r.current_revision, r.score,
+                    (r.follow_up_required AND r.follow_up_cleared_by IS NULL) AS flagged,
+                    r.accepted_at, r.review_state, r.reviewed_revision, r.review_decided_by, r.review_decided_by_name, r.review_decided_at,
+                    r.review_comment, r.review_field_comments, r.review_change,
+                    v.base_revision, v.payload, v.issues, v.created_at, u.username
+                FROM reports r
+                JOIN report_revisions v ON v.server_id = r.server_id AND v.revision = r.current_revision
+                JOIN users u ON u.id = r.owner_id
+                WHERE \(Self.condition)
+                ORDER BY r.review_change
+                """, filters)
+            self.matching = Int(matching)
+            self.generation = generation
+            self.lastChange = max(latest, after)
+            self.versions = versions
+            self.connection = connection
+        } catch {
+            Self.end(connection, pool: pool)
+            throw error
+        }
+    }
+
+    /// The export's conditions: after the position, and the filters that are not null.
+    private static let condition = """
+        r.review_change > $1 AND ($2::text IS NULL OR r.template_id = $2)
+            AND ($3::text IS NULL OR r.facility_id = $3) AND ($4::text IS NULL OR r.review_state = $4)
+        """
+
+    func nextPage() throws(ServerError) -> [ExportedReport] {
+        guard let connection, !drained else { return [] }
+        let rows = try Self.rows(connection, "FETCH \(Self.pageSize) FROM jqc_export")
+        if rows.count < Self.pageSize { drained = true }
+        guard !rows.isEmpty else { return [] }
+        let list = CanonicalJSON.string(rows.compactMap { $0.string("server_id") })
+        var photos: [String: [StoredPhoto]] = [:]
+        for row in try Self.rows(connection, """
+            SELECT \(PostgresSession.photoColumns) FROM photos WHERE server_id IN (SELECT json_array_elements_text($1::json))
+            ORDER BY server_id, seq
+            """, [.text(list)]) {
+            if let photo = PostgresSession.photo(row) { photos[photo.serverID, default: []].append(photo) }
+        }
+        guard let first = rows.first else { return [] }
+        let at = Columns(first)
+        return rows.map { row in
+            func text(_ position: Int?) -> String? { row.string(at: position) }
+            let serverID = text(at.serverID) ?? ""
+            let review = ExportedReview(
+                revision: text(at.reviewedRevision).flatMap { Int($0) } ?? 1,
+                state: text(at.reviewState).flatMap(ReviewState.init(rawValue:)) ?? .awaitingReview,
+                decidedByID: text(at.decidedBy), decidedByName: text(at.decidedByName), decidedAt: text(at.decidedAt),
+                comment: text(at.comment), fieldCommentsJSON: text(at.fieldComments) ?? "[]",
+                change: text(at.change).flatMap { Int64($0) } ?? 0)
+            return ExportedReport(
+                serverID: serverID, localID: text(at.localID) ?? "", templateID: text(at.templateID) ?? "",
+                facilityID: text(at.facilityID) ?? "", areaID: text(at.areaID), assignmentID: text(at.assignmentID),
+                parentLocalID: text(at.parentLocalID), parentServerID: text(at.parentServerID),
+                completedAtDevice: text(at.completedAtDevice), acceptedAt: text(at.acceptedAt) ?? "",
+                revision: text(at.revision).flatMap { Int($0) } ?? 1, baseRevision: text(at.baseRevision).flatMap { Int($0) },
+                score: text(at.score).flatMap { Double($0) }, followUpRequired: text(at.flagged) == "t",
+                payloadJSON: text(at.payload) ?? "{}", issuesJSON: text(at.issues) ?? "[]",
+                revisionAcceptedAt: text(at.createdAt) ?? "", inspector: text(at.username) ?? "", review: review,
+                photos: photos[serverID] ?? [])
+        }
+    }
+
+    /// The positions of the export's columns in a page, looked up by name once per page.
+    private struct Columns {
+        let serverID, localID, templateID, facilityID, areaID, assignmentID, parentLocalID, parentServerID: Int?
+        let completedAtDevice, revision, score, flagged, acceptedAt, reviewState, reviewedRevision, decidedBy: Int?
+        let decidedByName, decidedAt, comment, fieldComments, change, baseRevision, payload, issues, createdAt, username: Int?
+
+        init(_ row: PostgresRow) {
+            serverID = row.position(of: "server_id"); localID = row.position(of: "local_id")
+            templateID = row.position(of: "template_id"); facilityID = row.position(of: "facility_id")
+            areaID = row.position(of: "area_id"); assignmentID = row.position(of: "assignment_id")
+            parentLocalID = row.position(of: "parent_local_id"); parentServerID = row.position(of: "parent_server_id")
+            completedAtDevice = row.position(of: "completed_at_device"); revision = row.position(of: "current_revision")
+            score = row.position(of: "score"); flagged = row.position(of: "flagged"); acceptedAt = row.position(of: "accepted_at")
+            reviewState = row.position(of: "review_state"); reviewedRevision = row.position(of: "reviewed_revision")
+            decidedBy = row.position(of: "review_decided_by"); decidedByName = row.position(of: "review_decided_by_name")
+            decidedAt = row.position(of: "review_decided_at"); comment = row.position(of: "review_comment")
+            fieldComments = row.position(of: "review_field_comments"); change = row.position(of: "review_change")
+            baseRevision = row.position(of: "base_revision"); payload = row.position(of: "payload"); issues = row.position(of: "issues")
+            createdAt = row.position(of: "created_at"); username = row.position(of: "username")
+        }
+    }
+
+    func close() {
+        guard let connection else { return }
+        self.connection = nil
+        Self.end(connection, pool: pool)
+    }
+
+    /// Rolls the transaction back (closing the cursor) and gives the connection back.
+    private static func end(_ connection: PostgresConnection, pool: ConnectionPool) {
+        if connection.isHealthy {
+            do throws(PostgresError) { try connection.script("ROLLBACK") } catch { _ = error }
+        }
+        pool.checkIn(connection)
+    }
+
+    @discardableResult
+    private static func rows(_ connection: PostgresConnection, _ sql: String, _ values: [PostgresValue] = []) throws(ServerError) -> [PostgresRow] {
+        do throws(PostgresError) { return try connection.query(sql, values) } catch { throw ServerError.database(error) }
+    }
+
+    private static func run(_ connection: PostgresConnection, _ sql: String) throws(ServerError) {
+        do throws(PostgresError) { try connection.script(sql) } catch { throw ServerError.database(error) }
+    }
+}
