@@ -88,6 +88,8 @@ struct ConsoleReviewTests {
         #expect(bytes.status == 200)
         #expect(bytes.headers["content-type"] == "image/jpeg")
         #expect(bytes.headers["cache-control"]?.hasPrefix("private") == true)
+        // Opened alone, a photo is sandboxed, and may be styled only by the browser's own viewer.
+        #expect(bytes.headers["content-security-policy"] == "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'; sandbox")
         #expect(bytes.body == photo)
         let printable = try supervisor.get("/console/reports/\(serverID)/print")
         #expect(printable.status == 200)

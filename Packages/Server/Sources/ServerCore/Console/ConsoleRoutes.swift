@@ -259,9 +259,12 @@ extension ServerApp {
 
     /// The HTTP response of a console reply, with the headers every console answer carries.
     func consoleResponse(_ reply: ConsoleReply, cookies: [String]) -> ServerResponse {
+        // A photo opened alone is shown by the browser's own image viewer, which styles itself inline;
+        // the photo's policy allows that and nothing else (no script can run in an image, and it is sandboxed).
+        var policy = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+        if case .photo = reply { policy = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'; sandbox" }
         var headers: [(name: String, value: String)] = [
-            (name: "Content-Security-Policy",
-             value: "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"),
+            (name: "Content-Security-Policy", value: policy),
             (name: "X-Frame-Options", value: "DENY"),
             (name: "Referrer-Policy", value: "same-origin"),
         ]
