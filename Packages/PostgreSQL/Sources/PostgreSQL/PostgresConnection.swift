@@ -61,6 +61,22 @@ public final class PostgresConnection {
         return try rows(of: result, sql: sql)
     }
 
+    /// Runs one statement with parameters, as `query` does, and hands its
+    /// result to `body` in place: each value's bytes as libpq holds them, no
+    /// Swift string made of any value `body` does not ask one for (for reads of
+    /// many rows, such as an export's pages). The view and its bytes are only
+    /// valid inside `body`: the result is cleared when this returns.
+    public func withResult<T>(_ sql: String, _ parameters: [PostgresValue] = [],
+                              _ body: (PostgresResultView) throws(PostgresError) -> T) throws(PostgresError) -> T {
+        let name = try statementName(for: sql, parameterCount: parameters.count)
+        let result = try Self.withParameters(parameters) { values, lengths, formats in
+            PQexecPrepared(connection, name, Int32(parameters.count), values, lengths, formats, 0)
+        }
+        let checked = try check(result, sql: sql)
+        defer { PQclear(checked) }
+        return try body(PostgresResultView(checked))
+    }
+
     /// Runs SQL text with no parameters, possibly several statements (migrations).
     public func script(_ sql: String) throws(PostgresError) {
         let result = PQexec(connection, sql)
@@ -109,19 +125,18 @@ public final class PostgresConnection {
         return name
     }
 
-    /// The rows of a result, which is cleared; an error result becomes a `PostgresError`.
-    private func rows(of result: OpaquePointer?, sql: String) throws(PostgresError) -> [PostgresRow] {
+    /// A result that succeeded, for the caller to clear; an error result is
+    /// cleared and becomes a `PostgresError`.
+    private func check(_ result: OpaquePointer?, sql: String) throws(PostgresError) -> OpaquePointer {
         guard let result else {
             throw PostgresError(isHealthy ? .statement : .connection, "PostgreSQL: \(Self.oneLine(PQerrorMessage(connection)))",
                                 context: sql)
         }
-        defer { PQclear(result) }
         switch PQresultStatus(result) {
-        case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
-            return []
-        case PGRES_TUPLES_OK:
-            break
+        case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY, PGRES_TUPLES_OK:
+            return result
         default:
+            defer { PQclear(result) }
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
             let message = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
                 ?? Self.oneLine(PQresultErrorMessage(result))
@@ -129,6 +144,13 @@ public final class PostgresConnection {
             if code == .statement && !isHealthy { code = .connection }
             throw PostgresError(code, "PostgreSQL: \(Self.oneLine(message))", sqlState: state, context: sql)
         }
+    }
+
+    /// The rows of a result, which is cleared; an error result becomes a `PostgresError`.
+    private func rows(of result: OpaquePointer?, sql: String) throws(PostgresError) -> [PostgresRow] {
+        let result = try check(result, sql: sql)
+        defer { PQclear(result) }
+        guard PQresultStatus(result) == PGRES_TUPLES_OK else { return [] }
         let fieldCount = Int(PQnfields(result))
         var columns: [String: Int] = [:]
         for field in 0..<fieldCount {
