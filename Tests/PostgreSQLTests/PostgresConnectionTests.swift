@@ -86,6 +86,31 @@ struct PostgresConnectionTests {
         #expect(try db.withResult("SELECT 1 AS one") { (page: PostgresResultView) throws(PostgresError) in page.int(0, page.column("one")) } == 1)
     }
 
+    @Test("send: the next withResult of the same SQL reads the sent statement's result; any other statement first drops it")
+    func sentAhead() throws {
+        let db = try connect()
+        try db.script("BEGIN")
+        try db.script("DECLARE c NO SCROLL CURSOR FOR SELECT n, CASE WHEN n % 2 = 0 THEN 'ünï ' || n END AS s FROM generate_series(1, 7) AS n")
+        let fetch = "FETCH 3 FROM c"
+        func page() throws(PostgresError) -> [String?] {
+            try db.withResult(fetch) { (page: PostgresResultView) throws(PostgresError) in
+                (0..<page.rowCount).map { row in page.string(row, page.column("n")).map { n in n + ":" + (page.string(row, page.column("s")) ?? "NULL") } }
+            }
+        }
+        #expect(try page() == ["1:NULL", "2:ünï 2", "3:NULL"])
+        try db.send(fetch)
+        #expect(try page() == ["4:ünï 4", "5:NULL", "6:ünï 6"], "the sent FETCH is read, not run again")
+        try db.send(fetch)
+        // Another statement waits for the sent one and drops its rows (row 7), then runs.
+        #expect(try db.query("SELECT $1::text AS t", [.text("")])[0].string("t") == "")
+        #expect(try page() == [], "the cursor moved past row 7 when the sent FETCH ran")
+        // A sent statement that fails reports its error where its result is read.
+        try db.send("FETCH 3 FROM no_such_cursor")
+        #expect(throws: PostgresError.self) { try db.withResult("FETCH 3 FROM no_such_cursor") { (page: PostgresResultView) throws(PostgresError) in page.rowCount } }
+        try db.script("ROLLBACK")
+        #expect(try db.query("SELECT 2 AS two")[0].int("two") == 2, "the connection is usable after it")
+    }
+
     @Test("a text value with a NUL character is refused before it is sent")
     func nulRefused() throws {
         let db = try connect()

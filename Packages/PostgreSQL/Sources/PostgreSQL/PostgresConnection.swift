@@ -13,6 +13,8 @@ public final class PostgresConnection {
     /// Where this connection goes, without the password.
     public let url: PostgresURL
     private var prepared: [String: String] = [:]
+    /// The SQL of a statement `send` sent whose result no one has read yet.
+    private var pending: String?
 
     /// The isolation of a transaction.
     public enum Isolation: String, Sendable {
@@ -54,6 +56,7 @@ public final class PostgresConnection {
     /// connection, and returns its rows.
     @discardableResult
     public func query(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresError) -> [PostgresRow] {
+        discardPending()
         let name = try statementName(for: sql, parameterCount: parameters.count)
         let result = try Self.withParameters(parameters) { values, lengths, formats in
             PQexecPrepared(connection, name, Int32(parameters.count), values, lengths, formats, 0)
@@ -68,17 +71,38 @@ public final class PostgresConnection {
     /// valid inside `body`: the result is cleared when this returns.
     public func withResult<T>(_ sql: String, _ parameters: [PostgresValue] = [],
                               _ body: (PostgresResultView) throws(PostgresError) -> T) throws(PostgresError) -> T {
-        let name = try statementName(for: sql, parameterCount: parameters.count)
-        let result = try Self.withParameters(parameters) { values, lengths, formats in
-            PQexecPrepared(connection, name, Int32(parameters.count), values, lengths, formats, 0)
+        let result: OpaquePointer?
+        if let sent = pending, sent == sql, parameters.isEmpty {
+            result = takePending()
+        } else {
+            discardPending()
+            let name = try statementName(for: sql, parameterCount: parameters.count)
+            result = try Self.withParameters(parameters) { values, lengths, formats in
+                PQexecPrepared(connection, name, Int32(parameters.count), values, lengths, formats, 0)
+            }
         }
         let checked = try check(result, sql: sql)
         defer { PQclear(checked) }
         return try body(PostgresResultView(checked))
     }
 
+    /// Sends one statement with no parameters (a cursor's next `FETCH`)
+    /// without waiting for it, so that the server works on it while the
+    /// caller does something else; the next `withResult` of the same SQL reads
+    /// its result. Any other statement run first waits for it and drops its
+    /// result (and its error, which the transaction then reports).
+    public func send(_ sql: String) throws(PostgresError) {
+        discardPending()
+        guard PQsendQuery(connection, sql) == 1 else {
+            throw PostgresError(isHealthy ? .statement : .connection, "PostgreSQL: \(Self.oneLine(PQerrorMessage(connection)))",
+                                context: sql)
+        }
+        pending = sql
+    }
+
     /// Runs SQL text with no parameters, possibly several statements (migrations).
     public func script(_ sql: String) throws(PostgresError) {
+        discardPending()
         let result = PQexec(connection, sql)
         _ = try rows(of: result, sql: sql)
     }
@@ -123,6 +147,22 @@ public final class PostgresConnection {
         _ = try rows(of: result, sql: sql)
         prepared[sql] = name
         return name
+    }
+
+    /// The result of the statement `send` sent (nil when the connection
+    /// broke), with the connection made ready for the next statement.
+    private func takePending() -> OpaquePointer? {
+        pending = nil
+        let result = PQgetResult(connection)
+        // A single statement has one result; the call that returns nil ends it.
+        while let more = PQgetResult(connection) { PQclear(more) }
+        return result
+    }
+
+    /// Waits for a statement `send` sent and drops its result.
+    private func discardPending() {
+        guard pending != nil else { return }
+        if let result = takePending() { PQclear(result) }
     }
 
     /// A result that succeeded, for the caller to clear; an error result is

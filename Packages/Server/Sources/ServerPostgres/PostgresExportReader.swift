@@ -21,6 +21,7 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
     let versions: [PublishedVersion]
     /// Reports one FETCH takes at most.
     static let pageSize = 1000
+    private static let fetch = "FETCH \(pageSize) FROM jqc_export"
 
     init(pool: ConnectionPool, query: ExportQuery) throws(ServerError) {
         self.pool = pool
@@ -74,11 +75,26 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
     func nextPage() throws(ServerError) -> [ExportedReport] {
         guard let connection, !drained else { return [] }
         // The page is read in place from libpq's result: numbers parsed from
-        // their digits, a string made only of what the report keeps.
+        // their digits, a string made only of what the report keeps. Once it
+        // has arrived (and its photos been asked for), the next page's FETCH
+        // is sent, so that PostgreSQL reads it while this one is turned into reports.
         var reports: [ExportedReport] = []
+        var photos: [String: [StoredPhoto]] = [:]
+        let drained: Bool
         do throws(PostgresError) {
-            reports = try connection.withResult("FETCH \(Self.pageSize) FROM jqc_export") { page in
+            (reports, drained) = try connection.withResult(Self.fetch) { page throws(PostgresError) in
                 let at = Columns(page)
+                let full = page.rowCount >= Self.pageSize
+                if page.rowCount > 0 {
+                    let ids = (0..<page.rowCount).map { page.string($0, at.serverID) ?? "" }
+                    for row in try connection.query("""
+                        SELECT \(PostgresSession.photoColumns) FROM photos WHERE server_id IN (SELECT json_array_elements_text($1::json))
+                        ORDER BY server_id, seq
+                        """, [.text(Self.jsonArray(ids))]) {
+                        if let photo = PostgresSession.photo(row) { photos[photo.serverID, default: []].append(photo) }
+                    }
+                }
+                if full { try connection.send(Self.fetch) }
                 var reports: [ExportedReport] = []
                 reports.reserveCapacity(page.rowCount)
                 for row in 0..<page.rowCount {
@@ -99,20 +115,13 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
                         payloadJSON: text(at.payload) ?? "{}", issuesJSON: text(at.issues) ?? "[]",
                         revisionAcceptedAt: text(at.createdAt) ?? "", inspector: text(at.username) ?? "", review: review))
                 }
-                return reports
+                return (reports, !full)
             }
         } catch {
             throw ServerError.database(error)
         }
-        if reports.count < Self.pageSize { drained = true }
+        if drained { self.drained = true }
         guard !reports.isEmpty else { return [] }
-        var photos: [String: [StoredPhoto]] = [:]
-        for row in try Self.rows(connection, """
-            SELECT \(PostgresSession.photoColumns) FROM photos WHERE server_id IN (SELECT json_array_elements_text($1::json))
-            ORDER BY server_id, seq
-            """, [.text(Self.jsonArray(reports.map(\.serverID)))]) {
-            if let photo = PostgresSession.photo(row) { photos[photo.serverID, default: []].append(photo) }
-        }
         if !photos.isEmpty {
             for index in reports.indices {
                 if let list = photos[reports[index].serverID] { reports[index].photos = list }
