@@ -6,9 +6,11 @@ import ServerCore
 /// An export's read of the PostgreSQL store: one pooled connection held
 /// for the whole export, a REPEATABLE READ READ ONLY transaction on it (one
 /// snapshot), and a cursor over the matching reports in order of review
-/// change, fetched a page at a time, so the server holds one page whatever
-/// the size. Closing rolls the transaction back (ending the cursor) and
-/// gives the connection back; a connection that broke is dropped by the pool.
+/// change, fetched a page at a time (the next page's FETCH sent while one is
+/// turned into reports), so the server holds a page or two whatever the
+/// size. Closing rolls the transaction back (ending the cursor, after any
+/// FETCH sent ahead) and gives the connection back; a connection that broke
+/// is dropped by the pool.
 ///
 /// Used by one thread at a time (the export's), hence `@unchecked Sendable`.
 final class PostgresExportReader: ExportReader, @unchecked Sendable {
