@@ -35,6 +35,82 @@ struct PostgresConnectionTests {
         #expect(rows[0].string("no_such_column") == nil)
     }
 
+    @Test("withResult reads values in place: NULL apart from empty, multibyte text and bytea byte for byte, numbers from their digits")
+    func resultInPlace() throws {
+        let db = try connect()
+        try db.script("CREATE TEMPORARY TABLE w (n INT, s TEXT, i BIGINT, d DOUBLE PRECISION, b BOOLEAN, bytes BYTEA)")
+        let text = "naïve ✓ 🧽 \"quoted\" \\ line\nbreak"
+        try db.query("INSERT INTO w VALUES (1, $1, $2, $3, $4, $5)",
+                     [.text(text), .integer(Int64.min), .double(0.1 + 0.2), .bool(true), .bytes([0, 0xFF, 0x5C])])
+        try db.query("INSERT INTO w VALUES (2, $1, $2, $3, $4, $5)", [.text(""), .integer(Int64.max), .double(-2.5), .bool(false), .bytes([])])
+        try db.query("INSERT INTO w VALUES (3, NULL, NULL, NULL, NULL, NULL)")
+        let read = try db.withResult("SELECT n, s, i, d, b, bytes, s || $1 AS \"Mixed Case\" FROM w WHERE n >= $2 ORDER BY n",
+                                     [.text("!"), .integer(1)]) { (page: PostgresResultView) throws(PostgresError) in
+            #expect(page.rowCount == 3)
+            #expect(page.columnCount == 7)
+            let s = page.column("s"), i = page.column("i"), d = page.column("d"), b = page.column("b"), bytes = page.column("bytes")
+            #expect(page.column("no_such_column") == nil)
+            #expect(page.column("Mixed Case") == 6, "a quoted name is found as written")
+            #expect(page.bytes(0, s).map { Array($0) } == Array(text.utf8))
+            #expect(page.string(0, s) == text)
+            #expect(page.string(0, page.column("Mixed Case")) == text + "!")
+            #expect(page.int(0, i) == Int64.min)
+            #expect(page.double(0, d) == 0.1 + 0.2)
+            #expect(page.bool(0, b) == true)
+            #expect(page.string(0, bytes) == "\\x00ff5c", "bytea in its hex text form")
+            // An empty string is not NULL.
+            #expect(page.isNull(1, s) == false)
+            #expect(page.bytes(1, s)?.count == 0)
+            #expect(page.string(1, s) == "")
+            #expect(page.int(1, i) == Int64.max)
+            #expect(page.double(1, d) == -2.5)
+            #expect(page.bool(1, b) == false)
+            #expect(page.string(1, bytes) == "\\x")
+            // NULL in every column, and positions out of range, read as nil.
+            for column in [s, i, d, b, bytes] {
+                #expect(page.isNull(2, column))
+                #expect(page.bytes(2, column) == nil)
+                #expect(page.string(2, column) == nil)
+            }
+            #expect(page.int(2, i) == nil && page.double(2, d) == nil && page.bool(2, b) == nil)
+            #expect(page.string(3, s) == nil && page.string(0, 99) == nil && page.string(-1, s) == nil && page.string(0, nil) == nil)
+            // Text that is not a whole number is no integer.
+            #expect(page.int(0, s) == nil && page.int(1, s) == nil && page.int(0, d) == nil)
+            return page.rowCount
+        }
+        #expect(read == 3)
+        // A failing statement throws, and the connection stays usable.
+        #expect(throws: PostgresError.self) {
+            try db.withResult("SELECT n FROM no_such_table") { (page: PostgresResultView) throws(PostgresError) in page.rowCount }
+        }
+        #expect(try db.withResult("SELECT 1 AS one") { (page: PostgresResultView) throws(PostgresError) in page.int(0, page.column("one")) } == 1)
+    }
+
+    @Test("send: the next withResult of the same SQL reads the sent statement's result; any other statement first drops it")
+    func sentAhead() throws {
+        let db = try connect()
+        try db.script("BEGIN")
+        try db.script("DECLARE c NO SCROLL CURSOR FOR SELECT n, CASE WHEN n % 2 = 0 THEN 'ünï ' || n END AS s FROM generate_series(1, 7) AS n")
+        let fetch = "FETCH 3 FROM c"
+        func page() throws(PostgresError) -> [String?] {
+            try db.withResult(fetch) { (page: PostgresResultView) throws(PostgresError) in
+                (0..<page.rowCount).map { row in page.string(row, page.column("n")).map { n in n + ":" + (page.string(row, page.column("s")) ?? "NULL") } }
+            }
+        }
+        #expect(try page() == ["1:NULL", "2:ünï 2", "3:NULL"])
+        try db.send(fetch)
+        #expect(try page() == ["4:ünï 4", "5:NULL", "6:ünï 6"], "the sent FETCH is read, not run again")
+        try db.send(fetch)
+        // Another statement waits for the sent one and drops its rows (row 7), then runs.
+        #expect(try db.query("SELECT $1::text AS t", [.text("")])[0].string("t") == "")
+        #expect(try page() == [], "the cursor moved past row 7 when the sent FETCH ran")
+        // A sent statement that fails reports its error where its result is read.
+        try db.send("FETCH 3 FROM no_such_cursor")
+        #expect(throws: PostgresError.self) { try db.withResult("FETCH 3 FROM no_such_cursor") { (page: PostgresResultView) throws(PostgresError) in page.rowCount } }
+        try db.script("ROLLBACK")
+        #expect(try db.query("SELECT 2 AS two")[0].int("two") == 2, "the connection is usable after it")
+    }
+
     @Test("a text value with a NUL character is refused before it is sent")
     func nulRefused() throws {
         let db = try connect()

@@ -13,6 +13,8 @@ public final class PostgresConnection {
     /// Where this connection goes, without the password.
     public let url: PostgresURL
     private var prepared: [String: String] = [:]
+    /// The SQL of a statement `send` sent whose result no one has read yet.
+    private var pending: String?
 
     /// The isolation of a transaction.
     public enum Isolation: String, Sendable {
@@ -54,6 +56,7 @@ public final class PostgresConnection {
     /// connection, and returns its rows.
     @discardableResult
     public func query(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresError) -> [PostgresRow] {
+        discardPending()
         let name = try statementName(for: sql, parameterCount: parameters.count)
         let result = try Self.withParameters(parameters) { values, lengths, formats in
             PQexecPrepared(connection, name, Int32(parameters.count), values, lengths, formats, 0)
@@ -61,8 +64,45 @@ public final class PostgresConnection {
         return try rows(of: result, sql: sql)
     }
 
+    /// Runs one statement with parameters, as `query` does, and hands its
+    /// result to `body` in place: each value's bytes as libpq holds them, no
+    /// Swift string made of any value `body` does not ask one for (for reads of
+    /// many rows, such as an export's pages). The view and its bytes are only
+    /// valid inside `body`: the result is cleared when this returns.
+    public func withResult<T>(_ sql: String, _ parameters: [PostgresValue] = [],
+                              _ body: (PostgresResultView) throws(PostgresError) -> T) throws(PostgresError) -> T {
+        let result: OpaquePointer?
+        if let sent = pending, sent == sql, parameters.isEmpty {
+            result = takePending()
+        } else {
+            discardPending()
+            let name = try statementName(for: sql, parameterCount: parameters.count)
+            result = try Self.withParameters(parameters) { values, lengths, formats in
+                PQexecPrepared(connection, name, Int32(parameters.count), values, lengths, formats, 0)
+            }
+        }
+        let checked = try check(result, sql: sql)
+        defer { PQclear(checked) }
+        return try body(PostgresResultView(checked))
+    }
+
+    /// Sends one statement with no parameters (a cursor's next `FETCH`)
+    /// without waiting for it, so that the server works on it while the
+    /// caller does something else; the next `withResult` of the same SQL reads
+    /// its result. Any other statement run first waits for it and drops its
+    /// result (and its error, which the transaction then reports).
+    public func send(_ sql: String) throws(PostgresError) {
+        discardPending()
+        guard PQsendQuery(connection, sql) == 1 else {
+            throw PostgresError(isHealthy ? .statement : .connection, "PostgreSQL: \(Self.oneLine(PQerrorMessage(connection)))",
+                                context: sql)
+        }
+        pending = sql
+    }
+
     /// Runs SQL text with no parameters, possibly several statements (migrations).
     public func script(_ sql: String) throws(PostgresError) {
+        discardPending()
         let result = PQexec(connection, sql)
         _ = try rows(of: result, sql: sql)
     }
@@ -109,19 +149,34 @@ public final class PostgresConnection {
         return name
     }
 
-    /// The rows of a result, which is cleared; an error result becomes a `PostgresError`.
-    private func rows(of result: OpaquePointer?, sql: String) throws(PostgresError) -> [PostgresRow] {
+    /// The result of the statement `send` sent (nil when the connection
+    /// broke), with the connection made ready for the next statement.
+    private func takePending() -> OpaquePointer? {
+        pending = nil
+        let result = PQgetResult(connection)
+        // A single statement has one result; the call that returns nil ends it.
+        while let more = PQgetResult(connection) { PQclear(more) }
+        return result
+    }
+
+    /// Waits for a statement `send` sent and drops its result.
+    private func discardPending() {
+        guard pending != nil else { return }
+        if let result = takePending() { PQclear(result) }
+    }
+
+    /// A result that succeeded, for the caller to clear; an error result is
+    /// cleared and becomes a `PostgresError`.
+    private func check(_ result: OpaquePointer?, sql: String) throws(PostgresError) -> OpaquePointer {
         guard let result else {
             throw PostgresError(isHealthy ? .statement : .connection, "PostgreSQL: \(Self.oneLine(PQerrorMessage(connection)))",
                                 context: sql)
         }
-        defer { PQclear(result) }
         switch PQresultStatus(result) {
-        case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
-            return []
-        case PGRES_TUPLES_OK:
-            break
+        case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY, PGRES_TUPLES_OK:
+            return result
         default:
+            defer { PQclear(result) }
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
             let message = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
                 ?? Self.oneLine(PQresultErrorMessage(result))
@@ -129,6 +184,13 @@ public final class PostgresConnection {
             if code == .statement && !isHealthy { code = .connection }
             throw PostgresError(code, "PostgreSQL: \(Self.oneLine(message))", sqlState: state, context: sql)
         }
+    }
+
+    /// The rows of a result, which is cleared; an error result becomes a `PostgresError`.
+    private func rows(of result: OpaquePointer?, sql: String) throws(PostgresError) -> [PostgresRow] {
+        let result = try check(result, sql: sql)
+        defer { PQclear(result) }
+        guard PQresultStatus(result) == PGRES_TUPLES_OK else { return [] }
         let fieldCount = Int(PQnfields(result))
         var columns: [String: Int] = [:]
         for field in 0..<fieldCount {

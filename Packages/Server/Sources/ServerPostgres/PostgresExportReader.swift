@@ -6,9 +6,11 @@ import ServerCore
 /// An export's read of the PostgreSQL store: one pooled connection held
 /// for the whole export, a REPEATABLE READ READ ONLY transaction on it (one
 /// snapshot), and a cursor over the matching reports in order of review
-/// change, fetched a page at a time, so the server holds one page whatever
-/// the size. Closing rolls the transaction back (ending the cursor) and
-/// gives the connection back; a connection that broke is dropped by the pool.
+/// change, fetched a page at a time (the next page's FETCH sent while one is
+/// turned into reports), so the server holds a page or two whatever the
+/// size. Closing rolls the transaction back (ending the cursor, after any
+/// FETCH sent ahead) and gives the connection back; a connection that broke
+/// is dropped by the pool.
 ///
 /// Used by one thread at a time (the export's), hence `@unchecked Sendable`.
 final class PostgresExportReader: ExportReader, @unchecked Sendable {
@@ -21,6 +23,7 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
     let versions: [PublishedVersion]
     /// Reports one FETCH takes at most.
     static let pageSize = 1000
+    private static let fetch = "FETCH \(pageSize) FROM jqc_export"
 
     init(pool: ConnectionPool, query: ExportQuery) throws(ServerError) {
         self.pool = pool
@@ -73,60 +76,109 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
 
     func nextPage() throws(ServerError) -> [ExportedReport] {
         guard let connection, !drained else { return [] }
-        let rows = try Self.rows(connection, "FETCH \(Self.pageSize) FROM jqc_export")
-        if rows.count < Self.pageSize { drained = true }
-        guard !rows.isEmpty else { return [] }
-        let list = CanonicalJSON.string(rows.compactMap { $0.string("server_id") })
+        // The page is read in place from libpq's result: numbers parsed from
+        // their digits, a string made only of what the report keeps. Once it
+        // has arrived (and its photos been asked for), the next page's FETCH
+        // is sent, so that PostgreSQL reads it while this one is turned into reports.
+        var reports: [ExportedReport] = []
         var photos: [String: [StoredPhoto]] = [:]
-        for row in try Self.rows(connection, """
-            SELECT \(PostgresSession.photoColumns) FROM photos WHERE server_id IN (SELECT json_array_elements_text($1::json))
-            ORDER BY server_id, seq
-            """, [.text(list)]) {
-            if let photo = PostgresSession.photo(row) { photos[photo.serverID, default: []].append(photo) }
+        let drained: Bool
+        do throws(PostgresError) {
+            (reports, drained) = try connection.withResult(Self.fetch) { page throws(PostgresError) in
+                let at = Columns(page)
+                let full = page.rowCount >= Self.pageSize
+                if page.rowCount > 0 {
+                    let ids = (0..<page.rowCount).map { page.string($0, at.serverID) ?? "" }
+                    for row in try connection.query("""
+                        SELECT \(PostgresSession.photoColumns) FROM photos WHERE server_id IN (SELECT json_array_elements_text($1::json))
+                        ORDER BY server_id, seq
+                        """, [.text(Self.jsonArray(ids))]) {
+                        if let photo = PostgresSession.photo(row) { photos[photo.serverID, default: []].append(photo) }
+                    }
+                }
+                if full { try connection.send(Self.fetch) }
+                var reports: [ExportedReport] = []
+                reports.reserveCapacity(page.rowCount)
+                for row in 0..<page.rowCount {
+                    func text(_ column: Int?) -> String? { page.string(row, column) }
+                    let review = ExportedReview(
+                        revision: page.int(row, at.reviewedRevision).map { Int($0) } ?? 1,
+                        state: text(at.reviewState).flatMap(ReviewState.init(rawValue:)) ?? .awaitingReview,
+                        decidedByID: text(at.decidedBy), decidedByName: text(at.decidedByName), decidedAt: text(at.decidedAt),
+                        comment: text(at.comment), fieldCommentsJSON: text(at.fieldComments) ?? "[]",
+                        change: page.int(row, at.change) ?? 0)
+                    reports.append(ExportedReport(
+                        serverID: text(at.serverID) ?? "", localID: text(at.localID) ?? "", templateID: text(at.templateID) ?? "",
+                        facilityID: text(at.facilityID) ?? "", areaID: text(at.areaID), assignmentID: text(at.assignmentID),
+                        parentLocalID: text(at.parentLocalID), parentServerID: text(at.parentServerID),
+                        completedAtDevice: text(at.completedAtDevice), acceptedAt: text(at.acceptedAt) ?? "",
+                        revision: page.int(row, at.revision).map { Int($0) } ?? 1, baseRevision: page.int(row, at.baseRevision).map { Int($0) },
+                        score: page.double(row, at.score), followUpRequired: page.bool(row, at.flagged) == true,
+                        payloadJSON: text(at.payload) ?? "{}", issuesJSON: text(at.issues) ?? "[]",
+                        revisionAcceptedAt: text(at.createdAt) ?? "", inspector: text(at.username) ?? "", review: review))
+                }
+                return (reports, !full)
+            }
+        } catch {
+            throw ServerError.database(error)
         }
-        guard let first = rows.first else { return [] }
-        let at = Columns(first)
-        return rows.map { row in
-            func text(_ position: Int?) -> String? { row.string(at: position) }
-            let serverID = text(at.serverID) ?? ""
-            let review = ExportedReview(
-                revision: text(at.reviewedRevision).flatMap { Int($0) } ?? 1,
-                state: text(at.reviewState).flatMap(ReviewState.init(rawValue:)) ?? .awaitingReview,
-                decidedByID: text(at.decidedBy), decidedByName: text(at.decidedByName), decidedAt: text(at.decidedAt),
-                comment: text(at.comment), fieldCommentsJSON: text(at.fieldComments) ?? "[]",
-                change: text(at.change).flatMap { Int64($0) } ?? 0)
-            return ExportedReport(
-                serverID: serverID, localID: text(at.localID) ?? "", templateID: text(at.templateID) ?? "",
-                facilityID: text(at.facilityID) ?? "", areaID: text(at.areaID), assignmentID: text(at.assignmentID),
-                parentLocalID: text(at.parentLocalID), parentServerID: text(at.parentServerID),
-                completedAtDevice: text(at.completedAtDevice), acceptedAt: text(at.acceptedAt) ?? "",
-                revision: text(at.revision).flatMap { Int($0) } ?? 1, baseRevision: text(at.baseRevision).flatMap { Int($0) },
-                score: text(at.score).flatMap { Double($0) }, followUpRequired: text(at.flagged) == "t",
-                payloadJSON: text(at.payload) ?? "{}", issuesJSON: text(at.issues) ?? "[]",
-                revisionAcceptedAt: text(at.createdAt) ?? "", inspector: text(at.username) ?? "", review: review,
-                photos: photos[serverID] ?? [])
+        if drained { self.drained = true }
+        guard !reports.isEmpty else { return [] }
+        if !photos.isEmpty {
+            for index in reports.indices {
+                if let list = photos[reports[index].serverID] { reports[index].photos = list }
+            }
         }
+        return reports
     }
 
-    /// The positions of the export's columns in a page, looked up by name once per page.
+    /// A JSON array of strings, written by hand: a page's thousand ids
+    /// through `JSONEncoder` cost more than the rest of the page's reading.
+    static func jsonArray(_ strings: [String]) -> String {
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        out.reserveCapacity(strings.reduce(2) { $0 + $1.utf8.count + 3 })
+        for (index, string) in strings.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "\""))
+            for byte in string.utf8 {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                    out.append(UInt8(ascii: "\\"))
+                    out.append(byte)
+                case 0..<0x20:
+                    let hex = Array("0123456789abcdef".utf8)
+                    out.append(contentsOf: "\\u00".utf8)
+                    out.append(hex[Int(byte >> 4)])
+                    out.append(hex[Int(byte & 0x0F)])
+                default:
+                    out.append(byte)
+                }
+            }
+            out.append(UInt8(ascii: "\""))
+        }
+        out.append(UInt8(ascii: "]"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The positions of the export's columns in a page, found by name once per page.
     private struct Columns {
         let serverID, localID, templateID, facilityID, areaID, assignmentID, parentLocalID, parentServerID: Int?
         let completedAtDevice, revision, score, flagged, acceptedAt, reviewState, reviewedRevision, decidedBy: Int?
         let decidedByName, decidedAt, comment, fieldComments, change, baseRevision, payload, issues, createdAt, username: Int?
 
-        init(_ row: PostgresRow) {
-            serverID = row.position(of: "server_id"); localID = row.position(of: "local_id")
-            templateID = row.position(of: "template_id"); facilityID = row.position(of: "facility_id")
-            areaID = row.position(of: "area_id"); assignmentID = row.position(of: "assignment_id")
-            parentLocalID = row.position(of: "parent_local_id"); parentServerID = row.position(of: "parent_server_id")
-            completedAtDevice = row.position(of: "completed_at_device"); revision = row.position(of: "current_revision")
-            score = row.position(of: "score"); flagged = row.position(of: "flagged"); acceptedAt = row.position(of: "accepted_at")
-            reviewState = row.position(of: "review_state"); reviewedRevision = row.position(of: "reviewed_revision")
-            decidedBy = row.position(of: "review_decided_by"); decidedByName = row.position(of: "review_decided_by_name")
-            decidedAt = row.position(of: "review_decided_at"); comment = row.position(of: "review_comment")
-            fieldComments = row.position(of: "review_field_comments"); change = row.position(of: "review_change")
-            baseRevision = row.position(of: "base_revision"); payload = row.position(of: "payload"); issues = row.position(of: "issues")
-            createdAt = row.position(of: "created_at"); username = row.position(of: "username")
+        init(_ page: PostgresResultView) {
+            serverID = page.column("server_id"); localID = page.column("local_id")
+            templateID = page.column("template_id"); facilityID = page.column("facility_id")
+            areaID = page.column("area_id"); assignmentID = page.column("assignment_id")
+            parentLocalID = page.column("parent_local_id"); parentServerID = page.column("parent_server_id")
+            completedAtDevice = page.column("completed_at_device"); revision = page.column("current_revision")
+            score = page.column("score"); flagged = page.column("flagged"); acceptedAt = page.column("accepted_at")
+            reviewState = page.column("review_state"); reviewedRevision = page.column("reviewed_revision")
+            decidedBy = page.column("review_decided_by"); decidedByName = page.column("review_decided_by_name")
+            decidedAt = page.column("review_decided_at"); comment = page.column("review_comment")
+            fieldComments = page.column("review_field_comments"); change = page.column("review_change")
+            baseRevision = page.column("base_revision"); payload = page.column("payload"); issues = page.column("issues")
+            createdAt = page.column("created_at"); username = page.column("username")
         }
     }
 
