@@ -61,7 +61,7 @@ extension ServerApp {
     /// `from` or `to` as the store writes `accepted_at` (UTC, whole seconds): an RFC 3339
     /// time, or a plain `YYYY-MM-DD` read as that UTC day's first (`from`) or last
     /// (`to`) second. A fraction of a second rounds inward, so the bound still holds.
-    private func moment(_ value: String?, name: String, endOfDay: Bool) throws(ServerError) -> String? {
+    func moment(_ value: String?, name: String, endOfDay: Bool) throws(ServerError) -> String? {
         guard let value = text(value) else { return nil }
         if RFC3339.isDay(value) { return value + (endOfDay ? "T23:59:59Z" : "T00:00:00Z") }
         guard let date = RFC3339.date(value) else {

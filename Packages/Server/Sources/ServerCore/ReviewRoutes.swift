@@ -32,7 +32,7 @@ extension ServerApp {
         guard let decision = ReviewDecision(rawValue: body.decision) else {
             throw ServerError.badRequest("'decision' must be approve, return or reject, not \(OneLine.quote(body.decision, limit: 40))")
         }
-        let (review, generation) = try recordDecision(serverID: serverID, decision: decision, revision: body.revision,
+        let (review, generation, _) = try recordDecision(serverID: serverID, decision: decision, revision: body.revision,
                                                       comment: body.comment, fieldComments: body.fieldComments ?? [], by: caller)
         return .ok(ReviewResponse(review: review.wire(generation: generation)))
     }
@@ -42,9 +42,9 @@ extension ServerApp {
     /// a reason needed to return or reject, field comments only on fields of
     /// the template, a stale revision refused (409 `REVISION_STALE` with the
     /// current review), the same decision again recording nothing. Returns
-    /// the review as it now stands and the server's generation.
+    /// the review as it now stands, the server's generation, and whether the decision was recorded.
     func recordDecision(serverID: String, decision: ReviewDecision, revision: Int, comment rawComment: String?,
-                        fieldComments rawFieldComments: [FieldComment], by caller: Caller) throws(ServerError) -> (StoredReview, String) {
+                        fieldComments rawFieldComments: [FieldComment], by caller: Caller) throws(ServerError) -> (StoredReview, String, Bool) {
         guard caller.isSupervisor else { throw ServerError.forbidden("only supervisors and admins may decide on a report") }
         let comment = rawComment.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
         let fieldComments = try Self.checkedFieldComments(rawFieldComments)
@@ -55,7 +55,7 @@ extension ServerApp {
             throw ServerError.badRequest("to \(decision.rawValue) a report, say why: give a 'comment' or at least one field comment")
         }
         let now = RFC3339.string(Date())
-        return try store.write { session -> (StoredReview, String) in
+        return try store.write { session -> (StoredReview, String, Bool) in
             let generation = try session.setting(ReviewCursor.generationKey) ?? "0"
             guard let report = try session.report(serverID: serverID) else { throw ServerError.notFound("no report '\(serverID)'") }
             let current = try session.review(serverID: serverID)
@@ -77,12 +77,12 @@ extension ServerApp {
             // The same decision, comments and person on the same revision: answered as it stands, nothing recorded.
             if current.state == decided.state && current.revision == decided.revision && current.decidedBy?.id == caller.user.id
                 && current.comment == comment && current.fieldComments == fieldComments {
-                return (current, generation)
+                return (current, generation, false)
             }
             try session.recordReportEvent(StoredReportEvent(serverID: report.serverID, at: now, actor: caller.person,
                                                             kind: decision.eventKind, revision: report.currentRevision,
                                                             comment: comment, fieldComments: fieldComments))
-            return (try session.saveReviews([decided]).first ?? decided, generation)
+            return (try session.saveReviews([decided]).first ?? decided, generation, true)
         }
     }
 

@@ -209,21 +209,18 @@ final class ServerApp: Sendable {
                 throw ServerError.badRequest("the request has both Content-Length and Transfer-Encoding; send one")
             }
             if Self.isConsole(head.path) {
+                // A console form: refused unread without a session (sign-in aside); its length checked below.
                 if let refusal = screenConsole(head) { return (policy, refused(refusal)) }
-                if case .json(let limit) = policy, let declared = head.headers["content-length"].flatMap({ Int64($0.trimmingCharacters(in: .whitespaces)) }),
-                   declared > Int64(limit) {
-                    throw ServerError.tooLarge("the form of \(declared) bytes is over the limit of \(limit) bytes")
-                }
-                return (policy, nil)
-            }
-            guard case .route(let route, _) = Router.match(method: head.method, path: head.path) else { return (policy, nil) }
-            if route.requiresToken { _ = try bearerClaims(head.headers) }
-            if route.body == .json {
-                let type = head.headers["content-type"]?.lowercased() ?? ""
-                let media = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-                guard media == "application/json" else {
-                    throw ServerError.unsupportedMediaType(
-                        "this route takes Content-Type: application/json, not '\(type.isEmpty ? "nothing" : String(type.prefix(60)))'")
+            } else {
+                guard case .route(let route, _) = Router.match(method: head.method, path: head.path) else { return (policy, nil) }
+                if route.requiresToken { _ = try bearerClaims(head.headers) }
+                if route.body == .json {
+                    let type = head.headers["content-type"]?.lowercased() ?? ""
+                    let media = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+                    guard media == "application/json" else {
+                        throw ServerError.unsupportedMediaType(
+                            "this route takes Content-Type: application/json, not '\(type.isEmpty ? "nothing" : String(type.prefix(60)))'")
+                    }
                 }
             }
             let declared = head.headers["content-length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }

@@ -56,7 +56,7 @@ struct ConsoleAdminForms {
     func assignments(_ list: [ManagedAssignment], users: [StoredUser], templates: [ManagedTemplate], facilities: [ManagedFacility]) -> String {
         let inspectors = users.filter { $0.role == .inspector && !$0.isDisabled }
         let names = Dictionary(users.map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a })
-        let templateNames = Dictionary(templates.map { ($0.template.id, $0.template.name) }, uniquingKeysWith: { a, _ in a })
+        let templateNames = ServerApp.templateNames(templates.map(\.template))
         let siteNames = Dictionary(facilities.map { ($0.facility.id, $0.facility.name) }, uniquingKeysWith: { a, _ in a })
         let create = "<label>Inspector <select name=\"inspector\" required>" + HTML.options(inspectors.map { ($0.id, $0.displayName) }, selected: "")
             + "</select></label><label>Form <select name=\"template_id\" required>"

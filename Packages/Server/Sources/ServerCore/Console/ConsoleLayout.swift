@@ -102,11 +102,9 @@ enum ConsoleLayout {
     static func time(_ text: String?) -> String {
         guard let text else { return "" }
         guard let date = RFC3339.date(text) else { return HTML.escape(text) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
-        return HTML.escape(formatter.string(from: date))
+        // The one writer of timestamps gives `YYYY-MM-DDTHH:MM:SSZ` in UTC; shown to the minute.
+        let utc = RFC3339.string(date)
+        return "\(utc.prefix(10)) \(utc.dropFirst(11).prefix(5)) UTC"
     }
 
     /// A link to a report's page.

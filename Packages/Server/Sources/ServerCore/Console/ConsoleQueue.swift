@@ -26,8 +26,8 @@ extension ServerApp {
         query.facilityID = input.query("facility")
         query.inspectorID = caller.isSupervisor ? input.query("inspector") : nil
         query.templateID = input.query("template")
-        query.acceptedFrom = try Self.day(input.query("from"), name: "from", end: false)
-        query.acceptedTo = try Self.day(input.query("to"), name: "to", end: true)
+        query.acceptedFrom = try moment(input.query("from"), name: "from", endOfDay: false)
+        query.acceptedTo = try moment(input.query("to"), name: "to", endOfDay: true)
         let sortText = input.query("sort") ?? (query.reviewState == .awaitingReview ? HistoryOrder.oldest.rawValue : HistoryOrder.newest.rawValue)
         guard let order = HistoryOrder(rawValue: sortText) else {
             throw ServerError.badRequest("the queue cannot be sorted by \(OneLine.quote(sortText, limit: 40))")
@@ -47,8 +47,7 @@ extension ServerApp {
         let (rows, counts, facilities, templates, inspectors) = found
         let total = query.reviewState.map { counts[$0] ?? 0 } ?? counts.values.reduce(0, +)
         let facilityNames = Dictionary(facilities.map { ($0.facility.id, $0.facility.name) }, uniquingKeysWith: { a, _ in a })
-        var templateNames: [String: String] = [:]
-        for template in templates { templateNames[template.id] = template.name }
+        let templateNames = Self.templateNames(templates)
 
         let filters: [(String, String)] = [("state", stateText), ("facility", query.facilityID ?? ""),
                                            ("inspector", query.inspectorID ?? ""), ("template", query.templateID ?? ""),
@@ -128,13 +127,6 @@ extension ServerApp {
     static func queueURL(state: String, _ pairs: [(String, String)]) -> String {
         let rest = HTML.query(pairs)
         return consolePath + "/queue?state=" + HTML.percent(state) + (rest.isEmpty ? "" : "&" + rest.dropFirst())
-    }
-
-    /// A `YYYY-MM-DD` filter as the store compares `accepted_at`: the day's first or last second (UTC).
-    static func day(_ text: String?, name: String, end: Bool) throws(ServerError) -> String? {
-        guard let text else { return nil }
-        guard RFC3339.isDay(text) else { throw ServerError.badRequest("'\(name)' must be a day such as 2026-03-01, not \(OneLine.quote(text, limit: 40))") }
-        return text + (end ? "T23:59:59Z" : "T00:00:00Z")
     }
 
     /// The notice a redirect after a form asks for, from a fixed list (never text from the URL).

@@ -45,10 +45,9 @@ extension ServerApp {
             return FieldComment(fieldID: String(name.dropFirst(prefix.count)), comment: text)
         }
         do throws(ServerError) {
-            let before = try store.read { session in try session.review(serverID: serverID) }
-            let (review, _) = try recordDecision(serverID: serverID, decision: decision, revision: revision,
-                                                 comment: input.form.raw("comment"), fieldComments: fieldComments, by: caller)
-            let notice = before == review ? "unchanged" : decision.state.rawValue
+            let (_, _, recorded) = try recordDecision(serverID: serverID, decision: decision, revision: revision,
+                                                      comment: input.form.raw("comment"), fieldComments: fieldComments, by: caller)
+            let notice = recorded ? decision.state.rawValue : "unchanged"
             return .redirect("\(Self.consolePath)/reports/\(HTML.percent(serverID))?notice=\(notice)")
         } catch {
             if error.code == "REVISION_STALE" { return .page(try consoleStale(input, serverID: serverID, decidedOn: revision, error: error)) }

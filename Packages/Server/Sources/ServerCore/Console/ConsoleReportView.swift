@@ -31,12 +31,13 @@ struct ConsoleReportView: Sendable {
 
     /// The issues of the shown revision, read leniently (one unreadable issue is skipped, never the page).
     var issues: [WireIssue] {
-        let data = Data(revision.issuesJSON.utf8)
-        guard case .array(let items)? = try? JSONDecoder().decode(JSONValue.self, from: data) else { return [] }
-        return items.compactMap { item in
-            guard let encoded = try? JSONEncoder().encode(item) else { return nil }
-            return try? JSONDecoder().decode(WireIssue.self, from: encoded)
-        }
+        (try? JSONDecoder().decode([LenientIssue].self, from: Data(revision.issuesJSON.utf8)))?.compactMap(\.issue) ?? []
+    }
+
+    /// One element of the stored issues: the issue, or nil when it cannot be read.
+    private struct LenientIssue: Decodable {
+        var issue: WireIssue?
+        init(from decoder: any Decoder) { issue = try? WireIssue(from: decoder) }
     }
 }
 

@@ -15,12 +15,12 @@ extension ServerApp {
         _ = try input.requireSupervisor()
         let rows = try store.read { session -> [(ManagedFacility, Int, Int, Double?)] in
             try session.managedFacilities().map { (site) throws(ServerError) in
-                let all = try session.history(HistoryQuery(facilityID: site.facility.id), limit: Self.siteChartLength, offset: 0)
-                var open = HistoryQuery(facilityID: site.facility.id)
+                let all = HistoryQuery(facilityID: site.facility.id)
+                var open = all
                 open.openFollowUps = true
-                let followUps = try session.history(open, limit: 1, offset: 0).1
-                let scores = all.0.compactMap(\.0.score)
-                return (site, all.1, followUps, scores.isEmpty ? nil : scores.reduce(0, +) / Double(scores.count))
+                let scores = try session.reportsPage(all, limit: Self.siteChartLength, offset: 0).compactMap(\.0.score)
+                return (site, try session.reviewStateCounts(all).values.reduce(0, +), try session.reviewStateCounts(open).values.reduce(0, +),
+                        scores.isEmpty ? nil : scores.reduce(0, +) / Double(scores.count))
             }
         }
         var html = "<table id=\"sites\"><thead><tr><th>Site</th><th>Address</th><th class=\"num\">Inspections</th>"
@@ -39,14 +39,14 @@ extension ServerApp {
     func consoleSite(_ input: ConsoleInput, facilityID: String) throws(ServerError) -> ConsolePage {
         _ = try input.requireSupervisor()
         typealias Page = ([(StoredReport, StoredUser)], Int)
-        let found = try store.read { session -> (ManagedFacility, Page, Page, [ManagedTemplate]) in
+        let found = try store.read { session -> (ManagedFacility, Page, Page, [Template]) in
             guard let site = try session.managedFacility(id: facilityID) else {
                 throw ServerError.notFound("there is no site \(OneLine.quote(facilityID, limit: 60))")
             }
             var open = HistoryQuery(facilityID: facilityID)
             open.openFollowUps = true
             return (site, try session.history(HistoryQuery(facilityID: facilityID), limit: Self.siteChartLength, offset: 0),
-                    try session.history(open, limit: 100, offset: 0), try session.managedTemplates())
+                    try session.history(open, limit: 100, offset: 0), try templateCache.templates(in: session).values.map(\.template))
         }
         let (site, recent, followUps, templates) = found
         let templateNames = Self.templateNames(templates)
@@ -82,9 +82,9 @@ extension ServerApp {
     }
 
     /// Template names by id.
-    static func templateNames(_ templates: [ManagedTemplate]) -> [String: String] {
+    static func templateNames(_ templates: [Template]) -> [String: String] {
         var names: [String: String] = [:]
-        for record in templates where names[record.template.id] == nil { names[record.template.id] = record.template.name }
+        for template in templates where names[template.id] == nil { names[template.id] = template.name }
         return names
     }
 
