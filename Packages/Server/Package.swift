@@ -25,6 +25,7 @@ let package = Package(
         .package(path: "../FormLogic"),
         .package(path: "../ArgumentParsing"),
         .package(path: "../ProgramOutput"),
+        .package(path: "../Networking"),
     ],
     targets: [
         /// HTTP/1.1 on libmicrohttpd: connections, deadlines, body limits, workers, the log; knows no route.
@@ -36,7 +37,8 @@ let package = Package(
             ]
         ),
         /// Routes and rules, auth, the demo world, faults, `admin`, and the storage
-        /// seam (`ServerStorage`, `StorageSession`, the stored records); no store of its own.
+        /// seam (`ServerStorage`, `StorageSession`, the stored records), webhook deliveries
+        /// (through Networking's libcurl transport); no store of its own.
         .target(
             name: "ServerCore",
             dependencies: [
@@ -49,6 +51,7 @@ let package = Package(
                 .product(name: "ExternalFieldTypes", package: "FieldTypes"),
                 .product(name: "SiteFieldTypes", package: "SiteFieldTypes"),
                 .product(name: "FormLogic", package: "FormLogic"),
+                .product(name: "Networking", package: "Networking"),
             ]
         ),
         /// The SQLite store behind the seam, the embedded default (`--db FILE`).

@@ -34,6 +34,12 @@ public struct CurlTransport: HTTPTransport {
         public var caCertificatePath: String?
         /// The `User-Agent` header.
         public var userAgent: String
+        /// Addresses a host name is connected to instead of resolving it
+        /// again, as libcurl's `host:port:address[,address]` entries: a caller
+        /// that checked where a name points connects exactly there.
+        public var pinnedAddresses: [String] = []
+        /// Whether the proxy environment variables apply; false connects directly.
+        public var usesProxyEnvironment = true
 
         /// Options with the defaults: 10 s to connect, 60 s per request, uploads
         /// given up below 1 KB/s for 60 s, answers up to 8 MB, the system's CAs.
@@ -106,6 +112,19 @@ public struct CurlTransport: HTTPTransport {
             }
         } onCancel: {
             cancellation.cancel()
+        }
+    }
+
+    /// Performs one request on the calling thread, which blocks until it
+    /// ends: for callers that run their own threads (the server's webhook
+    /// senders). Redirects are never followed.
+    public func perform(_ request: HTTPRequest) -> Result<HTTPResponse, NetworkingError> {
+        do throws(NetworkingError) {
+            let easy = try EasyHandle(url: request.url, options: options, cancellation: nil)
+            try easy.prepare(request)
+            return easy.perform()
+        } catch {
+            return .failure(error)
         }
     }
 

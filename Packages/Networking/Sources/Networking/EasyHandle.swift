@@ -17,6 +17,7 @@ final class EasyHandle {
     private let maximumResponseBytes: Int
     private let cancellation: TransferCancellation?
     private var headerList: HeaderList?
+    private var resolveList: HeaderList?
     private var form: MultipartBody?
     private let errorBuffer: UnsafeMutablePointer<CChar>
     private var body = Data()
@@ -43,6 +44,7 @@ final class EasyHandle {
         curl_easy_cleanup(raw)
         form = nil
         headerList = nil
+        resolveList = nil
         errorBuffer.deallocate()
     }
 
@@ -72,8 +74,16 @@ final class EasyHandle {
         ok = ok && jqc_easy_setopt_off_t(raw, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(options.maximumResponseBytes)) == CURLE_OK
         ok = ok && jqc_easy_setopt_string(raw, CURLOPT_USERAGENT, options.userAgent) == CURLE_OK
         ok = ok && jqc_easy_setopt_pointer(raw, CURLOPT_ERRORBUFFER, errorBuffer) == CURLE_OK
-        // CURLOPT_PROXY is never set: libcurl then reads http_proxy, https_proxy,
-        // all_proxy and no_proxy from the environment itself.
+        // CURLOPT_PROXY is left unset unless proxies are refused: libcurl then reads
+        // http_proxy, https_proxy, all_proxy and no_proxy from the environment itself.
+        if !options.usesProxyEnvironment {
+            ok = ok && jqc_easy_setopt_string(raw, CURLOPT_PROXY, "") == CURLE_OK
+        }
+        if !options.pinnedAddresses.isEmpty {
+            let list = HeaderList(lines: options.pinnedAddresses)
+            resolveList = list
+            ok = ok && jqc_easy_setopt_slist(raw, CURLOPT_RESOLVE, list.raw) == CURLE_OK
+        }
 
         ok = ok && jqc_easy_setopt_write_function(raw, CURLOPT_WRITEFUNCTION) { data, size, count, context in
             EasyHandle.received(data, size * count, context)

@@ -1,6 +1,6 @@
 internal import CCurl
 
-/// Owns one `curl_slist` of request headers, freed when the list is released.
+/// Owns one `curl_slist` (request headers, or pinned addresses), freed when the list is released.
 ///
 /// Not `Sendable`: it belongs to the `EasyHandle` it was built for and lives
 /// exactly as long as that handle's transfer.
@@ -16,6 +16,13 @@ final class HeaderList {
                   !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A }) else { continue }
             // "Name;" is curl's spelling of a header sent with an empty value.
             let line = value.isEmpty ? "\(name);" : "\(name): \(value)"
+            if let appended = curl_slist_append(raw, line) { raw = appended }
+        }
+    }
+
+    /// A list of lines as they are (libcurl's `CURLOPT_RESOLVE` entries); lines with line breaks are dropped.
+    init(lines: [String]) {
+        for line in lines where !line.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A }) {
             if let appended = curl_slist_append(raw, line) { raw = appended }
         }
     }

@@ -60,6 +60,8 @@ private struct Judgement {
     var answerProblem: String?
     /// The server's score of the answers.
     var score: Double?
+    /// The version of the template the report was judged against.
+    var templateVersion: Int?
 }
 
 /// `PATCH /reports/{server_id}` body.
@@ -115,7 +117,7 @@ extension ServerApp {
                 judged.append((report, judge(report, templates: templates)))
             }
         }
-        let results = try store.write { session -> [SyncResult] in
+        let (results, announced) = try store.write { session -> ([SyncResult], Bool) in
             var results: [SyncResult] = []
             var accepted: [AcceptedRevision] = []
             for (result, item) in zip(early, judged) {
@@ -125,9 +127,9 @@ extension ServerApp {
                     results.append(try accept(report, judgement, from: caller, in: session, accepted: &accepted))
                 }
             }
-            try session.reopenReviews(accepted, at: RFC3339.string(Date()))
-            return results
+            return (results, try session.reopenReviews(accepted, at: RFC3339.string(Date())))
         }
+        if announced { webhookBell.ring() }
         metrics.synced(results.map(\.status))
         return .ok(SyncResponse(results: results, minSupportedAppVersion: config.minAppVersion,
                                 serverSchemaVersion: Self.schemaVersion))
@@ -145,7 +147,7 @@ extension ServerApp {
         }
         let problems = judge.problems(template, answers: answers)
         return Judgement(templateKnown: true, answerProblem: problems.isEmpty ? nil : problems.joined(separator: "; "),
-                         score: judge.score(template, answers: answers))
+                         score: judge.score(template, answers: answers), templateVersion: template.template.version)
     }
 
     /// The rules of CONTRACT.md for one report, inside the batch's transaction.
@@ -159,6 +161,14 @@ extension ServerApp {
         let payloadJSON = CanonicalJSON.string(report.payload)
         let issuesJSON = CanonicalJSON.string(report.issues)
         let now = Date()
+        func snapshot(_ record: StoredReport, revision: Int) -> AcceptedSnapshot {
+            var record = record
+            record.currentRevision = revision
+            record.score = judgement.score
+            record.followUpRequired = report.payload.followUpRequired
+            return AcceptedSnapshot(report: record, baseRevision: report.baseRevision, payloadJSON: payloadJSON, issuesJSON: issuesJSON,
+                                    templateVersion: judgement.templateVersion)
+        }
         if let problem = ReportRules.fieldProblem(report) { return rejected("REPORT_INVALID", problem) }
 
         if let existing = try session.report(localID: report.localID) {
@@ -193,7 +203,8 @@ extension ServerApp {
                                                       source: "device", authorID: caller.user.id, limit: config.maxRevisions,
                                                       now: now)
             accepted.append(AcceptedRevision(serverID: existing.serverID, localID: report.localID, ownerID: existing.ownerID,
-                                             revision: revision, kind: "amended", actor: caller.person))
+                                             revision: revision, kind: "amended", actor: caller.person,
+                                             snapshot: snapshot(existing, revision: revision)))
             return SyncResult(localID: report.localID, status: .accepted, serverID: existing.serverID, revision: revision)
         }
 
@@ -213,8 +224,13 @@ extension ServerApp {
         if let assignment = report.assignmentID {
             try session.closeAssignment(id: assignment, inspectorID: caller.user.id)
         }
+        let record = StoredReport(serverID: serverID, localID: report.localID, ownerID: caller.user.id, templateID: report.templateID,
+                                  facilityID: report.facilityID, areaID: report.areaID, assignmentID: report.assignmentID,
+                                  parentLocalID: report.parentLocalID, parentServerID: report.parentServerID,
+                                  completedAtDevice: report.completedAtDevice, currentRevision: 1, score: judgement.score,
+                                  followUpRequired: report.payload.followUpRequired, acceptedAt: RFC3339.string(now))
         accepted.append(AcceptedRevision(serverID: serverID, localID: report.localID, ownerID: caller.user.id, revision: 1,
-                                         kind: "accepted", actor: caller.person))
+                                         kind: "accepted", actor: caller.person, snapshot: snapshot(record, revision: 1)))
         return SyncResult(localID: report.localID, status: .accepted, serverID: serverID, revision: 1)
     }
 
@@ -282,6 +298,7 @@ extension ServerApp {
                                    author: caller.person, in: session)
             return try reportDocument(try session.report(serverID: serverID) ?? report, in: session)
         }
+        webhookBell.ring()
         return .ok(document)
     }
 
@@ -306,7 +323,7 @@ extension ServerApp {
         let revision = try session.appendRevision(serverID: report.serverID, baseRevision: baseRevision, payload: payload,
                                                   issuesJSON: nil, score: score, source: source, authorID: author.id,
                                                   limit: config.maxRevisions, now: Date())
-        try session.reopenReviews([AcceptedRevision(serverID: report.serverID, localID: report.localID, ownerID: report.ownerID,
+        _ = try session.reopenReviews([AcceptedRevision(serverID: report.serverID, localID: report.localID, ownerID: report.ownerID,
                                                     revision: revision, kind: "edited", actor: author)], at: RFC3339.string(Date()))
         return revision
     }

@@ -55,6 +55,8 @@ extension ServerApp {
             throw ServerError.badRequest("to \(decision.rawValue) a report, say why: give a 'comment' or at least one field comment")
         }
         let now = RFC3339.string(Date())
+        var announced = false
+        defer { if announced { webhookBell.ring() } }
         return try store.write { session -> (StoredReview, String, Bool) in
             let generation = try session.setting(ReviewCursor.generationKey) ?? "0"
             guard let report = try session.report(serverID: serverID) else { throw ServerError.notFound("no report '\(serverID)'") }
@@ -82,7 +84,9 @@ extension ServerApp {
             try session.recordReportEvent(StoredReportEvent(serverID: report.serverID, at: now, actor: caller.person,
                                                             kind: decision.eventKind, revision: report.currentRevision,
                                                             comment: comment, fieldComments: fieldComments))
-            return (try session.saveReviews([decided]).first ?? decided, generation, true)
+            let saved = try session.saveReviews([decided]).first ?? decided
+            announced = try WebhookOutbox.recordReviewed(saved, generation: generation, in: session, at: now)
+            return (saved, generation, true)
         }
     }
 

@@ -140,6 +140,8 @@ final class ServerApp: Sendable {
     let decoyHash: String
     /// The exports streaming now, at most a few at once.
     let exportSlots = ExportSlots(limit: 4)
+    /// Rung after a change of this instance wrote a webhook event, to wake its senders.
+    let webhookBell = WebhookBell()
 
     /// The version of the report payload this server reads.
     static let schemaVersion = 1

@@ -113,7 +113,11 @@ public enum ServerCommand {
             OutputChannel.standardOutput.line("\n'jqc-server admin COMMAND --help' says more; docs/administer.md walks through a first day.")
             return arguments.contains("--help") || arguments.contains("-h") ? 0 : 2
         }
-        let name = rest.remove(at: commandIndex)
+        var name = rest.remove(at: commandIndex)
+        // A group's command is two words (`webhook add`).
+        if names.contains(where: { $0.hasPrefix(name + " ") }), commandIndex < rest.count, !rest[commandIndex].hasPrefix("-") {
+            name += " " + rest.remove(at: commandIndex)
+        }
         guard names.contains(name) else {
             let near = names.filter { $0.hasPrefix(String(name.prefix(3))) }
             throw UsageError("'admin' has no command '\(name)'\(near.isEmpty ? "" : "; did you mean \(near.joined(separator: " or "))?") "

@@ -71,6 +71,8 @@ struct ServerConfig: Sendable {
     var metricsPort: UInt16?
     /// The address of the metrics listener.
     var metricsHost = "127.0.0.1"
+    /// How this instance delivers webhooks.
+    var webhooks = WebhookSettings()
 
     /// A configuration with defaults for everything but the database.
     init(database: String) { self.database = database }
@@ -123,6 +125,12 @@ struct ServerConfig: Sendable {
         .value("console-max-age", "SECONDS", help: "a console session ends this long after signing in, whatever its use (default 43200, 12 hours)"),
         .value("metrics-port", "PORT", help: "serve Prometheus metrics at /metrics on this port; 0 picks a free one (default: none)"),
         .value("metrics-host", "ADDRESS", help: "address of the metrics listener (default 127.0.0.1)"),
+        .value("webhook-senders", "N", help: "webhook deliveries this instance makes at once; 0 leaves them to other instances (default 4)"),
+        .value("webhook-timeout", "SECONDS", help: "seconds a webhook receiver has to answer 2xx, 1 to 10 (default 10)"),
+        .value("webhook-lease", "SECONDS", help: "seconds a delivery stays with the instance attempting it before another may (default 60)"),
+        .value("webhook-first-retry-ms", "N", help: "milliseconds before a failed delivery's second attempt; each later wait doubles (default 10000)"),
+        .value("webhook-longest-retry", "SECONDS", help: "the longest wait between attempts (default 3600)"),
+        .value("webhook-attempts", "N", help: "attempts before a delivery is failed and kept for replay (default 12)"),
     ]
 
     /// Reads a configuration from parsed arguments, naming the first bad value.
@@ -201,7 +209,24 @@ struct ServerConfig: Sendable {
             }
         }
         try readObservability(parsed, into: &config)
+        try readWebhooks(parsed, into: &config)
         return config
+    }
+
+    /// The webhook options: the lease outlasts an attempt, so a delivery in flight is never taken by another instance.
+    private static func readWebhooks(_ parsed: ParsedArguments, into config: inout ServerConfig) throws(UsageError) {
+        var settings = WebhookSettings()
+        settings.senders = try whole(parsed, "webhook-senders", default: settings.senders, range: 0...64)
+        settings.timeout = TimeInterval(try whole(parsed, "webhook-timeout", default: Int(settings.timeout), range: 1...10))
+        settings.lease = TimeInterval(try whole(parsed, "webhook-lease", default: Int(settings.lease), range: 2...86_400))
+        guard settings.lease > settings.timeout else {
+            throw UsageError("--webhook-lease \(Int(settings.lease)) must be longer than --webhook-timeout \(Int(settings.timeout)), so an attempt ends before another instance may take its delivery.")
+        }
+        settings.firstDelay = TimeInterval(try whole(parsed, "webhook-first-retry-ms", default: Int(settings.firstDelay * 1000),
+                                                     range: 10...86_400_000)) / 1000
+        settings.longestDelay = TimeInterval(try whole(parsed, "webhook-longest-retry", default: Int(settings.longestDelay), range: 1...604_800))
+        settings.attempts = try whole(parsed, "webhook-attempts", default: settings.attempts, range: 1...100)
+        config.webhooks = settings
     }
 
     /// The log and metrics options.

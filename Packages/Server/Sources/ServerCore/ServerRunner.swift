@@ -22,6 +22,7 @@ enum ServerRunner {
 
         let server: HTTPServer
         var metricsServer: MetricsServer?
+        let webhooks: WebhookDispatcher
         let log: ServerLog
         do throws(OutputError) {
             let sink = try config.logFile.map { path throws(OutputError) in try LogSink.file(path) } ?? .standardError()
@@ -46,6 +47,7 @@ enum ServerRunner {
                                                      warn: { log.note($0, level: .warn) })
             let app = ServerApp(config: config, store: store, signer: TokenSigner(key: key), judge: AnswerJudge(registry: registry),
                                 photos: opened.photos, log: log)
+            webhooks = WebhookDispatcher(store: store, settings: config.webhooks, bell: app.webhookBell, log: log)
             server = HTTPServer(uploadDirectory: opened.uploadDirectory, limits: limits, log: log,
                                 screen: { head in app.screen(head) },
                                 overloaded: { request in app.overloaded(request) },
@@ -90,6 +92,7 @@ enum ServerRunner {
             return 1
         }
         if config.logFile != nil { log.note(banner.split(separator: "\n").first.map(String.init) ?? "", level: .info) }
+        webhooks.start()
 
         var received: Int32 = 0
         while true {
@@ -102,6 +105,8 @@ enum ServerRunner {
         StopWatchdog.arm(seconds: stopGrace + 15)
         metricsServer?.stop()
         server.stop(grace: stopGrace)
+        // An attempt still in flight is left to its lease: attempted again later, by this instance or another.
+        webhooks.stop(grace: 2)
         return 0
     }
 

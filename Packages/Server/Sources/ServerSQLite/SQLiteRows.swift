@@ -13,6 +13,11 @@ extension Database {
     func update(_ sql: String, _ values: [SQLValue]) throws(ServerError) {
         do throws(SQLiteError) { _ = try run(sql, values) } catch { throw ServerError.database(error) }
     }
+
+    /// Runs one parameterised statement that changes rows; how many it changed.
+    func changing(_ sql: String, _ values: [SQLValue]) throws(ServerError) -> Int {
+        do throws(SQLiteError) { return try run(sql, values) } catch { throw ServerError.database(error) }
+    }
 }
 
 /// Columns read by name, never by position.

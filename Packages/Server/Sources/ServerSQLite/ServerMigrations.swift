@@ -146,5 +146,30 @@ enum ServerMigrations {
             FROM report_revisions v LEFT JOIN users u ON u.id = v.author_id ORDER BY v.server_id, v.revision
             """,
         ]),
+        // Webhooks (contract 1.1): the hooks, the outbox of events (written in
+        // the transaction of the change they tell of) and one delivery per
+        // event and hook, taken under a lease by one sender at a time.
+        ("007-webhooks", [
+            """
+            CREATE TABLE webhooks (
+                id TEXT PRIMARY KEY, position INTEGER NOT NULL, url TEXT NOT NULL, events TEXT NOT NULL, secret TEXT NOT NULL,
+                allow_private INTEGER NOT NULL, created_at TEXT NOT NULL, disabled_at TEXT, disabled_reason TEXT)
+            """,
+            """
+            CREATE TABLE webhook_events (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, type TEXT NOT NULL, at TEXT NOT NULL,
+                report_server_id TEXT NOT NULL, body TEXT NOT NULL)
+            """,
+            """
+            CREATE TABLE webhook_deliveries (
+                id INTEGER PRIMARY KEY AUTOINCREMENT, event_seq INTEGER NOT NULL REFERENCES webhook_events(seq),
+                webhook_id TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE, report_server_id TEXT NOT NULL,
+                state TEXT NOT NULL, attempts INTEGER NOT NULL, next_attempt_at INTEGER NOT NULL, lease_until INTEGER, lease_owner TEXT,
+                last_status INTEGER, last_error TEXT, last_attempt_at TEXT, delivered_at TEXT)
+            """,
+            "CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_attempt_at) WHERE state = 'pending'",
+            "CREATE INDEX webhook_deliveries_order ON webhook_deliveries(webhook_id, report_server_id, id) WHERE state = 'pending'",
+            "CREATE INDEX webhook_deliveries_state ON webhook_deliveries(state, id)",
+        ]),
     ]
 }

@@ -9,12 +9,20 @@ import Models
 enum ExportLine {
     /// Appends the record of `row` and its line feed.
     static func write(_ row: ExportedReport, templateVersion: Int?, generation: String, into out: inout JSONText) {
+        writeReport(row, templateVersion: templateVersion, generation: generation, exportKeys: true, into: &out)
+        out.newline()
+    }
+
+    /// Appends the report object of `row`: as `GET /reports/{id}` shows it
+    /// with `template_version`, and with the export's `change` and
+    /// `review_state` when `exportKeys` (a webhook event leaves them out).
+    static func writeReport(_ row: ExportedReport, templateVersion: Int?, generation: String, exportKeys: Bool, into out: inout JSONText) {
         let change = ReviewCursor.encode(row.review.change, generation: generation)
         out.beginObject()
         if let v = row.areaID { out.key("area_id"); out.string(v) }
         if let v = row.assignmentID { out.key("assignment_id"); out.string(v) }
         if let v = row.baseRevision { out.key("base_revision"); out.integer(Int64(v)) }
-        out.key("change"); out.string(change)
+        if exportKeys { out.key("change"); out.string(change) }
         out.key("completed_at"); out.string(row.acceptedAt)
         if let v = row.completedAtDevice { out.key("completed_at_device"); out.string(v) }
         out.key("facility_id"); out.string(row.facilityID)
@@ -28,13 +36,12 @@ enum ExportLine {
         for photo in row.photos { writePhoto(photo, into: &out) }
         out.endArray()
         out.key("review"); writeReview(row, change: change, into: &out)
-        out.key("review_state"); out.string(row.review.state.rawValue)
+        if exportKeys { out.key("review_state"); out.string(row.review.state.rawValue) }
         out.key("revision"); out.integer(Int64(row.revision))
         out.key("server_id"); out.string(row.serverID)
         out.key("template_id"); out.string(row.templateID)
         if let templateVersion { out.key("template_version"); out.integer(Int64(templateVersion)) }
         out.endObject()
-        out.newline()
     }
 
     /// The last line: `{"change": C, "count": N, "end": true}`.

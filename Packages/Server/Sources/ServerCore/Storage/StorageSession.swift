@@ -163,6 +163,38 @@ public protocol StorageSession {
     /// Records an uploaded photo.
     func insertPhoto(_ photo: StoredPhoto, uploadedBy: String) throws(ServerError)
 
+    // MARK: Webhooks
+
+    /// Every webhook, enabled or not, in the order they were added.
+    func webhooks() throws(ServerError) -> [StoredWebhook]
+    /// Adds a webhook.
+    func insertWebhook(_ webhook: StoredWebhook) throws(ServerError)
+    /// Removes a webhook and its deliveries; false when there was none.
+    func deleteWebhook(id: String) throws(ServerError) -> Bool
+    /// Disables a webhook (`at`, with why) or enables it again (nil).
+    func setWebhookDisabled(id: String, at: String?, reason: String?) throws(ServerError)
+    /// The event types at least one enabled webhook is sent.
+    func subscribedWebhookEvents() throws(ServerError) -> Set<WebhookEventType>
+    /// Writes events to the outbox, in order, each with a pending delivery,
+    /// due at `dueAt` (ms since 1970), to every enabled webhook sent its type.
+    func enqueueWebhookEvents(_ events: [WebhookEvent], dueAt: Int64) throws(ServerError)
+    /// Takes at most `limit` deliveries that are due, whose hook is enabled,
+    /// that no other sender holds (or whose lease ran out), and that no
+    /// earlier pending delivery of the same report to the same hook precedes;
+    /// each is held under `lease` until `leaseUntil` (ms since 1970).
+    /// On a shared database two instances never take the same one at once.
+    func claimWebhookDeliveries(now: Int64, leaseUntil: Int64, lease: String, limit: Int) throws(ServerError) -> [ClaimedDelivery]
+    /// Records an attempt of a delivery still held under `lease` (and
+    /// disables its hook when the record says so); false when the lease was
+    /// lost to another sender, whose record counts instead.
+    func finishWebhookDelivery(id: Int64, lease: String, _ record: WebhookAttemptRecord, at: String) throws(ServerError) -> Bool
+    /// The newest `limit` deliveries (of one hook, or all; failed ones only when asked), newest first.
+    func webhookDeliveries(webhookID: String?, failedOnly: Bool, limit: Int) throws(ServerError) -> [WebhookDelivery]
+    /// One delivery.
+    func webhookDelivery(id: Int64) throws(ServerError) -> WebhookDelivery?
+    /// Makes a delivery pending again with no attempts, due at `dueAt`; false when there is none.
+    func replayWebhookDelivery(id: Int64, dueAt: Int64) throws(ServerError) -> Bool
+
     // MARK: History and roll-up
 
     /// One page of the reports `query` matches, newest first, and how many it matches in all.

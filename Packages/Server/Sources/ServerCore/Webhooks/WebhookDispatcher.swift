@@ -1,0 +1,120 @@
+import Foundation
+import Models
+import Networking
+import ServerHTTP
+import Synchronization
+
+/// Delivers the outbox: `senders` threads, each taking one due delivery at
+/// a time under a lease (`claimWebhookDeliveries`), posting its event
+/// signed, and recording what came of it. Deliveries run on threads of
+/// their own, never on a request's, so a slow or dead receiver costs the
+/// routes nothing; an instance killed mid-delivery leaves the delivery to
+/// any instance once the lease runs out (the receiver may then get the
+/// event twice, with the same `id`).
+final class WebhookDispatcher: Sendable {
+    private let store: any ServerStorage
+    private let settings: WebhookSettings
+    private let bell: WebhookBell
+    private let log: ServerLog
+    private let stopping = Atomic<Bool>(false)
+    private let running = DispatchGroup()
+
+    init(store: any ServerStorage, settings: WebhookSettings, bell: WebhookBell, log: ServerLog) {
+        self.store = store
+        self.settings = settings
+        self.bell = bell
+        self.log = log
+    }
+
+    /// Starts the senders.
+    func start() {
+        for _ in 0..<settings.senders {
+            running.enter()
+            Thread.detachNewThread { [self] in
+                send()
+                running.leave()
+            }
+        }
+    }
+
+    /// Asks the senders to stop and waits up to `grace` seconds for attempts in flight.
+    func stop(grace: TimeInterval) {
+        stopping.store(true, ordering: .relaxed)
+        bell.ring()
+        _ = running.wait(timeout: .now() + grace)
+    }
+
+    /// One sender's loop: take a due delivery, attempt it, record it; wait when there is none.
+    private func send() {
+        var seen = bell.count
+        while !stopping.load(ordering: .relaxed) {
+            let lease = UUID().uuidString.lowercased()
+            let now = Date()
+            let claimed: [ClaimedDelivery]
+            do throws(ServerError) {
+                claimed = try store.write { session in
+                    try session.claimWebhookDeliveries(now: WebhookOutbox.milliseconds(now),
+                                                       leaseUntil: WebhookOutbox.milliseconds(now.addingTimeInterval(settings.lease)),
+                                                       lease: lease, limit: 1)
+                }
+            } catch {
+                log.note("webhook deliveries cannot be read now: \(error.message)", level: .warn)
+                seen = bell.wait(after: bell.count, timeout: max(settings.poll, 1))
+                continue
+            }
+            guard let delivery = claimed.first else {
+                seen = bell.wait(after: seen, timeout: settings.poll)
+                continue
+            }
+            attempt(delivery, lease: lease)
+        }
+    }
+
+    /// Posts one delivery and records the outcome under its lease.
+    private func attempt(_ claimed: ClaimedDelivery, lease: String) {
+        let hook = claimed.webhook
+        let delivery = claimed.delivery
+        let outcome: Result<HTTPResponse, NetworkingError>
+        switch target(hook) {
+        case .failure(let refusal):
+            outcome = .failure(NetworkingError(.unreachable, refusal.message))
+        case .success(let pins):
+            let time = Int64(Date().timeIntervalSince1970)
+            let request = HTTPRequest(method: .post, url: hook.url, headers: [
+                (name: "Content-Type", value: "application/json"),
+                (name: WebhookSignature.header, value: WebhookSignature.value(secret: hook.secret, time: time, body: claimed.body)),
+                (name: "X-JQC-Event", value: delivery.eventType),
+                (name: "X-JQC-Event-Id", value: delivery.eventID),
+            ], body: Data(claimed.body.utf8))
+            outcome = settings.transport(pins: pins).perform(request)
+        }
+        let now = Date()
+        let record = settings.record(outcome, made: delivery.attempts, now: now, random: Double.random(in: 0..<1))
+        let kept: Bool
+        do throws(ServerError) {
+            kept = try store.write { session in
+                try session.finishWebhookDelivery(id: delivery.id, lease: lease, record, at: RFC3339.string(now))
+            }
+        } catch {
+            // Unrecorded: the lease runs out and the delivery is attempted again (the receiver drops the duplicate by its id).
+            log.note("webhook delivery \(delivery.id) could not be recorded: \(error.message)", level: .warn)
+            return
+        }
+        var fields: [(String, LogValue)] = [("webhook", .string(hook.id)), ("delivery", .integer(Int(delivery.id))),
+                                            ("event", .string(delivery.eventType)), ("event_id", .string(delivery.eventID)),
+                                            ("attempt", .integer(delivery.attempts + 1)), ("outcome", .string(record.state.rawValue)),
+                                            ("status", record.status.map { .integer($0) } ?? .null)]
+        if let error = record.error { fields.append(("error", .string(String(error.prefix(300))))) }
+        if !kept { fields.append(("lease", .string("lost to another sender; its record counts"))) }
+        log.record(record.state == .delivered ? .info : .warn, kind: "webhook", fields)
+    }
+
+    /// The pinned addresses of a hook's host, checked now.
+    private func target(_ hook: StoredWebhook) -> Result<[String], WebhookTargetRefusal> {
+        do throws(ServerError) {
+            return try WebhookTarget(hook.url).resolve(allowingPrivate: hook.allowsPrivateTargets)
+        } catch {
+            return .failure(WebhookTargetRefusal(error.message))
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+
+/// What a webhook can be told of.
+public enum WebhookEventType: String, CaseIterable, Sendable, Comparable {
+    /// A revision was accepted: a first upload, an amendment, a merge, an edit on the server.
+    case reportAccepted = "report.accepted"
+    /// A supervisor's decision was recorded.
+    case reportReviewed = "report.reviewed"
+    /// An issue whose `local_id` the server had not seen arrived with a revision.
+    case issueFlagged = "issue.flagged"
+
+    public static func < (a: WebhookEventType, b: WebhookEventType) -> Bool { a.rawValue < b.rawValue }
+
+    /// The types of a stored comma list; unknown names are left out.
+    public static func list(_ text: String) -> [WebhookEventType] {
+        text.split(separator: ",").compactMap { WebhookEventType(rawValue: String($0)) }.sorted()
+    }
+
+    /// The stored comma list of `types`.
+    public static func text(_ types: [WebhookEventType]) -> String { types.sorted().map(\.rawValue).joined(separator: ",") }
+}
+
+/// A receiver the operator registered.
+public struct StoredWebhook: Sendable, Equatable {
+    /// Its id (`wh_` and hex), what the admin commands name it by.
+    public var id: String
+    /// The `http` or `https` URL events are posted to.
+    public var url: String
+    /// The events it is sent.
+    public var events: [WebhookEventType]
+    /// The key of its signatures (the secret file's content); never shown.
+    public var secret: String
+    /// The operator allowed loopback, link-local and private addresses for it.
+    public var allowsPrivateTargets: Bool
+    /// RFC 3339, when it was added.
+    public var createdAt: String
+    /// When it stopped being sent anything (RFC 3339), and why; nil while it is enabled.
+    public var disabledAt: String?
+    public var disabledReason: String?
+
+    /// Makes a record.
+    public init(id: String, url: String, events: [WebhookEventType], secret: String, allowsPrivateTargets: Bool, createdAt: String,
+                disabledAt: String? = nil, disabledReason: String? = nil) {
+        self.id = id
+        self.url = url
+        self.events = events
+        self.secret = secret
+        self.allowsPrivateTargets = allowsPrivateTargets
+        self.createdAt = createdAt
+        self.disabledAt = disabledAt
+        self.disabledReason = disabledReason
+    }
+}
+
+/// An event written to the outbox in the transaction of the change it tells of.
+public struct WebhookEvent: Sendable, Equatable {
+    /// A UUID, lowercase: the same on every attempt, so receivers can drop duplicates.
+    public var id: String
+    public var type: WebhookEventType
+    /// RFC 3339, the server's clock.
+    public var at: String
+    /// The report it is about: events of one report are delivered in order.
+    public var reportServerID: String
+    /// The exact bytes posted, on every attempt and replay.
+    public var body: String
+
+    /// Makes an event.
+    public init(id: String, type: WebhookEventType, at: String, reportServerID: String, body: String) {
+        self.id = id
+        self.type = type
+        self.at = at
+        self.reportServerID = reportServerID
+        self.body = body
+    }
+}
+
+/// Where a delivery stands.
+public enum WebhookDeliveryState: String, Sendable {
+    /// Not yet acknowledged: due now, waiting for its next attempt, or being attempted.
+    case pending
+    /// A 2xx answer arrived in time.
+    case delivered
+    /// Given up on: attempts exhausted, or the receiver answered 410. Kept, and replayable.
+    case failed
+}
+
+/// One event to one webhook, and how its attempts went.
+public struct WebhookDelivery: Sendable, Equatable {
+    public var id: Int64
+    public var webhookID: String
+    public var eventID: String
+    public var eventType: String
+    public var eventAt: String
+    public var reportServerID: String
+    public var state: WebhookDeliveryState
+    public var attempts: Int
+    /// When the next attempt is due, in milliseconds since 1970.
+    public var nextAttemptAt: Int64
+    /// The last answer's status (nil when none arrived) and what went wrong.
+    public var lastStatus: Int?
+    public var lastError: String?
+    public var lastAttemptAt: String?
+    public var deliveredAt: String?
+
+    /// Makes a record.
+    public init(id: Int64, webhookID: String, eventID: String, eventType: String, eventAt: String, reportServerID: String,
+                state: WebhookDeliveryState, attempts: Int, nextAttemptAt: Int64, lastStatus: Int?, lastError: String?,
+                lastAttemptAt: String?, deliveredAt: String?) {
+        self.id = id
+        self.webhookID = webhookID
+        self.eventID = eventID
+        self.eventType = eventType
+        self.eventAt = eventAt
+        self.reportServerID = reportServerID
+        self.state = state
+        self.attempts = attempts
+        self.nextAttemptAt = nextAttemptAt
+        self.lastStatus = lastStatus
+        self.lastError = lastError
+        self.lastAttemptAt = lastAttemptAt
+        self.deliveredAt = deliveredAt
+    }
+}
+
+/// A delivery taken by one sender until `leaseUntil`: its hook and the event's body.
+public struct ClaimedDelivery: Sendable {
+    public var delivery: WebhookDelivery
+    public var webhook: StoredWebhook
+    public var body: String
+
+    /// Groups what the store read.
+    public init(delivery: WebhookDelivery, webhook: StoredWebhook, body: String) {
+        self.delivery = delivery
+        self.webhook = webhook
+        self.body = body
+    }
+}
+
+/// What one attempt leaves behind, as the store records it.
+public struct WebhookAttemptRecord: Sendable, Equatable {
+    /// `delivered`, `failed`, or `pending` again for another attempt.
+    public var state: WebhookDeliveryState
+    /// The next attempt's time (ms since 1970), when `pending`.
+    public var nextAttemptAt: Int64?
+    public var status: Int?
+    public var error: String?
+    /// The receiver answered 410: the hook is disabled with this reason.
+    public var disablesHook: String?
+
+    /// Makes a record.
+    public init(state: WebhookDeliveryState, nextAttemptAt: Int64?, status: Int?, error: String?, disablesHook: String? = nil) {
+        self.state = state
+        self.nextAttemptAt = nextAttemptAt
+        self.status = status
+        self.error = error
+        self.disablesHook = disablesHook
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import PostgreSQL
+import ServerCore
+
+/// Webhooks, the outbox of their events, and deliveries. Any number of
+/// instances share them: a claim takes rows no other transaction holds
+/// (`FOR UPDATE SKIP LOCKED`) and leases them, and a lease is honoured by
+/// every instance until it runs out.
+extension PostgresSession {
+    private static let hookColumns = "h.id, h.url, h.events, h.secret, h.allow_private, h.created_at, h.disabled_at, h.disabled_reason"
+    private static let deliveryColumns = """
+        d.id, d.webhook_id, d.report_server_id, d.state, d.attempts, d.next_attempt_at, d.last_status, d.last_error, d.last_attempt_at,
+        d.delivered_at, e.id AS event_id, e.type AS event_type, e.at AS event_at
+        """
+
+    private static func hook(_ row: PostgresRow, id column: String = "id") -> StoredWebhook {
+        StoredWebhook(id: row.string(column) ?? "", url: row.string("url") ?? "", events: WebhookEventType.list(row.string("events") ?? ""),
+                      secret: row.string("secret") ?? "", allowsPrivateTargets: row.bool("allow_private") ?? false,
+                      createdAt: row.string("created_at") ?? "", disabledAt: row.string("disabled_at"),
+                      disabledReason: row.string("disabled_reason"))
+    }
+
+    private static func delivery(_ row: PostgresRow) -> WebhookDelivery {
+        WebhookDelivery(id: row.int("id") ?? 0, webhookID: row.string("webhook_id") ?? "", eventID: row.string("event_id") ?? "",
+                        eventType: row.string("event_type") ?? "", eventAt: row.string("event_at") ?? "",
+                        reportServerID: row.string("report_server_id") ?? "",
+                        state: row.string("state").flatMap(WebhookDeliveryState.init(rawValue:)) ?? .pending,
+                        attempts: Int(row.int("attempts") ?? 0), nextAttemptAt: row.int("next_attempt_at") ?? 0,
+                        lastStatus: row.int("last_status").map { Int($0) }, lastError: row.string("last_error"),
+                        lastAttemptAt: row.string("last_attempt_at"), deliveredAt: row.string("delivered_at"))
+    }
+
+    func webhooks() throws(ServerError) -> [StoredWebhook] {
+        try query("SELECT \(Self.hookColumns) FROM webhooks h ORDER BY h.position").map { Self.hook($0) }
+    }
+
+    func insertWebhook(_ webhook: StoredWebhook) throws(ServerError) {
+        try query("""
+            INSERT INTO webhooks (id, url, events, secret, allow_private, created_at, disabled_at, disabled_reason)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+            """, [.text(webhook.id), .text(webhook.url), .text(WebhookEventType.text(webhook.events)), .text(webhook.secret),
+                  .bool(webhook.allowsPrivateTargets), .text(webhook.createdAt), .optional(webhook.disabledAt), .optional(webhook.disabledReason)])
+    }
+
+    func deleteWebhook(id: String) throws(ServerError) -> Bool {
+        try query("DELETE FROM webhook_deliveries WHERE webhook_id = $1", [.text(id)])
+        return try !query("DELETE FROM webhooks WHERE id = $1 RETURNING id", [.text(id)]).isEmpty
+    }
+
+    func setWebhookDisabled(id: String, at: String?, reason: String?) throws(ServerError) {
+        try query("UPDATE webhooks SET disabled_at = $1, disabled_reason = $2 WHERE id = $3", [.optional(at), .optional(reason), .text(id)])
+    }
+
+    func subscribedWebhookEvents() throws(ServerError) -> Set<WebhookEventType> {
+        Set(try query("SELECT events FROM webhooks WHERE disabled_at IS NULL").flatMap { WebhookEventType.list($0.string("events") ?? "") })
+    }
+
+    func enqueueWebhookEvents(_ events: [WebhookEvent], dueAt: Int64) throws(ServerError) {
+        guard !events.isEmpty else { return }
+        // One round trip for the whole batch: the events as a JSON array, inserted in
+        // order, then a delivery of each to every enabled hook sent its type.
+        var rows: [JSONValueRow] = []
+        for (position, event) in events.enumerated() {
+            rows.append(JSONValueRow(ord: position, id: event.id, type: event.type.rawValue, at: event.at,
+                                     report_server_id: event.reportServerID, body: event.body))
+        }
+        let encoder = JSONEncoder()
+        guard let data = try? encoder.encode(rows) else { throw ServerError.internal("the webhook events could not be encoded") }
+        try query("""
+            WITH incoming AS (
+                SELECT * FROM json_to_recordset($1::json) AS x(ord integer, id text, type text, at text, report_server_id text, body text)),
+            added AS (
+                INSERT INTO webhook_events (id, type, at, report_server_id, body)
+                SELECT id, type, at, report_server_id, body FROM incoming ORDER BY ord
+                RETURNING seq, type, report_server_id)
+            INSERT INTO webhook_deliveries (event_seq, webhook_id, report_server_id, state, attempts, next_attempt_at)
+            SELECT added.seq, h.id, added.report_server_id, 'pending', 0, $2
+            FROM added JOIN webhooks h ON h.disabled_at IS NULL AND position(',' || added.type || ',' IN ',' || h.events || ',') > 0
+            ORDER BY added.seq, h.position
+            """, [.text(String(decoding: data, as: UTF8.self)), .integer(dueAt)])
+    }
+
+    func claimWebhookDeliveries(now: Int64, leaseUntil: Int64, lease: String, limit: Int) throws(ServerError) -> [ClaimedDelivery] {
+        let taken = try query("""
+            WITH due AS (
+                SELECT d.id FROM webhook_deliveries d JOIN webhooks h ON h.id = d.webhook_id
+                WHERE d.state = 'pending' AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until < $1)
+                  AND h.disabled_at IS NULL
+                  AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.webhook_id = d.webhook_id
+                                  AND p.report_server_id = d.report_server_id AND p.state = 'pending' AND p.id < d.id)
+                ORDER BY d.id LIMIT $2 FOR UPDATE OF d SKIP LOCKED)
+            UPDATE webhook_deliveries SET lease_until = $3, lease_owner = $4 FROM due WHERE webhook_deliveries.id = due.id
+            RETURNING webhook_deliveries.id
+            """, [.integer(now), .integer(Int64(limit)), .integer(leaseUntil), .text(lease)]).compactMap { $0.int("id") }
+        var claimed: [ClaimedDelivery] = []
+        for id in taken.sorted() {
+            guard let row = try query("""
+                SELECT \(Self.deliveryColumns), e.body, \(Self.hookColumns.replacingOccurrences(of: "h.id", with: "h.id AS hook_id"))
+                FROM webhook_deliveries d JOIN webhooks h ON h.id = d.webhook_id JOIN webhook_events e ON e.seq = d.event_seq
+                WHERE d.id = $1
+                """, [.integer(id)]).first else { continue }
+            claimed.append(ClaimedDelivery(delivery: Self.delivery(row), webhook: Self.hook(row, id: "hook_id"), body: row.string("body") ?? ""))
+        }
+        return claimed
+    }
+
+    func finishWebhookDelivery(id: Int64, lease: String, _ record: WebhookAttemptRecord, at: String) throws(ServerError) -> Bool {
+        let changed = try query("""
+            UPDATE webhook_deliveries SET state = $1, attempts = attempts + 1, next_attempt_at = COALESCE($2, next_attempt_at),
+                last_status = $3, last_error = $4, last_attempt_at = $5,
+                delivered_at = CASE WHEN $1 = 'delivered' THEN $5 ELSE delivered_at END, lease_until = NULL, lease_owner = NULL
+            WHERE id = $6 AND lease_owner = $7 RETURNING webhook_id
+            """, [.text(record.state.rawValue), record.nextAttemptAt.map { PostgresValue.integer($0) } ?? .null, .optional(record.status),
+                  .optional(record.error), .text(at), .integer(id), .text(lease)])
+        guard let hook = changed.first?.string("webhook_id") else { return false }
+        if let reason = record.disablesHook {
+            try query("UPDATE webhooks SET disabled_at = $1, disabled_reason = $2 WHERE id = $3 AND disabled_at IS NULL",
+                      [.text(at), .text(reason), .text(hook)])
+        }
+        return true
+    }
+
+    func webhookDeliveries(webhookID: String?, failedOnly: Bool, limit: Int) throws(ServerError) -> [WebhookDelivery] {
+        try query("""
+            SELECT \(Self.deliveryColumns) FROM webhook_deliveries d JOIN webhook_events e ON e.seq = d.event_seq
+            WHERE ($1::text IS NULL OR d.webhook_id = $1) AND (NOT $2 OR d.state = 'failed') ORDER BY d.id DESC LIMIT $3
+            """, [.optional(webhookID), .bool(failedOnly), .integer(Int64(limit))]).map(Self.delivery)
+    }
+
+    func webhookDelivery(id: Int64) throws(ServerError) -> WebhookDelivery? {
+        try query("""
+            SELECT \(Self.deliveryColumns) FROM webhook_deliveries d JOIN webhook_events e ON e.seq = d.event_seq WHERE d.id = $1
+            """, [.integer(id)]).first.map(Self.delivery)
+    }
+
+    func replayWebhookDelivery(id: Int64, dueAt: Int64) throws(ServerError) -> Bool {
+        try !query("""
+            UPDATE webhook_deliveries SET state = 'pending', attempts = 0, next_attempt_at = $1, lease_until = NULL, lease_owner = NULL
+            WHERE id = $2 RETURNING id
+            """, [.integer(dueAt), .integer(id)]).isEmpty
+    }
+}
+
+/// One event as `enqueueWebhookEvents` hands the batch to PostgreSQL.
+private struct JSONValueRow: Encodable {
+    var ord: Int
+    var id: String
+    var type: String
+    var at: String
+    var report_server_id: String
+    var body: String
+}
