@@ -257,6 +257,7 @@ let package = Package(
                 .product(name: "ServerCore", package: "Server"),
                 .product(name: "SQLite", package: "SQLite"),
                 .product(name: "Models", package: "Models"),
+                .product(name: "Networking", package: "Networking"),
             ],
             path: "Tests/ServerTests"
         ),

@@ -118,7 +118,8 @@ public final class CannedHTTPServer: @unchecked Sendable {
         }
     }
 
-    private static func contentLength(_ head: String) -> Int {
+    /// The Content-Length a request head declares, 0 without one.
+    static func contentLength(_ head: String) -> Int {
         for line in head.split(separator: "\r\n") {
             let parts = line.split(separator: ":", maxSplits: 1)
             if parts.count == 2, parts[0].lowercased() == "content-length" {
@@ -128,7 +129,8 @@ public final class CannedHTTPServer: @unchecked Sendable {
         return 0
     }
 
-    private static func listen() throws -> (Int32, Int) {
+    /// A socket listening on a free loopback port, and the port.
+    static func listen() throws -> (Int32, Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ServerLaunchError(message: "socket() failed: errno \(errno)") }
         var address = sockaddr_in()

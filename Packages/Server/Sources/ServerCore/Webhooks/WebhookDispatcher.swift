@@ -48,7 +48,8 @@ final class WebhookDispatcher: Sendable {
     private func send() {
         var seen = bell.count
         while !stopping.load(ordering: .relaxed) {
-            let lease = UUID().uuidString.lowercased()
+            // The process id first: an operator (or a test) can tell which instance holds a delivery.
+            let lease = "\(getpid()):\(UUID().uuidString.lowercased())"
             let now = Date()
             let claimed: [ClaimedDelivery]
             do throws(ServerError) {
