@@ -1,0 +1,66 @@
+import Foundation
+import Models
+import Testing
+import TestSupport
+
+/// Webhooks on a database that several instances share: each delivery is
+/// taken by one instance at a time, and an instance that dies mid-delivery
+/// leaves its deliveries to the others once their lease runs out. Always on
+/// PostgreSQL (the run's cluster, or one started for it).
+@Suite("Webhooks on PostgreSQL: two instances, one killed mid-delivery", .serialized, .timeLimit(.minutes(3)))
+struct WebhookPostgresTests {
+    @Test("an instance SIGKILLed mid-delivery: every event is delivered, none lost, in order per report, repeats only with the same id and bytes")
+    func killedMidDelivery() async throws {
+        let url = try ServerDatabases.freshPostgres()
+        // Every answer takes 0.4 s, so an instance always has deliveries in flight.
+        let receiver = try WebhookReceiver { _ in .status(200, delay: 0.4) }
+        let settings = ["--demo", "--webhook-timeout", "2", "--webhook-lease", "3", "--webhook-first-retry-ms", "50",
+                        "--webhook-longest-retry", "1", "--webhook-senders", "3"]
+        let doomed = try ServerProcess(settings, database: url)
+        let survivor = try ServerProcess(settings, database: url)
+        let (secretFile, secret) = try Webhooks.secretFile(in: survivor.directory)
+        _ = try Webhooks.add(survivor, url: receiver.url, secretFile: secretFile)
+
+        let inspector = try await Session.inspector(survivor)
+        let locals = (0..<8).map { _ in UUID() }
+        let first = try await inspector.sync(locals.enumerated().map { Webhooks.lobby(localID: $1, issues: ["stain \($0)"]) })
+        let serverIDs = try #require(first.data["results"]?.arrayValue?.compactMap { $0["server_id"]?.stringValue })
+        #expect(serverIDs.count == 8)
+        let amended = try await inspector.sync(zip(locals, serverIDs).enumerated().map { index, pair in
+            Webhooks.lobby(localID: pair.0, serverID: pair.1, baseRevision: 1, notes: "again", issues: ["stain \(index)"])
+        })
+        #expect(amended.data["results"]?.arrayValue?.allSatisfy { $0["status"] == "ACCEPTED" } == true)
+
+        // Killed while it holds deliveries: the receiver is still answering them.
+        var held: [String] = []
+        for _ in 0..<200 where held.isEmpty {
+            held = try ServerDatabases.query(url, "SELECT id FROM webhook_deliveries WHERE lease_owner LIKE '\(doomed.pid):%'")
+                .split(separator: "\n").map(String.init)
+            if held.isEmpty { usleep(20_000) }
+        }
+        try #require(!held.isEmpty, "the first instance took deliveries")
+        kill(doomed.pid, SIGKILL)
+        _ = doomed.stop()
+
+        let expected = Set(try ServerDatabases.query(url, "SELECT id FROM webhook_events").split(separator: "\n").map(String.init))
+        #expect(expected.count == 24)
+        #expect(receiver.wait(seconds: 90) { _ in Set(Webhooks.firstAcknowledged(receiver).compactMap { $0["id"]?.stringValue }) == expected },
+                "every event acknowledged")
+        #expect(try ServerDatabases.query(url, "SELECT count(*) FROM webhook_deliveries WHERE state <> 'delivered'") == "0")
+        #expect(try ServerDatabases.query(url, """
+            SELECT count(*) FROM webhook_deliveries WHERE id IN (\(held.joined(separator: ","))) AND state = 'delivered'
+            """) == String(held.count), "what the killed instance held was delivered by the other")
+
+        let events = Webhooks.firstAcknowledged(receiver)
+        let byReport = Dictionary(grouping: events, by: { Webhooks.report(of: $0) ?? "" })
+        for (index, serverID) in serverIDs.enumerated() {
+            #expect(byReport[serverID]?.map(Webhooks.label) == ["report.accepted r1", "issue.flagged stain \(index)", "report.accepted r2"])
+        }
+        #expect(receiver.wait(seconds: 10) { $0.count == receiver.arrived })
+        let requests = receiver.requests
+        let bodies = Dictionary(grouping: requests, by: { Webhooks.event($0)["id"]?.stringValue ?? "" }).mapValues { Set($0.map(\.body)) }
+        #expect(bodies.values.allSatisfy { $0.count == 1 }, "a repeat carries the same id and the same bytes")
+        #expect(requests.allSatisfy { Webhooks.signed($0, secret: secret) })
+        _ = survivor.stop()
+    }
+}
