@@ -12,6 +12,11 @@ local_id), valid (template `lobby-walk`, facility F-100, area A-102), and
 must come back ACCEPTED, or the run fails. The figure is accepted reports
 divided by the wall time from the first request to the last answer.
 
+`--webhook` measures this build twice in each run, alternating: without a
+webhook, and with one sent every event whose receiver accepts connections
+and never answers (each delivery waits out its 10 s timeout, then is
+retried). The ratio of the two rates is the cost of webhooks to ingestion.
+
 `--fleet N` measures a crowd instead: N clients at once, each posting one
 batch, resending it after `Retry-After` whenever the server sheds load with
 503, until every report is ACCEPTED. Its figures are the longest single
@@ -70,7 +75,39 @@ class Postgres:
         subprocess.run([os.path.join(ROOT, "Tools/postgres/cluster"), "stop", self.folder], capture_output=True)
 
 
-def start_server(binary, work, label, postgres=None, extra=()):
+class SilentReceiver:
+    """A webhook receiver that accepts every connection and never answers."""
+
+    def __init__(self):
+        import socket
+        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(64)
+        self.port = self.listener.getsockname()[1]
+        self.held = []
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self):
+        while True:
+            try:
+                connection, _ = self.listener.accept()
+            except OSError:
+                return
+            self.held.append(connection)
+
+
+def add_webhook(binary, db, work, url):
+    """`jqc-server admin webhook add` on the database before the server starts."""
+    secret = os.path.join(work, "webhook-secret")
+    with open(secret, "w") as f:
+        f.write(uuid.uuid4().hex + uuid.uuid4().hex + "\n")
+    done = subprocess.run([binary, "admin", "webhook", "add", url, "--db", db, "--secret-file", secret,
+                           "--allow-private-targets"], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise Fatal(f"admin webhook add: {done.stderr.strip()}")
+
+
+def start_server(binary, work, label, postgres=None, extra=(), webhook=None):
     if postgres:
         db = postgres.fresh()
     else:
@@ -79,6 +116,8 @@ def start_server(binary, work, label, postgres=None, extra=()):
             if os.path.exists(db + suffix):
                 os.remove(db + suffix)
         shutil.rmtree(db + ".photos", ignore_errors=True)
+    if webhook:
+        add_webhook(binary, db, work, webhook)
     proc = subprocess.Popen([binary, "--db", db, "--host", "127.0.0.1", "--port", "0", "--demo", *extra],
                             stdout=subprocess.PIPE, stderr=open(os.path.join(work, f"{label}.log"), "w"), text=True)
     line = proc.stdout.readline().strip()
@@ -198,8 +237,8 @@ def run_fleet(binary, work, label, clients, size, postgres=None):
         proc.wait(timeout=60)
 
 
-def run_once(binary, work, label, clients, batches, size, postgres=None):
-    proc, port = start_server(binary, work, label, postgres)
+def run_once(binary, work, label, clients, batches, size, postgres=None, webhook=None):
+    proc, port = start_server(binary, work, label, postgres, webhook=webhook)
     try:
         tokens = []
         for _ in range(clients):
@@ -237,9 +276,12 @@ def main():
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--postgres", action="store_true", help="this build on PostgreSQL (a throwaway cluster)")
     parser.add_argument("--fleet", type=int, default=0, help="N clients at once, one batch each, instead")
+    parser.add_argument("--webhook", action="store_true", help="this build without and with a webhook that never answers")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     servers = [("this build", args.server)] + ([("baseline", args.baseline)] if args.baseline else [])
+    if args.webhook:
+        return webhook_cost(args)
     rates = {label: [] for label, _ in servers}
     postgres = None
     try:
@@ -268,6 +310,39 @@ def main():
         print(f"  {label:>10}: {medians[label]:8,.0f} reports/s   (runs: {', '.join(f'{v:,.0f}' for v in rates[label])})")
     if args.baseline:
         print(f"  ratio this build / baseline: {medians['this build'] / medians['baseline']:.2f}")
+    return 0
+
+
+def webhook_cost(args):
+    """This build without a webhook and with one whose receiver never answers, alternating; the ratio of the medians."""
+    receiver = SilentReceiver()
+    url = f"http://127.0.0.1:{receiver.port}/hook"
+    rates = {"without": [], "with": []}
+    postgres = None
+    try:
+        if args.postgres:
+            postgres = Postgres(args.work)
+        for run in range(args.repeat):
+            for label in ("without", "with"):
+                rate = run_once(args.server, args.work, f"webhook-{label}", args.clients, args.batches, args.batch, postgres,
+                                webhook=url if label == "with" else None)
+                rates[label].append(rate)
+                log(f"run {run + 1}: {label} a webhook: {rate:,.0f} reports/s")
+    except Fatal as error:
+        print(f"ingest: {error}", file=sys.stderr)
+        return 1
+    finally:
+        if postgres:
+            postgres.stop()
+    total = args.clients * args.batches * args.batch
+    store = "PostgreSQL" if args.postgres else "SQLite"
+    medians = {label: statistics.median(values) for label, values in rates.items()}
+    print(f"[{store}] {args.clients} clients x {args.batches} batches x {args.batch} new reports ({total:,} per run), "
+          f"median of {args.repeat} runs; the webhook's receiver accepts connections and never answers:")
+    for label in ("without", "with"):
+        print(f"  {label:>7} a webhook: {medians[label]:8,.0f} reports/s   (runs: {', '.join(f'{v:,.0f}' for v in rates[label])})")
+    ratio = medians["with"] / medians["without"]
+    print(f"  ratio with / without: {ratio:.3f}  target >= 0.95: {'PASS' if ratio >= 0.95 else 'FAIL'}")
     return 0
 
 
