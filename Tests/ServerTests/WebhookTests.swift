@@ -112,6 +112,34 @@ struct WebhookTests {
         #expect(try Webhooks.admin(server, ["replay", "999999"]).status != 0)
     }
 
+    @Test("delivered events are cleared after --webhook-keep-days; failed ones stay for replay")
+    func oldDeliveriesCleared() async throws {
+        let receiver = try WebhookReceiver()
+        let server = try ServerProcess(["--demo"] + Webhooks.quickRetries)
+        let (secretFile, _) = try Webhooks.secretFile(in: server.directory)
+        _ = try Webhooks.add(server, url: receiver.url, secretFile: secretFile, events: "report.accepted")
+        let inspector = try await Session.inspector(server)
+        _ = try await inspector.syncOne(Webhooks.lobby(localID: UUID()))
+        _ = try await inspector.syncOne(Webhooks.lobby(localID: UUID()))
+        #expect(receiver.wait(seconds: 30) { _ in (try? Webhooks.deliveries(server).allSatisfy { $0["state"] == "delivered" }) == true })
+        // One delivered long ago, one failed long ago: a restarted server clears the first at once.
+        try ServerDatabases.query(server.databasePath, """
+            UPDATE webhook_deliveries SET delivered_at = '2020-01-01T00:00:00Z' WHERE id = (SELECT MIN(id) FROM webhook_deliveries);
+            UPDATE webhook_deliveries SET state = 'failed', delivered_at = NULL, last_attempt_at = '2020-01-01T00:00:00Z'
+            WHERE id = (SELECT MAX(id) FROM webhook_deliveries)
+            """)
+        #expect(server.stop() == 0)
+        let again = try ServerProcess(["--demo", "--webhook-keep-days", "30"], database: server.databasePath)
+        var left: [JSONValue] = []
+        for _ in 0..<100 {
+            left = try Webhooks.deliveries(again)
+            if left.count == 1 { break }
+            usleep(100_000)
+        }
+        #expect(left.map { $0["state"] } == ["failed"])
+        #expect(try ServerDatabases.query(again.databasePath, "SELECT count(*) FROM webhook_deliveries") == "1")
+    }
+
     @Test("private targets are refused unless the operator allows them; a name that does not resolve is retried; redirects are not followed")
     func targets() async throws {
         let server = try ServerProcess(["--demo"] + Webhooks.quickRetries)

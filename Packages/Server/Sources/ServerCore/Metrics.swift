@@ -36,6 +36,8 @@ final class ServerMetrics: Sendable {
         var syncResults: [SyncStatus: Int] = [:]
         var photosStored = 0
         var busy = 0
+        /// Webhook attempts by what they left: `delivered`, `pending` (to be tried again) or `failed`.
+        var webhookAttempts: [WebhookDeliveryState: Int] = [:]
     }
 
     /// The upper bounds of the duration buckets, in seconds.
@@ -71,6 +73,9 @@ final class ServerMetrics: Sendable {
             for status in statuses { state.syncResults[status, default: 0] += 1 }
         }
     }
+
+    /// Counts one webhook attempt by what it left.
+    func webhookAttempted(_ outcome: WebhookDeliveryState) { state.withLock { $0.webhookAttempts[outcome, default: 0] += 1 } }
 
     /// Counts a photo stored for the first time.
     func photoStored() { state.withLock { $0.photosStored += 1 } }

@@ -49,6 +49,12 @@ enum MetricsExposition {
         family("jqc_server_photos_stored_total", "counter", "Photos stored for the first time (repeated uploads not counted).")
         sample("jqc_server_photos_stored_total", [], String(counted.photosStored))
 
+        family("jqc_server_webhook_attempts_total", "counter",
+               "Webhook deliveries attempted by this instance, by what the attempt left: delivered, retry (tried again later) or failed.")
+        for (state, label) in [(WebhookDeliveryState.delivered, "delivered"), (.pending, "retry"), (.failed, "failed")] {
+            sample("jqc_server_webhook_attempts_total", [("outcome", label)], String(counted.webhookAttempts[state] ?? 0))
+        }
+
         family("jqc_server_db_connections", "gauge", "Database connections open (a SQLite server holds one).")
         sample("jqc_server_db_connections", [], String(gauges.connections.open))
 

@@ -161,14 +161,7 @@ extension ServerApp {
         let payloadJSON = CanonicalJSON.string(report.payload)
         let issuesJSON = CanonicalJSON.string(report.issues)
         let now = Date()
-        func snapshot(_ record: StoredReport, revision: Int) -> AcceptedSnapshot {
-            var record = record
-            record.currentRevision = revision
-            record.score = judgement.score
-            record.followUpRequired = report.payload.followUpRequired
-            return AcceptedSnapshot(report: record, baseRevision: report.baseRevision, payloadJSON: payloadJSON, issuesJSON: issuesJSON,
-                                    templateVersion: judgement.templateVersion)
-        }
+        let snapshot = AcceptedSnapshot(issuesJSON: issuesJSON, templateVersion: judgement.templateVersion)
         if let problem = ReportRules.fieldProblem(report) { return rejected("REPORT_INVALID", problem) }
 
         if let existing = try session.report(localID: report.localID) {
@@ -204,7 +197,7 @@ extension ServerApp {
                                                       now: now)
             accepted.append(AcceptedRevision(serverID: existing.serverID, localID: report.localID, ownerID: existing.ownerID,
                                              revision: revision, kind: "amended", actor: caller.person,
-                                             snapshot: snapshot(existing, revision: revision)))
+                                             snapshot: snapshot))
             return SyncResult(localID: report.localID, status: .accepted, serverID: existing.serverID, revision: revision)
         }
 
@@ -224,13 +217,8 @@ extension ServerApp {
         if let assignment = report.assignmentID {
             try session.closeAssignment(id: assignment, inspectorID: caller.user.id)
         }
-        let record = StoredReport(serverID: serverID, localID: report.localID, ownerID: caller.user.id, templateID: report.templateID,
-                                  facilityID: report.facilityID, areaID: report.areaID, assignmentID: report.assignmentID,
-                                  parentLocalID: report.parentLocalID, parentServerID: report.parentServerID,
-                                  completedAtDevice: report.completedAtDevice, currentRevision: 1, score: judgement.score,
-                                  followUpRequired: report.payload.followUpRequired, acceptedAt: RFC3339.string(now))
         accepted.append(AcceptedRevision(serverID: serverID, localID: report.localID, ownerID: caller.user.id, revision: 1,
-                                         kind: "accepted", actor: caller.person, snapshot: snapshot(record, revision: 1)))
+                                         kind: "accepted", actor: caller.person, snapshot: snapshot))
         return SyncResult(localID: report.localID, status: .accepted, serverID: serverID, revision: 1)
     }
 

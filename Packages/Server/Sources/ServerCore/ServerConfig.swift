@@ -131,6 +131,7 @@ struct ServerConfig: Sendable {
         .value("webhook-first-retry-ms", "N", help: "milliseconds before a failed delivery's second attempt; each later wait doubles (default 10000)"),
         .value("webhook-longest-retry", "SECONDS", help: "the longest wait between attempts (default 3600)"),
         .value("webhook-attempts", "N", help: "attempts before a delivery is failed and kept for replay (default 12)"),
+        .value("webhook-keep-days", "N", help: "days a delivered webhook event is kept for 'admin webhook deliveries' and replay (default 30)"),
     ]
 
     /// Reads a configuration from parsed arguments, naming the first bad value.
@@ -226,6 +227,7 @@ struct ServerConfig: Sendable {
                                                      range: 10...86_400_000)) / 1000
         settings.longestDelay = TimeInterval(try whole(parsed, "webhook-longest-retry", default: Int(settings.longestDelay), range: 1...604_800))
         settings.attempts = try whole(parsed, "webhook-attempts", default: settings.attempts, range: 1...100)
+        settings.keepDays = try whole(parsed, "webhook-keep-days", default: settings.keepDays, range: 1...3650)
         config.webhooks = settings
     }
 

@@ -47,7 +47,7 @@ enum ServerRunner {
                                                      warn: { log.note($0, level: .warn) })
             let app = ServerApp(config: config, store: store, signer: TokenSigner(key: key), judge: AnswerJudge(registry: registry),
                                 photos: opened.photos, log: log)
-            webhooks = WebhookDispatcher(store: store, settings: config.webhooks, bell: app.webhookBell, log: log)
+            webhooks = WebhookDispatcher(store: store, settings: config.webhooks, bell: app.webhookBell, log: log, metrics: app.metrics)
             server = HTTPServer(uploadDirectory: opened.uploadDirectory, limits: limits, log: log,
                                 screen: { head in app.screen(head) },
                                 overloaded: { request in app.overloaded(request) },

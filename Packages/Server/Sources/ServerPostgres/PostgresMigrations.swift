@@ -117,25 +117,24 @@ enum PostgresMigrations {
         ("004-queue-by-score", """
             CREATE INDEX reports_score ON reports(score ASC NULLS LAST, seq DESC);
             """),
-        // Webhooks (contract 1.1): the hooks, the outbox of events (written in
-        // the transaction of the change they tell of) and one delivery per
-        // event and hook, taken by one instance at a time (FOR UPDATE SKIP
-        // LOCKED, then a lease that another instance honours until it runs out).
+        // Webhooks (contract 1.1): the hooks, and the outbox: one delivery per
+        // event and hook, written in the transaction of the change it tells
+        // of, taken by one instance at a time (FOR UPDATE SKIP LOCKED, then a
+        // lease that every instance honours until it runs out).
         ("005-webhooks", """
             CREATE TABLE webhooks (
                 id text PRIMARY KEY, position bigserial NOT NULL, url text NOT NULL, events text NOT NULL, secret text NOT NULL,
                 allow_private boolean NOT NULL, created_at text NOT NULL, disabled_at text, disabled_reason text);
-            CREATE TABLE webhook_events (
-                seq bigserial PRIMARY KEY, id text NOT NULL UNIQUE, type text NOT NULL, at text NOT NULL,
-                report_server_id text NOT NULL, body text NOT NULL);
             CREATE TABLE webhook_deliveries (
-                id bigserial PRIMARY KEY, event_seq bigint NOT NULL REFERENCES webhook_events(seq),
-                webhook_id text NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE, report_server_id text NOT NULL,
+                id bigserial PRIMARY KEY, webhook_id text NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+                event_id text NOT NULL, type text NOT NULL, at text NOT NULL, report_server_id text NOT NULL, revision integer NOT NULL,
+                change bigint NOT NULL, template_version integer, issue_local_id text, body text,
                 state text NOT NULL, attempts integer NOT NULL, next_attempt_at bigint NOT NULL, lease_until bigint, lease_owner text,
                 last_status integer, last_error text, last_attempt_at text, delivered_at text);
             CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_attempt_at) WHERE state = 'pending';
             CREATE INDEX webhook_deliveries_order ON webhook_deliveries(webhook_id, report_server_id, id) WHERE state = 'pending';
-            CREATE INDEX webhook_deliveries_state ON webhook_deliveries(state, id)
+            CREATE INDEX webhook_deliveries_failed ON webhook_deliveries(id) WHERE state = 'failed';
+            CREATE INDEX webhook_deliveries_delivered ON webhook_deliveries(delivered_at) WHERE state = 'delivered'
             """),
     ]
 

@@ -9,8 +9,8 @@ import ServerCore
 extension PostgresSession {
     private static let hookColumns = "h.id, h.url, h.events, h.secret, h.allow_private, h.created_at, h.disabled_at, h.disabled_reason"
     private static let deliveryColumns = """
-        d.id, d.webhook_id, d.report_server_id, d.state, d.attempts, d.next_attempt_at, d.last_status, d.last_error, d.last_attempt_at,
-        d.delivered_at, e.id AS event_id, e.type AS event_type, e.at AS event_at
+        d.id, d.webhook_id, d.event_id, d.type, d.at, d.report_server_id, d.revision, d.change, d.template_version, d.issue_local_id,
+        d.state, d.attempts, d.next_attempt_at, d.last_status, d.last_error, d.last_attempt_at, d.delivered_at
         """
 
     private static func hook(_ row: PostgresRow, id column: String = "id") -> StoredWebhook {
@@ -21,9 +21,13 @@ extension PostgresSession {
     }
 
     private static func delivery(_ row: PostgresRow) -> WebhookDelivery {
-        WebhookDelivery(id: row.int("id") ?? 0, webhookID: row.string("webhook_id") ?? "", eventID: row.string("event_id") ?? "",
-                        eventType: row.string("event_type") ?? "", eventAt: row.string("event_at") ?? "",
-                        reportServerID: row.string("report_server_id") ?? "",
+        let event = WebhookEvent(id: row.string("event_id") ?? "",
+                                 type: row.string("type").flatMap(WebhookEventType.init(rawValue:)) ?? .reportAccepted,
+                                 at: row.string("at") ?? "", reportServerID: row.string("report_server_id") ?? "",
+                                 revision: Int(row.int("revision") ?? 0), change: row.int("change") ?? 0,
+                                 templateVersion: row.int("template_version").map { Int($0) }, issueLocalID: row.string("issue_local_id"),
+                                 body: row.string("body"))
+        return WebhookDelivery(id: row.int("id") ?? 0, webhookID: row.string("webhook_id") ?? "", event: event,
                         state: row.string("state").flatMap(WebhookDeliveryState.init(rawValue:)) ?? .pending,
                         attempts: Int(row.int("attempts") ?? 0), nextAttemptAt: row.int("next_attempt_at") ?? 0,
                         lastStatus: row.int("last_status").map { Int($0) }, lastError: row.string("last_error"),
@@ -51,33 +55,38 @@ extension PostgresSession {
         try query("UPDATE webhooks SET disabled_at = $1, disabled_reason = $2 WHERE id = $3", [.optional(at), .optional(reason), .text(id)])
     }
 
-    func subscribedWebhookEvents() throws(ServerError) -> Set<WebhookEventType> {
-        Set(try query("SELECT events FROM webhooks WHERE disabled_at IS NULL").flatMap { WebhookEventType.list($0.string("events") ?? "") })
+    func enabledWebhooks() throws(ServerError) -> [(id: String, events: [WebhookEventType])] {
+        try query("SELECT id, events FROM webhooks WHERE disabled_at IS NULL ORDER BY position").map { row in
+            (row.string("id") ?? "", WebhookEventType.list(row.string("events") ?? ""))
+        }
     }
 
-    func enqueueWebhookEvents(_ events: [WebhookEvent], dueAt: Int64) throws(ServerError) {
-        guard !events.isEmpty else { return }
-        // One round trip for the whole batch: the events as a JSON array, inserted in
-        // order, then a delivery of each to every enabled hook sent its type.
-        var rows: [JSONValueRow] = []
-        for (position, event) in events.enumerated() {
-            rows.append(JSONValueRow(ord: position, id: event.id, type: event.type.rawValue, at: event.at,
-                                     report_server_id: event.reportServerID, body: event.body))
+    func enqueueWebhookEvents(_ events: [WebhookEvent], to webhooks: [(id: String, events: [WebhookEventType])],
+                              dueAt: Int64) throws(ServerError) {
+        var rows: [DeliveryRow] = []
+        for event in events {
+            for hook in webhooks where hook.events.contains(event.type) {
+                rows.append(DeliveryRow(ord: rows.count, webhook_id: hook.id, event_id: event.id, type: event.type.rawValue, at: event.at,
+                                        report_server_id: event.reportServerID, revision: event.revision, change: event.change,
+                                        template_version: event.templateVersion, issue_local_id: event.issueLocalID, body: event.body))
+            }
         }
-        let encoder = JSONEncoder()
-        guard let data = try? encoder.encode(rows) else { throw ServerError.internal("the webhook events could not be encoded") }
+        guard !rows.isEmpty else { return }
+        // One round trip for the whole batch: the rows as a JSON array, inserted in order (ids follow it).
+        guard let data = try? JSONEncoder().encode(rows) else { throw ServerError.internal("the webhook events could not be encoded") }
         try query("""
-            WITH incoming AS (
-                SELECT * FROM json_to_recordset($1::json) AS x(ord integer, id text, type text, at text, report_server_id text, body text)),
-            added AS (
-                INSERT INTO webhook_events (id, type, at, report_server_id, body)
-                SELECT id, type, at, report_server_id, body FROM incoming ORDER BY ord
-                RETURNING seq, type, report_server_id)
-            INSERT INTO webhook_deliveries (event_seq, webhook_id, report_server_id, state, attempts, next_attempt_at)
-            SELECT added.seq, h.id, added.report_server_id, 'pending', 0, $2
-            FROM added JOIN webhooks h ON h.disabled_at IS NULL AND position(',' || added.type || ',' IN ',' || h.events || ',') > 0
-            ORDER BY added.seq, h.position
+            INSERT INTO webhook_deliveries (webhook_id, event_id, type, at, report_server_id, revision, change, template_version,
+                issue_local_id, body, state, attempts, next_attempt_at)
+            SELECT webhook_id, event_id, type, at, report_server_id, revision, change, template_version, issue_local_id, body,
+                'pending', 0, $2
+            FROM json_to_recordset($1::json) AS x(ord integer, webhook_id text, event_id text, type text, at text, report_server_id text,
+                                                  revision integer, change bigint, template_version integer, issue_local_id text, body text)
+            ORDER BY ord
             """, [.text(String(decoding: data, as: UTF8.self)), .integer(dueAt)])
+    }
+
+    func setWebhookBody(deliveryID: Int64, body: String) throws(ServerError) {
+        try query("UPDATE webhook_deliveries SET body = $1 WHERE id = $2 AND body IS NULL", [.text(body), .integer(deliveryID)])
     }
 
     func claimWebhookDeliveries(now: Int64, leaseUntil: Int64, lease: String, limit: Int) throws(ServerError) -> [ClaimedDelivery] {
@@ -95,11 +104,11 @@ extension PostgresSession {
         var claimed: [ClaimedDelivery] = []
         for id in taken.sorted() {
             guard let row = try query("""
-                SELECT \(Self.deliveryColumns), e.body, \(Self.hookColumns.replacingOccurrences(of: "h.id", with: "h.id AS hook_id"))
-                FROM webhook_deliveries d JOIN webhooks h ON h.id = d.webhook_id JOIN webhook_events e ON e.seq = d.event_seq
+                SELECT \(Self.deliveryColumns), d.body, \(Self.hookColumns.replacingOccurrences(of: "h.id", with: "h.id AS hook_id"))
+                FROM webhook_deliveries d JOIN webhooks h ON h.id = d.webhook_id
                 WHERE d.id = $1
                 """, [.integer(id)]).first else { continue }
-            claimed.append(ClaimedDelivery(delivery: Self.delivery(row), webhook: Self.hook(row, id: "hook_id"), body: row.string("body") ?? ""))
+            claimed.append(ClaimedDelivery(delivery: Self.delivery(row), webhook: Self.hook(row, id: "hook_id")))
         }
         return claimed
     }
@@ -122,15 +131,24 @@ extension PostgresSession {
 
     func webhookDeliveries(webhookID: String?, failedOnly: Bool, limit: Int) throws(ServerError) -> [WebhookDelivery] {
         try query("""
-            SELECT \(Self.deliveryColumns) FROM webhook_deliveries d JOIN webhook_events e ON e.seq = d.event_seq
+            SELECT \(Self.deliveryColumns) FROM webhook_deliveries d
             WHERE ($1::text IS NULL OR d.webhook_id = $1) AND (NOT $2 OR d.state = 'failed') ORDER BY d.id DESC LIMIT $3
             """, [.optional(webhookID), .bool(failedOnly), .integer(Int64(limit))]).map(Self.delivery)
     }
 
     func webhookDelivery(id: Int64) throws(ServerError) -> WebhookDelivery? {
         try query("""
-            SELECT \(Self.deliveryColumns) FROM webhook_deliveries d JOIN webhook_events e ON e.seq = d.event_seq WHERE d.id = $1
+            SELECT \(Self.deliveryColumns) FROM webhook_deliveries d WHERE d.id = $1
             """, [.integer(id)]).first.map(Self.delivery)
+    }
+
+    func pruneWebhookDeliveries(deliveredBefore before: String, limit: Int) throws(ServerError) -> Int {
+        try query("""
+            DELETE FROM webhook_deliveries WHERE id IN (
+                SELECT id FROM webhook_deliveries WHERE state = 'delivered' AND delivered_at < $1 ORDER BY delivered_at LIMIT $2
+                FOR UPDATE SKIP LOCKED)
+            RETURNING id
+            """, [.text(before), .integer(Int64(limit))]).count
     }
 
     func replayWebhookDelivery(id: Int64, dueAt: Int64) throws(ServerError) -> Bool {
@@ -141,12 +159,17 @@ extension PostgresSession {
     }
 }
 
-/// One event as `enqueueWebhookEvents` hands the batch to PostgreSQL.
-private struct JSONValueRow: Encodable {
+/// One delivery as `enqueueWebhookEvents` hands the batch to PostgreSQL.
+private struct DeliveryRow: Encodable {
     var ord: Int
-    var id: String
+    var webhook_id: String
+    var event_id: String
     var type: String
     var at: String
     var report_server_id: String
-    var body: String
+    var revision: Int
+    var change: Int64
+    var template_version: Int?
+    var issue_local_id: String?
+    var body: String?
 }

@@ -8,8 +8,8 @@ import SQLite
 extension SQLiteSession {
     private static let hookColumns = "h.id, h.url, h.events, h.secret, h.allow_private, h.created_at, h.disabled_at, h.disabled_reason"
     private static let deliveryColumns = """
-        d.id, d.webhook_id, d.report_server_id, d.state, d.attempts, d.next_attempt_at, d.last_status, d.last_error, d.last_attempt_at,
-        d.delivered_at, e.id AS event_id, e.type AS event_type, e.at AS event_at
+        d.id, d.webhook_id, d.event_id, d.type, d.at, d.report_server_id, d.revision, d.change, d.template_version, d.issue_local_id,
+        d.state, d.attempts, d.next_attempt_at, d.last_status, d.last_error, d.last_attempt_at, d.delivered_at
         """
 
     private static func hook(_ row: Row) -> StoredWebhook {
@@ -19,9 +19,12 @@ extension SQLiteSession {
     }
 
     private static func delivery(_ row: Row) -> WebhookDelivery {
-        WebhookDelivery(id: row.integer("id") ?? 0, webhookID: row.text("webhook_id") ?? "", eventID: row.text("event_id") ?? "",
-                        eventType: row.text("event_type") ?? "", eventAt: row.text("event_at") ?? "",
-                        reportServerID: row.text("report_server_id") ?? "",
+        let event = WebhookEvent(id: row.text("event_id") ?? "", type: row.text("type").flatMap(WebhookEventType.init(rawValue:)) ?? .reportAccepted,
+                                 at: row.text("at") ?? "", reportServerID: row.text("report_server_id") ?? "",
+                                 revision: Int(row.integer("revision") ?? 0), change: row.integer("change") ?? 0,
+                                 templateVersion: row.integer("template_version").map { Int($0) }, issueLocalID: row.text("issue_local_id"),
+                                 body: row.text("body"))
+        return WebhookDelivery(id: row.integer("id") ?? 0, webhookID: row.text("webhook_id") ?? "", event: event,
                         state: row.text("state").flatMap(WebhookDeliveryState.init(rawValue:)) ?? .pending,
                         attempts: Int(row.integer("attempts") ?? 0), nextAttemptAt: row.integer("next_attempt_at") ?? 0,
                         lastStatus: row.integer("last_status").map { Int($0) }, lastError: row.text("last_error"),
@@ -50,26 +53,35 @@ extension SQLiteSession {
         try db.update("UPDATE webhooks SET disabled_at = ?, disabled_reason = ? WHERE id = ?", [.optional(at), .optional(reason), .text(id)])
     }
 
-    func subscribedWebhookEvents() throws(ServerError) -> Set<WebhookEventType> {
-        Set(try db.query("SELECT events FROM webhooks WHERE disabled_at IS NULL").flatMap { WebhookEventType.list($0.text("events") ?? "") })
+    func enabledWebhooks() throws(ServerError) -> [(id: String, events: [WebhookEventType])] {
+        try db.query("SELECT id, events FROM webhooks WHERE disabled_at IS NULL ORDER BY position").map { row in
+            (row.text("id") ?? "", WebhookEventType.list(row.text("events") ?? ""))
+        }
     }
 
-    func enqueueWebhookEvents(_ events: [WebhookEvent], dueAt: Int64) throws(ServerError) {
+    func enqueueWebhookEvents(_ events: [WebhookEvent], to webhooks: [(id: String, events: [WebhookEventType])],
+                              dueAt: Int64) throws(ServerError) {
         for event in events {
-            try db.update("INSERT INTO webhook_events (id, type, at, report_server_id, body) VALUES (?, ?, ?, ?, ?)",
-                          [.text(event.id), .text(event.type.rawValue), .text(event.at), .text(event.reportServerID), .text(event.body)])
-            try db.update("""
-                INSERT INTO webhook_deliveries (event_seq, webhook_id, report_server_id, state, attempts, next_attempt_at)
-                SELECT (SELECT seq FROM webhook_events WHERE id = ?), id, ?, 'pending', 0, ? FROM webhooks
-                WHERE disabled_at IS NULL AND instr(',' || events || ',', ?) > 0 ORDER BY position
-                """, [.text(event.id), .text(event.reportServerID), .integer(dueAt), .text(",\(event.type.rawValue),")])
+            for hook in webhooks where hook.events.contains(event.type) {
+                try db.update("""
+                    INSERT INTO webhook_deliveries (webhook_id, event_id, type, at, report_server_id, revision, change, template_version,
+                        issue_local_id, body, state, attempts, next_attempt_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?)
+                    """, [.text(hook.id), .text(event.id), .text(event.type.rawValue), .text(event.at), .text(event.reportServerID),
+                          .integer(Int64(event.revision)), .integer(event.change), .optional(event.templateVersion),
+                          .optional(event.issueLocalID), .optional(event.body), .integer(dueAt)])
+            }
         }
+    }
+
+    func setWebhookBody(deliveryID: Int64, body: String) throws(ServerError) {
+        try db.update("UPDATE webhook_deliveries SET body = ? WHERE id = ? AND body IS NULL", [.text(body), .integer(deliveryID)])
     }
 
     func claimWebhookDeliveries(now: Int64, leaseUntil: Int64, lease: String, limit: Int) throws(ServerError) -> [ClaimedDelivery] {
         let rows = try db.query("""
-            SELECT \(Self.deliveryColumns), e.body, \(Self.hookColumns.replacingOccurrences(of: "h.id", with: "h.id AS hook_id"))
-            FROM webhook_deliveries d JOIN webhooks h ON h.id = d.webhook_id JOIN webhook_events e ON e.seq = d.event_seq
+            SELECT \(Self.deliveryColumns), d.body, \(Self.hookColumns.replacingOccurrences(of: "h.id", with: "h.id AS hook_id"))
+            FROM webhook_deliveries d JOIN webhooks h ON h.id = d.webhook_id
             WHERE d.state = 'pending' AND d.next_attempt_at <= ? AND (d.lease_until IS NULL OR d.lease_until < ?) AND h.disabled_at IS NULL
               AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.webhook_id = d.webhook_id AND p.report_server_id = d.report_server_id
                               AND p.state = 'pending' AND p.id < d.id)
@@ -82,7 +94,7 @@ extension SQLiteSession {
                           [.integer(leaseUntil), .text(lease), .integer(delivery.id)])
             var hook = Self.hook(row)
             hook.id = row.text("hook_id") ?? delivery.webhookID
-            claimed.append(ClaimedDelivery(delivery: delivery, webhook: hook, body: row.text("body") ?? ""))
+            claimed.append(ClaimedDelivery(delivery: delivery, webhook: hook))
         }
         return claimed
     }
@@ -115,15 +127,21 @@ extension SQLiteSession {
         if failedOnly { conditions.append("d.state = 'failed'") }
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         return try db.query("""
-            SELECT \(Self.deliveryColumns) FROM webhook_deliveries d JOIN webhook_events e ON e.seq = d.event_seq
-            \(filter) ORDER BY d.id DESC LIMIT ?
+            SELECT \(Self.deliveryColumns) FROM webhook_deliveries d \(filter) ORDER BY d.id DESC LIMIT ?
             """, values + [.integer(Int64(limit))]).map(Self.delivery)
     }
 
     func webhookDelivery(id: Int64) throws(ServerError) -> WebhookDelivery? {
         try db.query("""
-            SELECT \(Self.deliveryColumns) FROM webhook_deliveries d JOIN webhook_events e ON e.seq = d.event_seq WHERE d.id = ?
+            SELECT \(Self.deliveryColumns) FROM webhook_deliveries d WHERE d.id = ?
             """, [.integer(id)]).first.map(Self.delivery)
+    }
+
+    func pruneWebhookDeliveries(deliveredBefore before: String, limit: Int) throws(ServerError) -> Int {
+        try db.changing("""
+            DELETE FROM webhook_deliveries WHERE id IN (
+                SELECT id FROM webhook_deliveries WHERE state = 'delivered' AND delivered_at < ? ORDER BY delivered_at LIMIT ?)
+            """, [.text(before), .integer(Int64(limit))])
     }
 
     func replayWebhookDelivery(id: Int64, dueAt: Int64) throws(ServerError) -> Bool {

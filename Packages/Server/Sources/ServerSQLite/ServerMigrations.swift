@@ -146,9 +146,10 @@ enum ServerMigrations {
             FROM report_revisions v LEFT JOIN users u ON u.id = v.author_id ORDER BY v.server_id, v.revision
             """,
         ]),
-        // Webhooks (contract 1.1): the hooks, the outbox of events (written in
-        // the transaction of the change they tell of) and one delivery per
-        // event and hook, taken under a lease by one sender at a time.
+        // Webhooks (contract 1.1): the hooks, and the outbox: one delivery per
+        // event and hook, written in the transaction of the change it tells
+        // of, taken under a lease by one sender at a time. Partial indexes:
+        // an insert updates only the two of pending deliveries.
         ("007-webhooks", [
             """
             CREATE TABLE webhooks (
@@ -156,20 +157,17 @@ enum ServerMigrations {
                 allow_private INTEGER NOT NULL, created_at TEXT NOT NULL, disabled_at TEXT, disabled_reason TEXT)
             """,
             """
-            CREATE TABLE webhook_events (
-                seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, type TEXT NOT NULL, at TEXT NOT NULL,
-                report_server_id TEXT NOT NULL, body TEXT NOT NULL)
-            """,
-            """
             CREATE TABLE webhook_deliveries (
-                id INTEGER PRIMARY KEY AUTOINCREMENT, event_seq INTEGER NOT NULL REFERENCES webhook_events(seq),
-                webhook_id TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE, report_server_id TEXT NOT NULL,
+                id INTEGER PRIMARY KEY, webhook_id TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+                event_id TEXT NOT NULL, type TEXT NOT NULL, at TEXT NOT NULL, report_server_id TEXT NOT NULL, revision INTEGER NOT NULL,
+                change INTEGER NOT NULL, template_version INTEGER, issue_local_id TEXT, body TEXT,
                 state TEXT NOT NULL, attempts INTEGER NOT NULL, next_attempt_at INTEGER NOT NULL, lease_until INTEGER, lease_owner TEXT,
                 last_status INTEGER, last_error TEXT, last_attempt_at TEXT, delivered_at TEXT)
             """,
             "CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_attempt_at) WHERE state = 'pending'",
             "CREATE INDEX webhook_deliveries_order ON webhook_deliveries(webhook_id, report_server_id, id) WHERE state = 'pending'",
-            "CREATE INDEX webhook_deliveries_state ON webhook_deliveries(state, id)",
+            "CREATE INDEX webhook_deliveries_failed ON webhook_deliveries(id) WHERE state = 'failed'",
+            "CREATE INDEX webhook_deliveries_delivered ON webhook_deliveries(delivered_at) WHERE state = 'delivered'",
         ]),
     ]
 }

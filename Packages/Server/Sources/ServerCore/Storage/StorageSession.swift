@@ -173,11 +173,14 @@ public protocol StorageSession {
     func deleteWebhook(id: String) throws(ServerError) -> Bool
     /// Disables a webhook (`at`, with why) or enables it again (nil).
     func setWebhookDisabled(id: String, at: String?, reason: String?) throws(ServerError)
-    /// The event types at least one enabled webhook is sent.
-    func subscribedWebhookEvents() throws(ServerError) -> Set<WebhookEventType>
-    /// Writes events to the outbox, in order, each with a pending delivery,
-    /// due at `dueAt` (ms since 1970), to every enabled webhook sent its type.
-    func enqueueWebhookEvents(_ events: [WebhookEvent], dueAt: Int64) throws(ServerError)
+    /// The enabled webhooks and the events each is sent (no secret read).
+    func enabledWebhooks() throws(ServerError) -> [(id: String, events: [WebhookEventType])]
+    /// Writes each event, in order, as a pending delivery due at `dueAt`
+    /// (ms since 1970) to each of `webhooks` (ids) that is sent its type.
+    func enqueueWebhookEvents(_ events: [WebhookEvent], to webhooks: [(id: String, events: [WebhookEventType])],
+                              dueAt: Int64) throws(ServerError)
+    /// Keeps the body made for a delivery's event (the first time it is sent).
+    func setWebhookBody(deliveryID: Int64, body: String) throws(ServerError)
     /// Takes at most `limit` deliveries that are due, whose hook is enabled,
     /// that no other sender holds (or whose lease ran out), and that no
     /// earlier pending delivery of the same report to the same hook precedes;
@@ -194,6 +197,8 @@ public protocol StorageSession {
     func webhookDelivery(id: Int64) throws(ServerError) -> WebhookDelivery?
     /// Makes a delivery pending again with no attempts, due at `dueAt`; false when there is none.
     func replayWebhookDelivery(id: Int64, dueAt: Int64) throws(ServerError) -> Bool
+    /// Forgets at most `limit` deliveries delivered before `before` (RFC 3339); how many went.
+    func pruneWebhookDeliveries(deliveredBefore before: String, limit: Int) throws(ServerError) -> Int
 
     // MARK: History and roll-up
 

@@ -16,10 +16,14 @@ final class WebhookDispatcher: Sendable {
     private let settings: WebhookSettings
     private let bell: WebhookBell
     private let log: ServerLog
+    private let metrics: ServerMetrics
     private let stopping = Atomic<Bool>(false)
+    /// When (seconds since 1970) the next clearing of old deliveries is due; the sender that takes it moves it on.
+    private let nextPrune = Atomic<Int64>(0)
     private let running = DispatchGroup()
 
-    init(store: any ServerStorage, settings: WebhookSettings, bell: WebhookBell, log: ServerLog) {
+    init(store: any ServerStorage, settings: WebhookSettings, bell: WebhookBell, log: ServerLog, metrics: ServerMetrics) {
+        self.metrics = metrics
         self.store = store
         self.settings = settings
         self.bell = bell
@@ -48,15 +52,23 @@ final class WebhookDispatcher: Sendable {
     private func send() {
         var seen = bell.count
         while !stopping.load(ordering: .relaxed) {
+            prune()
             // The process id first: an operator (or a test) can tell which instance holds a delivery.
             let lease = "\(getpid()):\(UUID().uuidString.lowercased())"
             let now = Date()
             let claimed: [ClaimedDelivery]
             do throws(ServerError) {
                 claimed = try store.write { session in
-                    try session.claimWebhookDeliveries(now: WebhookOutbox.milliseconds(now),
-                                                       leaseUntil: WebhookOutbox.milliseconds(now.addingTimeInterval(settings.lease)),
-                                                       lease: lease, limit: 1)
+                    var taken = try session.claimWebhookDeliveries(now: WebhookOutbox.milliseconds(now),
+                                                                   leaseUntil: WebhookOutbox.milliseconds(now.addingTimeInterval(settings.lease)),
+                                                                   lease: lease, limit: 1)
+                    // An event sent for the first time gets its body now, kept for every later attempt and replay.
+                    for index in taken.indices where taken[index].delivery.event.body == nil {
+                        guard let body = try WebhookOutbox.render(taken[index].delivery.event, in: session) else { continue }
+                        try session.setWebhookBody(deliveryID: taken[index].delivery.id, body: body)
+                        taken[index].delivery.event.body = body
+                    }
+                    return taken
                 }
             } catch {
                 log.note("webhook deliveries cannot be read now: \(error.message)", level: .warn)
@@ -71,11 +83,36 @@ final class WebhookDispatcher: Sendable {
         }
     }
 
+    /// Clears deliveries delivered more than `keepDays` ago, once an hour, a bounded number at a time.
+    private func prune() {
+        let now = Int64(Date().timeIntervalSince1970)
+        let due = nextPrune.load(ordering: .relaxed)
+        guard now >= due, nextPrune.compareExchange(expected: due, desired: now + 3600, ordering: .relaxed).exchanged else { return }
+        let cutoff = RFC3339.string(Date().addingTimeInterval(-Double(settings.keepDays) * 86_400))
+        do throws(ServerError) {
+            var cleared = 0
+            while true {
+                let gone = try store.write { session in try session.pruneWebhookDeliveries(deliveredBefore: cutoff, limit: 5_000) }
+                cleared += gone
+                if gone < 5_000 || stopping.load(ordering: .relaxed) { break }
+            }
+            if cleared > 0 { log.note("cleared \(cleared) webhook deliveries delivered before \(cutoff)", level: .info) }
+        } catch {
+            log.note("old webhook deliveries could not be cleared: \(error.message)", level: .warn)
+        }
+    }
+
     /// Posts one delivery and records the outcome under its lease.
     private func attempt(_ claimed: ClaimedDelivery, lease: String) {
         let hook = claimed.webhook
         let delivery = claimed.delivery
         let outcome: Result<HTTPResponse, NetworkingError>
+        guard let body = delivery.event.body else {
+            // The report it names is not there (it cannot be sent as it was): kept as failed, for the operator to see.
+            finish(delivery, lease: lease, hook: hook, WebhookAttemptRecord(state: .failed, nextAttemptAt: nil, status: nil,
+                                                                           error: "report \(delivery.reportServerID) revision \(delivery.event.revision) is not in the database"))
+            return
+        }
         switch target(hook) {
         case .failure(let refusal):
             outcome = .failure(NetworkingError(.unreachable, refusal.message))
@@ -83,14 +120,19 @@ final class WebhookDispatcher: Sendable {
             let time = Int64(Date().timeIntervalSince1970)
             let request = HTTPRequest(method: .post, url: hook.url, headers: [
                 (name: "Content-Type", value: "application/json"),
-                (name: WebhookSignature.header, value: WebhookSignature.value(secret: hook.secret, time: time, body: claimed.body)),
+                (name: WebhookSignature.header, value: WebhookSignature.value(secret: hook.secret, time: time, body: body)),
                 (name: "X-JQC-Event", value: delivery.eventType),
                 (name: "X-JQC-Event-Id", value: delivery.eventID),
-            ], body: Data(claimed.body.utf8))
+            ], body: Data(body.utf8))
             outcome = settings.transport(pins: pins).perform(request)
         }
+        let record = settings.record(outcome, made: delivery.attempts, now: Date(), random: Double.random(in: 0..<1))
+        finish(delivery, lease: lease, hook: hook, record)
+    }
+
+    /// Records an attempt under its lease, counts and logs it.
+    private func finish(_ delivery: WebhookDelivery, lease: String, hook: StoredWebhook, _ record: WebhookAttemptRecord) {
         let now = Date()
-        let record = settings.record(outcome, made: delivery.attempts, now: now, random: Double.random(in: 0..<1))
         let kept: Bool
         do throws(ServerError) {
             kept = try store.write { session in
@@ -101,6 +143,7 @@ final class WebhookDispatcher: Sendable {
             log.note("webhook delivery \(delivery.id) could not be recorded: \(error.message)", level: .warn)
             return
         }
+        if kept { metrics.webhookAttempted(record.state) }
         var fields: [(String, LogValue)] = [("webhook", .string(hook.id)), ("delivery", .integer(Int(delivery.id))),
                                             ("event", .string(delivery.eventType)), ("event_id", .string(delivery.eventID)),
                                             ("attempt", .integer(delivery.attempts + 1)), ("outcome", .string(record.state.rawValue)),

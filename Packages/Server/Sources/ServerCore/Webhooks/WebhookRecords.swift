@@ -52,7 +52,12 @@ public struct StoredWebhook: Sendable, Equatable {
     }
 }
 
-/// An event written to the outbox in the transaction of the change it tells of.
+/// An event written to the outbox in the transaction of the change it tells
+/// of. What it is about is kept (the report, its revision, the review's
+/// position, the issue); its body is made from those when it is first sent
+/// (the revision is immutable, so the report is as it was at that revision)
+/// and kept, so every attempt and replay posts the same bytes. A decision's
+/// body is made at once, since the review can change again.
 public struct WebhookEvent: Sendable, Equatable {
     /// A UUID, lowercase: the same on every attempt, so receivers can drop duplicates.
     public var id: String
@@ -61,15 +66,27 @@ public struct WebhookEvent: Sendable, Equatable {
     public var at: String
     /// The report it is about: events of one report are delivered in order.
     public var reportServerID: String
-    /// The exact bytes posted, on every attempt and replay.
-    public var body: String
+    /// The revision it tells of, and the review's position when it was recorded.
+    public var revision: Int
+    public var change: Int64
+    /// The template version the revision was judged against.
+    public var templateVersion: Int?
+    /// The issue it flags (`issue.flagged`).
+    public var issueLocalID: String?
+    /// The exact bytes posted, when made already.
+    public var body: String?
 
     /// Makes an event.
-    public init(id: String, type: WebhookEventType, at: String, reportServerID: String, body: String) {
+    public init(id: String, type: WebhookEventType, at: String, reportServerID: String, revision: Int, change: Int64,
+                templateVersion: Int?, issueLocalID: String? = nil, body: String? = nil) {
         self.id = id
         self.type = type
         self.at = at
         self.reportServerID = reportServerID
+        self.revision = revision
+        self.change = change
+        self.templateVersion = templateVersion
+        self.issueLocalID = issueLocalID
         self.body = body
     }
 }
@@ -88,10 +105,12 @@ public enum WebhookDeliveryState: String, Sendable {
 public struct WebhookDelivery: Sendable, Equatable {
     public var id: Int64
     public var webhookID: String
-    public var eventID: String
-    public var eventType: String
-    public var eventAt: String
-    public var reportServerID: String
+    /// The event, as the outbox holds it (its body when made).
+    public var event: WebhookEvent
+    public var eventID: String { event.id }
+    public var eventType: String { event.type.rawValue }
+    public var eventAt: String { event.at }
+    public var reportServerID: String { event.reportServerID }
     public var state: WebhookDeliveryState
     public var attempts: Int
     /// When the next attempt is due, in milliseconds since 1970.
@@ -103,15 +122,11 @@ public struct WebhookDelivery: Sendable, Equatable {
     public var deliveredAt: String?
 
     /// Makes a record.
-    public init(id: Int64, webhookID: String, eventID: String, eventType: String, eventAt: String, reportServerID: String,
-                state: WebhookDeliveryState, attempts: Int, nextAttemptAt: Int64, lastStatus: Int?, lastError: String?,
-                lastAttemptAt: String?, deliveredAt: String?) {
+    public init(id: Int64, webhookID: String, event: WebhookEvent, state: WebhookDeliveryState, attempts: Int, nextAttemptAt: Int64,
+                lastStatus: Int?, lastError: String?, lastAttemptAt: String?, deliveredAt: String?) {
         self.id = id
         self.webhookID = webhookID
-        self.eventID = eventID
-        self.eventType = eventType
-        self.eventAt = eventAt
-        self.reportServerID = reportServerID
+        self.event = event
         self.state = state
         self.attempts = attempts
         self.nextAttemptAt = nextAttemptAt
@@ -122,17 +137,15 @@ public struct WebhookDelivery: Sendable, Equatable {
     }
 }
 
-/// A delivery taken by one sender until `leaseUntil`: its hook and the event's body.
+/// A delivery taken by one sender until its lease runs out, and its hook.
 public struct ClaimedDelivery: Sendable {
     public var delivery: WebhookDelivery
     public var webhook: StoredWebhook
-    public var body: String
 
     /// Groups what the store read.
-    public init(delivery: WebhookDelivery, webhook: StoredWebhook, body: String) {
+    public init(delivery: WebhookDelivery, webhook: StoredWebhook) {
         self.delivery = delivery
         self.webhook = webhook
-        self.body = body
     }
 }
 

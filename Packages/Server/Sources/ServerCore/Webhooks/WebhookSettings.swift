@@ -15,6 +15,8 @@ struct WebhookSettings: Sendable, Equatable {
     var longestDelay: TimeInterval = 3600
     /// Attempts before a delivery is `failed`.
     var attempts = 12
+    /// Days a delivered delivery (and its event, once no delivery refers to it) is kept; failed ones are kept until replayed or their hook removed.
+    var keepDays = 30
     /// Seconds an idle sender waits before looking for due deliveries again (sooner when this instance records an event).
     var poll: TimeInterval = 1
 
