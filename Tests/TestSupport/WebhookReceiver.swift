@@ -22,6 +22,8 @@ public final class WebhookReceiver: @unchecked Sendable {
 
     /// One request as it arrived.
     public struct Request: Sendable {
+        /// Its place in the order requests arrived in (from 0).
+        public var arrival: Int
         public var path: String
         /// Header names lowercased.
         public var headers: [String: String]
@@ -51,8 +53,8 @@ public final class WebhookReceiver: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Every request so far, in the order their handling ended.
-    public var requests: [Request] { log.withLock { $0 } }
+    /// Every request answered (or given up on) so far, in the order they arrived.
+    public var requests: [Request] { log.withLock { $0 }.sorted { $0.arrival < $1.arrival } }
 
     /// Requests that arrived, answered or not yet.
     public var arrived: Int { arrivals.withLock { $0 } }
@@ -122,7 +124,7 @@ public final class WebhookReceiver: @unchecked Sendable {
             defer { count += 1 }
             return count
         }
-        var request = Request(path: path, headers: headers, body: body, answered: nil)
+        var request = Request(arrival: index, path: path, headers: headers, body: body, answered: nil)
         switch behaviour(index) {
         case .status(let status, let delay, let extra):
             if delay > 0 { usleep(UInt32(delay * 1_000_000)) }

@@ -60,8 +60,6 @@ private struct Judgement {
     var answerProblem: String?
     /// The server's score of the answers.
     var score: Double?
-    /// The version of the template the report was judged against.
-    var templateVersion: Int?
 }
 
 /// `PATCH /reports/{server_id}` body.
@@ -117,7 +115,7 @@ extension ServerApp {
                 judged.append((report, judge(report, templates: templates)))
             }
         }
-        let (results, announced) = try store.write { session -> ([SyncResult], Bool) in
+        let results = try store.write { session -> [SyncResult] in
             var results: [SyncResult] = []
             var accepted: [AcceptedRevision] = []
             for (result, item) in zip(early, judged) {
@@ -127,9 +125,11 @@ extension ServerApp {
                     results.append(try accept(report, judgement, from: caller, in: session, accepted: &accepted))
                 }
             }
-            return (results, try session.reopenReviews(accepted, at: RFC3339.string(Date())))
+            try session.reopenReviews(accepted, at: RFC3339.string(Date()))
+            return results
         }
-        if announced { webhookBell.ring() }
+        // Webhook senders read the events just recorded.
+        if results.contains(where: { $0.status == .accepted }) { webhookBell.ring() }
         metrics.synced(results.map(\.status))
         return .ok(SyncResponse(results: results, minSupportedAppVersion: config.minAppVersion,
                                 serverSchemaVersion: Self.schemaVersion))
@@ -147,7 +147,7 @@ extension ServerApp {
         }
         let problems = judge.problems(template, answers: answers)
         return Judgement(templateKnown: true, answerProblem: problems.isEmpty ? nil : problems.joined(separator: "; "),
-                         score: judge.score(template, answers: answers), templateVersion: template.template.version)
+                         score: judge.score(template, answers: answers))
     }
 
     /// The rules of CONTRACT.md for one report, inside the batch's transaction.
@@ -161,7 +161,6 @@ extension ServerApp {
         let payloadJSON = CanonicalJSON.string(report.payload)
         let issuesJSON = CanonicalJSON.string(report.issues)
         let now = Date()
-        let snapshot = AcceptedSnapshot(issuesJSON: issuesJSON, templateVersion: judgement.templateVersion)
         if let problem = ReportRules.fieldProblem(report) { return rejected("REPORT_INVALID", problem) }
 
         if let existing = try session.report(localID: report.localID) {
@@ -196,8 +195,7 @@ extension ServerApp {
                                                       source: "device", authorID: caller.user.id, limit: config.maxRevisions,
                                                       now: now)
             accepted.append(AcceptedRevision(serverID: existing.serverID, localID: report.localID, ownerID: existing.ownerID,
-                                             revision: revision, kind: "amended", actor: caller.person,
-                                             snapshot: snapshot))
+                                             revision: revision, kind: "amended", actor: caller.person))
             return SyncResult(localID: report.localID, status: .accepted, serverID: existing.serverID, revision: revision)
         }
 
@@ -218,7 +216,7 @@ extension ServerApp {
             try session.closeAssignment(id: assignment, inspectorID: caller.user.id)
         }
         accepted.append(AcceptedRevision(serverID: serverID, localID: report.localID, ownerID: caller.user.id, revision: 1,
-                                         kind: "accepted", actor: caller.person, snapshot: snapshot))
+                                         kind: "accepted", actor: caller.person))
         return SyncResult(localID: report.localID, status: .accepted, serverID: serverID, revision: 1)
     }
 
@@ -311,7 +309,7 @@ extension ServerApp {
         let revision = try session.appendRevision(serverID: report.serverID, baseRevision: baseRevision, payload: payload,
                                                   issuesJSON: nil, score: score, source: source, authorID: author.id,
                                                   limit: config.maxRevisions, now: Date())
-        _ = try session.reopenReviews([AcceptedRevision(serverID: report.serverID, localID: report.localID, ownerID: report.ownerID,
+        try session.reopenReviews([AcceptedRevision(serverID: report.serverID, localID: report.localID, ownerID: report.ownerID,
                                                     revision: revision, kind: "edited", actor: author)], at: RFC3339.string(Date()))
         return revision
     }

@@ -81,11 +81,11 @@ extension ServerApp {
                 && current.comment == comment && current.fieldComments == fieldComments {
                 return (current, generation, false)
             }
+            let saved = try session.saveReviews([decided]).first ?? decided
             try session.recordReportEvent(StoredReportEvent(serverID: report.serverID, at: now, actor: caller.person,
                                                             kind: decision.eventKind, revision: report.currentRevision,
-                                                            comment: comment, fieldComments: fieldComments))
-            let saved = try session.saveReviews([decided]).first ?? decided
-            announced = try WebhookOutbox.recordReviewed(saved, generation: generation, in: session, at: now)
+                                                            comment: comment, fieldComments: fieldComments, change: saved.change))
+            announced = true
             return (saved, generation, true)
         }
     }

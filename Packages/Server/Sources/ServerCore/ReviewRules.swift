@@ -10,27 +10,24 @@ struct AcceptedRevision: Sendable {
     /// `accepted` (the first), `amended` (a device's next), `edited` (on the server), `merged`.
     var kind: String
     var actor: WirePerson
-    /// What the caller holds of the revision, for its webhook event; nil reads it back.
-    var snapshot: AcceptedSnapshot? = nil
 }
 
 extension StorageSession {
-    /// Records the events of accepted revisions, reopens their reviews and
-    /// writes their webhook events, in one step at the end of the transaction
-    /// (the positions of review changes are taken last, so their lock is held
-    /// only until the commit). True when a webhook event was written.
-    @discardableResult
-    func reopenReviews(_ accepted: [AcceptedRevision], at: String) throws(ServerError) -> Bool {
-        guard !accepted.isEmpty else { return false }
-        for item in accepted {
-            try recordReportEvent(StoredReportEvent(serverID: item.serverID, at: at, actor: item.actor, kind: item.kind,
-                                                    revision: item.revision))
-        }
+    /// Reopens the reviews of accepted revisions and records their events, in
+    /// one step at the end of the transaction (the positions of review
+    /// changes are taken last, so their lock is held only until the commit).
+    /// Each event carries its review change's position: the report's record
+    /// is also the webhooks' outbox, read in that order.
+    func reopenReviews(_ accepted: [AcceptedRevision], at: String) throws(ServerError) {
+        guard !accepted.isEmpty else { return }
         let saved = try saveReviews(accepted.map { item in
             StoredReview(serverID: item.serverID, localID: item.localID, ownerID: item.ownerID, revision: item.revision,
                          state: .awaitingReview)
         })
-        return try WebhookOutbox.recordAccepted(accepted, reviews: saved, in: self, at: at)
+        for (item, review) in zip(accepted, saved) {
+            try recordReportEvent(StoredReportEvent(serverID: item.serverID, at: at, actor: item.actor, kind: item.kind,
+                                                    revision: item.revision, change: review.change))
+        }
     }
 }
 

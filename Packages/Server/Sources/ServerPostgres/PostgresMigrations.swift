@@ -117,14 +117,19 @@ enum PostgresMigrations {
         ("004-queue-by-score", """
             CREATE INDEX reports_score ON reports(score ASC NULLS LAST, seq DESC);
             """),
-        // Webhooks (contract 1.1): the hooks, and the outbox: one delivery per
-        // event and hook, written in the transaction of the change it tells
-        // of, taken by one instance at a time (FOR UPDATE SKIP LOCKED, then a
-        // lease that every instance honours until it runs out).
+        // Webhooks (contract 1.1): each report event carries the position of its
+        // review change (from the 'reviews' counter, so positions become
+        // visible in commit order), the order webhooks read the record in (the
+        // outbox); the hooks, each with its cursor in that order; and their
+        // deliveries, taken by one instance at a time (FOR UPDATE SKIP LOCKED,
+        // then a lease that every instance honours until it runs out).
         ("005-webhooks", """
+            ALTER TABLE report_events ADD COLUMN change bigint NOT NULL DEFAULT 0;
+            CREATE INDEX report_events_change ON report_events(change) WHERE change > 0;
             CREATE TABLE webhooks (
                 id text PRIMARY KEY, position bigserial NOT NULL, url text NOT NULL, events text NOT NULL, secret text NOT NULL,
-                allow_private boolean NOT NULL, created_at text NOT NULL, disabled_at text, disabled_reason text);
+                allow_private boolean NOT NULL, created_at text NOT NULL, disabled_at text, disabled_reason text,
+                cursor bigint NOT NULL);
             CREATE TABLE webhook_deliveries (
                 id bigserial PRIMARY KEY, webhook_id text NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
                 event_id text NOT NULL, type text NOT NULL, at text NOT NULL, report_server_id text NOT NULL, revision integer NOT NULL,

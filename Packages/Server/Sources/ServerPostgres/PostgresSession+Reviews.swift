@@ -61,21 +61,31 @@ extension PostgresSession {
 
     func recordReportEvent(_ event: StoredReportEvent) throws(ServerError) {
         try query("""
-            INSERT INTO report_events (server_id, at, actor_id, actor_name, kind, revision, comment, field_comments)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+            INSERT INTO report_events (server_id, at, actor_id, actor_name, kind, revision, comment, field_comments, change)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
             """, [.text(event.serverID), .text(event.at), .text(event.actor.id), .text(event.actor.displayName), .text(event.kind),
-                  .integer(Int64(event.revision)), .optional(event.comment), .optional(event.fieldComments.map(ReviewCoding.json))])
+                  .integer(Int64(event.revision)), .optional(event.comment), .optional(event.fieldComments.map(ReviewCoding.json)),
+                  .integer(event.change)])
     }
 
     func reportEvents(serverID: String) throws(ServerError) -> [StoredReportEvent] {
         try query("""
-            SELECT server_id, at, actor_id, actor_name, kind, revision, comment, field_comments FROM report_events
+            SELECT server_id, at, actor_id, actor_name, kind, revision, comment, field_comments, change FROM report_events
             WHERE server_id = $1 ORDER BY seq
-            """, [.text(serverID)]).map { row in
-            StoredReportEvent(serverID: row.string("server_id") ?? "", at: row.string("at") ?? "",
-                              actor: WirePerson(id: row.string("actor_id") ?? "", displayName: row.string("actor_name") ?? ""),
-                              kind: row.string("kind") ?? "", revision: Int(row.int("revision") ?? 0), comment: row.string("comment"),
-                              fieldComments: row.string("field_comments").map { ReviewCoding.fieldComments($0) })
-        }
+            """, [.text(serverID)]).map(Self.reportEvent)
+    }
+
+    func reportEvents(afterChange: Int64, limit: Int) throws(ServerError) -> [StoredReportEvent] {
+        try query("""
+            SELECT server_id, at, actor_id, actor_name, kind, revision, comment, field_comments, change FROM report_events
+            WHERE change > $1 ORDER BY change LIMIT $2
+            """, [.integer(afterChange), .integer(Int64(limit))]).map(Self.reportEvent)
+    }
+
+    private static func reportEvent(_ row: PostgresRow) -> StoredReportEvent {
+        StoredReportEvent(serverID: row.string("server_id") ?? "", at: row.string("at") ?? "",
+                          actor: WirePerson(id: row.string("actor_id") ?? "", displayName: row.string("actor_name") ?? ""),
+                          kind: row.string("kind") ?? "", revision: Int(row.int("revision") ?? 0), comment: row.string("comment"),
+                          fieldComments: row.string("field_comments").map { ReviewCoding.fieldComments($0) }, change: row.int("change") ?? 0)
     }
 }

@@ -40,8 +40,8 @@ extension PostgresSession {
 
     func insertWebhook(_ webhook: StoredWebhook) throws(ServerError) {
         try query("""
-            INSERT INTO webhooks (id, url, events, secret, allow_private, created_at, disabled_at, disabled_reason)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+            INSERT INTO webhooks (id, url, events, secret, allow_private, created_at, disabled_at, disabled_reason, cursor)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, (SELECT COALESCE(MAX(change), 0) FROM report_events))
             """, [.text(webhook.id), .text(webhook.url), .text(WebhookEventType.text(webhook.events)), .text(webhook.secret),
                   .bool(webhook.allowsPrivateTargets), .text(webhook.createdAt), .optional(webhook.disabledAt), .optional(webhook.disabledReason)])
     }
@@ -55,10 +55,19 @@ extension PostgresSession {
         try query("UPDATE webhooks SET disabled_at = $1, disabled_reason = $2 WHERE id = $3", [.optional(at), .optional(reason), .text(id)])
     }
 
-    func enabledWebhooks() throws(ServerError) -> [(id: String, events: [WebhookEventType])] {
-        try query("SELECT id, events FROM webhooks WHERE disabled_at IS NULL ORDER BY position").map { row in
-            (row.string("id") ?? "", WebhookEventType.list(row.string("events") ?? ""))
-        }
+    func webhooksForFanOut() throws(ServerError) -> [(hook: StoredWebhook, cursor: Int64)] {
+        try query("""
+            SELECT \(Self.hookColumns), h.cursor FROM webhooks h WHERE h.disabled_at IS NULL ORDER BY h.position FOR UPDATE SKIP LOCKED
+            """).map { row in (Self.hook(row), row.int("cursor") ?? 0) }
+    }
+
+    func pendingWebhookDeliveries(webhookID: String) throws(ServerError) -> Int {
+        Int(try query("SELECT count(*) AS waiting FROM webhook_deliveries WHERE webhook_id = $1 AND state = 'pending'",
+                      [.text(webhookID)]).first?.int("waiting") ?? 0)
+    }
+
+    func setWebhookCursor(id: String, change: Int64) throws(ServerError) {
+        try query("UPDATE webhooks SET cursor = $1 WHERE id = $2", [.integer(change), .text(id)])
     }
 
     func enqueueWebhookEvents(_ events: [WebhookEvent], to webhooks: [(id: String, events: [WebhookEventType])],
@@ -83,10 +92,6 @@ extension PostgresSession {
                                                   revision integer, change bigint, template_version integer, issue_local_id text, body text)
             ORDER BY ord
             """, [.text(String(decoding: data, as: UTF8.self)), .integer(dueAt)])
-    }
-
-    func setWebhookBody(deliveryID: Int64, body: String) throws(ServerError) {
-        try query("UPDATE webhook_deliveries SET body = $1 WHERE id = $2 AND body IS NULL", [.text(body), .integer(deliveryID)])
     }
 
     func claimWebhookDeliveries(now: Int64, leaseUntil: Int64, lease: String, limit: Int) throws(ServerError) -> [ClaimedDelivery] {

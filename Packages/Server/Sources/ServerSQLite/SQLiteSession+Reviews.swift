@@ -52,21 +52,31 @@ extension SQLiteSession {
 
     func recordReportEvent(_ event: StoredReportEvent) throws(ServerError) {
         try db.update("""
-            INSERT INTO report_events (server_id, at, actor_id, actor_name, kind, revision, comment, field_comments)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO report_events (server_id, at, actor_id, actor_name, kind, revision, comment, field_comments, change)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, [.text(event.serverID), .text(event.at), .text(event.actor.id), .text(event.actor.displayName), .text(event.kind),
-                  .integer(Int64(event.revision)), .optional(event.comment), .optional(event.fieldComments.map(ReviewCoding.json))])
+                  .integer(Int64(event.revision)), .optional(event.comment), .optional(event.fieldComments.map(ReviewCoding.json)),
+                  .integer(event.change)])
     }
 
     func reportEvents(serverID: String) throws(ServerError) -> [StoredReportEvent] {
         try db.query("""
-            SELECT server_id, at, actor_id, actor_name, kind, revision, comment, field_comments FROM report_events
+            SELECT server_id, at, actor_id, actor_name, kind, revision, comment, field_comments, change FROM report_events
             WHERE server_id = ? ORDER BY seq
-            """, [.text(serverID)]).map { row in
-            StoredReportEvent(serverID: row.text("server_id") ?? "", at: row.text("at") ?? "",
-                              actor: WirePerson(id: row.text("actor_id") ?? "", displayName: row.text("actor_name") ?? ""),
-                              kind: row.text("kind") ?? "", revision: Int(row.integer("revision") ?? 0), comment: row.text("comment"),
-                              fieldComments: row.text("field_comments").map { ReviewCoding.fieldComments($0) })
-        }
+            """, [.text(serverID)]).map(Self.reportEvent)
+    }
+
+    func reportEvents(afterChange: Int64, limit: Int) throws(ServerError) -> [StoredReportEvent] {
+        try db.query("""
+            SELECT server_id, at, actor_id, actor_name, kind, revision, comment, field_comments, change FROM report_events
+            WHERE change > ? ORDER BY change LIMIT ?
+            """, [.integer(afterChange), .integer(Int64(limit))]).map(Self.reportEvent)
+    }
+
+    private static func reportEvent(_ row: Row) -> StoredReportEvent {
+        StoredReportEvent(serverID: row.text("server_id") ?? "", at: row.text("at") ?? "",
+                          actor: WirePerson(id: row.text("actor_id") ?? "", displayName: row.text("actor_name") ?? ""),
+                          kind: row.text("kind") ?? "", revision: Int(row.integer("revision") ?? 0), comment: row.text("comment"),
+                          fieldComments: row.text("field_comments").map { ReviewCoding.fieldComments($0) }, change: row.integer("change") ?? 0)
     }
 }

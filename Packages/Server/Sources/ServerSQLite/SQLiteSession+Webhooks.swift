@@ -37,8 +37,9 @@ extension SQLiteSession {
 
     func insertWebhook(_ webhook: StoredWebhook) throws(ServerError) {
         try db.update("""
-            INSERT INTO webhooks (id, position, url, events, secret, allow_private, created_at, disabled_at, disabled_reason)
-            VALUES (?, (SELECT COALESCE(MAX(position), 0) + 1 FROM webhooks), ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO webhooks (id, position, url, events, secret, allow_private, created_at, disabled_at, disabled_reason, cursor)
+            VALUES (?, (SELECT COALESCE(MAX(position), 0) + 1 FROM webhooks), ?, ?, ?, ?, ?, ?, ?,
+                    (SELECT COALESCE(MAX(change), 0) FROM report_events))
             """, [.text(webhook.id), .text(webhook.url), .text(WebhookEventType.text(webhook.events)), .text(webhook.secret),
                   .integer(webhook.allowsPrivateTargets ? 1 : 0), .text(webhook.createdAt), .optional(webhook.disabledAt),
                   .optional(webhook.disabledReason)])
@@ -53,10 +54,19 @@ extension SQLiteSession {
         try db.update("UPDATE webhooks SET disabled_at = ?, disabled_reason = ? WHERE id = ?", [.optional(at), .optional(reason), .text(id)])
     }
 
-    func enabledWebhooks() throws(ServerError) -> [(id: String, events: [WebhookEventType])] {
-        try db.query("SELECT id, events FROM webhooks WHERE disabled_at IS NULL ORDER BY position").map { row in
-            (row.text("id") ?? "", WebhookEventType.list(row.text("events") ?? ""))
+    func webhooksForFanOut() throws(ServerError) -> [(hook: StoredWebhook, cursor: Int64)] {
+        try db.query("SELECT \(Self.hookColumns), h.cursor FROM webhooks h WHERE h.disabled_at IS NULL ORDER BY h.position").map { row in
+            (Self.hook(row), row.integer("cursor") ?? 0)
         }
+    }
+
+    func pendingWebhookDeliveries(webhookID: String) throws(ServerError) -> Int {
+        Int(try db.query("SELECT count(*) AS waiting FROM webhook_deliveries WHERE webhook_id = ? AND state = 'pending'",
+                         [.text(webhookID)]).first?.integer("waiting") ?? 0)
+    }
+
+    func setWebhookCursor(id: String, change: Int64) throws(ServerError) {
+        try db.update("UPDATE webhooks SET cursor = ? WHERE id = ?", [.integer(change), .text(id)])
     }
 
     func enqueueWebhookEvents(_ events: [WebhookEvent], to webhooks: [(id: String, events: [WebhookEventType])],
@@ -72,10 +82,6 @@ extension SQLiteSession {
                           .optional(event.issueLocalID), .optional(event.body), .integer(dueAt)])
             }
         }
-    }
-
-    func setWebhookBody(deliveryID: Int64, body: String) throws(ServerError) {
-        try db.update("UPDATE webhook_deliveries SET body = ? WHERE id = ? AND body IS NULL", [.text(body), .integer(deliveryID)])
     }
 
     func claimWebhookDeliveries(now: Int64, leaseUntil: Int64, lease: String, limit: Int) throws(ServerError) -> [ClaimedDelivery] {

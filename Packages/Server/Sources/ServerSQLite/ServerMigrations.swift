@@ -146,15 +146,18 @@ enum ServerMigrations {
             FROM report_revisions v LEFT JOIN users u ON u.id = v.author_id ORDER BY v.server_id, v.revision
             """,
         ]),
-        // Webhooks (contract 1.1): the hooks, and the outbox: one delivery per
-        // event and hook, written in the transaction of the change it tells
-        // of, taken under a lease by one sender at a time. Partial indexes:
-        // an insert updates only the two of pending deliveries.
+        // Webhooks (contract 1.1): each report event carries the position of its
+        // review change, the order webhooks read the record in (the outbox);
+        // the hooks, each with its cursor in that order; and their
+        // deliveries, taken under a lease by one sender at a time.
         ("007-webhooks", [
+            "ALTER TABLE report_events ADD COLUMN change INTEGER NOT NULL DEFAULT 0",
+            "CREATE INDEX report_events_change ON report_events(change) WHERE change > 0",
             """
             CREATE TABLE webhooks (
                 id TEXT PRIMARY KEY, position INTEGER NOT NULL, url TEXT NOT NULL, events TEXT NOT NULL, secret TEXT NOT NULL,
-                allow_private INTEGER NOT NULL, created_at TEXT NOT NULL, disabled_at TEXT, disabled_reason TEXT)
+                allow_private INTEGER NOT NULL, created_at TEXT NOT NULL, disabled_at TEXT, disabled_reason TEXT,
+                cursor INTEGER NOT NULL)
             """,
             """
             CREATE TABLE webhook_deliveries (

@@ -173,14 +173,19 @@ public protocol StorageSession {
     func deleteWebhook(id: String) throws(ServerError) -> Bool
     /// Disables a webhook (`at`, with why) or enables it again (nil).
     func setWebhookDisabled(id: String, at: String?, reason: String?) throws(ServerError)
-    /// The enabled webhooks and the events each is sent (no secret read).
-    func enabledWebhooks() throws(ServerError) -> [(id: String, events: [WebhookEventType])]
+    /// The enabled webhooks and each one's cursor in the report events' order
+    /// (on PostgreSQL, locked until commit; those another transaction holds are left out).
+    func webhooksForFanOut() throws(ServerError) -> [(hook: StoredWebhook, cursor: Int64)]
+    /// Deliveries of a webhook not yet delivered or failed.
+    func pendingWebhookDeliveries(webhookID: String) throws(ServerError) -> Int
+    /// Moves a webhook's cursor to `change`.
+    func setWebhookCursor(id: String, change: Int64) throws(ServerError)
+    /// At most `limit` report events recorded after position `afterChange`, in order.
+    func reportEvents(afterChange: Int64, limit: Int) throws(ServerError) -> [StoredReportEvent]
     /// Writes each event, in order, as a pending delivery due at `dueAt`
     /// (ms since 1970) to each of `webhooks` (ids) that is sent its type.
     func enqueueWebhookEvents(_ events: [WebhookEvent], to webhooks: [(id: String, events: [WebhookEventType])],
                               dueAt: Int64) throws(ServerError)
-    /// Keeps the body made for a delivery's event (the first time it is sent).
-    func setWebhookBody(deliveryID: Int64, body: String) throws(ServerError)
     /// Takes at most `limit` deliveries that are due, whose hook is enabled,
     /// that no other sender holds (or whose lease ran out), and that no
     /// earlier pending delivery of the same report to the same hook precedes;

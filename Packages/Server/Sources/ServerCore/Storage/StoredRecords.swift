@@ -188,10 +188,14 @@ public struct StoredReportEvent: Sendable, Equatable {
     public var revision: Int
     public var comment: String?
     public var fieldComments: [FieldComment]?
+    /// The position of the review change the event made (commit-ordered, as `GET /reviews` cursors
+    /// are): how webhooks read the record in order; 0 for events recorded before webhooks.
+    public var change: Int64
 
     /// Makes an event.
     public init(serverID: String, at: String, actor: WirePerson, kind: String, revision: Int, comment: String? = nil,
-                fieldComments: [FieldComment]? = nil) {
+                fieldComments: [FieldComment]? = nil, change: Int64 = 0) {
+        self.change = change
         self.serverID = serverID
         self.at = at
         self.actor = actor

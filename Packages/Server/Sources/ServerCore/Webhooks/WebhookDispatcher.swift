@@ -20,6 +20,10 @@ final class WebhookDispatcher: Sendable {
     private let stopping = Atomic<Bool>(false)
     /// When (seconds since 1970) the next clearing of old deliveries is due; the sender that takes it moves it on.
     private let nextPrune = Atomic<Int64>(0)
+    /// The bell's count and the time (ms) at the last making of deliveries, and whether one is under way.
+    private let fannedAtRing = Atomic<UInt64>(UInt64.max)
+    private let fannedAt = Atomic<Int64>(0)
+    private let fanning = Atomic<Bool>(false)
     private let running = DispatchGroup()
 
     init(store: any ServerStorage, settings: WebhookSettings, bell: WebhookBell, log: ServerLog, metrics: ServerMetrics) {
@@ -53,22 +57,16 @@ final class WebhookDispatcher: Sendable {
         var seen = bell.count
         while !stopping.load(ordering: .relaxed) {
             prune()
+            fanOut()
             // The process id first: an operator (or a test) can tell which instance holds a delivery.
             let lease = "\(getpid()):\(UUID().uuidString.lowercased())"
             let now = Date()
             let claimed: [ClaimedDelivery]
             do throws(ServerError) {
                 claimed = try store.write { session in
-                    var taken = try session.claimWebhookDeliveries(now: WebhookOutbox.milliseconds(now),
-                                                                   leaseUntil: WebhookOutbox.milliseconds(now.addingTimeInterval(settings.lease)),
-                                                                   lease: lease, limit: 1)
-                    // An event sent for the first time gets its body now, kept for every later attempt and replay.
-                    for index in taken.indices where taken[index].delivery.event.body == nil {
-                        guard let body = try WebhookOutbox.render(taken[index].delivery.event, in: session) else { continue }
-                        try session.setWebhookBody(deliveryID: taken[index].delivery.id, body: body)
-                        taken[index].delivery.event.body = body
-                    }
-                    return taken
+                    try session.claimWebhookDeliveries(now: WebhookOutbox.milliseconds(now),
+                                                       leaseUntil: WebhookOutbox.milliseconds(now.addingTimeInterval(settings.lease)),
+                                                       lease: lease, limit: 1)
                 }
             } catch {
                 log.note("webhook deliveries cannot be read now: \(error.message)", level: .warn)
@@ -76,10 +74,33 @@ final class WebhookDispatcher: Sendable {
                 continue
             }
             guard let delivery = claimed.first else {
+                // Nothing due: make more deliveries now if there are events waiting, else wait.
+                if fanOut(force: true) > 0 { continue }
                 seen = bell.wait(after: seen, timeout: settings.poll)
                 continue
             }
             attempt(delivery, lease: lease)
+        }
+    }
+
+    /// Makes deliveries from the events recorded since each hook's cursor:
+    /// after this instance recorded some (the bell rang), and otherwise
+    /// every tenth of a second (events other instances recorded), or when a
+    /// sender found nothing to do (`force`); one sender at a time. How many it made.
+    @discardableResult
+    private func fanOut(force: Bool = false) -> Int {
+        let rings = bell.count
+        let now = WebhookOutbox.milliseconds(Date())
+        guard force || rings != fannedAtRing.load(ordering: .relaxed) || now - fannedAt.load(ordering: .relaxed) >= 100 else { return 0 }
+        guard !fanning.exchange(true, ordering: .acquiring) else { return 0 }
+        defer { fanning.store(false, ordering: .releasing) }
+        fannedAtRing.store(rings, ordering: .relaxed)
+        fannedAt.store(now, ordering: .relaxed)
+        do throws(ServerError) {
+            return try store.write { session in try WebhookOutbox.fanOut(in: session, now: Date()) }
+        } catch {
+            log.note("webhook events cannot be read now: \(error.message)", level: .warn)
+            return 0
         }
     }
 

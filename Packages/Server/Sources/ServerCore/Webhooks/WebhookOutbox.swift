@@ -1,128 +1,132 @@
 import Foundation
 import Models
 
-/// What the sync route holds of a revision it just accepted, so that its
-/// events are written without reading the revision back.
-struct AcceptedSnapshot: Sendable {
-    /// The revision's issues, canonical JSON as stored.
-    var issuesJSON: String
-    /// The version of its template the revision was judged against.
-    var templateVersion: Int?
-}
-
-/// The webhook outbox: each event is written in the transaction of the
-/// change it tells of, as a pending delivery to every enabled hook sent its
-/// type, so an accepted report is never without its event and an event
-/// never without its report. Nothing is written for a type no hook is sent.
+/// The webhook outbox is the report's own event record (`report_events`):
+/// every accepted revision and every decision is recorded there in the
+/// transaction of the change, with the position of its review change, which
+/// becomes visible in commit order (as `GET /reviews` cursors rely on). So an
+/// accepted report is never without its event, an event never without its
+/// report, and ingesting pays nothing for webhooks.
 ///
-/// A delivery row names what the event is about (report, revision, review
-/// position, issue); the body is made from the immutable revision when the
-/// event is first sent, and kept: the ingesting transaction writes one small
-/// row per event and hook and makes no JSON. A decision's body is made at
-/// once, since a report's review can change again.
+/// Each hook keeps a cursor in that order. Its deliveries are made from the
+/// record after the cursor, in order, at most `window` waiting at a time
+/// (a receiver that is down holds back a cursor, not a growing table), the
+/// cursor moved in the same transaction: none is skipped, none made twice.
+/// Bodies are made then, from the revision the event names (revisions never
+/// change), and kept: every attempt and replay posts the same bytes.
 enum WebhookOutbox {
-    /// The events of accepted revisions: `report.accepted` for each, and
-    /// `issue.flagged` for each issue whose `local_id` the report's previous
-    /// revision did not hold. `reviews` are the reopened reviews of the same
-    /// revisions, with their positions.
-    static func recordAccepted(_ accepted: [AcceptedRevision], reviews: [StoredReview], in session: any StorageSession,
-                               at: String) throws(ServerError) -> Bool {
-        guard !accepted.isEmpty else { return false }
-        let hooks = try session.enabledWebhooks()
-        let wanted = Set(hooks.flatMap(\.events))
-        guard wanted.contains(.reportAccepted) || wanted.contains(.issueFlagged) else { return false }
-        let positions = Dictionary(reviews.map { ($0.serverID, $0.change) }, uniquingKeysWith: { _, last in last })
-        var events: [WebhookEvent] = []
-        for item in accepted {
-            let change = positions[item.serverID] ?? 0
-            let version = item.snapshot?.templateVersion
-            if wanted.contains(.reportAccepted) {
-                events.append(WebhookEvent(id: newID(), type: .reportAccepted, at: at, reportServerID: item.serverID,
-                                           revision: item.revision, change: change, templateVersion: version))
-            }
-            if wanted.contains(.issueFlagged) {
-                for issue in try newIssues(item, in: session) {
-                    events.append(WebhookEvent(id: newID(), type: .issueFlagged, at: at, reportServerID: item.serverID,
-                                               revision: item.revision, change: change, templateVersion: version, issueLocalID: issue))
-                }
-            }
-        }
-        try session.enqueueWebhookEvents(events, to: hooks, dueAt: milliseconds(Date()))
-        return !events.isEmpty
-    }
+    /// Deliveries waiting per hook before no more are made for it: enough to
+    /// keep every sender busy, few enough that a receiver that is down costs
+    /// almost nothing (an idle sender makes more at once).
+    static let window = 64
 
-    /// The `report.reviewed` event of a decision just recorded, its body made
-    /// now: the report's current revision and the review as decided.
-    static func recordReviewed(_ review: StoredReview, generation: String, in session: any StorageSession, at: String) throws(ServerError) -> Bool {
-        let hooks = try session.enabledWebhooks()
-        guard hooks.contains(where: { $0.events.contains(.reportReviewed) }) else { return false }
-        var event = WebhookEvent(id: newID(), type: .reportReviewed, at: at, reportServerID: review.serverID, revision: review.revision,
-                                 change: review.change, templateVersion: nil)
-        guard let report = try reportObject(event, review: review, generation: generation, in: session) else { return false }
-        let wire = CanonicalJSON.string(review.wire(generation: generation))
-        event.body = body(event) { out in
-            out.key("report"); out.raw(report[...].utf8)
-            out.key("review"); out.raw(wire[...].utf8)
+    /// Makes the deliveries of every enabled hook from the record after its
+    /// cursor (on PostgreSQL, of hooks no other instance is serving now);
+    /// how many it made.
+    static func fanOut(in session: any StorageSession, now: Date) throws(ServerError) -> Int {
+        let hooks = try session.webhooksForFanOut()
+        guard !hooks.isEmpty else { return 0 }
+        let generation = try session.setting(ReviewCursor.generationKey) ?? "0"
+        var versions = TemplateVersionCache()
+        var made = 0
+        for (hook, cursor) in hooks {
+            let room = window - (try session.pendingWebhookDeliveries(webhookID: hook.id))
+            guard room > 0 else { continue }
+            let records = try session.reportEvents(afterChange: cursor, limit: room)
+            guard let last = records.last else { continue }
+            var events: [WebhookEvent] = []
+            for record in records {
+                events += try self.events(of: record, wanted: Set(hook.events), generation: generation, versions: &versions, in: session)
+            }
+            try session.enqueueWebhookEvents(events, to: [(hook.id, hook.events)], dueAt: milliseconds(now))
+            try session.setWebhookCursor(id: hook.id, change: last.change)
+            made += events.count
         }
-        try session.enqueueWebhookEvents([event], to: hooks, dueAt: milliseconds(Date()))
-        return true
-    }
-
-    /// The body of an event whose body was not made yet, from the revision it
-    /// names; nil when the report or revision is not there.
-    static func render(_ event: WebhookEvent, in session: any StorageSession) throws(ServerError) -> String? {
-        if let body = event.body { return body }
-        switch event.type {
-        case .reportAccepted, .reportReviewed:
-            guard let report = try session.report(serverID: event.reportServerID) else { return nil }
-            let generation = try session.setting(ReviewCursor.generationKey) ?? "0"
-            let review = StoredReview(serverID: report.serverID, localID: report.localID, ownerID: report.ownerID, revision: event.revision,
-                                      state: .awaitingReview, change: event.change)
-            guard let object = try reportObject(event, review: review, generation: generation, in: session) else { return nil }
-            return body(event) { out in out.key("report"); out.raw(object[...].utf8) }
-        case .issueFlagged:
-            guard let revision = try session.revision(serverID: event.reportServerID, revision: event.revision),
-                  let issue = CanonicalJSON.value(revision.issuesJSON).arrayValue?.first(where: {
-                      $0["local_id"]?.stringValue?.lowercased() == event.issueLocalID?.lowercased()
-                  }), case .object(var members) = issue else { return nil }
-            members["report_server_id"] = .string(event.reportServerID)
-            let text = JSONValue.object(members).canonicalString()
-            return body(event) { out in out.key("issue"); out.raw(text[...].utf8) }
-        }
+        return made
     }
 
     /// Milliseconds since 1970, the outbox's clock.
     static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
 
-    private static func newID() -> String { UUID().uuidString.lowercased() }
-
-    /// `{"at", "id", ...members..., "type"}`: `members` writes the keys that sort between `id` and `type`.
-    private static func body(_ event: WebhookEvent, _ members: (inout JSONText) -> Void) -> String {
-        var out = JSONText(capacity: 2048)
-        out.beginObject()
-        out.key("at"); out.string(event.at)
-        out.key("id"); out.string(event.id)
-        members(&out)
-        out.key("type"); out.string(event.type.rawValue)
-        out.endObject()
-        return String(decoding: out.bytes, as: UTF8.self)
+    /// The events one entry of the record makes for a hook sent `wanted`.
+    static func events(of record: StoredReportEvent, wanted: Set<WebhookEventType>, generation: String,
+                       versions: inout TemplateVersionCache, in session: any StorageSession) throws(ServerError) -> [WebhookEvent] {
+        guard let report = try session.report(serverID: record.serverID),
+              let revision = try session.revision(serverID: record.serverID, revision: record.revision) else { return [] }
+        var events: [WebhookEvent] = []
+        if let decided = ReviewState(rawValue: record.kind), decided != .awaitingReview {
+            guard wanted.contains(.reportReviewed) else { return [] }
+            let review = StoredReview(serverID: report.serverID, localID: report.localID, ownerID: report.ownerID, revision: record.revision,
+                                      state: decided, decidedBy: record.actor, decidedAt: record.at, comment: record.comment,
+                                      fieldComments: record.fieldComments ?? [], change: record.change)
+            let object = try reportObject(report, revision, review: review, generation: generation,
+                                          version: versions.version(of: report.templateID, in: session), in: session)
+            let wire = CanonicalJSON.string(review.wire(generation: generation))
+            events.append(event(.reportReviewed, record, generation: generation) { out in
+                out.key("report"); out.raw(object[...].utf8)
+                out.key("review"); out.raw(wire[...].utf8)
+            })
+            return events
+        }
+        // accepted, amended, edited, merged: a revision was accepted.
+        if wanted.contains(.reportAccepted) {
+            let review = StoredReview(serverID: report.serverID, localID: report.localID, ownerID: report.ownerID, revision: record.revision,
+                                      state: .awaitingReview, change: record.change)
+            let object = try reportObject(report, revision, review: review, generation: generation,
+                                          version: versions.version(of: report.templateID, in: session), in: session)
+            events.append(event(.reportAccepted, record, generation: generation) { out in out.key("report"); out.raw(object[...].utf8) })
+        }
+        if wanted.contains(.issueFlagged) {
+            for issue in try newIssues(report, revision, in: session) {
+                let id = issue["local_id"]?.stringValue?.lowercased() ?? ""
+                guard case .object(var members) = issue else { continue }
+                members["report_server_id"] = .string(report.serverID)
+                let text = JSONValue.object(members).canonicalString()
+                events.append(event(.issueFlagged, record, generation: generation, issue: id) { out in out.key("issue"); out.raw(text[...].utf8) })
+            }
+        }
+        return events
     }
 
-    /// The report as `GET /reports/{id}` shows revision `event.revision`, with `review` and `template_version`.
-    private static func reportObject(_ event: WebhookEvent, review: StoredReview, generation: String,
-                                     in session: any StorageSession) throws(ServerError) -> String? {
-        guard let report = try session.report(serverID: event.reportServerID),
-              let revision = try session.revision(serverID: event.reportServerID, revision: event.revision) else { return nil }
-        var version = event.templateVersion
-        if version == nil { version = try session.template(id: report.templateID)?.version }
+    /// An event of `record`: its id made from the data's generation, the
+    /// record's position, the type and the issue, so the same event has the
+    /// same id for every hook; its body `{"at", "id", ...members..., "type"}`.
+    private static func event(_ type: WebhookEventType, _ record: StoredReportEvent, generation: String, issue: String? = nil,
+                              _ members: (inout JSONText) -> Void) -> WebhookEvent {
+        let id = eventID("\(generation).\(record.change).\(type.rawValue).\(issue ?? "")")
+        var out = JSONText(capacity: 2048)
+        out.beginObject()
+        out.key("at"); out.string(record.at)
+        out.key("id"); out.string(id)
+        members(&out)
+        out.key("type"); out.string(type.rawValue)
+        out.endObject()
+        return WebhookEvent(id: id, type: type, at: record.at, reportServerID: record.serverID, revision: record.revision,
+                            change: record.change, templateVersion: nil, issueLocalID: issue, body: String(decoding: out.bytes, as: UTF8.self))
+    }
+
+    /// A UUID (version 8, name-based) from the SHA-256 of `name`.
+    static func eventID(_ name: String) -> String {
+        var hex = Array(Digest.sha256Hex(Data(name.utf8)).prefix(32))
+        hex[12] = "8"
+        let variant = Int(String(hex[16]), radix: 16) ?? 0
+        hex[16] = Array("89ab")[variant & 3]
+        let text = String(hex)
+        let parts = [text.prefix(8), text.dropFirst(8).prefix(4), text.dropFirst(12).prefix(4), text.dropFirst(16).prefix(4), text.dropFirst(20)]
+        return parts.joined(separator: "-")
+    }
+
+    /// The report as `GET /reports/{id}` shows `revision`, with `review` and the template's version.
+    private static func reportObject(_ report: StoredReport, _ revision: StoredRevision, review: StoredReview, generation: String,
+                                     version: Int?, in session: any StorageSession) throws(ServerError) -> String {
         // The flag as that revision asked (a later re-inspection may have cleared it since).
-        let flagged = event.revision == report.currentRevision ? report.followUpRequired
+        let flagged = revision.revision == report.currentRevision ? report.followUpRequired
             : CanonicalJSON.value(revision.payloadJSON)["follow_up_required"]?.boolValue ?? false
         let row = ExportedReport(
             serverID: report.serverID, localID: report.localID.uuidString.lowercased(), templateID: report.templateID,
             facilityID: report.facilityID, areaID: report.areaID, assignmentID: report.assignmentID,
             parentLocalID: report.parentLocalID?.uuidString.lowercased(), parentServerID: report.parentServerID,
-            completedAtDevice: report.completedAtDevice, acceptedAt: report.acceptedAt, revision: event.revision,
+            completedAtDevice: report.completedAtDevice, acceptedAt: report.acceptedAt, revision: revision.revision,
             baseRevision: revision.baseRevision, score: nil, followUpRequired: flagged, payloadJSON: revision.payloadJSON,
             issuesJSON: revision.issuesJSON, revisionAcceptedAt: "", inspector: "",
             review: ExportedReview(revision: review.revision, state: review.state, decidedByID: review.decidedBy?.id,
@@ -134,18 +138,27 @@ enum WebhookOutbox {
         return String(decoding: out.bytes, as: UTF8.self)
     }
 
-    /// The local ids of the revision's issues that the previous revision did not hold.
-    private static func newIssues(_ item: AcceptedRevision, in session: any StorageSession) throws(ServerError) -> [String] {
-        var issuesJSON = item.snapshot?.issuesJSON
-        if issuesJSON == nil { issuesJSON = try session.revision(serverID: item.serverID, revision: item.revision)?.issuesJSON }
-        // Most revisions carry no issue: nothing to parse.
-        guard let issuesJSON, issuesJSON != "[]", let issues = CanonicalJSON.value(issuesJSON).arrayValue, !issues.isEmpty else { return [] }
+    /// The revision's issues whose local ids the previous revision did not hold.
+    private static func newIssues(_ report: StoredReport, _ revision: StoredRevision, in session: any StorageSession) throws(ServerError) -> [JSONValue] {
+        guard revision.issuesJSON != "[]", let issues = CanonicalJSON.value(revision.issuesJSON).arrayValue, !issues.isEmpty else { return [] }
         var known = Set<String>()
-        if item.revision > 1, let previous = try session.revision(serverID: item.serverID, revision: item.revision - 1) {
+        if revision.revision > 1, let previous = try session.revision(serverID: report.serverID, revision: revision.revision - 1) {
             for issue in CanonicalJSON.value(previous.issuesJSON).arrayValue ?? [] {
                 if let id = issue["local_id"]?.stringValue { known.insert(id.lowercased()) }
             }
         }
-        return issues.compactMap { $0["local_id"]?.stringValue?.lowercased() }.filter { !known.contains($0) }
+        return issues.filter { issue in issue["local_id"]?.stringValue.map { !known.contains($0.lowercased()) } ?? false }
+    }
+}
+
+/// Each template's current version, read once per making of deliveries.
+struct TemplateVersionCache {
+    private var known: [String: Int?] = [:]
+
+    mutating func version(of templateID: String, in session: any StorageSession) throws(ServerError) -> Int? {
+        if let version = known[templateID] { return version }
+        let version = try session.template(id: templateID)?.version
+        known[templateID] = version
+        return version
     }
 }
