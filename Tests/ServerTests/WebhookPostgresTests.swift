@@ -7,13 +7,13 @@ import TestSupport
 /// taken by one instance at a time, and an instance that dies mid-delivery
 /// leaves its deliveries to the others once their lease runs out. Always on
 /// PostgreSQL (the run's cluster, or one started for it).
-@Suite("Webhooks on PostgreSQL: two instances, one killed mid-delivery", .serialized, .timeLimit(.minutes(3)))
+@Suite("Webhooks on PostgreSQL: two instances, one killed mid-delivery", .serialized, .timeLimit(.minutes(5)))
 struct WebhookPostgresTests {
     @Test("an instance SIGKILLed mid-delivery: every event is delivered, none lost, in order per report, repeats only with the same id and bytes")
     func killedMidDelivery() async throws {
         let url = try ServerDatabases.freshPostgres()
-        // Every answer takes 0.4 s, so an instance always has deliveries in flight.
-        let receiver = try WebhookReceiver { _ in .status(200, delay: 0.4) }
+        // Every answer takes 0.8 s, so an instance always has deliveries in flight.
+        let receiver = try WebhookReceiver { _ in .status(200, delay: 0.8) }
         let settings = ["--demo", "--webhook-timeout", "2", "--webhook-lease", "3", "--webhook-first-retry-ms", "50",
                         "--webhook-longest-retry", "1", "--webhook-senders", "3"]
         let doomed = try ServerProcess(settings, database: url)
@@ -21,7 +21,8 @@ struct WebhookPostgresTests {
         let (secretFile, secret) = try Webhooks.secretFile(in: survivor.directory)
         _ = try Webhooks.add(survivor, url: receiver.url, secretFile: secretFile)
 
-        let inspector = try await Session.inspector(survivor)
+        // The reports go to the instance that will die: its senders hear of them first.
+        let inspector = try await Session.inspector(doomed)
         let locals = (0..<8).map { _ in UUID() }
         let first = try await inspector.sync(locals.enumerated().map { Webhooks.lobby(localID: $1, issues: ["stain \($0)"]) })
         let serverIDs = try #require(first.data["results"]?.arrayValue?.compactMap { $0["server_id"]?.stringValue })
@@ -36,7 +37,7 @@ struct WebhookPostgresTests {
         for _ in 0..<200 where held.isEmpty {
             held = try ServerDatabases.query(url, "SELECT id FROM webhook_deliveries WHERE lease_owner LIKE '\(doomed.pid):%'")
                 .split(separator: "\n").map(String.init)
-            if held.isEmpty { usleep(20_000) }
+            if held.isEmpty { usleep(50_000) }
         }
         try #require(!held.isEmpty, "the first instance took deliveries")
         kill(doomed.pid, SIGKILL)

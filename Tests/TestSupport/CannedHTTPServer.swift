@@ -81,26 +81,9 @@ public final class CannedHTTPServer: @unchecked Sendable {
     }
 
     private func answer(_ connection: Int32) {
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        _ = setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var received = Data()
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        let separator = Data("\r\n\r\n".utf8)
-        while received.range(of: separator) == nil {
-            let count = recv(connection, &buffer, buffer.count, 0)
-            guard count > 0 else { return }
-            received.append(contentsOf: buffer[0..<count])
-        }
-        guard let end = received.range(of: separator) else { return }
-        let head = String(decoding: received[..<end.lowerBound], as: UTF8.self)
-        heads.withLock { $0.append(head) }
         // Read the whole body first: closing with unread bytes would reset the connection.
-        var remaining = Self.contentLength(head) - (received.count - end.upperBound)
-        while remaining > 0 {
-            let count = recv(connection, &buffer, min(buffer.count, remaining), 0)
-            guard count > 0 else { break }
-            remaining -= count
-        }
+        guard let (head, _) = Self.readRequest(connection, timeout: 5) else { return }
+        heads.withLock { $0.append(head) }
         let index = served.withLock { value -> Int in
             defer { value += 1 }
             return min(value, responses.count - 1)
@@ -116,6 +99,32 @@ public final class CannedHTTPServer: @unchecked Sendable {
                 offset += sent
             }
         }
+    }
+
+    /// One request off a connection: its head (request line and headers) and
+    /// the body its Content-Length declares; nil when the connection ends
+    /// before the head does.
+    static func readRequest(_ connection: Int32, timeout seconds: Int) -> (head: String, body: Data)? {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        _ = setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var received = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let separator = Data("\r\n\r\n".utf8)
+        while received.range(of: separator) == nil {
+            let count = recv(connection, &buffer, buffer.count, 0)
+            guard count > 0 else { return nil }
+            received.append(contentsOf: buffer[0..<count])
+        }
+        guard let end = received.range(of: separator) else { return nil }
+        let head = String(decoding: received[..<end.lowerBound], as: UTF8.self)
+        var body = Data(received[end.upperBound...])
+        let length = contentLength(head)
+        while body.count < length {
+            let count = recv(connection, &buffer, min(buffer.count, length - body.count), 0)
+            guard count > 0 else { break }
+            body.append(contentsOf: buffer[0..<count])
+        }
+        return (head, body)
     }
 
     /// The Content-Length a request head declares, 0 without one.

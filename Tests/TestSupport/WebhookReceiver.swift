@@ -94,25 +94,7 @@ public final class WebhookReceiver: @unchecked Sendable {
     }
 
     private func handle(_ connection: Int32) {
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        _ = setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var received = Data()
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        let separator = Data("\r\n\r\n".utf8)
-        while received.range(of: separator) == nil {
-            let count = recv(connection, &buffer, buffer.count, 0)
-            guard count > 0 else { return }
-            received.append(contentsOf: buffer[0..<count])
-        }
-        guard let end = received.range(of: separator) else { return }
-        let head = String(decoding: received[..<end.lowerBound], as: UTF8.self)
-        var body = Data(received[end.upperBound...])
-        let length = CannedHTTPServer.contentLength(head)
-        while body.count < length {
-            let count = recv(connection, &buffer, min(buffer.count, length - body.count), 0)
-            guard count > 0 else { break }
-            body.append(contentsOf: buffer[0..<count])
-        }
+        guard let (head, body) = CannedHTTPServer.readRequest(connection, timeout: 10) else { return }
         let lines = head.split(separator: "\r\n").map(String.init)
         let path = lines.first?.split(separator: " ").dropFirst().first.map(String.init) ?? ""
         var headers: [String: String] = [:]
