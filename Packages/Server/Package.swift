@@ -67,7 +67,7 @@ let package = Package(
         .target(
             name: "ServerPostgres",
             dependencies: [
-                "ServerCore",
+                "ServerCore", "ServerHTTP",
                 .product(name: "PostgreSQL", package: "PostgreSQL"),
                 .product(name: "Models", package: "Models"),
             ]

@@ -22,8 +22,9 @@ public final class ServerProcess: @unchecked Sendable {
     /// `sqlite` keeps the server on a SQLite file whatever the run's store
     /// (for tests of that store's files).
     /// `clock` runs the server under libfaketime, its wall clock set there (an instance whose clock is ahead).
+    /// `environment` is added to the server's; `uploadFolder: false` leaves a PostgreSQL server to choose its upload folder.
     public init(_ arguments: [String] = ["--demo"], database: String? = nil, sqlite: Bool = false, clock: DeviceClock? = nil,
-                before: (String) throws -> Void = { _ in }) throws {
+                environment: [String: String] = [:], uploadFolder: Bool = true, before: (String) throws -> Void = { _ in }) throws {
         directory = TemporaryDirectory(prefix: "jqc-server")
         let postgresRun = ServerDatabases.usePostgres && !sqlite
         databasePath = try database ?? (postgresRun ? ServerDatabases.freshPostgres() : directory.path("server.db"))
@@ -33,7 +34,7 @@ public final class ServerProcess: @unchecked Sendable {
         try before(databasePath)
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         let process = Process()
-        let serverArguments = ["--port", "0", "--db", databasePath] + (postgres ? ["--upload-dir", uploadDirectory] : []) + arguments
+        let serverArguments = ["--port", "0", "--db", databasePath] + (postgres && uploadFolder ? ["--upload-dir", uploadDirectory] : []) + arguments
         if let clock {
             try DeviceClock.requireWrapper()
             process.executableURL = URL(fileURLWithPath: DeviceClock.wrapper)
@@ -42,6 +43,7 @@ public final class ServerProcess: @unchecked Sendable {
         } else {
             process.executableURL = URL(fileURLWithPath: Programs.path("jqc-server"))
             process.arguments = serverArguments
+            if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new } }
         }
         let out = Pipe()
         process.standardOutput = out

@@ -41,7 +41,7 @@ extension ServerApp {
             throw ServerError.unprocessable(code: "PHOTO_HASH_MISMATCH",
                                             "the file's SHA-256 is \(file.sha256), not the \(claimed) sent; upload it again")
         }
-        try photos.keep(temporaryPath: file.temporaryPath, sha256: file.sha256, byteSize: file.byteSize)
+        try photos.keep(descriptor: file.descriptor, sha256: file.sha256, byteSize: file.byteSize)
         let photo = StoredPhoto(localID: localID, serverID: serverID, fieldID: fieldID, issueLocalID: issueLocalID,
                                 sha256: file.sha256, byteSize: file.byteSize)
         let stored = try store.write { session -> (StoredPhoto, Bool) in

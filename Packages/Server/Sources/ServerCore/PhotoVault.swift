@@ -15,10 +15,12 @@ public struct PhotoVault: PhotoStore {
     public init(directory: String) throws(ServerError) {
         self.directory = directory
         do {
-            try FileManager.default.createDirectory(atPath: uploadDirectory, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
         } catch {
             throw ServerError.internal("cannot create the photo folder '\(directory)'")
         }
+        try PrivateFolder.prepare(uploadDirectory, option: "--db (the photo folder beside the database)")
     }
 
     /// Where uploads stream to before they are checked.
@@ -31,12 +33,14 @@ public struct PhotoVault: PhotoStore {
         return "\(directory)/\(hash.prefix(2))/\(hash)"
     }
 
-    /// Moves a checked upload into place, durably: the upload is flushed to
-    /// disk before it is linked under its hash, and the folder after, each
-    /// step checked. A photo already stored under the same hash is kept (same
-    /// hash, same bytes). On any failure nothing is stored under the hash and
-    /// the error names the cause; the client sends the photo again.
-    public func keep(temporaryPath: String, sha256: String, byteSize: Int64) throws(ServerError) {
+    /// Links a checked upload into place, durably: the file the upload was
+    /// written through (its descriptor, never its name, which someone could
+    /// have replaced) is flushed to disk, linked under its hash, and the
+    /// folder flushed after, each step checked. A photo already stored under
+    /// the same hash is kept (same hash, same bytes). On any failure nothing
+    /// is stored under the hash and the error names the cause; the client
+    /// sends the photo again.
+    public func keep(descriptor: Int32, sha256: String, byteSize: Int64) throws(ServerError) {
         guard let target = path(sha256: sha256) else { throw ServerError.badRequest("'sha256' is not a SHA-256") }
         let folder = (target as NSString).deletingLastPathComponent
         do {
@@ -45,11 +49,40 @@ public struct PhotoVault: PhotoStore {
             throw ServerError.internal("cannot store the photo: cannot create its folder")
         }
         if FileManager.default.fileExists(atPath: target) { return }
-        try Self.flush(temporaryPath)
-        guard link(temporaryPath, target) == 0 || errno == EEXIST else {
-            throw Self.failure("store", errno)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_size == byteSize, (status.st_mode & S_IFMT) == S_IFREG else {
+            throw ServerError.internal("the upload changed while it was stored; send it again")
         }
-        try Self.flush(folder)
+        guard fsync(descriptor) == 0 else { throw Self.failure("flush", errno) }
+        // The open file itself, by its descriptor: linkat through /proc follows to that inode, not to a name.
+        if linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, target, AT_SYMLINK_FOLLOW) == 0 || errno == EEXIST {
+            try Self.flush(folder)
+            return
+        }
+        guard errno == ENOENT else { throw Self.failure("store", errno) }
+        // The upload's name was removed while it was written (a file no longer in a folder cannot be linked):
+        // the bytes written through the descriptor are copied into place instead.
+        try Self.copy(descriptor, to: target)
+    }
+
+    /// Writes the bytes readable through `descriptor` to `target`, atomically, flushed.
+    private static func copy(_ descriptor: Int32, to target: String) throws(ServerError) {
+        do throws(OutputError) {
+            try AtomicFile.replace(target, mode: 0o600, exactMode: true, failure: { $0 }) { (output: Int32) throws(OutputError) in
+                var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+                var offset: off_t = 0
+                while true {
+                    let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
+                    if count < 0 && errno == EINTR { continue }
+                    guard count >= 0 else { throw OutputError(errno: errno, target: "the upload", action: "read") }
+                    if count == 0 { break }
+                    try DescriptorWriter.writeAll(output, Array(buffer[0..<count]), target: "'\(target)'")
+                    offset += off_t(count)
+                }
+            }
+        } catch {
+            throw failure(error.action, error.errno)
+        }
     }
 
     public func open(sha256: String, byteSize: Int64) throws(ServerError) -> Int32? {

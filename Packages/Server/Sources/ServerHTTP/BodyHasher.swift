@@ -4,11 +4,12 @@ internal import COpenSSL
 /// SHA-256 of a body while it streams to disk (OpenSSL EVP), as lowercase
 /// hex: a photo's content hash is known the moment its last byte arrives.
 /// One per upload; used by one thread at a time, like its `RequestContext`.
-final class BodyHasher {
+/// The photo stores use it too, to hash the bytes they actually store.
+public final class BodyHasher {
     private let context: OpaquePointer
 
     /// Starts a hash; nil when OpenSSL cannot (out of memory).
-    init?() {
+    public init?() {
         guard let context = EVP_MD_CTX_new() else { return nil }
         guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
             EVP_MD_CTX_free(context)
@@ -20,13 +21,13 @@ final class BodyHasher {
     deinit { EVP_MD_CTX_free(context) }
 
     /// Adds bytes.
-    func update(_ bytes: UnsafeRawBufferPointer) {
+    public func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         EVP_DigestUpdate(context, base, bytes.count)
     }
 
     /// The lowercase hex digest; nil if OpenSSL fails. Call once, at the end.
-    func finish() -> String? {
+    public func finish() -> String? {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         guard EVP_DigestFinal_ex(context, &digest, &length) == 1 else { return nil }

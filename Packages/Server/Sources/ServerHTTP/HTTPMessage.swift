@@ -16,6 +16,10 @@ public enum BodyPolicy: Sendable, Equatable {
 public struct UploadedFile: Sendable, Equatable {
     /// The temporary file holding the bytes; removed when the request ends.
     public var temporaryPath: String
+    /// The descriptor the bytes were written through, open for reading and
+    /// writing until the request ends: the one way to the bytes that were
+    /// hashed (the name could be replaced; the descriptor cannot).
+    public var descriptor: Int32
     /// How many bytes arrived.
     public var byteSize: Int64
     /// Lowercase hex SHA-256 of the bytes.

@@ -76,8 +76,10 @@ final class RequestContext: @unchecked Sendable {
             unreadable = "the multipart body has no boundary"
             return
         }
+        // A new file (O_EXCL, never a link: O_NOFOLLOW), written, hashed and later
+        // read through this one descriptor only, never opened again by its name.
         let path = uploadDirectory + "/upload-" + UUID().uuidString.lowercased()
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if fd >= 0, let started = BodyHasher() {
             fileDescriptor = fd
             filePath = path
@@ -132,22 +134,14 @@ final class RequestContext: @unchecked Sendable {
         case .json(let limit):
             request.body = overLimit ? .tooLarge(limit: Int64(limit)) : (buffer.isEmpty ? .none : .data(buffer))
         case .multipart(let fileLimit):
-            if fileDescriptor >= 0 {
-                let closed = close(fileDescriptor) == 0
-                fileDescriptor = -1
-                if !closed, let filePath {
-                    unlink(filePath)
-                    request.body = .unreadable("the server could not store the upload (\(String(cString: strerror(errno))))")
-                    return request
-                }
-            }
             if overLimit {
                 request.body = .tooLarge(limit: fileLimit)
             } else {
                 var file: UploadedFile?
                 if fileSeen, let filePath, let hasher {
                     if let sha256 = hasher.finish() {
-                        file = UploadedFile(temporaryPath: filePath, byteSize: fileBytes, sha256: sha256)
+                        // The descriptor stays open (and is closed when the request ends): the store reads it.
+                        file = UploadedFile(temporaryPath: filePath, descriptor: fileDescriptor, byteSize: fileBytes, sha256: sha256)
                     } else {
                         unlink(filePath)
                         request.body = .unreadable("the server could not hash the upload")

@@ -1,6 +1,7 @@
 import Foundation
 import PostgreSQL
 import ServerCore
+import ServerHTTP
 
 /// Photo bytes inside PostgreSQL, so instances share no disk: each distinct
 /// photo once, by SHA-256, as 1 MiB rows of `photo_chunks`, and a row of
@@ -16,36 +17,32 @@ struct PostgresPhotoStore: PhotoStore {
     init(store: PostgresServerStorage, scratchDirectory: String) throws(ServerError) {
         self.store = store
         self.scratchDirectory = scratchDirectory
-        do {
-            try FileManager.default.createDirectory(atPath: scratchDirectory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw ServerError.internal("cannot create the upload folder '\(scratchDirectory)'")
-        }
-        chmod(scratchDirectory, 0o700)
+        try PrivateFolder.prepare(scratchDirectory, option: "--upload-dir")
     }
 
-    func keep(temporaryPath: String, sha256: String, byteSize: Int64) throws(ServerError) {
+    func keep(descriptor: Int32, sha256: String, byteSize: Int64) throws(ServerError) {
         guard Hex.isSHA256(sha256) else { throw ServerError.badRequest("'sha256' is not a SHA-256") }
         let hash = sha256.lowercased()
-        let descriptor = Glibc.open(temporaryPath, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw ServerError.internal("cannot read the upload back (\(String(cString: strerror(errno))))") }
-        defer { close(descriptor) }
         try store.writing { session throws(ServerError) in
             if try !session.query("SELECT 1 AS found FROM photo_blobs WHERE sha256 = $1", [.text(hash)]).isEmpty { return }
-            guard lseek(descriptor, 0, SEEK_SET) == 0 else { throw ServerError.internal("cannot read the upload back") }
+            // Read through the descriptor the upload was written and hashed through, and hash
+            // again what is stored: bytes that are not the ones checked are never kept under the hash.
+            guard lseek(descriptor, 0, SEEK_SET) == 0, let hasher = BodyHasher() else {
+                throw ServerError.internal("cannot read the upload back")
+            }
             var buffer = [UInt8](repeating: 0, count: Self.chunkSize)
             var chunk = 0
             var total: Int64 = 0
             while true {
                 let count = try Self.fill(&buffer, from: descriptor)
                 if count == 0 { break }
+                buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
                 try session.query("INSERT INTO photo_chunks (sha256, chunk, bytes) VALUES ($1, $2, $3)",
                                   [.text(hash), .integer(Int64(chunk)), .bytes(Array(buffer[0..<count]))])
                 chunk += 1
                 total += Int64(count)
             }
-            guard total == byteSize else {
+            guard total == byteSize, hasher.finish() == hash else {
                 throw ServerError.internal("the upload changed while it was stored; send it again")
             }
             try session.query("INSERT INTO photo_blobs (sha256, byte_size, chunks) VALUES ($1, $2, $3)",

@@ -30,8 +30,8 @@ public final class PostgresServerStorage: ServerStorage, @unchecked Sendable {
 
     /// Connects, checks the database is ours (or empty), migrates it under an
     /// advisory lock, and opens the photo store on the same pool. Uploads
-    /// stream to `settings.uploadDirectory`, or a private folder in the
-    /// system's temporary directory.
+    /// stream to `settings.uploadDirectory` (which must be this user's own,
+    /// mode 0700), or a folder made fresh in the system's temporary directory.
     public static func open(url text: String, settings: StorageOpener.Settings) throws(ServerError) -> OpenedDatabase {
         let url: PostgresURL
         do throws(PostgresError) {
@@ -47,8 +47,10 @@ public final class PostgresServerStorage: ServerStorage, @unchecked Sendable {
             throw ServerError.internal(error.message)
         }
         let store = PostgresServerStorage(pool: pool)
-        let uploads = settings.uploadDirectory
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("jqc-server-uploads-\(getuid())").path
+        // Without --upload-dir, a folder made fresh for this run: a fixed name in a shared
+        // temporary folder could have been made first by someone else.
+        var uploads = settings.uploadDirectory ?? ""
+        if settings.uploadDirectory == nil { uploads = try PrivateFolder.fresh(prefix: "jqc-server-uploads-") }
         let photos = try PostgresPhotoStore(store: store, scratchDirectory: uploads)
         return OpenedDatabase(store: store, photos: photos, uploadDirectory: uploads)
     }

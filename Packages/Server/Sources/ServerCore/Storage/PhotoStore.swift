@@ -5,9 +5,10 @@
 /// HTTP layer streams from and closes. Either way no photo is ever held in
 /// memory whole.
 public protocol PhotoStore: Sendable {
-    /// Stores the checked upload at `temporaryPath` under `sha256`, durably;
+    /// Stores the checked upload, read through `descriptor` (the one it was
+    /// written and hashed through, never its name), under `sha256`, durably;
     /// bytes already stored under the same hash are kept as they are.
-    func keep(temporaryPath: String, sha256: String, byteSize: Int64) throws(ServerError)
+    func keep(descriptor: Int32, sha256: String, byteSize: Int64) throws(ServerError)
     /// An open, readable descriptor positioned at the first byte of the
     /// photo stored under `sha256`, or nil when none is. The caller closes it.
     func open(sha256: String, byteSize: Int64) throws(ServerError) -> Int32?
