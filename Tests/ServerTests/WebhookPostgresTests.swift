@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import Synchronization
 import Testing
 import TestSupport
 
@@ -12,9 +13,14 @@ struct WebhookPostgresTests {
     @Test("an instance SIGKILLed mid-delivery: every event is delivered, none lost, in order per report, repeats only with the same id and bytes")
     func killedMidDelivery() async throws {
         let url = try ServerDatabases.freshPostgres()
-        // Every answer takes 0.8 s, so an instance always has deliveries in flight.
-        let receiver = try WebhookReceiver { _ in .status(200, delay: 0.8) }
-        let settings = ["--demo", "--webhook-timeout", "2", "--webhook-lease", "3", "--webhook-first-retry-ms", "50",
+        // Every request waits until the gate opens (after the kill), so the instance that dies is surely
+        // mid-delivery when it does, however slow the machine.
+        let gate = Mutex(false)
+        let receiver = try WebhookReceiver { _ in
+            for _ in 0..<2_000 where !gate.withLock({ $0 }) { usleep(10_000) }
+            return .status(200)
+        }
+        let settings = ["--demo", "--webhook-timeout", "10", "--webhook-lease", "12", "--webhook-first-retry-ms", "50",
                         "--webhook-longest-retry", "1", "--webhook-senders", "3"]
         let doomed = try ServerProcess(settings, database: url)
         let survivor = try ServerProcess(settings, database: url)
@@ -34,14 +40,15 @@ struct WebhookPostgresTests {
 
         // Killed while it holds deliveries: the receiver is still answering them.
         var held: [String] = []
-        for _ in 0..<200 where held.isEmpty {
+        for _ in 0..<300 where held.isEmpty {
             held = try ServerDatabases.query(url, "SELECT id FROM webhook_deliveries WHERE lease_owner LIKE '\(doomed.pid):%'")
                 .split(separator: "\n").map(String.init)
-            if held.isEmpty { usleep(50_000) }
+            if held.isEmpty { usleep(100_000) }
         }
         try #require(!held.isEmpty, "the first instance took deliveries")
         kill(doomed.pid, SIGKILL)
         _ = doomed.stop()
+        gate.withLock { $0 = true }
 
         let expected = Set(try ServerDatabases.query(url, "SELECT DISTINCT event_id FROM webhook_deliveries").split(separator: "\n").map(String.init))
         #expect(expected.count == 24)

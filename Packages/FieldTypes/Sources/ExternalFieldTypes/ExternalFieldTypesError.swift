@@ -24,6 +24,8 @@ public struct ExternalFieldTypesError: Error, Sendable, Hashable, CustomStringCo
         public static let notProtocol = Code("FIELD_TYPE_NOT_PROTOCOL")
         /// It says it is a different field type than its file name.
         public static let wrongName = Code("FIELD_TYPE_WRONG_NAME")
+        /// Its file, or a folder on the way to it, is writable by others or owned by someone else: it is not run.
+        public static let unsafe = Code("FIELD_TYPE_UNSAFE")
         /// A setting (the time limit) has a value that cannot be used.
         public static let badSetting = Code("FIELD_TYPE_BAD_SETTING")
 

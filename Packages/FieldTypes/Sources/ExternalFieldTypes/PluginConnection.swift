@@ -128,6 +128,10 @@ final class PluginConnection: Sendable {
             record(&state, ExternalFieldTypesError(.notExecutable, "\(path) is not executable; make it so with chmod +x"))
             return false
         }
+        if let problem = PluginTrust.problem(path) {
+            record(&state, ExternalFieldTypesError(.unsafe, "\(path) is not run: \(problem)"))
+            return false
+        }
         do throws(PluginIOFailure) {
             state.process = try PluginProcess.start(path)
         } catch {

@@ -87,7 +87,7 @@ final class PluginProcess {
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
 
-        let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") }
+        let environment = PluginProcess.environment(for: path).map { strdup("\($0.key)=\($0.value)") }
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment + [nil]
         defer {
@@ -237,5 +237,20 @@ final class PluginProcess {
     /// The system's words for an errno value.
     static func errorText(_ code: Int32) -> String {
         String(cString: strerror(code))
+    }
+}
+
+extension PluginProcess {
+    /// The variables a plugin is started with: not the caller's whole
+    /// environment (which may hold tokens and passwords) but `PATH`, `HOME`,
+    /// the locale, `TMPDIR` and `TZ`, and those named for the plugin itself,
+    /// `JQC_FIELD_<NAME>_...` (`NAME` its type name in capitals), which is how
+    /// a plugin documents the settings it reads.
+    static func environment(for path: String, from caller: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
+        let file = (path as NSString).lastPathComponent
+        let name = file.hasPrefix("jqc-field-") ? String(file.dropFirst("jqc-field-".count)).uppercased() : ""
+        let prefix = "JQC_FIELD_\(name)_"
+        let kept: Set<String> = ["PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TMPDIR", "TZ"]
+        return caller.filter { kept.contains($0.key) || (!name.isEmpty && $0.key.hasPrefix(prefix)) }
     }
 }
