@@ -162,8 +162,9 @@ struct SyncContractTests {
         let mine = try await me.syncOne(Reports.lobby(localID: localID))
         let serverID = try #require(mine["server_id"]?.stringValue)
         let peek = try await other.get("/reports/\(serverID)")
-        #expect(peek.status == 403)
-        #expect(peek.code == "FORBIDDEN")
+        // Another inspector's report answers as an unknown id (contract 1.1).
+        #expect(peek.status == 404)
+        #expect(peek.code == "NOT_FOUND")
         let hijack = try await other.syncOne(Reports.lobby(localID: localID, serverID: serverID, baseRevision: 1, answers: ["glass": 1]))
         #expect(hijack["status"] == "REJECTED")
         #expect(try await me.get("/reports/\(serverID)").data["report"]?["revision"] == 1)

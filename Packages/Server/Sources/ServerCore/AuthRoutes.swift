@@ -25,6 +25,9 @@ extension ServerApp {
         guard username.utf8.count <= Self.longestUsername else {
             throw ServerError.badRequest("'username' is longer than \(Self.longestUsername) bytes")
         }
+        guard !username.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw ServerError.badRequest("'username' holds a control character")
+        }
         guard password.utf8.count <= Self.longestPassword else {
             throw ServerError.badRequest("'password' is longer than \(Self.longestPassword) bytes")
         }

@@ -65,6 +65,8 @@ enum Base64URL {
         }
         var s = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while s.count % 4 != 0 { s += "=" }
-        return Data(base64Encoded: s).map { Array($0) }
+        guard let bytes = Data(base64Encoded: s).map({ Array($0) }) else { return nil }
+        // Strict: only the one spelling of these bytes (unused bits of the last character zero).
+        return encode(bytes) == String(text) ? bytes : nil
     }
 }

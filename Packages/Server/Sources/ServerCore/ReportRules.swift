@@ -7,9 +7,30 @@ enum ReportRules {
     /// The longest `completed_at_device` read (an RFC 3339 time is far shorter).
     static let longestTimestamp = 64
 
-    /// What is wrong with `completed_at_device` or `base_revision`, if anything.
+    /// The longest list of answer problems a refusal spells out; the rest are counted.
+    static let problemsShown = 10
+
+    /// `problems` as one line: the first `problemsShown`, then how many more.
+    static func line(_ problems: [String]) -> String? {
+        guard !problems.isEmpty else { return nil }
+        let shown = problems.prefix(problemsShown).joined(separator: "; ")
+        return problems.count > problemsShown ? shown + "; and \(problems.count - problemsShown) more" : shown
+    }
+
+    /// What is wrong with the report's ids, `completed_at_device` or `base_revision`, if anything.
     static func fieldProblem(_ report: WireReport) -> String? {
         var problems: [String] = []
+        let ids: [(String, String?)] = [("template_id", report.templateID), ("facility_id", report.facilityID), ("area_id", report.areaID),
+                                        ("assignment_id", report.assignmentID), ("parent_server_id", report.parentServerID),
+                                        ("server_id", report.serverID)]
+        for (name, value) in ids {
+            guard let value else { continue }
+            if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                problems.append("'\(name)' holds a control character")
+            } else if value.utf8.count > 200 {
+                problems.append("'\(name)' is longer than 200 bytes")
+            }
+        }
         if let text = report.completedAtDevice, !isRFC3339(text) {
             problems.append("'completed_at_device' must be an RFC 3339 time such as 2026-03-01T09:30:00Z, not '\(text.prefix(40))'")
         }

@@ -146,7 +146,7 @@ extension ServerApp {
                              score: nil)
         }
         let problems = judge.problems(template, answers: answers)
-        return Judgement(templateKnown: true, answerProblem: problems.isEmpty ? nil : problems.joined(separator: "; "),
+        return Judgement(templateKnown: true, answerProblem: ReportRules.line(problems),
                          score: judge.score(template, answers: answers))
     }
 
@@ -203,6 +203,10 @@ extension ServerApp {
             return rejected("REPORT_INVALID", "no report with server_id '\(serverID)' and local_id \(report.localID) on this server")
         }
         if let problem = try validate(report, judgement, in: session) { return rejected("REPORT_INVALID", problem) }
+        if let assignment = report.assignmentID, !caller.isSupervisor,
+           try session.managedAssignment(id: assignment)?.inspectorID != caller.user.id {
+            return rejected("REPORT_INVALID", "assignment '\(assignment.prefix(80))' is not an assignment of yours on this server")
+        }
         let parent = try parentReport(of: report, in: session)
         if let refusal = ReportRules.parentRefusal(report, parent: parent, caller: caller) {
             return rejected(refusal.code, refusal.message)
@@ -247,7 +251,7 @@ extension ServerApp {
             return "'payload.answers' must be an object from field id to answer, not \(payload.answers.kindDescription)"
         }
         let problems = judge.problems(schema: template.schema, answers: answers)
-        return problems.isEmpty ? nil : problems.joined(separator: "; ")
+        return ReportRules.line(problems)
     }
 
     /// `GET /reports/{server_id}`: the owner's or any for a supervisor.
@@ -314,12 +318,11 @@ extension ServerApp {
         return revision
     }
 
-    /// The report if it exists and the caller may see it: 404 or 403 otherwise.
+    /// The report if it exists and the caller may see it: 404 otherwise (also for another inspector's).
     func reportVisible(_ serverID: String, to caller: Caller, in session: any StorageSession) throws(ServerError) -> StoredReport {
         guard let report = try session.report(serverID: serverID) else { throw ServerError.notFound("no report '\(serverID)'") }
-        guard caller.isSupervisor || report.ownerID == caller.user.id else {
-            throw ServerError.forbidden("report '\(serverID)' belongs to another inspector")
-        }
+        // Another inspector's report answers as an unknown one: its existence is not told.
+        guard caller.isSupervisor || report.ownerID == caller.user.id else { throw ServerError.notFound("no report '\(serverID)'") }
         return report
     }
 
