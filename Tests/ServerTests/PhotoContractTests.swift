@@ -46,6 +46,7 @@ struct PhotoContractTests {
         let download = try await me.client.send("GET", server.baseURL + url, token: me.accessToken)
         #expect(download.status == 200)
         #expect(download.body == photo)
+        #expect(download.header("Cache-Control") == "private, no-store")
         let listed = try await me.get("/reports/\(serverID)")
         #expect(listed.data["report"]?["photos"]?.arrayValue?.count == 1)
     }

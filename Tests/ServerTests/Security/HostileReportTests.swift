@@ -139,9 +139,9 @@ struct HostileReportTests {
 
 @Suite("Limits on what one report and one upload may hold")
 struct ReportLimitTests {
-    @Test("a report takes at most --max-revisions revisions; beyond, a sync is REJECTED and a PATCH 422")
+    @Test("a report takes at most --max-revisions revisions, the last kept for the server: a device is REJECTED before, a supervisor corrects, then a PATCH is 422")
     func revisionCap() async throws {
-        let server = try ServerProcess(["--demo", "--max-revisions", "3"])
+        let server = try ServerProcess(["--demo", "--max-revisions", "4"])
         let me = try await Session.inspector(server)
         let supervisor = try await Session.supervisor(server)
         let localID = UUID()
@@ -155,11 +155,16 @@ struct ReportLimitTests {
                                                         answers: ["notes": "one too many"]))
         #expect(beyond["status"] == "REJECTED")
         #expect(beyond["error"]?.stringValue?.contains("revisions") == true)
-        let patch = try await supervisor.patch("/reports/\(serverID)", [
+        // The last revision is the server's: a supervisor can still correct the report an inspector filled.
+        let correction = try await supervisor.patch("/reports/\(serverID)", [
             "base_revision": 3, "payload": ["answers": ["entrance": "pass", "glass": 2], "follow_up_required": false],
         ])
+        #expect(correction.status == 200, "\(correction.message)")
+        let patch = try await supervisor.patch("/reports/\(serverID)", [
+            "base_revision": 4, "payload": ["answers": ["entrance": "pass", "glass": 3], "follow_up_required": false],
+        ])
         #expect(patch.status == 422)
-        #expect(try await me.get("/reports/\(serverID)").data["report"]?["revision"] == 3)
+        #expect(try await me.get("/reports/\(serverID)").data["report"]?["revision"] == 4)
     }
 
     @Test("a photo upload without a token is refused before its body is read, and nothing is written to disk")

@@ -187,8 +187,8 @@ extension ServerApp {
             if base > existing.currentRevision {
                 return rejected("REPORT_INVALID", "base_revision \(base) is ahead of the server's revision \(existing.currentRevision)")
             }
-            if existing.currentRevision >= config.maxRevisions {
-                return rejected("REPORT_INVALID", ServerError.revisionLimit(existing.serverID, limit: config.maxRevisions).message)
+            if existing.currentRevision >= config.deviceRevisionLimit {
+                return rejected("REPORT_INVALID", ServerError.revisionLimit(existing.serverID, limit: config.deviceRevisionLimit).message)
             }
             let revision = try session.appendRevision(serverID: existing.serverID, baseRevision: report.baseRevision,
                                                       payload: report.payload, issuesJSON: issuesJSON, score: judgement.score,

@@ -307,8 +307,10 @@ final class ServerApp: Sendable {
             case .json(let status, let body):
                 return ServerResponse(status: status, headers: jsonHeaders, content: .data(body))
             case .file(let descriptor, let size, let contentType):
+                // A photo is field evidence of one organisation: no cache on the way keeps a copy.
                 return ServerResponse(status: 200, headers: [(name: "Content-Type", value: contentType),
-                                                             (name: "Content-Security-Policy", value: "default-src 'none'; sandbox")],
+                                                             (name: "Content-Security-Policy", value: "default-src 'none'; sandbox"),
+                                                             (name: "Cache-Control", value: "private, no-store")],
                                       content: .file(descriptor: descriptor, byteSize: size))
             case .stream(let stream, let headers):
                 return ServerResponse(status: 200, headers: headers, content: .stream(stream))

@@ -45,6 +45,11 @@ struct ServerConfig: Sendable {
     var refreshMaximumAge = 90 * 24 * 3600
     /// Revisions one report may have; a change beyond is refused.
     var maxRevisions = 500
+
+    /// Revisions a device may bring a report to: the last few are kept for
+    /// the server (a supervisor's correction, an admin's edit), so an inspector
+    /// who amends a report to the cap never leaves it uncorrectable.
+    var deviceRevisionLimit: Int { maxRevisions - (maxRevisions < 2 ? 0 : max(1, min(10, maxRevisions / 10))) }
     /// Password checks (argon2id, 64 MiB each) run at the same time; more wait briefly, then get 503.
     var passwordChecks = 2
     /// Seconds over which failed sign-ins are counted against the limits.
