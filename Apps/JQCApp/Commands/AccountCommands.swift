@@ -35,7 +35,8 @@ enum AccountCommands {
         }
         let service = SyncService(context: inv.context, caFile: inv.arguments.value("cacert"))
         let user = try service.login(serverURL: server, username: username, password: password)
-        return CommandOutput(lines: ["Signed in to \(server) as \(user.identity)."],
+        // The display name came from the server: `identity` shows it through `oneLine`.
+        return CommandOutput(lines: ["Signed in to \(oneLine(server)) as \(user.identity)."],
                              json: ["user": userJSON(user), "server": .string(server)], showsStatusLine: false)
     }
 
@@ -58,7 +59,7 @@ enum AccountCommands {
                            exitCode: ExitCode.authRequired)
         }
         let user = saved.user
-        return CommandOutput(lines: ["\(user.identity) on \(saved.serverURL)"],
+        return CommandOutput(lines: ["\(user.identity) on \(oneLine(saved.serverURL))"],
                              json: ["user": userJSON(user), "server": .string(saved.serverURL)], showsStatusLine: false)
     }
 

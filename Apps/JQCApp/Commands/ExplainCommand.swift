@@ -30,11 +30,13 @@ enum ExplainCommand {
         var out: [String] = []
         let shown = e.visible ? "shown" : "hidden by condition"
         let required = e.required ? ", required" : (e.visible ? ", not required" : "")
-        out.append("Field '\(field.id)' (\(field.displayName)), \(field.type): \(shown)\(required)")
-        if let reason { out.append("  \(reason)") }
-        if let unsupported = e.unsupported { out.append("  Unsupported here: \(unsupported); its conditions are not evaluated.") }
+        // The field's id, label and type came from the template: through OneLine. The condition
+        // lines and the reason quote what they read through it already; `display` keeps its colours.
+        out.append("Field '\(oneLine(field.id.rawValue))' (\(flatLine(field.displayName))), \(oneLine(field.type)): \(shown)\(required)")
+        if let reason { out.append("  \(flatLine(reason))") }
+        if let unsupported = e.unsupported { out.append("  Unsupported here: \(flatLine(unsupported)); its conditions are not evaluated.") }
         if let section = e.section {
-            out.append("Section '\(section.id)' is shown when:")
+            out.append("Section '\(oneLine(section.id.rawValue))' is shown when:")
             out += section.trace.lines(indent: "  ")
         }
         if let visible = e.visibleWhen {
@@ -50,7 +52,7 @@ enum ExplainCommand {
             out += requiredWhen.lines(indent: "  ")
         }
         if e.calculated {
-            out.append("Calculated (calculate): now \(display(e.value))" + (e.noValueReason.map { ": \($0)" } ?? ""))
+            out.append("Calculated (calculate): now \(display(e.value))" + (e.noValueReason.map { ": \(flatLine($0))" } ?? ""))
             for condition in e.calculateConditions {
                 out.append("  if:")
                 out += condition.lines(indent: "    ")

@@ -33,7 +33,9 @@ final class ListingWriter {
             appendObject(listing)
         } else {
             if written == 0 { appendRow(["ID", "STATE", "TEMPLATE", "FACILITY", "SCORE", "REVIEW", ""]) }
-            appendRow([Self.shortID(listing.localID), listing.state, listing.templateName ?? listing.templateID, listing.facilityID,
+            // The template's name and the ids came from the server or a file: through OneLine (the JSON keeps them exact).
+            appendRow([Self.shortID(listing.localID), listing.state, listing.templateName.map(flatLine) ?? oneLine(listing.templateID),
+                       oneLine(listing.facilityID),
                        listing.score.map { String(Int(($0 * 100).rounded())) + "%" } ?? "-", reviewState(listing).map(Self.reviewWord) ?? "-",
                        listing.followUpRequired ? "follow-up" : ""])
         }

@@ -14,8 +14,10 @@ enum ReferenceCommands {
     static let facilities = Command(CommandSpec("facilities", summary: "cached facilities (offline)")) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
         let list = try workspace.facilities()
+        // Names and ids came from the server or a file: each cell through OneLine (the JSON keeps them exact).
         let lines = list.isEmpty ? ["No facilities on this device. Sync, or import them with 'jqc facilities import FILE'."]
-            : TextTable.render(["ID", "NAME", "ADDRESS", "PROJECT"], list.map { [$0.id, $0.name, $0.address, $0.projectName] })
+            : TextTable.render(["ID", "NAME", "ADDRESS", "PROJECT"],
+                               list.map { [oneLine($0.id), flatLine($0.name), flatLine($0.address), flatLine($0.projectName)] })
         return CommandOutput(lines: lines, json: ["facilities": .array(list.map {
             ["id": .string($0.id), "name": .string($0.name), "address": .string($0.address), "project_name": .string($0.projectName)]
         })])
@@ -29,8 +31,8 @@ enum ReferenceCommands {
             throw AppError.notFound("No facility '\(facility)' on this device. See 'jqc facilities'.")
         }
         let list = try workspace.areas(facilityID: facility)
-        let lines = list.isEmpty ? ["Facility '\(facility)' has no areas on this device."]
-            : TextTable.render(["ID", "NAME", "TYPE"], list.map { [$0.id, $0.name, $0.areaType] })
+        let lines = list.isEmpty ? ["Facility '\(oneLine(facility))' has no areas on this device."]
+            : TextTable.render(["ID", "NAME", "TYPE"], list.map { [oneLine($0.id), flatLine($0.name), flatLine($0.areaType)] })
         return CommandOutput(lines: lines, json: ["areas": .array(list.map {
             ["id": .string($0.id), "facility_id": .string($0.facilityID), "name": .string($0.name), "area_type": .string($0.areaType)]
         })])
@@ -40,7 +42,8 @@ enum ReferenceCommands {
         let workspace = try inv.workspace()
         let list = try workspace.templates()
         let lines = list.isEmpty ? ["No templates on this device. Sync, or import them with 'jqc templates import FILE'."]
-            : TextTable.render(["ID", "NAME", "VERSION", "FIELDS"], list.map { [$0.id, $0.name, String($0.version), String($0.schema.fields.count)] })
+            : TextTable.render(["ID", "NAME", "VERSION", "FIELDS"],
+                               list.map { [oneLine($0.id), flatLine($0.name), String($0.version), String($0.schema.fields.count)] })
         return CommandOutput(lines: lines, json: ["templates": .array(list.map {
             ["id": .string($0.id), "name": .string($0.name), "version": .integer(Int64($0.version)),
              "field_count": .integer(Int64($0.schema.fields.count))]
@@ -135,7 +138,7 @@ enum ReferenceCommands {
     /// What `templates import` prints; the menu says the same.
     static func importedTemplates(_ summary: ImportSummary) -> CommandOutput {
         CommandOutput(lines: [summary.imported.isEmpty ? nothingImported(summary, lists: "no templates (its \"templates\" list is empty)")
-                                  : "Imported \(counted(summary.imported.count, "template")): \(summary.imported.joined(separator: ", "))."]
+                                  : "Imported \(counted(summary.imported.count, "template")): \(summary.imported.map(oneLine).joined(separator: ", "))."]
                                     + summary.warnings.map { "Note: \($0)" },
                              json: ["imported": .array(summary.imported.map { .string($0) }), "warnings": .array(summary.warnings.map { .string($0) })])
     }
@@ -167,7 +170,7 @@ enum ReferenceCommands {
         let facilities = counted(summary.imported.count, "facility", "facilities")
         let line = summary.imported.isEmpty && summary.areas == 0
             ? nothingImported(summary, lists: "no facilities and no areas (its \"facilities\" list is empty)")
-            : "Imported \(facilities)\(summary.imported.isEmpty ? "" : " (\(summary.imported.joined(separator: ", ")))")"
+            : "Imported \(facilities)\(summary.imported.isEmpty ? "" : " (\(summary.imported.map(oneLine).joined(separator: ", ")))")"
                 + (summary.areas > 0 ? " and \(counted(summary.areas, "area"))." : ".")
         return CommandOutput(lines: [line] + summary.warnings.map { "Note: \($0)" },
                              json: ["imported": .array(summary.imported.map { .string($0) }), "areas": .integer(Int64(summary.areas))])
@@ -188,7 +191,7 @@ enum ReferenceCommands {
     /// What `assignments import` prints; the menu says the same.
     static func importedAssignments(_ summary: ImportSummary) -> CommandOutput {
         CommandOutput(lines: [summary.imported.isEmpty ? nothingImported(summary, lists: "no assignments (its \"assignments\" list is empty)")
-                                  : "Imported \(counted(summary.imported.count, "assignment")): \(summary.imported.joined(separator: ", "))."],
+                                  : "Imported \(counted(summary.imported.count, "assignment")): \(summary.imported.map(oneLine).joined(separator: ", "))."],
                              json: ["imported": .array(summary.imported.map { .string($0) })])
     }
 

@@ -34,7 +34,7 @@ enum ReportCommands {
         let id = report.localID.uuidString.lowercased()
         let template = try workspace.template(for: report)
         return CommandOutput(
-            lines: ["Started \(template.name) as draft \(id).",
+            lines: ["Started \(flatLine(template.name)) as draft \(id).",
                     "Answer it with 'jqc run \(id)' or 'jqc answer \(id) FIELD_ID VALUE'."],
             json: ["local_id": .string(id), "state": .string(report.state.rawValue)])
     }
@@ -84,17 +84,17 @@ enum ReportCommands {
         let presenter = ReportPresenter(workspace: workspace, style: style)
         let score = template.map { workspace.score(report, template: $0) }
         let json = presenter.json(report, template: template, photos: photos, issues: issues, score: score)
+        // Names, labels, ids and texts came from templates, the server and people: the presenter shows
+        // each through OneLine as it builds a line, so the answers' colours are kept.
         guard let template, let score else {
             let review = presenter.reviewLines(report)
-                + (report.lifecycle.review?.fieldComments ?? []).map { "  [\($0.fieldID)] supervisor: \($0.comment)" }
-            return CommandOutput(lines: (["Report \(report.localID.uuidString.lowercased())  \(report.state.rawValue)",
-                                          "Its template '\(report.templateID)' is not on this device; answers are kept as they are.",
-                                          report.answers.json.canonicalString()] + review).map { OneLine.flatten($0, lineBreak: " ") },
+                + (report.lifecycle.review?.fieldComments ?? []).map { "  [\(oneLine($0.fieldID))] supervisor: \(flatLine($0.comment))" }
+            return CommandOutput(lines: ["Report \(report.localID.uuidString.lowercased())  \(report.state.rawValue)",
+                                         "Its template '\(oneLine(report.templateID))' is not on this device; answers are kept as they are.",
+                                         flatLine(report.answers.json.canonicalString())] + review,
                                  json: json)
         }
-        // Names, labels and issue texts came from templates, the server and people: each line through OneLine.
-        return CommandOutput(lines: presenter.lines(report, template: template, photos: photos, issues: issues, score: score)
-                                .map { OneLine.flatten($0, lineBreak: " ") }, json: json)
+        return CommandOutput(lines: presenter.lines(report, template: template, photos: photos, issues: issues, score: score), json: json)
     }
 
     static let list = Command(CommandSpec(
@@ -159,7 +159,7 @@ enum ReportCommands {
         let shown = workspace.registry.display(field, saved.answers[field.id], style: inv.context.style)
         let withdrawn = try workspace.withdrawnSignatures(before: report, after: saved)
         return CommandOutput(
-            lines: ["\(field.displayName): \(shown)", "Saved. Score so far: \(ReportPresenter(workspace: workspace, style: inv.context.style).scoreText(workspace.score(saved, template: template)))"]
+            lines: ["\(flatLine(field.displayName)): \(shown)", "Saved. Score so far: \(ReportPresenter(workspace: workspace, style: inv.context.style).scoreText(workspace.score(saved, template: template)))"]
                 + withdrawn.map { ReportPresenter.withdrawnSignatureLine($0, report: workspace.short(saved)) },
             json: ["local_id": .string(saved.localID.uuidString.lowercased()), "field_id": .string(field.id.rawValue),
                    "answer": saved.answers[field.id] ?? .null, "score": saved.score.map { .double($0) } ?? .null,

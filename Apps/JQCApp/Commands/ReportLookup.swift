@@ -29,8 +29,8 @@ enum ReportLookup {
     }
 
     /// What `show` prints for a report read from the server: the presenter's
-    /// view of a local report, every line through `OneLine` (it all came from
-    /// the server), and `"source": "server"` in the JSON.
+    /// view of a local report (every outside string through `OneLine`, as the
+    /// presenter shows a local one), and `"source": "server"` in the JSON.
     static func shown(_ fetched: FetchedReport, in workspace: Workspace, style: TerminalStyle,
                       savedPhotos: [String]? = nil, photoFolder: String? = nil) -> CommandOutput {
         let report = fetched.report
@@ -46,16 +46,16 @@ enum ReportLookup {
             lines = presenter.lines(report, template: template, photos: fetched.photos, issues: fetched.issues, score: score)
         } else {
             lines = ["Report \(report.localID.uuidString.lowercased())  \(report.state.rawValue)",
-                     "Its template '\(report.templateID)' is not on this device; answers are shown as the server holds them.",
-                     report.answers.json.canonicalString()]
+                     "Its template '\(oneLine(report.templateID))' is not on this device; answers are shown as the server holds them.",
+                     flatLine(report.answers.json.canonicalString())]
         }
-        let accepted = fetched.completedAt.map { ", accepted \($0)" } ?? ""
-        lines.insert("Read from the server (server id \(fetched.serverID), revision \(fetched.revision)\(accepted)); not kept on this device.", at: 1)
+        let accepted = fetched.completedAt.map { ", accepted \(flatLine($0))" } ?? ""
+        lines.insert("Read from the server (server id \(oneLine(fetched.serverID)), revision \(fetched.revision)\(accepted)); not kept on this device.", at: 1)
         if let savedPhotos, let photoFolder {
             lines.append("")
-            lines.append("Saved \(savedPhotos.count) photo\(savedPhotos.count == 1 ? "" : "s") to \(photoFolder).")
+            lines.append("Saved \(savedPhotos.count) photo\(savedPhotos.count == 1 ? "" : "s") to \(oneLine(photoFolder)).")
         }
-        return CommandOutput(lines: lines.map { OneLine.flatten($0, lineBreak: " ") }, json: .object(json))
+        return CommandOutput(lines: lines, json: .object(json))
     }
 
     /// Copies a local report's photos into `folder` as `<photo local_id>.jpg`

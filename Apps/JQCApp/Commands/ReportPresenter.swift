@@ -7,13 +7,18 @@ import Scoring
 import Storage
 
 /// Turns a report into what `show`, `list` and the exports print.
+///
+/// Names, labels, ids, comments and issue texts came from templates, the
+/// server and people: each is shown through `OneLine` (`flatLine`, ids
+/// `oneLine`) where it is put into a line, so the answers' own colours stay.
 struct ReportPresenter {
     let workspace: Workspace
     let style: TerminalStyle
 
     /// Says that a signature no longer holds and how to sign again.
     static func withdrawnSignatureLine(_ field: FieldDefinition, report: String) -> String {
-        "Signature '\(field.id)' (\(field.displayName)) withdrawn: the answers changed after signing. Sign again last: jqc answer \(report) \(field.id) NAME"
+        let id = oneLine(field.id.rawValue)
+        return "Signature '\(id)' (\(flatLine(field.displayName))) withdrawn: the answers changed after signing. Sign again last: jqc answer \(report) \(id) NAME"
     }
 
     /// The `show --json` document (CLI.md's fields and a few more).
@@ -75,18 +80,18 @@ struct ReportPresenter {
     }
 
     /// The review as `show` prints it: the decision, who and when, and the comment on the whole report.
-    /// Field comments are printed beside their fields. Server text: the caller passes every line through `OneLine`.
+    /// Field comments are printed beside their fields. Server text, each through `OneLine`.
     func reviewLines(_ report: Report) -> [String] {
         guard let state = reviewState(report) else { return [] }
         let review = report.lifecycle.review
         var decision = "Review:    \(state.phrase)"
         if let review {
             decision += " (revision \(review.revision))"
-            if let by = review.decidedBy { decision += " by \(by.displayName.isEmpty ? by.id : by.displayName)" }
-            if let at = review.decidedAt { decision += " at \(at)" }
+            if let by = review.decidedBy { decision += " by \(by.displayName.isEmpty ? oneLine(by.id) : flatLine(by.displayName))" }
+            if let at = review.decidedAt { decision += " at \(flatLine(at))" }
         }
         var lines = [decision]
-        if let comment = review?.comment, !comment.isEmpty { lines.append("Comment:   \(comment)") }
+        if let comment = review?.comment, !comment.isEmpty { lines.append("Comment:   \(flatLine(comment))") }
         if report.lifecycle.awaitsChanges {
             lines.append(report.state == .draft
                 ? "Change what the comments ask, then 'jqc complete \(workspace.short(report))' to send it back for review."
@@ -97,7 +102,7 @@ struct ReportPresenter {
 
     /// The supervisor's comments on one field, each as a line to print under it.
     func fieldCommentLines(_ report: Report, field: FieldID) -> [String] {
-        (report.lifecycle.review?.comments(on: field) ?? []).map { "      \(arrow) supervisor: \($0)" }
+        (report.lifecycle.review?.comments(on: field) ?? []).map { "      \(arrow) supervisor: \(flatLine($0))" }
     }
 
     private var arrow: String { style.pick("\u{21B3}", "->") }
@@ -151,13 +156,13 @@ struct ReportPresenter {
     func lines(_ report: Report, template: Template, photos: [Photo], issues: [Issue], score: ScoreReport) -> [String] {
         var lines: [String] = []
         lines.append("Report \(id(report.localID))  \(report.state.rawValue)")
-        lines.append("Template:  \(template.name) (\(template.id), version \(template.version))")
+        lines.append("Template:  \(flatLine(template.name)) (\(oneLine(template.id)), version \(template.version))")
         lines.append("Facility:  \(facilityName(report.facilityID))\(report.areaID.map { ", area \(areaName($0, facility: report.facilityID))" } ?? "")")
-        if let assignment = report.assignmentID { lines.append("Assignment: \(assignment)") }
-        if let server = report.serverID { lines.append("Server id: \(server) (revision \(report.lifecycle.baseRevision.map(String.init) ?? "?"))") }
+        if let assignment = report.assignmentID { lines.append("Assignment: \(oneLine(assignment))") }
+        if let server = report.serverID { lines.append("Server id: \(oneLine(server)) (revision \(report.lifecycle.baseRevision.map(String.init) ?? "?"))") }
         if let parent = report.parentLocalID { lines.append("Re-inspection of \(id(parent))") }
         if report.followUpRequired { lines.append("Follow-up required") }
-        if let error = report.lifecycle.lastError { lines.append("Last error: \(error.message) [\(error.code)]") }
+        if let error = report.lifecycle.lastError { lines.append("Last error: \(flatLine(error.message)) [\(oneLine(error.code))]") }
         lines += reviewLines(report)
         lines.append("")
         let logic = workspace.logic(template)
@@ -165,26 +170,27 @@ struct ReportPresenter {
         for field in template.schema.fields {
             let type = workspace.registry.resolve(field)
             if !type.isAnswerable {
-                let text = type.startsSection ? "== \(field.label) ==" : "   \(field.label)"
+                let text = type.startsSection ? "== \(flatLine(field.label)) ==" : "   \(flatLine(field.label))"
                 lines.append(text + (state.isVisible(field.id) ? "" : "  (hidden by condition)"))
                 continue
             }
             let mark = state.isRequired(field.id) ? "*" : " "
             guard state.isVisible(field.id) else {
-                lines.append("\(mark) [\(field.id)] \(field.displayName): \(Self.hiddenText)")
+                lines.append("\(mark) \(Self.name(field)): \(Self.hiddenText)")
                 lines += fieldCommentLines(report, field: field.id)
                 continue
             }
             let shown = type.display(report.answers[field.id], for: field, style: style)
             let calculated = logic.isCalculated(field.id) ? "  (calculated)" : ""
-            let unsupported = logic.unsupportedReason(field.id).map { "  (unsupported here: \($0))" } ?? ""
-            lines.append("\(mark) [\(field.id)] \(field.displayName): \(shown)\(calculated)\(unsupported)")
+            let unsupported = logic.unsupportedReason(field.id).map { "  (unsupported here: \(flatLine($0)))" } ?? ""
+            // `shown` is the type's display (already one line, maybe coloured): kept as it is.
+            lines.append("\(mark) \(Self.name(field)): \(shown)\(calculated)\(unsupported)")
             lines += fieldCommentLines(report, field: field.id)
         }
         // Comments on fields this template does not show (another version's, say) are not lost.
         let shownFields = Set(template.schema.fields.map(\.id))
         for comment in report.lifecycle.review?.fieldComments ?? [] where !shownFields.contains(FieldID(comment.fieldID)) {
-            lines.append("  [\(comment.fieldID)] \(arrow) supervisor: \(comment.comment)")
+            lines.append("  [\(oneLine(comment.fieldID))] \(arrow) supervisor: \(flatLine(comment.comment))")
         }
         lines.append("")
         lines.append("Score: \(scoreText(score))")
@@ -195,14 +201,14 @@ struct ReportPresenter {
             default: part = Self.outcomeName(field).replacingOccurrences(of: "_", with: " ")
             }
             let extras = [field.weight != 1 ? "weight \(Self.number(field.weight))" : nil, field.critical ? "critical" : nil].compactMap { $0 }
-            lines.append("  [\(field.fieldID)] \(field.label.isEmpty ? field.type : field.label): \(part)\(extras.isEmpty ? "" : " (" + extras.joined(separator: ", ") + ")")")
+            lines.append("  [\(oneLine(field.fieldID.rawValue))] \(flatLine(field.label.isEmpty ? field.type : field.label)): \(part)\(extras.isEmpty ? "" : " (" + extras.joined(separator: ", ") + ")")")
         }
         if !photos.isEmpty {
             lines.append("")
             let total = photos.reduce(Int64(0)) { $0 + $1.byteSize }
             lines.append("Photos: \(photos.count), \(Self.bytes(total))")
             for photo in photos {
-                let target = photo.fieldID.map { "field \($0)" } ?? photo.issueLocalID.map { "issue \(String(id($0).prefix(8)))" } ?? "report"
+                let target = photo.fieldID.map { "field \(oneLine($0.rawValue))" } ?? photo.issueLocalID.map { "issue \(String(id($0).prefix(8)))" } ?? "report"
                 lines.append("  \(String(id(photo.localID).prefix(8)))  \(target)  \(Self.bytes(photo.byteSize))  \(photo.uploadState.rawValue)")
             }
         }
@@ -211,7 +217,7 @@ struct ReportPresenter {
             lines.append("Issues: \(issues.count)")
             for issue in issues {
                 let count = photos.filter { $0.issueLocalID == issue.localID }.count
-                lines.append("  \(String(id(issue.localID).prefix(8)))  \(issue.severity.rawValue.uppercased())  \(issue.description)\(count > 0 ? "  (\(count) photo\(count == 1 ? "" : "s"))" : "")")
+                lines.append("  \(String(id(issue.localID).prefix(8)))  \(issue.severity.rawValue.uppercased())  \(flatLine(issue.description))\(count > 0 ? "  (\(count) photo\(count == 1 ? "" : "s"))" : "")")
             }
         }
         return lines
@@ -222,16 +228,23 @@ struct ReportPresenter {
         case .notScored: return "not scored (nothing scoreable answered)"
         case .scored: return "\(score.percentText) (\(Self.number(score.earned)) of \(Self.number(score.possible)))"
         case .failedCritical:
-            return "\(score.percentText) (\(Self.number(score.earned)) of \(Self.number(score.possible))), FAILED: critical field\(score.criticalFailures.count == 1 ? "" : "s") \(score.criticalFailures.map(\.rawValue).joined(separator: ", ")) failed"
+            return "\(score.percentText) (\(Self.number(score.earned)) of \(Self.number(score.possible))), FAILED: critical field\(score.criticalFailures.count == 1 ? "" : "s") \(score.criticalFailures.map { oneLine($0.rawValue) }.joined(separator: ", ")) failed"
         }
     }
 
+    /// A facility's name and id as `show` prints them, each through `OneLine`.
     func facilityName(_ facilityID: String) -> String {
-        workspace.facilityName(facilityID).map { "\($0) (\(facilityID))" } ?? facilityID
+        workspace.facilityName(facilityID).map { "\(flatLine($0)) (\(oneLine(facilityID)))" } ?? oneLine(facilityID)
     }
 
+    /// An area's name and id as `show` prints them, each through `OneLine`.
     func areaName(_ areaID: String, facility: String) -> String {
-        workspace.areaName(areaID, facilityID: facility).map { "\($0) (\(areaID))" } ?? areaID
+        workspace.areaName(areaID, facilityID: facility).map { "\(flatLine($0)) (\(oneLine(areaID)))" } ?? oneLine(areaID)
+    }
+
+    /// A field as a line names it: `[id] label`, both from the template, through `OneLine`.
+    static func name(_ field: FieldDefinition) -> String {
+        "[\(oneLine(field.id.rawValue))] \(flatLine(field.displayName))"
     }
 
     func id(_ uuid: UUID) -> String { uuid.uuidString.lowercased() }

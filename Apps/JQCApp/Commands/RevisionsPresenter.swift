@@ -34,7 +34,8 @@ struct RevisionsPresenter {
                          + (changes.isEmpty ? "  no answer changed" : ""))
             for change in changes {
                 let shown = change.after == nil ? "cleared" : workspace.registry.display(change.field, change.after, style: style)
-                lines.append("      [\(change.field.id)] \(change.field.displayName): \(shown)")
+                // The field's id and label came from the template (or the server's answers): through OneLine.
+                lines.append("      \(ReportPresenter.name(change.field)): \(shown)")
             }
             documents.append([
                 "number": .integer(Int64(index + 1)),

@@ -98,7 +98,8 @@ enum SyncPresenter {
             lines.append("Pulled \(counted(pulled.facilities, "facility", "facilities")), \(counted(pulled.areas, "area")), "
                          + "\(counted(pulled.templates, "template")), \(counted(pulled.assignments, "assignment change")).")
             for skipped in pulled.skippedTemplates {
-                lines.append("Skipped template '\(skipped.id)' (SCHEMA_UNSUPPORTED): \(skipped.reason)")
+                // The server's id and what its schema got wrong: through OneLine.
+                lines.append("Skipped template '\(oneLine(skipped.id))' (SCHEMA_UNSUPPORTED): \(flatLine(skipped.reason))")
             }
         }
         let somethingHappened = summary.accepted + summary.synced + summary.photosUploaded > 0

@@ -122,11 +122,42 @@ public struct MenuScreen: Sendable, Equatable {
         return parts.count == 1 ? last : parts.dropLast().joined(separator: ", ") + " or " + last
     }
 
-    /// Cuts a line to `width` characters, marking the cut.
+    /// Cuts a line to `width` characters, marking the cut. The program's own
+    /// colour codes (`ESC [ ... m`, as in `show`'s answers; text from outside
+    /// reaches a line only through `OneLine`) take no room and are never cut
+    /// in half, and a cut line that had one ends with a reset.
     public static func fit(_ line: String, width: Int, style: TerminalStyle) -> String {
         guard line.count > width else { return line }
         let mark = style.unicode ? "…" : "~"
-        return String(line.prefix(max(width - 1, 0))) + mark
+        guard line.contains("\u{1B}") else { return String(line.prefix(max(width - 1, 0))) + mark }
+        var pieces: [(text: String, code: Bool)] = []
+        var rest = Substring(line)
+        while let first = rest.first {
+            // `ESC [`, digits and semicolons, `m`: one colour code, kept whole.
+            let opens = first == "\u{1B}" && rest.dropFirst().first == "["
+            let parameters = opens ? rest.dropFirst(2).prefix { $0.isASCII && ($0.isNumber || $0 == ";") }.count : 0
+            if opens, rest.dropFirst(2 + parameters).first == "m" {
+                pieces.append((String(rest.prefix(3 + parameters)), true))
+                rest = rest.dropFirst(3 + parameters)
+            } else {
+                pieces.append((String(first), false))
+                rest = rest.dropFirst()
+            }
+        }
+        guard pieces.filter({ !$0.code }).count > width else { return line }
+        var out = "", shown = 0, coloured = false
+        for piece in pieces {
+            if piece.code {
+                out += piece.text
+                coloured = true
+            } else if shown < width - 1 {
+                out += piece.text
+                shown += 1
+            } else {
+                break
+            }
+        }
+        return out + mark + (coloured ? "\u{1B}[0m" : "")
     }
 }
 

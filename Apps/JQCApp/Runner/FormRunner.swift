@@ -129,11 +129,13 @@ public struct FormRunner: Sendable {
 
     private mutating func show(_ found: Int) -> Action {
         let field = steps[found]
+        // The field's id and label came from the template: through OneLine (`value` is the type's display, kept).
+        let name = "'\(oneLine(field.id.rawValue))' (\(flatLine(field.displayName)))"
         switch notAsked[field.id] {
         case .hidden(let why)?:
-            return .message("Field '\(field.id)' (\(field.displayName)) is hidden by condition: \(why).")
+            return .message("Field \(name) is hidden by condition: \(flatLine(why)).")
         case .calculated(let value)?:
-            return .message("Field '\(field.id)' (\(field.displayName)) is calculated from other answers (now \(value)); it is never asked.")
+            return .message("Field \(name) is calculated from other answers (now \(value)); it is never asked.")
         case nil:
             index = found
             return .show
@@ -148,6 +150,6 @@ public struct FormRunner: Sendable {
         if let n = Int(target), (1...max(steps.count, 1)).contains(n), !steps.isEmpty {
             return show(n - 1)
         }
-        return .message("No field '\(target)' in this form; use a field id or a number from 1 to \(steps.count).")
+        return .message("No field '\(oneLine(target))' in this form; use a field id or a number from 1 to \(steps.count).")
     }
 }

@@ -68,7 +68,7 @@ final class RunSession {
         let before = state
         state = logic.updating(state, answers: report.answers, changed: id)
         for field in runner.steps where logic.isCalculated(field.id) && state.isVisible(field.id) && before.value(field.id) != state.value(field.id) {
-            write("  calculated: \(field.displayName) = \(workspace.registry.display(field, state.value(field.id), style: style))")
+            write("  calculated: \(flatLine(field.displayName)) = \(workspace.registry.display(field, state.value(field.id), style: style))")
         }
         runner.setNotAsked(notAsked())
     }
@@ -78,7 +78,9 @@ final class RunSession {
         guard report.lifecycle.isEditable else {
             throw AppError.blocked(.stateNotAllowed, report.lifecycle.refusal(for: .autosave))
         }
-        write(paint("\(template.name): \(runner.steps.count) fields. Type an answer and press Enter; /help for commands.", bold: true))
+        // Names, labels and ids came from the template (and texts from the server): each through
+        // OneLine before it is joined with our words and colours; an answer's display keeps its own.
+        write(paint("\(flatLine(template.name)): \(runner.steps.count) fields. Type an answer and press Enter; /help for commands.", bold: true))
         for line in reviewHeader() { write(line) }
         try show()
         while true {
@@ -124,7 +126,7 @@ final class RunSession {
                     }
                     if let field, field.critical,
                        case .scored(_, passed: false) = workspace.registry.resolve(field).score(report.answers[id], for: field) {
-                        write("  " + paint("! \(field.displayName) is critical and this answer fails it: the report will ask for a follow-up inspection.", error: true))
+                        write("  " + paint("! \(flatLine(field.displayName)) is critical and this answer fails it: the report will ask for a follow-up inspection.", error: true))
                     }
                     answerChanged(id)
                     if case .addRow = answer {
@@ -135,7 +137,7 @@ final class RunSession {
                     runner.advance()
                     try show()
                 } catch {
-                    write("  " + paint("! \(error.message)", error: true))
+                    write("  " + paint("! \(oneLine(error.message))", error: true))
                 }
             case .complete:
                 do {
@@ -145,8 +147,8 @@ final class RunSession {
                     try workspace.setResumeField(of: report, to: nil)
                     return (report, true)
                 } catch {
-                    write("  " + paint("! \(error.message)", error: true))
-                    for problem in error.problems { write("    - \(problem)") }
+                    write("  " + paint("! \(oneLine(error.message))", error: true))
+                    for problem in error.problems { write("    - \(oneLine(problem))") }
                     if let first = workspace.logic(template).completionProblems(report.answers).first {
                         runner.go(to: first.fieldID)
                         try show()
@@ -165,7 +167,7 @@ final class RunSession {
             report = try workspace.report(report.localID.uuidString)
             write("  attached \(result.photos.count) photo\(result.photos.count == 1 ? "" : "s"); type another path, or Enter to go on.")
         } catch {
-            write("  " + paint("! \(error.message)", error: true))
+            write("  " + paint("! \(oneLine(error.message))", error: true))
         }
     }
 
@@ -192,7 +194,7 @@ final class RunSession {
         guard let field = runner.current else {
             write(paint("End of form · \(answered) of \(runner.steps.count) answered · score so far \(score.percentText)", bold: true))
             for field in runner.steps where logic.isCalculated(field.id) && state.isVisible(field.id) {
-                write("  calculated: \(field.displayName) = \(workspace.registry.display(field, state.value(field.id), style: style))")
+                write("  calculated: \(flatLine(field.displayName)) = \(workspace.registry.display(field, state.value(field.id), style: style))")
             }
             write("Type /done to complete, /b to go back, /jump N to revisit a field, /q to save and quit.")
             return
@@ -201,12 +203,12 @@ final class RunSession {
         for heading in headings(before: field) { write(heading) }
         let type = workspace.registry.resolve(field)
         let required = state.isRequired(field.id)
-        write(paint("\(required ? "* " : "")\(field.displayName)", bold: true)
-              + "  [\(field.id), \(field.type)\(required ? ", required" : "")\(field.critical ? ", critical" : "")]")
+        write(paint("\(required ? "* " : "")\(flatLine(field.displayName))", bold: true)
+              + "  [\(oneLine(field.id.rawValue)), \(oneLine(field.type))\(required ? ", required" : "")\(field.critical ? ", critical" : "")]")
         if field.critical {
             write("  " + paint("Critical: a fail here fails the whole inspection and asks for a follow-up.", error: true))
         }
-        if let reason = logic.unsupportedReason(field.id) { write("  This field is unsupported here: \(reason).") }
+        if let reason = logic.unsupportedReason(field.id) { write("  This field is unsupported here: \(flatLine(reason)).") }
         for comment in report.lifecycle.review?.comments(on: field.id) ?? [] {
             // The supervisor's words, from the server: one line through the sanitiser.
             write("  " + paint("Supervisor: " + OneLine.flatten(comment, lineBreak: " "), error: true))
@@ -239,7 +241,7 @@ final class RunSession {
         var cursor = position - 1
         while cursor >= 0, !workspace.registry.resolve(template.schema.fields[cursor]).isAnswerable {
             let f = template.schema.fields[cursor]
-            lines.insert(workspace.registry.resolve(f).startsSection ? paint("== \(f.label) ==", bold: true) : "  \(f.label)", at: 0)
+            lines.insert(workspace.registry.resolve(f).startsSection ? paint("== \(flatLine(f.label)) ==", bold: true) : "  \(flatLine(f.label))", at: 0)
             cursor -= 1
         }
         return lines

@@ -176,6 +176,16 @@ public func oneLine(_ text: String) -> String {
     OneLine.escaped(text)
 }
 
+/// A name, label or other text from outside (the server, a template, a
+/// person) as one line of human output (`OneLine.flatten`): line breaks
+/// become a space, control characters (a terminal escape sequence's ESC,
+/// BEL, CR, BS, NUL) and direction overrides are dropped. Applied to each
+/// outside string before it is joined with the program's own words and
+/// colours, never to a whole styled line; ids go through `oneLine`.
+public func flatLine(_ text: String) -> String {
+    OneLine.flatten(text, lineBreak: " ")
+}
+
 /// This app's version, sent as `X-JQC-App-Version` and compared with the server's minimum.
 public enum AppVersion {
     public static let current = ProductVersion.current
