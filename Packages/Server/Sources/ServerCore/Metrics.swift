@@ -38,6 +38,8 @@ final class ServerMetrics: Sendable {
         var busy = 0
         /// Webhook attempts by what they left: `delivered`, `pending` (to be tried again) or `failed`.
         var webhookAttempts: [WebhookDeliveryState: Int] = [:]
+        /// Requests refused because a user's quota was met.
+        var quotaRefusals = 0
     }
 
     /// The upper bounds of the duration buckets, in seconds.
@@ -76,6 +78,9 @@ final class ServerMetrics: Sendable {
 
     /// Counts one webhook attempt by what it left.
     func webhookAttempted(_ outcome: WebhookDeliveryState) { state.withLock { $0.webhookAttempts[outcome, default: 0] += 1 } }
+
+    /// Counts a request refused by a quota.
+    func quotaRefused() { state.withLock { $0.quotaRefusals += 1 } }
 
     /// Counts a photo stored for the first time.
     func photoStored() { state.withLock { $0.photosStored += 1 } }

@@ -55,6 +55,9 @@ enum MetricsExposition {
             sample("jqc_server_webhook_attempts_total", [("outcome", label)], String(counted.webhookAttempts[state] ?? 0))
         }
 
+        family("jqc_server_quota_refusals_total", "counter", "Requests refused (429 QUOTA_EXCEEDED) because a user's stored bytes, revisions of the day or a report's photos were at their quota.")
+        sample("jqc_server_quota_refusals_total", [], String(counted.quotaRefusals))
+
         family("jqc_server_db_connections", "gauge", "Database connections open (a SQLite server holds one).")
         sample("jqc_server_db_connections", [], String(gauges.connections.open))
 

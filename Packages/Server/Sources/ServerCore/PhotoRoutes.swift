@@ -41,6 +41,15 @@ extension ServerApp {
             throw ServerError.unprocessable(code: "PHOTO_HASH_MISMATCH",
                                             "the file's SHA-256 is \(file.sha256), not the \(claimed) sent; upload it again")
         }
+        // The quotas before anything is stored: photos of this report, and the caller's bytes.
+        _ = try store.read { session throws(ServerError) -> Int in
+            let held = try session.photos(serverID: serverID).count
+            guard held < config.quotas.photosPerReport else {
+                throw ServerError.quotaExceeded("report '\(serverID)' holds \(held) photos, the most one report may hold", retryAfter: 3_600)
+            }
+            try config.quotas.checkBytes(try session.usage(userID: caller.user.id, day: Quotas.day(Date())).bytes, adding: file.byteSize)
+            return held
+        }
         try photos.keep(descriptor: file.descriptor, sha256: file.sha256, byteSize: file.byteSize)
         let photo = StoredPhoto(localID: localID, serverID: serverID, fieldID: fieldID, issueLocalID: issueLocalID,
                                 sha256: file.sha256, byteSize: file.byteSize)
@@ -48,6 +57,7 @@ extension ServerApp {
             // Two uploads of the same photo may race; the second answers as a repeat.
             if let raced = try session.photo(localID: localID) { return (raced, false) }
             try session.insertPhoto(photo, uploadedBy: caller.user.id)
+            try session.addUsage(userID: caller.user.id, bytes: photo.byteSize, revisions: 0, day: Quotas.day(Date()))
             return (photo, true)
         }
         if stored.1 { metrics.photoStored() }

@@ -126,6 +126,11 @@ extension ServerApp {
                 }
             }
             try session.reopenReviews(accepted, at: RFC3339.string(Date()))
+            // Over a quota, the whole batch is refused (429) and nothing of it stays: the device keeps it and retries.
+            if !accepted.isEmpty {
+                try config.quotas.charge(userID: caller.user.id, bytes: Int64(accepted.reduce(0) { $0 + $1.payloadBytes }),
+                                         revisions: accepted.count, in: session, now: Date())
+            }
             return results
         }
         // Webhook senders read the events just recorded.
@@ -195,7 +200,7 @@ extension ServerApp {
                                                       source: "device", authorID: caller.user.id, limit: config.maxRevisions,
                                                       now: now)
             accepted.append(AcceptedRevision(serverID: existing.serverID, localID: report.localID, ownerID: existing.ownerID,
-                                             revision: revision, kind: "amended", actor: caller.person))
+                                             revision: revision, kind: "amended", actor: caller.person, payloadBytes: payloadJSON.utf8.count))
             return SyncResult(localID: report.localID, status: .accepted, serverID: existing.serverID, revision: revision)
         }
 
@@ -220,7 +225,7 @@ extension ServerApp {
             try session.closeAssignment(id: assignment, inspectorID: caller.user.id)
         }
         accepted.append(AcceptedRevision(serverID: serverID, localID: report.localID, ownerID: caller.user.id, revision: 1,
-                                         kind: "accepted", actor: caller.person))
+                                         kind: "accepted", actor: caller.person, payloadBytes: payloadJSON.utf8.count))
         return SyncResult(localID: report.localID, status: .accepted, serverID: serverID, revision: 1)
     }
 

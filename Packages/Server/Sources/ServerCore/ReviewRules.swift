@@ -10,6 +10,8 @@ struct AcceptedRevision: Sendable {
     /// `accepted` (the first), `amended` (a device's next), `edited` (on the server), `merged`.
     var kind: String
     var actor: WirePerson
+    /// The bytes of the revision's payload, charged to the sender's quota.
+    var payloadBytes = 0
 }
 
 extension StorageSession {

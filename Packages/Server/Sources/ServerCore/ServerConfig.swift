@@ -78,6 +78,8 @@ struct ServerConfig: Sendable {
     var metricsHost = "127.0.0.1"
     /// How this instance delivers webhooks.
     var webhooks = WebhookSettings()
+    /// What one user may store.
+    var quotas = Quotas()
 
     /// A configuration with defaults for everything but the database.
     init(database: String) { self.database = database }
@@ -130,6 +132,9 @@ struct ServerConfig: Sendable {
         .value("console-max-age", "SECONDS", help: "a console session ends this long after signing in, whatever its use (default 43200, 12 hours)"),
         .value("metrics-port", "PORT", help: "serve Prometheus metrics at /metrics on this port; 0 picks a free one (default: none)"),
         .value("metrics-host", "ADDRESS", help: "address of the metrics listener (default 127.0.0.1)"),
+        .value("quota-bytes", "N", help: "bytes one user may store, revisions and photos (default 21474836480, 20 GiB)"),
+        .value("quota-revisions-per-day", "N", help: "revisions one user may send a UTC day (default 2000)"),
+        .value("quota-photos-per-report", "N", help: "photos one report may hold (default 500)"),
         .value("webhook-senders", "N", help: "webhook deliveries this instance makes at once; 0 leaves them to other instances (default 4)"),
         .value("webhook-timeout", "SECONDS", help: "seconds a webhook receiver has to answer 2xx, 1 to 10 (default 10)"),
         .value("webhook-lease", "SECONDS", help: "seconds a delivery stays with the instance attempting it before another may (default 60)"),
@@ -216,6 +221,12 @@ struct ServerConfig: Sendable {
         }
         try readObservability(parsed, into: &config)
         try readWebhooks(parsed, into: &config)
+        if let text = parsed.value("quota-bytes") {
+            guard let value = Int64(text), value > 0 else { throw UsageError("--quota-bytes '\(text)' is not a positive number of bytes.") }
+            config.quotas.bytes = value
+        }
+        config.quotas.revisionsPerDay = try whole(parsed, "quota-revisions-per-day", default: config.quotas.revisionsPerDay, range: 1...10_000_000)
+        config.quotas.photosPerReport = try whole(parsed, "quota-photos-per-report", default: config.quotas.photosPerReport, range: 1...100_000)
         return config
     }
 

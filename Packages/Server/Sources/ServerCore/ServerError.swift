@@ -72,6 +72,11 @@ public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         ServerError(status: 429, code: "RATE_LIMITED", message, retryAfter: retryAfter)
     }
 
+    /// 429 `QUOTA_EXCEEDED`: the caller's stored bytes, revisions of the day or photos of a report are at their limit.
+    public static func quotaExceeded(_ message: String, retryAfter: Int) -> ServerError {
+        ServerError(status: 429, code: "QUOTA_EXCEEDED", message, retryAfter: retryAfter)
+    }
+
     /// 503: temporarily unavailable; try again after `retryAfter` seconds.
     public static func unavailable(_ message: String, retryAfter: Int) -> ServerError {
         ServerError(status: 503, code: "UNAVAILABLE", message, retryAfter: retryAfter)

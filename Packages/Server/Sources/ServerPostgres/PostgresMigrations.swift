@@ -141,6 +141,17 @@ enum PostgresMigrations {
             CREATE INDEX webhook_deliveries_failed ON webhook_deliveries(id) WHERE state = 'failed';
             CREATE INDEX webhook_deliveries_delivered ON webhook_deliveries(delivered_at) WHERE state = 'delivered'
             """),
+        // Quotas: what each user has stored (revision payloads and photos they
+        // sent, in bytes) and their revisions of the current UTC day, kept in
+        // the transactions that store them (the row locked until commit).
+        ("006-quotas", """
+            CREATE TABLE user_usage (user_id text PRIMARY KEY, bytes bigint NOT NULL, day text NOT NULL, revisions integer NOT NULL);
+            INSERT INTO user_usage (user_id, bytes, day, revisions)
+            SELECT u.id,
+                   COALESCE((SELECT SUM(octet_length(v.payload)) FROM report_revisions v WHERE v.author_id = u.id), 0)
+                   + COALESCE((SELECT SUM(p.byte_size) FROM photos p WHERE p.uploaded_by = u.id), 0), '', 0
+            FROM users u
+            """),
     ]
 
     /// Brings the database to this build's schema, or refuses it.

@@ -116,3 +116,22 @@ extension PostgresSession {
             """, [.text(RFC3339.string(Date())), .text(userID), .text(refreshHash)])
     }
 }
+
+/// What each user has stored, for the quotas.
+extension PostgresSession {
+    func usage(userID: String, day: String) throws(ServerError) -> (bytes: Int64, revisions: Int) {
+        guard let row = try query("SELECT bytes, day, revisions FROM user_usage WHERE user_id = $1\(lockClause)", [.text(userID)]).first else {
+            return (0, 0)
+        }
+        return (row.int("bytes") ?? 0, row.string("day") == day ? Int(row.int("revisions") ?? 0) : 0)
+    }
+
+    func addUsage(userID: String, bytes: Int64, revisions: Int, day: String) throws(ServerError) {
+        try query("""
+            INSERT INTO user_usage (user_id, bytes, day, revisions) VALUES ($1, $2, $3, $4)
+            ON CONFLICT (user_id) DO UPDATE SET bytes = user_usage.bytes + excluded.bytes,
+                revisions = CASE WHEN user_usage.day = excluded.day THEN user_usage.revisions + excluded.revisions ELSE excluded.revisions END,
+                day = excluded.day
+            """, [.text(userID), .integer(bytes), .text(day), .integer(Int64(revisions))])
+    }
+}

@@ -121,3 +121,21 @@ extension SQLiteSession {
             """, [.text(RFC3339.string(Date())), .text(userID), .text(refreshHash)])
     }
 }
+
+/// What each user has stored, for the quotas.
+extension SQLiteSession {
+    func usage(userID: String, day: String) throws(ServerError) -> (bytes: Int64, revisions: Int) {
+        guard let row = try db.query("SELECT bytes, day, revisions FROM user_usage WHERE user_id = ?", [.text(userID)]).first else {
+            return (0, 0)
+        }
+        return (row.integer("bytes") ?? 0, row.text("day") == day ? Int(row.integer("revisions") ?? 0) : 0)
+    }
+
+    func addUsage(userID: String, bytes: Int64, revisions: Int, day: String) throws(ServerError) {
+        try db.update("""
+            INSERT INTO user_usage (user_id, bytes, day, revisions) VALUES (?, ?, ?, ?)
+            ON CONFLICT(user_id) DO UPDATE SET bytes = bytes + excluded.bytes,
+                revisions = CASE WHEN day = excluded.day THEN revisions + excluded.revisions ELSE excluded.revisions END, day = excluded.day
+            """, [.text(userID), .integer(bytes), .text(day), .integer(Int64(revisions))])
+    }
+}

@@ -172,5 +172,18 @@ enum ServerMigrations {
             "CREATE INDEX webhook_deliveries_failed ON webhook_deliveries(id) WHERE state = 'failed'",
             "CREATE INDEX webhook_deliveries_delivered ON webhook_deliveries(delivered_at) WHERE state = 'delivered'",
         ]),
+        // Quotas: what each user has stored (revision payloads and photos they
+        // sent, in bytes) and their revisions of the current UTC day, kept in
+        // the transactions that store them.
+        ("008-quotas", [
+            "CREATE TABLE user_usage (user_id TEXT PRIMARY KEY, bytes INTEGER NOT NULL, day TEXT NOT NULL, revisions INTEGER NOT NULL)",
+            """
+            INSERT INTO user_usage (user_id, bytes, day, revisions)
+            SELECT u.id,
+                   COALESCE((SELECT SUM(length(CAST(v.payload AS BLOB))) FROM report_revisions v WHERE v.author_id = u.id), 0)
+                   + COALESCE((SELECT SUM(p.byte_size) FROM photos p WHERE p.uploaded_by = u.id), 0), '', 0
+            FROM users u
+            """,
+        ]),
     ]
 }

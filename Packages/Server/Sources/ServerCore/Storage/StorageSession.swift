@@ -205,6 +205,14 @@ public protocol StorageSession {
     /// Forgets at most `limit` deliveries delivered before `before` (RFC 3339); how many went.
     func pruneWebhookDeliveries(deliveredBefore before: String, limit: Int) throws(ServerError) -> Int
 
+    // MARK: Quotas
+
+    /// What a user has stored: bytes (revision payloads and photos they sent),
+    /// and revisions on the UTC day `day` (0 when the count is of another day).
+    func usage(userID: String, day: String) throws(ServerError) -> (bytes: Int64, revisions: Int)
+    /// Adds to a user's stored bytes and to their revisions of `day` (a new day starts the count afresh).
+    func addUsage(userID: String, bytes: Int64, revisions: Int, day: String) throws(ServerError)
+
     // MARK: History and roll-up
 
     /// One page of the reports `query` matches, newest first, and how many it matches in all.
