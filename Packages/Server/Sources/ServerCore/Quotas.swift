@@ -9,7 +9,7 @@ import Models
 /// as a busy server: what they hold stays with them and is sent again later.
 struct Quotas: Sendable, Equatable {
     var bytes: Int64 = 20 * 1024 * 1024 * 1024
-    var revisionsPerDay = 2_000
+    var revisionsPerDay = 100_000
     var photosPerReport = 500
 
     /// The UTC day of `date`, `YYYY-MM-DD`: revisions are counted per day.

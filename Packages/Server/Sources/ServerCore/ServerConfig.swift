@@ -133,7 +133,7 @@ struct ServerConfig: Sendable {
         .value("metrics-port", "PORT", help: "serve Prometheus metrics at /metrics on this port; 0 picks a free one (default: none)"),
         .value("metrics-host", "ADDRESS", help: "address of the metrics listener (default 127.0.0.1)"),
         .value("quota-bytes", "N", help: "bytes one user may store, revisions and photos (default 21474836480, 20 GiB)"),
-        .value("quota-revisions-per-day", "N", help: "revisions one user may send a UTC day (default 2000)"),
+        .value("quota-revisions-per-day", "N", help: "revisions one user may send a UTC day (default 100000)"),
         .value("quota-photos-per-report", "N", help: "photos one report may hold (default 500)"),
         .value("webhook-senders", "N", help: "webhook deliveries this instance makes at once; 0 leaves them to other instances (default 4)"),
         .value("webhook-timeout", "SECONDS", help: "seconds a webhook receiver has to answer 2xx, 1 to 10 (default 10)"),
