@@ -282,66 +282,71 @@ def main():
     servers = [("this build", args.server)] + ([("baseline", args.baseline)] if args.baseline else [])
     if args.webhook:
         return webhook_cost(args)
-    rates = {label: [] for label, _ in servers}
+    if args.fleet:
+        postgres = Postgres(args.work) if args.postgres else None
+        try:
+            return fleet(args, servers, postgres)
+        except Fatal as error:
+            print(f"ingest: {error}", file=sys.stderr)
+            return 1
+        finally:
+            if postgres:
+                postgres.stop()
+    # The baseline (a build before PostgreSQL) stays on SQLite.
+    rates = alternate(args, [(label, binary, label == "this build", None) for label, binary in servers])
+    if rates is None:
+        return 1
+    medians = report(args, "this build on PostgreSQL" if args.postgres else "SQLite", "", rates)
+    if args.baseline:
+        print(f"  ratio this build / baseline: {medians['this build'] / medians['baseline']:.2f}")
+    return 0
+
+
+def alternate(args, variants):
+    """Each variant (label, server binary, on PostgreSQL when --postgres, webhook URL or None) run in turn,
+    --repeat times; the rates by label, or None (the reason said) when a run failed."""
+    rates = {label: [] for label, *_ in variants}
     postgres = None
     try:
         if args.postgres:
             postgres = Postgres(args.work)
-        if args.fleet:
-            return fleet(args, servers, postgres)
         for run in range(args.repeat):
-            for label, binary in servers:
-                store = postgres if label == "this build" else None
-                rate = run_once(binary, args.work, label.replace(" ", "-"), args.clients, args.batches, args.batch, store)
+            for label, binary, on_postgres, webhook in variants:
+                rate = run_once(binary, args.work, label.replace(" ", "-"), args.clients, args.batches, args.batch,
+                                postgres if on_postgres else None, webhook=webhook)
                 rates[label].append(rate)
                 log(f"run {run + 1}: {label}: {rate:,.0f} reports/s")
     except Fatal as error:
         print(f"ingest: {error}", file=sys.stderr)
-        return 1
+        return None
     finally:
         if postgres:
             postgres.stop()
+    return rates
+
+
+def report(args, store, note, rates):
+    """Prints the medians of `rates` and each run's figure; returns the medians."""
     total = args.clients * args.batches * args.batch
-    store = "this build on PostgreSQL" if args.postgres else "SQLite"
     print(f"[{store}] {args.clients} clients x {args.batches} batches x {args.batch} new reports ({total:,} per run), "
-          f"median of {args.repeat} runs:")
+          f"median of {args.repeat} runs{note}:")
     medians = {label: statistics.median(values) for label, values in rates.items()}
-    for label, _ in servers:
-        print(f"  {label:>10}: {medians[label]:8,.0f} reports/s   (runs: {', '.join(f'{v:,.0f}' for v in rates[label])})")
-    if args.baseline:
-        print(f"  ratio this build / baseline: {medians['this build'] / medians['baseline']:.2f}")
-    return 0
+    width = max(len(label) for label in rates)
+    for label, values in rates.items():
+        print(f"  {label:>{width}}: {medians[label]:8,.0f} reports/s   (runs: {', '.join(f'{v:,.0f}' for v in values)})")
+    return medians
 
 
 def webhook_cost(args):
     """This build without a webhook and with one whose receiver never answers, alternating; the ratio of the medians."""
     receiver = SilentReceiver()
     url = f"http://127.0.0.1:{receiver.port}/hook"
-    rates = {"without": [], "with": []}
-    postgres = None
-    try:
-        if args.postgres:
-            postgres = Postgres(args.work)
-        for run in range(args.repeat):
-            for label in ("without", "with"):
-                rate = run_once(args.server, args.work, f"webhook-{label}", args.clients, args.batches, args.batch, postgres,
-                                webhook=url if label == "with" else None)
-                rates[label].append(rate)
-                log(f"run {run + 1}: {label} a webhook: {rate:,.0f} reports/s")
-    except Fatal as error:
-        print(f"ingest: {error}", file=sys.stderr)
+    rates = alternate(args, [("without a webhook", args.server, True, None), ("with a webhook", args.server, True, url)])
+    if rates is None:
         return 1
-    finally:
-        if postgres:
-            postgres.stop()
-    total = args.clients * args.batches * args.batch
-    store = "PostgreSQL" if args.postgres else "SQLite"
-    medians = {label: statistics.median(values) for label, values in rates.items()}
-    print(f"[{store}] {args.clients} clients x {args.batches} batches x {args.batch} new reports ({total:,} per run), "
-          f"median of {args.repeat} runs; the webhook's receiver accepts connections and never answers:")
-    for label in ("without", "with"):
-        print(f"  {label:>7} a webhook: {medians[label]:8,.0f} reports/s   (runs: {', '.join(f'{v:,.0f}' for v in rates[label])})")
-    ratio = medians["with"] / medians["without"]
+    medians = report(args, "PostgreSQL" if args.postgres else "SQLite", "; the webhook's receiver accepts connections and never answers",
+                     rates)
+    ratio = medians["with a webhook"] / medians["without a webhook"]
     print(f"  ratio with / without: {ratio:.3f}  target >= 0.95: {'PASS' if ratio >= 0.95 else 'FAIL'}")
     return 0
 

@@ -42,14 +42,10 @@ extension ServerApp {
                                             "the file's SHA-256 is \(file.sha256), not the \(claimed) sent; upload it again")
         }
         // The quotas before anything is stored: photos of this report, and the caller's bytes.
-        _ = try store.read { session throws(ServerError) -> Int in
-            let held = try session.photos(serverID: serverID).count
-            guard held < config.quotas.photosPerReport else {
-                throw ServerError.quotaExceeded("report '\(serverID)' holds \(held) photos, the most one report may hold", retryAfter: 3_600)
-            }
-            try config.quotas.checkBytes(try session.usage(userID: caller.user.id, day: Quotas.day(Date())).bytes, adding: file.byteSize)
-            return held
+        let (held, used) = try store.read { session in
+            (try session.photos(serverID: serverID).count, try session.usage(userID: caller.user.id, day: Quotas.day(Date())).bytes)
         }
+        try config.quotas.checkPhoto(serverID, held: held, used: used, adding: file.byteSize)
         try photos.keep(descriptor: file.descriptor, sha256: file.sha256, byteSize: file.byteSize)
         let photo = StoredPhoto(localID: localID, serverID: serverID, fieldID: fieldID, issueLocalID: issueLocalID,
                                 sha256: file.sha256, byteSize: file.byteSize)

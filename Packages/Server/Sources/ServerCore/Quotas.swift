@@ -34,6 +34,14 @@ struct Quotas: Sendable, Equatable {
         try session.addUsage(userID: userID, bytes: added, revisions: revisions, day: today)
     }
 
+    /// Refuses one more photo for a report holding `held`, or `adding` its bytes to the `used` of its sender, past the quotas.
+    func checkPhoto(_ serverID: String, held: Int, used: Int64, adding: Int64) throws(ServerError) {
+        guard held < photosPerReport else {
+            throw ServerError.quotaExceeded("report '\(serverID)' holds \(held) photos, the most one report may hold", retryAfter: 3_600)
+        }
+        try checkBytes(used, adding: adding)
+    }
+
     /// Refuses `adding` more bytes to `used` past the quota.
     func checkBytes(_ used: Int64, adding: Int64) throws(ServerError) {
         guard used + adding > bytes else { return }

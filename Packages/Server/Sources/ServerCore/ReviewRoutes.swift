@@ -55,9 +55,7 @@ extension ServerApp {
             throw ServerError.badRequest("to \(decision.rawValue) a report, say why: give a 'comment' or at least one field comment")
         }
         let now = RFC3339.string(Date())
-        var announced = false
-        defer { if announced { webhookBell.ring() } }
-        return try store.write { session -> (StoredReview, String, Bool) in
+        let outcome = try store.write { session -> (StoredReview, String, Bool) in
             let generation = try session.setting(ReviewCursor.generationKey) ?? "0"
             guard let report = try session.report(serverID: serverID) else { throw ServerError.notFound("no report '\(serverID)'") }
             let current = try session.review(serverID: serverID)
@@ -85,9 +83,11 @@ extension ServerApp {
             try session.recordReportEvent(StoredReportEvent(serverID: report.serverID, at: now, actor: caller.person,
                                                             kind: decision.eventKind, revision: report.currentRevision,
                                                             comment: comment, fieldComments: fieldComments, change: saved.change))
-            announced = true
             return (saved, generation, true)
         }
+        // Webhook senders read the decision just recorded.
+        if outcome.2 { webhookBell.ring() }
+        return outcome
     }
 
     /// `GET /reviews?since=&limit=`: the current review of each report

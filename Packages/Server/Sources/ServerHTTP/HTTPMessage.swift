@@ -14,11 +14,10 @@ public enum BodyPolicy: Sendable, Equatable {
 
 /// A file part of a multipart body, already on disk and hashed.
 public struct UploadedFile: Sendable, Equatable {
-    /// The temporary file holding the bytes; removed when the request ends.
-    public var temporaryPath: String
-    /// The descriptor the bytes were written through, open for reading and
-    /// writing until the request ends: the one way to the bytes that were
-    /// hashed (the name could be replaced; the descriptor cannot).
+    /// The descriptor of the temporary file the bytes were written through,
+    /// open for reading and writing until the request ends (the file is then
+    /// closed and removed): the one way to the bytes that were hashed (its
+    /// name could be replaced; the descriptor cannot).
     public var descriptor: Int32
     /// How many bytes arrived.
     public var byteSize: Int64

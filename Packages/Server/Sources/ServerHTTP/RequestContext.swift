@@ -141,7 +141,7 @@ final class RequestContext: @unchecked Sendable {
                 if fileSeen, let filePath, let hasher {
                     if let sha256 = hasher.finish() {
                         // The descriptor stays open (and is closed when the request ends): the store reads it.
-                        file = UploadedFile(temporaryPath: filePath, descriptor: fileDescriptor, byteSize: fileBytes, sha256: sha256)
+                        file = UploadedFile(descriptor: fileDescriptor, byteSize: fileBytes, sha256: sha256)
                     } else {
                         unlink(filePath)
                         request.body = .unreadable("the server could not hash the upload")

@@ -132,8 +132,7 @@ enum PostgresMigrations {
                 cursor bigint NOT NULL);
             CREATE TABLE webhook_deliveries (
                 id bigserial PRIMARY KEY, webhook_id text NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
-                event_id text NOT NULL, type text NOT NULL, at text NOT NULL, report_server_id text NOT NULL, revision integer NOT NULL,
-                change bigint NOT NULL, template_version integer, issue_local_id text, body text,
+                event_id text NOT NULL, type text NOT NULL, at text NOT NULL, report_server_id text NOT NULL, body text NOT NULL,
                 state text NOT NULL, attempts integer NOT NULL, next_attempt_at bigint NOT NULL, lease_until bigint, lease_owner text,
                 last_status integer, last_error text, last_attempt_at text, delivered_at text);
             CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_attempt_at) WHERE state = 'pending';

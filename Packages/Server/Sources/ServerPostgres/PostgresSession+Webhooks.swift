@@ -9,8 +9,7 @@ import ServerCore
 extension PostgresSession {
     private static let hookColumns = "h.id, h.url, h.events, h.secret, h.allow_private, h.created_at, h.disabled_at, h.disabled_reason"
     private static let deliveryColumns = """
-        d.id, d.webhook_id, d.event_id, d.type, d.at, d.report_server_id, d.revision, d.change, d.template_version, d.issue_local_id,
-        d.state, d.attempts, d.next_attempt_at, d.last_status, d.last_error, d.last_attempt_at, d.delivered_at
+        d.id, d.webhook_id, d.event_id, d.type, d.at, d.report_server_id, d.body, d.state, d.attempts, d.next_attempt_at, d.last_status, d.last_error, d.last_attempt_at, d.delivered_at
         """
 
     private static func hook(_ row: PostgresRow, id column: String = "id") -> StoredWebhook {
@@ -23,10 +22,7 @@ extension PostgresSession {
     private static func delivery(_ row: PostgresRow) -> WebhookDelivery {
         let event = WebhookEvent(id: row.string("event_id") ?? "",
                                  type: row.string("type").flatMap(WebhookEventType.init(rawValue:)) ?? .reportAccepted,
-                                 at: row.string("at") ?? "", reportServerID: row.string("report_server_id") ?? "",
-                                 revision: Int(row.int("revision") ?? 0), change: row.int("change") ?? 0,
-                                 templateVersion: row.int("template_version").map { Int($0) }, issueLocalID: row.string("issue_local_id"),
-                                 body: row.string("body"))
+                                 at: row.string("at") ?? "", reportServerID: row.string("report_server_id") ?? "", body: row.string("body") ?? "")
         return WebhookDelivery(id: row.int("id") ?? 0, webhookID: row.string("webhook_id") ?? "", event: event,
                         state: row.string("state").flatMap(WebhookDeliveryState.init(rawValue:)) ?? .pending,
                         attempts: Int(row.int("attempts") ?? 0), nextAttemptAt: row.int("next_attempt_at") ?? 0,
@@ -76,20 +72,17 @@ extension PostgresSession {
         for event in events {
             for hook in webhooks where hook.events.contains(event.type) {
                 rows.append(DeliveryRow(ord: rows.count, webhook_id: hook.id, event_id: event.id, type: event.type.rawValue, at: event.at,
-                                        report_server_id: event.reportServerID, revision: event.revision, change: event.change,
-                                        template_version: event.templateVersion, issue_local_id: event.issueLocalID, body: event.body))
+                                        report_server_id: event.reportServerID, body: event.body))
             }
         }
         guard !rows.isEmpty else { return }
         // One round trip for the whole batch: the rows as a JSON array, inserted in order (ids follow it).
         guard let data = try? JSONEncoder().encode(rows) else { throw ServerError.internal("the webhook events could not be encoded") }
         try query("""
-            INSERT INTO webhook_deliveries (webhook_id, event_id, type, at, report_server_id, revision, change, template_version,
-                issue_local_id, body, state, attempts, next_attempt_at)
-            SELECT webhook_id, event_id, type, at, report_server_id, revision, change, template_version, issue_local_id, body,
-                'pending', 0, $2
+            INSERT INTO webhook_deliveries (webhook_id, event_id, type, at, report_server_id, body, state, attempts, next_attempt_at)
+            SELECT webhook_id, event_id, type, at, report_server_id, body, 'pending', 0, $2
             FROM json_to_recordset($1::json) AS x(ord integer, webhook_id text, event_id text, type text, at text, report_server_id text,
-                                                  revision integer, change bigint, template_version integer, issue_local_id text, body text)
+                                                  body text)
             ORDER BY ord
             """, [.text(String(decoding: data, as: UTF8.self)), .integer(dueAt)])
     }
@@ -109,7 +102,7 @@ extension PostgresSession {
         var claimed: [ClaimedDelivery] = []
         for id in taken.sorted() {
             guard let row = try query("""
-                SELECT \(Self.deliveryColumns), d.body, \(Self.hookColumns.replacingOccurrences(of: "h.id", with: "h.id AS hook_id"))
+                SELECT \(Self.deliveryColumns), \(Self.hookColumns.replacingOccurrences(of: "h.id", with: "h.id AS hook_id"))
                 FROM webhook_deliveries d JOIN webhooks h ON h.id = d.webhook_id
                 WHERE d.id = $1
                 """, [.integer(id)]).first else { continue }
@@ -172,9 +165,5 @@ private struct DeliveryRow: Encodable {
     var type: String
     var at: String
     var report_server_id: String
-    var revision: Int
-    var change: Int64
-    var template_version: Int?
-    var issue_local_id: String?
-    var body: String?
+    var body: String
 }

@@ -8,8 +8,7 @@ import SQLite
 extension SQLiteSession {
     private static let hookColumns = "h.id, h.url, h.events, h.secret, h.allow_private, h.created_at, h.disabled_at, h.disabled_reason"
     private static let deliveryColumns = """
-        d.id, d.webhook_id, d.event_id, d.type, d.at, d.report_server_id, d.revision, d.change, d.template_version, d.issue_local_id,
-        d.state, d.attempts, d.next_attempt_at, d.last_status, d.last_error, d.last_attempt_at, d.delivered_at
+        d.id, d.webhook_id, d.event_id, d.type, d.at, d.report_server_id, d.body, d.state, d.attempts, d.next_attempt_at, d.last_status, d.last_error, d.last_attempt_at, d.delivered_at
         """
 
     private static func hook(_ row: Row) -> StoredWebhook {
@@ -20,10 +19,7 @@ extension SQLiteSession {
 
     private static func delivery(_ row: Row) -> WebhookDelivery {
         let event = WebhookEvent(id: row.text("event_id") ?? "", type: row.text("type").flatMap(WebhookEventType.init(rawValue:)) ?? .reportAccepted,
-                                 at: row.text("at") ?? "", reportServerID: row.text("report_server_id") ?? "",
-                                 revision: Int(row.integer("revision") ?? 0), change: row.integer("change") ?? 0,
-                                 templateVersion: row.integer("template_version").map { Int($0) }, issueLocalID: row.text("issue_local_id"),
-                                 body: row.text("body"))
+                                 at: row.text("at") ?? "", reportServerID: row.text("report_server_id") ?? "", body: row.text("body") ?? "")
         return WebhookDelivery(id: row.integer("id") ?? 0, webhookID: row.text("webhook_id") ?? "", event: event,
                         state: row.text("state").flatMap(WebhookDeliveryState.init(rawValue:)) ?? .pending,
                         attempts: Int(row.integer("attempts") ?? 0), nextAttemptAt: row.integer("next_attempt_at") ?? 0,
@@ -74,19 +70,17 @@ extension SQLiteSession {
         for event in events {
             for hook in webhooks where hook.events.contains(event.type) {
                 try db.update("""
-                    INSERT INTO webhook_deliveries (webhook_id, event_id, type, at, report_server_id, revision, change, template_version,
-                        issue_local_id, body, state, attempts, next_attempt_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?)
+                    INSERT INTO webhook_deliveries (webhook_id, event_id, type, at, report_server_id, body, state, attempts, next_attempt_at)
+                    VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?)
                     """, [.text(hook.id), .text(event.id), .text(event.type.rawValue), .text(event.at), .text(event.reportServerID),
-                          .integer(Int64(event.revision)), .integer(event.change), .optional(event.templateVersion),
-                          .optional(event.issueLocalID), .optional(event.body), .integer(dueAt)])
+                          .text(event.body), .integer(dueAt)])
             }
         }
     }
 
     func claimWebhookDeliveries(now: Int64, leaseUntil: Int64, lease: String, limit: Int) throws(ServerError) -> [ClaimedDelivery] {
         let rows = try db.query("""
-            SELECT \(Self.deliveryColumns), d.body, \(Self.hookColumns.replacingOccurrences(of: "h.id", with: "h.id AS hook_id"))
+            SELECT \(Self.deliveryColumns), \(Self.hookColumns.replacingOccurrences(of: "h.id", with: "h.id AS hook_id"))
             FROM webhook_deliveries d JOIN webhooks h ON h.id = d.webhook_id
             WHERE d.state = 'pending' AND d.next_attempt_at <= ? AND (d.lease_until IS NULL OR d.lease_until < ?) AND h.disabled_at IS NULL
               AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.webhook_id = d.webhook_id AND p.report_server_id = d.report_server_id

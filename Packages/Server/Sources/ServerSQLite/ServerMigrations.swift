@@ -162,8 +162,7 @@ enum ServerMigrations {
             """
             CREATE TABLE webhook_deliveries (
                 id INTEGER PRIMARY KEY, webhook_id TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
-                event_id TEXT NOT NULL, type TEXT NOT NULL, at TEXT NOT NULL, report_server_id TEXT NOT NULL, revision INTEGER NOT NULL,
-                change INTEGER NOT NULL, template_version INTEGER, issue_local_id TEXT, body TEXT,
+                event_id TEXT NOT NULL, type TEXT NOT NULL, at TEXT NOT NULL, report_server_id TEXT NOT NULL, body TEXT NOT NULL,
                 state TEXT NOT NULL, attempts INTEGER NOT NULL, next_attempt_at INTEGER NOT NULL, lease_until INTEGER, lease_owner TEXT,
                 last_status INTEGER, last_error TEXT, last_attempt_at TEXT, delivered_at TEXT)
             """,

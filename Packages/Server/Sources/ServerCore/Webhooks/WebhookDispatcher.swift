@@ -20,9 +20,7 @@ final class WebhookDispatcher: Sendable {
     private let stopping = Atomic<Bool>(false)
     /// When (seconds since 1970) the next clearing of old deliveries is due; the sender that takes it moves it on.
     private let nextPrune = Atomic<Int64>(0)
-    /// The bell's count and the time (ms) at the last making of deliveries, and whether one is under way.
-    private let fannedAtRing = Atomic<UInt64>(UInt64.max)
-    private let fannedAt = Atomic<Int64>(0)
+    /// Whether a sender is making deliveries now.
     private let fanning = Atomic<Bool>(false)
     private let running = DispatchGroup()
 
@@ -57,7 +55,6 @@ final class WebhookDispatcher: Sendable {
         var seen = bell.count
         while !stopping.load(ordering: .relaxed) {
             prune()
-            fanOut()
             // The process id first: an operator (or a test) can tell which instance holds a delivery.
             let lease = "\(getpid()):\(UUID().uuidString.lowercased())"
             let now = Date()
@@ -74,8 +71,8 @@ final class WebhookDispatcher: Sendable {
                 continue
             }
             guard let delivery = claimed.first else {
-                // Nothing due: make more deliveries now if there are events waiting, else wait.
-                if fanOut(force: true) > 0 { continue }
+                // Nothing due: make deliveries of the events recorded since, if any, else wait.
+                if fanOut() > 0 { continue }
                 seen = bell.wait(after: seen, timeout: settings.poll)
                 continue
             }
@@ -83,21 +80,18 @@ final class WebhookDispatcher: Sendable {
         }
     }
 
-    /// Makes deliveries from the events recorded since each hook's cursor:
-    /// after this instance recorded some (the bell rang), and otherwise
-    /// every tenth of a second (events other instances recorded), or when a
-    /// sender found nothing to do (`force`); one sender at a time. How many it made.
-    @discardableResult
-    private func fanOut(force: Bool = false) -> Int {
-        let rings = bell.count
-        let now = WebhookOutbox.milliseconds(Date())
-        guard force || rings != fannedAtRing.load(ordering: .relaxed) || now - fannedAt.load(ordering: .relaxed) >= 100 else { return 0 }
+    /// Makes deliveries from the events recorded since each hook's cursor,
+    /// when a sender finds nothing due (after this instance's own changes
+    /// ring the bell, or every `poll` for other instances'); one sender at a
+    /// time. How many it made.
+    private func fanOut() -> Int {
         guard !fanning.exchange(true, ordering: .acquiring) else { return 0 }
         defer { fanning.store(false, ordering: .releasing) }
-        fannedAtRing.store(rings, ordering: .relaxed)
-        fannedAt.store(now, ordering: .relaxed)
         do throws(ServerError) {
-            return try store.write { session in try WebhookOutbox.fanOut(in: session, now: Date()) }
+            let made = try store.write { session in try WebhookOutbox.fanOut(in: session, now: Date()) }
+            // The other idle senders take their share at once.
+            if made > 0 { bell.ring() }
+            return made
         } catch {
             log.note("webhook events cannot be read now: \(error.message)", level: .warn)
             return 0
@@ -128,12 +122,7 @@ final class WebhookDispatcher: Sendable {
         let hook = claimed.webhook
         let delivery = claimed.delivery
         let outcome: Result<HTTPResponse, NetworkingError>
-        guard let body = delivery.event.body else {
-            // The report it names is not there (it cannot be sent as it was): kept as failed, for the operator to see.
-            finish(delivery, lease: lease, hook: hook, WebhookAttemptRecord(state: .failed, nextAttemptAt: nil, status: nil,
-                                                                           error: "report \(delivery.reportServerID) revision \(delivery.event.revision) is not in the database"))
-            return
-        }
+        let body = delivery.event.body
         switch target(hook) {
         case .failure(let refusal):
             outcome = .failure(NetworkingError(.unreachable, refusal.message))

@@ -101,8 +101,7 @@ enum WebhookOutbox {
         members(&out)
         out.key("type"); out.string(type.rawValue)
         out.endObject()
-        return WebhookEvent(id: id, type: type, at: record.at, reportServerID: record.serverID, revision: record.revision,
-                            change: record.change, templateVersion: nil, issueLocalID: issue, body: String(decoding: out.bytes, as: UTF8.self))
+        return WebhookEvent(id: id, type: type, at: record.at, reportServerID: record.serverID, body: String(decoding: out.bytes, as: UTF8.self))
     }
 
     /// A UUID (version 8, name-based) from the SHA-256 of `name`.

@@ -52,12 +52,10 @@ public struct StoredWebhook: Sendable, Equatable {
     }
 }
 
-/// An event written to the outbox in the transaction of the change it tells
-/// of. What it is about is kept (the report, its revision, the review's
-/// position, the issue); its body is made from those when it is first sent
-/// (the revision is immutable, so the report is as it was at that revision)
-/// and kept, so every attempt and replay posts the same bytes. A decision's
-/// body is made at once, since the review can change again.
+/// An event made from the report's record of events (the outbox) for a
+/// hook: its id, type and time, the report it is about, and the exact bytes
+/// posted, made once from the revision it names (revisions never change)
+/// and kept, so every attempt and replay posts the same bytes.
 public struct WebhookEvent: Sendable, Equatable {
     /// A UUID, lowercase: the same on every attempt, so receivers can drop duplicates.
     public var id: String
@@ -66,27 +64,15 @@ public struct WebhookEvent: Sendable, Equatable {
     public var at: String
     /// The report it is about: events of one report are delivered in order.
     public var reportServerID: String
-    /// The revision it tells of, and the review's position when it was recorded.
-    public var revision: Int
-    public var change: Int64
-    /// The template version the revision was judged against.
-    public var templateVersion: Int?
-    /// The issue it flags (`issue.flagged`).
-    public var issueLocalID: String?
-    /// The exact bytes posted, when made already.
-    public var body: String?
+    /// The exact bytes posted.
+    public var body: String
 
     /// Makes an event.
-    public init(id: String, type: WebhookEventType, at: String, reportServerID: String, revision: Int, change: Int64,
-                templateVersion: Int?, issueLocalID: String? = nil, body: String? = nil) {
+    public init(id: String, type: WebhookEventType, at: String, reportServerID: String, body: String) {
         self.id = id
         self.type = type
         self.at = at
         self.reportServerID = reportServerID
-        self.revision = revision
-        self.change = change
-        self.templateVersion = templateVersion
-        self.issueLocalID = issueLocalID
         self.body = body
     }
 }
