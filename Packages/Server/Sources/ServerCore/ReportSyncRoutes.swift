@@ -115,7 +115,7 @@ extension ServerApp {
                 judged.append((report, judge(report, templates: templates)))
             }
         }
-        let results = try store.write { session -> [SyncResult] in
+        let (results, generation) = try store.write { session -> ([SyncResult], String) in
             var results: [SyncResult] = []
             var accepted: [AcceptedRevision] = []
             for (result, item) in zip(early, judged) {
@@ -131,13 +131,14 @@ extension ServerApp {
                 try config.quotas.charge(userID: caller.user.id, bytes: Int64(accepted.reduce(0) { $0 + $1.payloadBytes }),
                                          revisions: accepted.count, in: session, now: Date())
             }
-            return results
+            return (results, try session.setting(ReviewCursor.generationKey) ?? "0")
         }
         // Webhook senders read the events just recorded.
         if results.contains(where: { $0.status == .accepted }) { webhookBell.ring() }
         metrics.synced(results.map(\.status))
         return .ok(SyncResponse(results: results, minSupportedAppVersion: config.minAppVersion,
-                                serverSchemaVersion: Self.schemaVersion))
+                                serverSchemaVersion: Self.schemaVersion, contractVersion: Self.contractVersion,
+                                serverGeneration: generation))
     }
 
     /// The answers of a report against its template: problems and score.

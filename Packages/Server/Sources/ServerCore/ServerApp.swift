@@ -145,6 +145,8 @@ final class ServerApp: Sendable {
 
     /// The version of the report payload this server reads.
     static let schemaVersion = 1
+    /// The wire contract this server speaks, sent with every sync answer.
+    static let contractVersion = "1.1"
 
     init(config: ServerConfig, store: any ServerStorage, signer: TokenSigner, judge: AnswerJudge, photos: any PhotoStore,
          log: ServerLog, metrics: ServerMetrics = ServerMetrics()) {

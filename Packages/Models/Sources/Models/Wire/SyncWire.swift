@@ -76,6 +76,8 @@ public struct WireReport: Sendable, Hashable, Codable {
     public var baseRevision: Int?
     public var assignmentID: String?
     public var templateID: String
+    /// The template version the report was filled on (contract 1.1); nil means the server's current one.
+    public var templateVersion: Int?
     public var facilityID: String
     public var areaID: String?
     public var parentLocalID: UUID?
@@ -86,14 +88,15 @@ public struct WireReport: Sendable, Hashable, Codable {
     public var issues: [WireIssue]
 
     public init(localID: UUID, serverID: String? = nil, baseRevision: Int? = nil, assignmentID: String? = nil,
-                templateID: String, facilityID: String, areaID: String? = nil, parentLocalID: UUID? = nil,
-                parentServerID: String? = nil, completedAtDevice: String? = nil, payload: WirePayload,
-                issues: [WireIssue] = []) {
+                templateID: String, templateVersion: Int? = nil, facilityID: String, areaID: String? = nil,
+                parentLocalID: UUID? = nil, parentServerID: String? = nil, completedAtDevice: String? = nil,
+                payload: WirePayload, issues: [WireIssue] = []) {
         self.localID = localID
         self.serverID = serverID
         self.baseRevision = baseRevision
         self.assignmentID = assignmentID
         self.templateID = templateID
+        self.templateVersion = templateVersion
         self.facilityID = facilityID
         self.areaID = areaID
         self.parentLocalID = parentLocalID
@@ -110,6 +113,7 @@ public struct WireReport: Sendable, Hashable, Codable {
         case baseRevision = "base_revision"
         case assignmentID = "assignment_id"
         case templateID = "template_id"
+        case templateVersion = "template_version"
         case facilityID = "facility_id"
         case areaID = "area_id"
         case parentLocalID = "parent_local_id"
@@ -124,6 +128,7 @@ public struct WireReport: Sendable, Hashable, Codable {
         baseRevision = try c.decodeIfPresent(Int.self, forKey: .baseRevision)
         assignmentID = try c.decodeIDIfPresent(forKey: .assignmentID)
         templateID = try c.decodeID(forKey: .templateID)
+        templateVersion = try c.decodeIfPresent(Int.self, forKey: .templateVersion)
         facilityID = try c.decodeID(forKey: .facilityID)
         areaID = try c.decodeIDIfPresent(forKey: .areaID)
         parentLocalID = try c.decodeIfPresent(UUID.self, forKey: .parentLocalID)
@@ -140,6 +145,7 @@ public struct WireReport: Sendable, Hashable, Codable {
         try c.encode(baseRevision, forKey: .baseRevision)
         try c.encode(assignmentID, forKey: .assignmentID)
         try c.encode(templateID, forKey: .templateID)
+        try c.encodeIfPresent(templateVersion, forKey: .templateVersion)
         try c.encode(facilityID, forKey: .facilityID)
         try c.encode(areaID, forKey: .areaID)
         try c.encodeUUID(parentLocalID, forKey: .parentLocalID)
@@ -156,19 +162,25 @@ public struct SyncRequest: Sendable, Hashable, Codable {
     public var appVersion: String
     public var schemaVersion: Int
     public var reports: [WireReport]
+    /// `"fields"` asks a 1.1 server to merge disjoint edits instead of answering CONFLICT.
+    public var merge: String?
 
-    public init(deviceID: UUID, appVersion: String, schemaVersion: Int, reports: [WireReport]) {
+    public init(deviceID: UUID, appVersion: String, schemaVersion: Int, reports: [WireReport], merge: String? = nil) {
         self.deviceID = deviceID
         self.appVersion = appVersion
         self.schemaVersion = schemaVersion
         self.reports = reports
+        self.merge = merge
     }
+
+    /// The value of `merge` that asks for merging by field.
+    public static let mergeFields = "fields"
 
     /// The contract's largest batch.
     public static let maximumBatch = 100
 
     enum CodingKeys: String, CodingKey {
-        case reports
+        case reports, merge
         case deviceID = "device_id"
         case appVersion = "app_version"
         case schemaVersion = "schema_version"
@@ -180,6 +192,7 @@ public struct SyncRequest: Sendable, Hashable, Codable {
         try c.encode(appVersion, forKey: .appVersion)
         try c.encode(schemaVersion, forKey: .schemaVersion)
         try c.encode(reports, forKey: .reports)
+        try c.encodeIfPresent(merge, forKey: .merge)
     }
 }
 
@@ -200,10 +213,19 @@ public struct SyncResult: Sendable, Hashable, Codable {
     public var serverRevision: Int?
     public var errorCode: String?
     public var error: String?
+    /// Contract 1.1 merge: true when `serverPayload` and `serverIssues` are a merged revision the device adopts.
+    public var merged: Bool?
+    /// The merged issues (with `merged`).
+    public var serverIssues: [WireIssue]?
+    /// What came from the server's side of a merge (`follow_up_required` and `issue:<local_id>` included).
+    public var mergedFields: [String]?
+    /// With a CONFLICT to a merge request: exactly the fields both sides changed, or those a merged revision failed on.
+    public var conflictingFields: [String]?
 
     public init(localID: UUID, status: SyncStatus, serverID: String? = nil, revision: Int? = nil,
                 serverPayload: JSONValue? = nil, serverRevision: Int? = nil, errorCode: String? = nil,
-                error: String? = nil) {
+                error: String? = nil, merged: Bool? = nil, serverIssues: [WireIssue]? = nil,
+                mergedFields: [String]? = nil, conflictingFields: [String]? = nil) {
         self.localID = localID
         self.status = status
         self.serverID = serverID
@@ -212,15 +234,22 @@ public struct SyncResult: Sendable, Hashable, Codable {
         self.serverRevision = serverRevision
         self.errorCode = errorCode
         self.error = error
+        self.merged = merged
+        self.serverIssues = serverIssues
+        self.mergedFields = mergedFields
+        self.conflictingFields = conflictingFields
     }
 
     enum CodingKeys: String, CodingKey {
-        case status, revision, error
+        case status, revision, error, merged
         case localID = "local_id"
         case serverID = "server_id"
         case serverPayload = "server_payload"
         case serverRevision = "server_revision"
         case errorCode = "error_code"
+        case serverIssues = "server_issues"
+        case mergedFields = "merged_fields"
+        case conflictingFields = "conflicting_fields"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -233,6 +262,10 @@ public struct SyncResult: Sendable, Hashable, Codable {
         serverRevision = try c.decodeIfPresent(Int.self, forKey: .serverRevision)
         errorCode = try c.decodeIfPresent(String.self, forKey: .errorCode)
         error = try c.decodeIfPresent(String.self, forKey: .error)
+        merged = try c.decodeIfPresent(Bool.self, forKey: .merged)
+        serverIssues = try c.decodeIfPresent([WireIssue].self, forKey: .serverIssues)
+        mergedFields = try c.decodeIfPresent([String].self, forKey: .mergedFields)
+        conflictingFields = try c.decodeIfPresent([String].self, forKey: .conflictingFields)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -245,6 +278,10 @@ public struct SyncResult: Sendable, Hashable, Codable {
         try c.encodeIfPresent(serverRevision, forKey: .serverRevision)
         try c.encodeIfPresent(errorCode, forKey: .errorCode)
         try c.encodeIfPresent(error, forKey: .error)
+        try c.encodeIfPresent(merged, forKey: .merged)
+        try c.encodeIfPresent(serverIssues, forKey: .serverIssues)
+        try c.encodeIfPresent(mergedFields, forKey: .mergedFields)
+        try c.encodeIfPresent(conflictingFields, forKey: .conflictingFields)
     }
 }
 
@@ -253,17 +290,34 @@ public struct SyncResponse: Sendable, Hashable, Codable {
     public var results: [SyncResult]
     public var minSupportedAppVersion: String
     public var serverSchemaVersion: Int
+    /// `"1.1"` from a server of contract 1.1 (which routes of 1.1 to use); nil from a 1.0 server.
+    public var contractVersion: String?
+    /// Changes only when the server's data was restored from a backup (contract 1.1).
+    public var serverGeneration: String?
 
-    public init(results: [SyncResult], minSupportedAppVersion: String, serverSchemaVersion: Int) {
+    public init(results: [SyncResult], minSupportedAppVersion: String, serverSchemaVersion: Int,
+                contractVersion: String? = nil, serverGeneration: String? = nil) {
         self.results = results
         self.minSupportedAppVersion = minSupportedAppVersion
         self.serverSchemaVersion = serverSchemaVersion
+        self.contractVersion = contractVersion
+        self.serverGeneration = serverGeneration
+    }
+
+    /// True when the server speaks contract 1.1 or later.
+    public var speaksContract11: Bool {
+        guard let contractVersion else { return false }
+        let parts = contractVersion.split(separator: ".").map { Int($0) }
+        guard parts.count >= 2, let major = parts[0], let minor = parts[1] else { return false }
+        return (major, minor) >= (1, 1)
     }
 
     enum CodingKeys: String, CodingKey {
         case results
         case minSupportedAppVersion = "min_supported_app_version"
         case serverSchemaVersion = "server_schema_version"
+        case contractVersion = "contract_version"
+        case serverGeneration = "server_generation"
     }
 }
 
