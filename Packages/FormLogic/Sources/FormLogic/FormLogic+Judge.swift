@@ -27,28 +27,35 @@ extension FormLogic {
     /// their types refuse, visible required fields missing, and calculated
     /// answers that differ from their expression.
     public func submissionProblems(_ answers: Answers) -> [String] {
+        submissionFindings(answers).map(\.message)
+    }
+
+    /// `submissionProblems` with the field each one is about (what a merged
+    /// report's CONFLICT lists).
+    public func submissionFindings(_ answers: Answers) -> [AnswerProblem] {
         let state = evaluate(answers)
-        var messages: [String] = []
+        var findings: [AnswerProblem] = []
         for (i, field) in schema.fields.enumerated() where !state.visible[i] {
             guard let answer = answers[field.id], !types[i].isBlank(answer) else { continue }
-            messages.append("\(field.messageName) is hidden by condition (\(hiddenReason(field.id, in: state) ?? "its condition does not hold")) and must have no answer; remove it")
+            findings.append(AnswerProblem(fieldID: field.id, kind: .invalidAnswer, message: "\(field.messageName) is hidden by condition (\(hiddenReason(field.id, in: state) ?? "its condition does not hold")) and must have no answer; remove it"))
         }
         var visibleOnly = answers
         for id in state.hiddenFields { visibleOnly[id] = nil }
         let visible = visibleSchema(state)
-        messages += registry.validateAnswers(visible, answers: visibleOnly).filter { problem in
+        findings += registry.validateAnswers(visible, answers: visibleOnly).filter { problem in
             // Answers to hidden fields are reported above, not as unknown fields.
             problem.kind != .unknownField || positions[problem.fieldID] == nil
-        }.map(\.message)
-        messages += registry.completionProblems(visible, answers: visibleOnly).filter { $0.kind == .missingRequired }.map(\.message)
+        }
+        findings += registry.completionProblems(visible, answers: visibleOnly).filter { $0.kind == .missingRequired }
+            .map { AnswerProblem(fieldID: $0.fieldID, kind: .invalidAnswer, message: $0.message) }
         for (i, field) in schema.fields.enumerated() where state.visible[i] && rules[i].calculate != nil && rules[i].unsupported == nil {
             let expected = state.values[i]
             let given = answers[field.id].flatMap { types[i].isBlank($0) ? nil : $0 }
             if !Self.sameAnswer(expected, given) {
-                messages.append("\(field.messageName) is calculated as \(expected.map(shown) ?? "no answer"), but the report says \(given.map(shown) ?? "nothing"); send the calculated answer")
+                findings.append(AnswerProblem(fieldID: field.id, kind: .invalidAnswer, message: "\(field.messageName) is calculated as \(expected.map(shown) ?? "no answer"), but the report says \(given.map(shown) ?? "nothing"); send the calculated answer"))
             }
         }
-        return messages
+        return findings
     }
 
     /// Equal answers, numbers by value (`4` equals `4.0`).

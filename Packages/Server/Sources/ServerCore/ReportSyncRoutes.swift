@@ -8,9 +8,11 @@ private struct SyncBatch: Decodable {
     var appVersion: String?
     var schemaVersion: Int?
     var reports: [BatchReport]
+    /// `"fields"`: merge disjoint edits (contract 1.1).
+    var merge: String?
 
     enum CodingKeys: String, CodingKey {
-        case reports
+        case reports, merge
         case appVersion = "app_version"
         case schemaVersion = "schema_version"
     }
@@ -95,6 +97,7 @@ extension ServerApp {
             localIDs.append(id)
         }
         let schemaVersion = batch.schemaVersion ?? Self.schemaVersion
+        let merging = batch.merge == SyncRequest.mergeFields
         let templates = try store.read { session in try templateCache.templates(in: session) }
         var early: [SyncResult?] = []
         var judged: [(WireReport, Judgement)?] = []
@@ -122,7 +125,8 @@ extension ServerApp {
                 if let result {
                     results.append(result)
                 } else if let (report, judgement) = item {
-                    results.append(try accept(report, judgement, from: caller, in: session, accepted: &accepted))
+                    results.append(try accept(report, judgement, merging: merging ? templates[report.templateID] : nil,
+                                              from: caller, in: session, accepted: &accepted))
                 }
             }
             try session.reopenReviews(accepted, at: RFC3339.string(Date()))
@@ -159,8 +163,10 @@ extension ServerApp {
     /// The rules of CONTRACT.md for one report, inside the batch's transaction.
     /// A rejection writes nothing.
     /// Each revision it accepts is added to `accepted` (its review reopens when the batch is written).
-    private func accept(_ report: WireReport, _ judgement: Judgement, from caller: Caller, in session: any StorageSession,
-                        accepted: inout [AcceptedRevision]) throws(ServerError) -> SyncResult {
+    /// With `merging` (the report's template, when the batch asked to merge), an
+    /// amendment of an older revision is merged with the server's changes when they are disjoint.
+    private func accept(_ report: WireReport, _ judgement: Judgement, merging: CompiledTemplate?, from caller: Caller,
+                        in session: any StorageSession, accepted: inout [AcceptedRevision]) throws(ServerError) -> SyncResult {
         func rejected(_ code: String, _ message: String) -> SyncResult {
             SyncResult(localID: report.localID, status: .rejected, errorCode: code, error: message)
         }
@@ -180,12 +186,21 @@ extension ServerApp {
             // payload and base is answered as it was, whatever happened since.
             if let earlier = try session.deviceRevision(serverID: existing.serverID, baseRevision: report.baseRevision,
                                                         payloadJSON: payloadJSON) {
+                if merging != nil, let replayed = try session.revision(serverID: existing.serverID, revision: earlier),
+                   let fields = replayed.mergedFields {
+                    return MergeAnswer.accepted(report.localID, existing.serverID, replayed, mergedFields: fields)
+                }
                 return SyncResult(localID: report.localID, status: .accepted, serverID: existing.serverID, revision: earlier)
             }
             if let problem = try validate(report, judgement, in: session) { return rejected("REPORT_INVALID", problem) }
             let base = report.baseRevision ?? 0
             if base < existing.currentRevision {
                 let current = try session.revision(serverID: existing.serverID, revision: existing.currentRevision)
+                if let template = merging, let baseRevision = report.baseRevision, let current,
+                   let stored = try session.revision(serverID: existing.serverID, revision: baseRevision) {
+                    return try merge(report, onto: existing, base: stored, current: current, template: template,
+                                     payloadJSON: payloadJSON, from: caller, in: session, accepted: &accepted)
+                }
                 return SyncResult(localID: report.localID, status: .conflict, serverID: existing.serverID,
                                   serverPayload: current.map { CanonicalJSON.value($0.payloadJSON) },
                                   serverRevision: existing.currentRevision)

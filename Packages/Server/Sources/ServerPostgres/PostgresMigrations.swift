@@ -151,6 +151,13 @@ enum PostgresMigrations {
                    + COALESCE((SELECT SUM(p.byte_size) FROM photos p WHERE p.uploaded_by = u.id), 0), '', 0
             FROM users u
             """),
+        // Merging disjoint edits (contract 1.1): a merged revision keeps the
+        // payload the device sent (a replay finds it by that) and the fields
+        // that came from the server's side.
+        ("007-merges", """
+            ALTER TABLE report_revisions ADD COLUMN sent_payload text;
+            ALTER TABLE report_revisions ADD COLUMN merged_fields text
+            """),
     ]
 
     /// Brings the database to this build's schema, or refuses it.

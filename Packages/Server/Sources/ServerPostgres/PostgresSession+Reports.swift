@@ -39,21 +39,30 @@ extension PostgresSession {
 
     func revision(serverID: String, revision: Int) throws(ServerError) -> StoredRevision? {
         try query("""
-            SELECT revision, base_revision, payload, issues, source FROM report_revisions WHERE server_id = $1 AND revision = $2
+            SELECT revision, base_revision, payload, issues, source, merged_fields FROM report_revisions
+            WHERE server_id = $1 AND revision = $2
             """, [.text(serverID), .integer(Int64(revision))]).first.map { row in
-            StoredRevision(revision: Int(row.int("revision") ?? 0), baseRevision: row.int("base_revision").map { Int($0) },
-                           payloadJSON: row.string("payload") ?? "{}", issuesJSON: row.string("issues") ?? "[]",
-                           source: row.string("source") ?? "device")
+            var stored = StoredRevision(revision: Int(row.int("revision") ?? 0), baseRevision: row.int("base_revision").map { Int($0) },
+                                        payloadJSON: row.string("payload") ?? "{}", issuesJSON: row.string("issues") ?? "[]",
+                                        source: row.string("source") ?? "device")
+            stored.mergedFields = row.string("merged_fields").map(MergeRecord.fields(json:))
+            return stored
         }
     }
 
     func deviceRevision(serverID: String, baseRevision: Int?, payloadJSON: String) throws(ServerError) -> Int? {
         try query("""
             SELECT revision FROM report_revisions
-            WHERE server_id = $1 AND source = 'device' AND base_revision IS NOT DISTINCT FROM $2::integer AND payload = $3
+            WHERE server_id = $1 AND source = 'device' AND base_revision IS NOT DISTINCT FROM $2::integer
+                AND COALESCE(sent_payload, payload) = $3
             ORDER BY revision LIMIT 1
             """, [.text(serverID), .optional(baseRevision), .text(payloadJSON)])
             .first?.int("revision").map { Int($0) }
+    }
+
+    func recordMerge(serverID: String, revision: Int, sentPayloadJSON: String, mergedFields: [String]) throws(ServerError) {
+        try query("UPDATE report_revisions SET sent_payload = $1, merged_fields = $2 WHERE server_id = $3 AND revision = $4",
+                  [.text(sentPayloadJSON), .text(MergeRecord.json(mergedFields)), .text(serverID), .integer(Int64(revision))])
     }
 
     func insertReport(_ report: WireReport, ownerID: String, payloadJSON: String, issuesJSON: String, score: Double?,

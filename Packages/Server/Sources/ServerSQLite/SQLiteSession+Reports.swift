@@ -35,20 +35,29 @@ extension SQLiteSession {
 
     func revision(serverID: String, revision: Int) throws(ServerError) -> StoredRevision? {
         try db.query("""
-            SELECT revision, base_revision, payload, issues, source FROM report_revisions WHERE server_id = ? AND revision = ?
+            SELECT revision, base_revision, payload, issues, source, merged_fields FROM report_revisions
+            WHERE server_id = ? AND revision = ?
             """, [.text(serverID), .integer(Int64(revision))]).first.map { row in
-            StoredRevision(revision: Int(row.integer("revision") ?? 0), baseRevision: row.integer("base_revision").map { Int($0) },
-                           payloadJSON: row.text("payload") ?? "{}", issuesJSON: row.text("issues") ?? "[]",
-                           source: row.text("source") ?? "device")
+            var stored = StoredRevision(revision: Int(row.integer("revision") ?? 0), baseRevision: row.integer("base_revision").map { Int($0) },
+                                        payloadJSON: row.text("payload") ?? "{}", issuesJSON: row.text("issues") ?? "[]",
+                                        source: row.text("source") ?? "device")
+            stored.mergedFields = row.text("merged_fields").map(MergeRecord.fields(json:))
+            return stored
         }
     }
 
     func deviceRevision(serverID: String, baseRevision: Int?, payloadJSON: String) throws(ServerError) -> Int? {
         try db.query("""
             SELECT revision FROM report_revisions
-            WHERE server_id = ? AND source = 'device' AND base_revision IS ? AND payload = ? ORDER BY revision LIMIT 1
+            WHERE server_id = ? AND source = 'device' AND base_revision IS ? AND COALESCE(sent_payload, payload) = ?
+            ORDER BY revision LIMIT 1
             """, [.text(serverID), .optional(baseRevision), .text(payloadJSON)])
             .first?.integer("revision").map { Int($0) }
+    }
+
+    func recordMerge(serverID: String, revision: Int, sentPayloadJSON: String, mergedFields: [String]) throws(ServerError) {
+        try db.update("UPDATE report_revisions SET sent_payload = ?, merged_fields = ? WHERE server_id = ? AND revision = ?",
+                      [.text(sentPayloadJSON), .text(MergeRecord.json(mergedFields)), .text(serverID), .integer(Int64(revision))])
     }
 
     func insertReport(_ report: WireReport, ownerID: String, payloadJSON: String, issuesJSON: String, score: Double?,

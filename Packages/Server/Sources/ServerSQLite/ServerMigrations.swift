@@ -184,5 +184,12 @@ enum ServerMigrations {
             FROM users u
             """,
         ]),
+        // Merging disjoint edits (contract 1.1): a merged revision keeps the
+        // payload the device sent (a replay finds it by that) and the fields
+        // that came from the server's side.
+        ("009-merges", [
+            "ALTER TABLE report_revisions ADD COLUMN sent_payload TEXT",
+            "ALTER TABLE report_revisions ADD COLUMN merged_fields TEXT",
+        ]),
     ]
 }

@@ -291,6 +291,7 @@ struct ConsoleReportRenderer {
         switch kind {
         case "accepted": return "submitted"
         case "amended": return "amended it, making"
+        case "merged": return "amended it, merged with the server's changes, making"
         case "edited": return "edited it on the server, making"
         case "approved": return "approved"
         case "returned": return "returned for changes"

@@ -125,8 +125,12 @@ public protocol StorageSession {
     /// One revision, read alone.
     func revision(serverID: String, revision: Int) throws(ServerError) -> StoredRevision?
     /// The first revision accepted from a device with this base and this
-    /// canonical payload (a replay), found without reading the others.
+    /// canonical payload as sent (a replay; a merged revision by the payload
+    /// the device sent, not the merged one), found without reading the others.
     func deviceRevision(serverID: String, baseRevision: Int?, payloadJSON: String) throws(ServerError) -> Int?
+    /// Marks a revision just appended as a merge (contract 1.1): the payload
+    /// the device sent, by which a replay finds it, and what came from the server's side.
+    func recordMerge(serverID: String, revision: Int, sentPayloadJSON: String, mergedFields: [String]) throws(ServerError)
     /// Stores a new report at revision 1; returns its server id.
     func insertReport(_ report: WireReport, ownerID: String, payloadJSON: String, issuesJSON: String, score: Double?,
                       now: Date) throws(ServerError) -> String

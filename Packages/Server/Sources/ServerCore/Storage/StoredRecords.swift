@@ -102,6 +102,8 @@ public struct StoredRevision: Sendable, Equatable {
     public var issuesJSON: String
     /// `device`, `supervisor` or `admin`.
     public var source: String
+    /// For a merged revision, what came from the server's side; nil for any other.
+    public var mergedFields: [String]?
 
     /// Makes a revision record.
     public init(revision: Int, baseRevision: Int?, payloadJSON: String, issuesJSON: String, source: String) {
