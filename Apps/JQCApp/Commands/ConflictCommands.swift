@@ -40,7 +40,8 @@ enum ConflictCommands {
             "server_revision": report.lifecycle.conflict.map { .integer(Int64($0.revision)) } ?? .null,
             "fields": .array(fields.map { f in
                 ["field_id": .string(f.field.id.rawValue), "label": .string(f.field.label), "type": .string(f.field.type),
-                 "mine": f.mine ?? .null, "server": f.server ?? .null, "differs": .bool(f.differs)]
+                 "mine": f.mine ?? .null, "server": f.server ?? .null, "differs": .bool(f.differs),
+                 "merged": f.settled.map { .string($0.rawValue) } ?? .null]
             }),
         ])
     }

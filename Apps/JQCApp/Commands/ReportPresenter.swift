@@ -46,6 +46,7 @@ struct ReportPresenter {
             "parent_local_id": report.parentLocalID.map { .string(id($0)) } ?? .null,
             "parent_server_id": report.parentServerID.map { .string($0) } ?? .null,
             "follow_up_required": .bool(report.followUpRequired),
+            "merged_fields": .array(report.mergedFields.map(JSONValue.string)),
             "schema_version": .integer(Int64(report.schemaVersion)),
             "updated_at_device": .string(Self.timestamp(report.updatedAtDevice)),
             "completed_at_device": report.completedAtDevice.map { .string(Self.timestamp($0)) } ?? .null,
@@ -162,6 +163,9 @@ struct ReportPresenter {
         if let server = report.serverID { lines.append("Server id: \(oneLine(server)) (revision \(report.lifecycle.baseRevision.map(String.init) ?? "?"))") }
         if let parent = report.parentLocalID { lines.append("Re-inspection of \(id(parent))") }
         if report.followUpRequired { lines.append("Follow-up required") }
+        if !report.mergedFields.isEmpty {
+            lines.append("Merged with the server's changes: \(MergedFieldNames.phrase(report.mergedFields)) (marked 'from the server')")
+        }
         if let error = report.lifecycle.lastError { lines.append("Last error: \(flatLine(error.message)) [\(oneLine(error.code))]") }
         lines += reviewLines(report)
         lines.append("")
@@ -181,7 +185,8 @@ struct ReportPresenter {
                 continue
             }
             let shown = type.display(report.answers[field.id], for: field, style: style)
-            let calculated = logic.isCalculated(field.id) ? "  (calculated)" : ""
+            let calculated = (logic.isCalculated(field.id) ? "  (calculated)" : "")
+                + (report.mergedFields.contains(field.id.rawValue) ? "  (from the server)" : "")
             let unsupported = logic.unsupportedReason(field.id).map { "  (unsupported here: \(flatLine($0)))" } ?? ""
             // `shown` is the type's display (already one line, maybe coloured): kept as it is.
             lines.append("\(mark) \(Self.name(field)): \(shown)\(calculated)\(unsupported)")

@@ -73,6 +73,7 @@ struct RevisionsPresenter {
         case .keepMine: return "conflict resolved, this device's answers kept"
         case .takeServer: return "conflict resolved, the server's answers taken"
         case .restoreSynced: return "amendment discarded, the synced answers put back"
+        case .merged: return "merged with the server's changes"
         }
     }
 }

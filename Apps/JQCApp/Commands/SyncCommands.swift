@@ -112,6 +112,7 @@ enum SyncPresenter {
         if summary.photosUploaded + summary.photosFailed > 0 {
             lines.append("Photos: \(summary.photosUploaded) uploaded (\(megabytes(summary.photoBytes))), \(summary.photosFailed) failed.")
         }
+        lines += mergedLines(summary.merged)
         for id in summary.conflicts {
             notices.append("REPORT_CONFLICT \(id.wireString.prefix(8)): the server has a newer revision; see 'jqc diff \(id.wireString.prefix(8))'.")
         }
@@ -162,5 +163,40 @@ enum SyncPresenter {
 
     static func megabytes(_ bytes: Int64) -> String {
         String(format: "%.1f MB", Double(bytes) / 1_048_576)
+    }
+}
+
+/// What `sync` says of reports the server merged with its own changes.
+func mergedLines(_ merged: [MergedReport]) -> [String] {
+    func described(_ report: MergedReport) -> String {
+        report.fields.isEmpty ? "" : " (\(MergedFieldNames.phrase(report.fields)))"
+    }
+    guard let first = merged.first else { return [] }
+    if merged.count == 1 {
+        return ["1 report merged with the server's changes\(described(first)): see 'jqc show \(first.localID.wireString.prefix(8))'."]
+    }
+    return ["\(merged.count) reports merged with the server's changes:"]
+        + merged.map { "  \($0.localID.wireString.prefix(8))\(described($0))" }
+}
+
+/// The names of merged fields as a person reads them.
+enum MergedFieldNames {
+    /// "fields 7, 9", "field 7 and the follow-up flag", "issue 1a2b3c4d".
+    static func phrase(_ names: [String]) -> String {
+        var fields: [String] = []
+        var others: [String] = []
+        for name in names {
+            if name == AnswerMerge.followUpField {
+                others.append("the follow-up flag")
+            } else if name.hasPrefix("issue:") {
+                others.append("issue \(oneLine(String(name.dropFirst(6).prefix(8))))")
+            } else {
+                fields.append(oneLine(name))
+            }
+        }
+        var parts: [String] = []
+        if !fields.isEmpty { parts.append((fields.count == 1 ? "field " : "fields ") + fields.joined(separator: ", ")) }
+        parts += others
+        return parts.joined(separator: ", ")
     }
 }

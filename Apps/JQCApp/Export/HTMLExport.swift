@@ -194,6 +194,9 @@ struct HTMLExport {
             var marks = ""
             if field.required { marks += " <span class=\"req\" title=\"required\">*</span>" }
             if field.critical { marks += " <span class=\"badge critical\">critical</span>" }
+            if content.report.mergedFields.contains(field.id.rawValue) {
+                marks += " <span class=\"badge merged\" title=\"merged in from the server's revision\">from the server</span>"
+            }
             try emit("<div class=\"field\"><div class=\"label\">\(esc(field.displayName))\(marks)</div><div class=\"answer\">")
             if content.hidden.contains(field.id) {
                 try emit("<span class=\"muted hidden-by-condition\">\(esc(ReportPresenter.hiddenText))</span>")
@@ -356,6 +359,7 @@ struct HTMLExport {
         .hash { overflow-wrap: anywhere; }
         .muted { color: #6b7280; }
         .flag { color: #b45309; }
+        .badge.merged { background: #e0f2fe; color: #075985; }
         .review.returned, .review.rejected { color: #b91c1c; }
         .review.approved { color: #065f46; }
         .review-comment { margin: 6px 0 0; padding: 4px 8px; border-left: 3px solid #b91c1c; background: #fef2f2; }

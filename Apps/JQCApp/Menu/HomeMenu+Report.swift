@@ -225,7 +225,7 @@ extension HomeMenu {
             let workspace = try context.workspace()
             let presenter = ConflictPresenter(workspace: workspace, style: context.style)
             var picks: [String: ConflictSide] = [:]
-            for field in try workspace.conflictFields(report) where field.differs {
+            for field in try workspace.conflictFields(report) where field.open {
                 io.write("\(field.field.displayName) [\(field.field.id)]")
                 io.write("  m) mine:   \(presenter.mine(field))")
                 io.write("  s) server: \(presenter.server(field))")

@@ -9,8 +9,13 @@ public struct ConflictField: Sendable, Hashable {
     public var field: FieldDefinition
     public var mine: JSONValue?
     public var server: JSONValue?
+    /// The side already taken without asking: a field only one side changed,
+    /// when the server named the fields both changed (contract 1.1 merges).
+    public var settled: ConflictSide?
     /// True when the two sides differ.
     public var differs: Bool { mine != server }
+    /// True when a person must choose: the sides differ and no merge settled it.
+    public var open: Bool { differs && settled == nil }
 }
 
 /// Which side a person chose for a field.
@@ -39,6 +44,15 @@ extension Workspace {
         let known = Set(fields.map(\.field.id))
         let extra = Set(report.answers.answeredIDs + server.answeredIDs).subtracting(known).sorted()
         fields += extra.map { ConflictField(field: FieldDefinition(id: $0, type: "unknown"), mine: report.answers[$0], server: server[$0]) }
+        // A server that merges named the fields both sides changed: every other
+        // field takes the side that changed it since the base revision.
+        if let named = conflict.fields.map(Set.init),
+           let base = try revisions(of: report).last(where: { $0.serverRevision != nil && $0.serverRevision == report.lifecycle.baseRevision })?.answers {
+            for index in fields.indices where fields[index].differs && !named.contains(fields[index].field.id.rawValue) {
+                let id = fields[index].field.id
+                fields[index].settled = AnswerMerge.same(fields[index].mine, base[id]) ? .server : .mine
+            }
+        }
         return fields
     }
 
@@ -52,7 +66,8 @@ extension Workspace {
         try resolve(report, event: .takeServer, answers: nil)
     }
 
-    /// Resolves a conflict field by field. Every field whose sides differ must be chosen;
+    /// Resolves a conflict field by field. Every field whose sides differ must be chosen
+    /// (but those a merge settled, which take their settled side unless chosen);
     /// fields that agree keep their answer. The merge goes up as a new revision on the server's.
     public func resolve(_ report: Report, picks: [String: ConflictSide]) throws(AppError) -> Report {
         let fields = try conflictFields(report)
@@ -60,7 +75,7 @@ extension Workspace {
         if let unknown = picks.keys.sorted().first(where: { !ids.contains($0) }) {
             throw AppError.notFound("Report \(short(report)) has no field '\(unknown)'. Fields: \(fields.map(\.field.id.rawValue).joined(separator: ", ")).")
         }
-        let open = fields.filter { $0.differs && picks[$0.field.id.rawValue] == nil }.map(\.field.id.rawValue)
+        let open = fields.filter { $0.open && picks[$0.field.id.rawValue] == nil }.map(\.field.id.rawValue)
         guard open.isEmpty else {
             throw AppError.validation(
                 "Choose mine or server for every field that differs: \(open.joined(separator: ", ")) still open. See 'jqc diff \(short(report))'.",
@@ -68,7 +83,7 @@ extension Workspace {
         }
         var merged = Answers()
         for field in fields {
-            let side = picks[field.field.id.rawValue] ?? .mine
+            let side = picks[field.field.id.rawValue] ?? field.settled ?? .mine
             merged[field.field.id] = side == .mine ? field.mine : field.server
         }
         return try resolve(report, event: .keepMine, answers: merged)

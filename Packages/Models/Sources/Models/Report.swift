@@ -24,6 +24,8 @@ public struct Report: Sendable, Hashable {
     public var parentServerID: String?
     /// The inspector asked for a re-inspection of this report.
     public var followUpRequired: Bool
+    /// The fields of the last accepted revision that came from the server's side of a merge (contract 1.1).
+    public var mergedFields: [String] = []
     /// Monotonic creation order on this device: the upload order, never the clock.
     public var creationSequence: Int64
 

@@ -86,6 +86,11 @@ extension ReportLifecycle {
             }
             return []
 
+        case (.pending, .merged(let serverID, let revision, let photosOutstanding, let payload, let issues, _)) where acceptedRevision == nil:
+            _ = try apply(.accepted(serverID: serverID, revision: revision, photosOutstanding: photosOutstanding))
+            // The merged answers are the device's now, saved as a revision of their own.
+            return [.adoptServerAnswers(payload), .adoptServerIssues(issues), .recordRevision]
+
         case (.pending, .photosUploaded) where acceptedRevision != nil:
             state = .synced
             acceptedRevision = nil
@@ -93,9 +98,9 @@ extension ReportLifecycle {
             lastError = nil
             return []
 
-        case (.pending, .conflict(let revision, let payload)) where acceptedRevision == nil:
+        case (.pending, .conflict(let revision, let payload, let fields)) where acceptedRevision == nil:
             state = .conflict
-            conflict = ServerRevision(revision: revision, payload: payload)
+            conflict = ServerRevision(revision: revision, payload: payload, fields: fields)
             lastError = ReportError(code: "REPORT_CONFLICT", message: "The server has a newer revision (\(revision)); choose which answers to keep.")
             return []
 
@@ -176,8 +181,11 @@ public struct ReportError: Sendable, Hashable, Codable {
 public struct ServerRevision: Sendable, Hashable {
     public var revision: Int
     public var payload: JSONValue
-    public init(revision: Int, payload: JSONValue) {
+    /// The fields both sides changed (contract 1.1, from a server asked to merge); nil when the server named none.
+    public var fields: [String]?
+    public init(revision: Int, payload: JSONValue, fields: [String]? = nil) {
         self.revision = revision
         self.payload = payload
+        self.fields = fields
     }
 }

@@ -21,10 +21,14 @@ public enum ReportEvent: Sendable, Hashable {
     case complete
     /// The server accepted it as `revision`; `photosOutstanding` owned photos are not yet uploaded.
     case accepted(serverID: String, revision: Int, photosOutstanding: Int)
+    /// The server accepted it merged with its own changes (contract 1.1): the
+    /// device takes the merged `payload` and `issues` as its own; `fields` came from the server's side.
+    case merged(serverID: String, revision: Int, photosOutstanding: Int, payload: JSONValue, issues: [WireIssue], fields: [String])
     /// The last outstanding photo of an accepted report was uploaded.
     case photosUploaded
     /// The server holds `serverRevision`, newer than our base revision.
-    case conflict(serverRevision: Int, serverPayload: JSONValue)
+    /// `fields`: what both sides changed, when the server names them (contract 1.1 merges).
+    case conflict(serverRevision: Int, serverPayload: JSONValue, fields: [String]? = nil)
     /// The server refused the report.
     case rejected(code: String, message: String)
     /// The upload did not get an answer (offline, 5xx, dropped); try again later.
@@ -50,6 +54,7 @@ public enum ReportEvent: Sendable, Hashable {
         case .autosave: return "save an answer"
         case .complete: return "complete"
         case .accepted: return "accept"
+        case .merged: return "accept a merge"
         case .photosUploaded: return "finish photo uploads"
         case .conflict: return "mark as conflicting"
         case .rejected: return "reject"
@@ -74,6 +79,8 @@ public enum ReportEffect: Sendable, Hashable {
     case enqueueUpload
     /// Replace the local answers with the server's (the replaced ones stay in the revision history).
     case adoptServerAnswers(JSONValue)
+    /// Take the issues of a merged revision (contract 1.1) as the report's own.
+    case adoptServerIssues([WireIssue])
     /// Put back the answers of the last synced revision (an amended draft was discarded).
     case restoreSyncedAnswers
     /// Remove the report with its photos and issues (a draft was deleted).

@@ -137,6 +137,8 @@ extension LocalStore {
             case .adoptServerAnswers(let payload):
                 try Self.adopt(payload, into: &report)
                 answersReplaced = true
+            case .adoptServerIssues(let issues):
+                try Self.adopt(issues, into: localID, db)
             case .restoreSyncedAnswers:
                 report.answers = try Self.syncedAnswers(of: localID, db)
                 answersReplaced = true
@@ -165,13 +167,20 @@ extension LocalStore {
         if let revisionReason {
             try Self.insertRevision(of: report, answersText: answersText, reason: revisionReason, db)
         }
-        if case .accepted(_, let revision, _) = event {
-            // The uploaded answers are the newest revision (a PENDING
+        switch event {
+        case .accepted(_, let revision, _), .merged(_, let revision, _, _, _, _):
+            // The uploaded (or merged) answers are the newest revision (a PENDING
             // report cannot be edited); mark them as the server's revision.
             try db.run("""
                 UPDATE report_revisions SET server_revision = ?
                 WHERE report_local_id = ? AND seq = (SELECT max(seq) FROM report_revisions WHERE report_local_id = ?)
                 """, [.integer(Int64(revision)), SQLValue(localID), SQLValue(localID)])
+            // What came from the server's side, shown until another revision is accepted.
+            var fields: String? = nil
+            if case .merged(_, _, _, _, _, let merged) = event { fields = JSONValue.array(merged.map(JSONValue.string)).canonicalString() }
+            try db.run("UPDATE reports SET merged_fields = ? WHERE local_id = ?", [fields.map(SQLValue.text) ?? .null, SQLValue(localID)])
+        default:
+            break
         }
         return (reload ? try Self.requireReport(localID, db) : report, filesToRemove)
     }
@@ -181,8 +190,28 @@ extension LocalStore {
         case .complete: return .complete
         case .keepMine: return .keepMine
         case .takeServer: return .takeServer
+        case .merged: return .merged
         case .discard: return .restoreSynced
         default: return .autosave
+        }
+    }
+
+    /// Takes a merged revision's issues: each the device lacks is added, each it
+    /// holds takes the merged severity and description. An issue only the
+    /// device held stays (a merge never drops what the device recorded).
+    private static func adopt(_ issues: [WireIssue], into localID: UUID, _ db: StoreDatabase) throws(StorageError) {
+        for issue in issues {
+            let known = try db.firstRow("SELECT local_id FROM issues WHERE local_id = ? AND report_local_id = ?",
+                                        [SQLValue(issue.localID), SQLValue(localID)]) != nil
+            if known {
+                try db.run("UPDATE issues SET severity = ?, description = ? WHERE local_id = ?",
+                           [.text(issue.severity.rawValue), .text(issue.description), SQLValue(issue.localID)])
+            } else {
+                try db.run("""
+                    INSERT INTO issues (local_id, report_local_id, severity, description, creation_seq) VALUES (?, ?, ?, ?, ?)
+                    """, [SQLValue(issue.localID), SQLValue(localID), .text(issue.severity.rawValue), .text(issue.description),
+                          .integer(try nextSequence("issue", db))])
+            }
         }
     }
 

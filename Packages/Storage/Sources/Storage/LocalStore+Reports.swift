@@ -217,7 +217,7 @@ extension LocalStore {
                 attempt_count = ?, last_error_code = ?, last_error_message = ?, conflict_server_revision = ?,
                 conflict_server_payload = ?, score = ?, parent_server_id = ?, follow_up_required = ?,
                 review_state = ?, review_revision = ?, review_decided_by_id = ?, review_decided_by_name = ?,
-                review_decided_at = ?, review_comment = ?, review_field_comments = ?
+                review_decided_at = ?, review_comment = ?, review_field_comments = ?, conflict_fields = ?
             WHERE local_id = ?
             """, [SQLValue(lifecycle.serverID), SQLValue(report.assignmentID), SQLValue(report.areaID),
                   .text(lifecycle.state.rawValue), .text(answersText),
@@ -227,7 +227,9 @@ extension LocalStore {
                   SQLValue(lifecycle.lastError?.code), SQLValue(lifecycle.lastError?.message),
                   SQLValue(lifecycle.conflict?.revision), SQLValue(lifecycle.conflict?.payload.canonicalString()),
                   SQLValue(report.score), SQLValue(report.parentServerID), SQLValue(report.followUpRequired)]
-                + ReportRows.reviewValues(lifecycle.review) + [SQLValue(report.localID)])
+                + ReportRows.reviewValues(lifecycle.review)
+                + [SQLValue(lifecycle.conflict?.fields.map { JSONValue.array($0.map(JSONValue.string)).canonicalString() }),
+                   SQLValue(report.localID)])
     }
 
     /// Keeps the report's current answers as its next revision. A SYNCED

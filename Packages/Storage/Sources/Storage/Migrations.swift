@@ -132,6 +132,12 @@ enum Migrations {
             ALTER TABLE reports ADD COLUMN review_field_comments TEXT;
             CREATE INDEX reports_by_review ON reports (review_state, creation_seq) WHERE review_state IS NOT NULL;
             """),
+        // Contract 1.1 merges: the fields of the last accepted revision that came from the
+        // server's side, and the fields a CONFLICT named (NULL from servers that name none).
+        Migration(name: "add-merge-marks", sql: """
+            ALTER TABLE reports ADD COLUMN merged_fields TEXT;
+            ALTER TABLE reports ADD COLUMN conflict_fields TEXT;
+            """),
     ]
 
     /// The migrator over `all`: the ledger `schema_migrations`, `user_version`

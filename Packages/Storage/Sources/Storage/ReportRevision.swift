@@ -15,6 +15,8 @@ public enum RevisionReason: String, Sendable, Hashable, CaseIterable {
     case takeServer = "take-server"
     /// An amended draft was discarded: the synced answers were put back.
     case restoreSynced = "restore-synced"
+    /// The server accepted the answers merged with its own changes, which the device took (contract 1.1).
+    case merged
 }
 
 /// One saved revision of a report's answers. Revisions are only added, never

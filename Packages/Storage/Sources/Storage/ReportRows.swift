@@ -12,7 +12,7 @@ enum ReportRows {
         last_error_code, last_error_message, conflict_server_revision, conflict_server_payload, score,
         parent_local_id, parent_server_id, follow_up_required, creation_seq,
         review_state, review_revision, review_decided_by_id, review_decided_by_name, review_decided_at,
-        review_comment, review_field_comments
+        review_comment, review_field_comments, conflict_fields, merged_fields
         """
 
     /// The report in `row`. Without `readingAnswers` its answers are left
@@ -44,7 +44,7 @@ enum ReportRows {
             guard let text = row["conflict_server_payload"].stringValue, let payload = try? JSONValue.parse(text) else {
                 throw damaged("conflict_server_payload")
             }
-            conflict = ServerRevision(revision: Int(revision), payload: payload)
+            conflict = ServerRevision(revision: Int(revision), payload: payload, fields: names(row["conflict_fields"]))
         }
         let lifecycle = ReportLifecycle(
             restoring: state, serverID: row["server_id"].stringValue,
@@ -52,7 +52,7 @@ enum ReportRows {
             acceptedRevision: row["accepted_revision"].int64Value.map(Int.init),
             attemptCount: Int(row["attempt_count"].int64Value ?? 0), lastError: lastError, conflict: conflict,
             review: try review(from: row, damaged: damaged))
-        return Report(
+        var report = Report(
             restoring: localID, lifecycle: lifecycle, assignmentID: row["assignment_id"].stringValue,
             templateID: templateID, facilityID: facilityID, areaID: row["area_id"].stringValue, answers: answers,
             schemaVersion: Int(row["schema_version"].int64Value ?? Int64(Report.currentSchemaVersion)),
@@ -62,6 +62,14 @@ enum ReportRows {
             parentServerID: row["parent_server_id"].stringValue,
             followUpRequired: (row["follow_up_required"].int64Value ?? 0) != 0,
             creationSequence: row["creation_seq"].int64Value ?? 0)
+        report.mergedFields = names(row["merged_fields"]) ?? []
+        return report
+    }
+
+    /// A stored list of field names (JSON), nil when none is stored or it cannot be read.
+    static func names(_ value: SQLValue) -> [String]? {
+        guard let text = value.stringValue, let parsed = try? JSONValue.parse(text), let items = parsed.arrayValue else { return nil }
+        return items.compactMap(\.stringValue)
     }
 
     /// The stored review of a report's row, or nil when none arrived.

@@ -381,7 +381,14 @@ public struct SyncCycle: Sendable {
                     continue
                 }
                 let outstanding = candidate?.outstandingPhotos ?? 0
-                events.append(RecordedEvent(localID, .accepted(serverID: serverID, revision: revision, photosOutstanding: outstanding)))
+                if result.merged == true, let payload = result.serverPayload, payload["answers"]?.objectValue != nil {
+                    let fields = result.mergedFields ?? []
+                    events.append(RecordedEvent(localID, .merged(serverID: serverID, revision: revision, photosOutstanding: outstanding,
+                                                                 payload: payload, issues: result.serverIssues ?? [], fields: fields)))
+                    summary.merged.append(MergedReport(localID: localID, fields: fields))
+                } else {
+                    events.append(RecordedEvent(localID, .accepted(serverID: serverID, revision: revision, photosOutstanding: outstanding)))
+                }
                 acceptedThisCycle.insert(localID)
                 summary.accepted += 1
                 // With no photo to send it is SYNCED now; with photos, once they are up.
@@ -389,7 +396,8 @@ public struct SyncCycle: Sendable {
                 if let parent = candidate?.parentLocalID { parents.append(parent) }
             case .conflict:
                 let revision = result.serverRevision ?? result.revision ?? 0
-                events.append(RecordedEvent(localID, .conflict(serverRevision: revision, serverPayload: result.serverPayload ?? .object([:]))))
+                events.append(RecordedEvent(localID, .conflict(serverRevision: revision, serverPayload: result.serverPayload ?? .object([:]),
+                                                                       fields: result.conflictingFields)))
                 summary.conflicts.append(localID)
             case .rejected:
                 let code = result.errorCode ?? "REPORT_REJECTED"

@@ -32,8 +32,9 @@ extension SyncEngine {
                 reports[index].parentServerID = serverID
             }
         }
+        // Disjoint edits merge on a 1.1 server; a 1.0 server ignores the key and answers as before.
         return SyncRequest(deviceID: try store.deviceID(), appVersion: configuration.appVersion,
-                           schemaVersion: Report.currentSchemaVersion, reports: reports)
+                           schemaVersion: Report.currentSchemaVersion, reports: reports, merge: SyncRequest.mergeFields)
     }
 
     /// Sends one batch as `POST /reports/sync`; the answer as the cycle's event.

@@ -72,6 +72,20 @@ public struct SkippedTemplate: Sendable, Hashable {
     }
 }
 
+/// A report the server accepted merged with its own changes.
+public struct MergedReport: Sendable, Hashable {
+    /// The report.
+    public var localID: UUID
+    /// What came from the server's side (field ids, `follow_up_required`, `issue:<local_id>`).
+    public var fields: [String]
+
+    /// A merged report.
+    public init(localID: UUID, fields: [String]) {
+        self.localID = localID
+        self.fields = fields
+    }
+}
+
 /// What one sync cycle did: the `sync` command's output and `sync --json`.
 /// It never holds a token or any answer.
 public struct SyncSummary: Sendable, Hashable {
@@ -106,6 +120,8 @@ public struct SyncSummary: Sendable, Hashable {
     public var synced = 0
     /// Reports that came back in CONFLICT.
     public var conflicts: [UUID] = []
+    /// Reports the server accepted merged with its own changes (contract 1.1), with the fields that came from the server.
+    public var merged: [MergedReport] = []
     /// Reports the server rejected.
     public var rejected: [Rejection] = []
     /// Reports whose upload failed this cycle (they retry later).
@@ -142,6 +158,9 @@ public struct SyncSummary: Sendable, Hashable {
             "accepted": .integer(Int64(accepted)),
             "synced": .integer(Int64(synced)),
             "conflicts": .array(conflicts.map { .string($0.wireString) }),
+            "merged": .array(merged.map {
+                ["local_id": .string($0.localID.wireString), "fields": .array($0.fields.map(JSONValue.string))]
+            }),
             "rejected": .array(rejected.map {
                 ["local_id": .string($0.localID.wireString), "code": .string($0.code), "message": .string($0.message)]
             }),
