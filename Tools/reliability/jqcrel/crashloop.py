@@ -9,8 +9,9 @@ import random
 import subprocess
 import time
 
+from .amendments import Amendments
 from .invariants import Checker, Findings
-from .workgen import WorkGenerator
+from .workgen import WORDS, WorkGenerator
 from .postgres import ServerPair
 from .world import Device, Server, ToolError, wait_or_kill
 
@@ -36,7 +37,8 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_repo
         # Synced reports stay for the whole run, so the acknowledged set only grows.
         device.jqc("settings", "retention-days", "3650")
         generator = WorkGenerator(device, rng, os.path.join(work, "photos-in"))
-        checker = Checker(device, server)
+        amendments = Amendments(device, server, bin_dir, random.Random(seed * 31 + 7), WORDS)
+        checker = Checker(device, server, amendments)
         first_sync(device)
         for _ in range(initial_reports):
             generator.make_report()
@@ -50,6 +52,9 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_repo
                 generator.make_report(synced_ids=checker.ever_acknowledged)
             if rng.random() < 0.25:
                 stats["import_kills"] += generator.report_with_killed_import(kill_rng.uniform(*COMMAND_KILL_WINDOW))
+            # A supervisor's correction meets the inspector's amendment: a merge, or a conflict.
+            if rng.random() < 0.35:
+                amendments.amend_one()
             edit_problems = []
             if rng.random() < 0.25:
                 kills, edit_problems = generator.report_with_killed_edits(kill_rng.uniform(*COMMAND_KILL_WINDOW),
@@ -81,6 +86,7 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_repo
             retried = device.json("retry")["retried"]
             stats["retries"] += len(retried)
             trial_findings, summary = checker.check(generator.completed, generator.drafts)
+            amendments.resolve_conflicts()
             for problem in edit_problems:
                 trial_findings.add("corruption", problem)
             merge(findings, trial_findings, f"trial {trial}")
@@ -94,13 +100,15 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_repo
         if postgres:
             server.restart()
             server.route(device)
-        cycles = settle(device, log)
+        amendments.resolve_conflicts()
+        cycles = settle(device, log, after_cycle=amendments.resolve_conflicts)
         final_findings, summary = checker.check(generator.completed, generator.drafts, final=True)
         merge(findings, final_findings, "after the last sync")
         stats.update({
             "seed": seed, "synced_in_trials": synced_in_trials, "settle_cycles": cycles, "seconds": round(time.monotonic() - started, 1),
             "reports_completed": len(generator.completed), "drafts": len(generator.drafts),
             "photos": generator.photos, "issues": generator.issues, "reinspections": generator.reinspections,
+            **amendments.stats(),
             "faults": server.fault_counts(), "server_reports": summary["server_reports"],
             "leftover_photo_files": summary["leftover_files"],
             "server_photos": summary["server_photos"],
@@ -148,14 +156,16 @@ def agent_with_kill(device, delay):
     return wait_or_kill(agent, delay)
 
 
-def settle(device, log, limit=400):
-    """Runs the agent without kills until nothing is pending; returns the cycles it took."""
+def settle(device, log, limit=400, after_cycle=lambda: None):
+    """Runs the agent without kills until nothing is pending; returns the cycles it took.
+    `after_cycle` runs after each cycle (the inspector resolving what came back in conflict)."""
     for cycle in range(1, limit + 1):
         agent = device.agent("run", "--once")
         _, err = agent.communicate(timeout=300)
         if agent.returncode not in (0, 75):
             raise ToolError(f"jqc-agent exited {agent.returncode} while settling: {err.strip()}")
         device.jqc("retry")
+        after_cycle()
         status = device.json("status")
         # A report waiting for photos is still PENDING; photos of drafts wait for their report.
         if status["pending"] == 0:

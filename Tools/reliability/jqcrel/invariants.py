@@ -61,9 +61,10 @@ class Findings:
 class Checker:
     """Checks one device against one server; remembers what was acknowledged before."""
 
-    def __init__(self, device, server):
+    def __init__(self, device, server, amendments=None):
         self.device = device
         self.server = server
+        self.amendments = amendments          # the run's amendments (jqcrel.amendments), if it makes any
         self.ever_acknowledged = set()        # report local ids (lowercase) once SYNCED on the device
         self.ever_uploaded = set()            # photo local ids once UPLOADED on the device
         self.verified_files = {}              # path -> sha256 already checked
@@ -112,6 +113,7 @@ class Checker:
     def check(self, generated_completed, generated_drafts, final=False):
         """Every invariant; with `final`, the server must hold exactly what the device completed."""
         found = Findings()
+        amending = set(self.amendments.open) if self.amendments else set()
         d_check, d_reports, d_photos, d_issues = self.device_state()
         s_check, s_reports, s_revisions, s_photos, s_bytes = self.server_state()
         if d_check != "ok":
@@ -122,7 +124,7 @@ class Checker:
         # Nothing generated disappears from the device; drafts stay drafts.
         for local_id in generated_completed:
             state = d_reports.get(local_id, {}).get("state")
-            if state not in ("PENDING", "SYNCED"):
+            if state not in ("PENDING", "SYNCED") and not (local_id in amending and state == "CONFLICT"):
                 found.add("losses", f"completed report {local_id} is {state or 'missing'} on the device")
         for local_id in generated_drafts:
             if d_reports.get(local_id, {}).get("state") != "DRAFT":
@@ -136,8 +138,10 @@ class Checker:
             for server_id in server_ids:
                 by_server_id[server_id] = local_id
         for server_id, revisions in s_revisions.items():
-            if len(revisions) > 1:
-                found.add("duplicates", f"report {by_server_id.get(server_id, server_id)} has {len(revisions)} revisions")
+            local_id = by_server_id.get(server_id, server_id)
+            allowed = self.amendments.revisions_allowed(local_id) if self.amendments else 1
+            if len(revisions) > allowed:
+                found.add("duplicates", f"report {local_id} has {len(revisions)} revisions, at most {allowed} made")
         for photo_id, rows in s_photos.items():
             if len(rows) > 1:
                 found.add("duplicates", f"photo {photo_id} stored {len(rows)} times")
@@ -155,6 +159,9 @@ class Checker:
                 found.add("losses", f"report {local_id} has a server record without a revision")
                 continue
             _, payload, issues = latest[-1]
+            # An amendment on its way up is compared once SYNCED again.
+            if local_id in amending and device["state"] != "SYNCED":
+                continue
             if payload.get("answers") != device["answers"]:
                 found.add("mismatches", f"report {local_id}: server answers differ from the device's")
             server_issues = {i["local_id"].lower(): (i["severity"], i["description"]) for i in issues}
@@ -199,6 +206,8 @@ class Checker:
             if os.path.isdir(self.device.photo_dir) else []
 
         for local_id in self.ever_acknowledged:
+            if local_id in amending:
+                continue
             if d_reports.get(local_id, {}).get("state") != "SYNCED":
                 found.add("losses", f"report {local_id} was SYNCED and is now {d_reports.get(local_id, {}).get('state')}")
             if local_id not in s_reports:
@@ -219,6 +228,8 @@ class Checker:
             for local_id in completed:
                 if d_reports[local_id]["state"] != "SYNCED":
                     found.add("losses", f"report {local_id} is {d_reports[local_id]['state']} after the last sync")
+        if self.amendments:
+            self.amendments.check(found, d_reports, final=final)
         summary = {"device_reports": len(d_reports), "server_reports": len(s_reports),
                    "device_photos": len(d_photos), "server_photos": len(s_photos),
                    "synced": sum(1 for r in d_reports.values() if r["state"] == "SYNCED"),

@@ -1,12 +1,14 @@
 """Shows that the invariant checks can fail: a clean synced world passes,
 then each kind of damage, made on a copy, is reported under its kind."""
 
+import json
 import os
 import random
 import shutil
 import sqlite3
 from types import SimpleNamespace
 
+from .amendments import Amendments
 from .crashloop import first_sync, settle
 from .invariants import Checker
 from .workgen import WorkGenerator
@@ -25,7 +27,8 @@ def damages():
 
     return [
         ("a second revision of one report", "duplicates",
-         server_sql("INSERT INTO report_revisions SELECT server_id, revision + 1, base_revision, payload, issues, source, "
+         server_sql("INSERT INTO report_revisions (server_id, revision, base_revision, payload, issues, source, author_id, created_at) "
+                    "SELECT server_id, revision + 1, base_revision, payload, issues, source, "
                     "author_id, created_at FROM report_revisions LIMIT 1")),
         ("a synced report missing on the server", "losses",
          server_sql("DELETE FROM report_revisions WHERE server_id = (SELECT server_id FROM reports LIMIT 1); "
@@ -36,7 +39,29 @@ def damages():
          server_sql("UPDATE report_revisions SET payload = json_set(payload, '$.answers.injected', 1) WHERE rowid = (SELECT min(rowid) FROM report_revisions)")),
         ("server photo bytes changed", "corruption", flip_server_photo),
         ("a completed report gone from the device", "losses", remove_device_report),
+        ("an amendment's answer lost in a merge (on both sides alike)", "losses", lose_amended_answer),
     ]
+
+
+def amended_answer(world):
+    """The first SYNCED report with a text answer: (local id, server id, field, answer)."""
+    with sqlite3.connect(world.device.store) as db:
+        for local_id, server_id, answers in db.execute(
+                "SELECT local_id, server_id, answers FROM reports WHERE state = 'SYNCED' ORDER BY creation_seq"):
+            for field, answer in sorted(json.loads(answers).items()):
+                if isinstance(answer, str) and answer:
+                    return local_id.lower(), server_id, field, answer
+    raise ToolError("the self-check world has no SYNCED report with a text answer")
+
+
+def lose_amended_answer(world):
+    """Replaces the answer an amendment must keep, on the device and in the server's latest revision alike."""
+    local_id, server_id, field, _ = amended_answer(world)
+    path = "$." + "answers." + json.dumps(field)
+    execute(world.device.store, f"UPDATE reports SET answers = json_set(answers, '$.{json.dumps(field)}', 'lost') "
+                                f"WHERE lower(local_id) = '{local_id}'")
+    execute(world.server.db, f"UPDATE report_revisions SET payload = json_set(payload, '{path}', 'lost') WHERE server_id = '{server_id}' "
+                             f"AND revision = (SELECT max(revision) FROM report_revisions WHERE server_id = '{server_id}')")
 
 
 def remove_device_report(world):
@@ -87,12 +112,16 @@ def run_self_check(bin_dir, work, seed, log=print):
     finally:
         server.stop()
     clean = SimpleNamespace(server=server, device=device)
-    found, _ = Checker(device, server).check(generator.completed, generator.drafts, final=True)
+    # What an amendment of the first synced report with a text answer must keep.
+    local_id, _, field, answer = amended_answer(clean)
+    amendments = Amendments(None, None, bin_dir, rng, [])
+    amendments.expected[local_id] = {field: answer}
+    found, _ = Checker(device, server, amendments).check(generator.completed, generator.drafts, final=True)
     failures = [f"the clean world was reported: {line}" for line in found.lines()]
     for index, (name, kind, damage) in enumerate(damages()):
         world = copy_world(clean, os.path.join(work, f"damaged-{index}"))
         damage(world)
-        found, _ = Checker(world.device, world.server).check(generator.completed, generator.drafts, final=True)
+        found, _ = Checker(world.device, world.server, amendments).check(generator.completed, generator.drafts, final=True)
         if found.count(kind) == 0:
             failures.append(f"{name}: not reported as {kind}")
         else:
