@@ -69,4 +69,22 @@ struct TrialFindingsTests {
         let response = try await HTTPTestClient().send("GET", server.url("/auth/me"), token: loose)
         #expect(response.status == 401)
     }
+
+    @Test("a request target longer than the server takes is its own 414 with nosniff; past libmicrohttpd's buffer, its fixed answer echoes nothing of the request")
+    func longTargets() async throws {
+        let server = try Shared.running()
+        let marker = "<script>alert(1)</script>"
+        let long = try await HTTPTestClient().send("GET", server.url("/facilities?q=" + String(repeating: "a", count: 9_000) + marker))
+        #expect(long.status == 414)
+        #expect(long.code == "URI_TOO_LONG")
+        #expect(long.header("X-Content-Type-Options") == "nosniff")
+        #expect(!String(decoding: long.body, as: UTF8.self).contains("<script>"))
+
+        let connection = try RawConnection(port: RawHTTP.port(of: server))
+        let huge = "GET /api/v1/facilities?q=" + String(repeating: "b", count: 70_000) + marker + " HTTP/1.1\r\nHost: x\r\n\r\n"
+        _ = connection.send(huge)
+        let answer = try #require(connection.readResponse(timeout: 30))
+        #expect(answer.status == 414 || answer.status == 431, "\(answer.status)")
+        #expect(!String(decoding: answer.body, as: UTF8.self).contains("script"), "libmicrohttpd's own text holds nothing sent")
+    }
 }

@@ -145,6 +145,8 @@ final class ServerApp: Sendable {
 
     /// The version of the report payload this server reads.
     static let schemaVersion = 1
+    /// The longest request target answered (a query of every filter of `GET /inspections` is under 1 KB).
+    static let longestTarget = 8192
     /// The wire contract this server speaks, sent with every sync answer.
     static let contractVersion = "1.1"
 
@@ -203,6 +205,9 @@ final class ServerApp: Sendable {
             break
         }
         do throws(ServerError) {
+            // Answered here, with the server's own headers, well before libmicrohttpd's
+            // buffer would make it answer a longer line itself.
+            if head.target.utf8.count > Self.longestTarget { throw ServerError.targetTooLong(limit: Self.longestTarget) }
             if head.target.range(of: "%00", options: .caseInsensitive) != nil || head.path.utf8.contains(0) {
                 throw ServerError.badRequest("the path must not contain %00 (a NUL byte)")
             }

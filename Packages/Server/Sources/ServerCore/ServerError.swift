@@ -62,6 +62,11 @@ public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         ServerError(status: 413, code: "TOO_LARGE", message)
     }
 
+    /// 414: a request target longer than any route of the server takes.
+    public static func targetTooLong(limit: Int) -> ServerError {
+        ServerError(status: 414, code: "URI_TOO_LONG", "the request target is longer than \(limit) bytes; no route of this server takes one so long")
+    }
+
     /// 422: well-formed but not acceptable (a photo hash mismatch, invalid answers).
     public static func unprocessable(code: String, _ message: String) -> ServerError {
         ServerError(status: 422, code: code, message)
