@@ -30,12 +30,16 @@ struct RevisionsPresenter {
             let changes = Self.changes(from: previous, to: revision.answers, fields: fields)
             previous = revision.answers
             let server = revision.serverRevision.map { ", server revision \($0)" } ?? ""
-            lines.append("#\(index + 1)  \(RFC3339.string(revision.savedAtDevice))  \(Self.phrase(revision.reason)) (\(revision.state.rawValue)\(server))"
+            lines.append("#\(index + 1)  \(RFC3339.string(revision.savedAtDevice))  \(Self.phrase(revision.reason))\(revision.reason == .templateMove ? revision.templateVersion.map { " v\($0)" } ?? "" : "") (\(revision.state.rawValue)\(server))"
                          + (changes.isEmpty ? "  no answer changed" : ""))
             for change in changes {
                 let shown = change.after == nil ? "cleared" : workspace.registry.display(change.field, change.after, style: style)
                 // The field's id and label came from the template (or the server's answers): through OneLine.
                 lines.append("      \(ReportPresenter.name(change.field)): \(shown)")
+            }
+            for item in revision.setAside {
+                // The answer as it was (JSON), and why the new version could not take it.
+                lines.append("      set aside [\(oneLine(item.fieldID.rawValue))]: \(flatLine(item.answer.canonicalString()))  (\(flatLine(item.reason)))")
             }
             documents.append([
                 "number": .integer(Int64(index + 1)),
@@ -43,6 +47,8 @@ struct RevisionsPresenter {
                 "reason": .string(revision.reason.rawValue),
                 "state": .string(revision.state.rawValue),
                 "server_revision": revision.serverRevision.map { .integer(Int64($0)) } ?? .null,
+                "template_version": revision.templateVersion.map { .integer(Int64($0)) } ?? .null,
+                "set_aside": .array(revision.setAside.map(\.json)),
                 "changed": .array(changes.map { change in
                     ["field_id": .string(change.field.id.rawValue), "label": .string(change.field.label),
                      "before": change.before ?? .null, "after": change.after ?? .null]
@@ -73,6 +79,7 @@ struct RevisionsPresenter {
         case .keepMine: return "conflict resolved, this device's answers kept"
         case .takeServer: return "conflict resolved, the server's answers taken"
         case .restoreSynced: return "amendment discarded, the synced answers put back"
+        case .templateMove: return "moved onto a new template version"
         }
     }
 }

@@ -66,7 +66,7 @@ extension Workspace {
         }
         let answers = logic(template).applyingCalculations(to: answers)
         return try storage { () throws(StorageError) in
-            try store.createReport(templateID: templateID, facilityID: facilityID, areaID: areaID,
+            try store.createReport(templateID: templateID, templateVersion: template.version, facilityID: facilityID, areaID: areaID,
                                    assignmentID: assignmentID, parentLocalID: parent?.localID,
                                    parentServerID: parent?.serverID, answers: answers)
         }
@@ -310,10 +310,13 @@ extension Workspace {
             throw AppError.blocked(.reinspectionInProgress,
                 "Report \(short(existing)) is already a re-inspection of \(short(parent)); continue it with 'jqc run \(existing.localID.uuidString.lowercased())'.")
         }
-        let template = try template(for: parent)
+        // The newest version of the template, the parent's answers mapped onto
+        // it from the version they were given to, as a draft moving onto it is.
+        let template = try self.template(id: parent.templateID)
+        let parentTemplate = try self.template(for: parent)
         // A signature vouches for its own report (the fingerprint names it):
         // none that a field type would copy holds for the new one.
-        var answers = registry.prefill(from: parent.answers, schema: template.schema)
+        var answers = registry.prefill(from: parent.answers, parentSchema: parentTemplate.schema, schema: template.schema, at: now())
         for field in template.schema.fields where registry.resolve(field).vouchesForReport { answers[field.id] = nil }
         return try start(templateID: parent.templateID, facilityID: parent.facilityID, areaID: parent.areaID,
                          parent: parent, answers: answers)

@@ -121,7 +121,11 @@ extension LocalStore {
             }
             edit(&report)
         }
-        if case .complete = event { report.completedAtDevice = report.updatedAtDevice }
+        if case .complete = event {
+            report.completedAtDevice = report.updatedAtDevice
+            // The note of a move onto a newer template version is kept until the report is completed.
+            report.templateMove = nil
+        }
 
         var revisionReason: RevisionReason?
         for effect in effects {
@@ -138,7 +142,11 @@ extension LocalStore {
                 try Self.adopt(payload, into: &report)
                 answersReplaced = true
             case .restoreSyncedAnswers:
-                report.answers = try Self.syncedAnswers(of: localID, db)
+                let synced = try Self.syncedAnswers(of: localID, db)
+                report.answers = synced.answers
+                // The synced answers were given to their own version of the template.
+                if let version = synced.templateVersion { report.templateVersion = version }
+                report.templateMove = nil
                 answersReplaced = true
                 revisionReason = .restoreSynced
             case .deleteWithChildren:
@@ -202,15 +210,15 @@ extension LocalStore {
 
     /// The answers of the newest revision the server holds (saved while
     /// SYNCED, or accepted by the server).
-    private static func syncedAnswers(of localID: UUID, _ db: StoreDatabase) throws(StorageError) -> Answers {
+    private static func syncedAnswers(of localID: UUID, _ db: StoreDatabase) throws(StorageError) -> (answers: Answers, templateVersion: Int?) {
         guard let row = try db.firstRow("""
-            SELECT answers FROM report_revisions
+            SELECT answers, template_version FROM report_revisions
             WHERE report_local_id = ? AND server_revision IS NOT NULL ORDER BY seq DESC LIMIT 1
             """, [SQLValue(localID)]) else {
             throw StorageError(.notAllowed, "The synced answers of this report are not on this device, so the amendment cannot be discarded; nothing was changed.", context: localID.uuidString)
         }
         do {
-            return try ReportRows.answers(row["answers"])
+            return (try ReportRows.answers(row["answers"]), row["template_version"].int64Value.map(Int.init))
         } catch {
             throw StorageError(.corruptStore, "A saved revision of report '\(localID.uuidString)' cannot be read; the store is damaged.", context: "report_revisions")
         }

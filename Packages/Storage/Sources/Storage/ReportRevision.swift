@@ -15,6 +15,9 @@ public enum RevisionReason: String, Sendable, Hashable, CaseIterable {
     case takeServer = "take-server"
     /// An amended draft was discarded: the synced answers were put back.
     case restoreSynced = "restore-synced"
+    /// The report moved onto a newer version of its template; answers that
+    /// did not fit are in the revision's `setAside`.
+    case templateMove = "template-move"
 }
 
 /// One saved revision of a report's answers. Revisions are only added, never
@@ -34,4 +37,9 @@ public struct ReportRevision: Sendable, Hashable {
     public var savedAtDevice: Date
     /// What saved it.
     public var reason: RevisionReason
+    /// The template version the answers were given to (nil for revisions
+    /// saved before the device kept versions).
+    public var templateVersion: Int?
+    /// The answers a move onto a newer template version set aside (`templateMove` revisions).
+    public var setAside: [SetAsideAnswer] = []
 }
