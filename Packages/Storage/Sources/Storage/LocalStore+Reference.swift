@@ -60,7 +60,7 @@ extension LocalStore {
                 WHERE excluded.version >= templates.version
                 """)
             let version = try db.prepare("""
-                INSERT INTO template_versions (template_id, version, name, form_schema) VALUES (?, ?, ?, ?)
+                INSERT INTO template_versions (template_id, name, version, form_schema) VALUES (?, ?, ?, ?)
                 ON CONFLICT (template_id, version) DO UPDATE SET name = excluded.name, form_schema = excluded.form_schema
                 """)
             for template in templates {
