@@ -12,6 +12,7 @@ import time
 from .invariants import Checker, Findings
 from .workgen import WorkGenerator
 from .postgres import ServerPair
+from .templatemove import TemplateMover
 from .world import Device, Server, ToolError, wait_or_kill
 
 FAULTS = {"fault-rate": 0.08, "fault-drop": 0.05, "fault-after-accept": 0.25}
@@ -19,6 +20,9 @@ FAULTS = {"fault-rate": 0.08, "fault-drop": 0.05, "fault-after-accept": 0.25}
 # milliseconds here; kills spread over this window land before, during and
 # after their transaction.
 COMMAND_KILL_WINDOW = (0.005, 0.06)
+# `jqc templates import` stores the template, then moves every draft of it in
+# a second transaction: a little longer than one edit.
+IMPORT_KILL_WINDOW = (0.005, 0.15)
 
 
 def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_reports=12, log=print, postgres=False):
@@ -37,12 +41,13 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_repo
         device.jqc("settings", "retention-days", "3650")
         generator = WorkGenerator(device, rng, os.path.join(work, "photos-in"))
         checker = Checker(device, server)
+        mover = TemplateMover(device, rng, os.path.join(work, "templates-in"), generator.drafts)
         first_sync(device)
         for _ in range(initial_reports):
             generator.make_report()
 
         stats = {"trials": 0, "kills": 0, "finished_before_kill": 0, "agent_exit_codes": {}, "retries": 0,
-                 "import_kills": 0, "edit_kills": 0}
+                 "import_kills": 0, "edit_kills": 0, "template_moves": 0, "template_move_kills": 0}
         findings = Findings()
         cycle = CycleLength(max_kill_delay)
         for trial in range(1, trials + 1):
@@ -55,6 +60,12 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_repo
                 kills, edit_problems = generator.report_with_killed_edits(kill_rng.uniform(*COMMAND_KILL_WINDOW),
                                                                           kill_rng.uniform(*COMMAND_KILL_WINDOW))
                 stats["edit_kills"] += kills
+            if rng.random() < 0.25:
+                # A new version of a template arrives while drafts exist, its import killed.
+                killed_move, move_problems = mover.step(kill_rng.uniform(*IMPORT_KILL_WINDOW))
+                stats["template_moves"] += 1
+                stats["template_move_kills"] += killed_move
+                edit_problems += move_problems
             # A random moment within what a whole cycle takes now, so most trials kill mid-cycle.
             delay = kill_rng.uniform(0, cycle.kill_window())
             instance_kill = None
