@@ -21,14 +21,15 @@ TEMPLATE = "rel-move"
 def schema(version):
     """Version N of the template: `count` is text on odd versions and a number
     on even ones; `old-N` exists only in version N (removed in N+1); `req-N`
-    is a required field new in N; `why` is required while `count` is over 5."""
+    is a required field new in N; from version 2 on, `why` is required while
+    the note says "sink"."""
     fields = [{"id": "note", "type": "text", "label": "Note"},
               {"id": "count", "type": "text" if version % 2 else "number", "label": "Count"},
               {"id": f"old-{version}", "type": "text", "label": f"Asked in version {version} only"},
               {"id": f"req-{version}", "type": "pass_fail", "label": f"New in version {version}", "required": True}]
     if version >= 2:
-        fields.append({"id": "why", "type": "textarea", "label": "Why so many?",
-                       "required_when": {"field": "count", "op": "gt", "value": 5}})
+        fields.append({"id": "why", "type": "textarea", "label": "Why the sink?",
+                       "required_when": {"field": "note", "op": "eq", "value": "sink"}})
     return {"templates": [{"id": TEMPLATE, "name": "Moving template", "version": version,
                            "form_schema": {"fields": fields}}]}
 
