@@ -132,9 +132,10 @@ struct ReviewStoreTests {
             let store = try LocalStore.open(at: path)
             id = try synced(store).localID
         }
-        // What the release before this one left: no review columns, four steps applied.
+        // What the release before reviews left: no review columns (nor template versions), four steps applied.
         do {
             let db = try Database(path: path, mode: .readWrite)
+            try TemplateVersionStoreTests.undoTemplateVersions(db)
             try db.execute("DROP INDEX reports_by_review")
             for column in ["review_state", "review_revision", "review_decided_by_id", "review_decided_by_name",
                            "review_decided_at", "review_comment", "review_field_comments"] {
@@ -144,7 +145,7 @@ struct ReviewStoreTests {
             try db.setUserVersion(4)
         }
         let store = try LocalStore.open(at: path)
-        #expect(try store.appliedMigrations().last == "add-report-reviews")
+        #expect(try store.appliedMigrations().suffix(2) == ["add-report-reviews", "add-template-versions"])
         let report = try #require(try store.report(id))
         #expect(report.state == .synced && report.serverID == "R-1" && report.answers["1"] == "clean")
         #expect(report.lifecycle.review == nil)

@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import SQLite
 import Storage
 import Testing
 import TestSupport
@@ -26,6 +27,43 @@ struct TemplateVersionStoreTests {
         }
         return PlannedMove(answers: answers, score: nil,
                            move: TemplateMove(fromVersion: from?.version, toVersion: to.version, setAside: aside, newRequired: ["9"]))
+    }
+
+    /// Takes a store back to before the step `add-template-versions`, as the release before it left stores.
+    static func undoTemplateVersions(_ db: Database) throws {
+        try db.execute("DROP INDEX reports_by_template")
+        try db.execute("DROP TABLE template_versions")
+        for column in ["template_version", "template_move", "template_version_kept"] {
+            try db.execute("ALTER TABLE reports DROP COLUMN \(column)")
+        }
+        for column in ["template_version", "set_aside"] {
+            try db.execute("ALTER TABLE report_revisions DROP COLUMN \(column)")
+        }
+        try db.execute("DELETE FROM schema_migrations WHERE name = 'add-template-versions'")
+        try db.setUserVersion(try db.userVersion() - 1)
+    }
+
+    @Test("a store made before template versions gains them: each report is on the version held then, nothing else changes")
+    func upgrade() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path("jqc.sqlite")
+        let id: UUID
+        do {
+            let store = try LocalStore.open(at: path)
+            try store.upsertTemplates([try Self.template(3, fields: Self.v1Fields)])
+            id = try store.createReport(templateID: "T", facilityID: "F").localID
+            try store.saveAnswer(id, field: "7", value: "kept")
+        }
+        do {
+            let db = try Database(path: path, mode: .readWrite)
+            try Self.undoTemplateVersions(db)
+        }
+        let store = try LocalStore.open(at: path)
+        #expect(try store.appliedMigrations().last == "add-template-versions")
+        let report = try #require(try store.report(id))
+        #expect(report.templateVersion == 3 && report.answers["7"] == "kept" && report.templateMove == nil)
+        #expect(try store.template(id: "T", version: 3)?.schema.field("7") != nil)
+        #expect(try store.revisions(of: id).count == 2)
     }
 
     @Test("every version is kept; the template is the newest seen; reports start on it", arguments: StoreKind.allCases)

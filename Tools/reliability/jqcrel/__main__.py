@@ -57,7 +57,7 @@ def main():
                                           max_kill_delay=args.max_kill_delay, log=log, postgres=args.postgres)
             figures["crash_loop"] = stats
             log("crash loop: " + ", ".join(f"{k} {stats[k]}" for k in (
-                "trials", "kills", "finished_before_kill", "import_kills", "edit_kills", "template_moves", "template_move_kills", "leftover_photo_files", "retries", "synced_in_trials", "settle_cycles",
+                "trials", "kills", "finished_before_kill", "import_kills", "edit_kills", "template_moves", "template_move_kills", "template_move_kills_after_move", "leftover_photo_files", "retries", "synced_in_trials", "settle_cycles",
                 "reports_completed", "photos",
                 "issues", "reinspections", "server_reports", "server_photos")))
             log(f"crash loop: faults injected {stats['faults']}; duplicates {stats['duplicates']}, losses {stats['losses']}, "

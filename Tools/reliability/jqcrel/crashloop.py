@@ -21,8 +21,9 @@ FAULTS = {"fault-rate": 0.08, "fault-drop": 0.05, "fault-after-accept": 0.25}
 # after their transaction.
 COMMAND_KILL_WINDOW = (0.005, 0.06)
 # `jqc templates import` stores the template, then moves every draft of it in
-# a second transaction: a little longer than one edit.
-IMPORT_KILL_WINDOW = (0.005, 0.15)
+# a second transaction, in about 20 ms here: kills spread over this window
+# land before, between and after the two.
+IMPORT_KILL_WINDOW = (0.003, 0.03)
 
 
 def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_reports=12, log=print, postgres=False):
@@ -47,7 +48,8 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_repo
             generator.make_report()
 
         stats = {"trials": 0, "kills": 0, "finished_before_kill": 0, "agent_exit_codes": {}, "retries": 0,
-                 "import_kills": 0, "edit_kills": 0, "template_moves": 0, "template_move_kills": 0}
+                 "import_kills": 0, "edit_kills": 0, "template_moves": 0, "template_move_kills": 0,
+                 "template_move_kills_after_move": 0}
         findings = Findings()
         cycle = CycleLength(max_kill_delay)
         for trial in range(1, trials + 1):
@@ -62,9 +64,11 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_repo
                 stats["edit_kills"] += kills
             if rng.random() < 0.25:
                 # A new version of a template arrives while drafts exist, its import killed.
-                killed_move, move_problems = mover.step(kill_rng.uniform(*IMPORT_KILL_WINDOW))
+                killed_move, moved, move_problems = mover.step(kill_rng.uniform(*IMPORT_KILL_WINDOW))
                 stats["template_moves"] += 1
                 stats["template_move_kills"] += killed_move
+                # Killed, and the drafts had moved already: the kill came after the move's transaction.
+                stats["template_move_kills_after_move"] += killed_move and moved
                 edit_problems += move_problems
             # A random moment within what a whole cycle takes now, so most trials kill mid-cycle.
             delay = kill_rng.uniform(0, cycle.kill_window())

@@ -86,7 +86,9 @@ class TemplateMover:
 
     def step(self, delay):
         """One new version imported under a kill after `delay` seconds, checked,
-        then imported again unkilled and checked. Returns (killed, problems)."""
+        then imported again unkilled and checked. Returns (killed, moved, problems):
+        whether the import was still running when killed, whether the drafts
+        were on the new version right after, and each problem found."""
         if self.version == 0:
             self.version = 1
             self._import(1)
@@ -95,12 +97,14 @@ class TemplateMover:
         before = self._state()
         old, new = self.version, self.version + 1
         killed = self._import(new, delay)
-        problems = self._check(before, old, new, self._state(), after_kill=True)
+        after = self._state()
+        moved = all(shown["template_version"] == new for shown in after.values())
+        problems = self._check(before, old, new, after, after_kill=True)
         self._import(new)
         problems += self._check(before, old, new, self._state(), after_kill=False)
         self.version = new
         self.steps += 1
-        return killed, problems
+        return killed, moved, problems
 
     def _check(self, before, old, new, after, after_kill):
         problems = []
