@@ -112,6 +112,11 @@ struct TemplateVersionStoreTests {
         #expect(try t.store.report(kept.localID)?.templateVersion == 1)
         #expect(try t.store.templatesWithDraftsBehind().isEmpty)
 
+        // An answer read for version 1 is refused on a draft that moved meanwhile; nothing changes.
+        #expect(throws: StorageError.self) {
+            try t.store.saveAnswer(drafts[1].localID, field: "7", value: "typed on v1", templateVersion: 1)
+        }
+        #expect(try t.store.report(drafts[1].localID)?.answers["7"] == nil)
         // The kept draft moves when asked by name; completing a moved draft ends its note.
         #expect(try t.store.moveReports(ofTemplate: "T", only: kept.localID, plan: Self.plan).count == 1)
         #expect(try t.store.report(kept.localID)?.keepsTemplateVersion == false)

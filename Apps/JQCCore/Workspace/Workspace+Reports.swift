@@ -121,7 +121,8 @@ extension Workspace {
             return self.withdrawingStaleSignatures(calculated, of: report, template: template, logic: logic, except: field.id)
         }
         return try storage { () throws(StorageError) in
-            try store.saveAnswer(report.localID, field: field.id, value: value, derive: derive, score: scorer)
+            try store.saveAnswer(report.localID, field: field.id, value: value, derive: derive, score: scorer,
+                                 templateVersion: report.templateVersion)
         }
     }
 
@@ -257,7 +258,7 @@ extension Workspace {
         return try storage { () throws(StorageError) -> Report in
             try store.apply(.complete, to: id, answers: kept, score: scorer,
                             followUpRequired: followUp || score.failedCritical || report.followUpRequired,
-                            clearingFollowUpOf: report.parentLocalID)
+                            clearingFollowUpOf: report.parentLocalID, templateVersion: report.templateVersion)
         }
     }
 

@@ -89,14 +89,16 @@ extension LocalStore {
     /// `derive`, when given, turns the answers read in the transaction into
     /// the answers to store (calculated answers recomputed), so what another
     /// process saved in between is never overwritten with a stale value.
+    /// `templateVersion`, when given, is the template version the answer was
+    /// read for: a report moved onto another version meanwhile is refused.
     @discardableResult
     public func saveAnswer(_ localID: UUID, field: FieldID, value: JSONValue?,
                            derive: ((Answers) -> Answers)? = nil,
-                           score: ((Answers) -> Double?)? = nil) throws(StorageError) -> Report {
+                           score: ((Answers) -> Double?)? = nil, templateVersion: Int? = nil) throws(StorageError) -> Report {
         try perform(.autosave, on: localID, edit: { report in
             report.answers[field] = (value?.isNull ?? true) ? nil : value
             if let derive { report.answers = derive(report.answers) }
-        }, score: score)
+        }, score: score, templateVersion: templateVersion)
     }
 
     /// Every saved revision of a report's answers, oldest first.
