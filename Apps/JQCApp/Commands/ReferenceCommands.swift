@@ -140,8 +140,8 @@ enum ReferenceCommands {
         CommandOutput(lines: [summary.imported.isEmpty ? nothingImported(summary, lists: "no templates (its \"templates\" list is empty)")
                                   : "Imported \(counted(summary.imported.count, "template")): \(summary.imported.map(oneLine).joined(separator: ", "))."]
                                     + summary.warnings.map { "Note: \($0)" }
-                                    // The template's name came from the file: through the one sanitiser.
-                                    + summary.moved.map { flatLine($0.message) },
+                                    // Each outside string in it went through the one sanitiser.
+                                    + summary.moved.map(\.message),
                              json: ["imported": .array(summary.imported.map { .string($0) }), "warnings": .array(summary.warnings.map { .string($0) }),
                                     "moved": .array(summary.moved.map(\.json))])
     }

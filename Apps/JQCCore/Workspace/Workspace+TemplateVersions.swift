@@ -123,11 +123,12 @@ extension Workspace {
 
 extension DraftsMoved {
     /// One line for a person: "2 drafts moved to 'Washroom QC' v4; 1 answer
-    /// set aside: field 7 was removed". The template's name came from outside:
-    /// print it through the one sanitiser.
+    /// set aside: field 7 was removed". The template's name, field ids and
+    /// the reasons (which quote answers) came from outside: each goes through
+    /// the one sanitiser as it is put in the line.
     public var message: String {
         let count = reports.count
-        var line = "\(count) draft\(count == 1 ? "" : "s") moved to '\(templateName)' v\(version)"
+        var line = "\(count) draft\(count == 1 ? "" : "s") moved to '\(flatLine(templateName))' v\(version)"
         let aside = setAside
         if !aside.isEmpty {
             var reasons: [String] = []
@@ -136,12 +137,14 @@ extension DraftsMoved {
                 if times[item.answer.reason] == nil { reasons.append(item.answer.reason) }
                 times[item.answer.reason, default: 0] += 1
             }
-            let listed = reasons.map { reason in times[reason, default: 1] > 1 ? "\(reason) (\(times[reason, default: 1]) drafts)" : reason }
+            let listed = reasons.map { reason in
+                times[reason, default: 1] > 1 ? "\(flatLine(reason)) (\(times[reason, default: 1]) drafts)" : flatLine(reason)
+            }
             line += "; \(aside.count) answer\(aside.count == 1 ? "" : "s") set aside: " + listed.joined(separator: "; ")
         }
         let required = Set(reports.flatMap(\.move.newRequired))
         if !required.isEmpty {
-            line += "; new required field\(required.count == 1 ? "" : "s") to answer: " + required.sorted().map(\.rawValue).joined(separator: ", ")
+            line += "; new required field\(required.count == 1 ? "" : "s") to answer: " + required.sorted().map { oneLine($0.rawValue) }.joined(separator: ", ")
         }
         return line + "."
     }

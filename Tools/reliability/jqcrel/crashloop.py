@@ -20,10 +20,6 @@ FAULTS = {"fault-rate": 0.08, "fault-drop": 0.05, "fault-after-accept": 0.25}
 # milliseconds here; kills spread over this window land before, during and
 # after their transaction.
 COMMAND_KILL_WINDOW = (0.005, 0.06)
-# `jqc templates import` stores the template, then moves every draft of it in
-# a second transaction, in about 20 ms here: kills spread over this window
-# land before, between and after the two.
-IMPORT_KILL_WINDOW = (0.003, 0.03)
 
 
 def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_reports=12, log=print, postgres=False):
@@ -64,7 +60,7 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_repo
                 stats["edit_kills"] += kills
             if rng.random() < 0.25:
                 # A new version of a template arrives while drafts exist, its import killed.
-                killed_move, moved, move_problems = mover.step(kill_rng.uniform(*IMPORT_KILL_WINDOW))
+                killed_move, moved, move_problems = mover.step(kill_rng)
                 stats["template_moves"] += 1
                 stats["template_move_kills"] += killed_move
                 # Killed, and the drafts had moved already: the kill came after the move's transaction.
