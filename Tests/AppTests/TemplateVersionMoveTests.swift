@@ -175,6 +175,17 @@ struct TemplateVersionMoveTests {
         #expect(synced.stdout.contains("1 draft moved to 'Washroom QC' v2; 1 answer set aside: field 7 was removed"), "\(synced.stdout)")
         #expect(try profile.show(id)["answers"] == ["2": 4, "3": 12])
 
+        // The agent's cycle moves drafts too, and logs it without a word of any answer.
+        let v3 = profile.path("v3.json")
+        try Data(Self.v2.replacingOccurrences(of: "\"version\": 2", with: "\"version\": 3").utf8).write(to: URL(fileURLWithPath: v3))
+        try #require(try Programs.run("jqc-server", ["admin", "--db", server.databasePath, "import-templates", v3]).status == 0)
+        let agent = try profile.agent(["run", "--once"])
+        #expect(agent.status == 0, "\(agent.stderr)")
+        let logged = try #require(agent.stderr.split(separator: "\n").first { $0.contains("\"drafts_moved\"") }, "\(agent.stderr)")
+        #expect(logged.contains("\"template_id\":\"WQ-9\"") && logged.contains("\"version\":3") && logged.contains(id), "\(logged)")
+        #expect(!agent.stderr.contains("gone"), "no answer in the log")
+        #expect(try profile.show(id)["template_version"] == 3)
+
         try answer(profile, id, [("8", "pass")])
         try #require(try profile.jqc(["complete", id]).status == 0)
         let (status, sent) = try profile.document(["sync"])

@@ -114,16 +114,22 @@ public struct DraftsMoved: Sendable, Hashable {
         reports.flatMap { moved in moved.move.setAside.map { (localID: moved.localID, answer: $0) } }
     }
 
-    /// `{"template_id", "template_name", "version", "reports": [{"local_id", "from_version", "to_version", "set_aside", "new_required"}]}`.
+    /// `{"template_id", "template_name", "version", "reports": [{"local_id", "from_version", "to_version", "set_aside", "new_required"}]}`,
+    /// `set_aside` naming the fields only: a sync's summary (and the agent's
+    /// log) holds no answer; `jqc show ID` has them.
     public var json: JSONValue {
         [
             "template_id": .string(templateID),
             "template_name": .string(templateName),
             "version": .integer(Int64(version)),
             "reports": .array(reports.map { moved in
-                var object = moved.move.json.objectValue ?? [:]
-                object["local_id"] = .string(moved.localID.uuidString.lowercased())
-                return .object(object)
+                [
+                    "local_id": .string(moved.localID.uuidString.lowercased()),
+                    "from_version": moved.move.fromVersion.map { .integer(Int64($0)) } ?? .null,
+                    "to_version": .integer(Int64(moved.move.toVersion)),
+                    "set_aside": .array(moved.move.setAside.map { .string($0.fieldID.rawValue) }),
+                    "new_required": .array(moved.move.newRequired.map { .string($0.rawValue) }),
+                ]
             }),
         ]
     }
