@@ -131,6 +131,29 @@ struct TemplateVersionMoveTests {
         #expect(try profile.jqc(["migrate", id, "--dry-run", "--keep-version"]).status == 2)
     }
 
+    @Test("--keep-version puts a draft a move just took back on its version with its answers; one changed since stays")
+    func keepAfterMove() throws {
+        let profile = try DemoProfile()
+        try #require(try profile.jqc(["templates", "import", try write(Self.v1, "v1.json", in: profile)]).status == 0)
+        let start = ["--template", "WQ-9", "--facility", "F-100"]
+        let untouched = try profile.start(start), changed = try profile.start(start)
+        try answer(profile, untouched, [("3", "a dozen"), ("7", "gone")])
+        try answer(profile, changed, [("7", "gone too")])
+        try #require(try profile.jqc(["templates", "import", try write(Self.v2, "v2.json", in: profile)]).status == 0)
+        try answer(profile, changed, [("8", "pass")])
+
+        let (status, kept) = try profile.document(["migrate", untouched, "--keep-version"])
+        #expect(status == 0 && kept["put_back"] == true && kept["template_version"] == 1, "\(kept)")
+        let back = try profile.show(untouched)
+        #expect(back["template_version"] == 1 && back["answers"] == ["3": "a dozen", "7": "gone"] && back["template_move"] == .null, "\(back)")
+        #expect(try profile.jqc(["show", untouched, "--history"]).stdout.contains("put back on its template version v1"))
+        #expect(try profile.jqc(["show", untouched]).stdout.contains("Kept on version 1 (v2 is here)"))
+
+        let refused = try profile.jqc(["migrate", changed, "--keep-version"])
+        #expect(refused.status == 5 && refused.stderr.contains("changed after it moved to v2"), "\(refused.stderr)")
+        #expect(try profile.show(changed)["template_version"] == 2)
+    }
+
     @Test("completed reports are not migrated; a re-inspection of a v1 parent is pre-filled through the mapping on v2")
     func pendingAndReinspection() throws {
         let profile = try DemoProfile()

@@ -12,14 +12,14 @@ enum MigrateCommand {
         "migrate", summary: "move a draft onto the newest version of its template now, show what that would do (--dry-run), or leave it on its version (--keep-version)",
         positionals: [PositionalSpec("LOCAL_ID", help: "the report's id or a unique prefix of it")],
         options: [.flag("dry-run", help: "show what the move would keep, set aside and leave to answer; change nothing"),
-                  .flag("keep-version", help: "leave the draft on the version it is on when newer ones arrive, until 'jqc migrate LOCAL_ID' moves it (the server must still accept that version)")],
+                  .flag("keep-version", help: "leave the draft on its version when newer ones arrive, until 'jqc migrate LOCAL_ID' moves it (the server must still accept that version); a draft a move just took, unchanged since, goes back to the version it came from with its answers")],
         discussion: """
         Drafts move by themselves when a sync or 'jqc templates import' brings a newer version of their template:
         an answer to the same field whose new type reads it is kept; an answer to a removed field, or one the new
         type refuses, is set aside in the report's history ('jqc show LOCAL_ID --history'), never lost; new
         required fields are left to answer. Completed (PENDING) reports never move: they upload as completed.
         Exit codes: 0 done (or nothing to move); 2 both --dry-run and --keep-version; 3 no such report;
-        5 the report is not a draft (or a rejected report).
+        5 the report is not a draft (or a rejected report), or --keep-version on a draft changed since it moved.
         """)
     ) { (inv) throws(AppError) -> CommandOutput in
         let dryRun = inv.arguments.flag("dry-run"), keep = inv.arguments.flag("keep-version")
@@ -28,13 +28,15 @@ enum MigrateCommand {
         let report = try workspace.report(inv.positional(0))
         let short = workspace.short(report)
         if keep {
-            let kept = try workspace.keepVersion(report)
+            let (kept, putBack) = try workspace.keepVersion(report)
             let template = try workspace.template(for: kept)
             let version = kept.templateVersion ?? template.version
+            let back = putBack ? "is back on \(flatLine(template.name)) v\(version) with the answers it had there, and stays there"
+                : "stays on \(flatLine(template.name)) v\(version)"
             return CommandOutput(
-                lines: ["Report \(short) stays on \(flatLine(template.name)) v\(version) when newer versions arrive; 'jqc migrate \(short)' moves it. The server must still accept v\(version)."],
-                json: ["local_id": .string(kept.localID.wireString), "kept": true, "dry_run": false, "moved": false,
-                       "template_version": .integer(Int64(version))])
+                lines: ["Report \(short) \(back) when newer versions arrive; 'jqc migrate \(short)' moves it. The server must still accept v\(version)."],
+                json: ["local_id": .string(kept.localID.wireString), "kept": true, "put_back": .bool(putBack), "dry_run": false,
+                       "moved": false, "template_version": .integer(Int64(version))])
         }
         guard report.lifecycle.isEditable else {
             throw AppError.blocked(.stateNotAllowed,

@@ -30,7 +30,7 @@ struct RevisionsPresenter {
             let changes = Self.changes(from: previous, to: revision.answers, fields: fields)
             previous = revision.answers
             let server = revision.serverRevision.map { ", server revision \($0)" } ?? ""
-            lines.append("#\(index + 1)  \(RFC3339.string(revision.savedAtDevice))  \(Self.phrase(revision.reason))\(revision.reason == .templateMove ? revision.templateVersion.map { " v\($0)" } ?? "" : "") (\(revision.state.rawValue)\(server))"
+            lines.append("#\(index + 1)  \(RFC3339.string(revision.savedAtDevice))  \(Self.phrase(revision.reason))\(revision.reason == .templateMove || revision.reason == .templateKept ? revision.templateVersion.map { " v\($0)" } ?? "" : "") (\(revision.state.rawValue)\(server))"
                          + (changes.isEmpty ? "  no answer changed" : ""))
             for change in changes {
                 let shown = change.after == nil ? "cleared" : workspace.registry.display(change.field, change.after, style: style)
@@ -80,6 +80,7 @@ struct RevisionsPresenter {
         case .takeServer: return "conflict resolved, the server's answers taken"
         case .restoreSynced: return "amendment discarded, the synced answers put back"
         case .templateMove: return "moved onto a new template version"
+        case .templateKept: return "put back on its template version"
         }
     }
 }

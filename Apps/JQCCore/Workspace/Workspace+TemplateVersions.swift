@@ -81,12 +81,25 @@ extension Workspace {
 
     /// Leaves a draft on the version it is on when newer ones arrive, until
     /// `jqc migrate` moves it (the server must still accept that version).
-    public func keepVersion(_ report: Report) throws(AppError) -> Report {
+    /// A draft a move just took, unchanged since, is first put back on the
+    /// version it came from with the answers it had there (`putBack` true).
+    public func keepVersion(_ report: Report) throws(AppError) -> (report: Report, putBack: Bool) {
         guard report.lifecycle.isEditable else {
             throw AppError.blocked(.stateNotAllowed,
                 "Report \(short(report)) is \(report.state.rawValue); only drafts (and rejected reports) can be kept on their template version.")
         }
-        return try storage { () throws(StorageError) in try store.keepTemplateVersion(report.localID, true) }
+        let registry = self.registry
+        let back = try storage { () throws(StorageError) -> Report? in
+            try store.putBackOnPreviousVersion(report.localID) { answers, template in
+                Self.score(answers, logic: FormLogic(schema: template.schema, registry: registry), registry: registry).ratio
+            }
+        }
+        if let back { return (back, true) }
+        if let move = report.templateMove {
+            throw AppError.blocked(.stateNotAllowed,
+                "Report \(short(report)) was changed after it moved to v\(move.toVersion), so it stays there; what the move set aside is in 'jqc show \(short(report)) --history'.")
+        }
+        return (try storage { () throws(StorageError) in try store.keepTemplateVersion(report.localID, true) }, false)
     }
 
     /// The move of `report` from `old` to `new`: the mapping, then the new

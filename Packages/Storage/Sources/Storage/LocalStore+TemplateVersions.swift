@@ -116,6 +116,46 @@ extension LocalStore {
         }
     }
 
+    /// Puts a draft that a move took onto a newer template version, and that
+    /// has not changed since, back on the version it was on, with the answers
+    /// it had then (scored by `score` against that version), and keeps it
+    /// there; in one transaction, with a `template-kept` revision. Nil when
+    /// the report's last change is not a move (nothing to put back); refused
+    /// when the version it came from is no longer on this device.
+    public func putBackOnPreviousVersion(_ localID: UUID,
+                                         score: (Answers, Template) -> Double?) throws(StorageError) -> Report? {
+        try write { db throws(StorageError) -> Report? in
+            var report = try Self.requireReport(localID, db)
+            let revisions = try db.rows("""
+                SELECT report_local_id, seq, answers, state, server_revision, saved_at_device, reason, template_version, set_aside
+                FROM report_revisions WHERE report_local_id = ? ORDER BY seq DESC LIMIT 2
+                """, [SQLValue(localID)]).map { (row: Row) throws(StorageError) -> ReportRevision in try ReportRows.revision(from: row) }
+            guard let move = report.templateMove, revisions.count == 2, revisions[0].reason == .templateMove,
+                  revisions[0].templateVersion == report.templateVersion, let from = move.fromVersion else { return nil }
+            guard let old = try Self.templateVersion(report.templateID, from, db) else {
+                throw StorageError(.notAllowed, "Version \(from) of the template is no longer on this device, so the report cannot go back to it; nothing was changed.",
+                                   context: "keep \(localID.uuidString)")
+            }
+            var lifecycle = report.lifecycle
+            do throws(ModelsError) {
+                _ = try lifecycle.apply(.autosave)
+            } catch {
+                throw StorageError(.notAllowed, error.message, context: "keep \(localID.uuidString)")
+            }
+            report.lifecycle = lifecycle
+            report.answers = revisions[1].answers
+            report.score = score(report.answers, old)
+            report.templateVersion = from
+            report.templateMove = nil
+            report.keepsTemplateVersion = true
+            report.updatedAtDevice = Date()
+            let text = report.answers.json.canonicalString()
+            try Self.updateReport(report, answersText: text, db)
+            try Self.insertRevision(of: report, answersText: text, reason: .templateKept, db)
+            return report
+        }
+    }
+
     static func templateVersion(_ id: String, _ version: Int, _ db: StoreDatabase) throws(StorageError) -> Template? {
         guard let row = try db.firstRow("""
             SELECT template_id AS id, name, version, form_schema FROM template_versions WHERE template_id = ? AND version = ?

@@ -18,6 +18,9 @@ public enum RevisionReason: String, Sendable, Hashable, CaseIterable {
     /// The report moved onto a newer version of its template; answers that
     /// did not fit are in the revision's `setAside`.
     case templateMove = "template-move"
+    /// A draft just moved was put back on the version it was on, with the
+    /// answers it had there (`jqc migrate --keep-version`).
+    case templateKept = "template-kept"
 }
 
 /// One saved revision of a report's answers. Revisions are only added, never
