@@ -154,6 +154,27 @@ struct TemplateVersionMoveTests {
         #expect(try profile.show(changed)["template_version"] == 2)
     }
 
+    @Test("a signature that no longer holds on the new version is set aside with the rest, never dropped; one that still holds stays")
+    func signatures() throws {
+        let profile = try DemoProfile()
+        let v1 = #"{"templates": [{"id": "SG-1", "name": "Signed", "version": 1, "form_schema": {"fields": [{"id": 1, "type": "text", "label": "Note"}, {"id": 2, "type": "text", "label": "Gone"}, {"id": 5, "type": "signature", "label": "Inspector"}]}}]}"#
+        let v2 = #"{"templates": [{"id": "SG-1", "name": "Signed", "version": 2, "form_schema": {"fields": [{"id": 1, "type": "text", "label": "Note"}, {"id": 5, "type": "signature", "label": "Inspector"}]}}]}"#
+        try #require(try profile.jqc(["templates", "import", try write(v1, "s1.json", in: profile)]).status == 0)
+        let start = ["--template", "SG-1", "--facility", "F-100"]
+        let changed = try profile.start(start), same = try profile.start(start)
+        try answer(profile, changed, [("1", "ok"), ("2", "removed next"), ("5", "Dana Inspector")])
+        try answer(profile, same, [("1", "ok"), ("5", "Dana Inspector")])
+        let signature = try #require(try profile.show(changed)["answers"]?["5"])
+        try #require(try profile.jqc(["templates", "import", try write(v2, "s2.json", in: profile)]).status == 0)
+
+        let moved = try profile.show(changed)
+        #expect(moved["answers"] == ["1": "ok"], "\(moved)")
+        let aside = moved["set_aside"]?.arrayValue ?? []
+        #expect(aside.contains { $0["field_id"] == "5" && $0["answer"] == signature }, "the signature is kept in the history: \(aside)")
+        #expect(aside.contains { $0["field_id"] == "2" && $0["answer"] == "removed next" })
+        #expect(try profile.show(same)["answers"]?["5"] != nil, "nothing it vouched for changed")
+    }
+
     @Test("completed reports are not migrated; a re-inspection of a v1 parent is pre-filled through the mapping on v2")
     func pendingAndReinspection() throws {
         let profile = try DemoProfile()
