@@ -68,7 +68,7 @@ struct ReportPresenter {
     /// Every answer a move onto a newer template version set aside, oldest
     /// move first (the revision history keeps them for good).
     func setAside(_ report: Report) -> [SetAsideAnswer] {
-        ((try? workspace.revisions(of: report)) ?? []).flatMap(\.setAside)
+        (try? workspace.setAsideAnswers(of: report)) ?? []
     }
 
     /// What `show` says of the report's template version: the move it went

@@ -32,6 +32,11 @@ extension Workspace {
         return try template(id: id)
     }
 
+    /// Every answer a template change set aside from `report`, kept for good in its history.
+    public func setAsideAnswers(of report: Report) throws(AppError) -> [SetAsideAnswer] {
+        try storage { () throws(StorageError) in try store.setAsideAnswers(of: report.localID) }
+    }
+
     /// Moves every DRAFT on an older version of its template (of `templateIDs`,
     /// or of any template) onto the newest version here, one transaction per
     /// template; drafts kept on their version stay. PENDING reports never move.

@@ -105,6 +105,19 @@ extension LocalStore {
         }
     }
 
+    /// Every answer a move onto a newer template version set aside from a
+    /// report, oldest move first (only the revisions that hold some are read).
+    public func setAsideAnswers(of localID: UUID) throws(StorageError) -> [SetAsideAnswer] {
+        try read { db throws(StorageError) -> [SetAsideAnswer] in
+            try db.rows("""
+                SELECT report_local_id, seq, answers, state, server_revision, saved_at_device, reason, template_version, set_aside
+                FROM report_revisions WHERE report_local_id = ? AND set_aside IS NOT NULL ORDER BY seq
+                """, [SQLValue(localID)])
+                .map { (row: Row) throws(StorageError) -> ReportRevision in try ReportRows.revision(from: row) }
+                .flatMap(\.setAside)
+        }
+    }
+
     /// Leaves a report on its template version when newer ones arrive
     /// (`keep` true), or lets it move again; returns the report as stored.
     @discardableResult
