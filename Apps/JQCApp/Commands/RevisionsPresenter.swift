@@ -22,13 +22,29 @@ struct RevisionsPresenter {
     func output(_ report: Report) throws(AppError) -> CommandOutput {
         let revisions = try workspace.revisions(of: report)
         let template = try? workspace.template(for: report)
-        let fields = template?.schema.fields ?? []
+        // Each revision's fields are named as the version it was saved on has
+        // them (a field a later version removed keeps its label), then the report's.
+        var versions: [Int: [FieldDefinition]] = [:]
+        func fields(of revision: ReportRevision) -> [FieldDefinition] {
+            let own = template?.schema.fields ?? []
+            guard let version = revision.templateVersion, version != template?.version else { return own }
+            if versions[version] == nil {
+                versions[version] = (try? workspace.template(id: report.templateID, version: version))?.schema.fields ?? []
+            }
+            let old = versions[version] ?? []
+            let ids = Set(old.map(\.id))
+            return old + own.filter { !ids.contains($0.id) }
+        }
         var lines = ["Report \(workspace.short(report)): \(revisions.count) revision\(revisions.count == 1 ? "" : "s") kept on this device, oldest first (times are this device's clock)."]
         var documents: [JSONValue] = []
         var previous = Answers()
+        var previousFields = template?.schema.fields ?? []
         for (index, revision) in revisions.enumerated() {
-            let changes = Self.changes(from: previous, to: revision.answers, fields: fields)
+            let named = fields(of: revision)
+            let ids = Set(named.map(\.id))
+            let changes = Self.changes(from: previous, to: revision.answers, fields: named + previousFields.filter { !ids.contains($0.id) })
             previous = revision.answers
+            previousFields = named
             let server = revision.serverRevision.map { ", server revision \($0)" } ?? ""
             lines.append("#\(index + 1)  \(RFC3339.string(revision.savedAtDevice))  \(Self.phrase(revision.reason))\(revision.reason == .templateMove || revision.reason == .templateKept ? revision.templateVersion.map { " v\($0)" } ?? "" : "") (\(revision.state.rawValue)\(server))"
                          + (changes.isEmpty ? "  no answer changed" : ""))
