@@ -83,6 +83,7 @@ struct TemplateVersionMoveTests {
         let history = try profile.jqc(["show", first, "--history"])
         #expect(history.stdout.contains("moved onto a new template version v2 (DRAFT)"), "\(history.stdout)")
         #expect(history.stdout.contains("set aside [7]: \"gone\"  (field 7 was removed)"), "\(history.stdout)")
+        #expect(history.stdout.contains("[7] Old question: gone"), "named as version 1 had it: \(history.stdout)")
 
         // The PENDING report never moves: it uploads as it was completed.
         let sent = try profile.show(pending)
