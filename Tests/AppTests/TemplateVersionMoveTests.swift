@@ -1,7 +1,10 @@
+import FieldTypes
 import Foundation
 import Models
+import Storage
 import Testing
 import TestSupport
+@testable import JQCCore
 
 /// Drafts move onto a new version of their template, field by field, as an
 /// inspector sees it from `jqc`: what is kept, what is set aside (never
@@ -174,6 +177,24 @@ struct TemplateVersionMoveTests {
         #expect(aside.contains { $0["field_id"] == "5" && $0["answer"] == signature }, "the signature is kept in the history: \(aside)")
         #expect(aside.contains { $0["field_id"] == "2" && $0["answer"] == "removed next" })
         #expect(try profile.show(same)["answers"]?["5"] != nil, "nothing it vouched for changed")
+    }
+
+    @Test("an answer typed for a draft that a sync moved meanwhile is given to its new version, never to the old one")
+    func answerRacesMove() throws {
+        let profile = try DemoProfile()
+        try #require(try profile.jqc(["templates", "import", try write(Self.v1, "v1.json", in: profile)]).status == 0)
+        let id = try profile.start(["--template", "WQ-9", "--facility", "F-100"])
+        let context = AppContext(profile: Profile.resolve(home: profile.home, environment: [:]),
+                                 registry: FieldTypeRegistry.builtIn(), style: .plain, json: false,
+                                 stdinIsTerminal: false, environment: [:])
+        let workspace = try context.workspace()
+        let read = try workspace.report(id)
+        // The draft moves to v2 (field 3 now a number) after jqc read it and before it saves.
+        try #require(try profile.jqc(["templates", "import", try write(Self.v2, "v2.json", in: profile)]).status == 0)
+        let saved = try workspace.answer(read, fieldID: "3", input: .typed("12"))
+        #expect(saved.templateVersion == 2 && saved.answers["3"] == 12, "read by the number field of v2: \(saved.answers)")
+        #expect(throws: AppError.self) { try workspace.answer(read, fieldID: "7", input: .typed("gone")) }
+        #expect(try profile.show(id)["answers"] == ["3": 12])
     }
 
     @Test("completed reports are not migrated; a re-inspection of a v1 parent is pre-filled through the mapping on v2")

@@ -75,8 +75,26 @@ extension Workspace {
     // MARK: Answering
 
     /// Sets, replaces or clears one answer and saves it at once (autosave, a new revision).
+    /// A draft a sync moved onto a newer template version meanwhile is read
+    /// again and the input given to its new version, once.
     @discardableResult
     public func answer(_ report: Report, fieldID: String, input: AnswerInput) throws(AppError) -> Report {
+        do {
+            return try answerOnce(report, fieldID: fieldID, input: input)
+        } catch {
+            guard let moved = movedMeanwhile(report) else { throw error }
+            return try answerOnce(moved, fieldID: fieldID, input: input)
+        }
+    }
+
+    /// The report as stored now when it is on another template version than
+    /// `report` says (a sync moved it meanwhile), else nil.
+    func movedMeanwhile(_ report: Report) -> Report? {
+        guard let now = (try? store.report(report.localID)) ?? nil, now.templateVersion != report.templateVersion else { return nil }
+        return now
+    }
+
+    private func answerOnce(_ report: Report, fieldID: String, input: AnswerInput) throws(AppError) -> Report {
         guard report.lifecycle.isEditable else {
             throw AppError.blocked(.stateNotAllowed, report.lifecycle.refusal(for: .autosave))
         }
@@ -230,8 +248,19 @@ extension Workspace {
     /// Marks a DRAFT or REJECTED report complete (PENDING), with no network:
     /// every required answer present and valid, the score stored, the
     /// follow-up flag set when asked for or when a critical field failed.
+    /// A draft a sync moved onto a newer template version meanwhile is read
+    /// again and judged on its new version, once.
     @discardableResult
     public func complete(_ report: Report, followUp: Bool = false) throws(AppError) -> Report {
+        do {
+            return try completeOnce(report, followUp: followUp)
+        } catch {
+            guard let moved = movedMeanwhile(report) else { throw error }
+            return try completeOnce(moved, followUp: followUp)
+        }
+    }
+
+    private func completeOnce(_ report: Report, followUp: Bool) throws(AppError) -> Report {
         guard report.lifecycle.isEditable else {
             throw AppError.blocked(.stateNotAllowed, report.lifecycle.refusal(for: .complete))
         }
