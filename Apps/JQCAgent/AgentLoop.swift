@@ -55,6 +55,16 @@ public final class AgentLoop {
                     "message": .string("A supervisor returned report \(short) for changes; 'jqc show \(short)' shows the comments."),
                 ])
             }
+            for moved in summary.moved {
+                // Ids and counts only: answers (and the reasons, which may quote them) stay out of the log.
+                let aside = moved.setAside.count
+                log.log(.info, "drafts_moved", [
+                    "template_id": .string(moved.templateID), "version": .integer(Int64(moved.version)),
+                    "local_ids": .array(moved.reports.map { .string($0.localID.wireString) }),
+                    "set_aside": .integer(Int64(aside)),
+                    "message": .string("\(moved.reports.count) draft\(moved.reports.count == 1 ? "" : "s") moved to version \(moved.version) of template \(moved.templateID); \(aside) answer\(aside == 1 ? "" : "s") set aside ('jqc show ID --history' lists them)."),
+                ])
+            }
             var fields = summary.json.objectValue ?? [:]
             fields["duration_seconds"] = .double(Date().timeIntervalSince(started))
             switch summary.outcome {

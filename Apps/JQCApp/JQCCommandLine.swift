@@ -14,7 +14,7 @@ public enum JQCCommandLine {
         commands: { program in
             ReportCommands.all + [RunCommand.run] + ReferenceCommands.all + StatusCommands.all
                 + PhotoIssueCommands.all + [ExportCommand.export] + AccountCommands.all + SyncCommands.all
-                + ConflictCommands.all + HistoryCommands.all + ReviewCommands.all + [ReturnedCommand.returned] + FieldTypeCommands.all
+                + ConflictCommands.all + HistoryCommands.all + ReviewCommands.all + [ReturnedCommand.returned, MigrateCommand.migrate] + FieldTypeCommands.all
                 + [HelpCommands.help(program), HelpCommands.completion(program)]
         },
         warn: { message in OutputChannel.standardError.write("jqc: warning: \(oneLine(message))\n") },

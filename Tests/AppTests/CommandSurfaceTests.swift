@@ -61,10 +61,10 @@ struct CommandSurfaceTests {
         #expect(outcome.status == 0)
         let document = try JSONValue.parse(Data(outcome.stdout.utf8))
         let names = document["commands"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
-        #expect(names.contains("status") && names.contains("photo add") && names.contains("completion"))
+        #expect(names.contains("status") && names.contains("photo add") && names.contains("completion") && names.contains("migrate"))
     }
 
-    @Test("help COMMAND prints the same text as COMMAND --help", arguments: [["photo", "add"], ["status"], ["list"], ["review", "return"]])
+    @Test("help COMMAND prints the same text as COMMAND --help", arguments: [["photo", "add"], ["status"], ["list"], ["review", "return"], ["migrate"]])
     func helpCommand(_ words: [String]) throws {
         let viaHelp = try jqc(["help"] + words)
         let viaFlag = try jqc(words + ["--help"])

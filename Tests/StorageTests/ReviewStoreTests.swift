@@ -123,6 +123,15 @@ struct ReviewStoreTests {
         #expect(try t.store.meta(MetaKey.reviewsCursor) == nil)
     }
 
+    /// Takes a store back to before the step `add-merge-marks`.
+    static func undoMergeMarks(_ db: Database) throws {
+        for column in ["merged_fields", "conflict_fields"] {
+            try db.execute("ALTER TABLE reports DROP COLUMN \(column)")
+        }
+        try db.execute("DELETE FROM schema_migrations WHERE name = 'add-merge-marks'")
+        try db.setUserVersion(try db.userVersion() - 1)
+    }
+
     @Test("a store made before reviews keeps every report and revision when it gains them")
     func upgrade() throws {
         let dir = TemporaryDirectory()
@@ -132,9 +141,11 @@ struct ReviewStoreTests {
             let store = try LocalStore.open(at: path)
             id = try synced(store).localID
         }
-        // What the release before this one left: no review columns, four steps applied.
+        // What the release before reviews left: no review columns (nor template versions), four steps applied.
         do {
             let db = try Database(path: path, mode: .readWrite)
+            try TemplateVersionStoreTests.undoTemplateVersions(db)
+            try Self.undoMergeMarks(db)
             try db.execute("DROP INDEX reports_by_review")
             for column in ["review_state", "review_revision", "review_decided_by_id", "review_decided_by_name",
                            "review_decided_at", "review_comment", "review_field_comments"] {
@@ -144,7 +155,7 @@ struct ReviewStoreTests {
             try db.setUserVersion(4)
         }
         let store = try LocalStore.open(at: path)
-        #expect(try store.appliedMigrations().last == "add-report-reviews")
+        #expect(try store.appliedMigrations().suffix(3) == ["add-report-reviews", "add-merge-marks", "add-template-versions"])
         let report = try #require(try store.report(id))
         #expect(report.state == .synced && report.serverID == "R-1" && report.answers["1"] == "clean")
         #expect(report.lifecycle.review == nil)

@@ -139,8 +139,11 @@ enum ReferenceCommands {
     static func importedTemplates(_ summary: ImportSummary) -> CommandOutput {
         CommandOutput(lines: [summary.imported.isEmpty ? nothingImported(summary, lists: "no templates (its \"templates\" list is empty)")
                                   : "Imported \(counted(summary.imported.count, "template")): \(summary.imported.map(oneLine).joined(separator: ", "))."]
-                                    + summary.warnings.map { "Note: \($0)" },
-                             json: ["imported": .array(summary.imported.map { .string($0) }), "warnings": .array(summary.warnings.map { .string($0) })])
+                                    + summary.warnings.map { "Note: \($0)" }
+                                    // Each outside string in it went through the one sanitiser.
+                                    + summary.moved.map(\.message),
+                             json: ["imported": .array(summary.imported.map { .string($0) }), "warnings": .array(summary.warnings.map { .string($0) }),
+                                    "moved": .array(summary.moved.map(\.json))])
     }
 
     static let templatesLint = Command(CommandSpec(

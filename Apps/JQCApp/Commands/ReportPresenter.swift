@@ -57,9 +57,48 @@ struct ReportPresenter {
         if let conflict = report.lifecycle.conflict {
             object["conflict"] = ["server_revision": .integer(Int64(conflict.revision)), "server_payload": conflict.payload]
         }
+        object["template_version"] = report.templateVersion.map { .integer(Int64($0)) } ?? .null
+        object["template_version_kept"] = .bool(report.keepsTemplateVersion)
+        object["template_move"] = report.templateMove.map(\.json) ?? .null
+        object["set_aside"] = .array(setAside(report).map(\.json))
         object["review_state"] = reviewState(report).map { .string($0.rawValue) } ?? .null
         object["review"] = report.lifecycle.review.map(Self.reviewJSON) ?? .null
         return .object(object)
+    }
+
+    /// Every answer a move onto a newer template version set aside, oldest
+    /// move first (the revision history keeps them for good).
+    func setAside(_ report: Report) -> [SetAsideAnswer] {
+        (try? workspace.setAsideAnswers(of: report)) ?? []
+    }
+
+    /// What `show` says of the report's template version: the move it went
+    /// through (until it is completed), kept on an older version, or a newer
+    /// version waiting to take it. Template text through the one sanitiser.
+    func versionLines(_ report: Report, template: Template) -> [String] {
+        var lines: [String] = []
+        let short = workspace.short(report)
+        if let move = report.templateMove {
+            var line = "Moved:     from \(move.fromVersion.map { "v\($0)" } ?? "an unknown version") to v\(move.toVersion)"
+            if move.setAside.isEmpty {
+                line += "; every answer kept"
+            } else {
+                line += "; \(counted(move.setAside.count, "answer")) set aside: "
+                    + move.setAside.map { flatLine($0.reason) }.joined(separator: "; ") + " (see 'jqc show \(short) --history')"
+            }
+            if !move.newRequired.isEmpty {
+                line += "; new required: " + move.newRequired.map { oneLine($0.rawValue) }.joined(separator: ", ")
+            }
+            lines.append(line + ".")
+        }
+        guard report.lifecycle.isEditable, let newest = try? workspace.template(id: report.templateID),
+              newest.version > template.version else { return lines }
+        if report.keepsTemplateVersion {
+            lines.append("Kept on version \(template.version) (v\(newest.version) is here); 'jqc migrate \(short)' moves it.")
+        } else {
+            lines.append("Version \(newest.version) is here: the draft moves at the next sync, or now with 'jqc migrate \(short)'.")
+        }
+        return lines
     }
 
     /// The review state the report reads as (nil before the server reviewed it, and from a server without reviews).
@@ -158,6 +197,7 @@ struct ReportPresenter {
         var lines: [String] = []
         lines.append("Report \(id(report.localID))  \(report.state.rawValue)")
         lines.append("Template:  \(flatLine(template.name)) (\(oneLine(template.id)), version \(template.version))")
+        lines += versionLines(report, template: template)
         lines.append("Facility:  \(facilityName(report.facilityID))\(report.areaID.map { ", area \(areaName($0, facility: report.facilityID))" } ?? "")")
         if let assignment = report.assignmentID { lines.append("Assignment: \(oneLine(assignment))") }
         if let server = report.serverID { lines.append("Server id: \(oneLine(server)) (revision \(report.lifecycle.baseRevision.map(String.init) ?? "?"))") }

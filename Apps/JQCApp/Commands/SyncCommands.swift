@@ -109,6 +109,8 @@ enum SyncPresenter {
                      + "\(summary.conflicts.count) in conflict, \(summary.rejected.count) rejected, "
                      + "\(summary.failed) not delivered (sent again later).")
         }
+        // Drafts the cycle's templates moved (each outside string in the line went through the one sanitiser).
+        lines += summary.moved.map(\.message)
         if summary.photosUploaded + summary.photosFailed > 0 {
             lines.append("Photos: \(summary.photosUploaded) uploaded (\(megabytes(summary.photoBytes))), \(summary.photosFailed) failed.")
         }

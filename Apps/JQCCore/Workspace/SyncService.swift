@@ -85,7 +85,11 @@ public struct SyncService {
             do throws(StorageError) { return .success(try await engine.run(now: now)) } catch { return .failure(error) }
         }
         switch result {
-        case .success(let summary): return summary
+        case .success(var summary):
+            // Templates the cycle brought: drafts on an older version move onto the newest,
+            // all of a template in one transaction (PENDING reports upload as they were completed).
+            summary.moved = try context.workspace().moveDraftsToNewestVersions()
+            return summary
         case .failure(let error): throw AppError(storage: error)
         }
     }

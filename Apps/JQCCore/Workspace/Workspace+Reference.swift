@@ -13,6 +13,8 @@ public struct ImportSummary: Sendable {
     public var source: String = ""
     /// How many areas a facilities file brought with its facilities.
     public var areas: Int = 0
+    /// Drafts the templates imported moved onto their newest versions.
+    public var moved: [DraftsMoved] = []
 }
 
 extension Workspace {
@@ -62,7 +64,9 @@ extension Workspace {
         // The lint decoded every template already: none fails here.
         let templates = (document["templates"]?.arrayValue ?? []).compactMap { try? Template.decode($0).get() }
         try storage { () throws(StorageError) in try store.upsertTemplates(templates) }
-        return ImportSummary(imported: templates.map(\.id), warnings: [], source: path)
+        // Drafts on an older version move onto the newest now, all of a template in one transaction.
+        let moved = try moveDraftsToNewestVersions(of: templates.map(\.id))
+        return ImportSummary(imported: templates.map(\.id), warnings: [], source: path, moved: moved)
     }
 
     /// Imports facilities and their areas from a file, merged by id into what is cached; all or nothing.

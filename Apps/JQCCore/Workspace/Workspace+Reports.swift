@@ -66,7 +66,7 @@ extension Workspace {
         }
         let answers = logic(template).applyingCalculations(to: answers)
         return try storage { () throws(StorageError) in
-            try store.createReport(templateID: templateID, facilityID: facilityID, areaID: areaID,
+            try store.createReport(templateID: templateID, templateVersion: template.version, facilityID: facilityID, areaID: areaID,
                                    assignmentID: assignmentID, parentLocalID: parent?.localID,
                                    parentServerID: parent?.serverID, answers: answers)
         }
@@ -75,8 +75,26 @@ extension Workspace {
     // MARK: Answering
 
     /// Sets, replaces or clears one answer and saves it at once (autosave, a new revision).
+    /// A draft a sync moved onto a newer template version meanwhile is read
+    /// again and the input given to its new version, once.
     @discardableResult
     public func answer(_ report: Report, fieldID: String, input: AnswerInput) throws(AppError) -> Report {
+        do {
+            return try answerOnce(report, fieldID: fieldID, input: input)
+        } catch {
+            guard let moved = movedMeanwhile(report) else { throw error }
+            return try answerOnce(moved, fieldID: fieldID, input: input)
+        }
+    }
+
+    /// The report as stored now when it is on another template version than
+    /// `report` says (a sync moved it meanwhile), else nil.
+    func movedMeanwhile(_ report: Report) -> Report? {
+        guard let now = (try? store.report(report.localID)) ?? nil, now.templateVersion != report.templateVersion else { return nil }
+        return now
+    }
+
+    private func answerOnce(_ report: Report, fieldID: String, input: AnswerInput) throws(AppError) -> Report {
         guard report.lifecycle.isEditable else {
             throw AppError.blocked(.stateNotAllowed, report.lifecycle.refusal(for: .autosave))
         }
@@ -121,7 +139,8 @@ extension Workspace {
             return self.withdrawingStaleSignatures(calculated, of: report, template: template, logic: logic, except: field.id)
         }
         return try storage { () throws(StorageError) in
-            try store.saveAnswer(report.localID, field: field.id, value: value, derive: derive, score: scorer)
+            try store.saveAnswer(report.localID, field: field.id, value: value, derive: derive, score: scorer,
+                                 templateVersion: report.templateVersion)
         }
     }
 
@@ -229,8 +248,19 @@ extension Workspace {
     /// Marks a DRAFT or REJECTED report complete (PENDING), with no network:
     /// every required answer present and valid, the score stored, the
     /// follow-up flag set when asked for or when a critical field failed.
+    /// A draft a sync moved onto a newer template version meanwhile is read
+    /// again and judged on its new version, once.
     @discardableResult
     public func complete(_ report: Report, followUp: Bool = false) throws(AppError) -> Report {
+        do {
+            return try completeOnce(report, followUp: followUp)
+        } catch {
+            guard let moved = movedMeanwhile(report) else { throw error }
+            return try completeOnce(moved, followUp: followUp)
+        }
+    }
+
+    private func completeOnce(_ report: Report, followUp: Bool) throws(AppError) -> Report {
         guard report.lifecycle.isEditable else {
             throw AppError.blocked(.stateNotAllowed, report.lifecycle.refusal(for: .complete))
         }
@@ -257,7 +287,7 @@ extension Workspace {
         return try storage { () throws(StorageError) -> Report in
             try store.apply(.complete, to: id, answers: kept, score: scorer,
                             followUpRequired: followUp || score.failedCritical || report.followUpRequired,
-                            clearingFollowUpOf: report.parentLocalID)
+                            clearingFollowUpOf: report.parentLocalID, templateVersion: report.templateVersion)
         }
     }
 
@@ -310,10 +340,13 @@ extension Workspace {
             throw AppError.blocked(.reinspectionInProgress,
                 "Report \(short(existing)) is already a re-inspection of \(short(parent)); continue it with 'jqc run \(existing.localID.uuidString.lowercased())'.")
         }
-        let template = try template(for: parent)
+        // The newest version of the template, the parent's answers mapped onto
+        // it from the version they were given to, as a draft moving onto it is.
+        let template = try self.template(id: parent.templateID)
+        let parentTemplate = try self.template(for: parent)
         // A signature vouches for its own report (the fingerprint names it):
         // none that a field type would copy holds for the new one.
-        var answers = registry.prefill(from: parent.answers, schema: template.schema)
+        var answers = registry.prefill(from: parent.answers, parentSchema: parentTemplate.schema, schema: template.schema, at: now())
         for field in template.schema.fields where registry.resolve(field).vouchesForReport { answers[field.id] = nil }
         return try start(templateID: parent.templateID, facilityID: parent.facilityID, areaID: parent.areaID,
                          parent: parent, answers: answers)

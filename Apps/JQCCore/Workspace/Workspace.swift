@@ -46,9 +46,10 @@ public final class Workspace {
         }
     }
 
-    /// The template a report was started from.
+    /// The template a report was started from, at the version its answers
+    /// were given to (a draft kept on an older version is answered against it).
     public func template(for report: Report) throws(AppError) -> Template {
-        try template(id: report.templateID)
+        try template(id: report.templateID, version: report.templateVersion)
     }
 
     /// A cached template by id.

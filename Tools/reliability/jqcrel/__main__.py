@@ -58,7 +58,8 @@ def main():
             figures["crash_loop"] = stats
             log("crash loop: " + ", ".join(f"{k} {stats[k]}" for k in (
                 "trials", "kills", "finished_before_kill", "import_kills", "edit_kills", "amendments", "merges_made", "conflicts_made",
-                "leftover_photo_files", "retries", "synced_in_trials", "settle_cycles",
+                "template_moves", "template_move_kills", "template_move_kills_after_move", "leftover_photo_files", "retries",
+                "synced_in_trials", "settle_cycles",
                 "reports_completed", "photos",
                 "issues", "reinspections", "server_reports", "server_photos")))
             log(f"crash loop: faults injected {stats['faults']}; duplicates {stats['duplicates']}, losses {stats['losses']}, "

@@ -13,6 +13,7 @@ from .amendments import Amendments
 from .invariants import Checker, Findings
 from .workgen import WORDS, WorkGenerator
 from .postgres import ServerPair
+from .templatemove import TemplateMover
 from .world import Device, Server, ToolError, wait_or_kill
 
 FAULTS = {"fault-rate": 0.08, "fault-drop": 0.05, "fault-after-accept": 0.25}
@@ -39,12 +40,14 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_repo
         generator = WorkGenerator(device, rng, os.path.join(work, "photos-in"))
         amendments = Amendments(device, server, bin_dir, random.Random(seed * 31 + 7), WORDS)
         checker = Checker(device, server, amendments)
+        mover = TemplateMover(device, rng, os.path.join(work, "templates-in"), generator.drafts)
         first_sync(device)
         for _ in range(initial_reports):
             generator.make_report()
 
         stats = {"trials": 0, "kills": 0, "finished_before_kill": 0, "agent_exit_codes": {}, "retries": 0,
-                 "import_kills": 0, "edit_kills": 0}
+                 "import_kills": 0, "edit_kills": 0, "template_moves": 0, "template_move_kills": 0,
+                 "template_move_kills_after_move": 0}
         findings = Findings()
         cycle = CycleLength(max_kill_delay)
         for trial in range(1, trials + 1):
@@ -60,6 +63,14 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_repo
                 kills, edit_problems = generator.report_with_killed_edits(kill_rng.uniform(*COMMAND_KILL_WINDOW),
                                                                           kill_rng.uniform(*COMMAND_KILL_WINDOW))
                 stats["edit_kills"] += kills
+            if rng.random() < 0.25:
+                # A new version of a template arrives while drafts exist, its import killed.
+                killed_move, moved, move_problems = mover.step(kill_rng)
+                stats["template_moves"] += 1
+                stats["template_move_kills"] += killed_move
+                # Killed, and the drafts had moved already: the kill came after the move's transaction.
+                stats["template_move_kills_after_move"] += killed_move and moved
+                edit_problems += move_problems
             # A random moment within what a whole cycle takes now, so most trials kill mid-cycle.
             delay = kill_rng.uniform(0, cycle.kill_window())
             instance_kill = None

@@ -1,3 +1,4 @@
+import Foundation
 import Models
 
 /// The form-level operations the apps and the server call: each asks every
@@ -192,12 +193,22 @@ extension FieldTypeRegistry {
     /// changed since must not carry stale answers in). Ratings, pass/fail,
     /// photos and signatures are never copied; neither are answers of unknown
     /// types, whose meaning this version cannot judge, nor answers to ids the
-    /// schema no longer has.
+    /// schema no longer has. The parent's answers go through `mapAnswers`
+    /// first, from `parentSchema` (the version the parent answered; nil when
+    /// it is not known here) to `schema`, as a draft moving onto a new
+    /// version does: a retyped field's answer is read by its new type.
     public func prefill(from parent: Answers, schema: FormSchema) -> Answers {
+        prefill(from: parent, parentSchema: schema, schema: schema, at: Date(timeIntervalSince1970: 0))
+    }
+
+    /// The answers a re-inspection starts with when the parent answered
+    /// `parentSchema` (see `prefill(from:schema:)`).
+    public func prefill(from parent: Answers, parentSchema: FormSchema?, schema: FormSchema, at now: Date) -> Answers {
+        let mapped = mapAnswers(parent, from: parentSchema, to: schema, at: now).kept
         var copied = Answers()
         for field in schema.fields {
             let type = resolve(field)
-            guard type.isAnswerable, type.copiesOnReinspection, let answer = parent[field.id],
+            guard type.isAnswerable, type.copiesOnReinspection, let answer = mapped[field.id],
                   !type.isBlank(answer), type.validate(answer, for: field) == nil else { continue }
             copied[field.id] = answer
         }

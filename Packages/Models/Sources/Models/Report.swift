@@ -6,6 +6,13 @@ public struct Report: Sendable, Hashable {
     public let localID: UUID
     public var assignmentID: String?
     public var templateID: String
+    /// The version of the template its answers were given to; nil for a
+    /// report from before the device kept versions whose template was gone.
+    public var templateVersion: Int?
+    /// The last move onto a newer template version, kept as a note until the report is completed.
+    public var templateMove: TemplateMove?
+    /// The inspector chose to leave it on its template version (`jqc migrate --keep-version`).
+    public var keepsTemplateVersion = false
     public var facilityID: String
     public var areaID: String?
     /// State, server id, revisions, attempts: changed only through transitions.
@@ -29,13 +36,14 @@ public struct Report: Sendable, Hashable {
     /// Monotonic creation order on this device: the upload order, never the clock.
     public var creationSequence: Int64
 
-    public init(localID: UUID = UUID(), assignmentID: String? = nil, templateID: String, facilityID: String,
+    public init(localID: UUID = UUID(), assignmentID: String? = nil, templateID: String, templateVersion: Int? = nil, facilityID: String,
                 areaID: String? = nil, answers: Answers = Answers(), schemaVersion: Int = Report.currentSchemaVersion,
                 updatedAtDevice: Date = Date(), parentLocalID: UUID? = nil, parentServerID: String? = nil,
                 followUpRequired: Bool = false, creationSequence: Int64 = 0) {
         self.localID = localID
         self.assignmentID = assignmentID
         self.templateID = templateID
+        self.templateVersion = templateVersion
         self.facilityID = facilityID
         self.areaID = areaID
         self.lifecycle = ReportLifecycle()

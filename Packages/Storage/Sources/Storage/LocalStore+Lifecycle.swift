@@ -23,16 +23,19 @@ extension LocalStore {
     /// `derive`, when given, makes the answers the event leaves (the
     /// server's, when it adopts them) into the ones stored, before they are
     /// scored: the workspace withdraws signatures that no longer hold there.
+    /// `templateVersion`, when given, is the template version the caller
+    /// worked out `answers`, `score` and `derive` on: a report moved onto
+    /// another version meanwhile is refused, nothing changed.
     @discardableResult
     public func apply(_ event: ReportEvent, to localID: UUID, answers: Answers? = nil,
                       score: ((Answers) -> Double?)? = nil, followUpRequired: Bool? = nil,
                       clearingFollowUpOf parent: UUID? = nil,
-                      derive: ((Answers) -> Answers)? = nil) throws(StorageError) -> Report {
+                      derive: ((Answers) -> Answers)? = nil, templateVersion: Int? = nil) throws(StorageError) -> Report {
         let edit: ((inout Report) -> Void)? = answers == nil && followUpRequired == nil ? nil : { report in
             if let answers { report.answers = answers }
             if let followUpRequired { report.followUpRequired = followUpRequired }
         }
-        return try perform(event, on: localID, edit: edit, score: score, derive: derive) { db throws(StorageError) in
+        return try perform(event, on: localID, edit: edit, score: score, derive: derive, templateVersion: templateVersion) { db throws(StorageError) in
             if let parent {
                 try db.run("UPDATE reports SET follow_up_required = 0 WHERE local_id = ?", [SQLValue(parent)])
             }
@@ -44,11 +47,12 @@ extension LocalStore {
     /// photo files of a removed report are deleted after the commit.
     /// `alongside` runs last, in the same transaction.
     func perform(_ event: ReportEvent, on localID: UUID, edit: ((inout Report) -> Void)?,
-                 score: ((Answers) -> Double?)?, derive: ((Answers) -> Answers)? = nil,
+                 score: ((Answers) -> Double?)?, derive: ((Answers) -> Answers)? = nil, templateVersion: Int? = nil,
                  alongside: (StoreDatabase) throws(StorageError) -> Void = { _ in }) throws(StorageError) -> Report {
         var filesToRemove: [String] = []
         let result = try write { db throws(StorageError) -> Report in
-            let (report, files) = try Self.perform(event, on: localID, edit: edit, score: score, derive: derive, reload: true, db)
+            let (report, files) = try Self.perform(event, on: localID, edit: edit, score: score, derive: derive,
+                                                   templateVersion: templateVersion, reload: true, db)
             filesToRemove = files
             try alongside(db)
             return report
@@ -97,14 +101,18 @@ extension LocalStore {
     /// report's answers are then empty unless an effect replaced them, and
     /// the stored text is written back as it was (and `score` is not asked).
     static func perform(_ event: ReportEvent, on localID: UUID, edit: ((inout Report) -> Void)?,
-                        score: ((Answers) -> Double?)?, derive: ((Answers) -> Answers)? = nil, reload: Bool,
-                        _ db: StoreDatabase) throws(StorageError) -> (Report, [String]) {
+                        score: ((Answers) -> Double?)?, derive: ((Answers) -> Answers)? = nil, templateVersion: Int? = nil,
+                        reload: Bool, _ db: StoreDatabase) throws(StorageError) -> (Report, [String]) {
         var filesToRemove: [String] = []
         guard let row = try db.firstRow("SELECT \(ReportRows.columns) FROM reports WHERE local_id = ?", [SQLValue(localID)]) else {
             throw StorageError(.notFound, "No report with local id '\(localID.uuidString)' on this device; 'jqc list' shows them.", context: localID.uuidString)
         }
         let readingAnswers = reload || edit != nil
         var report = try ReportRows.report(from: row, readingAnswers: readingAnswers)
+        if let templateVersion, let now = report.templateVersion, now != templateVersion {
+            throw StorageError(.notAllowed, "Report \(localID.uuidString.prefix(8).lowercased()) moved onto version \(now) of its template meanwhile; nothing was changed. Look at it again ('jqc show') and do it again.",
+                               context: "\(event.name) \(localID.uuidString)")
+        }
         var answersReplaced = false
         var lifecycle = report.lifecycle
         let effects: [ReportEffect]
@@ -121,7 +129,11 @@ extension LocalStore {
             }
             edit(&report)
         }
-        if case .complete = event { report.completedAtDevice = report.updatedAtDevice }
+        if case .complete = event {
+            report.completedAtDevice = report.updatedAtDevice
+            // The note of a move onto a newer template version is kept until the report is completed.
+            report.templateMove = nil
+        }
 
         var revisionReason: RevisionReason?
         for effect in effects {
@@ -140,7 +152,11 @@ extension LocalStore {
             case .adoptServerIssues(let issues):
                 try Self.adopt(issues, into: localID, db)
             case .restoreSyncedAnswers:
-                report.answers = try Self.syncedAnswers(of: localID, db)
+                let synced = try Self.syncedAnswers(of: localID, db)
+                report.answers = synced.answers
+                // The synced answers were given to their own version of the template.
+                if let version = synced.templateVersion { report.templateVersion = version }
+                report.templateMove = nil
                 answersReplaced = true
                 revisionReason = .restoreSynced
             case .deleteWithChildren:
@@ -231,15 +247,15 @@ extension LocalStore {
 
     /// The answers of the newest revision the server holds (saved while
     /// SYNCED, or accepted by the server).
-    private static func syncedAnswers(of localID: UUID, _ db: StoreDatabase) throws(StorageError) -> Answers {
+    private static func syncedAnswers(of localID: UUID, _ db: StoreDatabase) throws(StorageError) -> (answers: Answers, templateVersion: Int?) {
         guard let row = try db.firstRow("""
-            SELECT answers FROM report_revisions
+            SELECT answers, template_version FROM report_revisions
             WHERE report_local_id = ? AND server_revision IS NOT NULL ORDER BY seq DESC LIMIT 1
             """, [SQLValue(localID)]) else {
             throw StorageError(.notAllowed, "The synced answers of this report are not on this device, so the amendment cannot be discarded; nothing was changed.", context: localID.uuidString)
         }
         do {
-            return try ReportRows.answers(row["answers"])
+            return (try ReportRows.answers(row["answers"]), row["template_version"].int64Value.map(Int.init))
         } catch {
             throw StorageError(.corruptStore, "A saved revision of report '\(localID.uuidString)' cannot be read; the store is damaged.", context: "report_revisions")
         }

@@ -48,16 +48,26 @@ extension LocalStore {
     }
 
     /// Adds these templates or replaces those with the same id; the raw
-    /// `form_schema` is kept as text, every key included.
+    /// `form_schema` is kept as text, every key included. Every version is
+    /// kept too (reports on an older one are answered against it); the
+    /// template itself is the newest version seen, so an older version
+    /// arriving later is kept among the versions only.
     public func upsertTemplates(_ templates: [Template]) throws(StorageError) {
         try write { db throws(StorageError) in
             let statement = try db.prepare("""
                 INSERT INTO templates (id, name, version, form_schema) VALUES (?, ?, ?, ?)
                 ON CONFLICT (id) DO UPDATE SET name = excluded.name, version = excluded.version, form_schema = excluded.form_schema
+                WHERE excluded.version >= templates.version
+                """)
+            let version = try db.prepare("""
+                INSERT INTO template_versions (template_id, name, version, form_schema) VALUES (?, ?, ?, ?)
+                ON CONFLICT (template_id, version) DO UPDATE SET name = excluded.name, form_schema = excluded.form_schema
                 """)
             for template in templates {
-                try statement.run([.text(template.id), .text(template.name), .integer(Int64(template.version)),
-                                   .text(template.rawSchema.canonicalString())])
+                let values: [SQLValue] = [.text(template.id), .text(template.name), .integer(Int64(template.version)),
+                                          .text(template.rawSchema.canonicalString())]
+                try statement.run(values)
+                try version.run(values)
             }
         }
     }
@@ -83,7 +93,7 @@ extension LocalStore {
         }
     }
 
-    private static func template(from row: Row) throws(StorageError) -> Template {
+    static func template(from row: Row) throws(StorageError) -> Template {
         let id = row["id"].stringValue ?? ""
         let unreadable = { (why: String) in
             StorageError(.corruptStore, "The cached template '\(id)' cannot be read (\(why)); clear the cache ('jqc cache clear') and sync again.", context: "templates")
@@ -154,6 +164,12 @@ extension LocalStore {
             try db.run("DELETE FROM areas")
             try db.run("DELETE FROM facilities")
             try db.run("DELETE FROM templates WHERE id NOT IN (SELECT template_id FROM reports WHERE state <> 'SYNCED')")
+            try db.run("""
+                DELETE FROM template_versions WHERE NOT EXISTS (SELECT 1 FROM templates t WHERE t.id = template_versions.template_id)
+                    OR (NOT EXISTS (SELECT 1 FROM templates t WHERE t.id = template_versions.template_id AND t.version = template_versions.version)
+                        AND NOT EXISTS (SELECT 1 FROM reports r WHERE r.template_id = template_versions.template_id
+                                        AND r.template_version = template_versions.version AND r.state <> 'SYNCED'))
+                """)
             let kept = Int(try db.scalar("SELECT COUNT(*) FROM templates").int64Value ?? 0)
             try db.run("DELETE FROM assignments")
             try Self.setMeta(MetaKey.assignmentsCursor, nil, db)

@@ -8,7 +8,7 @@ extension LocalStore {
     /// Starts a report as a DRAFT: allocates its creation sequence and saves
     /// its first revision, in one transaction.
     @discardableResult
-    public func createReport(localID: UUID = UUID(), templateID: String, facilityID: String, areaID: String? = nil,
+    public func createReport(localID: UUID = UUID(), templateID: String, templateVersion: Int? = nil, facilityID: String, areaID: String? = nil,
                              assignmentID: String? = nil, parentLocalID: UUID? = nil, parentServerID: String? = nil,
                              followUpRequired: Bool = false, answers: Answers = Answers()) throws(StorageError) -> Report {
         try write { db throws(StorageError) -> Report in
@@ -18,12 +18,13 @@ extension LocalStore {
             let sequence = try Self.nextSequence("report", db)
             try db.run("""
                 INSERT INTO reports (local_id, assignment_id, template_id, facility_id, area_id, state, answers,
-                    schema_version, updated_at_device, parent_local_id, parent_server_id, follow_up_required, creation_seq)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    schema_version, updated_at_device, parent_local_id, parent_server_id, follow_up_required, creation_seq,
+                    template_version)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [SQLValue(localID), SQLValue(assignmentID), .text(templateID), .text(facilityID), SQLValue(areaID),
                       .text(ReportState.draft.rawValue), .text(answers.json.canonicalString()),
                       .integer(Int64(Report.currentSchemaVersion)), SQLValue(Date()), SQLValue(parentLocalID),
-                      SQLValue(parentServerID), SQLValue(followUpRequired), .integer(sequence)])
+                      SQLValue(parentServerID), SQLValue(followUpRequired), .integer(sequence), SQLValue(templateVersion)])
             let report = try Self.requireReport(localID, db)
             try Self.insertRevision(of: report, answersText: answers.json.canonicalString(), reason: .created, db)
             return report
@@ -88,21 +89,23 @@ extension LocalStore {
     /// `derive`, when given, turns the answers read in the transaction into
     /// the answers to store (calculated answers recomputed), so what another
     /// process saved in between is never overwritten with a stale value.
+    /// `templateVersion`, when given, is the template version the answer was
+    /// read for: a report moved onto another version meanwhile is refused.
     @discardableResult
     public func saveAnswer(_ localID: UUID, field: FieldID, value: JSONValue?,
                            derive: ((Answers) -> Answers)? = nil,
-                           score: ((Answers) -> Double?)? = nil) throws(StorageError) -> Report {
+                           score: ((Answers) -> Double?)? = nil, templateVersion: Int? = nil) throws(StorageError) -> Report {
         try perform(.autosave, on: localID, edit: { report in
             report.answers[field] = (value?.isNull ?? true) ? nil : value
             if let derive { report.answers = derive(report.answers) }
-        }, score: score)
+        }, score: score, templateVersion: templateVersion)
     }
 
     /// Every saved revision of a report's answers, oldest first.
     public func revisions(of localID: UUID) throws(StorageError) -> [ReportRevision] {
         try read { db throws(StorageError) -> [ReportRevision] in
             try db.rows("""
-                SELECT report_local_id, seq, answers, state, server_revision, saved_at_device, reason
+                SELECT report_local_id, seq, answers, state, server_revision, saved_at_device, reason, template_version, set_aside
                 FROM report_revisions WHERE report_local_id = ? ORDER BY seq
                 """, [SQLValue(localID)])
                 .map { (row: Row) throws(StorageError) -> ReportRevision in try ReportRows.revision(from: row) }
@@ -217,7 +220,8 @@ extension LocalStore {
                 attempt_count = ?, last_error_code = ?, last_error_message = ?, conflict_server_revision = ?,
                 conflict_server_payload = ?, score = ?, parent_server_id = ?, follow_up_required = ?,
                 review_state = ?, review_revision = ?, review_decided_by_id = ?, review_decided_by_name = ?,
-                review_decided_at = ?, review_comment = ?, review_field_comments = ?, conflict_fields = ?
+                review_decided_at = ?, review_comment = ?, review_field_comments = ?, conflict_fields = ?,
+                template_version = ?, template_move = ?, template_version_kept = ?
             WHERE local_id = ?
             """, [SQLValue(lifecycle.serverID), SQLValue(report.assignmentID), SQLValue(report.areaID),
                   .text(lifecycle.state.rawValue), .text(answersText),
@@ -229,19 +233,24 @@ extension LocalStore {
                   SQLValue(report.score), SQLValue(report.parentServerID), SQLValue(report.followUpRequired)]
                 + ReportRows.reviewValues(lifecycle.review)
                 + [SQLValue(lifecycle.conflict?.fields.map { JSONValue.array($0.map(JSONValue.string)).canonicalString() }),
-                   SQLValue(report.localID)])
+                   SQLValue(report.templateVersion), SQLValue(report.templateMove?.json.canonicalString()),
+                   SQLValue(report.keepsTemplateVersion), SQLValue(report.localID)])
     }
 
     /// Keeps the report's current answers as its next revision. A SYNCED
     /// report's answers are the server's `base_revision`, and are marked so.
-    static func insertRevision(of report: Report, answersText: String, reason: RevisionReason, _ db: StoreDatabase) throws(StorageError) {
+    static func insertRevision(of report: Report, answersText: String, reason: RevisionReason,
+                               setAside: [SetAsideAnswer] = [], _ db: StoreDatabase) throws(StorageError) {
         let next = (try db.scalar("SELECT max(seq) FROM report_revisions WHERE report_local_id = ?",
                                   [SQLValue(report.localID)]).int64Value ?? 0) + 1
         let serverRevision = report.state == .synced ? report.lifecycle.baseRevision : nil
         try db.run("""
-            INSERT INTO report_revisions (report_local_id, seq, answers, state, server_revision, saved_at_device, reason)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO report_revisions (report_local_id, seq, answers, state, server_revision, saved_at_device, reason,
+                template_version, set_aside)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, [SQLValue(report.localID), .integer(next), .text(answersText),
-                  .text(report.state.rawValue), SQLValue(serverRevision), SQLValue(Date()), .text(reason.rawValue)])
+                  .text(report.state.rawValue), SQLValue(serverRevision), SQLValue(Date()), .text(reason.rawValue),
+                  SQLValue(report.templateVersion),
+                  setAside.isEmpty ? .null : .text(JSONValue.array(setAside.map(\.json)).canonicalString())])
     }
 }

@@ -138,6 +138,28 @@ enum Migrations {
             ALTER TABLE reports ADD COLUMN merged_fields TEXT;
             ALTER TABLE reports ADD COLUMN conflict_fields TEXT;
             """),
+        // Every template version the device has seen (the `templates` row stays the newest), and the
+        // version each report's answers were given to: existing reports are on the version held now.
+        // A move onto a newer version notes what it did on the report (until completed) and on its
+        // revision (the answers it set aside, for good).
+        Migration(name: "add-template-versions", sql: """
+            CREATE TABLE template_versions (
+                template_id TEXT NOT NULL,
+                version INTEGER NOT NULL,
+                name TEXT NOT NULL,
+                form_schema TEXT NOT NULL,
+                PRIMARY KEY (template_id, version)
+            ) WITHOUT ROWID;
+            INSERT INTO template_versions (template_id, version, name, form_schema)
+                SELECT id, version, name, form_schema FROM templates;
+            ALTER TABLE reports ADD COLUMN template_version INTEGER;
+            ALTER TABLE reports ADD COLUMN template_move TEXT;
+            ALTER TABLE reports ADD COLUMN template_version_kept INTEGER NOT NULL DEFAULT 0;
+            UPDATE reports SET template_version = (SELECT t.version FROM templates t WHERE t.id = reports.template_id);
+            ALTER TABLE report_revisions ADD COLUMN template_version INTEGER;
+            ALTER TABLE report_revisions ADD COLUMN set_aside TEXT;
+            CREATE INDEX reports_by_template ON reports (template_id, state);
+            """),
     ]
 
     /// The migrator over `all`: the ledger `schema_migrations`, `user_version`

@@ -17,6 +17,12 @@ public enum RevisionReason: String, Sendable, Hashable, CaseIterable {
     case restoreSynced = "restore-synced"
     /// The server accepted the answers merged with its own changes, which the device took (contract 1.1).
     case merged
+    /// The report moved onto a newer version of its template; answers that
+    /// did not fit are in the revision's `setAside`.
+    case templateMove = "template-move"
+    /// A draft just moved was put back on the version it was on, with the
+    /// answers it had there (`jqc migrate --keep-version`).
+    case templateKept = "template-kept"
 }
 
 /// One saved revision of a report's answers. Revisions are only added, never
@@ -36,4 +42,9 @@ public struct ReportRevision: Sendable, Hashable {
     public var savedAtDevice: Date
     /// What saved it.
     public var reason: RevisionReason
+    /// The template version the answers were given to (nil for revisions
+    /// saved before the device kept versions).
+    public var templateVersion: Int?
+    /// The answers a move onto a newer template version set aside (`templateMove` revisions).
+    public var setAside: [SetAsideAnswer] = []
 }

@@ -12,7 +12,7 @@ enum ReportRows {
         last_error_code, last_error_message, conflict_server_revision, conflict_server_payload, score,
         parent_local_id, parent_server_id, follow_up_required, creation_seq,
         review_state, review_revision, review_decided_by_id, review_decided_by_name, review_decided_at,
-        review_comment, review_field_comments, conflict_fields, merged_fields
+        review_comment, review_field_comments, conflict_fields, merged_fields, template_version, template_move, template_version_kept
         """
 
     /// The report in `row`. Without `readingAnswers` its answers are left
@@ -52,6 +52,11 @@ enum ReportRows {
             acceptedRevision: row["accepted_revision"].int64Value.map(Int.init),
             attemptCount: Int(row["attempt_count"].int64Value ?? 0), lastError: lastError, conflict: conflict,
             review: try review(from: row, damaged: damaged))
+        var move: TemplateMove?
+        if let text = row["template_move"].stringValue {
+            guard let json = try? JSONValue.parse(text), let read = TemplateMove(json: json) else { throw damaged("template_move") }
+            move = read
+        }
         var report = Report(
             restoring: localID, lifecycle: lifecycle, assignmentID: row["assignment_id"].stringValue,
             templateID: templateID, facilityID: facilityID, areaID: row["area_id"].stringValue, answers: answers,
@@ -63,6 +68,9 @@ enum ReportRows {
             followUpRequired: (row["follow_up_required"].int64Value ?? 0) != 0,
             creationSequence: row["creation_seq"].int64Value ?? 0)
         report.mergedFields = names(row["merged_fields"]) ?? []
+        report.templateVersion = row["template_version"].int64Value.map(Int.init)
+        report.templateMove = move
+        report.keepsTemplateVersion = (row["template_version_kept"].int64Value ?? 0) != 0
         return report
     }
 
@@ -114,10 +122,17 @@ enum ReportRows {
               let reason = RevisionReason(rawValue: row["reason"].stringValue ?? ""),
               let answers = try? answers(row["answers"])
         else { throw damaged }
+        var setAside: [SetAsideAnswer] = []
+        if let text = row["set_aside"].stringValue {
+            guard case .array(let items)? = try? JSONValue.parse(text) else { throw damaged }
+            setAside = items.compactMap(SetAsideAnswer.init(json:))
+            guard setAside.count == items.count else { throw damaged }
+        }
         return ReportRevision(reportLocalID: localID, sequence: sequence, answers: answers, state: state,
                               serverRevision: row["server_revision"].int64Value.map(Int.init),
                               savedAtDevice: date(row["saved_at_device"]) ?? Date(timeIntervalSince1970: 0),
-                              reason: reason)
+                              reason: reason, templateVersion: row["template_version"].int64Value.map(Int.init),
+                              setAside: setAside)
     }
 
     /// Answers as stored: the canonical JSON of the `answers` object.

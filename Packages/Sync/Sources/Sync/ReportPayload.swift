@@ -21,7 +21,8 @@ enum ReportPayload {
         }
         return WireReport(
             localID: report.localID, serverID: report.serverID, baseRevision: report.lifecycle.baseRevision,
-            assignmentID: report.assignmentID, templateID: report.templateID, facilityID: report.facilityID,
+            assignmentID: report.assignmentID, templateID: report.templateID, templateVersion: report.templateVersion,
+            facilityID: report.facilityID,
             areaID: report.areaID, parentLocalID: report.parentLocalID, parentServerID: parentServerID,
             completedAtDevice: report.completedAtDevice.map(rfc3339),
             payload: WirePayload(answers: report.answers.json, score: report.score, followUpRequired: report.followUpRequired),

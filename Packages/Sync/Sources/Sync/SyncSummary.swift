@@ -146,6 +146,9 @@ public struct SyncSummary: Sendable, Hashable {
     public var reviewsError: SyncFailure?
     /// The failure that stopped or marred the cycle, if any.
     public var error: SyncFailure?
+    /// Drafts moved onto the newest versions of their templates after the
+    /// cycle (set by whoever runs the cycle: the mapping lives above Sync).
+    public var moved: [DraftsMoved] = []
 
     /// An empty summary.
     public init() {}
@@ -187,6 +190,7 @@ public struct SyncSummary: Sendable, Hashable {
         object["reviews"] = reviews.map {
             ["received": .integer(Int64($0.received)), "recorded": .integer(Int64($0.recorded)), "ignored": .integer(Int64($0.ignored))]
         } ?? .null
+        object["moved"] = .array(moved.map(\.json))
         object["returned"] = .array(returned.map { ["local_id": .string($0.localID.wireString), "server_id": .string($0.serverID)] })
         if let reviewsError {
             object["reviews_error"] = ["code": .string(reviewsError.code), "message": .string(reviewsError.message)]
