@@ -132,6 +132,16 @@ enum Migrations {
             ALTER TABLE reports ADD COLUMN review_field_comments TEXT;
             CREATE INDEX reports_by_review ON reports (review_state, creation_seq) WHERE review_state IS NOT NULL;
             """),
+        // Resumable photo uploads (contract 1.1): where a photo's upload continues
+        // (the server's url for it) and how many bytes the server last said it held.
+        Migration(name: "add-photo-upload-sessions", sql: """
+            CREATE TABLE photo_upload_sessions (
+                photo_local_id TEXT PRIMARY KEY,
+                url TEXT NOT NULL,
+                byte_offset INTEGER NOT NULL,
+                updated_at TEXT NOT NULL
+            );
+            """),
     ]
 
     /// The migrator over `all`: the ledger `schema_migrations`, `user_version`
