@@ -49,6 +49,9 @@ public final class RunningProgram: @unchecked Sendable {
         }
     }
 
+    /// The program's process id (to send it a signal).
+    public var pid: Int32 { process.processIdentifier }
+
     /// Reads `handle` chunk by chunk until its end.
     private static func drain(_ handle: FileHandle, into append: (Data) -> Void) {
         while let chunk = try? handle.read(upToCount: 65_536), !chunk.isEmpty {

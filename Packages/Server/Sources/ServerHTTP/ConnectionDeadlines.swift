@@ -72,6 +72,12 @@ final class ConnectionDeadlines: Sendable {
     }
 
     /// A connection closed.
+    /// True when the peer closed its sending side and no byte of it is left unread.
+    private static func peerFinished(_ fd: Int32) -> Bool {
+        var byte: UInt8 = 0
+        return recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0
+    }
+
     func closed(_ key: UInt) {
         _ = entries.withLock { $0.removeValue(forKey: key) }
     }
@@ -81,6 +87,13 @@ final class ConnectionDeadlines: Sendable {
         var late: [(String, Phase)] = []
         entries.withLock { all in
             for (key, entry) in all {
+                if entry.phase == .body && Self.peerFinished(entry.fd) {
+                    // The client closed its side mid-body and everything it sent was read: libmicrohttpd
+                    // can leave such a connection until its idle timeout; shut, it ends now and what
+                    // arrived is handed on (an upload cut short keeps its bytes at once).
+                    shutdown(entry.fd, Int32(SHUT_RDWR))
+                    continue
+                }
                 guard let deadline = entry.deadline, deadline < moment else { continue }
                 shutdown(entry.fd, Int32(SHUT_RDWR))
                 late.append((entry.address, entry.phase))

@@ -1,0 +1,103 @@
+import Foundation
+import Models
+import Storage
+import Testing
+import TestSupport
+
+/// A 20 MB photo over a link that breaks after every 2 MB sent (`CuttingProxy`):
+/// through resumable uploads (contract 1.1) it arrives whole, each byte sent
+/// about once, by `jqc sync` and by a `jqc-agent` killed between breaks.
+@Suite("Resumable photo uploads through a link that breaks", .timeLimit(.minutes(10)))
+struct ResumableUploadTests {
+    static let cutEvery: Int64 = 2 * 1024 * 1024
+
+    /// A completed report holding one photo of about 20 MB; its local id and the photo file's size and SHA-256.
+    static func largePhotoReport(_ profile: DemoProfile) throws -> (id: String, size: Int64, sha256: String) {
+        #expect(try profile.jqc(["settings", "photo-quality", "100"]).status == 0)
+        #expect(try profile.jqc(["settings", "photo-max-edge", "4096"]).status == 0)
+        #expect(try profile.jqc(["settings", "photo-cap-mb", "100"]).status == 0)
+        let id = try profile.startDraft()
+        try profile.answerRequired(id)
+        let png = try profile.writeNoisePNG("noise.png", width: 3200, height: 3200)
+        let added = try profile.jqc(["photo", "add", id, "--field", "14", png])
+        try #require(added.status == 0, "photo add: \(added.stderr)")
+        try #require(try profile.jqc(["complete", id]).status == 0)
+        let photos = try FileManager.default.subpathsOfDirectory(atPath: profile.home).filter { $0.hasSuffix(".jpg") }
+        let file = profile.home + "/" + (try #require(photos.first))
+        let size = Int64(try #require(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int))
+        let sha = try SHA256.hex(ofFile: file)
+        return (id, size, sha)
+    }
+
+    /// The photo as the server holds it, fetched whole and hashed.
+    static func serverCopy(_ server: ServerProcess, reportLocalID: String, profile: DemoProfile) async throws -> (size: Int, sha256: String) {
+        let shown = try profile.jqc(["show", reportLocalID, "--json"])
+        let serverID = try #require(try JSONValue.parse(Data(shown.stdout.utf8))["server_id"]?.stringValue, "show: \(shown.stdout)")
+        let client = HTTPTestClient()
+        let login = try await client.send("POST", server.url("/auth/login"), json: ["username": "inspector", "password": "inspector-pass"])
+        let token = try #require(login.data["access_token"]?.stringValue)
+        let report = try await client.send("GET", server.url("/reports/\(serverID)"), token: token)
+        let url = try #require(report.data["report"]?["photos"]?[0]?["url"]?.stringValue)
+        let photo = try await client.send("GET", server.baseURL + url, token: token)
+        return (photo.body.count, try SHA256.hex(of: photo.body))
+    }
+
+    /// Appends a figure to the file `JQC_BENCH_FIGURES` names, for BENCHMARKS.md (`Tools/bench/resume`).
+    static func record(_ line: String) throws {
+        guard let path = ProcessInfo.processInfo.environment["JQC_BENCH_FIGURES"] else { return }
+        let old = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        try (old + line + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    @Test("jqc sync sends a 20 MB photo through a link cut every 2 MB with under 1.3 times its size, and the server holds it whole")
+    func syncThroughBreaks() async throws {
+        let server = try ServerProcess()
+        let profile = try DemoProfile.signedIn(to: server.baseURL)
+        let photo = try Self.largePhotoReport(profile)
+        #expect(photo.size > 18_000_000, "the photo is \(photo.size) bytes")
+        let proxy = try CuttingProxy(to: server.baseURL, cutEvery: Self.cutEvery)
+        try profile.route(to: proxy.baseURL)
+        let synced = try profile.jqc(["sync"])
+        #expect(synced.status == 0, "sync: \(synced.stdout) \(synced.stderr)")
+        #expect(proxy.cuts >= 9, "sync: \(synced.stdout) \(synced.stderr); server: \(server.stderr.suffix(3000))")
+        #expect(Double(proxy.bytesUpstream) < 1.3 * Double(photo.size),
+                "sent \(proxy.bytesUpstream) bytes for \(photo.size); \(synced.stdout) \(synced.stderr) server: \(server.stderr.split(separator: "\n").filter { $0.contains("upload") }.suffix(40).joined(separator: "\n"))")
+        let held = try await Self.serverCopy(server, reportLocalID: photo.id, profile: profile)
+        #expect(Int64(held.size) == photo.size)
+        #expect(held.sha256 == photo.sha256)
+        let status = try profile.jqc(["show", photo.id, "--json"])
+        #expect(status.stdout.contains("\"SYNCED\""), "show: \(status.stdout)")
+        try Self.record("jqc sync, resumable: \(proxy.bytesUpstream) bytes upstream for a \(photo.size)-byte photo, \(proxy.cuts) cuts")
+    }
+
+    @Test("a jqc-agent SIGKILLed after each break and started again finishes the photo from where the server got, under 1.3 times its size")
+    func agentKilledBetweenBreaks() async throws {
+        let server = try ServerProcess()
+        let profile = try DemoProfile.signedIn(to: server.baseURL)
+        let photo = try Self.largePhotoReport(profile)
+        let proxy = try CuttingProxy(to: server.baseURL, cutEvery: Self.cutEvery)
+        try profile.route(to: proxy.baseURL)
+        var kills = 0
+        var done = false
+        let deadline = Date().addingTimeInterval(300)
+        while !done && Date() < deadline {
+            let cutsBefore = proxy.cuts
+            let agent = try RunningProgram("jqc-agent", ["--home", profile.home, "run", "--interval", "1"])
+            while proxy.cuts == cutsBefore && Date() < deadline {
+                if try profile.jqc(["show", photo.id, "--json"]).stdout.contains("\"SYNCED\"") { done = true; break }
+                usleep(50_000)
+            }
+            kill(agent.pid, SIGKILL)
+            _ = agent.wait()
+            if !done { kills += 1 }
+            if try profile.jqc(["show", photo.id, "--json"]).stdout.contains("\"SYNCED\"") { done = true }
+        }
+        #expect(done)
+        #expect(kills >= 5, "the agent was killed \(kills) times")
+        #expect(Double(proxy.bytesUpstream) < 1.3 * Double(photo.size), "sent \(proxy.bytesUpstream) bytes for \(photo.size)")
+        let held = try await Self.serverCopy(server, reportLocalID: photo.id, profile: profile)
+        #expect(Int64(held.size) == photo.size)
+        #expect(held.sha256 == photo.sha256)
+        try Self.record("jqc-agent killed \(kills) times, resumable: \(proxy.bytesUpstream) bytes upstream for a \(photo.size)-byte photo, \(proxy.cuts) cuts")
+    }
+}
