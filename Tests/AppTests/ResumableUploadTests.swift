@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import Synchronization
 import Storage
 import Testing
 import TestSupport
@@ -7,7 +8,7 @@ import TestSupport
 /// A 20 MB photo over a link that breaks after every 2 MB sent (`CuttingProxy`):
 /// through resumable uploads (contract 1.1) it arrives whole, each byte sent
 /// about once, by `jqc sync` and by a `jqc-agent` killed between breaks.
-@Suite("Resumable photo uploads through a link that breaks", .timeLimit(.minutes(10)))
+@Suite("Resumable photo uploads through a link that breaks", .serialized, .timeLimit(.minutes(10)))
 struct ResumableUploadTests {
     static let cutEvery: Int64 = 2 * 1024 * 1024
 
@@ -75,29 +76,45 @@ struct ResumableUploadTests {
         let server = try ServerProcess()
         let profile = try DemoProfile.signedIn(to: server.baseURL)
         let photo = try Self.largePhotoReport(profile)
-        let proxy = try CuttingProxy(to: server.baseURL, cutEvery: Self.cutEvery)
+        // The agent running now; it is SIGKILLed the moment the link breaks, from the proxy's own thread.
+        let running = Mutex<Int32>(0)
+        let kills = Mutex(0)
+        let proxy = try CuttingProxy(to: server.baseURL, cutEvery: Self.cutEvery) { _ in
+            running.withLock { pid in
+                if pid > 0 {
+                    kill(pid, SIGKILL)
+                    kills.withLock { $0 += 1 }
+                }
+                pid = 0
+            }
+        }
         try profile.route(to: proxy.baseURL)
-        var kills = 0
+        func synced() throws -> Bool { try profile.jqc(["show", photo.id, "--json"]).stdout.contains("\"SYNCED\"") }
         var done = false
         let deadline = Date().addingTimeInterval(300)
         while !done && Date() < deadline {
-            let cutsBefore = proxy.cuts
             let agent = try RunningProgram("jqc-agent", ["--home", profile.home, "run", "--interval", "1"])
-            while proxy.cuts == cutsBefore && Date() < deadline {
-                if try profile.jqc(["show", photo.id, "--json"]).stdout.contains("\"SYNCED\"") { done = true; break }
+            running.withLock { $0 = agent.pid }
+            var checked = Date()
+            while agent.isRunning && !done && Date() < deadline {
                 usleep(50_000)
+                if Date().timeIntervalSince(checked) > 1 {
+                    done = try synced()
+                    checked = Date()
+                }
             }
+            running.withLock { $0 = 0 }
             kill(agent.pid, SIGKILL)
             _ = agent.wait()
-            if !done { kills += 1 }
-            if try profile.jqc(["show", photo.id, "--json"]).stdout.contains("\"SYNCED\"") { done = true }
+            if !done { done = try synced() }
         }
+        let killed = kills.withLock { $0 }
         #expect(done)
-        #expect(kills >= 5, "the agent was killed \(kills) times")
+        #expect(killed >= 5, "the agent was killed \(killed) times")
         #expect(Double(proxy.bytesUpstream) < 1.3 * Double(photo.size), "sent \(proxy.bytesUpstream) bytes for \(photo.size)")
         let held = try await Self.serverCopy(server, reportLocalID: photo.id, profile: profile)
         #expect(Int64(held.size) == photo.size)
         #expect(held.sha256 == photo.sha256)
-        try Self.record("jqc-agent killed \(kills) times, resumable: \(proxy.bytesUpstream) bytes upstream for a \(photo.size)-byte photo, \(proxy.cuts) cuts")
+        try Self.record("jqc-agent killed \(killed) times, resumable: \(proxy.bytesUpstream) bytes upstream for a \(photo.size)-byte photo, \(proxy.cuts) cuts")
     }
 }

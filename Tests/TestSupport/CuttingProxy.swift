@@ -12,10 +12,13 @@ public final class CuttingProxy: @unchecked Sendable {
     private let listener: Int32
     private let upstreamPort: UInt16
     private let cutEvery: Int64
+    private let onCut: @Sendable (Int) -> Void
     private let state = Mutex<(sent: Int64, cuts: Int, nextCut: Int64, stopped: Bool)>((0, 0, 0, false))
 
-    /// Forwards to `server` (`http://127.0.0.1:PORT`), cutting after every `cutEvery` bytes upstream.
-    public init(to server: String, cutEvery: Int64) throws {
+    /// Forwards to `server` (`http://127.0.0.1:PORT`), cutting after every
+    /// `cutEvery` bytes upstream; `onCut` is called at each cut with the count so far.
+    public init(to server: String, cutEvery: Int64, onCut: @escaping @Sendable (Int) -> Void = { _ in }) throws {
+        self.onCut = onCut
         guard let port = URLComponents(string: server)?.port else { throw ServerLaunchError(message: "no port in '\(server)'") }
         upstreamPort = UInt16(port)
         self.cutEvery = cutEvery
@@ -104,7 +107,11 @@ public final class CuttingProxy: @unchecked Sendable {
                 guard written > 0 else { break }
                 offset += written
             }
-            if cut || offset < allowed { break }
+            if cut {
+                onCut(cuts)
+                break
+            }
+            if offset < allowed { break }
         }
         link.end()
     }

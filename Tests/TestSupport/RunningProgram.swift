@@ -49,6 +49,9 @@ public final class RunningProgram: @unchecked Sendable {
         }
     }
 
+    /// Whether the program is still running.
+    public var isRunning: Bool { process.isRunning }
+
     /// The program's process id (to send it a signal).
     public var pid: Int32 { process.processIdentifier }
 
