@@ -1,5 +1,7 @@
 import Foundation
 import Models
+import Networking
+import Sync
 import Synchronization
 import Storage
 import Testing
@@ -116,5 +118,37 @@ struct ResumableUploadTests {
         #expect(Int64(held.size) == photo.size)
         #expect(held.sha256 == photo.sha256)
         try Self.record("jqc-agent killed \(killed) times, resumable: \(proxy.bytesUpstream) bytes upstream for a \(photo.size)-byte photo, \(proxy.cuts) cuts")
+    }
+
+    @Test("the multipart route of contract 1.0 through the same link never finishes the 20 MB photo: each attempt starts over and is cut")
+    func multipartThroughBreaks() async throws {
+        let server = try ServerProcess()
+        let profile = try DemoProfile.signedIn(to: server.baseURL)
+        let photo = try Self.largePhotoReport(profile)
+        #expect(try profile.jqc(["sync"]).status == 0)
+        let shown = try profile.jqc(["show", photo.id, "--json"])
+        let serverID = try #require(try JSONValue.parse(Data(shown.stdout.utf8))["server_id"]?.stringValue)
+        let file = try #require(try FileManager.default.subpathsOfDirectory(atPath: profile.home).first { $0.hasSuffix(".jpg") })
+        let proxy = try CuttingProxy(to: server.baseURL, cutEvery: Self.cutEvery)
+        let client = try APIClient(configuration: .init(serverURL: proxy.baseURL, appVersion: "0.1.0", deviceID: UUID()),
+                                   transport: CurlTransport())
+        _ = try await client.login(username: "inspector", password: "inspector-pass")
+        let before = proxy.bytesUpstream
+        let attempts = 10
+        var stored = false
+        // As a device of contract 1.0 does, cycle after cycle: the whole photo again from its first byte.
+        for _ in 0..<attempts where !stored {
+            do {
+                _ = try await client.uploadPhoto(PhotoUpload(serverID: serverID, localID: UUID(), sha256: photo.sha256,
+                                                             filePath: profile.home + "/" + file))
+                stored = true
+            } catch {
+                #expect(error.code == .connectionLost)
+            }
+        }
+        #expect(!stored)
+        let sent = proxy.bytesUpstream - before
+        #expect(sent > Int64(attempts - 1) * Self.cutEvery)
+        try Self.record("multipart (contract 1.0): never done after \(attempts) attempts, \(sent) bytes upstream for a \(photo.size)-byte photo")
     }
 }
