@@ -242,7 +242,11 @@ public final class HTTPServer: @unchecked Sendable {
             case .json(let limit): Double(limit)
             case .multipart(let limit), .octets(let limit, _): Double(limit)
             }
-            server.deadlines.enter(context.key, .body, extra: min(declared, limit) / 65_536)
+            let streamsFile = switch policy {
+            case .multipart, .octets: true
+            default: false
+            }
+            server.deadlines.enter(context.key, .body, extra: min(declared, limit) / 65_536, watchingClose: streamsFile)
             return MHD_Result.YES
         }
         if let pending = context.pending {

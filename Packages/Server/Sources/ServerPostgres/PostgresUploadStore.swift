@@ -82,12 +82,12 @@ struct PostgresUploadStore: UploadStore {
     }
 
     func assemble(_ upload: StoredUpload) throws(ServerError) -> (descriptor: Int32, sha256: String) {
-        var template = Array((scratchDirectory + "/assemble-XXXXXX").utf8CString)
+        var template = Array((scratchDirectory + "/upload-assembled-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
             throw ServerError.internal("cannot read the upload back (\(String(cString: strerror(errno)))); try again later")
         }
-        // Kept by name until the photo store has it (it may link it), removed after.
+        // Kept by name until the photo store has it, removed after (and by the start-up sweep of `upload-*` after a crash).
         let name = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         defer { unlink(name) }
         do throws(ServerError) {
