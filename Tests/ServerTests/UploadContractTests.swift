@@ -167,4 +167,20 @@ struct UploadContractTests {
         #expect(again.data["upload"]?["offset"] == 0)
         #expect(again.data["upload"]?["url"]?.stringValue != url)
     }
+
+    @Test("a PATCH without a token is 401, and one of another Content-Type 415, before a byte of its body is read")
+    func refusedBeforeTheBody() async throws {
+        let server = try Shared.running()
+        let me = try await Session.inspector(server)
+        let (_, url, _) = try await Self.begin(me, PhotoContractTests.jpeg(20_000))
+        let port = UInt16(try #require(URLComponents(string: server.baseURL)?.port))
+        let head = "PATCH \(url) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpload-Offset: 0\r\nContent-Length: 20000\r\n"
+        let anonymous = try RawConnection(port: port)
+        let refused = try #require(anonymous.exchange(Data((head + "Content-Type: application/offset+octet-stream\r\n\r\n").utf8)))
+        #expect(refused.status == 401)
+        let wrongType = try RawConnection(port: port)
+        let unsupported = try #require(wrongType.exchange(Data((head + "Authorization: Bearer \(me.accessToken)\r\nContent-Type: image/jpeg\r\n\r\n").utf8)))
+        #expect(unsupported.status == 415)
+        #expect(try await Self.head(me, url).header("Upload-Offset") == "0")
+    }
 }
