@@ -381,7 +381,7 @@ final class ServerApp: Sendable {
         }
     }
 
-    var jsonHeaders: [(name: String, value: String)] {
+    private var jsonHeaders: [(name: String, value: String)] {
         [(name: "Content-Type", value: "application/json; charset=utf-8"), (name: "Cache-Control", value: "no-store")]
     }
 

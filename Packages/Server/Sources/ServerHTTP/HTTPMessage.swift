@@ -14,7 +14,7 @@ public enum BodyPolicy: Sendable, Equatable {
     /// beyond `limit` bytes is answered 413. A body cut short (the client
     /// gone mid-way) is still handed over, to `HTTPServer`'s `abandoned`,
     /// with what arrived. `tag` is the screen's own number for the request,
-    /// given back in its `OctetBody`.
+    /// given back in `ServerRequest.tag`.
     case octets(limit: Int64, tag: UInt64)
 }
 
