@@ -270,6 +270,7 @@ let package = Package(
                 .product(name: "Storage", package: "Storage"),
                 .product(name: "FieldTypes", package: "FieldTypes"),
                 .product(name: "Imaging", package: "Imaging"),
+                .product(name: "Networking", package: "Networking"),
                 .product(name: "Sync", package: "Sync"),
             ],
             path: "Tests/AppTests"

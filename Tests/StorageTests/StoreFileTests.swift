@@ -9,7 +9,8 @@ import SQLite
 @Suite("Store file")
 struct StoreFileTests {
     static let migrationNames = ["create-reports-and-revisions", "create-issues-and-photos",
-                                 "create-reference-cache", "create-meta", "add-report-reviews", "add-merge-marks", "add-template-versions"]
+                                 "create-reference-cache", "create-meta", "add-report-reviews", "add-merge-marks",
+                                 "add-template-versions", "add-photo-upload-sessions"]
 
     @Test("an absent file becomes a new store with every migration applied once")
     func absentFile() throws {

@@ -125,6 +125,14 @@ public final class DemoProfile: @unchecked Sendable {
         return path
     }
 
+    /// Writes a PNG of pure noise: imported at quality 100 it stays large (about 2.5 bytes a pixel).
+    @discardableResult
+    public func writeNoisePNG(_ name: String, width: Int, height: Int, seed: UInt32 = 3) throws -> String {
+        let path = self.path(name)
+        try SyntheticImage.writePNG(width: width, height: height, pattern: .noise(seed: seed), to: URL(fileURLWithPath: path))
+        return path
+    }
+
     /// Writes a noisy PNG.
     @discardableResult
     public func writePNG(_ name: String, width: Int = 320, height: Int = 240, seed: UInt32 = 2) throws -> String {

@@ -49,6 +49,12 @@ public final class RunningProgram: @unchecked Sendable {
         }
     }
 
+    /// Whether the program is still running.
+    public var isRunning: Bool { process.isRunning }
+
+    /// The program's process id (to send it a signal).
+    public var pid: Int32 { process.processIdentifier }
+
     /// Reads `handle` chunk by chunk until its end.
     private static func drain(_ handle: FileHandle, into append: (Data) -> Void) {
         while let chunk = try? handle.read(upToCount: 65_536), !chunk.isEmpty {

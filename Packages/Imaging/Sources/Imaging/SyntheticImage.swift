@@ -54,6 +54,8 @@ public enum SyntheticImage {
         case cornerMarkers
         /// Smooth gradients with seeded noise, which compresses like a photograph.
         case texture(seed: UInt32)
+        /// Seeded noise in every byte, which no JPEG compresses much: a large photo from few pixels.
+        case noise(seed: UInt32)
     }
 
     /// How a PNG is stored; the alpha layouts make the bottom-right marker square fully transparent.
@@ -155,6 +157,14 @@ public enum SyntheticImage {
                         guard let base = source.baseAddress else { return }
                         (out + y * rowBytes).update(from: base, count: rowBytes)
                     }
+                }
+            case .noise(let seed):
+                var state = seed | 1
+                for index in 0..<(rowBytes * height) {
+                    state ^= state << 13
+                    state ^= state >> 17
+                    state ^= state << 5
+                    out[index] = UInt8(truncatingIfNeeded: state)
                 }
             case .texture(let seed):
                 // Each row is a window into one long strip of waves and noise, starting at a scattered offset.

@@ -43,3 +43,6 @@ static inline CURLcode jqc_multi_message_result(const CURLMsg *message) {
 static inline int jqc_multi_message_is_done(const CURLMsg *message) {
     return message->msg == CURLMSG_DONE;
 }
+static inline CURLcode jqc_easy_setopt_read_function(CURL *handle, size_t (*callback)(char *, size_t, size_t, void *)) {
+    return curl_easy_setopt(handle, CURLOPT_READFUNCTION, callback);
+}

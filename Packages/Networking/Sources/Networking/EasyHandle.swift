@@ -110,6 +110,8 @@ final class EasyHandle {
         switch request.method {
         case .get:
             ok = ok && jqc_easy_setopt_long(raw, CURLOPT_HTTPGET, 1) == CURLE_OK
+        case .head:
+            ok = ok && jqc_easy_setopt_long(raw, CURLOPT_NOBODY, 1) == CURLE_OK
         default:
             if request.method != .post {
                 ok = ok && jqc_easy_setopt_string(raw, CURLOPT_CUSTOMREQUEST, request.method.rawValue) == CURLE_OK
@@ -145,6 +147,25 @@ final class EasyHandle {
         ok = ok && jqc_easy_setopt_long(raw, CURLOPT_LOW_SPEED_TIME, max(1, Int(options.uploadStallTimeout.rounded(.up)))) == CURLE_OK
         guard ok else {
             throw NetworkingError(.transport, "Could not set up the upload to \(target.host): libcurl refused the form.",
+                                  url: target.redactedURL)
+        }
+    }
+
+    /// Sets `method` with a body streamed from `source`, no total time cap
+    /// (a large photo on a slow link), given up below the minimum speed as uploads are.
+    func prepare(_ method: HTTPMethod, headers: [(name: String, value: String)], streaming source: FileSource,
+                 options: CurlTransport.Options) throws(NetworkingError) {
+        // No `Expect: 100-continue`: the server reads the body before it answers anyway.
+        var ok = setHeaders(headers + [(name: "Expect", value: "")])
+        ok = ok && jqc_easy_setopt_long(raw, CURLOPT_UPLOAD, 1) == CURLE_OK
+        ok = ok && jqc_easy_setopt_string(raw, CURLOPT_CUSTOMREQUEST, method.rawValue) == CURLE_OK
+        ok = ok && jqc_easy_setopt_off_t(raw, CURLOPT_INFILESIZE_LARGE, curl_off_t(source.length)) == CURLE_OK
+        ok = ok && source.attach(to: raw)
+        ok = ok && jqc_easy_setopt_long(raw, CURLOPT_TIMEOUT_MS, 0) == CURLE_OK
+        ok = ok && jqc_easy_setopt_long(raw, CURLOPT_LOW_SPEED_LIMIT, max(1, options.uploadMinimumBytesPerSecond)) == CURLE_OK
+        ok = ok && jqc_easy_setopt_long(raw, CURLOPT_LOW_SPEED_TIME, max(1, Int(options.uploadStallTimeout.rounded(.up)))) == CURLE_OK
+        guard ok else {
+            throw NetworkingError(.transport, "Could not set up the upload to \(target.host): libcurl refused an option.",
                                   url: target.redactedURL)
         }
     }

@@ -4,6 +4,25 @@ import Foundation
 public enum HTTPMethod: String, Sendable {
     /// The contract's methods, and PUT and DELETE for completeness.
     case get = "GET", post = "POST", patch = "PATCH", put = "PUT", delete = "DELETE"
+    /// The headers of a GET and no body (an upload's offset, contract 1.1).
+    case head = "HEAD"
+}
+
+/// Bytes of a file on disk sent as a request's body, read while it is sent.
+public struct FileRange: Sendable, Hashable {
+    /// The file.
+    public var path: String
+    /// The first byte sent.
+    public var offset: Int64
+    /// How many bytes are sent from `offset`.
+    public var length: Int64
+
+    /// `length` bytes of `path` from `offset`.
+    public init(path: String, offset: Int64, length: Int64) {
+        self.path = path
+        self.offset = offset
+        self.length = length
+    }
 }
 
 /// One request: everything the transport needs, nothing it must guess.
@@ -67,6 +86,11 @@ public protocol HTTPTransport: Sendable {
     /// other answer's body is kept as by `send`. More than `maximumBytes` is
     /// `tooLarge`; a `sink` that returns false stops the transfer (`transport`).
     func download(_ request: HTTPRequest, maximumBytes: Int64, into sink: @escaping DownloadSink) async throws(NetworkingError) -> HTTPResponse
+
+    /// Performs `request` with `body`, bytes of a file read while they are
+    /// sent, never held whole (`request.body` is ignored); throws when no
+    /// HTTP response arrived. Bytes sent before a break are the server's to keep.
+    func send(_ request: HTTPRequest, body: FileRange) async throws(NetworkingError) -> HTTPResponse
 }
 
 /// Where a download's bytes go as they arrive; false stops the transfer (the bytes could not be kept).
@@ -85,6 +109,26 @@ extension HTTPTransport {
             throw NetworkingError(.transport, "The download from \(target.host) could not be kept.", url: target.redactedURL)
         }
         return HTTPResponse(status: response.status, headers: response.headers, body: Data())
+    }
+
+    /// The file's bytes read into the request's body and sent by `send`: for
+    /// transports without a streamed path (never with a large file in production).
+    public func send(_ request: HTTPRequest, body: FileRange) async throws(NetworkingError) -> HTTPResponse {
+        let target = RequestTarget(request.url)
+        guard let handle = FileHandle(forReadingAtPath: body.path) else {
+            throw NetworkingError(.fileUnreadable, "Could not read '\(body.path)' to send it to \(target.host).", url: target.redactedURL)
+        }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            try handle.seek(toOffset: UInt64(body.offset))
+            data = try handle.read(upToCount: Int(body.length)) ?? Data()
+        } catch {
+            throw NetworkingError(.fileUnreadable, "Could not read '\(body.path)' to send it to \(target.host).", url: target.redactedURL)
+        }
+        var request = request
+        request.body = data
+        return try await send(request)
     }
 
     /// One upload after another: for transports without a concurrent path.

@@ -80,8 +80,4 @@ extension ServerApp {
     private func photoTarget(_ serverID: String, caller: Caller, in session: any StorageSession) throws(ServerError) -> StoredReport {
         try reportVisible(serverID, to: caller, in: session)
     }
-
-    private func uploaded(_ photo: StoredPhoto) -> PhotoUploadResponse.UploadedPhoto {
-        PhotoUploadResponse.UploadedPhoto(localID: photo.localID, url: photoURL(photo), byteSize: photo.byteSize)
-    }
 }

@@ -11,6 +11,8 @@ struct Quotas: Sendable, Equatable {
     var bytes: Int64 = 20 * 1024 * 1024 * 1024
     var revisionsPerDay = 100_000
     var photosPerReport = 500
+    /// Bytes one user's unfinished resumable uploads may announce in all: what the partial bytes may take on disk.
+    var uploadBytes: Int64 = 2 * 1024 * 1024 * 1024
 
     /// The UTC day of `date`, `YYYY-MM-DD`: revisions are counted per day.
     static func day(_ date: Date) -> String { String(RFC3339.string(date).prefix(10)) }
@@ -40,6 +42,13 @@ struct Quotas: Sendable, Equatable {
             throw ServerError.quotaExceeded("report '\(serverID)' holds \(held) photos, the most one report may hold", retryAfter: 3_600)
         }
         try checkBytes(used, adding: adding)
+    }
+
+    /// Refuses a new resumable upload of `adding` bytes when the user's unfinished ones announce `held`.
+    func checkUploads(held: Int64, adding: Int64) throws(ServerError) {
+        guard held + adding > uploadBytes else { return }
+        throw ServerError.quotaExceeded("this account's unfinished uploads hold \(held) bytes, and may hold \(uploadBytes); finish or let them expire first (--quota-upload-bytes)",
+                                        retryAfter: 3_600)
     }
 
     /// Refuses `adding` more bytes to `used` past the quota.

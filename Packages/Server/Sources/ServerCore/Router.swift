@@ -10,6 +10,8 @@ public enum Endpoint: String, Sendable, CaseIterable {
     case syncReports, getReport, patchReport
     /// `POST /reports/{id}/photos` and `GET /reports/{id}/photos/{local_id}`.
     case uploadPhoto, downloadPhoto
+    /// Contract 1.1's resumable uploads: `POST /reports/{id}/uploads`, `HEAD` and `PATCH /uploads/{upload_id}`.
+    case createUpload, uploadStatus, appendUpload
     /// `GET /inspections` and `GET /rollup`.
     case inspections, rollup
     /// Contract 1.1's review: `GET /reviews`, `POST /reports/{id}/review`, `GET /reports/{id}/events`.
@@ -38,6 +40,8 @@ public struct Route: Sendable, Equatable {
         case json
         /// `multipart/form-data` with a file streamed to disk.
         case multipart
+        /// Raw bytes (`application/offset+octet-stream`) streamed to disk, kept even when cut short.
+        case octets
     }
 
     /// The HTTP method.
@@ -76,6 +80,9 @@ public enum Router {
         Route(method: "POST", pattern: "/reports/{server_id}/photos", endpoint: .uploadPhoto, body: .multipart, requiresToken: true),
         Route(method: "GET", pattern: "/reports/{server_id}/photos/{local_id}", endpoint: .downloadPhoto, body: .none,
               requiresToken: true),
+        Route(method: "POST", pattern: "/reports/{server_id}/uploads", endpoint: .createUpload, body: .json, requiresToken: true),
+        Route(method: "HEAD", pattern: "/uploads/{upload_id}", endpoint: .uploadStatus, body: .none, requiresToken: true),
+        Route(method: "PATCH", pattern: "/uploads/{upload_id}", endpoint: .appendUpload, body: .octets, requiresToken: true),
         Route(method: "GET", pattern: "/inspections", endpoint: .inspections, body: .none, requiresToken: true),
         Route(method: "GET", pattern: "/rollup", endpoint: .rollup, body: .none, requiresToken: true),
         Route(method: "GET", pattern: "/reviews", endpoint: .reviews, body: .none, requiresToken: true),

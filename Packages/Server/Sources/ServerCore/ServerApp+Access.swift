@@ -36,7 +36,8 @@ extension ServerApp {
 
     /// The 503 of a request no worker could take, logged and counted as any answer.
     func overloaded(_ request: ServerRequest) -> ServerResponse {
-        finish(overloaded(), for: request, userID: nil, clock: AnswerClock())
+        arrivals.end(request.tag)
+        return finish(overloaded(), for: request, userID: nil, clock: AnswerClock())
     }
 
     /// The gauges of `/metrics`, read now.

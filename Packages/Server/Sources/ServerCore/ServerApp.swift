@@ -51,6 +51,8 @@ enum Reply: Sendable {
     case file(descriptor: Int32, byteSize: Int64, contentType: String)
     /// A body streamed as it is produced (chunked), with its headers.
     case stream(ResponseStream, headers: [(name: String, value: String)])
+    /// A status with headers of its own and a body, maybe empty (204, `HEAD`).
+    case status(Int, headers: [(name: String, value: String)], body: Data)
 
     /// `{"ok": true, "data": payload}` with `status`.
     static func ok<T: Encodable & Sendable>(_ payload: T, status: Int = 200) -> Reply {
@@ -142,6 +144,10 @@ final class ServerApp: Sendable {
     let exportSlots = ExportSlots(limit: 4)
     /// Rung after a change of this instance wrote a webhook event, to wake its senders.
     let webhookBell = WebhookBell()
+    /// Resumable uploads, records and partial bytes.
+    let uploads: any UploadStore
+    /// The `PATCH` bodies of resumable uploads arriving here, in order.
+    let arrivals = UploadArrivals()
 
     /// The version of the report payload this server reads.
     static let schemaVersion = 1
@@ -151,8 +157,9 @@ final class ServerApp: Sendable {
     static let contractVersion = "1.1"
 
     init(config: ServerConfig, store: any ServerStorage, signer: TokenSigner, judge: AnswerJudge, photos: any PhotoStore,
-         log: ServerLog, metrics: ServerMetrics = ServerMetrics()) {
+         uploads: any UploadStore, log: ServerLog, metrics: ServerMetrics = ServerMetrics()) {
         self.config = config
+        self.uploads = uploads
         self.log = log
         self.metrics = metrics
         passwordGate = PasswordGate(limit: config.passwordChecks)
@@ -177,6 +184,7 @@ final class ServerApp: Sendable {
         case .none: return .none
         case .json: return .json(limit: config.maxJSONBytes)
         case .multipart: return .multipart(fileLimit: config.maxPhotoBytes)
+        case .octets: return .octets(limit: config.maxPhotoBytes, tag: 0)
         }
     }
 
@@ -223,6 +231,14 @@ final class ServerApp: Sendable {
             } else {
                 guard case .route(let route, _) = Router.match(method: head.method, path: head.path) else { return (policy, nil) }
                 if route.requiresToken { _ = try bearerClaims(head.headers) }
+                if route.body == .octets {
+                    let type = head.headers["content-type"]?.lowercased() ?? ""
+                    let media = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+                    guard media == "application/offset+octet-stream" else {
+                        throw ServerError.unsupportedMediaType(
+                            "this route takes Content-Type: application/offset+octet-stream, not '\(type.isEmpty ? "nothing" : String(type.prefix(60)))'")
+                    }
+                }
                 if route.body == .json {
                     let type = head.headers["content-type"]?.lowercased() ?? ""
                     let media = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
@@ -239,9 +255,16 @@ final class ServerApp: Sendable {
                     throw ServerError.tooLarge("the body of \(declared) bytes is over the limit of \(limit) bytes")
                 case .multipart(let limit) where declared > limit + 256 * 1024:
                     throw ServerError.tooLarge("the body of \(declared) bytes is over the photo limit of \(limit) bytes")
+                case .octets(let limit, _) where declared > limit:
+                    throw ServerError.tooLarge("the body of \(declared) bytes is over the photo limit of \(limit) bytes")
                 default:
                     break
                 }
+            }
+            // An upload's body is numbered before it arrives, so what asks after it waits for it (`UploadArrivals`).
+            if case .octets(let limit, _) = policy, case .route(_, let parameters) = Router.match(method: head.method, path: head.path),
+               let uploadID = parameters["upload_id"] {
+                return (.octets(limit: limit, tag: arrivals.begin(uploadID)), nil)
             }
         } catch {
             // With --latency-ms every answer is delayed: a missing token is
@@ -268,6 +291,8 @@ final class ServerApp: Sendable {
         let clock = AnswerClock()
         metrics.began()
         defer { metrics.ended() }
+        // A resumable upload's body is kept or refused by now, whatever the answer.
+        defer { arrivals.end(request.tag) }
         var userID: String?
         func answer() -> ServerResponse {
             if config.latencyMilliseconds > 0 { usleep(UInt32(config.latencyMilliseconds) * 1000) }
@@ -321,6 +346,8 @@ final class ServerApp: Sendable {
                                       content: .file(descriptor: descriptor, byteSize: size))
             case .stream(let stream, let headers):
                 return ServerResponse(status: 200, headers: headers, content: .stream(stream))
+            case .status(let status, let headers, let body):
+                return ServerResponse(status: status, headers: (body.isEmpty ? [] : jsonHeaders) + headers, content: .data(body))
             }
         }
         return finish(answer(), for: request, userID: userID, clock: clock)
@@ -345,6 +372,9 @@ final class ServerApp: Sendable {
         case .getReport: return try getReport(input)
         case .patchReport: return try patchReport(input)
         case .uploadPhoto: return try uploadPhoto(input)
+        case .createUpload: return try createUpload(input)
+        case .uploadStatus: return try uploadStatus(input)
+        case .appendUpload: return try appendUpload(input)
         case .downloadPhoto: return try downloadPhoto(input)
         case .inspections: return try inspections(input)
         case .rollup: return try rollup(input)
@@ -366,6 +396,7 @@ final class ServerApp: Sendable {
         var headers = jsonHeaders
         if let retry = error.retryAfter { headers.append((name: "Retry-After", value: String(retry))) }
         if error.status == 401 { headers.append((name: "WWW-Authenticate", value: "Bearer")) }
+        for (name, value) in error.headers.sorted(by: { $0.key < $1.key }) { headers.append((name: name, value: value)) }
         let body = error.data.map { data in
             JSONBody.encode(["ok": false, "error": .string(error.message), "code": .string(error.code), "data": data] as JSONValue)
         } ?? JSONBody.encode(Envelope<EmptyData>.failure(code: error.code, message: error.message))

@@ -80,6 +80,8 @@ struct ServerConfig: Sendable {
     var webhooks = WebhookSettings()
     /// What one user may store.
     var quotas = Quotas()
+    /// Seconds an unfinished resumable upload is kept after its last byte (contract: at least an hour).
+    var uploadLifetime = 86_400
 
     /// A configuration with defaults for everything but the database.
     init(database: String) { self.database = database }
@@ -135,6 +137,8 @@ struct ServerConfig: Sendable {
         .value("quota-bytes", "N", help: "bytes one user may store, revisions and photos (default 21474836480, 20 GiB)"),
         .value("quota-revisions-per-day", "N", help: "revisions one user may send a UTC day (default 100000)"),
         .value("quota-photos-per-report", "N", help: "photos one report may hold (default 500)"),
+        .value("quota-upload-bytes", "N", help: "bytes one user's unfinished resumable uploads may announce in all (default 2147483648, 2 GiB)"),
+        .value("upload-ttl", "SECONDS", help: "an unfinished resumable upload is dropped this long after its last byte, 3600 or more (default 86400)"),
         .value("webhook-senders", "N", help: "webhook deliveries this instance makes at once; 0 leaves them to other instances (default 4)"),
         .value("webhook-timeout", "SECONDS", help: "seconds a webhook receiver has to answer 2xx, 1 to 10 (default 10)"),
         .value("webhook-lease", "SECONDS", help: "seconds a delivery stays with the instance attempting it before another may (default 60)"),
@@ -226,6 +230,11 @@ struct ServerConfig: Sendable {
             config.quotas.bytes = value
         }
         config.quotas.revisionsPerDay = try whole(parsed, "quota-revisions-per-day", default: config.quotas.revisionsPerDay, range: 1...10_000_000)
+        if let text = parsed.value("quota-upload-bytes") {
+            guard let value = Int64(text), value > 0 else { throw UsageError("--quota-upload-bytes '\(text)' is not a positive number of bytes.") }
+            config.quotas.uploadBytes = value
+        }
+        config.uploadLifetime = try whole(parsed, "upload-ttl", default: config.uploadLifetime, range: 3_600...(30 * 86_400))
         config.quotas.photosPerReport = try whole(parsed, "quota-photos-per-report", default: config.quotas.photosPerReport, range: 1...100_000)
         return config
     }

@@ -17,14 +17,18 @@ public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What the error envelope carries besides the message, where the contract
     /// says so (a 409 `REVISION_STALE` carries the current review).
     public let data: JSONValue?
+    /// Headers the answer carries besides the usual ones (a 409 of an upload: `Upload-Offset`).
+    public let headers: [String: String]
 
     /// Makes an error with an explicit status and code.
-    public init(status: Int, code: String, _ message: String, retryAfter: Int? = nil, data: JSONValue? = nil) {
+    public init(status: Int, code: String, _ message: String, retryAfter: Int? = nil, data: JSONValue? = nil,
+                headers: [(name: String, value: String)] = []) {
         self.status = status
         self.code = code
         self.message = message
         self.retryAfter = retryAfter
         self.data = data
+        self.headers = Dictionary(headers, uniquingKeysWith: { _, last in last })
     }
 
     /// 400: the request cannot be read.

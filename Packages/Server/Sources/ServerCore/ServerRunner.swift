@@ -41,16 +41,19 @@ enum ServerRunner {
             FilePermissions.restrict(config)
             let swept = FilePermissions.sweepUploads(in: opened.uploadDirectory, olderThan: limits.bodySeconds + 60)
             if swept > 0 { log.note("removed \(swept) unfinished upload(s) left by an earlier run", level: .info) }
+            let expired = try opened.uploads.sweep(now: Date(), limit: 10_000)
+            if expired > 0 { log.note("removed \(expired) expired resumable upload(s)", level: .info) }
             if config.demo { try DemoWorld.seed(store, config: config) }
             let key = try signingKey(store)
             let registry = ServerFieldTypes.registry(directories: config.fieldTypeDirectories, timeout: config.fieldTypeTimeout,
                                                      warn: { log.note($0, level: .warn) })
             let app = ServerApp(config: config, store: store, signer: TokenSigner(key: key), judge: AnswerJudge(registry: registry),
-                                photos: opened.photos, log: log)
+                                photos: opened.photos, uploads: opened.uploads, log: log)
             webhooks = WebhookDispatcher(store: store, settings: config.webhooks, bell: app.webhookBell, log: log, metrics: app.metrics)
             server = HTTPServer(uploadDirectory: opened.uploadDirectory, limits: limits, log: log,
                                 screen: { head in app.screen(head) },
                                 overloaded: { request in app.overloaded(request) },
+                                abandoned: { request in app.abandonedUpload(request) },
                                 handler: { request in app.handle(request) })
             do throws(HTTPServerError) {
                 try server.start(host: config.host, port: config.port)

@@ -21,7 +21,14 @@ final class ConnectionDeadlines: Sendable {
         case streaming
     }
 
-    private struct Entry { var fd: Int32; var address: String; var phase: Phase; var deadline: UInt64? }
+    private struct Entry {
+        var fd: Int32
+        var address: String
+        var phase: Phase
+        var deadline: UInt64?
+        /// A body is arriving: a client that closes mid-way ends the request at once.
+        var watchesClose = false
+    }
     private let entries = Mutex<[UInt: Entry]>([:])
     private let headerTimeout: UInt64
     private let bodyTimeout: UInt64
@@ -55,7 +62,7 @@ final class ConnectionDeadlines: Sendable {
 
     /// A connection moved on to `phase`; its deadline follows, `extra`
     /// seconds later for a large body (so a big photo on a slow link has time).
-    func enter(_ key: UInt, _ phase: Phase, extra: TimeInterval = 0) {
+    func enter(_ key: UInt, _ phase: Phase, extra: TimeInterval = 0, watchingClose: Bool = false) {
         let start = now()
         let deadline: UInt64? = switch phase {
         case .headers: start + headerTimeout
@@ -67,11 +74,18 @@ final class ConnectionDeadlines: Sendable {
             guard var entry = all[key] else { return }
             entry.phase = phase
             entry.deadline = deadline
+            entry.watchesClose = watchingClose
             all[key] = entry
         }
     }
 
     /// A connection closed.
+    /// True when the peer closed its sending side and no byte of it is left unread.
+    private static func peerFinished(_ fd: Int32) -> Bool {
+        var byte: UInt8 = 0
+        return recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0
+    }
+
     func closed(_ key: UInt) {
         _ = entries.withLock { $0.removeValue(forKey: key) }
     }
@@ -81,6 +95,13 @@ final class ConnectionDeadlines: Sendable {
         var late: [(String, Phase)] = []
         entries.withLock { all in
             for (key, entry) in all {
+                if entry.phase == .body && entry.watchesClose && Self.peerFinished(entry.fd) {
+                    // The client closed its side mid-body and everything it sent was read: libmicrohttpd
+                    // can leave such a connection until its idle timeout; shut, it ends now and what
+                    // arrived is handed on (an upload cut short keeps its bytes at once).
+                    shutdown(entry.fd, Int32(SHUT_RDWR))
+                    continue
+                }
                 guard let deadline = entry.deadline, deadline < moment else { continue }
                 shutdown(entry.fd, Int32(SHUT_RDWR))
                 late.append((entry.address, entry.phase))

@@ -10,6 +10,12 @@ public enum BodyPolicy: Sendable, Equatable {
     /// Parse `multipart/form-data`, streaming the `file` part to a temporary
     /// file while hashing it; a file beyond `fileLimit` bytes is answered 413.
     case multipart(fileLimit: Int64)
+    /// Stream the raw body to a temporary file while hashing it; a body
+    /// beyond `limit` bytes is answered 413. A body cut short (the client
+    /// gone mid-way) is still handed over, to `HTTPServer`'s `abandoned`,
+    /// with what arrived. `tag` is the screen's own number for the request,
+    /// given back in `ServerRequest.tag`.
+    case octets(limit: Int64, tag: UInt64)
 }
 
 /// A file part of a multipart body, already on disk and hashed.
@@ -33,11 +39,20 @@ public struct MultipartBody: Sendable, Equatable {
     public var file: UploadedFile?
 }
 
+/// A raw body (`BodyPolicy.octets`), on disk and hashed, whole or cut short.
+public struct OctetBody: Sendable, Equatable {
+    /// The bytes that arrived, through the descriptor they were written through.
+    public var file: UploadedFile
+    /// False when the connection ended before the body did: `file` holds what came.
+    public var complete: Bool
+}
+
 /// A request's body as the HTTP layer took it in.
 public enum RequestBody: Sendable, Equatable {
     case none
     case data(Data)
     case multipart(MultipartBody)
+    case octets(OctetBody)
     /// Over the route's limit; the bytes were discarded.
     case tooLarge(limit: Int64)
     /// The body could not be parsed as the route expects (not multipart, broken framing).
@@ -72,6 +87,8 @@ public struct ServerRequest: Sendable {
     public var body: RequestBody
     /// The client's IP address as text.
     public var clientAddress: String
+    /// The screen's number for a request read as `BodyPolicy.octets`; 0 otherwise.
+    public var tag: UInt64 = 0
 
     public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
                 body: RequestBody = .none, clientAddress: String = "") {

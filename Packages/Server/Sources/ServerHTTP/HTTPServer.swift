@@ -55,6 +55,9 @@ public final class HTTPServer: @unchecked Sendable {
     let handler: @Sendable (ServerRequest) -> ServerResponse
     let screen: @Sendable (RequestHead) -> (BodyPolicy, ServerResponse?)
     let overloaded: @Sendable (ServerRequest) -> ServerResponse
+    /// Given each `octets` request that never reached `handler`: its body cut
+    /// short, refused mid-way or never begun; what arrived is in its body.
+    let abandoned: @Sendable (ServerRequest) -> Void
     let uploadDirectory: String
     let limits: HTTPLimits
     let log: ServerLog
@@ -73,6 +76,7 @@ public final class HTTPServer: @unchecked Sendable {
     public init(uploadDirectory: String, limits: HTTPLimits, log: ServerLog,
          screen: @escaping @Sendable (RequestHead) -> (BodyPolicy, ServerResponse?),
          overloaded: @escaping @Sendable (ServerRequest) -> ServerResponse,
+         abandoned: @escaping @Sendable (ServerRequest) -> Void = { _ in },
          handler: @escaping @Sendable (ServerRequest) -> ServerResponse) {
         self.uploadDirectory = uploadDirectory
         self.limits = limits
@@ -80,6 +84,7 @@ public final class HTTPServer: @unchecked Sendable {
         libraryLog = log.sharing(burst: 5, interval: 10)
         self.screen = screen
         self.overloaded = overloaded
+        self.abandoned = abandoned
         self.handler = handler
         deadlines = ConnectionDeadlines(headerTimeout: limits.headerSeconds, bodyTimeout: limits.bodySeconds,
                                         idleTimeout: TimeInterval(limits.idleSeconds), log: log)
@@ -224,7 +229,10 @@ public final class HTTPServer: @unchecked Sendable {
             let (policy, early) = server.screen(head)
             if let early { return server.reply(early, on: context) }
             context.policy = policy
-            context.fileLimit = { if case .multipart(let limit) = policy { return limit } else { return 0 } }()
+            context.fileLimit = switch policy {
+            case .multipart(let limit), .octets(let limit, _): limit
+            default: 0
+            }
             context.partLimit = server.limits.multipartParts
             context.begin(uploadDirectory: server.uploadDirectory)
             // The body deadline grows by a second for every 64 KiB announced, up to the route's limit.
@@ -232,9 +240,13 @@ public final class HTTPServer: @unchecked Sendable {
             let limit: Double = switch policy {
             case .none: 0
             case .json(let limit): Double(limit)
-            case .multipart(let limit): Double(limit)
+            case .multipart(let limit), .octets(let limit, _): Double(limit)
             }
-            server.deadlines.enter(context.key, .body, extra: min(declared, limit) / 65_536)
+            let streamsFile = switch policy {
+            case .multipart, .octets: true
+            default: false
+            }
+            server.deadlines.enter(context.key, .body, extra: min(declared, limit) / 65_536, watchingClose: streamsFile)
             return MHD_Result.YES
         }
         if let pending = context.pending {
@@ -268,6 +280,7 @@ public final class HTTPServer: @unchecked Sendable {
         let server = server(cls)
         let context = Unmanaged<RequestContext>.fromOpaque(existing).takeRetainedValue()
         state.pointee = nil
+        if !context.answered, case .octets = context.policy { server.salvage(context) }
         context.cleanUp()
         if code.rawValue != 0 && !context.refused { // not MHD_REQUEST_TERMINATED_COMPLETED_OK
             // The path only: a query string may hold what the log must not.
@@ -289,6 +302,19 @@ public final class HTTPServer: @unchecked Sendable {
         case 5: "the client went away"
         default: "the connection failed"
         }
+    }
+
+    /// Hands a raw body that never reached the handler (the client left
+    /// mid-way) to `abandoned` on a worker, with the descriptor of what
+    /// arrived, which the job closes; on this thread when every worker is taken.
+    private func salvage(_ context: RequestContext) {
+        let request = context.finishRequest(complete: false)
+        let descriptor = context.takeFile()
+        let job: @Sendable (Bool) -> Void = { [abandoned] _ in
+            abandoned(request)
+            if descriptor >= 0 { close(descriptor) }
+        }
+        if !workers.submit(accepted: {}, job) { job(false) }
     }
 
     /// The 413 written when a body passes its limit while arriving.

@@ -64,6 +64,10 @@ final class RequestContext: @unchecked Sendable {
 
     /// Prepares to take in the body, once the head was accepted.
     func begin(uploadDirectory: String) {
+        if case .octets = policy {
+            openFile(in: uploadDirectory)
+            return
+        }
         guard case .multipart = policy else { return }
         let me = Unmanaged.passUnretained(self).toOpaque()
         let contentType = headers["content-type"]?.lowercased() ?? ""
@@ -76,8 +80,12 @@ final class RequestContext: @unchecked Sendable {
             unreadable = "the multipart body has no boundary"
             return
         }
-        // A new file (O_EXCL, never a link: O_NOFOLLOW), written, hashed and later
-        // read through this one descriptor only, never opened again by its name.
+        openFile(in: uploadDirectory)
+    }
+
+    /// A new file (O_EXCL, never a link: O_NOFOLLOW), written, hashed and later
+    /// read through this one descriptor only, never opened again by its name.
+    private func openFile(in uploadDirectory: String) {
         let path = uploadDirectory + "/upload-" + UUID().uuidString.lowercased()
         let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if fd >= 0, let started = BodyHasher() {
@@ -96,6 +104,7 @@ final class RequestContext: @unchecked Sendable {
         case .none: return nil
         case .json(let limit): return overLimit ? Int64(limit) : nil
         case .multipart(let limit): return overLimit ? limit : nil
+        case .octets(let limit, _): return overLimit ? limit : nil
         }
     }
 
@@ -112,6 +121,9 @@ final class RequestContext: @unchecked Sendable {
             } else {
                 buffer.append(contentsOf: bytes)
             }
+        case .octets:
+            guard unreadable == nil else { return }
+            appendFile(bytes)
         case .multipart(let fileLimit):
             if received > fileLimit + Self.multipartOverhead { overLimit = true }
             guard !overLimit, unreadable == nil, let postProcessor, let base = bytes.baseAddress else { return }
@@ -122,8 +134,10 @@ final class RequestContext: @unchecked Sendable {
         }
     }
 
-    func finishRequest() -> ServerRequest {
+    /// The request as it stands; `complete` is false for a body cut short.
+    func finishRequest(complete: Bool = true) -> ServerRequest {
         var request = ServerRequest(method: method, path: path, query: query, headers: headers, clientAddress: address)
+        if case .octets(_, let tag) = policy { request.tag = tag }
         if let unreadable {
             request.body = .unreadable(unreadable)
             return request
@@ -133,6 +147,18 @@ final class RequestContext: @unchecked Sendable {
             request.body = .none
         case .json(let limit):
             request.body = overLimit ? .tooLarge(limit: Int64(limit)) : (buffer.isEmpty ? .none : .data(buffer))
+        case .octets(let limit, _):
+            guard !overLimit else {
+                request.body = .tooLarge(limit: limit)
+                return request
+            }
+            guard let hasher, let sha256 = hasher.finish() else {
+                request.body = .unreadable("the server could not hash the upload")
+                return request
+            }
+            self.hasher = nil
+            request.body = .octets(OctetBody(file: UploadedFile(descriptor: fileDescriptor, byteSize: fileBytes, sha256: sha256),
+                                             complete: complete))
         case .multipart(let fileLimit):
             if overLimit {
                 request.body = .tooLarge(limit: fileLimit)
@@ -206,6 +232,14 @@ final class RequestContext: @unchecked Sendable {
             }
         }
         shutdown(fd, Int32(SHUT_WR))
+    }
+
+    /// Hands the body's file over to the caller, who closes it: `cleanUp`
+    /// then only removes its name. -1 when there is none.
+    func takeFile() -> Int32 {
+        let descriptor = fileDescriptor
+        fileDescriptor = -1
+        return descriptor
     }
 
     func cleanUp() {

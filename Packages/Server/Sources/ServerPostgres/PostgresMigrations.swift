@@ -158,6 +158,18 @@ enum PostgresMigrations {
             ALTER TABLE report_revisions ADD COLUMN sent_payload text;
             ALTER TABLE report_revisions ADD COLUMN merged_fields text
             """),
+        // Resumable photo uploads (contract 1.1): a row each, the bytes as chunks
+        // at their byte positions, so any instance continues what another began.
+        ("008-resumable-uploads", """
+            CREATE TABLE resumable_uploads (
+                id text PRIMARY KEY, user_id text NOT NULL REFERENCES users(id), server_id text NOT NULL, local_id text NOT NULL,
+                field_id text, issue_local_id text, sha256 text NOT NULL, byte_size bigint NOT NULL, byte_offset bigint NOT NULL,
+                expires_at bigint NOT NULL, finished_at text, created_at text NOT NULL, UNIQUE (user_id, local_id));
+            CREATE INDEX resumable_uploads_expiry ON resumable_uploads(expires_at);
+            CREATE TABLE upload_chunks (
+                upload_id text NOT NULL REFERENCES resumable_uploads(id) ON DELETE CASCADE, position bigint NOT NULL,
+                bytes bytea NOT NULL, PRIMARY KEY (upload_id, position));
+            """),
     ]
 
     /// Brings the database to this build's schema, or refuses it.

@@ -52,7 +52,8 @@ public final class PostgresServerStorage: ServerStorage, @unchecked Sendable {
         var uploads = settings.uploadDirectory ?? ""
         if settings.uploadDirectory == nil { uploads = try PrivateFolder.fresh(prefix: "jqc-server-uploads-") }
         let photos = try PostgresPhotoStore(store: store, scratchDirectory: uploads)
-        return OpenedDatabase(store: store, photos: photos, uploadDirectory: uploads)
+        return OpenedDatabase(store: store, photos: photos, uploadDirectory: uploads,
+                              uploads: PostgresUploadStore(store: store, scratchDirectory: uploads))
     }
 
     public func read<T>(_ body: (any StorageSession) throws -> T) throws(ServerError) -> T {

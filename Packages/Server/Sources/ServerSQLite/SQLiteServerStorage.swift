@@ -60,7 +60,8 @@ public final class SQLiteServerStorage: ServerStorage, @unchecked Sendable {
     public static func open(path: String, settings: StorageOpener.Settings) throws(ServerError) -> OpenedDatabase {
         let store = try SQLiteServerStorage(path: path)
         let vault = try PhotoVault(directory: PhotoVault.directory(besideDatabase: path))
-        return OpenedDatabase(store: store, photos: vault, uploadDirectory: vault.uploadDirectory)
+        return OpenedDatabase(store: store, photos: vault, uploadDirectory: vault.uploadDirectory,
+                              uploads: SQLiteUploadStore(storage: store, folder: vault.uploadDirectory))
     }
 
     public func read<T>(_ body: (any StorageSession) throws -> T) throws(ServerError) -> T {
@@ -75,6 +76,14 @@ public final class SQLiteServerStorage: ServerStorage, @unchecked Sendable {
         return try database.transaction(mapping: ServerError.database) { () throws(ServerError) -> T in
             try SQLiteSession(db: database).run(body)
         }
+    }
+
+    /// `body` on the connection itself, under the lock; in one immediate transaction when `writing`.
+    func withDatabase<T>(writing: Bool, _ body: (Database) throws(ServerError) -> T) throws(ServerError) -> T {
+        guard lock.lock(before: Date().addingTimeInterval(lockWait)) else { throw ServerError.busy() }
+        defer { lock.unlock() }
+        guard writing else { return try body(database) }
+        return try database.transaction(mapping: ServerError.database) { () throws(ServerError) -> T in try body(database) }
     }
 
     public func openExport(_ query: ExportQuery) throws(ServerError) -> any ExportReader {

@@ -191,5 +191,16 @@ enum ServerMigrations {
             "ALTER TABLE report_revisions ADD COLUMN sent_payload TEXT",
             "ALTER TABLE report_revisions ADD COLUMN merged_fields TEXT",
         ]),
+        // Resumable photo uploads (contract 1.1): a row each; the bytes in the
+        // private upload folder (`partial-<id>`) until the photo is stored.
+        ("010-resumable-uploads", [
+            """
+            CREATE TABLE resumable_uploads (
+                id TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id), server_id TEXT NOT NULL, local_id TEXT NOT NULL,
+                field_id TEXT, issue_local_id TEXT, sha256 TEXT NOT NULL, byte_size INTEGER NOT NULL, byte_offset INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL, finished_at TEXT, created_at TEXT NOT NULL, UNIQUE (user_id, local_id))
+            """,
+            "CREATE INDEX resumable_uploads_expiry ON resumable_uploads(expires_at)",
+        ]),
     ]
 }

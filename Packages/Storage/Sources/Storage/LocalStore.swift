@@ -102,6 +102,9 @@ public enum MetaKey {
     public static let agentCycles = "agent_cycles_total"
     /// When an agent cycle last finished against the server (Unix seconds, device clock).
     public static let agentLastSuccess = "agent_last_success_at"
+    /// The `contract_version` of the server's last sync answer ("1.0" when it sent none):
+    /// whether photos go through resumable uploads (1.1).
+    public static let serverContract = "server_contract_version"
 }
 
 extension LocalStore {

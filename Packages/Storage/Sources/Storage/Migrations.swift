@@ -160,6 +160,16 @@ enum Migrations {
             ALTER TABLE report_revisions ADD COLUMN set_aside TEXT;
             CREATE INDEX reports_by_template ON reports (template_id, state);
             """),
+        // Resumable photo uploads (contract 1.1): where a photo's upload continues
+        // (the server's url for it) and how many bytes the server last said it held.
+        Migration(name: "add-photo-upload-sessions", sql: """
+            CREATE TABLE photo_upload_sessions (
+                photo_local_id TEXT PRIMARY KEY,
+                url TEXT NOT NULL,
+                byte_offset INTEGER NOT NULL,
+                updated_at TEXT NOT NULL
+            );
+            """),
     ]
 
     /// The migrator over `all`: the ledger `schema_migrations`, `user_version`

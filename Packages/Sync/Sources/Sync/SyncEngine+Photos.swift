@@ -37,6 +37,9 @@ extension SyncEngine {
                           photo.byteSize))
         }
         guard !ready.isEmpty else { return outcomes }
+        if speaksResumableUploads {
+            return outcomes + (await uploadResumably(ready.map { ($0.upload, $0.bytes) }))
+        }
         let sizes = ready.map(\.bytes)
         let total = ready.count
         let totalBytes = sizes.reduce(0, +)

@@ -41,9 +41,21 @@ extension SyncEngine {
     func send(_ request: SyncRequest) async -> SyncCycle.Event {
         do throws(APIError) {
             let response = try await client.syncReports(request)
+            rememberContract(response.contractVersion ?? "1.0")
             return .batchAnswered(results: response.results, minimumAppVersion: response.minSupportedAppVersion)
         } catch {
             return .batchFailed(SyncFailure(error))
+        }
+    }
+
+    /// Stores the contract the server speaks, where the photo phase reads it
+    /// (this run's and a later one's, which may send no batch). Only a hint:
+    /// a store that cannot take it now is told again by the next answer.
+    private func rememberContract(_ version: String) {
+        do throws(StorageError) {
+            if try store.meta(MetaKey.serverContract) != version { try store.setMeta(MetaKey.serverContract, version) }
+        } catch {
+            return
         }
     }
 

@@ -305,7 +305,10 @@ public struct SyncResponse: Sendable, Hashable, Codable {
     }
 
     /// True when the server speaks contract 1.1 or later.
-    public var speaksContract11: Bool {
+    public var speaksContract11: Bool { Self.speaksContract11(contractVersion) }
+
+    /// True when `contractVersion` (a sync answer's `contract_version`) is 1.1 or later.
+    public static func speaksContract11(_ contractVersion: String?) -> Bool {
         guard let contractVersion else { return false }
         let parts = contractVersion.split(separator: ".").map { Int($0) }
         guard parts.count >= 2, let major = parts[0], let minor = parts[1] else { return false }

@@ -23,11 +23,14 @@ public struct OpenedDatabase: Sendable {
     public var photos: any PhotoStore
     /// A private local folder for uploads in flight.
     public var uploadDirectory: String
+    /// Resumable uploads (contract 1.1), records and partial bytes.
+    public var uploads: any UploadStore
 
     /// Groups what a store's opener made.
-    public init(store: any ServerStorage, photos: any PhotoStore, uploadDirectory: String) {
+    public init(store: any ServerStorage, photos: any PhotoStore, uploadDirectory: String, uploads: any UploadStore) {
         self.store = store
         self.photos = photos
         self.uploadDirectory = uploadDirectory
+        self.uploads = uploads
     }
 }

@@ -1,0 +1,198 @@
+import Foundation
+import Models
+import ServerHTTP
+
+extension ServerApp {
+    /// `POST /reports/{server_id}/uploads` (contract 1.1): 201 a new upload;
+    /// 200 the same upload and its offset while it is unfinished; 200 the
+    /// photo when the server holds it whole.
+    func createUpload(_ input: RouteInput) throws(ServerError) -> Reply {
+        let caller = try input.requireCaller()
+        let serverID = try input.parameter("server_id")
+        let request = try input.decode(UploadRequest.self)
+        guard Hex.isSHA256(request.sha256) else {
+            throw ServerError.badRequest("'sha256' must be the 64 hex digits of the file's SHA-256")
+        }
+        guard request.byteSize > 0 else { throw ServerError.badRequest("'byte_size' must be a positive number of bytes") }
+        guard request.byteSize <= config.maxPhotoBytes else {
+            throw ServerError.tooLarge("a photo of \(request.byteSize) bytes is over the photo limit of \(config.maxPhotoBytes) bytes")
+        }
+        let now = Date()
+        // Ownership first: nothing about someone else's report is revealed or stored.
+        let (existing, held, used) = try store.read { session -> (StoredPhoto?, Int, Int64) in
+            _ = try reportVisible(serverID, to: caller, in: session)
+            return (try session.photo(localID: request.localID), try session.photos(serverID: serverID).count,
+                    try session.usage(userID: caller.user.id, day: Quotas.day(now)).bytes)
+        }
+        if let existing {
+            guard existing.serverID == serverID else {
+                throw ServerError.badRequest("photo \(request.localID) already belongs to another report")
+            }
+            return .ok(UploadStartResponse(photo: uploaded(existing)))
+        }
+        _ = try uploads.sweep(now: now, limit: 20)
+        if let upload = try uploads.upload(localID: request.localID, userID: caller.user.id, now: now) {
+            if upload.serverID == serverID && upload.sha256 == request.sha256.lowercased() && upload.byteSize == request.byteSize
+                && !upload.finished {
+                return .ok(UploadStartResponse(upload: session(upload)))
+            }
+            // Other bytes announced for the same photo: the old upload goes, the new one begins.
+            try uploads.drop(upload)
+        }
+        try config.quotas.checkPhoto(serverID, held: held, used: used, adding: request.byteSize)
+        let upload = StoredUpload(id: StoredUpload.makeID(), userID: caller.user.id, serverID: serverID, localID: request.localID,
+                                  fieldID: request.fieldID.flatMap { $0.isEmpty ? nil : $0 }, issueLocalID: request.issueLocalID,
+                                  sha256: request.sha256.lowercased(), byteSize: request.byteSize, offset: 0,
+                                  expiresAt: now.addingTimeInterval(TimeInterval(config.uploadLifetime)), finished: false)
+        let quotas = config.quotas
+        try uploads.create(upload, now: now) { held in
+            do throws(ServerError) {
+                try quotas.checkUploads(held: held, adding: upload.byteSize)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        return .ok(UploadStartResponse(upload: session(upload)), status: 201)
+    }
+
+    /// `HEAD /uploads/{upload_id}`: 200 with `Upload-Offset`, the bytes held
+    /// durably (a finished upload: its size); 404 `UPLOAD_GONE` otherwise.
+    func uploadStatus(_ input: RouteInput) throws(ServerError) -> Reply {
+        let caller = try input.requireCaller()
+        let id = try input.parameter("upload_id")
+        guard StoredUpload.isID(id) else { throw Self.uploadGone(id) }
+        arrivals.awaitEarlier(id)
+        guard let upload = try uploads.upload(id: id, userID: caller.user.id, now: Date()) else { throw Self.uploadGone(id) }
+        return .status(200, headers: Self.offsetHeaders(upload.finished ? upload.byteSize : upload.offset), body: Data())
+    }
+
+    /// `PATCH /uploads/{upload_id}` with `Upload-Offset: N` and the bytes
+    /// from N on: 204 with the new `Upload-Offset`; at the last byte 201 the
+    /// photo, or 422 `PHOTO_HASH_MISMATCH` (the upload dropped); 409 with the
+    /// right `Upload-Offset` for a wrong one; 413 past the announced size.
+    func appendUpload(_ input: RouteInput) throws(ServerError) -> Reply {
+        let caller = try input.requireCaller()
+        let id = try input.parameter("upload_id")
+        guard StoredUpload.isID(id) else { throw Self.uploadGone(id) }
+        guard let text = input.request.headers["upload-offset"]?.trimmingCharacters(in: .whitespaces),
+              let claimed = Int64(text), claimed >= 0 else {
+            throw ServerError.badRequest("the request needs 'Upload-Offset: N', the bytes the server holds (ask with HEAD)")
+        }
+        guard case .octets(let body) = input.request.body else {
+            throw ServerError.badRequest("the bytes must be sent as Content-Type: application/offset+octet-stream")
+        }
+        arrivals.awaitEarlier(id, than: input.request.tag)
+        let now = Date()
+        guard var upload = try uploads.upload(id: id, userID: caller.user.id, now: now) else { throw Self.uploadGone(id) }
+        if upload.finished {
+            guard claimed == upload.byteSize, body.file.byteSize == 0 else { throw Self.wrongOffset(upload.byteSize, claimed) }
+            return try storedPhoto(of: upload, created: false)
+        }
+        guard claimed == upload.offset else { throw Self.wrongOffset(upload.offset, claimed) }
+        guard claimed + body.file.byteSize <= upload.byteSize else {
+            throw ServerError.tooLarge("the upload is \(upload.byteSize) bytes; \(body.file.byteSize) bytes from \(claimed) go past its end")
+        }
+        if body.file.byteSize > 0 {
+            let expiry = now.addingTimeInterval(TimeInterval(config.uploadLifetime))
+            switch try uploads.append(upload, from: body.file.descriptor, count: body.file.byteSize, expiresAt: expiry) {
+            case .appended(let offset):
+                upload.offset = offset
+                upload.expiresAt = expiry
+            case .moved(let offset):
+                throw Self.wrongOffset(offset, claimed)
+            case .gone:
+                throw Self.uploadGone(id)
+            }
+        }
+        guard upload.offset == upload.byteSize else {
+            return .status(204, headers: Self.offsetHeaders(upload.offset), body: Data())
+        }
+        return try complete(upload, caller: caller)
+    }
+
+    /// What a `PATCH` cut short left: its bytes are kept as a whole one's would be; nobody hears the answer.
+    func abandonedUpload(_ request: ServerRequest) {
+        defer { arrivals.end(request.tag) }
+        guard case .octets(let body) = request.body, body.file.byteSize > 0,
+              case .route(let route, let parameters) = Router.match(method: request.method, path: request.path),
+              route.endpoint == .appendUpload else { return }
+        do throws(ServerError) {
+            let caller = try authenticate(request, allowRevoked: false)
+            _ = try appendUpload(RouteInput(request: request, parameters: parameters, caller: caller))
+            log.note("kept \(body.file.byteSize) bytes of an upload cut short", address: request.clientAddress, level: .debug)
+        } catch {
+            log.note("bytes of an upload cut short were not kept: \(error.status) \(error.message)", address: request.clientAddress,
+                     level: .debug)
+        }
+    }
+
+    /// The last byte arrived: the hash is checked, and the photo stored
+    /// exactly as the multipart route stores one (same store, quotas, rules).
+    private func complete(_ upload: StoredUpload, caller: Caller) throws(ServerError) -> Reply {
+        let (descriptor, sha256) = try uploads.assemble(upload)
+        defer { close(descriptor) }
+        guard sha256 == upload.sha256 else {
+            try uploads.drop(upload)
+            throw ServerError.unprocessable(code: "PHOTO_HASH_MISMATCH",
+                                            "the file's SHA-256 is \(sha256), not the \(upload.sha256) announced; upload it again")
+        }
+        let existing = try store.read { session -> StoredPhoto? in
+            _ = try reportVisible(upload.serverID, to: caller, in: session)
+            return try session.photo(localID: upload.localID)
+        }
+        if existing == nil {
+            let (held, used) = try store.read { session in
+                (try session.photos(serverID: upload.serverID).count,
+                 try session.usage(userID: caller.user.id, day: Quotas.day(Date())).bytes)
+            }
+            try config.quotas.checkPhoto(upload.serverID, held: held, used: used, adding: upload.byteSize)
+            try photos.keep(descriptor: descriptor, sha256: sha256, byteSize: upload.byteSize)
+        }
+        let photo = StoredPhoto(localID: upload.localID, serverID: upload.serverID, fieldID: upload.fieldID,
+                                issueLocalID: upload.issueLocalID, sha256: sha256, byteSize: upload.byteSize)
+        let stored = try store.write { session -> (StoredPhoto, Bool) in
+            if let raced = try session.photo(localID: upload.localID) { return (raced, false) }
+            try session.insertPhoto(photo, uploadedBy: caller.user.id)
+            try session.addUsage(userID: caller.user.id, bytes: photo.byteSize, revisions: 0, day: Quotas.day(Date()))
+            return (photo, true)
+        }
+        try uploads.finish(upload)
+        if stored.1 { metrics.photoStored() }
+        guard stored.0.serverID == upload.serverID else {
+            throw ServerError.badRequest("photo \(upload.localID) already belongs to another report")
+        }
+        return .ok(PhotoUploadResponse(photo: uploaded(stored.0)), status: stored.1 ? 201 : 200)
+    }
+
+    /// The photo a finished upload stored, answered again.
+    private func storedPhoto(of upload: StoredUpload, created: Bool) throws(ServerError) -> Reply {
+        guard let photo = try store.read({ session in try session.photo(localID: upload.localID) }) else {
+            throw Self.uploadGone(upload.id)
+        }
+        return .ok(PhotoUploadResponse(photo: uploaded(photo)), status: created ? 201 : 200)
+    }
+
+    private func session(_ upload: StoredUpload) -> UploadSession {
+        UploadSession(url: "\(Router.basePath)/uploads/\(upload.id)", offset: upload.offset, expiresAt: RFC3339.string(upload.expiresAt))
+    }
+
+    func uploaded(_ photo: StoredPhoto) -> PhotoUploadResponse.UploadedPhoto {
+        PhotoUploadResponse.UploadedPhoto(localID: photo.localID, url: photoURL(photo), byteSize: photo.byteSize)
+    }
+
+    private static func offsetHeaders(_ offset: Int64) -> [(name: String, value: String)] {
+        [(name: "Upload-Offset", value: String(offset)), (name: "Cache-Control", value: "no-store")]
+    }
+
+    /// 404 `UPLOAD_GONE`: expired, dropped, finished long ago, someone else's or never made; all look alike.
+    static func uploadGone(_ id: String) -> ServerError {
+        ServerError(status: 404, code: "UPLOAD_GONE", "no upload '\(id.prefix(40))' here; it expired or was dropped: begin a new one")
+    }
+
+    /// 409 `UPLOAD_OFFSET_MISMATCH` with the offset the server holds in `Upload-Offset`.
+    static func wrongOffset(_ held: Int64, _ claimed: Int64) -> ServerError {
+        ServerError(status: 409, code: "UPLOAD_OFFSET_MISMATCH", "the server holds \(held) bytes of this upload, not \(claimed); send from \(held)",
+                    headers: offsetHeaders(held))
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import Models
+import ServerCore
+import SQLite
+
+/// Resumable uploads of a SQLite server: a row each in `resumable_uploads`,
+/// the bytes in `partial-<id>` in the server's private upload folder. The
+/// file is only ever opened with `O_NOFOLLOW` and checked to be a regular
+/// file of this user's; its name comes from an id checked to be `U-` and hex.
+/// An append takes an `flock` on the file, writes and flushes the bytes,
+/// then moves the row's offset only if it is still the one it read, so the
+/// row never counts bytes that are not on disk.
+struct SQLiteUploadStore: UploadStore {
+    let storage: SQLiteServerStorage
+    let folder: String
+
+    static let columns = """
+        id, user_id, server_id, local_id, field_id, issue_local_id, sha256, byte_size, byte_offset, expires_at, finished_at
+        """
+
+    static func upload(_ row: Row) -> StoredUpload? {
+        guard let id = row.text("id"), let user = row.text("user_id"), let serverID = row.text("server_id"),
+              let local = row.uuid("local_id"), let sha = row.text("sha256"), let size = row.integer("byte_size"),
+              let offset = row.integer("byte_offset"), let expires = row.integer("expires_at") else { return nil }
+        return StoredUpload(id: id, userID: user, serverID: serverID, localID: local, fieldID: row.text("field_id"),
+                            issueLocalID: row.uuid("issue_local_id"), sha256: sha, byteSize: size, offset: offset,
+                            expiresAt: Date(timeIntervalSince1970: TimeInterval(expires)), finished: row.text("finished_at") != nil)
+    }
+
+    private func path(_ id: String) throws(ServerError) -> String {
+        guard StoredUpload.isID(id) else { throw ServerError.internal("'\(id.prefix(40))' is not an upload id") }
+        return folder + "/partial-" + id
+    }
+
+    func upload(id: String, userID: String, now: Date) throws(ServerError) -> StoredUpload? {
+        try storage.withDatabase(writing: false) { db throws(ServerError) in
+            try db.query("SELECT \(Self.columns) FROM resumable_uploads WHERE id = ? AND user_id = ? AND expires_at > ?",
+                         [.text(id), .text(userID), .integer(Int64(now.timeIntervalSince1970))]).first.flatMap(Self.upload)
+        }
+    }
+
+    func upload(localID: UUID, userID: String, now: Date) throws(ServerError) -> StoredUpload? {
+        try storage.withDatabase(writing: false) { db throws(ServerError) in
+            try db.query("SELECT \(Self.columns) FROM resumable_uploads WHERE local_id = ? AND user_id = ? AND expires_at > ?",
+                         [.id(localID), .text(userID), .integer(Int64(now.timeIntervalSince1970))]).first.flatMap(Self.upload)
+        }
+    }
+
+    func create(_ upload: StoredUpload, now: Date, admit: (Int64) -> ServerError?) throws(ServerError) {
+        let file = try path(upload.id)
+        _ = try storage.withDatabase(writing: true) { db throws(ServerError) -> Bool in
+            let held = try db.query("""
+                SELECT COALESCE(SUM(byte_size), 0) AS held FROM resumable_uploads
+                WHERE user_id = ? AND finished_at IS NULL AND expires_at > ?
+                """, [.text(upload.userID), .integer(Int64(now.timeIntervalSince1970))]).first?.integer("held") ?? 0
+            if let refusal = admit(held) { throw refusal }
+            let descriptor = open(file, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else {
+                throw ServerError.internal("cannot begin the upload on the server's disk (\(String(cString: strerror(errno)))); try again later")
+            }
+            close(descriptor)
+            do throws(ServerError) {
+                try db.update("""
+                    INSERT INTO resumable_uploads (id, user_id, server_id, local_id, field_id, issue_local_id, sha256, byte_size,
+                                                   byte_offset, expires_at, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)
+                    """, [.text(upload.id), .text(upload.userID), .text(upload.serverID), .id(upload.localID), .optional(upload.fieldID),
+                          .id(upload.issueLocalID), .text(upload.sha256), .integer(upload.byteSize),
+                          .integer(Int64(upload.expiresAt.timeIntervalSince1970)), .text(RFC3339.string(now))])
+            } catch {
+                unlink(file)
+                throw error
+            }
+            return true
+        }
+    }
+
+    func append(_ upload: StoredUpload, from source: Int32, count: Int64, expiresAt: Date) throws(ServerError) -> UploadAppend {
+        let descriptor = try openPartial(upload.id, writing: true)
+        guard descriptor >= 0 else { return .gone }
+        defer { close(descriptor) }
+        guard flock(descriptor, LOCK_EX) == 0 else { throw ServerError.internal("cannot lock the upload") }
+        let held = try storage.withDatabase(writing: false) { db throws(ServerError) -> StoredUpload? in
+            try db.query("SELECT \(Self.columns) FROM resumable_uploads WHERE id = ?", [.text(upload.id)]).first.flatMap(Self.upload)
+        }
+        guard let held, !held.finished else { return .gone }
+        guard held.offset == upload.offset else { return .moved(held.offset) }
+        // Bytes past the offset are from an append that never committed: they go first.
+        guard ftruncate(descriptor, off_t(held.offset)) == 0 else { throw ServerError.internal("cannot trim the upload") }
+        try UploadBytes.read(source, count: count) { at, bytes throws(ServerError) in
+            try UploadBytes.write(bytes, to: descriptor, at: held.offset + at)
+        }
+        guard fsync(descriptor) == 0 else {
+            throw ServerError.internal("cannot flush the upload to the server's disk (\(String(cString: strerror(errno)))); send it again later")
+        }
+        let next = held.offset + count
+        let changed = try storage.withDatabase(writing: true) { db throws(ServerError) -> Int in
+            try db.changing("UPDATE resumable_uploads SET byte_offset = ?, expires_at = ? WHERE id = ? AND byte_offset = ?",
+                            [.integer(next), .integer(Int64(expiresAt.timeIntervalSince1970)), .text(upload.id), .integer(held.offset)])
+        }
+        return changed == 1 ? .appended(next) : .moved(held.offset)
+    }
+
+    func assemble(_ upload: StoredUpload) throws(ServerError) -> (descriptor: Int32, sha256: String) {
+        let descriptor = try openPartial(upload.id, writing: false)
+        guard descriptor >= 0 else { throw ServerError.internal("the upload's bytes are missing on the server's disk; begin it again") }
+        do throws(ServerError) {
+            var status = stat()
+            guard fstat(descriptor, &status) == 0, Int64(status.st_size) == upload.byteSize else {
+                throw ServerError.internal("the upload's bytes on the server's disk are not its size; begin it again")
+            }
+            return (descriptor, try UploadBytes.sha256(descriptor, count: upload.byteSize))
+        } catch {
+            close(descriptor)
+            throw error
+        }
+    }
+
+    func finish(_ upload: StoredUpload) throws(ServerError) {
+        _ = try storage.withDatabase(writing: true) { db throws(ServerError) -> Int in
+            try db.changing("UPDATE resumable_uploads SET finished_at = ?, byte_offset = byte_size WHERE id = ?",
+                            [.text(RFC3339.string(Date())), .text(upload.id)])
+        }
+        unlink(try path(upload.id))
+    }
+
+    func drop(_ upload: StoredUpload) throws(ServerError) {
+        _ = try storage.withDatabase(writing: true) { db throws(ServerError) -> Int in
+            try db.changing("DELETE FROM resumable_uploads WHERE id = ?", [.text(upload.id)])
+        }
+        unlink(try path(upload.id))
+    }
+
+    func sweep(now: Date, limit: Int) throws(ServerError) -> Int {
+        let expired = try storage.withDatabase(writing: true) { db throws(ServerError) -> [String] in
+            let ids = try db.query("SELECT id FROM resumable_uploads WHERE expires_at <= ? LIMIT ?",
+                                   [.integer(Int64(now.timeIntervalSince1970)), .integer(Int64(limit))]).compactMap { $0.text("id") }
+            for id in ids { try db.update("DELETE FROM resumable_uploads WHERE id = ?", [.text(id)]) }
+            return ids
+        }
+        for id in expired where StoredUpload.isID(id) { unlink(folder + "/partial-" + id) }
+        return expired.count
+    }
+
+    /// The upload's file, never through a link, checked to be a regular file
+    /// of this user's with one name; -1 when it is not there.
+    private func openPartial(_ id: String, writing: Bool) throws(ServerError) -> Int32 {
+        let descriptor = open(try path(id), (writing ? O_RDWR : O_RDONLY) | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return -1 }
+            throw ServerError.internal("cannot open the upload on the server's disk (\(String(cString: strerror(errno))))")
+        }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_uid == geteuid(), status.st_nlink == 1 else {
+            close(descriptor)
+            throw ServerError.internal("the upload's file on the server's disk is not one the server made; it was left alone")
+        }
+        return descriptor
+    }
+}

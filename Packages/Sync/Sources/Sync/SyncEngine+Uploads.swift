@@ -1,0 +1,165 @@
+import Foundation
+import Models
+import Storage
+
+/// How one photo's resumable upload ended.
+private enum ResumableOutcome: Sendable {
+    case stored(PhotoReceipt)
+    case failed(APIError)
+    /// The server has no resumable uploads: the multipart route instead.
+    case noRoute
+}
+
+extension SyncEngine {
+    /// Whether the server's last sync answer said contract 1.1: photos then go through `/uploads`.
+    var speaksResumableUploads: Bool {
+        SyncResponse.speaksContract11((try? store.meta(MetaKey.serverContract)) ?? nil)
+    }
+
+    /// Uploads photos through resumable uploads (contract 1.1), at most
+    /// `maxConcurrentUploads` at once, each streamed from its file from the
+    /// offset the server holds; a photo whose server has no such route goes
+    /// by the multipart route instead.
+    func uploadResumably(_ photos: [(upload: PhotoUpload, bytes: Int64)]) async -> [SyncCycle.PhotoOutcome] {
+        let total = photos.count
+        let totalBytes = photos.map(\.bytes).reduce(0, +)
+        let limit = max(1, configuration.maxConcurrentUploads)
+        let engine = self
+        return await withTaskGroup(of: (SyncCycle.PhotoOutcome, Int64).self) { group in
+            var outcomes: [SyncCycle.PhotoOutcome] = []
+            var next = 0
+            var sentBytes: Int64 = 0
+            func startNext() {
+                guard next < photos.count else { return }
+                let (upload, bytes) = photos[next]
+                next += 1
+                group.addTask { (await engine.uploadOne(upload, byteSize: bytes), bytes) }
+            }
+            for _ in 0..<limit { startNext() }
+            for await (outcome, bytes) in group {
+                outcomes.append(outcome)
+                if outcome.failure == nil { sentBytes += bytes }
+                progress(.photos(done: outcomes.count, total: total, bytes: sentBytes, totalBytes: totalBytes))
+                startNext()
+            }
+            return outcomes
+        }
+    }
+
+    /// One photo: resumable, or by the multipart route when the server has no `/uploads`.
+    private func uploadOne(_ photo: PhotoUpload, byteSize: Int64) async -> SyncCycle.PhotoOutcome {
+        let result: Result<PhotoReceipt, APIError>
+        switch await resume(photo, byteSize: byteSize) {
+        case .stored(let receipt):
+            result = .success(receipt)
+        case .failed(let error):
+            result = .failure(error)
+        case .noRoute:
+            do throws(APIError) { result = .success(try await client.uploadPhoto(photo)) } catch { result = .failure(error) }
+        }
+        switch result {
+        case .success(let receipt):
+            return SyncCycle.PhotoOutcome(photoLocalID: photo.localID, byteSize: receipt.photo.byteSize)
+        case .failure(let error):
+            return SyncCycle.PhotoOutcome(photoLocalID: photo.localID, failure: SyncFailure(error))
+        }
+    }
+
+    /// The upload of one photo from where the server has got to: an upload
+    /// begun earlier (this run or a killed one) is asked its offset with
+    /// `HEAD` first; after a broken `PATCH` the offset is asked again and
+    /// only the missing bytes are sent. It keeps going while each attempt
+    /// moves the offset on, and gives up after `stalledAttempts` in a row that
+    /// do not (the cycle's backoff then applies). A gone upload (404
+    /// `UPLOAD_GONE`) is begun afresh; a hash mismatch ends it as the
+    /// multipart route's does.
+    private func resume(_ photo: PhotoUpload, byteSize: Int64) async -> ResumableOutcome {
+        let stalledAttempts = 3
+        var session: PhotoUploadSession?
+        do throws(StorageError) { session = try store.uploadSession(photo: photo.localID) } catch { session = nil }
+        var known: Int64?
+        var stalled = 0
+        var lastError = APIError(.connectionLost, "The upload of photo \(photo.localID.wireString) made no progress.")
+        while stalled < stalledAttempts {
+            do throws(APIError) {
+                guard let current = session else {
+                    switch try await client.beginUpload(photo, byteSize: byteSize) {
+                    case .photo(let receipt):
+                        forget(photo)
+                        return .stored(receipt)
+                    case .upload(let begun):
+                        session = PhotoUploadSession(url: begun.url, offset: begun.offset)
+                        known = begun.offset
+                        remember(session, photo)
+                    }
+                    continue
+                }
+                let offset: Int64
+                if let known { offset = known } else { offset = try await client.uploadOffset(current.url) }
+                if offset >= byteSize {
+                    // Every byte is there (the answer to the last one was lost): the server tells the photo.
+                    session = nil
+                    known = nil
+                    forget(photo)
+                    continue
+                }
+                known = nil
+                let before = offset
+                switch try await client.appendUpload(current.url, offset: offset, file: photo.filePath, byteSize: byteSize) {
+                case .stored(let receipt):
+                    forget(photo)
+                    return .stored(receipt)
+                case .held(let held):
+                    known = held
+                    stalled = held > before ? 0 : stalled + 1
+                    session = PhotoUploadSession(url: current.url, offset: held)
+                    remember(session, photo)
+                }
+            } catch {
+                lastError = error
+                if error.status == 404 && session == nil && error.serverCode != "UPLOAD_GONE" { return .noRoute }
+                if error.code == .notFound {
+                    // Expired or dropped: a new upload from the first byte.
+                    session = nil
+                    known = nil
+                    forget(photo)
+                    stalled += 1
+                    continue
+                }
+                guard error.code == .connectionLost || error.code == .offline || error.code == .serverError else {
+                    if error.code == .hashMismatch { forget(photo) }
+                    return .failed(error)
+                }
+                // A break: the server says how far the bytes got before anything is sent again.
+                let before = session?.offset ?? 0
+                known = nil
+                if let current = session {
+                    do throws(APIError) {
+                        let held = try await client.uploadOffset(current.url)
+                        known = held
+                        stalled = held > before ? 0 : stalled + 1
+                        session = PhotoUploadSession(url: current.url, offset: held)
+                        remember(session, photo)
+                    } catch {
+                        lastError = error
+                        stalled += 1
+                        if error.code == .notFound { session = nil; forget(photo) }
+                    }
+                } else {
+                    stalled += 1
+                }
+            }
+        }
+        return .failed(lastError)
+    }
+
+    /// Keeps where an upload continues; a store that cannot is not fatal (the upload asks the server again).
+    private func remember(_ session: PhotoUploadSession?, _ photo: PhotoUpload) {
+        guard let session else { return }
+        do throws(StorageError) { try store.saveUploadSession(session, photo: photo.localID) } catch { return }
+    }
+
+    private func forget(_ photo: PhotoUpload) {
+        do throws(StorageError) { try store.forgetUploadSession(photo: photo.localID) } catch { return }
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import Models
+import Testing
+import TestSupport
+
+/// Resumable photo uploads (contract 1.1) against a real server on loopback,
+/// on the run's store (SQLite, or PostgreSQL with `JQC_TEST_SERVER_DATABASE=postgres`).
+@Suite("Resumable uploads")
+struct UploadContractTests {
+    /// A report of the caller's and an upload begun for `photo`; its url.
+    static func begin(_ me: Session, _ photo: Data, sha256: String? = nil) async throws -> (serverID: String, url: String, localID: String) {
+        let serverID = try #require(try await me.syncOne(Reports.lobby())["server_id"]?.stringValue)
+        let localID = UUID().uuidString.lowercased()
+        let created = try await me.post("/reports/\(serverID)/uploads", [
+            "local_id": .string(localID), "field_id": "notes", "sha256": .string(try sha256 ?? PhotoContractTests.sha256(photo)),
+            "byte_size": .integer(Int64(photo.count)),
+        ])
+        #expect(created.status == 201, "\(created.status) \(created.message)")
+        #expect(created.data["upload"]?["offset"] == 0)
+        let url = try #require(created.data["upload"]?["url"]?.stringValue)
+        #expect(url.hasPrefix("/api/v1/uploads/"))
+        return (serverID, url, localID)
+    }
+
+    static func patch(_ me: Session, _ url: String, offset: Int, _ bytes: Data) async throws -> TestResponse {
+        try await me.client.send("PATCH", me.server.baseURL + url, body: bytes, token: me.accessToken,
+                                 headers: ["Content-Type": "application/offset+octet-stream", "Upload-Offset": String(offset)])
+    }
+
+    static func head(_ me: Session, _ url: String) async throws -> TestResponse {
+        try await me.client.send("HEAD", me.server.baseURL + url, token: me.accessToken)
+    }
+
+    @Test("an upload in three PATCHes: 204 with each new Upload-Offset, HEAD tells it, the last is 201 the photo, and the bytes come back whole")
+    func wholeInParts() async throws {
+        let server = try Shared.running()
+        let me = try await Session.inspector(server)
+        let photo = PhotoContractTests.jpeg(60_000)
+        let (serverID, url, localID) = try await Self.begin(me, photo)
+        let first = try await Self.patch(me, url, offset: 0, photo.prefix(20_000))
+        #expect(first.status == 204)
+        #expect(first.header("Upload-Offset") == "20000")
+        #expect(try await Self.head(me, url).header("Upload-Offset") == "20000")
+        #expect(try await Self.patch(me, url, offset: 20_000, photo[20_000..<40_000]).header("Upload-Offset") == "40000")
+        let last = try await Self.patch(me, url, offset: 40_000, photo[40_000...])
+        #expect(last.status == 201, "\(last.status) \(last.message)")
+        #expect(last.data["photo"]?["byte_size"] == 60_000)
+        #expect(last.data["photo"]?["local_id"]?.stringValue == localID)
+        let finished = try await Self.head(me, url)
+        #expect(finished.status == 200)
+        #expect(finished.header("Upload-Offset") == "60000")
+        let download = try await me.client.send("GET", server.baseURL + (try #require(last.data["photo"]?["url"]?.stringValue)), token: me.accessToken)
+        #expect(download.body == photo)
+        // The same POST again answers the photo, as the multipart route does.
+        let again = try await me.post("/reports/\(serverID)/uploads", ["local_id": .string(localID), "sha256": .string(try PhotoContractTests.sha256(photo)),
+                                                                      "byte_size": 60_000])
+        #expect(again.status == 200)
+        #expect(again.data["photo"]?["url"] == last.data["photo"]?["url"])
+    }
+
+    @Test("the same POST for an unfinished upload is 200 with its url and offset")
+    func sameUploadAgain() async throws {
+        let me = try await Session.inspector(try Shared.running())
+        let photo = PhotoContractTests.jpeg(50_000)
+        let (serverID, url, localID) = try await Self.begin(me, photo)
+        _ = try await Self.patch(me, url, offset: 0, photo.prefix(20_000))
+        let again = try await me.post("/reports/\(serverID)/uploads", ["local_id": .string(localID), "sha256": .string(try PhotoContractTests.sha256(photo)),
+                                                                      "byte_size": 50_000])
+        #expect(again.status == 200)
+        #expect(again.data["upload"]?["url"]?.stringValue == url)
+        #expect(again.data["upload"]?["offset"] == 20_000)
+    }
+
+    @Test("a wrong offset is 409 with the right one in Upload-Offset; bytes past the size are 413; neither keeps anything")
+    func wrongOffsetAndPastSize() async throws {
+        let me = try await Session.inspector(try Shared.running())
+        let photo = PhotoContractTests.jpeg(40_000)
+        let (_, url, _) = try await Self.begin(me, photo)
+        _ = try await Self.patch(me, url, offset: 0, photo.prefix(10_000))
+        let wrong = try await Self.patch(me, url, offset: 5_000, photo[5_000..<15_000])
+        #expect(wrong.status == 409)
+        #expect(wrong.header("Upload-Offset") == "10000")
+        let past = try await Self.patch(me, url, offset: 10_000, photo[10_000...] + Data(count: 10))
+        #expect(past.status == 413)
+        #expect(try await Self.head(me, url).header("Upload-Offset") == "10000")
+    }
+
+    @Test("bytes that do not hash to the announced sha256 are 422 PHOTO_HASH_MISMATCH at the last byte, and the upload is gone")
+    func hashMismatch() async throws {
+        let me = try await Session.inspector(try Shared.running())
+        let photo = PhotoContractTests.jpeg(30_000)
+        let (serverID, url, _) = try await Self.begin(me, photo, sha256: String(repeating: "ab", count: 32))
+        let last = try await Self.patch(me, url, offset: 0, photo)
+        #expect(last.status == 422)
+        #expect(last.code == "PHOTO_HASH_MISMATCH")
+        let gone = try await Self.head(me, url)
+        #expect(gone.status == 404)
+        #expect(try await me.get("/reports/\(serverID)").data["report"]?["photos"]?.arrayValue?.isEmpty == true)
+    }
+
+    @Test("another user's upload answers 404 to HEAD and PATCH, and takes no bytes")
+    func anotherUser() async throws {
+        let server = try Shared.running()
+        let me = try await Session.inspector(server)
+        let other = try await Session.supervisor(server)
+        let photo = PhotoContractTests.jpeg(20_000)
+        let (_, url, _) = try await Self.begin(me, photo)
+        #expect(try await Self.head(other, url).status == 404)
+        let patched = try await Self.patch(other, url, offset: 0, photo)
+        #expect(patched.status == 404)
+        #expect(patched.code == "UPLOAD_GONE")
+        #expect(try await Self.head(me, url).header("Upload-Offset") == "0")
+    }
+
+    @Test("a PATCH whose connection drops mid-body keeps the bytes that arrived; the rest completes the photo")
+    func cutShortKeepsBytes() async throws {
+        let server = try Shared.running()
+        let me = try await Session.inspector(server)
+        let photo = PhotoContractTests.jpeg(60_000)
+        let (_, url, _) = try await Self.begin(me, photo)
+        let port = try #require(URLComponents(string: server.baseURL)?.port)
+        let connection = try RawConnection(port: UInt16(port))
+        #expect(connection.send("PATCH \(url) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(me.accessToken)\r\n"
+                                + "Content-Type: application/offset+octet-stream\r\nUpload-Offset: 0\r\nContent-Length: 60000\r\n\r\n"))
+        #expect(connection.send(photo.prefix(40_000)))
+        usleep(200_000)
+        shutdown(connection.fd, Int32(SHUT_RDWR))
+        let held = try await Self.head(me, url)
+        #expect(held.header("Upload-Offset") == "40000")
+        let rest = try await Self.patch(me, url, offset: 40_000, photo[40_000...])
+        #expect(rest.status == 201, "\(rest.status) \(rest.message)")
+    }
+
+    @Test("unfinished uploads past the per-user cap are 429 QUOTA_EXCEEDED with Retry-After")
+    func cap() async throws {
+        let server = try ServerProcess(["--demo", "--quota-upload-bytes", "100000"])
+        let me = try await Session.inspector(server)
+        _ = try await Self.begin(me, PhotoContractTests.jpeg(60_000))
+        let serverID = try #require(try await me.syncOne(Reports.lobby())["server_id"]?.stringValue)
+        let refused = try await me.post("/reports/\(serverID)/uploads", ["local_id": .string(UUID().uuidString), "sha256": .string(String(repeating: "cd", count: 32)),
+                                                                        "byte_size": 60_000])
+        #expect(refused.status == 429)
+        #expect(refused.code == "QUOTA_EXCEEDED")
+        #expect(refused.header("Retry-After") != nil)
+    }
+
+    @Test("an upload whose time passed is 404 UPLOAD_GONE, and the server's sweep removes it")
+    func expired() async throws {
+        let first = try ServerProcess()
+        var me = try await Session.inspector(first)
+        let photo = PhotoContractTests.jpeg(30_000)
+        let (serverID, url, localID) = try await Self.begin(me, photo)
+        _ = try await Self.patch(me, url, offset: 0, photo.prefix(10_000))
+        first.stop()
+        // The same data, two days later: past the default lifetime of a day after the last byte.
+        let server = try ServerProcess([], database: first.databasePath, clock: DeviceClock(start: Date().addingTimeInterval(2 * 86_400)))
+        #expect(server.stderr.contains("expired resumable upload"))
+        me = try await Session.inspector(server)
+        let gone = try await Self.patch(me, url, offset: 10_000, photo[10_000...])
+        #expect(gone.status == 404)
+        #expect(gone.code == "UPLOAD_GONE")
+        #expect(try await Self.head(me, url).status == 404)
+        // The same photo announced again begins a new upload from its first byte.
+        let again = try await me.post("/reports/\(serverID)/uploads", ["local_id": .string(localID), "sha256": .string(try PhotoContractTests.sha256(photo)),
+                                                                      "byte_size": 30_000])
+        #expect(again.status == 201, "\(again.message)")
+        #expect(again.data["upload"]?["offset"] == 0)
+        #expect(again.data["upload"]?["url"]?.stringValue != url)
+    }
+
+    @Test("a PATCH without a token is 401, and one of another Content-Type 415, before a byte of its body is read")
+    func refusedBeforeTheBody() async throws {
+        let server = try Shared.running()
+        let me = try await Session.inspector(server)
+        let (_, url, _) = try await Self.begin(me, PhotoContractTests.jpeg(20_000))
+        let port = UInt16(try #require(URLComponents(string: server.baseURL)?.port))
+        let head = "PATCH \(url) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpload-Offset: 0\r\nContent-Length: 20000\r\n"
+        let anonymous = try RawConnection(port: port)
+        let refused = try #require(anonymous.exchange(Data((head + "Content-Type: application/offset+octet-stream\r\n\r\n").utf8)))
+        #expect(refused.status == 401)
+        let wrongType = try RawConnection(port: port)
+        let unsupported = try #require(wrongType.exchange(Data((head + "Authorization: Bearer \(me.accessToken)\r\nContent-Type: image/jpeg\r\n\r\n").utf8)))
+        #expect(unsupported.status == 415)
+        #expect(try await Self.head(me, url).header("Upload-Offset") == "0")
+    }
+}
