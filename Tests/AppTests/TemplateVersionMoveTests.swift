@@ -258,4 +258,34 @@ struct TemplateVersionMoveTests {
         #expect(status == 0 && sent["moved"] == [], "\(sent)")
         #expect(try profile.show(id)["state"] == "SYNCED")
     }
+
+    @Test("a draft kept on v1 (--keep-version) completes and is accepted by a server whose current version is v2, judged by v1")
+    func keptVersionSyncs() throws {
+        let server = try ServerProcess(["--demo"]) { db in
+            let file = db + ".v1.json"
+            try Data(Self.v1.utf8).write(to: URL(fileURLWithPath: file))
+            let imported = try Programs.run("jqc-server", ["admin", "--db", db, "import-templates", file])
+            guard imported.status == 0 else { throw ServerLaunchError(message: imported.stderr) }
+        }
+        defer { server.stop() }
+        let profile = try DemoProfile.signedIn(to: server.baseURL)
+        try #require(try profile.jqc(["sync"]).status == 0)
+        let id = try profile.start(["--template", "WQ-9", "--facility", "F-100"])
+        try answer(profile, id, [("2", "4"), ("3", "a dozen"), ("7", "kept")])
+        let file = profile.path("v2.json")
+        try Data(Self.v2.utf8).write(to: URL(fileURLWithPath: file))
+        try #require(try Programs.run("jqc-server", ["admin", "--db", server.databasePath, "import-templates", file]).status == 0)
+        try #require(try profile.jqc(["sync"]).status == 0)
+        let kept = try profile.jqc(["migrate", id, "--keep-version"])
+        try #require(kept.status == 0, "\(kept.stderr)")
+        #expect(try profile.show(id)["template_version"] == 1)
+        #expect(try profile.show(id)["answers"] == ["2": 4, "3": "a dozen", "7": "kept"], "v1's answers, field 7 and text in 3")
+
+        try #require(try profile.jqc(["complete", id]).status == 0)
+        let (status, sent) = try profile.document(["sync"])
+        #expect(status == 0, "\(sent)")
+        #expect(sent["accepted"] == 1 && sent["rejected"] == [], "\(sent)")
+        #expect(try profile.show(id)["state"] == "SYNCED")
+    }
 }
+

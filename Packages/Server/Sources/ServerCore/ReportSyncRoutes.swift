@@ -54,6 +54,12 @@ private struct BatchReport: Decodable {
     }
 }
 
+/// A template version a report names.
+private struct TemplateVersionKey: Hashable {
+    var id: String
+    var version: Int
+}
+
 /// What a report's template says of it, judged before the database is touched.
 private struct Judgement {
     /// The template is known to this server.
@@ -62,6 +68,8 @@ private struct Judgement {
     var answerProblem: String?
     /// The server's score of the answers.
     var score: Double?
+    /// The version judged against (the one the report names, or the current one).
+    var template: CompiledTemplate?
 }
 
 /// `PATCH /reports/{server_id}` body.
@@ -98,7 +106,19 @@ extension ServerApp {
         }
         let schemaVersion = batch.schemaVersion ?? Self.schemaVersion
         let merging = batch.merge == SyncRequest.mergeFields
-        let templates = try store.read { session in try templateCache.templates(in: session) }
+        // The versions the reports name (contract 1.1), each read and compiled once.
+        let named = Set(batch.reports.compactMap { element -> TemplateVersionKey? in
+            guard case .success(let report) = element.report, let version = report.templateVersion else { return nil }
+            return TemplateVersionKey(id: report.templateID, version: version)
+        })
+        let (templates, versions) = try store.read { session -> ([String: CompiledTemplate], [TemplateVersionKey: CompiledTemplate]) in
+            let templates = try templateCache.templates(in: session)
+            var versions: [TemplateVersionKey: CompiledTemplate] = [:]
+            for key in named {
+                versions[key] = try templateCache.template(id: key.id, version: key.version, current: templates, in: session)
+            }
+            return (templates, versions)
+        }
         var early: [SyncResult?] = []
         var judged: [(WireReport, Judgement)?] = []
         for (element, localID) in zip(batch.reports, localIDs) {
@@ -115,7 +135,7 @@ extension ServerApp {
                 judged.append(nil)
             case .success(let report):
                 early.append(nil)
-                judged.append((report, judge(report, templates: templates)))
+                judged.append((report, judge(report, templates: templates, versions: versions)))
             }
         }
         let (results, generation) = try store.write { session -> ([SyncResult], String) in
@@ -125,7 +145,7 @@ extension ServerApp {
                 if let result {
                     results.append(result)
                 } else if let (report, judgement) = item {
-                    results.append(try accept(report, judgement, merging: merging ? templates[report.templateID] : nil,
+                    results.append(try accept(report, judgement, merging: merging ? judgement.template : nil,
                                               from: caller, in: session, accepted: &accepted))
                 }
             }
@@ -146,19 +166,30 @@ extension ServerApp {
     }
 
     /// The answers of a report against its template: problems and score.
-    private func judge(_ report: WireReport, templates: [String: CompiledTemplate]) -> Judgement {
-        guard let template = templates[report.templateID] else {
+    /// Against the version it names (contract 1.1), or the current one when it names none.
+    private func judge(_ report: WireReport, templates: [String: CompiledTemplate],
+                       versions: [TemplateVersionKey: CompiledTemplate]) -> Judgement {
+        guard let current = templates[report.templateID] else {
             return Judgement(templateKnown: false, answerProblem: nil, score: nil)
+        }
+        var template = current
+        if let version = report.templateVersion, version != current.template.version {
+            guard let named = versions[TemplateVersionKey(id: report.templateID, version: version)] else {
+                return Judgement(templateKnown: true, answerProblem: "template '\(report.templateID)' has no version \(version) on this server (its current one is \(current.template.version))",
+                                 score: nil)
+            }
+            template = named
         }
         guard let answers = Answers(json: report.payload.answers) else {
             return Judgement(templateKnown: true,
                              answerProblem: "'payload.answers' must be an object from field id to answer, not \(report.payload.answers.kindDescription)",
-                             score: nil)
+                             score: nil, template: template)
         }
         let problems = judge.problems(template, answers: answers)
         return Judgement(templateKnown: true, answerProblem: ReportRules.line(problems),
-                         score: judge.score(template, answers: answers))
+                         score: judge.score(template, answers: answers), template: template)
     }
+
 
     /// The rules of CONTRACT.md for one report, inside the batch's transaction.
     /// A rejection writes nothing.

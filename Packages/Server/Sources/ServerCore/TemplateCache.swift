@@ -18,6 +18,8 @@ struct CompiledTemplate: Sendable {
 final class TemplateCache: Sendable {
     private let registry: FieldTypeRegistry
     private let loaded = Mutex<(revision: Int64, templates: [String: CompiledTemplate])?>(nil)
+    /// Earlier versions asked for, by id and version: a published version never changes.
+    private let earlier = Mutex<[String: CompiledTemplate]>([:])
 
     init(registry: FieldTypeRegistry) { self.registry = registry }
 
@@ -31,6 +33,21 @@ final class TemplateCache: Sendable {
             compiled[template.id] = CompiledTemplate(template: template, logic: FormLogic(schema: template.schema, registry: registry))
         }
         loaded.withLock { $0 = (revision, compiled) }
+        return compiled
+    }
+
+    /// The version a report names (contract 1.1), compiled once: the current
+    /// one when it names none or the current version, else the published one;
+    /// nil for a version this server never published.
+    func template(id: String, version: Int?, current: [String: CompiledTemplate],
+                  in session: any StorageSession) throws(ServerError) -> CompiledTemplate? {
+        guard let now = current[id] else { return nil }
+        guard let version, version != now.template.version else { return now }
+        let key = "\(id)\u{0}\(version)"
+        if let cached = earlier.withLock({ $0[key] }) { return cached }
+        guard let template = try session.templateVersion(id: id, version: version) else { return nil }
+        let compiled = CompiledTemplate(template: template, logic: FormLogic(schema: template.schema, registry: registry))
+        earlier.withLock { $0[key] = compiled }
         return compiled
     }
 }

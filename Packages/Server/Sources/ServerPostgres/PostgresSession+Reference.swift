@@ -53,6 +53,11 @@ extension PostgresSession {
         try query("SELECT id, name, version, form_schema FROM templates WHERE id = $1", [.text(id)]).first.flatMap(Self.template)
     }
 
+    func templateVersion(id: String, version: Int) throws(ServerError) -> Template? {
+        try query("SELECT template_id AS id, name, version, form_schema FROM template_versions WHERE template_id = $1 AND version = $2",
+                  [.text(id), .integer(Int64(version))]).first.flatMap(Self.template)
+    }
+
     func insertFacility(_ facility: Facility, position: Int) throws(ServerError) {
         try query("""
             INSERT INTO facilities (id, name, address, project_name, position) VALUES ($1, $2, $3, $4, $5)

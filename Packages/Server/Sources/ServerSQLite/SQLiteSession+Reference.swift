@@ -53,6 +53,11 @@ extension SQLiteSession {
         try db.query("SELECT id, name, version, form_schema FROM templates WHERE id = ?", [.text(id)]).first.flatMap(Self.template)
     }
 
+    func templateVersion(id: String, version: Int) throws(ServerError) -> Template? {
+        try db.query("SELECT template_id AS id, name, version, form_schema FROM template_versions WHERE template_id = ? AND version = ?",
+                     [.text(id), .integer(Int64(version))]).first.flatMap(Self.template)
+    }
+
     // An update keeps the row (and its place in the list, and whether it is
     // retired): the areas, assignments and reports that name it stay linked.
     func insertFacility(_ facility: Facility, position: Int) throws(ServerError) {

@@ -61,6 +61,8 @@ public protocol StorageSession {
     func templates() throws(ServerError) -> [Template]
     /// One template, retired or not (reports made offline on it are still judged).
     func template(id: String) throws(ServerError) -> Template?
+    /// A version the template published (contract 1.1: reports are judged against the version they name).
+    func templateVersion(id: String, version: Int) throws(ServerError) -> Template?
     /// Adds or replaces a facility.
     func insertFacility(_ facility: Facility, position: Int) throws(ServerError)
     /// Adds or replaces an area.
