@@ -40,6 +40,16 @@ struct TemplateVersionMoveTests {
         return path
     }
 
+    /// A demo server that published v1.
+    static func serverWithV1() throws -> ServerProcess {
+        try ServerProcess(["--demo"]) { db in
+            let file = db + ".v1.json"
+            try Data(Self.v1.utf8).write(to: URL(fileURLWithPath: file))
+            let imported = try Programs.run("jqc-server", ["admin", "--db", db, "import-templates", file])
+            guard imported.status == 0 else { throw ServerLaunchError(message: imported.stderr) }
+        }
+    }
+
     private func answer(_ profile: DemoProfile, _ id: String, _ answers: [(String, String)]) throws {
         for (field, value) in answers {
             let outcome = try profile.jqc(["answer", id, field, value])
@@ -220,12 +230,7 @@ struct TemplateVersionMoveTests {
 
     @Test("a sync that brings v2 moves the draft and says so; the moved report completes and syncs")
     func syncMovesDrafts() throws {
-        let server = try ServerProcess(["--demo"]) { db in
-            let file = db + ".v1.json"
-            try Data(Self.v1.utf8).write(to: URL(fileURLWithPath: file))
-            let imported = try Programs.run("jqc-server", ["admin", "--db", db, "import-templates", file])
-            guard imported.status == 0 else { throw ServerLaunchError(message: imported.stderr) }
-        }
+        let server = try Self.serverWithV1()
         defer { server.stop() }
         let profile = try DemoProfile.signedIn(to: server.baseURL)
         try #require(try profile.jqc(["sync"]).status == 0)
@@ -261,12 +266,7 @@ struct TemplateVersionMoveTests {
 
     @Test("a draft kept on v1 (--keep-version) completes and is accepted by a server whose current version is v2, judged by v1")
     func keptVersionSyncs() throws {
-        let server = try ServerProcess(["--demo"]) { db in
-            let file = db + ".v1.json"
-            try Data(Self.v1.utf8).write(to: URL(fileURLWithPath: file))
-            let imported = try Programs.run("jqc-server", ["admin", "--db", db, "import-templates", file])
-            guard imported.status == 0 else { throw ServerLaunchError(message: imported.stderr) }
-        }
+        let server = try Self.serverWithV1()
         defer { server.stop() }
         let profile = try DemoProfile.signedIn(to: server.baseURL)
         try #require(try profile.jqc(["sync"]).status == 0)
