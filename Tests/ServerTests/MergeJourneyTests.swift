@@ -5,7 +5,8 @@ import TestSupport
 
 /// Disjoint edits through the real programs (contract 1.1 merges): a
 /// supervisor corrects one field on the server while the inspector amends
-/// another offline; `jqc sync` ends with both, with no person asked.
+/// another offline; `jqc sync` ends with both, with no person asked. In the
+/// server suite, so it runs on both stores (CI runs that suite again on PostgreSQL).
 @Suite("Merging disjoint edits: jqc and jqc-server", .serialized)
 struct MergeJourneyTests {
     static let demo: Result<ServerProcess, any Error> = Result { try ServerProcess(["--demo"]) }
