@@ -72,6 +72,8 @@ struct DiskFullTests {
         try #require(first.status == 0, "\(first.stdout) \(first.stderr)")
         let earlierServerID = try #require(try profile.show(earlier)["server_id"]?.stringValue)
         let later = try completedReport(profile, photo: "later.jpg", seed: 2)
+        // Signed in before: a sign-in writes a session, which a full disk refuses too.
+        let me = try await Session.inspector(server)
 
         try disk.fill()
         let refused = try profile.jqc(["sync"])
@@ -90,7 +92,6 @@ struct DiskFullTests {
         #expect(diskFullLines(server) == 1, "one line, not one a request: \(server.stderr)")
 
         // Reads go on: what was accepted before is served, photo bytes included.
-        let me = try await Session.inspector(server)
         let report = try await me.get("/reports/\(earlierServerID)")
         #expect(report.status == 200, "\(report.status) \(report.message)")
         let photoURL = try #require(report.data["report"]?["photos"]?.arrayValue?.first?["url"]?.stringValue)
