@@ -63,6 +63,13 @@ struct DiskFullTests {
         server.stderr.split(separator: "\n").filter { $0.contains("the server's disk is full") }.count
     }
 
+    /// The syncs the server's access log shows refused 507.
+    func refusedSyncs(_ server: ServerProcess) -> Int {
+        server.stderr.split(separator: "\n").filter {
+            $0.contains(#""route":"/api/v1/reports/sync""#) && $0.contains(#""status":507"#)
+        }.count
+    }
+
     @Test("jqc sync into a full server disk: 507 STORAGE_FULL, exit 75 in one line naming the server's full disk, reports and photos kept on the device; earlier work still served; once there is room the same device finishes, each held once")
     func syncJourney() async throws {
         let (disk, server) = try serverOnSmallDisk()
@@ -86,10 +93,19 @@ struct DiskFullTests {
         let kept = try profile.show(later)
         #expect(kept["state"] == "PENDING")
         #expect(kept["photos"]?.arrayValue?.first?["upload_state"] == "PENDING")
-        // A second try while full is refused the same way; the server says it once in its log.
-        #expect(try profile.jqc(["retry"]).status == 0)
-        #expect(try profile.jqc(["sync"]).status == 75)
-        #expect(diskFullLines(server) == 1, "one line, not one a request: \(server.stderr)")
+        // The agent honours Retry-After: its cycle at once leaves the report waiting and asks the server nothing.
+        let refusals = refusedSyncs(server)
+        #expect(refusals == 1, "\(server.stderr)")
+        let agent = try profile.agent(["run", "--once"])
+        #expect(agent.status == 0, "\(agent.stdout) \(agent.stderr)")
+        #expect(agent.stderr.contains(#""waiting":1"#), "\(agent.stderr)")
+        #expect(refusedSyncs(server) == refusals)
+        // A person's jqc sync sends at once (backoff is for the agent) and is refused the same way.
+        let again = try profile.jqc(["sync"])
+        #expect(again.status == 75, "\(again.stdout) \(again.stderr)")
+        #expect(refusedSyncs(server) == refusals + 1)
+        #expect(try profile.show(later)["state"] == "PENDING")
+        #expect(diskFullLines(server) == 1, "the server says it once, not once a request: \(server.stderr)")
 
         // Reads go on: what was accepted before is served, photo bytes included.
         let report = try await me.get("/reports/\(earlierServerID)")
@@ -102,7 +118,6 @@ struct DiskFullTests {
         #expect(try integrity(server.databasePath) == "ok")
 
         disk.makeRoom()
-        #expect(try profile.jqc(["retry"]).status == 0)
         let finished = try profile.jqc(["sync"])
         #expect(finished.status == 0, "the same server process, still running, takes it: \(finished.stdout) \(finished.stderr)")
         let synced = try profile.show(later)
