@@ -193,6 +193,35 @@ struct DiskFullTests {
         disk.unmount()
     }
 
+    @Test("a resumable PATCH whose body arrives but whose bytes then find no room in the upload is 507; the upload keeps its offset and gives the room back")
+    func patchWithoutRoomForItsBytes() async throws {
+        let (disk, server) = try serverOnSmallDisk()
+        let me = try await Session.inspector(server)
+        let photo = PhotoContractTests.jpeg(1_000_000)
+        let (serverID, url, _) = try await UploadContractTests.begin(me, photo)
+        #expect(try await UploadContractTests.patch(me, url, offset: 0, photo.prefix(100_000)).status == 204)
+        // Room for the body as it streams in, not for a second copy of it in the upload's own file.
+        try disk.fill(leaving: 1_400_000)
+        let refused = try await UploadContractTests.patch(me, url, offset: 100_000, photo[100_000...])
+        #expect(refused.status == 507, "\(refused.status) \(refused.message)")
+        #expect(refused.code == "STORAGE_FULL")
+        #expect(refused.header("Retry-After") == "60")
+        #expect(try await UploadContractTests.head(me, url).header("Upload-Offset") == "100000")
+        #expect(incoming(server).values.sorted() == [100_000], "the upload holds what it held, nothing more: \(incoming(server))")
+        #expect(disk.freeBytes >= 1_300_000, "the room is given back: \(disk.freeBytes) bytes free")
+        #expect(try integrity(server.databasePath) == "ok")
+
+        disk.makeRoom()
+        let last = try await UploadContractTests.patch(me, url, offset: 100_000, photo[100_000...])
+        #expect(last.status == 201, "\(last.status) \(last.message)")
+        let download = try await me.client.send("GET", server.baseURL + (try #require(last.data["photo"]?["url"]?.stringValue)),
+                                                token: me.accessToken)
+        #expect(download.body == photo)
+        #expect(try await me.get("/reports/\(serverID)").data["report"]?["photos"]?.arrayValue?.count == 1)
+        #expect(server.stop() == 0)
+        disk.unmount()
+    }
+
     @Test("on PostgreSQL, a database that answers disk_full (SQLSTATE 53100, raised by a trigger standing in for a full disk) refuses the sync and the photo 507 STORAGE_FULL with Retry-After; reads go on; then both go through once")
     func postgresDiskFull() async throws {
         let url = try ServerDatabases.freshPostgres()
