@@ -1,10 +1,13 @@
 import Foundation
+import ServerHTTP
 import Synchronization
 
 /// Decides when the server says, in its log, that its disk is full: one
-/// line at the first request refused 507 `STORAGE_FULL`, then at most one
-/// line every `interval` while refusals go on, counting those not written.
-/// A disk that stays full for hours so leaves a few lines, not one per request.
+/// line at the first write refused for it (a request answered 507
+/// `STORAGE_FULL`, a webhook delivery that could not be recorded), then at
+/// most one line every `interval` while refusals go on, counting those not
+/// written. A disk that stays full for hours so leaves a few lines, not one
+/// per request.
 final class DiskFullAlarm: Sendable {
     private struct State {
         /// When the last line was written (uptime nanoseconds); nil before the first.
@@ -28,10 +31,18 @@ final class DiskFullAlarm: Sendable {
                 state.unsaid += 1
                 return nil
             }
-            let more = state.unsaid > 0 ? " (\(state.unsaid) more refused since the last line like this)" : ""
+            let more = state.unsaid > 0 ? " (\(state.unsaid) more writes refused since the last line like this)" : ""
             state.lastLine = now
             state.unsaid = 0
             return "the server's disk is full: uploads and syncs are refused 507 STORAGE_FULL until space is freed on the disk of the database and the upload folder; reads go on, nothing accepted was lost, nothing needs a restart\(more)"
         }
+    }
+
+    /// For a `STORAGE_FULL` error: counts it, writes the line when one is due, and
+    /// answers true (the caller writes nothing of its own). False for any other error.
+    func noted(_ error: ServerError, in log: ServerLog) -> Bool {
+        guard error.code == "STORAGE_FULL" else { return false }
+        if let line = refused() { log.note(line, level: .error) }
+        return true
     }
 }

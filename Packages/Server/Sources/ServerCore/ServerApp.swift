@@ -397,10 +397,7 @@ final class ServerApp: Sendable {
     /// The error envelope for `error`, with `Retry-After` when it has one.
     func respond(_ error: ServerError) -> ServerResponse {
         if error.code == "QUOTA_EXCEEDED" { metrics.quotaRefused() }
-        if error.code == "STORAGE_FULL" {
-            metrics.storageFullRefused()
-            if let line = diskFullAlarm.refused() { log.note(line, level: .error) }
-        }
+        if diskFullAlarm.noted(error, in: log) { metrics.storageFullRefused() }
         var headers = jsonHeaders
         if let retry = error.retryAfter { headers.append((name: "Retry-After", value: String(retry))) }
         if error.status == 401 { headers.append((name: "WWW-Authenticate", value: "Bearer")) }
