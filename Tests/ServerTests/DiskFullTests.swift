@@ -193,6 +193,40 @@ struct DiskFullTests {
         disk.unmount()
     }
 
+    @Test("what an operator sees: one error line in the log file however many refusals, the refusals counted in the metrics, reads answered; nothing to restart")
+    func operatorView() async throws {
+        let disk = try SmallDisk(megabytes: 8)
+        let server = try ObservedServer(["--metrics-port", "0"], database: disk.path("server.db"))
+        let metricsURL = try #require(server.metricsURL)
+        let client = HTTPTestClient()
+        let login = try await client.send("POST", server.url("/auth/login"), json: ["username": "inspector", "password": "inspector-pass"])
+        let token = try #require(login.data["access_token"]?.stringValue)
+        let batch: JSONValue = ["device_id": .string(UUID().uuidString.lowercased()), "app_version": "0.1.0", "schema_version": 1,
+                                "reports": [Reports.lobby()]]
+
+        try disk.fill()
+        for _ in 0..<5 {
+            let refused = try await client.send("POST", server.url("/reports/sync"), json: batch, token: token)
+            #expect(refused.status == 507)
+            #expect(refused.header("Retry-After") == "60")
+        }
+        #expect(try await client.send("GET", server.url("/facilities"), token: token).status == 200, "reads go on")
+        let samples = ObservabilityTests.samples(String(decoding: try await client.send("GET", metricsURL).body, as: UTF8.self))
+        #expect(samples["jqc_server_storage_full_refusals_total"] == 5)
+        #expect(samples["jqc_server_requests_total{route=\"/api/v1/reports/sync\",method=\"POST\",status=\"507\"}"] == 5)
+        let log = try String(contentsOfFile: server.logPath, encoding: .utf8).split(separator: "\n")
+        let said = log.filter { $0.contains("the server's disk is full") }
+        #expect(said.count == 1, "\(log.joined(separator: "\n"))")
+        #expect(said.first?.contains(#""level":"error""#) == true)
+        #expect(said.first?.contains("until space is freed") == true)
+
+        disk.makeRoom()
+        let taken = try await client.send("POST", server.url("/reports/sync"), json: batch, token: token)
+        #expect(taken.data["results"]?.arrayValue?.first?["status"] == "ACCEPTED", "\(taken.status) \(taken.message)")
+        #expect(server.stop() == 0)
+        disk.unmount()
+    }
+
     @Test("a resumable PATCH whose body arrives but whose bytes then find no room in the upload is 507; the upload keeps its offset and gives the room back")
     func patchWithoutRoomForItsBytes() async throws {
         let (disk, server) = try serverOnSmallDisk()
