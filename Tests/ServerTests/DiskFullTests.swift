@@ -104,6 +104,12 @@ struct DiskFullTests {
         let again = try profile.jqc(["sync"])
         #expect(again.status == 75, "\(again.stdout) \(again.stderr)")
         #expect(refusedSyncs(server) == refusals + 1)
+        // So is the agent asked at once (jqc retry): it keeps the work, exit 75, and logs why it waits.
+        #expect(try profile.jqc(["retry"]).status == 0)
+        let asked = try profile.agent(["run", "--once"])
+        #expect(asked.status == 75, "\(asked.stdout) \(asked.stderr)")
+        #expect(asked.stderr.contains("Waiting for room on the server. 1 report pending."), "\(asked.stderr)")
+        #expect(refusedSyncs(server) == refusals + 2)
         #expect(try profile.show(later)["state"] == "PENDING")
         #expect(diskFullLines(server) == 1, "the server says it once, not once a request: \(server.stderr)")
 

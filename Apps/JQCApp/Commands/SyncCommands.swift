@@ -138,10 +138,7 @@ enum SyncPresenter {
         if summary.outcome == .offline {
             // Why: no connection at all, or an answer that is not usable (a proxy's 5xx page, 503).
             // One line: why, then that it waits.
-            // A server whose disk is full is reachable: the wait is for room on it, not for a network.
-            let waitingFor = (summary.error ?? summary.referenceError)?.code == APIError.Code.storageFull.rawValue
-                ? "room on the server" : "network"
-            let message = "Waiting for \(waitingFor). \(pending) report\(pending == 1 ? "" : "s") pending."
+            let message = "Waiting for \(summary.waitingFor). \(pending) report\(pending == 1 ? "" : "s") pending."
             if let error = summary.error ?? summary.referenceError {
                 notices.append("\(error.code): \(error.message) \(message)")
             } else {
