@@ -103,9 +103,16 @@ struct SQLiteUploadStore: UploadStore {
             throw failure
         }
         let next = held.offset + count
-        let changed = try storage.withDatabase(writing: true) { db throws(ServerError) -> Int in
-            try db.changing("UPDATE resumable_uploads SET byte_offset = ?, expires_at = ? WHERE id = ? AND byte_offset = ?",
-                            [.integer(next), .integer(Int64(expiresAt.timeIntervalSince1970)), .text(upload.id), .integer(held.offset)])
+        let changed: Int
+        do throws(ServerError) {
+            changed = try storage.withDatabase(writing: true) { db throws(ServerError) -> Int in
+                try db.changing("UPDATE resumable_uploads SET byte_offset = ?, expires_at = ? WHERE id = ? AND byte_offset = ?",
+                                [.integer(next), .integer(Int64(expiresAt.timeIntervalSince1970)), .text(upload.id), .integer(held.offset)])
+            }
+        } catch where error.code == "STORAGE_FULL" {
+            // The database could not move the offset (its transaction rolled back): the bytes past it give their room back.
+            _ = ftruncate(descriptor, off_t(held.offset))
+            throw error
         }
         return changed == 1 ? .appended(next) : .moved(held.offset)
     }
