@@ -21,7 +21,7 @@ def log(message):
 def main():
     parser = argparse.ArgumentParser(prog="Tools/reliability/run")
     parser.add_argument("what", nargs="*", metavar="PART",
-                        help="self-check, crash-loop, concurrent and/or io-faults (default: all four)")
+                        help="self-check, crash-loop, concurrent, io-faults (the default: these four) and/or server-faults (PostgreSQL)")
     parser.add_argument("--bin", required=True, help="folder with jqc, jqc-agent and jqc-server")
     parser.add_argument("--work", required=True, help="scratch folder (emptied first)")
     parser.add_argument("--trials", type=int, default=200)
@@ -33,8 +33,9 @@ def main():
     parser.add_argument("--postgres", action="store_true",
                         help="crash loop on PostgreSQL: two server instances on one database of a throwaway cluster")
     args = parser.parse_args()
-    parts = ("self-check", "crash-loop", "concurrent", "io-faults")
-    args.what = args.what or list(parts)
+    parts = ("self-check", "crash-loop", "concurrent", "io-faults", "server-faults")
+    # The default run is the first four; server-faults (PostgreSQL) is asked for by name.
+    args.what = args.what or list(parts[:4])
     unknown = [part for part in args.what if part not in parts]
     if unknown:
         parser.error(f"unknown part {unknown[0]!r}; choose from {', '.join(parts)}")
@@ -51,18 +52,25 @@ def main():
             for line in problems:
                 log("  " + line)
             failed |= bool(problems)
-        if "crash-loop" in args.what:
-            log(f"crash loop: {args.trials} trials, seed {args.seed}" + (", two instances on PostgreSQL" if args.postgres else ""))
-            stats, found = run_crash_loop(args.bin, os.path.join(args.work, "crash-loop"), args.trials, args.seed,
-                                          max_kill_delay=args.max_kill_delay, log=log, postgres=args.postgres)
-            figures["crash_loop"] = stats
-            log("crash loop: " + ", ".join(f"{k} {stats[k]}" for k in (
+        for part in ("crash-loop", "server-faults"):
+            if part not in args.what:
+                continue
+            faulted = part == "server-faults"
+            log(f"{'server faults' if faulted else 'crash loop'}: {args.trials} trials, seed {args.seed}"
+                + (", two instances on PostgreSQL" if args.postgres or faulted else ""))
+            stats, found = run_crash_loop(args.bin, os.path.join(args.work, part), args.trials, args.seed,
+                                          max_kill_delay=args.max_kill_delay, log=log, postgres=args.postgres,
+                                          server_faults=faulted)
+            figures[part.replace("-", "_")] = stats
+            log(f"{part}: " + ", ".join(f"{k} {stats[k]}" for k in (
                 "trials", "kills", "finished_before_kill", "import_kills", "edit_kills", "amendments", "merges_made", "conflicts_made",
                 "template_moves", "template_move_kills", "template_move_kills_after_move", "leftover_photo_files", "retries",
                 "synced_in_trials", "settle_cycles",
                 "reports_completed", "photos",
                 "issues", "reinspections", "server_reports", "server_photos")))
-            log(f"crash loop: faults injected {stats['faults']}; duplicates {stats['duplicates']}, losses {stats['losses']}, "
+            if faulted:
+                log(f"{part}: database faults {stats['database_faults']}")
+            log(f"{part}: faults injected {stats['faults']}; duplicates {stats['duplicates']}, losses {stats['losses']}, "
                 f"mismatches {stats['mismatches']}, corruption {stats['corruption']}; {stats['seconds']} s")
             for line in found.lines():
                 log("  " + line)

@@ -13,6 +13,7 @@ from .amendments import Amendments
 from .invariants import Checker, Findings
 from .workgen import WORDS, WorkGenerator
 from .postgres import ServerPair
+from .serverfaults import ServerFaults
 from .templatemove import TemplateMover
 from .world import Device, Server, ToolError, wait_or_kill
 
@@ -23,14 +24,20 @@ FAULTS = {"fault-rate": 0.08, "fault-drop": 0.05, "fault-after-accept": 0.25}
 COMMAND_KILL_WINDOW = (0.005, 0.06)
 
 
-def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_reports=12, log=print, postgres=False):
+def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_reports=12, log=print, postgres=False,
+                   server_faults=False):
     """With `postgres`, two instances on one PostgreSQL database serve the
     device, which is routed to either at each trial; now and then the one it
-    uses is SIGKILLed mid-cycle and restarted."""
+    uses is SIGKILLed mid-cycle and restarted. With `server_faults` (on
+    PostgreSQL), most trials also meet a fault of the database or of the
+    network to it (`serverfaults.py`), healed before the trial is checked."""
+    postgres = postgres or server_faults
     rng = random.Random(seed)
     kill_rng = random.Random(seed * 7919 + 1)
     os.makedirs(work, exist_ok=True)
-    server = (ServerPair(bin_dir, work, FAULTS, seed) if postgres else Server(bin_dir, work, faults=FAULTS, seed=seed)).start()
+    server = (ServerPair(bin_dir, work, FAULTS, seed, link=server_faults) if postgres
+              else Server(bin_dir, work, faults=FAULTS, seed=seed)).start()
+    database_faults = ServerFaults(server.cluster, server.link, random.Random(seed * 13 + 5)) if server_faults else None
     started = time.monotonic()
     try:
         device = Device(bin_dir, os.path.join(work, "device"))
@@ -78,8 +85,12 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_repo
                 which = server.route(device)
                 if kill_rng.random() < 0.2:
                     instance_kill = server.kill_later(which, kill_rng.uniform(0, cycle.kill_window()))
+            if database_faults and rng.random() < 0.7:
+                database_faults.inject_later(kill_rng.uniform(0, cycle.kill_window()))
             began = time.monotonic()
             killed, code = agent_with_kill(device, delay)
+            if database_faults:
+                database_faults.heal()
             if instance_kill:
                 instance_kill.cancel()
                 server.restart()
@@ -120,6 +131,7 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_repo
             "reports_completed": len(generator.completed), "drafts": len(generator.drafts),
             "photos": generator.photos, "issues": generator.issues, "reinspections": generator.reinspections,
             **amendments.stats(),
+            "database_faults": database_faults.counts if database_faults else {},
             "faults": server.fault_counts(), "server_reports": summary["server_reports"],
             "leftover_photo_files": summary["leftover_files"],
             "server_photos": summary["server_photos"],

@@ -78,12 +78,20 @@ class ServerPair:
     """Two jqc-server instances with faults on one PostgreSQL database. Looks
     like one `Server` to the crash loop: `url`, `db`, `fault_counts`, `stop`."""
 
-    def __init__(self, bin_dir, work, faults, seed):
+    def __init__(self, bin_dir, work, faults, seed, link=False):
         self.cluster = Cluster(os.path.join(work, "postgres"))
         self.db = self.cluster.url
+        # With `link`, the instances reach the database through a proxy the run can stall or cut.
+        self.link = None
+        instance_db = self.db
+        if link:
+            from .dblink import DatabaseLink
+            port = int(self.db.rsplit(":", 1)[1].split("/", 1)[0])
+            self.link = DatabaseLink(port)
+            instance_db = self.db.replace(f":{port}/", f":{self.link.port}/")
         self.photo_dir = None
         self.rng = random.Random(seed * 31 + 7)
-        self.instances = [Server(bin_dir, work, name=f"instance-{i}", faults=faults, seed=seed + i, db=self.db)
+        self.instances = [Server(bin_dir, work, name=f"instance-{i}", faults=faults, seed=seed + i, db=instance_db)
                           for i in range(2)]
         self.kills = 0
         self.routed = [0, 0]
@@ -141,4 +149,6 @@ class ServerPair:
     def stop(self):
         for instance in self.instances:
             instance.stop()
+        if self.link:
+            self.link.close()
         self.cluster.stop()
