@@ -11,6 +11,7 @@ from .concurrent import run_concurrent
 from .crashloop import run_crash_loop
 from .iofaults import FaultFindings, run_io_faults
 from .selfcheck import run_self_check
+from .soak import run_soak
 from .world import ToolError
 
 
@@ -21,7 +22,7 @@ def log(message):
 def main():
     parser = argparse.ArgumentParser(prog="Tools/reliability/run")
     parser.add_argument("what", nargs="*", metavar="PART",
-                        help="self-check, crash-loop, concurrent, io-faults (the default: these four) and/or server-faults (PostgreSQL)")
+                        help="self-check, crash-loop, concurrent, io-faults (the default: these four), server-faults and/or soak (PostgreSQL)")
     parser.add_argument("--bin", required=True, help="folder with jqc, jqc-agent and jqc-server")
     parser.add_argument("--work", required=True, help="scratch folder (emptied first)")
     parser.add_argument("--trials", type=int, default=200)
@@ -30,11 +31,13 @@ def main():
     parser.add_argument("--seed", type=int, default=int(time.time()) % 100000)
     parser.add_argument("--max-kill-delay", type=float, default=3.0)
     parser.add_argument("--report", help="write the figures as JSON to this file")
+    parser.add_argument("--soak-seconds", type=float, default=600, help="length of the soak")
+    parser.add_argument("--soak-rate", type=float, default=50, help="reports a second the soak's fleet sends")
     parser.add_argument("--postgres", action="store_true",
                         help="crash loop on PostgreSQL: two server instances on one database of a throwaway cluster")
     args = parser.parse_args()
-    parts = ("self-check", "crash-loop", "concurrent", "io-faults", "server-faults")
-    # The default run is the first four; server-faults (PostgreSQL) is asked for by name.
+    parts = ("self-check", "crash-loop", "concurrent", "io-faults", "server-faults", "soak")
+    # The default run is the first four; server-faults and soak (PostgreSQL) are asked for by name.
     args.what = args.what or list(parts[:4])
     unknown = [part for part in args.what if part not in parts]
     if unknown:
@@ -72,6 +75,15 @@ def main():
                 log(f"{part}: database faults {stats['database_faults']}")
             log(f"{part}: faults injected {stats['faults']}; duplicates {stats['duplicates']}, losses {stats['losses']}, "
                 f"mismatches {stats['mismatches']}, corruption {stats['corruption']}; {stats['seconds']} s")
+            for line in found.lines():
+                log("  " + line)
+            failed |= bool(found)
+        if "soak" in args.what:
+            log(f"soak: {args.soak_seconds:g} s at {args.soak_rate:g} reports/s, seed {args.seed}")
+            stats, found = run_soak(args.bin, os.path.join(args.work, "soak"), args.soak_seconds, args.seed,
+                                    rate=args.soak_rate, log=log)
+            figures["soak"] = stats
+            log("soak: " + ", ".join(f"{k} {v}" for k, v in stats.items()))
             for line in found.lines():
                 log("  " + line)
             failed |= bool(found)
