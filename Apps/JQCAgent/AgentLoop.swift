@@ -73,7 +73,7 @@ public final class AgentLoop {
                 code = ExitCode.ok
             case .offline:
                 let pending = (try? context.workspace().status().pending) ?? 0
-                fields["message"] = .string("Waiting for network. \(pending) report\(pending == 1 ? "" : "s") pending.")
+                fields["message"] = .string("Waiting for \(summary.waitingFor). \(pending) report\(pending == 1 ? "" : "s") pending.")
                 log.log(.warn, "offline", fields)
                 code = ExitCode.temporary
             case .authRequired:

@@ -135,6 +135,21 @@ struct PostgresConnectionTests {
         #expect(try db.query("SELECT count(*) AS n FROM u")[0].int("n") == 0)
     }
 
+    @Test("the server's disk_full (53100) names itself as diskFull, and insufficient_resources (53000) as unavailable")
+    func diskFull() throws {
+        let db = try connect()
+        for (state, name, code) in [("53100", "disk_full", PostgresError.Code.diskFull), ("53000", "insufficient_resources", .unavailable)] {
+            do {
+                try db.script("DO $$ BEGIN RAISE EXCEPTION 'could not extend file' USING ERRCODE = '\(name)'; END $$")
+                Issue.record("PostgreSQL raised nothing for \(name)")
+            } catch {
+                #expect(error.sqlState == state)
+                #expect(error.code == code)
+                #expect(error.message.contains("could not extend file"))
+            }
+        }
+    }
+
     @Test("two SERIALIZABLE transactions on one row: one loses with serializationFailure, and retrying makes both count")
     func serializable() throws {
         let setup = try connect()

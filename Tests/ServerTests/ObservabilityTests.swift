@@ -122,10 +122,12 @@ struct ObservabilityTests {
         #expect(samples["jqc_server_db_connections"] == 1)
         #expect(samples["jqc_server_log_lines_dropped_total"] == 0)
         #expect(samples["jqc_server_photos_stored_total"] == 0)
+        #expect(samples["jqc_server_storage_full_refusals_total"] == 0)
         #expect(samples["jqc_server_webhook_attempts_total{outcome=\"delivered\"}"] == 0, "no hook, no attempt")
         for name in ["jqc_server_requests_total", "jqc_server_request_duration_seconds", "jqc_server_db_connections",
                      "jqc_server_db_connections_in_use", "jqc_server_sync_reports_total", "jqc_server_photos_stored_total",
-                     "jqc_server_log_lines_dropped_total", "jqc_server_workers_busy", "jqc_server_webhook_attempts_total", "jqc_server_quota_refusals_total"] {
+                     "jqc_server_log_lines_dropped_total", "jqc_server_workers_busy", "jqc_server_webhook_attempts_total", "jqc_server_quota_refusals_total",
+                     "jqc_server_storage_full_refusals_total"] {
             #expect(text.contains("# HELP \(name) ") && text.contains("# TYPE \(name) "), "\(name) has no HELP or TYPE")
         }
         // No raw path reaches a label: the report's id appears nowhere.

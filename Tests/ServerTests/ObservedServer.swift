@@ -16,13 +16,14 @@ final class ObservedServer: @unchecked Sendable {
     private let process: Process
 
     /// Starts `jqc-server --demo --port 0 --db <tmp>/server.db --log-file <tmp>/server.log`
-    /// and `arguments`; `database` (a PostgreSQL URL) replaces the file.
+    /// and `arguments`; `database` (a PostgreSQL URL, or a SQLite file elsewhere) replaces the file.
     init(_ arguments: [String], database: String? = nil) throws {
         logPath = directory.path("server.log")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Programs.path("jqc-server"))
         let folder = directory
-        let store = database.map { ["--db", $0, "--upload-dir", folder.path("uploads")] } ?? ["--db", folder.path("server.db")]
+        let store = database.map { $0.hasPrefix("postgres://") ? ["--db", $0, "--upload-dir", folder.path("uploads")] : ["--db", $0] }
+            ?? ["--db", folder.path("server.db")]
         process.arguments = ["--demo", "--port", "0", "--log-file", logPath] + store + arguments
         let out = Pipe()
         process.standardOutput = out

@@ -112,6 +112,29 @@ struct HostileServerTests {
         #expect(error.message.hasSuffix("; try again in \(header == "1e300" ? "1e+300" : "1e+20") s."))
     }
 
+    @Test("a 507 STORAGE_FULL is the server's full disk: transient like a 503, with its Retry-After, not waited out, and says so in one line")
+    func storageFull() async throws {
+        let canned = try CannedHTTPServer([CannedHTTPServer.response(
+            status: 507, contentType: "application/json",
+            #"{"ok":false,"error":"the server's disk is full, so nothing of this request was kept","code":"STORAGE_FULL"}"#,
+            headers: [("Retry-After", "60")])])
+        defer { canned.stop() }
+        let client = try makeClient(canned.baseURL)
+        let error = try #require(await apiError { () async throws(APIError) in
+            try await client.login(username: "ines", password: "pw")
+        })
+        #expect(error.code == .storageFull)
+        #expect(error.serverCode == "STORAGE_FULL")
+        #expect(error.retryAfter == 60)
+        #expect(error.isTransient)
+        #expect(error.message.contains("its disk is full (HTTP 507)"))
+        #expect(error.message.hasSuffix("nothing on this device was lost; try again in 60 s."))
+        #expect(!error.message.contains("\n"))
+        #expect(SyncFailure(error).kind == .transient)
+        #expect(SyncFailure(error).retryAfter == 60)
+        #expect(canned.requests.count == 1, "a minute is not waited out inside one request")
+    }
+
     @Test("a Retry-After that is not ASCII is unreadable, never a crash")
     func retryAfterNotASCII() async throws {
         let canned = try CannedHTTPServer([CannedHTTPServer.response(

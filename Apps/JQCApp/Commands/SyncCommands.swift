@@ -138,7 +138,7 @@ enum SyncPresenter {
         if summary.outcome == .offline {
             // Why: no connection at all, or an answer that is not usable (a proxy's 5xx page, 503).
             // One line: why, then that it waits.
-            let message = "Waiting for network. \(pending) report\(pending == 1 ? "" : "s") pending."
+            let message = "Waiting for \(summary.waitingFor). \(pending) report\(pending == 1 ? "" : "s") pending."
             if let error = summary.error ?? summary.referenceError {
                 notices.append("\(error.code): \(error.message) \(message)")
             } else {

@@ -148,7 +148,7 @@ extension AppError {
             self.init(code: .authRequired, error.message, exitCode: ExitCode.authRequired)
         case .sessionNotSaved:
             self.init(code: .sessionNotSaved, error.message, exitCode: ExitCode.authRequired)
-        case .offline, .connectionLost, .rateLimited, .unavailable, .serverError:
+        case .offline, .connectionLost, .rateLimited, .unavailable, .storageFull, .serverError:
             self.init(code: .serverUnavailable, error.message, exitCode: ExitCode.temporary)
         default:
             self.init(code: Code(carrying: error.code.rawValue), error.message, exitCode: ExitCode.failure)

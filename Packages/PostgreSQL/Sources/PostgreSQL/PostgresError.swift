@@ -16,9 +16,12 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
         case serializationFailure
         /// Two transactions waited on each other (40P01): run it again.
         case deadlock
-        /// The server is shutting down or out of connections (57P01, 53300), or a lock
+        /// The server is shutting down, out of connections or short of some other
+        /// resource (57P01, 53300, 53000), or a lock
         /// or statement took longer than allowed (55P03, 57014): try later.
         case unavailable
+        /// The database server's disk is full (53100 `disk_full`): nothing was written; try later.
+        case diskFull
         /// Any other failure of a statement.
         case statement
         /// The caller asked for something this client cannot send (a NUL in text).
@@ -58,7 +61,8 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
         case "40P01": return .deadlock
         case "28P01", "28000": return .authentication
         case "3D000": return .databaseMissing
-        case "57P01", "57P02", "57P03", "53300", "55P03", "57014": return .unavailable
+        case "53100": return .diskFull
+        case "57P01", "57P02", "57P03", "53000", "53300", "55P03", "57014": return .unavailable
         case _ where sqlState.hasPrefix("08"): return .connection
         default: return .statement
         }

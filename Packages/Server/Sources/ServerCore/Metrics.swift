@@ -40,6 +40,8 @@ final class ServerMetrics: Sendable {
         var webhookAttempts: [WebhookDeliveryState: Int] = [:]
         /// Requests refused because a user's quota was met.
         var quotaRefusals = 0
+        /// Requests refused 507 `STORAGE_FULL` because the server's disk was full.
+        var storageFullRefusals = 0
     }
 
     /// The upper bounds of the duration buckets, in seconds.
@@ -81,6 +83,9 @@ final class ServerMetrics: Sendable {
 
     /// Counts a request refused by a quota.
     func quotaRefused() { state.withLock { $0.quotaRefusals += 1 } }
+
+    /// Counts a request refused because the server's disk was full.
+    func storageFullRefused() { state.withLock { $0.storageFullRefusals += 1 } }
 
     /// Counts a photo stored for the first time.
     func photoStored() { state.withLock { $0.photosStored += 1 } }

@@ -58,6 +58,10 @@ enum MetricsExposition {
         family("jqc_server_quota_refusals_total", "counter", "Requests refused (429 QUOTA_EXCEEDED) because a user's stored bytes, revisions of the day or a report's photos were at their quota.")
         sample("jqc_server_quota_refusals_total", [], String(counted.quotaRefusals))
 
+        family("jqc_server_storage_full_refusals_total", "counter",
+               "Requests refused (507 STORAGE_FULL) because the disk of the server's database or upload folder was full.")
+        sample("jqc_server_storage_full_refusals_total", [], String(counted.storageFullRefusals))
+
         family("jqc_server_db_connections", "gauge", "Database connections open (a SQLite server holds one).")
         sample("jqc_server_db_connections", [], String(gauges.connections.open))
 

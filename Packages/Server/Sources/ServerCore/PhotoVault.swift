@@ -46,7 +46,7 @@ public struct PhotoVault: PhotoStore {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            throw ServerError.internal("cannot store the photo: cannot create its folder")
+            throw ServerError.disk("cannot store the photo: cannot create its folder", errno: Self.systemErrno(of: error))
         }
         if FileManager.default.fileExists(atPath: target) { return }
         var status = stat()
@@ -100,7 +100,16 @@ public struct PhotoVault: PhotoStore {
         }
     }
 
+    /// 507 when the disk is full, 500 otherwise; nothing is stored under the hash either way.
     private static func failure(_ action: String, _ code: Int32) -> ServerError {
-        .internal("cannot \(action) the photo on the server's disk (\(String(cString: strerror(code)))); send it again later")
+        .disk("cannot \(action) the photo on the server's disk; send it again later", errno: code)
+    }
+
+    /// The `errno` behind a Foundation file error (0 when it names none).
+    private static func systemErrno(of error: any Error) -> Int32 {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let underlying, underlying.domain == NSPOSIXErrorDomain { return Int32(underlying.code) }
+        if (error as NSError).domain == NSPOSIXErrorDomain { return Int32((error as NSError).code) }
+        return 0
     }
 }

@@ -148,6 +148,8 @@ final class ServerApp: Sendable {
     let uploads: any UploadStore
     /// The `PATCH` bodies of resumable uploads arriving here, in order.
     let arrivals = UploadArrivals()
+    /// Says once in a while, not once a request, that the disk is full.
+    let diskFullAlarm = DiskFullAlarm()
 
     /// The version of the report payload this server reads.
     static let schemaVersion = 1
@@ -318,6 +320,8 @@ final class ServerApp: Sendable {
                         throw ServerError.tooLarge("the body is over the limit of \(limit) bytes")
                     case .unreadable(let reason):
                         throw ServerError.badRequest(reason)
+                    case .storageFull:
+                        throw ServerError.storageFull()
                     default:
                         break
                     }
@@ -393,6 +397,7 @@ final class ServerApp: Sendable {
     /// The error envelope for `error`, with `Retry-After` when it has one.
     func respond(_ error: ServerError) -> ServerResponse {
         if error.code == "QUOTA_EXCEEDED" { metrics.quotaRefused() }
+        if diskFullAlarm.noted(error, in: log) { metrics.storageFullRefused() }
         var headers = jsonHeaders
         if let retry = error.retryAfter { headers.append((name: "Retry-After", value: String(retry))) }
         if error.status == 401 { headers.append((name: "WWW-Authenticate", value: "Bearer")) }

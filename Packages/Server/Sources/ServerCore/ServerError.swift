@@ -12,7 +12,7 @@ public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     public let code: String
     /// What went wrong, quoting the offending value, in one line.
     public let message: String
-    /// Seconds the client should wait before retrying (429 and 503).
+    /// Seconds the client should wait before retrying (429, 503 and 507).
     public let retryAfter: Int?
     /// What the error envelope carries besides the message, where the contract
     /// says so (a 409 `REVISION_STALE` carries the current review).
@@ -94,6 +94,20 @@ public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// 500: a failure of the server itself (the disk, the database); transient for clients.
     public static func `internal`(_ message: String) -> ServerError {
         ServerError(status: 500, code: "INTERNAL", message)
+    }
+
+    /// How long a device waits after a 507 `STORAGE_FULL`. Room comes back
+    /// when an operator frees some, which takes minutes rather than the
+    /// seconds a busy database needs; a minute keeps devices from resending
+    /// whole photos into a full disk, yet lets them finish soon after there is room.
+    public static let storageFullRetryAfter = 60
+
+    /// 507 `STORAGE_FULL`: the server's disk (or its quota) is full, so
+    /// nothing of the request was kept; transient for clients, like a 503.
+    public static func storageFull() -> ServerError {
+        ServerError(status: 507, code: "STORAGE_FULL",
+                    "the server's disk is full, so nothing of this request was kept; the server's operator must free space; retry in \(storageFullRetryAfter) seconds",
+                    retryAfter: storageFullRetryAfter)
     }
 
     /// 503: the database or the request queue is too busy right now.

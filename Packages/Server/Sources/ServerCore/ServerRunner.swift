@@ -49,7 +49,8 @@ enum ServerRunner {
                                                      warn: { log.note($0, level: .warn) })
             let app = ServerApp(config: config, store: store, signer: TokenSigner(key: key), judge: AnswerJudge(registry: registry),
                                 photos: opened.photos, uploads: opened.uploads, log: log)
-            webhooks = WebhookDispatcher(store: store, settings: config.webhooks, bell: app.webhookBell, log: log, metrics: app.metrics)
+            webhooks = WebhookDispatcher(store: store, settings: config.webhooks, bell: app.webhookBell, log: log, metrics: app.metrics,
+                                         diskFull: app.diskFullAlarm)
             server = HTTPServer(uploadDirectory: opened.uploadDirectory, limits: limits, log: log,
                                 screen: { head in app.screen(head) },
                                 overloaded: { request in app.overloaded(request) },

@@ -40,7 +40,7 @@ public enum UploadBytes {
             let count = pwrite(descriptor, bytes.baseAddress! + written, bytes.count - written, off_t(offset + Int64(written)))
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else {
-                throw ServerError.internal("cannot keep the upload's bytes on the server's disk (\(String(cString: strerror(errno)))); send them again later")
+                throw ServerError.disk("cannot keep the upload's bytes on the server's disk; send them again later", errno: errno)
             }
             written += count
         }

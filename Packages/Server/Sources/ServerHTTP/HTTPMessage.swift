@@ -57,6 +57,9 @@ public enum RequestBody: Sendable, Equatable {
     case tooLarge(limit: Int64)
     /// The body could not be parsed as the route expects (not multipart, broken framing).
     case unreadable(String)
+    /// The server's disk (or its quota) filled while the body was written to
+    /// it (`ENOSPC`, `EDQUOT`); what was written is given back at once.
+    case storageFull
 }
 
 /// What the HTTP layer knows of a request once its headers have arrived,

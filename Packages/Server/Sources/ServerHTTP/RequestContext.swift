@@ -31,6 +31,8 @@ final class RequestContext: @unchecked Sendable {
     private var received: Int64 = 0
     private var overLimit = false
     private var unreadable: String?
+    /// The disk filled while the body's file was written: the request is answered 507.
+    private var diskFull = false
     private var postProcessor: OpaquePointer?
     private var fields: [String: String] = [:]
     private var parts = 0
@@ -93,8 +95,10 @@ final class RequestContext: @unchecked Sendable {
             filePath = path
             hasher = started
         } else {
+            let cause = errno
             if fd >= 0 { close(fd); unlink(path) }
             unreadable = "the server cannot store uploads right now"
+            diskFull = fd < 0 && (cause == ENOSPC || cause == EDQUOT)
         }
     }
 
@@ -138,6 +142,10 @@ final class RequestContext: @unchecked Sendable {
     func finishRequest(complete: Bool = true) -> ServerRequest {
         var request = ServerRequest(method: method, path: path, query: query, headers: headers, clientAddress: address)
         if case .octets(_, let tag) = policy { request.tag = tag }
+        if diskFull {
+            request.body = .storageFull
+            return request
+        }
         if let unreadable {
             request.body = .unreadable(unreadable)
             return request
@@ -262,7 +270,7 @@ final class RequestContext: @unchecked Sendable {
 
     private func appendFile(_ bytes: UnsafeRawBufferPointer) {
         fileSeen = true
-        guard !overLimit else { return }
+        guard !overLimit, !diskFull else { return }
         if fileBytes + Int64(bytes.count) > fileLimit {
             overLimit = true
             return
@@ -272,6 +280,11 @@ final class RequestContext: @unchecked Sendable {
             try DescriptorWriter.writeAll(fileDescriptor, bytes, target: "the upload")
         } catch {
             unreadable = "the server could not store the upload (\(error.reason))"
+            if error.code == .full {
+                // The rest of the body is read and dropped; what was written gives its room back now.
+                diskFull = true
+                _ = ftruncate(fileDescriptor, 0)
+            }
             return
         }
         fileBytes += Int64(bytes.count)

@@ -56,7 +56,7 @@ struct PostgresPhotoStore: PhotoStore {
         var template = Array((scratchDirectory + "/download-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
-            throw ServerError.internal("cannot spool the photo (\(String(cString: strerror(errno)))); try again later")
+            throw ServerError.disk("cannot spool the photo; try again later", errno: errno)
         }
         // The spool has no name once open: it goes when the response closes it.
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
@@ -105,7 +105,7 @@ struct PostgresPhotoStore: PhotoStore {
         while offset < bytes.count {
             let count = bytes.withUnsafeBytes { raw in Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset) }
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw ServerError.internal("cannot spool the photo (\(String(cString: strerror(errno)))); try again later") }
+            guard count > 0 else { throw ServerError.disk("cannot spool the photo; try again later", errno: errno) }
             offset += count
         }
     }

@@ -67,13 +67,16 @@ final class PostgresSession: StorageSession {
 extension ServerError {
     /// A failure of PostgreSQL as the client sees it: 503 with `Retry-After`
     /// when the database is unreachable, shutting down or lost a race too
-    /// often; 500 otherwise, with PostgreSQL's one line.
+    /// often; 507 `STORAGE_FULL` with `Retry-After` when its disk is full
+    /// (SQLSTATE 53100); 500 otherwise, with PostgreSQL's one line.
     static func database(_ error: PostgresError) -> ServerError {
         switch error.code {
         case .connection, .unavailable:
             return .unavailable("the server cannot reach its database right now; retry in 5 seconds", retryAfter: 5)
         case .serializationFailure, .deadlock, .uniqueViolation:
             return .busy()
+        case .diskFull:
+            return .storageFull()
         default:
             return .internal("the server's database failed: \(error.message)")
         }

@@ -56,7 +56,7 @@ struct SQLiteUploadStore: UploadStore {
             if let refusal = admit(held) { throw refusal }
             let descriptor = open(file, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else {
-                throw ServerError.internal("cannot begin the upload on the server's disk (\(String(cString: strerror(errno)))); try again later")
+                throw ServerError.disk("cannot begin the upload on the server's disk; try again later", errno: errno)
             }
             close(descriptor)
             do throws(ServerError) {
@@ -87,16 +87,32 @@ struct SQLiteUploadStore: UploadStore {
         guard held.offset == upload.offset else { return .moved(held.offset) }
         // Bytes past the offset are from an append that never committed: they go first.
         guard ftruncate(descriptor, off_t(held.offset)) == 0 else { throw ServerError.internal("cannot trim the upload") }
-        try UploadBytes.read(source, count: count) { at, bytes throws(ServerError) in
-            try UploadBytes.write(bytes, to: descriptor, at: held.offset + at)
+        do throws(ServerError) {
+            try UploadBytes.read(source, count: count) { at, bytes throws(ServerError) in
+                try UploadBytes.write(bytes, to: descriptor, at: held.offset + at)
+            }
+        } catch {
+            // Bytes that were not kept give their room back at once; the offset still says what is held.
+            _ = ftruncate(descriptor, off_t(held.offset))
+            throw error
         }
         guard fsync(descriptor) == 0 else {
-            throw ServerError.internal("cannot flush the upload to the server's disk (\(String(cString: strerror(errno)))); send it again later")
+            let failure = ServerError.disk("cannot flush the upload to the server's disk; send it again later", errno: errno)
+            // Bytes that were not kept give their room back at once; the offset still says what is held.
+            _ = ftruncate(descriptor, off_t(held.offset))
+            throw failure
         }
         let next = held.offset + count
-        let changed = try storage.withDatabase(writing: true) { db throws(ServerError) -> Int in
-            try db.changing("UPDATE resumable_uploads SET byte_offset = ?, expires_at = ? WHERE id = ? AND byte_offset = ?",
-                            [.integer(next), .integer(Int64(expiresAt.timeIntervalSince1970)), .text(upload.id), .integer(held.offset)])
+        let changed: Int
+        do throws(ServerError) {
+            changed = try storage.withDatabase(writing: true) { db throws(ServerError) -> Int in
+                try db.changing("UPDATE resumable_uploads SET byte_offset = ?, expires_at = ? WHERE id = ? AND byte_offset = ?",
+                                [.integer(next), .integer(Int64(expiresAt.timeIntervalSince1970)), .text(upload.id), .integer(held.offset)])
+            }
+        } catch where error.code == "STORAGE_FULL" {
+            // The database could not move the offset (its transaction rolled back): the bytes past it give their room back.
+            _ = ftruncate(descriptor, off_t(held.offset))
+            throw error
         }
         return changed == 1 ? .appended(next) : .moved(held.offset)
     }

@@ -26,6 +26,8 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         case rateLimited = "RATE_LIMITED"
         /// 503: the server is busy or down for now; see `retryAfter`.
         case unavailable = "UNAVAILABLE"
+        /// 507 `STORAGE_FULL`: the server's disk is full; see `retryAfter`. Transient, like 503.
+        case storageFull = "STORAGE_FULL"
         /// Any other 5xx: the server failed; transient.
         case serverError = "SERVER_ERROR"
         /// No connection: the host is unreachable or did not answer in time.
@@ -55,7 +57,7 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     public let status: Int?
     /// The contract's machine code from the error envelope (`BAD_REQUEST`, ...), when there was one.
     public let serverCode: String?
-    /// Seconds the server asked to wait before trying again (429 and 503).
+    /// Seconds the server asked to wait before trying again (429, 503 and 507).
     public let retryAfter: Double?
 
     /// An error; `status`, `serverCode` and `retryAfter` only when the server gave them.
@@ -70,7 +72,7 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     /// True when trying again later may succeed without anyone changing anything.
     public var isTransient: Bool {
         switch code {
-        case .offline, .connectionLost, .rateLimited, .unavailable, .serverError: true
+        case .offline, .connectionLost, .rateLimited, .unavailable, .storageFull, .serverError: true
         case .invalidResponse: (status ?? 0) >= 500
         default: false
         }
@@ -113,6 +115,10 @@ extension APIError {
                             status: status, serverCode: serverCode, retryAfter: retryAfter)
         case 503:
             return APIError(.unavailable, "The server at \(host) is busy or down (HTTP 503)\(wait).",
+                            status: status, serverCode: serverCode, retryAfter: retryAfter)
+        case 507:
+            return APIError(.storageFull, "The server at \(host) cannot store anything: its disk is full (HTTP 507); "
+                            + "nothing on this device was lost\(wait).",
                             status: status, serverCode: serverCode, retryAfter: retryAfter)
         default:
             break

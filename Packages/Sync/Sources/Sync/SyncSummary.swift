@@ -201,3 +201,12 @@ public struct SyncSummary: Sendable, Hashable {
         return .object(object)
     }
 }
+
+extension SyncSummary {
+    /// What an `offline` cycle waits for, as the person reads it: "room on
+    /// the server" when the server answered that its disk is full (it is
+    /// reachable; the wait is for its operator), else "network".
+    public var waitingFor: String {
+        (error ?? referenceError)?.code == APIError.Code.storageFull.rawValue ? "room on the server" : "network"
+    }
+}

@@ -17,6 +17,8 @@ final class WebhookDispatcher: Sendable {
     private let bell: WebhookBell
     private let log: ServerLog
     private let metrics: ServerMetrics
+    /// A full disk is said once in a while, not at every poll.
+    private let diskFull: DiskFullAlarm
     private let stopping = Atomic<Bool>(false)
     /// When (seconds since 1970) the next clearing of old deliveries is due; the sender that takes it moves it on.
     private let nextPrune = Atomic<Int64>(0)
@@ -24,7 +26,9 @@ final class WebhookDispatcher: Sendable {
     private let fanning = Atomic<Bool>(false)
     private let running = DispatchGroup()
 
-    init(store: any ServerStorage, settings: WebhookSettings, bell: WebhookBell, log: ServerLog, metrics: ServerMetrics) {
+    init(store: any ServerStorage, settings: WebhookSettings, bell: WebhookBell, log: ServerLog, metrics: ServerMetrics,
+         diskFull: DiskFullAlarm = DiskFullAlarm()) {
+        self.diskFull = diskFull
         self.metrics = metrics
         self.store = store
         self.settings = settings
@@ -66,7 +70,7 @@ final class WebhookDispatcher: Sendable {
                                                        lease: lease, limit: 1)
                 }
             } catch {
-                log.note("webhook deliveries cannot be read now: \(error.message)", level: .warn)
+                if !diskFull.noted(error, in: log) { log.note("webhook deliveries cannot be read now: \(error.message)", level: .warn) }
                 seen = bell.wait(after: bell.count, timeout: max(settings.poll, 1))
                 continue
             }
@@ -93,7 +97,7 @@ final class WebhookDispatcher: Sendable {
             if made > 0 { bell.ring() }
             return made
         } catch {
-            log.note("webhook events cannot be read now: \(error.message)", level: .warn)
+            if !diskFull.noted(error, in: log) { log.note("webhook events cannot be read now: \(error.message)", level: .warn) }
             return 0
         }
     }
@@ -113,7 +117,7 @@ final class WebhookDispatcher: Sendable {
             }
             if cleared > 0 { log.note("cleared \(cleared) webhook deliveries delivered before \(cutoff)", level: .info) }
         } catch {
-            log.note("old webhook deliveries could not be cleared: \(error.message)", level: .warn)
+            if !diskFull.noted(error, in: log) { log.note("old webhook deliveries could not be cleared: \(error.message)", level: .warn) }
         }
     }
 
@@ -150,7 +154,7 @@ final class WebhookDispatcher: Sendable {
             }
         } catch {
             // Unrecorded: the lease runs out and the delivery is attempted again (the receiver drops the duplicate by its id).
-            log.note("webhook delivery \(delivery.id) could not be recorded: \(error.message)", level: .warn)
+            if !diskFull.noted(error, in: log) { log.note("webhook delivery \(delivery.id) could not be recorded: \(error.message)", level: .warn) }
             return
         }
         if kept { metrics.webhookAttempted(record.state) }

@@ -1,0 +1,48 @@
+import Foundation
+import ServerHTTP
+import Synchronization
+
+/// Decides when the server says, in its log, that its disk is full: one
+/// line at the first write refused for it (a request answered 507
+/// `STORAGE_FULL`, a webhook delivery that could not be recorded), then at
+/// most one line every `interval` while refusals go on, counting those not
+/// written. A disk that stays full for hours so leaves a few lines, not one
+/// per request.
+final class DiskFullAlarm: Sendable {
+    private struct State {
+        /// When the last line was written (uptime nanoseconds); nil before the first.
+        var lastLine: UInt64?
+        /// Refusals since that line.
+        var unsaid = 0
+    }
+
+    private let state = Mutex(State())
+    private let interval: UInt64
+
+    /// An alarm that repeats itself at most every `seconds` (ten minutes by default).
+    init(seconds: UInt64 = 600) {
+        interval = seconds * 1_000_000_000
+    }
+
+    /// Counts one refusal; the line to log now, or nil when one was logged within `interval`.
+    func refused(now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> String? {
+        state.withLock { state -> String? in
+            if let last = state.lastLine, now &- last < interval {
+                state.unsaid += 1
+                return nil
+            }
+            let more = state.unsaid > 0 ? " (\(state.unsaid) more writes refused since the last line like this)" : ""
+            state.lastLine = now
+            state.unsaid = 0
+            return "the server's disk is full: uploads and syncs are refused 507 STORAGE_FULL until space is freed on the disk of the database and the upload folder; reads go on, nothing accepted was lost, nothing needs a restart\(more)"
+        }
+    }
+
+    /// For a `STORAGE_FULL` error: counts it, writes the line when one is due, and
+    /// answers true (the caller writes nothing of its own). False for any other error.
+    func noted(_ error: ServerError, in log: ServerLog) -> Bool {
+        guard error.code == "STORAGE_FULL" else { return false }
+        if let line = refused() { log.note(line, level: .error) }
+        return true
+    }
+}
