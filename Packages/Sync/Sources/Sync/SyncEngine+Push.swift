@@ -42,7 +42,8 @@ extension SyncEngine {
         do throws(APIError) {
             let response = try await client.syncReports(request)
             rememberContract(response.contractVersion ?? "1.0")
-            return .batchAnswered(results: response.results, minimumAppVersion: response.minSupportedAppVersion)
+            return .batchAnswered(results: response.results, minimumAppVersion: response.minSupportedAppVersion,
+                                  serverGeneration: response.serverGeneration)
         } catch {
             return .batchFailed(SyncFailure(error))
         }
