@@ -114,9 +114,15 @@ struct BackupRestoreTests {
         let synced = try await syncing.value
         try #require(synced.status == 0, "\(synced.stdout)\(synced.stderr)")
 
-        // After the backup: more reports accepted, on both devices.
+        // After the backup: more reports accepted, on both devices, and an amendment of one the backup holds.
         let late = [try completedReport(first, photo: "l1.jpg", seed: 31), try completedReport(first, photo: "l2.jpg", seed: 32)]
+        let amended = early[0]
+        try #require(try first.jqc(["amend", amended]).status == 0)
+        try #require(try first.jqc(["answer", amended, "2", "2"]).status == 0)
+        try first.sign(amended)
+        try #require(try first.jqc(["complete", amended]).status == 0)
         try #require(try first.jqc(["sync"]).status == 0)
+        try #require(try first.show(amended)["base_revision"] == 2)
         let secondLate = try completedReport(second, photo: "l3.jpg", seed: 33)
         try #require(try second.jqc(["sync"]).status == 0)
         var lateServerIDs: [String] = []
@@ -134,16 +140,18 @@ struct BackupRestoreTests {
             let hashes = try await serverPhotoHashes(server, serverID: serverID, token: token)
             #expect(hashes == (shown["photos"]?.arrayValue ?? []).compactMap { $0["sha256"]?.stringValue }, "report \(id)")
         }
-        // Those accepted after it are not.
+        // Those accepted after it are not, nor the amendment.
         for id in late { #expect(try copies(fresh, id) == 0) }
+        let amendedServerID = try #require(try first.show(amended)["server_id"]?.stringValue)
+        #expect(try await HTTPTestClient().send("GET", server.url("/reports/\(amendedServerID)"), token: token).data["report"]?["revision"] == 1)
 
-        // The devices sync again: the first sends its two late reports, and says so.
+        // The devices sync again: the first sends its two late reports and its amendment, and says so.
         try first.route(to: server.baseURL)
         try second.route(to: server.baseURL)
         let (firstStatus, firstSync) = try first.document(["sync"])
         #expect(firstStatus == 0, "\(firstSync)")
-        #expect(firstSync["server_restored"]?["reports_sent_again"] == 2, "\(firstSync)")
-        #expect(firstSync["accepted"] == 2)
+        #expect(firstSync["server_restored"]?["reports_sent_again"] == 3, "\(firstSync)")
+        #expect(firstSync["accepted"] == 3)
         let text = try second.jqc(["sync"])
         #expect(text.status == 0, "\(text.stdout)\(text.stderr)")
         #expect(text.stdout.contains("The server was restored from a backup:"), "\(text.stdout)")
@@ -160,6 +168,11 @@ struct BackupRestoreTests {
                 #expect(!hashes.isEmpty && hashes == (shown["photos"]?.arrayValue ?? []).compactMap { $0["sha256"]?.stringValue }, "report \(id)")
             }
         }
+        // The amendment is the server's revision 2 again, with the device's answer.
+        let held = try await HTTPTestClient().send("GET", server.url("/reports/\(amendedServerID)"), token: token).data["report"]
+        #expect(held?["revision"] == 2)
+        #expect(held?["payload"]?["answers"]?["2"] == 2)
+        #expect(try first.show(amended)["server_id"]?.stringValue == amendedServerID)
         // The late reports were sent as new uploads: new server ids.
         for (id, old) in zip(late, lateServerIDs) { #expect(try first.show(id)["server_id"]?.stringValue != old) }
         // A second sync has nothing to send again.

@@ -29,8 +29,8 @@ struct RestoredServerStoreTests {
     func reportLost(kind: StoreKind) throws {
         let t = try TestStore(kind)
         let (report, photos) = try synced(t)
-        #expect(try t.store.acceptedReports() == [AcceptedReport(localID: report.localID, serverID: "srv-1", uploadedPhotos: photos.map(\.localID))])
-        let again = try t.store.sendAgain(report.localID, photos: nil)
+        #expect(try t.store.acceptedReports() == [AcceptedReport(localID: report.localID, serverID: "srv-1", baseRevision: 1, uploadedPhotos: photos.map(\.localID))])
+        let again = try t.store.sendAgain(report.localID, .report)
         #expect(again.state == .pending && again.serverID == nil && again.lifecycle.baseRevision == nil)
         let queued = try #require(try t.store.pendingQueue().first)
         #expect(queued.localID == report.localID && queued.acceptedRevision == nil && queued.outstandingPhotos == 2)
@@ -41,7 +41,7 @@ struct RestoredServerStoreTests {
     func photoLost(kind: StoreKind) throws {
         let t = try TestStore(kind)
         let (report, photos) = try synced(t)
-        let again = try t.store.sendAgain(report.localID, photos: [photos[1].localID])
+        let again = try t.store.sendAgain(report.localID, .photos([photos[1].localID]))
         #expect(again.state == .pending && again.serverID == "srv-1" && again.lifecycle.acceptedRevision == 1)
         #expect(try t.store.outstandingPhotoCount(ofReport: report.localID) == 1)
         #expect(try t.store.photos(uploadState: .pending).map(\.localID) == [photos[1].localID])
@@ -56,5 +56,21 @@ struct RestoredServerStoreTests {
         #expect(try t.store.meta(MetaKey.serverGeneration) == "g2")
         #expect(try t.store.meta(MetaKey.reviewsCursor) == nil)
         #expect(try t.store.meta(MetaKey.assignmentsCursor) == nil)
+    }
+}
+
+extension RestoredServerStoreTests {
+    @Test("a report the server holds at an older revision is queued again on top of it, with the photos it lacks", arguments: StoreKind.allCases)
+    func revisionLost(kind: StoreKind) throws {
+        let t = try TestStore(kind)
+        let (report, photos) = try synced(t)
+        try t.store.apply(.amend, to: report.localID)
+        try t.store.apply(.complete, to: report.localID)
+        try t.store.apply(.accepted(serverID: "srv-1", revision: 2, photosOutstanding: 0), to: report.localID)
+        #expect(try t.store.acceptedReports().first?.baseRevision == 2)
+        let again = try t.store.sendAgain(report.localID, .revision(serverRevision: 1, photos: [photos[0].localID]))
+        #expect(again.state == .pending && again.serverID == "srv-1" && again.lifecycle.baseRevision == 1)
+        let queued = try #require(try t.store.pendingQueue().first)
+        #expect(queued.acceptedRevision == nil && queued.outstandingPhotos == 1, "sent as a revision, then its photo")
     }
 }

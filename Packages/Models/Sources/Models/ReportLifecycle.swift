@@ -172,6 +172,16 @@ extension ReportLifecycle {
             lastError = nil
             return [.enqueueUpload]
 
+        case (.synced, .serverBehind(let revision)) where serverID != nil && revision < (baseRevision ?? 0),
+             (.pending, .serverBehind(let revision)) where acceptedRevision != nil && revision < (baseRevision ?? 0):
+            // The restored server holds an older revision: these answers go again, based on it.
+            state = .pending
+            baseRevision = revision
+            acceptedRevision = nil
+            attemptCount = 0
+            lastError = nil
+            return [.enqueueUpload]
+
         case (.pending, .serverLostPhotos) where acceptedRevision != nil:
             attemptCount = 0
             return [.enqueueUpload]

@@ -55,6 +55,10 @@ public enum ReportEvent: Sendable, Hashable {
     /// The server was restored from a backup that holds this report but
     /// not every photo this device uploaded: those are sent again.
     case serverLostPhotos
+    /// The server was restored from a backup that holds this report at
+    /// `revision`, older than this device's: the device's answers are sent
+    /// again as a new revision on top of it.
+    case serverBehind(revision: Int)
 
     /// The event's name as a person would say it, for messages.
     public var name: String {
@@ -76,6 +80,7 @@ public enum ReportEvent: Sendable, Hashable {
         case .reviewed: return "record a review"
         case .serverLost: return "send again to a restored server"
         case .serverLostPhotos: return "send photos again to a restored server"
+        case .serverBehind: return "send a revision again to a restored server"
         }
     }
 }

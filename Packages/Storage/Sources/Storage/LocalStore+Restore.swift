@@ -8,15 +8,29 @@ public struct AcceptedReport: Sendable, Hashable {
     public var localID: UUID
     /// Its server id.
     public var serverID: String
+    /// The server revision this device's answers are (its base revision).
+    public var baseRevision: Int
     /// Its photos this device uploaded.
     public var uploadedPhotos: [UUID]
 
     /// An accepted report.
-    public init(localID: UUID, serverID: String, uploadedPhotos: [UUID]) {
+    public init(localID: UUID, serverID: String, baseRevision: Int, uploadedPhotos: [UUID]) {
         self.localID = localID
         self.serverID = serverID
+        self.baseRevision = baseRevision
         self.uploadedPhotos = uploadedPhotos
     }
+}
+
+/// What a restored server lacks of a report the device holds as accepted.
+public enum RestoreRepair: Sendable, Hashable {
+    /// The report itself: it goes back in the queue as never sent, every photo with it (`serverLost`).
+    case report
+    /// The device's revision: the server holds `serverRevision`, older; the
+    /// answers go again based on it (`serverBehind`), these photos with them.
+    case revision(serverRevision: Int, photos: [UUID])
+    /// These photos: uploaded again (`serverLostPhotos`).
+    case photos([UUID])
 }
 
 /// After the server was restored from a backup (its `server_generation`
@@ -29,7 +43,7 @@ extension LocalStore {
     public func acceptedReports() throws(StorageError) -> [AcceptedReport] {
         try read { db throws(StorageError) -> [AcceptedReport] in
             let rows = try db.rows("""
-                SELECT local_id, server_id FROM reports
+                SELECT local_id, server_id, base_revision FROM reports
                 WHERE server_id IS NOT NULL AND (state = ? OR (state = ? AND accepted_revision IS NOT NULL))
                 ORDER BY creation_seq
                 """, [.text(ReportState.synced.rawValue), .text(ReportState.pending.rawValue)])
@@ -41,20 +55,27 @@ extension LocalStore {
                 let photos = try db.rows("SELECT local_id FROM photos WHERE report_local_id = ? AND upload_state = ? ORDER BY creation_seq",
                                          [SQLValue(localID), .text(PhotoUploadState.uploaded.rawValue)])
                     .compactMap { $0["local_id"].stringValue.flatMap(UUID.init(uuidString:)) }
-                reports.append(AcceptedReport(localID: localID, serverID: serverID, uploadedPhotos: photos))
+                reports.append(AcceptedReport(localID: localID, serverID: serverID, baseRevision: Int(row["base_revision"].int64Value ?? 0),
+                                              uploadedPhotos: photos))
             }
             return reports
         }
     }
 
-    /// Sends a report again to a restored server, in one transaction: with
-    /// `photos` nil the server lost the report, which goes back in the queue
-    /// as never sent, every photo with it (`serverLost`); otherwise the
-    /// server holds it without these photos, which are uploaded again
-    /// (`serverLostPhotos`). A resumable upload begun for them is forgotten.
+    /// Sends again to a restored server what it lacks of a report, in one
+    /// transaction: the lifecycle's event for `repair`, and the photos it
+    /// names (every one, for a lost report) set back to PENDING, any
+    /// resumable upload begun for them forgotten.
     @discardableResult
-    public func sendAgain(_ localID: UUID, photos: [UUID]?) throws(StorageError) -> Report {
-        try perform(photos == nil ? .serverLost : .serverLostPhotos, on: localID, edit: nil, score: nil, alongside: { db throws(StorageError) in
+    public func sendAgain(_ localID: UUID, _ repair: RestoreRepair) throws(StorageError) -> Report {
+        let event: ReportEvent
+        var photos: [UUID]?
+        switch repair {
+        case .report: event = .serverLost
+        case .revision(let revision, let lacking): event = .serverBehind(revision: revision); photos = lacking
+        case .photos(let lacking): event = .serverLostPhotos; photos = lacking
+        }
+        return try perform(event, on: localID, edit: nil, score: nil, alongside: { db throws(StorageError) in
             let ids: [UUID]
             if let photos {
                 ids = photos

@@ -8,8 +8,9 @@ extension SyncEngine {
     /// server was restored from a backup, so every report held as accepted is
     /// asked for (`GET /reports/{server_id}`); one the server no longer has
     /// goes back in the queue as a new upload with the same local id, one it
-    /// has without some photo this device uploaded gets those photos sent
-    /// again; then the cursors are dropped and the generation stored. A
+    /// holds at an older revision is sent again as a revision on top of it,
+    /// one it has without some photo this device uploaded gets those photos
+    /// sent again; then the cursors are dropped and the generation stored. A
     /// check cut short stores nothing: the next cycle checks again.
     func checkGeneration(_ generation: String) async throws(StorageError) -> SyncCycle.Event {
         let stored = try store.meta(MetaKey.serverGeneration)
@@ -20,19 +21,30 @@ extension SyncEngine {
         }
         var restore = ServerRestore()
         for report in try store.acceptedReports() {
-            var missing: [UUID]?
+            let repair: RestoreRepair
             do throws(APIError) {
-                let held = Set(try await client.serverReport(serverID: report.serverID).photos.map(\.localID))
-                missing = report.uploadedPhotos.filter { !held.contains($0) }
+                let held = try await client.serverReport(serverID: report.serverID)
+                let photos = Set(held.photos.map(\.localID))
+                let missing = report.uploadedPhotos.filter { !photos.contains($0) }
+                if held.revision < report.baseRevision {
+                    repair = .revision(serverRevision: held.revision, photos: missing)
+                } else if !missing.isEmpty {
+                    repair = .photos(missing)
+                } else {
+                    continue
+                }
             } catch where error.code == .notFound {
-                missing = nil
+                repair = .report
             } catch {
                 return .generationCheckFailed(SyncFailure(error))
             }
-            if let photos = missing, photos.isEmpty { continue }
             do throws(StorageError) {
-                try store.sendAgain(report.localID, photos: missing)
-                if let photos = missing { restore.photosSentAgain += photos.count } else { restore.reportsSentAgain += 1 }
+                try store.sendAgain(report.localID, repair)
+                switch repair {
+                case .report: restore.reportsSentAgain += 1
+                case .revision(_, let photos): restore.reportsSentAgain += 1; restore.photosSentAgain += photos.count
+                case .photos(let photos): restore.photosSentAgain += photos.count
+                }
             } catch where error.code == .notAllowed || error.code == .notFound {
                 // Another process moved or removed it meanwhile.
                 continue
