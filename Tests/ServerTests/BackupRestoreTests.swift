@@ -194,6 +194,9 @@ struct BackupRestoreTests {
             #expect(!FileManager.default.fileExists(atPath: file))
             return
         }
+        let missing = try Programs.run("jqc-server", ["admin", "backup", "--db", folder.path("none.db"), "-o", folder.path("none-backup.db")])
+        #expect(missing.status == 3 && missing.stderr.contains("no database"), "\(missing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("none.db")), "a missing database is not made")
         try backUp(server.databasePath, to: file)
         let again = try Programs.run("jqc-server", ["admin", "backup", "--db", server.databasePath, "-o", file])
         #expect(again.status == 7, "\(again.stderr)")
