@@ -100,6 +100,7 @@ struct BackupRestoreTests {
         let database = server.databasePath
         let first = try DemoProfile.signedIn(to: server.baseURL)
         let second = try DemoProfile.signedIn(to: server.baseURL)
+        let third = try DemoProfile.signedIn(to: server.baseURL)
 
         // Before the backup: the first device's reports are accepted with their photos.
         let early = [try completedReport(first, photo: "e1.jpg", seed: 11), try completedReport(first, photo: "e2.jpg", seed: 12)]
@@ -125,6 +126,8 @@ struct BackupRestoreTests {
         try #require(try first.show(amended)["base_revision"] == 2)
         let secondLate = try completedReport(second, photo: "l3.jpg", seed: 33)
         try #require(try second.jqc(["sync"]).status == 0)
+        let thirdLate = try completedReport(third, photo: "l4.jpg", seed: 34)
+        try #require(try third.jqc(["sync"]).status == 0)
         var lateServerIDs: [String] = []
         for id in late { lateServerIDs.append(try #require(try first.show(id)["server_id"]?.stringValue)) }
         #expect(server.stop() == 0)
@@ -148,17 +151,21 @@ struct BackupRestoreTests {
         // The devices sync again: the first sends its two late reports and its amendment, and says so.
         try first.route(to: server.baseURL)
         try second.route(to: server.baseURL)
+        try third.route(to: server.baseURL)
         let (firstStatus, firstSync) = try first.document(["sync"])
         #expect(firstStatus == 0, "\(firstSync)")
         #expect(firstSync["server_restored"]?["reports_sent_again"] == 3, "\(firstSync)")
         #expect(firstSync["accepted"] == 3)
-        let text = try second.jqc(["sync"])
+        let text = try third.jqc(["sync"])
         #expect(text.status == 0, "\(text.stdout)\(text.stderr)")
-        #expect(text.stdout.contains("The server was restored from a backup:"), "\(text.stdout)")
-        #expect(text.stdout.contains("sent again"), "\(text.stdout)")
+        #expect(text.stdout.contains("The server was restored from a backup: 1 report sent again."), "\(text.stdout)")
+        // The agent logs it.
+        let agent = try second.agent(["run", "--once"])
+        #expect(agent.status == 0, "\(agent.stderr)")
+        #expect(agent.stderr.contains("\"server_restored\"") && agent.stderr.contains("The server was restored from a backup:"), "\(agent.stderr)")
 
         // Each report once on the server, every photo byte for byte, every report SYNCED on its device.
-        for (profile, ids) in [(first, early + late), (second, during + [secondLate])] {
+        for (profile, ids) in [(first, early + late), (second, during + [secondLate]), (third, [thirdLate])] {
             for id in ids {
                 #expect(try copies(fresh, id) == 1, "report \(id) is held exactly once")
                 let shown = try profile.show(id)
