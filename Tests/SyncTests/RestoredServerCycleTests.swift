@@ -50,6 +50,28 @@ import Testing
         #expect(cycle.summary.accepted == 1)
     }
 
+    @Test("with an amendment queued, an empty batch learns the generation first, and the amendment goes only after the check")
+    func amendmentWaitsForTheCheck() {
+        let amendment = UUID(), fresh = UUID()
+        var (cycle, actions) = pushing([SyncCycle.Candidate(localID: fresh), SyncCycle.Candidate(localID: amendment, isAmendment: true)])
+        #expect(actions.first == .sendBatch([]))
+        actions = cycle.handle(.batchAnswered(results: [], minimumAppVersion: "1.0.0", serverGeneration: "g1"))
+        #expect(actions == [.storeMinimumAppVersion("1.0.0"), .checkGeneration("g1")], "nothing else is sent before the check")
+        // The same generation as stored: the push goes on where it was.
+        #expect(cycle.handle(.generationChecked(restore: nil)) == [.sendBatch([fresh, amendment])])
+    }
+
+    @Test("without an amendment queued, the reports go at once and the generation is checked after the first answer")
+    func noProbeForNewReports() {
+        let reports = (0..<150).map { _ in UUID() }
+        var (cycle, actions) = pushing(reports.map { SyncCycle.Candidate(localID: $0) })
+        #expect(actions.first == .sendBatch(Array(reports[0..<100])))
+        actions = cycle.handle(.batchAnswered(results: reports[0..<100].map { SyncResult(localID: $0, status: .accepted, serverID: "s", revision: 1) },
+                                              minimumAppVersion: "1.0.0", serverGeneration: "g1"))
+        #expect(actions.last == .checkGeneration("g1"))
+        #expect(cycle.handle(.generationChecked(restore: nil)) == [.sendBatch(Array(reports[100...]))])
+    }
+
     @Test("a check cut short by the network ends the cycle offline; the generation is checked again next time")
     func checkOffline() {
         var (cycle, _) = pushing([])

@@ -53,10 +53,14 @@ public struct SyncCycle: Sendable {
         public var outstandingPhotos: Int
         /// The parent of a re-inspection, whose follow-up flag acceptance clears.
         public var parentLocalID: UUID?
+        /// True for an amendment: a revision on top of one the server accepted
+        /// (it names a server id and a base revision), which a restored server may lack.
+        public var isAmendment: Bool
 
         /// A candidate.
         public init(localID: UUID, attemptCount: Int = 0, nextAttemptAt: Date? = nil, awaitingPhotos: Bool = false,
-                    outstandingPhotos: Int = 0, parentLocalID: UUID? = nil) {
+                    outstandingPhotos: Int = 0, parentLocalID: UUID? = nil, isAmendment: Bool = false) {
+            self.isAmendment = isAmendment
             self.localID = localID
             self.attemptCount = attemptCount
             self.nextAttemptAt = nextAttemptAt
@@ -222,6 +226,8 @@ public struct SyncCycle: Sendable {
     private var seenGeneration: String?
     /// True once this cycle checked the generation (the queue is read again after a restore).
     private var generationChecked = false
+    /// The batch after which the generation was checked: the push goes on after it.
+    private var checkedAfter = -1
 
     /// A cycle that has not started.
     public init(policy: RetryPolicy = RetryPolicy(), now: Date, retentionDays: Int, askedByPerson: Bool = false,
@@ -277,9 +283,9 @@ public struct SyncCycle: Sendable {
 
         case (.checkGeneration, .generationChecked(let restore)):
             generationChecked = true
-            guard let restore else { return beginPhotos() }
+            guard let restore else { return nextBatch(after: checkedAfter, recording: []) }
             summary.serverRestore = restore
-            guard restore.reportsSentAgain > 0 || restore.photosSentAgain > 0 else { return beginPhotos() }
+            guard restore.reportsSentAgain > 0 || restore.photosSentAgain > 0 else { return nextBatch(after: checkedAfter, recording: []) }
             // What the restored server lacked is PENDING again: read the queue again and send it in this cycle.
             phase = .loadQueue
             return [.loadQueue]
@@ -294,7 +300,7 @@ public struct SyncCycle: Sendable {
             case .transient, .refused:
                 // The generation is not stored: the next cycle checks again.
                 summary.error = failure
-                return beginPhotos()
+                return nextBatch(after: checkedAfter, recording: [])
             }
 
         case (.loadPhotoWork, .photoWorkLoaded(let work)):
@@ -380,20 +386,28 @@ public struct SyncCycle: Sendable {
         // Only after a good reference pull: a probe must not make a cycle whose
         // pull failed look as if it reached the server usefully.
         if batches.isEmpty, summary.reference != nil, !generationChecked { batches = [[]] }
+        // An amendment names a server id and a revision that a server restored from a backup
+        // may lack: an empty batch learns the generation first, and it is checked before any is sent.
+        if !generationChecked, batches.first?.isEmpty == false, due.contains(where: { candidates[$0]?.isAmendment == true }) {
+            batches.insert([], at: 0)
+        }
         return nextBatch(after: -1, recording: [])
     }
 
     /// The next batch, or the photo phase, with `recording` (what the batch
     /// just answered left to write). The next batch is sent first, and the
     /// one after it prepared, so the driver works while it is in flight; the
-    /// photo phase reads what was written, so it comes last.
+    /// photo phase reads what was written, so it comes last. After the first
+    /// answer that names the server's generation, the generation is checked
+    /// (once a cycle) before anything more is sent.
     private mutating func nextBatch(after index: Int, recording: [Action]) -> [Action] {
+        if index >= 0, let seenGeneration, !generationChecked {
+            phase = .checkGeneration
+            checkedAfter = index
+            return recording + [.checkGeneration(seenGeneration)]
+        }
         let next = index + 1
         guard next < batches.count else {
-            if let seenGeneration, !generationChecked {
-                phase = .checkGeneration
-                return recording + [.checkGeneration(seenGeneration)]
-            }
             return recording + beginPhotos()
         }
         phase = .pushReports(batch: next)

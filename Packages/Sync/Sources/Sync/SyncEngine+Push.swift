@@ -9,7 +9,8 @@ extension SyncEngine {
         try store.pendingQueue().map { report in
             SyncCycle.Candidate(localID: report.localID, attemptCount: report.attemptCount, nextAttemptAt: report.nextAttemptAt,
                                 awaitingPhotos: report.acceptedRevision != nil, outstandingPhotos: report.outstandingPhotos,
-                                parentLocalID: report.parentLocalID)
+                                parentLocalID: report.parentLocalID,
+                                isAmendment: report.serverID != nil && report.acceptedRevision == nil)
         }
     }
 
