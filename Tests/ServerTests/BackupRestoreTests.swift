@@ -88,6 +88,14 @@ struct BackupRestoreTests {
         return hashes
     }
 
+    /// Amends a report: field 2 changed, signed again, completed.
+    func amend(_ profile: DemoProfile, _ id: String, answer: String) throws {
+        try #require(try profile.jqc(["amend", id]).status == 0)
+        try #require(try profile.jqc(["answer", id, "2", answer]).status == 0)
+        try profile.sign(id)
+        try #require(try profile.jqc(["complete", id]).status == 0)
+    }
+
     func supervisorToken(_ server: ServerProcess) async throws -> String {
         let login = try await HTTPTestClient().send("POST", server.url("/auth/login"), json: ["username": "supervisor", "password": "supervisor-pass"])
         return try #require(login.data["access_token"]?.stringValue)
@@ -122,8 +130,11 @@ struct BackupRestoreTests {
         try #require(try first.jqc(["answer", amended, "2", "2"]).status == 0)
         try first.sign(amended)
         try #require(try first.jqc(["complete", amended]).status == 0)
+        let twice = early[1]
+        try amend(first, twice, answer: "3")
         try #require(try first.jqc(["sync"]).status == 0)
         try #require(try first.show(amended)["base_revision"] == 2)
+        try #require(try first.show(twice)["base_revision"] == 2)
         let secondLate = try completedReport(second, photo: "l3.jpg", seed: 33)
         try #require(try second.jqc(["sync"]).status == 0)
         let thirdLate = try completedReport(third, photo: "l4.jpg", seed: 34)
@@ -131,6 +142,8 @@ struct BackupRestoreTests {
         var lateServerIDs: [String] = []
         for id in late { lateServerIDs.append(try #require(try first.show(id)["server_id"]?.stringValue)) }
         #expect(server.stop() == 0)
+        // While the server is down, the device amends a report again: PENDING on revision 2, which the backup lacks.
+        try amend(first, twice, answer: "1")
 
         let fresh = try restore(file, like: database, into: folder)
         server = try ServerProcess(["--demo"], database: fresh)
@@ -148,14 +161,15 @@ struct BackupRestoreTests {
         let amendedServerID = try #require(try first.show(amended)["server_id"]?.stringValue)
         #expect(try await HTTPTestClient().send("GET", server.url("/reports/\(amendedServerID)"), token: token).data["report"]?["revision"] == 1)
 
-        // The devices sync again: the first sends its two late reports and its amendment, and says so.
+        // The devices sync again: the first sends its two late reports and its two amendments, and says so.
         try first.route(to: server.baseURL)
         try second.route(to: server.baseURL)
         try third.route(to: server.baseURL)
         let (firstStatus, firstSync) = try first.document(["sync"])
         #expect(firstStatus == 0, "\(firstSync)")
-        #expect(firstSync["server_restored"]?["reports_sent_again"] == 3, "\(firstSync)")
-        #expect(firstSync["accepted"] == 3)
+        #expect(firstSync["server_restored"]?["reports_sent_again"] == 4, "\(firstSync)")
+        #expect(firstSync["accepted"] == 4)
+        #expect(firstSync["rejected"] == [], "the amendment waiting to go is not refused as ahead of the server: \(firstSync)")
         let text = try third.jqc(["sync"])
         #expect(text.status == 0, "\(text.stdout)\(text.stderr)")
         #expect(text.stdout.contains("The server was restored from a backup: 1 report sent again."), "\(text.stdout)")
@@ -180,6 +194,11 @@ struct BackupRestoreTests {
         #expect(held?["revision"] == 2)
         #expect(held?["payload"]?["answers"]?["2"] == 2)
         #expect(try first.show(amended)["server_id"]?.stringValue == amendedServerID)
+        // The amendment made while the server was down is revision 2 of the restored server, with its answer.
+        let twiceServerID = try #require(try first.show(twice)["server_id"]?.stringValue)
+        let second2 = try await HTTPTestClient().send("GET", server.url("/reports/\(twiceServerID)"), token: token).data["report"]
+        #expect(second2?["revision"] == 2)
+        #expect(second2?["payload"]?["answers"]?["2"] == 1)
         // The late reports were sent as new uploads: new server ids.
         for (id, old) in zip(late, lateServerIDs) { #expect(try first.show(id)["server_id"]?.stringValue != old) }
         // A second sync has nothing to send again.

@@ -74,3 +74,22 @@ extension RestoredServerStoreTests {
         #expect(queued.acceptedRevision == nil && queued.outstandingPhotos == 1, "sent as a revision, then its photo")
     }
 }
+
+extension RestoredServerStoreTests {
+    @Test("an amendment waiting to go is checked too: sent on top of the older revision the server holds, or as a new report when the server lost it",
+          arguments: StoreKind.allCases)
+    func amendmentWaiting(kind: StoreKind) throws {
+        let t = try TestStore(kind)
+        let (report, _) = try synced(t)
+        try t.store.apply(.amend, to: report.localID)
+        try t.store.apply(.complete, to: report.localID)
+        try t.store.apply(.accepted(serverID: "srv-1", revision: 2, photosOutstanding: 0), to: report.localID)
+        try t.store.apply(.amend, to: report.localID)
+        try t.store.apply(.complete, to: report.localID)
+        #expect(try t.store.acceptedReports().map(\.baseRevision) == [2], "the amendment waiting to go is held on revision 2")
+        let behind = try t.store.sendAgain(report.localID, .revision(serverRevision: 1, photos: []))
+        #expect(behind.state == .pending && behind.lifecycle.baseRevision == 1 && behind.serverID == "srv-1")
+        let lost = try t.store.sendAgain(report.localID, .report)
+        #expect(lost.state == .pending && lost.serverID == nil && lost.lifecycle.baseRevision == nil)
+    }
+}

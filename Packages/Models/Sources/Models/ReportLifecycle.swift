@@ -173,7 +173,7 @@ extension ReportLifecycle {
             return [.enqueueUpload]
 
         case (.synced, .serverBehind(let revision)) where serverID != nil && revision < (baseRevision ?? 0),
-             (.pending, .serverBehind(let revision)) where acceptedRevision != nil && revision < (baseRevision ?? 0):
+             (.pending, .serverBehind(let revision)) where serverID != nil && revision < (baseRevision ?? 0):
             // The restored server holds an older revision: these answers go again, based on it.
             state = .pending
             baseRevision = revision
@@ -182,7 +182,7 @@ extension ReportLifecycle {
             lastError = nil
             return [.enqueueUpload]
 
-        case (.pending, .serverLostPhotos) where acceptedRevision != nil:
+        case (.pending, .serverLostPhotos) where serverID != nil:
             attemptCount = 0
             return [.enqueueUpload]
 

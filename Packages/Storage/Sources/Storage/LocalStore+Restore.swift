@@ -38,13 +38,13 @@ public enum RestoreRepair: Sendable, Hashable {
 /// server lost, each change one transaction.
 extension LocalStore {
     /// The reports this device holds as accepted by the server: SYNCED, and
-    /// PENDING ones accepted that wait for photos, in creation order, with
-    /// their photos already UPLOADED.
+    /// PENDING ones with a server id (accepted and waiting for photos, or an
+    /// amendment waiting to go), in creation order, with their photos already UPLOADED.
     public func acceptedReports() throws(StorageError) -> [AcceptedReport] {
         try read { db throws(StorageError) -> [AcceptedReport] in
             let rows = try db.rows("""
                 SELECT local_id, server_id, base_revision FROM reports
-                WHERE server_id IS NOT NULL AND (state = ? OR (state = ? AND accepted_revision IS NOT NULL))
+                WHERE server_id IS NOT NULL AND state IN (?, ?)
                 ORDER BY creation_seq
                 """, [.text(ReportState.synced.rawValue), .text(ReportState.pending.rawValue)])
             var reports: [AcceptedReport] = []
