@@ -1,5 +1,4 @@
 import ArgumentParsing
-import FieldTypes
 import Foundation
 import Models
 
