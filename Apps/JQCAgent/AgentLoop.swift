@@ -55,6 +55,12 @@ public final class AgentLoop {
                     "message": .string("A supervisor returned report \(short) for changes; 'jqc show \(short)' shows the comments."),
                 ])
             }
+            if let restore = summary.serverRestore {
+                log.log(.warn, "server_restored", [
+                    "reports_sent_again": .integer(Int64(restore.reportsSentAgain)), "photos_sent_again": .integer(Int64(restore.photosSentAgain)),
+                    "message": .string("The server was restored from a backup: \(counted(restore.reportsSentAgain, "report")) sent again, \(counted(restore.photosSentAgain, "photo")) uploaded again."),
+                ])
+            }
             for moved in summary.moved {
                 // Ids and counts only: answers (and the reasons, which may quote them) stay out of the log.
                 let aside = moved.setAside.count

@@ -48,6 +48,7 @@ let allEvents: [ReportEvent] = [
     .transportFailed(code: "SYNC_OFFLINE", message: "no network"),
     .retryRequested, .keepMine, .takeServer, .amend, .discard, .expire,
     .reviewed(ReportReview(state: .returned, revision: 2, comment: "Retake the photo.")),
+    .serverLost, .serverLostPhotos, .serverBehind(revision: 0),
 ]
 
 /// The transition table of PRODUCT.md section 4, written out by hand: what each situation accepts.
@@ -56,8 +57,12 @@ func legalEvents(_ situation: Situation) -> Set<String> {
     case .draft: return ["save an answer", "complete", "delete"]
     case .amendedDraft: return ["save an answer", "complete", "delete", "record a review"]
     case .pending: return ["accept", "mark as conflicting", "reject", "record a failed upload", "retry", "record a review"]
-    case .pendingAwaitingPhotos: return ["finish photo uploads", "record a failed upload", "retry", "record a review"]
-    case .synced: return ["amend", "remove after retention", "record a review"]
+    case .pendingAwaitingPhotos: return ["finish photo uploads", "record a failed upload", "retry", "record a review",
+                                         "send again to a restored server", "send photos again to a restored server",
+                                         "send a revision again to a restored server"]
+    case .synced: return ["amend", "remove after retention", "record a review",
+                          "send again to a restored server", "send photos again to a restored server",
+                          "send a revision again to a restored server"]
     case .conflict: return ["resolve by keeping mine", "resolve by taking the server's", "record a review"]
     case .rejected: return ["save an answer", "complete"]
     }
@@ -83,6 +88,39 @@ struct ReportLifecycleTests {
                 #expect(!error.message.contains("\n"))
             }
         }
+    }
+
+    @Test("a server restored without the report: SYNCED goes back in the queue as never sent, to be uploaded again with its local id")
+    func serverLost() throws {
+        var lifecycle = try Situation.synced.lifecycle()
+        try lifecycle.apply(.reviewed(ReportReview(state: .approved, revision: 1, comment: nil)))
+        #expect(try lifecycle.apply(.serverLost) == [.enqueueUpload])
+        #expect(lifecycle.state == .pending)
+        #expect(lifecycle.serverID == nil && lifecycle.baseRevision == nil && lifecycle.acceptedRevision == nil)
+        #expect(lifecycle.review == nil, "the restored server has no review of it")
+        // Sent again, it is accepted under a new server id like any new report.
+        try lifecycle.apply(.accepted(serverID: "r-2", revision: 1, photosOutstanding: 1))
+        #expect(lifecycle.serverID == "r-2" && lifecycle.acceptedRevision == 1)
+    }
+
+    @Test("a server restored with the report but not every photo: SYNCED waits for those photos again, keeping its server id")
+    func serverLostPhotos() throws {
+        var lifecycle = try Situation.synced.lifecycle()
+        #expect(try lifecycle.apply(.serverLostPhotos) == [.enqueueUpload])
+        #expect(lifecycle.state == .pending && lifecycle.serverID == "r-1" && lifecycle.acceptedRevision == 1)
+        try lifecycle.apply(.photosUploaded)
+        #expect(lifecycle.state == .synced)
+    }
+
+    @Test("a server restored with an older revision: the device's answers go again on top of it; never onto a newer or the same one")
+    func serverBehind() throws {
+        var lifecycle = try Situation.synced.lifecycle()
+        try lifecycle.apply(.amend)
+        try lifecycle.apply(.complete)
+        try lifecycle.apply(.accepted(serverID: "r-1", revision: 2, photosOutstanding: 0))
+        #expect(throws: ModelsError.self) { try lifecycle.apply(.serverBehind(revision: 2)) }
+        #expect(try lifecycle.apply(.serverBehind(revision: 1)) == [.enqueueUpload])
+        #expect(lifecycle.state == .pending && lifecycle.serverID == "r-1" && lifecycle.baseRevision == 1 && lifecycle.acceptedRevision == nil)
     }
 
     @Test("a new report is a DRAFT that can be edited")

@@ -91,6 +91,14 @@ enum SyncPresenter {
 
     /// The summary on stdout; errors and what waits for a person (a conflict, a rejection, the
     /// network) on stderr. Offline with nothing done, there is no summary: only why it waits.
+    /// What a device did when it found its server restored from a backup.
+    static func restoreLine(_ restore: ServerRestore) -> String {
+        var parts: [String] = []
+        if restore.reportsSentAgain > 0 || restore.photosSentAgain == 0 { parts.append(counted(restore.reportsSentAgain, "report") + " sent again") }
+        if restore.photosSentAgain > 0 { parts.append(counted(restore.photosSentAgain, "photo") + " uploaded again") }
+        return "The server was restored from a backup: " + parts.joined(separator: ", ") + "."
+    }
+
     static func output(_ summary: SyncSummary, pending: Int) -> CommandOutput {
         var lines: [String] = []
         var notices: [String] = []
@@ -108,6 +116,9 @@ enum SyncPresenter {
             lines.append("Reports: \(summary.accepted) accepted by the server, \(summary.synced) now SYNCED (with every photo), "
                      + "\(summary.conflicts.count) in conflict, \(summary.rejected.count) rejected, "
                      + "\(summary.failed) not delivered (sent again later).")
+        }
+        if let restore = summary.serverRestore {
+            lines.append(restoreLine(restore))
         }
         // Drafts the cycle's templates moved (each outside string in the line went through the one sanitiser).
         lines += summary.moved.map(\.message)

@@ -26,6 +26,8 @@ extension ReportLifecycle {
             return serverID == nil && state != .pending
                 ? "This report is \(stateName) and the server has not accepted it; a review does not apply to it."
                 : "This report is \(stateName) at revision \(baseRevision ?? 0); a review of the older revision \(new.revision) is ignored."
+        case .serverLost, .serverLostPhotos, .serverBehind:
+            return "This report is \(stateName)\(serverID == nil ? " and the server never accepted it" : ""); only a report the server accepted can be sent again to a restored server."
         case .accepted, .merged, .photosUploaded, .conflict, .rejected, .transportFailed:
             return "A server answer to \(event.name) does not apply to a \(stateName) report\(acceptedRevision != nil ? " already accepted" : "")."
         }

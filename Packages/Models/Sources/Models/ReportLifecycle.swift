@@ -153,6 +153,39 @@ extension ReportLifecycle {
             // Returned or awaiting review: kept until the amendment is synced or a supervisor decides.
             return [.removeLocalCopy]
 
+        case (.synced, .serverLost), (.pending, .serverLost) where serverID != nil:
+            // The restored server never saw it: sent again as a new upload with the same local id.
+            state = .pending
+            serverID = nil
+            baseRevision = nil
+            acceptedRevision = nil
+            attemptCount = 0
+            lastError = nil
+            review = nil
+            return [.enqueueUpload]
+
+        case (.synced, .serverLostPhotos) where serverID != nil:
+            // The server holds this revision but not every photo: PENDING until they are up again.
+            state = .pending
+            acceptedRevision = baseRevision
+            attemptCount = 0
+            lastError = nil
+            return [.enqueueUpload]
+
+        case (.synced, .serverBehind(let revision)) where serverID != nil && revision < (baseRevision ?? 0),
+             (.pending, .serverBehind(let revision)) where serverID != nil && revision < (baseRevision ?? 0):
+            // The restored server holds an older revision: these answers go again, based on it.
+            state = .pending
+            baseRevision = revision
+            acceptedRevision = nil
+            attemptCount = 0
+            lastError = nil
+            return [.enqueueUpload]
+
+        case (.pending, .serverLostPhotos) where serverID != nil:
+            attemptCount = 0
+            return [.enqueueUpload]
+
         case (_, .reviewed(let new)) where (serverID != nil || state == .pending) && new.revision >= (baseRevision ?? 0):
             // A review of the revision this device holds (or a newer one the server made); any state,
             // since a decision may arrive while an amendment is being written or sent. A PENDING

@@ -47,6 +47,18 @@ public enum ReportEvent: Sendable, Hashable {
     case expire
     /// The server's review of a revision arrived (contract 1.1).
     case reviewed(ReportReview)
+    /// The server was restored from a backup taken before it accepted this
+    /// report: it no longer holds it, so the report goes back in the queue,
+    /// as never sent (no server id, no base revision), to be sent again
+    /// with its photos under the same local id.
+    case serverLost
+    /// The server was restored from a backup that holds this report but
+    /// not every photo this device uploaded: those are sent again.
+    case serverLostPhotos
+    /// The server was restored from a backup that holds this report at
+    /// `revision`, older than this device's: the device's answers are sent
+    /// again as a new revision on top of it.
+    case serverBehind(revision: Int)
 
     /// The event's name as a person would say it, for messages.
     public var name: String {
@@ -66,6 +78,9 @@ public enum ReportEvent: Sendable, Hashable {
         case .discard: return "delete"
         case .expire: return "remove after retention"
         case .reviewed: return "record a review"
+        case .serverLost: return "send again to a restored server"
+        case .serverLostPhotos: return "send photos again to a restored server"
+        case .serverBehind: return "send a revision again to a restored server"
         }
     }
 }

@@ -136,6 +136,10 @@ public enum ServerCommand {
         do throws(ServerError) {
             // The admin commands may create the database: private from the start, as the server keeps it.
             umask(0o077)
+            if name == "restore" { try AdminCommands.placeBackup(parsed.positional(0) ?? "", at: db) }
+            if name == "backup" || name == "new-generation", !DatabaseLocation.isPostgres(db), !FileManager.default.fileExists(atPath: db) {
+                throw ServerError.notFound("no database '\(db)'; give --db the server's database file")
+            }
             let store = try storage.open(db, StorageOpener.Settings(connections: 1, uploadDirectory: nil)).store
             let judge = AnswerJudge(registry: ServerFieldTypes.registry(directories: parsed.all("field-types-dir")))
             if let command {

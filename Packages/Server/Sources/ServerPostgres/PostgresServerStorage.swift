@@ -109,3 +109,10 @@ public final class PostgresServerStorage: ServerStorage, @unchecked Sendable {
         }
     }
 }
+
+extension PostgresServerStorage {
+    /// PostgreSQL's own tools back it up: `pg_dump -Fc` (photos are in the database).
+    public func backup(to path: String) throws(ServerError) {
+        throw ServerError.badRequest("'admin backup' copies a SQLite database; back up PostgreSQL with 'pg_dump -Fc' (docs/deploy.md, Backups and restores)")
+    }
+}

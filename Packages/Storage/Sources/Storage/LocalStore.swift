@@ -105,6 +105,9 @@ public enum MetaKey {
     /// The `contract_version` of the server's last sync answer ("1.0" when it sent none):
     /// whether photos go through resumable uploads (1.1).
     public static let serverContract = "server_contract_version"
+    /// The `server_generation` of the server's sync answers: another one means the
+    /// server's data was restored from a backup (`LocalStore.adoptServerGeneration`).
+    public static let serverGeneration = "server_generation"
 }
 
 extension LocalStore {

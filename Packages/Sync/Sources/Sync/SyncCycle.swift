@@ -25,6 +25,8 @@ public struct SyncCycle: Sendable {
         case loadQueue
         /// Waiting for the server's answer to batch `batch` (0-based).
         case pushReports(batch: Int)
+        /// Waiting for the check of a server whose generation changed (restored from a backup).
+        case checkGeneration
         /// Waiting for the accepted reports' photo work.
         case loadPhotoWork
         /// Waiting for the photo uploads.
@@ -51,10 +53,14 @@ public struct SyncCycle: Sendable {
         public var outstandingPhotos: Int
         /// The parent of a re-inspection, whose follow-up flag acceptance clears.
         public var parentLocalID: UUID?
+        /// True for an amendment: a revision on top of one the server accepted
+        /// (it names a server id and a base revision), which a restored server may lack.
+        public var isAmendment: Bool
 
         /// A candidate.
         public init(localID: UUID, attemptCount: Int = 0, nextAttemptAt: Date? = nil, awaitingPhotos: Bool = false,
-                    outstandingPhotos: Int = 0, parentLocalID: UUID? = nil) {
+                    outstandingPhotos: Int = 0, parentLocalID: UUID? = nil, isAmendment: Bool = false) {
+            self.isAmendment = isAmendment
             self.localID = localID
             self.attemptCount = attemptCount
             self.nextAttemptAt = nextAttemptAt
@@ -104,9 +110,15 @@ public struct SyncCycle: Sendable {
         /// The PENDING reports, in creation order.
         case queueLoaded([Candidate])
         /// The server answered the batch in flight.
-        case batchAnswered(results: [SyncResult], minimumAppVersion: String)
+        /// `serverGeneration`: the answer's `server_generation` (contract 1.1), nil from a 1.0 server.
+        case batchAnswered(results: [SyncResult], minimumAppVersion: String, serverGeneration: String? = nil)
         /// The batch in flight got no usable answer.
         case batchFailed(SyncFailure)
+        /// The server's generation was compared with the stored one; `restore`
+        /// is set when it had changed and what the server lacked was put back to send.
+        case generationChecked(restore: ServerRestore?)
+        /// Checking a restored server's reports failed; the generation is kept for the next cycle.
+        case generationCheckFailed(SyncFailure)
         /// Accepted reports and their photos not yet uploaded.
         case photoWorkLoaded([PhotoWork])
         /// The photo uploads ended, one outcome per photo sent.
@@ -148,6 +160,12 @@ public struct SyncCycle: Sendable {
         case record(events: [RecordedEvent], retryAt: [UUID: Date])
         /// Clear the local follow-up flag of these parents (accepted re-inspections).
         case clearFollowUp([UUID])
+        /// Compare `generation`, the server's, with the stored one. Another one:
+        /// check every report held as accepted with `GET /reports/{server_id}`,
+        /// put back what the server lacks (`LocalStore.sendAgain`), then drop
+        /// the cursors and store the generation (`adoptServerGeneration`);
+        /// none stored yet: store it. Answer `generationChecked` or `generationCheckFailed`.
+        case checkGeneration(String)
         /// Read the accepted reports' photo work and answer `photoWorkLoaded`.
         case loadPhotoWork
         /// Upload these photos (concurrently) and answer `photosUploaded`.
@@ -204,6 +222,12 @@ public struct SyncCycle: Sendable {
     private var photoWork: [PhotoWork] = []
     private var networkOutcome: SyncOutcome = .done
     private var reviewsRestarted = false
+    /// The `server_generation` of the last sync answer this cycle.
+    private var seenGeneration: String?
+    /// True once this cycle checked the generation (the queue is read again after a restore).
+    private var generationChecked = false
+    /// The batch after which the generation was checked: the push goes on after it.
+    private var checkedAfter = -1
 
     /// A cycle that has not started.
     public init(policy: RetryPolicy = RetryPolicy(), now: Date, retentionDays: Int, askedByPerson: Bool = false,
@@ -247,14 +271,37 @@ public struct SyncCycle: Sendable {
         case (.loadQueue, .queueLoaded(let queue)):
             return planBatches(queue)
 
-        case (.pushReports(let index), .batchAnswered(let results, let minimum)):
+        case (.pushReports(let index), .batchAnswered(let results, let minimum, let generation)):
             summary.online = true
+            if let generation { seenGeneration = generation }
             // The empty batch of an idle cycle only learns the minimum version: nothing to record.
             let recorded = batches[index].isEmpty ? [] : recordAnswers(results, batch: batches[index])
             return nextBatch(after: index, recording: [.storeMinimumAppVersion(minimum)] + recorded)
 
         case (.pushReports(let index), .batchFailed(let failure)):
             return batchFailed(failure, batch: batches[index], index: index)
+
+        case (.checkGeneration, .generationChecked(let restore)):
+            generationChecked = true
+            guard let restore else { return nextBatch(after: checkedAfter, recording: []) }
+            summary.serverRestore = restore
+            guard restore.reportsSentAgain > 0 || restore.photosSentAgain > 0 else { return nextBatch(after: checkedAfter, recording: []) }
+            // What the restored server lacked is PENDING again: read the queue again and send it in this cycle.
+            phase = .loadQueue
+            return [.loadQueue]
+
+        case (.checkGeneration, .generationCheckFailed(let failure)):
+            generationChecked = true
+            switch failure.kind {
+            case .authRequired:
+                return stopNetwork(.authRequired, failure)
+            case .transient where failure.code == SyncFailure.offlineCode:
+                return stopNetwork(.offline, failure)
+            case .transient, .refused:
+                // The generation is not stored: the next cycle checks again.
+                summary.error = failure
+                return nextBatch(after: checkedAfter, recording: [])
+            }
 
         case (.loadPhotoWork, .photoWorkLoaded(let work)):
             return planPhotos(work)
@@ -317,6 +364,9 @@ public struct SyncCycle: Sendable {
 
     private mutating func planBatches(_ queue: [Candidate]) -> [Action] {
         var due: [UUID] = []
+        // Read again after a restore: the queue is counted afresh.
+        summary.waiting = 0
+        summary.needsPerson = 0
         for candidate in queue {
             candidates[candidate.localID] = candidate
             if candidate.awaitingPhotos { continue }
@@ -335,19 +385,30 @@ public struct SyncCycle: Sendable {
         // app version (the contract allows it), so an outdated app hears of it.
         // Only after a good reference pull: a probe must not make a cycle whose
         // pull failed look as if it reached the server usefully.
-        if batches.isEmpty, summary.reference != nil { batches = [[]] }
+        if batches.isEmpty, summary.reference != nil, !generationChecked { batches = [[]] }
+        // An amendment names a server id and a revision that a server restored from a backup
+        // may lack: an empty batch learns the generation first, and it is checked before any is sent.
+        if !generationChecked, batches.first?.isEmpty == false, due.contains(where: { candidates[$0]?.isAmendment == true }) {
+            batches.insert([], at: 0)
+        }
         return nextBatch(after: -1, recording: [])
     }
 
     /// The next batch, or the photo phase, with `recording` (what the batch
     /// just answered left to write). The next batch is sent first, and the
     /// one after it prepared, so the driver works while it is in flight; the
-    /// photo phase reads what was written, so it comes last.
+    /// photo phase reads what was written, so it comes last. After the first
+    /// answer that names the server's generation, the generation is checked
+    /// (once a cycle) before anything more is sent.
     private mutating func nextBatch(after index: Int, recording: [Action]) -> [Action] {
+        if index >= 0, let seenGeneration, !generationChecked {
+            phase = .checkGeneration
+            checkedAfter = index
+            return recording + [.checkGeneration(seenGeneration)]
+        }
         let next = index + 1
         guard next < batches.count else {
-            phase = .loadPhotoWork
-            return recording + [.loadPhotoWork]
+            return recording + beginPhotos()
         }
         phase = .pushReports(batch: next)
         var actions: [Action] = [.sendBatch(batches[next])]
@@ -451,6 +512,11 @@ public struct SyncCycle: Sendable {
     }
 
     // MARK: - Photos
+
+    private mutating func beginPhotos() -> [Action] {
+        phase = .loadPhotoWork
+        return [.loadPhotoWork]
+    }
 
     private mutating func planPhotos(_ work: [PhotoWork]) -> [Action] {
         var ready: [RecordedEvent] = []

@@ -9,7 +9,8 @@ extension SyncEngine {
         try store.pendingQueue().map { report in
             SyncCycle.Candidate(localID: report.localID, attemptCount: report.attemptCount, nextAttemptAt: report.nextAttemptAt,
                                 awaitingPhotos: report.acceptedRevision != nil, outstandingPhotos: report.outstandingPhotos,
-                                parentLocalID: report.parentLocalID)
+                                parentLocalID: report.parentLocalID,
+                                isAmendment: report.serverID != nil && report.acceptedRevision == nil)
         }
     }
 
@@ -42,7 +43,8 @@ extension SyncEngine {
         do throws(APIError) {
             let response = try await client.syncReports(request)
             rememberContract(response.contractVersion ?? "1.0")
-            return .batchAnswered(results: response.results, minimumAppVersion: response.minSupportedAppVersion)
+            return .batchAnswered(results: response.results, minimumAppVersion: response.minSupportedAppVersion,
+                                  serverGeneration: response.serverGeneration)
         } catch {
             return .batchFailed(SyncFailure(error))
         }

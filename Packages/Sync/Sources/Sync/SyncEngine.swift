@@ -71,7 +71,7 @@ public struct SyncEngine: Sendable {
                     guard let batch = inFlight else { break }
                     inFlight = nil
                     let event = await batch.answer()
-                    if case .batchAnswered(let results, _) = event {
+                    if case .batchAnswered(let results, _, _) = event {
                         run.reportsSent += batch.count
                         progress(.reports(sent: run.reportsSent))
                         for result in results where result.status == .accepted {
@@ -133,6 +133,8 @@ public struct SyncEngine: Sendable {
         case .clearFollowUp(let parents):
             try clearFollowUp(parents)
             return nil
+        case .checkGeneration(let generation):
+            return try await checkGeneration(generation)
         case .loadPhotoWork:
             return .photoWorkLoaded(try loadPhotoWork(run: &run))
         case .uploadPhotos(let ids):

@@ -88,6 +88,22 @@ public struct MergedReport: Sendable, Hashable {
 
 /// What one sync cycle did: the `sync` command's output and `sync --json`.
 /// It never holds a token or any answer.
+/// What a cycle did after the server's data was found restored from a
+/// backup (its `server_generation` changed): the reports and photos the
+/// restored server lacked, put back to be sent again.
+public struct ServerRestore: Sendable, Hashable {
+    /// Reports the server no longer had, queued again as new uploads with their local ids.
+    public var reportsSentAgain: Int
+    /// Photos of reports the server still had, uploaded again because it lacked them.
+    public var photosSentAgain: Int
+
+    /// A restore's counts.
+    public init(reportsSentAgain: Int = 0, photosSentAgain: Int = 0) {
+        self.reportsSentAgain = reportsSentAgain
+        self.photosSentAgain = photosSentAgain
+    }
+}
+
 public struct SyncSummary: Sendable, Hashable {
     /// A report the server refused.
     public struct Rejection: Sendable, Hashable {
@@ -149,6 +165,8 @@ public struct SyncSummary: Sendable, Hashable {
     /// Drafts moved onto the newest versions of their templates after the
     /// cycle (set by whoever runs the cycle: the mapping lives above Sync).
     public var moved: [DraftsMoved] = []
+    /// Set when the server's data was found restored from a backup this cycle.
+    public var serverRestore: ServerRestore?
 
     /// An empty summary.
     public init() {}
@@ -189,6 +207,9 @@ public struct SyncSummary: Sendable, Hashable {
         }
         object["reviews"] = reviews.map {
             ["received": .integer(Int64($0.received)), "recorded": .integer(Int64($0.recorded)), "ignored": .integer(Int64($0.ignored))]
+        } ?? .null
+        object["server_restored"] = serverRestore.map {
+            ["reports_sent_again": .integer(Int64($0.reportsSentAgain)), "photos_sent_again": .integer(Int64($0.photosSentAgain))]
         } ?? .null
         object["moved"] = .array(moved.map(\.json))
         object["returned"] = .array(returned.map { ["local_id": .string($0.localID.wireString), "server_id": .string($0.serverID)] })

@@ -31,7 +31,7 @@ struct AdminCommand: Sendable {
 enum AdminCommands {
     static let actor = AdminActor.commandLine
 
-    static let all: [AdminCommand] = sites + assignments + templates + users + [events] + webhooks
+    static let all: [AdminCommand] = sites + assignments + templates + users + [events] + webhooks + backups
 
     // MARK: Sites
 

@@ -16,6 +16,10 @@ public protocol ServerStorage: Sendable {
     /// of its own (one snapshot, on a connection of its own) that the reader
     /// holds until it is closed. 400 `CURSOR_INVALID` for a `since` of other data.
     func openExport(_ query: ExportQuery) throws(ServerError) -> any ExportReader
+    /// Copies the records, as one consistent snapshot taken while servers
+    /// go on writing, into a new file at `path` (`admin backup`); a store
+    /// that cannot (PostgreSQL: `pg_dump`) refuses with one line saying what to use.
+    func backup(to path: String) throws(ServerError)
 }
 
 extension StorageSession {

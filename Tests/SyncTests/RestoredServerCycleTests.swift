@@ -1,0 +1,83 @@
+import Foundation
+import Models
+import Sync
+import Testing
+
+/// A server restored from a backup, as the cycle sees it: a sync answer's
+/// `server_generation` is checked once the reports are pushed, and what the
+/// restored server lacked is sent in the same cycle.
+@Suite struct RestoredServerCycleTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// A cycle whose reference pull went well and whose queue is `queue`.
+    func pushing(_ queue: [SyncCycle.Candidate]) -> (SyncCycle, [SyncCycle.Action]) {
+        var cycle = SyncCycle(policy: RetryPolicy(), now: now, retentionDays: 30, random: { 0.5 })
+        _ = cycle.start()
+        _ = cycle.handle(.referencePulled(ReferenceCounts()))
+        let actions = cycle.handle(.queueLoaded(queue))
+        return (cycle, actions)
+    }
+
+    @Test("an idle cycle's empty batch learns the generation, which is checked before the photos")
+    func checkedAfterThePush() {
+        var (cycle, actions) = pushing([])
+        #expect(actions == [.sendBatch([])])
+        actions = cycle.handle(.batchAnswered(results: [], minimumAppVersion: "1.0.0", serverGeneration: "g2"))
+        #expect(actions == [.storeMinimumAppVersion("1.0.0"), .checkGeneration("g2")])
+        #expect(cycle.handle(.generationChecked(restore: nil)) == [.loadPhotoWork])
+        #expect(cycle.summary.serverRestore == nil)
+    }
+
+    @Test("a server without a generation (contract 1.0) is not checked")
+    func noGeneration() {
+        var (cycle, _) = pushing([])
+        #expect(cycle.handle(.batchAnswered(results: [], minimumAppVersion: "1.0.0")) == [.storeMinimumAppVersion("1.0.0"), .loadPhotoWork])
+    }
+
+    @Test("reports put back after a restore are read again and sent in the same cycle, once; the summary says how many")
+    func resentInTheSameCycle() {
+        let lost = UUID()
+        var (cycle, _) = pushing([])
+        _ = cycle.handle(.batchAnswered(results: [], minimumAppVersion: "1.0.0", serverGeneration: "g2"))
+        #expect(cycle.handle(.generationChecked(restore: ServerRestore(reportsSentAgain: 1, photosSentAgain: 0))) == [.loadQueue])
+        #expect(cycle.summary.serverRestore?.reportsSentAgain == 1)
+        #expect(cycle.handle(.queueLoaded([SyncCycle.Candidate(localID: lost, outstandingPhotos: 1)])) == [.sendBatch([lost])])
+        let actions = cycle.handle(.batchAnswered(results: [SyncResult(localID: lost, status: .accepted, serverID: "r-new", revision: 1)],
+                                                  minimumAppVersion: "1.0.0", serverGeneration: "g2"))
+        // Checked once: the photos come next.
+        #expect(actions.last == .loadPhotoWork)
+        #expect(!actions.contains(.checkGeneration("g2")))
+        #expect(cycle.summary.accepted == 1)
+    }
+
+    @Test("with an amendment queued, an empty batch learns the generation first, and the amendment goes only after the check")
+    func amendmentWaitsForTheCheck() {
+        let amendment = UUID(), fresh = UUID()
+        var (cycle, actions) = pushing([SyncCycle.Candidate(localID: fresh), SyncCycle.Candidate(localID: amendment, isAmendment: true)])
+        #expect(actions.first == .sendBatch([]))
+        actions = cycle.handle(.batchAnswered(results: [], minimumAppVersion: "1.0.0", serverGeneration: "g1"))
+        #expect(actions == [.storeMinimumAppVersion("1.0.0"), .checkGeneration("g1")], "nothing else is sent before the check")
+        // The same generation as stored: the push goes on where it was.
+        #expect(cycle.handle(.generationChecked(restore: nil)) == [.sendBatch([fresh, amendment])])
+    }
+
+    @Test("without an amendment queued, the reports go at once and the generation is checked after the first answer")
+    func noProbeForNewReports() {
+        let reports = (0..<150).map { _ in UUID() }
+        var (cycle, actions) = pushing(reports.map { SyncCycle.Candidate(localID: $0) })
+        #expect(actions.first == .sendBatch(Array(reports[0..<100])))
+        actions = cycle.handle(.batchAnswered(results: reports[0..<100].map { SyncResult(localID: $0, status: .accepted, serverID: "s", revision: 1) },
+                                              minimumAppVersion: "1.0.0", serverGeneration: "g1"))
+        #expect(actions.last == .checkGeneration("g1"))
+        #expect(cycle.handle(.generationChecked(restore: nil)) == [.sendBatch(Array(reports[100...]))])
+    }
+
+    @Test("a check cut short by the network ends the cycle offline; the generation is checked again next time")
+    func checkOffline() {
+        var (cycle, _) = pushing([])
+        _ = cycle.handle(.batchAnswered(results: [], minimumAppVersion: "1.0.0", serverGeneration: "g2"))
+        let offline = SyncFailure(kind: .transient, code: SyncFailure.offlineCode, message: "No connection.")
+        #expect(cycle.handle(.generationCheckFailed(offline)) == [.loadSynced])
+        #expect(cycle.summary.error == offline)
+    }
+}
