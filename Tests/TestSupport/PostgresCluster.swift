@@ -64,6 +64,21 @@ public final class PostgresCluster: @unchecked Sendable {
         return outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Stops the cluster as a crash would (`pg_ctl stop -m immediate`: no checkpoint,
+    /// connections cut); only a cluster this process started.
+    public func crash() throws {
+        guard owned else { throw PostgresClusterError(message: "only a cluster this test started may be crashed") }
+        let outcome = try Self.script(["crash", directory])
+        guard outcome.status == 0 else { throw PostgresClusterError(message: "could not crash the cluster: \(outcome.stderr)") }
+    }
+
+    /// Starts a crashed cluster again on its port; it recovers from its log first.
+    public func restart() throws {
+        guard owned else { throw PostgresClusterError(message: "only a cluster this test started may be restarted") }
+        let outcome = try Self.script(["restart", directory])
+        guard outcome.status == 0 else { throw PostgresClusterError(message: "could not restart the cluster: \(outcome.stderr)") }
+    }
+
     deinit {
         guard owned else { return }
         _ = Self.running.withLock { $0.remove(directory) }
