@@ -108,6 +108,7 @@ struct PostgresLinkTests {
         // A connection cut mid-transaction was never handed to a request again: no answer was a 500.
         let log = server.stderr
         #expect(log.contains("\"status\":503"), "the split was answered 503")
+        #expect(log.contains("the database cannot be reached"), "the log says why")
         #expect(!log.contains("\"status\":500"), "no request failed with a server error")
         link.stop()
     }

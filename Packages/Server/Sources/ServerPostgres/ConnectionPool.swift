@@ -91,7 +91,7 @@ final class ConnectionPool: @unchecked Sendable {
                     opened -= 1
                     condition.signal()
                     condition.unlock()
-                    throw ServerError.unavailable("the server cannot reach its database right now; retry in 5 seconds", retryAfter: 5)
+                    throw ServerError.databaseUnreachable(error.message)
                 }
             }
             if !condition.wait(until: deadline) {
