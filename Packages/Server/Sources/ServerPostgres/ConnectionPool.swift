@@ -47,7 +47,10 @@ final class ConnectionPool: @unchecked Sendable {
     func connect(statementLimit: Int = ConnectionPool.statementLimit) throws(PostgresError) -> PostgresConnection {
         let connection = try PostgresConnection(url: url, connectTimeoutSeconds: Self.connectLimit,
                                                 answerLimit: TimeInterval(statementLimit + 1))
-        try connection.script("SET lock_timeout = '\(Self.lockWait)s'; SET statement_timeout = '\(statementLimit)s'")
+        // A transaction left open by a client that vanished (its network split) holds its row
+        // locks until PostgreSQL ends it: after `idleInTransaction` seconds, not TCP's hours.
+        try connection.script("SET lock_timeout = '\(Self.lockWait)s'; SET statement_timeout = '\(statementLimit)s'; "
+                              + "SET idle_in_transaction_session_timeout = '\(Self.idleInTransaction)s'")
         return connection
     }
 
@@ -64,6 +67,9 @@ final class ConnectionPool: @unchecked Sendable {
     static let statementLimit = 5
     /// Seconds one statement of a migration may run (at start, before any request).
     static let migrationLimit = 60
+    /// Seconds PostgreSQL keeps a transaction whose client sends nothing (an
+    /// export's snapshot, which waits on its reader, turns this off for itself).
+    static let idleInTransaction = 15
     /// Seconds connecting may take (libpq's `connect_timeout`).
     static let connectLimit = 4
 
