@@ -8,8 +8,13 @@ import TestSupport
 /// with the operator's command, and the checks a receiver makes.
 enum Webhooks {
     /// Attempts time out after 1 s and are retried after 50 ms, doubling to at most 1 s.
-    static let quickRetries = ["--webhook-timeout", "1", "--webhook-lease", "3", "--webhook-first-retry-ms", "50",
-                               "--webhook-longest-retry", "1", "--webhook-attempts", "10"]
+    static let quickRetries = quickRetries(attempts: 10)
+
+    /// `quickRetries` with another number of attempts before a delivery fails.
+    static func quickRetries(attempts: Int) -> [String] {
+        ["--webhook-timeout", "1", "--webhook-lease", "3", "--webhook-first-retry-ms", "50",
+         "--webhook-longest-retry", "1", "--webhook-attempts", String(attempts)]
+    }
 
     /// A secret file (mode 0600) in `directory`, and the secret as receivers hold it.
     static func secretFile(in directory: TemporaryDirectory) throws -> (path: String, secret: String) {
