@@ -257,16 +257,10 @@ public struct SyncCycle: Sendable {
 
         case (.pullReference, .referenceFailed(let failure)):
             summary.referenceError = failure
-            switch failure.kind {
-            case .authRequired:
-                return stopNetwork(.authRequired, failure)
-            case .transient where failure.code == SyncFailure.offlineCode:
-                return stopNetwork(.offline, failure)
-            case .transient, .refused:
-                // The server answered (or may answer reports): push anyway.
-                phase = .loadQueue
-                return [.loadQueue]
-            }
+            if let stopped = stopIfUnreachable(failure) { return stopped }
+            // The server answered (or may answer reports): push anyway.
+            phase = .loadQueue
+            return [.loadQueue]
 
         case (.loadQueue, .queueLoaded(let queue)):
             return planBatches(queue)
@@ -292,16 +286,10 @@ public struct SyncCycle: Sendable {
 
         case (.checkGeneration, .generationCheckFailed(let failure)):
             generationChecked = true
-            switch failure.kind {
-            case .authRequired:
-                return stopNetwork(.authRequired, failure)
-            case .transient where failure.code == SyncFailure.offlineCode:
-                return stopNetwork(.offline, failure)
-            case .transient, .refused:
-                // The generation is not stored: the next cycle checks again.
-                summary.error = failure
-                return nextBatch(after: checkedAfter, recording: [])
-            }
+            if let stopped = stopIfUnreachable(failure) { return stopped }
+            // The generation is not stored: the next cycle checks again.
+            summary.error = failure
+            return nextBatch(after: checkedAfter, recording: [])
 
         case (.loadPhotoWork, .photoWorkLoaded(let work)):
             return planPhotos(work)
@@ -334,16 +322,10 @@ public struct SyncCycle: Sendable {
             return [.pullReviews(fromStart: true)]
 
         case (.pullReviews, .reviewsFailed(let failure)):
-            switch failure.kind {
-            case .authRequired:
-                return stopNetwork(.authRequired, failure)
-            case .transient where failure.code == SyncFailure.offlineCode:
-                return stopNetwork(.offline, failure)
-            case .transient, .refused:
-                // Reports went up; the reviews wait for the next cycle.
-                summary.reviewsError = failure
-                return beginCleanup()
-            }
+            if let stopped = stopIfUnreachable(failure) { return stopped }
+            // Reports went up; the reviews wait for the next cycle.
+            summary.reviewsError = failure
+            return beginCleanup()
 
         case (.cleanup, .syncedLoaded(let synced)):
             let cutoff = now.addingTimeInterval(-Double(retentionDays) * 86_400)
@@ -601,6 +583,16 @@ public struct SyncCycle: Sendable {
     }
 
     // MARK: - End
+
+    /// The end of the network phases when `failure` says the session is over or
+    /// the server cannot be reached; nil when the cycle may go on.
+    private mutating func stopIfUnreachable(_ failure: SyncFailure) -> [Action]? {
+        switch failure.kind {
+        case .authRequired: return stopNetwork(.authRequired, failure)
+        case .transient where failure.code == SyncFailure.offlineCode: return stopNetwork(.offline, failure)
+        case .transient, .refused: return nil
+        }
+    }
 
     private mutating func stopNetwork(_ outcome: SyncOutcome, _ failure: SyncFailure) -> [Action] {
         networkOutcome = outcome
