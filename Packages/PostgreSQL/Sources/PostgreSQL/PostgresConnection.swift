@@ -8,8 +8,18 @@ internal import CLibPQ
 /// once, so each has one owner at a time (a pool hands a connection to one
 /// request, which gives it back). Statements are prepared once per connection,
 /// by their SQL text, and run with parameters; no value is ever put into SQL.
+///
+/// Every exchange with the server has a deadline (`answerLimit`): libpq's
+/// non-blocking calls and `poll` on its socket, never a read that waits as
+/// long as TCP does. Past the deadline (a network that silently drops
+/// packets, or one far too slow) the connection is shut and counts as broken
+/// from then on, so that it is never used again.
 public final class PostgresConnection {
     private let connection: OpaquePointer
+    /// Seconds one exchange (a statement sent and its whole result read) may take.
+    public let answerLimit: TimeInterval
+    /// Set once an exchange missed its deadline: the socket is shut.
+    private var abandoned = false
     /// Where this connection goes, without the password.
     public let url: PostgresURL
     private var prepared: [String: String] = [:]
@@ -23,11 +33,18 @@ public final class PostgresConnection {
         case serializable = "SERIALIZABLE"
     }
 
-    /// Connects to `url`; the error is one line naming the server (never the password).
-    public init(url: PostgresURL, applicationName: String = "jqc-server", connectTimeoutSeconds: Int = 10) throws(PostgresError) {
+    /// Connects to `url` within `connectTimeoutSeconds` (libpq counts at least 2);
+    /// the error is one line naming the server (never the password). TCP
+    /// keepalives and `tcp_user_timeout` are on, so the kernel too gives up
+    /// on a peer that stopped answering.
+    public init(url: PostgresURL, applicationName: String = "jqc-server", connectTimeoutSeconds: Int = 10,
+                answerLimit: TimeInterval = 60) throws(PostgresError) {
         self.url = url
-        let keywords = ["dbname", "application_name", "connect_timeout", "client_encoding"]
-        let values = [url.text, applicationName, String(connectTimeoutSeconds), "UTF8"]
+        self.answerLimit = answerLimit
+        let keywords = ["dbname", "application_name", "connect_timeout", "client_encoding",
+                        "keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count", "tcp_user_timeout"]
+        let values = [url.text, applicationName, String(connectTimeoutSeconds), "UTF8",
+                      "1", "10", "5", "3", String(Int(answerLimit * 1000))]
         let raw: OpaquePointer? = Self.withCStrings(keywords) { keys in
             Self.withCStrings(values) { vals in PQconnectdbParams(keys, vals, 1) }
         }
@@ -39,6 +56,8 @@ public final class PostgresConnection {
             PQfinish(raw)
             throw Self.connectError(native, url: url)
         }
+        // Sending never blocks either: what the socket cannot take yet is flushed under the deadline.
+        PQsetnonblocking(raw, 1)
         connection = raw
     }
 
@@ -47,7 +66,11 @@ public final class PostgresConnection {
     }
 
     /// True while the connection is usable.
-    public var isHealthy: Bool { PQstatus(connection) == CONNECTION_OK }
+    public var isHealthy: Bool { !abandoned && PQstatus(connection) == CONNECTION_OK }
+
+    /// True when the connection is usable and in no transaction: the only
+    /// state in which a pool may hand it to the next request.
+    public var isReusable: Bool { isHealthy && PQtransactionStatus(connection) == PQTRANS_IDLE }
 
     /// The server's version number (150020 for 15.20).
     public var serverVersion: Int { Int(PQserverVersion(connection)) }
@@ -58,10 +81,10 @@ public final class PostgresConnection {
     public func query(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresError) -> [PostgresRow] {
         discardPending()
         let name = try statementName(for: sql, parameterCount: parameters.count)
-        let result = try Self.withParameters(parameters) { values, lengths, formats in
-            PQexecPrepared(connection, name, Int32(parameters.count), values, lengths, formats, 0)
+        let sent = try Self.withParameters(parameters) { values, lengths, formats in
+            PQsendQueryPrepared(connection, name, Int32(parameters.count), values, lengths, formats, 0)
         }
-        return try rows(of: result, sql: sql)
+        return try rows(of: try exchange(sent, sql: sql), sql: sql)
     }
 
     /// Runs one statement with parameters, as `query` does, and hands its
@@ -73,13 +96,14 @@ public final class PostgresConnection {
                               _ body: (PostgresResultView) throws(PostgresError) -> T) throws(PostgresError) -> T {
         let result: OpaquePointer?
         if let sent = pending, sent == sql, parameters.isEmpty {
-            result = takePending()
+            result = try takePending()
         } else {
             discardPending()
             let name = try statementName(for: sql, parameterCount: parameters.count)
-            result = try Self.withParameters(parameters) { values, lengths, formats in
-                PQexecPrepared(connection, name, Int32(parameters.count), values, lengths, formats, 0)
+            let sent = try Self.withParameters(parameters) { values, lengths, formats in
+                PQsendQueryPrepared(connection, name, Int32(parameters.count), values, lengths, formats, 0)
             }
+            result = try exchange(sent, sql: sql)
         }
         let checked = try check(result, sql: sql)
         defer { PQclear(checked) }
@@ -93,18 +117,18 @@ public final class PostgresConnection {
     /// result (and its error, which the transaction then reports).
     public func send(_ sql: String) throws(PostgresError) {
         discardPending()
-        guard PQsendQuery(connection, sql) == 1 else {
+        guard !abandoned, PQsendQuery(connection, sql) == 1 else {
             throw PostgresError(isHealthy ? .statement : .connection, "PostgreSQL: \(Self.oneLine(PQerrorMessage(connection)))",
                                 context: sql)
         }
+        try flush(until: Date().addingTimeInterval(answerLimit), sql: sql)
         pending = sql
     }
 
     /// Runs SQL text with no parameters, possibly several statements (migrations).
     public func script(_ sql: String) throws(PostgresError) {
         discardPending()
-        let result = PQexec(connection, sql)
-        _ = try rows(of: result, sql: sql)
+        _ = try rows(of: try exchange(abandoned ? 0 : PQsendQuery(connection, sql), sql: sql), sql: sql)
     }
 
     /// Runs `body` in a transaction of `isolation`: committed when it returns,
@@ -143,26 +167,99 @@ public final class PostgresConnection {
     private func statementName(for sql: String, parameterCount: Int) throws(PostgresError) -> String {
         if let name = prepared[sql] { return name }
         let name = "s\(prepared.count + 1)"
-        let result = PQprepare(connection, name, sql, Int32(parameterCount), nil)
-        _ = try rows(of: result, sql: sql)
+        _ = try rows(of: try exchange(abandoned ? 0 : PQsendPrepare(connection, name, sql, Int32(parameterCount), nil), sql: sql), sql: sql)
         prepared[sql] = name
         return name
     }
 
     /// The result of the statement `send` sent (nil when the connection
     /// broke), with the connection made ready for the next statement.
-    private func takePending() -> OpaquePointer? {
+    private func takePending() throws(PostgresError) -> OpaquePointer? {
+        let sql = pending ?? ""
         pending = nil
-        let result = PQgetResult(connection)
-        // A single statement has one result; the call that returns nil ends it.
-        while let more = PQgetResult(connection) { PQclear(more) }
-        return result
+        return try collect(until: Date().addingTimeInterval(answerLimit), sql: sql)
     }
 
-    /// Waits for a statement `send` sent and drops its result.
+    /// Waits for a statement `send` sent and drops its result (a missed
+    /// deadline leaves the connection abandoned, which the next statement reports).
     private func discardPending() {
         guard pending != nil else { return }
-        if let result = takePending() { PQclear(result) }
+        do throws(PostgresError) {
+            if let result = try takePending() { PQclear(result) }
+        } catch {
+            _ = error
+        }
+    }
+
+    /// After a `PQsend...` call returned `sent`: its result, read within
+    /// `answerLimit` (nil when sending failed or the connection broke, for
+    /// `check` to report). Past the deadline the connection is abandoned.
+    private func exchange(_ sent: Int32, sql: String) throws(PostgresError) -> OpaquePointer? {
+        guard sent == 1 else { return nil }
+        let deadline = Date().addingTimeInterval(answerLimit)
+        try flush(until: deadline, sql: sql)
+        return try collect(until: deadline, sql: sql)
+    }
+
+    /// Sends what libpq still holds of the statement, waiting for room in the socket until `deadline`.
+    private func flush(until deadline: Date, sql: String) throws(PostgresError) {
+        while true {
+            let state = PQflush(connection)
+            guard state == 1 else { return }
+            let readable = try wait(writing: true, until: deadline, sql: sql)
+            // The server may answer before it took all we send; libpq must read to go on.
+            if readable && PQconsumeInput(connection) == 0 { return }
+        }
+    }
+
+    /// Every result of the statement sent, read until `deadline`: the first
+    /// failed one, or else the last (as `PQexec` gives), or nil when the connection broke.
+    private func collect(until deadline: Date, sql: String) throws(PostgresError) -> OpaquePointer? {
+        var kept: OpaquePointer?
+        while true {
+            while PQisBusy(connection) == 1 {
+                _ = try wait(writing: false, until: deadline, sql: sql)
+                if PQconsumeInput(connection) == 0 && PQisBusy(connection) == 1 {
+                    // The connection broke with the statement unanswered: never to be used again.
+                    if let previous = kept { PQclear(previous) }
+                    _ = abandon(sql: sql)
+                    return nil
+                }
+            }
+            guard let result = PQgetResult(connection) else { return kept }
+            if let previous = kept, ![PGRES_COMMAND_OK, PGRES_EMPTY_QUERY, PGRES_TUPLES_OK].contains(PQresultStatus(previous)) {
+                PQclear(result)
+            } else {
+                if let previous = kept { PQclear(previous) }
+                kept = result
+            }
+        }
+    }
+
+    /// Waits until the socket is readable (or, `writing`, writable) or
+    /// `deadline` passes, which abandons the connection and throws. True when readable.
+    private func wait(writing: Bool, until deadline: Date, sql: String) throws(PostgresError) -> Bool {
+        let socket = PQsocket(connection)
+        guard socket >= 0 else { return true }
+        while true {
+            let left = deadline.timeIntervalSinceNow
+            if left <= 0 { throw abandon(sql: sql) }
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN) | (writing ? Int16(POLLOUT) : 0), revents: 0)
+            let ready = poll(&descriptor, 1, Int32(min(left * 1000 + 1, 60_000)))
+            if ready < 0 && errno == EINTR { continue }
+            if ready != 0 { return ready < 0 || descriptor.revents & ~Int16(POLLOUT) != 0 }
+        }
+    }
+
+    /// Shuts the socket of a connection whose server did not answer in time;
+    /// it is broken from then on, and the error says so.
+    private func abandon(sql: String) -> PostgresError {
+        abandoned = true
+        pending = nil
+        let socket = PQsocket(connection)
+        if socket >= 0 { shutdown(socket, Int32(SHUT_RDWR)) }
+        return PostgresError(.connection, "PostgreSQL at \(url.host):\(url.port) did not answer within \(Int(answerLimit)) seconds; the connection is closed",
+                             context: sql)
     }
 
     /// A result that succeeded, for the caller to clear; an error result is

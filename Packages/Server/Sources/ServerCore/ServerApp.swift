@@ -150,6 +150,7 @@ final class ServerApp: Sendable {
     let arrivals = UploadArrivals()
     /// Says once in a while, not once a request, that the disk is full.
     let diskFullAlarm = DiskFullAlarm()
+    let databaseAlarm = DatabaseAlarm()
 
     /// The version of the report payload this server reads.
     static let schemaVersion = 1
@@ -398,6 +399,7 @@ final class ServerApp: Sendable {
     func respond(_ error: ServerError) -> ServerResponse {
         if error.code == "QUOTA_EXCEEDED" { metrics.quotaRefused() }
         if diskFullAlarm.noted(error, in: log) { metrics.storageFullRefused() }
+        databaseAlarm.noted(error, in: log)
         var headers = jsonHeaders
         if let retry = error.retryAfter { headers.append((name: "Retry-After", value: String(retry))) }
         if error.status == 401 { headers.append((name: "WWW-Authenticate", value: "Bearer")) }

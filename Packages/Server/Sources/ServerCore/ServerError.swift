@@ -19,10 +19,14 @@ public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     public let data: JSONValue?
     /// Headers the answer carries besides the usual ones (a 409 of an upload: `Upload-Offset`).
     public let headers: [String: String]
+    /// Why, for the operator's log and never for the client (PostgreSQL's one
+    /// line when the database could not be reached; it names no password).
+    public let cause: String?
 
     /// Makes an error with an explicit status and code.
     public init(status: Int, code: String, _ message: String, retryAfter: Int? = nil, data: JSONValue? = nil,
-                headers: [(name: String, value: String)] = []) {
+                headers: [(name: String, value: String)] = [], cause: String? = nil) {
+        self.cause = cause
         self.status = status
         self.code = code
         self.message = message
@@ -89,6 +93,13 @@ public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// 503: temporarily unavailable; try again after `retryAfter` seconds.
     public static func unavailable(_ message: String, retryAfter: Int) -> ServerError {
         ServerError(status: 503, code: "UNAVAILABLE", message, retryAfter: retryAfter)
+    }
+
+    /// 503 `UNAVAILABLE`: the database could not be reached or did not answer
+    /// in time (`cause` says how, in the log); the device retries in 5 seconds.
+    public static func databaseUnreachable(_ cause: String) -> ServerError {
+        ServerError(status: 503, code: "UNAVAILABLE", "the server cannot reach its database right now; retry in 5 seconds",
+                    retryAfter: 5, cause: cause)
     }
 
     /// 500: a failure of the server itself (the disk, the database); transient for clients.

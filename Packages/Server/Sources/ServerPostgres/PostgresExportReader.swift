@@ -30,6 +30,8 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
         let connection = try pool.checkOut()
         do throws(ServerError) {
             try Self.run(connection, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            // The snapshot waits on a reader as slow as its network; it holds no row lock.
+            try Self.run(connection, "SET LOCAL idle_in_transaction_session_timeout = 0")
             let generation = try Self.rows(connection, "SELECT value FROM settings WHERE key = $1", [.text("server_generation")])
                 .first?.string("value") ?? "0"
             let after = try query.position(generation: generation)

@@ -41,7 +41,7 @@ public final class PostgresServerStorage: ServerStorage, @unchecked Sendable {
         }
         let pool = ConnectionPool(url: url, capacity: settings.connections)
         do throws(PostgresError) {
-            let first = try pool.connect()
+            let first = try pool.connect(statementLimit: ConnectionPool.migrationLimit)
             try PostgresMigrations.migrate(first)
         } catch {
             throw ServerError.internal(error.message)

@@ -72,7 +72,7 @@ extension ServerError {
     static func database(_ error: PostgresError) -> ServerError {
         switch error.code {
         case .connection, .unavailable:
-            return .unavailable("the server cannot reach its database right now; retry in 5 seconds", retryAfter: 5)
+            return .databaseUnreachable(error.message)
         case .serializationFailure, .deadlock, .uniqueViolation:
             return .busy()
         case .diskFull:
