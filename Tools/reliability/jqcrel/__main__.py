@@ -11,6 +11,7 @@ from .concurrent import run_concurrent
 from .crashloop import run_crash_loop
 from .iofaults import FaultFindings, run_io_faults
 from .selfcheck import run_self_check
+from .serverfaults import HANG_SECONDS
 from .soak import run_soak
 from .world import ToolError
 
@@ -72,7 +73,12 @@ def main():
                 "reports_completed", "photos",
                 "issues", "reinspections", "server_reports", "server_photos")))
             if faulted:
-                log(f"{part}: database faults {stats['database_faults']}")
+                log(f"{part}: database faults {stats['database_faults']}; restores {stats['restores']}, after which the "
+                    f"device had {stats['reports_to_send_again']} reports and {stats['photos_to_send_again']} photos to send again")
+                log(f"{part}: slowest request {stats['slowest_request_s']} s; requests held past {HANG_SECONDS} s (hangs): {stats['hangs']}")
+                for line in stats["hung_requests"]:
+                    log("  hang: " + line)
+                failed |= stats["hangs"] > 0
             log(f"{part}: faults injected {stats['faults']}; duplicates {stats['duplicates']}, losses {stats['losses']}, "
                 f"mismatches {stats['mismatches']}, corruption {stats['corruption']}; {stats['seconds']} s")
             for line in found.lines():

@@ -27,6 +27,24 @@ class Amendments:
         self.conflicts_made = 0
         self.resolved = 0
 
+    def server_went_back(self, device_reports, server_reports, server_revisions):
+        """The server was restored from a backup older than a supervisor's
+        edit the device has not merged yet: that edit is gone with everything
+        else the server did after the backup, and is no longer expected. The
+        inspector's own change still is (the device sends it again). Returns
+        how many edits were so taken back."""
+        taken_back = 0
+        for local_id in sorted(self.open):
+            wanted = self.expected.get(local_id, {})
+            if "glass" not in wanted or device_reports.get(local_id, {}).get("answers", {}).get("glass") == wanted["glass"]:
+                continue
+            held = server_reports.get(local_id)
+            latest = server_revisions.get(held[0], []) if held else []
+            if not latest or latest[-1][1].get("answers", {}).get("glass") != wanted["glass"]:
+                del wanted["glass"]
+                taken_back += 1
+        return taken_back
+
     def revisions_allowed(self, local_id):
         """The revisions a report may have on the server: its first, and per
         amendment the supervisor's edit and the device's one upload."""
@@ -37,9 +55,11 @@ class Amendments:
             return [(row[0].lower(), row[1], json.loads(row[2])) for row in db.execute(
                 "SELECT local_id, server_id, answers FROM reports WHERE state = 'SYNCED' AND template_id = 'lobby-walk'")]
 
-    def amend_one(self):
-        """Amends one synced lobby report while the server's copy is edited; False when none is synced yet."""
-        candidates = [r for r in self._synced_lobby_reports() if r[0] not in self.open]
+    def amend_one(self, lost=frozenset()):
+        """Amends one synced lobby report while the server's copy is edited;
+        False when none is synced yet. Reports in `lost` (a restored server no
+        longer holds them as the device does) are not picked."""
+        candidates = [r for r in self._synced_lobby_reports() if r[0] not in self.open and r[0] not in lost]
         if not candidates:
             return False
         local_id, server_id, answers = self.rng.choice(sorted(candidates))

@@ -13,7 +13,7 @@ from .amendments import Amendments
 from .invariants import Checker, Findings
 from .workgen import WORDS, WorkGenerator
 from .postgres import ServerPair
-from .serverfaults import ServerFaults
+from .serverfaults import HANG_SECONDS, ServerFaults
 from .templatemove import TemplateMover
 from .world import Device, Server, ToolError, wait_or_kill
 
@@ -37,7 +37,9 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_repo
     os.makedirs(work, exist_ok=True)
     server = (ServerPair(bin_dir, work, FAULTS, seed, link=server_faults) if postgres
               else Server(bin_dir, work, faults=FAULTS, seed=seed)).start()
-    database_faults = ServerFaults(server.cluster, server.link, random.Random(seed * 13 + 5)) if server_faults else None
+    database_faults = ServerFaults(server, work, random.Random(seed * 13 + 5)) if server_faults else None
+    if database_faults and "disk-full" not in database_faults.kinds:
+        log("server faults: a small disk needs root to mount, so this run has no disk-full trials")
     started = time.monotonic()
     try:
         device = Device(bin_dir, os.path.join(work, "device"))
@@ -54,7 +56,8 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_repo
 
         stats = {"trials": 0, "kills": 0, "finished_before_kill": 0, "agent_exit_codes": {}, "retries": 0,
                  "import_kills": 0, "edit_kills": 0, "template_moves": 0, "template_move_kills": 0,
-                 "template_move_kills_after_move": 0}
+                 "template_move_kills_after_move": 0, "restores": 0, "reports_to_send_again": 0,
+                 "photos_to_send_again": 0}
         findings = Findings()
         cycle = CycleLength(max_kill_delay)
         for trial in range(1, trials + 1):
@@ -64,7 +67,7 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_repo
                 stats["import_kills"] += generator.report_with_killed_import(kill_rng.uniform(*COMMAND_KILL_WINDOW))
             # A supervisor's correction meets the inspector's amendment: a merge, or a conflict.
             if rng.random() < 0.35:
-                amendments.amend_one()
+                amendments.amend_one(lost=checker.rewound)
             edit_problems = []
             if rng.random() < 0.25:
                 kills, edit_problems = generator.report_with_killed_edits(kill_rng.uniform(*COMMAND_KILL_WINDOW),
@@ -86,7 +89,8 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_repo
                 if kill_rng.random() < 0.2:
                     instance_kill = server.kill_later(which, kill_rng.uniform(0, cycle.kill_window()))
             if database_faults and rng.random() < 0.7:
-                database_faults.inject_later(kill_rng.uniform(0, cycle.kill_window()))
+                # Before the agent's kill, so that the fault meets its requests.
+                database_faults.inject_later(kill_rng.uniform(0, delay))
             began = time.monotonic()
             killed, code = agent_with_kill(device, delay)
             if database_faults:
@@ -94,6 +98,11 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_repo
             if instance_kill:
                 instance_kill.cancel()
                 server.restart()
+            if database_faults and database_faults.restore_if_due():
+                reports_lost, photos_lost = checker.server_went_back()
+                stats["restores"] += 1
+                stats["reports_to_send_again"] += reports_lost
+                stats["photos_to_send_again"] += photos_lost
             stats["trials"] += 1
             if killed:
                 cycle.outlived(delay)
@@ -133,6 +142,7 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_repo
             **amendments.stats(),
             "database_faults": database_faults.counts if database_faults else {},
             "faults": server.fault_counts(), "server_reports": summary["server_reports"],
+            **(requests_held(server) if server_faults else {}),
             "leftover_photo_files": summary["leftover_files"],
             "server_photos": summary["server_photos"],
             "duplicates": findings.count("duplicates"), "losses": findings.count("losses"),
@@ -141,6 +151,13 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_repo
         return stats, findings
     finally:
         server.stop()
+
+
+def requests_held(server):
+    """The slowest request the instances answered, and those that took longer than a hang."""
+    slowest = server.slowest_requests()
+    held = [f"{route} answered {status} after {seconds:.1f} s" for seconds, route, status in slowest if seconds > HANG_SECONDS]
+    return {"slowest_request_s": round(slowest[0][0], 1) if slowest else 0, "hangs": len(held), "hung_requests": held[:10]}
 
 
 class CycleLength:

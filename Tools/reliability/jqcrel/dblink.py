@@ -83,7 +83,7 @@ class DatabaseLink:
                     if self.mode == "delay":
                         time.sleep(self.delay)
                     peers[source].sendall(data)
-        except OSError:
+        except (OSError, ValueError):    # closed here, or reset by `set("drop")` meanwhile
             pass
         finally:
             with self.lock:

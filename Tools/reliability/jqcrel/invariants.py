@@ -68,6 +68,11 @@ class Checker:
         self.ever_acknowledged = set()        # report local ids (lowercase) once SYNCED on the device
         self.ever_uploaded = set()            # photo local ids once UPLOADED on the device
         self.verified_files = {}              # path -> sha256 already checked
+        # After the server went back to an older backup: what it lost, which
+        # the device must send again once it has seen the new generation.
+        self.rewound = set()                  # report local ids
+        self.rewound_photos = set()           # photo local ids
+        self.rewound_generation = None
 
     def _hash(self, path):
         stat = os.stat(path)
@@ -86,7 +91,45 @@ class Checker:
             issues = {}
             for r in db.execute("SELECT local_id, report_local_id, severity, description FROM issues"):
                 issues.setdefault(r[1].lower(), {})[r[0].lower()] = (r[2], r[3])
+            self.device_generation = (db.execute("SELECT value FROM meta WHERE key = 'server_generation'").fetchone() or [None])[0]
         return check, reports, photos, issues
+
+    def server_went_back(self):
+        """The server was restored from an older backup: what it no longer
+        holds as the device last saw it (a report, a revision, a photo) stops
+        counting as acknowledged, until the device has seen the new generation
+        and, for each, sent it again and been told so once more."""
+        _, d_reports, d_photos, d_issues = self.device_state()
+        _, s_reports, s_revisions, s_photos, _ = self.server_state()
+        # What the device was told before the trial was checked counts too.
+        acknowledged = self.ever_acknowledged | {i for i, r in d_reports.items() if r["state"] == "SYNCED"}
+        uploaded = self.ever_uploaded | {p for p, v in d_photos.items() if v["state"] == "UPLOADED"}
+        for local_id in sorted(acknowledged):
+            held = s_reports.get(local_id)
+            latest = s_revisions.get(held[0], []) if held else []
+            device = d_reports.get(local_id, {})
+            photos_lost = any(v["report"] == local_id and p in uploaded and p not in s_photos for p, v in d_photos.items())
+            if not latest or photos_lost or latest[-1][1].get("answers") != device.get("answers") \
+                    or {i["local_id"].lower(): (i["severity"], i["description"]) for i in latest[-1][2]} != d_issues.get(local_id, {}):
+                self.ever_acknowledged.discard(local_id)
+                self.rewound.add(local_id)
+        for photo_id in sorted(uploaded):
+            if photo_id not in s_photos:
+                self.ever_uploaded.discard(photo_id)
+                self.rewound_photos.add(photo_id)
+        self.rewound_generation = self.server_generation()
+        if self.amendments:
+            self.amendments.server_went_back(d_reports, s_reports, s_revisions)
+        return len(self.rewound), len(self.rewound_photos)
+
+    def server_generation(self):
+        """The data generation the server's database holds."""
+        if self.server.db.startswith("postgres://"):
+            from .postgres import query_json
+            return query_json(self.server.db, "SELECT to_json(value) FROM settings WHERE key = 'server_generation'")
+        with read_only(self.server.db) as db:
+            row = db.execute("SELECT value FROM settings WHERE key = 'server_generation'").fetchone()
+        return row[0] if row else None
 
     def server_state(self):
         if self.server.db.startswith("postgres://"):
@@ -120,6 +163,10 @@ class Checker:
             found.add("corruption", f"device store: {d_check}")
         if s_check != "ok":
             found.add("corruption", f"server database: {s_check}")
+        if self.device_generation == self.rewound_generation:
+            # The device has checked the restored server: what it sent again and was told so counts again.
+            self.rewound = {i for i in self.rewound if d_reports.get(i, {}).get("state") != "SYNCED"}
+            self.rewound_photos = {p for p in self.rewound_photos if d_photos.get(p, {}).get("state") != "UPLOADED"}
 
         # Nothing generated disappears from the device; drafts stay drafts.
         for local_id in generated_completed:
@@ -152,6 +199,8 @@ class Checker:
             if device is None or device["state"] == "DRAFT":
                 found.add("mismatches", f"server has report {local_id} the device never completed")
                 continue
+            if local_id in self.rewound:
+                continue    # the server holds it as it was before; the device sends it again
             if device["server_id"] and device["server_id"] != server_ids[0]:
                 found.add("mismatches", f"report {local_id}: device server id {device['server_id']} != {server_ids[0]}")
             latest = s_revisions.get(server_ids[0], [])
@@ -182,7 +231,7 @@ class Checker:
 
         # Everything the device was told is safe is on the server.
         for local_id, report in d_reports.items():
-            if report["state"] == "SYNCED":
+            if report["state"] == "SYNCED" and local_id not in self.rewound:
                 self.ever_acknowledged.add(local_id)
         for photo_id, photo in d_photos.items():
             device_path = os.path.join(self.device.photo_dir, photo["file"])
@@ -190,7 +239,7 @@ class Checker:
                 found.add("losses", f"photo {photo_id}: its file is gone from the device")
             elif self._hash(device_path) != photo["sha256"]:
                 found.add("corruption", f"photo {photo_id}: the device's file does not hash to its recorded SHA-256")
-            if photo["state"] == "UPLOADED":
+            if photo["state"] == "UPLOADED" and photo_id not in self.rewound_photos:
                 self.ever_uploaded.add(photo_id)
         # An image field lists exactly the photos recorded on it.
         for local_id, report in d_reports.items():
@@ -235,5 +284,5 @@ class Checker:
                    "synced": sum(1 for r in d_reports.values() if r["state"] == "SYNCED"),
                    "pending": sum(1 for r in d_reports.values() if r["state"] == "PENDING"),
                    "photos_pending": sum(1 for p in d_photos.values() if p["state"] != "UPLOADED"),
-                   "leftover_files": len(leftovers)}
+                   "leftover_files": len(leftovers), "waiting_to_send_again": len(self.rewound)}
         return found, summary

@@ -40,7 +40,22 @@ def damages():
         ("server photo bytes changed", "corruption", flip_server_photo),
         ("a completed report gone from the device", "losses", remove_device_report),
         ("an amendment's answer lost in a merge (on both sides alike)", "losses", lose_amended_answer),
+        # The server went back to a backup without the report; the device saw the new generation and did not send it again.
+        ("a report a restore lost, not sent again after the device saw the new generation", "losses",
+         lambda world: (restore_without(world), execute(world.device.store, ADOPT_GENERATION))),
     ]
+
+
+RESTORED_GENERATION = "self-check-restored"
+ADOPT_GENERATION = f"INSERT OR REPLACE INTO meta (key, value) VALUES ('server_generation', '{RESTORED_GENERATION}')"
+
+
+def restore_without(world):
+    """The server as a restore of a backup taken before its first report leaves it: that report gone, a new generation."""
+    first = "(SELECT server_id FROM reports ORDER BY rowid LIMIT 1)"
+    execute(world.server.db, f"DELETE FROM report_revisions WHERE server_id = {first}; "
+                             f"DELETE FROM photos WHERE server_id = {first}; DELETE FROM reports WHERE server_id = {first}; "
+                             f"UPDATE settings SET value = '{RESTORED_GENERATION}' WHERE key = 'server_generation'")
 
 
 def amended_answer(world):
@@ -118,10 +133,20 @@ def run_self_check(bin_dir, work, seed, log=print):
     amendments.expected[local_id] = {field: answer}
     found, _ = Checker(device, server, amendments).check(generator.completed, generator.drafts, final=True)
     failures = [f"the clean world was reported: {line}" for line in found.lines()]
+    # A restore the device has not seen yet is not a loss: it will send the report again.
+    world = copy_world(clean, os.path.join(work, "restored"))
+    restore_without(world)
+    checker = Checker(world.device, world.server, amendments)
+    checker.server_went_back()
+    found, _ = checker.check(generator.completed, generator.drafts)
+    failures += [f"a restore the device has not seen yet was reported: {line}" for line in found.lines()]
     for index, (name, kind, damage) in enumerate(damages()):
         world = copy_world(clean, os.path.join(work, f"damaged-{index}"))
         damage(world)
-        found, _ = Checker(world.device, world.server, amendments).check(generator.completed, generator.drafts, final=True)
+        checker = Checker(world.device, world.server, amendments)
+        if "restore" in name:
+            checker.server_went_back()
+        found, _ = checker.check(generator.completed, generator.drafts, final=True)
         if found.count(kind) == 0:
             failures.append(f"{name}: not reported as {kind}")
         else:

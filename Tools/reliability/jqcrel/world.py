@@ -66,6 +66,25 @@ class Server:
             self.process.stdout.close()
             self.log.close()
 
+    def answered(self, status):
+        """How many requests the server's access log shows answered with `status`."""
+        with open(self.log_path, errors="replace") as f:
+            return sum(1 for line in f if f'"status":{status}' in line)
+
+    def slowest_requests(self):
+        """(seconds, route, status) of every request in the access log, slowest first."""
+        found = []
+        with open(self.log_path, errors="replace") as f:
+            for line in f:
+                if '"kind":"access"' not in line:
+                    continue
+                try:
+                    entry = json.loads(line)
+                except ValueError:
+                    continue    # a line cut short by a kill
+                found.append((entry.get("duration_ms", 0) / 1000, entry.get("route"), entry.get("status")))
+        return sorted(found, reverse=True)
+
     def fault_counts(self):
         """Injected faults by kind, from the server's log lines."""
         counts = {}
