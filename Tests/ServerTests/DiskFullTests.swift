@@ -297,6 +297,47 @@ struct DiskFullTests {
         #expect(try await me.get("/reports/\(serverID)").data["report"]?["photos"]?.arrayValue?.count == 1)
         #expect(server.stop() == 0)
     }
+
+    @Test("on PostgreSQL, a resumable upload whose last bytes arrived while the disk was full: 507 and every byte held; once there is room the same POST answers 200 with the photo, stored once")
+    func postgresUploadFinishedLater() async throws {
+        let url = try ServerDatabases.freshPostgres()
+        let server = try ServerProcess(["--demo"], database: url)
+        let me = try await Session.inspector(server)
+        let serverID = try #require(try await me.syncOne(Reports.lobby())["server_id"]?.stringValue)
+        let photo = PhotoContractTests.jpeg(60_000)
+        let sha256 = try PhotoContractTests.sha256(photo)
+        let announce: JSONValue = [
+            "local_id": .string(UUID().uuidString.lowercased()), "field_id": "notes", "sha256": .string(sha256),
+            "byte_size": .integer(Int64(photo.count)),
+        ]
+        let created = try await me.post("/reports/\(serverID)/uploads", announce)
+        try #require(created.status == 201, "\(created.status) \(created.message)")
+        let uploadURL = try #require(created.data["upload"]?["url"]?.stringValue)
+        // The photo store is full; the upload's own bytes still go in.
+        try ServerDatabases.query(url, """
+            CREATE FUNCTION full_disk() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full'; END $$;
+            CREATE TRIGGER full_disk BEFORE INSERT ON photo_chunks FOR EACH ROW EXECUTE FUNCTION full_disk();
+            """)
+        let last = try await UploadContractTests.patch(me, uploadURL, offset: 0, photo)
+        #expect(last.status == 507, "\(last.status) \(last.message)")
+        #expect(last.code == "STORAGE_FULL")
+        #expect(try await UploadContractTests.head(me, uploadURL).header("Upload-Offset") == String(photo.count))
+        let stillFull = try await me.post("/reports/\(serverID)/uploads", announce)
+        #expect(stillFull.status == 507, "asked again while full: \(stillFull.status) \(stillFull.message)")
+
+        try ServerDatabases.query(url, "DROP TRIGGER full_disk ON photo_chunks")
+        let again = try await me.post("/reports/\(serverID)/uploads", announce)
+        #expect(again.status == 200, "\(again.status) \(again.message)")
+        #expect(again.data["upload"] == nil, "not an upload at its end, which a client would only ask about again")
+        let photoURL = try #require(again.data["photo"]?["url"]?.stringValue)
+        let download = try await me.client.send("GET", server.baseURL + photoURL, token: me.accessToken)
+        #expect(download.body == photo)
+        #expect(try await me.get("/reports/\(serverID)").data["report"]?["photos"]?.arrayValue?.count == 1)
+        let replay = try await me.post("/reports/\(serverID)/uploads", announce)
+        #expect(replay.status == 200 && replay.data["photo"]?["url"]?.stringValue == photoURL, "\(replay.status) \(replay.message)")
+        #expect(server.stop() == 0)
+    }
 }
 
 /// Where a SQLite server keeps a photo: `<database>.photos/<first two hex digits>/<sha256>`.

@@ -34,6 +34,9 @@ extension ServerApp {
         if let upload = try uploads.upload(localID: request.localID, userID: caller.user.id, now: now) {
             if upload.serverID == serverID && upload.sha256 == request.sha256.lowercased() && upload.byteSize == request.byteSize
                 && !upload.finished {
+                // Every byte arrived but the photo could not be stored then (a full disk, the database
+                // away): it is stored now, so the client is answered the photo, not an upload at its end.
+                if upload.offset == upload.byteSize { return try complete(upload, caller: caller, status: 200) }
                 return .ok(UploadStartResponse(upload: session(upload)))
             }
             // Other bytes announced for the same photo: the old upload goes, the new one begins.
@@ -129,7 +132,8 @@ extension ServerApp {
 
     /// The last byte arrived: the hash is checked, and the photo stored
     /// exactly as the multipart route stores one (same store, quotas, rules).
-    private func complete(_ upload: StoredUpload, caller: Caller) throws(ServerError) -> Reply {
+    /// Answered 201 when stored now and 200 when it was already, or `status`.
+    private func complete(_ upload: StoredUpload, caller: Caller, status: Int? = nil) throws(ServerError) -> Reply {
         let (descriptor, sha256) = try uploads.assemble(upload)
         defer { close(descriptor) }
         guard sha256 == upload.sha256 else {
@@ -162,7 +166,7 @@ extension ServerApp {
         guard stored.0.serverID == upload.serverID else {
             throw ServerError.badRequest("photo \(upload.localID) already belongs to another report")
         }
-        return .ok(PhotoUploadResponse(photo: uploaded(stored.0)), status: stored.1 ? 201 : 200)
+        return .ok(PhotoUploadResponse(photo: uploaded(stored.0)), status: status ?? (stored.1 ? 201 : 200))
     }
 
     /// The photo a finished upload stored, answered again.

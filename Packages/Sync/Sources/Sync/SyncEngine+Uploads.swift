@@ -98,9 +98,12 @@ extension SyncEngine {
                 if let known { offset = known } else { offset = try await client.uploadOffset(current.url) }
                 if offset >= byteSize {
                     // Every byte is there (the answer to the last one was lost): the server tells the photo.
+                    // Counted as an attempt that moved nothing, so a server that keeps answering an
+                    // upload at its end is not asked again without bound.
                     session = nil
                     known = nil
                     forget(photo)
+                    stalled += 1
                     continue
                 }
                 known = nil
