@@ -42,7 +42,7 @@ struct UploadFolderTests {
         #expect(linked.stderr.contains("symbolic link"), "\(linked.stderr)")
     }
 
-    @Test("without --upload-dir, a folder made fresh: one planted at the old fixed name is never used")
+    @Test("without --upload-dir, a folder made fresh: one planted at the old fixed name is never used; the folder goes when the server stops, and an admin command leaves none")
     func freshFolderByDefault() async throws {
         let temporary = TemporaryDirectory()
         let squatted = temporary.path("jqc-server-uploads-\(getuid())")
@@ -60,6 +60,17 @@ struct UploadFolderTests {
         #expect(fresh.count == 1, "\(fresh)")
         var status = stat()
         #expect(lstat(temporary.path(fresh.first ?? ""), &status) == 0 && status.st_mode & 0o777 == 0o700 && status.st_uid == geteuid())
+
+        // Stopped, the server takes its folder with it; restarts and admin commands do not pile folders up.
+        #expect(server.stop() == 0)
+        let made = { () -> [String] in
+            ((try? FileManager.default.contentsOfDirectory(atPath: temporary.url.path)) ?? [])
+                .filter { $0.hasPrefix("jqc-server-uploads-") && $0 != "jqc-server-uploads-\(getuid())" }
+        }
+        #expect(made().isEmpty, "\(made())")
+        let admin = try Programs.run("jqc-server", ["admin", "--db", server.databasePath, "users"], environment: ["TMPDIR": temporary.url.path])
+        #expect(admin.status == 0, "\(admin.stderr)")
+        #expect(made().isEmpty, "\(made())")
     }
 
     @Test("a half-written upload replaced by a link to a secret file, of the same size, is stored as sent: the secret is never served")

@@ -140,7 +140,9 @@ public enum ServerCommand {
             if name == "backup" || name == "new-generation", !DatabaseLocation.isPostgres(db), !FileManager.default.fileExists(atPath: db) {
                 throw ServerError.notFound("no database '\(db)'; give --db the server's database file")
             }
-            let store = try storage.open(db, StorageOpener.Settings(connections: 1, uploadDirectory: nil)).store
+            let opened = try storage.open(db, StorageOpener.Settings(connections: 1, uploadDirectory: nil))
+            defer { opened.removeTemporaryUploads() }
+            let store = opened.store
             let judge = AnswerJudge(registry: ServerFieldTypes.registry(directories: parsed.all("field-types-dir")))
             if let command {
                 let output = try command.run(parsed, Administration(store: store, judge: judge))

@@ -21,6 +21,7 @@ enum ServerRunner {
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
 
         let server: HTTPServer
+        var opened: OpenedDatabase?
         var metricsServer: MetricsServer?
         let webhooks: WebhookDispatcher
         let log: ServerLog
@@ -36,22 +37,23 @@ enum ServerRunner {
             FilePermissions.restrict(config)
             var limits = config.http
             limits.connections = FilePermissions.raiseOpenFileLimit(toServe: limits.connections)
-            let opened = try storage.open(config.database, config.storageSettings)
-            let store = opened.store
+            let database = try storage.open(config.database, config.storageSettings)
+            opened = database
+            let store = database.store
             FilePermissions.restrict(config)
-            let swept = FilePermissions.sweepUploads(in: opened.uploadDirectory, olderThan: limits.bodySeconds + 60)
+            let swept = FilePermissions.sweepUploads(in: database.uploadDirectory, olderThan: limits.bodySeconds + 60)
             if swept > 0 { log.note("removed \(swept) unfinished upload(s) left by an earlier run", level: .info) }
-            let expired = try opened.uploads.sweep(now: Date(), limit: 10_000)
+            let expired = try database.uploads.sweep(now: Date(), limit: 10_000)
             if expired > 0 { log.note("removed \(expired) expired resumable upload(s)", level: .info) }
             if config.demo { try DemoWorld.seed(store, config: config) }
             let key = try signingKey(store)
             let registry = ServerFieldTypes.registry(directories: config.fieldTypeDirectories, timeout: config.fieldTypeTimeout,
                                                      warn: { log.note($0, level: .warn) })
             let app = ServerApp(config: config, store: store, signer: TokenSigner(key: key), judge: AnswerJudge(registry: registry),
-                                photos: opened.photos, uploads: opened.uploads, log: log)
+                                photos: database.photos, uploads: database.uploads, log: log)
             webhooks = WebhookDispatcher(store: store, settings: config.webhooks, bell: app.webhookBell, log: log, metrics: app.metrics,
                                          diskFull: app.diskFullAlarm)
-            server = HTTPServer(uploadDirectory: opened.uploadDirectory, limits: limits, log: log,
+            server = HTTPServer(uploadDirectory: database.uploadDirectory, limits: limits, log: log,
                                 screen: { head in app.screen(head) },
                                 overloaded: { request in app.overloaded(request) },
                                 abandoned: { request in app.abandonedUpload(request) },
@@ -73,6 +75,7 @@ enum ServerRunner {
             }
         } catch {
             OutputChannel.standardError.write("jqc-server: \(error.message)\n")
+            opened?.removeTemporaryUploads()
             return 1
         }
         let shownHost = config.host.contains(":") ? "[\(config.host)]" : config.host
@@ -93,6 +96,7 @@ enum ServerRunner {
             StopWatchdog.arm(seconds: 15)
             metricsServer?.stop()
             server.stop(grace: 0)
+            opened?.removeTemporaryUploads()
             return 1
         }
         if config.logFile != nil { log.note(banner.split(separator: "\n").first.map(String.init) ?? "", level: .info) }
@@ -111,6 +115,7 @@ enum ServerRunner {
         server.stop(grace: stopGrace)
         // An attempt still in flight is left to its lease: attempted again later, by this instance or another.
         webhooks.stop(grace: 2)
+        opened?.removeTemporaryUploads()
         return 0
     }
 

@@ -53,7 +53,8 @@ public final class PostgresServerStorage: ServerStorage, @unchecked Sendable {
         if settings.uploadDirectory == nil { uploads = try PrivateFolder.fresh(prefix: "jqc-server-uploads-") }
         let photos = try PostgresPhotoStore(store: store, scratchDirectory: uploads)
         return OpenedDatabase(store: store, photos: photos, uploadDirectory: uploads,
-                              uploads: PostgresUploadStore(store: store, scratchDirectory: uploads))
+                              uploads: PostgresUploadStore(store: store, scratchDirectory: uploads),
+                              uploadDirectoryIsTemporary: settings.uploadDirectory == nil)
     }
 
     public func read<T>(_ body: (any StorageSession) throws -> T) throws(ServerError) -> T {

@@ -1,3 +1,4 @@
+import Foundation
 /// Where photo bytes live, by SHA-256: on the server's disk beside a SQLite
 /// database (`PhotoVault`), or in the database itself when many instances
 /// share one (PostgreSQL). Uploads stream to a local file first, are hashed
@@ -26,11 +27,24 @@ public struct OpenedDatabase: Sendable {
     /// Resumable uploads (contract 1.1), records and partial bytes.
     public var uploads: any UploadStore
 
+    /// True when `uploadDirectory` was made fresh for this process (no
+    /// `--upload-dir` on PostgreSQL): it is removed when the process is done.
+    public var uploadDirectoryIsTemporary: Bool
+
     /// Groups what a store's opener made.
-    public init(store: any ServerStorage, photos: any PhotoStore, uploadDirectory: String, uploads: any UploadStore) {
+    public init(store: any ServerStorage, photos: any PhotoStore, uploadDirectory: String, uploads: any UploadStore,
+                uploadDirectoryIsTemporary: Bool = false) {
         self.store = store
         self.photos = photos
         self.uploadDirectory = uploadDirectory
         self.uploads = uploads
+        self.uploadDirectoryIsTemporary = uploadDirectoryIsTemporary
+    }
+
+    /// Removes the upload folder if it was made for this process only; what is
+    /// in it is bodies of requests that can no longer finish.
+    public func removeTemporaryUploads() {
+        guard uploadDirectoryIsTemporary else { return }
+        try? FileManager.default.removeItem(atPath: uploadDirectory)
     }
 }
