@@ -37,7 +37,7 @@ public final class AgentLoop {
         try metrics.write(samples(summary: nil, duration: 0))
     }
 
-    /// One cycle; returns the exit code of CLI.md (0 done, 75 offline, 6 sign in).
+    /// One cycle; returns its exit code (docs/commands.md: 0 done, 75 offline, 6 sign in).
     public func runOnce() -> Int32 {
         let started = Date()
         log.log(.info, "cycle_started", ["pending": .integer(Int64((try? context.workspace().status().pending) ?? 0))])

@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// Server: the modules of `jqc-server`, the server of the wire contract
-/// (CONTRACT.md): HTTP on libmicrohttpd (ServerHTTP), routes, rules,
+/// (docs/contract.md): HTTP on libmicrohttpd (ServerHTTP), routes, rules,
 /// authentication, the demo world and the storage seam (ServerCore), and the
 /// SQLite and PostgreSQL stores behind the seam (ServerSQLite,
 /// ServerPostgres). The executable's `main` lives in

@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// Storage: the device's local store on SQLite (WAL, migrations, the tables
-/// of PRODUCT.md section 3, through the SQLite package) and the app-private
+/// ARCHITECTURE.md's "Storage" lists, through the SQLite package) and the app-private
 /// photo file store, whose files are written through ProgramOutput's `AtomicFile`.
 let package = Package(
     name: "Storage",

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 import SQLite
 
-/// Disk trouble (PRODUCT.md section 8): the profile's disk runs full during a
+/// Disk trouble (docs/user-guide.md, "When something goes wrong"): the profile's disk runs full during a
 /// photo import and during sync, the server's disk runs full, the store file is
 /// cut short. Each time: one clear line, a documented exit code, nothing
 /// already saved lost or damaged, and the work goes through once space is back.

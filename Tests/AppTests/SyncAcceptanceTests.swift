@@ -5,8 +5,8 @@ import Testing
 import TestSupport
 import SQLite
 
-/// The sync acceptance criteria of seed 003 not covered by the sync journey:
-/// AC-03, AC-05 to the end, AC-06, AC-09. Real `jqc`/`jqc-agent`, real `jqc-server`.
+/// What sync promises beyond the sync journey: order across reports, batches
+/// and photos, the retry ceiling, expiry of synced reports. Real `jqc`/`jqc-agent`, real `jqc-server`.
 @Suite("Sync acceptance criteria")
 struct SyncAcceptanceTests {
     func signedIn(to baseURL: String) throws -> DemoProfile { try DemoProfile.signedIn(to: baseURL) }

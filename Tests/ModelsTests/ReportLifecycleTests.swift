@@ -51,7 +51,7 @@ let allEvents: [ReportEvent] = [
     .serverLost, .serverLostPhotos, .serverBehind(revision: 0),
 ]
 
-/// The transition table of PRODUCT.md section 4, written out by hand: what each situation accepts.
+/// The transition table, written out by hand: what each situation accepts.
 func legalEvents(_ situation: Situation) -> Set<String> {
     switch situation {
     case .draft: return ["save an answer", "complete", "delete"]
@@ -68,7 +68,7 @@ func legalEvents(_ situation: Situation) -> Set<String> {
     }
 }
 
-@Suite("Report state machine (PRODUCT.md section 4)")
+@Suite("Report state machine")
 struct ReportLifecycleTests {
     @Test("every event in every state: legal ones apply, illegal ones are refused and change nothing",
           arguments: Situation.allCases)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Models
 
-@Suite("Wire types of CONTRACT.md")
+@Suite("Wire types of the contract")
 struct WireTests {
     @Test("the envelope reads success data and failures with their code")
     func envelope() throws {

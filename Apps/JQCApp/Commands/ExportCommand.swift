@@ -4,7 +4,7 @@ import Foundation
 import JQCCore
 import Models
 
-/// `export`: a report as JSON, CSV or one self-contained HTML page (PRODUCT.md F13).
+/// `export`: a report as JSON, CSV or one self-contained HTML page.
 enum ExportCommand {
     /// `jqc export (LOCAL_ID... | --state S | --all) --format json|csv|html [-o FILE]`.
     static let export = Command(CommandSpec(

@@ -21,7 +21,7 @@ struct ReportPresenter {
         return "Signature '\(id)' (\(flatLine(field.displayName))) withdrawn: the answers changed after signing. Sign again last: jqc answer \(report) \(id) NAME"
     }
 
-    /// The `show --json` document (CLI.md's fields and a few more).
+    /// The `show --json` document (the fields docs/commands.md lists).
     func json(_ report: Report, template: Template?, photos: [Photo], issues: [Issue], score: ScoreReport?) -> JSONValue {
         let hidden = template.map { hiddenFields(report, template: $0) } ?? []
         var object: [String: JSONValue] = [

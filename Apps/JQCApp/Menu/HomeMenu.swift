@@ -25,7 +25,7 @@ public struct MenuIO {
 }
 
 /// The keyboard-driven home menu `jqc` opens on a terminal when given no
-/// command (CLI.md, PRODUCT.md F3): every offline action, reached by number
+/// command (docs/user-guide.md, "The home menu"): every offline action, reached by number
 /// and letter. It does nothing of its own: every action runs the same
 /// `Workspace` method or the same command the scriptable surface runs.
 public final class HomeMenu {

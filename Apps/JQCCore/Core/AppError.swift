@@ -1,7 +1,7 @@
 import Models
 
 /// The one error type of the apps: a machine code for `--json`, one line for
-/// a person, the exit code of CLI.md, and, for validation, every problem found.
+/// a person, the exit code of docs/commands.md, and, for validation, every problem found.
 public struct AppError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Machine code, as in `{"error": {"code": ...}}` (`.notFound`, `.photoCapExceeded`): one of `Code`'s catalogue.
     public let code: Code
@@ -52,7 +52,7 @@ public struct AppError: Error, Sendable, Equatable, CustomStringConvertible {
                                               exitCode: ExitCode.failure)
 }
 
-/// The exit codes of CLI.md.
+/// The exit codes (docs/commands.md).
 public enum ExitCode {
     public static let ok: Int32 = 0
     public static let failure: Int32 = 1

@@ -7,9 +7,9 @@ public struct CommandOutput: Sendable {
     public var lines: [String]
     /// The `--json` document; `.null` when the command wrote its own output.
     public var json: JSONValue
-    /// Whether the persistent status line follows the human output (PRODUCT.md F15).
+    /// Whether the persistent status line follows the human output.
     public var showsStatusLine: Bool
-    /// The exit code: 0, or a code of CLI.md for an outcome that is not an error
+    /// The exit code: 0, or a code of docs/commands.md for an outcome that is not an error
     /// but a script must tell apart (75 "waiting for network", 7 "conflict needs a person").
     public var exitCode: Int32
     /// Errors and notices for a person (why a sync waits, a conflict to resolve): on

@@ -8,7 +8,7 @@ import Storage
 import SQLite
 
 /// Runs a program built on the core: finds the command, parses its
-/// arguments, runs it, prints, and returns the exit code of CLI.md.
+/// arguments, runs it, prints, and returns the exit code of docs/commands.md.
 public enum ProgramRunner {
     /// Runs one invocation and returns its exit code. Output that could not
     /// be written decides the code last: quietly 141 when the reader closed
@@ -149,7 +149,7 @@ public enum ProgramRunner {
             environment: environment)
     }
 
-    /// Prints an error as CLI.md asks and returns its exit code.
+    /// Prints an error as docs/commands.md says and returns its exit code.
     public static func report(_ error: AppError, program: Program, json: Bool) -> Int32 {
         // Output that could not be written is reported once, by `ProgramExit`, as it exits.
         if error.code == .outputFailed { return error.exitCode }

@@ -24,7 +24,7 @@ public struct StatusSummary: Sendable, Hashable {
     /// Reports a supervisor returned for changes that are not sent again yet (contract 1.1's review).
     public var returned = 0
 
-    /// The persistent one-line status of PRODUCT.md F15.
+    /// The persistent one-line status (docs/user-guide.md, "The home menu").
     public var line: String {
         var parts = [signedIn ? (online ? "online" : "offline") : "not signed in", "\(pending) pending", "\(conflicts) conflict\(conflicts == 1 ? "" : "s")",
                      "\(rejected + needsAttention) failed"]

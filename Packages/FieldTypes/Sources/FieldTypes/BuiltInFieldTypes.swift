@@ -1,4 +1,4 @@
-/// The field types every jqc knows (PRODUCT.md §5), in the order the product lists them.
+/// The field types every jqc knows (docs/field-types.md), in the order it lists them.
 public enum BuiltInFieldTypes {
     /// One value of each built-in type.
     public static let all: [any FieldType] = [

@@ -1,6 +1,6 @@
 import Foundation
 
-/// An inspection report as the device keeps it (PRODUCT.md section 3).
+/// An inspection report as the device keeps it (ARCHITECTURE.md, "Storage").
 public struct Report: Sendable, Hashable {
     /// Made on the device at start; the report's identity everywhere, forever.
     public let localID: UUID

@@ -1,6 +1,6 @@
 /// The sync-relevant state of one report, as a value. Its `state` can change
-/// only through `apply(_:)`, whose transition table is the one of PRODUCT.md
-/// section 4: there is no setter, so an illegal transition cannot be written.
+/// only through `apply(_:)`, whose transition table is the whole list of legal
+/// transitions: there is no setter, so an illegal transition cannot be written.
 public struct ReportLifecycle: Sendable, Hashable {
     /// The report's state.
     public private(set) var state: ReportState

@@ -1,4 +1,4 @@
-/// Where a report is in its life (PRODUCT.md section 4).
+/// Where a report is in its life (docs/user-guide.md, "Syncing").
 public enum ReportState: String, Sendable, Hashable, Codable, CaseIterable {
     /// Being filled in on this device; autosaved at every answer.
     case draft = "DRAFT"

@@ -191,7 +191,7 @@ extension ServerApp {
     }
 
 
-    /// The rules of CONTRACT.md for one report, inside the batch's transaction.
+    /// The contract's rules for one report (docs/contract.md), inside the batch's transaction.
     /// A rejection writes nothing.
     /// Each revision it accepts is added to `accepted` (its review reopens when the batch is written).
     /// With `merging` (the report's template, when the batch asked to merge), an

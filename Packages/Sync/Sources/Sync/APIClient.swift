@@ -33,7 +33,7 @@ public struct Credentials: Sendable, Hashable, CustomStringConvertible, CustomDe
     public var customMirror: Mirror { Mirror(self, children: ["user": user]) }
 }
 
-/// The client of CONTRACT.md: every endpoint, the envelope, typed errors, one
+/// The client of the wire contract (docs/contract.md): every endpoint, the envelope, typed errors, one
 /// refresh-and-retry on 401 and `Retry-After`.
 ///
 /// An actor: it holds the current `Credentials`, which a refresh replaces,

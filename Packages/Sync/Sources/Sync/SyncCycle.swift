@@ -4,7 +4,7 @@ import Storage
 
 /// One sync cycle as a value: the driver (`SyncEngine`) feeds it events —
 /// what the store holds, what the server answered — and performs the actions
-/// it returns. It does no I/O, so every rule of PRODUCT.md section 7 that
+/// it returns. It does no I/O, so every sync rule (ARCHITECTURE.md's BR table) that
 /// decides *what* happens (order, batching, backoff, the ceiling, which
 /// reports expire) is tested without a network or a store.
 ///
