@@ -74,7 +74,8 @@ def main():
                 "issues", "reinspections", "server_reports", "server_photos")))
             if faulted:
                 log(f"{part}: database faults {stats['database_faults']}; restores {stats['restores']}, after which the "
-                    f"device had {stats['reports_to_send_again']} reports and {stats['photos_to_send_again']} photos to send again")
+                    f"device had {stats['reports_to_send_again']} reports and {stats['photos_to_send_again']} photos to send again, "
+                    f"and {stats['edits_taken_back_by_restores']} supervisors' edits not yet merged were taken back")
                 log(f"{part}: slowest request {stats['slowest_request_s']} s; requests held past {HANG_SECONDS} s (hangs): {stats['hangs']}")
                 for line in stats["hung_requests"]:
                     log("  hang: " + line)

@@ -26,6 +26,7 @@ class Amendments:
         self.merges_made = 0
         self.conflicts_made = 0
         self.resolved = 0
+        self.taken_back = 0    # supervisors' edits a restore took back before the device merged them
 
     def server_went_back(self, device_reports, server_reports, server_revisions):
         """The server was restored from a backup older than a supervisor's
@@ -43,6 +44,7 @@ class Amendments:
             if not latest or latest[-1][1].get("answers", {}).get("glass") != wanted["glass"]:
                 del wanted["glass"]
                 taken_back += 1
+        self.taken_back += taken_back
         return taken_back
 
     def revisions_allowed(self, local_id):
@@ -112,4 +114,5 @@ class Amendments:
 
     def stats(self):
         return {"amendments": sum(self.count.values()), "merges_made": self.merges_made,
-                "conflicts_made": self.conflicts_made, "conflicts_resolved": self.resolved}
+                "conflicts_made": self.conflicts_made, "conflicts_resolved": self.resolved,
+                "edits_taken_back_by_restores": self.taken_back}
