@@ -22,6 +22,31 @@ struct SchemaDecodingTests {
         #expect(field.raw["hint"] == .string("look under the sinks"))
     }
 
+    @Test("a field changed through its typed properties is sent on changed: the object a field type reads agrees with them, unknown keys kept")
+    func typedPropertiesAreTheSourceOfTruth() throws {
+        let json = try JSONValue.parse(#"""
+        {"fields": [{"id": "q1", "type": "rating", "label": "Floors", "required": true, "max": 10, "weight": 2,
+                     "unit": "points"}]}
+        """#)
+        var field = try FormSchema.decode(json).get().fields[0]
+        field.label = "Floors and skirting"
+        field.max = 5
+        field.required = false
+        field.weight = nil
+        field.critical = true
+        field.colSpan = 6
+        #expect(field.raw["label"] == .string("Floors and skirting"))
+        #expect(field.raw["max"] == .integer(5))
+        #expect(field.raw["required"] == nil)
+        #expect(field.raw["weight"] == nil)
+        #expect(field.raw["critical"] == .bool(true))
+        #expect(field.raw["col_span"] == .integer(6))
+        #expect(field.raw["unit"] == .string("points"))
+        // Read back, the object gives the same field.
+        let again = try FormSchema.decode(.object(["fields": .array([field.json])])).get().fields[0]
+        #expect(again == field)
+    }
+
     @Test("every problem is listed at once, each naming its field")
     func everyProblem() throws {
         let json = try JSONValue.parse(#"""

@@ -252,12 +252,30 @@ extension Workspace {
     /// again and judged on its new version, once.
     @discardableResult
     public func complete(_ report: Report, followUp: Bool = false) throws(AppError) -> Report {
-        do {
-            return try completeOnce(report, followUp: followUp)
-        } catch {
-            guard let moved = movedMeanwhile(report) else { throw error }
-            return try completeOnce(moved, followUp: followUp)
+        // What is checked and what is stored are the same answers: the store refuses the
+        // completion if another process saved an answer (or moved the report) in between,
+        // and it is checked again on the report as it is now.
+        var current = report
+        for _ in 1..<Self.completionAttempts {
+            do {
+                return try completeOnce(current, followUp: followUp)
+            } catch {
+                guard let changed = changedMeanwhile(current) else { throw error }
+                current = changed
+            }
         }
+        return try completeOnce(current, followUp: followUp)
+    }
+
+    /// Completions tried before another process's stream of saves wins.
+    static let completionAttempts = 5
+
+    /// The report as stored now, when its answers or template version are
+    /// no longer those of `report`; nil when it is unchanged or gone.
+    func changedMeanwhile(_ report: Report) -> Report? {
+        guard let now = (try? store.report(report.localID)) ?? nil,
+              now.templateVersion != report.templateVersion || now.answers != report.answers else { return nil }
+        return now
     }
 
     private func completeOnce(_ report: Report, followUp: Bool) throws(AppError) -> Report {
@@ -287,7 +305,8 @@ extension Workspace {
         return try storage { () throws(StorageError) -> Report in
             try store.apply(.complete, to: id, answers: kept, score: scorer,
                             followUpRequired: followUp || score.failedCritical || report.followUpRequired,
-                            clearingFollowUpOf: report.parentLocalID, templateVersion: report.templateVersion)
+                            clearingFollowUpOf: report.parentLocalID, templateVersion: report.templateVersion,
+                            basedOn: report.answers)
         }
     }
 

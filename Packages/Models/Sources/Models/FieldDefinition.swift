@@ -2,24 +2,27 @@
 /// type-checked, plus the whole raw object so that a field type can read keys
 /// of its own (a temperature's unit, a barcode's pattern).
 public struct FieldDefinition: Sendable, Hashable {
-    public var id: FieldID
+    // Each typed property writes itself into `raw` when set, so the object a
+    // field type reads and the one sent on are never older than the property.
+    public var id: FieldID { didSet { raw["id"] = .string(id.rawValue) } }
     /// The type name as the server wrote it; may be one this client does not know.
-    public var type: String
-    public var label: String
-    public var required: Bool
-    public var options: [String]?
+    public var type: String { didSet { raw["type"] = .string(type) } }
+    public var label: String { didSet { raw["label"] = .string(label) } }
+    public var required: Bool { didSet { raw["required"] = required ? .bool(true) : nil } }
+    public var options: [String]? { didSet { raw["options"] = options.map { .array($0.map { .string($0) }) } } }
     /// Rating scale; `nil` means the type's default.
-    public var max: Int?
-    public var columns: [String]?
+    public var max: Int? { didSet { raw["max"] = max.map { .integer(Int64($0)) } } }
+    public var columns: [String]? { didSet { raw["columns"] = columns.map { .array($0.map { .string($0) }) } } }
     /// Weight in the score; `nil` means 1.
-    public var weight: Double?
-    public var critical: Bool
-    public var col: Int?
-    public var row: Int?
-    public var colSpan: Int?
-    public var rowSpan: Int?
-    /// Every key of the field object as received, unknown ones included.
-    public var raw: [String: JSONValue]
+    public var weight: Double? { didSet { raw["weight"] = weight.map { .double($0) } } }
+    public var critical: Bool { didSet { raw["critical"] = critical ? .bool(true) : nil } }
+    public var col: Int? { didSet { raw["col"] = col.map { .integer(Int64($0)) } } }
+    public var row: Int? { didSet { raw["row"] = row.map { .integer(Int64($0)) } } }
+    public var colSpan: Int? { didSet { raw["col_span"] = colSpan.map { .integer(Int64($0)) } } }
+    public var rowSpan: Int? { didSet { raw["row_span"] = rowSpan.map { .integer(Int64($0)) } } }
+    /// Every key of the field object as received, unknown ones included; the
+    /// typed properties above are the only way to change a shared key.
+    public private(set) var raw: [String: JSONValue]
 
     /// Makes a definition in code (tests, fixtures, field-type authors).
     public init(id: FieldID, type: String, label: String = "", required: Bool = false,

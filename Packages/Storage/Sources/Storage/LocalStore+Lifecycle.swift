@@ -25,17 +25,23 @@ extension LocalStore {
     /// scored: the workspace withdraws signatures that no longer hold there.
     /// `templateVersion`, when given, is the template version the caller
     /// worked out `answers`, `score` and `derive` on: a report moved onto
-    /// another version meanwhile is refused, nothing changed.
+    /// another version meanwhile is refused, nothing changed. `basedOn`, when
+    /// given, is the answers the caller read and worked `answers` out from:
+    /// a report whose stored answers are other ones now (another process
+    /// saved one in between) is refused the same way, so that what it saved
+    /// is never overwritten; the caller reads the report again and retries.
     @discardableResult
     public func apply(_ event: ReportEvent, to localID: UUID, answers: Answers? = nil,
                       score: ((Answers) -> Double?)? = nil, followUpRequired: Bool? = nil,
                       clearingFollowUpOf parent: UUID? = nil,
-                      derive: ((Answers) -> Answers)? = nil, templateVersion: Int? = nil) throws(StorageError) -> Report {
+                      derive: ((Answers) -> Answers)? = nil, templateVersion: Int? = nil,
+                      basedOn read: Answers? = nil) throws(StorageError) -> Report {
         let edit: ((inout Report) -> Void)? = answers == nil && followUpRequired == nil ? nil : { report in
             if let answers { report.answers = answers }
             if let followUpRequired { report.followUpRequired = followUpRequired }
         }
-        return try perform(event, on: localID, edit: edit, score: score, derive: derive, templateVersion: templateVersion) { db throws(StorageError) in
+        return try perform(event, on: localID, edit: edit, score: score, derive: derive, templateVersion: templateVersion,
+                           basedOn: read) { db throws(StorageError) in
             if let parent {
                 try db.run("UPDATE reports SET follow_up_required = 0 WHERE local_id = ?", [SQLValue(parent)])
             }
@@ -48,11 +54,12 @@ extension LocalStore {
     /// `alongside` runs last, in the same transaction.
     func perform(_ event: ReportEvent, on localID: UUID, edit: ((inout Report) -> Void)?,
                  score: ((Answers) -> Double?)?, derive: ((Answers) -> Answers)? = nil, templateVersion: Int? = nil,
+                 basedOn read: Answers? = nil,
                  alongside: (StoreDatabase) throws(StorageError) -> Void = { _ in }) throws(StorageError) -> Report {
         var filesToRemove: [String] = []
         let result = try write { db throws(StorageError) -> Report in
             let (report, files) = try Self.perform(event, on: localID, edit: edit, score: score, derive: derive,
-                                                   templateVersion: templateVersion, reload: true, db)
+                                                   templateVersion: templateVersion, basedOn: read, reload: true, db)
             filesToRemove = files
             try alongside(db)
             return report
@@ -102,15 +109,19 @@ extension LocalStore {
     /// the stored text is written back as it was (and `score` is not asked).
     static func perform(_ event: ReportEvent, on localID: UUID, edit: ((inout Report) -> Void)?,
                         score: ((Answers) -> Double?)?, derive: ((Answers) -> Answers)? = nil, templateVersion: Int? = nil,
-                        reload: Bool, _ db: StoreDatabase) throws(StorageError) -> (Report, [String]) {
+                        basedOn read: Answers? = nil, reload: Bool, _ db: StoreDatabase) throws(StorageError) -> (Report, [String]) {
         var filesToRemove: [String] = []
         guard let row = try db.firstRow("SELECT \(ReportRows.columns) FROM reports WHERE local_id = ?", [SQLValue(localID)]) else {
             throw StorageError(.notFound, "No report with local id '\(localID.uuidString)' on this device; 'jqc list' shows them.", context: localID.uuidString)
         }
-        let readingAnswers = reload || edit != nil
+        let readingAnswers = reload || edit != nil || read != nil
         var report = try ReportRows.report(from: row, readingAnswers: readingAnswers)
         if let templateVersion, let now = report.templateVersion, now != templateVersion {
             throw StorageError(.notAllowed, "Report \(localID.uuidString.prefix(8).lowercased()) moved onto version \(now) of its template meanwhile; nothing was changed. Look at it again ('jqc show') and do it again.",
+                               context: "\(event.name) \(localID.uuidString)")
+        }
+        if let read, read != report.answers {
+            throw StorageError(.notAllowed, "Report \(localID.uuidString.prefix(8).lowercased()) was changed by another program meanwhile; nothing was changed. Look at it again ('jqc show') and do it again.",
                                context: "\(event.name) \(localID.uuidString)")
         }
         var answersReplaced = false
