@@ -71,6 +71,34 @@ struct UploadContractTests {
         #expect(again.data["upload"]?["offset"] == 20_000)
     }
 
+    @Test("on SQLite, an unfinished upload whose bytes the upload folder no longer holds (a database restored from a backup, uploads in flight left behind) is gone: HEAD 404, and the same POST begins a new upload from 0 that completes")
+    func bytesLeftBehindBeginAgain() async throws {
+        let server = try ServerProcess(["--demo"], sqlite: true)
+        let me = try await Session.inspector(server)
+        let photo = PhotoContractTests.jpeg(50_000)
+        let (serverID, url, localID) = try await Self.begin(me, photo)
+        #expect(try await Self.patch(me, url, offset: 0, photo.prefix(20_000)).status == 204)
+        let partial = server.uploadDirectory + "/partial-" + (url.split(separator: "/").last.map(String.init) ?? "")
+        try #require(FileManager.default.fileExists(atPath: partial))
+        try FileManager.default.removeItem(atPath: partial)
+
+        let head = try await Self.head(me, url)
+        #expect(head.status == 404, "\(head.status)")
+        let again = try await me.post("/reports/\(serverID)/uploads", [
+            "local_id": .string(localID), "field_id": "notes", "sha256": .string(try PhotoContractTests.sha256(photo)),
+            "byte_size": .integer(Int64(photo.count)),
+        ])
+        #expect(again.status == 201, "a new upload, not the old one whose bytes are gone: \(again.status) \(again.message)")
+        #expect(again.data["upload"]?["offset"] == 0)
+        let fresh = try #require(again.data["upload"]?["url"]?.stringValue)
+        #expect(fresh != url)
+        let stored = try await Self.patch(me, fresh, offset: 0, photo)
+        #expect(stored.status == 201, "\(stored.status) \(stored.message)")
+        let download = try await me.client.send("GET", server.baseURL + (try #require(stored.data["photo"]?["url"]?.stringValue)),
+                                                token: me.accessToken)
+        #expect(download.body == photo)
+    }
+
     @Test("a wrong offset is 409 with the right one in Upload-Offset; bytes past the size are 413; neither keeps anything")
     func wrongOffsetAndPastSize() async throws {
         let me = try await Session.inspector(try Shared.running())

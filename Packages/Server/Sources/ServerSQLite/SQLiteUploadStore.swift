@@ -33,17 +33,33 @@ struct SQLiteUploadStore: UploadStore {
     }
 
     func upload(id: String, userID: String, now: Date) throws(ServerError) -> StoredUpload? {
-        try storage.withDatabase(writing: false) { db throws(ServerError) in
+        try held(try storage.withDatabase(writing: false) { db throws(ServerError) in
             try db.query("SELECT \(Self.columns) FROM resumable_uploads WHERE id = ? AND user_id = ? AND expires_at > ?",
                          [.text(id), .text(userID), .integer(Int64(now.timeIntervalSince1970))]).first.flatMap(Self.upload)
-        }
+        })
     }
 
     func upload(localID: UUID, userID: String, now: Date) throws(ServerError) -> StoredUpload? {
-        try storage.withDatabase(writing: false) { db throws(ServerError) in
+        try held(try storage.withDatabase(writing: false) { db throws(ServerError) in
             try db.query("SELECT \(Self.columns) FROM resumable_uploads WHERE local_id = ? AND user_id = ? AND expires_at > ?",
                          [.id(localID), .text(userID), .integer(Int64(now.timeIntervalSince1970))]).first.flatMap(Self.upload)
+        })
+    }
+
+    /// `upload`, if the folder holds its bytes. An unfinished upload whose
+    /// file is missing, or shorter than its offset, is dropped and answered
+    /// as gone: its bytes stayed behind when the database was restored from
+    /// a backup (uploads in flight are not in one), or the upload folder was
+    /// emptied. Left, it would be offered to the client again and again, and
+    /// every byte sent to it refused.
+    private func held(_ upload: StoredUpload?) throws(ServerError) -> StoredUpload? {
+        guard let upload, !upload.finished else { return upload }
+        var status = stat()
+        if lstat(try path(upload.id), &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int64(status.st_size) >= upload.offset {
+            return upload
         }
+        try drop(upload)
+        return nil
     }
 
     func create(_ upload: StoredUpload, now: Date, admit: (Int64) -> ServerError?) throws(ServerError) {
