@@ -36,6 +36,9 @@ def main():
     parser.add_argument("--soak-rate", type=float, default=50, help="reports a second the soak's fleet sends")
     parser.add_argument("--postgres", action="store_true",
                         help="crash loop on PostgreSQL: two server instances on one database of a throwaway cluster")
+    parser.add_argument("--sqlite", action="store_true",
+                        help="server faults on SQLite: one server on a small disk (a tmpfs; needs root), killed, "
+                             "its disk filled, a backup restored")
     args = parser.parse_args()
     parts = ("self-check", "crash-loop", "concurrent", "io-faults", "server-faults", "soak")
     # The default run is the first four; server-faults and soak (PostgreSQL) are asked for by name.
@@ -60,11 +63,13 @@ def main():
             if part not in args.what:
                 continue
             faulted = part == "server-faults"
+            on_sqlite = faulted and args.sqlite
             log(f"{'server faults' if faulted else 'crash loop'}: {args.trials} trials, seed {args.seed}"
-                + (", two instances on PostgreSQL" if args.postgres or faulted else ""))
+                + (", one SQLite server on a small disk" if on_sqlite
+                   else ", two instances on PostgreSQL" if args.postgres or faulted else ""))
             stats, found = run_crash_loop(args.bin, os.path.join(args.work, part), args.trials, args.seed,
                                           max_kill_delay=args.max_kill_delay, log=log, postgres=args.postgres,
-                                          server_faults=faulted)
+                                          server_faults=faulted, sqlite=on_sqlite)
             figures[part.replace("-", "_")] = stats
             log(f"{part}: " + ", ".join(f"{k} {stats[k]}" for k in (
                 "trials", "kills", "finished_before_kill", "import_kills", "edit_kills", "amendments", "merges_made", "conflicts_made",

@@ -14,6 +14,7 @@ from .invariants import Checker, Findings
 from .workgen import WORDS, WorkGenerator
 from .postgres import ServerPair
 from .serverfaults import HANG_SECONDS, ServerFaults
+from .sqliteserver import SqliteServer
 from .templatemove import TemplateMover
 from .world import Device, Server, ToolError, wait_or_kill
 
@@ -25,20 +26,26 @@ COMMAND_KILL_WINDOW = (0.005, 0.06)
 
 
 def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_reports=12, log=print, postgres=False,
-                   server_faults=False):
+                   server_faults=False, sqlite=False):
     """With `postgres`, two instances on one PostgreSQL database serve the
     device, which is routed to either at each trial; now and then the one it
     uses is SIGKILLed mid-cycle and restarted. With `server_faults` (on
     PostgreSQL), most trials also meet a fault of the database or of the
-    network to it (`serverfaults.py`), healed before the trial is checked."""
-    postgres = postgres or server_faults
+    network to it (`serverfaults.py`), healed before the trial is checked;
+    with `sqlite` too, they are faults of one SQLite server on a small disk
+    instead (`sqliteserver.py`)."""
+    sqlite_faults = server_faults and sqlite
+    postgres = (postgres or server_faults) and not sqlite_faults
     rng = random.Random(seed)
     kill_rng = random.Random(seed * 7919 + 1)
     os.makedirs(work, exist_ok=True)
-    server = (ServerPair(bin_dir, work, FAULTS, seed, link=server_faults) if postgres
-              else Server(bin_dir, work, faults=FAULTS, seed=seed)).start()
+    if sqlite_faults:
+        server = SqliteServer(bin_dir, work, FAULTS, seed).start()
+    else:
+        server = (ServerPair(bin_dir, work, FAULTS, seed, link=server_faults) if postgres
+                  else Server(bin_dir, work, faults=FAULTS, seed=seed)).start()
     database_faults = ServerFaults(server, work, random.Random(seed * 13 + 5)) if server_faults else None
-    if database_faults and "disk-full" not in database_faults.kinds:
+    if database_faults and "disk-full" not in database_faults.kinds:  # PostgreSQL as another user than root
         log("server faults: a small disk needs root to mount, so this run has no disk-full trials")
     started = time.monotonic()
     try:
@@ -84,6 +91,8 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_repo
             # A random moment within what a whole cycle takes now, so most trials kill mid-cycle.
             delay = kill_rng.uniform(0, cycle.kill_window())
             instance_kill = None
+            if sqlite_faults:
+                server.route(device)
             if postgres:
                 which = server.route(device)
                 if kill_rng.random() < 0.2:
@@ -128,7 +137,7 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_repo
 
         # What the killed cycles themselves got through, before any settling.
         synced_in_trials = summary["synced"] if trials else 0
-        if postgres:
+        if postgres or sqlite_faults:
             server.restart()
             server.route(device)
         amendments.resolve_conflicts()

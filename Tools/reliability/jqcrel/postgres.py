@@ -121,6 +121,8 @@ class ServerPair:
         if self.disk:
             for i, instance in enumerate(self.instances):
                 instance.upload_dir = self.disk.folder(f"uploads-{i}")
+        # The faults `ServerFaults` may inject; filling a disk needs the small disk, which needs root.
+        self.fault_kinds = ("pg-crash", "pg-kill", "stall", "drop", "delay") + (("disk-full",) if self.disk else ()) + ("restore",)
         self.kills = 0
         self.routed = [0, 0]
         self.restores = 0

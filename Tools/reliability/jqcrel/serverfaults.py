@@ -1,5 +1,5 @@
-"""Faults of a deployment, on the server's side of the crash loop on
-PostgreSQL: the database crashes (`pg_ctl stop -m immediate`) or its
+"""Faults of a deployment, on the server's side of the crash loop. On
+PostgreSQL (two instances, `postgres.py`): the database crashes (`pg_ctl stop -m immediate`) or its
 postmaster is SIGKILLed, then restarted after a pause; the network between the
 instances and the database stalls (nothing moves, no RST), drops every
 connection, or delays every chunk, then heals; the server's disk (the
@@ -7,6 +7,8 @@ database's tablespace and the upload folders, a small tmpfs) fills to the last
 byte, then has room again; or an operator's `pg_dump` is taken mid-cycle and,
 once the cycle is over, restored with a new generation, so that what was
 accepted after it is gone from the server and the device must send it again.
+On SQLite (one server, `sqliteserver.py`): the server SIGKILLed and started
+again, its disk full, a backup (`admin backup`) restored (`admin restore`).
 One fault a trial, at a random moment of the agent's cycle; the trial's
 invariants are checked after it healed."""
 
@@ -18,7 +20,6 @@ import time
 from .postgres import ROOT
 from .world import ToolError
 
-KINDS = ("pg-crash", "pg-kill", "stall", "drop", "delay", "disk-full", "restore")
 
 # No request may take longer, whatever the fault: the server's own bounds
 # (4 s to connect to the database, 6 s an exchange, 3 s waiting for a pooled
@@ -33,8 +34,7 @@ class ServerFaults:
         self.link = pair.link
         self.work = work
         self.rng = rng
-        # Filling a disk needs the small disk, which needs root to mount.
-        self.kinds = [kind for kind in KINDS if kind != "disk-full" or pair.disk]
+        self.kinds = list(pair.fault_kinds)
         self.counts = {kind: 0 for kind in self.kinds}
         self.thread = None
         self.error = None
@@ -83,7 +83,11 @@ class ServerFaults:
     def _run(self, kind, delay, pause):
         try:
             time.sleep(delay)
-            if kind in ("pg-crash", "pg-kill"):
+            if kind == "server-kill":
+                self.pair.kill()
+                time.sleep(pause)
+                self.pair.restart()
+            elif kind in ("pg-crash", "pg-kill"):
                 self._cluster("crash" if kind == "pg-crash" else "kill")
                 time.sleep(pause)
                 self._cluster("restart")
@@ -92,7 +96,7 @@ class ServerFaults:
                 time.sleep(pause + 1)
                 self.pair.disk.make_room()
             elif kind == "restore":
-                path = os.path.join(self.work, "backup.dump")
+                path = os.path.join(self.work, "backup")
                 self.pair.backup(path)
                 self.backup = path
                 self.trials_to_restore = self.rng.randint(1, 3)

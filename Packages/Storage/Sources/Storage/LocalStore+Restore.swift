@@ -41,13 +41,20 @@ extension LocalStore {
     /// PENDING ones with a server id (accepted and waiting for photos, or an
     /// amendment waiting to go), in creation order, with their photos already UPLOADED.
     public func acceptedReports() throws(StorageError) -> [AcceptedReport] {
-        try read { db throws(StorageError) -> [AcceptedReport] in
+        try acceptedReports(after: 0).map(\.report)
+    }
+
+    /// `acceptedReports()` made after the report of creation sequence
+    /// `cursor` (0: from the first), each with its own sequence number: the
+    /// check of a restored server goes on from where an earlier cycle stopped.
+    public func acceptedReports(after cursor: Int64) throws(StorageError) -> [(sequence: Int64, report: AcceptedReport)] {
+        try read { db throws(StorageError) -> [(sequence: Int64, report: AcceptedReport)] in
             let rows = try db.rows("""
-                SELECT local_id, server_id, base_revision FROM reports
-                WHERE server_id IS NOT NULL AND state IN (?, ?)
+                SELECT local_id, server_id, base_revision, creation_seq FROM reports
+                WHERE server_id IS NOT NULL AND state IN (?, ?) AND creation_seq > ?
                 ORDER BY creation_seq
-                """, [.text(ReportState.synced.rawValue), .text(ReportState.pending.rawValue)])
-            var reports: [AcceptedReport] = []
+                """, [.text(ReportState.synced.rawValue), .text(ReportState.pending.rawValue), .integer(cursor)])
+            var reports: [(sequence: Int64, report: AcceptedReport)] = []
             for row in rows {
                 guard let localID = row["local_id"].stringValue.flatMap(UUID.init(uuidString:)), let serverID = row["server_id"].stringValue else {
                     continue
@@ -55,8 +62,9 @@ extension LocalStore {
                 let photos = try db.rows("SELECT local_id FROM photos WHERE report_local_id = ? AND upload_state = ? ORDER BY creation_seq",
                                          [SQLValue(localID), .text(PhotoUploadState.uploaded.rawValue)])
                     .compactMap { $0["local_id"].stringValue.flatMap(UUID.init(uuidString:)) }
-                reports.append(AcceptedReport(localID: localID, serverID: serverID, baseRevision: Int(row["base_revision"].int64Value ?? 0),
-                                              uploadedPhotos: photos))
+                reports.append((Int64(row["creation_seq"].int64Value ?? 0),
+                                AcceptedReport(localID: localID, serverID: serverID, baseRevision: Int(row["base_revision"].int64Value ?? 0),
+                                               uploadedPhotos: photos)))
             }
             return reports
         }
@@ -99,6 +107,7 @@ extension LocalStore {
             try Self.setMeta(MetaKey.reviewsCursor, nil, db)
             try Self.setMeta(MetaKey.assignmentsCursor, nil, db)
             try Self.setMeta(MetaKey.serverGeneration, generation, db)
+            try Self.setMeta(MetaKey.generationCheck, nil, db)
             return true
         }
     }

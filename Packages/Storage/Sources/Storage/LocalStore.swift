@@ -108,6 +108,10 @@ public enum MetaKey {
     /// The `server_generation` of the server's sync answers: another one means the
     /// server's data was restored from a backup (`LocalStore.adoptServerGeneration`).
     public static let serverGeneration = "server_generation"
+    /// How far the check of a restored server got: its generation and the
+    /// creation sequence of the last report checked ("GENERATION SEQ"), so a
+    /// check cut short goes on from there in the next cycle.
+    public static let generationCheck = "server_generation_check"
 }
 
 extension LocalStore {
