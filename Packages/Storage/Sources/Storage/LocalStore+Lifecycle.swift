@@ -203,7 +203,9 @@ extension LocalStore {
             // What came from the server's side, shown until another revision is accepted.
             var fields: String? = nil
             if case .merged(_, _, _, _, _, let merged) = event { fields = JSONValue.array(merged.map(JSONValue.string)).canonicalString() }
-            try db.run("UPDATE reports SET merged_fields = ? WHERE local_id = ?", [fields.map(SQLValue.text) ?? .null, SQLValue(localID)])
+            if fields != nil || !row["merged_fields"].isNull {
+                try db.run("UPDATE reports SET merged_fields = ? WHERE local_id = ?", [fields.map(SQLValue.text) ?? .null, SQLValue(localID)])
+            }
         default:
             break
         }
