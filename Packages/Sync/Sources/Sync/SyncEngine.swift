@@ -100,8 +100,10 @@ public struct SyncEngine: Sendable {
                     inFlight = InFlightBatch(count: ids.count, task: Task { await engine.send(body) })
                 case .prepareBatch(let ids):
                     run.prepared = try prepare(ids, run: &run)
-                    // While the batch is in flight: the next commit then finds the log short.
-                    try store.checkpoint()
+                    // While the batch is in flight, every few batches: the commits never find the log
+                    // long enough to copy it themselves, and seldom have to start it afresh.
+                    run.prepares += 1
+                    if run.prepares % 4 == 0 { try store.checkpoint() }
                 default:
                     if let event = try await perform(action, run: &run) {
                         queue += cycle.handle(event)
@@ -207,6 +209,8 @@ struct SyncRun {
     var prepared: PreparedBatch?
     /// This device's id, read once.
     var deviceID: UUID?
+    /// Batches read ahead so far.
+    var prepares = 0
     /// Pages of the reviews feed pulled so far.
     var reviewPages = 0
     /// The next page of the reviews feed, asked for while the one before was stored.
