@@ -4,6 +4,14 @@ import Models
 
 @Suite("Wire types of the contract")
 struct WireTests {
+    @Test("an id on the wire is Foundation's text in lowercase")
+    func wireIDs() {
+        for _ in 0..<200 {
+            let id = UUID()
+            #expect(id.wireString == id.uuidString.lowercased())
+        }
+    }
+
     @Test("the envelope reads success data and failures with their code")
     func envelope() throws {
         let ok = try JSONDecoder().decode(Envelope<MeResponse>.self, from: Data(#"""

@@ -6,6 +6,23 @@ import TestSupport
 /// The raw SQLite wrapper: values round-trip exactly, transactions are all or nothing.
 @Suite("SQLite wrapper")
 struct DatabaseTests {
+    @Test("a UUID is stored as Foundation writes it and read back from either case; anything else is not a UUID")
+    func uuidText() throws {
+        let db = try Database.inMemory()
+        for _ in 0..<200 {
+            let id = UUID()
+            #expect(SQLValue(id) == .text(id.uuidString))
+            #expect(try db.scalar("SELECT ?", [SQLValue(id)]).uuidValue == id)
+            #expect(SQLValue.text(id.uuidString.lowercased()).uuidValue == id)
+        }
+        for text in ["", "not a uuid", "E621E1F8-C36C-495A-93FC-0C247A3E6E5", "E621E1F8-C36C-495A-93FC-0C247A3E6E5FF",
+                     "E621E1F8+C36C-495A-93FC-0C247A3E6E5F", "G621E1F8-C36C-495A-93FC-0C247A3E6E5F", "E621E1F8C36C495A93FC0C247A3E6E5F1234"] {
+            #expect(SQLValue.text(text).uuidValue == nil, "\(text)")
+            #expect(UUID(uuidString: text) == nil, "Foundation refuses it too: \(text)")
+        }
+        #expect(SQLValue.integer(1).uuidValue == nil)
+    }
+
     @Test("text, blobs and numbers round-trip exactly, empty and NUL included")
     func roundTrip() throws {
         let db = try Database.inMemory()

@@ -23,6 +23,25 @@ struct StoreFileTests {
         #expect(try store.report(report.localID) == report)
     }
 
+    @Test("copying the write-ahead log into the file waits for no reader: a reader meanwhile still sees what it began with, and the file alone holds every report after")
+    func checkpointWaitsForNoReader() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path("jqc.sqlite")
+        let store = try LocalStore.open(at: path)
+        for _ in 0..<3 { try store.createReport(templateID: "t1", facilityID: "f1") }
+        let reader = try Database(path: path, mode: .readOnly)
+        try reader.execute("BEGIN")
+        #expect(try reader.scalar("SELECT count(*) FROM reports").int64Value == 3)
+        try store.createReport(templateID: "t1", facilityID: "f1")
+        try store.checkpoint()
+        #expect(try reader.scalar("SELECT count(*) FROM reports").int64Value == 3, "the reader's snapshot is kept")
+        try reader.execute("COMMIT")
+        try store.checkpoint()
+        let copy = dir.path("copy.sqlite")
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        #expect(try Database(path: copy, mode: .readOnly).scalar("SELECT count(*) FROM reports").int64Value == 4)
+    }
+
     @Test("an empty (0-byte) file becomes a new store")
     func emptyFile() throws {
         let dir = TemporaryDirectory()

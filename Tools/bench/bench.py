@@ -418,7 +418,9 @@ class Bench:
                          ("(b) agent CPU (user+sys)", mid["agent_cpu"], "s"),
                          ("(b) curl CPU (user+sys)", mid["curl_cpu"], "s"),
                          ("(b) agent / curl, every run", " ".join(f"{r['ratio']:.2f}" for r in runs), ""),
-                         ("(b) agent / curl, median", mid["ratio"], "x"), ("(b) agent max RSS", mid["agent_rss"] / 1024, "MiB")]
+                         ("(b) agent / curl, median", mid["ratio"], "x"), ("(b) agent max RSS", mid["agent_rss"] / 1024, "MiB"),
+                         ("(b) curl, resumable route (agent's requests), same run", mid["resumable_s"], "s"),
+                         ("(b) agent / curl resumable, median run", mid["agent_s"] / mid["resumable_s"], "x")]
         self.targets.append((f"(b) photos agent/curl (median of {repeat})", f"{mid['ratio']:.2f}", "<= 1.2", mid["ratio"] <= 1.2))
 
     def photos_once(self, n, url, pool, name):
@@ -457,8 +459,54 @@ class Bench:
         if rc != 0 or codes.count("201") != n:
             raise Fatal(f"(b) curl: rc {rc}, {codes.count('201')} of {n} photos 201")
         log(f"(b) curl: {curl_s:.2f} s, CPU {self.cpu[label]:.2f} s, ratio {agent_s / curl_s:.2f}")
+        resumable_s = self.photos_resumable_curl(home, url, token, device, rows, name)
+        log(f"(b) curl, resumable route: {resumable_s:.2f} s, agent / that {agent_s / resumable_s:.2f}")
         return {"n": n, "total": total, "agent_s": agent_s, "curl_s": curl_s, "ratio": agent_s / curl_s,
-                "agent_cpu": self.cpu[name + "-agent"], "curl_cpu": self.cpu[label], "agent_rss": agent_rss}
+                "agent_cpu": self.cpu[name + "-agent"], "curl_cpu": self.cpu[label], "agent_rss": agent_rss,
+                "resumable_s": resumable_s}
+
+    def photos_resumable_curl(self, home, url, token, device, rows, name):
+        """The same files by the route the agent takes with a contract-1.1
+        server (POST /reports/{id}/uploads, then one PATCH with every byte),
+        fresh photo ids, 4 at a time: curl doing the agent's requests. Timed
+        as the two curl runs (the POSTs, then the PATCHes), not the Python
+        reading the upload urls between them."""
+        begin, ids = [], []
+        for i, (file_name, sha, field, server_id) in enumerate(rows):
+            pid = str(uuid.uuid4())
+            path = os.path.join(home, "photos", file_name)
+            body = os.path.join(self.work, f"resumable-{name}-{i:04d}.json")
+            open(body, "w").write(json.dumps({"local_id": pid, "field_id": field, "sha256": sha,
+                                              "byte_size": os.path.getsize(path)}))
+            ids.append((path, os.path.join(self.work, f"resumable-{name}-{i:04d}.answer")))
+            begin.append(f"url = {self.q(f'{url}/api/v1/reports/{server_id}/uploads')}")
+            for h in self.headers(token, device) + ["Content-Type: application/json"]:
+                begin.append(f"header = {self.q(h)}")
+            begin.append(f"data-binary = {self.q('@' + body)}")
+            begin.append(f"output = {self.q(ids[-1][1])}")
+            begin.append('write-out = "%{http_code}\\n"')
+            begin.append("next")
+        cfg1 = os.path.join(self.work, f"curl-resumable-begin-{name}.cfg")
+        open(cfg1, "w").write("\n".join(begin[:-1]) + "\n")
+        t1, _, rc1 = self.timed(["curl", "-sS", "--parallel", "--parallel-max", str(PARALLEL), "-K", cfg1], f"{name}-resumable-begin")
+        patch = []
+        for path, answer in ids:
+            upload = json.load(open(answer))["data"]["upload"]["url"]
+            patch.append(f"url = {self.q(url.rstrip('/') + upload)}")
+            patch.append('request = "PATCH"')
+            for h in self.headers(token, device) + ["Content-Type: application/offset+octet-stream", "Upload-Offset: 0"]:
+                patch.append(f"header = {self.q(h)}")
+            patch.append(f"data-binary = {self.q('@' + path)}")
+            patch.append('output = "/dev/null"')
+            patch.append('write-out = "%{http_code}\\n"')
+            patch.append("next")
+        cfg2 = os.path.join(self.work, f"curl-resumable-patch-{name}.cfg")
+        open(cfg2, "w").write("\n".join(patch[:-1]) + "\n")
+        t2, _, rc2 = self.timed(["curl", "-sS", "--parallel", "--parallel-max", str(PARALLEL), "-K", cfg2], f"{name}-resumable-patch")
+        codes = open(os.path.join(self.work, f"out-{name}-resumable-patch.txt")).read().split()
+        if rc1 != 0 or rc2 != 0 or codes.count("201") != len(rows):
+            raise Fatal(f"(b) curl resumable: rc {rc1}/{rc2}, {codes.count('201')} of {len(rows)} photos 201")
+        return t1 + t2
 
     def bench_rss(self, small, large, url, pool):
         log(f"(c) peak RSS, {small} and {large} photos")

@@ -3,16 +3,19 @@ import Foundation
 extension JSONValue: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
+        // Each kind tried and refused costs a thrown error; text, the commonest
+        // scalar (answers, ids), is tried first: a JSON string is never read
+        // as anything else, nor anything else as a string.
         if container.decodeNil() {
             self = .null
+        } else if let s = try? container.decode(String.self) {
+            self = .string(s)
         } else if let b = try? container.decode(Bool.self) {
             self = .bool(b)
         } else if let i = try? container.decode(Int64.self) {
             self = .integer(i)
         } else if let d = try? container.decode(Double.self) {
             self = .double(d)
-        } else if let s = try? container.decode(String.self) {
-            self = .string(s)
         } else if let a = try? container.decode([JSONValue].self) {
             self = .array(a)
         } else if let o = try? container.decode([String: JSONValue].self) {

@@ -29,7 +29,7 @@ public enum SQLValue: Sendable, Hashable {
     /// Seconds since 1970 as a number, or NULL when `value` is nil.
     public init(_ value: Date?) { self = value.map { .real($0.timeIntervalSince1970) } ?? .null }
     /// The canonical uppercase text of the UUID, or NULL when `value` is nil.
-    public init(_ value: UUID?) { self = value.map { .text($0.uuidString) } ?? .null }
+    public init(_ value: UUID?) { self = value.map { .text(UUIDText.canonical($0)) } ?? .null }
 
     /// The integer, when this is an integer (or a real that is a whole number).
     public var int64Value: Int64? {
@@ -74,15 +74,52 @@ public struct Row: Sendable, Hashable {
     public let columns: [String]
     /// The values, one per column.
     public let values: [SQLValue]
+    /// Where each name is, shared by every row of a statement.
+    private let positions: ColumnPositions
+
+    /// A row of `values` under `columns`.
+    public init(columns: [String], values: [SQLValue]) {
+        self.init(values: values, positions: ColumnPositions(columns))
+    }
+
+    init(values: [SQLValue], positions: ColumnPositions) {
+        self.columns = positions.columns
+        self.values = values
+        self.positions = positions
+    }
 
     /// The value of the named column, or NULL when the row has no such column.
     public subscript(_ column: String) -> SQLValue {
-        guard let index = columns.firstIndex(of: column) else { return .null }
+        guard let index = positions.index[column], index < values.count else { return .null }
         return values[index]
     }
 
     /// The value at a column index, or NULL past the end.
     public subscript(_ index: Int) -> SQLValue {
         values.indices.contains(index) ? values[index] : .null
+    }
+
+    public static func == (left: Row, right: Row) -> Bool {
+        left.columns == right.columns && left.values == right.values
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(columns)
+        hasher.combine(values)
+    }
+}
+
+/// A statement's column names and the position of each (the first, when a
+/// name repeats, as a search from the left would find), read once per
+/// statement rather than searched for in every row.
+final class ColumnPositions: Sendable {
+    let columns: [String]
+    let index: [String: Int]
+
+    init(_ columns: [String]) {
+        self.columns = columns
+        var index: [String: Int] = [:]
+        for (position, name) in columns.enumerated() where index[name] == nil { index[name] = position }
+        self.index = index
     }
 }

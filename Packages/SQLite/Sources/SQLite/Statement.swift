@@ -13,6 +13,8 @@ public final class Statement {
     private let owner: Database?
     /// The SQL text, kept for error context.
     public let sql: String
+    /// The result's column names and their positions, once read.
+    private var names: ColumnPositions?
 
     init(database: Database, sql: String, keepsDatabaseAlive: Bool = true) throws(SQLiteError) {
         var raw: OpaquePointer?
@@ -41,6 +43,15 @@ public final class Statement {
         sqlite3_finalize(handle)
     }
 
+    /// The result's column names, read from SQLite once per statement (a
+    /// cached statement runs many times) and again only if their number changed.
+    private func columnNames(_ count: Int32) -> ColumnPositions {
+        if let names, names.columns.count == Int(count) { return names }
+        let read = ColumnPositions((0..<count).map { String(cString: sqlite3_column_name(handle, $0)) })
+        names = read
+        return read
+    }
+
     /// Runs the statement to completion with these parameters (for writes).
     public func run(_ values: [SQLValue] = []) throws(SQLiteError) {
         try bind(values)
@@ -53,10 +64,10 @@ public final class Statement {
         try bind(values)
         defer { sqlite3_reset(handle) }
         let count = sqlite3_column_count(handle)
-        let names = (0..<count).map { String(cString: sqlite3_column_name(handle, $0)) }
+        let names = columnNames(count)
         var result: [Row] = []
         while result.count < limit, try step() {
-            result.append(Row(columns: names, values: (0..<count).map(column)))
+            result.append(Row(values: (0..<count).map(column), positions: names))
         }
         return result
     }

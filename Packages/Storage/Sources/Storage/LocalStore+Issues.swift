@@ -39,8 +39,8 @@ extension LocalStore {
     private static let issueColumns = "local_id, report_local_id, severity, description, creation_seq"
 
     private static func issue(from row: Row) throws(StorageError) -> Issue {
-        guard let localID = row["local_id"].stringValue.flatMap(UUID.init(uuidString:)),
-              let report = row["report_local_id"].stringValue.flatMap(UUID.init(uuidString:)),
+        guard let localID = row["local_id"].uuidValue,
+              let report = row["report_local_id"].uuidValue,
               let severity = IssueSeverity(rawValue: row["severity"].stringValue ?? ""),
               let description = row["description"].stringValue
         else {

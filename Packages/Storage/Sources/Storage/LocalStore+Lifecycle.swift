@@ -107,15 +107,25 @@ extension LocalStore {
     /// Without `reload` or `edit`, the answers are not parsed: the returned
     /// report's answers are then empty unless an effect replaced them, and
     /// the stored text is written back as it was (and `score` is not asked).
+    /// `held` is the report's row and the report read from it without its
+    /// answers, when the caller read them in this transaction already.
     static func perform(_ event: ReportEvent, on localID: UUID, edit: ((inout Report) -> Void)?,
                         score: ((Answers) -> Double?)?, derive: ((Answers) -> Answers)? = nil, templateVersion: Int? = nil,
-                        basedOn read: Answers? = nil, reload: Bool, _ db: StoreDatabase) throws(StorageError) -> (Report, [String]) {
+                        basedOn read: Answers? = nil, reload: Bool, held: (row: Row, report: Report)? = nil,
+                        _ db: StoreDatabase) throws(StorageError) -> (Report, [String]) {
         var filesToRemove: [String] = []
-        guard let row = try db.firstRow("SELECT \(ReportRows.columns) FROM reports WHERE local_id = ?", [SQLValue(localID)]) else {
-            throw StorageError(.notFound, "No report with local id '\(localID.uuidString)' on this device; 'jqc list' shows them.", context: localID.uuidString)
-        }
         let readingAnswers = reload || edit != nil || read != nil
-        var report = try ReportRows.report(from: row, readingAnswers: readingAnswers)
+        let row: Row
+        var report: Report
+        if let held, !readingAnswers {
+            (row, report) = held
+        } else {
+            guard let fetched = try db.firstRow("SELECT \(ReportRows.columns) FROM reports WHERE local_id = ?", [SQLValue(localID)]) else {
+                throw StorageError(.notFound, "No report with local id '\(localID.uuidString)' on this device; 'jqc list' shows them.", context: localID.uuidString)
+            }
+            row = fetched
+            report = try ReportRows.report(from: row, readingAnswers: readingAnswers)
+        }
         if let templateVersion, let now = report.templateVersion, now != templateVersion {
             throw StorageError(.notAllowed, "Report \(localID.uuidString.prefix(8).lowercased()) moved onto version \(now) of its template meanwhile; nothing was changed. Look at it again ('jqc show') and do it again.",
                                context: "\(event.name) \(localID.uuidString)")
@@ -190,7 +200,7 @@ extension LocalStore {
         }
         // Stored answers are already canonical JSON: unparsed, they are kept as they are.
         let answersText = readingAnswers || answersReplaced ? report.answers.json.canonicalString() : (row["answers"].stringValue ?? "{}")
-        try Self.updateReport(report, answersText: answersText, db)
+        try Self.updateReport(report, answersText: answersText, previous: row, db)
         if let revisionReason {
             try Self.insertRevision(of: report, answersText: answersText, reason: revisionReason, db)
         }
@@ -205,7 +215,9 @@ extension LocalStore {
             // What came from the server's side, shown until another revision is accepted.
             var fields: String? = nil
             if case .merged(_, _, _, _, _, let merged) = event { fields = JSONValue.array(merged.map(JSONValue.string)).canonicalString() }
-            try db.run("UPDATE reports SET merged_fields = ? WHERE local_id = ?", [fields.map(SQLValue.text) ?? .null, SQLValue(localID)])
+            if fields != nil || !row["merged_fields"].isNull {
+                try db.run("UPDATE reports SET merged_fields = ? WHERE local_id = ?", [fields.map(SQLValue.text) ?? .null, SQLValue(localID)])
+            }
         default:
             break
         }

@@ -154,15 +154,15 @@ extension LocalStore {
         """
 
     private static func photo(from row: Row) throws(StorageError) -> Photo {
-        guard let localID = row["local_id"].stringValue.flatMap(UUID.init(uuidString:)),
-              let report = row["report_local_id"].stringValue.flatMap(UUID.init(uuidString:)),
+        guard let localID = row["local_id"].uuidValue,
+              let report = row["report_local_id"].uuidValue,
               let fileName = row["file_name"].stringValue,
               let state = PhotoUploadState(rawValue: row["upload_state"].stringValue ?? "")
         else {
             throw StorageError(.corruptStore, "A photo record cannot be read; the store is damaged.", context: "photos")
         }
         return Photo(localID: localID, reportLocalID: report, fieldID: row["field_id"].stringValue.map { FieldID($0) },
-                     issueLocalID: row["issue_local_id"].stringValue.flatMap(UUID.init(uuidString:)),
+                     issueLocalID: row["issue_local_id"].uuidValue,
                      fileName: fileName, uploadState: state, originalByteSize: row["original_bytes"].int64Value ?? 0,
                      byteSize: row["byte_size"].int64Value ?? 0, sha256: row["sha256"].stringValue ?? "")
     }

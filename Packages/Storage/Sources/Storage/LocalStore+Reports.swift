@@ -69,7 +69,7 @@ extension LocalStore {
                 FROM reports r WHERE r.state = ? ORDER BY r.creation_seq ASC
                 """, [.text(PhotoUploadState.uploaded.rawValue), .text(ReportState.pending.rawValue)])
                 .map { (row: Row) throws(StorageError) -> QueuedReport in
-                    guard let localID = row["local_id"].stringValue.flatMap(UUID.init(uuidString:)) else {
+                    guard let localID = row["local_id"].uuidValue else {
                         throw StorageError(.corruptStore, "A pending report in the store cannot be read (column local_id); the store is damaged.",
                                            context: "reports.local_id")
                     }
@@ -77,7 +77,7 @@ extension LocalStore {
                                         acceptedRevision: row["accepted_revision"].int64Value.map(Int.init),
                                         attemptCount: Int(row["attempt_count"].int64Value ?? 0),
                                         nextAttemptAt: ReportRows.date(row["next_attempt_at"]),
-                                        parentLocalID: row["parent_local_id"].stringValue.flatMap(UUID.init(uuidString:)),
+                                        parentLocalID: row["parent_local_id"].uuidValue,
                                         outstandingPhotos: Int(row["outstanding"].int64Value ?? 0))
                 }
         }
@@ -212,18 +212,13 @@ extension LocalStore {
     }
 
     /// Writes every mutable column of a report, its whole lifecycle included.
-    static func updateReport(_ report: Report, answersText: String, _ db: StoreDatabase) throws(StorageError) {
+    /// Writes the report's row. With `previous`, the row as read in this
+    /// transaction, only the columns whose value changed are written: a
+    /// lifecycle step usually moves a few columns, and leaves the answers and
+    /// the constrained columns it did not touch as they are.
+    static func updateReport(_ report: Report, answersText: String, previous: Row? = nil, _ db: StoreDatabase) throws(StorageError) {
         let lifecycle = report.lifecycle
-        try db.run("""
-            UPDATE reports SET server_id = ?, assignment_id = ?, area_id = ?, state = ?, answers = ?, schema_version = ?,
-                base_revision = ?, accepted_revision = ?, updated_at_device = ?, completed_at_device = ?,
-                attempt_count = ?, last_error_code = ?, last_error_message = ?, conflict_server_revision = ?,
-                conflict_server_payload = ?, score = ?, parent_server_id = ?, follow_up_required = ?,
-                review_state = ?, review_revision = ?, review_decided_by_id = ?, review_decided_by_name = ?,
-                review_decided_at = ?, review_comment = ?, review_field_comments = ?, conflict_fields = ?,
-                template_version = ?, template_move = ?, template_version_kept = ?
-            WHERE local_id = ?
-            """, [SQLValue(lifecycle.serverID), SQLValue(report.assignmentID), SQLValue(report.areaID),
+        let values: [SQLValue] = [SQLValue(lifecycle.serverID), SQLValue(report.assignmentID), SQLValue(report.areaID),
                   .text(lifecycle.state.rawValue), .text(answersText),
                   .integer(Int64(report.schemaVersion)), SQLValue(lifecycle.baseRevision),
                   SQLValue(lifecycle.acceptedRevision), SQLValue(report.updatedAtDevice),
@@ -231,11 +226,31 @@ extension LocalStore {
                   SQLValue(lifecycle.lastError?.code), SQLValue(lifecycle.lastError?.message),
                   SQLValue(lifecycle.conflict?.revision), SQLValue(lifecycle.conflict?.payload.canonicalString()),
                   SQLValue(report.score), SQLValue(report.parentServerID), SQLValue(report.followUpRequired)]
-                + ReportRows.reviewValues(lifecycle.review)
-                + [SQLValue(lifecycle.conflict?.fields.map { JSONValue.array($0.map(JSONValue.string)).canonicalString() }),
-                   SQLValue(report.templateVersion), SQLValue(report.templateMove?.json.canonicalString()),
-                   SQLValue(report.keepsTemplateVersion), SQLValue(report.localID)])
+            + ReportRows.reviewValues(lifecycle.review)
+            + [SQLValue(lifecycle.conflict?.fields.map { JSONValue.array($0.map(JSONValue.string)).canonicalString() }),
+               SQLValue(report.templateVersion), SQLValue(report.templateMove?.json.canonicalString()),
+               SQLValue(report.keepsTemplateVersion)]
+        var columns: [String] = []
+        var changed: [SQLValue] = []
+        for (column, value) in zip(updatedColumns, values) where previous.map({ $0[column] != value }) ?? true {
+            columns.append(column)
+            changed.append(value)
+        }
+        guard !columns.isEmpty else { return }
+        try db.run("UPDATE reports SET " + columns.map { "\($0) = ?" }.joined(separator: ", ") + " WHERE local_id = ?",
+                   changed + [SQLValue(report.localID)])
     }
+
+    /// The columns `updateReport` writes, in the order of its values.
+    private static let updatedColumns = [
+        "server_id", "assignment_id", "area_id", "state", "answers", "schema_version",
+        "base_revision", "accepted_revision", "updated_at_device", "completed_at_device",
+        "attempt_count", "last_error_code", "last_error_message", "conflict_server_revision",
+        "conflict_server_payload", "score", "parent_server_id", "follow_up_required",
+        "review_state", "review_revision", "review_decided_by_id", "review_decided_by_name",
+        "review_decided_at", "review_comment", "review_field_comments", "conflict_fields",
+        "template_version", "template_move", "template_version_kept",
+    ]
 
     /// Keeps the report's current answers as its next revision. A SYNCED
     /// report's answers are the server's `base_revision`, and are marked so.

@@ -56,7 +56,7 @@ extension LocalStore {
                 """, [.text(ReportState.synced.rawValue), .text(ReportState.pending.rawValue), .integer(cursor)])
             var reports: [(sequence: Int64, report: AcceptedReport)] = []
             for row in rows {
-                guard let localID = row["local_id"].stringValue.flatMap(UUID.init(uuidString:)), let serverID = row["server_id"].stringValue else {
+                guard let localID = row["local_id"].uuidValue, let serverID = row["server_id"].stringValue else {
                     continue
                 }
                 let photos = try db.rows("SELECT local_id FROM photos WHERE report_local_id = ? AND upload_state = ? ORDER BY creation_seq",

@@ -160,3 +160,18 @@ extension LocalStore {
         }
     }
 }
+
+// MARK: - Write-ahead log
+
+extension LocalStore {
+    /// Copies what the write-ahead log holds into the store file now, without
+    /// waiting for any reader or writer (SQLite's passive checkpoint). The
+    /// sync engine calls it while a request is in flight, so that the commit
+    /// recording the answer does not have to do it on its way.
+    public func checkpoint() throws(StorageError) {
+        try read { db throws(StorageError) -> Bool in
+            _ = try db.rows("PRAGMA wal_checkpoint(PASSIVE)")
+            return true
+        }
+    }
+}

@@ -22,7 +22,7 @@ enum ReportRows {
         func damaged(_ column: String) -> StorageError {
             StorageError(.corruptStore, "The report '\(id)' in the store cannot be read (column \(column)); the store is damaged.", context: "reports.\(column)")
         }
-        guard let localID = UUID(uuidString: id) else { throw damaged("local_id") }
+        guard let localID = row["local_id"].uuidValue else { throw damaged("local_id") }
         guard let state = ReportState(rawValue: row["state"].stringValue ?? "") else { throw damaged("state") }
         guard let templateID = row["template_id"].stringValue, let facilityID = row["facility_id"].stringValue else {
             throw damaged("template_id")
@@ -63,7 +63,7 @@ enum ReportRows {
             schemaVersion: Int(row["schema_version"].int64Value ?? Int64(Report.currentSchemaVersion)),
             updatedAtDevice: date(row["updated_at_device"]) ?? Date(timeIntervalSince1970: 0),
             completedAtDevice: date(row["completed_at_device"]), score: row["score"].doubleValue,
-            parentLocalID: row["parent_local_id"].stringValue.flatMap(UUID.init(uuidString:)),
+            parentLocalID: row["parent_local_id"].uuidValue,
             parentServerID: row["parent_server_id"].stringValue,
             followUpRequired: (row["follow_up_required"].int64Value ?? 0) != 0,
             creationSequence: row["creation_seq"].int64Value ?? 0)
@@ -76,6 +76,7 @@ enum ReportRows {
 
     /// A stored list of field names (JSON), nil when none is stored or it cannot be read.
     static func names(_ value: SQLValue) -> [String]? {
+        if value.stringValue == "[]" { return [] }
         guard let text = value.stringValue, let parsed = try? JSONValue.parse(text), let items = parsed.arrayValue else { return nil }
         return items.compactMap(\.stringValue)
     }
@@ -90,7 +91,8 @@ enum ReportRows {
             decidedBy = WirePerson(id: id, displayName: row["review_decided_by_name"].stringValue ?? "")
         }
         var comments: [FieldComment] = []
-        if let stored = row["review_field_comments"].stringValue {
+        // Most reviews have no field comments: "[]" needs no parser.
+        if let stored = row["review_field_comments"].stringValue, stored != "[]" {
             guard case .array(let items)? = try? JSONValue.parse(stored) else { throw damaged("review_field_comments") }
             for item in items {
                 guard let field = item["field_id"]?.stringValue, let comment = item["comment"]?.stringValue else {
@@ -107,10 +109,11 @@ enum ReportRows {
     /// The review's columns, in the order of `columns` (`review_state` ... `review_field_comments`).
     static func reviewValues(_ review: ReportReview?) -> [SQLValue] {
         guard let review else { return Array(repeating: .null, count: 7) }
-        let comments = JSONValue.array(review.fieldComments.map { ["field_id": .string($0.fieldID), "comment": .string($0.comment)] })
+        let comments = review.fieldComments.isEmpty ? "[]"
+            : JSONValue.array(review.fieldComments.map { ["field_id": .string($0.fieldID), "comment": .string($0.comment)] }).canonicalString()
         return [.text(review.state.rawValue), .integer(Int64(review.revision)), SQLValue(review.decidedBy?.id),
                 SQLValue(review.decidedBy?.displayName), SQLValue(review.decidedAt), SQLValue(review.comment),
-                .text(comments.canonicalString())]
+                .text(comments)]
     }
 
     static func revision(from row: Row) throws(StorageError) -> ReportRevision {

@@ -80,6 +80,12 @@ extension APIClient {
         return try await perform(Call(method: .post, path: "/reports/sync", body: body), as: SyncResponse.self).0
     }
 
+    /// `POST /reports/sync` with a body already written (`SyncRequestBody`):
+    /// the sync engine writes the next batch while the one before is in flight.
+    func syncReports(_ body: SyncRequestBody) async throws(APIError) -> SyncResponse {
+        try await perform(Call(method: .post, path: "/reports/sync", body: body.data), as: SyncResponse.self).0
+    }
+
     /// `POST /reports/{server_id}/photos`: streams the file from disk as multipart.
     /// Idempotent on the photo's `local_id` (`created` false the second time).
     public func uploadPhoto(_ photo: PhotoUpload) async throws(APIError) -> PhotoReceipt {

@@ -144,15 +144,16 @@ public struct SyncCycle: Sendable {
         /// Read the PENDING reports and answer `queueLoaded`.
         case loadQueue
         /// Send these reports, in this order, as one `POST /reports/sync`, and
-        /// answer `batchAnswered` or `batchFailed`. The actions returned after
-        /// it (recording the batch answered before) may be performed while the
-        /// request is in flight; its answer is fed in after them. Recording
-        /// never waits for a later batch, and nothing is recorded before the
-        /// server has answered it.
+        /// answer `batchAnswered` or `batchFailed`. It always comes after the
+        /// recording of the batch answered before it: one batch is in flight
+        /// at a time, and the next is sent only once the answer to the one
+        /// before is recorded. The actions returned after it may be performed
+        /// while the request is in flight; its answer is fed in after them.
         case sendBatch([UUID])
-        /// Read these reports now for the batch after the one just sent, so
-        /// its request is ready when that answer comes. Nothing is sent and
-        /// no event is fed back; the `sendBatch` that follows names them again.
+        /// Read these reports and write their request now, while the batch
+        /// just sent is in flight, so it is ready when that answer is recorded.
+        /// Nothing is sent and no event is fed back; the `sendBatch` that
+        /// follows names them again.
         case prepareBatch([UUID])
         /// Keep the server's minimum app version (F10).
         case storeMinimumAppVersion(String)
@@ -376,12 +377,12 @@ public struct SyncCycle: Sendable {
         return nextBatch(after: -1, recording: [])
     }
 
-    /// The next batch, or the photo phase, with `recording` (what the batch
-    /// just answered left to write). The next batch is sent first, and the
-    /// one after it prepared, so the driver works while it is in flight; the
-    /// photo phase reads what was written, so it comes last. After the first
-    /// answer that names the server's generation, the generation is checked
-    /// (once a cycle) before anything more is sent.
+    /// The next batch, or the photo phase, after `recording` (what the batch
+    /// just answered left to write): nothing more is sent before the answer
+    /// is recorded. The batch after the next one is prepared while the next
+    /// one is in flight. After the first answer that names the server's
+    /// generation, the generation is checked (once a cycle) before anything
+    /// more is sent.
     private mutating func nextBatch(after index: Int, recording: [Action]) -> [Action] {
         if index >= 0, let seenGeneration, !generationChecked {
             phase = .checkGeneration
@@ -393,9 +394,9 @@ public struct SyncCycle: Sendable {
             return recording + beginPhotos()
         }
         phase = .pushReports(batch: next)
-        var actions: [Action] = [.sendBatch(batches[next])]
+        var actions = recording + [.sendBatch(batches[next])]
         if next + 1 < batches.count { actions.append(.prepareBatch(batches[next + 1])) }
-        return actions + recording
+        return actions
     }
 
     private mutating func recordAnswers(_ results: [SyncResult], batch: [UUID]) -> [Action] {

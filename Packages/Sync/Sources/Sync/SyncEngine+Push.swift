@@ -14,34 +14,19 @@ extension SyncEngine {
         }
     }
 
-    /// Reads a batch's reports from the store as the contract sends them:
-    /// each report's answers are read here, once.
-    func wireReports(_ ids: [UUID]) throws(StorageError) -> [WireReport] {
-        var reports: [WireReport] = []
-        for id in ids {
-            if let wire = try ReportPayload.wire(id, store: store) { reports.append(wire) }
-        }
-        return reports
-    }
-
-    /// One batch's request. A re-inspection read before its parent's answer
-    /// was recorded is given the parent's server id from `knownServerIDs`.
-    func request(_ reports: [WireReport], knownServerIDs: [UUID: String]) throws(StorageError) -> SyncRequest {
-        var reports = reports
-        for index in reports.indices where reports[index].parentServerID == nil {
-            if let parent = reports[index].parentLocalID, let serverID = knownServerIDs[parent] {
-                reports[index].parentServerID = serverID
-            }
-        }
-        // Disjoint edits merge on a 1.1 server; a 1.0 server ignores the key and answers as before.
-        return SyncRequest(deviceID: try store.deviceID(), appVersion: configuration.appVersion,
-                           schemaVersion: Report.currentSchemaVersion, reports: reports, merge: SyncRequest.mergeFields)
+    /// Reads a batch's reports from the store and writes its request.
+    func prepare(_ ids: [UUID], run: inout SyncRun) throws(StorageError) -> PreparedBatch {
+        let deviceID: UUID
+        if let known = run.deviceID { deviceID = known } else { deviceID = try store.deviceID() }
+        run.deviceID = deviceID
+        let reports = try store.outgoingReports(ids)
+        return PreparedBatch(ids: ids, reports: reports, deviceID: deviceID, appVersion: configuration.appVersion)
     }
 
     /// Sends one batch as `POST /reports/sync`; the answer as the cycle's event.
-    func send(_ request: SyncRequest) async -> SyncCycle.Event {
+    func send(_ body: SyncRequestBody) async -> SyncCycle.Event {
         do throws(APIError) {
-            let response = try await client.syncReports(request)
+            let response = try await client.syncReports(body)
             rememberContract(response.contractVersion ?? "1.0")
             return .batchAnswered(results: response.results, minimumAppVersion: response.minSupportedAppVersion,
                                   serverGeneration: response.serverGeneration)

@@ -96,16 +96,16 @@ extension SyncEngine {
                 }
                 let offset: Int64
                 if let known { offset = known } else { offset = try await client.uploadOffset(current.url) }
-                if offset >= byteSize {
-                    // Every byte is there (the answer to the last one was lost): the server tells the photo.
-                    // Counted as an attempt that moved nothing, so a server that keeps answering an
-                    // upload at its end is not asked again without bound.
+                if offset > byteSize {
+                    // More than the photo: not this photo's upload; it begins afresh.
                     session = nil
                     known = nil
                     forget(photo)
                     stalled += 1
                     continue
                 }
+                // At the end (the answer to the last bytes was lost, or the server could not
+                // store the photo then), a PATCH of no bytes asks the server for the photo.
                 known = nil
                 let before = offset
                 switch try await client.appendUpload(current.url, offset: offset, file: photo.filePath, byteSize: byteSize) {

@@ -55,10 +55,11 @@ public struct SyncEngine: Sendable {
     /// retries, for retention and for the diagnostic `last_sync_at`; never
     /// for ordering or conflicts. Throws only when the store itself fails.
     ///
-    /// A batch is in flight while the answer to the one before is recorded
-    /// and the one after it is read (see `SyncCycle.Action.sendBatch`): the
-    /// device's work overlaps the server's. Each answer is still recorded in
-    /// one transaction, and only once the server has given it.
+    /// One batch is in flight at a time, and the next is sent only once the
+    /// answer to the one before is recorded, in one transaction. While a batch
+    /// is in flight the one after it is read and its request written (see
+    /// `SyncCycle.Action.prepareBatch`), so the device's work overlaps the
+    /// server's and only the recording lies between two requests.
     public func run(now: Date = Date()) async throws(StorageError) -> SyncSummary {
         var cycle = SyncCycle(policy: configuration.policy, now: now, retentionDays: configuration.retentionDays,
                               askedByPerson: configuration.askedByPerson, random: configuration.random)
@@ -84,19 +85,25 @@ public struct SyncEngine: Sendable {
                 let action = queue.removeFirst()
                 switch action {
                 case .finish(let summary):
+                    // A page asked for ahead that the cycle did not take (it stopped first) is dropped.
+                    run.reviewsAhead?.task.cancel()
                     try store.setMeta(MetaKey.online, summary.online ? "true" : "false")
                     // "Last sync" is the last cycle that reached the server, not the last attempt.
                     if summary.online { try store.setMeta(MetaKey.lastSyncAt, ReportPayload.rfc3339(now)) }
                     return summary
                 case .sendBatch(let ids):
-                    // Read ahead while the batch before was in flight, or now; sent on its own task.
-                    let reports = if let prepared = run.prepared, prepared.ids == ids { prepared.reports } else { try wireReports(ids) }
+                    // Written while the batch before was in flight, or now; sent on its own task.
+                    let prepared = if let prepared = run.prepared, prepared.ids == ids { prepared } else { try prepare(ids, run: &run) }
                     run.prepared = nil
-                    let request = try request(reports, knownServerIDs: run.acceptedServerIDs)
+                    let body = prepared.body(knownServerIDs: run.acceptedServerIDs)
                     let engine = self
-                    inFlight = InFlightBatch(count: ids.count, task: Task { await engine.send(request) })
+                    inFlight = InFlightBatch(count: ids.count, task: Task { await engine.send(body) })
                 case .prepareBatch(let ids):
-                    run.prepared = (ids, try wireReports(ids))
+                    run.prepared = try prepare(ids, run: &run)
+                    // While the batch is in flight, every few batches: the commits never find the log
+                    // long enough to copy it themselves, and seldom have to start it afresh.
+                    run.prepares += 1
+                    if run.prepares % 4 == 0 { try store.checkpoint() }
                 default:
                     if let event = try await perform(action, run: &run) {
                         queue += cycle.handle(event)
@@ -105,6 +112,7 @@ public struct SyncEngine: Sendable {
             }
         } catch {
             // The store failed: the batch in flight is abandoned unrecorded (it is sent again next time).
+            run.reviewsAhead?.task.cancel()
             inFlight?.task.cancel()
             _ = await inFlight?.task.value
             throw error
@@ -143,7 +151,7 @@ public struct SyncEngine: Sendable {
             try markPhotos(uploaded: uploaded, failed: failed)
             return nil
         case .pullReviews(let fromStart):
-            return try await pullReviews(fromStart: fromStart)
+            return try await pullReviews(fromStart: fromStart, run: &run)
         case .loadSynced:
             return .syncedLoaded(try store.syncedReportTimes())
         case .expire(let ids):
@@ -197,8 +205,16 @@ struct SyncRun {
     /// Server ids the server accepted this run, some perhaps not recorded yet
     /// when a later batch naming them as parents was read.
     var acceptedServerIDs: [UUID: String] = [:]
-    /// The next batch, read while the one before was in flight.
-    var prepared: (ids: [UUID], reports: [WireReport])?
+    /// The next batch, read and written while the one before was in flight.
+    var prepared: PreparedBatch?
+    /// This device's id, read once.
+    var deviceID: UUID?
+    /// Batches read ahead so far.
+    var prepares = 0
+    /// Pages of the reviews feed pulled so far.
+    var reviewPages = 0
+    /// The next page of the reviews feed, asked for while the one before was stored.
+    var reviewsAhead: (cursor: String, task: Task<Result<ReviewsResponse, APIError>, Never>)?
     /// The minimum app version as stored, once read; written only when it changes.
     var minimumAppVersion: String?
 }
