@@ -20,22 +20,27 @@ struct CompleteRaceTests {
         return id
     }
 
-    @Test("an answer saved by another program while jqc complete waits to write is in the completed report, and in its revision")
-    func answerSavedMeanwhileIsKept() throws {
-        let profile = try DemoProfile()
-        let id = try draft(profile)
-        // Another program holds the store's write lock while jqc complete reads and checks the
-        // report, then saves a note and lets go: complete's write comes after that save.
+    /// Runs `jqc complete` while another program holds the store's write
+    /// lock: complete reads and checks the report, then waits to write; the
+    /// other program runs `change` on the report meanwhile and lets go.
+    /// Returns complete's outcome and the other program's connection.
+    func completeWhile(_ profile: DemoProfile, _ id: String, _ change: String) throws -> (ProcessOutcome, Database) {
         let other = try Database(path: profile.storePath)
         other.setBusyTimeout(milliseconds: 10_000)
         try other.execute("BEGIN IMMEDIATE")
         let completing = try RunningProgram("jqc", ["--home", profile.home, "complete", id])
         Thread.sleep(forTimeInterval: 1.5)
-        let saved = try other.run("UPDATE reports SET answers = json_set(answers, '$.notes', 'saved meanwhile') WHERE lower(local_id) = lower(?)",
-                                  [.text(id)])
-        try #require(saved == 1)
+        try #require(try other.run(change, [.text(id)]) == 1)
         try other.execute("COMMIT")
-        let outcome = completing.wait()
+        return (completing.wait(), other)
+    }
+
+    @Test("an answer saved by another program while jqc complete waits to write is in the completed report, and in its revision")
+    func answerSavedMeanwhileIsKept() throws {
+        let profile = try DemoProfile()
+        let id = try draft(profile)
+        let (outcome, other) = try completeWhile(profile, id,
+                                                 "UPDATE reports SET answers = json_set(answers, '$.notes', 'saved meanwhile') WHERE lower(local_id) = lower(?)")
         #expect(outcome.status == 0, "\(outcome.stdout) \(outcome.stderr)")
 
         let shown = try profile.show(id)
@@ -53,15 +58,8 @@ struct CompleteRaceTests {
     func requiredAnswerRemovedMeanwhileIsChecked() throws {
         let profile = try DemoProfile()
         let id = try draft(profile)
-        let other = try Database(path: profile.storePath)
-        other.setBusyTimeout(milliseconds: 10_000)
-        try other.execute("BEGIN IMMEDIATE")
-        let completing = try RunningProgram("jqc", ["--home", profile.home, "complete", id])
-        Thread.sleep(forTimeInterval: 1.5)
-        try #require(try other.run("UPDATE reports SET answers = json_remove(answers, '$.glass') WHERE lower(local_id) = lower(?)",
-                                   [.text(id)]) == 1)
-        try other.execute("COMMIT")
-        let outcome = completing.wait()
+        let (outcome, _) = try completeWhile(profile, id,
+                                             "UPDATE reports SET answers = json_remove(answers, '$.glass') WHERE lower(local_id) = lower(?)")
         #expect(outcome.status == 4, "\(outcome.stdout) \(outcome.stderr)")
         #expect(outcome.stderr.contains("Glass and doors"), "\(outcome.stderr)")
         #expect(try profile.show(id)["state"] == "DRAFT")

@@ -38,28 +38,7 @@ struct PostgresCrashTests {
         let expected = Set(devices.flatMap(\.1))
 
         // The agents run cycle after cycle, each until its device has nothing pending.
-        let homes = devices.map(\.0.home)
-        let finished = Task.detached { () -> [Int32] in
-            await withTaskGroup(of: Int32.self) { group in
-                for home in homes {
-                    group.addTask {
-                        var lastCode: Int32 = -1
-                        for _ in 0..<120 {
-                            guard let outcome = try? Programs.run("jqc-agent", ["--home", home, "run", "--once"]) else { break }
-                            lastCode = outcome.status
-                            let status = try? Programs.run("jqc", ["--home", home, "status", "--json"])
-                            let pending = status.flatMap { try? JSONValue.parse(Data($0.stdout.utf8)) }?["pending"]?.numberValue
-                            if outcome.status == 0 && pending == 0 { return 0 }
-                            try? await Task.sleep(for: .milliseconds(200))
-                        }
-                        return lastCode
-                    }
-                }
-                var codes: [Int32] = []
-                for await code in group { codes.append(code) }
-                return codes
-            }
-        }
+        let finished = PostgresLinkTests.drain(devices.map(\.0.home))
         // Within the first cycles, while batches are on their way.
         try await Task.sleep(for: .milliseconds(Int.random(in: 50...400)))
         try cluster.crash()

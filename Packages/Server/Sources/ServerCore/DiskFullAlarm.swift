@@ -1,6 +1,5 @@
 import Foundation
 import ServerHTTP
-import Synchronization
 
 /// Decides when the server says, in its log, that its disk is full: one
 /// line at the first write refused for it (a request answered 507
@@ -9,33 +8,18 @@ import Synchronization
 /// written. A disk that stays full for hours so leaves a few lines, not one
 /// per request.
 final class DiskFullAlarm: Sendable {
-    private struct State {
-        /// When the last line was written (uptime nanoseconds); nil before the first.
-        var lastLine: UInt64?
-        /// Refusals since that line.
-        var unsaid = 0
-    }
+    private let alarm: RepeatingAlarm
 
-    private let state = Mutex(State())
-    private let interval: UInt64
-
-    /// An alarm that repeats itself at most every `seconds` (ten minutes by default).
+    /// An alarm that repeats itself at most every `seconds`.
     init(seconds: UInt64 = 600) {
-        interval = seconds * 1_000_000_000
+        alarm = RepeatingAlarm(seconds: seconds)
     }
 
     /// Counts one refusal; the line to log now, or nil when one was logged within `interval`.
     func refused(now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> String? {
-        state.withLock { state -> String? in
-            if let last = state.lastLine, now &- last < interval {
-                state.unsaid += 1
-                return nil
-            }
-            let more = state.unsaid > 0 ? " (\(state.unsaid) more writes refused since the last line like this)" : ""
-            state.lastLine = now
-            state.unsaid = 0
-            return "the server's disk is full: uploads and syncs are refused 507 STORAGE_FULL until space is freed on the disk of the database and the upload folder; reads go on, nothing accepted was lost, nothing needs a restart\(more)"
-        }
+        guard let unsaid = alarm.occurred(now: now) else { return nil }
+        let more = unsaid > 0 ? " (\(unsaid) more writes refused since the last line like this)" : ""
+        return "the server's disk is full: uploads and syncs are refused 507 STORAGE_FULL until space is freed on the disk of the database and the upload folder; reads go on, nothing accepted was lost, nothing needs a restart\(more)"
     }
 
     /// For a `STORAGE_FULL` error: counts it, writes the line when one is due, and

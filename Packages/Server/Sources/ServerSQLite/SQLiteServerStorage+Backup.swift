@@ -6,7 +6,7 @@ extension SQLiteServerStorage {
     /// with `PRAGMA integrity_check`; servers on the same file go on writing
     /// (WAL), and the copy is the database at one moment.
     public func backup(to path: String) throws(ServerError) {
-        try withDatabase(writing: false) { database throws(ServerError) -> Bool in
+        _ = try withDatabase(writing: false) { database throws(ServerError) -> Bool in
             do throws(SQLiteError) {
                 try database.backup(to: path)
             } catch where error.code == .cannotOpen && error.openedPath == path {
