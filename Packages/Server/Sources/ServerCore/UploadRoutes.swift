@@ -98,7 +98,9 @@ extension ServerApp {
         }
         if body.file.byteSize > 0 {
             let expiry = now.addingTimeInterval(TimeInterval(config.uploadLifetime))
-            switch try uploads.append(upload, from: body.file.descriptor, count: body.file.byteSize, expiresAt: expiry) {
+            let completes = claimed + body.file.byteSize == upload.byteSize
+            switch try uploads.append(upload, from: body.file.descriptor, count: body.file.byteSize, expiresAt: expiry,
+                                      durably: !completes) {
             case .appended(let offset):
                 upload.offset = offset
                 upload.expiresAt = expiry

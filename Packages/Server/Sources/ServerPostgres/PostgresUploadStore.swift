@@ -64,7 +64,9 @@ struct PostgresUploadStore: UploadStore {
         }
     }
 
-    func append(_ upload: StoredUpload, from source: Int32, count: Int64, expiresAt: Date) throws(ServerError) -> UploadAppend {
+    /// Always durable: the chunks are rows of the database, which any instance may read next.
+    func append(_ upload: StoredUpload, from source: Int32, count: Int64, expiresAt: Date,
+                durably: Bool) throws(ServerError) -> UploadAppend {
         try store.writing { session throws(ServerError) -> UploadAppend in
             guard let held = try session.query("SELECT \(Self.columns) FROM resumable_uploads WHERE id = $1 FOR UPDATE",
                                                [.text(upload.id)]).first.flatMap(Self.upload), !held.finished else { return .gone }

@@ -91,7 +91,8 @@ struct SQLiteUploadStore: UploadStore {
         }
     }
 
-    func append(_ upload: StoredUpload, from source: Int32, count: Int64, expiresAt: Date) throws(ServerError) -> UploadAppend {
+    func append(_ upload: StoredUpload, from source: Int32, count: Int64, expiresAt: Date,
+                durably: Bool) throws(ServerError) -> UploadAppend {
         let descriptor = try openPartial(upload.id, writing: true)
         guard descriptor >= 0 else { return .gone }
         defer { close(descriptor) }
@@ -112,6 +113,9 @@ struct SQLiteUploadStore: UploadStore {
             _ = ftruncate(descriptor, off_t(held.offset))
             throw error
         }
+        // The last bytes: the photo is stored (and flushed) from them at once; until it is, the
+        // row still says the earlier offset, and the bytes past it go first at the next append.
+        if !durably { return .appended(held.offset + count) }
         guard fsync(descriptor) == 0 else {
             let failure = ServerError.disk("cannot flush the upload to the server's disk; send it again later", errno: errno)
             // Bytes that were not kept give their room back at once; the offset still says what is held.

@@ -73,8 +73,13 @@ public protocol UploadStore: Sendable {
     func create(_ upload: StoredUpload, now: Date, admit: (Int64) -> ServerError?) throws(ServerError)
     /// Appends `count` bytes read from `descriptor` (from its start) to
     /// `upload` if it still holds `upload.offset` bytes, durably, and moves
-    /// its expiry to `expiresAt`.
-    func append(_ upload: StoredUpload, from descriptor: Int32, count: Int64, expiresAt: Date) throws(ServerError) -> UploadAppend
+    /// its expiry to `expiresAt`. With `durably` false (the bytes complete
+    /// the upload, whose photo is stored at once, durably, by the photo
+    /// store) a store may leave them unflushed and its recorded offset where
+    /// it was: should storing the photo fail, the upload still holds the
+    /// earlier offset and the client sends the rest again.
+    func append(_ upload: StoredUpload, from descriptor: Int32, count: Int64, expiresAt: Date,
+                durably: Bool) throws(ServerError) -> UploadAppend
     /// A descriptor reading the upload's bytes whole from the start, in a
     /// private local file, and their SHA-256. The caller closes it.
     func assemble(_ upload: StoredUpload) throws(ServerError) -> (descriptor: Int32, sha256: String)
