@@ -73,6 +73,39 @@ struct ResumableUploadTests {
         try Self.record("jqc sync, resumable: \(proxy.bytesUpstream) bytes upstream for a \(photo.size)-byte photo, \(proxy.cuts) cuts")
     }
 
+    @Test("an upload the server no longer holds when the device comes back (its bytes gone from the upload folder) is begun again: HEAD answers 404, and jqc sync sends the photo whole")
+    func goneUploadBegunAgain() async throws {
+        let server = try ServerProcess(["--demo"], sqlite: true)
+        let profile = try DemoProfile.signedIn(to: server.baseURL)
+        let photo = try Self.largePhotoReport(profile)
+        // jqc sync is SIGKILLed at the first break: the device keeps the upload's url and its offset.
+        let running = Mutex<Int32>(0)
+        let proxy = try CuttingProxy(to: server.baseURL, cutEvery: Self.cutEvery) { _ in
+            running.withLock { pid in
+                if pid > 0 { kill(pid, SIGKILL) }
+                pid = 0
+            }
+        }
+        try profile.route(to: proxy.baseURL)
+        let first = try RunningProgram("jqc", ["--home", profile.home, "sync"])
+        running.withLock { $0 = first.pid }
+        _ = first.wait()
+        let partials = try FileManager.default.contentsOfDirectory(atPath: server.uploadDirectory).filter { $0.hasPrefix("partial-") }
+        try #require(partials.count == 1, "one upload begun: \(partials)")
+        // The server loses it (a restored database, an emptied upload folder).
+        try FileManager.default.removeItem(atPath: server.uploadDirectory + "/" + partials[0])
+
+        try profile.route(to: server.baseURL)
+        let synced = try profile.jqc(["sync"])
+        #expect(synced.status == 0, "sync: \(synced.stdout) \(synced.stderr)")
+        let shown = try profile.show(photo.id)
+        #expect(shown["state"] == "SYNCED")
+        #expect(shown["photos"]?.arrayValue?.first?["upload_state"] == "UPLOADED", "\(shown["photos"] ?? "none")")
+        let held = try await Self.serverCopy(server, reportLocalID: photo.id, profile: profile)
+        #expect(Int64(held.size) == photo.size)
+        #expect(held.sha256 == photo.sha256)
+    }
+
     @Test("a jqc-agent SIGKILLed after each break and started again finishes the photo from where the server got, under 1.3 times its size")
     func agentKilledBetweenBreaks() async throws {
         let server = try ServerProcess()

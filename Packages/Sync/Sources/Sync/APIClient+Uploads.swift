@@ -37,10 +37,12 @@ extension APIClient {
     /// `HEAD {url}`: the bytes the server holds of an upload. A gone upload is `notFound`.
     public func uploadOffset(_ path: String) async throws(APIError) -> Int64 {
         let url = try uploadURL(path)
-        let response = try await exchange(authenticated: true) { (token: String?) async throws(NetworkingError) -> HTTPResponse in
-            try await self.transport.send(HTTPRequest(method: .head, url: url, headers: self.headers(token: token, json: false)))
-        }
-        if response.status == 404 {
+        let response: HTTPResponse
+        do throws(APIError) {
+            response = try await exchange(authenticated: true) { (token: String?) async throws(NetworkingError) -> HTTPResponse in
+                try await self.transport.send(HTTPRequest(method: .head, url: url, headers: self.headers(token: token, json: false)))
+            }
+        } catch where error.status == 404 {
             // A HEAD answer has no body to carry the code: every 404 of an upload means it is gone.
             throw APIError(.notFound, "The server at \(host) no longer holds this upload; it begins again.", status: 404,
                            serverCode: "UPLOAD_GONE")
