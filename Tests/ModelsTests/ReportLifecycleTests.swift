@@ -55,7 +55,8 @@ let allEvents: [ReportEvent] = [
 func legalEvents(_ situation: Situation) -> Set<String> {
     switch situation {
     case .draft: return ["save an answer", "complete", "delete"]
-    case .amendedDraft: return ["save an answer", "complete", "delete", "record a review"]
+    case .amendedDraft: return ["save an answer", "complete", "delete", "record a review",
+                                "send again to a restored server", "send a revision again to a restored server"]
     case .pending: return ["accept", "mark as conflicting", "reject", "record a failed upload", "retry", "record a review"]
     case .pendingAwaitingPhotos: return ["finish photo uploads", "record a failed upload", "retry", "record a review",
                                          "send again to a restored server", "send photos again to a restored server",
@@ -63,7 +64,8 @@ func legalEvents(_ situation: Situation) -> Set<String> {
     case .synced: return ["amend", "remove after retention", "record a review",
                           "send again to a restored server", "send photos again to a restored server",
                           "send a revision again to a restored server"]
-    case .conflict: return ["resolve by keeping mine", "resolve by taking the server's", "record a review"]
+    case .conflict: return ["resolve by keeping mine", "resolve by taking the server's", "record a review",
+                            "send again to a restored server", "send a revision again to a restored server"]
     case .rejected: return ["save an answer", "complete"]
     }
 }
@@ -121,6 +123,25 @@ struct ReportLifecycleTests {
         #expect(throws: ModelsError.self) { try lifecycle.apply(.serverBehind(revision: 2)) }
         #expect(try lifecycle.apply(.serverBehind(revision: 1)) == [.enqueueUpload])
         #expect(lifecycle.state == .pending && lifecycle.serverID == "r-1" && lifecycle.baseRevision == 1 && lifecycle.acceptedRevision == nil)
+    }
+
+    @Test("a server restored without the revision a conflict met: nothing is left to choose between, and the device's answers go on top of the revision it holds")
+    func conflictServerBehind() throws {
+        var lifecycle = try Situation.conflict.lifecycle()
+        #expect(throws: ModelsError.self) { try lifecycle.apply(.serverBehind(revision: 4)) }
+        #expect(try lifecycle.apply(.serverBehind(revision: 1)) == [.enqueueUpload])
+        #expect(lifecycle.state == .pending && lifecycle.serverID == "r-1" && lifecycle.baseRevision == 1)
+        #expect(lifecycle.conflict == nil)
+    }
+
+    @Test("an amendment being written of a report the restored server lost or holds older: still a draft, sent later as a new upload or on top of the older revision")
+    func amendedDraftOnRestoredServer() throws {
+        var lost = try Situation.amendedDraft.lifecycle()
+        #expect(try lost.apply(.serverLost) == [])
+        #expect(lost.state == .draft && lost.serverID == nil && lost.baseRevision == nil)
+        var behind = try Situation.amendedDraft.lifecycle()
+        #expect(try behind.apply(.serverBehind(revision: 0)) == [])
+        #expect(behind.state == .draft && behind.serverID == "r-1" && behind.baseRevision == 0)
     }
 
     @Test("a new report is a DRAFT that can be edited")

@@ -141,7 +141,9 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_repo
             server.restart()
             server.route(device)
         amendments.resolve_conflicts()
-        cycles = settle(device, log, after_cycle=amendments.resolve_conflicts)
+        # A device with nothing to send learns of a restore at its next cycle that reaches the
+        # server (a failed reference pull sends no probe): settling goes on until it has.
+        cycles = settle(device, log, after_cycle=amendments.resolve_conflicts, caught_up=checker.knows_generation)
         final_findings, summary = checker.check(generator.completed, generator.drafts, final=True)
         merge(findings, final_findings, "after the last sync")
         stats.update({
@@ -205,9 +207,11 @@ def agent_with_kill(device, delay):
     return wait_or_kill(agent, delay)
 
 
-def settle(device, log, limit=400, after_cycle=lambda: None):
-    """Runs the agent without kills until nothing is pending; returns the cycles it took.
-    `after_cycle` runs after each cycle (the inspector resolving what came back in conflict)."""
+def settle(device, log, limit=400, after_cycle=lambda: None, caught_up=lambda: True):
+    """Runs the agent without kills until nothing is pending and `caught_up()`
+    (the device knows the server's generation, after a restore); returns the
+    cycles it took. `after_cycle` runs after each cycle (the inspector
+    resolving what came back in conflict)."""
     for cycle in range(1, limit + 1):
         agent = device.agent("run", "--once")
         _, err = agent.communicate(timeout=300)
@@ -217,7 +221,7 @@ def settle(device, log, limit=400, after_cycle=lambda: None):
         after_cycle()
         status = device.json("status")
         # A report waiting for photos is still PENDING; photos of drafts wait for their report.
-        if status["pending"] == 0:
+        if status["pending"] == 0 and caught_up():
             return cycle
     log(f"still pending after {limit} cycles: {status}")
     return limit

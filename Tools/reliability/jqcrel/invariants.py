@@ -122,6 +122,14 @@ class Checker:
             self.amendments.server_went_back(d_reports, s_reports, s_revisions)
         return len(self.rewound), len(self.rewound_photos)
 
+    def knows_generation(self):
+        """Whether the device has stored the generation the server holds now (always, before any restore)."""
+        if self.rewound_generation is None:
+            return True
+        with read_only(self.device.store) as db:
+            row = db.execute("SELECT value FROM meta WHERE key = 'server_generation'").fetchone()
+        return (row[0] if row else None) == self.server_generation()
+
     def server_generation(self):
         """The data generation the server's database holds."""
         if self.server.db.startswith("postgres://"):
@@ -271,7 +279,9 @@ class Checker:
         if final:
             completed = {i for i, r in d_reports.items() if r["state"] != "DRAFT"}
             if set(s_reports) != completed:
-                found.add("losses", f"server holds {len(s_reports)} reports, the device completed {len(completed)}")
+                missing = sorted(completed - set(s_reports))[:5]
+                found.add("losses", f"server holds {len(s_reports)} reports, the device completed {len(completed)}"
+                                    + (f"; missing: {', '.join(missing)}" if missing else ""))
             if set(s_photos) != {p for p, v in d_photos.items() if v["report"] in completed}:
                 found.add("losses", f"server holds {len(s_photos)} photos of {len(d_photos)} on the device")
             for local_id in completed:

@@ -186,6 +186,42 @@ extension ReportLifecycle {
             attemptCount = 0
             return [.enqueueUpload]
 
+        case (.conflict, .serverLost) where serverID != nil:
+            // The server lost the report with its side of the conflict: the device's answers go as a new upload.
+            state = .pending
+            serverID = nil
+            baseRevision = nil
+            acceptedRevision = nil
+            conflict = nil
+            attemptCount = 0
+            lastError = nil
+            review = nil
+            return [.enqueueUpload]
+
+        case (.conflict, .serverBehind(let revision)) where serverID != nil && revision < (conflict?.revision ?? baseRevision ?? 0):
+            // The server's side of the conflict was lost with the revisions after `revision`:
+            // nothing is left to choose between, and the device's answers go on top of it.
+            state = .pending
+            baseRevision = revision
+            acceptedRevision = nil
+            conflict = nil
+            attemptCount = 0
+            lastError = nil
+            return [.enqueueUpload]
+
+        case (.draft, .serverLost) where serverID != nil:
+            // An amendment being written of a report the server lost: once completed, a new upload.
+            serverID = nil
+            baseRevision = nil
+            acceptedRevision = nil
+            review = nil
+            return []
+
+        case (.draft, .serverBehind(let revision)) where serverID != nil && revision < (baseRevision ?? 0):
+            // An amendment being written, of a revision the server lost: it will go on top of `revision`.
+            baseRevision = revision
+            return []
+
         case (_, .reviewed(let new)) where (serverID != nil || state == .pending) && new.revision >= (baseRevision ?? 0):
             // A review of the revision this device holds (or a newer one the server made); any state,
             // since a decision may arrive while an amendment is being written or sent. A PENDING

@@ -38,8 +38,10 @@ public enum RestoreRepair: Sendable, Hashable {
 /// server lost, each change one transaction.
 extension LocalStore {
     /// The reports this device holds as accepted by the server: SYNCED, and
-    /// PENDING ones with a server id (accepted and waiting for photos, or an
-    /// amendment waiting to go), in creation order, with their photos already UPLOADED.
+    /// PENDING, CONFLICT and DRAFT ones with a server id (accepted and waiting
+    /// for photos, an amendment waiting to go, in conflict, or being written),
+    /// in creation order, with their photos already UPLOADED. A conflict's
+    /// base revision is the server's revision it met.
     public func acceptedReports() throws(StorageError) -> [AcceptedReport] {
         try acceptedReports(after: 0).map(\.report)
     }
@@ -49,11 +51,14 @@ extension LocalStore {
     /// check of a restored server goes on from where an earlier cycle stopped.
     public func acceptedReports(after cursor: Int64) throws(StorageError) -> [(sequence: Int64, report: AcceptedReport)] {
         try read { db throws(StorageError) -> [(sequence: Int64, report: AcceptedReport)] in
+            // A conflict's base is the server's revision it met; an amendment being written holds its base too.
             let rows = try db.rows("""
-                SELECT local_id, server_id, base_revision, creation_seq FROM reports
-                WHERE server_id IS NOT NULL AND state IN (?, ?) AND creation_seq > ?
+                SELECT local_id, server_id, max(COALESCE(base_revision, 0), COALESCE(conflict_server_revision, 0)) AS base_revision,
+                       creation_seq FROM reports
+                WHERE server_id IS NOT NULL AND state IN (?, ?, ?, ?) AND creation_seq > ?
                 ORDER BY creation_seq
-                """, [.text(ReportState.synced.rawValue), .text(ReportState.pending.rawValue), .integer(cursor)])
+                """, [.text(ReportState.synced.rawValue), .text(ReportState.pending.rawValue), .text(ReportState.conflict.rawValue),
+                      .text(ReportState.draft.rawValue), .integer(cursor)])
             var reports: [(sequence: Int64, report: AcceptedReport)] = []
             for row in rows {
                 guard let localID = row["local_id"].uuidValue, let serverID = row["server_id"].stringValue else {
