@@ -77,7 +77,8 @@ struct PostgresStoreTests {
         let elapsed = Date().timeIntervalSince(started)
         #expect(response.status == 503, "\(response.status) \(String(decoding: response.body, as: UTF8.self))")
         #expect(Int(response.header("Retry-After") ?? "") ?? 0 > 0)
-        #expect(elapsed < 10, "answered after \(elapsed) s")
+        // Several times the 3 s lock wait, for a loaded machine; a held request would wait for the lock's holder.
+        #expect(elapsed < 20, "answered after \(elapsed) s")
     }
 
     @Test("two instances started together on an empty database migrate once and seed the demo world once")
