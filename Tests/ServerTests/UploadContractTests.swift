@@ -58,6 +58,27 @@ struct UploadContractTests {
         #expect(again.data["photo"]?["url"] == last.data["photo"]?["url"])
     }
 
+    @Test("a whole photo in one PATCH is 201 the photo; HEAD answers its size; sent again it is 409 at its size, and the empty PATCH there answers the photo")
+    func wholeInOne() async throws {
+        let server = try Shared.running()
+        let me = try await Session.inspector(server)
+        let photo = PhotoContractTests.jpeg(45_000)
+        let (_, url, localID) = try await Self.begin(me, photo)
+        let whole = try await Self.patch(me, url, offset: 0, photo)
+        #expect(whole.status == 201, "\(whole.status) \(whole.message)")
+        #expect(whole.data["photo"]?["local_id"]?.stringValue == localID)
+        #expect(whole.data["photo"]?["byte_size"] == 45_000)
+        #expect(try await Self.head(me, url).header("Upload-Offset") == "45000")
+        let download = try await me.client.send("GET", server.baseURL + (try #require(whole.data["photo"]?["url"]?.stringValue)), token: me.accessToken)
+        #expect(download.body == photo)
+        let again = try await Self.patch(me, url, offset: 0, photo)
+        #expect(again.status == 409)
+        #expect(again.header("Upload-Offset") == "45000")
+        let end = try await Self.patch(me, url, offset: 45_000, Data())
+        #expect(end.status == 200, "\(end.status) \(end.message)")
+        #expect(end.data["photo"]?["url"] == whole.data["photo"]?["url"])
+    }
+
     @Test("the same POST for an unfinished upload is 200 with its url and offset")
     func sameUploadAgain() async throws {
         let me = try await Session.inspector(try Shared.running())

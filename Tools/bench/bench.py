@@ -47,6 +47,19 @@ PHOTOS_PER_REPORT = 10
 PARALLEL = 4               # SyncEngine.Configuration.maxConcurrentUploads
 
 
+def unique_jpeg(data, marker):
+    """The JPEG `data` with a comment segment (COM) naming `marker` after its
+    start marker: the same picture, bytes no other file has. The server keeps
+    photos by content hash and stores a photo it already holds without
+    writing it again; every upload the benchmarks time, the agent's and
+    curl's alike, is of bytes the server does not hold yet, so each is
+    written and flushed."""
+    if data[:2] != b"\xff\xd8":
+        raise Fatal("a photo of the pool is not a JPEG")
+    text = ("jqc-bench " + marker).encode()
+    return data[:2] + b"\xff\xfe" + (len(text) + 2).to_bytes(2, "big") + text + data[2:]
+
+
 def log(msg):
     print(f"[bench {time.strftime('%H:%M:%S')}] {msg}", flush=True)
 
@@ -197,9 +210,10 @@ class Bench:
                         pid = str(uuid.uuid4()).upper()
                         name = pid + ".jpg"
                         dst = os.path.join(photo_dir, name)
-                        shutil.copyfile(src, dst)
+                        data = unique_jpeg(open(src, "rb").read(), pid)
+                        with open(dst, "wb") as out:
+                            out.write(data)
                         os.chmod(dst, 0o600)
-                        data = open(dst, "rb").read()
                         photo_seq += 1
                         db.execute("""INSERT INTO photos (local_id, report_local_id, field_id, issue_local_id, file_name,
                                       upload_state, original_bytes, byte_size, sha256, creation_seq)
@@ -430,7 +444,7 @@ class Bench:
         agent_s, agent_rss = self.upload_photos_agent(home, f"{name}-agent")
         log(f"(b) agent: {agent_s:.2f} s, CPU {self.cpu[name + '-agent']:.2f} s, max RSS {agent_rss / 1024:.1f} MiB")
 
-        # The same stored files, to the same reports, with fresh photo ids.
+        # The same pictures, to the same reports, with fresh photo ids and bytes the server does not hold yet.
         db = sqlite3.connect(os.path.join(home, "jqc.sqlite"))
         device = db.execute("SELECT value FROM meta WHERE key='device_id'").fetchone()[0].lower()
         rows = db.execute("""SELECT p.file_name, p.sha256, p.field_id, r.server_id FROM photos p
@@ -438,7 +452,7 @@ class Bench:
         db.close()
         token = self.login_token(url)
         cfg = []
-        for file_name, sha, field, server_id in rows:
+        for (file_name, _, field, server_id), (path, sha) in zip(rows, self.fresh_copies(home, rows, f"{name}-multipart")):
             pid = str(uuid.uuid4())
             cfg.append(f"url = {self.q(f'{url}/api/v1/reports/{server_id}/photos')}")
             for h in self.headers(token, device):
@@ -446,7 +460,6 @@ class Bench:
             cfg.append(f"form = {self.q('local_id=' + pid)}")
             cfg.append(f"form = {self.q('field_id=' + field)}")
             cfg.append(f"form = {self.q('sha256=' + sha)}")
-            path = os.path.join(home, "photos", file_name)
             cfg.append(f"form = {self.q(f'file=@{path};type=image/jpeg;filename={pid}.jpg')}")
             cfg.append('output = "/dev/null"')
             cfg.append('write-out = "%{http_code}\\n"')
@@ -465,6 +478,24 @@ class Bench:
                 "agent_cpu": self.cpu[name + "-agent"], "curl_cpu": self.cpu[label], "agent_rss": agent_rss,
                 "resumable_s": resumable_s}
 
+    def fresh_copies(self, home, rows, name):
+        """Each of the profile's photos as curl will send it, the same
+        picture with bytes the server does not hold yet (`unique_jpeg`):
+        the server writes and flushes curl's photos as it does the agent's.
+        Written before the clock starts; [(path, sha256)] in `rows`' order."""
+        folder = os.path.join(self.work, f"copies-{name}")
+        shutil.rmtree(folder, ignore_errors=True)
+        os.makedirs(folder)
+        copies = []
+        for i, (file_name, *_rest) in enumerate(rows):
+            pool_bytes = open(os.path.join(home, "photos", file_name), "rb").read()
+            data = unique_jpeg(pool_bytes, f"{name}-{i}")
+            path = os.path.join(folder, f"{i:04d}.jpg")
+            with open(path, "wb") as out:
+                out.write(data)
+            copies.append((path, hashlib.sha256(data).hexdigest()))
+        return copies
+
     def photos_resumable_curl(self, home, url, token, device, rows, name):
         """The same files by the route the agent takes with a contract-1.1
         server (POST /reports/{id}/uploads, then one PATCH with every byte),
@@ -472,9 +503,9 @@ class Bench:
         as the two curl runs (the POSTs, then the PATCHes), not the Python
         reading the upload urls between them."""
         begin, ids = [], []
-        for i, (file_name, sha, field, server_id) in enumerate(rows):
+        copies = self.fresh_copies(home, rows, f"{name}-resumable")
+        for i, ((file_name, _, field, server_id), (path, sha)) in enumerate(zip(rows, copies)):
             pid = str(uuid.uuid4())
-            path = os.path.join(home, "photos", file_name)
             body = os.path.join(self.work, f"resumable-{name}-{i:04d}.json")
             open(body, "w").write(json.dumps({"local_id": pid, "field_id": field, "sha256": sha,
                                               "byte_size": os.path.getsize(path)}))

@@ -96,6 +96,20 @@ extension ServerApp {
         guard claimed + body.file.byteSize <= upload.byteSize else {
             throw ServerError.tooLarge("the upload is \(upload.byteSize) bytes; \(body.file.byteSize) bytes from \(claimed) go past its end")
         }
+        if claimed == 0, body.complete, body.file.byteSize == upload.byteSize {
+            // The whole photo in one request, the way a client sends one when nothing was cut short: it is
+            // stored from the bytes as they arrived, hashed on the way in, as the multipart route stores one,
+            // without a copy in the upload's own file first.
+            do {
+                return try complete(upload, caller: caller, arrived: body.file)
+            } catch where error.status >= 500 {
+                // The photo could not be stored now (a full disk, the database away): its bytes are kept in the
+                // upload as any PATCH's are, so that once there is room the client need not send them again.
+                let expiry = now.addingTimeInterval(TimeInterval(config.uploadLifetime))
+                _ = try? uploads.append(upload, from: body.file.descriptor, count: body.file.byteSize, expiresAt: expiry, durably: true)
+                throw error
+            }
+        }
         if body.file.byteSize > 0 {
             let expiry = now.addingTimeInterval(TimeInterval(config.uploadLifetime))
             let completes = claimed + body.file.byteSize == upload.byteSize
@@ -133,11 +147,16 @@ extension ServerApp {
     }
 
     /// The last byte arrived: the hash is checked, and the photo stored
-    /// exactly as the multipart route stores one (same store, quotas, rules).
-    /// Answered 201 when stored now and 200 when it was already, or `status`.
-    private func complete(_ upload: StoredUpload, caller: Caller, status: Int? = nil) throws(ServerError) -> Reply {
-        let (descriptor, sha256) = try uploads.assemble(upload)
-        defer { close(descriptor) }
+    /// exactly as the multipart route stores one (same store, quotas, rules),
+    /// from the upload's own file or, when one request brought every byte,
+    /// from `arrived`, the request's body. Answered 201 when stored now and
+    /// 200 when it was already, or `status`.
+    private func complete(_ upload: StoredUpload, caller: Caller, status: Int? = nil,
+                          arrived: UploadedFile? = nil) throws(ServerError) -> Reply {
+        let (descriptor, sha256): (Int32, String)
+        if let arrived { (descriptor, sha256) = (arrived.descriptor, arrived.sha256) } else { (descriptor, sha256) = try uploads.assemble(upload) }
+        // The body's descriptor belongs to the request, which closes it.
+        defer { if arrived == nil { close(descriptor) } }
         guard sha256 == upload.sha256 else {
             try uploads.drop(upload)
             throw ServerError.unprocessable(code: "PHOTO_HASH_MISMATCH",

@@ -168,9 +168,13 @@ struct SQLiteUploadStore: UploadStore {
     }
 
     func sweep(now: Date, limit: Int) throws(ServerError) -> Int {
+        let query = "SELECT id FROM resumable_uploads WHERE expires_at <= ? LIMIT ?"
+        let bounds: [SQLValue] = [.integer(Int64(now.timeIntervalSince1970)), .integer(Int64(limit))]
+        // Looked for first without the write lock: every new upload sweeps, and there is seldom anything to sweep.
+        let due = try storage.withDatabase(writing: false) { db throws(ServerError) -> Bool in !(try db.query(query, bounds).isEmpty) }
+        guard due else { return 0 }
         let expired = try storage.withDatabase(writing: true) { db throws(ServerError) -> [String] in
-            let ids = try db.query("SELECT id FROM resumable_uploads WHERE expires_at <= ? LIMIT ?",
-                                   [.integer(Int64(now.timeIntervalSince1970)), .integer(Int64(limit))]).compactMap { $0.text("id") }
+            let ids = try db.query(query, bounds).compactMap { $0.text("id") }
             for id in ids { try db.update("DELETE FROM resumable_uploads WHERE id = ?", [.text(id)]) }
             return ids
         }
