@@ -207,3 +207,46 @@ struct HostileServerTests {
         }
     }
 }
+
+/// Upload urls a server gives for resumable uploads: only a path under the API of the same server is followed.
+@Suite("Upload urls from the server")
+struct HostileUploadURLTests {
+    static func begin(answering url: String) async throws -> Result<UploadStart, APIError> {
+        let answer = #"{"ok":true,"data":{"upload":{"url":"\#(url)","offset":0,"expires_at":"2026-12-03T10:00:00Z"}}}"#
+        let canned = try CannedHTTPServer([
+            CannedHTTPServer.response(status: 200, contentType: "application/json", HostileServerTests.grant),
+            CannedHTTPServer.response(status: 201, contentType: "application/json", answer),
+        ])
+        defer { canned.stop() }
+        let client = try makeClient(canned.baseURL)
+        try await client.login(username: "ines", password: "pw")
+        let photo = PhotoUpload(serverID: "R-1", localID: UUID(), sha256: String(repeating: "ab", count: 32), filePath: "/nonexistent.jpg")
+        do throws(APIError) {
+            return .success(try await client.beginUpload(photo, byteSize: 10))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    @Test("a url that leaves the API, climbs out of it, or carries a query or a fragment is refused as invalidResponse",
+          arguments: ["/api/v1/../../etc/passwd", "/api/v1/uploads/..", "/api/v1//uploads/U-1", "/api/v1/uploads/U-1?x=1",
+                      "/api/v1/uploads/U-1#f", "http://elsewhere.invalid/api/v1/uploads/U-1", "/api/v2/uploads/U-1", "/api/v1"])
+    func refused(url: String) async throws {
+        guard case .failure(let error) = try await Self.begin(answering: url) else {
+            Issue.record("'\(url)' was followed")
+            return
+        }
+        #expect(error.code == .invalidResponse, "\(error.message)")
+    }
+
+    @Test("a path under the API of the same server is the upload to continue, dots and dashes in its id included")
+    func followed() async throws {
+        let result = try await Self.begin(answering: "/api/v1/uploads/U-1.a-b_c/part.2")
+        guard case .success(.upload(let session)) = result else {
+            Issue.record("not followed: \(result)")
+            return
+        }
+        #expect(session.url == "/api/v1/uploads/U-1.a-b_c/part.2")
+        #expect(session.offset == 0)
+    }
+}

@@ -72,11 +72,25 @@ extension SyncEngine {
     /// moves the offset on, and gives up after `stalledAttempts` in a row that
     /// do not (the cycle's backoff then applies). A gone upload (404
     /// `UPLOAD_GONE`) is begun afresh; a hash mismatch ends it as the
-    /// multipart route's does.
+    /// multipart route's does. Where the upload continues is kept in the
+    /// store only once an attempt ended short of the last byte: an upload
+    /// begun and finished in one go writes nothing, and one cut short before
+    /// that is found again by the same `POST`, which answers its url and
+    /// offset.
     private func resume(_ photo: PhotoUpload, byteSize: Int64) async -> ResumableOutcome {
         let stalledAttempts = 3
         var session: PhotoUploadSession?
         do throws(StorageError) { session = try store.uploadSession(photo: photo.localID) } catch { session = nil }
+        var kept = session != nil
+        func keep(_ current: PhotoUploadSession) {
+            session = current
+            kept = remember(current, photo) || kept
+        }
+        func drop() {
+            session = nil
+            if kept { forget(photo) }
+            kept = false
+        }
         var known: Int64?
         var stalled = 0
         var lastError = APIError(.connectionLost, "The upload of photo \(photo.localID.wireString) made no progress.")
@@ -85,12 +99,11 @@ extension SyncEngine {
                 guard let current = session else {
                     switch try await client.beginUpload(photo, byteSize: byteSize) {
                     case .photo(let receipt):
-                        forget(photo)
+                        drop()
                         return .stored(receipt)
                     case .upload(let begun):
                         session = PhotoUploadSession(url: begun.url, offset: begun.offset)
                         known = begun.offset
-                        remember(session, photo)
                     }
                     continue
                 }
@@ -98,9 +111,8 @@ extension SyncEngine {
                 if let known { offset = known } else { offset = try await client.uploadOffset(current.url) }
                 if offset > byteSize {
                     // More than the photo: not this photo's upload; it begins afresh.
-                    session = nil
+                    drop()
                     known = nil
-                    forget(photo)
                     stalled += 1
                     continue
                 }
@@ -110,27 +122,25 @@ extension SyncEngine {
                 let before = offset
                 switch try await client.appendUpload(current.url, offset: offset, file: photo.filePath, byteSize: byteSize) {
                 case .stored(let receipt):
-                    forget(photo)
+                    drop()
                     return .stored(receipt)
                 case .held(let held):
                     known = held
                     stalled = held > before ? 0 : stalled + 1
-                    session = PhotoUploadSession(url: current.url, offset: held)
-                    remember(session, photo)
+                    keep(PhotoUploadSession(url: current.url, offset: held))
                 }
             } catch {
                 lastError = error
                 if error.status == 404 && session == nil && error.serverCode != "UPLOAD_GONE" { return .noRoute }
                 if error.code == .notFound {
                     // Expired or dropped: a new upload from the first byte.
-                    session = nil
+                    drop()
                     known = nil
-                    forget(photo)
                     stalled += 1
                     continue
                 }
                 guard error.code == .connectionLost || error.code == .offline || error.code == .serverError else {
-                    if error.code == .hashMismatch { forget(photo) }
+                    if error.code == .hashMismatch { drop() }
                     return .failed(error)
                 }
                 // A break: the server says how far the bytes got before anything is sent again.
@@ -141,12 +151,11 @@ extension SyncEngine {
                         let held = try await client.uploadOffset(current.url)
                         known = held
                         stalled = held > before ? 0 : stalled + 1
-                        session = PhotoUploadSession(url: current.url, offset: held)
-                        remember(session, photo)
+                        keep(PhotoUploadSession(url: current.url, offset: held))
                     } catch {
                         lastError = error
                         stalled += 1
-                        if error.code == .notFound { session = nil; forget(photo) }
+                        if error.code == .notFound { drop() }
                     }
                 } else {
                     stalled += 1
@@ -156,10 +165,10 @@ extension SyncEngine {
         return .failed(lastError)
     }
 
-    /// Keeps where an upload continues; a store that cannot is not fatal (the upload asks the server again).
-    private func remember(_ session: PhotoUploadSession?, _ photo: PhotoUpload) {
-        guard let session else { return }
-        do throws(StorageError) { try store.saveUploadSession(session, photo: photo.localID) } catch { return }
+    /// Keeps where an upload continues, true when kept; a store that cannot is not fatal (the upload asks the server again).
+    private func remember(_ session: PhotoUploadSession, _ photo: PhotoUpload) -> Bool {
+        do throws(StorageError) { try store.saveUploadSession(session, photo: photo.localID) } catch { return false }
+        return true
     }
 
     private func forget(_ photo: PhotoUpload) {
