@@ -51,22 +51,56 @@ public enum Hex {
     }
 }
 
+/// Base64url without padding (RFC 4648 section 5), read and written byte by
+/// byte: every request's token passes through `decode` twice.
 enum Base64URL {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    /// Each byte's value in the alphabet, or -1.
+    private static let values: [Int8] = {
+        var table = [Int8](repeating: -1, count: 256)
+        for (value, byte) in alphabet.enumerated() { table[Int(byte)] = Int8(value) }
+        return table
+    }()
+
     static func encode(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        var text: [UInt8] = []
+        text.reserveCapacity((bytes.count * 4 + 2) / 3)
+        var index = 0
+        while index < bytes.count {
+            let count = min(3, bytes.count - index)
+            var group = UInt32(bytes[index]) << 16
+            if count > 1 { group |= UInt32(bytes[index + 1]) << 8 }
+            if count > 2 { group |= UInt32(bytes[index + 2]) }
+            // 3 bytes are 4 characters; 2 are 3; 1 is 2.
+            for shift in stride(from: 18, through: 18 - 6 * count, by: -6) {
+                text.append(alphabet[Int((group >> UInt32(shift)) & 63)])
+            }
+            index += count
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
+    /// The bytes of `text`, or nil unless it is their one spelling: only
+    /// characters of the alphabet, no padding, and the unused bits of the
+    /// last character zero.
     static func decode(_ text: Substring) -> [UInt8]? {
-        guard text.utf8.allSatisfy({ $0 == 45 || $0 == 95 || (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) }) else {
-            return nil
+        let characters = text.utf8
+        guard characters.count % 4 != 1 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(characters.count * 3 / 4)
+        var pending: UInt32 = 0
+        var bits: UInt32 = 0
+        for character in characters {
+            let value = values[Int(character)]
+            guard value >= 0 else { return nil }
+            pending = pending << 6 | UInt32(value)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                bytes.append(UInt8(truncatingIfNeeded: pending >> bits))
+                pending &= (1 << bits) - 1
+            }
         }
-        var s = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while s.count % 4 != 0 { s += "=" }
-        guard let bytes = Data(base64Encoded: s).map({ Array($0) }) else { return nil }
-        // Strict: only the one spelling of these bytes (unused bits of the last character zero).
-        return encode(bytes) == String(text) ? bytes : nil
+        return pending == 0 ? bytes : nil
     }
 }
