@@ -249,7 +249,8 @@ let package = Package(
             dependencies: [.product(name: "ArgumentParsing", package: "ArgumentParsing")],
             path: "Tests/ArgumentParsingTests"
         ),
-        /// Contract tests: the real `jqc-server` binary on a loopback port, driven over HTTP.
+        /// Contract tests: the real `jqc-server` binary on a loopback port, driven over HTTP;
+        /// and the one route table, served by the server's router and called by the device's client.
         .testTarget(
             name: "ServerTests",
             dependencies: [
@@ -257,7 +258,9 @@ let package = Package(
                 .product(name: "ServerCore", package: "Server"),
                 .product(name: "SQLite", package: "SQLite"),
                 .product(name: "Models", package: "Models"),
+                .product(name: "APIRoutes", package: "Models"),
                 .product(name: "Networking", package: "Networking"),
+                .product(name: "Sync", package: "Sync"),
             ],
             path: "Tests/ServerTests"
         ),

@@ -46,6 +46,7 @@ let package = Package(
                 .product(name: "ArgumentParsing", package: "ArgumentParsing"),
                 .product(name: "ProgramOutput", package: "ProgramOutput"),
                 .product(name: "Models", package: "Models"),
+                .product(name: "APIRoutes", package: "Models"),
                 .product(name: "Scoring", package: "Scoring"),
                 .product(name: "FieldTypes", package: "FieldTypes"),
                 .product(name: "ExternalFieldTypes", package: "FieldTypes"),

@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Sync: the only code that talks to the server. Builds on Models, Storage
-/// and Networking.
+/// Sync: the only code that talks to the server. Builds on Models (with the
+/// contract's route table, APIRoutes), Storage and Networking.
 let package = Package(
     name: "Sync",
     platforms: [.macOS(.v14)],
@@ -17,6 +17,7 @@ let package = Package(
             name: "Sync",
             dependencies: [
                 .product(name: "Models", package: "Models"),
+                .product(name: "APIRoutes", package: "Models"),
                 .product(name: "Storage", package: "Storage"),
                 .product(name: "Networking", package: "Networking"),
             ]

@@ -1,3 +1,4 @@
+import APIRoutes
 import Foundation
 import Models
 
@@ -425,6 +426,6 @@ extension ServerApp {
     }
 
     func photoURL(_ photo: StoredPhoto) -> String {
-        "\(Router.basePath)/reports/\(photo.serverID)/photos/\(photo.localID.uuidString.lowercased())"
+        APIRoute.downloadPhoto.fullPath(photo.serverID, photo.localID.uuidString.lowercased())
     }
 }

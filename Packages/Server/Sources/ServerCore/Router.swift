@@ -1,6 +1,9 @@
+import APIRoutes
 import Foundation
 
-/// Every operation the server offers, one case per route.
+/// Every operation the server offers, one case per route: those of the
+/// contract's table (`APIRoute`, matched to these in `Route(serving:)`) and
+/// the management API's, which only the server has.
 public enum Endpoint: String, Sendable, CaseIterable {
     /// `POST /auth/login`, `POST /auth/refresh`, `POST /auth/logout`, `GET /auth/me`.
     case login, refresh, logout, me
@@ -54,6 +57,8 @@ public struct Route: Sendable, Equatable {
     public let body: Body
     /// Whether a valid access token is required.
     public let requiresToken: Bool
+    /// The route of the contract's table this one serves; nil for the management API's.
+    public internal(set) var apiRoute: APIRoute? = nil
 
     /// The whole path pattern as served, base path included.
     public var fullPattern: String { Router.basePath + pattern }
@@ -61,37 +66,17 @@ public struct Route: Sendable, Equatable {
 
 /// The route table and the matching of paths against it.
 public enum Router {
-    /// Every route lives under this prefix.
-    public static let basePath = "/api/v1"
+    /// Every route lives under this prefix, the contract's.
+    public static let basePath = APIRoute.basePath
 
-    /// Every route the server serves; the OpenAPI document is checked against this list.
-    public static let table: [Route] = [
-        Route(method: "POST", pattern: "/auth/login", endpoint: .login, body: .json, requiresToken: false),
-        Route(method: "POST", pattern: "/auth/refresh", endpoint: .refresh, body: .json, requiresToken: false),
-        Route(method: "POST", pattern: "/auth/logout", endpoint: .logout, body: .json, requiresToken: true),
-        Route(method: "GET", pattern: "/auth/me", endpoint: .me, body: .none, requiresToken: true),
-        Route(method: "GET", pattern: "/facilities", endpoint: .facilities, body: .none, requiresToken: true),
-        Route(method: "GET", pattern: "/facilities/{id}/areas", endpoint: .areas, body: .none, requiresToken: true),
-        Route(method: "GET", pattern: "/templates", endpoint: .templates, body: .none, requiresToken: true),
-        Route(method: "GET", pattern: "/assignments", endpoint: .assignments, body: .none, requiresToken: true),
-        Route(method: "POST", pattern: "/reports/sync", endpoint: .syncReports, body: .json, requiresToken: true),
-        Route(method: "GET", pattern: "/reports/{server_id}", endpoint: .getReport, body: .none, requiresToken: true),
-        Route(method: "PATCH", pattern: "/reports/{server_id}", endpoint: .patchReport, body: .json, requiresToken: true),
-        Route(method: "POST", pattern: "/reports/{server_id}/photos", endpoint: .uploadPhoto, body: .multipart, requiresToken: true),
-        Route(method: "GET", pattern: "/reports/{server_id}/photos/{local_id}", endpoint: .downloadPhoto, body: .none,
-              requiresToken: true),
-        Route(method: "POST", pattern: "/reports/{server_id}/uploads", endpoint: .createUpload, body: .json, requiresToken: true),
-        Route(method: "HEAD", pattern: "/uploads/{upload_id}", endpoint: .uploadStatus, body: .none, requiresToken: true),
-        Route(method: "PATCH", pattern: "/uploads/{upload_id}", endpoint: .appendUpload, body: .octets, requiresToken: true),
-        Route(method: "GET", pattern: "/inspections", endpoint: .inspections, body: .none, requiresToken: true),
-        Route(method: "GET", pattern: "/rollup", endpoint: .rollup, body: .none, requiresToken: true),
-        Route(method: "GET", pattern: "/reviews", endpoint: .reviews, body: .none, requiresToken: true),
-        Route(method: "POST", pattern: "/reports/{server_id}/review", endpoint: .decideReview, body: .json, requiresToken: true),
-        Route(method: "GET", pattern: "/reports/{server_id}/events", endpoint: .reportEvents, body: .none, requiresToken: true),
-        Route(method: "GET", pattern: "/exports/reports", endpoint: .exportReports, body: .none, requiresToken: true),
-    ] + administration
+    /// Every route the server serves: each of the contract's table, in its
+    /// order (which orders the methods of an `Allow` header), then the
+    /// management API's. The OpenAPI document is checked against this list.
+    public static let table: [Route] = APIRoute.allCases.map(Route.init(serving:)) + administration
 
     /// The management API: admins only, every route; documented in docs/openapi.yaml.
+    /// Only the server has these (the device's client never calls them), so they
+    /// are listed here and not in the contract's table.
     public static let administration: [Route] = [
         Route(method: "GET", pattern: "/admin/facilities", endpoint: .adminFacilities, body: .none, requiresToken: true),
         Route(method: "POST", pattern: "/admin/facilities", endpoint: .adminAddFacility, body: .json, requiresToken: true),

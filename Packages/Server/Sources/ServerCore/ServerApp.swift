@@ -387,7 +387,13 @@ final class ServerApp: Sendable {
         case .decideReview: return try decideReview(input)
         case .reportEvents: return try reportEvents(input)
         case .exportReports: return try exportReports(input)
-        default: return try administer(endpoint, input)
+        case .adminFacilities, .adminAddFacility, .adminChangeFacility, .adminImportFacilities,
+             .adminAreas, .adminAddArea, .adminChangeArea, .adminImportAreas,
+             .adminAssignments, .adminCreateAssignment, .adminChangeAssignment, .adminImportAssignments,
+             .adminTemplates, .adminPublishTemplates, .adminChangeTemplate,
+             .adminUsers, .adminAddUser, .adminChangeUser,
+             .adminEvents:
+            return try administer(endpoint, input)
         }
     }
 

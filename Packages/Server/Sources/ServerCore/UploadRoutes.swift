@@ -1,3 +1,4 @@
+import APIRoutes
 import Foundation
 import Models
 import ServerHTTP
@@ -199,7 +200,7 @@ extension ServerApp {
     }
 
     private func session(_ upload: StoredUpload) -> UploadSession {
-        UploadSession(url: "\(Router.basePath)/uploads/\(upload.id)", offset: upload.offset, expiresAt: RFC3339.string(upload.expiresAt))
+        UploadSession(url: APIRoute.uploadStatus.fullPath(upload.id), offset: upload.offset, expiresAt: RFC3339.string(upload.expiresAt))
     }
 
     func uploaded(_ photo: StoredPhoto) -> PhotoUploadResponse.UploadedPhoto {

@@ -8,7 +8,7 @@ extension APIClient {
     @discardableResult
     public func login(username: String, password: String) async throws(APIError) -> Credentials {
         let body = try encode(LoginRequest(username: username, password: password))
-        let (grant, _) = try await perform(Call(method: .post, path: "/auth/login", body: body, authenticated: false),
+        let (grant, _) = try await perform(Call(.login, body: body, authenticated: false),
                                            as: TokenGrant.self)
         let credentials = Credentials(grant)
         try keep(credentials)
@@ -30,7 +30,7 @@ extension APIClient {
         defer { forget() }
         let body = try encode(RefreshRequest(refreshToken: current.refreshToken))
         do throws(APIError) {
-            _ = try await perform(Call(method: .post, path: "/auth/logout", body: body, refreshOn401: false), as: JSONValue.self)
+            _ = try await perform(Call(.logout, body: body, refreshOn401: false), as: JSONValue.self)
         } catch where error.code == .authRequired {
             // The session was already over on the server: signed out either way.
         }
@@ -38,6 +38,6 @@ extension APIClient {
 
     /// `GET /auth/me`: who the server says is signed in.
     public func me() async throws(APIError) -> WireUser {
-        try await perform(Call(method: .get, path: "/auth/me"), as: MeResponse.self).0.user
+        try await perform(Call(.me), as: MeResponse.self).0.user
     }
 }

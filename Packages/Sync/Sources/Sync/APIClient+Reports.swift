@@ -1,3 +1,4 @@
+import APIRoutes
 import Foundation
 import Models
 import Networking
@@ -77,13 +78,13 @@ extension APIClient {
     /// `SyncRequest.maximumBatch` reports (`tooLarge` beyond).
     public func syncReports(_ request: SyncRequest) async throws(APIError) -> SyncResponse {
         let body = try encode(request)
-        return try await perform(Call(method: .post, path: "/reports/sync", body: body), as: SyncResponse.self).0
+        return try await perform(Call(.syncReports, body: body), as: SyncResponse.self).0
     }
 
     /// `POST /reports/sync` with a body already written (`SyncRequestBody`):
     /// the sync engine writes the next batch while the one before is in flight.
     func syncReports(_ body: SyncRequestBody) async throws(APIError) -> SyncResponse {
-        try await perform(Call(method: .post, path: "/reports/sync", body: body.data), as: SyncResponse.self).0
+        try await perform(Call(.syncReports, body: body.data), as: SyncResponse.self).0
     }
 
     /// `POST /reports/{server_id}/photos`: streams the file from disk as multipart.
@@ -134,8 +135,7 @@ extension APIClient {
 
     /// `GET /reports/{server_id}`.
     public func report(serverID: String) async throws(APIError) -> RemoteReport {
-        let path = "/reports/\(Self.escape(serverID, .pathSegment))"
-        return try await perform(Call(method: .get, path: path), as: RemoteReport.self).0
+        try await perform(Call(.getReport, serverID), as: RemoteReport.self).0
     }
 
     /// `PATCH /reports/{server_id}` (supervisors): a new server revision on top of
@@ -150,20 +150,19 @@ extension APIClient {
             }
         }
         let body = try encode(Amendment(payload: payload, baseRevision: baseRevision))
-        let path = "/reports/\(Self.escape(serverID, .pathSegment))"
-        return try await perform(Call(method: .patch, path: path, body: body), as: RemoteReport.self).0
+        return try await perform(Call(.patchReport, serverID, body: body), as: RemoteReport.self).0
     }
 
     /// `GET /inspections?status=completed`: inspectors see their own, supervisors everyone's;
     /// `filter` narrows it (contract 1.1 parameters).
     public func history(limit: Int = 30, offset: Int = 0, filter: HistoryFilter = HistoryFilter()) async throws(APIError) -> HistoryPage {
         let query = [("status", "completed"), ("limit", String(limit)), ("offset", String(offset))] + filter.queryItems
-        return try await perform(Call(method: .get, path: "/inspections", query: query), as: HistoryPage.self).0
+        return try await perform(Call(.inspections, query: query), as: HistoryPage.self).0
     }
 
     /// `GET /rollup` (supervisors; `forbidden` for inspectors).
     public func rollup() async throws(APIError) -> Rollup {
-        try await perform(Call(method: .get, path: "/rollup"), as: Rollup.self).0
+        try await perform(Call(.rollup), as: Rollup.self).0
     }
 
     // MARK: - Photos
@@ -175,7 +174,7 @@ extension APIClient {
         if let issue = photo.issueLocalID { fields.append(("issue_local_id", issue.uuidString.lowercased())) }
         fields.append(("sha256", photo.sha256.lowercased()))
         return MultipartUpload(
-            url: url("/reports/\(Self.escape(photo.serverID, .pathSegment))/photos"),
+            url: url(APIRoute.uploadPhoto.path(photo.serverID)),
             headers: headers(token: token, json: false), fields: fields,
             file: .init(name: "file", path: photo.filePath, contentType: "image/jpeg", filename: "\(localID).jpg"))
     }

@@ -1,3 +1,4 @@
+import APIRoutes
 import Foundation
 import Models
 import Networking
@@ -74,34 +75,32 @@ extension APIClient {
     /// server ignores the filter and sends items without `review_state`.
     public func reviewQueue(_ filter: ReviewQueueFilter, limit: Int = 30, offset: Int = 0) async throws(APIError) -> HistoryPage {
         let query = [("status", "completed"), ("limit", String(limit)), ("offset", String(offset))] + filter.queryItems
-        return try await perform(Call(method: .get, path: "/inspections", query: query), as: HistoryPage.self).0
+        return try await perform(Call(.inspections, query: query), as: HistoryPage.self).0
     }
 
     /// `GET /reports/{server_id}`, or `?revision=N` for an earlier revision
     /// (`notFound` for one the server does not hold). A server that does not
     /// take `revision` answers with its current one: compare `report.revision`.
     public func reviewedReport(serverID: String, revision: Int? = nil) async throws(APIError) -> ReviewedReport {
-        let path = "/reports/\(Self.escape(serverID, .pathSegment))"
         let query = revision.map { [("revision", String($0))] } ?? []
-        return try await perform(Call(method: .get, path: path, query: query), as: ReviewedReport.self).0
+        return try await perform(Call(.getReport, serverID, query: query), as: ReviewedReport.self).0
     }
 
     /// `GET /reports/{server_id}/events`: who did what to the report and when, oldest first.
     public func reportEvents(serverID: String) async throws(APIError) -> ReportEventsResponse {
-        let path = "/reports/\(Self.escape(serverID, .pathSegment))/events"
-        return try await perform(Call(method: .get, path: path), as: ReportEventsResponse.self).0
+        try await perform(Call(.reportEvents, serverID), as: ReportEventsResponse.self).0
     }
 
     /// `POST /reports/{server_id}/review` (supervisors and admins; `forbidden`
     /// otherwise). A 409 `REVISION_STALE` is an outcome, not an error: it
     /// carries the current review the server sent with it.
     public func decide(serverID: String, _ request: ReviewRequest) async throws(APIError) -> ReviewOutcome {
-        let url = self.url("/reports/\(Self.escape(serverID, .pathSegment))/review")
+        let url = self.url(APIRoute.decideReview.path(serverID))
         let body = try encode(request)
         let refusal = RefusalBody()
         do throws(APIError) {
             let response = try await exchange(authenticated: true) { (token: String?) async throws(NetworkingError) -> HTTPResponse in
-                let response = try await self.transport.send(HTTPRequest(method: .post, url: url,
+                let response = try await self.transport.send(HTTPRequest(method: HTTPMethod(APIRoute.decideReview.method), url: url,
                                                                          headers: self.headers(token: token, json: true), body: body))
                 if response.status == 409 { refusal.keep(response.body) }
                 return response

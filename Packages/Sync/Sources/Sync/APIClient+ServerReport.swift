@@ -1,3 +1,4 @@
+import APIRoutes
 import Foundation
 import Models
 import Networking
@@ -95,17 +96,16 @@ extension APIClient {
     /// `GET /reports/{server_id}`, with the photos' fields and issues: the owner
     /// and supervisors may read it (`forbidden` otherwise; `notFound` unknown).
     public func serverReport(serverID: String) async throws(APIError) -> ServerReport {
-        let path = "/reports/\(Self.escape(serverID, .pathSegment))"
-        return try await perform(Call(method: .get, path: path), as: ServerReport.self).0
+        try await perform(Call(.getReport, serverID), as: ServerReport.self).0
     }
 
     /// `GET /reports/{server_id}/photos/{local_id}`: the JPEG's bytes handed
     /// to `sink` as they arrive, never held whole; a 401 refreshes once and
     /// asks again (`sink` then sees only the second answer's bytes).
     public func downloadPhoto(serverID: String, localID: UUID, into sink: @escaping DownloadSink) async throws(APIError) {
-        let url = self.url("/reports/\(Self.escape(serverID, .pathSegment))/photos/\(localID.uuidString.lowercased())")
+        let url = self.url(APIRoute.downloadPhoto.path(serverID, localID.uuidString.lowercased()))
         _ = try await exchange(authenticated: true) { (token: String?) async throws(NetworkingError) -> HTTPResponse in
-            try await self.transport.download(HTTPRequest(method: .get, url: url, headers: self.headers(token: token, json: false)),
+            try await self.transport.download(HTTPRequest(method: HTTPMethod(APIRoute.downloadPhoto.method), url: url, headers: self.headers(token: token, json: false)),
                                               maximumBytes: Self.largestPhotoDownload, into: sink)
         }
     }

@@ -1,3 +1,4 @@
+import APIRoutes
 import Foundation
 import Models
 import Networking
@@ -24,8 +25,7 @@ extension APIClient {
     public func beginUpload(_ photo: PhotoUpload, byteSize: Int64) async throws(APIError) -> UploadStart {
         let body = try encode(UploadRequest(localID: photo.localID, fieldID: photo.fieldID, issueLocalID: photo.issueLocalID,
                                             sha256: photo.sha256.lowercased(), byteSize: byteSize))
-        let path = "/reports/\(Self.escape(photo.serverID, .pathSegment))/uploads"
-        let (answer, status) = try await perform(Call(method: .post, path: path, body: body), as: UploadStartResponse.self)
+        let (answer, status) = try await perform(Call(.createUpload, photo.serverID, body: body), as: UploadStartResponse.self)
         if let uploaded = answer.photo { return .photo(PhotoReceipt(photo: uploaded, created: false)) }
         guard let upload = answer.upload, Self.isUploadPath(upload.url) else {
             throw APIError(.invalidResponse, "The server at \(host) answered the upload of photo \(photo.localID.wireString) with no upload url of its own.",
@@ -40,7 +40,7 @@ extension APIClient {
         let response: HTTPResponse
         do throws(APIError) {
             response = try await exchange(authenticated: true) { (token: String?) async throws(NetworkingError) -> HTTPResponse in
-                try await self.transport.send(HTTPRequest(method: .head, url: url, headers: self.headers(token: token, json: false)))
+                try await self.transport.send(HTTPRequest(method: HTTPMethod(APIRoute.uploadStatus.method), url: url, headers: self.headers(token: token, json: false)))
             }
         } catch where error.status == 404 {
             // A HEAD answer has no body to carry the code: every 404 of an upload means it is gone.
@@ -60,7 +60,7 @@ extension APIClient {
             var headers = self.headers(token: token, json: false)
             headers.append((name: "Content-Type", value: "application/offset+octet-stream"))
             headers.append((name: "Upload-Offset", value: String(offset)))
-            return try await self.transport.send(HTTPRequest(method: .patch, url: url, headers: headers), body: range)
+            return try await self.transport.send(HTTPRequest(method: HTTPMethod(APIRoute.appendUpload.method), url: url, headers: headers), body: range)
         }
         switch response.status {
         case 204, 409 where response.headers["upload-offset"] != nil:
@@ -76,7 +76,7 @@ extension APIClient {
     /// An upload's url is a path under the API on this same server; anything else is refused.
     /// Read byte by byte: every photo's url passes here twice.
     static func isUploadPath(_ path: String) -> Bool {
-        guard path.utf8.starts(with: "/api/v1/".utf8) else { return false }
+        guard path.utf8.starts(with: (APIRoute.basePath + "/").utf8) else { return false }
         var previous: UInt8 = 0
         for byte in path.utf8 {
             if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { return false }
@@ -91,7 +91,7 @@ extension APIClient {
         guard Self.isUploadPath(path) else {
             throw APIError(.invalidResponse, "The server's upload url '\(path.prefix(80))' is not a path under /api/v1/ of the same server.")
         }
-        return String(apiBase.dropLast("/api/v1".count)) + path
+        return String(apiBase.dropLast(APIRoute.basePath.count)) + path
     }
 
     private func offset(_ response: HTTPResponse) throws(APIError) -> Int64 {

@@ -1,3 +1,4 @@
+import APIRoutes
 import Foundation
 import Models
 import Networking
@@ -74,7 +75,7 @@ public actor APIClient {
 
     let configuration: Configuration
     let transport: any HTTPTransport
-    /// `serverURL` + `/api/v1`, without a trailing slash.
+    /// `serverURL` + `APIRoute.basePath` (`/api/v1`), without a trailing slash.
     let apiBase: String
     /// `host:port`, for messages.
     let host: String
@@ -91,7 +92,7 @@ public actor APIClient {
                 onTokensChanged: @escaping TokensChanged = { _ in }) throws(APIError) {
         var base = configuration.serverURL.trimmingCharacters(in: .whitespaces)
         while base.hasSuffix("/") { base.removeLast() }
-        if base.hasSuffix("/api/v1") { base.removeLast("/api/v1".count) }
+        if base.hasSuffix(APIRoute.basePath) { base.removeLast(APIRoute.basePath.count) }
         guard let components = URLComponents(string: base), let scheme = components.scheme?.lowercased(),
               scheme == "http" || scheme == "https", let name = components.host, !name.isEmpty,
               components.user == nil, components.password == nil, components.query == nil, components.fragment == nil else {
@@ -102,7 +103,7 @@ public actor APIClient {
         }
         self.configuration = configuration
         self.transport = transport
-        self.apiBase = base + "/api/v1"
+        self.apiBase = base + APIRoute.basePath
         self.host = components.port.map { "\(name):\($0)" } ?? name
         self.credentials = credentials
         self.onTokensChanged = onTokensChanged
@@ -110,9 +111,10 @@ public actor APIClient {
 
     // MARK: - Requests
 
-    /// How one endpoint is called.
+    /// How one route of the contract's table is called.
     struct Call {
         var method: HTTPMethod
+        /// The route's path with its parameters filled in, under `apiBase`.
         var path: String
         var query: [(String, String)] = []
         var body: Data? = nil
@@ -120,6 +122,17 @@ public actor APIClient {
         var authenticated = true
         /// Refreshes and retries once on a 401 (every authenticated call but logout).
         var refreshOn401 = true
+
+        /// A call of `route` with `parameters` in its path template, in order.
+        init(_ route: APIRoute, _ parameters: String..., query: [(String, String)] = [], body: Data? = nil,
+             authenticated: Bool = true, refreshOn401: Bool = true) {
+            method = HTTPMethod(route.method)
+            path = route.path(filling: parameters)
+            self.query = query
+            self.body = body
+            self.authenticated = authenticated
+            self.refreshOn401 = refreshOn401
+        }
     }
 
     /// Performs `call` and decodes the envelope's `data` as `Payload`.
@@ -197,14 +210,14 @@ public actor APIClient {
         return headers
     }
 
-    /// The full URL of a contract path, with a query string.
+    /// The full URL of a path under `APIRoute.basePath` (a route's `path`), with a query string.
     nonisolated func url(_ path: String, _ query: [(String, String)] = []) -> String {
         guard !query.isEmpty else { return apiBase + path }
         let pairs = query.map { "\(Self.escape($0.0, .queryValue))=\(Self.escape($0.1, .queryValue))" }
         return apiBase + path + "?" + pairs.joined(separator: "&")
     }
 
-    /// A path segment or query value, percent-encoded.
+    /// A query name or value, percent-encoded.
     static func escape(_ text: String, _ allowed: CharacterSet) -> String {
         text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
@@ -257,7 +270,7 @@ public actor APIClient {
         guard let spent = credentials?.refreshToken else { return .failure(APIError(.authRequired, APIError.signInAgain)) }
         do throws(APIError) {
             let body = try encode(RefreshRequest(refreshToken: spent))
-            let (grant, _) = try await perform(Call(method: .post, path: "/auth/refresh", body: body, authenticated: false),
+            let (grant, _) = try await perform(Call(.refresh, body: body, authenticated: false),
                                                as: TokenGrant.self)
             let renewed = Credentials(grant)
             try keep(renewed)
@@ -273,8 +286,6 @@ public actor APIClient {
 }
 
 extension CharacterSet {
-    /// Characters left as they are in one path segment.
-    static let pathSegment = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/;?#"))
     /// Characters left as they are in one query name or value.
     static let queryValue = CharacterSet.urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+;?#/"))
 }

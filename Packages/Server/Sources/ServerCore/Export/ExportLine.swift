@@ -1,3 +1,4 @@
+import APIRoutes
 import Foundation
 import Models
 
@@ -106,7 +107,7 @@ enum ExportLine {
         if let v = photo.issueLocalID { out.key("issue_local_id"); out.string(v.uuidString.lowercased()) }
         out.key("local_id"); out.string(local)
         out.key("sha256"); out.string(photo.sha256)
-        out.key("url"); out.string("\(Router.basePath)/reports/\(photo.serverID)/photos/\(local)")
+        out.key("url"); out.string(APIRoute.downloadPhoto.fullPath(photo.serverID, local))
         out.endObject()
     }
 

@@ -1,0 +1,72 @@
+/// Every route of the wire contract (docs/contract.md, 1.0 and 1.1), each
+/// declared once: its method and its path under `APIRoute.basePath`.
+///
+/// The device's client builds its paths from this table (`path(_:)`) and
+/// the server serves exactly these routes: its `Router` turns each case into
+/// a route of its own table through one exhaustive switch, so a route added
+/// here does not compile until the server has a handler for it. Routes only
+/// the server has (the management API under `/admin`, the console's pages)
+/// are not listed here.
+public enum APIRoute: String, Sendable, CaseIterable {
+    /// `POST /auth/login`, `POST /auth/refresh`, `POST /auth/logout`, `GET /auth/me`.
+    case login, refresh, logout, me
+    /// `GET /facilities`, `GET /facilities/{id}/areas`, `GET /templates`, `GET /assignments`.
+    case facilities, areas, templates, assignments
+    /// `POST /reports/sync`, `GET /reports/{server_id}`, `PATCH /reports/{server_id}`.
+    case syncReports, getReport, patchReport
+    /// `POST /reports/{server_id}/photos` and `GET /reports/{server_id}/photos/{local_id}`.
+    case uploadPhoto, downloadPhoto
+    /// Contract 1.1's resumable uploads: `POST /reports/{server_id}/uploads`, `HEAD` and `PATCH /uploads/{upload_id}`.
+    case createUpload, uploadStatus, appendUpload
+    /// `GET /inspections` and `GET /rollup`.
+    case inspections, rollup
+    /// Contract 1.1's review: `GET /reviews`, `POST /reports/{server_id}/review`, `GET /reports/{server_id}/events`.
+    case reviews, decideReview, reportEvents
+    /// Contract 1.1's exports: `GET /exports/reports`.
+    case exportReports
+
+    /// The methods the contract uses.
+    public enum Method: String, Sendable, CaseIterable {
+        case get = "GET", post = "POST", patch = "PATCH", head = "HEAD"
+    }
+
+    /// Every route lives under this prefix.
+    public static let basePath = "/api/v1"
+
+    /// The route's method.
+    public var method: Method {
+        switch self {
+        case .login, .refresh, .logout, .syncReports, .uploadPhoto, .createUpload, .decideReview: .post
+        case .me, .facilities, .areas, .templates, .assignments, .getReport, .downloadPhoto, .inspections, .rollup, .reviews,
+             .reportEvents, .exportReports: .get
+        case .patchReport, .appendUpload: .patch
+        case .uploadStatus: .head
+        }
+    }
+
+    /// The path under `basePath`, with `{name}` for each parameter.
+    public var template: String {
+        switch self {
+        case .login: "/auth/login"
+        case .refresh: "/auth/refresh"
+        case .logout: "/auth/logout"
+        case .me: "/auth/me"
+        case .facilities: "/facilities"
+        case .areas: "/facilities/{id}/areas"
+        case .templates: "/templates"
+        case .assignments: "/assignments"
+        case .syncReports: "/reports/sync"
+        case .getReport, .patchReport: "/reports/{server_id}"
+        case .uploadPhoto: "/reports/{server_id}/photos"
+        case .downloadPhoto: "/reports/{server_id}/photos/{local_id}"
+        case .createUpload: "/reports/{server_id}/uploads"
+        case .uploadStatus, .appendUpload: "/uploads/{upload_id}"
+        case .inspections: "/inspections"
+        case .rollup: "/rollup"
+        case .reviews: "/reviews"
+        case .decideReview: "/reports/{server_id}/review"
+        case .reportEvents: "/reports/{server_id}/events"
+        case .exportReports: "/exports/reports"
+        }
+    }
+}
