@@ -26,8 +26,21 @@ public struct ReportLifecycle: Sendable, Hashable {
         attemptCount = 0
     }
 
+    /// A report the server holds, as it holds it: SYNCED at `revision`, with
+    /// the server's review of it when there is one. For a report read from the
+    /// server and shown, never stored.
+    public init(heldByServer serverID: String, revision: Int, review: ReportReview?) {
+        state = .synced
+        self.serverID = serverID
+        baseRevision = revision
+        attemptCount = 0
+        self.review = review
+    }
+
     /// Rebuilds a lifecycle read back from the store. This restores a state
-    /// reached earlier through `apply(_:)`; it is not a way to change one.
+    /// reached earlier through `apply(_:)`; it is not a way to change one, so
+    /// it is offered only to the store (`@_spi(StoreRestoring) import Models`).
+    @_spi(StoreRestoring)
     public init(restoring state: ReportState, serverID: String?, baseRevision: Int?, acceptedRevision: Int?,
                 attemptCount: Int, lastError: ReportError?, conflict: ServerRevision?, review: ReportReview? = nil) {
         self.state = state
