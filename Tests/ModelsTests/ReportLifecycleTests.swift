@@ -1,5 +1,5 @@
 import Testing
-import Models
+@_spi(StoreRestoring) import Models
 
 /// Reaches each state (and the accepted-awaiting-photos sub-state) through legal events only.
 enum Situation: String, CaseIterable, CustomTestStringConvertible {
@@ -330,5 +330,13 @@ struct ReportLifecycleTests {
         #expect(restored == original)
         try restored.apply(.keepMine)
         #expect(restored.baseRevision == 4)
+    }
+
+    @Test("a report the server holds is the SYNCED lifecycle its acceptance reaches")
+    func heldByServer() throws {
+        var sent = ReportLifecycle()
+        try sent.apply(.complete)
+        try sent.apply(.accepted(serverID: "r-1", revision: 1, photosOutstanding: 0))
+        #expect(ReportLifecycle(heldByServer: "r-1", revision: 1, review: nil) == sent)
     }
 }

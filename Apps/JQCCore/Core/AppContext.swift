@@ -43,7 +43,7 @@ public final class AppContext {
     }
 
     /// The profile's store, created with its folders on first use.
-    public func store() throws(AppError) -> LocalStore {
+    func store() throws(AppError) -> LocalStore {
         if let openedStore { return openedStore }
         do {
             try profile.createDirectories()
@@ -67,7 +67,7 @@ public final class AppContext {
 
 extension AppError {
     /// The app's reading of a Storage failure: same message, the CLI's exit code.
-    public init(storage error: StorageError) {
+    init(storage error: StorageError) {
         switch error.code {
         case .notFound:
             self.init(code: .notFound, error.message, exitCode: ExitCode.notFound)

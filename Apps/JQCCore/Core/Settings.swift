@@ -61,7 +61,7 @@ public struct Settings: Sendable, Hashable {
     }
 
     /// Reads the settings stored in the profile; unset ones keep their defaults.
-    public static func load(from store: LocalStore) throws(StorageError) -> Settings {
+    static func load(from store: LocalStore) throws(StorageError) -> Settings {
         var settings = Settings()
         for entry in entries {
             if let text = try store.meta("setting.\(entry.name)"), let value = Int64(text), entry.range.contains(value) {
@@ -72,7 +72,7 @@ public struct Settings: Sendable, Hashable {
     }
 
     /// Stores one setting in the profile.
-    public static func save(_ entry: Entry, value: Int64, to store: LocalStore) throws(StorageError) {
+    static func save(_ entry: Entry, value: Int64, to store: LocalStore) throws(StorageError) {
         try store.setMeta("setting.\(entry.name)", String(value))
     }
 }

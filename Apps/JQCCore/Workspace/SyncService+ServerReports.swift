@@ -29,8 +29,7 @@ public struct FetchedReport: Sendable {
         let wire = fetched.report
         let completedDevice = wire.completedAtDevice.flatMap(RFC3339.date)
         let accepted = fetched.completedAt.flatMap(RFC3339.date)
-        let lifecycle = ReportLifecycle(restoring: .synced, serverID: wire.serverID ?? serverID, baseRevision: fetched.revision,
-                                        acceptedRevision: fetched.revision, attemptCount: 0, lastError: nil, conflict: nil,
+        let lifecycle = ReportLifecycle(heldByServer: wire.serverID ?? serverID, revision: fetched.revision,
                                         review: review.map(ReportReview.init))
         report = Report(restoring: wire.localID, lifecycle: lifecycle, assignmentID: wire.assignmentID, templateID: wire.templateID,
                         facilityID: wire.facilityID, areaID: wire.areaID, answers: Answers(json: wire.payload.answers) ?? Answers(),

@@ -8,15 +8,16 @@ import Storage
 /// The one seam between the programs (commands, the home menu, the form
 /// runner) and the store: intent-named operations that check the rules,
 /// change the store in one transaction each, and report errors as `AppError`.
-/// Nothing above it touches Storage directly.
+/// Its store is internal to JQCCore, so the programs cannot reach it past these methods.
 public final class Workspace {
-    public let store: LocalStore
+    /// The device's store.
+    let store: LocalStore
     public let registry: FieldTypeRegistry
     public let settings: Settings
     /// The device clock, for diagnostic timestamps only.
     public let now: @Sendable () -> Date
 
-    public init(store: LocalStore, registry: FieldTypeRegistry, settings: Settings, now: @escaping @Sendable () -> Date) {
+    init(store: LocalStore, registry: FieldTypeRegistry, settings: Settings, now: @escaping @Sendable () -> Date) {
         self.store = store
         self.registry = registry
         self.settings = settings
@@ -24,7 +25,7 @@ public final class Workspace {
     }
 
     /// Runs a store call, turning its error into the app's.
-    public func storage<T>(_ body: () throws(StorageError) -> T) throws(AppError) -> T {
+    func storage<T>(_ body: () throws(StorageError) -> T) throws(AppError) -> T {
         do { return try body() } catch { throw AppError(storage: error) }
     }
 

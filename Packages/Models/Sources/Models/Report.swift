@@ -15,8 +15,8 @@ public struct Report: Sendable, Hashable {
     public var keepsTemplateVersion = false
     public var facilityID: String
     public var areaID: String?
-    /// State, server id, revisions, attempts: changed only through transitions.
-    public var lifecycle: ReportLifecycle
+    /// State, server id, revisions, attempts: changed only through transitions (`apply(_:)`).
+    public private(set) var lifecycle: ReportLifecycle
     public var answers: Answers
     /// Version of the answers payload format this report was written in.
     public var schemaVersion: Int
@@ -80,6 +80,13 @@ public struct Report: Sendable, Hashable {
 
     /// The answers payload format this app writes.
     public static let currentSchemaVersion = 1
+
+    /// Applies an event to the report's lifecycle (`ReportLifecycle.apply(_:)`):
+    /// the effects to perform, or the refusal, which changes nothing.
+    @discardableResult
+    public mutating func apply(_ event: ReportEvent) throws(ModelsError) -> [ReportEffect] {
+        try lifecycle.apply(event)
+    }
 
     /// The report's state.
     public var state: ReportState { lifecycle.state }

@@ -26,8 +26,21 @@ public struct ReportLifecycle: Sendable, Hashable {
         attemptCount = 0
     }
 
+    /// A report the server holds, as it holds it: SYNCED at `revision`, with
+    /// the server's review of it when there is one. For a report read from the
+    /// server and shown, never stored.
+    public init(heldByServer serverID: String, revision: Int, review: ReportReview?) {
+        state = .synced
+        self.serverID = serverID
+        baseRevision = revision
+        attemptCount = 0
+        self.review = review
+    }
+
     /// Rebuilds a lifecycle read back from the store. This restores a state
-    /// reached earlier through `apply(_:)`; it is not a way to change one.
+    /// reached earlier through `apply(_:)`; it is not a way to change one, so
+    /// it is offered only to the store (`@_spi(StoreRestoring) import Models`).
+    @_spi(StoreRestoring)
     public init(restoring state: ReportState, serverID: String?, baseRevision: Int?, acceptedRevision: Int?,
                 attemptCount: Int, lastError: ReportError?, conflict: ServerRevision?, review: ReportReview? = nil) {
         self.state = state
@@ -155,32 +168,20 @@ extension ReportLifecycle {
 
         case (.synced, .serverLost), (.pending, .serverLost) where serverID != nil:
             // The restored server never saw it: sent again as a new upload with the same local id.
-            state = .pending
-            serverID = nil
-            baseRevision = nil
-            acceptedRevision = nil
-            attemptCount = 0
-            lastError = nil
-            review = nil
-            return [.enqueueUpload]
+            forgetServerCopy()
+            return sendAgain()
 
         case (.synced, .serverLostPhotos) where serverID != nil:
             // The server holds this revision but not every photo: PENDING until they are up again.
-            state = .pending
             acceptedRevision = baseRevision
-            attemptCount = 0
-            lastError = nil
-            return [.enqueueUpload]
+            return sendAgain()
 
         case (.synced, .serverBehind(let revision)) where serverID != nil && revision < (baseRevision ?? 0),
              (.pending, .serverBehind(let revision)) where serverID != nil && revision < (baseRevision ?? 0):
             // The restored server holds an older revision: these answers go again, based on it.
-            state = .pending
             baseRevision = revision
             acceptedRevision = nil
-            attemptCount = 0
-            lastError = nil
-            return [.enqueueUpload]
+            return sendAgain()
 
         case (.pending, .serverLostPhotos) where serverID != nil:
             attemptCount = 0
@@ -188,33 +189,21 @@ extension ReportLifecycle {
 
         case (.conflict, .serverLost) where serverID != nil:
             // The server lost the report with its side of the conflict: the device's answers go as a new upload.
-            state = .pending
-            serverID = nil
-            baseRevision = nil
-            acceptedRevision = nil
+            forgetServerCopy()
             conflict = nil
-            attemptCount = 0
-            lastError = nil
-            review = nil
-            return [.enqueueUpload]
+            return sendAgain()
 
         case (.conflict, .serverBehind(let revision)) where serverID != nil && revision < (conflict?.revision ?? baseRevision ?? 0):
             // The server's side of the conflict was lost with the revisions after `revision`:
             // nothing is left to choose between, and the device's answers go on top of it.
-            state = .pending
             baseRevision = revision
             acceptedRevision = nil
             conflict = nil
-            attemptCount = 0
-            lastError = nil
-            return [.enqueueUpload]
+            return sendAgain()
 
         case (.draft, .serverLost) where serverID != nil:
             // An amendment being written of a report the server lost: once completed, a new upload.
-            serverID = nil
-            baseRevision = nil
-            acceptedRevision = nil
-            review = nil
+            forgetServerCopy()
             return []
 
         case (.draft, .serverBehind(let revision)) where serverID != nil && revision < (baseRevision ?? 0):
@@ -233,6 +222,26 @@ extension ReportLifecycle {
         default:
             throw ModelsError(.illegalTransition, refusal(for: event))
         }
+    }
+}
+
+// What the transitions after a server restore share; in this file for the same reason.
+extension ReportLifecycle {
+    /// The restored server does not hold the report: no server id, no revision
+    /// it is based on or accepted, no review, as before its first upload.
+    private mutating func forgetServerCopy() {
+        serverID = nil
+        baseRevision = nil
+        acceptedRevision = nil
+        review = nil
+    }
+
+    /// PENDING and due at once, with no failed attempt counted: sent again.
+    private mutating func sendAgain() -> [ReportEffect] {
+        state = .pending
+        attemptCount = 0
+        lastError = nil
+        return [.enqueueUpload]
     }
 }
 

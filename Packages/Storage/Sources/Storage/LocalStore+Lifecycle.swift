@@ -135,14 +135,12 @@ extension LocalStore {
                                context: "\(event.name) \(localID.uuidString)")
         }
         var answersReplaced = false
-        var lifecycle = report.lifecycle
         let effects: [ReportEffect]
         do throws(ModelsError) {
-            effects = try lifecycle.apply(event)
+            effects = try report.apply(event)
         } catch {
             throw StorageError(.notAllowed, error.message, context: "\(event.name) \(localID.uuidString)")
         }
-        report.lifecycle = lifecycle
         report.updatedAtDevice = Date()
         if let edit {
             guard effects.contains(.recordRevision) else {

@@ -75,16 +75,14 @@ extension LocalStore {
             for row in rows {
                 var report = try ReportRows.report(from: row)
                 if let version = report.templateVersion, version >= newest.version { continue }
-                var lifecycle = report.lifecycle
                 do throws(ModelsError) {
-                    _ = try lifecycle.apply(.autosave)
+                    _ = try report.apply(.autosave)
                 } catch {
                     throw StorageError(.notAllowed, error.message, context: "move \(report.localID.uuidString)")
                 }
                 var from: Template?
                 if let version = report.templateVersion { from = try Self.templateVersion(templateID, version, db) }
                 let planned = plan(report, from, newest)
-                report.lifecycle = lifecycle
                 report.answers = planned.answers
                 report.score = planned.score
                 report.templateVersion = newest.version
@@ -149,13 +147,11 @@ extension LocalStore {
                 throw StorageError(.notAllowed, "Version \(from) of the template is no longer on this device, so the report cannot go back to it; nothing was changed.",
                                    context: "keep \(localID.uuidString)")
             }
-            var lifecycle = report.lifecycle
             do throws(ModelsError) {
-                _ = try lifecycle.apply(.autosave)
+                _ = try report.apply(.autosave)
             } catch {
                 throw StorageError(.notAllowed, error.message, context: "keep \(localID.uuidString)")
             }
-            report.lifecycle = lifecycle
             report.answers = revisions[1].answers
             report.score = score(report.answers, old)
             report.templateVersion = from

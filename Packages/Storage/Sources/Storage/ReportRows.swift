@@ -1,6 +1,6 @@
 import Foundation
 import SQLite
-import Models
+@_spi(StoreRestoring) import Models
 
 /// Reading reports and revisions back from rows; anything unreadable is
 /// reported as a damaged store rather than guessed.
