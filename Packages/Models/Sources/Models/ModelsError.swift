@@ -9,7 +9,7 @@ public struct ModelsError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The raw code.
         public var description: String { rawValue }
 
-        /// Text that is not JSON, or JSON of the wrong shape.
+        /// Text that is not valid JSON.
         public static let invalidJSON = Code("INVALID_JSON")
         /// A field definition a template cannot hold.
         public static let invalidField = Code("INVALID_FIELD")
