@@ -23,8 +23,8 @@ struct DiskFullAlarmTests {
     func diskErrors() {
         #expect(ServerError.storageFull().status == 507)
         #expect(ServerError.storageFull().retryAfter == 60)
-        #expect(ServerError.disk("cannot keep it", errno: 28).code == "STORAGE_FULL")
-        #expect(ServerError.disk("cannot keep it", errno: 122).code == "STORAGE_FULL")
+        #expect(ServerError.disk("cannot keep it", errno: 28).code.rawValue == "STORAGE_FULL")
+        #expect(ServerError.disk("cannot keep it", errno: 122).code.rawValue == "STORAGE_FULL")
         #expect(ServerError.disk("cannot keep it", errno: 5) == .internal("cannot keep it (Input/output error)"))
     }
 }

@@ -155,7 +155,7 @@ enum SyncPresenter {
             } else {
                 notices.append(message)
             }
-            json["error"] = ["code": "SYNC_OFFLINE", "message": .string(message)]
+            json["error"] = ["code": .string(SyncFailure.Code.offline.rawValue), "message": .string(message)]
             exitCode = ExitCode.temporary
         } else if !summary.conflicts.isEmpty {
             exitCode = ExitCode.conflict

@@ -83,7 +83,8 @@ extension AppError {
             self.init(code: .diskFull, error.message, exitCode: ExitCode.failure)
         case .permission:
             self.init(code: .permission, error.message, exitCode: ExitCode.failure)
-        case .io, .busy:
+        default:
+            // `.io`, `.busy`, and any failure the store's catalogue gains later.
             self.init(code: .storageError, error.message, exitCode: ExitCode.failure)
         }
     }

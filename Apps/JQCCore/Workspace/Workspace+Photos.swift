@@ -242,6 +242,8 @@ extension Workspace {
             return AppError.failure(.diskFull, "The disk is full: '\(URL(fileURLWithPath: file).lastPathComponent)' was not added, and nothing already saved was lost. Free some space, then add the photo again.")
         case .invalidSettings:
             return AppError.failure(.settingsInvalid, "\(error.message) Change them with 'jqc settings'.")
+        default:
+            return AppError.failure(AppError.Code(carrying: error.code.rawValue), error.message)
         }
     }
 

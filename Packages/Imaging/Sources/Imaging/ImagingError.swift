@@ -5,21 +5,28 @@ import Foundation
 /// message) for logs.
 public struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure this is; stable, for programs and tests.
-    public enum Code: String, Sendable {
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        /// The code as written where it leaves the module (logs, `--json`, the wire).
+        public let rawValue: String
+        private init(_ rawValue: String) { self.rawValue = rawValue }
+
+        /// The raw code.
+        public var description: String { rawValue }
+
         /// The source is missing, a folder, or not readable.
-        case unreadable = "PHOTO_UNREADABLE"
+        public static let unreadable = Code("PHOTO_UNREADABLE")
         /// The source is readable but neither a JPEG nor a PNG (text, GIF, empty...).
-        case notAnImage = "NOT_AN_IMAGE"
+        public static let notAnImage = Code("NOT_AN_IMAGE")
         /// The source starts like a JPEG or PNG but is truncated or corrupt.
-        case damaged = "PHOTO_DAMAGED"
+        public static let damaged = Code("PHOTO_DAMAGED")
         /// The source's pixel dimensions or file size are beyond what is imported.
-        case tooLarge = "PHOTO_TOO_LARGE"
+        public static let tooLarge = Code("PHOTO_TOO_LARGE")
         /// The compressed photo could not be written to its destination.
-        case writeFailed = "PHOTO_WRITE_FAILED"
+        public static let writeFailed = Code("PHOTO_WRITE_FAILED")
         /// The destination's disk is full: nothing was written.
-        case diskFull = "DISK_FULL"
+        public static let diskFull = Code("DISK_FULL")
         /// Compression settings outside their allowed ranges.
-        case invalidSettings = "INVALID_SETTINGS"
+        public static let invalidSettings = Code("INVALID_SETTINGS")
     }
 
     /// What kind of failure this is.

@@ -114,7 +114,7 @@ extension ReportLifecycle {
         case (.pending, .conflict(let revision, let payload, let fields)) where acceptedRevision == nil:
             state = .conflict
             conflict = ServerRevision(revision: revision, payload: payload, fields: fields)
-            lastError = ReportError(code: "REPORT_CONFLICT", message: "The server has a newer revision (\(revision)); choose which answers to keep.")
+            lastError = ReportError(code: .conflict, message: "The server has a newer revision (\(revision)); choose which answers to keep.")
             return []
 
         case (.pending, .rejected(let code, let message)) where acceptedRevision == nil:
@@ -247,8 +247,30 @@ extension ReportLifecycle {
 
 /// An error recorded on a report: a machine code and the human message.
 public struct ReportError: Sendable, Hashable, Codable {
+    /// The catalogue of the codes the lifecycle itself records; the others a
+    /// report keeps are the sync cycle's and the server's, as they came.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        /// The code as kept with the report.
+        public let rawValue: String
+        private init(_ rawValue: String) { self.rawValue = rawValue }
+
+        /// The raw code.
+        public var description: String { rawValue }
+
+        /// The server holds a newer revision: the person chooses which answers to keep.
+        public static let conflict = Code("REPORT_CONFLICT")
+    }
+
+    /// The raw value of a code: the lifecycle's own, the sync cycle's or the server's.
     public var code: String
     public var message: String
+
+    /// An error with a code of the lifecycle's catalogue.
+    public init(code: Code, message: String) {
+        self.init(code: code.rawValue, message: message)
+    }
+
+    /// An error with a code as the report keeps it.
     public init(code: String, message: String) {
         self.code = code
         self.message = message

@@ -1,24 +1,31 @@
 /// The one error type of Networking: no usable HTTP response arrived.
 public struct NetworkingError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Why no response arrived; stable, for programs and tests.
-    public enum Code: String, Sendable {
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        /// The code as written where it leaves the module (logs, `--json`, the wire).
+        public let rawValue: String
+        private init(_ rawValue: String) { self.rawValue = rawValue }
+
+        /// The raw code.
+        public var description: String { rawValue }
+
         /// The host could not be reached (DNS, refused, no route).
-        case unreachable = "UNREACHABLE"
+        public static let unreachable = Code("UNREACHABLE")
         /// The connect or total timeout passed.
-        case timedOut = "TIMED_OUT"
+        public static let timedOut = Code("TIMED_OUT")
         /// TLS failed, certificate verification included.
-        case tls = "TLS"
+        public static let tls = Code("TLS")
         /// The response was larger than the limit.
-        case tooLarge = "TOO_LARGE"
+        public static let tooLarge = Code("TOO_LARGE")
         /// The connection broke after it was made: nothing, or only part, of an answer arrived.
         /// The server may or may not have acted on the request.
-        case connectionLost = "CONNECTION_LOST"
+        public static let connectionLost = Code("CONNECTION_LOST")
         /// A file to upload could not be read.
-        case fileUnreadable = "FILE_UNREADABLE"
+        public static let fileUnreadable = Code("FILE_UNREADABLE")
         /// The calling task was cancelled and the transfer stopped.
-        case cancelled = "CANCELLED"
+        public static let cancelled = Code("CANCELLED")
         /// The transport itself failed (bad URL, library error).
-        case transport = "TRANSPORT"
+        public static let transport = Code("TRANSPORT")
     }
 
     /// Why no response arrived.

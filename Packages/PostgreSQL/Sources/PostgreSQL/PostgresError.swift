@@ -3,29 +3,36 @@
 /// the server it concerned. Never carries a password.
 public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure, for callers that react differently to each.
-    public enum Code: Sendable, Equatable {
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        /// The code as written where it leaves the module (logs, `--json`, the wire).
+        public let rawValue: String
+        private init(_ rawValue: String) { self.rawValue = rawValue }
+
+        /// The raw code.
+        public var description: String { rawValue }
+
         /// The server could not be reached, or the connection broke.
-        case connection
+        public static let connection = Code("CONNECTION")
         /// The server refused the user or the password.
-        case authentication
+        public static let authentication = Code("AUTHENTICATION")
         /// The database named in the URL does not exist.
-        case databaseMissing
+        public static let databaseMissing = Code("DATABASE_MISSING")
         /// A unique constraint refused a row (SQLSTATE 23505).
-        case uniqueViolation
+        public static let uniqueViolation = Code("UNIQUE_VIOLATION")
         /// A SERIALIZABLE transaction lost to a concurrent one (40001): run it again.
-        case serializationFailure
+        public static let serializationFailure = Code("SERIALIZATION_FAILURE")
         /// Two transactions waited on each other (40P01): run it again.
-        case deadlock
+        public static let deadlock = Code("DEADLOCK")
         /// The server is shutting down, out of connections or short of some other
         /// resource (57P01, 53300, 53000), or a lock
         /// or statement took longer than allowed (55P03, 57014): try later.
-        case unavailable
+        public static let unavailable = Code("UNAVAILABLE")
         /// The database server's disk is full (53100 `disk_full`): nothing was written; try later.
-        case diskFull
+        public static let diskFull = Code("DISK_FULL")
         /// Any other failure of a statement.
-        case statement
+        public static let statement = Code("STATEMENT")
         /// The caller asked for something this client cannot send (a NUL in text).
-        case usage
+        public static let usage = Code("USAGE")
     }
 
     /// The kind of failure.

@@ -9,14 +9,21 @@ import Darwin
 /// `errno` and a message a person can act on.
 public struct OutputError: Error, Sendable, Equatable {
     /// What kind of failure it was.
-    public enum Code: String, Sendable {
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        /// The code as written where it leaves the module (logs, `--json`, the wire).
+        public let rawValue: String
+        private init(_ rawValue: String) { self.rawValue = rawValue }
+
+        /// The raw code.
+        public var description: String { rawValue }
+
         /// The reader went away (`EPIPE`): nobody wants the rest.
-        case closed
+        public static let closed = Code("closed")
         /// The disk or quota is full (`ENOSPC`, `EDQUOT`).
-        case full
+        public static let full = Code("full")
         /// Every other failure of the device or the descriptor (`EIO`, `EBADF`, ...),
         /// including transient ones that did not clear within the retry bound.
-        case failed
+        public static let failed = Code("failed")
     }
 
     /// The kind of failure.
@@ -48,7 +55,7 @@ public struct OutputError: Error, Sendable, Equatable {
         switch code {
         case .closed: return "The reader of \(target) closed it before the end."
         case .full: return "Cannot \(action) \(target): the disk is full (\(reason)); free some space and try again."
-        case .failed: return "Cannot \(action) \(target) (\(reason)); check the disk and its permissions, then try again."
+        default: return "Cannot \(action) \(target) (\(reason)); check the disk and its permissions, then try again."
         }
     }
 }

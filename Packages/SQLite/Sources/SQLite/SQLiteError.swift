@@ -9,30 +9,37 @@ import Foundation
 /// its users (the device's "store") maps `code` to them.
 public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure this is; stable, for the stores that map it.
-    public enum Code: String, Sendable {
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        /// The code as written where it leaves the module (logs, `--json`, the wire).
+        public let rawValue: String
+        private init(_ rawValue: String) { self.rawValue = rawValue }
+
+        /// The raw code.
+        public var description: String { rawValue }
+
         /// The disk is full (`SQLITE_FULL`, or an I/O error whose cause is `ENOSPC`/`EDQUOT`).
-        case diskFull = "DISK_FULL"
+        public static let diskFull = Code("DISK_FULL")
         /// The file is not a SQLite database, or it is damaged.
-        case corrupt = "CORRUPT"
+        public static let corrupt = Code("CORRUPT")
         /// The file cannot be opened: a missing folder or a permission, or a
         /// failing device when `systemErrno` says so (`isDeviceFailure`).
-        case cannotOpen = "CANNOT_OPEN"
+        public static let cannotOpen = Code("CANNOT_OPEN")
         /// The file exists but the disk refused to open it for writing.
-        case notWritable = "NOT_WRITABLE"
+        public static let notWritable = Code("NOT_WRITABLE")
         /// The file or connection is read-only, or a write is not permitted.
-        case readOnly = "READ_ONLY"
+        public static let readOnly = Code("READ_ONLY")
         /// Another connection held the lock for longer than the busy timeout.
-        case busy = "BUSY"
+        public static let busy = Code("BUSY")
         /// A constraint of the schema refused the change (unique, foreign key, check).
-        case constraint = "CONSTRAINT"
+        public static let constraint = Code("CONSTRAINT")
         /// The disk or the operating system failed a read or write.
-        case io = "IO"
+        public static let io = Code("IO")
         /// The database records a migration this build does not know: a newer program wrote it.
-        case newerSchema = "NEWER_SCHEMA"
+        public static let newerSchema = Code("NEWER_SCHEMA")
         /// A mistake of the calling code: several statements where one was expected, a wrong number of values.
-        case misuse = "MISUSE"
+        public static let misuse = Code("MISUSE")
         /// Any other failure SQLite reports.
-        case other = "OTHER"
+        public static let other = Code("OTHER")
     }
 
     /// The kind of failure.

@@ -25,7 +25,7 @@ final class DiskFullAlarm: Sendable {
     /// For a `STORAGE_FULL` error: counts it, writes the line when one is due, and
     /// answers true (the caller writes nothing of its own). False for any other error.
     func noted(_ error: ServerError, in log: ServerLog) -> Bool {
-        guard error.code == "STORAGE_FULL" else { return false }
+        guard error.code == .storageFull else { return false }
         if let line = refused() { log.note(line, level: .error) }
         return true
     }

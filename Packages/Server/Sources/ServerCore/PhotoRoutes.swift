@@ -38,7 +38,7 @@ extension ServerApp {
         }
         guard let file = body.file else { throw ServerError.badRequest("the part 'file' is missing") }
         guard file.sha256 == claimed.lowercased() else {
-            throw ServerError.unprocessable(code: "PHOTO_HASH_MISMATCH",
+            throw ServerError.unprocessable(code: .photoHashMismatch,
                                             "the file's SHA-256 is \(file.sha256), not the \(claimed) sent; upload it again")
         }
         // The quotas before anything is stored: photos of this report, and the caller's bytes.

@@ -39,7 +39,7 @@ extension ServerApp {
             return conflict(named)
         }
         if existing.currentRevision >= config.deviceRevisionLimit {
-            return SyncResult(localID: report.localID, status: .rejected, errorCode: "REPORT_INVALID",
+            return SyncResult(localID: report.localID, status: .rejected, errorCode: ServerError.Code.reportInvalid.rawValue,
                               error: ServerError.revisionLimit(existing.serverID, limit: config.deviceRevisionLimit).message)
         }
         let payload = WirePayload(answers: answers.json, score: judge.score(template, answers: answers),

@@ -47,13 +47,13 @@ enum ReportRules {
     /// Why a re-inspection may not link `parent`, if it may not: the parent
     /// must exist and be the caller's own (a supervisor may link any).
     static func parentRefusal(_ report: WireReport, parent: StoredReport?,
-                              caller: Caller) -> (code: String, message: String)? {
+                              caller: Caller) -> (code: ServerError.Code, message: String)? {
         guard report.parentServerID != nil || report.parentLocalID != nil else { return nil }
         let named = report.parentServerID.map { "parent_server_id '\($0.prefix(80))'" }
             ?? "parent_local_id \(report.parentLocalID?.uuidString.lowercased() ?? "")"
-        guard let parent else { return ("REPORT_INVALID", "\(named) names no report on this server") }
+        guard let parent else { return (.reportInvalid, "\(named) names no report on this server") }
         guard caller.isSupervisor || parent.ownerID == caller.user.id else {
-            return ("FORBIDDEN", "\(named) is another inspector's report; only its owner or a supervisor may re-inspect it")
+            return (.forbidden, "\(named) is another inspector's report; only its owner or a supervisor may re-inspect it")
         }
         return nil
     }

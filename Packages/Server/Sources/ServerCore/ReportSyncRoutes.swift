@@ -124,14 +124,14 @@ extension ServerApp {
         var judged: [(WireReport, Judgement)?] = []
         for (element, localID) in zip(batch.reports, localIDs) {
             if schemaVersion != Self.schemaVersion {
-                early.append(SyncResult(localID: localID, status: .rejected, errorCode: "SCHEMA_UNSUPPORTED",
+                early.append(SyncResult(localID: localID, status: .rejected, errorCode: ServerError.Code.schemaUnsupported.rawValue,
                                         error: "this server reads report schema version \(Self.schemaVersion), not \(schemaVersion); update the app"))
                 judged.append(nil)
                 continue
             }
             switch element.report {
             case .failure(let error):
-                early.append(SyncResult(localID: localID, status: .rejected, errorCode: "REPORT_INVALID",
+                early.append(SyncResult(localID: localID, status: .rejected, errorCode: ServerError.Code.reportInvalid.rawValue,
                                         error: BatchReport.describe(error)))
                 judged.append(nil)
             case .success(let report):
@@ -199,20 +199,20 @@ extension ServerApp {
     /// amendment of an older revision is merged with the server's changes when they are disjoint.
     private func accept(_ report: WireReport, _ judgement: Judgement, merging: CompiledTemplate?, from caller: Caller,
                         in session: any StorageSession, accepted: inout [AcceptedRevision]) throws(ServerError) -> SyncResult {
-        func rejected(_ code: String, _ message: String) -> SyncResult {
-            SyncResult(localID: report.localID, status: .rejected, errorCode: code, error: message)
+        func rejected(_ code: ServerError.Code, _ message: String) -> SyncResult {
+            SyncResult(localID: report.localID, status: .rejected, errorCode: code.rawValue, error: message)
         }
         let payloadJSON = CanonicalJSON.string(report.payload)
         let issuesJSON = CanonicalJSON.string(report.issues)
         let now = Date()
-        if let problem = ReportRules.fieldProblem(report) { return rejected("REPORT_INVALID", problem) }
+        if let problem = ReportRules.fieldProblem(report) { return rejected(.reportInvalid, problem) }
 
         if let existing = try session.report(localID: report.localID) {
             guard existing.ownerID == caller.user.id else {
-                return rejected("FORBIDDEN", "report \(report.localID) belongs to another inspector")
+                return rejected(.forbidden, "report \(report.localID) belongs to another inspector")
             }
             if let serverID = report.serverID, serverID != existing.serverID {
-                return rejected("REPORT_INVALID", "server_id '\(serverID)' is not the server id of report \(report.localID)")
+                return rejected(.reportInvalid, "server_id '\(serverID)' is not the server id of report \(report.localID)")
             }
             // Replay wins over conflict: a revision already accepted from this
             // payload and base is answered as it was, whatever happened since.
@@ -224,7 +224,7 @@ extension ServerApp {
                 }
                 return SyncResult(localID: report.localID, status: .accepted, serverID: existing.serverID, revision: earlier)
             }
-            if let problem = try validate(report, judgement, in: session) { return rejected("REPORT_INVALID", problem) }
+            if let problem = try validate(report, judgement, in: session) { return rejected(.reportInvalid, problem) }
             let base = report.baseRevision ?? 0
             if base < existing.currentRevision {
                 let current = try session.revision(serverID: existing.serverID, revision: existing.currentRevision)
@@ -238,10 +238,10 @@ extension ServerApp {
                                   serverRevision: existing.currentRevision)
             }
             if base > existing.currentRevision {
-                return rejected("REPORT_INVALID", "base_revision \(base) is ahead of the server's revision \(existing.currentRevision)")
+                return rejected(.reportInvalid, "base_revision \(base) is ahead of the server's revision \(existing.currentRevision)")
             }
             if existing.currentRevision >= config.deviceRevisionLimit {
-                return rejected("REPORT_INVALID", ServerError.revisionLimit(existing.serverID, limit: config.deviceRevisionLimit).message)
+                return rejected(.reportInvalid, ServerError.revisionLimit(existing.serverID, limit: config.deviceRevisionLimit).message)
             }
             let revision = try session.appendRevision(serverID: existing.serverID, baseRevision: report.baseRevision,
                                                       payload: report.payload, issuesJSON: issuesJSON, score: judgement.score,
@@ -253,12 +253,12 @@ extension ServerApp {
         }
 
         if let serverID = report.serverID {
-            return rejected("REPORT_INVALID", "no report with server_id '\(serverID)' and local_id \(report.localID) on this server")
+            return rejected(.reportInvalid, "no report with server_id '\(serverID)' and local_id \(report.localID) on this server")
         }
-        if let problem = try validate(report, judgement, in: session) { return rejected("REPORT_INVALID", problem) }
+        if let problem = try validate(report, judgement, in: session) { return rejected(.reportInvalid, problem) }
         if let assignment = report.assignmentID, !caller.isSupervisor,
            try session.managedAssignment(id: assignment)?.inspectorID != caller.user.id {
-            return rejected("REPORT_INVALID", "assignment '\(assignment.prefix(80))' is not an assignment of yours on this server")
+            return rejected(.reportInvalid, "assignment '\(assignment.prefix(80))' is not an assignment of yours on this server")
         }
         let parent = try parentReport(of: report, in: session)
         if let refusal = ReportRules.parentRefusal(report, parent: parent, caller: caller) {
@@ -353,10 +353,10 @@ extension ServerApp {
             throw ServerError.conflict("base_revision \(baseRevision) is not the current revision \(report.currentRevision); reload and edit again")
         }
         guard let template = try session.template(id: report.templateID) else {
-            throw ServerError.unprocessable(code: "REPORT_INVALID", "the report's template '\(report.templateID)' is gone")
+            throw ServerError.unprocessable(code: .reportInvalid, "the report's template '\(report.templateID)' is gone")
         }
         if let problem = problems(in: payload, template: template) {
-            throw ServerError.unprocessable(code: "REPORT_INVALID", problem)
+            throw ServerError.unprocessable(code: .reportInvalid, problem)
         }
         var payload = payload
         let previous = try session.revision(serverID: report.serverID, revision: report.currentRevision)

@@ -65,7 +65,7 @@ enum JSONBody {
     static func encode<T: Encodable>(_ value: T) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)) ?? Data(#"{"ok":false,"error":"the response could not be encoded","code":"INTERNAL"}"#.utf8)
+        return (try? encoder.encode(value)) ?? Data(#"{"ok":false,"error":"the response could not be encoded","code":"\#(ServerError.Code.internal.rawValue)"}"#.utf8)
     }
 
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(ServerError) -> T {
@@ -403,7 +403,7 @@ final class ServerApp: Sendable {
 
     /// The error envelope for `error`, with `Retry-After` when it has one.
     func respond(_ error: ServerError) -> ServerResponse {
-        if error.code == "QUOTA_EXCEEDED" { metrics.quotaRefused() }
+        if error.code == .quotaExceeded { metrics.quotaRefused() }
         if diskFullAlarm.noted(error, in: log) { metrics.storageFullRefused() }
         databaseAlarm.noted(error, in: log)
         var headers = jsonHeaders
@@ -411,8 +411,8 @@ final class ServerApp: Sendable {
         if error.status == 401 { headers.append((name: "WWW-Authenticate", value: "Bearer")) }
         for (name, value) in error.headers.sorted(by: { $0.key < $1.key }) { headers.append((name: name, value: value)) }
         let body = error.data.map { data in
-            JSONBody.encode(["ok": false, "error": .string(error.message), "code": .string(error.code), "data": data] as JSONValue)
-        } ?? JSONBody.encode(Envelope<EmptyData>.failure(code: error.code, message: error.message))
+            JSONBody.encode(["ok": false, "error": .string(error.message), "code": .string(error.code.rawValue), "data": data] as JSONValue)
+        } ?? JSONBody.encode(Envelope<EmptyData>.failure(code: error.code.rawValue, message: error.message))
         return ServerResponse(status: error.status, headers: headers, content: .data(body))
     }
 }

@@ -164,7 +164,7 @@ public enum ServerCommand {
             OutputChannel.standardError.write("jqc-server: \(OneLine.escaped(error.message))\n")
             if json {
                 OutputChannel.standardOutput.line(String(decoding: JSONBody.encode(
-                    ["error": ["code": .string(error.code), "message": .string(error.message)]] as JSONValue), as: UTF8.self))
+                    ["error": ["code": .string(error.code.rawValue), "message": .string(error.message)]] as JSONValue), as: UTF8.self))
             }
             switch error.status {
             case 404: return 3
@@ -208,13 +208,13 @@ enum AdminTool {
             var members = payload.answers.objectValue ?? [:]
             for (field, value) in answers { members[field] = value }
             guard let template = try session.template(id: report.templateID) else {
-                throw ServerError.unprocessable(code: "REPORT_INVALID", "the report's template '\(report.templateID)' is gone")
+                throw ServerError.unprocessable(code: .reportInvalid, "the report's template '\(report.templateID)' is gone")
             }
             next.answers = judge.keepingSignatures(.object(members), previous: payload.answers, revision: report.currentRevision,
                                                    schema: template.schema)
             if let answers = Answers(json: next.answers) {
                 let problems = judge.problems(schema: template.schema, answers: answers)
-                if !problems.isEmpty { throw ServerError.unprocessable(code: "REPORT_INVALID", problems.joined(separator: "; ")) }
+                if !problems.isEmpty { throw ServerError.unprocessable(code: .reportInvalid, problems.joined(separator: "; ")) }
                 next.score = judge.score(schema: template.schema, answers: answers)
             }
             let revision = try session.appendRevision(serverID: serverID, baseRevision: report.currentRevision, payload: next,

@@ -160,7 +160,7 @@ extension ServerApp {
         defer { if arrived == nil { close(descriptor) } }
         guard sha256 == upload.sha256 else {
             try uploads.drop(upload)
-            throw ServerError.unprocessable(code: "PHOTO_HASH_MISMATCH",
+            throw ServerError.unprocessable(code: .photoHashMismatch,
                                             "the file's SHA-256 is \(sha256), not the \(upload.sha256) announced; upload it again")
         }
         let existing = try store.read { session -> StoredPhoto? in
@@ -213,12 +213,12 @@ extension ServerApp {
 
     /// 404 `UPLOAD_GONE`: expired, dropped, finished long ago, someone else's or never made; all look alike.
     static func uploadGone(_ id: String) -> ServerError {
-        ServerError(status: 404, code: "UPLOAD_GONE", "no upload '\(id.prefix(40))' here; it expired or was dropped: begin a new one")
+        ServerError(status: 404, code: .uploadGone, "no upload '\(id.prefix(40))' here; it expired or was dropped: begin a new one")
     }
 
     /// 409 `UPLOAD_OFFSET_MISMATCH` with the offset the server holds in `Upload-Offset`.
     static func wrongOffset(_ held: Int64, _ claimed: Int64) -> ServerError {
-        ServerError(status: 409, code: "UPLOAD_OFFSET_MISMATCH", "the server holds \(held) bytes of this upload, not \(claimed); send from \(held)",
+        ServerError(status: 409, code: .uploadOffsetMismatch, "the server holds \(held) bytes of this upload, not \(claimed); send from \(held)",
                     headers: offsetHeaders(held))
     }
 }

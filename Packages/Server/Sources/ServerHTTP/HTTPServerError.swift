@@ -1,11 +1,18 @@
 /// The one error type of the HTTP layer: why the server could not start listening.
 public struct HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure this is.
-    public enum Code: String, Sendable {
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        /// The code as written where it leaves the module (logs, `--json`, the wire).
+        public let rawValue: String
+        private init(_ rawValue: String) { self.rawValue = rawValue }
+
+        /// The raw code.
+        public var description: String { rawValue }
+
         /// `--host` is not an IPv4 or IPv6 address.
-        case badAddress = "BAD_ADDRESS"
+        public static let badAddress = Code("BAD_ADDRESS")
         /// The address could not be bound (the port in use, say).
-        case cannotListen = "CANNOT_LISTEN"
+        public static let cannotListen = Code("CANNOT_LISTEN")
     }
 
     /// The kind of failure.

@@ -129,7 +129,7 @@ struct SQLiteUploadStore: UploadStore {
                 try db.changing("UPDATE resumable_uploads SET byte_offset = ?, expires_at = ? WHERE id = ? AND byte_offset = ?",
                                 [.integer(next), .integer(Int64(expiresAt.timeIntervalSince1970)), .text(upload.id), .integer(held.offset)])
             }
-        } catch where error.code == "STORAGE_FULL" {
+        } catch where error.code == .storageFull {
             // The database could not move the offset (its transaction rolled back): the bytes past it give their room back.
             _ = ftruncate(descriptor, off_t(held.offset))
             throw error

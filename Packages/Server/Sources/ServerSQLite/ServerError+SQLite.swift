@@ -9,6 +9,6 @@ extension ServerError {
     static func database(_ error: SQLiteError) -> ServerError {
         if error.code == .busy { return busy() }
         if error.code == .diskFull { return storageFull() }
-        return ServerError(status: 500, code: "INTERNAL", "the server's database failed: \(error.message)")
+        return ServerError(status: 500, code: .`internal`, "the server's database failed: \(error.message)")
     }
 }

@@ -49,7 +49,8 @@ extension StorageError {
             self.init(.newerStore, "The store was written by a newer version of jqc (\(error.context ?? "")). Update jqc; the store was left untouched.", context: context)
         case .misuse:
             self.init(.io, error.message, context: context)
-        case .other:
+        default:
+            // `.other`, and any kind of failure SQLite's catalogue gains later.
             self.init(.io, "The store failed (\(native)).", context: context)
         }
     }

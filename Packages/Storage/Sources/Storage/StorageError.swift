@@ -2,25 +2,32 @@
 /// context (the SQL or the path) for logs.
 public struct StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure this is; stable, for programs and tests.
-    public enum Code: String, Sendable {
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        /// The code as written where it leaves the module (logs, `--json`, the wire).
+        public let rawValue: String
+        private init(_ rawValue: String) { self.rawValue = rawValue }
+
+        /// The raw code.
+        public var description: String { rawValue }
+
         /// The store was written by a newer version of the app; it is left untouched.
-        case newerStore = "STORE_TOO_NEW"
+        public static let newerStore = Code("STORE_TOO_NEW")
         /// The file is not a store, or it is damaged.
-        case corruptStore = "STORE_CORRUPT"
+        public static let corruptStore = Code("STORE_CORRUPT")
         /// The disk is full.
-        case diskFull = "DISK_FULL"
+        public static let diskFull = Code("DISK_FULL")
         /// The file or folder cannot be read or written.
-        case permission = "PERMISSION"
+        public static let permission = Code("PERMISSION")
         /// Nothing with that id.
-        case notFound = "NOT_FOUND"
+        public static let notFound = Code("NOT_FOUND")
         /// The change is not allowed in the report's state.
-        case notAllowed = "NOT_ALLOWED"
+        public static let notAllowed = Code("NOT_ALLOWED")
         /// The photo would take its report's photos over their cap (BR-10).
-        case photoCapExceeded = "PHOTO_CAP_EXCEEDED"
+        public static let photoCapExceeded = Code("PHOTO_CAP_EXCEEDED")
         /// Another connection held the store locked for longer than the busy timeout; trying again later may work.
-        case busy = "BUSY"
+        public static let busy = Code("BUSY")
         /// Any other SQLite or file-system failure.
-        case io = "IO"
+        public static let io = Code("IO")
     }
 
     /// The kind of failure.

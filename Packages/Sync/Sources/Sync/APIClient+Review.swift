@@ -107,7 +107,7 @@ extension APIClient {
             }
             return .decided(try decode(response, as: ReviewResponse.self).review)
         } catch where error.status == 409 {
-            guard error.serverCode == nil || error.serverCode == "REVISION_STALE" else { throw error }
+            guard error.serverCode == nil || error.serverSaid(.revisionStale) else { throw error }
             return .stale(current: refusal.currentReview(), error: error)
         }
     }

@@ -22,5 +22,5 @@ extension APIClient {
 
 extension APIError {
     /// True for the contract's 400 `CURSOR_INVALID`: the client pulls again without `since`.
-    public var isCursorInvalid: Bool { serverCode == "CURSOR_INVALID" }
+    public var isCursorInvalid: Bool { serverSaid(.cursorInvalid) }
 }

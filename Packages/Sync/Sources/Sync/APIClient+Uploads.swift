@@ -45,7 +45,7 @@ extension APIClient {
         } catch where error.status == 404 {
             // A HEAD answer has no body to carry the code: every 404 of an upload means it is gone.
             throw APIError(.notFound, "The server at \(host) no longer holds this upload; it begins again.", status: 404,
-                           serverCode: "UPLOAD_GONE")
+                           serverCode: APIError.ServerCode.uploadGone.rawValue)
         }
         guard response.status == 200 else { throw APIError.from(response, host: host, authenticated: true) }
         return try offset(response)

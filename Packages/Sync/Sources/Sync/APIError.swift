@@ -7,46 +7,53 @@ import Networking
 /// Never carries a token, a password or a request body.
 public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong; stable, for programs and tests.
-    public enum Code: String, Sendable {
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        /// The code as written where it leaves the module (logs, `--json`, the wire).
+        public let rawValue: String
+        private init(_ rawValue: String) { self.rawValue = rawValue }
+
+        /// The raw code.
+        public var description: String { rawValue }
+
         /// 401: the session is over (or the sign-in was refused); sign in again.
-        case authRequired = "AUTH_REQUIRED"
+        public static let authRequired = Code("AUTH_REQUIRED")
         /// 403: the account may not do this.
-        case forbidden = "FORBIDDEN"
+        public static let forbidden = Code("FORBIDDEN")
         /// 404: no such report, facility or route.
-        case notFound = "NOT_FOUND"
+        public static let notFound = Code("NOT_FOUND")
         /// 409: a stale base revision.
-        case conflict = "CONFLICT"
+        public static let conflict = Code("CONFLICT")
         /// 413: the request (a batch or a photo) is larger than the server takes.
-        case tooLarge = "TOO_LARGE"
+        public static let tooLarge = Code("TOO_LARGE")
         /// 422 `PHOTO_HASH_MISMATCH`: the uploaded bytes do not hash to the sha256 sent.
-        case hashMismatch = "PHOTO_HASH_MISMATCH"
+        public static let hashMismatch = Code("PHOTO_HASH_MISMATCH")
         /// 400 and any other 4xx: the server cannot use the request.
-        case badRequest = "BAD_REQUEST"
+        public static let badRequest = Code("BAD_REQUEST")
         /// 429: too many requests; see `retryAfter`.
-        case rateLimited = "RATE_LIMITED"
+        public static let rateLimited = Code("RATE_LIMITED")
         /// 503: the server is busy or down for now; see `retryAfter`.
-        case unavailable = "UNAVAILABLE"
+        public static let unavailable = Code("UNAVAILABLE")
         /// 507 `STORAGE_FULL`: the server's disk is full; see `retryAfter`. Transient, like 503.
-        case storageFull = "STORAGE_FULL"
+        public static let storageFull = Code("STORAGE_FULL")
         /// Any other 5xx: the server failed; transient.
-        case serverError = "SERVER_ERROR"
+        public static let serverError = Code("SERVER_ERROR")
         /// No connection: the host is unreachable or did not answer in time.
-        case offline = "OFFLINE"
+        public static let offline = Code("OFFLINE")
         /// The connection broke before a complete answer; the server may have acted.
-        case connectionLost = "CONNECTION_LOST"
+        public static let connectionLost = Code("CONNECTION_LOST")
         /// An answer that is not the JQC API: not JSON, not the envelope, wrong types, or too large.
-        case invalidResponse = "INVALID_RESPONSE"
+        public static let invalidResponse = Code("INVALID_RESPONSE")
         /// TLS failed, certificate verification included.
-        case tls = "TLS"
+        public static let tls = Code("TLS")
         /// A photo file to upload could not be read.
-        case fileUnreadable = "FILE_UNREADABLE"
+        public static let fileUnreadable = Code("FILE_UNREADABLE")
         /// The calling task was cancelled.
-        case cancelled = "CANCELLED"
+        public static let cancelled = Code("CANCELLED")
         /// The request could not be made at all (a bad server URL, a library failure).
-        case transport = "TRANSPORT"
+        public static let transport = Code("TRANSPORT")
         /// The app could not keep credentials the server rotated: the old ones
         /// are spent, so the next run would find the session over.
-        case sessionNotSaved = "SESSION_NOT_SAVED"
+        public static let sessionNotSaved = Code("SESSION_NOT_SAVED")
     }
 
     /// What went wrong.
@@ -95,7 +102,7 @@ extension APIError {
         case .tooLarge: .invalidResponse
         case .fileUnreadable: .fileUnreadable
         case .cancelled: .cancelled
-        case .transport: .transport
+        default: .transport // `.transport`, and any failure Networking's catalogue gains later
         }
         self.init(code, error.message)
     }
@@ -139,7 +146,7 @@ extension APIError {
         case 413:
             return APIError(.tooLarge, "The server at \(host) refused a request that is too large\(reason).",
                             status: status, serverCode: serverCode)
-        case 422 where serverCode == "PHOTO_HASH_MISMATCH":
+        case 422 where serverCode == ServerCode.photoHashMismatch.rawValue:
             return APIError(.hashMismatch, "The server at \(host) received photo bytes that do not match their sha256; "
                             + "nothing was stored. Check the photo file on this device.", status: status, serverCode: serverCode)
         case 500...599:

@@ -313,7 +313,7 @@ public struct SyncCycle: Sendable {
 
         case (.pullReviews(let page), .reviewsCursorInvalid):
             guard !reviewsRestarted else {
-                summary.reviewsError = SyncFailure(kind: .refused, code: "CURSOR_INVALID",
+                summary.reviewsError = SyncFailure(kind: .refused, code: .cursorInvalid,
                                                    message: "The server refused the reviews feed even from its start; reviews are pulled again next sync.")
                 return beginCleanup()
             }
@@ -408,7 +408,7 @@ public struct SyncCycle: Sendable {
             let candidate = candidates[localID]
             guard let result = byID[localID] else {
                 // The server skipped it: nothing is known, so try again later.
-                let failure = SyncFailure(kind: .transient, code: "SYNC_INCOMPLETE",
+                let failure = SyncFailure(kind: .transient, code: .incomplete,
                                           message: "The server did not answer for this report; it will be sent again.")
                 events.append(RecordedEvent(localID, .transportFailed(code: failure.code, message: failure.message)))
                 retryAt[localID] = retryDate(afterAttempt: (candidate?.attemptCount ?? 0) + 1, failure: failure)
@@ -418,7 +418,7 @@ public struct SyncCycle: Sendable {
             switch result.status {
             case .accepted:
                 guard let serverID = result.serverID, let revision = result.revision else {
-                    events.append(RecordedEvent(localID, .transportFailed(code: "INVALID_RESPONSE",
+                    events.append(RecordedEvent(localID, .transportFailed(code: SyncFailure.Code.invalidResponse.rawValue,
                         message: "The server accepted this report without a server id or revision; it will be sent again.")))
                     retryAt[localID] = retryDate(afterAttempt: (candidate?.attemptCount ?? 0) + 1, failure: nil)
                     summary.failed += 1
@@ -444,7 +444,7 @@ public struct SyncCycle: Sendable {
                                                                        fields: result.conflictingFields)))
                 summary.conflicts.append(localID)
             case .rejected:
-                let code = result.errorCode ?? "REPORT_REJECTED"
+                let code = result.errorCode ?? SyncFailure.Code.rejected.rawValue
                 let message = result.error ?? "The server rejected this report."
                 events.append(RecordedEvent(localID, .rejected(code: code, message: message)))
                 summary.rejected.append(SyncSummary.Rejection(localID: localID, code: code, message: message))
@@ -567,7 +567,8 @@ public struct SyncCycle: Sendable {
                 summary.synced += 1
             } else {
                 let message = "Photos still uploading (\(left) left)."
-                events.append(RecordedEvent(item.reportLocalID, .transportFailed(code: "PHOTO_UPLOAD_FAILED", message: message)))
+                events.append(RecordedEvent(item.reportLocalID, .transportFailed(code: SyncFailure.Code.photoUploadFailed.rawValue,
+                                                                                  message: message)))
                 let attempts = acceptedThisCycle.contains(item.reportLocalID) ? 0 : (candidates[item.reportLocalID]?.attemptCount ?? 0)
                 retryAt[item.reportLocalID] = retryDate(afterAttempt: attempts + 1, failure: firstFailure[item.reportLocalID])
             }

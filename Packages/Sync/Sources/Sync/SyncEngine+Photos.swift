@@ -28,7 +28,7 @@ extension SyncEngine {
             guard let url = try? store.photoFiles?.url(for: photo.fileName),
                   FileManager.default.isReadableFile(atPath: url.path) else {
                 outcomes.append(SyncCycle.PhotoOutcome(photoLocalID: id, failure: SyncFailure(
-                    kind: .refused, code: "PHOTO_FILE_MISSING",
+                    kind: .refused, code: .photoFileMissing,
                     message: "The photo file '\(photo.fileName)' is missing from this device; it cannot be uploaded.")))
                 continue
             }

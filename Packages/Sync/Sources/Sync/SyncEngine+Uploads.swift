@@ -131,7 +131,7 @@ extension SyncEngine {
                 }
             } catch {
                 lastError = error
-                if error.status == 404 && session == nil && error.serverCode != "UPLOAD_GONE" { return .noRoute }
+                if error.status == 404 && session == nil && !error.serverSaid(.uploadGone) { return .noRoute }
                 if error.code == .notFound {
                     // Expired or dropped: a new upload from the first byte.
                     drop()

@@ -4,14 +4,14 @@ extension SyncFailure {
     public init(_ error: APIError) {
         switch error.code {
         case .authRequired:
-            self.init(kind: .authRequired, code: "AUTH_REQUIRED", message: error.message)
+            self.init(kind: .authRequired, code: .authRequired, message: error.message)
         case .sessionNotSaved:
             // Rotated tokens that could not be kept: the next run would find the session over.
-            self.init(kind: .authRequired, code: error.code.rawValue, message: error.message)
+            self.init(kind: .authRequired, code: Code(carrying: error.code), message: error.message)
         case .offline:
-            self.init(kind: .transient, code: Self.offlineCode, message: error.message, retryAfter: error.retryAfter)
+            self.init(kind: .transient, code: .offline, message: error.message, retryAfter: error.retryAfter)
         default:
-            self.init(kind: error.isTransient ? .transient : .refused, code: error.code.rawValue, message: error.message,
+            self.init(kind: error.isTransient ? .transient : .refused, code: Code(carrying: error.code), message: error.message,
                       retryAfter: error.retryAfter)
         }
     }

@@ -13,18 +13,24 @@ public struct SyncFailure: Sendable, Hashable, Error {
     }
 
     /// The code of a failure where the server could not be reached at all.
-    public static let offlineCode = "SYNC_OFFLINE"
+    public static let offlineCode = Code.offline.rawValue
 
     /// What the cycle does about it.
     public var kind: Kind
-    /// A machine code (`OFFLINE`, `UNAVAILABLE`, `AUTH_REQUIRED`, ...), kept as the report's last error code.
+    /// A machine code (`SYNC_OFFLINE`, `UNAVAILABLE`, `AUTH_REQUIRED`, ...), kept as the report's last error
+    /// code: the raw value of a `SyncFailure.Code`, or of an `APIError.Code`.
     public var code: String
     /// One line for a person.
     public var message: String
     /// Seconds the server asked to wait, if it said.
     public var retryAfter: Double?
 
-    /// A failure.
+    /// A failure with a code of the cycle's catalogue.
+    public init(kind: Kind, code: Code, message: String, retryAfter: Double? = nil) {
+        self.init(kind: kind, code: code.rawValue, message: message, retryAfter: retryAfter)
+    }
+
+    /// A failure with a code as a report keeps it (its raw value).
     public init(kind: Kind, code: String, message: String, retryAfter: Double? = nil) {
         self.kind = kind
         self.code = code

@@ -30,7 +30,7 @@ extension Administration {
             ? ["templates": .array([unwrapped])] : unwrapped
         let (_, problems) = TemplateLint.problems(wrapped, source: source, registry: judge.registry)
         guard problems.isEmpty else {
-            throw ServerError.unprocessable(code: "TEMPLATE_INVALID",
+            throw ServerError.unprocessable(code: .templateInvalid,
                                             "'\(source)' was not published; \(problems.count) problem\(problems.count == 1 ? "" : "s"): "
                                                 + problems.joined(separator: "; "))
         }

@@ -50,7 +50,7 @@ extension ServerApp {
             let notice = recorded ? decision.state.rawValue : "unchanged"
             return .redirect("\(Self.consolePath)/reports/\(HTML.percent(serverID))?notice=\(notice)")
         } catch {
-            if error.code == "REVISION_STALE" { return .page(try consoleStale(input, serverID: serverID, decidedOn: revision, error: error)) }
+            if error.code == .revisionStale { return .page(try consoleStale(input, serverID: serverID, decidedOn: revision, error: error)) }
             guard error.status == 400 else { throw error }
             return .page(try consoleReport(input, serverID: serverID, status: 400,
                                            error: error.message.prefix(1).uppercased() + error.message.dropFirst() + "."))
