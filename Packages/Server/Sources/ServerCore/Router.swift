@@ -115,29 +115,42 @@ public enum Router {
         guard path.hasPrefix(basePath + "/") else { return .notFound }
         let segments = split(String(path.dropFirst(basePath.count)))
         var allowed: [String] = []
-        for route in table {
-            guard let parameters = bind(split(route.pattern), to: segments) else { continue }
+        for (route, pattern) in patterns {
+            guard let parameters = bind(pattern, to: segments) else { continue }
             if route.method == method { return .route(route, parameters: parameters) }
             allowed.append(route.method)
         }
         return allowed.isEmpty ? .notFound : .wrongMethod(allowed: allowed)
     }
 
+    /// A segment of a route's pattern: the text itself, or `{name}`.
+    private enum Segment: Sendable {
+        case literal(Substring)
+        case parameter(String)
+    }
+
+    /// Each route with its pattern split once: a request is matched several times
+    /// (its body policy, its handler, the access log), each against every route.
+    private static let patterns: [(route: Route, segments: [Segment])] = table.map { route in
+        (route, split(route.pattern).map { part in
+            part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(part)
+        })
+    }
+
     private static func split(_ path: String) -> [Substring] {
         path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
     }
 
-    private static func bind(_ pattern: [Substring], to segments: [Substring]) -> [String: String]? {
+    private static func bind(_ pattern: [Segment], to segments: [Substring]) -> [String: String]? {
         guard pattern.count == segments.count else { return nil }
-        var parameters: [String: String] = [:]
         for (expected, actual) in zip(pattern, segments) {
-            if expected.hasPrefix("{") && expected.hasSuffix("}") {
-                guard !actual.isEmpty else { return nil }
-                parameters[String(expected.dropFirst().dropLast())] = String(actual)
-            } else if expected != actual {
-                return nil
+            switch expected {
+            case .literal(let text): if text != actual { return nil }
+            case .parameter: if actual.isEmpty { return nil }
             }
         }
+        var parameters: [String: String] = [:]
+        for case (.parameter(let name), let actual) in zip(pattern, segments) { parameters[name] = String(actual) }
         return parameters
     }
 }
