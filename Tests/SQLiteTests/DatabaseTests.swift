@@ -35,6 +35,24 @@ struct DatabaseTests {
         #expect(try db.rows("SELECT value FROM v ORDER BY k").map { $0["value"] } == values)
     }
 
+    @Test("a column is found by its name among many: the first of a repeated name, NULL for a name the row lacks, a name in another Unicode form as Swift compares names")
+    func columnsByName() throws {
+        let db = try Database.inMemory()
+        let names = (0..<40).map { "column_\($0)" }
+        let row = try #require(try db.firstRow("SELECT " + names.enumerated().map { "\($0.offset) AS \($0.element)" }.joined(separator: ", ")
+                                               + ", 'first' AS twice, 'second' AS twice, 'cafe' AS \"caf\u{E9}\", '' AS \"\""))
+        for (index, name) in names.enumerated() {
+            #expect(row[name] == .integer(Int64(index)), "\(name)")
+        }
+        #expect(row["twice"] == .text("first"))
+        #expect(row["caf\u{E9}"] == .text("cafe"))
+        #expect(row["cafe\u{301}"] == .text("cafe"), "the same name to Swift, in other bytes")
+        #expect(row[""] == .text(""))
+        for missing in ["column_40", "Column_1", "column_", "column_1 ", "tw", "twice2"] {
+            #expect(row[missing] == .null, "\(missing)")
+        }
+    }
+
     @Test("one statement is always taken as one, however often; two in one string are refused")
     func singleStatements() throws {
         let db = try Database.inMemory()

@@ -10,7 +10,7 @@ import SQLite
 struct StoreFileTests {
     static let migrationNames = ["create-reports-and-revisions", "create-issues-and-photos",
                                  "create-reference-cache", "create-meta", "add-report-reviews", "add-merge-marks",
-                                 "add-template-versions", "add-photo-upload-sessions"]
+                                 "add-template-versions", "add-photo-upload-sessions", "compare-report-states"]
 
     @Test("an absent file becomes a new store with every migration applied once")
     func absentFile() throws {

@@ -40,6 +40,24 @@ struct HostileServerTests {
         #expect(!error.isTransient)
     }
 
+    @Test("a sync answer cut short, of the wrong shape or with a bad id is invalidResponse, told as any other answer",
+          arguments: [#"{"ok":true,"data":{"results":[{"local_id":"#,
+                      #"{"ok":true,"data":{"results":[],"min_supported_app_version":"0.1.0","server_schema_version":"1"}}"#,
+                      #"{"ok":true,"data":{"results":[{"local_id":"nope","status":"ACCEPTED"}],"min_supported_app_version":"0.1.0","server_schema_version":1}}"#,
+                      #"{"ok":true,"data":{"results":[],"min_supported_app_version":"0.1.0","server_schema_version":1}}x"#])
+    func badSyncAnswer(body: String) async throws {
+        let canned = try CannedHTTPServer([CannedHTTPServer.response(status: 200, contentType: "application/json", body)])
+        defer { canned.stop() }
+        let user = WireUser(id: "7", username: "ines", role: .inspector, displayName: "Ines")
+        let client = try makeClient(canned.baseURL, credentials: Credentials(accessToken: "tok-A1", refreshToken: "tok-R1", user: user))
+        let error = try #require(await apiError { () async throws(APIError) in
+            try await client.syncReports(Wire.batch([Wire.lobby()]))
+        })
+        #expect(error.code == .invalidResponse)
+        #expect(error.message == "The server at 127.0.0.1:\(canned.port) answered something that is not the JQC API (HTTP 200, application/json).")
+        #expect(!error.isTransient)
+    }
+
     @Test("every request carries the app version, device id and JSON headers; the bearer token only after login")
     func headers() async throws {
         let canned = try CannedHTTPServer([

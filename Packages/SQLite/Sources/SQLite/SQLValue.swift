@@ -90,7 +90,7 @@ public struct Row: Sendable, Hashable {
 
     /// The value of the named column, or NULL when the row has no such column.
     public subscript(_ column: String) -> SQLValue {
-        guard let index = positions.index[column], index < values.count else { return .null }
+        guard let index = positions.position(of: column), index < values.count else { return .null }
         return values[index]
     }
 
@@ -112,14 +112,76 @@ public struct Row: Sendable, Hashable {
 /// A statement's column names and the position of each (the first, when a
 /// name repeats, as a search from the left would find), read once per
 /// statement rather than searched for in every row.
+///
+/// A name is looked for by its UTF-8 bytes first, in a small table of its
+/// own (hashing a `String` for a dictionary costs several hundred
+/// instructions, and a store reads dozens of columns by name per row); a
+/// name spelled in other bytes that Swift takes as equal is still found,
+/// through the dictionary.
 final class ColumnPositions: Sendable {
     let columns: [String]
     let index: [String: Int]
+    /// Every column's name as UTF-8, one after another; name `i` spans `starts[i]..<starts[i + 1]`.
+    private let bytes: [UInt8]
+    private let starts: [Int]
+    /// Open addressing by `hash` of the name: the position plus one, 0 when empty.
+    /// Only the position the dictionary gives its name is entered.
+    private let slots: [Int]
 
     init(_ columns: [String]) {
         self.columns = columns
         var index: [String: Int] = [:]
         for (position, name) in columns.enumerated() where index[name] == nil { index[name] = position }
         self.index = index
+        var bytes: [UInt8] = []
+        var starts = [0]
+        for name in columns {
+            bytes += name.utf8
+            starts.append(bytes.count)
+        }
+        var size = 8
+        while size < columns.count * 2 { size <<= 1 }
+        var slots = [Int](repeating: 0, count: size)
+        for position in columns.indices where index[columns[position]] == position {
+            var slot = bytes[starts[position]..<starts[position + 1]].withUnsafeBufferPointer(Self.hash) & (size - 1)
+            while slots[slot] != 0 { slot = (slot + 1) & (size - 1) }
+            slots[slot] = position + 1
+        }
+        self.bytes = bytes
+        self.starts = starts
+        self.slots = slots
+    }
+
+    /// Where the column named `name` is, the first when a name repeats; nil when none is.
+    func position(of name: String) -> Int? {
+        var name = name
+        let byBytes = name.withUTF8 { utf8 -> Int? in
+            bytes.withUnsafeBufferPointer { bytes in
+                starts.withUnsafeBufferPointer { starts in
+                    slots.withUnsafeBufferPointer { slots -> Int? in
+                        let mask = slots.count - 1
+                        var slot = Self.hash(utf8) & mask
+                        while true {
+                            let entry = slots[slot]
+                            if entry == 0 { return nil }
+                            let start = starts[entry - 1]
+                            if starts[entry] - start == utf8.count,
+                               utf8.isEmpty || memcmp(bytes.baseAddress! + start, utf8.baseAddress!, utf8.count) == 0 {
+                                return entry - 1
+                            }
+                            slot = (slot + 1) & mask
+                        }
+                    }
+                }
+            }
+        }
+        return byBytes ?? index[name]
+    }
+
+    /// FNV-1a of the bytes.
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return Int(truncatingIfNeeded: hash)
     }
 }

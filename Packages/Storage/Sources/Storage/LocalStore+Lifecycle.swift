@@ -85,9 +85,15 @@ extension LocalStore {
                       retryAt: [UUID: Date] = [:]) throws(StorageError) -> [ReportLifecycle] {
         var filesToRemove: [String] = []
         let result = try write { db throws(StorageError) -> [ReportLifecycle] in
+            // Every report's row in one query; a report named again is read again, after its first event.
+            var rows = try Self.reportRows(events.map(\.localID), db)
             var lifecycles: [ReportLifecycle] = []
             for (localID, event) in events {
-                let (report, files) = try Self.perform(event, on: localID, edit: nil, score: nil, reload: false, db)
+                var held: (row: Row, report: Report)?
+                if let row = rows.removeValue(forKey: localID) {
+                    held = (row, try ReportRows.report(from: row, readingAnswers: false))
+                }
+                let (report, files) = try Self.perform(event, on: localID, edit: nil, score: nil, reload: false, held: held, db)
                 filesToRemove += files
                 if let date = retryAt[localID] {
                     try db.run("UPDATE reports SET next_attempt_at = ? WHERE local_id = ?", [SQLValue(date), SQLValue(localID)])
@@ -100,6 +106,19 @@ extension LocalStore {
             try? photoFiles?.remove(name)
         }
         return result
+    }
+
+    /// The `reports` rows of `ids` by local id, read in one query (the ids
+    /// bound as one JSON array: one statement text for any number of them).
+    static func reportRows(_ ids: [UUID], _ db: StoreDatabase) throws(StorageError) -> [UUID: Row] {
+        guard !ids.isEmpty else { return [:] }
+        var rows: [UUID: Row] = [:]
+        for row in try db.rows("SELECT \(ReportRows.columns) FROM reports WHERE local_id IN (SELECT value FROM json_each(?))",
+                               [ReportRows.idList(ids)]) {
+            // A row whose id cannot be read is left out: the report is read again on its own, and refused as damaged.
+            if let id = row["local_id"].uuidValue { rows[id] = row }
+        }
+        return rows
     }
 
     /// The transition and its effects, inside the caller's transaction; returns

@@ -11,7 +11,7 @@ extension LocalStore {
     public func outgoingReports(_ ids: [UUID]) throws(StorageError) -> [OutgoingReport] {
         guard !ids.isEmpty else { return [] }
         // One statement text for any number of ids: they are bound as one JSON array.
-        let list = SQLValue.text("[" + ids.map { "\"\(SQLValue($0).stringValue ?? "")\"" }.joined(separator: ",") + "]")
+        let list = ReportRows.idList(ids)
         return try read { db throws(StorageError) -> [OutgoingReport] in
             var photosOfIssues: [UUID: [UUID]] = [:]
             for row in try db.rows("""

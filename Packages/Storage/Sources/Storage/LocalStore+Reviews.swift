@@ -43,10 +43,16 @@ extension LocalStore {
     public func recordReviews(_ reviews: [WireReview], cursor: String) throws(StorageError) -> ReviewPageResult {
         try write { db throws(StorageError) -> ReviewPageResult in
             var result = ReviewPageResult()
+            // The page's rows in one query; a report reviewed again in the page is read again.
+            var rows = try Self.reportRows(reviews.map(\.localID), db)
             for wire in reviews {
                 result.received += 1
                 let review = ReportReview(wire)
-                guard let row = try db.firstRow("SELECT \(ReportRows.columns) FROM reports WHERE local_id = ?", [SQLValue(wire.localID)]) else {
+                var read = rows.removeValue(forKey: wire.localID)
+                if read == nil {
+                    read = try db.firstRow("SELECT \(ReportRows.columns) FROM reports WHERE local_id = ?", [SQLValue(wire.localID)])
+                }
+                guard let row = read else {
                     result.ignored += 1
                     continue
                 }

@@ -170,6 +170,76 @@ enum Migrations {
                 updated_at TEXT NOT NULL
             );
             """),
+        // The checks on a report's state and review state as comparisons, refusing exactly what the
+        // IN lists refused: for an IN list SQLite builds a table each time a row's state is set, which
+        // recording a batch does for every report. A check cannot be changed in place, so the table is
+        // made again with the same columns, keys and indexes: its rows are kept aside meanwhile, and the
+        // revisions, issues and photos that refer to them are checked once they are back, at the commit.
+        Migration(name: "compare-report-states", sql: """
+            CREATE TEMP TABLE reports_kept AS SELECT * FROM reports;
+            PRAGMA defer_foreign_keys = ON;
+            DROP TABLE reports;
+            CREATE TABLE reports (
+                local_id TEXT PRIMARY KEY NOT NULL,
+                server_id TEXT,
+                assignment_id TEXT,
+                template_id TEXT NOT NULL,
+                facility_id TEXT NOT NULL,
+                area_id TEXT,
+                state TEXT NOT NULL CHECK (state = 'DRAFT' OR state = 'PENDING' OR state = 'SYNCED'
+                    OR state = 'CONFLICT' OR state = 'REJECTED'),
+                answers TEXT NOT NULL,
+                schema_version INTEGER NOT NULL,
+                base_revision INTEGER,
+                accepted_revision INTEGER,
+                updated_at_device REAL NOT NULL,
+                completed_at_device REAL,
+                attempt_count INTEGER NOT NULL DEFAULT 0,
+                next_attempt_at REAL,
+                last_error_code TEXT,
+                last_error_message TEXT,
+                conflict_server_revision INTEGER,
+                conflict_server_payload TEXT,
+                score REAL,
+                parent_local_id TEXT,
+                parent_server_id TEXT,
+                follow_up_required INTEGER NOT NULL DEFAULT 0,
+                creation_seq INTEGER NOT NULL UNIQUE,
+                resume_field_id TEXT,
+                review_state TEXT CHECK (review_state = 'awaiting_review' OR review_state = 'approved'
+                    OR review_state = 'returned' OR review_state = 'rejected'),
+                review_revision INTEGER,
+                review_decided_by_id TEXT,
+                review_decided_by_name TEXT,
+                review_decided_at TEXT,
+                review_comment TEXT,
+                review_field_comments TEXT,
+                merged_fields TEXT,
+                conflict_fields TEXT,
+                template_version INTEGER,
+                template_move TEXT,
+                template_version_kept INTEGER NOT NULL DEFAULT 0
+            );
+            INSERT INTO reports (local_id, server_id, assignment_id, template_id, facility_id, area_id, state, answers,
+                schema_version, base_revision, accepted_revision, updated_at_device, completed_at_device, attempt_count,
+                next_attempt_at, last_error_code, last_error_message, conflict_server_revision, conflict_server_payload,
+                score, parent_local_id, parent_server_id, follow_up_required, creation_seq, resume_field_id,
+                review_state, review_revision, review_decided_by_id, review_decided_by_name, review_decided_at,
+                review_comment, review_field_comments, merged_fields, conflict_fields, template_version, template_move,
+                template_version_kept)
+            SELECT local_id, server_id, assignment_id, template_id, facility_id, area_id, state, answers,
+                schema_version, base_revision, accepted_revision, updated_at_device, completed_at_device, attempt_count,
+                next_attempt_at, last_error_code, last_error_message, conflict_server_revision, conflict_server_payload,
+                score, parent_local_id, parent_server_id, follow_up_required, creation_seq, resume_field_id,
+                review_state, review_revision, review_decided_by_id, review_decided_by_name, review_decided_at,
+                review_comment, review_field_comments, merged_fields, conflict_fields, template_version, template_move,
+                template_version_kept
+            FROM temp.reports_kept;
+            DROP TABLE temp.reports_kept;
+            CREATE INDEX reports_by_state ON reports (state, creation_seq);
+            CREATE INDEX reports_by_review ON reports (review_state, creation_seq) WHERE review_state IS NOT NULL;
+            CREATE INDEX reports_by_template ON reports (template_id, state);
+            """),
     ]
 
     /// The migrator over `all`: the ledger `schema_migrations`, `user_version`

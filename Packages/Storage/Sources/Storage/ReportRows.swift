@@ -15,6 +15,11 @@ enum ReportRows {
         review_comment, review_field_comments, conflict_fields, merged_fields, template_version, template_move, template_version_kept
         """
 
+    /// Report ids as one JSON array of their stored text, bound to `json_each(?)`.
+    static func idList(_ ids: [UUID]) -> SQLValue {
+        .text("[" + ids.map { "\"\(SQLValue($0).stringValue ?? "")\"" }.joined(separator: ",") + "]")
+    }
+
     /// The report in `row`. Without `readingAnswers` its answers are left
     /// empty, unparsed: for writers that keep the stored text as it is.
     static func report(from row: Row, readingAnswers: Bool = true) throws(StorageError) -> Report {

@@ -78,13 +78,13 @@ extension APIClient {
     /// `SyncRequest.maximumBatch` reports (`tooLarge` beyond).
     public func syncReports(_ request: SyncRequest) async throws(APIError) -> SyncResponse {
         let body = try encode(request)
-        return try await perform(Call(.syncReports, body: body), as: SyncResponse.self).0
+        return try await perform(Call(.syncReports, body: body), as: SyncResponse.self, reading: SyncResponseReader.read).0
     }
 
     /// `POST /reports/sync` with a body already written (`SyncRequestBody`):
     /// the sync engine writes the next batch while the one before is in flight.
     func syncReports(_ body: SyncRequestBody) async throws(APIError) -> SyncResponse {
-        try await perform(Call(.syncReports, body: body.data), as: SyncResponse.self).0
+        try await perform(Call(.syncReports, body: body.data), as: SyncResponse.self, reading: SyncResponseReader.read).0
     }
 
     /// `POST /reports/{server_id}/photos`: streams the file from disk as multipart.

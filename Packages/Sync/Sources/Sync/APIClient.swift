@@ -135,13 +135,17 @@ public actor APIClient {
         }
     }
 
-    /// Performs `call` and decodes the envelope's `data` as `Payload`.
-    func perform<Payload: Decodable & Sendable>(_ call: Call, as type: Payload.Type) async throws(APIError) -> (Payload, status: Int) {
+    /// Performs `call` and decodes the envelope's `data` as `Payload`. `reading`,
+    /// when given, reads the usual answers from their bytes first; whatever it
+    /// leaves (nil) is decoded, and refused, as without it.
+    func perform<Payload: Decodable & Sendable>(_ call: Call, as type: Payload.Type,
+                                                reading: (Data) -> Payload? = { _ in nil }) async throws(APIError) -> (Payload, status: Int) {
         let url = self.url(call.path, call.query)
         let response = try await exchange(authenticated: call.authenticated, refreshOn401: call.refreshOn401) { (token: String?) async throws(NetworkingError) -> HTTPResponse in
             try await self.transport.send(HTTPRequest(method: call.method, url: url,
                                                       headers: self.headers(token: token, json: true), body: call.body))
         }
+        if let read = reading(response.body) { return (read, response.status) }
         return (try decode(response, as: type), response.status)
     }
 
