@@ -170,6 +170,11 @@ enum PostgresMigrations {
                 upload_id text NOT NULL REFERENCES resumable_uploads(id) ON DELETE CASCADE, position bigint NOT NULL,
                 bytes bytea NOT NULL, PRIMARY KEY (upload_id, position));
             """),
+        // A new upload counts its user's unfinished ones (the per-user limit of bytes
+        // held): by this index, without reading every finished upload not yet expired.
+        ("009-unfinished-uploads", """
+            CREATE INDEX resumable_uploads_unfinished ON resumable_uploads(user_id) WHERE finished_at IS NULL
+            """),
     ]
 
     /// Brings the database to this build's schema, or refuses it.

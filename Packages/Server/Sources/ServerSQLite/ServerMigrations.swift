@@ -202,5 +202,10 @@ enum ServerMigrations {
             """,
             "CREATE INDEX resumable_uploads_expiry ON resumable_uploads(expires_at)",
         ]),
+        // A new upload counts its user's unfinished ones (the per-user limit of bytes
+        // held): by this index, without reading every finished upload not yet expired.
+        ("011-unfinished-uploads", [
+            "CREATE INDEX resumable_uploads_unfinished ON resumable_uploads(user_id) WHERE finished_at IS NULL",
+        ]),
     ]
 }
