@@ -32,7 +32,12 @@ extension ServerApp {
             return .ok(UploadStartResponse(photo: uploaded(existing)))
         }
         _ = try uploads.sweep(now: now, limit: 20)
-        if let upload = try uploads.upload(localID: request.localID, userID: caller.user.id, now: now) {
+        if var upload = try uploads.upload(localID: request.localID, userID: caller.user.id, now: now) {
+            if !upload.finished, upload.offset < upload.byteSize {
+                // A PATCH of it cut short may still be being kept: its offset is told once that is done, as HEAD tells it.
+                arrivals.awaitEarlier(upload.id)
+                upload = try uploads.upload(id: upload.id, userID: caller.user.id, now: now) ?? upload
+            }
             if upload.serverID == serverID && upload.sha256 == request.sha256.lowercased() && upload.byteSize == request.byteSize
                 && !upload.finished {
                 // Every byte arrived but the photo could not be stored then (a full disk, the database

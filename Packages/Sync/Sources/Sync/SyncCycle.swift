@@ -144,11 +144,11 @@ public struct SyncCycle: Sendable {
         /// Read the PENDING reports and answer `queueLoaded`.
         case loadQueue
         /// Send these reports, in this order, as one `POST /reports/sync`, and
-        /// answer `batchAnswered` or `batchFailed`. It always comes after the
-        /// recording of the batch answered before it: one batch is in flight
-        /// at a time, and the next is sent only once the answer to the one
-        /// before is recorded. The actions returned after it may be performed
-        /// while the request is in flight; its answer is fed in after them.
+        /// answer `batchAnswered` or `batchFailed`. It comes once the answer
+        /// to the batch before it has arrived: one batch is in flight at a
+        /// time. The actions returned after it (the recording of that answer,
+        /// the next batch's preparation) are performed while the request is
+        /// in flight; its answer is fed in after them.
         case sendBatch([UUID])
         /// Read these reports and write their request now, while the batch
         /// just sent is in flight, so it is ready when that answer is recorded.
@@ -377,12 +377,14 @@ public struct SyncCycle: Sendable {
         return nextBatch(after: -1, recording: [])
     }
 
-    /// The next batch, or the photo phase, after `recording` (what the batch
-    /// just answered left to write): nothing more is sent before the answer
-    /// is recorded. The batch after the next one is prepared while the next
-    /// one is in flight. After the first answer that names the server's
-    /// generation, the generation is checked (once a cycle) before anything
-    /// more is sent.
+    /// The next batch, or the photo phase, and `recording` (what the batch
+    /// just answered left to write). The next batch leaves as soon as the
+    /// answer before it has arrived, so one batch is in flight at a time and
+    /// the server takes the reports in creation order; the answer is recorded
+    /// while the next batch is in flight, always before that one's answer, and
+    /// the batch after it is prepared meanwhile. After the first answer that
+    /// names the server's generation, the answer is recorded and the
+    /// generation checked (once a cycle) before anything more is sent.
     private mutating func nextBatch(after index: Int, recording: [Action]) -> [Action] {
         if index >= 0, let seenGeneration, !generationChecked {
             phase = .checkGeneration
@@ -394,7 +396,7 @@ public struct SyncCycle: Sendable {
             return recording + beginPhotos()
         }
         phase = .pushReports(batch: next)
-        var actions = recording + [.sendBatch(batches[next])]
+        var actions = [Action.sendBatch(batches[next])] + recording
         if next + 1 < batches.count { actions.append(.prepareBatch(batches[next + 1])) }
         return actions
     }

@@ -55,11 +55,14 @@ public struct SyncEngine: Sendable {
     /// retries, for retention and for the diagnostic `last_sync_at`; never
     /// for ordering or conflicts. Throws only when the store itself fails.
     ///
-    /// One batch is in flight at a time, and the next is sent only once the
-    /// answer to the one before is recorded, in one transaction. While a batch
-    /// is in flight the one after it is read and its request written (see
-    /// `SyncCycle.Action.prepareBatch`), so the device's work overlaps the
-    /// server's and only the recording lies between two requests.
+    /// One batch is in flight at a time: the next is sent once the answer to
+    /// the one before has arrived. While it is in flight, that answer is
+    /// recorded (one transaction) and the batch after it read and its request
+    /// written (see `SyncCycle.Action.prepareBatch`), so the device's work
+    /// overlaps the server's and nothing lies between two requests but
+    /// reading an answer. A batch's answer is always recorded before the next
+    /// one's; a run stopped in between sends the unrecorded batches again,
+    /// and the server answers them as the replays they are.
     public func run(now: Date = Date()) async throws(StorageError) -> SyncSummary {
         var cycle = SyncCycle(policy: configuration.policy, now: now, retentionDays: configuration.retentionDays,
                               askedByPerson: configuration.askedByPerson, random: configuration.random)
