@@ -29,10 +29,12 @@ public final class AgentLog: Sendable {
         let folder = (file as NSString).deletingLastPathComponent
         if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
             do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
+                try FileManager.default.createDirectory(
+                    atPath: folder, withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700])
             } catch {
-                throw AppError.failure(.logUnwritable, "Cannot create the folder of the log file '\(file)': \(Self.reason(error)).")
+                throw AppError.failure(
+                    .logUnwritable, "Cannot create the folder of the log file '\(file)': \(Self.reason(error)).")
             }
         }
         do throws(OutputError) {
@@ -55,7 +57,9 @@ public final class AgentLog: Sendable {
     public var droppedLines: Int { output.droppedLines }
 
     private static func reason(_ error: any Error) -> String {
-        ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map { String(cString: strerror(Int32($0.code))) }
+        ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map {
+            String(cString: strerror(Int32($0.code)))
+        }
             ?? "permission denied or not a folder"
     }
 

@@ -43,33 +43,49 @@ public final class AgentLoop {
         log.log(.info, "cycle_started", ["pending": .integer(Int64((try? context.workspace().status().pending) ?? 0))])
         let code: Int32
         do {
-            let summary = try SyncService(context: context, caFile: caFile).sync(waitingForOtherSync: {
-                log.log(.info, "waiting_for_other_sync", ["message": "Another sync of this profile is running; waiting for it to finish."])
-            }, progress: { _ in })
+            let summary = try SyncService(context: context, caFile: caFile).sync(
+                waitingForOtherSync: {
+                    log.log(
+                        .info, "waiting_for_other_sync",
+                        ["message": "Another sync of this profile is running; waiting for it to finish."])
+                }, progress: { _ in })
             countCycle(succeeded: summary.outcome == .done)
             for back in summary.returned {
                 // Ids only: a supervisor's comment stays out of the log (it is read with 'jqc show').
                 let short = back.localID.wireString.prefix(8)
-                log.log(.info, "report_returned", [
-                    "local_id": .string(back.localID.wireString), "server_id": .string(back.serverID),
-                    "message": .string("A supervisor returned report \(short) for changes; 'jqc show \(short)' shows the comments."),
-                ])
+                log.log(
+                    .info, "report_returned",
+                    [
+                        "local_id": .string(back.localID.wireString), "server_id": .string(back.serverID),
+                        "message": .string(
+                            "A supervisor returned report \(short) for changes; 'jqc show \(short)' shows the comments."
+                        ),
+                    ])
             }
             if let restore = summary.serverRestore {
-                log.log(.warn, "server_restored", [
-                    "reports_sent_again": .integer(Int64(restore.reportsSentAgain)), "photos_sent_again": .integer(Int64(restore.photosSentAgain)),
-                    "message": .string("The server was restored from a backup: \(counted(restore.reportsSentAgain, "report")) sent again, \(counted(restore.photosSentAgain, "photo")) uploaded again."),
-                ])
+                log.log(
+                    .warn, "server_restored",
+                    [
+                        "reports_sent_again": .integer(Int64(restore.reportsSentAgain)),
+                        "photos_sent_again": .integer(Int64(restore.photosSentAgain)),
+                        "message": .string(
+                            "The server was restored from a backup: \(counted(restore.reportsSentAgain, "report")) sent again, \(counted(restore.photosSentAgain, "photo")) uploaded again."
+                        ),
+                    ])
             }
             for moved in summary.moved {
                 // Ids and counts only: answers (and the reasons, which may quote them) stay out of the log.
                 let aside = moved.setAside.count
-                log.log(.info, "drafts_moved", [
-                    "template_id": .string(moved.templateID), "version": .integer(Int64(moved.version)),
-                    "local_ids": .array(moved.reports.map { .string($0.localID.wireString) }),
-                    "set_aside": .integer(Int64(aside)),
-                    "message": .string("\(moved.reports.count) draft\(moved.reports.count == 1 ? "" : "s") moved to version \(moved.version) of template \(moved.templateID); \(aside) answer\(aside == 1 ? "" : "s") set aside ('jqc show ID --history' lists them)."),
-                ])
+                log.log(
+                    .info, "drafts_moved",
+                    [
+                        "template_id": .string(moved.templateID), "version": .integer(Int64(moved.version)),
+                        "local_ids": .array(moved.reports.map { .string($0.localID.wireString) }),
+                        "set_aside": .integer(Int64(aside)),
+                        "message": .string(
+                            "\(moved.reports.count) draft\(moved.reports.count == 1 ? "" : "s") moved to version \(moved.version) of template \(moved.templateID); \(aside) answer\(aside == 1 ? "" : "s") set aside ('jqc show ID --history' lists them)."
+                        ),
+                    ])
             }
             var fields = summary.json.objectValue ?? [:]
             fields["duration_seconds"] = .double(Date().timeIntervalSince(started))
@@ -79,18 +95,22 @@ public final class AgentLoop {
                 code = ExitCode.ok
             case .offline:
                 let pending = (try? context.workspace().status().pending) ?? 0
-                fields["message"] = .string("Waiting for \(summary.waitingFor). \(pending) report\(pending == 1 ? "" : "s") pending.")
+                fields["message"] = .string(
+                    "Waiting for \(summary.waitingFor). \(pending) report\(pending == 1 ? "" : "s") pending.")
                 log.log(.warn, "offline", fields)
                 code = ExitCode.temporary
             case .authRequired:
-                log.log(.error, "auth_required", ["message": "Sign in again with 'jqc login'; nothing on this device was lost."])
+                log.log(
+                    .error, "auth_required",
+                    ["message": "Sign in again with 'jqc login'; nothing on this device was lost."])
                 code = ExitCode.authRequired
             }
             writeMetrics(summary: summary, duration: Date().timeIntervalSince(started))
         } catch {
             countCycle(succeeded: false)
-            log.log(error.exitCode == ExitCode.temporary ? .warn : .error, "cycle_failed",
-                    ["code": .string(error.code.rawValue), "message": .string(error.message)])
+            log.log(
+                error.exitCode == ExitCode.temporary ? .warn : .error, "cycle_failed",
+                ["code": .string(error.code.rawValue), "message": .string(error.message)])
             writeMetrics(summary: nil, duration: Date().timeIntervalSince(started))
             code = error.exitCode
         }
@@ -160,23 +180,43 @@ public final class AgentLoop {
     private func samples(summary: SyncSummary?, duration: Double) -> [MetricsFile.Sample] {
         let status = try? context.workspace().status()
         var samples: [MetricsFile.Sample] = [
-            .init("jqc_sync_cycles_total", Double(cycles), help: "Sync cycles agents have run on this profile.", type: "counter"),
+            .init(
+                "jqc_sync_cycles_total", Double(cycles), help: "Sync cycles agents have run on this profile.",
+                type: "counter"),
             .init("jqc_sync_last_duration_seconds", duration, help: "How long the last cycle took."),
-            .init("jqc_sync_last_cycle_ok", summary?.outcome == .done ? 1 : 0, help: "1 when the last cycle reached the server and finished."),
+            .init(
+                "jqc_sync_last_cycle_ok", summary?.outcome == .done ? 1 : 0,
+                help: "1 when the last cycle reached the server and finished."),
             .init("jqc_reports_pending", Double(status?.pending ?? 0), help: "Reports waiting to upload."),
-            .init("jqc_reports_conflict", Double(status?.conflicts ?? 0), help: "Reports in conflict, waiting for a person."),
-            .init("jqc_reports_rejected", Double(status?.rejected ?? 0), help: "Reports the server refused, waiting for correction."),
-            .init("jqc_reports_returned", Double(status?.returned ?? 0), help: "Reports a supervisor returned for changes, not sent again yet."),
-            .init("jqc_reports_needs_attention", Double(status?.needsAttention ?? 0), help: "Reports past the retry ceiling, waiting for 'jqc retry'."),
+            .init(
+                "jqc_reports_conflict", Double(status?.conflicts ?? 0),
+                help: "Reports in conflict, waiting for a person."),
+            .init(
+                "jqc_reports_rejected", Double(status?.rejected ?? 0),
+                help: "Reports the server refused, waiting for correction."),
+            .init(
+                "jqc_reports_returned", Double(status?.returned ?? 0),
+                help: "Reports a supervisor returned for changes, not sent again yet."),
+            .init(
+                "jqc_reports_needs_attention", Double(status?.needsAttention ?? 0),
+                help: "Reports past the retry ceiling, waiting for 'jqc retry'."),
             .init("jqc_photos_pending", Double(status?.photosPending ?? 0), help: "Photos waiting to upload."),
-            .init("jqc_agent_log_lines_dropped_total", Double(log.droppedLines),
-                  help: "Log lines this agent could not write (a full disk, a failing device); syncing went on.", type: "counter"),
-            .init("jqc_sync_last_accepted", Double(summary?.accepted ?? 0), help: "Reports the server accepted in the last cycle."),
-            .init("jqc_sync_last_photos_uploaded", Double(summary?.photosUploaded ?? 0), help: "Photos uploaded in the last cycle."),
+            .init(
+                "jqc_agent_log_lines_dropped_total", Double(log.droppedLines),
+                help: "Log lines this agent could not write (a full disk, a failing device); syncing went on.",
+                type: "counter"),
+            .init(
+                "jqc_sync_last_accepted", Double(summary?.accepted ?? 0),
+                help: "Reports the server accepted in the last cycle."),
+            .init(
+                "jqc_sync_last_photos_uploaded", Double(summary?.photosUploaded ?? 0),
+                help: "Photos uploaded in the last cycle."),
         ]
         if let lastSuccess {
-            samples.append(.init("jqc_sync_last_success_timestamp_seconds", lastSuccess.timeIntervalSince1970.rounded(),
-                                 help: "When the last cycle finished (device clock, for alerting only)."))
+            samples.append(
+                .init(
+                    "jqc_sync_last_success_timestamp_seconds", lastSuccess.timeIntervalSince1970.rounded(),
+                    help: "When the last cycle finished (device clock, for alerting only)."))
         }
         return samples
     }

@@ -10,11 +10,16 @@ public enum AgentProgram {
     public static let program = Program(
         name: "jqc-agent",
         summary: "JanitorialQC sync agent: uploads this device's completed work, for cron or a systemd timer.",
-        commands: { program in [AgentCommands.run, StatusCommands.status, HelpCommands.help(program), HelpCommands.completion(program)] },
-        warn: { message in (try? AgentLog(file: nil))?.log(.warn, "field_type_warning", ["message": .string(message)]) })
+        commands: { program in
+            [AgentCommands.run, StatusCommands.status, HelpCommands.help(program), HelpCommands.completion(program)]
+        },
+        warn: { message in (try? AgentLog(file: nil))?.log(.warn, "field_type_warning", ["message": .string(message)]) }
+    )
 
     /// Runs `jqc-agent` with these arguments and returns its exit code.
-    public static func run(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
+    public static func run(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> Int32
+    {
         ProgramRunner.run(program, arguments: arguments, environment: environment)
     }
 }

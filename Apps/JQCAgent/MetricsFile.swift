@@ -30,7 +30,8 @@ public struct MetricsFile: Sendable {
         for sample in samples {
             text += "# HELP \(sample.name) \(sample.help)\n"
             text += "# TYPE \(sample.name) \(sample.type)\n"
-            let value = sample.value.rounded() == sample.value && abs(sample.value) < 1e15
+            let value =
+                sample.value.rounded() == sample.value && abs(sample.value) < 1e15
                 ? String(Int64(sample.value)) : String(sample.value)
             text += "\(sample.name) \(value)\n"
         }

@@ -14,14 +14,20 @@ public enum JQCCommandLine {
         commands: { program in
             ReportCommands.all + [RunCommand.run] + ReferenceCommands.all + StatusCommands.all
                 + PhotoIssueCommands.all + [ExportCommand.export] + AccountCommands.all + SyncCommands.all
-                + ConflictCommands.all + HistoryCommands.all + ReviewCommands.all + [ReturnedCommand.returned, MigrateCommand.migrate] + FieldTypeCommands.all
+                + ConflictCommands.all + HistoryCommands.all + ReviewCommands.all + [
+                    ReturnedCommand.returned, MigrateCommand.migrate,
+                ] + FieldTypeCommands.all
                 + [HelpCommands.help(program), HelpCommands.completion(program)]
         },
         warn: { message in OutputChannel.standardError.write("jqc: warning: \(oneLine(message))\n") },
-        atTerminalWithoutCommand: { arguments, environment in openHomeMenu(arguments: arguments, environment: environment) })
+        atTerminalWithoutCommand: { arguments, environment in
+            openHomeMenu(arguments: arguments, environment: environment)
+        })
 
     /// Runs `jqc` with these arguments and returns its exit code.
-    public static func run(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
+    public static func run(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> Int32
+    {
         ProgramRunner.run(program, arguments: arguments, environment: environment)
     }
 
@@ -29,7 +35,8 @@ public enum JQCCommandLine {
     static func openHomeMenu(arguments: [String], environment: [String: String]) -> Int32 {
         let parsed: ParsedArguments
         do {
-            parsed = try ArgumentParser(globalOptions: GlobalOptions.all).parse(arguments, for: CommandSpec("", summary: ""))
+            parsed = try ArgumentParser(globalOptions: GlobalOptions.all).parse(
+                arguments, for: CommandSpec("", summary: ""))
         } catch {
             return ProgramRunner.report(AppError.usage(error.message), program: program, json: false)
         }
@@ -41,7 +48,9 @@ public enum JQCCommandLine {
             write: { standardOutput.line($0) },
             clear: { if clears { standardOutput.write("\u{1B}[H\u{1B}[2J") } })
         do {
-            return try HomeMenu(context: ProgramRunner.makeContext(parsed, environment: environment, program: program), io: io).run()
+            return try HomeMenu(
+                context: ProgramRunner.makeContext(parsed, environment: environment, program: program), io: io
+            ).run()
         } catch {
             return ProgramRunner.report(error, program: program, json: false)
         }

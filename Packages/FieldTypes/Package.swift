@@ -15,10 +15,12 @@ let package = Package(
     dependencies: [.package(path: "../Models")],
     targets: [
         .target(name: "FieldTypes", dependencies: [.product(name: "Models", package: "Models")]),
-        .target(name: "FieldTypeConformance", dependencies: ["FieldTypes", .product(name: "Models", package: "Models")]),
+        .target(
+            name: "FieldTypeConformance", dependencies: ["FieldTypes", .product(name: "Models", package: "Models")]),
         /// External field types: discovery, the JSON Lines protocol, the plugin processes, and their conformance check.
-        .target(name: "ExternalFieldTypes",
-                dependencies: ["FieldTypes", "FieldTypeConformance", .product(name: "Models", package: "Models")]),
+        .target(
+            name: "ExternalFieldTypes",
+            dependencies: ["FieldTypes", "FieldTypeConformance", .product(name: "Models", package: "Models")]),
     ],
     swiftLanguageModes: [.v6]
 )

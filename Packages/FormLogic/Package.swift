@@ -9,10 +9,12 @@ let package = Package(
     products: [.library(name: "FormLogic", targets: ["FormLogic"])],
     dependencies: [.package(path: "../Models"), .package(path: "../FieldTypes")],
     targets: [
-        .target(name: "FormLogic", dependencies: [
-            .product(name: "Models", package: "Models"),
-            .product(name: "FieldTypes", package: "FieldTypes"),
-        ]),
+        .target(
+            name: "FormLogic",
+            dependencies: [
+                .product(name: "Models", package: "Models"),
+                .product(name: "FieldTypes", package: "FieldTypes"),
+            ])
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,23 +8,27 @@ let package = Package(
     name: "SiteFieldTypes",
     platforms: [.macOS(.v14)],
     products: [
-        .library(name: "SiteFieldTypes", targets: ["SiteFieldTypes"]),
+        .library(name: "SiteFieldTypes", targets: ["SiteFieldTypes"])
     ],
     dependencies: [
         .package(path: "../Models"),
         .package(path: "../FieldTypes"),
     ],
     targets: [
-        .target(name: "SiteFieldTypes", dependencies: [
-            .product(name: "Models", package: "Models"),
-            .product(name: "FieldTypes", package: "FieldTypes"),
-        ]),
-        .testTarget(name: "SiteFieldTypesTests", dependencies: [
-            "SiteFieldTypes",
-            .product(name: "Models", package: "Models"),
-            .product(name: "FieldTypes", package: "FieldTypes"),
-            .product(name: "FieldTypeConformance", package: "FieldTypes"),
-        ]),
+        .target(
+            name: "SiteFieldTypes",
+            dependencies: [
+                .product(name: "Models", package: "Models"),
+                .product(name: "FieldTypes", package: "FieldTypes"),
+            ]),
+        .testTarget(
+            name: "SiteFieldTypesTests",
+            dependencies: [
+                "SiteFieldTypes",
+                .product(name: "Models", package: "Models"),
+                .product(name: "FieldTypes", package: "FieldTypes"),
+                .product(name: "FieldTypeConformance", package: "FieldTypes"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -21,7 +21,7 @@ let package = Package(
                 .product(name: "Storage", package: "Storage"),
                 .product(name: "Networking", package: "Networking"),
             ]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,8 +12,10 @@ import TestSupport
 /// as one line. Every line must exit 0.
 @Suite("docs/administer.md, followed literally, takes an empty server to its first accepted report")
 struct AdministerGuideTests {
-    static let passwords = ["add-user ada": "ada-admin-password\n", "add-user ivy": "ivy-first-password\n",
-                            "jqc login": "ivy-first-password\n"]
+    static let passwords = [
+        "add-user ada": "ada-admin-password\n", "add-user ivy": "ivy-first-password\n",
+        "jqc login": "ivy-first-password\n",
+    ]
 
     /// The lines of the page's `sh` blocks, heredocs joined into one; the first block holds the settings.
     static func steps() throws -> (settings: [String], lines: [String]) {
@@ -81,11 +83,13 @@ struct AdministerGuideTests {
             try input.fileHandleForWriting.write(contentsOf: Data(typed.utf8))
             try input.fileHandleForWriting.close()
             process.waitUntilExit()
-            let outcome = LineOutcome(status: process.terminationStatus,
-                                      stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
-                                      stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
+            let outcome = LineOutcome(
+                status: process.terminationStatus,
+                stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
+                stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
             outputs.append((line, outcome))
-            #expect(outcome.status == expecting, "line `\(line.prefix(120))` exited \(outcome.status): \(outcome.stderr)")
+            #expect(
+                outcome.status == expecting, "line `\(line.prefix(120))` exited \(outcome.status): \(outcome.stderr)")
             if line.hasPrefix("jqc start"), let printed = outcome.stdout.firstUUID { id = printed }
             return outcome
         }
@@ -124,8 +128,9 @@ struct AdministerGuideTests {
         // Ivy holds sessions on every instance; disabling her ends them all at once.
         var sessions: [(ServerProcess, String)] = []
         for server in servers {
-            let grant = try await HTTPTestClient().send("POST", server.url("/auth/login"),
-                                                        json: ["username": "ivy", "password": "ivy-first-password"])
+            let grant = try await HTTPTestClient().send(
+                "POST", server.url("/auth/login"),
+                json: ["username": "ivy", "password": "ivy-first-password"])
             sessions.append((server, try #require(grant.data["access_token"]?.stringValue)))
         }
         for line in lines[disabling...] { try reader.run(line) }
@@ -138,8 +143,9 @@ struct AdministerGuideTests {
 
         // What every instance serves agrees: the admin sees the site gone from devices' lists and the work done.
         for server in servers {
-            let grant = try await HTTPTestClient().send("POST", server.url("/auth/login"),
-                                                        json: ["username": "ada", "password": "ada-admin-password"])
+            let grant = try await HTTPTestClient().send(
+                "POST", server.url("/auth/login"),
+                json: ["username": "ada", "password": "ada-admin-password"])
             let token = try #require(grant.data["access_token"]?.stringValue)
             let facilities = try await HTTPTestClient().send("GET", server.url("/facilities"), token: token)
             #expect(facilities.data["facilities"]?.arrayValue?.map { $0["id"] } == ["S-100"])

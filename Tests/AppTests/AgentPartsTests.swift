@@ -12,7 +12,10 @@ struct AgentPartsTests {
         let profile = TemporaryDirectory(prefix: "jqc-lock")
         var first: ProfileLock? = try ProfileLock.agent(profileDirectory: profile.url)
         #expect(first != nil)
-        #expect(throws: AppError(code: .agentRunning, "Another jqc-agent is already syncing this profile; this one stops.", exitCode: 73)) {
+        #expect(
+            throws: AppError(
+                code: .agentRunning, "Another jqc-agent is already syncing this profile; this one stops.", exitCode: 73)
+        ) {
             _ = try ProfileLock.agent(profileDirectory: profile.url)
         }
         first = nil
@@ -48,18 +51,21 @@ struct AgentPartsTests {
             .init("jqc_last_sync_duration_seconds", 1.5, help: "Duration of the last cycle."),
         ])
         let text = try String(contentsOfFile: folder.path("jqc.prom"), encoding: .utf8)
-        #expect(text == """
-            # HELP jqc_reports_pending Reports waiting to upload.
-            # TYPE jqc_reports_pending gauge
-            jqc_reports_pending 4
-            # HELP jqc_sync_cycles_total Sync cycles run.
-            # TYPE jqc_sync_cycles_total counter
-            jqc_sync_cycles_total 12
-            # HELP jqc_last_sync_duration_seconds Duration of the last cycle.
-            # TYPE jqc_last_sync_duration_seconds gauge
-            jqc_last_sync_duration_seconds 1.5
+        #expect(
+            text == """
+                # HELP jqc_reports_pending Reports waiting to upload.
+                # TYPE jqc_reports_pending gauge
+                jqc_reports_pending 4
+                # HELP jqc_sync_cycles_total Sync cycles run.
+                # TYPE jqc_sync_cycles_total counter
+                jqc_sync_cycles_total 12
+                # HELP jqc_last_sync_duration_seconds Duration of the last cycle.
+                # TYPE jqc_last_sync_duration_seconds gauge
+                jqc_last_sync_duration_seconds 1.5
 
-            """)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["jqc.prom"], "no temporary file left behind")
+                """)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["jqc.prom"],
+            "no temporary file left behind")
     }
 }

@@ -27,7 +27,8 @@ struct AgentTests {
         let profile = try signedIn(to: server.baseURL)
         let id = try pendingReport(profile)
         let log = profile.path("agent.log"), metrics = profile.path("jqc.prom")
-        let outcome = try Programs.run("jqc-agent", ["--home", profile.home, "run", "--once", "--log-file", log, "--metrics-file", metrics])
+        let outcome = try Programs.run(
+            "jqc-agent", ["--home", profile.home, "run", "--once", "--log-file", log, "--metrics-file", metrics])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.isEmpty)
         #expect(try profile.show(id)["state"] == "SYNCED")
@@ -53,7 +54,8 @@ struct AgentTests {
         let outcome = try Programs.run("jqc-agent", ["--home", profile.home, "run", "--once"])
         #expect(outcome.status == 75)
         let lines = try outcome.stderr.split(separator: "\n").map { try JSONValue.parse(String($0)) }
-        #expect(lines.contains { $0["event"] == "offline" && $0["message"] == "Waiting for network. 1 report pending." })
+        #expect(
+            lines.contains { $0["event"] == "offline" && $0["message"] == "Waiting for network. 1 report pending." })
         let after = try profile.show(id)
         #expect(after["state"] == "PENDING")
         #expect(after["answers"] == before["answers"])
@@ -64,11 +66,13 @@ struct AgentTests {
         let server = try Self.demo.get()
         let profile = try signedIn(to: server.baseURL)
         let log = profile.path("first.log")
-        let first = try Programs.start("jqc-agent", ["--home", profile.home, "run", "--interval", "1", "--log-file", log])
+        let first = try Programs.start(
+            "jqc-agent", ["--home", profile.home, "run", "--interval", "1", "--log-file", log])
         defer { if first.isRunning { first.terminate() } }
         // The first agent holds the lock once it has logged its start.
         let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline, (try? String(contentsOfFile: log, encoding: .utf8))?.contains("agent_started") != true {
+        while Date() < deadline, (try? String(contentsOfFile: log, encoding: .utf8))?.contains("agent_started") != true
+        {
             Thread.sleep(forTimeInterval: 0.05)
         }
         let second = try Programs.run("jqc-agent", ["--home", profile.home, "run", "--once"])
@@ -88,7 +92,8 @@ struct AgentTests {
         for _ in 0..<3 { _ = try pendingReport(profile) }
         let draft = try profile.startDraft()
         let log = profile.path("agent.log")
-        let agent = try Programs.start("jqc-agent", ["--home", profile.home, "run", "--interval", "1", "--log-file", log])
+        let agent = try Programs.start(
+            "jqc-agent", ["--home", profile.home, "run", "--interval", "1", "--log-file", log])
         defer { if agent.isRunning { agent.terminate() } }
         var failures: [String] = []
         for n in 1...40 {
@@ -102,7 +107,8 @@ struct AgentTests {
         #expect(try profile.show(draft)["answers"]?["17"] == "note 40")
         let logText = try String(contentsOfFile: log, encoding: .utf8)
         #expect(!logText.contains("database is locked"))
-        #expect(try profile.document(["status"]).value["pending"] == 0, "the agent uploaded the three reports meanwhile")
+        #expect(
+            try profile.document(["status"]).value["pending"] == 0, "the agent uploaded the three reports meanwhile")
     }
 
     @Test("jqc sync while another cycle holds the profile: it waits for that cycle to end, then syncs")

@@ -24,7 +24,9 @@ struct BadInputTests {
     func malformedTemplates() throws {
         let profile = try DemoProfile()
         let before = try profile.document(["templates"]).value
-        let outcome = try profile.jqc(["templates", "import", Fixtures.url("templates/malformed-wrong-types.json").path])
+        let outcome = try profile.jqc([
+            "templates", "import", Fixtures.url("templates/malformed-wrong-types.json").path,
+        ])
         #expect(outcome.status == 4)
         let lines = outcome.stderr.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasSuffix("has 6 problems; nothing was imported.") == true)
@@ -32,8 +34,12 @@ struct BadInputTests {
         #expect(try profile.document(["templates"]).value == before)
     }
 
-    @Test("a template file that is not JSON, or an error page, says so in one line (exit 4)",
-          arguments: [("{\"templates\": [", "it is cut short: it ends at line 1, column 16 before the JSON is complete"), ("<html><body>502 Bad Gateway</body></html>", "it looks like an HTML or XML page")])
+    @Test(
+        "a template file that is not JSON, or an error page, says so in one line (exit 4)",
+        arguments: [
+            ("{\"templates\": [", "it is cut short: it ends at line 1, column 16 before the JSON is complete"),
+            ("<html><body>502 Bad Gateway</body></html>", "it looks like an HTML or XML page"),
+        ])
     func notJSON(content: String, why: String) throws {
         let profile = try DemoProfile()
         let path = profile.path("bad.json")
@@ -43,29 +49,36 @@ struct BadInputTests {
         #expect(outcome.stderr == "jqc: '\(path)': the text is not valid JSON: \(why). Nothing was imported.\n")
     }
 
-    @Test("malformed JSON in a template, facility or assignment file names the line and the column", arguments: ["templates", "facilities", "assignments"])
+    @Test(
+        "malformed JSON in a template, facility or assignment file names the line and the column",
+        arguments: ["templates", "facilities", "assignments"])
     func malformedJSONSaysWhere(kind: String) throws {
         let profile = try DemoProfile()
         let path = profile.path("\(kind).json")
         try "{\n  \"\(kind)\": [\n    {\"id\": one}\n  ]\n}\n".write(toFile: path, atomically: true, encoding: .utf8)
         let outcome = try profile.jqc([kind, "import", path])
         #expect(outcome.status == 4)
-        #expect(outcome.stderr == "jqc: '\(path)': the text is not valid JSON: it is malformed at line 3, column 12: unexpected character 'o' there. Nothing was imported.\n",
-                "\(outcome.stderr)")
+        #expect(
+            outcome.stderr
+                == "jqc: '\(path)': the text is not valid JSON: it is malformed at line 3, column 12: unexpected character 'o' there. Nothing was imported.\n",
+            "\(outcome.stderr)")
     }
 
     @Test("lint lists every problem of a file and exits 4; a good file passes")
     func lint() throws {
         let profile = try DemoProfile()
-        let bad = try profile.document(["templates", "lint", Fixtures.url("templates/malformed-missing-options.json").path])
+        let bad = try profile.document([
+            "templates", "lint", Fixtures.url("templates/malformed-missing-options.json").path,
+        ])
         #expect(bad.status == 4)
         #expect(bad.value.errorCode == "TEMPLATE_INVALID")
         #expect((bad.value["error"]?["problems"]?.arrayValue?.count ?? 0) >= 3)
         #expect(try profile.jqc(["templates", "lint", DemoFiles.path("templates.json")]).status == 0)
     }
 
-    @Test("wrong-typed answers are refused in one line naming the field (exit 4); saved answers stay",
-          arguments: [
+    @Test(
+        "wrong-typed answers are refused in one line naming the field (exit 4); saved answers stay",
+        arguments: [
             (["2", "great"], "Field '2' (Floors):"),
             (["2", "--value-json", "\"4\""], "Field '2' (Floors):"),
             (["10", "twelve"], "Field '10' (Paper towel packs left in store room):"),
@@ -74,7 +87,7 @@ struct BadInputTests {
             (["16", "not an email"], "Field '16' (Site contact email):"),
             (["12", "Colour=red", "--add-row"], "Field '12' (Fixtures needing work):"),
             (["2", "--value-json", "{oops"], "is not JSON"),
-          ])
+        ])
     func wrongTypedAnswers(arguments: [String], message: String) throws {
         let profile = try DemoProfile()
         let id = try draftWithAnswers(profile)
@@ -86,8 +99,9 @@ struct BadInputTests {
         try expectIntact(profile, id)
     }
 
-    @Test("unknown ids exit 3 with one line saying where to look",
-          arguments: [
+    @Test(
+        "unknown ids exit 3 with one line saying where to look",
+        arguments: [
             (["show", "0000aaaa"], "No report '0000aaaa' on this device"),
             (["answer", "REPORT", "99", "4"], "has no field '99'"),
             (["start", "--template", "nope", "--facility", "F-100"], "Template 'nope' is not on this device"),
@@ -96,7 +110,7 @@ struct BadInputTests {
             (["start", "--assignment", "AS-404"], "No assignment 'AS-404'"),
             (["areas", "F-999"], "No facility 'F-999'"),
             (["templates", "import", "/nonexistent/templates.json"], "No file '/nonexistent/templates.json'"),
-          ])
+        ])
     func unknownIDs(arguments: [String], message: String) throws {
         let profile = try DemoProfile()
         let id = try draftWithAnswers(profile)
@@ -145,8 +159,12 @@ struct BadInputTests {
         #expect(try profile.show(id)["answers"]?["15"] == nil)
     }
 
-    @Test("usage errors exit 2 with one line on stderr",
-          arguments: [["start"], ["answer"], ["list", "--state", "DONE"], ["show", "x", "--bogus"], ["export", "x", "--format", "pdf"]])
+    @Test(
+        "usage errors exit 2 with one line on stderr",
+        arguments: [
+            ["start"], ["answer"], ["list", "--state", "DONE"], ["show", "x", "--bogus"],
+            ["export", "x", "--format", "pdf"],
+        ])
     func usage(arguments: [String]) throws {
         let profile = try DemoProfile()
         let outcome = try profile.jqc(arguments)
@@ -162,7 +180,8 @@ struct BadInputTests {
         try garbage.write(to: URL(fileURLWithPath: storePath))
         let outcome = try Programs.run("jqc", ["--home", home.url.path, "list"])
         #expect(outcome.status == 1)
-        #expect(outcome.stderr.contains("left untouched") || outcome.stderr.contains("left as it is"), "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains("left untouched") || outcome.stderr.contains("left as it is"), "\(outcome.stderr)")
         #expect(outcome.stderr.split(separator: "\n").count == 1)
         #expect(try Data(contentsOf: URL(fileURLWithPath: storePath)) == garbage)
     }

@@ -14,11 +14,14 @@ struct CommandSurfaceTests {
         return try Programs.run("jqc", ["--home", home.path("profile")] + arguments)
     }
 
-    @Test("a group typed alone, or with --help, lists its commands and exits 0", arguments: [
-        (["photo"], "photo add"), (["issue"], "issue add"), (["cache"], "cache clear"), (["photo", "--help"], "photo add"),
-        (["issue", "--help"], "issue add"), (["cache", "--help"], "cache clear"), (["review"], "review approve"),
-        (["review", "--help"], "review return"),
-    ])
+    @Test(
+        "a group typed alone, or with --help, lists its commands and exits 0",
+        arguments: [
+            (["photo"], "photo add"), (["issue"], "issue add"), (["cache"], "cache clear"),
+            (["photo", "--help"], "photo add"),
+            (["issue", "--help"], "issue add"), (["cache", "--help"], "cache clear"), (["review"], "review approve"),
+            (["review", "--help"], "review return"),
+        ])
     func groups(_ arguments: [String], _ member: String) throws {
         let outcome = try jqc(arguments)
         #expect(outcome.status == 0, "\(outcome.stderr)")
@@ -26,12 +29,14 @@ struct CommandSurfaceTests {
         #expect(!outcome.stderr.contains("unknown command"))
     }
 
-    @Test("a mistyped command or subcommand is a usage error that names the nearest one", arguments: [
-        (["statsu"], "Did you mean 'status'?"),
-        (["templates", "improt", "x"], "Did you mean 'templates import'?"),
-        (["photo", "ad", "x", "y.jpg"], "Did you mean 'photo add'?"),
-        (["review", "aprove", "R-1"], "Did you mean 'review approve'?"),
-    ])
+    @Test(
+        "a mistyped command or subcommand is a usage error that names the nearest one",
+        arguments: [
+            (["statsu"], "Did you mean 'status'?"),
+            (["templates", "improt", "x"], "Did you mean 'templates import'?"),
+            (["photo", "ad", "x", "y.jpg"], "Did you mean 'photo add'?"),
+            (["review", "aprove", "R-1"], "Did you mean 'review approve'?"),
+        ])
     func suggestions(_ arguments: [String], _ hint: String) throws {
         let outcome = try jqc(arguments)
         #expect(outcome.status == 2)
@@ -45,9 +50,12 @@ struct CommandSurfaceTests {
         #expect(outcome.stderr.contains("import") && outcome.stderr.contains("lint"), "\(outcome.stderr)")
     }
 
-    @Test("an unknown option is a usage error wherever it stands, and a global option needs its value", arguments: [
-        (["--bogus", "status"], "--bogus"), (["--bogus"], "--bogus"), (["status", "--bogus"], "--bogus"), (["--home"], "--home"),
-    ])
+    @Test(
+        "an unknown option is a usage error wherever it stands, and a global option needs its value",
+        arguments: [
+            (["--bogus", "status"], "--bogus"), (["--bogus"], "--bogus"), (["status", "--bogus"], "--bogus"),
+            (["--home"], "--home"),
+        ])
     func unknownOptions(_ arguments: [String], _ named: String) throws {
         let outcome = try Programs.run("jqc", arguments)
         #expect(outcome.status == 2, "\(outcome.stdout) \(outcome.stderr)")
@@ -61,10 +69,14 @@ struct CommandSurfaceTests {
         #expect(outcome.status == 0)
         let document = try JSONValue.parse(Data(outcome.stdout.utf8))
         let names = document["commands"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
-        #expect(names.contains("status") && names.contains("photo add") && names.contains("completion") && names.contains("migrate"))
+        #expect(
+            names.contains("status") && names.contains("photo add") && names.contains("completion")
+                && names.contains("migrate"))
     }
 
-    @Test("help COMMAND prints the same text as COMMAND --help", arguments: [["photo", "add"], ["status"], ["list"], ["review", "return"], ["migrate"]])
+    @Test(
+        "help COMMAND prints the same text as COMMAND --help",
+        arguments: [["photo", "add"], ["status"], ["list"], ["review", "return"], ["migrate"]])
     func helpCommand(_ words: [String]) throws {
         let viaHelp = try jqc(["help"] + words)
         let viaFlag = try jqc(words + ["--help"])
@@ -91,7 +103,8 @@ struct CommandSurfaceTests {
         let generated = try jqc(["completion", "bash"])
         #expect(generated.status == 0)
         try Data(generated.stdout.utf8).write(to: URL(fileURLWithPath: script))
-        let outcome = try Programs.runShell("""
+        let outcome = try Programs.runShell(
+            """
             bash -c 'source \(script)
             complete_words() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _jqc_complete; echo "${COMPREPLY[*]}"; }
             complete_words jqc pho
@@ -108,7 +121,9 @@ struct CommandSurfaceTests {
         #expect(lines[1].split(separator: " ").contains("add"))
         #expect(lines[2] == "--state")
         #expect(lines[3].split(separator: " ").contains("status") && lines[3].split(separator: " ").contains("start"))
-        #expect(Set(lines[4].split(separator: " ")).isSuperset(of: ["list", "show", "approve", "return", "reject"]), "\(lines[4])")
+        #expect(
+            Set(lines[4].split(separator: " ")).isSuperset(of: ["list", "show", "approve", "return", "reject"]),
+            "\(lines[4])")
         #expect(lines[5] == "--field", "\(lines[5])")
     }
 
@@ -118,7 +133,8 @@ struct CommandSurfaceTests {
         let fish = directory.path("jqc.fish"), zsh = directory.path("_jqc")
         try Data(try jqc(["completion", "fish"]).stdout.utf8).write(to: URL(fileURLWithPath: fish))
         try Data(try jqc(["completion", "zsh"]).stdout.utf8).write(to: URL(fileURLWithPath: zsh))
-        let completed = try Programs.runShell("fish -c 'source \(fish); complete -C \"jqc pho\"; complete -C \"jqc list --st\"'")
+        let completed = try Programs.runShell(
+            "fish -c 'source \(fish); complete -C \"jqc pho\"; complete -C \"jqc list --st\"'")
         #expect(completed.status == 0, "\(completed.stderr)")
         #expect(completed.stdout.contains("photo"), "\(completed.stdout)")
         #expect(completed.stdout.contains("--state"), "\(completed.stdout)")
@@ -136,16 +152,24 @@ struct CommandSurfaceTests {
             #expect(page.stdout.hasPrefix(".TH \(program.uppercased()) 1"))
             let path = directory.path("\(program).1")
             try Data(page.stdout.utf8).write(to: URL(fileURLWithPath: path))
-            let rendered = try Programs.runShell("groff -man -Tutf8 -ww -z \(path) 2>&1; groff -man -Tascii -P-cbou \(path) 2>&1")
+            let rendered = try Programs.runShell(
+                "groff -man -Tutf8 -ww -z \(path) 2>&1; groff -man -Tascii -P-cbou \(path) 2>&1")
             #expect(!rendered.stdout.contains("warning"), "\(program): \(rendered.stdout.prefix(400))")
             #expect(rendered.stdout.contains("SYNOPSIS"))
         }
         let overview = try jqc(["--json"])
-        let names = try JSONValue.parse(Data(overview.stdout.utf8))["commands"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+        let names =
+            try JSONValue.parse(Data(overview.stdout.utf8))["commands"]?.arrayValue?.compactMap {
+                $0["name"]?.stringValue
+            } ?? []
         let page = try jqc(["help", "--man"]).stdout
-        for name in names { #expect(page.contains(name.replacingOccurrences(of: "-", with: "\\-")), "\(name) is not in the man page") }
+        for name in names {
+            #expect(page.contains(name.replacingOccurrences(of: "-", with: "\\-")), "\(name) is not in the man page")
+        }
         #expect(page.contains("\\-\\-state") && page.contains("\\-\\-keep\\-mine"))
-        #expect(page.contains("review return") && page.contains("FIELD_ID=TEXT") && page.contains("\\-\\-revision"), "the review group's options")
+        #expect(
+            page.contains("review return") && page.contains("FIELD_ID=TEXT") && page.contains("\\-\\-revision"),
+            "the review group's options")
     }
 }
 
@@ -159,7 +183,9 @@ struct ScriptingOutputTests {
         let piped = try profile.jqc(["list"])
         #expect(piped.status == 0)
         #expect(!piped.stdout.contains(" pending · "), "\(piped.stdout)")
-        #expect(piped.stdout.split(separator: "\n").last?.contains("DRAFT") == true, "the last line is the report: \(piped.stdout)")
+        #expect(
+            piped.stdout.split(separator: "\n").last?.contains("DRAFT") == true,
+            "the last line is the report: \(piped.stdout)")
         let command = "sh -c '\(Programs.path("jqc")) --home \(profile.home) list; echo listed; exec sleep 60'"
         let terminal = try Terminal(command, environment: ["LANG": "C.UTF-8", "NO_COLOR": "1", "TERM": "xterm"])
         let screen = try terminal.waitFor("listed")
@@ -175,7 +201,8 @@ struct ScriptingOutputTests {
         #expect(refused.stderr.contains("--yes"), "\(refused.stderr)")
         #expect(try profile.show(id)["state"] == "DRAFT", "a refused delete deleted")
 
-        let command = "sh -c '\(Programs.path("jqc")) --home \(profile.home) delete \(id); echo exited with $?; exec sleep 60'"
+        let command =
+            "sh -c '\(Programs.path("jqc")) --home \(profile.home) delete \(id); echo exited with $?; exec sleep 60'"
         let terminal = try Terminal(command, environment: ["LANG": "C.UTF-8", "NO_COLOR": "1", "TERM": "xterm"])
         _ = try terminal.waitFor("[y/N]")
         try terminal.type("n")
@@ -208,7 +235,8 @@ struct ScriptingListAndAgentTests {
         #expect(lines.last?.contains("newest 30 of 33") == true, "\(lines.last ?? "")")
         #expect(lines[1].hasPrefix(String(ids[32].prefix(8))), "newest first")
         #expect(try profile.jqc(["list", "--limit", "2"]).stdout.split(separator: "\n").count == 4)
-        #expect(try profile.jqc(["list", "--all"]).stdout.split(separator: "\n").count == 34, "a header and 33 reports")
+        #expect(
+            try profile.jqc(["list", "--all"]).stdout.split(separator: "\n").count == 34, "a header and 33 reports")
         let document = try profile.document(["list", "--all"]).value
         #expect(document["reports"]?.arrayValue?.count == 33)
         #expect(document["total"] == 33)
@@ -217,7 +245,9 @@ struct ScriptingListAndAgentTests {
         #expect(try profile.jqc(["list", "--limit", "0"]).status == 2)
     }
 
-    @Test("the agent creates the folder of its --log-file, refuses a --metrics-file it cannot write, and counts cycles over runs")
+    @Test(
+        "the agent creates the folder of its --log-file, refuses a --metrics-file it cannot write, and counts cycles over runs"
+    )
     func agentForCron() throws {
         let gone = try ServerProcess(["--demo"])
         let profile = try DemoProfile.signedIn(to: gone.baseURL)
@@ -248,11 +278,12 @@ struct CacheClearTests {
         let template = try #require(try profile.show(id)["template_id"]?.stringValue)
         let cleared = try profile.document(["cache", "clear"]).value
         #expect(cleared["templates_kept"] == 1)
-        let templates = try profile.document(["templates"]).value["templates"]?.arrayValue?.compactMap { $0["id"]?.stringValue }
+        let templates = try profile.document(["templates"]).value["templates"]?.arrayValue?.compactMap {
+            $0["id"]?.stringValue
+        }
         #expect(templates == [template])
         try profile.answerRequired(id)
         let completed = try profile.jqc(["complete", id])
         #expect(completed.status == 0, "\(completed.stderr)")
     }
 }
-

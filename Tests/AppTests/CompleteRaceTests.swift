@@ -35,31 +35,41 @@ struct CompleteRaceTests {
         return (completing.wait(), other)
     }
 
-    @Test("an answer saved by another program while jqc complete waits to write is in the completed report, and in its revision")
+    @Test(
+        "an answer saved by another program while jqc complete waits to write is in the completed report, and in its revision"
+    )
     func answerSavedMeanwhileIsKept() throws {
         let profile = try DemoProfile()
         let id = try draft(profile)
-        let (outcome, other) = try completeWhile(profile, id,
-                                                 "UPDATE reports SET answers = json_set(answers, '$.notes', 'saved meanwhile') WHERE lower(local_id) = lower(?)")
+        let (outcome, other) = try completeWhile(
+            profile, id,
+            "UPDATE reports SET answers = json_set(answers, '$.notes', 'saved meanwhile') WHERE lower(local_id) = lower(?)"
+        )
         #expect(outcome.status == 0, "\(outcome.stdout) \(outcome.stderr)")
 
         let shown = try profile.show(id)
         #expect(shown["state"] == "PENDING")
-        #expect(shown["answers"]?["notes"] == "saved meanwhile", "the completed report lost the answer saved meanwhile: \(shown["answers"] ?? "none")")
+        #expect(
+            shown["answers"]?["notes"] == "saved meanwhile",
+            "the completed report lost the answer saved meanwhile: \(shown["answers"] ?? "none")")
         #expect(shown["answers"]?["glass"] == 3)
-        let completedRevision = try other.scalar("""
+        let completedRevision = try other.scalar(
+            """
             SELECT json_extract(answers, '$.notes') FROM report_revisions
             WHERE lower(report_local_id) = lower(?) ORDER BY seq DESC LIMIT 1
             """, [.text(id)])
         #expect(completedRevision.stringValue == "saved meanwhile", "what is uploaded is the last revision")
     }
 
-    @Test("a required answer removed by another program meanwhile: jqc complete refuses, exit 4, naming the field, and the report stays a draft")
+    @Test(
+        "a required answer removed by another program meanwhile: jqc complete refuses, exit 4, naming the field, and the report stays a draft"
+    )
     func requiredAnswerRemovedMeanwhileIsChecked() throws {
         let profile = try DemoProfile()
         let id = try draft(profile)
-        let (outcome, _) = try completeWhile(profile, id,
-                                             "UPDATE reports SET answers = json_remove(answers, '$.glass') WHERE lower(local_id) = lower(?)")
+        let (outcome, _) = try completeWhile(
+            profile, id,
+            "UPDATE reports SET answers = json_remove(answers, '$.glass') WHERE lower(local_id) = lower(?)")
         #expect(outcome.status == 4, "\(outcome.stdout) \(outcome.stderr)")
         #expect(outcome.stderr.contains("Glass and doors"), "\(outcome.stderr)")
         #expect(try profile.show(id)["state"] == "DRAFT")

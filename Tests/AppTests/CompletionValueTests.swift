@@ -16,10 +16,13 @@ struct CompletionValueTests {
     }
 
     static let cases: [Case] = [
-        Case(line: "jqc list --state ", offered: ["DRAFT", "PENDING", "SYNCED", "CONFLICT", "REJECTED"], absent: ["--", "--state", "a.jpg"]),
+        Case(
+            line: "jqc list --state ", offered: ["DRAFT", "PENDING", "SYNCED", "CONFLICT", "REJECTED"],
+            absent: ["--", "--state", "a.jpg"]),
         Case(line: "jqc list --state P", offered: ["PENDING"], absent: ["DRAFT"]),
         Case(line: "jqc export 3f2a --format ", offered: ["json", "csv", "html"], absent: ["--", "a.jpg"]),
-        Case(line: "jqc issue add 3f2a --severity ", offered: ["low", "medium", "high", "critical"], absent: ["a.jpg"]),
+        Case(
+            line: "jqc issue add 3f2a --severity ", offered: ["low", "medium", "high", "critical"], absent: ["a.jpg"]),
         Case(line: "jqc completion ", offered: ["bash", "zsh", "fish"], absent: ["a.jpg"]),
         Case(line: "jqc issues ", offered: [], absent: ["add"]),
         Case(line: "jqc issue ", offered: ["add"]),
@@ -47,8 +50,10 @@ struct CompletionValueTests {
     @Test("bash: Tab after an option offers its values, and a command is matched as a whole word", arguments: cases)
     func bash(_ test: Case) throws {
         let directory = try folder()
-        let words = test.line.split(separator: " ", omittingEmptySubsequences: false).map { "'\($0)'" }.joined(separator: " ")
-        let outcome = try Programs.runShell("""
+        let words = test.line.split(separator: " ", omittingEmptySubsequences: false).map { "'\($0)'" }.joined(
+            separator: " ")
+        let outcome = try Programs.runShell(
+            """
             cd \(directory.url.path) && bash -c 'source jqc.bash
             COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _jqc_complete; printf "%s\\n" "${COMPREPLY[@]}"' bash \(words)
             """)
@@ -64,7 +69,8 @@ struct CompletionValueTests {
         // compadd is recorded (after matching the word typed), then Tab is pressed and
         // the driver waits for the completion to finish (comppostfuncs).
         let driver = directory.path("drive.zsh")
-        try Data(#"""
+        try Data(
+            #"""
             zmodload zsh/zpty
             zpty z zsh -f -i
             zpty -w z "PROMPT=''; fpath=($2 \$fpath); autoload -Uz compinit; compinit -u -D"
@@ -79,8 +85,10 @@ struct CompletionValueTests {
             zpty -w z 'print DONE'
             zpty -r z line '*DONE*'
             zpty -d z
-            """#.utf8).write(to: URL(fileURLWithPath: driver))
-        let outcome = try Programs.runShell("cd \(directory.url.path) && timeout 20 zsh -f \(driver) '\(test.line)' \(directory.url.path) \(matches)")
+            """#.utf8
+        ).write(to: URL(fileURLWithPath: driver))
+        let outcome = try Programs.runShell(
+            "cd \(directory.url.path) && timeout 20 zsh -f \(driver) '\(test.line)' \(directory.url.path) \(matches)")
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let recorded = (try? String(contentsOfFile: matches, encoding: .utf8)) ?? ""
         #expect(recorded.contains("(finished)"), "zsh '\(test.line)': the completion did not finish")
@@ -90,7 +98,8 @@ struct CompletionValueTests {
     @Test("fish: complete -C offers the values", arguments: cases)
     func fish(_ test: Case) throws {
         let directory = try folder()
-        let outcome = try Programs.runShell("cd \(directory.url.path) && fish -N -c 'source jqc.fish; complete -C \"\(test.line)\"'")
+        let outcome = try Programs.runShell(
+            "cd \(directory.url.path) && fish -N -c 'source jqc.fish; complete -C \"\(test.line)\"'")
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let offered = outcome.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
         check(Set(offered), test, shell: "fish")

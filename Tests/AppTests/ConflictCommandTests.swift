@@ -75,7 +75,9 @@ struct ConflictCommandTests {
         #expect(try profile.show(id)["answers"]?["15"] == "Samantha")
         let store = try LocalStore.open(at: profile.directory.path("jqc.sqlite"))
         let history = try store.revisions(of: try #require(UUID(uuidString: id)))
-        #expect(history.contains { $0.answers["15"] == "Sam (corrected)" }, "the discarded revision is field evidence and is kept")
+        #expect(
+            history.contains { $0.answers["15"] == "Sam (corrected)" },
+            "the discarded revision is field evidence and is kept")
     }
 
     @Test("per field: every differing field must be chosen; the merge goes up on the server's revision")

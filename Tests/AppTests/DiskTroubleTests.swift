@@ -22,8 +22,9 @@ struct DiskTroubleTests {
     }
 
     func signIn(_ profile: DemoProfile, to server: ServerProcess) throws {
-        let login = try profile.jqc(["login", "--server", server.baseURL, "--username", "inspector", "--password-stdin"],
-                                    stdin: "inspector-pass\n")
+        let login = try profile.jqc(
+            ["login", "--server", server.baseURL, "--username", "inspector", "--password-stdin"],
+            stdin: "inspector-pass\n")
         try #require(login.status == 0, "login: \(login.stderr)")
     }
 
@@ -43,9 +44,14 @@ struct DiskTroubleTests {
     func saved(_ profile: DemoProfile, _ ids: [String]) throws -> [JSONValue] {
         try ids.map { id -> JSONValue in
             let shown = try profile.show(id)
-            return ["state": shown["state"] ?? .null, "answers": shown["answers"] ?? .null,
-                    "photos": .array((shown["photos"]?.arrayValue ?? []).map { ["local_id": $0["local_id"] ?? .null, "byte_size": $0["byte_size"] ?? .null] }),
-                    "score": shown["score"] ?? .null]
+            return [
+                "state": shown["state"] ?? .null, "answers": shown["answers"] ?? .null,
+                "photos": .array(
+                    (shown["photos"]?.arrayValue ?? []).map {
+                        ["local_id": $0["local_id"] ?? .null, "byte_size": $0["byte_size"] ?? .null]
+                    }),
+                "score": shown["score"] ?? .null,
+            ]
         }
     }
 
@@ -62,29 +68,42 @@ struct DiskTroubleTests {
             let rows = try db.rows("SELECT server_id FROM reports WHERE lower(local_id) = ?", [.text(id.lowercased())])
             reports.append(rows.count)
             for row in rows {
-                revisions += Int(try db.scalar("SELECT count(*) FROM report_revisions WHERE server_id = ?", [row["server_id"]]).int64Value ?? 0)
+                revisions += Int(
+                    try db.scalar("SELECT count(*) FROM report_revisions WHERE server_id = ?", [row["server_id"]])
+                        .int64Value ?? 0)
             }
         }
         return (reports, revisions)
     }
 
     /// One line on stderr saying the disk is full, no crash report.
-    func expectDiskFullLine(_ outcome: ProcessOutcome, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(outcome.status == 1, "\(what): exit \(outcome.status): \(outcome.stderr)", sourceLocation: sourceLocation)
-        #expect(outcome.stderr.split(separator: "\n").count == 1, "\(what): \(outcome.stderr)", sourceLocation: sourceLocation)
-        #expect(outcome.stderr.contains("disk is full") && outcome.stderr.lowercased().contains("free some space"),
-                "\(what): \(outcome.stderr)", sourceLocation: sourceLocation)
-        #expect(!outcome.stderr.contains("Fatal error") && !outcome.stderr.contains("Stack dump"), sourceLocation: sourceLocation)
+    func expectDiskFullLine(
+        _ outcome: ProcessOutcome, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(
+            outcome.status == 1, "\(what): exit \(outcome.status): \(outcome.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            outcome.stderr.split(separator: "\n").count == 1, "\(what): \(outcome.stderr)",
+            sourceLocation: sourceLocation)
+        #expect(
+            outcome.stderr.contains("disk is full") && outcome.stderr.lowercased().contains("free some space"),
+            "\(what): \(outcome.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            !outcome.stderr.contains("Fatal error") && !outcome.stderr.contains("Stack dump"),
+            sourceLocation: sourceLocation)
     }
 
-    @Test("photo import on a full disk: DISK_FULL (exit 1) in one line, no photo half-saved, nothing saved lost; the same import works once space is back",
-          arguments: [0, 64 * 1024])
+    @Test(
+        "photo import on a full disk: DISK_FULL (exit 1) in one line, no photo half-saved, nothing saved lost; the same import works once space is back",
+        arguments: [0, 64 * 1024])
     func photoImportOnFullDisk(leftBytes: Int) throws {
         let profile = try profileOnSmallDisk()
         let disk = try #require(profile.disk)
         let first = try profile.startDraft()
         try profile.answerRequired(first)
-        let earlier = try profile.jqc(["photo", "add", first, "--field", "14", try profile.writeJPEG("earlier.jpg", width: 200, height: 150)])
+        let earlier = try profile.jqc([
+            "photo", "add", first, "--field", "14", try profile.writeJPEG("earlier.jpg", width: 200, height: 150),
+        ])
         try #require(earlier.status == 0, "\(earlier.stderr)")
         let second = try profile.startDraft()
         #expect(try profile.jqc(["answer", second, "2", "3"]).status == 0)
@@ -98,7 +117,9 @@ struct DiskTroubleTests {
         let refusedJSON = try profile.document(["photo", "add", second, "--field", "14", big])
         #expect(refusedJSON.status == 1)
         #expect(refusedJSON.value["error"]?["code"] == "DISK_FULL", "\(refusedJSON.value)")
-        #expect(try profile.photoFolderContents() == photoFilesBefore, "no photo file, finished or temporary, was left behind")
+        #expect(
+            try profile.photoFolderContents() == photoFilesBefore,
+            "no photo file, finished or temporary, was left behind")
 
         disk.makeRoom()
         #expect(try saved(profile, [first, second]) == before, "every answer and photo saved before is still there")
@@ -120,7 +141,9 @@ struct DiskTroubleTests {
         let refused = try profile.jqc(["photo", "add", draft, photo])
         #expect(refused.status == 5, "\(refused.stderr)")
         #expect(refused.stderr.split(separator: "\n").count == 1)
-        #expect(refused.stderr.contains("Not enough space for photos") && refused.stderr.contains("1.0 MB kept free"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("Not enough space for photos") && refused.stderr.contains("1.0 MB kept free"),
+            "\(refused.stderr)")
         #expect(try profile.document(["photo", "add", draft, photo]).value["error"]?["code"] == "STORAGE_LOW")
         #expect(try profile.show(draft)["photos"]?.arrayValue?.isEmpty == true)
         #expect(try profile.photoFolderContents().isEmpty)
@@ -130,14 +153,18 @@ struct DiskTroubleTests {
         #expect(try profile.jqc(["photo", "add", draft, photo]).status == 0)
     }
 
-    @Test("sync with the device's disk full at any moment: DISK_FULL (exit 1) from jqc and jqc-agent, nothing lost or damaged; once space is back, one server record per report")
+    @Test(
+        "sync with the device's disk full at any moment: DISK_FULL (exit 1) from jqc and jqc-agent, nothing lost or damaged; once space is back, one server record per report"
+    )
     func syncOnFullDisk() throws {
         let server = try ServerProcess(["--demo"])
         let profile = try profileOnSmallDisk()
         let disk = try #require(profile.disk)
         try signIn(profile, to: server)
-        let ids = [try completedReport(profile, photo: try profile.writeJPEG("one.jpg", width: 320, height: 240)),
-                   try completedReport(profile), try completedReport(profile)]
+        let ids = [
+            try completedReport(profile, photo: try profile.writeJPEG("one.jpg", width: 320, height: 240)),
+            try completedReport(profile), try completedReport(profile),
+        ]
         let before = try saved(profile, ids)
 
         try disk.fill()
@@ -164,16 +191,20 @@ struct DiskTroubleTests {
             for (index, report) in now.enumerated() {
                 #expect(report["answers"] == before[index]["answers"], "\(left / 1024) KB free: answers kept")
                 #expect(report["photos"] == before[index]["photos"], "\(left / 1024) KB free: photos kept")
-                #expect(report["state"] == "PENDING" || report["state"] == "SYNCED", "\(left / 1024) KB free: \(report)")
+                #expect(
+                    report["state"] == "PENDING" || report["state"] == "SYNCED", "\(left / 1024) KB free: \(report)")
             }
             let onServer = try serverCounts(server.databasePath, ids).reports
             #expect(onServer.allSatisfy { $0 <= 1 })
-            serverAheadOfDevice = serverAheadOfDevice || (sync.status != 0 && onServer.contains(1)
-                && now.contains { $0["state"] == "PENDING" })
+            serverAheadOfDevice =
+                serverAheadOfDevice
+                || (sync.status != 0 && onServer.contains(1)
+                    && now.contains { $0["state"] == "PENDING" })
             finished = sync.status == 0 && now.allSatisfy { $0["state"] == "SYNCED" }
             left += 4 * 1024
         }
-        #expect(serverAheadOfDevice, "one run failed after the server had stored the batch, which the next run replayed")
+        #expect(
+            serverAheadOfDevice, "one run failed after the server had stored the batch, which the next run replayed")
         if !finished {
             let sync = try profile.jqc(["sync"])
             #expect(sync.status == 0, "\(sync.stderr)")
@@ -184,7 +215,9 @@ struct DiskTroubleTests {
         #expect(counts.revisions == ids.count, "no replay made a second revision")
     }
 
-    @Test("the server's disk full: the server answers an error and keeps running, the device keeps the report PENDING (exit 75); once space is back it is taken once")
+    @Test(
+        "the server's disk full: the server answers an error and keeps running, the device keeps the report PENDING (exit 75); once space is back it is taken once"
+    )
     func serverDiskFull() throws {
         let serverDisk = try SmallDisk(megabytes: 4)
         let server = try ServerProcess(["--demo"], database: serverDisk.path("server.db"))
@@ -195,7 +228,9 @@ struct DiskTroubleTests {
         try serverDisk.fill()
         let refused = try profile.jqc(["sync"])
         #expect(refused.status == 75, "\(refused.stdout) \(refused.stderr)")
-        #expect(refused.stderr.contains("disk is full"), "the server's reason reaches the person, on stderr: \(refused.stderr)")
+        #expect(
+            refused.stderr.contains("disk is full"),
+            "the server's reason reaches the person, on stderr: \(refused.stderr)")
         #expect(try profile.show(id)["state"] == "PENDING")
         #expect(try serverCounts(server.databasePath, [id]).reports == [0])
 
@@ -211,7 +246,9 @@ struct DiskTroubleTests {
         serverDisk.unmount()
     }
 
-    @Test("a real store cut in half is refused by jqc and jqc-agent in one line (STORE_CORRUPT, exit 1) and left byte-identical")
+    @Test(
+        "a real store cut in half is refused by jqc and jqc-agent in one line (STORE_CORRUPT, exit 1) and left byte-identical"
+    )
     func truncatedStore() throws {
         let profile = try DemoProfile()
         let id = try profile.startDraft()
@@ -221,11 +258,15 @@ struct DiskTroubleTests {
         let half = whole.prefix(whole.count / 2)
         try half.write(to: URL(fileURLWithPath: profile.storePath))
 
-        for arguments in [["list"], ["show", id], ["answer", id, "2", "5"], ["start", "--template", "101", "--facility", "F-100"]] {
+        for arguments in [
+            ["list"], ["show", id], ["answer", id, "2", "5"], ["start", "--template", "101", "--facility", "F-100"],
+        ] {
             let outcome = try profile.jqc(arguments)
             #expect(outcome.status == 1, "\(arguments): \(outcome.stderr)")
             #expect(outcome.stderr.split(separator: "\n").count == 1, "\(arguments): \(outcome.stderr)")
-            #expect(outcome.stderr.contains("is not a jqc store or is damaged; it was left untouched"), "\(arguments): \(outcome.stderr)")
+            #expect(
+                outcome.stderr.contains("is not a jqc store or is damaged; it was left untouched"),
+                "\(arguments): \(outcome.stderr)")
         }
         #expect(try profile.document(["list"]).value["error"]?["code"] == "STORE_CORRUPT")
         let agent = try profile.agent(["run", "--once"])

@@ -32,7 +32,9 @@ private final class ExportWorld {
             let outcome = try Programs.run("jqc", ["--home", home.url.path, kind, "import", DemoFiles.path(file)])
             try #require(outcome.status == 0, "\(kind) import: \(outcome.stderr)")
         }
-        let started = try Programs.run("jqc", ["--home", home.url.path, "start", "--template", "101", "--facility", "F-100", "--area", "A-101", "--json"])
+        let started = try Programs.run(
+            "jqc",
+            ["--home", home.url.path, "start", "--template", "101", "--facility", "F-100", "--area", "A-101", "--json"])
         try #require(started.status == 0, "start: \(started.stderr)")
         reportID = try #require(try JSONValue.parse(started.stdout)["local_id"]?.stringValue)
 
@@ -80,19 +82,26 @@ private final class ExportWorld {
         // Large enough that its base64 is written in several chunks.
         try SyntheticImage.writeJPEG(width: 900, height: 700, pattern: .texture(seed: 7), to: source)
         let stored = try files.store(contentsOf: source, as: fieldPhoto)
-        try store.addPhoto(Photo(localID: fieldPhoto, reportLocalID: report, fieldID: FieldID("14"), fileName: stored.fileName,
-                                 originalByteSize: stored.byteSize, byteSize: stored.byteSize, sha256: stored.sha256))
+        try store.addPhoto(
+            Photo(
+                localID: fieldPhoto, reportLocalID: report, fieldID: FieldID("14"), fileName: stored.fileName,
+                originalByteSize: stored.byteSize, byteSize: stored.byteSize, sha256: stored.sha256))
 
         let tile = try store.addIssue(Issue(reportLocalID: report, severity: .high, description: hostileIssue))
         try SyntheticImage.writeJPEG(width: 120, height: 90, pattern: .cornerMarkers, to: source)
         let issueFile = try files.store(contentsOf: source, as: issuePhoto)
-        try store.addPhoto(Photo(localID: issuePhoto, reportLocalID: report, issueLocalID: tile.localID, fileName: issueFile.fileName,
-                                 originalByteSize: issueFile.byteSize, byteSize: issueFile.byteSize, sha256: issueFile.sha256))
+        try store.addPhoto(
+            Photo(
+                localID: issuePhoto, reportLocalID: report, issueLocalID: tile.localID, fileName: issueFile.fileName,
+                originalByteSize: issueFile.byteSize, byteSize: issueFile.byteSize, sha256: issueFile.sha256))
 
-        let soap = try store.addIssue(Issue(reportLocalID: report, severity: .critical, description: "No soap in any dispenser"))
-        try store.addPhoto(Photo(localID: missingPhoto, reportLocalID: report, issueLocalID: soap.localID,
-                                 fileName: PhotoFileStore.fileName(for: missingPhoto), originalByteSize: 1000, byteSize: 1000,
-                                 sha256: String(repeating: "0", count: 64)))
+        let soap = try store.addIssue(
+            Issue(reportLocalID: report, severity: .critical, description: "No soap in any dispenser"))
+        try store.addPhoto(
+            Photo(
+                localID: missingPhoto, reportLocalID: report, issueLocalID: soap.localID,
+                fileName: PhotoFileStore.fileName(for: missingPhoto), originalByteSize: 1000, byteSize: 1000,
+                sha256: String(repeating: "0", count: 64)))
         try FileManager.default.removeItem(at: source)
     }
 
@@ -119,7 +128,11 @@ private enum CSVReader {
         while let scalar = scalars.popFirst() {
             if quoted {
                 if scalar == "\"" {
-                    if scalars.first == "\"" { field.unicodeScalars.append("\""); scalars.removeFirst() } else { quoted = false }
+                    if scalars.first == "\"" {
+                        field.unicodeScalars.append("\""); scalars.removeFirst()
+                    } else {
+                        quoted = false
+                    }
                 } else {
                     field.unicodeScalars.append(scalar)
                 }
@@ -127,7 +140,9 @@ private enum CSVReader {
             }
             switch scalar {
             case "\"":
-                guard field.isEmpty, !fieldWasQuoted else { throw Malformed(description: "quote inside an unquoted field after '\(field)'") }
+                guard field.isEmpty, !fieldWasQuoted else {
+                    throw Malformed(description: "quote inside an unquoted field after '\(field)'")
+                }
                 quoted = true
                 fieldWasQuoted = true
             case ",":
@@ -145,14 +160,17 @@ private enum CSVReader {
             }
         }
         guard !quoted else { throw Malformed(description: "unterminated quoted field") }
-        guard record.isEmpty, field.isEmpty else { throw Malformed(description: "the last record does not end in CRLF") }
+        guard record.isEmpty, field.isEmpty else {
+            throw Malformed(description: "the last record does not end in CRLF")
+        }
         return records
     }
 }
 
 @Suite("jqc export")
 struct ExportCommandTests {
-    @Test("JSON export is the show --json document with names, version, score breakdown, issues, photos and exported_at")
+    @Test(
+        "JSON export is the show --json document with names, version, score breakdown, issues, photos and exported_at")
     func json() throws {
         let world = try ExportWorld()
         let outcome = try world.jqc(["export", world.reportID, "--format", "json"])
@@ -185,23 +203,29 @@ struct ExportCommandTests {
         }
     }
 
-    @Test("CSV export is one table that parses back: a row per field and per issue, each carrying the report, answers as text, formulas guarded")
+    @Test(
+        "CSV export is one table that parses back: a row per field and per issue, each carrying the report, answers as text, formulas guarded"
+    )
     func csv() throws {
         let world = try ExportWorld()
         let outcome = try world.jqc(["export", world.reportID, "--format", "csv"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stderr.isEmpty)
         let records = try CSVReader.records(outcome.stdout)
-        let header = ["report_id", "server_id", "state", "template", "facility", "area", "report_score", "verdict",
-                      "follow_up_required", "row", "field_id", "label", "type", "required", "answer", "score_outcome",
-                      "earned", "possible", "issue_id", "severity", "description", "photos"]
+        let header = [
+            "report_id", "server_id", "state", "template", "facility", "area", "report_score", "verdict",
+            "follow_up_required", "row", "field_id", "label", "type", "required", "answer", "score_outcome",
+            "earned", "possible", "issue_id", "severity", "description", "photos",
+        ]
         #expect(records.first == header)
         let rows = Array(records.dropFirst())
         #expect(rows.allSatisfy { $0.count == header.count }, "one table: every row has every column")
         for row in rows {
             #expect(row[0] == world.reportID && row[2] == "PENDING")
             #expect(row[3] == "Washroom QC (101, version 3)" && row[4] == "Harbourview Office Tower (F-100)")
-            #expect(row[5] == "Ground floor washrooms (A-101)" && row[6] == "64%" && row[7] == "FAILED_CRITICAL" && row[8] == "true")
+            #expect(
+                row[5] == "Ground floor washrooms (A-101)" && row[6] == "64%" && row[7] == "FAILED_CRITICAL"
+                    && row[8] == "true")
         }
         let fields = rows.filter { $0[9] == "field" }
         #expect(fields.map { $0[10] } == (1...18).map(String.init))
@@ -231,15 +255,21 @@ struct ExportCommandTests {
         // Last, the summary block: a name in `label`, its value in `answer`.
         #expect(rows.map { $0[9] }.drop { $0 != "summary" }.allSatisfy { $0 == "summary" }, "the summary comes last")
         let summary = rows.filter { $0[9] == "summary" }
-        #expect(summary.map { $0[11] } == ["Template", "Facility", "Area", "State", "Score", "Verdict", "Fields", "Fields answered",
-                                           "Fields passed", "Fields failed", "Issues", "Photos"])
+        #expect(
+            summary.map { $0[11] } == [
+                "Template", "Facility", "Area", "State", "Score", "Verdict", "Fields", "Fields answered",
+                "Fields passed", "Fields failed", "Issues", "Photos",
+            ])
         let value = Dictionary(uniqueKeysWithValues: summary.map { ($0[11], $0[14]) })
-        #expect(value["Template"] == "Washroom QC (101, version 3)" && value["Facility"] == "Harbourview Office Tower (F-100)")
+        #expect(
+            value["Template"] == "Washroom QC (101, version 3)"
+                && value["Facility"] == "Harbourview Office Tower (F-100)")
         #expect(value["Area"] == "Ground floor washrooms (A-101)" && value["State"] == "PENDING")
         #expect(value["Score"] == "64%" && value["Verdict"] == "FAILED_CRITICAL")
         let score = try #require(summary.first { $0[11] == "Score" })
         #expect(!score[16].isEmpty && !score[17].isEmpty, "earned and possible: \(score)")
-        #expect(value["Fields"] == "15" && value["Fields answered"] == "10", "15 fields to answer, 10 answered: \(value)")
+        #expect(
+            value["Fields"] == "15" && value["Fields answered"] == "10", "15 fields to answer, 10 answered: \(value)")
         #expect(value["Fields passed"] == String(fields.filter { $0[15] == "passed" }.count))
         #expect(value["Fields failed"] == String(fields.filter { $0[15] == "failed" }.count))
         #expect(value["Issues"] == "2" && value["Photos"] == "3")
@@ -280,7 +310,9 @@ struct ExportCommandTests {
         for outside in ["src=\"http", "href=\"http", "src='http", "href='http", "<link", "@import", "url(http"] {
             #expect(!page.contains(outside), "refers outside the page: \(outside)")
         }
-        let embedded = page.components(separatedBy: "data:image/jpeg;base64,").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        let embedded = page.components(separatedBy: "data:image/jpeg;base64,").dropFirst().map {
+            String($0.prefix { $0 != "\"" })
+        }
         #expect(embedded.count == 2)
         let decoded = embedded.compactMap { Data(base64Encoded: $0) }
         let fieldPhoto = try world.storedBytes(world.fieldPhoto)
@@ -336,7 +368,9 @@ struct ExportCommandTests {
         let written = try String(contentsOfFile: path, encoding: .utf8)
         #expect(written.hasPrefix("<!doctype html>"))
         #expect(written.hasSuffix("</html>\n"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["washroom.html"], "no temporary file is left")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["washroom.html"],
+            "no temporary file is left")
 
         let csvPath = folder.path("washroom.csv")
         let json = try world.jqc(["export", world.reportID, "--format", "csv", "-o", csvPath, "--json"])
@@ -378,8 +412,10 @@ struct ExportCommandTests {
         // A file name whose extension names no format: it says so, naming the extension, the formats and --format.
         let text = try world.jqc(["export", world.reportID, "-o", world.home.path("r.txt")])
         #expect(text.status == 2 && text.stdout.isEmpty)
-        #expect(text.stderr == "jqc: The format cannot be told from '.txt' ('\(world.home.path("r.txt"))'): add --format json, csv or html, or name the file .json, .csv or .html.\n",
-                "\(text.stderr)")
+        #expect(
+            text.stderr
+                == "jqc: The format cannot be told from '.txt' ('\(world.home.path("r.txt"))'): add --format json, csv or html, or name the file .json, .csv or .html.\n",
+            "\(text.stderr)")
         #expect(!FileManager.default.fileExists(atPath: world.home.path("r.txt")))
 
         let unknown = try world.jqc(["export", "0000dead-0000-4000-8000-000000000000", "--format", "json"])
@@ -392,7 +428,9 @@ struct ExportCommandTests {
         #expect(try JSONValue.parse(notJSON.stdout)["error"]?["code"]?.stringValue == "USAGE")
     }
 
-    @Test("--state and --all put several reports into one CSV under one header, or one JSON document; HTML stays one a page")
+    @Test(
+        "--state and --all put several reports into one CSV under one header, or one JSON document; HTML stays one a page"
+    )
     func severalReports() throws {
         let world = try ExportWorld()
         let started = try world.jqc(["start", "--template", "101", "--facility", "F-100", "--area", "A-102", "--json"])
@@ -433,9 +471,11 @@ struct ExportCommandTests {
         #expect(Set(try CSVReader.records(named.stdout).dropFirst().compactMap(\.first)) == [world.reportID, draftID])
 
         // Refused, with nothing written: HTML of several, no choice, two choices, a state that is none.
-        for arguments in [["--all", "--format", "html", "-o", folder.path("all.html")], ["--format", "csv"],
-                          ["--all", "--state", "DRAFT", "--format", "csv"], [world.reportID, "--all", "--format", "csv"],
-                          ["--state", "FINISHED", "--format", "csv"]] {
+        for arguments in [
+            ["--all", "--format", "html", "-o", folder.path("all.html")], ["--format", "csv"],
+            ["--all", "--state", "DRAFT", "--format", "csv"], [world.reportID, "--all", "--format", "csv"],
+            ["--state", "FINISHED", "--format", "csv"],
+        ] {
             let refused = try world.jqc(["export"] + arguments)
             #expect(refused.status == 2, "\(arguments): \(refused.stderr)")
             #expect(refused.stdout.isEmpty)

@@ -11,14 +11,18 @@ struct FormLogicCommandTests {
     /// A washroom-logic draft with no shower (the shower section hidden) and a poor odour.
     func noShower(_ profile: DemoProfile) throws -> String {
         let id = try profile.start(["--template", "washroom-logic", "--facility", "F-100"])
-        for (field, input) in [("1", "pass"), ("3", "2"), ("1", "fail"), ("7", "8"), ("8", "2"), ("11", "Poor"), ("12", "drain")] {
+        for (field, input) in [
+            ("1", "pass"), ("3", "2"), ("1", "fail"), ("7", "8"), ("8", "2"), ("11", "Poor"), ("12", "drain"),
+        ] {
             let outcome = try profile.jqc(["answer", id, field, input])
             try #require(outcome.status == 0, "answering \(field): \(outcome.stderr)")
         }
         return id
     }
 
-    @Test("explain prints the hiding condition as a tree with the value each leaf read; --json gives the same tree; --help exits 0")
+    @Test(
+        "explain prints the hiding condition as a tree with the value each leaf read; --json gives the same tree; --help exits 0"
+    )
     func explain() throws {
         let profile = try DemoProfile()
         let id = try noShower(profile)
@@ -41,9 +45,13 @@ struct FormLogicCommandTests {
         // Field 9 divides by field 7: with 7 at 0 it has no value, and explain says why.
         #expect(try profile.jqc(["answer", id, "7", "0"]).status == 0)
         let divided = try profile.jqc(["explain", id, "9"])
-        #expect(divided.stdout.contains("Calculated (calculate): now (no answer): division by zero in the calculation: field '7' is 0"),
-                "\(divided.stdout)")
-        #expect(try profile.document(["explain", id, "9"]).value["no_value_reason"] == "division by zero in the calculation: field '7' is 0")
+        #expect(
+            divided.stdout.contains(
+                "Calculated (calculate): now (no answer): division by zero in the calculation: field '7' is 0"),
+            "\(divided.stdout)")
+        #expect(
+            try profile.document(["explain", id, "9"]).value["no_value_reason"]
+                == "division by zero in the calculation: field '7' is 0")
 
         let help = try profile.jqc(["explain", "--help"])
         #expect(help.status == 0 && help.stdout.contains("LOCAL_ID") && help.stdout.contains("FIELD_ID"))
@@ -83,7 +91,9 @@ struct FormLogicCommandTests {
         #expect(html.contains("hidden-by-condition"))
     }
 
-    @Test("templates lint lists every logic problem with its field and a fix; import refuses the file and imports nothing")
+    @Test(
+        "templates lint lists every logic problem with its field and a fix; import refuses the file and imports nothing"
+    )
     func lintAndImport() throws {
         let profile = try DemoProfile()
         let file = Fixtures.url("templates/lint-logic.json").path
@@ -91,11 +101,14 @@ struct FormLogicCommandTests {
         #expect(status == 4)
         let problems = document["error"]?["problems"]?.arrayValue?.compactMap(\.stringValue) ?? []
         #expect(problems.count == 7, "\(problems)")
-        for (field, words) in [("a", "'zz', which is not in this form"), ("b", "a section that takes no answer"),
-                               ("c", "uses 'gt' on field 't'"), ("d", "with \"good\", but that field compares a number"),
-                               ("e", "fields 'e', 'f' form a cycle"), ("g", "cannot be used on a date field"),
-                               ("h", "has no 'op'")] {
-            #expect(problems.contains { $0.contains("field '\(field)': ") && $0.contains(words) }, "\(field): \(problems)")
+        for (field, words) in [
+            ("a", "'zz', which is not in this form"), ("b", "a section that takes no answer"),
+            ("c", "uses 'gt' on field 't'"), ("d", "with \"good\", but that field compares a number"),
+            ("e", "fields 'e', 'f' form a cycle"), ("g", "cannot be used on a date field"),
+            ("h", "has no 'op'"),
+        ] {
+            #expect(
+                problems.contains { $0.contains("field '\(field)': ") && $0.contains(words) }, "\(field): \(problems)")
         }
         let imported = try profile.jqc(["templates", "import", file])
         #expect(imported.status == 4)
@@ -103,7 +116,9 @@ struct FormLogicCommandTests {
         #expect(try profile.jqc(["start", "--template", "lint-logic", "--facility", "F-100"]).status == 3)
     }
 
-    @Test("an operator this jqc does not know: import refuses it as lint does; arrived from a newer server, the field is shown and not typed, nothing lost")
+    @Test(
+        "an operator this jqc does not know: import refuses it as lint does; arrived from a newer server, the field is shown and not typed, nothing lost"
+    )
     func unknownOperator() throws {
         let profile = try DemoProfile()
         let file = Fixtures.url("templates/logic-unknown-operator.json").path
@@ -116,20 +131,26 @@ struct FormLogicCommandTests {
         let document = try JSONValue.parse(try Data(contentsOf: URL(fileURLWithPath: file)))
         let object = try #require(document["templates"]?[0])
         let template = try #require(try? Template.decode(object).get())
-        try LocalStore.open(at: (profile.home as NSString).appendingPathComponent("jqc.sqlite")).upsertTemplates([template])
+        try LocalStore.open(at: (profile.home as NSString).appendingPathComponent("jqc.sqlite")).upsertTemplates([
+            template
+        ])
         let id = try profile.start(["--template", "logic-newer", "--facility", "F-100"])
         let typed = try profile.jqc(["answer", id, "2", "hello"])
         #expect(typed.status == 4)
-        #expect(typed.stderr.contains("matches_regex") && typed.stderr.split(separator: "\n").count == 1, "\(typed.stderr)")
+        #expect(
+            typed.stderr.contains("matches_regex") && typed.stderr.split(separator: "\n").count == 1, "\(typed.stderr)")
         #expect(try profile.jqc(["answer", id, "2", "--value-json", "\"kept\""]).status == 0)
         #expect(try profile.show(id)["answers"]?["2"] == "kept")
         let explained = try profile.jqc(["explain", id, "2"])
         #expect(explained.status == 0 && explained.stdout.contains("Unsupported here"))
         let shown = try profile.jqc(["show", id])
-        #expect(shown.stdout.contains("[2] Notes: kept  (unsupported here: its logic uses operator 'matches_regex'"), "\(shown.stdout)")
+        #expect(
+            shown.stdout.contains("[2] Notes: kept  (unsupported here: its logic uses operator 'matches_regex'"),
+            "\(shown.stdout)")
     }
 
-    @Test("the runner skips hidden fields, shows calculated values without asking, and /jump to a hidden field says why")
+    @Test(
+        "the runner skips hidden fields, shows calculated values without asking, and /jump to a hidden field says why")
     func runner() throws {
         let profile = try DemoProfile()
         let id = try profile.start(["--template", "washroom-logic", "--facility", "F-100"])
@@ -142,8 +163,12 @@ struct FormLogicCommandTests {
         #expect(out.contains("Fixtures counted"))
         #expect(out.contains("calculated: Broken share (%) = 30"), "\(out)")
         #expect(out.contains("calculated: Fixtures acceptable = "))
-        #expect(out.contains("Field '3' (Shower tiles) is hidden by condition: its section '2' (Shower) is shown only when field '1' eq \"pass\""), "\(out)")
-        #expect(out.contains("Field '9' (Broken share (%)) is calculated from other answers (now 30); it is never asked."))
+        #expect(
+            out.contains(
+                "Field '3' (Shower tiles) is hidden by condition: its section '2' (Shower) is shown only when field '1' eq \"pass\""
+            ), "\(out)")
+        #expect(
+            out.contains("Field '9' (Broken share (%)) is calculated from other answers (now 30); it is never asked."))
         let answers = try profile.show(id)["answers"]
         #expect(answers?["9"] == 30 && answers?["10"] == "fail" && answers?["11"] == "Good")
     }

@@ -23,10 +23,12 @@ struct FormLogicJourneyTests {
 
     /// The server's score of a report, from the inspector's history.
     func serverScore(_ server: ServerProcess, serverID: String) async throws -> Double? {
-        let session = try await HTTPTestClient().send("POST", server.url("/auth/login"),
-                                                      json: ["username": "inspector", "password": "inspector-pass"])
+        let session = try await HTTPTestClient().send(
+            "POST", server.url("/auth/login"),
+            json: ["username": "inspector", "password": "inspector-pass"])
         let token = try #require(session.data["access_token"]?.stringValue)
-        let history = try await HTTPTestClient().send("GET", server.url("/inspections?status=completed&limit=100&offset=0"), token: token)
+        let history = try await HTTPTestClient().send(
+            "GET", server.url("/inspections?status=completed&limit=100&offset=0"), token: token)
         let item = history.data["items"]?.arrayValue?.first { $0["server_id"]?.stringValue == serverID }
         return item?["score"]?.numberValue
     }
@@ -37,7 +39,8 @@ struct FormLogicJourneyTests {
         let profile = try DemoProfile.signedIn(to: server.baseURL)
 
         // Shower present, good tiles: the share of broken fixtures is calculated (1 of 10 = 10%, acceptable).
-        let good = try draft(profile, [("1", "pass"), ("3", "4"), ("5", "yes"), ("7", "10"), ("8", "1"), ("11", "good")])
+        let good = try draft(
+            profile, [("1", "pass"), ("3", "4"), ("5", "yes"), ("7", "10"), ("8", "1"), ("11", "good")])
         let goodAnswers = try profile.show(good)["answers"]
         #expect(goodAnswers?["9"] == 10, "calculated share: \(String(describing: goodAnswers))")
         #expect(goodAnswers?["10"] == "pass")
@@ -47,14 +50,18 @@ struct FormLogicJourneyTests {
 
         // No shower: tiles rated first, then the shower is marked absent, hiding the section;
         // a poor odour makes its source required.
-        let noShower = try draft(profile, [("1", "pass"), ("3", "1"), ("1", "fail"), ("7", "4"), ("8", "2"), ("11", "Poor")])
+        let noShower = try draft(
+            profile, [("1", "pass"), ("3", "1"), ("1", "fail"), ("7", "4"), ("8", "2"), ("11", "Poor")])
         let hidden = try profile.jqc(["answer", noShower, "4", "cracked"])
         #expect(hidden.status == 5, "a hidden field is not answered: \(hidden.stderr)")
-        #expect(hidden.stderr.contains("hidden by condition") && hidden.stderr.contains("field '1'"), "\(hidden.stderr)")
+        #expect(
+            hidden.stderr.contains("hidden by condition") && hidden.stderr.contains("field '1'"), "\(hidden.stderr)")
         #expect(try profile.show(noShower)["answers"]?["3"] == 1, "the hidden answer is kept while a draft")
         let missing = try profile.document(["complete", noShower])
         #expect(missing.status == 4)
-        #expect("\(missing.value)".contains("Odour source"), "field 12 is required when the odour is poor: \(missing.value)")
+        #expect(
+            "\(missing.value)".contains("Odour source"), "field 12 is required when the odour is poor: \(missing.value)"
+        )
         try #require(try profile.jqc(["answer", noShower, "12", "blocked drain"]).status == 0)
 
         // Poor tiles need a description; nothing counted leaves the share empty.
@@ -74,11 +81,15 @@ struct FormLogicJourneyTests {
             let (status, completed) = try profile.document(["complete", id])
             try #require(status == 0, "complete: \(completed)")
             let score = completed["score"]?.numberValue
-            #expect(score.map { abs($0 - expected) < 1e-9 } == true, "device score \(String(describing: score)), expected \(expected)")
+            #expect(
+                score.map { abs($0 - expected) < 1e-9 } == true,
+                "device score \(String(describing: score)), expected \(expected)")
             deviceScores[id] = score
         }
         let completedNoShower = try profile.show(noShower)
-        #expect(completedNoShower["answers"]?["3"] == .null, "complete drops the hidden field's answer; the key stays, null")
+        #expect(
+            completedNoShower["answers"]?["3"] == .null, "complete drops the hidden field's answer; the key stays, null"
+        )
         #expect(completedNoShower["answers"]?["12"] == "blocked drain")
         let store = try LocalStore.open(at: profile.storePath)
         let revisions = try store.revisions(of: try #require(UUID(uuidString: noShower)))
@@ -92,25 +103,33 @@ struct FormLogicJourneyTests {
             #expect(shown["state"] == "SYNCED", "report \(id): \(shown["state"] ?? nil) \(shown["last_error"] ?? nil)")
             let serverID = try #require(shown["server_id"]?.stringValue)
             let remote = try await serverScore(server, serverID: serverID)
-            #expect(remote.map { r in deviceScores[id]??.isEqual(r) ?? false } ?? false,
-                    "server \(String(describing: remote)), device \(String(describing: deviceScores[id]))")
+            #expect(
+                remote.map { r in deviceScores[id]??.isEqual(r) ?? false } ?? false,
+                "server \(String(describing: remote)), device \(String(describing: deviceScores[id]))")
         }
     }
 
-    @Test("a hand-made report answering a hidden field, leaving a conditionally required field empty, or with a wrong calculation is REJECTED naming the field")
+    @Test(
+        "a hand-made report answering a hidden field, leaving a conditionally required field empty, or with a wrong calculation is REJECTED naming the field"
+    )
     func handMade() async throws {
         let server = try ServerProcess(["--demo"])
-        let login = try await HTTPTestClient().send("POST", server.url("/auth/login"),
-                                                    json: ["username": "inspector", "password": "inspector-pass"])
+        let login = try await HTTPTestClient().send(
+            "POST", server.url("/auth/login"),
+            json: ["username": "inspector", "password": "inspector-pass"])
         let token = try #require(login.data["access_token"]?.stringValue)
         func sync(_ answers: [String: JSONValue]) async throws -> JSONValue {
             let report: JSONValue = [
-                "local_id": .string(UUID().uuidString.lowercased()), "template_id": "washroom-logic", "facility_id": "F-100",
+                "local_id": .string(UUID().uuidString.lowercased()), "template_id": "washroom-logic",
+                "facility_id": "F-100",
                 "payload": ["answers": .object(answers), "score": 1.0, "follow_up_required": false], "issues": [],
             ]
-            let response = try await HTTPTestClient().send("POST", server.url("/reports/sync"), json: [
-                "device_id": .string(UUID().uuidString.lowercased()), "app_version": "0.1.0", "schema_version": 1, "reports": [report],
-            ], token: token)
+            let response = try await HTTPTestClient().send(
+                "POST", server.url("/reports/sync"),
+                json: [
+                    "device_id": .string(UUID().uuidString.lowercased()), "app_version": "0.1.0", "schema_version": 1,
+                    "reports": [report],
+                ], token: token)
             try #require(response.status == 200, "sync: \(response.status)")
             return try #require(response.data["results"]?.arrayValue?.first)
         }
@@ -142,16 +161,18 @@ struct FormLogicJourneyTests {
 
 extension FormLogicJourneyTests {
     static let newerTemplates = #"""
-    {"templates": [{"id": "logic-newer", "name": "Logic from a newer server", "version": 1, "form_schema": {"fields": [
-      {"id": 1, "type": "text", "label": "Site code", "required": true},
-      {"id": 2, "type": "text", "label": "Notes", "visible_when": {"field": 1, "op": "matches_regex", "value": "^A"}},
-      {"id": 3, "type": "number", "label": "Bins counted"},
-      {"id": 4, "type": "number", "label": "Litres per bin", "calculate": {"div": [240, {"field": 3}]}},
-      {"id": 5, "type": "text", "label": "Shape", "visible_when": "when the site is big"}
-    ]}}]}
-    """#
+        {"templates": [{"id": "logic-newer", "name": "Logic from a newer server", "version": 1, "form_schema": {"fields": [
+          {"id": 1, "type": "text", "label": "Site code", "required": true},
+          {"id": 2, "type": "text", "label": "Notes", "visible_when": {"field": 1, "op": "matches_regex", "value": "^A"}},
+          {"id": 3, "type": "number", "label": "Bins counted"},
+          {"id": 4, "type": "number", "label": "Litres per bin", "calculate": {"div": [240, {"field": 3}]}},
+          {"id": 5, "type": "text", "label": "Shape", "visible_when": "when the site is big"}
+        ]}}]}
+        """#
 
-    @Test("a template synced from a server with an unknown operator, a malformed condition and a division by zero: nothing crashes, nothing is lost, the report syncs")
+    @Test(
+        "a template synced from a server with an unknown operator, a malformed condition and a division by zero: nothing crashes, nothing is lost, the report syncs"
+    )
     func newerTemplate() async throws {
         let server = try ServerProcess(["--demo"]) { db in
             let file = db + ".newer-templates.json"

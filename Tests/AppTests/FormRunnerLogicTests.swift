@@ -39,8 +39,12 @@ struct FormRunnerLogicTests {
     @Test("/jump to a hidden field says which condition hides it; to a calculated one, its value; the screen stays")
     func jumps() {
         var runner = runner()
-        #expect(runner.handle("/jump 2") == .message("Field '2' (Tiles) is hidden by condition: it is shown only when field '1' eq \"pass\"."))
-        #expect(runner.handle("/jump 3") == .message("Field '3' (Share) is calculated from other answers (now 25); it is never asked."))
+        #expect(
+            runner.handle("/jump 2")
+                == .message("Field '2' (Tiles) is hidden by condition: it is shown only when field '1' eq \"pass\"."))
+        #expect(
+            runner.handle("/jump 3")
+                == .message("Field '3' (Share) is calculated from other answers (now 25); it is never asked."))
         #expect(runner.current?.id == "1")
         #expect(runner.handle("/jump 4") == .show)
         #expect(runner.current?.id == "4")

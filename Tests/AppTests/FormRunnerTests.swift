@@ -33,7 +33,9 @@ struct FormRunnerTests {
         var runner = FormRunner(schema: schema, registry: registry, resume: nil)
         #expect(runner.handle("4") == .save("1", .typed("4")))
         runner.go(to: "3")
-        #expect(runner.handle("Fixture=Sink;Problem=leak", holdsRows: true) == .save("3", .addRow("Fixture=Sink;Problem=leak")))
+        #expect(
+            runner.handle("Fixture=Sink;Problem=leak", holdsRows: true)
+                == .save("3", .addRow("Fixture=Sink;Problem=leak")))
     }
 
     @Test("back, skip, jump and Enter move between fields")
@@ -50,7 +52,9 @@ struct FormRunnerTests {
         #expect(runner.current?.id == "4")
         #expect(runner.handle("/j 1") == .show, "a number is a position when no field has that id")
         #expect(runner.current?.id == "1")
-        #expect(runner.handle("/jump 99") == .message("No field '99' in this form; use a field id or a number from 1 to 4."))
+        #expect(
+            runner.handle("/jump 99") == .message("No field '99' in this form; use a field id or a number from 1 to 4.")
+        )
     }
 
     @Test("past the last field there is the end screen, where answers are refused")
@@ -58,7 +62,10 @@ struct FormRunnerTests {
         var runner = FormRunner(schema: schema, registry: registry, resume: "4")
         runner.advance()
         #expect(runner.current == nil)
-        #expect(runner.handle("x") == .message("You are past the last field: /done completes the report, /b goes back, /q saves and quits."))
+        #expect(
+            runner.handle("x")
+                == .message(
+                    "You are past the last field: /done completes the report, /b goes back, /q saves and quits."))
         #expect(runner.handle("/b") == .show)
         #expect(runner.current?.id == "4")
     }
@@ -71,6 +78,9 @@ struct FormRunnerTests {
         #expect(runner.handle("/q") == .quit)
         #expect(runner.handle("/help") == .help)
         #expect(runner.handle("//etc/hosts is fine") == .save("4", .typed("/etc/hosts is fine")))
-        #expect(runner.handle("/frob") == .message("'/frob' is not a runner command; type /help for the list, or // to start an answer with '/'."))
+        #expect(
+            runner.handle("/frob")
+                == .message(
+                    "'/frob' is not a runner command; type /help for the list, or // to start an answer with '/'."))
     }
 }

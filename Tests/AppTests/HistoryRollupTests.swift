@@ -44,7 +44,11 @@ struct HistoryRollupTests {
         let items = try #require(all.value["items"]?.arrayValue)
         #expect(Set(items.compactMap { $0["server_id"]?.stringValue }) == serverIDs)
         #expect(Set(items.compactMap { $0["local_id"]?.stringValue }) == Set([first, second]))
-        #expect(items.allSatisfy { $0["template_id"] == "101" && $0["facility_id"] == "F-100" && $0["inspector"]?["display_name"]?.stringValue != nil })
+        #expect(
+            items.allSatisfy {
+                $0["template_id"] == "101" && $0["facility_id"] == "F-100"
+                    && $0["inspector"]?["display_name"]?.stringValue != nil
+            })
 
         let page = try profile.document(["history", "--limit", "1", "--offset", "1"])
         #expect(page.status == 0)
@@ -56,7 +60,8 @@ struct HistoryRollupTests {
 
         let listed = try profile.jqc(["history"])
         for id in serverIDs {
-            #expect(listed.stdout.contains(" \(id)\n"), "the whole server id, as show and export need it: \(listed.stdout)")
+            #expect(
+                listed.stdout.contains(" \(id)\n"), "the whole server id, as show and export need it: \(listed.stdout)")
         }
 
         let human = try profile.jqc(["history", "--limit", "1"])
@@ -111,7 +116,8 @@ struct HistoryRollupTests {
         #expect(online.value["cached"] == false)
         #expect(online.value["cached_at"] == nil)
         #expect(online.value["generated_at"]?.stringValue?.isEmpty == false)
-        let line = try #require(online.value["inspectors"]?.arrayValue?.first { $0["display_name"]?.stringValue == inspectorName })
+        let line = try #require(
+            online.value["inspectors"]?.arrayValue?.first { $0["display_name"]?.stringValue == inspectorName })
         #expect(line["completed"] == 1)
         #expect(line["pending_follow_up"]?.integerValue != nil)
 
@@ -128,7 +134,9 @@ struct HistoryRollupTests {
         #expect(cachedJSON.value["generated_at"] == online.value["generated_at"])
     }
 
-    @Test("E-13/AC-14: rollup offline with no saved copy is ROLLUP_REQUIRES_NETWORK (75); status, list and drafts still work")
+    @Test(
+        "E-13/AC-14: rollup offline with no saved copy is ROLLUP_REQUIRES_NETWORK (75); status, list and drafts still work"
+    )
     func rollupOfflineNoCache() throws {
         let gone = try ServerProcess(["--demo"])
         let supervisor = try signedIn(to: gone.baseURL, as: "supervisor")

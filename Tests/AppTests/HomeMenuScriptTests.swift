@@ -11,12 +11,16 @@ import JQCCore
 struct HomeMenuScriptTests {
     /// Runs the menu on a demo profile with these lines as input, then end of input.
     func run(_ lines: [String], profile: DemoProfile) throws -> (code: Int32, output: [String]) {
-        let context = AppContext(profile: Profile.resolve(home: profile.home, environment: [:]),
-                                 registry: FieldTypeRegistry.builtIn(), style: .plain, json: false,
-                                 stdinIsTerminal: false, environment: [:])
+        let context = AppContext(
+            profile: Profile.resolve(home: profile.home, environment: [:]),
+            registry: FieldTypeRegistry.builtIn(), style: .plain, json: false,
+            stdinIsTerminal: false, environment: [:])
         var input = lines[...]
         var output: [String] = []
-        let io = MenuIO(readLine: { output.append($0); return input.popFirst() }, write: { output.append($0) })
+        let io = MenuIO(
+            readLine: {
+                output.append($0); return input.popFirst()
+            }, write: { output.append($0) })
         let code = try HomeMenu(context: context, io: io).run()
         return (code, output)
     }
@@ -77,7 +81,9 @@ struct HomeMenuConflictTests {
         let id = try ConflictCommandTests().conflicted(profile)
         let (code, output) = try HomeMenuScriptTests().run(["3", "1", "v", "f", "x", "m", "m", "q"], profile: profile)
         #expect(code == 0)
-        #expect(output.contains { $0.contains("keep mine") } && output.contains { $0.contains("choose field by field") }, "\(output)")
+        #expect(
+            output.contains { $0.contains("keep mine") } && output.contains { $0.contains("choose field by field") },
+            "\(output)")
         #expect(output.contains("2 fields differ."), "\(output)")
         #expect(output.contains("! Type m for yours or s for the server's."), "\(output)")
         #expect(output.contains { $0.contains("PENDING on top of server revision 2") }, "\(output)")
@@ -87,7 +93,8 @@ struct HomeMenuConflictTests {
         #expect(shown["answers"]?["15"] == "Sam (corrected)", "field 15: mine was kept")
     }
 
-    @Test("choosing the server's side for an answer the signature never saw is refused and the report stays in conflict")
+    @Test(
+        "choosing the server's side for an answer the signature never saw is refused and the report stays in conflict")
     func mixedSidesUnderSignatureRefused() throws {
         let profile = try DemoProfile()
         let id = try ConflictCommandTests().conflicted(profile)

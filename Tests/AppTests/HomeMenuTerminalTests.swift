@@ -8,7 +8,8 @@ struct HomeMenuTerminalTests {
 
     /// Runs the menu in an 80x24 terminal; when it ends, the shell says how it exited and waits.
     func menu(_ profile: DemoProfile) throws -> Terminal {
-        let command = "sh -c '\(Programs.path("jqc")) --home \(profile.home); echo menu exited with \\$?; exec sleep 60'"
+        let command =
+            "sh -c '\(Programs.path("jqc")) --home \(profile.home); echo menu exited with \\$?; exec sleep 60'"
         return try Terminal(command, environment: environment)
     }
 
@@ -104,7 +105,9 @@ struct HomeMenuTerminalTests {
         #expect(screen.contains("Assignments to do (3)"))
         try terminal.type("6")
         let history = try terminal.waitFor("Reports still on this device are under All reports.")
-        #expect(history.contains("Sign in with 'jqc login --server URL --username NAME' first; nothing on this\ndevice was lost."))
+        #expect(
+            history.contains(
+                "Sign in with 'jqc login --server URL --username NAME' first; nothing on this\ndevice was lost."))
         try terminal.type("q")
         try terminal.waitFor("menu exited with 0")
     }

@@ -36,7 +36,9 @@ struct HostileServerTests {
     }
 
     /// Runs `jqc sync` against one canned answer (repeated for every request) and returns the outcome.
-    func syncAgainst(_ answer: Data, _ profile: DemoProfile) throws -> (human: ProcessOutcome, json: (status: Int32, value: JSONValue)) {
+    func syncAgainst(_ answer: Data, _ profile: DemoProfile) throws -> (
+        human: ProcessOutcome, json: (status: Int32, value: JSONValue)
+    ) {
         let canned = try CannedHTTPServer([answer])
         defer { canned.stop() }
         try pointSession(of: profile, at: canned.baseURL)
@@ -49,22 +51,28 @@ struct HostileServerTests {
     /// What a person sees: stdout and stderr together, with no crash or stack trace.
     func expectClean(_ outcome: ProcessOutcome) {
         let text = outcome.stdout + outcome.stderr
-        #expect(!text.contains("Fatal error") && !text.contains("Stack dump") && !text.contains("<html") && !text.contains("0x"),
-                "no crash, no HTML echoed: \(text)")
+        #expect(
+            !text.contains("Fatal error") && !text.contains("Stack dump") && !text.contains("<html")
+                && !text.contains("0x"),
+            "no crash, no HTML echoed: \(text)")
     }
 
-    @Test("a 502 HTML page from a proxy: sync exits 75 in one clear line; the PENDING report and its answers are intact")
+    @Test(
+        "a 502 HTML page from a proxy: sync exits 75 in one clear line; the PENDING report and its answers are intact")
     func htmlErrorPage() throws {
         let profile = try signedIn()
         let id = try pendingReport(profile)
         let before = try profile.show(id)
-        let page = CannedHTTPServer.response(status: 502, contentType: "text/html",
-                                             "<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>")
+        let page = CannedHTTPServer.response(
+            status: 502, contentType: "text/html",
+            "<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>")
         let (human, json) = try syncAgainst(page, profile)
         #expect(human.status == 75, "\(human.stdout)\(human.stderr)")
         expectClean(human)
         #expect(human.stderr.split(separator: "\n").count <= 1, "\(human.stderr)")
-        #expect(human.stderr.contains("HTTP 502") && human.stderr.contains("Waiting for network. 1 report pending."), "\(human.stderr)")
+        #expect(
+            human.stderr.contains("HTTP 502") && human.stderr.contains("Waiting for network. 1 report pending."),
+            "\(human.stderr)")
         #expect(human.stdout.isEmpty, "\(human.stdout)")
         // The second run (a person asking again: the report is sent at once, backoff or not) meets the same page: 75, not 0,
         // and the document says why.
@@ -87,7 +95,8 @@ struct HostileServerTests {
         let profile = try signedIn()
         let id = try pendingReport(profile)
         let before = try profile.show(id)
-        let garbage = CannedHTTPServer.response(status: 200, contentType: "application/json", "{\"data\": {\"facilities\": [{\"id\": \"F-1")
+        let garbage = CannedHTTPServer.response(
+            status: 200, contentType: "application/json", "{\"data\": {\"facilities\": [{\"id\": \"F-1")
         let (human, json) = try syncAgainst(garbage, profile)
         #expect(human.status == 1, "\(human.stdout)\(human.stderr)")
         expectClean(human)
@@ -101,14 +110,18 @@ struct HostileServerTests {
         #expect(after["last_error"]?["code"] == "INVALID_RESPONSE", "the attempt is recorded for the retry policy")
     }
 
-    @Test("AC-13: retention 0 days; a SYNCED report with an UPLOADED photo stays while it awaits review, and once its approval has arrived is removed with its file at the next sync; the server keeps it")
+    @Test(
+        "AC-13: retention 0 days; a SYNCED report with an UPLOADED photo stays while it awaits review, and once its approval has arrived is removed with its file at the next sync; the server keeps it"
+    )
     func retention() async throws {
         let server = try Self.demo.get()
         let profile = try signedIn()
         #expect(try profile.jqc(["settings", "retention-days", "0"]).status == 0)
         let id = try profile.startDraft()
         try profile.answerRequired(id)
-        #expect(try profile.jqc(["photo", "add", id, "--field", "14", try profile.writeJPEG("kept.jpg", seed: 11)]).status == 0)
+        #expect(
+            try profile.jqc(["photo", "add", id, "--field", "14", try profile.writeJPEG("kept.jpg", seed: 11)]).status
+                == 0)
         #expect(try profile.jqc(["complete", id]).status == 0)
         let photoFiles = try profile.photoFolderContents()
         #expect(!photoFiles.isEmpty)
@@ -139,7 +152,8 @@ struct HostileServerTests {
 
         // The server copy is untouched: the report and its photo are still there.
         let path = profile.directory.path("credentials.json")
-        let token = try #require(try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: path)))["access_token"]?.stringValue)
+        let token = try #require(
+            try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: path)))["access_token"]?.stringValue)
         let response = try await HTTPTestClient().send("GET", server.url("/reports/\(serverID)"), token: token)
         #expect(response.status == 200)
         #expect(response.data["report"]?["local_id"]?.stringValue == id)

@@ -17,21 +17,21 @@ struct InspectionJourneyTests {
 
         // Answer every answerable field type as a person types it.
         let typed: [(String, [String])] = [
-            ("2", ["4"]),                                  // rating, weight 2
-            ("3", ["3/5"]),                                // rating
-            ("4", ["pass"]),                               // pass_fail, critical
-            ("5", ["yes"]),                                // checkbox
-            ("6", ["2"]),                                  // radio by number: Acceptable
-            ("7", ["night shift"]),                        // select by text, any case
-            ("9", ["1, 3"]),                               // checkbox group by numbers
-            ("10", ["12"]),                                // number
-            ("11", ["2026-11-28"]),                        // date
+            ("2", ["4"]), // rating, weight 2
+            ("3", ["3/5"]), // rating
+            ("4", ["pass"]), // pass_fail, critical
+            ("5", ["yes"]), // checkbox
+            ("6", ["2"]), // radio by number: Acceptable
+            ("7", ["night shift"]), // select by text, any case
+            ("9", ["1, 3"]), // checkbox group by numbers
+            ("10", ["12"]), // number
+            ("11", ["2026-11-28"]), // date
             ("12", ["Fixture=Sink 2;Problem=leak;Action=call plumber", "--add-row"]),
             ("12", ["Fixture=Dryer;Problem=noisy;Action=replace", "--add-row"]),
-            ("15", ["Sam Attendant"]),                     // text
-            ("16", ["ops@example.com"]),                   // email
-            ("17", ["Mop bucket left in the corridor"]),   // textarea
-            ("18", ["Dana Inspector"]),                    // signature
+            ("15", ["Sam Attendant"]), // text
+            ("16", ["ops@example.com"]), // email
+            ("17", ["Mop bucket left in the corridor"]), // textarea
+            ("18", ["Dana Inspector"]), // signature
         ]
         for (field, arguments) in typed {
             let outcome = try profile.jqc(["answer", id, field] + arguments)
@@ -41,7 +41,9 @@ struct InspectionJourneyTests {
 
         // Flag an issue with a photo.
         let tap = try profile.writeJPEG("tap.jpg", width: 320, height: 240, seed: 9)
-        let (issueStatus, issue) = try profile.document(["issue", "add", id, "--severity", "high", "--description", "Leaking tap", "--photo", tap])
+        let (issueStatus, issue) = try profile.document([
+            "issue", "add", id, "--severity", "high", "--description", "Leaking tap", "--photo", tap,
+        ])
         try #require(issueStatus == 0, "\(issue)")
         let issueID = try #require(issue["local_id"]?.stringValue)
 
@@ -66,7 +68,8 @@ struct InspectionJourneyTests {
         #expect(refused.stderr.contains("of 1.0 MB used"))
         let shown = try profile.show(id)
         let photos = try #require(shown["photos"]?.arrayValue)
-        #expect(photos.count == added + 1, "the field photos that fit and the issue's photo; nothing from the refused one")
+        #expect(
+            photos.count == added + 1, "the field photos that fit and the issue's photo; nothing from the refused one")
         #expect(shown["answers"]?["14"]?.arrayValue?.count == added)
         #expect(photos.contains { $0["issue_local_id"]?.stringValue == issueID })
 
@@ -89,7 +92,9 @@ struct InspectionJourneyTests {
         let childShown = try profile.show(childID)
         let childAnswers = try #require(childShown["answers"]?.objectValue)
         for copied in ["5", "6", "7", "9", "10", "11", "12", "15", "16", "17"] {
-            #expect(childAnswers[copied] != nil && childAnswers[copied] == parentAnswers[copied], "field \(copied) is copied")
+            #expect(
+                childAnswers[copied] != nil && childAnswers[copied] == parentAnswers[copied],
+                "field \(copied) is copied")
         }
         for fresh in ["2", "3", "4", "14", "18"] {
             #expect(childAnswers[fresh] == nil, "field \(fresh) starts blank")
@@ -104,7 +109,8 @@ struct InspectionJourneyTests {
         #expect(try profile.show(id)["follow_up_required"] == false)
 
         // Export in all three formats.
-        let jsonPath = profile.path("report.json"), csvPath = profile.path("report.csv"), htmlPath = profile.path("report.html")
+        let jsonPath = profile.path("report.json"), csvPath = profile.path("report.csv"),
+            htmlPath = profile.path("report.html")
         for (format, path) in [("json", jsonPath), ("csv", csvPath), ("html", htmlPath)] {
             let outcome = try profile.jqc(["export", id, "--format", format, "-o", path])
             try #require(outcome.status == 0, "export \(format): \(outcome.stderr)")

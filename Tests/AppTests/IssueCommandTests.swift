@@ -5,14 +5,18 @@ import TestSupport
 
 @Suite("jqc issue add and jqc issues")
 struct IssueCommandTests {
-    @Test("an issue flagged with a photo is listed by 'issues' with its report, severity and photo, and shown on the report")
+    @Test(
+        "an issue flagged with a photo is listed by 'issues' with its report, severity and photo, and shown on the report"
+    )
     func issueWithPhoto() throws {
         let profile = try DemoProfile()
         let id = try profile.startDraft()
         let photo = try profile.writeJPEG("dryer.jpg")
 
-        let (status, added) = try profile.document(["issue", "add", id, "--severity", "HIGH",
-                                                "--description", "  Hand dryer broken  ", "--photo", photo])
+        let (status, added) = try profile.document([
+            "issue", "add", id, "--severity", "HIGH",
+            "--description", "  Hand dryer broken  ", "--photo", photo,
+        ])
         #expect(status == 0)
         let issueID = try #require(added["local_id"]?.stringValue)
         let photoID = try #require(added["photo_local_id"]?.stringValue)
@@ -39,7 +43,9 @@ struct IssueCommandTests {
         #expect(human.stdout.contains("Hand dryer broken"))
         #expect(human.stdout.contains("HIGH"))
 
-        let flagged = try profile.jqc(["issue", "add", id, "--severity", "low", "--description", "Mirror smudged", "--photo", photo])
+        let flagged = try profile.jqc([
+            "issue", "add", id, "--severity", "low", "--description", "Mirror smudged", "--photo", photo,
+        ])
         #expect(flagged.status == 0)
         #expect(flagged.stdout.contains("of 25.0 MB used, "))
     }
@@ -50,7 +56,8 @@ struct IssueCommandTests {
         let first = try profile.startDraft()
         let second = try profile.startDraft()
         #expect(try profile.jqc(["issue", "add", first, "--severity", "low", "--description", "Older"]).status == 0)
-        #expect(try profile.jqc(["issue", "add", second, "--severity", "critical", "--description", "Newer"]).status == 0)
+        #expect(
+            try profile.jqc(["issue", "add", second, "--severity", "critical", "--description", "Newer"]).status == 0)
 
         let issues = try #require(try profile.document(["issues"]).value["issues"]?.arrayValue)
         #expect(issues.map { $0["description"]?.stringValue } == ["Newer", "Older"])
@@ -63,12 +70,17 @@ struct IssueCommandTests {
         let profile = try DemoProfile()
         let id = try profile.startDraft()
 
-        let (status, refused) = try profile.document(["issue", "add", id, "--severity", "urgent", "--description", "Leak"])
+        let (status, refused) = try profile.document([
+            "issue", "add", id, "--severity", "urgent", "--description", "Leak",
+        ])
         #expect(status == 4)
         #expect(refused.errorMessage.contains("'urgent' is not a severity; use low, medium, high or critical."))
         let typo = try profile.jqc(["issue", "add", id, "--severity", "hihg", "--description", "Leak"])
         #expect(typo.status == 4)
-        #expect(typo.stderr == "jqc: No issue was flagged: 'hihg' is not a severity; did you mean 'high'? Use low, medium, high or critical.\n", "\(typo.stderr)")
+        #expect(
+            typo.stderr
+                == "jqc: No issue was flagged: 'hihg' is not a severity; did you mean 'high'? Use low, medium, high or critical.\n",
+            "\(typo.stderr)")
         let empty = try profile.jqc(["issue", "add", id, "--severity", "low", "--description", "   "])
         #expect(empty.status == 4)
         #expect(empty.stderr.contains("The description is empty"))
@@ -82,15 +94,19 @@ struct IssueCommandTests {
         let profile = try DemoProfile()
         let id = try profile.startDraft()
 
-        let (status, refused) = try profile.document(["issue", "add", id, "--severity", "medium", "--description", "Stain",
-                                                  "--photo", profile.path("missing.jpg")])
+        let (status, refused) = try profile.document([
+            "issue", "add", id, "--severity", "medium", "--description", "Stain",
+            "--photo", profile.path("missing.jpg"),
+        ])
         #expect(status == 4)
         #expect(refused.errorCode == "PERMISSION_PHOTO_DENIED")
         #expect(refused.errorMessage.hasPrefix("The issue was not flagged because its photo was refused: "))
 
         #expect(try profile.jqc(["settings", "storage-floor-mb", "100000000"]).status == 0)
         let photo = try profile.writeJPEG("stain.jpg")
-        let low = try profile.document(["issue", "add", id, "--severity", "medium", "--description", "Stain", "--photo", photo])
+        let low = try profile.document([
+            "issue", "add", id, "--severity", "medium", "--description", "Stain", "--photo", photo,
+        ])
         #expect(low.status == 5)
         #expect(low.value.errorCode == "STORAGE_LOW")
 
@@ -102,8 +118,9 @@ struct IssueCommandTests {
     func photoForAnIssue() throws {
         let profile = try DemoProfile()
         let id = try profile.startDraft()
-        let issueID = try #require(try profile.document(["issue", "add", id, "--severity", "low", "--description", "Bin full"])
-            .value["local_id"]?.stringValue)
+        let issueID = try #require(
+            try profile.document(["issue", "add", id, "--severity", "low", "--description", "Bin full"])
+                .value["local_id"]?.stringValue)
         let photo = try profile.writePNG("bin.png")
 
         let (status, added) = try profile.document(["photo", "add", id, "--issue", String(issueID.prefix(8)), photo])

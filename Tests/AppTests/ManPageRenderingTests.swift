@@ -25,9 +25,11 @@ struct ManPageRenderingTests {
         text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
-    @Test("each example of jqc's man page is a line of its own, as in --help", arguments: [
-        ["login"], ["export"], ["issue", "add"], ["explain"],
-    ])
+    @Test(
+        "each example of jqc's man page is a line of its own, as in --help",
+        arguments: [
+            ["login"], ["export"], ["issue", "add"], ["explain"],
+        ])
     func examplesOnTheirOwnLines(_ command: [String]) throws {
         let help = try Programs.run("jqc", command + ["--help"]).stdout
         let examples = help.split(separator: "\n").map(String.init).filter { $0.hasPrefix("  jqc ") }
@@ -39,13 +41,17 @@ struct ManPageRenderingTests {
         }
     }
 
-    @Test("the page has a date, lists exit 141, and renders without a warning", arguments: ["jqc", "jqc-agent", "jqc-server"])
+    @Test(
+        "the page has a date, lists exit 141, and renders without a warning",
+        arguments: ["jqc", "jqc-agent", "jqc-server"])
     func dateAndExitStatus(_ program: String) throws {
         let (text, warnings) = try rendered(program)
         #expect(warnings.isEmpty, "\(program): \(warnings)")
         let page = lines(text)
         let foot = try #require(page.last)
-        #expect(foot.range(of: #"\d{4}-\d{2}-\d{2}"#, options: .regularExpression) != nil, "\(program): no date in '\(foot)'")
+        #expect(
+            foot.range(of: #"\d{4}-\d{2}-\d{2}"#, options: .regularExpression) != nil,
+            "\(program): no date in '\(foot)'")
         let status = try #require(page.firstIndex(of: "EXIT STATUS"), "\(program): no EXIT STATUS")
         let section = page[(status + 1)...].prefix { $0 != $0.uppercased() || $0.isEmpty || $0.first?.isNumber == true }
         #expect(section.contains { $0.hasPrefix("0 ") }, "\(program): \(section)")

@@ -7,8 +7,10 @@ struct MenuScreenTests {
     let home = MenuScreen(
         title: "JanitorialQC",
         lines: ["Type a number or a letter and press Enter."],
-        items: ["Assignments to do (3)", "Drafts to resume (0)", "Pending sync (0)", "Issues (0)", "Facilities (3)",
-                "History", "Settings", "Start from a template", "All reports (0)"],
+        items: [
+            "Assignments to do (3)", "Drafts to resume (0)", "Pending sync (0)", "Issues (0)", "Facilities (3)",
+            "History", "Settings", "Start from a template", "All reports (0)",
+        ],
         keys: [MenuScreen.Key("q", "quit")],
         footer: ["offline · 0 pending · 0 conflicts · 0 failed"])
 
@@ -27,15 +29,19 @@ struct MenuScreenTests {
     func messageWrapped() {
         let message = "Sign in with 'jqc login --server URL --username NAME' first; nothing on this device was lost."
         let lines = MenuScreen.wrap(message, width: 40)
-        #expect(lines == ["Sign in with 'jqc login --server URL", "--username NAME' first; nothing on this",
-                          "device was lost."])
+        #expect(
+            lines == [
+                "Sign in with 'jqc login --server URL", "--username NAME' first; nothing on this",
+                "device was lost.",
+            ])
         #expect(MenuScreen.wrap("", width: 40).isEmpty)
     }
 
     @Test("long lines are cut to the width, marked, in ASCII without a UTF-8 locale")
     func longLinesCut() {
-        let wide = MenuScreen(title: String(repeating: "T", count: 100), lines: [String(repeating: "x", count: 200)],
-                              header: String(repeating: "H", count: 120), items: [String(repeating: "y", count: 90)])
+        let wide = MenuScreen(
+            title: String(repeating: "T", count: 100), lines: [String(repeating: "x", count: 200)],
+            header: String(repeating: "H", count: 120), items: [String(repeating: "y", count: 90)])
         let plain = wide.render(width: 80, style: .plain)
         #expect(plain.allSatisfy { $0.count <= 80 })
         #expect(plain[2].hasSuffix("~"))
@@ -52,8 +58,9 @@ struct MenuScreenTests {
 
     @Test("a column header sits over the items, aligned past the numbers")
     func header() {
-        let screen = MenuScreen(title: "Drafts", header: "ID        STATE",
-                                items: (1...10).map { "item \($0)" })
+        let screen = MenuScreen(
+            title: "Drafts", header: "ID        STATE",
+            items: (1...10).map { "item \($0)" })
         let lines = screen.render(style: .plain)
         #expect(lines.contains("     ID        STATE"))
         #expect(lines.contains("  1) item 1"))
@@ -76,7 +83,8 @@ struct MenuScreenTests {
         #expect(home.parse("") == .invalid("Type a number from 1 to 9 or q and press Enter."))
         let keysOnly = MenuScreen(title: "History", keys: [MenuScreen.Key("b", "back"), MenuScreen.Key("q", "quit")])
         #expect(keysOnly.parse("1") == .invalid("There are no numbered choices here; type b or q."))
-        let one = MenuScreen(title: "One", items: ["only"], keys: [MenuScreen.Key("b", "back"), MenuScreen.Key("q", "quit")])
+        let one = MenuScreen(
+            title: "One", items: ["only"], keys: [MenuScreen.Key("b", "back"), MenuScreen.Key("q", "quit")])
         #expect(one.validChoices == "1, b or q")
         #expect(one.parse("2") == .invalid("There is no 2 here; type 1, b or q."))
     }
@@ -86,7 +94,9 @@ struct MenuScreenTests {
 struct MenuScreenKeyTests {
     @Test("keys that do not fit one line wrap onto the next, every one shown whole")
     func keysWrap() {
-        let keys = ["continue the form", "complete", "add photos", "flag an issue", "export", "delete draft", "back", "quit"]
+        let keys = [
+            "continue the form", "complete", "add photos", "flag an issue", "export", "delete draft", "back", "quit",
+        ]
         let letters = ["r", "c", "p", "i", "e", "d", "b", "q"]
         let screen = MenuScreen(title: "Report", keys: zip(letters, keys).map { MenuScreen.Key($0, $1) })
         let lines = screen.render(width: 80, style: .plain)

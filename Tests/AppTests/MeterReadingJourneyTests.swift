@@ -10,12 +10,12 @@ import TestSupport
 @Suite("A meter reading with its photo, from device to server")
 struct MeterReadingJourneyTests {
     static let templates = #"""
-    {"templates": [{"id": "meters", "name": "Plant room", "version": 1, "form_schema": {"fields": [
-      {"id": "power", "type": "meter_reading", "label": "Electricity meter", "required": true, "unit": "kWh"},
-      {"id": "water", "type": "meter_reading", "label": "Water meter", "unit": "m3"},
-      {"id": "high", "type": "text", "label": "Why so high?", "visible_when": {"field": "power", "op": "gt", "value": 50000}}
-    ]}}]}
-    """#
+        {"templates": [{"id": "meters", "name": "Plant room", "version": 1, "form_schema": {"fields": [
+          {"id": "power", "type": "meter_reading", "label": "Electricity meter", "required": true, "unit": "kWh"},
+          {"id": "water", "type": "meter_reading", "label": "Water meter", "unit": "m3"},
+          {"id": "high", "type": "text", "label": "Why so high?", "visible_when": {"field": "power", "op": "gt", "value": 50000}}
+        ]}}]}
+        """#
 
     func profileWithTemplate(server: ServerProcess? = nil) throws -> DemoProfile {
         let profile = try DemoProfile()
@@ -51,7 +51,8 @@ struct MeterReadingJourneyTests {
         #expect(!page.contains("Other photos"), "the photo is shown under its field, not as a stray")
     }
 
-    @Test("in the runner a path attaches the dial's photo and a number is the reading; a condition compares the reading")
+    @Test(
+        "in the runner a path attaches the dial's photo and a number is the reading; a condition compares the reading")
     func runner() throws {
         let profile = try profileWithTemplate()
         let id = try profile.start(["--template", "meters", "--facility", "F-100"])
@@ -74,12 +75,14 @@ struct MeterReadingJourneyTests {
             guard imported.status == 0 else { throw ServerLaunchError(message: imported.stderr) }
         }
         let profile = try profileWithTemplate()
-        let login = try profile.jqc(["login", "--server", server.baseURL, "--username", "inspector", "--password-stdin"],
-                                    stdin: "inspector-pass\n")
+        let login = try profile.jqc(
+            ["login", "--server", server.baseURL, "--username", "inspector", "--password-stdin"],
+            stdin: "inspector-pass\n")
         try #require(login.status == 0, "login: \(login.stderr)")
         let id = try profile.start(["--template", "meters", "--facility", "F-100"])
         #expect(try profile.jqc(["answer", id, "power", "48213.7"]).status == 0)
-        #expect(try profile.jqc(["photo", "add", id, "--field", "power", try profile.writeJPEG("dial.jpg")]).status == 0)
+        #expect(
+            try profile.jqc(["photo", "add", id, "--field", "power", try profile.writeJPEG("dial.jpg")]).status == 0)
         let completed = try profile.jqc(["complete", id])
         #expect(completed.status == 0, "\(completed.stderr)")
         let sync = try profile.jqc(["sync"])

@@ -14,7 +14,8 @@ struct MultiInstanceTests {
         try profile.answerRequired(id)
         if photos > 0 {
             let files = try (0..<photos).map { index in
-                try profile.writeJPEG("p\(seed)-\(index).jpg", width: 640, height: 480, seed: seed &* 31 &+ UInt32(index))
+                try profile.writeJPEG(
+                    "p\(seed)-\(index).jpg", width: 640, height: 480, seed: seed &* 31 &+ UInt32(index))
             }
             let added = try profile.jqc(["photo", "add", id, "--field", "14"] + files)
             try #require(added.status == 0, "photo add: \(added.stderr)")
@@ -23,7 +24,9 @@ struct MultiInstanceTests {
         return id
     }
 
-    @Test("devices syncing alternately through two instances, one SIGKILLed mid-burst and restarted: every report once, none lost, every photo whole")
+    @Test(
+        "devices syncing alternately through two instances, one SIGKILLed mid-burst and restarted: every report once, none lost, every photo whole"
+    )
     func killedMidBurst() throws {
         let url = try ServerDatabases.freshPostgres()
         // The instance to be killed answers each request 100 ms late, so the burst is still under way when it dies.
@@ -39,7 +42,12 @@ struct MultiInstanceTests {
             for (index, profile) in [ivy, ada].enumerated() {
                 try profile.route(to: (round + index) % 2 == 0 ? first.baseURL : second.baseURL)
                 for report in 0..<3 {
-                    made.append((profile, try completed(profile, photos: report == 0 ? 1 : 0, seed: UInt32(round * 10 + index * 5 + report))))
+                    made.append(
+                        (
+                            profile,
+                            try completed(
+                                profile, photos: report == 0 ? 1 : 0, seed: UInt32(round * 10 + index * 5 + report))
+                        ))
                     photos += report == 0 ? 1 : 0
                 }
                 let synced = try profile.jqc(["sync"])
@@ -66,7 +74,8 @@ struct MultiInstanceTests {
         _ = first.stop()
         agent.waitUntilExit()
         let photosAtKill = Int(try ServerDatabases.query(url, "SELECT COUNT(*) FROM photos")) ?? 0
-        #expect(photosAtKill < photos, "the kill came before the burst's photos were all up (\(photosAtKill) of \(photos))")
+        #expect(
+            photosAtKill < photos, "the kill came before the burst's photos were all up (\(photosAtKill) of \(photos))")
 
         // The device carries on through the survivor; the killed instance comes back on the same database.
         try ivy.route(to: second.baseURL)
@@ -83,8 +92,12 @@ struct MultiInstanceTests {
             #expect(try profile.show(id)["state"] == "SYNCED", "\(id)")
         }
         let ids = made.map { "'\($0.1.lowercased())'" }.joined(separator: ",")
-        #expect(try ServerDatabases.query(url, "SELECT COUNT(*) FROM reports") == String(made.count), "0 duplicates, 0 lost")
-        #expect(try ServerDatabases.query(url, "SELECT COUNT(*) FROM reports WHERE local_id IN (\(ids))") == String(made.count))
+        #expect(
+            try ServerDatabases.query(url, "SELECT COUNT(*) FROM reports") == String(made.count), "0 duplicates, 0 lost"
+        )
+        #expect(
+            try ServerDatabases.query(url, "SELECT COUNT(*) FROM reports WHERE local_id IN (\(ids))")
+                == String(made.count))
         #expect(try ServerDatabases.query(url, "SELECT COUNT(*) FROM photos") == String(photos))
         let whole = """
             SELECT COUNT(*) FROM photos p JOIN photo_blobs b ON b.sha256 = p.sha256

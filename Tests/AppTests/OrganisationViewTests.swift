@@ -75,24 +75,27 @@ struct OrganisationViewTests {
         #expect(human.status == 0)
         let rows = human.stdout.split(separator: "\n").map(String.init)
         #expect(rows.count > 1 && rows[1].hasPrefix("AS-1") && rows[1].contains("OVERDUE"), "\(human.stdout)")
-        #expect(rows[1].contains("Washroom QC") && rows[1].contains("Harbourview Office Tower") && rows[1].contains("Ground floor washrooms"))
+        #expect(
+            rows[1].contains("Washroom QC") && rows[1].contains("Harbourview Office Tower")
+                && rows[1].contains("Ground floor washrooms"))
         #expect(human.stdout.contains("1 overdue."))
 
         // The server's AS-5 is closed (and past its date); a facility's name from the
         // server with a terminal escape in it; a template and facility not cached.
         let closedDue = RFC3339.string(Date().addingTimeInterval(-3 * 86_400))
         let facilities = profile.path("facilities.json")
-        try #"{"facilities": [{"id": "F-666", "name": "Evil\u001b[2J Tower", "address": "x", "project_name": "y"}], "areas": []}"#
+        try
+            #"{"facilities": [{"id": "F-666", "name": "Evil\u001b[2J Tower", "address": "x", "project_name": "y"}], "areas": []}"#
             .write(toFile: facilities, atomically: true, encoding: .utf8)
         #expect(try profile.jqc(["facilities", "import", facilities]).status == 0)
         let assignments = profile.path("assignments.json")
         try """
-            {"assignments": [
-              {"id": "AS-5", "template_id": "101", "facility_id": "F-300", "area_id": "A-302", "due_at": "\(closedDue)", "status": "closed"},
-              {"id": "AS-8", "template_id": "T-UNCACHED", "facility_id": "F-666", "due_at": "2099-01-01T00:00:00Z", "status": "open"},
-              {"id": "AS-9", "template_id": "101", "facility_id": "F-NOWHERE", "area_id": "A-NOWHERE", "status": "open"}
-            ], "cursor": "x"}
-            """.write(toFile: assignments, atomically: true, encoding: .utf8)
+        {"assignments": [
+          {"id": "AS-5", "template_id": "101", "facility_id": "F-300", "area_id": "A-302", "due_at": "\(closedDue)", "status": "closed"},
+          {"id": "AS-8", "template_id": "T-UNCACHED", "facility_id": "F-666", "due_at": "2099-01-01T00:00:00Z", "status": "open"},
+          {"id": "AS-9", "template_id": "101", "facility_id": "F-NOWHERE", "area_id": "A-NOWHERE", "status": "open"}
+        ], "cursor": "x"}
+        """.write(toFile: assignments, atomically: true, encoding: .utf8)
         let imported = try profile.jqc(["assignments", "import", assignments])
         try #require(imported.status == 0, "import: \(imported.stderr)")
 
@@ -105,8 +108,12 @@ struct OrganisationViewTests {
 
         let after = try #require(try profile.document(["assignments"]).value["assignments"]?.arrayValue)
         func line(_ id: String) -> JSONValue? { after.first { $0["id"]?.stringValue == id } }
-        #expect(line("AS-5")?["done"] == true && line("AS-5")?["overdue"] == false, "closed on the server: done, never overdue")
-        #expect(line("AS-5")?["facility_name"] == "Northgate Distribution Hub" && line("AS-5")?["area_name"] == "Break room")
+        #expect(
+            line("AS-5")?["done"] == true && line("AS-5")?["overdue"] == false,
+            "closed on the server: done, never overdue")
+        #expect(
+            line("AS-5")?["facility_name"] == "Northgate Distribution Hub" && line("AS-5")?["area_name"] == "Break room"
+        )
         #expect(line("AS-2")?["done"] == true && line("AS-2")?["report_local_id"]?.stringValue == started)
         #expect(line("AS-8")?["template_name"] == "T-UNCACHED", "an id not cached is shown as it is")
         #expect(line("AS-9")?["facility_name"] == "F-NOWHERE" && line("AS-9")?["area_name"] == "A-NOWHERE")
@@ -135,7 +142,9 @@ struct OrganisationViewTests {
         let there = try washroom(inspector, facility: "F-200")
         let walk = try lobby(inspector)
         try sync(inspector)
-        let (hereID, thereID, walkID) = (try serverID(inspector, here), try serverID(inspector, there), try serverID(inspector, walk))
+        let (hereID, thereID, walkID) = (
+            try serverID(inspector, here), try serverID(inspector, there), try serverID(inspector, walk)
+        )
         let inspectorID = try #require(try inspector.document(["whoami"]).value["user"]?["id"]?.stringValue)
 
         func shown(_ profile: DemoProfile, _ options: [String]) throws -> Set<String> {
@@ -148,7 +157,9 @@ struct OrganisationViewTests {
         #expect(try shown(inspector, ["--template", "lobby-walk"]) == [walkID])
         #expect(try shown(inspector, ["--facility", "F-100", "--template", "101"]) == [hereID])
         let yesterday = RFC3339.day(Date().addingTimeInterval(-86_400))
-        #expect(try shown(inspector, ["--from", yesterday]) == [hereID, thereID, walkID], "a plain date: from its first second")
+        #expect(
+            try shown(inspector, ["--from", yesterday]) == [hereID, thereID, walkID],
+            "a plain date: from its first second")
         #expect(try shown(inspector, ["--to", yesterday]).isEmpty, "a plain date: to its last second")
         let hourAgo = RFC3339.string(Date().addingTimeInterval(-3600))
         #expect(try shown(inspector, ["--from", hourAgo, "--facility", "F-200"]) == [thereID])
@@ -177,7 +188,9 @@ struct OrganisationViewTests {
 
     // MARK: - show and export of a report the device does not hold
 
-    @Test("a supervisor's fresh profile shows, saves the photos of, and exports a report the inspector synced; nothing is stored")
+    @Test(
+        "a supervisor's fresh profile shows, saves the photos of, and exports a report the inspector synced; nothing is stored"
+    )
     func showServerReport() throws {
         let server = try ServerProcess(["--demo"])
         let inspector = try DemoProfile.signedIn(to: server.baseURL)
@@ -188,13 +201,16 @@ struct OrganisationViewTests {
         let photo = try #require(mine["photos"]?[0])
         let photoID = try #require(photo["local_id"]?.stringValue)
         let stored = try #require(try inspector.photoFolderContents().first { $0.lowercased() == photoID + ".jpg" })
-        let attached = try Data(contentsOf: URL(fileURLWithPath: (inspector.photosFolder as NSString).appendingPathComponent(stored)))
+        let attached = try Data(
+            contentsOf: URL(fileURLWithPath: (inspector.photosFolder as NSString).appendingPathComponent(stored)))
 
         let supervisor = try DemoProfile.signedIn(to: server.baseURL, as: "supervisor")
         let human = try supervisor.jqc(["show", id])
         #expect(human.status == 0, "\(human.stderr)")
         #expect(human.stdout.contains("Read from the server") && human.stdout.contains(id), "\(human.stdout)")
-        #expect(human.stdout.contains("Washroom QC") && human.stdout.contains("[2] Floors:"), "field labels from the cached template")
+        #expect(
+            human.stdout.contains("Washroom QC") && human.stdout.contains("[2] Floors:"),
+            "field labels from the cached template")
         #expect(human.stdout.contains("Score: ") && human.stdout.contains("Photos: 1"))
         #expect(human.stdout.contains(String(photoID.prefix(8))))
 
@@ -218,7 +234,8 @@ struct OrganisationViewTests {
         #expect(saved.stdout.contains("Saved 1 photo to \(folder)."))
         let savedFile = (folder as NSString).appendingPathComponent(photoID + ".jpg")
         #expect(try Data(contentsOf: URL(fileURLWithPath: savedFile)) == attached, "the bytes the inspector attached")
-        let mode = try #require(try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? NSNumber)
+        let mode = try #require(
+            try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? NSNumber)
         #expect(mode.intValue & 0o777 == 0o700)
         let notFolder = supervisor.path("a-file")
         try Data("x".utf8).write(to: URL(fileURLWithPath: notFolder))
@@ -253,7 +270,9 @@ struct OrganisationViewTests {
         _ = server.stop()
     }
 
-    @Test("show SERVER_ID offline exits 75 in one line; an id the server does not have, or another inspector's, exits 3; signed out it is not found here")
+    @Test(
+        "show SERVER_ID offline exits 75 in one line; an id the server does not have, or another inspector's, exits 3; signed out it is not found here"
+    )
     func showServerReportFailures() throws {
         let server = try ServerProcess(["--demo"]) { db in
             _ = try Programs.run("jqc-server", ["admin", "add-user", "other", "--db", db], stdin: "other-pass\n")
@@ -273,7 +292,8 @@ struct OrganisationViewTests {
         let forbidden = try other.jqc(["show", id])
         #expect(forbidden.status == 3)
         #expect(forbidden.stderr == "jqc: No report '\(id)' on this device or on the server.\n")
-        #expect(try supervisor.document(["export", unknown, "--format", "json"]).value["error"]?["code"] == "NOT_FOUND")
+        #expect(
+            try supervisor.document(["export", unknown, "--format", "json"]).value["error"]?["code"] == "NOT_FOUND")
 
         _ = server.stop()
         let offline = try supervisor.jqc(["show", unknown])

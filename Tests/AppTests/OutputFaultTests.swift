@@ -13,12 +13,16 @@ struct OutputFaultTests {
 
     /// Runs `jqc ARGUMENTS` with its standard output going to `output` and
     /// its standard error collected; returns the exit status and the error text.
-    func jqc(_ profile: DemoProfile, _ arguments: [String], stdout output: FileHandle) throws -> (status: Int32, stderr: String) {
+    func jqc(_ profile: DemoProfile, _ arguments: [String], stdout output: FileHandle) throws -> (
+        status: Int32, stderr: String
+    ) {
         try program("jqc", ["--home", profile.home] + arguments, stdout: output)
     }
 
     /// Runs a built program with its standard output going to `output`.
-    func program(_ name: String, _ arguments: [String], stdout output: FileHandle) throws -> (status: Int32, stderr: String) {
+    func program(_ name: String, _ arguments: [String], stdout output: FileHandle) throws -> (
+        status: Int32, stderr: String
+    ) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Programs.path(name))
         process.arguments = arguments
@@ -55,7 +59,9 @@ struct OutputFaultTests {
         #expect(shown.stdout.split(separator: "\n").count == 2)
 
         // When the reader is gone before the first line, the exit status says so, as a shell reports `git log | head`.
-        for arguments in [["list"], ["show", ids[0]], ["show", ids[0], "--json"], ["export", ids[0], "--format", "html"]] {
+        for arguments in [
+            ["list"], ["show", ids[0]], ["show", ids[0], "--json"], ["export", ids[0], "--format", "html"],
+        ] {
             let pipe = try closedPipe()
             let outcome = try jqc(profile, arguments, stdout: pipe.fileHandleForWriting)
             #expect(outcome.status == 141, "jqc \(arguments.joined(separator: " "))")
@@ -71,7 +77,10 @@ struct OutputFaultTests {
         for arguments in [["show", id], ["list", "--json"], ["export", id, "--format", "csv"]] {
             let outcome = try jqc(profile, arguments, stdout: full)
             #expect(outcome.status == 1, "jqc \(arguments.joined(separator: " "))")
-            #expect(outcome.stderr == "jqc: Cannot write standard output: the disk is full (No space left on device); free some space and try again.\n")
+            #expect(
+                outcome.stderr
+                    == "jqc: Cannot write standard output: the disk is full (No space left on device); free some space and try again.\n"
+            )
         }
         let answered = try jqc(profile, ["answer", id, "15", "typed on a full terminal log"], stdout: full)
         #expect(answered.status == 1)
@@ -82,11 +91,14 @@ struct OutputFaultTests {
     func serverAddressUnwritable() throws {
         let folder = TemporaryDirectory(prefix: "jqc-server-full")
         let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
-        let outcome = try program("jqc-server", ["--db", folder.path("server.sqlite"), "--host", "127.0.0.1", "--port", "0"],
-                                  stdout: full)
+        let outcome = try program(
+            "jqc-server", ["--db", folder.path("server.sqlite"), "--host", "127.0.0.1", "--port", "0"],
+            stdout: full)
         #expect(outcome.status == 1)
-        #expect(outcome.stderr.contains("jqc-server: cannot write the address to standard output (No space left on device); stopping"),
-                "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains(
+                "jqc-server: cannot write the address to standard output (No space left on device); stopping"),
+            "\(outcome.stderr)")
     }
 
     @Test("the agent with its log file on a full disk keeps syncing, exits 0 and counts the lines it dropped")
@@ -112,7 +124,9 @@ struct OutputFaultTests {
         disk.makeRoom()
         let next = try profile.agent(["run", "--once", "--log-file", log])
         #expect(next.status == 0)
-        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map { try JSONValue.parse(String($0)) }
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map {
+            try JSONValue.parse(String($0))
+        }
         #expect(lines.map { $0["event"]?.stringValue } == ["cycle_started", "cycle_finished"])
     }
 
@@ -128,7 +142,10 @@ struct OutputFaultTests {
         for arguments in [["whoami"], ["sync"], ["history"]] {
             let outcome = try profile.jqc(arguments)
             #expect(outcome.status == 1, "jqc \(arguments[0]): \(outcome.stderr)")
-            #expect(outcome.stderr == "jqc: Cannot read the sign-in at '\(file)' (Is a directory); check the disk and the file's permissions. Nothing on this device was lost.\n")
+            #expect(
+                outcome.stderr
+                    == "jqc: Cannot read the sign-in at '\(file)' (Is a directory); check the disk and the file's permissions. Nothing on this device was lost.\n"
+            )
         }
         let agent = try profile.agent(["run", "--once"])
         #expect(agent.status == 1)

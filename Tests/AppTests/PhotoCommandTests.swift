@@ -6,7 +6,9 @@ import TestSupport
 
 @Suite("jqc photo add: import, compress, cap, storage floor, unreadable sources")
 struct PhotoCommandTests {
-    @Test("a JPEG and a PNG are stored as private JPEGs at the profile's size, smaller, PENDING upload, listed in the image field's answer; the sources are untouched")
+    @Test(
+        "a JPEG and a PNG are stored as private JPEGs at the profile's size, smaller, PENDING upload, listed in the image field's answer; the sources are untouched"
+    )
     func importsJPEGAndPNG() throws {
         let profile = try DemoProfile()
         #expect(try profile.jqc(["settings", "photo-max-edge", "256"]).status == 0)
@@ -129,7 +131,9 @@ struct PhotoCommandTests {
         #expect(human.stderr.contains("Photo cap reached for this report"))
     }
 
-    @Test("below the storage floor photo import is refused with STORAGE_LOW, while start, answer and complete still work (AC-10)")
+    @Test(
+        "below the storage floor photo import is refused with STORAGE_LOW, while start, answer and complete still work (AC-10)"
+    )
     func storageFloor() throws {
         let profile = try DemoProfile()
         #expect(try profile.jqc(["settings", "storage-floor-mb", "100000000"]).status == 0)
@@ -150,7 +154,9 @@ struct PhotoCommandTests {
         #expect(completed.value["state"]?.stringValue == "PENDING")
     }
 
-    @Test("a missing file and a folder are refused as PERMISSION_PHOTO_DENIED and the report still completes (AC-08, AC-09)")
+    @Test(
+        "a missing file and a folder are refused as PERMISSION_PHOTO_DENIED and the report still completes (AC-08, AC-09)"
+    )
     func unreadableSourceNeverBlocksCompletion() throws {
         let profile = try DemoProfile()
         let id = try profile.startDraft()
@@ -167,8 +173,11 @@ struct PhotoCommandTests {
             #expect(refused.errorCode == "PERMISSION_PHOTO_DENIED")
             // It says what is wrong with the file, naming it; photos are not "disabled".
             let missing = source != folder
-            #expect(refused.errorMessage.hasPrefix(missing ? "The photo file '\(source)' does not exist; check the path."
-                                                           : "The photo file '\(source)' cannot be read: it is a folder"), "\(refused.errorMessage)")
+            #expect(
+                refused.errorMessage.hasPrefix(
+                    missing
+                        ? "The photo file '\(source)' does not exist; check the path."
+                        : "The photo file '\(source)' cannot be read: it is a folder"), "\(refused.errorMessage)")
             #expect(!refused.errorMessage.contains("disabled"))
             #expect(refused.errorMessage.hasSuffix("You can still complete this report."))
         }

@@ -30,36 +30,44 @@ struct PlainHTTPTests {
         #expect(outcome.stderr.contains("'\(host)'"), "\(comment): \(outcome.stderr)")
     }
 
-    @Test("jqc login refuses http:// to another host before sending the password anywhere", arguments: [
-        "http://qc.example.invalid", "http://other.invalid:1", "http://QC.Example.Invalid/api/v1/", "http://127.0.0.1.example.invalid",
-        "http://localhost.invalid",
-    ])
+    @Test(
+        "jqc login refuses http:// to another host before sending the password anywhere",
+        arguments: [
+            "http://qc.example.invalid", "http://other.invalid:1", "http://QC.Example.Invalid/api/v1/",
+            "http://127.0.0.1.example.invalid",
+            "http://localhost.invalid",
+        ])
     func login(_ url: String) throws {
         let (proxy, environment) = try proxy()
         defer { proxy.stop() }
         let profile = try DemoProfile()
-        let outcome = try profile.jqc(["login", "--server", url, "--username", "dana", "--password-stdin"],
-                                      stdin: "secret-pass\n", environment: environment)
+        let outcome = try profile.jqc(
+            ["login", "--server", url, "--username", "dana", "--password-stdin"],
+            stdin: "secret-pass\n", environment: environment)
         let host = try #require(URLComponents(string: url)?.host)
         expectRefused(outcome, host: host, url)
         #expect(proxy.requests.isEmpty, "a request left the program: \(proxy.requests)")
         #expect(!FileManager.default.fileExists(atPath: profile.directory.path("credentials.json")))
 
-        let json = try profile.jqc(["login", "--server", url, "--username", "dana", "--password-stdin", "--json"],
-                                   stdin: "secret-pass\n", environment: environment)
+        let json = try profile.jqc(
+            ["login", "--server", url, "--username", "dana", "--password-stdin", "--json"],
+            stdin: "secret-pass\n", environment: environment)
         #expect(json.status == 2)
         #expect(json.stdout.contains("\"USAGE\"") && json.stdout.contains("https"), "\(json.stdout)")
         #expect(proxy.requests.isEmpty)
     }
 
-    @Test("the loopback address may still be plain http: the sign-in is tried (and finds nothing listening)", arguments: [
-        "127.0.0.1", "127.1.2.3", "localhost", "[::1]",
-    ])
+    @Test(
+        "the loopback address may still be plain http: the sign-in is tried (and finds nothing listening)",
+        arguments: [
+            "127.0.0.1", "127.1.2.3", "localhost", "[::1]",
+        ])
     func loopback(_ host: String) throws {
         let port = try CannedHTTPServer.closedPort()
         let profile = try DemoProfile()
-        let outcome = try profile.jqc(["login", "--server", "http://\(host):\(port)", "--username", "dana", "--password-stdin"],
-                                      stdin: "secret-pass\n", environment: ["no_proxy": "*"])
+        let outcome = try profile.jqc(
+            ["login", "--server", "http://\(host):\(port)", "--username", "dana", "--password-stdin"],
+            stdin: "secret-pass\n", environment: ["no_proxy": "*"])
         #expect(outcome.status == 75, "\(host): \(outcome.status) \(outcome.stderr)")
     }
 

@@ -26,7 +26,9 @@ struct PostgresCrashTests {
         return (profile, ids)
     }
 
-    @Test("the database crashes mid-burst and comes back: 503 with Retry-After meanwhile, both instances live on, every report stored once")
+    @Test(
+        "the database crashes mid-burst and comes back: 503 with Retry-After meanwhile, both instances live on, every report stored once"
+    )
     func crashMidBurst() async throws {
         let cluster = try PostgresCluster()
         let one = try ServerProcess(["--demo"], database: cluster.url)
@@ -43,8 +45,9 @@ struct PostgresCrashTests {
         try await Task.sleep(for: .milliseconds(Int.random(in: 50...400)))
         try cluster.crash()
         // While the database is gone, an instance answers at once: 503 with Retry-After.
-        let during = try await HTTPTestClient().send("POST", one.url("/auth/login"),
-                                                     json: ["username": "inspector", "password": "inspector-pass"])
+        let during = try await HTTPTestClient().send(
+            "POST", one.url("/auth/login"),
+            json: ["username": "inspector", "password": "inspector-pass"])
         #expect(during.status == 503, "\(during.status)")
         #expect(during.header("Retry-After") != nil)
         try await Task.sleep(for: .seconds(2))
@@ -65,6 +68,7 @@ struct PostgresCrashTests {
         #expect(stored.count == expected.count, "\(stored.count) reports stored for \(expected.count) sent")
         #expect(Set(stored) == expected, "each report once, none other")
         let revisions = try cluster.psql("SELECT count(*) FROM report_revisions")
-        #expect(revisions.trimmingCharacters(in: .whitespacesAndNewlines) == String(expected.count), "one revision each")
+        #expect(
+            revisions.trimmingCharacters(in: .whitespacesAndNewlines) == String(expected.count), "one revision each")
     }
 }

@@ -20,12 +20,16 @@ struct PostgresLinkTests {
     /// (the client gives up at 60 s).
     static let patience: TimeInterval = 45
 
-    @Test("a black hole mid-burst: 503 with Retry-After well before a client gives up, the instance answers on, and after the heal every report is stored once")
+    @Test(
+        "a black hole mid-burst: 503 with Retry-After well before a client gives up, the instance answers on, and after the heal every report is stored once"
+    )
     func blackHoleMidBurst() async throws {
         try await splitMidBurst(.blackHole)
     }
 
-    @Test("every connection dropped mid-burst: 503 with Retry-After well before a client gives up, the instance answers on, and after the heal every report is stored once")
+    @Test(
+        "every connection dropped mid-burst: 503 with Retry-After well before a client gives up, the instance answers on, and after the heal every report is stored once"
+    )
     func dropMidBurst() async throws {
         try await splitMidBurst(.drop)
     }
@@ -100,7 +104,9 @@ struct PostgresLinkTests {
         for (profile, ids) in devices {
             for id in ids {
                 let report = try profile.show(id)
-                #expect(report["state"] == "SYNCED", "\(id): \(report["state"] ?? "missing"), \(report["last_error"] ?? "no error")")
+                #expect(
+                    report["state"] == "SYNCED",
+                    "\(id): \(report["state"] ?? "missing"), \(report["last_error"] ?? "no error")")
             }
         }
         let stored = try cluster.psql("SELECT local_id FROM reports ORDER BY local_id")
@@ -108,7 +114,8 @@ struct PostgresLinkTests {
         #expect(stored.count == expected.count, "\(stored.count) reports stored for \(expected.count) sent")
         #expect(Set(stored) == expected, "each report once, none other")
         let revisions = try cluster.psql("SELECT count(*) FROM report_revisions")
-        #expect(revisions.trimmingCharacters(in: .whitespacesAndNewlines) == String(expected.count), "one revision each")
+        #expect(
+            revisions.trimmingCharacters(in: .whitespacesAndNewlines) == String(expected.count), "one revision each")
         // A connection cut mid-transaction was never handed to a request again: no answer was a 500.
         let log = server.stderr
         #expect(log.contains("\"status\":503"), "the split was answered 503")
@@ -118,7 +125,8 @@ struct PostgresLinkTests {
     }
 
     static func login(_ server: ServerProcess) async throws -> TestResponse {
-        try await HTTPTestClient().send("POST", server.url("/auth/login"), json: ["username": "inspector", "password": "inspector-pass"])
+        try await HTTPTestClient().send(
+            "POST", server.url("/auth/login"), json: ["username": "inspector", "password": "inspector-pass"])
     }
 
     static func timedLogin(_ server: ServerProcess) async throws -> (TestResponse, TimeInterval) {
@@ -138,10 +146,13 @@ struct PostgresLinkTests {
                             // Reports answered 503 wait out their backoff, which can outlast this
                             // loop on a loaded machine; the inspector pressing retry makes them due.
                             _ = try? Programs.run("jqc", ["--home", home, "retry"])
-                            guard let outcome = try? Programs.run("jqc-agent", ["--home", home, "run", "--once"]) else { break }
+                            guard let outcome = try? Programs.run("jqc-agent", ["--home", home, "run", "--once"]) else {
+                                break
+                            }
                             lastCode = outcome.status
                             let status = try? Programs.run("jqc", ["--home", home, "status", "--json"])
-                            let pending = status.flatMap { try? JSONValue.parse(Data($0.stdout.utf8)) }?["pending"]?.numberValue
+                            let pending = status.flatMap { try? JSONValue.parse(Data($0.stdout.utf8)) }?["pending"]?
+                                .numberValue
                             if outcome.status == 0 && pending == 0 { return 0 }
                             try? await Task.sleep(for: .milliseconds(200))
                         }

@@ -20,7 +20,9 @@ struct ReadmeExamplesTests {
     static func blocks(under heading: String) throws -> [[String]] {
         let readme = try String(contentsOfFile: RepositoryFiles.path("README.md"), encoding: .utf8)
         let lines = readme.components(separatedBy: "\n")
-        guard let start = lines.firstIndex(of: "## \(heading)") else { throw ReadmeError(message: "README has no section '\(heading)'") }
+        guard let start = lines.firstIndex(of: "## \(heading)") else {
+            throw ReadmeError(message: "README has no section '\(heading)'")
+        }
         var blocks: [[String]] = []
         var current: [String]?
         for line in lines[(start + 1)...] {
@@ -46,7 +48,8 @@ struct ReadmeExamplesTests {
             let fm = FileManager.default
             try fm.createSymbolicLink(atPath: folder.path("Tools"), withDestinationPath: RepositoryFiles.path("Tools"))
             try fm.createDirectory(atPath: folder.path(".build"), withIntermediateDirectories: true)
-            try fm.createSymbolicLink(atPath: folder.path(".build/debug"), withDestinationPath: Programs.productsDirectory.path)
+            try fm.createSymbolicLink(
+                atPath: folder.path(".build/debug"), withDestinationPath: Programs.productsDirectory.path)
         }
 
         /// A README line with what a reader fills in filled in.
@@ -72,12 +75,14 @@ struct ReadmeExamplesTests {
             let input = Pipe()
             process.standardInput = input
             try process.run()
-            try input.fileHandleForWriting.write(contentsOf: Data((stdinFor.first { line.hasPrefix($0.key) }?.value ?? "").utf8))
+            try input.fileHandleForWriting.write(
+                contentsOf: Data((stdinFor.first { line.hasPrefix($0.key) }?.value ?? "").utf8))
             try input.fileHandleForWriting.close()
             process.waitUntilExit()
-            let outcome = LineOutcome(status: process.terminationStatus,
-                                         stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
-                                         stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
+            let outcome = LineOutcome(
+                status: process.terminationStatus,
+                stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
+                stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
             outputs.append((line, outcome))
             #expect(outcome.status == 0, "README line `\(line)` exited \(outcome.status): \(outcome.stderr)")
             return outcome
@@ -105,8 +110,9 @@ struct ReadmeExamplesTests {
         try #require(syncing.count == 2, "Syncing has a block to sign in and sync, and one to decide a conflict")
 
         let reader = try Reader()
-        try SyntheticImage.writeJPEG(width: 320, height: 240, pattern: .texture(seed: 7), quality: 90,
-                                     to: URL(fileURLWithPath: reader.folder.path("photo.jpg")))
+        try SyntheticImage.writeJPEG(
+            width: 320, height: 240, pattern: .texture(seed: 7), quality: 90,
+            to: URL(fileURLWithPath: reader.folder.path("photo.jpg")))
         // The runner reads answers as a person types them: the required fields, then the signature last.
         reader.stdinFor["jqc run"] = "4\n4\npass\n\nGood\n/jump 18\nAna Lopez\n/q\n"
         try reader.run(block: inspection)
@@ -119,12 +125,17 @@ struct ReadmeExamplesTests {
         #expect(heading.stdout.split(separator: "\n").count == 1 && heading.stdout.hasPrefix("ID"), "\(heading.stdout)")
         #expect(heading.stderr.isEmpty, "\(heading.stderr)")
         // The explained field is one with conditions, each shown with the answer it read.
-        #expect(!reader.logicID.isEmpty && reader.logicID != reader.id, "README starts a report of the conditional template")
+        #expect(
+            !reader.logicID.isEmpty && reader.logicID != reader.id, "README starts a report of the conditional template"
+        )
         let explained = try #require(reader.outputs.first { $0.line.hasPrefix("jqc explain") }?.outcome.stdout)
         #expect(explained.contains("Shown when") && explained.contains("Required when"), "\(explained)")
         #expect(explained.contains("read \"Poor\" -> holds"), "\(explained)")
-        let overview = try #require(reader.outputs.last { $0.line.hasPrefix("jqc ") && $0.line.dropFirst(4).hasPrefix(" ") })
-        #expect(overview.outcome.stdout.contains("start"), "off a terminal, jqc alone prints the commands: \(overview.outcome.stdout)")
+        let overview = try #require(
+            reader.outputs.last { $0.line.hasPrefix("jqc ") && $0.line.dropFirst(4).hasPrefix(" ") })
+        #expect(
+            overview.outcome.stdout.contains("start"),
+            "off a terminal, jqc alone prints the commands: \(overview.outcome.stdout)")
 
         // The server line as written, but on a free port: '--port 0' is what README says picks one.
         let serverLine = try #require(serverBlock.first { $0.contains("jqc-server --db /tmp/") })
@@ -139,12 +150,16 @@ struct ReadmeExamplesTests {
         #expect(try reader.run("jqc show <id> --json").stdout.contains("\"SYNCED\""))
 
         // Someone changes the report on the server after this device amended it: the next sync exits 7.
-        let serverID = try #require(try JSONValue.parse(reader.run("jqc show <id> --json").stdout)["server_id"]?.stringValue)
+        let serverID = try #require(
+            try JSONValue.parse(reader.run("jqc show <id> --json").stdout)["server_id"]?.stringValue)
         try reader.run("jqc amend <id>")
         try reader.run("jqc answer <id> 15 Sam")
         try reader.run("jqc answer <id> 18 'Ana Lopez'")
         try reader.run("jqc complete <id>")
-        #expect(try Programs.run("jqc-server", ["admin", "--db", reader.filled(database), "edit-report", serverID, "--answer", "2=1"]).status == 0)
+        #expect(
+            try Programs.run(
+                "jqc-server", ["admin", "--db", reader.filled(database), "edit-report", serverID, "--answer", "2=1"]
+            ).status == 0)
         reader.stdinFor = [:]
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Programs.path("jqc"))
@@ -177,9 +192,11 @@ struct ReadmeError: Error, CustomStringConvertible {
 extension String {
     /// The first UUID in the text, lowercased.
     var firstUUID: String? {
-        let pattern = try? NSRegularExpression(pattern: "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+        let pattern = try? NSRegularExpression(
+            pattern: "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
         guard let match = pattern?.firstMatch(in: self, range: NSRange(startIndex..., in: self)),
-              let range = Range(match.range, in: self) else { return nil }
+            let range = Range(match.range, in: self)
+        else { return nil }
         return self[range].lowercased()
     }
 }

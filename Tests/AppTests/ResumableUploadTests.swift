@@ -33,11 +33,15 @@ struct ResumableUploadTests {
     }
 
     /// The photo as the server holds it, fetched whole and hashed.
-    static func serverCopy(_ server: ServerProcess, reportLocalID: String, profile: DemoProfile) async throws -> (size: Int, sha256: String) {
+    static func serverCopy(_ server: ServerProcess, reportLocalID: String, profile: DemoProfile) async throws -> (
+        size: Int, sha256: String
+    ) {
         let shown = try profile.jqc(["show", reportLocalID, "--json"])
-        let serverID = try #require(try JSONValue.parse(Data(shown.stdout.utf8))["server_id"]?.stringValue, "show: \(shown.stdout)")
+        let serverID = try #require(
+            try JSONValue.parse(Data(shown.stdout.utf8))["server_id"]?.stringValue, "show: \(shown.stdout)")
         let client = HTTPTestClient()
-        let login = try await client.send("POST", server.url("/auth/login"), json: ["username": "inspector", "password": "inspector-pass"])
+        let login = try await client.send(
+            "POST", server.url("/auth/login"), json: ["username": "inspector", "password": "inspector-pass"])
         let token = try #require(login.data["access_token"]?.stringValue)
         let report = try await client.send("GET", server.url("/reports/\(serverID)"), token: token)
         let url = try #require(report.data["report"]?["photos"]?[0]?["url"]?.stringValue)
@@ -52,7 +56,9 @@ struct ResumableUploadTests {
         try (old + line + "\n").write(toFile: path, atomically: true, encoding: .utf8)
     }
 
-    @Test("jqc sync sends a 20 MB photo through a link cut every 2 MB with under 1.3 times its size, and the server holds it whole")
+    @Test(
+        "jqc sync sends a 20 MB photo through a link cut every 2 MB with under 1.3 times its size, and the server holds it whole"
+    )
     func syncThroughBreaks() async throws {
         let server = try ServerProcess()
         let profile = try DemoProfile.signedIn(to: server.baseURL)
@@ -63,17 +69,23 @@ struct ResumableUploadTests {
         let synced = try profile.jqc(["sync"])
         #expect(synced.status == 0, "sync: \(synced.stdout) \(synced.stderr)")
         #expect(proxy.cuts >= 9, "sync: \(synced.stdout) \(synced.stderr); server: \(server.stderr.suffix(3000))")
-        #expect(Double(proxy.bytesUpstream) < 1.3 * Double(photo.size),
-                "sent \(proxy.bytesUpstream) bytes for \(photo.size); \(synced.stdout) \(synced.stderr) server: \(server.stderr.split(separator: "\n").filter { $0.contains("upload") }.suffix(40).joined(separator: "\n"))")
+        #expect(
+            Double(proxy.bytesUpstream) < 1.3 * Double(photo.size),
+            "sent \(proxy.bytesUpstream) bytes for \(photo.size); \(synced.stdout) \(synced.stderr) server: \(server.stderr.split(separator: "\n").filter { $0.contains("upload") }.suffix(40).joined(separator: "\n"))"
+        )
         let held = try await Self.serverCopy(server, reportLocalID: photo.id, profile: profile)
         #expect(Int64(held.size) == photo.size)
         #expect(held.sha256 == photo.sha256)
         let status = try profile.jqc(["show", photo.id, "--json"])
         #expect(status.stdout.contains("\"SYNCED\""), "show: \(status.stdout)")
-        try Self.record("jqc sync, resumable: \(proxy.bytesUpstream) bytes upstream for a \(photo.size)-byte photo, \(proxy.cuts) cuts")
+        try Self.record(
+            "jqc sync, resumable: \(proxy.bytesUpstream) bytes upstream for a \(photo.size)-byte photo, \(proxy.cuts) cuts"
+        )
     }
 
-    @Test("an upload the server no longer holds when the device comes back (its bytes gone from the upload folder) is begun again: HEAD answers 404, and jqc sync sends the photo whole")
+    @Test(
+        "an upload the server no longer holds when the device comes back (its bytes gone from the upload folder) is begun again: HEAD answers 404, and jqc sync sends the photo whole"
+    )
     func goneUploadBegunAgain() async throws {
         let server = try ServerProcess(["--demo"], sqlite: true)
         let profile = try DemoProfile.signedIn(to: server.baseURL)
@@ -90,7 +102,9 @@ struct ResumableUploadTests {
         let first = try RunningProgram("jqc", ["--home", profile.home, "sync"])
         running.withLock { $0 = first.pid }
         _ = first.wait()
-        let partials = try FileManager.default.contentsOfDirectory(atPath: server.uploadDirectory).filter { $0.hasPrefix("partial-") }
+        let partials = try FileManager.default.contentsOfDirectory(atPath: server.uploadDirectory).filter {
+            $0.hasPrefix("partial-")
+        }
         try #require(partials.count == 1, "one upload begun: \(partials)")
         // The server loses it (a restored database, an emptied upload folder).
         try FileManager.default.removeItem(atPath: server.uploadDirectory + "/" + partials[0])
@@ -106,7 +120,9 @@ struct ResumableUploadTests {
         #expect(held.sha256 == photo.sha256)
     }
 
-    @Test("a jqc-agent SIGKILLed after each break and started again finishes the photo from where the server got, under 1.3 times its size")
+    @Test(
+        "a jqc-agent SIGKILLed after each break and started again finishes the photo from where the server got, under 1.3 times its size"
+    )
     func agentKilledBetweenBreaks() async throws {
         let server = try ServerProcess()
         let profile = try DemoProfile.signedIn(to: server.baseURL)
@@ -146,14 +162,20 @@ struct ResumableUploadTests {
         let killed = kills.withLock { $0 }
         #expect(done)
         #expect(killed >= 5, "the agent was killed \(killed) times")
-        #expect(Double(proxy.bytesUpstream) < 1.3 * Double(photo.size), "sent \(proxy.bytesUpstream) bytes for \(photo.size)")
+        #expect(
+            Double(proxy.bytesUpstream) < 1.3 * Double(photo.size),
+            "sent \(proxy.bytesUpstream) bytes for \(photo.size)")
         let held = try await Self.serverCopy(server, reportLocalID: photo.id, profile: profile)
         #expect(Int64(held.size) == photo.size)
         #expect(held.sha256 == photo.sha256)
-        try Self.record("jqc-agent killed \(killed) times, resumable: \(proxy.bytesUpstream) bytes upstream for a \(photo.size)-byte photo, \(proxy.cuts) cuts")
+        try Self.record(
+            "jqc-agent killed \(killed) times, resumable: \(proxy.bytesUpstream) bytes upstream for a \(photo.size)-byte photo, \(proxy.cuts) cuts"
+        )
     }
 
-    @Test("the multipart route of contract 1.0 through the same link never finishes the 20 MB photo: each attempt starts over and is cut")
+    @Test(
+        "the multipart route of contract 1.0 through the same link never finishes the 20 MB photo: each attempt starts over and is cut"
+    )
     func multipartThroughBreaks() async throws {
         let server = try ServerProcess()
         let profile = try DemoProfile.signedIn(to: server.baseURL)
@@ -161,10 +183,12 @@ struct ResumableUploadTests {
         #expect(try profile.jqc(["sync"]).status == 0)
         let shown = try profile.jqc(["show", photo.id, "--json"])
         let serverID = try #require(try JSONValue.parse(Data(shown.stdout.utf8))["server_id"]?.stringValue)
-        let file = try #require(try FileManager.default.subpathsOfDirectory(atPath: profile.home).first { $0.hasSuffix(".jpg") })
+        let file = try #require(
+            try FileManager.default.subpathsOfDirectory(atPath: profile.home).first { $0.hasSuffix(".jpg") })
         let proxy = try CuttingProxy(to: server.baseURL, cutEvery: Self.cutEvery)
-        let client = try APIClient(configuration: .init(serverURL: proxy.baseURL, appVersion: "0.1.0", deviceID: UUID()),
-                                   transport: CurlTransport())
+        let client = try APIClient(
+            configuration: .init(serverURL: proxy.baseURL, appVersion: "0.1.0", deviceID: UUID()),
+            transport: CurlTransport())
         _ = try await client.login(username: "inspector", password: "inspector-pass")
         let before = proxy.bytesUpstream
         let attempts = 10
@@ -172,8 +196,10 @@ struct ResumableUploadTests {
         // As a device of contract 1.0 does, cycle after cycle: the whole photo again from its first byte.
         for _ in 0..<attempts where !stored {
             do {
-                _ = try await client.uploadPhoto(PhotoUpload(serverID: serverID, localID: UUID(), sha256: photo.sha256,
-                                                             filePath: profile.home + "/" + file))
+                _ = try await client.uploadPhoto(
+                    PhotoUpload(
+                        serverID: serverID, localID: UUID(), sha256: photo.sha256,
+                        filePath: profile.home + "/" + file))
                 stored = true
             } catch {
                 #expect(error.code == .connectionLost)
@@ -182,6 +208,8 @@ struct ResumableUploadTests {
         #expect(!stored)
         let sent = proxy.bytesUpstream - before
         #expect(sent > Int64(attempts - 1) * Self.cutEvery)
-        try Self.record("multipart (contract 1.0): never done after \(attempts) attempts, \(sent) bytes upstream for a \(photo.size)-byte photo")
+        try Self.record(
+            "multipart (contract 1.0): never done after \(attempts) attempts, \(sent) bytes upstream for a \(photo.size)-byte photo"
+        )
     }
 }

@@ -12,7 +12,8 @@ struct RunnerPromptTests {
         let run = try profile.jqc(["run", id], stdin: "/jump 4\n/q\n")
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
-        let soap = try #require(lines.firstIndex { $0.contains("Soap dispensers filled") && $0.contains("[4, pass_fail") }, "\(run.stdout)")
+        let soap = try #require(
+            lines.firstIndex { $0.contains("Soap dispensers filled") && $0.contains("[4, pass_fail") }, "\(run.stdout)")
         #expect(lines[soap].contains("critical"), "\(lines[soap])")
         #expect(lines[soap + 1].contains("Critical: a fail here fails the whole inspection"), "\(run.stdout)")
         let floors = try #require(lines.first { $0.contains("[2, rating") }, "\(run.stdout)")

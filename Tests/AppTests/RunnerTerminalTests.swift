@@ -36,7 +36,9 @@ struct RunnerTerminalTests {
         #expect((after["answers"] as? [String: Any])?["5"] as? Bool == true)
     }
 
-    @Test("at a photo field the hint names this report, and a typed path attaches the photo instead of being taken for a command")
+    @Test(
+        "at a photo field the hint names this report, and a typed path attaches the photo instead of being taken for a command"
+    )
     func pathAtPhotoField() throws {
         let profile = try DemoProfile()
         let id = try profile.startDraft()
@@ -57,7 +59,9 @@ struct RunnerTerminalTests {
         #expect(shown["photos"]?.arrayValue?.first?["field_id"] == "14")
     }
 
-    @Test("the line being typed is edited with the arrow keys, End and Up through earlier lines (libedit); a line ending in \\ goes on in notes")
+    @Test(
+        "the line being typed is edited with the arrow keys, End and Up through earlier lines (libedit); a line ending in \\ goes on in notes"
+    )
     func lineEditing() throws {
         let profile = try DemoProfile()
         let id = try profile.startDraft()
@@ -97,7 +101,8 @@ struct RunnerTerminalTests {
         let profile = try DemoProfile()
         let id = try profile.startDraft()
         // A parent that ignores Ctrl-C, so it lives to print jqc's exit status (a shell's trap would change $?).
-        let parent = "import signal, subprocess, sys, time; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+        let parent =
+            "import signal, subprocess, sys, time; signal.signal(signal.SIGINT, signal.SIG_IGN); "
             + "print('exited with', subprocess.call(sys.argv[1:]), flush=True); time.sleep(60)"
         let command = "python3 -c \\\"\(parent)\\\" \(Programs.path("jqc")) --home \(profile.home) run \(id)"
         let terminal = try Terminal(command, environment: ["LANG": "C.UTF-8", "NO_COLOR": "1", "TERM": "xterm"])
@@ -115,8 +120,9 @@ struct RunnerTerminalTests {
     func criticalFailureAtOnce() throws {
         let profile = try DemoProfile()
         let id = try profile.startDraft()
-        let terminal = try Terminal("\(Programs.path("jqc")) --home \(profile.home) run \(id)",
-                                    environment: ["LANG": "C.UTF-8", "NO_COLOR": "1", "TERM": "xterm"])
+        let terminal = try Terminal(
+            "\(Programs.path("jqc")) --home \(profile.home) run \(id)",
+            environment: ["LANG": "C.UTF-8", "NO_COLOR": "1", "TERM": "xterm"])
         try terminal.answerFields(["4", "4", "fail"], of: 15)
         let screen = try terminal.waitFor("Field 4 of 15")
         #expect(screen.contains("Soap dispensers filled is critical and this answer fails it"), "\(screen)")

@@ -32,7 +32,9 @@ struct SessionKeepingTests {
         #expect(FileManager.default.createFile(atPath: blocked.path, contents: Data("x".utf8)))
         let store = CredentialStore(profile: Profile(dataDirectory: folder.url, credentialsDirectory: blocked))
         let keep = SyncService.keeping(in: store, serverURL: "http://127.0.0.1:9", caFile: nil)
-        let error = #expect(throws: APIError.self) { try keep(Credentials(accessToken: "A2", refreshToken: "R2", user: Self.user)) }
+        let error = #expect(throws: APIError.self) {
+            try keep(Credentials(accessToken: "A2", refreshToken: "R2", user: Self.user))
+        }
         #expect(error?.code == .sessionNotSaved)
         #expect(error?.message.contains("sign in again with 'jqc login'") == true, "\(error?.message ?? "")")
         let app = error.map(AppError.init(api:))

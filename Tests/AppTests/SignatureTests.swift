@@ -21,7 +21,10 @@ struct SignatureTests {
 
         let changed = try profile.jqc(["answer", id, "17", "Mirror cracked"])
         #expect(changed.status == 0, "\(changed.stderr)")
-        #expect(changed.stdout.contains("Signature '18' (Inspector signature) withdrawn: the answers changed after signing"), "\(changed.stdout)")
+        #expect(
+            changed.stdout.contains(
+                "Signature '18' (Inspector signature) withdrawn: the answers changed after signing"),
+            "\(changed.stdout)")
         #expect(try profile.show(id)["answers"]?["18"] == nil)
         let json = try profile.document(["answer", id, "3", "2"]).value
         #expect(json["signatures_withdrawn"] == .array([]))
@@ -54,7 +57,8 @@ struct SignatureTests {
         let profile = try DemoProfile()
         let id = try profile.startDraft()
         try profile.answerRequired(id)
-        let forged = #"{"signer": "Dana Inspector", "signed_at_device": "2026-03-01T14:02:00Z", "sha256": "\#(String(repeating: "ab", count: 32))"}"#
+        let forged =
+            #"{"signer": "Dana Inspector", "signed_at_device": "2026-03-01T14:02:00Z", "sha256": "\#(String(repeating: "ab", count: 32))"}"#
         #expect(try profile.jqc(["answer", id, "18", "--value-json", forged]).status == 0)
         let refused = try profile.jqc(["--json", "complete", id])
         #expect(refused.status == 4, "\(refused.stdout) \(refused.stderr)")
@@ -63,7 +67,9 @@ struct SignatureTests {
         #expect(try profile.show(id)["state"] == "DRAFT")
     }
 
-    @Test("a re-inspection is pre-filled with the parent's answers but never its signature, which vouched for another report")
+    @Test(
+        "a re-inspection is pre-filled with the parent's answers but never its signature, which vouched for another report"
+    )
     func reinspectionNotSigned() throws {
         let profile = try DemoProfile()
         let parent = try profile.startDraft()
@@ -89,7 +95,9 @@ struct SignatureTests {
         #expect(try profile.show(id)["answers"]?["18"] == nil)
     }
 
-    @Test("resolving per field with answers the signature never saw is refused (SIGNATURE_STALE): nothing queued, nothing changed")
+    @Test(
+        "resolving per field with answers the signature never saw is refused (SIGNATURE_STALE): nothing queued, nothing changed"
+    )
     func pickedAnswersRefused() throws {
         let profile = try DemoProfile()
         let id = try ConflictCommandTests().conflicted(profile)
@@ -97,7 +105,9 @@ struct SignatureTests {
         #expect(refused.status == 4, "\(refused.stdout) \(refused.stderr)")
         let error = try JSONValue.parse(refused.stdout)
         #expect(error["error"]?["code"] == "SIGNATURE_STALE", "\(error)")
-        #expect(error["error"]?["message"]?.stringValue?.contains("signature '18' (Inspector signature)") == true, "\(error)")
+        #expect(
+            error["error"]?["message"]?.stringValue?.contains("signature '18' (Inspector signature)") == true,
+            "\(error)")
         let shown = try profile.show(id)
         #expect(shown["state"] == "CONFLICT", "a refused resolution queues nothing")
         #expect(shown["answers"]?["18"] != nil)
@@ -118,12 +128,15 @@ struct SignatureTests {
         #expect(try profile.jqc(["amend", id]).status == 0)
         let refused = try profile.jqc(["complete", id])
         #expect(refused.status == 4)
-        #expect(refused.stderr.contains("Inspector signature"), "completing asks for a new signature: \(refused.stderr)")
+        #expect(
+            refused.stderr.contains("Inspector signature"), "completing asks for a new signature: \(refused.stderr)")
         try profile.sign(id)
         #expect(try profile.jqc(["complete", id]).status == 0)
     }
 
-    @Test("a revision someone else made on the server keeps the signature as covering the revision it sealed; show, the HTML export and take-server say so")
+    @Test(
+        "a revision someone else made on the server keeps the signature as covering the revision it sealed; show, the HTML export and take-server say so"
+    )
     func serverRevisionCovers() throws {
         let server = try Self.demo.get()
         let inspector = try DemoProfile.signedIn(to: server.baseURL)
@@ -134,7 +147,8 @@ struct SignatureTests {
         #expect(try inspector.jqc(["sync"]).status == 0)
         let serverID = try #require(try inspector.show(id)["server_id"]?.stringValue)
 
-        let edit = try Programs.run("jqc-server", ["admin", "--db", server.databasePath, "edit-report", serverID, "--answer", "3=2"])
+        let edit = try Programs.run(
+            "jqc-server", ["admin", "--db", server.databasePath, "edit-report", serverID, "--answer", "3=2"])
         #expect(edit.status == 0, "\(edit.stderr)")
         let fetched = try supervisor.document(["show", serverID]).value
         #expect(fetched["answers"]?["18"]?["covers_revision"] == 1, "\(fetched)")

@@ -9,17 +9,19 @@ import TestSupport
 @Suite("Site field types from device to server")
 struct SiteFieldTypesJourneyTests {
     static let templates = #"""
-    {"templates": [{"id": "site-101", "name": "Kitchen and store checks", "version": 1, "form_schema": {"fields": [
-      {"id": 1, "type": "rating", "label": "Floors", "required": true},
-      {"id": 2, "type": "geopoint", "label": "Where the fridge stands", "required": true, "max_accuracy_m": 25},
-      {"id": 3, "type": "barcode", "label": "Fridge asset tag", "required": true, "pattern": "AT-[0-9]{5}"},
-      {"id": 4, "type": "temperature", "label": "Fridge temperature", "required": true, "critical": true,
-       "unit": "C", "allowed_min": 0, "allowed_max": 5},
-      {"id": 5, "type": "duration", "label": "Deep clean took", "required": true, "max_seconds": 14400}
-    ]}}]}
-    """#
+        {"templates": [{"id": "site-101", "name": "Kitchen and store checks", "version": 1, "form_schema": {"fields": [
+          {"id": 1, "type": "rating", "label": "Floors", "required": true},
+          {"id": 2, "type": "geopoint", "label": "Where the fridge stands", "required": true, "max_accuracy_m": 25},
+          {"id": 3, "type": "barcode", "label": "Fridge asset tag", "required": true, "pattern": "AT-[0-9]{5}"},
+          {"id": 4, "type": "temperature", "label": "Fridge temperature", "required": true, "critical": true,
+           "unit": "C", "allowed_min": 0, "allowed_max": 5},
+          {"id": 5, "type": "duration", "label": "Deep clean took", "required": true, "max_seconds": 14400}
+        ]}}]}
+        """#
 
-    @Test("an inspection using geopoint, barcode, temperature and duration completes on the device, syncs, and the server scores it the same")
+    @Test(
+        "an inspection using geopoint, barcode, temperature and duration completes on the device, syncs, and the server scores it the same"
+    )
     func journey() async throws {
         let server = try ServerProcess(["--demo"]) { db in
             let file = db + ".site-templates.json"
@@ -33,8 +35,9 @@ struct SiteFieldTypesJourneyTests {
         let imported = try profile.jqc(["templates", "import", file])
         try #require(imported.status == 0, "templates import: \(imported.stderr)")
         #expect(!imported.stdout.contains("Note:"), "jqc knows every type: \(imported.stdout)")
-        let login = try profile.jqc(["login", "--server", server.baseURL, "--username", "inspector", "--password-stdin"],
-                                    stdin: "inspector-pass\n")
+        let login = try profile.jqc(
+            ["login", "--server", server.baseURL, "--username", "inspector", "--password-stdin"],
+            stdin: "inspector-pass\n")
         try #require(login.status == 0, "login: \(login.stderr)")
 
         let id = try profile.start(["--template", "site-101", "--facility", "F-100"])
@@ -55,7 +58,9 @@ struct SiteFieldTypesJourneyTests {
             "5": 5400,
         ]
         for (field, value) in expected {
-            #expect(Self.answer(answers, field) == value, "field \(field): \(String(describing: Self.answer(answers, field)))")
+            #expect(
+                Self.answer(answers, field) == value,
+                "field \(field): \(String(describing: Self.answer(answers, field)))")
         }
 
         let (status, completed) = try profile.document(["complete", id])
@@ -71,14 +76,18 @@ struct SiteFieldTypesJourneyTests {
         #expect(synced["state"] == "SYNCED")
         let serverID = try #require(synced["server_id"]?.stringValue)
 
-        let session = try await HTTPTestClient().send("POST", server.url("/auth/login"),
-                                                      json: ["username": "inspector", "password": "inspector-pass"])
+        let session = try await HTTPTestClient().send(
+            "POST", server.url("/auth/login"),
+            json: ["username": "inspector", "password": "inspector-pass"])
         let token = try #require(session.data["access_token"]?.stringValue)
         let remote = try await HTTPTestClient().send("GET", server.url("/reports/\(serverID)"), token: token)
         for (field, value) in expected {
-            #expect(remote.data["report"]?["payload"]?["answers"]?[field] == value, "the server keeps field \(field) as sent")
+            #expect(
+                remote.data["report"]?["payload"]?["answers"]?[field] == value,
+                "the server keeps field \(field) as sent")
         }
-        let history = try await HTTPTestClient().send("GET", server.url("/inspections?status=completed&limit=30&offset=0"), token: token)
+        let history = try await HTTPTestClient().send(
+            "GET", server.url("/inspections?status=completed&limit=30&offset=0"), token: token)
         let item = history.data["items"]?.arrayValue?.first { $0["server_id"]?.stringValue == serverID }
         let serverScore = try #require(item?["score"]?.numberValue, "the server scored the report: \(history.data)")
         #expect(abs(serverScore - deviceScore) < 1e-9, "server \(serverScore), device \(deviceScore)")
@@ -96,10 +105,15 @@ struct SiteFieldTypesJourneyTests {
         let file = profile.path("site-templates.json")
         try Data(Self.templates.utf8).write(to: URL(fileURLWithPath: file))
         try #require(try profile.jqc(["templates", "import", file]).status == 0)
-        try #require(try profile.jqc(["login", "--server", server.baseURL, "--username", "inspector", "--password-stdin"],
-                                     stdin: "inspector-pass\n").status == 0)
+        try #require(
+            try profile.jqc(
+                ["login", "--server", server.baseURL, "--username", "inspector", "--password-stdin"],
+                stdin: "inspector-pass\n"
+            ).status == 0)
         let id = try profile.start(["--template", "site-101", "--facility", "F-100"])
-        for (field, input) in [("1", "5"), ("2", "51.5, -0.12 ±3m"), ("3", "AT-00001"), ("4", "9.5 °C"), ("5", "01:30:00")] {
+        for (field, input) in [
+            ("1", "5"), ("2", "51.5, -0.12 ±3m"), ("3", "AT-00001"), ("4", "9.5 °C"), ("5", "01:30:00"),
+        ] {
             let outcome = try profile.jqc(["answer", id, field, input])
             try #require(outcome.status == 0, "answering \(field) with \(input): \(outcome.stderr)")
         }
@@ -108,10 +122,12 @@ struct SiteFieldTypesJourneyTests {
         let deviceScore = try #require(completed["score"]?.numberValue)
         #expect(try profile.jqc(["sync"]).status == 0)
         let serverID = try #require(try profile.show(id)["server_id"]?.stringValue)
-        let session = try await HTTPTestClient().send("POST", server.url("/auth/login"),
-                                                      json: ["username": "inspector", "password": "inspector-pass"])
+        let session = try await HTTPTestClient().send(
+            "POST", server.url("/auth/login"),
+            json: ["username": "inspector", "password": "inspector-pass"])
         let token = try #require(session.data["access_token"]?.stringValue)
-        let history = try await HTTPTestClient().send("GET", server.url("/inspections?status=completed&limit=30&offset=0"), token: token)
+        let history = try await HTTPTestClient().send(
+            "GET", server.url("/inspections?status=completed&limit=30&offset=0"), token: token)
         let item = history.data["items"]?.arrayValue?.first { $0["server_id"]?.stringValue == serverID }
         let serverScore = try #require(item?["score"]?.numberValue)
         #expect(abs(serverScore - deviceScore) < 1e-9, "server \(serverScore), device \(deviceScore)")

@@ -30,13 +30,17 @@ struct SyncAcceptanceTests {
             let rows = try db.rows("SELECT server_id FROM reports WHERE lower(local_id) = ?", [.text(id.lowercased())])
             reports += rows.count
             for row in rows {
-                revisions += Int(try db.scalar("SELECT count(*) FROM report_revisions WHERE server_id = ?", [row["server_id"]]).int64Value ?? 0)
+                revisions += Int(
+                    try db.scalar("SELECT count(*) FROM report_revisions WHERE server_id = ?", [row["server_id"]])
+                        .int64Value ?? 0)
             }
         }
         return (reports, revisions)
     }
 
-    @Test("AC-03: one of three photos fails after acceptance: the report stays PENDING with '1 left'; the other two are up")
+    @Test(
+        "AC-03: one of three photos fails after acceptance: the report stays PENDING with '1 left'; the other two are up"
+    )
     func onePhotoFails() throws {
         let server = try ServerProcess(["--demo", "--max-photo-bytes", "150000"])
         let profile = try signedIn(to: server.baseURL)
@@ -53,7 +57,8 @@ struct SyncAcceptanceTests {
         let states = shown["photos"]?.arrayValue?.compactMap { $0["upload_state"]?.stringValue }.sorted()
         #expect(states == ["FAILED", "UPLOADED", "UPLOADED"])
         #expect(shown["last_error"]?["code"] == "PHOTO_UPLOAD_FAILED")
-        #expect(shown["last_error"]?["message"]?.stringValue?.contains("1 left") == true, "\(shown["last_error"] ?? .null)")
+        #expect(
+            shown["last_error"]?["message"]?.stringValue?.contains("1 left") == true, "\(shown["last_error"] ?? .null)")
     }
 
     @Test("AC-09: photo sources gone after import (permission revoked): the photos already captured still upload")
@@ -75,7 +80,9 @@ struct SyncAcceptanceTests {
         #expect(refused.stderr.contains("You can still complete this report."))
     }
 
-    @Test("AC-04/05 to the end: diff shows both revisions; keep mine re-uploads on the refreshed base and the server takes it")
+    @Test(
+        "AC-04/05 to the end: diff shows both revisions; keep mine re-uploads on the refreshed base and the server takes it"
+    )
     func keepMineReuploads() async throws {
         let server = try ServerProcess(["--demo"])
         let profile = try signedIn(to: server.baseURL)
@@ -86,12 +93,15 @@ struct SyncAcceptanceTests {
         #expect(try profile.jqc(["answer", id, "2", "5"]).status == 0)
         try profile.sign(id)
         #expect(try profile.jqc(["complete", id]).status == 0)
-        let edit = try Programs.run("jqc-server", ["admin", "--db", server.databasePath, "edit-report", serverID, "--answer", "3=1"])
+        let edit = try Programs.run(
+            "jqc-server", ["admin", "--db", server.databasePath, "edit-report", serverID, "--answer", "3=1"])
         try #require(edit.status == 0, "\(edit.stderr)")
         #expect(try profile.jqc(["sync"]).status == 7)
 
         let diff = try profile.document(["diff", id]).value
-        let differing = diff["fields"]?.arrayValue?.filter { $0["differs"] == true }.compactMap { $0["field_id"]?.stringValue }.sorted()
+        let differing = diff["fields"]?.arrayValue?.filter { $0["differs"] == true }.compactMap {
+            $0["field_id"]?.stringValue
+        }.sorted()
         #expect(differing == ["18", "2", "3"], "mine changed field 2 and was signed again, the server changed field 3")
         let serverRevision = try #require(diff["server_revision"]?.integerValue)
 
@@ -103,22 +113,26 @@ struct SyncAcceptanceTests {
         #expect(synced["state"] == "SYNCED")
         #expect((synced["base_revision"]?.integerValue ?? 0) > serverRevision)
 
-        let session = try await HTTPTestClient().send("POST", server.url("/auth/login"),
-                                                      json: ["username": "inspector", "password": "inspector-pass"])
+        let session = try await HTTPTestClient().send(
+            "POST", server.url("/auth/login"),
+            json: ["username": "inspector", "password": "inspector-pass"])
         let token = try #require(session.data["access_token"]?.stringValue)
         let remote = try await HTTPTestClient().send("GET", server.url("/reports/\(serverID)"), token: token)
         #expect(remote.data["report"]?["payload"]?["answers"]?["2"] == 5, "the server holds my answer now")
         #expect(remote.data["report"]?["revision"]?.integerValue == synced["base_revision"]?.integerValue)
     }
 
-    @Test("AC-06: the agent killed with SIGKILL after the server stored the batch but before the answer: after a rerun, one server record per report")
+    @Test(
+        "AC-06: the agent killed with SIGKILL after the server stored the batch but before the answer: after a rerun, one server record per report"
+    )
     func killedAfterServerStored() throws {
         let faulty = try ServerProcess(["--demo", "--fault-after-accept", "1"])
         let database = faulty.databasePath
         let profile = try signedIn(to: faulty.baseURL)
         let ids = try (0..<3).map { _ in try completedReport(profile) }
 
-        let agent = try Programs.start("jqc-agent", ["--home", profile.home, "run", "--once", "--log-file", profile.path("agent.log")])
+        let agent = try Programs.start(
+            "jqc-agent", ["--home", profile.home, "run", "--once", "--log-file", profile.path("agent.log")])
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline, (try? serverCounts(database, ids).reports) ?? 0 < ids.count {
             Thread.sleep(forTimeInterval: 0.02)

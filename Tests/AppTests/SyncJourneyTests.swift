@@ -31,13 +31,15 @@ struct SyncJourneyTests {
     func account() throws {
         let server = try Self.demo.get()
         let profile = try DemoProfile()
-        let wrong = try profile.jqc(["login", "--server", server.baseURL, "--username", "inspector", "--password-stdin"], stdin: "nope\n")
+        let wrong = try profile.jqc(
+            ["login", "--server", server.baseURL, "--username", "inspector", "--password-stdin"], stdin: "nope\n")
         #expect(wrong.status == 6)
         #expect(wrong.stderr.split(separator: "\n").count == 1, "one line: \(wrong.stderr)")
 
         let draft = try profile.startDraft()
-        let outcome = try profile.jqc(["login", "--server", server.baseURL, "--username", "inspector", "--password-stdin", "--json"],
-                                      stdin: "inspector-pass\n")
+        let outcome = try profile.jqc(
+            ["login", "--server", server.baseURL, "--username", "inspector", "--password-stdin", "--json"],
+            stdin: "inspector-pass\n")
         #expect(outcome.status == 0)
         let document = try JSONValue.parse(Data(outcome.stdout.utf8))
         #expect(document["user"]?["username"] == "inspector")
@@ -59,11 +61,15 @@ struct SyncJourneyTests {
         outputs.append(try profile.jqc(["status", "--json"]))
         #expect(outputs[1].stdout.contains("inspector"))
         // Username and role are both "inspector": said once, and said what it is.
-        #expect(outputs[1].stdout == "Ivy Inspector (username and role: inspector) on \(server.baseURL)\n", "\(outputs[1].stdout)")
+        #expect(
+            outputs[1].stdout == "Ivy Inspector (username and role: inspector) on \(server.baseURL)\n",
+            "\(outputs[1].stdout)")
         let rollup = try profile.jqc(["rollup"])
         #expect(rollup.status == 5)
-        #expect(rollup.stderr.contains("you are signed in as an inspector.") && !rollup.stderr.contains("inspector is signed in as inspector"),
-                "\(rollup.stderr)")
+        #expect(
+            rollup.stderr.contains("you are signed in as an inspector.")
+                && !rollup.stderr.contains("inspector is signed in as inspector"),
+            "\(rollup.stderr)")
         for output in outputs {
             for token in tokens {
                 #expect(!output.stdout.contains(token) && !output.stderr.contains(token), "a token was printed")
@@ -78,10 +84,14 @@ struct SyncJourneyTests {
         let signedOut = try profile.jqc(["sync"])
         #expect(signedOut.status == 6)
         #expect(signedOut.stdout.isEmpty, "sign in again is an error, on stderr: \(signedOut.stdout)")
-        #expect(signedOut.stderr.contains("jqc login") && signedOut.stderr.split(separator: "\n").count == 1, "\(signedOut.stderr)")
+        #expect(
+            signedOut.stderr.contains("jqc login") && signedOut.stderr.split(separator: "\n").count == 1,
+            "\(signedOut.stderr)")
         let signedOutJSON = try profile.jqc(["sync", "--json"])
         #expect(signedOutJSON.status == 6 && signedOutJSON.stderr.isEmpty)
-        #expect(try JSONValue.parse(Data(signedOutJSON.stdout.utf8))["error"]?["code"] == "AUTH_REQUIRED", "\(signedOutJSON.stdout)")
+        #expect(
+            try JSONValue.parse(Data(signedOutJSON.stdout.utf8))["error"]?["code"] == "AUTH_REQUIRED",
+            "\(signedOutJSON.stdout)")
     }
 
     @Test("AC-02: completed offline, sync waits for the network (75) and changes nothing; with a server it is SYNCED")
@@ -109,16 +119,25 @@ struct SyncJourneyTests {
         #expect(try profile.document(["status"]).value["online"] == false)
 
         let server = try Self.demo.get()
-        #expect(try profile.jqc(["login", "--server", server.baseURL, "--username", "inspector", "--password-stdin"],
-                                stdin: "inspector-pass\n").status == 0)
+        #expect(
+            try profile.jqc(
+                ["login", "--server", server.baseURL, "--username", "inspector", "--password-stdin"],
+                stdin: "inspector-pass\n"
+            ).status == 0)
         let online = try profile.jqc(["sync"])
         #expect(online.status == 0, "\(online.stdout)\(online.stderr)")
         // The pull in English: "1 facility", "3 areas", "1 assignment change".
-        let pulled = try #require(online.stdout.split(separator: "\n").first { $0.hasPrefix("Pulled ") }, "\(online.stdout)")
+        let pulled = try #require(
+            online.stdout.split(separator: "\n").first { $0.hasPrefix("Pulled ") }, "\(online.stdout)")
         let counts = pulled.dropFirst("Pulled ".count).dropLast().components(separatedBy: ", ")
         #expect(counts.count == 4, "\(pulled)")
-        for (count, (one, many)) in zip(counts, [("facility", "facilities"), ("area", "areas"), ("template", "templates"),
-                                                 ("assignment change", "assignment changes")]) {
+        for (count, (one, many)) in zip(
+            counts,
+            [
+                ("facility", "facilities"), ("area", "areas"), ("template", "templates"),
+                ("assignment change", "assignment changes"),
+            ])
+        {
             let number = count.prefix { $0.isNumber }
             #expect(count == "\(number) \(number == "1" ? one : many)", "\(pulled)")
         }
@@ -126,7 +145,8 @@ struct SyncJourneyTests {
         #expect(synced["state"] == "SYNCED")
         let serverID = try #require(synced["server_id"]?.stringValue)
         // The server holds it: an admin revision of that server id succeeds.
-        let edit = try Programs.run("jqc-server", ["admin", "--db", server.databasePath, "edit-report", serverID, "--answer", "3=2"])
+        let edit = try Programs.run(
+            "jqc-server", ["admin", "--db", server.databasePath, "edit-report", serverID, "--answer", "3=2"])
         #expect(edit.status == 0, "\(edit.stderr)")
         #expect(try profile.document(["status"]).value["online"] == true)
     }
@@ -136,10 +156,12 @@ struct SyncJourneyTests {
         let server = try Self.demo.get()
         let profile = try signedIn(to: server)
         let template = profile.path("local-only.json")
-        try Data("""
+        try Data(
+            """
             {"templates": [{"id": "local-only", "name": "Only on this device", "version": 1,
               "form_schema": {"fields": [{"id": 1, "type": "pass_fail", "label": "Floor dry", "required": true}]}}]}
-            """.utf8).write(to: URL(fileURLWithPath: template))
+            """.utf8
+        ).write(to: URL(fileURLWithPath: template))
         #expect(try profile.jqc(["templates", "import", template]).status == 0)
 
         var ids = [try pendingReport(profile)]
@@ -173,13 +195,18 @@ struct SyncJourneyTests {
         #expect(try profile.jqc(["answer", id, "2", "5"]).status == 0)
         try profile.sign(id)
         #expect(try profile.jqc(["complete", id]).status == 0)
-        let edit = try Programs.run("jqc-server", ["admin", "--db", server.databasePath, "edit-report", serverID, "--answer", "2=1"])
+        let edit = try Programs.run(
+            "jqc-server", ["admin", "--db", server.databasePath, "edit-report", serverID, "--answer", "2=1"])
         #expect(edit.status == 0, "\(edit.stderr)")
 
         let sync = try profile.jqc(["sync"])
         #expect(sync.status == 7, "new conflicts need a person: \(sync.stdout)\(sync.stderr)")
-        #expect(sync.stderr.contains("REPORT_CONFLICT") && sync.stderr.contains("jqc diff"), "the conflict to resolve, on stderr: \(sync.stderr)")
-        #expect(!sync.stdout.contains("REPORT_CONFLICT") && sync.stdout.contains("1 in conflict"), "stdout holds the summary: \(sync.stdout)")
+        #expect(
+            sync.stderr.contains("REPORT_CONFLICT") && sync.stderr.contains("jqc diff"),
+            "the conflict to resolve, on stderr: \(sync.stderr)")
+        #expect(
+            !sync.stdout.contains("REPORT_CONFLICT") && sync.stdout.contains("1 in conflict"),
+            "stdout holds the summary: \(sync.stdout)")
         let shown = try profile.show(id)
         #expect(shown["state"] == "CONFLICT")
         #expect(shown["last_error"]?["code"] == "REPORT_CONFLICT")
@@ -207,16 +234,24 @@ struct SyncJourneyTests {
         let profile = try signedIn(to: server)
         let whole = try profile.startDraft()
         try profile.answerRequired(whole)
-        #expect(try profile.jqc(["photo", "add", whole, "--field", "14", try profile.writeJPEG("a.jpg", seed: 3),
-                                 try profile.writeJPEG("b.jpg", seed: 4)]).status == 0)
-        #expect(try profile.jqc(["issue", "add", whole, "--severity", "high", "--description", "Leak",
-                                 "--photo", try profile.writeJPEG("c.jpg", seed: 5)]).status == 0)
+        #expect(
+            try profile.jqc([
+                "photo", "add", whole, "--field", "14", try profile.writeJPEG("a.jpg", seed: 3),
+                try profile.writeJPEG("b.jpg", seed: 4),
+            ]).status == 0)
+        #expect(
+            try profile.jqc([
+                "issue", "add", whole, "--severity", "high", "--description", "Leak",
+                "--photo", try profile.writeJPEG("c.jpg", seed: 5),
+            ]).status == 0)
         #expect(try profile.jqc(["complete", whole]).status == 0)
 
         let broken = try profile.startDraft()
         try profile.answerRequired(broken)
         let before = Set(try profile.photoFolderContents())
-        #expect(try profile.jqc(["photo", "add", broken, "--field", "14", try profile.writeJPEG("d.jpg", seed: 6)]).status == 0)
+        #expect(
+            try profile.jqc(["photo", "add", broken, "--field", "14", try profile.writeJPEG("d.jpg", seed: 6)]).status
+                == 0)
         #expect(try profile.jqc(["complete", broken]).status == 0)
         let lost = try #require(Set(try profile.photoFolderContents()).subtracting(before).first)
         try FileManager.default.removeItem(atPath: profile.photosFolder + "/" + lost)
@@ -235,7 +270,9 @@ struct SyncJourneyTests {
         #expect(waiting["last_error"]?["code"] == "PHOTO_UPLOAD_FAILED")
     }
 
-    @Test("a batch over the server's size limit is halved until it fits: every report that fits alone is SYNCED, the one too large alone waits with TOO_LARGE")
+    @Test(
+        "a batch over the server's size limit is halved until it fits: every report that fits alone is SYNCED, the one too large alone waits with TOO_LARGE"
+    )
     func oversizedBatchIsHalved() throws {
         let server = try ServerProcess(["--demo", "--max-json-bytes", "6000"])
         defer { _ = server.stop() }
@@ -245,14 +282,16 @@ struct SyncJourneyTests {
         for n in 0..<3 {
             let id = try profile.startDraft()
             try profile.answerRequired(id)
-            try #require(try profile.jqc(["answer", id, "17", String(repeating: "Grout line \(n). ", count: 140)]).status == 0)
+            try #require(
+                try profile.jqc(["answer", id, "17", String(repeating: "Grout line \(n). ", count: 140)]).status == 0)
             try profile.sign(id)
             try #require(try profile.jqc(["complete", id]).status == 0)
             fitting.append(id)
         }
         let huge = try profile.startDraft()
         try profile.answerRequired(huge)
-        try #require(try profile.jqc(["answer", huge, "17", String(repeating: "Every cubicle door. ", count: 400)]).status == 0)
+        try #require(
+            try profile.jqc(["answer", huge, "17", String(repeating: "Every cubicle door. ", count: 400)]).status == 0)
         try profile.sign(huge)
         try #require(try profile.jqc(["complete", huge]).status == 0)
 

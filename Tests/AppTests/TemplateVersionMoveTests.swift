@@ -14,25 +14,25 @@ import TestSupport
 @Suite("Drafts move onto new template versions")
 struct TemplateVersionMoveTests {
     static let v1 = #"""
-    {"templates": [{"id": "WQ-9", "name": "Washroom QC", "version": 1, "form_schema": {"fields": [
-      {"id": 1, "type": "text", "label": "Note"},
-      {"id": 2, "type": "rating", "label": "Floors", "max": 5, "required": true},
-      {"id": 3, "type": "text", "label": "Soap count"},
-      {"id": 7, "type": "text", "label": "Old question"}
-    ]}}]}
-    """#
+        {"templates": [{"id": "WQ-9", "name": "Washroom QC", "version": 1, "form_schema": {"fields": [
+          {"id": 1, "type": "text", "label": "Note"},
+          {"id": 2, "type": "rating", "label": "Floors", "max": 5, "required": true},
+          {"id": 3, "type": "text", "label": "Soap count"},
+          {"id": 7, "type": "text", "label": "Old question"}
+        ]}}]}
+        """#
     /// Field 7 removed, field 3 retyped from text to number, field 8 new and
     /// required, field 9 required when the floors are rated 2 or less.
     static let v2 = #"""
-    {"templates": [{"id": "WQ-9", "name": "Washroom QC", "version": 2, "form_schema": {"fields": [
-      {"id": 1, "type": "text", "label": "Note"},
-      {"id": 2, "type": "rating", "label": "Floors", "max": 5, "required": true},
-      {"id": 3, "type": "number", "label": "Soap count"},
-      {"id": 8, "type": "pass_fail", "label": "Mirrors", "required": true},
-      {"id": 9, "type": "textarea", "label": "What is wrong with the floors?",
-       "required_when": {"field": 2, "op": "le", "value": 2}}
-    ]}}]}
-    """#
+        {"templates": [{"id": "WQ-9", "name": "Washroom QC", "version": 2, "form_schema": {"fields": [
+          {"id": 1, "type": "text", "label": "Note"},
+          {"id": 2, "type": "rating", "label": "Floors", "max": 5, "required": true},
+          {"id": 3, "type": "number", "label": "Soap count"},
+          {"id": 8, "type": "pass_fail", "label": "Mirrors", "required": true},
+          {"id": 9, "type": "textarea", "label": "What is wrong with the floors?",
+           "required_when": {"field": 2, "op": "le", "value": 2}}
+        ]}}]}
+        """#
 
     private func write(_ text: String, _ name: String, in profile: DemoProfile) throws -> String {
         let path = profile.path(name)
@@ -72,8 +72,11 @@ struct TemplateVersionMoveTests {
 
         let imported = try profile.jqc(["templates", "import", try write(Self.v2, "v2.json", in: profile)])
         #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(imported.stdout.contains("3 drafts moved to 'Washroom QC' v2; 2 answers set aside: field 7 was removed; field 3 is now a number field: 'a dozen' is not a number"),
-                "\(imported.stdout)")
+        #expect(
+            imported.stdout.contains(
+                "3 drafts moved to 'Washroom QC' v2; 2 answers set aside: field 7 was removed; field 3 is now a number field: 'a dozen' is not a number"
+            ),
+            "\(imported.stdout)")
         #expect(imported.stdout.contains("new required field to answer: 8"), "\(imported.stdout)")
 
         // Kept, read anew by the retyped field, or set aside; the score re-evaluated on the new version.
@@ -88,11 +91,15 @@ struct TemplateVersionMoveTests {
         // The new condition holds on the moved answers: field 9 is required now.
         let incomplete = try profile.jqc(["complete", third])
         #expect(incomplete.status == 4 && incomplete.stderr.contains("[8]") == false)
-        #expect(incomplete.stdout.contains("9") || incomplete.stderr.contains("9"), "\(incomplete.stdout) \(incomplete.stderr)")
+        #expect(
+            incomplete.stdout.contains("9") || incomplete.stderr.contains("9"),
+            "\(incomplete.stdout) \(incomplete.stderr)")
 
         // show says what moved, and --history keeps the answer set aside.
         let shown = try profile.jqc(["show", first])
-        #expect(shown.stdout.contains("Moved:     from v1 to v2; 1 answer set aside: field 7 was removed"), "\(shown.stdout)")
+        #expect(
+            shown.stdout.contains("Moved:     from v1 to v2; 1 answer set aside: field 7 was removed"),
+            "\(shown.stdout)")
         let history = try profile.jqc(["show", first, "--history"])
         #expect(history.stdout.contains("moved onto a new template version v2 (DRAFT)"), "\(history.stdout)")
         #expect(history.stdout.contains("set aside [7]: \"gone\"  (field 7 was removed)"), "\(history.stdout)")
@@ -100,7 +107,9 @@ struct TemplateVersionMoveTests {
 
         // The PENDING report never moves: it uploads as it was completed.
         let sent = try profile.show(pending)
-        #expect(sent["state"] == "PENDING" && sent["template_version"] == 1 && sent["answers"]?["7"] == "sent as completed", "\(sent)")
+        #expect(
+            sent["state"] == "PENDING" && sent["template_version"] == 1 && sent["answers"]?["7"] == "sent as completed",
+            "\(sent)")
 
         // Completed, the note is gone from show; the set-aside answer stays in the history.
         try answer(profile, first, [("8", "pass")])
@@ -129,8 +138,11 @@ struct TemplateVersionMoveTests {
         let historyBefore = try profile.document(["show", id, "--history"]).value["revisions"]?.arrayValue?.count
         let (status, plan) = try profile.document(["migrate", id, "--dry-run"])
         #expect(status == 0)
-        #expect(plan["dry_run"] == true && plan["moved"] == false && plan["from_version"] == 1 && plan["to_version"] == 2, "\(plan)")
-        #expect(plan["set_aside"]?.arrayValue?.compactMap { $0["field_id"]?.stringValue }.sorted() == ["3", "7"], "\(plan)")
+        #expect(
+            plan["dry_run"] == true && plan["moved"] == false && plan["from_version"] == 1 && plan["to_version"] == 2,
+            "\(plan)")
+        #expect(
+            plan["set_aside"]?.arrayValue?.compactMap { $0["field_id"]?.stringValue }.sorted() == ["3", "7"], "\(plan)")
         #expect(plan["new_required"] == ["8"], "field 2 was required on v1 already: \(plan)")
         #expect(try profile.show(id) == before, "a dry run changes nothing")
         #expect(try profile.document(["show", id, "--history"]).value["revisions"]?.arrayValue?.count == historyBefore)
@@ -138,8 +150,13 @@ struct TemplateVersionMoveTests {
         let (movedStatus, moved) = try profile.document(["migrate", id])
         #expect(movedStatus == 0 && moved["moved"] == true && moved["to_version"] == 2, "\(moved)")
         let after = try profile.show(id)
-        #expect(after["template_version"] == 2 && after["template_version_kept"] == false && after["answers"] == [:], "\(after)")
-        #expect(after["set_aside"]?.arrayValue?.compactMap { $0["answer"]?.stringValue }.sorted() == ["still asked", "twelve"])
+        #expect(
+            after["template_version"] == 2 && after["template_version_kept"] == false && after["answers"] == [:],
+            "\(after)")
+        #expect(
+            after["set_aside"]?.arrayValue?.compactMap { $0["answer"]?.stringValue }.sorted() == [
+                "still asked", "twelve",
+            ])
         let again = try profile.jqc(["migrate", id])
         #expect(again.status == 0 && again.stdout.contains("nothing to move"), "\(again.stdout)")
         #expect(try profile.jqc(["migrate", id, "--dry-run", "--keep-version"]).status == 2)
@@ -159,8 +176,11 @@ struct TemplateVersionMoveTests {
         let (status, kept) = try profile.document(["migrate", untouched, "--keep-version"])
         #expect(status == 0 && kept["put_back"] == true && kept["template_version"] == 1, "\(kept)")
         let back = try profile.show(untouched)
-        #expect(back["template_version"] == 1 && back["answers"] == ["3": "a dozen", "7": "gone"] && back["template_move"] == .null, "\(back)")
-        #expect(try profile.jqc(["show", untouched, "--history"]).stdout.contains("put back on its template version v1"))
+        #expect(
+            back["template_version"] == 1 && back["answers"] == ["3": "a dozen", "7": "gone"]
+                && back["template_move"] == .null, "\(back)")
+        #expect(
+            try profile.jqc(["show", untouched, "--history"]).stdout.contains("put back on its template version v1"))
         #expect(try profile.jqc(["show", untouched]).stdout.contains("Kept on version 1 (v2 is here)"))
 
         let refused = try profile.jqc(["migrate", changed, "--keep-version"])
@@ -168,11 +188,15 @@ struct TemplateVersionMoveTests {
         #expect(try profile.show(changed)["template_version"] == 2)
     }
 
-    @Test("a signature that no longer holds on the new version is set aside with the rest, never dropped; one that still holds stays")
+    @Test(
+        "a signature that no longer holds on the new version is set aside with the rest, never dropped; one that still holds stays"
+    )
     func signatures() throws {
         let profile = try DemoProfile()
-        let v1 = #"{"templates": [{"id": "SG-1", "name": "Signed", "version": 1, "form_schema": {"fields": [{"id": 1, "type": "text", "label": "Note"}, {"id": 2, "type": "text", "label": "Gone"}, {"id": 5, "type": "signature", "label": "Inspector"}]}}]}"#
-        let v2 = #"{"templates": [{"id": "SG-1", "name": "Signed", "version": 2, "form_schema": {"fields": [{"id": 1, "type": "text", "label": "Note"}, {"id": 5, "type": "signature", "label": "Inspector"}]}}]}"#
+        let v1 =
+            #"{"templates": [{"id": "SG-1", "name": "Signed", "version": 1, "form_schema": {"fields": [{"id": 1, "type": "text", "label": "Note"}, {"id": 2, "type": "text", "label": "Gone"}, {"id": 5, "type": "signature", "label": "Inspector"}]}}]}"#
+        let v2 =
+            #"{"templates": [{"id": "SG-1", "name": "Signed", "version": 2, "form_schema": {"fields": [{"id": 1, "type": "text", "label": "Note"}, {"id": 5, "type": "signature", "label": "Inspector"}]}}]}"#
         try #require(try profile.jqc(["templates", "import", try write(v1, "s1.json", in: profile)]).status == 0)
         let start = ["--template", "SG-1", "--facility", "F-100"]
         let changed = try profile.start(start), same = try profile.start(start)
@@ -184,7 +208,9 @@ struct TemplateVersionMoveTests {
         let moved = try profile.show(changed)
         #expect(moved["answers"] == ["1": "ok"], "\(moved)")
         let aside = moved["set_aside"]?.arrayValue ?? []
-        #expect(aside.contains { $0["field_id"] == "5" && $0["answer"] == signature }, "the signature is kept in the history: \(aside)")
+        #expect(
+            aside.contains { $0["field_id"] == "5" && $0["answer"] == signature },
+            "the signature is kept in the history: \(aside)")
         #expect(aside.contains { $0["field_id"] == "2" && $0["answer"] == "removed next" })
         #expect(try profile.show(same)["answers"]?["5"] != nil, "nothing it vouched for changed")
     }
@@ -194,15 +220,17 @@ struct TemplateVersionMoveTests {
         let profile = try DemoProfile()
         try #require(try profile.jqc(["templates", "import", try write(Self.v1, "v1.json", in: profile)]).status == 0)
         let id = try profile.start(["--template", "WQ-9", "--facility", "F-100"])
-        let context = AppContext(profile: Profile.resolve(home: profile.home, environment: [:]),
-                                 registry: FieldTypeRegistry.builtIn(), style: .plain, json: false,
-                                 stdinIsTerminal: false, environment: [:])
+        let context = AppContext(
+            profile: Profile.resolve(home: profile.home, environment: [:]),
+            registry: FieldTypeRegistry.builtIn(), style: .plain, json: false,
+            stdinIsTerminal: false, environment: [:])
         let workspace = try context.workspace()
         let read = try workspace.report(id)
         // The draft moves to v2 (field 3 now a number) after jqc read it and before it saves.
         try #require(try profile.jqc(["templates", "import", try write(Self.v2, "v2.json", in: profile)]).status == 0)
         let saved = try workspace.answer(read, fieldID: "3", input: .typed("12"))
-        #expect(saved.templateVersion == 2 && saved.answers["3"] == 12, "read by the number field of v2: \(saved.answers)")
+        #expect(
+            saved.templateVersion == 2 && saved.answers["3"] == 12, "read by the number field of v2: \(saved.answers)")
         #expect(throws: AppError.self) { try workspace.answer(read, fieldID: "7", input: .typed("gone")) }
         #expect(try profile.show(id)["answers"] == ["3": 12])
     }
@@ -225,7 +253,9 @@ struct TemplateVersionMoveTests {
         let child = try #require(started["local_id"]?.stringValue)
         let shown = try profile.show(child)
         #expect(shown["template_version"] == 2)
-        #expect(shown["answers"] == ["1": "east wing", "3": 7], "the text '7' read by the retyped number field; the rating is observed again: \(shown)")
+        #expect(
+            shown["answers"] == ["1": "east wing", "3": 7],
+            "the text '7' read by the retyped number field; the rating is observed again: \(shown)")
     }
 
     @Test("a sync that brings v2 moves the draft and says so; the moved report completes and syncs")
@@ -239,21 +269,29 @@ struct TemplateVersionMoveTests {
 
         let file = profile.path("v2.json")
         try Data(Self.v2.utf8).write(to: URL(fileURLWithPath: file))
-        let published = try Programs.run("jqc-server", ["admin", "--db", server.databasePath, "import-templates", file])
+        let published = try Programs.run(
+            "jqc-server", ["admin", "--db", server.databasePath, "import-templates", file])
         try #require(published.status == 0, "\(published.stderr)")
         let synced = try profile.jqc(["sync"])
         #expect(synced.status == 0, "\(synced.stderr)")
-        #expect(synced.stdout.contains("1 draft moved to 'Washroom QC' v2; 1 answer set aside: field 7 was removed"), "\(synced.stdout)")
+        #expect(
+            synced.stdout.contains("1 draft moved to 'Washroom QC' v2; 1 answer set aside: field 7 was removed"),
+            "\(synced.stdout)")
         #expect(try profile.show(id)["answers"] == ["2": 4, "3": 12])
 
         // The agent's cycle moves drafts too, and logs it without a word of any answer.
         let v3 = profile.path("v3.json")
-        try Data(Self.v2.replacingOccurrences(of: "\"version\": 2", with: "\"version\": 3").utf8).write(to: URL(fileURLWithPath: v3))
-        try #require(try Programs.run("jqc-server", ["admin", "--db", server.databasePath, "import-templates", v3]).status == 0)
+        try Data(Self.v2.replacingOccurrences(of: "\"version\": 2", with: "\"version\": 3").utf8).write(
+            to: URL(fileURLWithPath: v3))
+        try #require(
+            try Programs.run("jqc-server", ["admin", "--db", server.databasePath, "import-templates", v3]).status == 0)
         let agent = try profile.agent(["run", "--once"])
         #expect(agent.status == 0, "\(agent.stderr)")
-        let logged = try #require(agent.stderr.split(separator: "\n").first { $0.contains("\"drafts_moved\"") }, "\(agent.stderr)")
-        #expect(logged.contains("\"template_id\":\"WQ-9\"") && logged.contains("\"version\":3") && logged.contains(id), "\(logged)")
+        let logged = try #require(
+            agent.stderr.split(separator: "\n").first { $0.contains("\"drafts_moved\"") }, "\(agent.stderr)")
+        #expect(
+            logged.contains("\"template_id\":\"WQ-9\"") && logged.contains("\"version\":3") && logged.contains(id),
+            "\(logged)")
         #expect(!agent.stderr.contains("gone"), "no answer in the log")
         #expect(try profile.show(id)["template_version"] == 3)
 
@@ -264,7 +302,9 @@ struct TemplateVersionMoveTests {
         #expect(try profile.show(id)["state"] == "SYNCED")
     }
 
-    @Test("a draft kept on v1 (--keep-version) completes and is accepted by a server whose current version is v2, judged by v1")
+    @Test(
+        "a draft kept on v1 (--keep-version) completes and is accepted by a server whose current version is v2, judged by v1"
+    )
     func keptVersionSyncs() throws {
         let server = try Self.serverWithV1()
         defer { server.stop() }
@@ -274,12 +314,16 @@ struct TemplateVersionMoveTests {
         try answer(profile, id, [("2", "4"), ("3", "a dozen"), ("7", "kept")])
         let file = profile.path("v2.json")
         try Data(Self.v2.utf8).write(to: URL(fileURLWithPath: file))
-        try #require(try Programs.run("jqc-server", ["admin", "--db", server.databasePath, "import-templates", file]).status == 0)
+        try #require(
+            try Programs.run("jqc-server", ["admin", "--db", server.databasePath, "import-templates", file]).status == 0
+        )
         try #require(try profile.jqc(["sync"]).status == 0)
         let kept = try profile.jqc(["migrate", id, "--keep-version"])
         try #require(kept.status == 0, "\(kept.stderr)")
         #expect(try profile.show(id)["template_version"] == 1)
-        #expect(try profile.show(id)["answers"] == ["2": 4, "3": "a dozen", "7": "kept"], "v1's answers, field 7 and text in 3")
+        #expect(
+            try profile.show(id)["answers"] == ["2": 4, "3": "a dozen", "7": "kept"],
+            "v1's answers, field 7 and text in 3")
 
         try #require(try profile.jqc(["complete", id]).status == 0)
         let (status, sent) = try profile.document(["sync"])
@@ -288,4 +332,3 @@ struct TemplateVersionMoveTests {
         #expect(try profile.show(id)["state"] == "SYNCED")
     }
 }
-

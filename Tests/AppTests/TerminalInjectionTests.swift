@@ -33,12 +33,19 @@ struct TerminalInjectionTests {
     /// A published template: a critical pass/fail, a section shown only when it passes, a text field in it.
     static let template: JSONValue = [
         "id": "T-EVIL", "name": .string(templateName), "version": 1,
-        "form_schema": ["fields": [
-            ["id": "gate", "type": "pass_fail", "label": .string(hostile("Gate", "Check")), "required": true, "critical": true],
-            ["id": "sec", "type": "section", "label": .string(hostile("Sec", "Part")),
-             "visible_when": ["field": "gate", "op": "eq", "value": "pass"]],
-            ["id": "note", "type": "text", "label": .string(hostile("Note", "Text"))],
-        ]],
+        "form_schema": [
+            "fields": [
+                [
+                    "id": "gate", "type": "pass_fail", "label": .string(hostile("Gate", "Check")), "required": true,
+                    "critical": true,
+                ],
+                [
+                    "id": "sec", "type": "section", "label": .string(hostile("Sec", "Part")),
+                    "visible_when": ["field": "gate", "op": "eq", "value": "pass"],
+                ],
+                ["id": "note", "type": "text", "label": .string(hostile("Note", "Text"))],
+            ]
+        ],
     ]
 
     /// `text` as an SQLite expression: printable ASCII quoted, every other character `char(N)`.
@@ -61,7 +68,9 @@ struct TerminalInjectionTests {
         try admin(["publish-template", file])
         try admin(["add-facility", "F-EVIL", "--name", "Harm\u{202E} Hall"])
         try admin(["add-area", "A-EVIL", "--facility", "F-EVIL", "--name", "Dark\u{202E} Room"])
-        try admin(["add-user", "mallory", "--role", "inspector", "--display-name", "Eve\u{202E} Mallory"], stdin: "mallory-password\n")
+        try admin(
+            ["add-user", "mallory", "--role", "inspector", "--display-name", "Eve\u{202E} Mallory"],
+            stdin: "mallory-password\n")
         try ServerDatabases.query(db, "UPDATE facilities SET name = \(sql(facilityName)) WHERE id = 'F-EVIL'")
         try ServerDatabases.query(db, "UPDATE areas SET name = \(sql(areaName)) WHERE id = 'A-EVIL'")
         try ServerDatabases.query(db, "UPDATE users SET display_name = \(sql(displayName)) WHERE username = 'mallory'")
@@ -70,29 +79,38 @@ struct TerminalInjectionTests {
 
     /// The names of the control characters of the hostile text found in `text`.
     static func hazards(in text: String) -> [String] {
-        let names: [(Unicode.Scalar, String)] = [("\u{1B}", "ESC"), ("\u{07}", "BEL"), ("\r", "CR"), ("\u{08}", "BS"),
-                                                  ("\u{0}", "NUL"), ("\u{202E}", "U+202E")]
+        let names: [(Unicode.Scalar, String)] = [
+            ("\u{1B}", "ESC"), ("\u{07}", "BEL"), ("\r", "CR"), ("\u{08}", "BS"),
+            ("\u{0}", "NUL"), ("\u{202E}", "U+202E"),
+        ]
         return names.filter { text.unicodeScalars.contains($0.0) }.map(\.1)
     }
 
     /// What a person would see go wrong: a control character of the hostile
     /// text on stdout or stderr (output to a pipe has no colour of its own),
     /// or a word of a name missing from what is shown.
-    func expectShown(_ outcome: ProcessOutcome, _ command: String, _ words: [String],
-                     sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectShown(
+        _ outcome: ProcessOutcome, _ command: String, _ words: [String],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let text = outcome.stdout + outcome.stderr
-        #expect(Self.hazards(in: text).isEmpty, "'jqc \(command)' wrote \(Self.hazards(in: text)): \(text.debugDescription)",
-                sourceLocation: sourceLocation)
+        #expect(
+            Self.hazards(in: text).isEmpty,
+            "'jqc \(command)' wrote \(Self.hazards(in: text)): \(text.debugDescription)",
+            sourceLocation: sourceLocation)
         for word in words {
-            #expect(text.contains(word), "'jqc \(command)' shows '\(word)': \(text.debugDescription)", sourceLocation: sourceLocation)
+            #expect(
+                text.contains(word), "'jqc \(command)' shows '\(word)': \(text.debugDescription)",
+                sourceLocation: sourceLocation)
         }
     }
 
     /// A demo profile signed in to the hostile server as mallory, synced.
     func mallory() throws -> (DemoProfile, login: ProcessOutcome) {
         let profile = try DemoProfile()
-        let login = try profile.jqc(["login", "--server", try Self.world.get().baseURL, "--username", "mallory", "--password-stdin"],
-                                    stdin: "mallory-password\n")
+        let login = try profile.jqc(
+            ["login", "--server", try Self.world.get().baseURL, "--username", "mallory", "--password-stdin"],
+            stdin: "mallory-password\n")
         try #require(login.status == 0, "login: \(login.stderr)")
         let sync = try profile.jqc(["sync"])
         try #require(sync.status == 0, "sync: \(sync.stdout)\(sync.stderr)")
@@ -100,7 +118,9 @@ struct TerminalInjectionTests {
         return (profile, login)
     }
 
-    @Test("login, whoami, facilities, areas and templates show the server's names without their control characters; --json keeps them exact")
+    @Test(
+        "login, whoami, facilities, areas and templates show the server's names without their control characters; --json keeps them exact"
+    )
     func referenceNames() throws {
         let (profile, login) = try mallory()
         expectShown(login, "login", ["Eve", "Mallory"])
@@ -117,26 +137,38 @@ struct TerminalInjectionTests {
         #expect(templates.first { $0["id"] == "T-EVIL" }?["name"]?.stringValue == Self.templateName)
     }
 
-    @Test("a report on the hostile template at the hostile facility: start, answer, explain, run, show, list, sync and history show every name without its control characters")
+    @Test(
+        "a report on the hostile template at the hostile facility: start, answer, explain, run, show, list, sync and history show every name without its control characters"
+    )
     func reportJourney() throws {
         let (profile, _) = try mallory()
         let start = try profile.jqc(["start", "--template", "T-EVIL", "--facility", "F-EVIL", "--area", "A-EVIL"])
         expectShown(start, "start", ["Trap", "Snare"])
-        let id = try #require(start.stdout.split(whereSeparator: \.isWhitespace).first { $0.count == 37 && $0.hasSuffix(".") }
-                                .map { String($0.dropLast()) }, "\(start.stdout)")
+        let id = try #require(
+            start.stdout.split(whereSeparator: \.isWhitespace).first { $0.count == 37 && $0.hasSuffix(".") }
+                .map { String($0.dropLast()) }, "\(start.stdout)")
 
         expectShown(try profile.jqc(["answer", id, "gate", "fail"]), "answer", ["Gate", "Check"])
         // The note's section is hidden: the reason names the section by its label.
-        expectShown(try profile.jqc(["explain", id, "note"]), "explain", ["Note", "Text", "Sec", "Part", "hidden by condition"])
+        expectShown(
+            try profile.jqc(["explain", id, "note"]), "explain", ["Note", "Text", "Sec", "Part", "hidden by condition"])
 
         // Fail the critical field again, look at the hidden field, go back, pass it, answer the note, complete.
         let run = try profile.jqc(["run", id], stdin: "fail\n/jump note\n/b\npass\nAll clear\n/done\n")
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
-        expectShown(run, "run", ["Trap", "Snare", "Gate", "Check", "is critical", "Sec", "Part", "Note", "Text", "hidden by condition",
-                                 "Completed"])
+        expectShown(
+            run, "run",
+            [
+                "Trap", "Snare", "Gate", "Check", "is critical", "Sec", "Part", "Note", "Text", "hidden by condition",
+                "Completed",
+            ])
 
-        expectShown(try profile.jqc(["show", id]), "show", ["Trap", "Snare", "Harm", "Hall", "Dark", "Room", "Gate", "Check",
-                                                           "Sec", "Part", "Note", "Text", "All clear"])
+        expectShown(
+            try profile.jqc(["show", id]), "show",
+            [
+                "Trap", "Snare", "Harm", "Hall", "Dark", "Room", "Gate", "Check",
+                "Sec", "Part", "Note", "Text", "All clear",
+            ])
         expectShown(try profile.jqc(["list"]), "list", ["Trap", "Snare", "F-EVIL"])
         let shown = try profile.show(id)
         #expect(shown["template_name"]?.stringValue == Self.templateName, "--json keeps the name exact")
@@ -152,8 +184,12 @@ struct TerminalInjectionTests {
         #expect(try supervisor.jqc(["sync"]).status == 0)
         let read = try supervisor.jqc(["show", serverID])
         #expect(read.status == 0, "\(read.stderr)")
-        expectShown(read, "show SERVER_ID", ["Read from the server", "Trap", "Snare", "Harm", "Hall", "Dark", "Room", "Gate", "Check"])
-        expectShown(try supervisor.jqc(["history", "--facility", "F-EVIL"]), "history (supervisor)", ["Eve", "Mallory", serverID])
+        expectShown(
+            read, "show SERVER_ID",
+            ["Read from the server", "Trap", "Snare", "Harm", "Hall", "Dark", "Room", "Gate", "Check"])
+        expectShown(
+            try supervisor.jqc(["history", "--facility", "F-EVIL"]), "history (supervisor)",
+            ["Eve", "Mallory", serverID])
     }
 
     @Test("show on a colour terminal keeps its own colours and shows the hostile names as text, the screen not cleared")
@@ -161,21 +197,29 @@ struct TerminalInjectionTests {
         let (profile, _) = try mallory()
         let id = try profile.start(["--template", "T-EVIL", "--facility", "F-EVIL"])
         #expect(try profile.jqc(["answer", id, "gate", "pass"]).status == 0)
-        let terminal = try Terminal("sh -c '\(Programs.path("jqc")) --home \(profile.home) show \(id); sleep 30'",
-                                    width: 120, height: 40, environment: ["LANG": "C.UTF-8", "TERM": "xterm-256color"])
+        let terminal = try Terminal(
+            "sh -c '\(Programs.path("jqc")) --home \(profile.home) show \(id); sleep 30'",
+            width: 120, height: 40, environment: ["LANG": "C.UTF-8", "TERM": "xterm-256color"])
         // The status line comes last: by then the whole report is on the screen, unless something cleared it.
         let screen = try terminal.waitFor(" pending · ")
-        #expect(screen.contains("Report \(id)") && screen.contains("Score:"), "the whole report is on the screen: nothing cleared it: \(screen)")
+        #expect(
+            screen.contains("Report \(id)") && screen.contains("Score:"),
+            "the whole report is on the screen: nothing cleared it: \(screen)")
         #expect(screen.contains("Trap]0;pwned Snare") && screen.contains("Gate]0;pwned Check"), "\(screen)")
         #expect(screen.contains("\u{2713} pass"), "\(screen)")
-        #expect(!screen.contains("[32m") && !screen.contains("[0m"), "our colour codes are not shown as text: \(screen)")
+        #expect(
+            !screen.contains("[32m") && !screen.contains("[0m"), "our colour codes are not shown as text: \(screen)")
         #expect(try terminal.screen(escapes: true).contains("\u{1B}[32m"), "the pass is green")
     }
 
-    @Test("from a canned server: a hostile display name, template id, server id, rejection and error text are shown without their control characters")
+    @Test(
+        "from a canned server: a hostile display name, template id, server id, rejection and error text are shown without their control characters"
+    )
     func cannedServer() throws {
         func ok(_ data: JSONValue) -> Data {
-            CannedHTTPServer.response(status: 200, contentType: "application/json", JSONValue.object(["ok": true, "data": data]).canonicalString())
+            CannedHTTPServer.response(
+                status: 200, contentType: "application/json",
+                JSONValue.object(["ok": true, "data": data]).canonicalString())
         }
         let profile = try DemoProfile()
         var ids: [String] = []
@@ -187,31 +231,47 @@ struct TerminalInjectionTests {
         }
 
         // Signing in: the server's error text, then a display name.
-        let refusing = try CannedHTTPServer([CannedHTTPServer.response(
-            status: 401, contentType: "application/json",
-            JSONValue.object(["ok": false, "code": "AUTH_INVALID", "error": .string(Self.hostile("Wrong", "Password"))]).canonicalString())])
+        let refusing = try CannedHTTPServer([
+            CannedHTTPServer.response(
+                status: 401, contentType: "application/json",
+                JSONValue.object([
+                    "ok": false, "code": "AUTH_INVALID", "error": .string(Self.hostile("Wrong", "Password")),
+                ]).canonicalString())
+        ])
         defer { refusing.stop() }
-        let refused = try profile.jqc(["login", "--server", refusing.baseURL, "--username", "eve", "--password-stdin"], stdin: "pw\n")
+        let refused = try profile.jqc(
+            ["login", "--server", refusing.baseURL, "--username", "eve", "--password-stdin"], stdin: "pw\n")
         #expect(refused.status != 0)
         expectShown(refused, "login (refused)", ["Wrong", "Password"])
 
         let serverID = Self.hostile("R-Evil", "Rogue")
-        let notFound = CannedHTTPServer.response(status: 404, contentType: "application/json",
-                                                 "{\"ok\": false, \"error\": \"Not found.\", \"code\": \"NOT_FOUND\"}")
+        let notFound = CannedHTTPServer.response(
+            status: 404, contentType: "application/json",
+            "{\"ok\": false, \"error\": \"Not found.\", \"code\": \"NOT_FOUND\"}")
         let server = try CannedHTTPServer([
-            ok(["access_token": "t1", "refresh_token": "r1", "expires_in": 3600,
-                "user": ["id": "U-1", "username": "eve", "role": "inspector", "display_name": .string(Self.displayName)]]),
+            ok([
+                "access_token": "t1", "refresh_token": "r1", "expires_in": 3600,
+                "user": [
+                    "id": "U-1", "username": "eve", "role": "inspector", "display_name": .string(Self.displayName),
+                ],
+            ]),
             ok(["facilities": []]),
             ok(["templates": [["id": .string(Self.hostile("T-Bad", "Ident")), "name": "no schema", "version": 1]]]),
             ok(["assignments": [], "cursor": "A1"]),
-            ok(["results": [
-                ["local_id": .string(ids[0]), "status": "ACCEPTED", "server_id": .string(serverID), "revision": 1],
-                ["local_id": .string(ids[1]), "status": "REJECTED", "error_code": "REPORT_INVALID", "error": .string(Self.hostile("Blurry", "Photo"))],
-            ], "min_supported_app_version": "0.0.1", "server_schema_version": 1]),
+            ok([
+                "results": [
+                    ["local_id": .string(ids[0]), "status": "ACCEPTED", "server_id": .string(serverID), "revision": 1],
+                    [
+                        "local_id": .string(ids[1]), "status": "REJECTED", "error_code": "REPORT_INVALID",
+                        "error": .string(Self.hostile("Blurry", "Photo")),
+                    ],
+                ], "min_supported_app_version": "0.0.1", "server_schema_version": 1,
+            ]),
             notFound,
         ])
         defer { server.stop() }
-        let login = try profile.jqc(["login", "--server", server.baseURL, "--username", "eve", "--password-stdin"], stdin: "pw\n")
+        let login = try profile.jqc(
+            ["login", "--server", server.baseURL, "--username", "eve", "--password-stdin"], stdin: "pw\n")
         #expect(login.status == 0, "\(login.stderr)")
         expectShown(login, "login", ["Eve", "Mallory"])
         let sync = try profile.jqc(["sync"])
@@ -224,15 +284,22 @@ struct TerminalInjectionTests {
         #expect(listed.first { $0["local_id"]?.stringValue == ids[0] }?["server_id"]?.stringValue == serverID)
     }
 
-    @Test("a menu line cut to the screen's width never cuts one of its own colour codes in half, and resets the colour after the cut")
+    @Test(
+        "a menu line cut to the screen's width never cuts one of its own colour codes in half, and resets the colour after the cut"
+    )
     func menuCutKeepsColours() {
         let line = "* [2] " + String(repeating: "x", count: 70) + ": \u{1B}[33m★★★★☆\u{1B}[0m 4/5 and more words"
         let cut = MenuScreen.fit(line, width: 80, style: .rich)
         #expect(cut.hasSuffix("…\u{1B}[0m"), "\(cut.debugDescription)")
-        #expect(cut.replacingOccurrences(of: "\u{1B}[33m", with: "").replacingOccurrences(of: "\u{1B}[0m", with: "").count == 80)
-        #expect(!cut.replacingOccurrences(of: "\u{1B}[33m", with: "").replacingOccurrences(of: "\u{1B}[0m", with: "").contains("\u{1B}"),
-                "only whole colour codes: \(cut.debugDescription)")
-        #expect(MenuScreen.fit("short \u{1B}[32mpass\u{1B}[0m", width: 12, style: .rich) == "short \u{1B}[32mpass\u{1B}[0m",
-                "a line as wide as the screen but for its colour codes is not cut")
+        #expect(
+            cut.replacingOccurrences(of: "\u{1B}[33m", with: "").replacingOccurrences(of: "\u{1B}[0m", with: "").count
+                == 80)
+        #expect(
+            !cut.replacingOccurrences(of: "\u{1B}[33m", with: "").replacingOccurrences(of: "\u{1B}[0m", with: "")
+                .contains("\u{1B}"),
+            "only whole colour codes: \(cut.debugDescription)")
+        #expect(
+            MenuScreen.fit("short \u{1B}[32mpass\u{1B}[0m", width: 12, style: .rich) == "short \u{1B}[32mpass\u{1B}[0m",
+            "a line as wide as the screen but for its colour codes is not cut")
     }
 }

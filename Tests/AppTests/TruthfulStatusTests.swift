@@ -74,8 +74,12 @@ struct TruthfulStatusTests {
         let lines = outcome.stderr.split(separator: "\n").map(String.init)
         #expect(lines.count == 1, "\(outcome.stderr)")
         let line = try #require(lines.first)
-        #expect(line.hasPrefix("SYNC_OFFLINE: ") && line.hasSuffix("Waiting for network. 1 report pending."), "\(outcome.stderr)")
-        #expect(line.count > "SYNC_OFFLINE: ".count + 5 + "Waiting for network. 1 report pending.".count, "the why is there: \(line)")
+        #expect(
+            line.hasPrefix("SYNC_OFFLINE: ") && line.hasSuffix("Waiting for network. 1 report pending."),
+            "\(outcome.stderr)")
+        #expect(
+            line.count > "SYNC_OFFLINE: ".count + 5 + "Waiting for network. 1 report pending.".count,
+            "the why is there: \(line)")
         #expect(outcome.stdout.isEmpty, "\(outcome.stdout)")
     }
 
@@ -95,9 +99,10 @@ struct TruthfulStatusTests {
     func foregroundIgnoresBackoff() throws {
         let healthy = try ServerProcess(["--demo"])
         // A server that asks to be left alone for an hour: the report's next attempt is at least that far off.
-        let busy = CannedHTTPServer.response(status: 503, contentType: "application/json",
-                                             #"{"ok": false, "error": "down for maintenance", "code": "UNAVAILABLE"}"#,
-                                             headers: [("Retry-After", "3600")])
+        let busy = CannedHTTPServer.response(
+            status: 503, contentType: "application/json",
+            #"{"ok": false, "error": "down for maintenance", "code": "UNAVAILABLE"}"#,
+            headers: [("Retry-After", "3600")])
         let failing = try CannedHTTPServer(Array(repeating: busy, count: 8))
         defer { failing.stop() }
         let profile = try DemoProfile.signedIn(to: healthy.baseURL)

@@ -7,17 +7,27 @@ let globals: [OptionSpec] = [
     .flag("help", short: "h", help: "show help"),
 ]
 let parser = ArgumentParser(globalOptions: globals)
-let answer = CommandSpec("answer", summary: "sets one answer",
-                         positionals: [PositionalSpec("LOCAL_ID", help: "the report"),
-                                       PositionalSpec("FIELD_ID", help: "the field"),
-                                       PositionalSpec("VALUE", help: "the answer as typed", optional: true)],
-                         options: [.value("value-json", "JSON", help: "the contract's JSON encoding"),
-                                   .flag("clear", help: "unset the answer"), .flag("add-row", help: "append a table row")])
-let photo = CommandSpec("photo add", summary: "import photos",
-                        positionals: [PositionalSpec("LOCAL_ID", help: "the report"), PositionalSpec("FILE", help: "image files", variadic: true)],
-                        options: [.value("field", "FIELD_ID", help: "image field"),
-                                  .value("pick", "FIELD_ID=SIDE", repeatable: true, help: "per-field choice"),
-                                  .value("output", short: "o", "FILE", help: "where to write")])
+let answer = CommandSpec(
+    "answer", summary: "sets one answer",
+    positionals: [
+        PositionalSpec("LOCAL_ID", help: "the report"),
+        PositionalSpec("FIELD_ID", help: "the field"),
+        PositionalSpec("VALUE", help: "the answer as typed", optional: true),
+    ],
+    options: [
+        .value("value-json", "JSON", help: "the contract's JSON encoding"),
+        .flag("clear", help: "unset the answer"), .flag("add-row", help: "append a table row"),
+    ])
+let photo = CommandSpec(
+    "photo add", summary: "import photos",
+    positionals: [
+        PositionalSpec("LOCAL_ID", help: "the report"), PositionalSpec("FILE", help: "image files", variadic: true),
+    ],
+    options: [
+        .value("field", "FIELD_ID", help: "image field"),
+        .value("pick", "FIELD_ID=SIDE", repeatable: true, help: "per-field choice"),
+        .value("output", short: "o", "FILE", help: "where to write"),
+    ])
 
 @Suite("The command-line parser")
 struct ArgumentParserTests {
@@ -39,7 +49,8 @@ struct ArgumentParserTests {
 
     @Test("a value may contain '=' and spaces; negative numbers are values, not options")
     func values() throws {
-        let parsed = try parser.parse(["R", "t", "Item=Sink;Status=ok=fine", "--value-json", "{\"a\": 1}"], for: answer)
+        let parsed = try parser.parse(
+            ["R", "t", "Item=Sink;Status=ok=fine", "--value-json", "{\"a\": 1}"], for: answer)
         #expect(parsed.positional(2) == "Item=Sink;Status=ok=fine")
         #expect(parsed.value("value-json") == "{\"a\": 1}")
         #expect(try parser.parse(["R", "5", "-2.5"], for: answer).positional(2) == "-2.5")
@@ -58,16 +69,20 @@ struct ArgumentParserTests {
         #expect(parsed.positionals == ["R", "a.jpg", "b.jpg"])
     }
 
-    @Test("errors name the offending word and say what to do",
-          arguments: [
-            (["R", "1", "4", "--vaule-json", "4"], "'answer' has no option '--vaule-json'; did you mean '--value-json'?"),
+    @Test(
+        "errors name the offending word and say what to do",
+        arguments: [
+            (
+                ["R", "1", "4", "--vaule-json", "4"],
+                "'answer' has no option '--vaule-json'; did you mean '--value-json'?"
+            ),
             (["R", "1", "4", "--frobnicate"], "'answer' has no option '--frobnicate'. See 'answer --help'."),
             (["R"], "'answer' needs FIELD_ID (the field). Usage: answer LOCAL_ID FIELD_ID [VALUE] [options]"),
             (["R", "1", "4", "5"], "'answer' does not take '5'. Usage: answer LOCAL_ID FIELD_ID [VALUE] [options]"),
             (["R", "1", "--value-json"], "'--value-json' needs a value (JSON)."),
             (["R", "1", "--clear=yes"], "'--clear' takes no value."),
             (["R", "1", "--home", "a", "--home", "b"], "'--home' was given twice; give it once."),
-          ])
+        ])
     func errors(arguments: [String], message: String) {
         #expect(throws: UsageError(message)) {
             try parser.parse(arguments, for: answer)
@@ -82,7 +97,8 @@ struct ArgumentParserTests {
 
     @Test("a variadic positional needs at least one value")
     func variadic() {
-        #expect(throws: UsageError("'photo add' needs FILE (image files). Usage: photo add LOCAL_ID FILE... [options]")) {
+        #expect(throws: UsageError("'photo add' needs FILE (image files). Usage: photo add LOCAL_ID FILE... [options]"))
+        {
             try parser.parse(["R"], for: photo)
         }
     }

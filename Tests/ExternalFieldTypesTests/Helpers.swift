@@ -21,16 +21,20 @@ final class Warnings: Sendable {
 
 /// The built-in types plus every plugin found in `directory`, as the programs compose theirs.
 func registry(with directory: String, settings: ExternalFieldTypeSettings) -> FieldTypeRegistry {
-    FieldTypeRegistry.builtIn().addingExternalFieldTypes(ExternalFieldTypeDiscovery.find(in: [directory]), settings: settings)
+    FieldTypeRegistry.builtIn().addingExternalFieldTypes(
+        ExternalFieldTypeDiscovery.find(in: [directory]), settings: settings)
 }
 
 /// A pH field passing from 6.5 to 8.5.
-let cleanerPH = FieldDefinition(id: "2", type: "ph_reading", label: "Floor cleaner pH", required: true, critical: true,
-                                extra: ["allowed_min": 6.5, "allowed_max": 8.5])
+let cleanerPH = FieldDefinition(
+    id: "2", type: "ph_reading", label: "Floor cleaner pH", required: true, critical: true,
+    extra: ["allowed_min": 6.5, "allowed_max": 8.5])
 
 let context = ConformanceSamples.defaultContext
 
 /// Typed input read by the field's type, as a Result to compare in `#expect`.
-func typed(_ input: String, _ field: FieldDefinition, in registry: FieldTypeRegistry) -> Result<JSONValue, AnswerInputError> {
+func typed(_ input: String, _ field: FieldDefinition, in registry: FieldTypeRegistry) -> Result<
+    JSONValue, AnswerInputError
+> {
     Result { () throws(AnswerInputError) -> JSONValue in try registry.parse(input, for: field, context: context) }
 }

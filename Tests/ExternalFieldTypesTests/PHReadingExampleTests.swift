@@ -64,7 +64,10 @@ struct PHReadingExampleTests {
         let problems = types.check(FormSchema(fields: [swapped]))
         #expect(problems.map(\.message) == ["'allowed_min' 9 is above 'allowed_max' 7; swap them"])
         let refused = types.validateAnswers(FormSchema(fields: [cleanerPH]), answers: Answers(["2": "7.2"]))
-        #expect(refused.map(\.message) == ["field '2' (Floor cleaner pH): a pH reading is a number from 0 to 14, such as 7.2"])
+        #expect(
+            refused.map(\.message) == [
+                "field '2' (Floor cleaner pH): a pH reading is a number from 0 to 14, such as 7.2"
+            ])
         #expect(types.completionProblems(FormSchema(fields: [cleanerPH]), answers: Answers(["2": 7.2])).isEmpty)
     }
 

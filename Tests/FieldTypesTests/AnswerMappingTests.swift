@@ -38,13 +38,17 @@ struct AnswerMappingTests {
         #expect(mapping.kept["8"] == signature("Dana"), "a signature still valid is kept as it is")
     }
 
-    @Test("a removed field, an answer the new type refuses and a field that no longer takes answers: set aside with why, never dropped")
+    @Test(
+        "a removed field, an answer the new type refuses and a field that no longer takes answers: set aside with why, never dropped"
+    )
     func setAside() {
         let mapping = registry.mapAnswers(Self.answers, from: Self.old, to: Self.new, at: context.deviceTime)
         let aside = Dictionary(uniqueKeysWithValues: mapping.setAside.map { ($0.fieldID, $0) })
         #expect(Set(aside.keys) == ["4", "7", "9"])
         #expect(aside["7"]?.reason == "field 7 was removed" && aside["7"]?.answer == "gone")
-        #expect(aside["4"]?.answer == "a dozen" && aside["4"]?.reason.contains("'a dozen' is not a number") == true, "\(String(describing: aside["4"]))")
+        #expect(
+            aside["4"]?.answer == "a dozen" && aside["4"]?.reason.contains("'a dozen' is not a number") == true,
+            "\(String(describing: aside["4"]))")
         #expect(aside["9"]?.reason.contains("takes no answer") == true)
         // Every answer is somewhere: kept or set aside.
         #expect(Set(mapping.kept.answeredIDs).union(aside.keys) == Set(Self.answers.answeredIDs))
@@ -61,14 +65,16 @@ struct AnswerMappingTests {
     func noForgery() {
         let old = FormSchema(fields: [field("text", id: "s"), field("text", id: "p")])
         let new = FormSchema(fields: [field("signature", id: "s"), field("image", id: "p")])
-        let mapping = registry.mapAnswers(Answers(["s": "Dana", "p": .string(photoA)]), from: old, to: new, at: context.deviceTime)
+        let mapping = registry.mapAnswers(
+            Answers(["s": "Dana", "p": .string(photoA)]), from: old, to: new, at: context.deviceTime)
         #expect(mapping.kept.isEmpty)
         #expect(mapping.setAside.map(\.fieldID) == ["s", "p"])
     }
 
     @Test("a re-inspection of a parent on an older version goes through the same mapping")
     func prefillFromOlderParent() {
-        let prefilled = registry.prefill(from: Self.answers, parentSchema: Self.old, schema: Self.new, at: context.deviceTime)
+        let prefilled = registry.prefill(
+            from: Self.answers, parentSchema: Self.old, schema: Self.new, at: context.deviceTime)
         #expect(prefilled["3"] == 12, "read by the retyped field, as a moving draft's is")
         #expect(prefilled["1"] == "all fine")
         #expect(prefilled["2"] == nil && prefilled["8"] == nil, "ratings and signatures are never copied")

@@ -12,7 +12,9 @@ struct DemoTemplateTests {
         #expect(objects.count >= 2)
         for object in objects {
             let template = try Template.decode(object).get()
-            #expect(registry.check(template.schema).isEmpty, "template '\(template.id)': \(registry.check(template.schema))")
+            #expect(
+                registry.check(template.schema).isEmpty, "template '\(template.id)': \(registry.check(template.schema))"
+            )
         }
     }
 
@@ -26,9 +28,13 @@ struct DemoTemplateTests {
 
     @Test("every assignment names a demo template and facility, and every area a demo facility")
     func references() throws {
-        let templates = Set(try #require(DemoFiles.json("templates.json")["templates"]?.arrayValue).compactMap { $0["id"].flatMap(FieldID.init(json:))?.rawValue })
+        let templates = Set(
+            try #require(DemoFiles.json("templates.json")["templates"]?.arrayValue).compactMap {
+                $0["id"].flatMap(FieldID.init(json:))?.rawValue
+            })
         let facilitiesFile = try DemoFiles.json("facilities.json")
-        let facilities = Set(try #require(facilitiesFile["facilities"]?.arrayValue).compactMap { $0["id"]?.stringValue })
+        let facilities = Set(
+            try #require(facilitiesFile["facilities"]?.arrayValue).compactMap { $0["id"]?.stringValue })
         for area in try #require(facilitiesFile["areas"]?.arrayValue) {
             #expect(facilities.contains(area["facility_id"]?.stringValue ?? ""))
         }

@@ -15,9 +15,13 @@ struct DisplayTests {
 
     @Test("colour wraps the stars and the verdicts, and only when allowed")
     func colour() {
-        #expect(registry.display(stars, 3, style: .rich) == "\u{1B}[33m\u{2605}\u{2605}\u{2605}\u{2606}\u{2606}\u{1B}[0m 3/5")
+        #expect(
+            registry.display(stars, 3, style: .rich)
+                == "\u{1B}[33m\u{2605}\u{2605}\u{2605}\u{2606}\u{2606}\u{1B}[0m 3/5")
         #expect(registry.display(field("pass_fail"), "fail", style: .rich) == "\u{1B}[31m\u{2717} fail\u{1B}[0m")
-        #expect(registry.display(field("pass_fail"), "fail", style: TerminalStyle(color: true, unicode: false)) == "\u{1B}[31mfail\u{1B}[0m")
+        #expect(
+            registry.display(field("pass_fail"), "fail", style: TerminalStyle(color: true, unicode: false))
+                == "\u{1B}[31mfail\u{1B}[0m")
     }
 
     @Test("long text is cut to one screen-friendly line")
@@ -28,12 +32,24 @@ struct DisplayTests {
 
     @Test("prompts number the choices and give the scale")
     func prompts() {
-        #expect(registry.resolve(floor).prompt(for: floor, style: ascii)
-            == ["Choose one: type its number or its text.", "  1) Good", "  2) Fair", "  3) Poor", "  (n/a if it does not apply)"])
-        #expect(registry.resolve(stars).prompt(for: stars, style: ascii)
-            == ["Rate from 1 to 5 stars: type a number (or ****); 0 clears; n/a if it does not apply.", "Passes at 3 or more."])
-        #expect(registry.resolve(repairs).prompt(for: repairs, style: ascii)
-            == ["Columns: Fixture, Problem, Urgency", "Type one row as Fixture=...;Problem=...;Urgency=... (\\; for a semicolon in a value)."])
+        #expect(
+            registry.resolve(floor).prompt(for: floor, style: ascii)
+                == [
+                    "Choose one: type its number or its text.", "  1) Good", "  2) Fair", "  3) Poor",
+                    "  (n/a if it does not apply)",
+                ])
+        #expect(
+            registry.resolve(stars).prompt(for: stars, style: ascii)
+                == [
+                    "Rate from 1 to 5 stars: type a number (or ****); 0 clears; n/a if it does not apply.",
+                    "Passes at 3 or more.",
+                ])
+        #expect(
+            registry.resolve(repairs).prompt(for: repairs, style: ascii)
+                == [
+                    "Columns: Fixture, Problem, Urgency",
+                    "Type one row as Fixture=...;Problem=...;Urgency=... (\\; for a semicolon in a value).",
+                ])
     }
 
     @Test("the terminal style follows NO_COLOR, TERM=dumb and the locale", arguments: Cases.detectCases)
@@ -66,16 +82,28 @@ private enum Cases {
         (supplies, [""], #"(unreadable answer: [""])"#, #"(unreadable answer: [""])"#),
         (supplies, [" \u{7}"], #"(unreadable answer: [" \u0007"])"#, #"(unreadable answer: [" \u0007"])"#),
         (floor, "Good", "Good", "Good"),
-        (field("signature"), signature("Dana Reyes"), "signed by Dana Reyes at 2026-03-01T14:02:00Z", "signed by Dana Reyes at 2026-03-01T14:02:00Z"),
+        (
+            field("signature"), signature("Dana Reyes"), "signed by Dana Reyes at 2026-03-01T14:02:00Z",
+            "signed by Dana Reyes at 2026-03-01T14:02:00Z"
+        ),
         (field("signature"), .string(photoA.uppercased()), "signature image \(photoA)", "signature image \(photoA)"),
         (field("image"), [.string(photoA), .string(photoB)], "2 photos", "2 photos"),
         (field("image"), [.string(photoA)], "1 photo", "1 photo"),
-        (repairs, [["Fixture": "Sink", "Problem": "Leak"], ["Urgency": "high", "Fixture": "Tap"]],
-         "2 rows: Fixture=Sink, Problem=Leak | Fixture=Tap, Urgency=high", "2 rows: Fixture=Sink, Problem=Leak | Fixture=Tap, Urgency=high"),
+        (
+            repairs, [["Fixture": "Sink", "Problem": "Leak"], ["Urgency": "high", "Fixture": "Tap"]],
+            "2 rows: Fixture=Sink, Problem=Leak | Fixture=Tap, Urgency=high",
+            "2 rows: Fixture=Sink, Problem=Leak | Fixture=Tap, Urgency=high"
+        ),
         (field("section", label: "Restroom"), nil, "\u{2501}\u{2501} Restroom \u{2501}\u{2501}", "== Restroom =="),
         (field("label", label: "Check every stall."), nil, "Check every stall.", "Check every stall."),
-        (field("geopoint"), ["lat": 51.5], "unsupported field type 'geopoint': {\"lat\":51.5}", "unsupported field type 'geopoint': {\"lat\":51.5}"),
-        (field("geopoint"), nil, "unsupported field type 'geopoint' (no answer)", "unsupported field type 'geopoint' (no answer)"),
+        (
+            field("geopoint"), ["lat": 51.5], "unsupported field type 'geopoint': {\"lat\":51.5}",
+            "unsupported field type 'geopoint': {\"lat\":51.5}"
+        ),
+        (
+            field("geopoint"), nil, "unsupported field type 'geopoint' (no answer)",
+            "unsupported field type 'geopoint' (no answer)"
+        ),
     ]
 
     static let detectCases: [([String: String], Bool, TerminalStyle)] = [

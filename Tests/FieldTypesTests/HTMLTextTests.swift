@@ -3,7 +3,9 @@ import Testing
 
 @Suite("HTML text")
 struct HTMLTextTests {
-    @Test("markup typed into a template or an answer comes out as text, in content and in either kind of quoted attribute")
+    @Test(
+        "markup typed into a template or an answer comes out as text, in content and in either kind of quoted attribute"
+    )
     func escapes() {
         #expect(HTMLText.escape("<script>alert(1)</script>") == "&lt;script&gt;alert(1)&lt;/script&gt;")
         #expect(HTMLText.escape("\"><img src=x onerror=alert(2)>") == "&quot;&gt;&lt;img src=x onerror=alert(2)&gt;")

@@ -15,10 +15,12 @@ let photoB = "0d9e8c7b-6a5f-4e3d-8c2b-1a0f9e8d7c6b"
 
 let floor = FieldDefinition(id: "9", type: "radio", label: "Floor condition", options: ["Good", "Fair", "Poor"])
 let shift = FieldDefinition(id: "10", type: "select", label: "Shift", options: ["Morning", "Evening", "Night"])
-let supplies = FieldDefinition(id: "8", type: "checkbox_group", label: "Supplies restocked",
-                               options: ["Soap", "Paper towels", "Toilet paper"])
+let supplies = FieldDefinition(
+    id: "8", type: "checkbox_group", label: "Supplies restocked",
+    options: ["Soap", "Paper towels", "Toilet paper"])
 let stars = FieldDefinition(id: "11", type: "rating", label: "Overall cleanliness")
-let repairs = FieldDefinition(id: "15", type: "table", label: "Fixtures needing repair", columns: ["Fixture", "Problem", "Urgency"])
+let repairs = FieldDefinition(
+    id: "15", type: "table", label: "Fixtures needing repair", columns: ["Fixture", "Problem", "Urgency"])
 
 /// A field of `type` with an id and label, for types whose definition has no keys of its own.
 func field(_ type: String, id: FieldID = "f", label: String = "Question") -> FieldDefinition {

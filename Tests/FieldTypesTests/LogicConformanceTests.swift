@@ -9,17 +9,20 @@ import Testing
 struct LogicConformanceTests {
     @Test("a type whose logic declarations do not fit is reported check by check")
     func brokenLogicIsCaught() {
-        let failures = FieldTypeConformance.check(BadLogicType(), samples: ConformanceSamples(
-            goodDefinition: FieldDefinition(id: "x", type: "bad_logic", label: "Bad"),
-            validAnswers: ["a"]))
+        let failures = FieldTypeConformance.check(
+            BadLogicType(),
+            samples: ConformanceSamples(
+                goodDefinition: FieldDefinition(id: "x", type: "bad_logic", label: "Bad"),
+                validAnswers: ["a"]))
         let checks = Set(failures.map(\.check))
-        #expect(checks == [
-            "every type supports answered and unanswered",
-            "passed/failed are offered only by scored types",
-            "comparison operators need a logicKind",
-            "a calculable type is answered and compares a number, text or true/false",
-            "a compared value is of the type's logicKind",
-        ], "\(failures)")
+        #expect(
+            checks == [
+                "every type supports answered and unanswered",
+                "passed/failed are offered only by scored types",
+                "comparison operators need a logicKind",
+                "a calculable type is answered and compares a number, text or true/false",
+                "a compared value is of the type's logicKind",
+            ], "\(failures)")
     }
 
     @Test("what each built-in type compares: its declared kind and operators")
@@ -32,7 +35,8 @@ struct LogicConformanceTests {
         #expect(passFail.logicOperators.contains(.passed) && !passFail.logicOperators.contains(.lt))
         #expect(registry.type(named: "text")!.logicOperators.isDisjoint(with: [.passed, .failed, .lt]))
         #expect(registry.type(named: "section")!.startsSection)
-        #expect(registry.names.filter { registry.type(named: $0)!.holdsCalculation }
+        #expect(
+            registry.names.filter { registry.type(named: $0)!.holdsCalculation }
                 == ["checkbox", "number", "pass_fail", "rating", "text", "textarea"])
     }
 
@@ -53,6 +57,7 @@ private struct BadLogicType: FieldType {
     var holdsCalculation: Bool { true }
     func logicValue(of answer: JSONValue, for field: FieldDefinition) -> LogicValue? { .number(1) }
     func validate(_ answer: JSONValue, for field: FieldDefinition) -> String? { nil }
-    func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError) -> JSONValue { .string(input) }
+    func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError) -> JSONValue
+    { .string(input) }
     func display(_ answer: JSONValue?, for field: FieldDefinition, style: TerminalStyle) -> String { "x" }
 }

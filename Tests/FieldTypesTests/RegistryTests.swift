@@ -6,8 +6,11 @@ import Testing
 struct RegistryTests {
     @Test("the built-in registry holds the sixteen product types, each under its own name")
     func builtIn() throws {
-        #expect(registry.names == ["checkbox", "checkbox_group", "date", "email", "image", "label", "number", "pass_fail",
-                                   "radio", "rating", "section", "select", "signature", "table", "text", "textarea"])
+        #expect(
+            registry.names == [
+                "checkbox", "checkbox_group", "date", "email", "image", "label", "number", "pass_fail",
+                "radio", "rating", "section", "select", "signature", "table", "text", "textarea",
+            ])
         #expect(try FieldTypeRegistry(BuiltInFieldTypes.all).names == registry.names)
     }
 
@@ -24,7 +27,11 @@ struct RegistryTests {
 
     @Test("a malformed type name is refused")
     func badName() {
-        #expect(throws: FieldTypesError(.invalidFieldTypeName, "field type name 'Geo Point' is not valid; use lowercase letters, digits and underscores")) {
+        #expect(
+            throws: FieldTypesError(
+                .invalidFieldTypeName,
+                "field type name 'Geo Point' is not valid; use lowercase letters, digits and underscores")
+        ) {
             try FieldTypeRegistry([UnsupportedFieldType(name: "Geo Point")])
         }
     }
@@ -57,7 +64,8 @@ struct CompletionTests {
         FieldDefinition(id: "s1", type: "section", label: "Restroom"),
         FieldDefinition(id: "1", type: "text", label: "Restroom name", required: true),
         FieldDefinition(id: "2", type: "rating", label: "Floors", required: true),
-        FieldDefinition(id: "3", type: "checkbox_group", label: "Supplies", required: true, options: ["Soap", "Towels"]),
+        FieldDefinition(
+            id: "3", type: "checkbox_group", label: "Supplies", required: true, options: ["Soap", "Towels"]),
         FieldDefinition(id: "4", type: "image", label: "Photos", required: true),
         FieldDefinition(id: "5", type: "email", label: "Contact"),
         FieldDefinition(id: "q9", type: "geo", label: "Location", required: true),
@@ -69,35 +77,44 @@ struct CompletionTests {
     func everyProblem() {
         let answers = Answers(["1": "  ", "2": 0, "3": [], "5": "not-an-email", "6": "Pass", "s1": "stray"])
         let problems = registry.completionProblems(schema, answers: answers)
-        #expect(problems.map(\.message) == [
-            "field '1' (Restroom name) is required and has no answer",
-            "field '2' (Floors) is required and has no answer",
-            "field '3' (Supplies) is required and has no answer",
-            "field '4' (Photos) is required and has no answer",
-            "field '5' (Contact): 'not-an-email' is not an email address; type one like someone@example.org",
-            "field 'q9' uses field type 'geo', which this version of jqc does not support; update jqc to answer it",
-            "field '6' (Exits clear): a pass/fail answer must be \"pass\", \"fail\" or \"N/A\", not 'Pass'",
-        ])
-        #expect(problems.map(\.kind) == [.missingRequired, .missingRequired, .missingRequired, .missingRequired,
-                                         .invalidAnswer, .unsupportedRequired, .invalidAnswer])
+        #expect(
+            problems.map(\.message) == [
+                "field '1' (Restroom name) is required and has no answer",
+                "field '2' (Floors) is required and has no answer",
+                "field '3' (Supplies) is required and has no answer",
+                "field '4' (Photos) is required and has no answer",
+                "field '5' (Contact): 'not-an-email' is not an email address; type one like someone@example.org",
+                "field 'q9' uses field type 'geo', which this version of jqc does not support; update jqc to answer it",
+                "field '6' (Exits clear): a pass/fail answer must be \"pass\", \"fail\" or \"N/A\", not 'Pass'",
+            ])
+        #expect(
+            problems.map(\.kind) == [
+                .missingRequired, .missingRequired, .missingRequired, .missingRequired,
+                .invalidAnswer, .unsupportedRequired, .invalidAnswer,
+            ])
     }
 
     @Test("a complete form has no problems, and an unknown type's preserved answer satisfies it")
     func complete() {
-        let answers = Answers(["1": "Lobby", "2": 4, "3": ["Soap"], "4": [.string(photoA)],
-                               "q9": ["lat": 51.5, "lon": -0.1], "6": "N/A"])
+        let answers = Answers([
+            "1": "Lobby", "2": 4, "3": ["Soap"], "4": [.string(photoA)],
+            "q9": ["lat": 51.5, "lon": -0.1], "6": "N/A",
+        ])
         #expect(registry.completionProblems(schema, answers: answers) == [])
     }
 
-    @Test("the server is told about wrong types, unknown ids and answers to headings; missing answers are not its concern here")
+    @Test(
+        "the server is told about wrong types, unknown ids and answers to headings; missing answers are not its concern here"
+    )
     func validateAnswers() {
         let answers = Answers(["2": "5", "99": "x", "s1": "stray", "q10": ["anything": true], "3": ["Soap"], "1": ""])
         let problems = registry.validateAnswers(schema, answers: answers)
-        #expect(problems.map(\.message) == [
-            "field 's1' (Restroom) is a section field and takes no answer; remove the answer",
-            "field '2' (Floors): a rating must be a whole number from 0 to 5 (or \"N/A\"), not a string: \"5\"",
-            "field '99' is not in this form; remove its answer",
-        ])
+        #expect(
+            problems.map(\.message) == [
+                "field 's1' (Restroom) is a section field and takes no answer; remove the answer",
+                "field '2' (Floors): a rating must be a whole number from 0 to 5 (or \"N/A\"), not a string: \"5\"",
+                "field '99' is not in this form; remove its answer",
+            ])
         #expect(problems.map(\.kind) == [.notAnswerable, .invalidAnswer, .unknownField])
     }
 }
@@ -122,7 +139,9 @@ struct PrefillTests {
         "signature": signature("Dana"), "image": [.string(photoA)], "table": [["Area": "Sink"]], "section": "x",
         "geo": ["lat": 1], "changed": "Maybe", "blank": "", "removed": "kept nowhere",
     ])
-    static let copied: Set<FieldID> = ["text", "email", "textarea", "number", "date", "checkbox", "group", "radio", "select", "table"]
+    static let copied: Set<FieldID> = [
+        "text", "email", "textarea", "number", "date", "checkbox", "group", "radio", "select", "table",
+    ]
 
     @Test("each field's answer is copied or not by its type's policy", arguments: schema.fields)
     func policy(_ definition: FieldDefinition) {
@@ -142,15 +161,21 @@ struct PrefillTests {
 struct IntegerIDTests {
     @Test("a schema with integer ids from JSON text works end to end with string answer keys")
     func endToEnd() throws {
-        let json = try JSONValue.parse(#"{"fields": [{"id": 5, "type": "rating", "label": "Floors", "required": true}, {"id": 6, "type": "pass_fail", "label": "Exits"}]}"#)
+        let json = try JSONValue.parse(
+            #"{"fields": [{"id": 5, "type": "rating", "label": "Floors", "required": true}, {"id": 6, "type": "pass_fail", "label": "Exits"}]}"#
+        )
         let schema = try FormSchema.decode(json).get()
         #expect(schema.fields.map(\.id.rawValue) == ["5", "6"])
         #expect(registry.check(schema) == [])
 
         var answers = Answers()
-        #expect(registry.completionProblems(schema, answers: answers).map(\.message) == ["field '5' (Floors) is required and has no answer"])
+        #expect(
+            registry.completionProblems(schema, answers: answers).map(\.message) == [
+                "field '5' (Floors) is required and has no answer"
+            ])
         for definition in schema.fields {
-            answers[definition.id] = try registry.parse(definition.type == "rating" ? "4" : "pass", for: definition, context: context)
+            answers[definition.id] = try registry.parse(
+                definition.type == "rating" ? "4" : "pass", for: definition, context: context)
         }
         let wire = answers.json.canonicalString()
         #expect(wire == #"{"5":4,"6":"pass"}"#)

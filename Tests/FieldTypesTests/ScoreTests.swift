@@ -11,7 +11,10 @@ struct ScoreTests {
 
     @Test("exactly rating, checkbox, radio and pass_fail are scored")
     func scoreableTypes() {
-        #expect(registry.names.filter { registry.type(named: $0)?.isScoreable == true } == ["checkbox", "pass_fail", "radio", "rating"])
+        #expect(
+            registry.names.filter { registry.type(named: $0)?.isScoreable == true } == [
+                "checkbox", "pass_fail", "radio", "rating",
+            ])
     }
 }
 

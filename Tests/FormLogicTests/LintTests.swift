@@ -10,7 +10,9 @@ import Testing
 
     @Test("a reference to a field the form does not have names the field and the missing id")
     func unknownField() throws {
-        let problems = try logic([rating, ["id": 3, "type": "text", "label": "Why", "visible_when": ["field": 99, "op": "answered"]]]).problems
+        let problems = try logic([
+            rating, ["id": 3, "type": "text", "label": "Why", "visible_when": ["field": 99, "op": "answered"]],
+        ]).problems
         #expect(problems.map(\.code) == [.unknownField])
         #expect(problems[0].fieldID == "3")
         #expect(problems[0].message.contains("'99'") && problems[0].message.contains("not in this form"))
@@ -18,22 +20,29 @@ import Testing
 
     @Test("a reference to a section or label is refused: they hold no answer")
     func displayOnly() throws {
-        let problems = try logic([section, ["id": 3, "type": "text", "label": "Why", "visible_when": ["field": 2, "op": "answered"]]]).problems
+        let problems = try logic([
+            section, ["id": 3, "type": "text", "label": "Why", "visible_when": ["field": 2, "op": "answered"]],
+        ]).problems
         #expect(problems.map(\.code) == [.displayOnlyField])
         #expect(problems[0].message.contains("section"))
     }
 
     @Test("an operator the referenced type does not support lists the ones it does")
     func unsupportedOperator() throws {
-        let problems = try logic([["id": 1, "type": "text", "label": "Name"],
-                                  ["id": 3, "type": "text", "label": "Why", "visible_when": ["field": 1, "op": "lt", "value": "m"]]]).problems
+        let problems = try logic([
+            ["id": 1, "type": "text", "label": "Name"],
+            ["id": 3, "type": "text", "label": "Why", "visible_when": ["field": 1, "op": "lt", "value": "m"]],
+        ]).problems
         #expect(problems.map(\.code) == [.unsupportedOperator])
         #expect(problems[0].message.contains("'lt'") && problems[0].message.contains("eq"))
     }
 
     @Test("a value of the wrong kind: a rating compared with a word")
     func wrongKind() throws {
-        let problems = try logic([rating, ["id": 3, "type": "text", "label": "Why", "visible_when": ["field": 1, "op": "eq", "value": "good"]]]).problems
+        let problems = try logic([
+            rating,
+            ["id": 3, "type": "text", "label": "Why", "visible_when": ["field": 1, "op": "eq", "value": "good"]],
+        ]).problems
         #expect(problems.map(\.code) == [.wrongKind])
         #expect(problems[0].message.contains("\"good\"") && problems[0].message.contains("a number"))
     }
@@ -65,9 +74,11 @@ import Testing
         var deep: JSONValue = ["field": 1, "op": "answered"]
         for _ in 0..<32 { deep = ["not": deep] }
         let wide: JSONValue = ["any": .array(Array(repeating: ["field": 1, "op": "answered"], count: 300))]
-        let problems = try logic([rating,
-                                  ["id": 3, "type": "text", "label": "Deep", "visible_when": deep],
-                                  ["id": 4, "type": "text", "label": "Wide", "required_when": wide]]).problems
+        let problems = try logic([
+            rating,
+            ["id": 3, "type": "text", "label": "Deep", "visible_when": deep],
+            ["id": 4, "type": "text", "label": "Wide", "required_when": wide],
+        ]).problems
         #expect(problems.map(\.code) == [.tooLarge, .tooLarge])
         #expect(problems[0].message.contains("33 levels"))
         #expect(problems[1].message.contains("301 nodes"))
@@ -75,9 +86,11 @@ import Testing
 
     @Test("calculate on a type that cannot hold it, or giving the wrong kind")
     func notCalculable() throws {
-        let problems = try logic([rating,
-                                  ["id": 3, "type": "date", "label": "When", "calculate": 1],
-                                  ["id": 4, "type": "number", "label": "Count", "calculate": "many"]]).problems
+        let problems = try logic([
+            rating,
+            ["id": 3, "type": "date", "label": "When", "calculate": 1],
+            ["id": 4, "type": "number", "label": "Count", "calculate": "many"],
+        ]).problems
         #expect(problems.map(\.code) == [.notCalculable, .notCalculable])
         #expect(problems[0].message.contains("date") && problems[0].message.contains("number"))
         #expect(problems[1].message.contains("a string"))
@@ -85,9 +98,11 @@ import Testing
 
     @Test("a condition of the wrong shape is a one-line problem saying what a condition looks like")
     func malformed() throws {
-        let problems = try logic([rating,
-                                  ["id": 3, "type": "text", "label": "Why", "visible_when": "field 1 is answered"],
-                                  ["id": 4, "type": "text", "label": "How", "visible_when": ["field": 1, "op": "in", "value": 3]]]).problems
+        let problems = try logic([
+            rating,
+            ["id": 3, "type": "text", "label": "Why", "visible_when": "field 1 is answered"],
+            ["id": 4, "type": "text", "label": "How", "visible_when": ["field": 1, "op": "in", "value": 3]],
+        ]).problems
         #expect(problems.map(\.code) == [.malformed, .malformed])
         #expect(problems.allSatisfy { !$0.message.contains("\n") })
         #expect(problems[0].message.contains("not a condition"))
@@ -96,17 +111,23 @@ import Testing
 
     @Test("every problem of a form at once, in form order")
     func everyProblemAtOnce() throws {
-        let found = try codes([rating, section,
-                               ["id": 3, "type": "text", "label": "A", "visible_when": ["field": 99, "op": "answered"]],
-                               ["id": 4, "type": "text", "label": "B", "visible_when": ["field": 2, "op": "answered"]],
-                               ["id": 5, "type": "text", "label": "C", "visible_when": ["field": 1, "op": "eq", "value": "x"]],
-                               ["id": 6, "type": "image", "label": "D", "calculate": 1]])
-        #expect(found == ["LOGIC_UNKNOWN_FIELD", "LOGIC_DISPLAY_ONLY_FIELD", "LOGIC_WRONG_KIND", "LOGIC_NOT_CALCULABLE"])
+        let found = try codes([
+            rating, section,
+            ["id": 3, "type": "text", "label": "A", "visible_when": ["field": 99, "op": "answered"]],
+            ["id": 4, "type": "text", "label": "B", "visible_when": ["field": 2, "op": "answered"]],
+            ["id": 5, "type": "text", "label": "C", "visible_when": ["field": 1, "op": "eq", "value": "x"]],
+            ["id": 6, "type": "image", "label": "D", "calculate": 1],
+        ])
+        #expect(
+            found == ["LOGIC_UNKNOWN_FIELD", "LOGIC_DISPLAY_ONLY_FIELD", "LOGIC_WRONG_KIND", "LOGIC_NOT_CALCULABLE"])
     }
 
     @Test("an operator unknown to this build is a warning, and the field shows as unsupported, visible, answer kept")
     func unknownOperator() throws {
-        let form = try logic([rating, ["id": 3, "type": "text", "label": "Why", "visible_when": ["field": 1, "op": "matches", "value": "x"]]])
+        let form = try logic([
+            rating,
+            ["id": 3, "type": "text", "label": "Why", "visible_when": ["field": 1, "op": "matches", "value": "x"]],
+        ])
         #expect(form.problems.isEmpty)
         #expect(form.warnings.map(\.code) == [.unknownOperator])
         #expect(form.warnings[0].message.contains("'matches'"))
@@ -118,8 +139,14 @@ import Testing
 
     @Test("a required field that can be hidden is fine")
     func requiredHideable() throws {
-        #expect(try codes([rating, ["id": 3, "type": "text", "label": "Why", "required": true,
-                                    "visible_when": ["field": 1, "op": "le", "value": 2]]]).isEmpty)
+        #expect(
+            try codes([
+                rating,
+                [
+                    "id": 3, "type": "text", "label": "Why", "required": true,
+                    "visible_when": ["field": 1, "op": "le", "value": 2],
+                ],
+            ]).isEmpty)
     }
 }
 
@@ -130,7 +157,10 @@ import Testing
         let problems = try logic([
             ["id": "a\nb", "type": "number", "label": "A"],
             ["id": 2, "type": "number", "label": "B", "calculate": ["fie\n": "x"]],
-            ["id": 3, "type": "text", "label": "C", "visible_when": ["field": "a\nb", "op": "eq", "value": "x\u{2028}y"]],
+            [
+                "id": 3, "type": "text", "label": "C",
+                "visible_when": ["field": "a\nb", "op": "eq", "value": "x\u{2028}y"],
+            ],
             ["id": 4, "type": "text", "label": "D", "visible_when": ["field": "zz\r\n", "op": "answered"]],
         ])
         let messages = (problems.problems + problems.warnings).map(\.description)

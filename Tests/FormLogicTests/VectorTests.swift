@@ -18,7 +18,8 @@ import TestSupport
         for (id, expected) in vector.calculated {
             #expect(state.value(id) == expected, "field \(id)")
         }
-        let score = Scorer.score(schema: vector.schema, answers: state.answers, hidden: Set(state.hiddenFields), judge: registry.score)
+        let score = Scorer.score(
+            schema: vector.schema, answers: state.answers, hidden: Set(state.hiddenFields), judge: registry.score)
         switch (score.ratio, vector.score) {
         case (nil, nil): break
         case (let got?, let want?): #expect(abs(got - want) < 1e-9, "score \(got), expected \(want)")
@@ -26,7 +27,9 @@ import TestSupport
         }
     }
 
-    @Test("answering one field at a time with updating gives the same state as evaluating all at once", arguments: try LogicVector.all())
+    @Test(
+        "answering one field at a time with updating gives the same state as evaluating all at once",
+        arguments: try LogicVector.all())
     func incremental(_ vector: LogicVector) throws {
         let logic = FormLogic(schema: vector.schema, registry: registry)
         var answers = Answers()

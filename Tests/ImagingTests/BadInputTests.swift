@@ -15,11 +15,13 @@ struct BadInputTests {
 
     private var nothingStored: Bool { !FileManager.default.fileExists(atPath: dir.path("stored.jpg")) }
 
-    @Test("text, a GIF and an empty file are not images", arguments: [
-        ("notes.jpg", Array("Inspection notes: floor wet near entrance.\n".utf8)),
-        ("animation.png", Array("GIF89a".utf8) + [0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00]),
-        ("empty.jpg", []),
-    ])
+    @Test(
+        "text, a GIF and an empty file are not images",
+        arguments: [
+            ("notes.jpg", Array("Inspection notes: floor wet near entrance.\n".utf8)),
+            ("animation.png", Array("GIF89a".utf8) + [0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00]),
+            ("empty.jpg", []),
+        ])
     func notAnImage(name: String, bytes: [UInt8]) throws {
         let source = dir.file(name)
         try Data(bytes).write(to: source)
@@ -93,7 +95,9 @@ struct BadInputTests {
     func unreadable() throws {
         let missing = try #require(compress(dir.file("no-such-photo.jpg")))
         #expect(missing.code == .unreadable)
-        #expect(missing.message == "Cannot read 'no-such-photo.jpg': no such file or directory. Check the path and its permissions.")
+        #expect(
+            missing.message
+                == "Cannot read 'no-such-photo.jpg': no such file or directory. Check the path and its permissions.")
 
         let folder = dir.file("Photos")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
@@ -130,7 +134,8 @@ struct BadInputTests {
         var bytes = [UInt8](try Data(contentsOf: source))
         bytes.replaceSubrange(16..<24, with: [0, 0, 0x75, 0x30, 0, 0, 0x75, 0x30])
         let crc = crc32(bytes[12..<29])
-        bytes.replaceSubrange(29..<33, with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
+        bytes.replaceSubrange(
+            29..<33, with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
         try Data(bytes).write(to: source)
 
         let error = try #require(compress(source))
@@ -167,7 +172,10 @@ struct BadInputTests {
         }
 
         #expect(error?.code == .diskFull)
-        #expect(error?.message == "The disk is full: the compressed photo 'stored.jpg' cannot be written. Free some space and import it again.")
+        #expect(
+            error?.message
+                == "The disk is full: the compressed photo 'stored.jpg' cannot be written. Free some space and import it again."
+        )
         #expect(!FileManager.default.fileExists(atPath: destination.path))
         disk.unmount()
     }

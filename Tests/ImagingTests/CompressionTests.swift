@@ -70,7 +70,8 @@ struct CompressionTests {
         if name.hasSuffix("png") {
             try SyntheticImage.writePNG(width: 600, height: 400, pattern: .texture(seed: 5), to: source)
         } else {
-            try SyntheticImage.writeJPEG(width: 600, height: 400, pattern: .texture(seed: 5), exifOrientation: 6, to: source)
+            try SyntheticImage.writeJPEG(
+                width: 600, height: 400, pattern: .texture(seed: 5), exifOrientation: 6, to: source)
         }
         let before = try Data(contentsOf: source)
 

@@ -9,20 +9,21 @@ struct OrientationTests {
     /// photo's corners, given the stored pattern red TL, green TR, blue BL, yellow BR.
     static let uprightCorners: [Int: Corners] = [
         1: Corners(.red, .green, .blue, .yellow),
-        2: Corners(.green, .red, .yellow, .blue),     // mirrored left-right
-        3: Corners(.yellow, .blue, .green, .red),     // upside down
-        4: Corners(.blue, .yellow, .red, .green),     // mirrored top-bottom
-        5: Corners(.red, .blue, .green, .yellow),     // mirrored along the main diagonal
-        6: Corners(.blue, .red, .yellow, .green),     // turned a quarter clockwise to view
-        7: Corners(.yellow, .green, .blue, .red),     // mirrored along the other diagonal
-        8: Corners(.green, .yellow, .red, .blue),     // turned a quarter anticlockwise to view
+        2: Corners(.green, .red, .yellow, .blue), // mirrored left-right
+        3: Corners(.yellow, .blue, .green, .red), // upside down
+        4: Corners(.blue, .yellow, .red, .green), // mirrored top-bottom
+        5: Corners(.red, .blue, .green, .yellow), // mirrored along the main diagonal
+        6: Corners(.blue, .red, .yellow, .green), // turned a quarter clockwise to view
+        7: Corners(.yellow, .green, .blue, .red), // mirrored along the other diagonal
+        8: Corners(.green, .yellow, .red, .blue), // turned a quarter anticlockwise to view
     ]
 
     @Test("a 400x200 photo tagged with an orientation comes out upright", arguments: 1...8)
     func upright(orientation: Int) throws {
         let dir = TemporaryDirectory()
         let source = dir.file("IMG_\(orientation).jpg"), stored = dir.file("stored.jpg")
-        try SyntheticImage.writeJPEG(width: 400, height: 200, pattern: .cornerMarkers, exifOrientation: orientation, to: source)
+        try SyntheticImage.writeJPEG(
+            width: 400, height: 200, pattern: .cornerMarkers, exifOrientation: orientation, to: source)
 
         let photo = try compressor().compress(source: source, to: stored)
 

@@ -5,7 +5,9 @@ import TestSupport
 
 @Suite("PNG sources of every colour type")
 struct PNGLayoutTests {
-    @Test("each PNG layout is stored at its size with its corners where they were", arguments: SyntheticImage.PNGLayout.allCases)
+    @Test(
+        "each PNG layout is stored at its size with its corners where they were",
+        arguments: SyntheticImage.PNGLayout.allCases)
     func layout(_ layout: SyntheticImage.PNGLayout) throws {
         let dir = TemporaryDirectory()
         let source = dir.file("\(layout.rawValue).png"), stored = dir.file("stored.jpg")

@@ -18,7 +18,9 @@ struct SettingsTests {
 
     @Test("values outside the ranges are refused", arguments: [(0, 2048), (101, 2048), (80, 63), (80, 16385), (-5, 0)])
     func refused(quality: Int, edge: Int) {
-        let error = imagingError { () throws(ImagingError) in _ = try CompressionSettings(quality: quality, maxLongEdge: edge) }
+        let error = imagingError { () throws(ImagingError) in
+            _ = try CompressionSettings(quality: quality, maxLongEdge: edge)
+        }
         #expect(error?.code == .invalidSettings)
     }
 

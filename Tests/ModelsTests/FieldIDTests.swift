@@ -4,8 +4,11 @@ import Models
 
 @Suite("Field ids: integers or strings in schemas, always strings afterwards")
 struct FieldIDTests {
-    @Test("a JSON integer id becomes its decimal string, never 'Optional(5)'",
-          arguments: [("5", "5"), ("\"5\"", "5"), ("12345678901", "12345678901"), ("-3", "-3"), ("5.0", "5"), ("\"q-1\"", "q-1")])
+    @Test(
+        "a JSON integer id becomes its decimal string, never 'Optional(5)'",
+        arguments: [
+            ("5", "5"), ("\"5\"", "5"), ("12345678901", "12345678901"), ("-3", "-3"), ("5.0", "5"), ("\"q-1\"", "q-1"),
+        ])
     func decode(json: String, expected: String) throws {
         let value = try JSONValue.parse(json)
         let id = try #require(FieldID(json: value))
@@ -13,22 +16,26 @@ struct FieldIDTests {
         #expect(!id.rawValue.contains("Optional"))
     }
 
-    @Test("ids that are neither integers nor non-empty strings are refused",
-          arguments: ["true", "5.5", "\"\"", "null", "[5]", "{\"id\":5}"])
+    @Test(
+        "ids that are neither integers nor non-empty strings are refused",
+        arguments: ["true", "5.5", "\"\"", "null", "[5]", "{\"id\":5}"])
     func refuse(json: String) throws {
         #expect(FieldID(json: try JSONValue.parse(json)) == nil)
     }
 
     @Test("an integer id in a schema finds the answer stored under its string key")
     func schemaAndAnswersAgree() throws {
-        let schema = try FormSchema.decode(JSONValue.parse(#"{"fields": [{"id": 5, "type": "rating", "label": "Floors"}]}"#)).get()
+        let schema = try FormSchema.decode(
+            JSONValue.parse(#"{"fields": [{"id": 5, "type": "rating", "label": "Floors"}]}"#)
+        ).get()
         let answers = try #require(Answers(json: JSONValue.parse(#"{"5": 4}"#)))
         #expect(answers[schema.fields[0].id] == .integer(4))
     }
 
     @Test("the integer 5 and the string \"5\" are the same id, so a schema using both is refused")
     func duplicateAcrossKinds() throws {
-        let result = FormSchema.decode(try JSONValue.parse(#"{"fields": [{"id": 5, "type": "text"}, {"id": "5", "type": "text"}]}"#))
+        let result = FormSchema.decode(
+            try JSONValue.parse(#"{"fields": [{"id": 5, "type": "text"}, {"id": "5", "type": "text"}]}"#))
         guard case .failure(let errors) = result else {
             Issue.record("a duplicate id was accepted")
             return

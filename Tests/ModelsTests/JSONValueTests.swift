@@ -31,13 +31,19 @@ struct JSONValueTests {
 
     @Test("round trip through the canonical form gives the same value")
     func roundTrip() throws {
-        let value: JSONValue = ["answers": ["1": 4, "2": "pass", "3": [["Item": "Sink", "Status": "ok"]], "4": 2.5, "5": true]]
+        let value: JSONValue = [
+            "answers": ["1": 4, "2": "pass", "3": [["Item": "Sink", "Status": "ok"]], "4": 2.5, "5": true]
+        ]
         #expect(try JSONValue.parse(value.canonicalData()) == value)
     }
 
-    @Test("text that is not JSON gives one clear line saying what it looks like",
-          arguments: [("{\"a\": ", "it is cut short: it ends at line 1, column 7 before the JSON is complete"),
-                      ("{\"a\": 1,\n \"b\": tru}", "it is malformed at line 2, column 10: unexpected character '}' there"), ("<html>Bad Gateway</html>", "it looks like an HTML or XML page"), ("  ", "it is empty")])
+    @Test(
+        "text that is not JSON gives one clear line saying what it looks like",
+        arguments: [
+            ("{\"a\": ", "it is cut short: it ends at line 1, column 7 before the JSON is complete"),
+            ("{\"a\": 1,\n \"b\": tru}", "it is malformed at line 2, column 10: unexpected character '}' there"),
+            ("<html>Bad Gateway</html>", "it looks like an HTML or XML page"), ("  ", "it is empty"),
+        ])
     func invalid(text: String, why: String) {
         #expect(throws: ModelsError(.invalidJSON, "the text is not valid JSON: \(why)")) {
             try JSONValue.parse(text)
@@ -55,7 +61,8 @@ struct SemanticVersionTests {
         #expect(try #require(SemanticVersion("1.0.1")) > #require(SemanticVersion("1.0.0")))
     }
 
-    @Test("text that is not a version is refused", arguments: ["", "v1.2", "1..2", "1.2.3.4", "a.b.c", "-1.0.0", "1.٢.3"])
+    @Test(
+        "text that is not a version is refused", arguments: ["", "v1.2", "1..2", "1.2.3.4", "a.b.c", "-1.0.0", "1.٢.3"])
     func invalid(text: String) {
         #expect(SemanticVersion(text) == nil)
     }

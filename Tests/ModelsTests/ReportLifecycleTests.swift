@@ -55,25 +55,39 @@ let allEvents: [ReportEvent] = [
 func legalEvents(_ situation: Situation) -> Set<String> {
     switch situation {
     case .draft: return ["save an answer", "complete", "delete"]
-    case .amendedDraft: return ["save an answer", "complete", "delete", "record a review",
-                                "send again to a restored server", "send a revision again to a restored server"]
-    case .pending: return ["accept", "mark as conflicting", "reject", "record a failed upload", "retry", "record a review"]
-    case .pendingAwaitingPhotos: return ["finish photo uploads", "record a failed upload", "retry", "record a review",
-                                         "send again to a restored server", "send photos again to a restored server",
-                                         "send a revision again to a restored server"]
-    case .synced: return ["amend", "remove after retention", "record a review",
-                          "send again to a restored server", "send photos again to a restored server",
-                          "send a revision again to a restored server"]
-    case .conflict: return ["resolve by keeping mine", "resolve by taking the server's", "record a review",
-                            "send again to a restored server", "send a revision again to a restored server"]
+    case .amendedDraft:
+        return [
+            "save an answer", "complete", "delete", "record a review",
+            "send again to a restored server", "send a revision again to a restored server",
+        ]
+    case .pending:
+        return ["accept", "mark as conflicting", "reject", "record a failed upload", "retry", "record a review"]
+    case .pendingAwaitingPhotos:
+        return [
+            "finish photo uploads", "record a failed upload", "retry", "record a review",
+            "send again to a restored server", "send photos again to a restored server",
+            "send a revision again to a restored server",
+        ]
+    case .synced:
+        return [
+            "amend", "remove after retention", "record a review",
+            "send again to a restored server", "send photos again to a restored server",
+            "send a revision again to a restored server",
+        ]
+    case .conflict:
+        return [
+            "resolve by keeping mine", "resolve by taking the server's", "record a review",
+            "send again to a restored server", "send a revision again to a restored server",
+        ]
     case .rejected: return ["save an answer", "complete"]
     }
 }
 
 @Suite("Report state machine")
 struct ReportLifecycleTests {
-    @Test("every event in every state: legal ones apply, illegal ones are refused and change nothing",
-          arguments: Situation.allCases)
+    @Test(
+        "every event in every state: legal ones apply, illegal ones are refused and change nothing",
+        arguments: Situation.allCases)
     func table(situation: Situation) throws {
         for event in allEvents {
             var lifecycle = try situation.lifecycle()
@@ -92,7 +106,9 @@ struct ReportLifecycleTests {
         }
     }
 
-    @Test("a server restored without the report: SYNCED goes back in the queue as never sent, to be uploaded again with its local id")
+    @Test(
+        "a server restored without the report: SYNCED goes back in the queue as never sent, to be uploaded again with its local id"
+    )
     func serverLost() throws {
         var lifecycle = try Situation.synced.lifecycle()
         try lifecycle.apply(.reviewed(ReportReview(state: .approved, revision: 1, comment: nil)))
@@ -105,7 +121,9 @@ struct ReportLifecycleTests {
         #expect(lifecycle.serverID == "r-2" && lifecycle.acceptedRevision == 1)
     }
 
-    @Test("a server restored with the report but not every photo: SYNCED waits for those photos again, keeping its server id")
+    @Test(
+        "a server restored with the report but not every photo: SYNCED waits for those photos again, keeping its server id"
+    )
     func serverLostPhotos() throws {
         var lifecycle = try Situation.synced.lifecycle()
         #expect(try lifecycle.apply(.serverLostPhotos) == [.enqueueUpload])
@@ -114,7 +132,9 @@ struct ReportLifecycleTests {
         #expect(lifecycle.state == .synced)
     }
 
-    @Test("a server restored with an older revision: the device's answers go again on top of it; never onto a newer or the same one")
+    @Test(
+        "a server restored with an older revision: the device's answers go again on top of it; never onto a newer or the same one"
+    )
     func serverBehind() throws {
         var lifecycle = try Situation.synced.lifecycle()
         try lifecycle.apply(.amend)
@@ -122,10 +142,14 @@ struct ReportLifecycleTests {
         try lifecycle.apply(.accepted(serverID: "r-1", revision: 2, photosOutstanding: 0))
         #expect(throws: ModelsError.self) { try lifecycle.apply(.serverBehind(revision: 2)) }
         #expect(try lifecycle.apply(.serverBehind(revision: 1)) == [.enqueueUpload])
-        #expect(lifecycle.state == .pending && lifecycle.serverID == "r-1" && lifecycle.baseRevision == 1 && lifecycle.acceptedRevision == nil)
+        #expect(
+            lifecycle.state == .pending && lifecycle.serverID == "r-1" && lifecycle.baseRevision == 1
+                && lifecycle.acceptedRevision == nil)
     }
 
-    @Test("a server restored without the revision a conflict met: nothing is left to choose between, and the device's answers go on top of the revision it holds")
+    @Test(
+        "a server restored without the revision a conflict met: nothing is left to choose between, and the device's answers go on top of the revision it holds"
+    )
     func conflictServerBehind() throws {
         var lifecycle = try Situation.conflict.lifecycle()
         #expect(throws: ModelsError.self) { try lifecycle.apply(.serverBehind(revision: 4)) }
@@ -134,7 +158,9 @@ struct ReportLifecycleTests {
         #expect(lifecycle.conflict == nil)
     }
 
-    @Test("an amendment being written of a report the restored server lost or holds older: still a draft, sent later as a new upload or on top of the older revision")
+    @Test(
+        "an amendment being written of a report the restored server lost or holds older: still a draft, sent later as a new upload or on top of the older revision"
+    )
     func amendedDraftOnRestoredServer() throws {
         var lost = try Situation.amendedDraft.lifecycle()
         #expect(try lost.apply(.serverLost) == [])
@@ -273,13 +299,14 @@ struct ReportLifecycleTests {
         #expect(try l.apply(.expire) == [.removeLocalCopy])
     }
 
-    @Test("refusals say what is possible instead",
-          arguments: [
+    @Test(
+        "refusals say what is possible instead",
+        arguments: [
             (Situation.synced, ReportEvent.autosave, "amend"),
             (Situation.pending, ReportEvent.complete, "only DRAFT and REJECTED"),
             (Situation.pending, ReportEvent.discard, "only drafts can be deleted"),
             (Situation.draft, ReportEvent.keepMine, "nothing to resolve"),
-          ])
+        ])
     func refusalMessages(situation: Situation, event: ReportEvent, hint: String) throws {
         var l = try situation.lifecycle()
         #expect {
@@ -289,16 +316,21 @@ struct ReportLifecycleTests {
         }
     }
 
-    @Test("a review is kept for the revision the device holds; an older one is refused; a newly accepted revision awaits review again")
+    @Test(
+        "a review is kept for the revision the device holds; an older one is refused; a newly accepted revision awaits review again"
+    )
     func review() throws {
         var l = try Situation.synced.lifecycle()
-        let returned = ReportReview(state: .returned, revision: 1, decidedBy: WirePerson(id: "U-2", displayName: "Sam"),
-                                    comment: "Retake the photo.", fieldComments: [FieldComment(fieldID: "14", comment: "Too dark.")])
+        let returned = ReportReview(
+            state: .returned, revision: 1, decidedBy: WirePerson(id: "U-2", displayName: "Sam"),
+            comment: "Retake the photo.", fieldComments: [FieldComment(fieldID: "14", comment: "Too dark.")])
         try l.apply(.reviewed(returned))
         #expect(l.review == returned && l.awaitsChanges)
         #expect(throws: ModelsError.self) { try l.apply(.expire) }
         try l.apply(.amend)
-        #expect(l.state == .draft && l.review == returned && l.awaitsChanges, "the comments stay while the amendment is written")
+        #expect(
+            l.state == .draft && l.review == returned && l.awaitsChanges,
+            "the comments stay while the amendment is written")
         try l.apply(.complete)
         #expect(!l.awaitsChanges, "sent back: no longer waiting for the inspector")
         try l.apply(.accepted(serverID: "r-1", revision: 2, photosOutstanding: 0))
@@ -311,7 +343,9 @@ struct ReportLifecycleTests {
         #expect(try l.apply(.expire) == [.removeLocalCopy], "approved: retention as before")
     }
 
-    @Test("a review that arrives before the acceptance it answers (the answer was lost) is kept through the replayed acceptance")
+    @Test(
+        "a review that arrives before the acceptance it answers (the answer was lost) is kept through the replayed acceptance"
+    )
     func reviewBeforeAcceptance() throws {
         var l = try Situation.pending.lifecycle()
         let approved = ReportReview(state: .approved, revision: 1)
@@ -323,10 +357,11 @@ struct ReportLifecycleTests {
     @Test("a lifecycle restored from the store behaves like the one it was saved from")
     func restore() throws {
         let original = try Situation.conflict.lifecycle()
-        var restored = ReportLifecycle(restoring: original.state, serverID: original.serverID,
-                                       baseRevision: original.baseRevision, acceptedRevision: original.acceptedRevision,
-                                       attemptCount: original.attemptCount, lastError: original.lastError,
-                                       conflict: original.conflict)
+        var restored = ReportLifecycle(
+            restoring: original.state, serverID: original.serverID,
+            baseRevision: original.baseRevision, acceptedRevision: original.acceptedRevision,
+            attemptCount: original.attemptCount, lastError: original.lastError,
+            conflict: original.conflict)
         #expect(restored == original)
         try restored.apply(.keepMine)
         #expect(restored.baseRevision == 4)

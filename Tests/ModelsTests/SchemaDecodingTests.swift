@@ -5,11 +5,12 @@ import Models
 struct SchemaDecodingTests {
     @Test("common keys are read and unknown keys are kept")
     func commonKeys() throws {
-        let json = try JSONValue.parse(#"""
-        {"fields": [{"id": 1, "type": "rating", "label": "Floors", "required": true, "max": 10,
-                     "weight": 2.5, "critical": true, "col": 0, "row": 1, "col_span": 6, "row_span": 1,
-                     "hint": "look under the sinks"}]}
-        """#)
+        let json = try JSONValue.parse(
+            #"""
+            {"fields": [{"id": 1, "type": "rating", "label": "Floors", "required": true, "max": 10,
+                         "weight": 2.5, "critical": true, "col": 0, "row": 1, "col_span": 6, "row_span": 1,
+                         "hint": "look under the sinks"}]}
+            """#)
         let field = try FormSchema.decode(json).get().fields[0]
         #expect(field.id == "1")
         #expect(field.type == "rating")
@@ -22,12 +23,15 @@ struct SchemaDecodingTests {
         #expect(field.raw["hint"] == .string("look under the sinks"))
     }
 
-    @Test("a field changed through its typed properties is sent on changed: the object a field type reads agrees with them, unknown keys kept")
+    @Test(
+        "a field changed through its typed properties is sent on changed: the object a field type reads agrees with them, unknown keys kept"
+    )
     func typedPropertiesAreTheSourceOfTruth() throws {
-        let json = try JSONValue.parse(#"""
-        {"fields": [{"id": "q1", "type": "rating", "label": "Floors", "required": true, "max": 10, "weight": 2,
-                     "unit": "points"}]}
-        """#)
+        let json = try JSONValue.parse(
+            #"""
+            {"fields": [{"id": "q1", "type": "rating", "label": "Floors", "required": true, "max": 10, "weight": 2,
+                         "unit": "points"}]}
+            """#)
         var field = try FormSchema.decode(json).get().fields[0]
         field.label = "Floors and skirting"
         field.max = 5
@@ -49,13 +53,14 @@ struct SchemaDecodingTests {
 
     @Test("every problem is listed at once, each naming its field")
     func everyProblem() throws {
-        let json = try JSONValue.parse(#"""
-        {"fields": [{"id": 1, "type": "text", "label": 3},
-                     {"type": "radio", "label": "No id"},
-                     {"id": "q3", "type": "rating", "required": "yes", "max": "five", "weight": -1},
-                     {"id": "q4", "type": "radio", "options": ["a", 2]},
-                     {"id": true, "type": ""}]}
-        """#)
+        let json = try JSONValue.parse(
+            #"""
+            {"fields": [{"id": 1, "type": "text", "label": 3},
+                         {"type": "radio", "label": "No id"},
+                         {"id": "q3", "type": "rating", "required": "yes", "max": "five", "weight": -1},
+                         {"id": "q4", "type": "radio", "options": ["a", 2]},
+                         {"id": true, "type": ""}]}
+            """#)
         guard case .failure(let errors) = FormSchema.decode(json) else {
             Issue.record("a malformed schema was accepted")
             return
@@ -72,8 +77,11 @@ struct SchemaDecodingTests {
         #expect(errors.problems.count == 8)
     }
 
-    @Test("a schema that is not an object with a fields list says so",
-          arguments: [("[]", "must be an object"), ("{}", "has no 'fields' list"), (#"{"fields": 3}"#, "'fields' must be a list")])
+    @Test(
+        "a schema that is not an object with a fields list says so",
+        arguments: [
+            ("[]", "must be an object"), ("{}", "has no 'fields' list"), (#"{"fields": 3}"#, "'fields' must be a list"),
+        ])
     func shape(json: String, message: String) throws {
         guard case .failure(let errors) = FormSchema.decode(try JSONValue.parse(json)) else {
             Issue.record("accepted \(json)")
@@ -84,10 +92,11 @@ struct SchemaDecodingTests {
 
     @Test("a template keeps its form_schema verbatim, unknown keys included")
     func templateVerbatim() throws {
-        let json = try JSONValue.parse(#"""
-        {"id": 12, "name": "Washroom", "version": 3, "owner": "ops",
-         "form_schema": {"fields": [{"id": 1, "type": "geopoint", "label": "Where", "precision": 5}], "layout": "grid"}}
-        """#)
+        let json = try JSONValue.parse(
+            #"""
+            {"id": 12, "name": "Washroom", "version": 3, "owner": "ops",
+             "form_schema": {"fields": [{"id": 1, "type": "geopoint", "label": "Where", "precision": 5}], "layout": "grid"}}
+            """#)
         let template = try Template.decode(json).get()
         #expect(template.id == "12")
         #expect(template.version == 3)

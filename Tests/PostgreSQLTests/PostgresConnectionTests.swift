@@ -21,8 +21,9 @@ struct PostgresConnectionTests {
         try db.script("CREATE TEMPORARY TABLE t (s TEXT, i BIGINT, d DOUBLE PRECISION, b BOOLEAN, bytes BYTEA)")
         let hostile = "Robert'); DROP TABLE t;-- ✓ naïve 🧽 \\x00"
         let blob: [UInt8] = [0, 1, 2, 0xFF, 0, 0x5C, 0x78]
-        try db.query("INSERT INTO t VALUES ($1, $2, $3, $4, $5)",
-                     [.text(hostile), .integer(Int64.min), .double(0.1 + 0.2), .bool(true), .bytes(blob)])
+        try db.query(
+            "INSERT INTO t VALUES ($1, $2, $3, $4, $5)",
+            [.text(hostile), .integer(Int64.min), .double(0.1 + 0.2), .bool(true), .bytes(blob)])
         try db.query("INSERT INTO t VALUES ($1, $2, $3, $4, $5)", [.null, .null, .null, .null, .null])
         let rows = try db.query("SELECT s, i, d, b, bytes FROM t ORDER BY s NULLS LAST")
         #expect(rows.count == 2)
@@ -35,20 +36,28 @@ struct PostgresConnectionTests {
         #expect(rows[0].string("no_such_column") == nil)
     }
 
-    @Test("withResult reads values in place: NULL apart from empty, multibyte text and bytea byte for byte, numbers from their digits")
+    @Test(
+        "withResult reads values in place: NULL apart from empty, multibyte text and bytea byte for byte, numbers from their digits"
+    )
     func resultInPlace() throws {
         let db = try connect()
         try db.script("CREATE TEMPORARY TABLE w (n INT, s TEXT, i BIGINT, d DOUBLE PRECISION, b BOOLEAN, bytes BYTEA)")
         let text = "naïve ✓ 🧽 \"quoted\" \\ line\nbreak"
-        try db.query("INSERT INTO w VALUES (1, $1, $2, $3, $4, $5)",
-                     [.text(text), .integer(Int64.min), .double(0.1 + 0.2), .bool(true), .bytes([0, 0xFF, 0x5C])])
-        try db.query("INSERT INTO w VALUES (2, $1, $2, $3, $4, $5)", [.text(""), .integer(Int64.max), .double(-2.5), .bool(false), .bytes([])])
+        try db.query(
+            "INSERT INTO w VALUES (1, $1, $2, $3, $4, $5)",
+            [.text(text), .integer(Int64.min), .double(0.1 + 0.2), .bool(true), .bytes([0, 0xFF, 0x5C])])
+        try db.query(
+            "INSERT INTO w VALUES (2, $1, $2, $3, $4, $5)",
+            [.text(""), .integer(Int64.max), .double(-2.5), .bool(false), .bytes([])])
         try db.query("INSERT INTO w VALUES (3, NULL, NULL, NULL, NULL, NULL)")
-        let read = try db.withResult("SELECT n, s, i, d, b, bytes, s || $1 AS \"Mixed Case\" FROM w WHERE n >= $2 ORDER BY n",
-                                     [.text("!"), .integer(1)]) { (page: PostgresResultView) throws(PostgresError) in
+        let read = try db.withResult(
+            "SELECT n, s, i, d, b, bytes, s || $1 AS \"Mixed Case\" FROM w WHERE n >= $2 ORDER BY n",
+            [.text("!"), .integer(1)]
+        ) { (page: PostgresResultView) throws(PostgresError) in
             #expect(page.rowCount == 3)
             #expect(page.columnCount == 7)
-            let s = page.column("s"), i = page.column("i"), d = page.column("d"), b = page.column("b"), bytes = page.column("bytes")
+            let s = page.column("s"), i = page.column("i"), d = page.column("d"), b = page.column("b"),
+                bytes = page.column("bytes")
             #expect(page.column("no_such_column") == nil)
             #expect(page.column("Mixed Case") == 6, "a quoted name is found as written")
             #expect(page.bytes(0, s).map { Array($0) } == Array(text.utf8))
@@ -73,7 +82,9 @@ struct PostgresConnectionTests {
                 #expect(page.string(2, column) == nil)
             }
             #expect(page.int(2, i) == nil && page.double(2, d) == nil && page.bool(2, b) == nil)
-            #expect(page.string(3, s) == nil && page.string(0, 99) == nil && page.string(-1, s) == nil && page.string(0, nil) == nil)
+            #expect(
+                page.string(3, s) == nil && page.string(0, 99) == nil && page.string(-1, s) == nil
+                    && page.string(0, nil) == nil)
             // Text that is not a whole number is no integer.
             #expect(page.int(0, s) == nil && page.int(1, s) == nil && page.int(0, d) == nil)
             return page.rowCount
@@ -81,20 +92,33 @@ struct PostgresConnectionTests {
         #expect(read == 3)
         // A failing statement throws, and the connection stays usable.
         #expect(throws: PostgresError.self) {
-            try db.withResult("SELECT n FROM no_such_table") { (page: PostgresResultView) throws(PostgresError) in page.rowCount }
+            try db.withResult("SELECT n FROM no_such_table") { (page: PostgresResultView) throws(PostgresError) in
+                page.rowCount
+            }
         }
-        #expect(try db.withResult("SELECT 1 AS one") { (page: PostgresResultView) throws(PostgresError) in page.int(0, page.column("one")) } == 1)
+        #expect(
+            try db.withResult("SELECT 1 AS one") { (page: PostgresResultView) throws(PostgresError) in
+                page.int(0, page.column("one"))
+            } == 1)
     }
 
-    @Test("send: the next withResult of the same SQL reads the sent statement's result; any other statement first drops it")
+    @Test(
+        "send: the next withResult of the same SQL reads the sent statement's result; any other statement first drops it"
+    )
     func sentAhead() throws {
         let db = try connect()
         try db.script("BEGIN")
-        try db.script("DECLARE c NO SCROLL CURSOR FOR SELECT n, CASE WHEN n % 2 = 0 THEN 'ünï ' || n END AS s FROM generate_series(1, 7) AS n")
+        try db.script(
+            "DECLARE c NO SCROLL CURSOR FOR SELECT n, CASE WHEN n % 2 = 0 THEN 'ünï ' || n END AS s FROM generate_series(1, 7) AS n"
+        )
         let fetch = "FETCH 3 FROM c"
         func page() throws(PostgresError) -> [String?] {
             try db.withResult(fetch) { (page: PostgresResultView) throws(PostgresError) in
-                (0..<page.rowCount).map { row in page.string(row, page.column("n")).map { n in n + ":" + (page.string(row, page.column("s")) ?? "NULL") } }
+                (0..<page.rowCount).map { row in
+                    page.string(row, page.column("n")).map { n in
+                        n + ":" + (page.string(row, page.column("s")) ?? "NULL")
+                    }
+                }
             }
         }
         #expect(try page() == ["1:NULL", "2:ünï 2", "3:NULL"])
@@ -106,7 +130,11 @@ struct PostgresConnectionTests {
         #expect(try page() == [], "the cursor moved past row 7 when the sent FETCH ran")
         // A sent statement that fails reports its error where its result is read.
         try db.send("FETCH 3 FROM no_such_cursor")
-        #expect(throws: PostgresError.self) { try db.withResult("FETCH 3 FROM no_such_cursor") { (page: PostgresResultView) throws(PostgresError) in page.rowCount } }
+        #expect(throws: PostgresError.self) {
+            try db.withResult("FETCH 3 FROM no_such_cursor") { (page: PostgresResultView) throws(PostgresError) in
+                page.rowCount
+            }
+        }
         try db.script("ROLLBACK")
         #expect(try db.query("SELECT 2 AS two")[0].int("two") == 2, "the connection is usable after it")
     }
@@ -138,7 +166,9 @@ struct PostgresConnectionTests {
     @Test("the server's disk_full (53100) names itself as diskFull, and insufficient_resources (53000) as unavailable")
     func diskFull() throws {
         let db = try connect()
-        for (state, name, code) in [("53100", "disk_full", PostgresError.Code.diskFull), ("53000", "insufficient_resources", .unavailable)] {
+        for (state, name, code) in [
+            ("53100", "disk_full", PostgresError.Code.diskFull), ("53000", "insufficient_resources", .unavailable),
+        ] {
             do {
                 try db.script("DO $$ BEGIN RAISE EXCEPTION 'could not extend file' USING ERRCODE = '\(name)'; END $$")
                 Issue.record("PostgreSQL raised nothing for \(name)")
@@ -150,10 +180,12 @@ struct PostgresConnectionTests {
         }
     }
 
-    @Test("two SERIALIZABLE transactions on one row: one loses with serializationFailure, and retrying makes both count")
+    @Test(
+        "two SERIALIZABLE transactions on one row: one loses with serializationFailure, and retrying makes both count")
     func serializable() throws {
         let setup = try connect()
-        try setup.script("DROP TABLE IF EXISTS counter; CREATE TABLE counter (n BIGINT NOT NULL); INSERT INTO counter VALUES (0)")
+        try setup.script(
+            "DROP TABLE IF EXISTS counter; CREATE TABLE counter (n BIGINT NOT NULL); INSERT INTO counter VALUES (0)")
         let first = try connect(), second = try connect()
         try first.script("BEGIN ISOLATION LEVEL SERIALIZABLE")
         try second.script("BEGIN ISOLATION LEVEL SERIALIZABLE")
@@ -206,7 +238,10 @@ struct PostgresConnectionTests {
                 #expect(!error.message.contains(secret) && !error.message.contains("\n"))
             }
         }
-        for bad in ["postgres://127.0.0.1/jqc", "postgres://jqc:\(secret)@127.0.0.1:5432", "postgres://jqc@/jqc", "mysql://x@y/z"] {
+        for bad in [
+            "postgres://127.0.0.1/jqc", "postgres://jqc:\(secret)@127.0.0.1:5432", "postgres://jqc@/jqc",
+            "mysql://x@y/z",
+        ] {
             #expect(throws: PostgresError.self) { _ = try PostgresURL(bad) }
             do { _ = try PostgresURL(bad) } catch { #expect(!error.message.contains(secret), "\(error.message)") }
         }

@@ -9,7 +9,9 @@ import TestSupport
 /// connection it was on, in the middle of a transaction, is never usable again.
 @Suite("PostgreSQL client over a failing link", .serialized)
 struct PostgresLinkDeadlineTests {
-    @Test("a black hole mid-transaction: the statement fails within its deadline as a connection error, and the connection is neither healthy nor reusable")
+    @Test(
+        "a black hole mid-transaction: the statement fails within its deadline as a connection error, and the connection is neither healthy nor reusable"
+    )
     func blackHoleMidTransaction() throws {
         let cluster = try PostgresCluster()
         let link = try FaultyLink(to: cluster.port)
@@ -40,7 +42,9 @@ struct PostgresLinkDeadlineTests {
 
         // A new connection while the hole lasts: bounded by connect_timeout.
         let connecting = Date()
-        #expect(throws: PostgresError.self) { try PostgresConnection(url: url, connectTimeoutSeconds: 2, answerLimit: 2) }
+        #expect(throws: PostgresError.self) {
+            try PostgresConnection(url: url, connectTimeoutSeconds: 2, answerLimit: 2)
+        }
         #expect(Date().timeIntervalSince(connecting) < 10)
 
         link.set(.pass)

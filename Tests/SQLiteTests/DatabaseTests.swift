@@ -15,8 +15,11 @@ struct DatabaseTests {
             #expect(try db.scalar("SELECT ?", [SQLValue(id)]).uuidValue == id)
             #expect(SQLValue.text(id.uuidString.lowercased()).uuidValue == id)
         }
-        for text in ["", "not a uuid", "E621E1F8-C36C-495A-93FC-0C247A3E6E5", "E621E1F8-C36C-495A-93FC-0C247A3E6E5FF",
-                     "E621E1F8+C36C-495A-93FC-0C247A3E6E5F", "G621E1F8-C36C-495A-93FC-0C247A3E6E5F", "E621E1F8C36C495A93FC0C247A3E6E5F1234"] {
+        for text in [
+            "", "not a uuid", "E621E1F8-C36C-495A-93FC-0C247A3E6E5", "E621E1F8-C36C-495A-93FC-0C247A3E6E5FF",
+            "E621E1F8+C36C-495A-93FC-0C247A3E6E5F", "G621E1F8-C36C-495A-93FC-0C247A3E6E5F",
+            "E621E1F8C36C495A93FC0C247A3E6E5F1234",
+        ] {
             #expect(SQLValue.text(text).uuidValue == nil, "\(text)")
             #expect(UUID(uuidString: text) == nil, "Foundation refuses it too: \(text)")
         }
@@ -27,20 +30,26 @@ struct DatabaseTests {
     func roundTrip() throws {
         let db = try Database.inMemory()
         try db.execute("CREATE TABLE v (k INTEGER PRIMARY KEY, value)")
-        let values: [SQLValue] = [.null, .integer(Int64.max), .integer(Int64.min), .real(0.1), .text(""),
-                                  .text("a\0b ünïcødé 🧽"), .blob(Data()), .blob(Data([0, 255, 0, 1]))]
+        let values: [SQLValue] = [
+            .null, .integer(Int64.max), .integer(Int64.min), .real(0.1), .text(""),
+            .text("a\0b ünïcødé 🧽"), .blob(Data()), .blob(Data([0, 255, 0, 1])),
+        ]
         for (index, value) in values.enumerated() {
             try db.run("INSERT INTO v (k, value) VALUES (?, ?)", [.integer(Int64(index)), value])
         }
         #expect(try db.rows("SELECT value FROM v ORDER BY k").map { $0["value"] } == values)
     }
 
-    @Test("a column is found by its name among many: the first of a repeated name, NULL for a name the row lacks, a name in another Unicode form as Swift compares names")
+    @Test(
+        "a column is found by its name among many: the first of a repeated name, NULL for a name the row lacks, a name in another Unicode form as Swift compares names"
+    )
     func columnsByName() throws {
         let db = try Database.inMemory()
         let names = (0..<40).map { "column_\($0)" }
-        let row = try #require(try db.firstRow("SELECT " + names.enumerated().map { "\($0.offset) AS \($0.element)" }.joined(separator: ", ")
-                                               + ", 'first' AS twice, 'second' AS twice, 'cafe' AS \"caf\u{E9}\", '' AS \"\""))
+        let row = try #require(
+            try db.firstRow(
+                "SELECT " + names.enumerated().map { "\($0.offset) AS \($0.element)" }.joined(separator: ", ")
+                    + ", 'first' AS twice, 'second' AS twice, 'cafe' AS \"caf\u{E9}\", '' AS \"\""))
         for (index, name) in names.enumerated() {
             #expect(row[name] == .integer(Int64(index)), "\(name)")
         }

@@ -6,10 +6,15 @@ import TestSupport
 /// Named migrations: each step once, in order, and a newer database left alone.
 @Suite("Migrator")
 struct MigratorTests {
-    private let first = Migrator.Step(name: "001-notes", sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
-    private let second = Migrator.Step(name: "002-tags", sql: "CREATE TABLE tags (note_id INTEGER NOT NULL, tag TEXT NOT NULL); CREATE INDEX tags_note ON tags(note_id)")
+    private let first = Migrator.Step(
+        name: "001-notes", sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
+    private let second = Migrator.Step(
+        name: "002-tags",
+        sql: "CREATE TABLE tags (note_id INTEGER NOT NULL, tag TEXT NOT NULL); CREATE INDEX tags_note ON tags(note_id)")
 
-    @Test("each step runs once, in order, is recorded by name, and counts in user_version; a later build adds only its new step")
+    @Test(
+        "each step runs once, in order, is recorded by name, and counts in user_version; a later build adds only its new step"
+    )
     func stepsOnce() throws {
         let directory = TemporaryDirectory(prefix: "jqc-migrator")
         let path = directory.path("m.sqlite")
@@ -22,7 +27,10 @@ struct MigratorTests {
         let migrator = Migrator(ledger: "migrations", steps: [first, second], applicationID: 0x1234)
         try migrator.migrate(db)
         try migrator.migrate(db)
-        #expect(try db.rows("SELECT name FROM migrations ORDER BY rowid").map { $0["name"] } == [.text("001-notes"), .text("002-tags")])
+        #expect(
+            try db.rows("SELECT name FROM migrations ORDER BY rowid").map { $0["name"] } == [
+                .text("001-notes"), .text("002-tags"),
+            ])
         #expect(try db.userVersion() == 2)
         #expect(try db.applicationID() == 0x1234)
         #expect(try db.scalar("SELECT text FROM notes") == .text("kept"))
@@ -37,7 +45,8 @@ struct MigratorTests {
             try Migrator(ledger: "migrations", steps: [first]).migrate(db)
         }
         // A step unknown to this build, with user_version still equal to the steps it knows.
-        try db.run("INSERT INTO migrations (name, applied_at) VALUES (?, ?)", [.text("003-future"), .text("2030-01-01")])
+        try db.run(
+            "INSERT INTO migrations (name, applied_at) VALUES (?, ?)", [.text("003-future"), .text("2030-01-01")])
         let unknown = #expect(throws: SQLiteError.self) {
             try Migrator(ledger: "migrations", steps: [first, second]).migrate(db)
         }

@@ -43,10 +43,13 @@ struct ScorerTests {
 
     @Test("N/A, unanswered, unreadable and non-scoreable fields are left out of the ratio but shown")
     func exclusions() {
-        let s = schema([FieldDefinition(id: "a", type: "x"), FieldDefinition(id: "b", type: "x"),
-                        FieldDefinition(id: "c", type: "x"), FieldDefinition(id: "d", type: "text"),
-                        FieldDefinition(id: "e", type: "x")])
-        let report = Scorer.score(schema: s, answers: Answers(["a": "p", "b": "N/A", "c": [1], "d": "hello"]), judge: tableJudge)
+        let s = schema([
+            FieldDefinition(id: "a", type: "x"), FieldDefinition(id: "b", type: "x"),
+            FieldDefinition(id: "c", type: "x"), FieldDefinition(id: "d", type: "text"),
+            FieldDefinition(id: "e", type: "x"),
+        ])
+        let report = Scorer.score(
+            schema: s, answers: Answers(["a": "p", "b": "N/A", "c": [1], "d": "hello"]), judge: tableJudge)
         #expect(report.ratio == 1)
         #expect(report.fields.map(\.fieldID) == ["a", "b", "c", "d", "e"])
         #expect(report.fields.map(\.counts) == [true, false, false, false, false])
@@ -75,8 +78,9 @@ struct ScorerTests {
 
     @Test("a failed critical field fails the inspection whatever the ratio")
     func critical() {
-        let s = schema([FieldDefinition(id: "1", type: "x", critical: true)]
-                       + (2...10).map { FieldDefinition(id: FieldID("\($0)"), type: "x") })
+        let s = schema(
+            [FieldDefinition(id: "1", type: "x", critical: true)]
+                + (2...10).map { FieldDefinition(id: FieldID("\($0)"), type: "x") })
         var answers = Answers(["1": "f"])
         for i in 2...10 { answers[FieldID("\(i)")] = "p" }
         let report = Scorer.score(schema: s, answers: answers, judge: tableJudge)
@@ -86,8 +90,9 @@ struct ScorerTests {
         #expect(report.verdict == .failedCritical)
     }
 
-    @Test("a critical field that passes, is N/A or is unanswered does not fail the inspection",
-          arguments: [JSONValue.string("p"), .string("N/A"), nil])
+    @Test(
+        "a critical field that passes, is N/A or is unanswered does not fail the inspection",
+        arguments: [JSONValue.string("p"), .string("N/A"), nil])
     func criticalNotFailed(answer: JSONValue?) {
         let s = schema([FieldDefinition(id: "1", type: "x", critical: true), FieldDefinition(id: "2", type: "x")])
         var answers = Answers(["2": "f"])

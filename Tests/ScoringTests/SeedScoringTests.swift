@@ -14,24 +14,25 @@ func scoreJSON(_ schemaJSON: String, _ answersJSON: String) throws -> ScoreRepor
 
 /// Every scoreable type once, with integer ids as the server sends them.
 let seedSchema = #"""
-{"fields": [
-  {"id": 1, "type": "rating", "label": "Floors"},
-  {"id": 2, "type": "rating", "label": "Sinks"},
-  {"id": 3, "type": "checkbox", "label": "Bins emptied"},
-  {"id": 4, "type": "checkbox", "label": "Lights on"},
-  {"id": 5, "type": "radio", "label": "Odour", "options": ["Good", "Acceptable", "Poor", "Yes", "No", "OK", "Compliant", "pass"]},
-  {"id": 6, "type": "radio", "label": "Seating", "options": ["Good", "Acceptable", "Poor", "Yes", "No", "OK", "Compliant", "pass"]},
-  {"id": 7, "type": "pass_fail", "label": "Soap"},
-  {"id": 8, "type": "pass_fail", "label": "Mirrors"},
-  {"id": 9, "type": "select", "label": "Crew", "options": ["Yes", "No"]},
-  {"id": 10, "type": "text", "label": "Notes"}
-]}
-"""#
+    {"fields": [
+      {"id": 1, "type": "rating", "label": "Floors"},
+      {"id": 2, "type": "rating", "label": "Sinks"},
+      {"id": 3, "type": "checkbox", "label": "Bins emptied"},
+      {"id": 4, "type": "checkbox", "label": "Lights on"},
+      {"id": 5, "type": "radio", "label": "Odour", "options": ["Good", "Acceptable", "Poor", "Yes", "No", "OK", "Compliant", "pass"]},
+      {"id": 6, "type": "radio", "label": "Seating", "options": ["Good", "Acceptable", "Poor", "Yes", "No", "OK", "Compliant", "pass"]},
+      {"id": 7, "type": "pass_fail", "label": "Soap"},
+      {"id": 8, "type": "pass_fail", "label": "Mirrors"},
+      {"id": 9, "type": "select", "label": "Crew", "options": ["Yes", "No"]},
+      {"id": 10, "type": "text", "label": "Notes"}
+    ]}
+    """#
 
 @Suite("Scoring matches the seed's rules exactly (000 section 17)")
 struct SeedScoringTests {
-    @Test("each rule of the seed, computed by hand",
-          arguments: [
+    @Test(
+        "each rule of the seed, computed by hand",
+        arguments: [
             // rating: value / 5; 0 is unanswered and excluded
             (#"{"1": 4}"#, 0.8),
             (#"{"1": 0}"#, nil),
@@ -57,7 +58,7 @@ struct SeedScoringTests {
             (#"{}"#, nil),
             // a mix: 3/5 + 1 + 1 + 0 over four answered = 0.65
             (#"{"1": 3, "3": true, "5": "ok", "7": "fail", "9": "No"}"#, 0.65),
-          ] as [(String, Double?)])
+        ] as [(String, Double?)])
     func seedRules(answers: String, expected: Double?) throws {
         let report = try scoreJSON(seedSchema, answers)
         if let expected, let ratio = report.ratio {
@@ -67,7 +68,9 @@ struct SeedScoringTests {
         }
     }
 
-    @Test("every pass keyword of the seed passes, in any case", arguments: ["pass", "yes", "ok", "good", "acceptable", "compliant"])
+    @Test(
+        "every pass keyword of the seed passes, in any case",
+        arguments: ["pass", "yes", "ok", "good", "acceptable", "compliant"])
     func passKeywords(keyword: String) throws {
         for written in [keyword, keyword.uppercased(), keyword.capitalized] {
             let report = try scoreJSON(#"{"fields": [{"id": 1, "type": "pass_fail"}]}"#, #"{"1": "\#(written)"}"#)
@@ -104,7 +107,8 @@ struct BeyondSeedScoringTests {
 
     @Test("N/A on a radio is left out too")
     func notApplicableRadio() throws {
-        let schema = #"{"fields": [{"id": 1, "type": "radio", "options": ["Yes", "No"]}, {"id": 2, "type": "pass_fail"}]}"#
+        let schema =
+            #"{"fields": [{"id": 1, "type": "radio", "options": ["Yes", "No"]}, {"id": 2, "type": "pass_fail"}]}"#
         #expect(try scoreJSON(schema, #"{"1": "N/A", "2": "pass"}"#).ratio == 1)
     }
 
@@ -117,17 +121,20 @@ struct BeyondSeedScoringTests {
 
     @Test("a failed critical pass/fail fails the inspection although the ratio is high")
     func criticalPassFail() throws {
-        let schema = #"{"fields": [{"id": 1, "type": "pass_fail", "critical": true}, {"id": 2, "type": "rating"}, {"id": 3, "type": "rating"}]}"#
+        let schema =
+            #"{"fields": [{"id": 1, "type": "pass_fail", "critical": true}, {"id": 2, "type": "rating"}, {"id": 3, "type": "rating"}]}"#
         let report = try scoreJSON(schema, #"{"1": "fail", "2": 5, "3": 5}"#)
         #expect(abs((report.ratio ?? -1) - 2.0 / 3.0) < 1e-9)
         #expect(report.criticalFailures == ["1"])
         #expect(report.verdict == .failedCritical)
     }
 
-    @Test("a critical rating fails below its pass mark (3 of 5 by default) and passes at it",
-          arguments: [(2, true), (3, false), (5, false)])
+    @Test(
+        "a critical rating fails below its pass mark (3 of 5 by default) and passes at it",
+        arguments: [(2, true), (3, false), (5, false)])
     func criticalRating(value: Int, fails: Bool) throws {
-        let report = try scoreJSON(#"{"fields": [{"id": 1, "type": "rating", "critical": true}]}"#, #"{"1": \#(value)}"#)
+        let report = try scoreJSON(
+            #"{"fields": [{"id": 1, "type": "rating", "critical": true}]}"#, #"{"1": \#(value)}"#)
         #expect(report.failedCritical == fails)
     }
 

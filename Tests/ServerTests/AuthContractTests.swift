@@ -8,8 +8,9 @@ struct AuthContractTests {
     @Test("login answers tokens and the user; /auth/me names the same user")
     func login() async throws {
         let server = try Shared.running()
-        let response = try await HTTPTestClient().send("POST", server.url("/auth/login"),
-                                                       json: ["username": "supervisor", "password": "supervisor-pass"])
+        let response = try await HTTPTestClient().send(
+            "POST", server.url("/auth/login"),
+            json: ["username": "supervisor", "password": "supervisor-pass"])
         #expect(response.status == 200)
         #expect(response.json["ok"] == true)
         #expect(response.data["expires_in"]?.integerValue ?? 0 > 0)
@@ -20,11 +21,14 @@ struct AuthContractTests {
         #expect(me.data["user"]?["display_name"]?.stringValue?.isEmpty == false)
     }
 
-    @Test("wrong credentials are 401 AUTH_REQUIRED", arguments: [("inspector", "nope"), ("nobody", "inspector-pass"), ("", "")])
+    @Test(
+        "wrong credentials are 401 AUTH_REQUIRED",
+        arguments: [("inspector", "nope"), ("nobody", "inspector-pass"), ("", "")])
     func wrongCredentials(_ username: String, _ password: String) async throws {
         let server = try Shared.running()
-        let response = try await HTTPTestClient().send("POST", server.url("/auth/login"),
-                                                       json: ["username": .string(username), "password": .string(password)])
+        let response = try await HTTPTestClient().send(
+            "POST", server.url("/auth/login"),
+            json: ["username": .string(username), "password": .string(password)])
         #expect(response.status == 401)
         #expect(response.code == "AUTH_REQUIRED")
     }
@@ -34,17 +38,20 @@ struct AuthContractTests {
         let server = try Shared.running()
         let session = try await Session.inspector(server)
         let client = HTTPTestClient()
-        let first = try await client.send("POST", server.url("/auth/refresh"), json: ["refresh_token": .string(session.refreshToken)])
+        let first = try await client.send(
+            "POST", server.url("/auth/refresh"), json: ["refresh_token": .string(session.refreshToken)])
         #expect(first.status == 200)
         let newRefresh = try #require(first.data["refresh_token"]?.stringValue)
         #expect(newRefresh != session.refreshToken)
         let newAccess = try #require(first.data["access_token"]?.stringValue)
         #expect(try await client.send("GET", server.url("/facilities"), token: newAccess).status == 200)
 
-        let spent = try await client.send("POST", server.url("/auth/refresh"), json: ["refresh_token": .string(session.refreshToken)])
+        let spent = try await client.send(
+            "POST", server.url("/auth/refresh"), json: ["refresh_token": .string(session.refreshToken)])
         #expect(spent.status == 401)
         #expect(spent.code == "AUTH_REQUIRED")
-        let next = try await client.send("POST", server.url("/auth/refresh"), json: ["refresh_token": .string(newRefresh)])
+        let next = try await client.send(
+            "POST", server.url("/auth/refresh"), json: ["refresh_token": .string(newRefresh)])
         #expect(next.status == 401, "a spent refresh token presented again must end its whole session")
     }
 
@@ -63,8 +70,9 @@ struct AuthContractTests {
         #expect(again.status == 200)
     }
 
-    @Test("a missing, malformed or tampered token is 401",
-          arguments: [nil, "", "not-a-token", "eyJzdWIiOiJVLUlOU1BFQ1RPUiJ9.AAAA"])
+    @Test(
+        "a missing, malformed or tampered token is 401",
+        arguments: [nil, "", "not-a-token", "eyJzdWIiOiJVLUlOU1BFQ1RPUiJ9.AAAA"])
     func badTokens(_ token: String?) async throws {
         let server = try Shared.running()
         let response = try await HTTPTestClient().send("GET", server.url("/facilities"), token: token)
@@ -77,8 +85,10 @@ struct AuthContractTests {
         let server = try Shared.running()
         let session = try await Session.inspector(server)
         let parts = session.accessToken.split(separator: ".")
-        let forged = Data(#"{"exp":9999999999,"role":"supervisor","sid":"x","sub":"U-SUPERVISOR"}"#.utf8).base64EncodedString()
-            .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        let forged = Data(#"{"exp":9999999999,"role":"supervisor","sid":"x","sub":"U-SUPERVISOR"}"#.utf8)
+            .base64EncodedString()
+            .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-").replacingOccurrences(
+                of: "/", with: "_")
         let response = try await HTTPTestClient().send("GET", server.url("/rollup"), token: forged + "." + parts[1])
         #expect(response.status == 401)
     }
@@ -92,7 +102,8 @@ struct AuthContractTests {
         var last: TestResponse?
         for _ in 0..<12 {
             // A connection each, as a stranger guessing sends them: none waits on one the server closed while idle.
-            last = try await HTTPTestClient().send("POST", server.url("/auth/login"), json: ["username": "mallory", "password": "guess"])
+            last = try await HTTPTestClient().send(
+                "POST", server.url("/auth/login"), json: ["username": "mallory", "password": "guess"])
         }
         let response = try #require(last)
         #expect(response.status == 429)

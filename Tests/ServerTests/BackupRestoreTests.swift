@@ -28,9 +28,10 @@ struct BackupRestoreTests {
     func backUp(_ database: String, to file: String) throws {
         if database.hasPrefix("postgres://") {
             let (port, name) = try Self.parts(database)
-            let dump = try Subprocess.run(try PostgresCluster.binary("pg_dump"),
-                                          ["-Fc", "-h", "127.0.0.1", "-p", port, "-U", "jqc", "-d", name, "-f", file],
-                                          environment: ["PGPASSWORD": "jqc-test"])
+            let dump = try Subprocess.run(
+                try PostgresCluster.binary("pg_dump"),
+                ["-Fc", "-h", "127.0.0.1", "-p", port, "-U", "jqc", "-d", name, "-f", file],
+                environment: ["PGPASSWORD": "jqc-test"])
             try #require(dump.status == 0, "pg_dump: \(dump.stderr)")
         } else {
             let backup = try Programs.run("jqc-server", ["admin", "backup", "--db", database, "-o", file])
@@ -45,9 +46,10 @@ struct BackupRestoreTests {
         if database.hasPrefix("postgres://") {
             fresh = try ServerDatabases.freshPostgres()
             let (port, name) = try Self.parts(fresh)
-            let restored = try Subprocess.run(try PostgresCluster.binary("pg_restore"),
-                                              ["--no-owner", "-h", "127.0.0.1", "-p", port, "-U", "jqc", "-d", name, file],
-                                              environment: ["PGPASSWORD": "jqc-test"])
+            let restored = try Subprocess.run(
+                try PostgresCluster.binary("pg_restore"),
+                ["--no-owner", "-h", "127.0.0.1", "-p", port, "-U", "jqc", "-d", name, file],
+                environment: ["PGPASSWORD": "jqc-test"])
             try #require(restored.status == 0, "pg_restore: \(restored.stderr)")
         } else {
             // As docs/deploy.md says: the file and its photo folder copied into place.
@@ -70,7 +72,9 @@ struct BackupRestoreTests {
 
     /// How many reports the server's database holds with this local id.
     func copies(_ database: String, _ localID: String) throws -> Int {
-        Int(try ServerDatabases.query(database, "SELECT count(*) FROM reports WHERE lower(local_id) = '\(localID.lowercased())'")) ?? -1
+        Int(
+            try ServerDatabases.query(
+                database, "SELECT count(*) FROM reports WHERE lower(local_id) = '\(localID.lowercased())'")) ?? -1
     }
 
     /// The report's photos as the server lists them, each downloaded and hashed.
@@ -97,11 +101,14 @@ struct BackupRestoreTests {
     }
 
     func supervisorToken(_ server: ServerProcess) async throws -> String {
-        let login = try await HTTPTestClient().send("POST", server.url("/auth/login"), json: ["username": "supervisor", "password": "supervisor-pass"])
+        let login = try await HTTPTestClient().send(
+            "POST", server.url("/auth/login"), json: ["username": "supervisor", "password": "supervisor-pass"])
         return try #require(login.data["access_token"]?.stringValue)
     }
 
-    @Test("a backup taken while a device syncs, restored with a new generation: what it held is there with its photos, and the devices send again what was accepted after it, each report once")
+    @Test(
+        "a backup taken while a device syncs, restored with a new generation: what it held is there with its photos, and the devices send again what was accepted after it, each report once"
+    )
     func restoredServerGetsEveryReportOnce() async throws {
         let folder = TemporaryDirectory(prefix: "jqc-backup")
         var server = try ServerProcess(["--demo"])
@@ -111,7 +118,10 @@ struct BackupRestoreTests {
         let third = try DemoProfile.signedIn(to: server.baseURL)
 
         // Before the backup: the first device's reports are accepted with their photos.
-        let early = [try completedReport(first, photo: "e1.jpg", seed: 11), try completedReport(first, photo: "e2.jpg", seed: 12)]
+        let early = [
+            try completedReport(first, photo: "e1.jpg", seed: 11),
+            try completedReport(first, photo: "e2.jpg", seed: 12),
+        ]
         try #require(try first.jqc(["sync"]).status == 0)
 
         // The backup is taken while the second device syncs.
@@ -124,7 +134,10 @@ struct BackupRestoreTests {
         try #require(synced.status == 0, "\(synced.stdout)\(synced.stderr)")
 
         // After the backup: more reports accepted, on both devices, and an amendment of one the backup holds.
-        let late = [try completedReport(first, photo: "l1.jpg", seed: 31), try completedReport(first, photo: "l2.jpg", seed: 32)]
+        let late = [
+            try completedReport(first, photo: "l1.jpg", seed: 31),
+            try completedReport(first, photo: "l2.jpg", seed: 32),
+        ]
         let amended = early[0]
         try #require(try first.jqc(["amend", amended]).status == 0)
         try #require(try first.jqc(["answer", amended, "2", "2"]).status == 0)
@@ -154,12 +167,15 @@ struct BackupRestoreTests {
             let shown = try first.show(id)
             let serverID = try #require(shown["server_id"]?.stringValue)
             let hashes = try await serverPhotoHashes(server, serverID: serverID, token: token)
-            #expect(hashes == (shown["photos"]?.arrayValue ?? []).compactMap { $0["sha256"]?.stringValue }, "report \(id)")
+            #expect(
+                hashes == (shown["photos"]?.arrayValue ?? []).compactMap { $0["sha256"]?.stringValue }, "report \(id)")
         }
         // Those accepted after it are not, nor the amendment.
         for id in late { #expect(try copies(fresh, id) == 0) }
         let amendedServerID = try #require(try first.show(amended)["server_id"]?.stringValue)
-        #expect(try await HTTPTestClient().send("GET", server.url("/reports/\(amendedServerID)"), token: token).data["report"]?["revision"] == 1)
+        #expect(
+            try await HTTPTestClient().send("GET", server.url("/reports/\(amendedServerID)"), token: token).data[
+                "report"]?["revision"] == 1)
 
         // The devices sync again: the first sends its two late reports and its two amendments, and says so.
         try first.route(to: server.baseURL)
@@ -169,14 +185,18 @@ struct BackupRestoreTests {
         #expect(firstStatus == 0, "\(firstSync)")
         #expect(firstSync["server_restored"]?["reports_sent_again"] == 4, "\(firstSync)")
         #expect(firstSync["accepted"] == 4)
-        #expect(firstSync["rejected"] == [], "the amendment waiting to go is not refused as ahead of the server: \(firstSync)")
+        #expect(
+            firstSync["rejected"] == [],
+            "the amendment waiting to go is not refused as ahead of the server: \(firstSync)")
         let text = try third.jqc(["sync"])
         #expect(text.status == 0, "\(text.stdout)\(text.stderr)")
         #expect(text.stdout.contains("The server was restored from a backup: 1 report sent again."), "\(text.stdout)")
         // The agent logs it.
         let agent = try second.agent(["run", "--once"])
         #expect(agent.status == 0, "\(agent.stderr)")
-        #expect(agent.stderr.contains("\"server_restored\"") && agent.stderr.contains("The server was restored from a backup:"), "\(agent.stderr)")
+        #expect(
+            agent.stderr.contains("\"server_restored\"")
+                && agent.stderr.contains("The server was restored from a backup:"), "\(agent.stderr)")
 
         // Each report once on the server, every photo byte for byte, every report SYNCED on its device.
         for (profile, ids) in [(first, early + late), (second, during + [secondLate]), (third, [thirdLate])] {
@@ -186,17 +206,22 @@ struct BackupRestoreTests {
                 #expect(shown["state"] == "SYNCED", "report \(id)")
                 let serverID = try #require(shown["server_id"]?.stringValue)
                 let hashes = try await serverPhotoHashes(server, serverID: serverID, token: token)
-                #expect(!hashes.isEmpty && hashes == (shown["photos"]?.arrayValue ?? []).compactMap { $0["sha256"]?.stringValue }, "report \(id)")
+                #expect(
+                    !hashes.isEmpty
+                        && hashes == (shown["photos"]?.arrayValue ?? []).compactMap { $0["sha256"]?.stringValue },
+                    "report \(id)")
             }
         }
         // The amendment is the server's revision 2 again, with the device's answer.
-        let held = try await HTTPTestClient().send("GET", server.url("/reports/\(amendedServerID)"), token: token).data["report"]
+        let held = try await HTTPTestClient().send("GET", server.url("/reports/\(amendedServerID)"), token: token).data[
+            "report"]
         #expect(held?["revision"] == 2)
         #expect(held?["payload"]?["answers"]?["2"] == 2)
         #expect(try first.show(amended)["server_id"]?.stringValue == amendedServerID)
         // The amendment made while the server was down is revision 2 of the restored server, with its answer.
         let twiceServerID = try #require(try first.show(twice)["server_id"]?.stringValue)
-        let second2 = try await HTTPTestClient().send("GET", server.url("/reports/\(twiceServerID)"), token: token).data["report"]
+        let second2 = try await HTTPTestClient().send("GET", server.url("/reports/\(twiceServerID)"), token: token)
+            .data["report"]
         #expect(second2?["revision"] == 2)
         #expect(second2?["payload"]?["answers"]?["2"] == 1)
         // The late reports were sent as new uploads: new server ids.
@@ -207,7 +232,9 @@ struct BackupRestoreTests {
         #expect(again["accepted"] == 0)
     }
 
-    @Test("a restored server on a network that drops one connection in seven: the devices' check of every report goes on from where each cycle stopped, and each report lost is sent again once")
+    @Test(
+        "a restored server on a network that drops one connection in seven: the devices' check of every report goes on from where each cycle stopped, and each report lost is sent again once"
+    )
     func checkGoesOnAcrossCycles() async throws {
         let folder = TemporaryDirectory(prefix: "jqc-backup")
         var server = try ServerProcess(["--demo"])
@@ -234,7 +261,9 @@ struct BackupRestoreTests {
         server = try ServerProcess(["--demo", "--fault-drop", "0.15", "--seed", "5"], database: fresh)
         try profile.route(to: server.baseURL)
         var cycles = 0
-        while cycles < 120, try ids.contains(where: { try copies(fresh, $0) != 1 }) || (try profile.show(ids[47])["state"]) != "SYNCED" {
+        while cycles < 120,
+            try ids.contains(where: { try copies(fresh, $0) != 1 }) || (try profile.show(ids[47])["state"]) != "SYNCED"
+        {
             cycles += 1
             _ = try profile.jqc(["retry"])
             let agent = try profile.agent(["run", "--once"])
@@ -248,7 +277,9 @@ struct BackupRestoreTests {
         #expect(server.stop() == 0)
     }
 
-    @Test("admin backup refuses an existing file, PostgreSQL's with one line naming pg_dump; admin restore makes a new database with a new generation")
+    @Test(
+        "admin backup refuses an existing file, PostgreSQL's with one line naming pg_dump; admin restore makes a new database with a new generation"
+    )
     func backupCommands() throws {
         let folder = TemporaryDirectory(prefix: "jqc-backup")
         let server = try ServerProcess(["--demo"])
@@ -261,19 +292,22 @@ struct BackupRestoreTests {
             #expect(!FileManager.default.fileExists(atPath: file))
             return
         }
-        let missing = try Programs.run("jqc-server", ["admin", "backup", "--db", folder.path("none.db"), "-o", folder.path("none-backup.db")])
+        let missing = try Programs.run(
+            "jqc-server", ["admin", "backup", "--db", folder.path("none.db"), "-o", folder.path("none-backup.db")])
         #expect(missing.status == 3 && missing.stderr.contains("no database"), "\(missing.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("none.db")), "a missing database is not made")
         try backUp(server.databasePath, to: file)
         let again = try Programs.run("jqc-server", ["admin", "backup", "--db", server.databasePath, "-o", file])
         #expect(again.status == 7, "\(again.stderr)")
         #expect(again.stderr.contains("already exists"), "\(again.stderr)")
-        let before = try ServerDatabases.query(server.databasePath, "SELECT value FROM settings WHERE key = 'server_generation'")
+        let before = try ServerDatabases.query(
+            server.databasePath, "SELECT value FROM settings WHERE key = 'server_generation'")
 
         let restoredPath = folder.path("restored.db")
         let restored = try Programs.run("jqc-server", ["admin", "restore", file, "--db", restoredPath])
         #expect(restored.status == 0, "\(restored.stderr)")
-        let after = try ServerDatabases.query(restoredPath, "SELECT value FROM settings WHERE key = 'server_generation'")
+        let after = try ServerDatabases.query(
+            restoredPath, "SELECT value FROM settings WHERE key = 'server_generation'")
         #expect(!after.isEmpty && after != before, "a new generation: \(before) -> \(after)")
         let events = try Programs.run("jqc-server", ["admin", "events", "--db", restoredPath])
         #expect(events.stdout.contains("server.new-generation"), "\(events.stdout)")

@@ -13,14 +13,24 @@ enum Shared {
     static let server: Result<ServerProcess, any Error> = Result {
         // Sign-in failures counted over an hour: the hostile suites' guesses (each from an address of
         // its own) must meet the limit however slowly a loaded machine checks passwords.
-        try ServerProcess(["--demo", "--min-app-version", minimumVersion, "--max-photo-bytes", String(photoLimit),
-                           "--sign-in-window", "3600"]) { db in
-            let added = try Programs.run("jqc-server", ["admin", "add-user", "other", "--db", db, "--role", "inspector",
-                                                        "--display-name", "Otto Other"], stdin: "other-pass\n")
+        try ServerProcess([
+            "--demo", "--min-app-version", minimumVersion, "--max-photo-bytes", String(photoLimit),
+            "--sign-in-window", "3600",
+        ]) { db in
+            let added = try Programs.run(
+                "jqc-server",
+                [
+                    "admin", "add-user", "other", "--db", db, "--role", "inspector",
+                    "--display-name", "Otto Other",
+                ], stdin: "other-pass\n")
             guard added.status == 0 else { throw ServerLaunchError(message: "add-user failed: \(added.stderr)") }
             // An inspector whose reports only the reviews feed's paging test touches.
-            let pager = try Programs.run("jqc-server", ["admin", "add-user", "pager", "--db", db, "--role", "inspector",
-                                                        "--display-name", "Pat Pager"], stdin: "pager-password\n")
+            let pager = try Programs.run(
+                "jqc-server",
+                [
+                    "admin", "add-user", "pager", "--db", db, "--role", "inspector",
+                    "--display-name", "Pat Pager",
+                ], stdin: "pager-password\n")
             guard pager.status == 0 else { throw ServerLaunchError(message: "add-user failed: \(pager.stderr)") }
         }
     }
@@ -39,23 +49,34 @@ struct Session {
     /// Signs in as a client of the contract does: a 503 with `Retry-After`
     /// (the server busy, as on a loaded machine) is waited out and tried again, a few times.
     static func login(_ server: ServerProcess, _ username: String, _ password: String) async throws -> Session {
-        var response = try await HTTPTestClient().send("POST", server.url("/auth/login"),
-                                                       json: ["username": .string(username), "password": .string(password)])
+        var response = try await HTTPTestClient().send(
+            "POST", server.url("/auth/login"),
+            json: ["username": .string(username), "password": .string(password)])
         for _ in 0..<4 where response.status == 503 {
             let wait = min(Double(response.header("Retry-After") ?? "") ?? 1, 5)
             try await Task.sleep(for: .seconds(wait))
-            response = try await HTTPTestClient().send("POST", server.url("/auth/login"),
-                                                       json: ["username": .string(username), "password": .string(password)])
+            response = try await HTTPTestClient().send(
+                "POST", server.url("/auth/login"),
+                json: ["username": .string(username), "password": .string(password)])
         }
-        try #require(response.status == 200, "login of \(username): \(response.status) \(String(decoding: response.body, as: UTF8.self))")
-        return Session(server: server, accessToken: try #require(response.data["access_token"]?.stringValue),
-                       refreshToken: try #require(response.data["refresh_token"]?.stringValue),
-                       userID: try #require(response.data["user"]?["id"]?.stringValue))
+        try #require(
+            response.status == 200,
+            "login of \(username): \(response.status) \(String(decoding: response.body, as: UTF8.self))")
+        return Session(
+            server: server, accessToken: try #require(response.data["access_token"]?.stringValue),
+            refreshToken: try #require(response.data["refresh_token"]?.stringValue),
+            userID: try #require(response.data["user"]?["id"]?.stringValue))
     }
 
-    static func inspector(_ server: ServerProcess) async throws -> Session { try await login(server, "inspector", "inspector-pass") }
-    static func supervisor(_ server: ServerProcess) async throws -> Session { try await login(server, "supervisor", "supervisor-pass") }
-    static func other(_ server: ServerProcess) async throws -> Session { try await login(server, "other", "other-pass") }
+    static func inspector(_ server: ServerProcess) async throws -> Session {
+        try await login(server, "inspector", "inspector-pass")
+    }
+    static func supervisor(_ server: ServerProcess) async throws -> Session {
+        try await login(server, "supervisor", "supervisor-pass")
+    }
+    static func other(_ server: ServerProcess) async throws -> Session {
+        try await login(server, "other", "other-pass")
+    }
 
     func get(_ path: String) async throws -> TestResponse {
         try await client.send("GET", server.url(path), token: accessToken)
@@ -70,17 +91,22 @@ struct Session {
     }
 
     /// `POST /reports/sync` with these reports; returns the response.
-    func sync(_ reports: [JSONValue], appVersion: String = "0.1.0", schemaVersion: Int64 = 1) async throws -> TestResponse {
-        try await post("/reports/sync", [
-            "device_id": .string(UUID().uuidString.lowercased()), "app_version": .string(appVersion),
-            "schema_version": .integer(schemaVersion), "reports": .array(reports),
-        ])
+    func sync(_ reports: [JSONValue], appVersion: String = "0.1.0", schemaVersion: Int64 = 1) async throws
+        -> TestResponse
+    {
+        try await post(
+            "/reports/sync",
+            [
+                "device_id": .string(UUID().uuidString.lowercased()), "app_version": .string(appVersion),
+                "schema_version": .integer(schemaVersion), "reports": .array(reports),
+            ])
     }
 
     /// Syncs one report and returns its one result.
     func syncOne(_ report: JSONValue) async throws -> JSONValue {
         let response = try await sync([report])
-        try #require(response.status == 200, "sync: \(response.status) \(String(decoding: response.body, as: UTF8.self))")
+        try #require(
+            response.status == 200, "sync: \(response.status) \(String(decoding: response.body, as: UTF8.self))")
         return try #require(response.data["results"]?.arrayValue?.first)
     }
 }
@@ -88,9 +114,11 @@ struct Session {
 /// Reports for the demo world's "Lobby walkthrough" template.
 enum Reports {
     /// A valid lobby report; `answers` replace the defaults.
-    static func lobby(localID: UUID = UUID(), serverID: String? = nil, baseRevision: Int? = nil,
-                      answers: [String: JSONValue] = [:], followUp: Bool = false,
-                      parentServerID: String? = nil) -> JSONValue {
+    static func lobby(
+        localID: UUID = UUID(), serverID: String? = nil, baseRevision: Int? = nil,
+        answers: [String: JSONValue] = [:], followUp: Bool = false,
+        parentServerID: String? = nil
+    ) -> JSONValue {
         var all: [String: JSONValue] = ["entrance": "pass", "glass": 4, "notes": "fine"]
         for (key, value) in answers { all[key] = value }
         var report: [String: JSONValue] = [

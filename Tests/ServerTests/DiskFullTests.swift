@@ -43,7 +43,8 @@ struct DiskFullTests {
         let ids = try db.rows("SELECT server_id FROM reports WHERE lower(local_id) = ?", [.text(localID.lowercased())])
         var photos = 0
         for row in ids {
-            photos += Int(try db.scalar("SELECT count(*) FROM photos WHERE server_id = ?", [row["server_id"]]).int64Value ?? 0)
+            photos += Int(
+                try db.scalar("SELECT count(*) FROM photos WHERE server_id = ?", [row["server_id"]]).int64Value ?? 0)
         }
         return [ids.count, photos]
     }
@@ -52,7 +53,9 @@ struct DiskFullTests {
     func incoming(_ server: ServerProcess) -> [String: Int64] {
         var files: [String: Int64] = [:]
         for name in (try? FileManager.default.contentsOfDirectory(atPath: server.uploadDirectory)) ?? [] {
-            let size = (try? FileManager.default.attributesOfItem(atPath: server.uploadDirectory + "/" + name)[.size] as? NSNumber)??.int64Value
+            let size =
+                (try? FileManager.default.attributesOfItem(atPath: server.uploadDirectory + "/" + name)[.size]
+                as? NSNumber)??.int64Value
             files[name] = size ?? -1
         }
         return files
@@ -70,7 +73,9 @@ struct DiskFullTests {
         }.count
     }
 
-    @Test("jqc sync into a full server disk: 507 STORAGE_FULL, exit 75 in one line naming the server's full disk, reports and photos kept on the device; earlier work still served; once there is room the same device finishes, each held once")
+    @Test(
+        "jqc sync into a full server disk: 507 STORAGE_FULL, exit 75 in one line naming the server's full disk, reports and photos kept on the device; earlier work still served; once there is room the same device finishes, each held once"
+    )
     func syncJourney() async throws {
         let (disk, server) = try serverOnSmallDisk()
         let profile = try DemoProfile.signedIn(to: server.baseURL)
@@ -119,13 +124,17 @@ struct DiskFullTests {
         let photoURL = try #require(report.data["report"]?["photos"]?.arrayValue?.first?["url"]?.stringValue)
         let photo = try await me.client.send("GET", server.baseURL + photoURL, token: me.accessToken)
         #expect(photo.status == 200)
-        #expect(Int64(photo.body.count) == (try profile.show(earlier)["photos"]?.arrayValue?.first?["byte_size"]?.integerValue ?? -1))
+        #expect(
+            Int64(photo.body.count)
+                == (try profile.show(earlier)["photos"]?.arrayValue?.first?["byte_size"]?.integerValue ?? -1))
         #expect(try held(server.databasePath, later) == [0, 0])
         #expect(try integrity(server.databasePath) == "ok")
 
         disk.makeRoom()
         let finished = try profile.jqc(["sync"])
-        #expect(finished.status == 0, "the same server process, still running, takes it: \(finished.stdout) \(finished.stderr)")
+        #expect(
+            finished.status == 0,
+            "the same server process, still running, takes it: \(finished.stdout) \(finished.stderr)")
         let synced = try profile.show(later)
         #expect(synced["state"] == "SYNCED")
         #expect(synced["photos"]?.arrayValue?.first?["upload_state"] == "UPLOADED")
@@ -137,7 +146,9 @@ struct DiskFullTests {
         disk.unmount()
     }
 
-    @Test("a sync, a multipart photo and a resumable PATCH into a full server disk are 507 STORAGE_FULL with Retry-After 60; nothing half-stored remains; with room each goes through once")
+    @Test(
+        "a sync, a multipart photo and a resumable PATCH into a full server disk are 507 STORAGE_FULL with Retry-After 60; nothing half-stored remains; with room each goes through once"
+    )
     func refusedOverHTTP() async throws {
         let (disk, server) = try serverOnSmallDisk()
         let me = try await Session.inspector(server)
@@ -147,9 +158,12 @@ struct DiskFullTests {
         let multipartID = UUID().uuidString.lowercased()
         let fields = [("local_id", multipartID), ("field_id", "notes"), ("sha256", sha256)]
         let resumableID = UUID().uuidString.lowercased()
-        let created = try await me.post("/reports/\(serverID)/uploads", [
-            "local_id": .string(resumableID), "field_id": "notes", "sha256": .string(sha256), "byte_size": .integer(Int64(photo.count)),
-        ])
+        let created = try await me.post(
+            "/reports/\(serverID)/uploads",
+            [
+                "local_id": .string(resumableID), "field_id": "notes", "sha256": .string(sha256),
+                "byte_size": .integer(Int64(photo.count)),
+            ])
         try #require(created.status == 201, "\(created.status) \(created.message)")
         let uploadURL = try #require(created.data["upload"]?["url"]?.stringValue)
         let before = incoming(server)
@@ -161,7 +175,8 @@ struct DiskFullTests {
         #expect(sync.code == "STORAGE_FULL")
         #expect(sync.header("Retry-After") == "60")
         #expect(sync.message.contains("the server's disk is full"), "\(sync.message)")
-        let multipart = try await me.client.upload(server.url("/reports/\(serverID)/photos"), fields: fields, file: photo, token: me.accessToken)
+        let multipart = try await me.client.upload(
+            server.url("/reports/\(serverID)/photos"), fields: fields, file: photo, token: me.accessToken)
         #expect(multipart.status == 507, "\(multipart.status) \(multipart.message)")
         #expect(multipart.code == "STORAGE_FULL")
         #expect(multipart.header("Retry-After") == "60")
@@ -185,30 +200,37 @@ struct DiskFullTests {
         let again = try await me.sync([newReport])
         #expect(again.status == 200)
         #expect(again.data["results"]?.arrayValue?.first?["status"] == "ACCEPTED")
-        let stored = try await me.client.upload(server.url("/reports/\(serverID)/photos"), fields: fields, file: photo, token: me.accessToken)
+        let stored = try await me.client.upload(
+            server.url("/reports/\(serverID)/photos"), fields: fields, file: photo, token: me.accessToken)
         #expect(stored.status == 201, "\(stored.status) \(stored.message)")
         let resumed = try await UploadContractTests.patch(me, uploadURL, offset: 0, photo)
         #expect(resumed.status == 201, "\(resumed.status) \(resumed.message)")
         let photos = try await me.get("/reports/\(serverID)").data["report"]?["photos"]?.arrayValue ?? []
         #expect(photos.count == 2)
-        let download = try await me.client.send("GET", server.baseURL + (try #require(resumed.data["photo"]?["url"]?.stringValue)),
-                                                token: me.accessToken)
+        let download = try await me.client.send(
+            "GET", server.baseURL + (try #require(resumed.data["photo"]?["url"]?.stringValue)),
+            token: me.accessToken)
         #expect(download.body == photo)
         #expect(try integrity(server.databasePath) == "ok")
         #expect(server.stop() == 0)
         disk.unmount()
     }
 
-    @Test("what an operator sees: one error line in the log file however many refusals, the refusals counted in the metrics, reads answered; nothing to restart")
+    @Test(
+        "what an operator sees: one error line in the log file however many refusals, the refusals counted in the metrics, reads answered; nothing to restart"
+    )
     func operatorView() async throws {
         let disk = try SmallDisk(megabytes: 8)
         let server = try ObservedServer(["--metrics-port", "0"], database: disk.path("server.db"))
         let metricsURL = try #require(server.metricsURL)
         let client = HTTPTestClient()
-        let login = try await client.send("POST", server.url("/auth/login"), json: ["username": "inspector", "password": "inspector-pass"])
+        let login = try await client.send(
+            "POST", server.url("/auth/login"), json: ["username": "inspector", "password": "inspector-pass"])
         let token = try #require(login.data["access_token"]?.stringValue)
-        let batch: JSONValue = ["device_id": .string(UUID().uuidString.lowercased()), "app_version": "0.1.0", "schema_version": 1,
-                                "reports": [Reports.lobby()]]
+        let batch: JSONValue = [
+            "device_id": .string(UUID().uuidString.lowercased()), "app_version": "0.1.0", "schema_version": 1,
+            "reports": [Reports.lobby()],
+        ]
 
         try disk.fill()
         for _ in 0..<5 {
@@ -217,9 +239,11 @@ struct DiskFullTests {
             #expect(refused.header("Retry-After") == "60")
         }
         #expect(try await client.send("GET", server.url("/facilities"), token: token).status == 200, "reads go on")
-        let samples = ObservabilityTests.samples(String(decoding: try await client.send("GET", metricsURL).body, as: UTF8.self))
+        let samples = ObservabilityTests.samples(
+            String(decoding: try await client.send("GET", metricsURL).body, as: UTF8.self))
         #expect(samples["jqc_server_storage_full_refusals_total"] == 5)
-        #expect(samples["jqc_server_requests_total{route=\"/api/v1/reports/sync\",method=\"POST\",status=\"507\"}"] == 5)
+        #expect(
+            samples["jqc_server_requests_total{route=\"/api/v1/reports/sync\",method=\"POST\",status=\"507\"}"] == 5)
         let log = try String(contentsOfFile: server.logPath, encoding: .utf8).split(separator: "\n")
         let said = log.filter { $0.contains("the server's disk is full") }
         #expect(said.count == 1, "\(log.joined(separator: "\n"))")
@@ -233,7 +257,9 @@ struct DiskFullTests {
         disk.unmount()
     }
 
-    @Test("a resumable PATCH whose body arrives but whose bytes then find no room in the upload is 507; the upload keeps its offset and gives the room back")
+    @Test(
+        "a resumable PATCH whose body arrives but whose bytes then find no room in the upload is 507; the upload keeps its offset and gives the room back"
+    )
     func patchWithoutRoomForItsBytes() async throws {
         let (disk, server) = try serverOnSmallDisk()
         let me = try await Session.inspector(server)
@@ -247,28 +273,35 @@ struct DiskFullTests {
         #expect(refused.code == "STORAGE_FULL")
         #expect(refused.header("Retry-After") == "60")
         #expect(try await UploadContractTests.head(me, url).header("Upload-Offset") == "100000")
-        #expect(incoming(server).values.sorted() == [100_000], "the upload holds what it held, nothing more: \(incoming(server))")
+        #expect(
+            incoming(server).values.sorted() == [100_000],
+            "the upload holds what it held, nothing more: \(incoming(server))")
         #expect(disk.freeBytes >= 1_300_000, "the room is given back: \(disk.freeBytes) bytes free")
         #expect(try integrity(server.databasePath) == "ok")
 
         disk.makeRoom()
         let last = try await UploadContractTests.patch(me, url, offset: 100_000, photo[100_000...])
         #expect(last.status == 201, "\(last.status) \(last.message)")
-        let download = try await me.client.send("GET", server.baseURL + (try #require(last.data["photo"]?["url"]?.stringValue)),
-                                                token: me.accessToken)
+        let download = try await me.client.send(
+            "GET", server.baseURL + (try #require(last.data["photo"]?["url"]?.stringValue)),
+            token: me.accessToken)
         #expect(download.body == photo)
         #expect(try await me.get("/reports/\(serverID)").data["report"]?["photos"]?.arrayValue?.count == 1)
         #expect(server.stop() == 0)
         disk.unmount()
     }
 
-    @Test("on PostgreSQL, a database that answers disk_full (SQLSTATE 53100, raised by a trigger standing in for a full disk) refuses the sync and the photo 507 STORAGE_FULL with Retry-After; reads go on; then both go through once")
+    @Test(
+        "on PostgreSQL, a database that answers disk_full (SQLSTATE 53100, raised by a trigger standing in for a full disk) refuses the sync and the photo 507 STORAGE_FULL with Retry-After; reads go on; then both go through once"
+    )
     func postgresDiskFull() async throws {
         let url = try ServerDatabases.freshPostgres()
         let server = try ServerProcess(["--demo"], database: url)
         let me = try await Session.inspector(server)
         let serverID = try #require(try await me.syncOne(Reports.lobby())["server_id"]?.stringValue)
-        try ServerDatabases.query(url, """
+        try ServerDatabases.query(
+            url,
+            """
             CREATE FUNCTION full_disk() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full'; END $$;
             CREATE TRIGGER full_disk BEFORE INSERT ON reports FOR EACH ROW EXECUTE FUNCTION full_disk();
@@ -280,8 +313,12 @@ struct DiskFullTests {
         #expect(sync.code == "STORAGE_FULL")
         #expect(sync.header("Retry-After") == "60")
         let photo = PhotoContractTests.jpeg(30_000)
-        let fields = [("local_id", UUID().uuidString.lowercased()), ("field_id", "notes"), ("sha256", try PhotoContractTests.sha256(photo))]
-        let refused = try await me.client.upload(server.url("/reports/\(serverID)/photos"), fields: fields, file: photo, token: me.accessToken)
+        let fields = [
+            ("local_id", UUID().uuidString.lowercased()), ("field_id", "notes"),
+            ("sha256", try PhotoContractTests.sha256(photo)),
+        ]
+        let refused = try await me.client.upload(
+            server.url("/reports/\(serverID)/photos"), fields: fields, file: photo, token: me.accessToken)
         #expect(refused.status == 507, "\(refused.status) \(refused.message)")
         #expect(refused.code == "STORAGE_FULL")
         let read = try await me.get("/reports/\(serverID)")
@@ -292,13 +329,16 @@ struct DiskFullTests {
         try ServerDatabases.query(url, "DROP TRIGGER full_disk ON reports; DROP TRIGGER full_disk ON photo_chunks")
         let again = try await me.sync([newReport])
         #expect(again.data["results"]?.arrayValue?.first?["status"] == "ACCEPTED", "\(again.status) \(again.message)")
-        let stored = try await me.client.upload(server.url("/reports/\(serverID)/photos"), fields: fields, file: photo, token: me.accessToken)
+        let stored = try await me.client.upload(
+            server.url("/reports/\(serverID)/photos"), fields: fields, file: photo, token: me.accessToken)
         #expect(stored.status == 201, "\(stored.status) \(stored.message)")
         #expect(try await me.get("/reports/\(serverID)").data["report"]?["photos"]?.arrayValue?.count == 1)
         #expect(server.stop() == 0)
     }
 
-    @Test("on PostgreSQL, a resumable upload whose last bytes arrived while the disk was full: 507 and every byte held; once there is room the same POST answers 200 with the photo, stored once")
+    @Test(
+        "on PostgreSQL, a resumable upload whose last bytes arrived while the disk was full: 507 and every byte held; once there is room the same POST answers 200 with the photo, stored once"
+    )
     func postgresUploadFinishedLater() async throws {
         let url = try ServerDatabases.freshPostgres()
         let server = try ServerProcess(["--demo"], database: url)
@@ -314,7 +354,9 @@ struct DiskFullTests {
         try #require(created.status == 201, "\(created.status) \(created.message)")
         let uploadURL = try #require(created.data["upload"]?["url"]?.stringValue)
         // The photo store is full; the upload's own bytes still go in.
-        try ServerDatabases.query(url, """
+        try ServerDatabases.query(
+            url,
+            """
             CREATE FUNCTION full_disk() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full'; END $$;
             CREATE TRIGGER full_disk BEFORE INSERT ON photo_chunks FOR EACH ROW EXECUTE FUNCTION full_disk();
@@ -335,7 +377,9 @@ struct DiskFullTests {
         #expect(download.body == photo)
         #expect(try await me.get("/reports/\(serverID)").data["report"]?["photos"]?.arrayValue?.count == 1)
         let replay = try await me.post("/reports/\(serverID)/uploads", announce)
-        #expect(replay.status == 200 && replay.data["photo"]?["url"]?.stringValue == photoURL, "\(replay.status) \(replay.message)")
+        #expect(
+            replay.status == 200 && replay.data["photo"]?["url"]?.stringValue == photoURL,
+            "\(replay.status) \(replay.message)")
         #expect(server.stop() == 0)
     }
 }

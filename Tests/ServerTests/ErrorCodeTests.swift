@@ -21,12 +21,15 @@ struct ErrorCodeTests {
         let lines = try contract().split(separator: "\n", omittingEmptySubsequences: false)
         guard let start = lines.firstIndex(of: "### Status codes") else { return [] }
         var pairs = Set<String>()
-        for line in lines[start...].dropFirst().drop(while: { !$0.hasPrefix("|") }).prefix(while: { $0.hasPrefix("|") }) {
+        for line in lines[start...].dropFirst().drop(while: { !$0.hasPrefix("|") }).prefix(while: { $0.hasPrefix("|") })
+        {
             let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
             guard cells.count >= 2, let status = Int(cells[0].prefix(3)), status >= 400 else { continue }
             let named = cells[0].count > 3 ? cells[0] : cells[1]
             for code in named.split(separator: "`").enumerated().filter({ $0.offset % 2 == 1 }).map(\.element)
-            where code.allSatisfy({ $0.isUppercase || $0 == "_" }) && !["GET", "POST", "PATCH", "PUT", "DELETE", "HEAD"].contains(code) {
+            where code.allSatisfy({ $0.isUppercase || $0 == "_" })
+                && !["GET", "POST", "PATCH", "PUT", "DELETE", "HEAD"].contains(code)
+            {
                 pairs.insert("\(status) \(code)")
             }
         }
@@ -37,7 +40,8 @@ struct ErrorCodeTests {
     static let tableErrors: [ServerError] = [
         .badRequest("x"), .authRequired(), .forbidden("x"), .notFound("x"), .methodNotAllowed("GET", path: "/x"),
         .conflict("x"), .tooLarge("x"), .targetTooLong(limit: 8192), .unsupportedMediaType("x"),
-        .unprocessable(code: .photoHashMismatch, "x"), .revisionLimit("x", limit: 1), .tooManyRequests("x", retryAfter: 1),
+        .unprocessable(code: .photoHashMismatch, "x"), .revisionLimit("x", limit: 1),
+        .tooManyRequests("x", retryAfter: 1),
         .quotaExceeded("x", retryAfter: 1), .internal("x"), .unavailable("x", retryAfter: 1), .databaseUnreachable("x"),
         .busy(), .storageFull(),
     ]
@@ -46,8 +50,12 @@ struct ErrorCodeTests {
     func table() throws {
         let written = Set(Self.tableErrors.map { "\($0.status) \($0.code.rawValue)" })
         let documented = try Self.documentedStatusCodes()
-        #expect(written.subtracting(documented).isEmpty, "not in the contract's table: \(written.subtracting(documented).sorted())")
-        #expect(documented.subtracting(written).isEmpty, "not written by the server: \(documented.subtracting(written).sorted())")
+        #expect(
+            written.subtracting(documented).isEmpty,
+            "not in the contract's table: \(written.subtracting(documented).sorted())")
+        #expect(
+            documented.subtracting(written).isEmpty,
+            "not written by the server: \(documented.subtracting(written).sorted())")
     }
 
     @Test("the codes of uploads, reviews, cursors and batches are written as the contract spells them, with its status")
@@ -57,7 +65,8 @@ struct ErrorCodeTests {
             ServerApp.uploadGone("x"), ServerApp.wrongOffset(1, 2),
             .revisionStale("x", review: .null), .cursorInvalid("x"),
         ]
-        #expect(errors.map { "\($0.status) \($0.code.rawValue)" }
+        #expect(
+            errors.map { "\($0.status) \($0.code.rawValue)" }
                 == ["404 UPLOAD_GONE", "409 UPLOAD_OFFSET_MISMATCH", "409 REVISION_STALE", "400 CURSOR_INVALID"])
         for error in errors {
             #expect(contract.contains("`\(error.code.rawValue)`"), "\(error.code)")
@@ -65,6 +74,9 @@ struct ErrorCodeTests {
         // A rejected report of a batch carries its code in its result.
         #expect(contract.contains("REJECTED with `\(ServerError.Code.schemaUnsupported.rawValue)`"))
         #expect(contract.contains("REJECTED with `\(ServerError.Code.reportInvalid.rawValue)`"))
-        #expect(contract.contains("`\(ServerError.Code.reportInvalid.rawValue)` (no such report) or `\(ServerError.Code.forbidden.rawValue)`"))
+        #expect(
+            contract.contains(
+                "`\(ServerError.Code.reportInvalid.rawValue)` (no such report) or `\(ServerError.Code.forbidden.rawValue)`"
+            ))
     }
 }

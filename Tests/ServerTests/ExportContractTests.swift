@@ -22,13 +22,15 @@ struct ExportContractTests {
     static func export(_ session: Session, _ query: String = "") async throws -> Export {
         let response = try await session.get("/exports/reports" + (query.isEmpty ? "" : "?" + query))
         try #require(response.status == 200, "export ?\(query): \(response.status) \(response.message)")
-        let lines = String(decoding: response.body, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = String(decoding: response.body, as: UTF8.self).split(
+            separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.last == "", "a JSON Lines export ends with a line feed")
         let values = try lines.dropLast().map { try JSONValue.parse(String($0)) }
         let end = try #require(values.last)
         #expect(end["end"] == true, "the last line is the end line")
-        return Export(reports: Array(values.dropLast()), end: end, status: response.status,
-                      contentType: response.header("Content-Type") ?? "")
+        return Export(
+            reports: Array(values.dropLast()), end: end, status: response.status,
+            contentType: response.header("Content-Type") ?? "")
     }
 
     static func accepted(_ session: Session, _ report: JSONValue) async throws -> String {
@@ -55,8 +57,10 @@ struct ExportContractTests {
         let line = try #require(first.reports.first)
         // The shape of GET /reports/{id}, plus review_state, change and template_version.
         let single = try await supervisor.get("/reports/\(serverIDs[0])").data["report"] ?? .null
-        for key in ["local_id", "server_id", "template_id", "facility_id", "area_id", "payload", "issues", "revision",
-                    "completed_at", "photos", "review"] {
+        for key in [
+            "local_id", "server_id", "template_id", "facility_id", "area_id", "payload", "issues", "revision",
+            "completed_at", "photos", "review",
+        ] {
             #expect(line[key] == single[key], "\(key) as GET /reports/{id} shows it")
         }
         #expect(line["review_state"] == "awaiting_review")
@@ -64,9 +68,13 @@ struct ExportContractTests {
         #expect(line["change"] == single["review"]?["change"])
 
         // Amend the first, approve the second, add a fourth; the third is untouched.
-        _ = try await Self.accepted(inspector, Reports.lobby(localID: ids[0], serverID: serverIDs[0], baseRevision: 1,
-                                                             answers: ["glass": 5]))
-        let approved = try await supervisor.post("/reports/\(serverIDs[1])/review", ["decision": "approve", "revision": 1])
+        _ = try await Self.accepted(
+            inspector,
+            Reports.lobby(
+                localID: ids[0], serverID: serverIDs[0], baseRevision: 1,
+                answers: ["glass": 5]))
+        let approved = try await supervisor.post(
+            "/reports/\(serverIDs[1])/review", ["decision": "approve", "revision": 1])
         #expect(approved.status == 200)
         let fourth = try await Self.accepted(inspector, Reports.lobby())
 
@@ -126,25 +134,35 @@ struct ExportContractTests {
     }
 
     static func audit(_ answers: JSONValue) -> JSONValue {
-        ["local_id": .string(UUID().uuidString.lowercased()), "template_id": "audit", "facility_id": "F-100",
-         "payload": ["answers": answers, "score": .null, "follow_up_required": false], "issues": []]
+        [
+            "local_id": .string(UUID().uuidString.lowercased()), "template_id": "audit", "facility_id": "F-100",
+            "payload": ["answers": answers, "score": .null, "follow_up_required": false], "issues": [],
+        ]
     }
 
-    @Test("the CSV of a template with three versions has the contract's columns, then the union of their fields, newest first")
+    @Test(
+        "the CSV of a template with three versions has the contract's columns, then the union of their fields, newest first"
+    )
     func csvOfThreeVersions() async throws {
         let server = try ServerProcess(["--demo"])
         let inspector = try await Session.inspector(server)
         let supervisor = try await Session.supervisor(server)
         // Each report is sent in a second after its version was published and before the next is
         // (the server's clock has whole seconds), so each was judged against the version it names.
-        try Self.publish(server, #"{"id": "a", "type": "text", "label": "A"}, {"id": "b", "type": "number", "label": "B"}"#)
+        try Self.publish(
+            server, #"{"id": "a", "type": "text", "label": "A"}, {"id": "b", "type": "number", "label": "B"}"#)
         let first = try await Self.accepted(inspector, Self.audit(["a": "=SUM(A1:A9)", "b": -2]))
         try await Task.sleep(for: .milliseconds(1100))
-        try Self.publish(server, #"{"id": "b", "type": "number", "label": "B"}, {"id": "c", "type": "checkbox", "label": "C"}"#)
+        try Self.publish(
+            server, #"{"id": "b", "type": "number", "label": "B"}, {"id": "c", "type": "checkbox", "label": "C"}"#)
         let second = try await Self.accepted(inspector, Self.audit(["b": 3.5, "c": true]))
         try await Task.sleep(for: .milliseconds(1100))
-        try Self.publish(server, #"{"id": "d", "type": "text", "label": "D"}, {"id": "b", "type": "number", "label": "B"}, {"id": "e", "type": "checkbox_group", "label": "E", "options": ["x", "y, z"]}"#)
-        let third = try await Self.accepted(inspector, Self.audit(["d": "@home, \"quoted\"", "b": 1, "e": ["x", "y, z"]]))
+        try Self.publish(
+            server,
+            #"{"id": "d", "type": "text", "label": "D"}, {"id": "b", "type": "number", "label": "B"}, {"id": "e", "type": "checkbox_group", "label": "E", "options": ["x", "y, z"]}"#
+        )
+        let third = try await Self.accepted(
+            inspector, Self.audit(["d": "@home, \"quoted\"", "b": 1, "e": ["x", "y, z"]]))
         // A report of another template is not in this template's table.
         _ = try await Self.accepted(inspector, Reports.lobby())
 
@@ -154,8 +172,10 @@ struct ExportContractTests {
         let text = String(decoding: response.body, as: UTF8.self)
         let rows = text.components(separatedBy: "\r\n")
         #expect(rows.last == "", "every record ends with CRLF")
-        #expect(rows[0] == "server_id,local_id,template_id,template_version,facility_id,area_id,inspector,completed_at,score,"
-            + "review_state,revision,change,field:d,field:b,field:e,field:c,field:a")
+        #expect(
+            rows[0]
+                == "server_id,local_id,template_id,template_version,facility_id,area_id,inspector,completed_at,score,"
+                + "review_state,revision,change,field:d,field:b,field:e,field:c,field:a")
         #expect(rows.count == 5, "a header and three rows: \(text)")
         func cells(_ row: String) -> [String] { CSVCells.parse(row) }
         let one = cells(rows[1]), two = cells(rows[2]), three = cells(rows[3])
@@ -169,7 +189,9 @@ struct ExportContractTests {
         #expect(Array(three[12...]) == ["'@home, \"quoted\"", "1", "x; y, z", "", ""])
     }
 
-    @Test("jqc-server export writes the route's JSON Lines and CSV, and a zip whose photos and lines Python's zipfile reads back")
+    @Test(
+        "jqc-server export writes the route's JSON Lines and CSV, and a zip whose photos and lines Python's zipfile reads back"
+    )
     func operatorExport() async throws {
         let server = try ServerProcess(["--demo"])
         let inspector = try await Session.inspector(server)
@@ -178,37 +200,54 @@ struct ExportContractTests {
         _ = try await Self.accepted(inspector, Reports.lobby(answers: ["notes": "+1 for the new mats"]))
         let photo = PhotoContractTests.jpeg(30_000)
         let photoID = UUID().uuidString.lowercased()
-        let upload = try await inspector.client.upload(server.url("/reports/\(serverID)/photos"),
-                                                       fields: [("local_id", photoID), ("field_id", "notes"),
-                                                                ("sha256", try PhotoContractTests.sha256(photo))],
-                                                       file: photo, token: inspector.accessToken)
+        let upload = try await inspector.client.upload(
+            server.url("/reports/\(serverID)/photos"),
+            fields: [
+                ("local_id", photoID), ("field_id", "notes"),
+                ("sha256", try PhotoContractTests.sha256(photo)),
+            ],
+            file: photo, token: inspector.accessToken)
         #expect(upload.status == 201)
         let folder = TemporaryDirectory()
 
-        let jsonl = try Programs.run("jqc-server", ["export", "--db", server.databasePath, "--format", "jsonl", "-o", folder.path("r.jsonl")])
+        let jsonl = try Programs.run(
+            "jqc-server", ["export", "--db", server.databasePath, "--format", "jsonl", "-o", folder.path("r.jsonl")])
         #expect(jsonl.status == 0, "\(jsonl.stderr)")
         let route = try await supervisor.get("/exports/reports")
         let written = try String(contentsOfFile: folder.path("r.jsonl"), encoding: .utf8)
         #expect(written == String(decoding: route.body, as: UTF8.self), "the same lines as the route")
         let end = try JSONValue.parse(String(written.split(separator: "\n").last ?? ""))
-        #expect(jsonl.stdout.contains("exported 2 reports") && jsonl.stdout.contains("--since \(end["change"]?.stringValue ?? "?")"))
+        #expect(
+            jsonl.stdout.contains("exported 2 reports")
+                && jsonl.stdout.contains("--since \(end["change"]?.stringValue ?? "?")"))
         #expect(jsonl.stderr.isEmpty, "no progress bar when stderr is not a terminal")
 
-        let csv = try Programs.run("jqc-server", ["export", "--db", server.databasePath, "--format", "csv", "--template", "lobby-walk",
-                                                  "-o", folder.path("r.csv")])
+        let csv = try Programs.run(
+            "jqc-server",
+            [
+                "export", "--db", server.databasePath, "--format", "csv", "--template", "lobby-walk",
+                "-o", folder.path("r.csv"),
+            ])
         #expect(csv.status == 0, "\(csv.stderr)")
         let table = try String(contentsOfFile: folder.path("r.csv"), encoding: .utf8)
-        #expect(table == String(decoding: try await supervisor.get("/exports/reports?format=csv&template_id=lobby-walk").body, as: UTF8.self))
+        #expect(
+            table
+                == String(
+                    decoding: try await supervisor.get("/exports/reports?format=csv&template_id=lobby-walk").body,
+                    as: UTF8.self))
         #expect(table.contains(",'+1 for the new mats"), "the formula guard, as on the route")
-        let noTemplate = try Programs.run("jqc-server", ["export", "--db", server.databasePath, "--format", "csv", "-o", folder.path("x.csv")])
+        let noTemplate = try Programs.run(
+            "jqc-server", ["export", "--db", server.databasePath, "--format", "csv", "-o", folder.path("x.csv")])
         #expect(noTemplate.status == 2)
         #expect(!FileManager.default.fileExists(atPath: folder.path("x.csv")))
 
-        let zip = try Programs.run("jqc-server", ["export", "--db", server.databasePath, "--format", "zip", "-o", folder.path("r.zip")])
+        let zip = try Programs.run(
+            "jqc-server", ["export", "--db", server.databasePath, "--format", "zip", "-o", folder.path("r.zip")])
         #expect(zip.status == 0, "\(zip.stderr)")
         #expect(zip.stdout.contains("2 reports and 1 photo"))
         try photo.write(to: URL(fileURLWithPath: folder.path("photo.jpg")))
-        let check = try Programs.runShell("""
+        let check = try Programs.runShell(
+            """
             python3 -c '
             import zipfile, sys
             z = zipfile.ZipFile(sys.argv[1])

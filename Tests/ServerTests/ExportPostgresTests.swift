@@ -7,8 +7,9 @@ import TestSupport
 /// transaction while it streams: what happens to it when the client goes
 /// away, and when the database fails under it. Always on PostgreSQL (the
 /// run's cluster, or one started for it).
-@Suite("Exports on PostgreSQL: a client that leaves ends the transaction; a failure cuts the stream short", .serialized,
-       .timeLimit(.minutes(3)))
+@Suite(
+    "Exports on PostgreSQL: a client that leaves ends the transaction; a failure cuts the stream short", .serialized,
+    .timeLimit(.minutes(3)))
 struct ExportPostgresTests {
     /// Reports enough that the export cannot fit in the socket buffers: the server must wait for the client.
     static let reports = 30_000
@@ -17,7 +18,9 @@ struct ExportPostgresTests {
     static func seededServer() throws -> ServerProcess {
         let url = try ServerDatabases.freshPostgres()
         let server = try ServerProcess(["--demo"], database: url)
-        try ServerDatabases.query(url, """
+        try ServerDatabases.query(
+            url,
+            """
             INSERT INTO reports (server_id, local_id, owner_id, template_id, facility_id, area_id, current_revision, score,
                                  follow_up_required, accepted_at, review_state, reviewed_revision, review_change)
             SELECT 'R-seed-' || g, md5('seed' || g)::uuid::text, (SELECT id FROM users WHERE username = 'inspector'), 'lobby-walk',
@@ -35,9 +38,12 @@ struct ExportPostgresTests {
 
     /// The states of the server's other connections to its database (`idle`, `idle in transaction`, `active`).
     static func states(_ server: ServerProcess) throws -> [String] {
-        try ServerDatabases.query(server.databasePath, """
+        try ServerDatabases.query(
+            server.databasePath,
+            """
             SELECT COALESCE(state, '') FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
-            """).split(separator: "\n").map(String.init)
+            """
+        ).split(separator: "\n").map(String.init)
     }
 
     /// Waits (a bounded number of looks) until `condition` holds; whether it did.
@@ -53,7 +59,9 @@ struct ExportPostgresTests {
     static func startExport(_ server: ServerProcess, token: String) throws -> RawConnection {
         let port = try #require(URL(string: server.baseURL)?.port)
         let connection = try RawConnection(port: UInt16(port))
-        #expect(connection.send("GET /api/v1/exports/reports HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n\r\n"))
+        #expect(
+            connection.send(
+                "GET /api/v1/exports/reports HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n\r\n"))
         #expect(connection.readable(within: 30))
         var head = [UInt8](repeating: 0, count: 512)
         let count = recv(connection.fd, &head, head.count, 0)
@@ -68,14 +76,16 @@ struct ExportPostgresTests {
         do {
             let connection = try Self.startExport(server, token: supervisor.accessToken)
             // The client reads no more: the export waits for it, holding its snapshot.
-            #expect(try Self.eventually { try Self.states(server).contains("idle in transaction") },
-                    "the export's transaction is open while it streams: \((try? Self.states(server)) ?? [])")
+            #expect(
+                try Self.eventually { try Self.states(server).contains("idle in transaction") },
+                "the export's transaction is open while it streams: \((try? Self.states(server)) ?? [])")
             shutdown(connection.fd, Int32(SHUT_RDWR))
         }
-        #expect(try Self.eventually {
-            let states = try Self.states(server)
-            return !states.contains("idle in transaction") && !states.contains("active")
-        }, "no transaction is left once the client is gone: \((try? Self.states(server)) ?? [])")
+        #expect(
+            try Self.eventually {
+                let states = try Self.states(server)
+                return !states.contains("idle in transaction") && !states.contains("active")
+            }, "no transaction is left once the client is gone: \((try? Self.states(server)) ?? [])")
         // The server goes on serving exports (the connection was given back, not lost).
         let after = try await ExportContractTests.export(supervisor, "facility_id=F-200")
         #expect(after.end["count"] == 0)
@@ -90,7 +100,9 @@ struct ExportPostgresTests {
         #expect(try Self.eventually { try Self.states(server).contains("idle in transaction") })
         // The export's own connection (the one in a transaction, idle or fetching) is killed under it,
         // as a failing database would.
-        try ServerDatabases.query(server.databasePath, """
+        try ServerDatabases.query(
+            server.databasePath,
+            """
             SELECT pg_terminate_backend(pid) FROM pg_stat_activity
             WHERE datname = current_database() AND pid <> pg_backend_pid() AND xact_start IS NOT NULL
             """)

@@ -31,16 +31,22 @@ struct FormLogicJudgeTests {
         }
     }
 
-    @Test("each vector with every hidden field answered anyway: refused, naming each hidden field", arguments: try LogicVector.all())
+    @Test(
+        "each vector with every hidden field answered anyway: refused, naming each hidden field",
+        arguments: try LogicVector.all())
     func hiddenAnswered(_ vector: LogicVector) throws {
         let judge = AnswerJudge()
         var sent = vector.answers
         for (id, value) in vector.calculated { sent[id] = value }
         let answerableHidden = vector.schema.fields.filter { vector.hidden.contains($0.id) && $0.type != "section" }
-        for field in answerableHidden where sent[field.id] == nil { sent[field.id] = field.type == "rating" ? 3 : (field.type == "checkbox" ? true : "x") }
+        for field in answerableHidden where sent[field.id] == nil {
+            sent[field.id] = field.type == "rating" ? 3 : (field.type == "checkbox" ? true : "x")
+        }
         let problems = judge.problems(schema: vector.schema, answers: sent)
         for field in answerableHidden {
-            #expect(problems.contains { $0.contains("field '\(field.id)'") && $0.contains("hidden by condition") }, "\(field.id): \(problems)")
+            #expect(
+                problems.contains { $0.contains("field '\(field.id)'") && $0.contains("hidden by condition") },
+                "\(field.id): \(problems)")
         }
     }
 }

@@ -41,7 +41,9 @@ struct HistoryContractTests {
         server.stop()
     }
 
-    @Test("history filters (contract 1.1): facility, inspector, template, from and to, combined; a bad date is 400; an inspector stays on their own")
+    @Test(
+        "history filters (contract 1.1): facility, inspector, template, from and to, combined; a bad date is 400; an inspector stays on their own"
+    )
     func filters() async throws {
         let server = try ServerProcess(["--demo"]) { db in
             _ = try Programs.run("jqc-server", ["admin", "add-user", "other", "--db", db], stdin: "other-pass\n")
@@ -66,7 +68,8 @@ struct HistoryContractTests {
         #expect(there.status == 200 && there.ids == [mineThere] && there.total == 1)
         let mine = try await ids(supervisor, "inspector_id=\(me.userID)")
         #expect(mine.ids == Set(mineHere + [mineThere]) && mine.total == 3)
-        let combined = try await ids(supervisor, "inspector_id=\(other.userID)&facility_id=F-100&template_id=lobby-walk")
+        let combined = try await ids(
+            supervisor, "inspector_id=\(other.userID)&facility_id=F-100&template_id=lobby-walk")
         #expect(combined.ids == [othersHere] && combined.total == 1)
         #expect(try await ids(supervisor, "template_id=lobby-walk").total == 4)
         #expect(try await ids(supervisor, "template_id=101").ids.isEmpty)

@@ -13,19 +13,28 @@ struct MergeContractTests {
     /// The shared server with the vectors' template imported once.
     static let server: Result<ServerProcess, any Error> = Result {
         let server = try Shared.running()
-        let imported = try Programs.run("jqc-server", ["admin", "--db", server.databasePath, "import-templates",
-                                                       Fixtures.url("merge/template.json").path])
+        let imported = try Programs.run(
+            "jqc-server",
+            [
+                "admin", "--db", server.databasePath, "import-templates",
+                Fixtures.url("merge/template.json").path,
+            ])
         guard imported.status == 0 else { throw ServerLaunchError(message: "import-templates: \(imported.stderr)") }
         return server
     }
 
     /// A report of the vectors' template with these answers, the calculated field filled as the device fills it.
-    static func report(_ localID: UUID, answers: JSONValue, followUp: Bool = false, serverID: String? = nil,
-                       baseRevision: Int? = nil, issues: [JSONValue] = []) -> JSONValue {
+    static func report(
+        _ localID: UUID, answers: JSONValue, followUp: Bool = false, serverID: String? = nil,
+        baseRevision: Int? = nil, issues: [JSONValue] = []
+    ) -> JSONValue {
         var members = answers.objectValue ?? [:]
-        if let bins = members["3"]?.numberValue { members["9"] = bins == bins.rounded() ? .integer(Int64(bins) * 2) : .double(bins * 2) }
+        if let bins = members["3"]?.numberValue {
+            members["9"] = bins == bins.rounded() ? .integer(Int64(bins) * 2) : .double(bins * 2)
+        }
         var report: [String: JSONValue] = [
-            "local_id": .string(localID.uuidString.lowercased()), "template_id": "merge-vectors", "facility_id": "F-100",
+            "local_id": .string(localID.uuidString.lowercased()), "template_id": "merge-vectors",
+            "facility_id": "F-100",
             "payload": ["answers": .object(members), "follow_up_required": .bool(followUp)], "issues": .array(issues),
         ]
         if let serverID { report["server_id"] = .string(serverID) }
@@ -35,8 +44,10 @@ struct MergeContractTests {
 
     /// Uploads `base` as revision 1, makes `server` revision 2 by a supervisor's
     /// edit, and sends the device's amendment of revision 1; returns its result and the report's server id.
-    static func diverge(base: JSONValue, baseFollowUp: Bool = false, server: JSONValue, serverFollowUp: Bool = false,
-                        device: JSONValue, deviceFollowUp: Bool = false, merge: Bool = true) async throws -> (JSONValue, String, JSONValue) {
+    static func diverge(
+        base: JSONValue, baseFollowUp: Bool = false, server: JSONValue, serverFollowUp: Bool = false,
+        device: JSONValue, deviceFollowUp: Bool = false, merge: Bool = true
+    ) async throws -> (JSONValue, String, JSONValue) {
         let running = try Self.server.get()
         let me = try await Session.inspector(running)
         let supervisor = try await Session.supervisor(running)
@@ -81,7 +92,9 @@ struct MergeContractTests {
                     #expect(result["server_payload"]?["follow_up_required"] == flag, "\(name)")
                 }
                 #expect(stored?["revision"] == 3, "\(name)")
-                #expect(AnswerMerge.same(stored?["payload"]?["answers"], expect["answers"]), "\(name): the server keeps the merge")
+                #expect(
+                    AnswerMerge.same(stored?["payload"]?["answers"], expect["answers"]),
+                    "\(name): the server keeps the merge")
             } else {
                 #expect(result["conflicting_fields"] == expect["conflicting_fields"], "\(name): \(result)")
                 #expect(result["server_revision"] == 2, "\(name)")
@@ -92,12 +105,17 @@ struct MergeContractTests {
 
     @Test("a merge sent again is answered as it was accepted, and records nothing")
     func replay() async throws {
-        let (result, serverID, amendment) = try await Self.diverge(base: ["1": "pass", "2": "Ana"], server: ["1": "fail", "2": "Ana"],
-                                                                   device: ["1": "pass", "2": "Bo"])
+        let (result, serverID, amendment) = try await Self.diverge(
+            base: ["1": "pass", "2": "Ana"], server: ["1": "fail", "2": "Ana"],
+            device: ["1": "pass", "2": "Bo"])
         #expect(result["status"] == "ACCEPTED")
         let me = try await Session.inspector(try Self.server.get())
-        let again = try await me.post("/reports/sync", ["device_id": .string(UUID().uuidString.lowercased()), "app_version": "0.1.0",
-                                                        "schema_version": 1, "reports": [amendment], "merge": "fields"])
+        let again = try await me.post(
+            "/reports/sync",
+            [
+                "device_id": .string(UUID().uuidString.lowercased()), "app_version": "0.1.0",
+                "schema_version": 1, "reports": [amendment], "merge": "fields",
+            ])
         let replayed = try #require(again.data["results"]?.arrayValue?.first)
         for key in ["status", "revision", "merged", "server_payload", "server_issues", "merged_fields"] {
             #expect(replayed[key] == result[key], "\(key): \(replayed)")
@@ -109,8 +127,9 @@ struct MergeContractTests {
 
     @Test("a merge the form's logic refuses (the server hid a field the device answered) is a CONFLICT on that field")
     func formLogic() async throws {
-        let (result, _, _) = try await Self.diverge(base: ["1": "pass"], server: ["1": "fail"],
-                                                    device: ["1": "pass", "20": "cracked tile"])
+        let (result, _, _) = try await Self.diverge(
+            base: ["1": "pass"], server: ["1": "fail"],
+            device: ["1": "pass", "20": "cracked tile"])
         #expect(result["status"] == "CONFLICT")
         #expect(result["conflicting_fields"] == ["20"])
     }
@@ -122,28 +141,41 @@ struct MergeContractTests {
         let supervisor = try await Session.supervisor(running)
         let localID = UUID()
         func issue(_ description: String) -> JSONValue {
-            ["local_id": .string(UUID().uuidString.lowercased()), "severity": "high", "description": .string(description),
-             "photo_local_ids": []]
+            [
+                "local_id": .string(UUID().uuidString.lowercased()), "severity": "high",
+                "description": .string(description),
+                "photo_local_ids": [],
+            ]
         }
         let leak = issue("leak under sink")
         let first = try await me.syncOne(Self.report(localID, answers: ["1": "pass"], issues: [leak]))
         let serverID = try #require(first["server_id"]?.stringValue)
-        let edited = try await supervisor.patch("/reports/\(serverID)", ["payload": ["answers": ["1": "fail"]], "base_revision": 1])
+        let edited = try await supervisor.patch(
+            "/reports/\(serverID)", ["payload": ["answers": ["1": "fail"]], "base_revision": 1])
         try #require(edited.status == 200, "\(edited.json)")
         let crack = issue("cracked mirror")
-        let amendment = Self.report(localID, answers: ["1": "pass", "2": "Bo"], serverID: serverID, baseRevision: 1, issues: [leak, crack])
-        let response = try await me.post("/reports/sync", ["device_id": .string(UUID().uuidString.lowercased()), "app_version": "0.1.0",
-                                                           "schema_version": 1, "reports": [amendment], "merge": "fields"])
+        let amendment = Self.report(
+            localID, answers: ["1": "pass", "2": "Bo"], serverID: serverID, baseRevision: 1, issues: [leak, crack])
+        let response = try await me.post(
+            "/reports/sync",
+            [
+                "device_id": .string(UUID().uuidString.lowercased()), "app_version": "0.1.0",
+                "schema_version": 1, "reports": [amendment], "merge": "fields",
+            ])
         let result = try #require(response.data["results"]?.arrayValue?.first)
         #expect(result["status"] == "ACCEPTED", "\(result)")
-        #expect(result["server_issues"]?.arrayValue?.compactMap { $0["description"]?.stringValue } == ["leak under sink", "cracked mirror"])
+        #expect(
+            result["server_issues"]?.arrayValue?.compactMap { $0["description"]?.stringValue } == [
+                "leak under sink", "cracked mirror",
+            ])
         #expect(result["merged_fields"] == ["1"])
     }
 
     @Test("without merge, a stale base is the 1.0 CONFLICT: the server's payload and revision, no conflicting_fields")
     func oldClient() async throws {
-        let (result, serverID, _) = try await Self.diverge(base: ["1": "pass", "2": "Ana"], server: ["1": "fail", "2": "Ana"],
-                                                           device: ["1": "pass", "2": "Bo"], merge: false)
+        let (result, serverID, _) = try await Self.diverge(
+            base: ["1": "pass", "2": "Ana"], server: ["1": "fail", "2": "Ana"],
+            device: ["1": "pass", "2": "Bo"], merge: false)
         #expect(result["status"] == "CONFLICT")
         #expect(result["server_revision"] == 2)
         #expect(result["server_payload"]?["answers"]?["1"] == "fail")

@@ -28,12 +28,15 @@ struct MergeJourneyTests {
         try #require(try profile.jqc(["complete", id]).status == 0)
     }
 
-    @Test("the server's change of one field and the device's of another both stay, on the server and on the device; sync says what merged, show marks it")
+    @Test(
+        "the server's change of one field and the device's of another both stay, on the server and on the device; sync says what merged, show marks it"
+    )
     func disjoint() async throws {
         let server = try Self.demo.get()
         let profile = try DemoProfile.signedIn(to: server.baseURL)
         let (id, serverID) = try syncedLobbyReport(profile)
-        let edit = try Programs.run("jqc-server", ["admin", "--db", server.databasePath, "edit-report", serverID, "--answer", "glass=2"])
+        let edit = try Programs.run(
+            "jqc-server", ["admin", "--db", server.databasePath, "edit-report", serverID, "--answer", "glass=2"])
         try #require(edit.status == 0, "\(edit.stderr)")
         try amend(profile, id, "notes", "cracked pane by the door")
 
@@ -56,7 +59,8 @@ struct MergeJourneyTests {
 
         // The server holds the same merged revision.
         let client = HTTPTestClient()
-        let login = try await client.send("POST", server.url("/auth/login"), json: ["username": "supervisor", "password": "supervisor-pass"])
+        let login = try await client.send(
+            "POST", server.url("/auth/login"), json: ["username": "supervisor", "password": "supervisor-pass"])
         let token = try #require(login.data["access_token"]?.stringValue)
         let stored = try await client.send("GET", server.url("/reports/\(serverID)"), token: token).data["report"]
         #expect(stored?["revision"] == 3)
@@ -67,13 +71,19 @@ struct MergeJourneyTests {
         #expect(try profile.show(id)["answers"]?["glass"] == 2)
     }
 
-    @Test("both sides changing one field is a CONFLICT on that field only: diff asks about it alone, resolve takes the rest as merged")
+    @Test(
+        "both sides changing one field is a CONFLICT on that field only: diff asks about it alone, resolve takes the rest as merged"
+    )
     func sameField() throws {
         let server = try Self.demo.get()
         let profile = try DemoProfile.signedIn(to: server.baseURL)
         let (id, serverID) = try syncedLobbyReport(profile)
-        let edit = try Programs.run("jqc-server", ["admin", "--db", server.databasePath, "edit-report", serverID,
-                                                   "--answer", "glass=2", "--answer", #"entrance="fail""#])
+        let edit = try Programs.run(
+            "jqc-server",
+            [
+                "admin", "--db", server.databasePath, "edit-report", serverID,
+                "--answer", "glass=2", "--answer", #"entrance="fail""#,
+            ])
         try #require(edit.status == 0, "\(edit.stderr)")
         try #require(try profile.jqc(["amend", id]).status == 0)
         try #require(try profile.jqc(["answer", id, "glass", "5"]).status == 0)
@@ -85,7 +95,9 @@ struct MergeJourneyTests {
         #expect(try profile.show(id)["state"] == "CONFLICT")
         let (_, diff) = try profile.document(["diff", id])
         let fields = diff["fields"]?.arrayValue ?? []
-        let open = fields.filter { $0["differs"] == true && $0["merged"] == .null }.compactMap { $0["field_id"]?.stringValue }
+        let open = fields.filter { $0["differs"] == true && $0["merged"] == .null }.compactMap {
+            $0["field_id"]?.stringValue
+        }
         #expect(open == ["glass"], "\(diff)")
         #expect(fields.first { $0["field_id"] == "entrance" }?["merged"] == "server")
         #expect(fields.first { $0["field_id"] == "notes" }?["merged"] == "mine")

@@ -20,11 +20,14 @@ struct ObservabilityTests {
         let client = HTTPTestClient()
         var sent: [Sent] = []
         func note(_ method: String, _ route: String, _ response: TestResponse, user: String? = nil) {
-            sent.append(Sent(method: method, route: route, status: response.status, requestID: response.header("X-Request-Id"),
-                             userID: user))
+            sent.append(
+                Sent(
+                    method: method, route: route, status: response.status, requestID: response.header("X-Request-Id"),
+                    userID: user))
         }
-        let login = try await client.send("POST", server.url("/auth/login"),
-                                          json: ["username": "inspector", "password": "inspector-pass"])
+        let login = try await client.send(
+            "POST", server.url("/auth/login"),
+            json: ["username": "inspector", "password": "inspector-pass"])
         try #require(login.status == 200)
         note("POST", "/api/v1/auth/login", login)
         let access = try #require(login.data["access_token"]?.stringValue)
@@ -33,10 +36,12 @@ struct ObservabilityTests {
 
         let me = try await client.send("GET", server.url("/auth/me"), token: access)
         note("GET", "/api/v1/auth/me", me, user: userID)
-        let synced = try await client.send("POST", server.url("/reports/sync"), json: [
-            "device_id": .string(UUID().uuidString.lowercased()), "app_version": "0.1.0", "schema_version": 1,
-            "reports": [Reports.lobby()],
-        ], token: access)
+        let synced = try await client.send(
+            "POST", server.url("/reports/sync"),
+            json: [
+                "device_id": .string(UUID().uuidString.lowercased()), "app_version": "0.1.0", "schema_version": 1,
+                "reports": [Reports.lobby()],
+            ], token: access)
         note("POST", "/api/v1/reports/sync", synced, user: userID)
         let serverID = try #require(synced.data["results"]?.arrayValue?.first?["server_id"]?.stringValue)
         let report = try await client.send("GET", server.url("/reports/\(serverID)"), token: access)
@@ -50,7 +55,8 @@ struct ObservabilityTests {
         note("GET", "unmatched", junk)
         let wrongMethod = try await client.send("DELETE", server.url("/reports/\(serverID)"), token: access)
         note("DELETE", "/api/v1/reports/{server_id}", wrongMethod)
-        let refreshed = try await client.send("POST", server.url("/auth/refresh"), json: ["refresh_token": .string(refresh)])
+        let refreshed = try await client.send(
+            "POST", server.url("/auth/refresh"), json: ["refresh_token": .string(refresh)])
         note("POST", "/api/v1/auth/refresh", refreshed)
         let rotated = try #require(refreshed.data["refresh_token"]?.stringValue)
         let newAccess = try #require(refreshed.data["access_token"]?.stringValue)
@@ -59,7 +65,9 @@ struct ObservabilityTests {
         return (sent, ["inspector-pass", access, refresh, rotated, newAccess, "query-secret-1234"])
     }
 
-    @Test("every request answered has one JSON access line with its route pattern, status and user, and no secret is in the log")
+    @Test(
+        "every request answered has one JSON access line with its route pattern, status and user, and no secret is in the log"
+    )
     func accessLog() async throws {
         let server = try ObservedServer(["--metrics-port", "0"])
         let (sent, secrets) = try await Self.traffic(server)
@@ -87,7 +95,9 @@ struct ObservabilityTests {
         #expect(server.stop() == 0)
     }
 
-    @Test("/metrics on its own port passes promtool, and counts the requests, the sync results and the database connections")
+    @Test(
+        "/metrics on its own port passes promtool, and counts the requests, the sync results and the database connections"
+    )
     func metrics() async throws {
         let server = try ObservedServer(["--metrics-port", "0"])
         let url = try #require(server.metricsURL, "no metrics line after the listening line: \(server.banner)")
@@ -106,7 +116,8 @@ struct ObservabilityTests {
 
         var expected: [String: Int] = [:]
         for request in sent {
-            let series = "jqc_server_requests_total{route=\"" + request.route + "\",method=\"" + request.method
+            let series =
+                "jqc_server_requests_total{route=\"" + request.route + "\",method=\"" + request.method
                 + "\",status=\"" + String(request.status) + "\"}"
             expected[series, default: 0] += 1
         }
@@ -124,35 +135,51 @@ struct ObservabilityTests {
         #expect(samples["jqc_server_photos_stored_total"] == 0)
         #expect(samples["jqc_server_storage_full_refusals_total"] == 0)
         #expect(samples["jqc_server_webhook_attempts_total{outcome=\"delivered\"}"] == 0, "no hook, no attempt")
-        for name in ["jqc_server_requests_total", "jqc_server_request_duration_seconds", "jqc_server_db_connections",
-                     "jqc_server_db_connections_in_use", "jqc_server_sync_reports_total", "jqc_server_photos_stored_total",
-                     "jqc_server_log_lines_dropped_total", "jqc_server_workers_busy", "jqc_server_webhook_attempts_total", "jqc_server_quota_refusals_total",
-                     "jqc_server_storage_full_refusals_total"] {
+        for name in [
+            "jqc_server_requests_total", "jqc_server_request_duration_seconds", "jqc_server_db_connections",
+            "jqc_server_db_connections_in_use", "jqc_server_sync_reports_total", "jqc_server_photos_stored_total",
+            "jqc_server_log_lines_dropped_total", "jqc_server_workers_busy", "jqc_server_webhook_attempts_total",
+            "jqc_server_quota_refusals_total",
+            "jqc_server_storage_full_refusals_total",
+        ] {
             #expect(text.contains("# HELP \(name) ") && text.contains("# TYPE \(name) "), "\(name) has no HELP or TYPE")
         }
         // No raw path reaches a label: the report's id appears nowhere.
         #expect(!text.contains("R-"), "\(text)")
-        let elsewhere = try await HTTPTestClient().send("GET", url.replacingOccurrences(of: "/metrics", with: "/api/v1/auth/me"))
+        let elsewhere = try await HTTPTestClient().send(
+            "GET", url.replacingOccurrences(of: "/metrics", with: "/api/v1/auth/me"))
         #expect(elsewhere.status == 404)
         #expect(server.stop() == 0)
     }
 
-    @Test("on PostgreSQL the metrics show the pool's connections, none in use between requests, and count a new photo once")
+    @Test(
+        "on PostgreSQL the metrics show the pool's connections, none in use between requests, and count a new photo once"
+    )
     func postgresPool() async throws {
-        let server = try ObservedServer(["--metrics-port", "0", "--db-connections", "3"], database: try ServerDatabases.freshPostgres())
+        let server = try ObservedServer(
+            ["--metrics-port", "0", "--db-connections", "3"], database: try ServerDatabases.freshPostgres())
         let url = try #require(server.metricsURL)
         let client = HTTPTestClient()
-        let login = try await client.send("POST", server.url("/auth/login"), json: ["username": "inspector", "password": "inspector-pass"])
+        let login = try await client.send(
+            "POST", server.url("/auth/login"), json: ["username": "inspector", "password": "inspector-pass"])
         let token = try #require(login.data["access_token"]?.stringValue)
-        let synced = try await client.send("POST", server.url("/reports/sync"), json: [
-            "device_id": .string(UUID().uuidString.lowercased()), "app_version": "0.1.0", "schema_version": 1,
-            "reports": [Reports.lobby()],
-        ], token: token)
+        let synced = try await client.send(
+            "POST", server.url("/reports/sync"),
+            json: [
+                "device_id": .string(UUID().uuidString.lowercased()), "app_version": "0.1.0", "schema_version": 1,
+                "reports": [Reports.lobby()],
+            ], token: token)
         let serverID = try #require(synced.data["results"]?.arrayValue?.first?["server_id"]?.stringValue)
         let photo = PhotoContractTests.jpeg(4_000)
         let fields = [("local_id", UUID().uuidString.lowercased()), ("sha256", try PhotoContractTests.sha256(photo))]
-        #expect(try await client.upload(server.url("/reports/\(serverID)/photos"), fields: fields, file: photo, token: token).status == 201)
-        #expect(try await client.upload(server.url("/reports/\(serverID)/photos"), fields: fields, file: photo, token: token).status == 200)
+        #expect(
+            try await client.upload(
+                server.url("/reports/\(serverID)/photos"), fields: fields, file: photo, token: token
+            ).status == 201)
+        #expect(
+            try await client.upload(
+                server.url("/reports/\(serverID)/photos"), fields: fields, file: photo, token: token
+            ).status == 200)
 
         // Between requests: the server's own background work (webhook deliveries, sweeps) may hold a
         // connection for a moment on a loaded machine, so the count is read again until it settles.
@@ -167,7 +194,10 @@ struct ObservabilityTests {
         #expect(open >= 1 && open <= 3, "\(text)")
         #expect(samples["jqc_server_db_connections_in_use"] == 0)
         #expect(samples["jqc_server_photos_stored_total"] == 1, "a repeated upload is not a new photo")
-        #expect(samples["jqc_server_requests_total{route=\"/api/v1/reports/{server_id}/photos\",method=\"POST\",status=\"201\"}"] == 1)
+        #expect(
+            samples[
+                "jqc_server_requests_total{route=\"/api/v1/reports/{server_id}/photos\",method=\"POST\",status=\"201\"}"
+            ] == 1)
         let routes = try server.logLines(kind: "access").compactMap { $0["route"]?.stringValue }
         #expect(routes.filter { $0 == "/api/v1/reports/{server_id}/photos" }.count == 2, "\(routes)")
         #expect(server.stop() == 0)
@@ -191,7 +221,9 @@ struct ObservabilityTests {
         try await withThrowingTaskGroup(of: Int.self) { group in
             let client = HTTPTestClient()
             for index in 0..<count {
-                group.addTask { try await client.send("GET", server.url(index % 2 == 0 ? "/templates" : "/no-such-route")).status }
+                group.addTask {
+                    try await client.send("GET", server.url(index % 2 == 0 ? "/templates" : "/no-such-route")).status
+                }
             }
             for try await status in group { #expect(status == 401 || status == 404) }
         }
@@ -225,11 +257,13 @@ struct ObservabilityTests {
         #expect(server.stop() == 0)
     }
 
-    @Test("bad log and metrics options are usage errors with exit 2", arguments: [
-        ["--db", "/tmp/x.db", "--log-level", "loud"],
-        ["--db", "/tmp/x.db", "--metrics-port", "70000"],
-        ["--db", "/tmp/x.db", "--metrics-host", "127.0.0.1"],
-    ])
+    @Test(
+        "bad log and metrics options are usage errors with exit 2",
+        arguments: [
+            ["--db", "/tmp/x.db", "--log-level", "loud"],
+            ["--db", "/tmp/x.db", "--metrics-port", "70000"],
+            ["--db", "/tmp/x.db", "--metrics-host", "127.0.0.1"],
+        ])
     func usageErrors(_ arguments: [String]) throws {
         let outcome = try Programs.run("jqc-server", arguments)
         #expect(outcome.status == 2)
@@ -240,7 +274,9 @@ struct ObservabilityTests {
     static func samples(_ text: String) -> [String: Double] {
         var out: [String: Double] = [:]
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else { continue }
+            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else {
+                continue
+            }
             out[String(line[..<space])] = value
         }
         return out

@@ -22,7 +22,10 @@ final class ObservedServer: @unchecked Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Programs.path("jqc-server"))
         let folder = directory
-        let store = database.map { $0.hasPrefix("postgres://") ? ["--db", $0, "--upload-dir", folder.path("uploads")] : ["--db", $0] }
+        let store =
+            database.map {
+                $0.hasPrefix("postgres://") ? ["--db", $0, "--upload-dir", folder.path("uploads")] : ["--db", $0]
+            }
             ?? ["--db", folder.path("server.db")]
         process.arguments = ["--demo", "--port", "0", "--log-file", logPath] + store + arguments
         let out = Pipe()
@@ -31,7 +34,8 @@ final class ObservedServer: @unchecked Sendable {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         self.process = process
-        banner = Self.lines(of: out.fileHandleForReading, count: arguments.contains("--metrics-port") ? 3 : 2, timeout: 60)
+        banner = Self.lines(
+            of: out.fileHandleForReading, count: arguments.contains("--metrics-port") ? 3 : 2, timeout: 60)
         guard let first = banner.first, first.hasPrefix("listening on http://") else {
             process.terminate()
             throw ServerLaunchError(message: "jqc-server did not print its address: \(banner)")
@@ -46,7 +50,9 @@ final class ObservedServer: @unchecked Sendable {
 
     /// The metrics URL the banner's second line names.
     var metricsURL: String? {
-        banner.dropFirst().first.flatMap { $0.hasPrefix("metrics on ") ? String($0.dropFirst("metrics on ".count)) : nil }
+        banner.dropFirst().first.flatMap {
+            $0.hasPrefix("metrics on ") ? String($0.dropFirst("metrics on ".count)) : nil
+        }
     }
 
     /// Sends `signal` to the server.
@@ -72,7 +78,9 @@ final class ObservedServer: @unchecked Sendable {
     static func parse(_ text: String) throws -> [JSONValue] {
         try text.split(separator: "\n").map { line in
             let value = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
-            guard case .object = value else { throw ServerLaunchError(message: "a log line is not a JSON object: \(line)") }
+            guard case .object = value else {
+                throw ServerLaunchError(message: "a log line is not a JSON object: \(line)")
+            }
             return value
         }
     }

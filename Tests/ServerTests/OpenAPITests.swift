@@ -38,14 +38,18 @@ struct OpenAPITests {
     @Test("every route the server serves is documented")
     func everyRouteDocumented() throws {
         let documented = try Self.documentedOperations()
-        #expect(Self.servedOperations.subtracting(documented).isEmpty, "undocumented: \(Self.servedOperations.subtracting(documented).sorted())")
+        #expect(
+            Self.servedOperations.subtracting(documented).isEmpty,
+            "undocumented: \(Self.servedOperations.subtracting(documented).sorted())")
     }
 
     @Test("every documented operation is served")
     func everyOperationServed() throws {
         let documented = try Self.documentedOperations()
         #expect(!documented.isEmpty)
-        #expect(documented.subtracting(Self.servedOperations).isEmpty, "not served: \(documented.subtracting(Self.servedOperations).sorted())")
+        #expect(
+            documented.subtracting(Self.servedOperations).isEmpty,
+            "not served: \(documented.subtracting(Self.servedOperations).sorted())")
     }
 
     @Test("the document's server url is the router's base path")

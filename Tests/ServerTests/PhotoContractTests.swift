@@ -35,10 +35,12 @@ struct PhotoContractTests {
         let photo = Self.jpeg(20_000)
         let localID = UUID().uuidString.lowercased()
         let fields = [("local_id", localID), ("field_id", "notes"), ("sha256", try Self.sha256(photo))]
-        let first = try await me.client.upload(server.url("/reports/\(serverID)/photos"), fields: fields, file: photo, token: me.accessToken)
+        let first = try await me.client.upload(
+            server.url("/reports/\(serverID)/photos"), fields: fields, file: photo, token: me.accessToken)
         #expect(first.status == 201)
         #expect(first.data["photo"]?["byte_size"] == 20_000)
-        let again = try await me.client.upload(server.url("/reports/\(serverID)/photos"), fields: fields, file: photo, token: me.accessToken)
+        let again = try await me.client.upload(
+            server.url("/reports/\(serverID)/photos"), fields: fields, file: photo, token: me.accessToken)
         #expect(again.status == 200)
         #expect(again.data == first.data)
 
@@ -58,7 +60,8 @@ struct PhotoContractTests {
         let serverID = try await report(me)
         let photo = Self.jpeg(5_000)
         let fields = [("local_id", UUID().uuidString), ("sha256", String(repeating: "ab", count: 32))]
-        let response = try await me.client.upload(server.url("/reports/\(serverID)/photos"), fields: fields, file: photo, token: me.accessToken)
+        let response = try await me.client.upload(
+            server.url("/reports/\(serverID)/photos"), fields: fields, file: photo, token: me.accessToken)
         #expect(response.status == 422)
         #expect(response.code == "PHOTO_HASH_MISMATCH")
         #expect(try await me.get("/reports/\(serverID)").data["report"]?["photos"]?.arrayValue?.isEmpty == true)
@@ -71,7 +74,8 @@ struct PhotoContractTests {
         let serverID = try await report(me)
         let photo = Self.jpeg(Shared.photoLimit + 10_000)
         let fields = [("local_id", UUID().uuidString), ("sha256", try Self.sha256(photo))]
-        let response = try await me.client.upload(server.url("/reports/\(serverID)/photos"), fields: fields, file: photo, token: me.accessToken)
+        let response = try await me.client.upload(
+            server.url("/reports/\(serverID)/photos"), fields: fields, file: photo, token: me.accessToken)
         #expect(response.status == 413)
         #expect(response.code == "TOO_LARGE")
     }
@@ -84,24 +88,29 @@ struct PhotoContractTests {
         let serverID = try await report(me)
         let photo = Self.jpeg(1_000)
         let fields = [("local_id", UUID().uuidString), ("sha256", try Self.sha256(photo))]
-        let theirs = try await other.client.upload(server.url("/reports/\(serverID)/photos"), fields: fields, file: photo,
-                                                   token: other.accessToken)
+        let theirs = try await other.client.upload(
+            server.url("/reports/\(serverID)/photos"), fields: fields, file: photo,
+            token: other.accessToken)
         #expect(theirs.status == 404)
-        let unknown = try await me.client.upload(server.url("/reports/R424242/photos"), fields: fields, file: photo, token: me.accessToken)
+        let unknown = try await me.client.upload(
+            server.url("/reports/R424242/photos"), fields: fields, file: photo, token: me.accessToken)
         #expect(unknown.status == 404)
     }
 
-    @Test("missing or malformed parts are 400", arguments: [
-        [("sha256", String(repeating: "0", count: 64))],
-        [("local_id", "not-a-uuid"), ("sha256", String(repeating: "0", count: 64))],
-        [("local_id", "7b4c3a1e-8c57-4a8e-9e8e-3b1d2f0c9a11"), ("sha256", "../../etc/passwd")],
-    ])
+    @Test(
+        "missing or malformed parts are 400",
+        arguments: [
+            [("sha256", String(repeating: "0", count: 64))],
+            [("local_id", "not-a-uuid"), ("sha256", String(repeating: "0", count: 64))],
+            [("local_id", "7b4c3a1e-8c57-4a8e-9e8e-3b1d2f0c9a11"), ("sha256", "../../etc/passwd")],
+        ])
     func badParts(_ fields: [(String, String)]) async throws {
         let server = try Shared.running()
         let me = try await Session.inspector(server)
         let serverID = try await report(me)
-        let response = try await me.client.upload(server.url("/reports/\(serverID)/photos"), fields: fields, file: Self.jpeg(100),
-                                                  token: me.accessToken)
+        let response = try await me.client.upload(
+            server.url("/reports/\(serverID)/photos"), fields: fields, file: Self.jpeg(100),
+            token: me.accessToken)
         #expect(response.status == 400)
         #expect(response.code == "BAD_REQUEST")
     }

@@ -6,13 +6,17 @@ import TestSupport
 /// The PostgreSQL store as operators meet it: URLs it cannot serve, databases
 /// it must not touch, and two `jqc-server` processes on one database, where
 /// every rule of the contract must hold across them.
-@Suite("PostgreSQL: bad databases are refused, and two instances on one database act as one server", .serialized, .timeLimit(.minutes(3)))
+@Suite(
+    "PostgreSQL: bad databases are refused, and two instances on one database act as one server", .serialized,
+    .timeLimit(.minutes(3)))
 struct PostgresStoreTests {
     private func cluster() throws -> PostgresCluster { try ServerDatabases.sharedCluster() }
 
     /// Every table of a database with its row count: what "nothing written" compares.
     private func contents(_ url: String) throws -> String {
-        let tables = try ServerDatabases.query(url, """
+        let tables = try ServerDatabases.query(
+            url,
+            """
             SELECT string_agg(table_name, ',' ORDER BY table_name) FROM information_schema.tables WHERE table_schema = 'public'
             """)
         var lines = [tables]
@@ -22,11 +26,16 @@ struct PostgresStoreTests {
         return lines.joined(separator: "\n")
     }
 
-    @Test("a wrong password or a database that does not exist is refused in one line with exit 1, the password never echoed")
+    @Test(
+        "a wrong password or a database that does not exist is refused in one line with exit 1, the password never echoed"
+    )
     func unusableURLs() throws {
         let cluster = try cluster()
         let wrongPassword = cluster.url.replacingOccurrences(of: "jqc:jqc-test@", with: "jqc:not-the-pw@")
-        for (url, message) in [(wrongPassword, "refused user 'jqc'"), (cluster.url(database: "no_such_db"), "has no database 'no_such_db'")] {
+        for (url, message) in [
+            (wrongPassword, "refused user 'jqc'"),
+            (cluster.url(database: "no_such_db"), "has no database 'no_such_db'"),
+        ] {
             let outcome = try Programs.run("jqc-server", ["--db", url, "--port", "0"])
             #expect(outcome.status == 1)
             #expect(outcome.stderr.hasPrefix("jqc-server: ") && outcome.stderr.contains(message), "\(outcome.stderr)")
@@ -35,7 +44,9 @@ struct PostgresStoreTests {
         }
     }
 
-    @Test("a database written by a newer jqc-server is refused in one line with exit 1, by the server and by admin, and left as it was")
+    @Test(
+        "a database written by a newer jqc-server is refused in one line with exit 1, by the server and by admin, and left as it was"
+    )
     func newerSchema() throws {
         let url = try ServerDatabases.freshPostgres()
         let first = try ServerProcess(["--demo"], database: url)
@@ -45,7 +56,9 @@ struct PostgresStoreTests {
         for arguments in [["--db", url, "--port", "0"], ["admin", "--db", url, "add-user", "ana"]] {
             let outcome = try Programs.run("jqc-server", arguments, stdin: "a-long-password\n")
             #expect(outcome.status == 1)
-            #expect(outcome.stderr.contains("newer jqc-server") && outcome.stderr.contains("999-from-the-future"), "\(outcome.stderr)")
+            #expect(
+                outcome.stderr.contains("newer jqc-server") && outcome.stderr.contains("999-from-the-future"),
+                "\(outcome.stderr)")
             #expect(outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
         }
         #expect(try contents(url) == before)
@@ -54,7 +67,8 @@ struct PostgresStoreTests {
     @Test("a database holding another program's tables is refused in one line with exit 1 and left untouched")
     func foreignDatabase() throws {
         let url = try ServerDatabases.freshPostgres()
-        try ServerDatabases.query(url, "CREATE TABLE notes (id serial PRIMARY KEY, body text); INSERT INTO notes (body) VALUES ('mine')")
+        try ServerDatabases.query(
+            url, "CREATE TABLE notes (id serial PRIMARY KEY, body text); INSERT INTO notes (body) VALUES ('mine')")
         let before = try contents(url)
         let outcome = try Programs.run("jqc-server", ["--db", url, "--port", "0", "--demo"])
         #expect(outcome.status == 1)
@@ -69,8 +83,9 @@ struct PostgresStoreTests {
         let server = try ServerProcess(["--demo"], database: url)
         let me = try await Session.inspector(server)
         let cluster = try cluster()
-        let holder = try PsqlHolder(cluster: cluster, database: String(url.split(separator: "/").last ?? ""),
-                                    sql: "BEGIN; LOCK TABLE reports IN ACCESS EXCLUSIVE MODE;")
+        let holder = try PsqlHolder(
+            cluster: cluster, database: String(url.split(separator: "/").last ?? ""),
+            sql: "BEGIN; LOCK TABLE reports IN ACCESS EXCLUSIVE MODE;")
         defer { holder.release() }
         let started = Date()
         let response = try await me.sync([Reports.lobby()])
@@ -93,11 +108,14 @@ struct PostgresStoreTests {
         #expect(try ServerDatabases.query(url, "SELECT COUNT(*) FROM facilities") == "3")
         // A token from one instance works on the other: they share the signing key.
         let me = try await Session.inspector(servers[0])
-        let other = Session(server: servers[1], accessToken: me.accessToken, refreshToken: me.refreshToken, userID: me.userID)
+        let other = Session(
+            server: servers[1], accessToken: me.accessToken, refreshToken: me.refreshToken, userID: me.userID)
         #expect(try await other.get("/auth/me").status == 200)
     }
 
-    @Test("the same batches sent to two instances at the same moment become one record each, with the same server id and revision in both answers")
+    @Test(
+        "the same batches sent to two instances at the same moment become one record each, with the same server id and revision in both answers"
+    )
     func sameBatchTwice() async throws {
         let (a, b, url) = try twoInstances()
         let onA = try await Session.inspector(a)
@@ -122,7 +140,9 @@ struct PostgresStoreTests {
         #expect(try ServerDatabases.query(url, "SELECT COUNT(*) FROM report_revisions") == String(sent))
     }
 
-    @Test("two edits of one revision sent to two instances at once: one is accepted as revision 2, the other is a conflict")
+    @Test(
+        "two edits of one revision sent to two instances at once: one is accepted as revision 2, the other is a conflict"
+    )
     func racingEdits() async throws {
         let (a, b, url) = try twoInstances()
         let onA = try await Session.inspector(a)
@@ -131,15 +151,21 @@ struct PostgresStoreTests {
             let localID = UUID()
             let first = try await onA.syncOne(Reports.lobby(localID: localID))
             let serverID = try #require(first["server_id"]?.stringValue)
-            async let fromA = onA.syncOne(Reports.lobby(localID: localID, serverID: serverID, baseRevision: 1, answers: ["glass": 1]))
-            async let fromB = onB.syncOne(Reports.lobby(localID: localID, serverID: serverID, baseRevision: 1, answers: ["glass": 2]))
+            async let fromA = onA.syncOne(
+                Reports.lobby(localID: localID, serverID: serverID, baseRevision: 1, answers: ["glass": 1]))
+            async let fromB = onB.syncOne(
+                Reports.lobby(localID: localID, serverID: serverID, baseRevision: 1, answers: ["glass": 2]))
             let statuses = try await [fromA, fromB].compactMap { $0["status"]?.stringValue }.sorted()
             #expect(statuses == ["ACCEPTED", "CONFLICT"])
-            #expect(try ServerDatabases.query(url, "SELECT current_revision FROM reports WHERE server_id = '\(serverID)'") == "2")
+            #expect(
+                try ServerDatabases.query(url, "SELECT current_revision FROM reports WHERE server_id = '\(serverID)'")
+                    == "2")
         }
     }
 
-    @Test("two supervisors deciding on one revision at once on two instances: two events in a definite order, the review is the later; the pull from either instance agrees")
+    @Test(
+        "two supervisors deciding on one revision at once on two instances: two events in a definite order, the review is the later; the pull from either instance agrees"
+    )
     func racingDecisions() async throws {
         let (a, b, url) = try twoInstances()
         let inspector = try await Session.inspector(a)
@@ -149,7 +175,8 @@ struct PostgresStoreTests {
             let first = try await inspector.syncOne(Reports.lobby())
             let serverID = try #require(first["server_id"]?.stringValue)
             async let approve = onA.post("/reports/\(serverID)/review", ["decision": "approve", "revision": 1])
-            async let reject = onB.post("/reports/\(serverID)/review", ["decision": "reject", "revision": 1, "comment": "Wrong floor"])
+            async let reject = onB.post(
+                "/reports/\(serverID)/review", ["decision": "reject", "revision": 1, "comment": "Wrong floor"])
             let answers = try await [approve, reject]
             #expect(answers.map(\.status) == [200, 200])
             let events = try await inspector.get("/reports/\(serverID)/events").data["events"]?.arrayValue ?? []
@@ -158,15 +185,18 @@ struct PostgresStoreTests {
             #expect(Set(events.dropFirst().compactMap { $0["kind"]?.stringValue }) == ["approved", "rejected"])
             // The current review is the decision recorded last, whichever instance is asked.
             for server in [a, b] {
-                let onServer = Session(server: server, accessToken: inspector.accessToken, refreshToken: inspector.refreshToken,
-                                       userID: inspector.userID)
+                let onServer = Session(
+                    server: server, accessToken: inspector.accessToken, refreshToken: inspector.refreshToken,
+                    userID: inspector.userID)
                 let report = try await onServer.get("/reports/\(serverID)")
                 #expect(report.data["report"]?["review"]?["state"]?.stringValue == last)
                 let feed = try await onServer.get("/reviews?limit=100").data["reviews"]?.arrayValue ?? []
                 #expect(feed.first { $0["server_id"]?.stringValue == serverID }?["state"]?.stringValue == last)
             }
         }
-        #expect(try ServerDatabases.query(url, "SELECT COUNT(*) FROM report_events WHERE kind IN ('approved', 'rejected')") == "10")
+        #expect(
+            try ServerDatabases.query(url, "SELECT COUNT(*) FROM report_events WHERE kind IN ('approved', 'rejected')")
+                == "10")
     }
 
     @Test("one refresh token presented to two instances at once: exactly one gets a new pair")
@@ -192,8 +222,10 @@ struct PostgresStoreTests {
         let photo = PhotoContractTests.jpeg(2_500_000)
         let localID = UUID().uuidString.lowercased()
         let fields = [("local_id", localID), ("sha256", try PhotoContractTests.sha256(photo))]
-        async let fromA = onA.client.upload(a.url("/reports/\(serverID)/photos"), fields: fields, file: photo, token: onA.accessToken)
-        async let fromB = onB.client.upload(b.url("/reports/\(serverID)/photos"), fields: fields, file: photo, token: onA.accessToken)
+        async let fromA = onA.client.upload(
+            a.url("/reports/\(serverID)/photos"), fields: fields, file: photo, token: onA.accessToken)
+        async let fromB = onB.client.upload(
+            b.url("/reports/\(serverID)/photos"), fields: fields, file: photo, token: onA.accessToken)
         let statuses = try await [fromA, fromB].map(\.status).sorted()
         #expect(statuses == [200, 201])
         #expect(try ServerDatabases.query(url, "SELECT COUNT(*) FROM photos") == "1")
@@ -210,7 +242,8 @@ struct PostgresStoreTests {
         let (a, b, _) = try twoInstances()
         let client = HTTPTestClient()
         func attempt(_ server: ServerProcess, _ password: String) async throws -> TestResponse {
-            try await client.send("POST", server.url("/auth/login"), json: ["username": "inspector", "password": .string(password)])
+            try await client.send(
+                "POST", server.url("/auth/login"), json: ["username": "inspector", "password": .string(password)])
         }
         for index in 0..<10 {
             let response = try await attempt(index % 2 == 0 ? a : b, "wrong-\(index)")
@@ -252,7 +285,9 @@ final class PsqlHolder: @unchecked Sendable {
         // of the cluster hold such locks too.
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            let held = try ServerDatabases.query(cluster.url(database: database), """
+            let held = try ServerDatabases.query(
+                cluster.url(database: database),
+                """
                 SELECT COUNT(*) FROM pg_locks WHERE locktype = 'relation' AND mode = 'AccessExclusiveLock' AND granted
                 AND pid <> pg_backend_pid() AND relation = 'reports'::regclass
                 AND database = (SELECT oid FROM pg_database WHERE datname = current_database())

@@ -23,9 +23,12 @@ struct ReferenceContractTests {
     func templatesCoverEveryType() async throws {
         let me = try await Session.inspector(try Shared.running())
         let templates = try #require(try await me.get("/templates").data["templates"]?.arrayValue)
-        let types = Set(templates.flatMap { $0["form_schema"]?["fields"]?.arrayValue ?? [] }.compactMap { $0["type"]?.stringValue })
-        let builtIn: Set<String> = ["text", "email", "textarea", "number", "date", "checkbox", "checkbox_group", "radio", "select",
-                                    "rating", "pass_fail", "signature", "image", "table", "section", "label"]
+        let types = Set(
+            templates.flatMap { $0["form_schema"]?["fields"]?.arrayValue ?? [] }.compactMap { $0["type"]?.stringValue })
+        let builtIn: Set<String> = [
+            "text", "email", "textarea", "number", "date", "checkbox", "checkbox_group", "radio", "select",
+            "rating", "pass_fail", "signature", "image", "table", "section", "label",
+        ]
         #expect(builtIn.isSubset(of: types))
         #expect(templates.allSatisfy { Template.decode($0).isSuccess })
     }

@@ -14,7 +14,9 @@ struct ReviewContractTests {
         return try #require(result["server_id"]?.stringValue)
     }
 
-    @Test("return with comments, the inspector's feed shows it, an amendment reopens it, approve; the events tell who did what")
+    @Test(
+        "return with comments, the inspector's feed shows it, an amendment reopens it, approve; the events tell who did what"
+    )
     func reviewLoop() async throws {
         let server = try Shared.running()
         let inspector = try await Session.inspector(server)
@@ -29,10 +31,13 @@ struct ReviewContractTests {
         #expect(mine?["state"] == "awaiting_review")
         #expect(mine?["revision"] == 1)
         let cursor = try #require(first.data["cursor"]?.stringValue)
-        #expect(try await supervisor.get("/reports/\(serverID)").data["report"]?["review"]?["state"] == "awaiting_review")
+        #expect(
+            try await supervisor.get("/reports/\(serverID)").data["report"]?["review"]?["state"] == "awaiting_review")
 
-        let decision: JSONValue = ["decision": "return", "revision": 1, "comment": "Glass photo is blurry",
-                                   "field_comments": [["field_id": "glass", "comment": "Rate again after cleaning"]]]
+        let decision: JSONValue = [
+            "decision": "return", "revision": 1, "comment": "Glass photo is blurry",
+            "field_comments": [["field_id": "glass", "comment": "Rate again after cleaning"]],
+        ]
         let returned = try await supervisor.post("/reports/\(serverID)/review", decision)
         #expect(returned.status == 200, "\(returned.message)")
         #expect(returned.data["review"]?["state"] == "returned")
@@ -50,8 +55,10 @@ struct ReviewContractTests {
         #expect(feed.data["more"] == false)
 
         // Deciding on revision 1 after the inspector amended it is stale.
-        let amended = try await inspector.syncOne(Reports.lobby(localID: localID, serverID: serverID, baseRevision: 1,
-                                                                answers: ["glass": 5]))
+        let amended = try await inspector.syncOne(
+            Reports.lobby(
+                localID: localID, serverID: serverID, baseRevision: 1,
+                answers: ["glass": 5]))
         #expect(amended["revision"] == 2)
         let reopened = try await supervisor.get("/reports/\(serverID)")
         #expect(reopened.data["report"]?["review"]?["state"] == "awaiting_review")
@@ -60,11 +67,14 @@ struct ReviewContractTests {
         #expect(stale.status == 409)
         #expect(stale.code == "REVISION_STALE")
         #expect(stale.json["data"]?["review"]?["revision"] == 2)
-        #expect(try await supervisor.post("/reports/\(serverID)/review", ["decision": "approve", "revision": 2]).status == 200)
+        #expect(
+            try await supervisor.post("/reports/\(serverID)/review", ["decision": "approve", "revision": 2]).status
+                == 200)
 
         let events = try await inspector.get("/reports/\(serverID)/events").data["events"]?.arrayValue ?? []
         #expect(events.map { $0["kind"]?.stringValue ?? "" } == ["accepted", "returned", "amended", "approved"])
-        #expect(events.map { $0["actor"]?["id"]?.stringValue ?? "" }
+        #expect(
+            events.map { $0["actor"]?["id"]?.stringValue ?? "" }
                 == [inspector.userID, supervisor.userID, inspector.userID, supervisor.userID])
         #expect(events[1]["field_comments"]?.arrayValue?.count == 1)
         #expect(events.map { $0["revision"] } == [1, 1, 2, 2])
@@ -79,13 +89,17 @@ struct ReviewContractTests {
         #expect(try await supervisor.get("/inspections?review_state=maybe").status == 400)
 
         // An earlier revision can be read, one the server does not hold cannot.
-        #expect(try await supervisor.get("/reports/\(serverID)?revision=1").data["report"]?["payload"]?["answers"]?["glass"] == 4)
+        #expect(
+            try await supervisor.get("/reports/\(serverID)?revision=1").data["report"]?["payload"]?["answers"]?["glass"]
+                == 4)
         #expect(try await supervisor.get("/reports/\(serverID)?revision=9").status == 404)
         // A number past what any store holds is not held either, never a server error.
         #expect(try await supervisor.get("/reports/\(serverID)?revision=318352574505970").status == 404)
     }
 
-    @Test("inspectors cannot decide nor read others' reviews and events; return and reject must say why; cursors are checked")
+    @Test(
+        "inspectors cannot decide nor read others' reviews and events; return and reject must say why; cursors are checked"
+    )
     func refusals() async throws {
         let server = try Shared.running()
         let inspector = try await Session.inspector(server)
@@ -93,20 +107,29 @@ struct ReviewContractTests {
         let supervisor = try await Session.supervisor(server)
         let serverID = try await Self.accepted(inspector)
 
-        let byInspector = try await inspector.post("/reports/\(serverID)/review", ["decision": "approve", "revision": 1])
+        let byInspector = try await inspector.post(
+            "/reports/\(serverID)/review", ["decision": "approve", "revision": 1])
         #expect(byInspector.status == 403)
         #expect(try await other.get("/reports/\(serverID)/events").status == 404)
         let othersFeed = try await other.get("/reviews").data["reviews"]?.arrayValue ?? []
         #expect(!othersFeed.contains { $0["server_id"]?.stringValue == serverID })
 
-        let silent = try await supervisor.post("/reports/\(serverID)/review", ["decision": "reject", "revision": 1, "comment": "  "])
+        let silent = try await supervisor.post(
+            "/reports/\(serverID)/review", ["decision": "reject", "revision": 1, "comment": "  "])
         #expect(silent.status == 400)
-        let unknownField = try await supervisor.post("/reports/\(serverID)/review", [
-            "decision": "return", "revision": 1, "field_comments": [["field_id": "no-such-field", "comment": "?"]]])
+        let unknownField = try await supervisor.post(
+            "/reports/\(serverID)/review",
+            [
+                "decision": "return", "revision": 1, "field_comments": [["field_id": "no-such-field", "comment": "?"]],
+            ])
         #expect(unknownField.status == 400)
         #expect(unknownField.message.contains("no-such-field"))
-        #expect(try await supervisor.post("/reports/\(serverID)/review", ["decision": "maybe", "revision": 1]).status == 400)
-        #expect(try await supervisor.post("/reports/R-nothing-here/review", ["decision": "approve", "revision": 1]).status == 404)
+        #expect(
+            try await supervisor.post("/reports/\(serverID)/review", ["decision": "maybe", "revision": 1]).status == 400
+        )
+        #expect(
+            try await supervisor.post("/reports/R-nothing-here/review", ["decision": "approve", "revision": 1]).status
+                == 404)
 
         let forged = try await inspector.get("/reviews?since=somewhere.12")
         #expect(forged.status == 400)
@@ -122,7 +145,9 @@ struct ReviewContractTests {
         let supervisor = try await Session.supervisor(server)
         var ids: [String] = []
         for _ in 0..<3 { ids.append(try await Self.accepted(inspector)) }
-        for id in ids { _ = try await supervisor.post("/reports/\(id)/review", ["decision": "approve", "revision": 1]) }
+        for id in ids {
+            _ = try await supervisor.post("/reports/\(id)/review", ["decision": "approve", "revision": 1])
+        }
         var since = ""
         var seen: [String] = []
         var positions: [String] = []

@@ -20,7 +20,8 @@ struct ServerProcessTests {
     func faultDrop() async throws {
         let server = try ServerProcess(["--demo", "--fault-drop", "1"])
         await #expect(throws: (any Error).self) {
-            _ = try await HTTPTestClient().send("POST", server.url("/auth/login"), json: ["username": "inspector", "password": "x"])
+            _ = try await HTTPTestClient().send(
+                "POST", server.url("/auth/login"), json: ["username": "inspector", "password": "x"])
         }
         #expect(server.stop() == 0)
     }
@@ -54,25 +55,35 @@ struct ServerProcessTests {
         #expect(second.stop() == 0)
     }
 
-    @Test("bad command lines are usage errors with exit 2", arguments: [
-        ["--port", "99999", "--db", "/tmp/x.db"],
-        ["--fault-rate", "2", "--db", "/tmp/x.db"],
-        ["--port", "0"],
-        ["admin", "--db", "/tmp/x.db", "edit-report", "R1"],
-        ["admin", "--db", "/tmp/x.db", "edit-report", "R1", "--answer", "glass=not json"],
-    ])
+    @Test(
+        "bad command lines are usage errors with exit 2",
+        arguments: [
+            ["--port", "99999", "--db", "/tmp/x.db"],
+            ["--fault-rate", "2", "--db", "/tmp/x.db"],
+            ["--port", "0"],
+            ["admin", "--db", "/tmp/x.db", "edit-report", "R1"],
+            ["admin", "--db", "/tmp/x.db", "edit-report", "R1", "--answer", "glass=not json"],
+        ])
     func usageErrors(_ arguments: [String]) throws {
         let outcome = try Programs.run("jqc-server", arguments)
         #expect(outcome.status == 2)
         #expect(outcome.stderr.hasPrefix("jqc-server: "))
     }
 
-    @Test("a PostgreSQL URL that cannot be served is refused in one line with exit 1, the password never echoed", arguments: [
-        (["--db", "postgres://jqc:s3cret-pw@127.0.0.1:1/jqc", "--port", "0"], "cannot connect to PostgreSQL at 127.0.0.1:1"),
-        (["serve", "--db", "postgresql://jqc:s3cret-pw@host.invalid/jqc"], "cannot connect to PostgreSQL at host.invalid:5432"),
-        (["admin", "--db", "POSTGRES://jqc:s3cret-pw@127.0.0.1", "add-user", "ana"], "names no database"),
-        (["--db", "postgres://127.0.0.1/jqc"], "names no user"),
-    ])
+    @Test(
+        "a PostgreSQL URL that cannot be served is refused in one line with exit 1, the password never echoed",
+        arguments: [
+            (
+                ["--db", "postgres://jqc:s3cret-pw@127.0.0.1:1/jqc", "--port", "0"],
+                "cannot connect to PostgreSQL at 127.0.0.1:1"
+            ),
+            (
+                ["serve", "--db", "postgresql://jqc:s3cret-pw@host.invalid/jqc"],
+                "cannot connect to PostgreSQL at host.invalid:5432"
+            ),
+            (["admin", "--db", "POSTGRES://jqc:s3cret-pw@127.0.0.1", "add-user", "ana"], "names no database"),
+            (["--db", "postgres://127.0.0.1/jqc"], "names no user"),
+        ])
     func unservablePostgresURL(_ arguments: [String], _ message: String) throws {
         let outcome = try Programs.run("jqc-server", arguments, stdin: "a-long-password\n")
         #expect(outcome.status == 1)
@@ -81,20 +92,25 @@ struct ServerProcessTests {
         #expect(!outcome.stderr.contains("s3cret-pw") && !outcome.stdout.contains("s3cret-pw"))
     }
 
-    @Test("a SQLite file of another program is refused in one line with exit 1, by the server and by admin, and left byte-identical")
+    @Test(
+        "a SQLite file of another program is refused in one line with exit 1, by the server and by admin, and left byte-identical"
+    )
     func foreignDatabase() throws {
         let dir = TemporaryDirectory()
         let path = dir.path("notes.sqlite")
         do {
             let db = try Database(path: path)
-            try db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes (text) VALUES ('mine')")
+            try db.execute(
+                "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes (text) VALUES ('mine')")
         }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         // An address it cannot listen on: were the file not refused, the server would still stop, not serve.
         for arguments in [["--db", path, "--host", "not-an-address"], ["admin", "--db", path, "add-user", "ana"]] {
             let outcome = try Programs.run("jqc-server", arguments, stdin: "a-long-password\n")
             #expect(outcome.status == 1, "\(arguments): \(outcome.stderr)")
-            #expect(outcome.stderr.hasPrefix("jqc-server: '\(path)' is a SQLite database of another program, not a jqc-server database"))
+            #expect(
+                outcome.stderr.hasPrefix(
+                    "jqc-server: '\(path)' is a SQLite database of another program, not a jqc-server database"))
             #expect(outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
@@ -107,13 +123,17 @@ struct ServerProcessTests {
         #expect(server.stop() == 0)
         do {
             let db = try Database(path: path)
-            try db.run("INSERT INTO server_migrations (name, applied_at) VALUES (?, ?)", [.text("999-from-the-future"), .text("2030-01-01T00:00:00Z")])
+            try db.run(
+                "INSERT INTO server_migrations (name, applied_at) VALUES (?, ?)",
+                [.text("999-from-the-future"), .text("2030-01-01T00:00:00Z")])
             try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         let outcome = try Programs.run("jqc-server", ["--db", path, "--host", "not-an-address"])
         #expect(outcome.status == 1)
-        #expect(outcome.stderr.contains("newer jqc-server") && outcome.stderr.contains("999-from-the-future"), "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains("newer jqc-server") && outcome.stderr.contains("999-from-the-future"),
+            "\(outcome.stderr)")
         #expect(outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
@@ -128,7 +148,8 @@ struct ServerProcessTests {
     @Test("admin edit-report of an unknown report exits 3")
     func editUnknown() throws {
         let dir = TemporaryDirectory()
-        let outcome = try Programs.run("jqc-server", ["admin", "--db", dir.path("s.db"), "edit-report", "R404", "--answer", "a=1"])
+        let outcome = try Programs.run(
+            "jqc-server", ["admin", "--db", dir.path("s.db"), "edit-report", "R404", "--answer", "a=1"])
         #expect(outcome.status == 3)
     }
 
@@ -138,9 +159,13 @@ struct ServerProcessTests {
         func template(_ id: String) -> String {
             #"{"id": "\#(id)", "name": "T \#(id)", "version": 1, "form_schema": {"fields": [{"id": 1, "type": "rating", "label": "Floors"}]}}"#
         }
-        for (file, ids, expected) in [("one.json", ["one"], "imported 1 template\n"), ("two.json", ["two", "three"], "imported 2 templates\n")] {
-            try Data(#"{"templates": [\#(ids.map(template).joined(separator: ", "))]}"#.utf8).write(to: dir.url.appendingPathComponent(file))
-            let outcome = try Programs.run("jqc-server", ["admin", "--db", dir.path("s.db"), "import-templates", dir.path(file)])
+        for (file, ids, expected) in [
+            ("one.json", ["one"], "imported 1 template\n"), ("two.json", ["two", "three"], "imported 2 templates\n"),
+        ] {
+            try Data(#"{"templates": [\#(ids.map(template).joined(separator: ", "))]}"#.utf8).write(
+                to: dir.url.appendingPathComponent(file))
+            let outcome = try Programs.run(
+                "jqc-server", ["admin", "--db", dir.path("s.db"), "import-templates", dir.path(file)])
             #expect(outcome.status == 0, "\(outcome.stderr)")
             #expect(outcome.stdout == expected, "\(outcome.stdout)")
         }

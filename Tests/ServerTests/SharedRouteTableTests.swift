@@ -54,30 +54,53 @@ struct SharedRouteTableTests {
         (.areas, { _ = try await $0.areas(facilityID: Self.awkwardID) }),
         (.templates, { _ = try await $0.templates() }),
         (.assignments, { _ = try await $0.assignments(since: "c1") }),
-        (.syncReports, { _ = try await $0.syncReports(SyncRequest(deviceID: UUID(), appVersion: "0.1.0", schemaVersion: 1, reports: [])) }),
+        (
+            .syncReports,
+            {
+                _ = try await $0.syncReports(
+                    SyncRequest(deviceID: UUID(), appVersion: "0.1.0", schemaVersion: 1, reports: []))
+            }
+        ),
         (.getReport, { _ = try await $0.report(serverID: Self.awkwardID) }),
         (.getReport, { _ = try await $0.reviewedReport(serverID: Self.awkwardID, revision: 2) }),
         (.getReport, { _ = try await $0.serverReport(serverID: Self.awkwardID) }),
-        (.patchReport, {
-            _ = try await $0.amendReport(serverID: Self.awkwardID, payload: WirePayload(answers: [:], score: nil, followUpRequired: false),
-                                         baseRevision: 1)
-        }),
+        (
+            .patchReport,
+            {
+                _ = try await $0.amendReport(
+                    serverID: Self.awkwardID, payload: WirePayload(answers: [:], score: nil, followUpRequired: false),
+                    baseRevision: 1)
+            }
+        ),
         (.uploadPhoto, { _ = try await $0.uploadPhoto(Self.photo) }),
-        (.downloadPhoto, { try await $0.downloadPhoto(serverID: Self.awkwardID, localID: Self.photo.localID) { _ in true } }),
+        (
+            .downloadPhoto,
+            { try await $0.downloadPhoto(serverID: Self.awkwardID, localID: Self.photo.localID) { _ in true } }
+        ),
         (.createUpload, { _ = try await $0.beginUpload(Self.photo, byteSize: 10) }),
         (.uploadStatus, { _ = try await $0.uploadOffset(APIRoute.uploadStatus.fullPath("U-1")) }),
-        (.appendUpload, { _ = try await $0.appendUpload(APIRoute.appendUpload.fullPath("U-1"), offset: 0, file: "/dev/null", byteSize: 10) }),
+        (
+            .appendUpload,
+            {
+                _ = try await $0.appendUpload(
+                    APIRoute.appendUpload.fullPath("U-1"), offset: 0, file: "/dev/null", byteSize: 10)
+            }
+        ),
         (.inspections, { _ = try await $0.history(filter: HistoryFilter(facilityID: "F-100")) }),
         (.inspections, { _ = try await $0.reviewQueue(ReviewQueueFilter()) }),
         (.rollup, { _ = try await $0.rollup() }),
         (.reviews, { _ = try await $0.reviews(since: "c1") }),
-        (.decideReview, { _ = try await $0.decide(serverID: Self.awkwardID, ReviewRequest(decision: .approve, revision: 1)) }),
+        (
+            .decideReview,
+            { _ = try await $0.decide(serverID: Self.awkwardID, ReviewRequest(decision: .approve, revision: 1)) }
+        ),
         (.reportEvents, { _ = try await $0.reportEvents(serverID: Self.awkwardID) }),
     ]
 
     /// A server id with characters a path must encode.
     static let awkwardID = "R 7ü"
-    static let photo = PhotoUpload(serverID: awkwardID, localID: UUID(), sha256: String(repeating: "0", count: 64), filePath: "/dev/null")
+    static let photo = PhotoUpload(
+        serverID: awkwardID, localID: UUID(), sha256: String(repeating: "0", count: 64), filePath: "/dev/null")
 
     @Test("every request of the client is matched by the server's router to the route it was built from")
     func clientPathsMatched() async throws {
@@ -85,8 +108,9 @@ struct SharedRouteTableTests {
         for (expected, call) in Self.calls {
             let transport = RecordingTransport()
             let user = WireUser(id: "u1", username: "inspector", role: .inspector, displayName: "Inspector")
-            let client = try APIClient(configuration: .init(serverURL: "http://127.0.0.1:9", appVersion: "0.1.0", deviceID: UUID()),
-                                       transport: transport, credentials: Credentials(accessToken: "a", refreshToken: "r", user: user))
+            let client = try APIClient(
+                configuration: .init(serverURL: "http://127.0.0.1:9", appVersion: "0.1.0", deviceID: UUID()),
+                transport: transport, credentials: Credentials(accessToken: "a", refreshToken: "r", user: user))
             try? await call(client)
             let sent = transport.requests
             #expect(sent.count == 1, "\(expected): \(sent.map(\.url))")
@@ -100,7 +124,9 @@ struct SharedRouteTableTests {
                 }
                 #expect(route.apiRoute == expected, "\(method) \(url)")
                 #expect(route.method == expected.method.rawValue)
-                if expected.parameters.contains("server_id") { #expect(parameters["server_id"] == Self.awkwardID, "\(url)") }
+                if expected.parameters.contains("server_id") {
+                    #expect(parameters["server_id"] == Self.awkwardID, "\(url)")
+                }
                 if expected == .areas { #expect(parameters["id"] == Self.awkwardID, "\(url)") }
                 reached.insert(route.apiRoute ?? expected)
             }
@@ -121,14 +147,20 @@ private final class RecordingTransport: HTTPTransport {
         return HTTPResponse(status: 500, headers: [:], body: Data())
     }
 
-    func send(_ request: HTTPRequest) async throws(NetworkingError) -> HTTPResponse { note(request.method.rawValue, request.url) }
+    func send(_ request: HTTPRequest) async throws(NetworkingError) -> HTTPResponse {
+        note(request.method.rawValue, request.url)
+    }
 
     /// A multipart upload is a POST.
     func upload(_ upload: MultipartUpload) async throws(NetworkingError) -> HTTPResponse { note("POST", upload.url) }
 
-    func download(_ request: HTTPRequest, maximumBytes: Int64, into sink: @escaping DownloadSink) async throws(NetworkingError) -> HTTPResponse {
+    func download(_ request: HTTPRequest, maximumBytes: Int64, into sink: @escaping DownloadSink)
+        async throws(NetworkingError) -> HTTPResponse
+    {
         note(request.method.rawValue, request.url)
     }
 
-    func send(_ request: HTTPRequest, body: FileRange) async throws(NetworkingError) -> HTTPResponse { note(request.method.rawValue, request.url) }
+    func send(_ request: HTTPRequest, body: FileRange) async throws(NetworkingError) -> HTTPResponse {
+        note(request.method.rawValue, request.url)
+    }
 }

@@ -27,7 +27,8 @@ struct SyncContractTests {
         let localID = UUID()
         let first = try await me.syncOne(Reports.lobby(localID: localID))
         let serverID = try #require(first["server_id"]?.stringValue)
-        let edit = try Programs.run("jqc-server", ["admin", "--db", server.databasePath, "edit-report", serverID, "--answer", "glass=2"])
+        let edit = try Programs.run(
+            "jqc-server", ["admin", "--db", server.databasePath, "edit-report", serverID, "--answer", "glass=2"])
         #expect(edit.status == 0, "\(edit.stderr)")
 
         let mine = Reports.lobby(localID: localID, serverID: serverID, baseRevision: 1, answers: ["glass": 5])
@@ -48,7 +49,8 @@ struct SyncContractTests {
         let report = Reports.lobby()
         let first = try await me.syncOne(report)
         let serverID = try #require(first["server_id"]?.stringValue)
-        let edit = try Programs.run("jqc-server", ["admin", "--db", server.databasePath, "edit-report", serverID, "--answer", "glass=1"])
+        let edit = try Programs.run(
+            "jqc-server", ["admin", "--db", server.databasePath, "edit-report", serverID, "--answer", "glass=1"])
         #expect(edit.status == 0, "\(edit.stderr)")
         let again = try await me.syncOne(report)
         #expect(again["status"] == "ACCEPTED")
@@ -62,7 +64,8 @@ struct SyncContractTests {
         let localID = UUID()
         let first = try await me.syncOne(Reports.lobby(localID: localID))
         let serverID = try #require(first["server_id"]?.stringValue)
-        let amended = try await me.syncOne(Reports.lobby(localID: localID, serverID: serverID, baseRevision: 1, answers: ["glass": 5]))
+        let amended = try await me.syncOne(
+            Reports.lobby(localID: localID, serverID: serverID, baseRevision: 1, answers: ["glass": 5]))
         #expect(amended["status"] == "ACCEPTED")
         #expect(amended["revision"] == 2)
         #expect(amended["server_id"]?.stringValue == serverID)
@@ -82,20 +85,27 @@ struct SyncContractTests {
         let response = try await me.sync(reports)
         #expect(response.status == 200)
         let results = try #require(response.data["results"]?.arrayValue)
-        #expect(results.map { $0["status"]?.stringValue ?? "" } == ["ACCEPTED", "ACCEPTED", "REJECTED", "ACCEPTED", "ACCEPTED"])
-        #expect(zip(results, reports).allSatisfy { $0["local_id"]?.stringValue?.lowercased() == $1["local_id"]?.stringValue })
+        #expect(
+            results.map { $0["status"]?.stringValue ?? "" } == [
+                "ACCEPTED", "ACCEPTED", "REJECTED", "ACCEPTED", "ACCEPTED",
+            ])
+        #expect(
+            zip(results, reports).allSatisfy {
+                $0["local_id"]?.stringValue?.lowercased() == $1["local_id"]?.stringValue
+            })
         #expect(results[2]["error_code"] == "REPORT_INVALID")
         #expect(results[2]["error"]?.stringValue?.isEmpty == false)
     }
 
-    @Test("REJECTED with REPORT_INVALID for an unknown template, missing required answers and wrong types",
-          arguments: [
+    @Test(
+        "REJECTED with REPORT_INVALID for an unknown template, missing required answers and wrong types",
+        arguments: [
             ("unknown template", Reports.lobby().setting("template_id", "no-such-template")),
             ("missing required", Reports.lobby(answers: ["entrance": .null])),
             ("wrong type", Reports.lobby(answers: ["entrance": 7])),
             ("not an option", Reports.lobby(answers: ["seating": "Sparkling"])),
             ("unknown facility", Reports.lobby().setting("facility_id", "F-999")),
-          ])
+        ])
     func rejected(_ reason: String, _ report: JSONValue) async throws {
         let me = try await Session.inspector(try Shared.running())
         let result = try await me.syncOne(report)
@@ -106,7 +116,9 @@ struct SyncContractTests {
     @Test("a malformed report is REJECTED alone; its neighbours are ACCEPTED")
     func malformedReportAlone() async throws {
         let me = try await Session.inspector(try Shared.running())
-        let broken: JSONValue = ["local_id": .string(UUID().uuidString), "template_id": "lobby-walk", "payload": "not an object"]
+        let broken: JSONValue = [
+            "local_id": .string(UUID().uuidString), "template_id": "lobby-walk", "payload": "not an object",
+        ]
         let response = try await me.sync([Reports.lobby(), broken, Reports.lobby()])
         let statuses = response.data["results"]?.arrayValue?.map { $0["status"]?.stringValue ?? "" }
         #expect(statuses == ["ACCEPTED", "REJECTED", "ACCEPTED"])
@@ -165,7 +177,8 @@ struct SyncContractTests {
         // Another inspector's report answers as an unknown id (contract 1.1).
         #expect(peek.status == 404)
         #expect(peek.code == "NOT_FOUND")
-        let hijack = try await other.syncOne(Reports.lobby(localID: localID, serverID: serverID, baseRevision: 1, answers: ["glass": 1]))
+        let hijack = try await other.syncOne(
+            Reports.lobby(localID: localID, serverID: serverID, baseRevision: 1, answers: ["glass": 1]))
         #expect(hijack["status"] == "REJECTED")
         #expect(try await me.get("/reports/\(serverID)").data["report"]?["revision"] == 1)
         let supervisor = try await Session.supervisor(server)
@@ -188,18 +201,23 @@ struct SyncContractTests {
         let stale = try await supervisor.patch("/reports/\(serverID)", ["payload": payload, "base_revision": 1])
         #expect(stale.status == 409)
         #expect(stale.code == "CONFLICT")
-        let invalid = try await supervisor.patch("/reports/\(serverID)", ["payload": ["answers": ["glass": "x"]], "base_revision": 2])
+        let invalid = try await supervisor.patch(
+            "/reports/\(serverID)", ["payload": ["answers": ["glass": "x"]], "base_revision": 2])
         #expect(invalid.status == 422)
         #expect(try await me.get("/reports/\(serverID)").data["report"]?["revision"] == 2)
     }
 
-    @Test("a supervisor's PATCH and the admin's edit keep the signature with covers_revision, the last revision it sealed")
+    @Test(
+        "a supervisor's PATCH and the admin's edit keep the signature with covers_revision, the last revision it sealed"
+    )
     func signatureCoversRevision() async throws {
         let server = try Shared.running()
         let me = try await Session.inspector(server)
         let supervisor = try await Session.supervisor(server)
-        let signature: JSONValue = ["signer": "Ana Inspector", "signed_at_device": "2026-03-01T14:02:00Z",
-                                    "sha256": .string(String(repeating: "ab", count: 32))]
+        let signature: JSONValue = [
+            "signer": "Ana Inspector", "signed_at_device": "2026-03-01T14:02:00Z",
+            "sha256": .string(String(repeating: "ab", count: 32)),
+        ]
         let answers: JSONValue = ["2": 4, "3": 4, "4": "pass", "6": "Good", "18": signature]
         let report = Reports.lobby().setting("template_id", "101").setting("area_id", "A-101")
             .setting("payload", ["answers": answers, "score": 1, "follow_up_required": false])
@@ -207,15 +225,18 @@ struct SyncContractTests {
         #expect(first["status"] == "ACCEPTED", "\(first)")
         let serverID = try #require(first["server_id"]?.stringValue)
 
-        let edited = try await supervisor.patch("/reports/\(serverID)", ["payload": ["answers": answers.setting("3", 2)], "base_revision": 1])
+        let edited = try await supervisor.patch(
+            "/reports/\(serverID)", ["payload": ["answers": answers.setting("3", 2)], "base_revision": 1])
         #expect(edited.status == 200, "\(edited.json)")
         #expect(edited.data["report"]?["payload"]?["answers"]?["18"] == signature.setting("covers_revision", 1))
-        let edit = try Programs.run("jqc-server", ["admin", "--db", server.databasePath, "edit-report", serverID, "--answer", "2=1"])
+        let edit = try Programs.run(
+            "jqc-server", ["admin", "--db", server.databasePath, "edit-report", serverID, "--answer", "2=1"])
         #expect(edit.status == 0, "\(edit.stderr)")
         let stored = try await me.get("/reports/\(serverID)")
         #expect(stored.data["report"]?["revision"] == 3)
-        #expect(stored.data["report"]?["payload"]?["answers"]?["18"] == signature.setting("covers_revision", 1),
-                "still the revision Ana sealed, not the one before this edit")
+        #expect(
+            stored.data["report"]?["payload"]?["answers"]?["18"] == signature.setting("covers_revision", 1),
+            "still the revision Ana sealed, not the one before this edit")
     }
 
     @Test("GET /reports of an unknown id is 404 with the envelope")
@@ -231,12 +252,12 @@ struct SyncContractTests {
 @Suite("Forward compatibility and concurrency")
 struct ForwardCompatibilityTests {
     static let template = #"""
-    {"templates": [{"id": "future", "name": "From a newer server", "version": 1, "form_schema": {"fields": [
-      {"id": 1, "type": "rating", "label": "Floors", "required": true},
-      {"id": 2, "type": "thermometer", "label": "Water temperature", "unit": "C"},
-      {"id": 3, "type": "hologram", "label": "Optional hologram"}
-    ]}}]}
-    """#
+        {"templates": [{"id": "future", "name": "From a newer server", "version": 1, "form_schema": {"fields": [
+          {"id": 1, "type": "rating", "label": "Floors", "required": true},
+          {"id": 2, "type": "thermometer", "label": "Water temperature", "unit": "C"},
+          {"id": 3, "type": "hologram", "label": "Optional hologram"}
+        ]}}]}
+        """#
 
     @Test("answers to field types the server does not know are accepted and kept verbatim")
     func unknownTypeVerbatim() async throws {
@@ -261,7 +282,9 @@ struct ForwardCompatibilityTests {
         server.stop()
     }
 
-    @Test("templates imported with admin while the server runs judge the very next sync: unknown before, accepted after, a replacement's new requirement at once")
+    @Test(
+        "templates imported with admin while the server runs judge the very next sync: unknown before, accepted after, a replacement's new requirement at once"
+    )
     func importWhileRunning() async throws {
         let server = try ServerProcess(["--demo"])
         defer { server.stop() }
@@ -273,7 +296,8 @@ struct ForwardCompatibilityTests {
         func importTemplates(_ text: String) throws {
             let file = server.directory.path("templates.json")
             try Data(text.utf8).write(to: URL(fileURLWithPath: file))
-            let imported = try Programs.run("jqc-server", ["admin", "--db", server.databasePath, "import-templates", file])
+            let imported = try Programs.run(
+                "jqc-server", ["admin", "--db", server.databasePath, "import-templates", file])
             #expect(imported.status == 0, "\(imported.stderr)")
         }
         let unknown = try await me.syncOne(report())
@@ -284,9 +308,10 @@ struct ForwardCompatibilityTests {
         let accepted = try await me.syncOne(report())
         #expect(accepted["status"] == "ACCEPTED", "\(accepted)")
 
-        try importTemplates(Self.template.replacingOccurrences(
-            of: #"{"id": 3, "type": "hologram", "label": "Optional hologram"}"#,
-            with: #"{"id": 3, "type": "rating", "label": "Ceiling", "required": true}"#))
+        try importTemplates(
+            Self.template.replacingOccurrences(
+                of: #"{"id": 3, "type": "hologram", "label": "Optional hologram"}"#,
+                with: #"{"id": 3, "type": "rating", "label": "Ceiling", "required": true}"#))
         let refused = try await me.syncOne(report())
         #expect(refused["status"] == "REJECTED", "\(refused)")
         #expect(refused["error"]?.stringValue?.contains("Ceiling") == true, "\(refused)")

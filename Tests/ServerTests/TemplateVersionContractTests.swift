@@ -12,25 +12,31 @@ struct TemplateVersionContractTests {
     static let server: Result<ServerProcess, any Error> = Result {
         let server = try Shared.running()
         for file in ["template-versions/v1.json", "template-versions/v2.json"] {
-            let imported = try Programs.run("jqc-server", ["admin", "--db", server.databasePath, "import-templates", Fixtures.url(file).path])
+            let imported = try Programs.run(
+                "jqc-server", ["admin", "--db", server.databasePath, "import-templates", Fixtures.url(file).path])
             guard imported.status == 0 else { throw ServerLaunchError(message: "import-templates: \(imported.stderr)") }
         }
         return server
     }
 
     static func report(version: Int?, answers: JSONValue) -> JSONValue {
-        var report: JSONValue = ["local_id": .string(UUID().uuidString.lowercased()), "template_id": "versioned-walk",
-                                 "facility_id": "F-100", "payload": ["answers": answers, "follow_up_required": false], "issues": []]
+        var report: JSONValue = [
+            "local_id": .string(UUID().uuidString.lowercased()), "template_id": "versioned-walk",
+            "facility_id": "F-100", "payload": ["answers": answers, "follow_up_required": false], "issues": [],
+        ]
         if let version { report = report.setting("template_version", .integer(Int64(version))) }
         return report
     }
 
-    @Test("a report on version 1 is judged by version 1, though version 2 is current; version 2's rules apply to one on version 2 or none")
+    @Test(
+        "a report on version 1 is judged by version 1, though version 2 is current; version 2's rules apply to one on version 2 or none"
+    )
     func judgedByItsVersion() async throws {
         let me = try await Session.inspector(try Self.server.get())
         let onOne: JSONValue = ["1": "pass", "2": "three bins"]
-        #expect(try await me.syncOne(Self.report(version: 1, answers: onOne))["status"] == "ACCEPTED",
-                "text in field 2 and no field 3: right for version 1")
+        #expect(
+            try await me.syncOne(Self.report(version: 1, answers: onOne))["status"] == "ACCEPTED",
+            "text in field 2 and no field 3: right for version 1")
         for version in [2, nil] as [Int?] {
             let result = try await me.syncOne(Self.report(version: version, answers: onOne))
             #expect(result["status"] == "REJECTED", "version \(version.map(String.init) ?? "none"): \(result)")

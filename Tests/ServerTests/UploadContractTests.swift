@@ -8,13 +8,18 @@ import TestSupport
 @Suite("Resumable uploads")
 struct UploadContractTests {
     /// A report of the caller's and an upload begun for `photo`; its url.
-    static func begin(_ me: Session, _ photo: Data, sha256: String? = nil) async throws -> (serverID: String, url: String, localID: String) {
+    static func begin(_ me: Session, _ photo: Data, sha256: String? = nil) async throws -> (
+        serverID: String, url: String, localID: String
+    ) {
         let serverID = try #require(try await me.syncOne(Reports.lobby())["server_id"]?.stringValue)
         let localID = UUID().uuidString.lowercased()
-        let created = try await me.post("/reports/\(serverID)/uploads", [
-            "local_id": .string(localID), "field_id": "notes", "sha256": .string(try sha256 ?? PhotoContractTests.sha256(photo)),
-            "byte_size": .integer(Int64(photo.count)),
-        ])
+        let created = try await me.post(
+            "/reports/\(serverID)/uploads",
+            [
+                "local_id": .string(localID), "field_id": "notes",
+                "sha256": .string(try sha256 ?? PhotoContractTests.sha256(photo)),
+                "byte_size": .integer(Int64(photo.count)),
+            ])
         #expect(created.status == 201, "\(created.status) \(created.message)")
         #expect(created.data["upload"]?["offset"] == 0)
         let url = try #require(created.data["upload"]?["url"]?.stringValue)
@@ -23,15 +28,18 @@ struct UploadContractTests {
     }
 
     static func patch(_ me: Session, _ url: String, offset: Int, _ bytes: Data) async throws -> TestResponse {
-        try await me.client.send("PATCH", me.server.baseURL + url, body: bytes, token: me.accessToken,
-                                 headers: ["Content-Type": "application/offset+octet-stream", "Upload-Offset": String(offset)])
+        try await me.client.send(
+            "PATCH", me.server.baseURL + url, body: bytes, token: me.accessToken,
+            headers: ["Content-Type": "application/offset+octet-stream", "Upload-Offset": String(offset)])
     }
 
     static func head(_ me: Session, _ url: String) async throws -> TestResponse {
         try await me.client.send("HEAD", me.server.baseURL + url, token: me.accessToken)
     }
 
-    @Test("an upload in three PATCHes: 204 with each new Upload-Offset, HEAD tells it, the last is 201 the photo, and the bytes come back whole")
+    @Test(
+        "an upload in three PATCHes: 204 with each new Upload-Offset, HEAD tells it, the last is 201 the photo, and the bytes come back whole"
+    )
     func wholeInParts() async throws {
         let server = try Shared.running()
         let me = try await Session.inspector(server)
@@ -41,7 +49,8 @@ struct UploadContractTests {
         #expect(first.status == 204)
         #expect(first.header("Upload-Offset") == "20000")
         #expect(try await Self.head(me, url).header("Upload-Offset") == "20000")
-        #expect(try await Self.patch(me, url, offset: 20_000, photo[20_000..<40_000]).header("Upload-Offset") == "40000")
+        #expect(
+            try await Self.patch(me, url, offset: 20_000, photo[20_000..<40_000]).header("Upload-Offset") == "40000")
         let last = try await Self.patch(me, url, offset: 40_000, photo[40_000...])
         #expect(last.status == 201, "\(last.status) \(last.message)")
         #expect(last.data["photo"]?["byte_size"] == 60_000)
@@ -49,16 +58,23 @@ struct UploadContractTests {
         let finished = try await Self.head(me, url)
         #expect(finished.status == 200)
         #expect(finished.header("Upload-Offset") == "60000")
-        let download = try await me.client.send("GET", server.baseURL + (try #require(last.data["photo"]?["url"]?.stringValue)), token: me.accessToken)
+        let download = try await me.client.send(
+            "GET", server.baseURL + (try #require(last.data["photo"]?["url"]?.stringValue)), token: me.accessToken)
         #expect(download.body == photo)
         // The same POST again answers the photo, as the multipart route does.
-        let again = try await me.post("/reports/\(serverID)/uploads", ["local_id": .string(localID), "sha256": .string(try PhotoContractTests.sha256(photo)),
-                                                                      "byte_size": 60_000])
+        let again = try await me.post(
+            "/reports/\(serverID)/uploads",
+            [
+                "local_id": .string(localID), "sha256": .string(try PhotoContractTests.sha256(photo)),
+                "byte_size": 60_000,
+            ])
         #expect(again.status == 200)
         #expect(again.data["photo"]?["url"] == last.data["photo"]?["url"])
     }
 
-    @Test("a whole photo in one PATCH is 201 the photo; HEAD answers its size; sent again it is 409 at its size, and the empty PATCH there answers the photo")
+    @Test(
+        "a whole photo in one PATCH is 201 the photo; HEAD answers its size; sent again it is 409 at its size, and the empty PATCH there answers the photo"
+    )
     func wholeInOne() async throws {
         let server = try Shared.running()
         let me = try await Session.inspector(server)
@@ -69,7 +85,8 @@ struct UploadContractTests {
         #expect(whole.data["photo"]?["local_id"]?.stringValue == localID)
         #expect(whole.data["photo"]?["byte_size"] == 45_000)
         #expect(try await Self.head(me, url).header("Upload-Offset") == "45000")
-        let download = try await me.client.send("GET", server.baseURL + (try #require(whole.data["photo"]?["url"]?.stringValue)), token: me.accessToken)
+        let download = try await me.client.send(
+            "GET", server.baseURL + (try #require(whole.data["photo"]?["url"]?.stringValue)), token: me.accessToken)
         #expect(download.body == photo)
         let again = try await Self.patch(me, url, offset: 0, photo)
         #expect(again.status == 409)
@@ -85,14 +102,20 @@ struct UploadContractTests {
         let photo = PhotoContractTests.jpeg(50_000)
         let (serverID, url, localID) = try await Self.begin(me, photo)
         _ = try await Self.patch(me, url, offset: 0, photo.prefix(20_000))
-        let again = try await me.post("/reports/\(serverID)/uploads", ["local_id": .string(localID), "sha256": .string(try PhotoContractTests.sha256(photo)),
-                                                                      "byte_size": 50_000])
+        let again = try await me.post(
+            "/reports/\(serverID)/uploads",
+            [
+                "local_id": .string(localID), "sha256": .string(try PhotoContractTests.sha256(photo)),
+                "byte_size": 50_000,
+            ])
         #expect(again.status == 200)
         #expect(again.data["upload"]?["url"]?.stringValue == url)
         #expect(again.data["upload"]?["offset"] == 20_000)
     }
 
-    @Test("on SQLite, an unfinished upload whose bytes the upload folder no longer holds (a database restored from a backup, uploads in flight left behind) is gone: HEAD 404, and the same POST begins a new upload from 0 that completes")
+    @Test(
+        "on SQLite, an unfinished upload whose bytes the upload folder no longer holds (a database restored from a backup, uploads in flight left behind) is gone: HEAD 404, and the same POST begins a new upload from 0 that completes"
+    )
     func bytesLeftBehindBeginAgain() async throws {
         let server = try ServerProcess(["--demo"], sqlite: true)
         let me = try await Session.inspector(server)
@@ -105,22 +128,29 @@ struct UploadContractTests {
 
         let head = try await Self.head(me, url)
         #expect(head.status == 404, "\(head.status)")
-        let again = try await me.post("/reports/\(serverID)/uploads", [
-            "local_id": .string(localID), "field_id": "notes", "sha256": .string(try PhotoContractTests.sha256(photo)),
-            "byte_size": .integer(Int64(photo.count)),
-        ])
-        #expect(again.status == 201, "a new upload, not the old one whose bytes are gone: \(again.status) \(again.message)")
+        let again = try await me.post(
+            "/reports/\(serverID)/uploads",
+            [
+                "local_id": .string(localID), "field_id": "notes",
+                "sha256": .string(try PhotoContractTests.sha256(photo)),
+                "byte_size": .integer(Int64(photo.count)),
+            ])
+        #expect(
+            again.status == 201, "a new upload, not the old one whose bytes are gone: \(again.status) \(again.message)")
         #expect(again.data["upload"]?["offset"] == 0)
         let fresh = try #require(again.data["upload"]?["url"]?.stringValue)
         #expect(fresh != url)
         let stored = try await Self.patch(me, fresh, offset: 0, photo)
         #expect(stored.status == 201, "\(stored.status) \(stored.message)")
-        let download = try await me.client.send("GET", server.baseURL + (try #require(stored.data["photo"]?["url"]?.stringValue)),
-                                                token: me.accessToken)
+        let download = try await me.client.send(
+            "GET", server.baseURL + (try #require(stored.data["photo"]?["url"]?.stringValue)),
+            token: me.accessToken)
         #expect(download.body == photo)
     }
 
-    @Test("a wrong offset is 409 with the right one in Upload-Offset; bytes past the size are 413; neither keeps anything")
+    @Test(
+        "a wrong offset is 409 with the right one in Upload-Offset; bytes past the size are 413; neither keeps anything"
+    )
     func wrongOffsetAndPastSize() async throws {
         let me = try await Session.inspector(try Shared.running())
         let photo = PhotoContractTests.jpeg(40_000)
@@ -134,7 +164,9 @@ struct UploadContractTests {
         #expect(try await Self.head(me, url).header("Upload-Offset") == "10000")
     }
 
-    @Test("bytes that do not hash to the announced sha256 are 422 PHOTO_HASH_MISMATCH at the last byte, and the upload is gone")
+    @Test(
+        "bytes that do not hash to the announced sha256 are 422 PHOTO_HASH_MISMATCH at the last byte, and the upload is gone"
+    )
     func hashMismatch() async throws {
         let me = try await Session.inspector(try Shared.running())
         let photo = PhotoContractTests.jpeg(30_000)
@@ -169,8 +201,11 @@ struct UploadContractTests {
         let (_, url, _) = try await Self.begin(me, photo)
         let port = try #require(URLComponents(string: server.baseURL)?.port)
         let connection = try RawConnection(port: UInt16(port))
-        #expect(connection.send("PATCH \(url) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(me.accessToken)\r\n"
-                                + "Content-Type: application/offset+octet-stream\r\nUpload-Offset: 0\r\nContent-Length: 60000\r\n\r\n"))
+        #expect(
+            connection.send(
+                "PATCH \(url) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(me.accessToken)\r\n"
+                    + "Content-Type: application/offset+octet-stream\r\nUpload-Offset: 0\r\nContent-Length: 60000\r\n\r\n"
+            ))
         #expect(connection.send(photo.prefix(40_000)))
         usleep(200_000)
         shutdown(connection.fd, Int32(SHUT_RDWR))
@@ -186,8 +221,12 @@ struct UploadContractTests {
         let me = try await Session.inspector(server)
         _ = try await Self.begin(me, PhotoContractTests.jpeg(60_000))
         let serverID = try #require(try await me.syncOne(Reports.lobby())["server_id"]?.stringValue)
-        let refused = try await me.post("/reports/\(serverID)/uploads", ["local_id": .string(UUID().uuidString), "sha256": .string(String(repeating: "cd", count: 32)),
-                                                                        "byte_size": 60_000])
+        let refused = try await me.post(
+            "/reports/\(serverID)/uploads",
+            [
+                "local_id": .string(UUID().uuidString), "sha256": .string(String(repeating: "cd", count: 32)),
+                "byte_size": 60_000,
+            ])
         #expect(refused.status == 429)
         #expect(refused.code == "QUOTA_EXCEEDED")
         #expect(refused.header("Retry-After") != nil)
@@ -202,7 +241,8 @@ struct UploadContractTests {
         _ = try await Self.patch(me, url, offset: 0, photo.prefix(10_000))
         first.stop()
         // The same data, two days later: past the default lifetime of a day after the last byte.
-        let server = try ServerProcess([], database: first.databasePath, clock: DeviceClock(start: Date().addingTimeInterval(2 * 86_400)))
+        let server = try ServerProcess(
+            [], database: first.databasePath, clock: DeviceClock(start: Date().addingTimeInterval(2 * 86_400)))
         #expect(server.stderr.contains("expired resumable upload"))
         me = try await Session.inspector(server)
         let gone = try await Self.patch(me, url, offset: 10_000, photo[10_000...])
@@ -210,8 +250,12 @@ struct UploadContractTests {
         #expect(gone.code == "UPLOAD_GONE")
         #expect(try await Self.head(me, url).status == 404)
         // The same photo announced again begins a new upload from its first byte.
-        let again = try await me.post("/reports/\(serverID)/uploads", ["local_id": .string(localID), "sha256": .string(try PhotoContractTests.sha256(photo)),
-                                                                      "byte_size": 30_000])
+        let again = try await me.post(
+            "/reports/\(serverID)/uploads",
+            [
+                "local_id": .string(localID), "sha256": .string(try PhotoContractTests.sha256(photo)),
+                "byte_size": 30_000,
+            ])
         #expect(again.status == 201, "\(again.message)")
         #expect(again.data["upload"]?["offset"] == 0)
         #expect(again.data["upload"]?["url"]?.stringValue != url)
@@ -225,10 +269,13 @@ struct UploadContractTests {
         let port = UInt16(try #require(URLComponents(string: server.baseURL)?.port))
         let head = "PATCH \(url) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpload-Offset: 0\r\nContent-Length: 20000\r\n"
         let anonymous = try RawConnection(port: port)
-        let refused = try #require(anonymous.exchange(Data((head + "Content-Type: application/offset+octet-stream\r\n\r\n").utf8)))
+        let refused = try #require(
+            anonymous.exchange(Data((head + "Content-Type: application/offset+octet-stream\r\n\r\n").utf8)))
         #expect(refused.status == 401)
         let wrongType = try RawConnection(port: port)
-        let unsupported = try #require(wrongType.exchange(Data((head + "Authorization: Bearer \(me.accessToken)\r\nContent-Type: image/jpeg\r\n\r\n").utf8)))
+        let unsupported = try #require(
+            wrongType.exchange(
+                Data((head + "Authorization: Bearer \(me.accessToken)\r\nContent-Type: image/jpeg\r\n\r\n").utf8)))
         #expect(unsupported.status == 415)
         #expect(try await Self.head(me, url).header("Upload-Offset") == "0")
     }

@@ -12,8 +12,10 @@ enum Webhooks {
 
     /// `quickRetries` with another number of attempts before a delivery fails.
     static func quickRetries(attempts: Int) -> [String] {
-        ["--webhook-timeout", "1", "--webhook-lease", "3", "--webhook-first-retry-ms", "50",
-         "--webhook-longest-retry", "1", "--webhook-attempts", String(attempts)]
+        [
+            "--webhook-timeout", "1", "--webhook-lease", "3", "--webhook-first-retry-ms", "50",
+            "--webhook-longest-retry", "1", "--webhook-attempts", String(attempts),
+        ]
     }
 
     /// A secret file (mode 0600) in `directory`, and the secret as receivers hold it.
@@ -38,14 +40,17 @@ enum Webhooks {
 
     /// Adds a hook posting `events` to `url` (loopback allowed); its id.
     static func add(_ server: ServerProcess, url: String, secretFile: String, events: String? = nil) throws -> String {
-        let added = try json(admin(server, ["add", url, "--secret-file", secretFile, "--allow-private-targets"]
-                                            + (events.map { ["--events", $0] } ?? [])))
+        let added = try json(
+            admin(
+                server,
+                ["add", url, "--secret-file", secretFile, "--allow-private-targets"]
+                    + (events.map { ["--events", $0] } ?? [])))
         return try #require(added["webhook"]?["id"]?.stringValue)
     }
 
     /// Every delivery, newest first.
     static func deliveries(_ server: ServerProcess, failed: Bool = false) throws -> [JSONValue] {
-        try json(admin(server, ["deliveries"] + (failed ? ["--failed"] : []))) ["deliveries"]?.arrayValue ?? []
+        try json(admin(server, ["deliveries"] + (failed ? ["--failed"] : [])))["deliveries"]?.arrayValue ?? []
     }
 
     /// Whether a request carries a valid, recent `X-JQC-Signature` of its exact body under `secret`.
@@ -57,7 +62,8 @@ enum Webhooks {
             if pair.count == 2 { parts[String(pair[0])] = String(pair[1]) }
         }
         guard let stamp = parts["t"], let time = Int64(stamp), abs(Date().timeIntervalSince1970 - Double(time)) < 300,
-              let given = parts["v1"] else { return false }
+            let given = parts["v1"]
+        else { return false }
         let mac = Digest.hmacSHA256(key: Array(secret.utf8), message: Array("\(stamp).".utf8) + Array(request.body))
         return Hex.encode(mac) == given
     }
@@ -90,18 +96,29 @@ enum Webhooks {
     }
 
     /// A lobby report with issues described by `issues`, each with a local id made from its description.
-    static func lobby(localID: UUID, serverID: String? = nil, baseRevision: Int? = nil, notes: String = "fine",
-                      issues: [String] = []) -> JSONValue {
-        Reports.lobby(localID: localID, serverID: serverID, baseRevision: baseRevision, answers: ["notes": .string(notes)])
-            .setting("issues", .array(issues.map { description in
-                ["local_id": .string(issueID(description)), "description": .string(description), "severity": "high",
-                 "photo_local_ids": []]
-            }))
+    static func lobby(
+        localID: UUID, serverID: String? = nil, baseRevision: Int? = nil, notes: String = "fine",
+        issues: [String] = []
+    ) -> JSONValue {
+        Reports.lobby(
+            localID: localID, serverID: serverID, baseRevision: baseRevision, answers: ["notes": .string(notes)]
+        )
+        .setting(
+            "issues",
+            .array(
+                issues.map { description in
+                    [
+                        "local_id": .string(issueID(description)), "description": .string(description),
+                        "severity": "high",
+                        "photo_local_ids": [],
+                    ]
+                }))
     }
 
     /// The same issue id for the same description, so an amendment can carry it again.
     static func issueID(_ description: String) -> String {
         let hex = Array(Digest.sha256Hex(Data(description.utf8)).prefix(32))
-        return "\(String(hex[0..<8]))-\(String(hex[8..<12]))-4\(String(hex[13..<16]))-8\(String(hex[17..<20]))-\(String(hex[20..<32]))"
+        return
+            "\(String(hex[0..<8]))-\(String(hex[8..<12]))-4\(String(hex[13..<16]))-8\(String(hex[17..<20]))-\(String(hex[20..<32]))"
     }
 }

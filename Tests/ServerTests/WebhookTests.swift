@@ -9,7 +9,9 @@ import TestSupport
 /// receiver on loopback (both stores: the server suite runs again on PostgreSQL).
 @Suite("Webhooks (contract 1.1)", .timeLimit(.minutes(3)))
 struct WebhookTests {
-    @Test("a receiver that answers 500, times out, then closes the connection still gets every event, once acknowledged, in order per report, every attempt signed")
+    @Test(
+        "a receiver that answers 500, times out, then closes the connection still gets every event, once acknowledged, in order per report, every attempt signed"
+    )
     func everyEventThroughFailures() async throws {
         let receiver = try WebhookReceiver { index in
             switch index {
@@ -26,24 +28,32 @@ struct WebhookTests {
         let supervisor = try await Session.supervisor(server)
 
         let first = UUID(), second = UUID()
-        let batch = try await inspector.sync([Webhooks.lobby(localID: first, issues: ["cracked tile"]), Webhooks.lobby(localID: second)])
+        let batch = try await inspector.sync([
+            Webhooks.lobby(localID: first, issues: ["cracked tile"]), Webhooks.lobby(localID: second),
+        ])
         let results = try #require(batch.data["results"]?.arrayValue)
         let a = try #require(results.first?["server_id"]?.stringValue)
         let b = try #require(results.last?["server_id"]?.stringValue)
         // An amendment of A keeps its issue and adds one: only the new one is flagged.
-        let amended = try await inspector.syncOne(Webhooks.lobby(localID: first, serverID: a, baseRevision: 1, notes: "mopped",
-                                                                 issues: ["cracked tile", "no soap"]))
+        let amended = try await inspector.syncOne(
+            Webhooks.lobby(
+                localID: first, serverID: a, baseRevision: 1, notes: "mopped",
+                issues: ["cracked tile", "no soap"]))
         #expect(amended["status"] == "ACCEPTED")
         let approved = try await supervisor.post("/reports/\(b)/review", ["decision": "approve", "revision": 1])
         #expect(approved.status == 200)
 
-        #expect(receiver.wait(seconds: 60) { _ in Webhooks.firstAcknowledged(receiver).count >= 6 },
-                "every event acknowledged: \(Webhooks.firstAcknowledged(receiver).map(Webhooks.label))")
+        #expect(
+            receiver.wait(seconds: 60) { _ in Webhooks.firstAcknowledged(receiver).count >= 6 },
+            "every event acknowledged: \(Webhooks.firstAcknowledged(receiver).map(Webhooks.label))")
         let events = Webhooks.firstAcknowledged(receiver)
         #expect(events.count == 6)
         let byReport = Dictionary(grouping: events, by: { Webhooks.report(of: $0) ?? "" })
-        #expect(byReport[a]?.map(Webhooks.label) == ["report.accepted r1", "issue.flagged cracked tile", "report.accepted r2",
-                                                      "issue.flagged no soap"])
+        #expect(
+            byReport[a]?.map(Webhooks.label) == [
+                "report.accepted r1", "issue.flagged cracked tile", "report.accepted r2",
+                "issue.flagged no soap",
+            ])
         #expect(byReport[b]?.map(Webhooks.label) == ["report.accepted r1", "report.reviewed approved"])
 
         // What each event carries: the report as it was at that revision, the review, the issue with its report.
@@ -61,7 +71,9 @@ struct WebhookTests {
         let requests = receiver.requests
         #expect(requests.count >= 9, "three failed attempts and six deliveries: \(requests.count)")
         #expect(requests.allSatisfy { Webhooks.signed($0, secret: secret) })
-        let bodies = Dictionary(grouping: requests, by: { Webhooks.event($0)["id"]?.stringValue ?? "" }).mapValues { Set($0.map(\.body)) }
+        let bodies = Dictionary(grouping: requests, by: { Webhooks.event($0)["id"]?.stringValue ?? "" }).mapValues {
+            Set($0.map(\.body))
+        }
         #expect(bodies.values.allSatisfy { $0.count == 1 })
         #expect(requests.allSatisfy { $0.headers["content-type"] == "application/json" })
 
@@ -73,7 +85,9 @@ struct WebhookTests {
         #expect(server.stderr.contains("\"kind\":\"webhook\""))
     }
 
-    @Test("a receiver's 410 disables the hook; enabled again, it gets what happened meanwhile, and a replay sends the same event, byte for byte")
+    @Test(
+        "a receiver's 410 disables the hook; enabled again, it gets what happened meanwhile, and a replay sends the same event, byte for byte"
+    )
     func goneDisablesAndReplayResends() async throws {
         let receiver = try WebhookReceiver { index in index == 0 ? .status(410) : .status(200) }
         let server = try ServerProcess(["--demo"] + Webhooks.quickRetries)
@@ -109,9 +123,16 @@ struct WebhookTests {
         #expect(receiver.wait(seconds: 30) { $0.count == 3 })
         let requests = receiver.requests
         let first = try #require(requests.first)
-        #expect(requests.dropFirst().filter { $0.body == first.body }.count == 1, "a replay posts the same bytes, the same event id")
-        #expect(requests.contains { Webhooks.report(of: Webhooks.event($0)) == laterID }, "the report accepted meanwhile is sent once enabled")
-        #expect(receiver.wait(seconds: 10) { _ in (try? Webhooks.deliveries(server).allSatisfy { $0["state"] == "delivered" }) == true })
+        #expect(
+            requests.dropFirst().filter { $0.body == first.body }.count == 1,
+            "a replay posts the same bytes, the same event id")
+        #expect(
+            requests.contains { Webhooks.report(of: Webhooks.event($0)) == laterID },
+            "the report accepted meanwhile is sent once enabled")
+        #expect(
+            receiver.wait(seconds: 10) { _ in
+                (try? Webhooks.deliveries(server).allSatisfy { $0["state"] == "delivered" }) == true
+            })
         #expect(try Webhooks.admin(server, ["replay", "999999"]).status != 0)
     }
 
@@ -124,9 +145,14 @@ struct WebhookTests {
         let inspector = try await Session.inspector(server)
         _ = try await inspector.syncOne(Webhooks.lobby(localID: UUID()))
         _ = try await inspector.syncOne(Webhooks.lobby(localID: UUID()))
-        #expect(receiver.wait(seconds: 30) { _ in (try? Webhooks.deliveries(server).allSatisfy { $0["state"] == "delivered" }) == true })
+        #expect(
+            receiver.wait(seconds: 30) { _ in
+                (try? Webhooks.deliveries(server).allSatisfy { $0["state"] == "delivered" }) == true
+            })
         // One delivered long ago, one failed long ago: a restarted server clears the first at once.
-        try ServerDatabases.query(server.databasePath, """
+        try ServerDatabases.query(
+            server.databasePath,
+            """
             UPDATE webhook_deliveries SET delivered_at = '2020-01-01T00:00:00Z' WHERE id = (SELECT MIN(id) FROM webhook_deliveries);
             UPDATE webhook_deliveries SET state = 'failed', delivered_at = NULL, last_attempt_at = '2020-01-01T00:00:00Z'
             WHERE id = (SELECT MAX(id) FROM webhook_deliveries)
@@ -143,20 +169,26 @@ struct WebhookTests {
         #expect(try ServerDatabases.query(again.databasePath, "SELECT count(*) FROM webhook_deliveries") == "1")
     }
 
-    @Test("private targets are refused unless the operator allows them; a name that does not resolve is retried; redirects are not followed")
+    @Test(
+        "private targets are refused unless the operator allows them; a name that does not resolve is retried; redirects are not followed"
+    )
     func targets() async throws {
         // The most attempts allowed, so a delivery to a name that does not resolve is still waiting
         // when a loaded machine first reads it (ten quick ones can all be spent in a few seconds).
         let server = try ServerProcess(["--demo"] + Webhooks.quickRetries(attempts: 100))
         let (secretFile, _) = try Webhooks.secretFile(in: server.directory)
-        for url in ["http://127.0.0.1:9/hook", "http://[::1]/hook", "http://10.1.2.3/hook", "http://169.254.169.254/latest",
-                    "http://localhost:8080/", "http://192.168.0.10/"] {
+        for url in [
+            "http://127.0.0.1:9/hook", "http://[::1]/hook", "http://10.1.2.3/hook", "http://169.254.169.254/latest",
+            "http://localhost:8080/", "http://192.168.0.10/",
+        ] {
             let refused = try Webhooks.admin(server, ["add", url, "--secret-file", secretFile])
             #expect(refused.status == 4, "\(url): \(refused.stderr)")
             #expect((refused.stdout + refused.stderr).contains("--allow-private-targets"), "\(url): \(refused.stdout)")
         }
-        for (url, words) in [("ftp://hooks.invalid/", "http or https"), ("http://user:password@hooks.invalid/", "user name or password"),
-                             ("not a url", "not a URL")] {
+        for (url, words) in [
+            ("ftp://hooks.invalid/", "http or https"), ("http://user:password@hooks.invalid/", "user name or password"),
+            ("not a url", "not a URL"),
+        ] {
             let refused = try Webhooks.admin(server, ["add", url, "--secret-file", secretFile])
             #expect(refused.status == 4)
             #expect((refused.stdout + refused.stderr).contains(words), "\(url): \(refused.stdout)")
@@ -168,8 +200,13 @@ struct WebhookTests {
         #expect(try Webhooks.json(Webhooks.admin(server, ["list"]))["webhooks"]?.arrayValue?.isEmpty == true)
 
         // An outside name is accepted; while it does not resolve, the delivery waits for another attempt.
-        let nowhere = try Webhooks.json(Webhooks.admin(server, ["add", "https://hooks.invalid/receive", "--secret-file", secretFile,
-                                                                "--events", "report.accepted"]))
+        let nowhere = try Webhooks.json(
+            Webhooks.admin(
+                server,
+                [
+                    "add", "https://hooks.invalid/receive", "--secret-file", secretFile,
+                    "--events", "report.accepted",
+                ]))
         let nowhereID = try #require(nowhere["webhook"]?["id"]?.stringValue)
         let inspector = try await Session.inspector(server)
         _ = try await inspector.syncOne(Webhooks.lobby(localID: UUID()))
@@ -196,11 +233,13 @@ struct WebhookTests {
 
     @Test("the addresses a hook may not reach without --allow-private-targets")
     func internalAddresses() throws {
-        let inside = ["127.0.0.1": "loopback", "10.0.0.1": "private", "172.16.0.1": "private", "172.31.255.255": "private",
-                      "192.168.1.1": "private", "169.254.169.254": "link-local", "100.64.0.1": "shared (carrier-grade NAT)",
-                      "0.0.0.0": "unspecified", "::1": "loopback", "::": "unspecified", "fe80::1": "link-local",
-                      "fd00::1": "private (unique local)", "::ffff:127.0.0.1": "loopback", "64:ff9b::a00:1": "private",
-                      "224.0.0.1": "multicast"]
+        let inside = [
+            "127.0.0.1": "loopback", "10.0.0.1": "private", "172.16.0.1": "private", "172.31.255.255": "private",
+            "192.168.1.1": "private", "169.254.169.254": "link-local", "100.64.0.1": "shared (carrier-grade NAT)",
+            "0.0.0.0": "unspecified", "::1": "loopback", "::": "unspecified", "fe80::1": "link-local",
+            "fd00::1": "private (unique local)", "::ffff:127.0.0.1": "loopback", "64:ff9b::a00:1": "private",
+            "224.0.0.1": "multicast",
+        ]
         for (address, kind) in inside {
             let bytes = try #require(WebhookTarget.literal(address), "\(address)")
             #expect(InternalAddress.kind(of: bytes) == kind, "\(address)")
@@ -222,12 +261,16 @@ struct WebhookTests {
         #expect(settings.delay(afterAttempt: 3, random: 1) == 40)
         #expect(settings.delay(afterAttempt: 30, random: 1) == 3600)
         let now = Date()
-        let failing = Result<HTTPResponse, NetworkingError>.success(HTTPResponse(status: 503, headers: [:], body: Data()))
+        let failing = Result<HTTPResponse, NetworkingError>.success(
+            HTTPResponse(status: 503, headers: [:], body: Data()))
         #expect(settings.record(failing, made: 0, now: now, random: 0.5).state == .pending)
         let last = settings.record(failing, made: 4, now: now, random: 0.5)
         #expect(last.state == .failed)
         #expect(last.error?.contains("gave up after 5 attempts") == true)
-        #expect(settings.record(.success(HTTPResponse(status: 204, headers: [:], body: Data())), made: 4, now: now, random: 0).state == .delivered)
+        #expect(
+            settings.record(
+                .success(HTTPResponse(status: 204, headers: [:], body: Data())), made: 4, now: now, random: 0
+            ).state == .delivered)
     }
 
     @Test("the receiver in the docs checks the signature: it prints what the server sends and refuses a forged post")
@@ -239,8 +282,13 @@ struct WebhookTests {
         _ = FileManager.default.createFile(atPath: output, contents: nil)
         let python = Process()
         python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", FieldTypePlugins.examplesDirectory.deletingLastPathComponent().path + "/webhooks/receiver.py", String(port)]
-        python.environment = ProcessInfo.processInfo.environment.merging(["JQC_WEBHOOK_SECRET_FILE": secretFile]) { _, new in new }
+        python.arguments = [
+            "python3", FieldTypePlugins.examplesDirectory.deletingLastPathComponent().path + "/webhooks/receiver.py",
+            String(port),
+        ]
+        python.environment = ProcessInfo.processInfo.environment.merging(["JQC_WEBHOOK_SECRET_FILE": secretFile]) {
+            _, new in new
+        }
         // Its own files, never the test's pipes (which the runner reads to their end).
         python.standardOutput = FileHandle(forWritingAtPath: output)
         python.standardError = FileHandle(forWritingAtPath: output)
@@ -258,12 +306,15 @@ struct WebhookTests {
             if connection == nil { usleep(100_000) }
         }
         let body = #"{"id": "x", "type": "report.accepted"}"#
-        let forged = try #require(connection).exchange(Data(("POST /hook HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                                                             + "X-JQC-Signature: t=\(Int(Date().timeIntervalSince1970)),v1=00\r\n"
-                                                             + "Content-Length: \(body.utf8.count)\r\n\r\n" + body).utf8), timeout: 10)
+        let forged = try #require(connection).exchange(
+            Data(
+                ("POST /hook HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    + "X-JQC-Signature: t=\(Int(Date().timeIntervalSince1970)),v1=00\r\n"
+                    + "Content-Length: \(body.utf8.count)\r\n\r\n" + body).utf8), timeout: 10)
         #expect(forged?.status == 401, "a post without the secret's signature is refused")
 
-        _ = try Webhooks.add(server, url: "http://127.0.0.1:\(port)/hook", secretFile: secretFile, events: "report.accepted")
+        _ = try Webhooks.add(
+            server, url: "http://127.0.0.1:\(port)/hook", secretFile: secretFile, events: "report.accepted")
         let inspector = try await Session.inspector(server)
         let accepted = try await inspector.syncOne(Webhooks.lobby(localID: UUID()))
         let serverID = try #require(accepted["server_id"]?.stringValue)

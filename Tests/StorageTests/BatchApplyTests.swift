@@ -18,11 +18,12 @@ struct BatchApplyTests {
         let t = try TestStore(kind)
         let a = try pending(t.store), b = try pending(t.store), c = try pending(t.store)
         let later = Date(timeIntervalSince1970: 2_000_000_000)
-        let reports = try t.store.apply([
-            (a, .accepted(serverID: "s-a", revision: 1, photosOutstanding: 0)),
-            (b, .rejected(code: "REPORT_INVALID", message: "Bad answer.")),
-            (c, .transportFailed(code: "OFFLINE", message: "No connection.")),
-        ], retryAt: [c: later])
+        let reports = try t.store.apply(
+            [
+                (a, .accepted(serverID: "s-a", revision: 1, photosOutstanding: 0)),
+                (b, .rejected(code: "REPORT_INVALID", message: "Bad answer.")),
+                (c, .transportFailed(code: "OFFLINE", message: "No connection.")),
+            ], retryAt: [c: later])
         #expect(reports.map(\.state) == [.synced, .rejected, .pending])
         #expect(try t.store.report(a)?.serverID == "s-a")
         #expect(try t.store.report(c)?.lifecycle.attemptCount == 1)
@@ -34,7 +35,8 @@ struct BatchApplyTests {
         let t = try TestStore(kind)
         let report = try t.store.createReport(templateID: "t1", facilityID: "f1")
         try t.store.saveAnswer(report.localID, field: "1", value: 4)
-        try t.store.saveAnswer(report.localID, field: "2", value: ["note": "caf\u{E9} \"quoted\"", "list": [1.5, true, nil]])
+        try t.store.saveAnswer(
+            report.localID, field: "2", value: ["note": "caf\u{E9} \"quoted\"", "list": [1.5, true, nil]])
         let completed = try t.store.apply(.complete, to: report.localID)
         let other = try pending(t.store)
         let lifecycles = try t.store.apply([

@@ -30,15 +30,19 @@ struct PhotoFileStoreTests {
     func tightensFolder() throws {
         let dir = TemporaryDirectory()
         let path = dir.path("photos")
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o755])
+        try FileManager.default.createDirectory(
+            atPath: path, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o755])
         _ = try PhotoFileStore(directory: URL(fileURLWithPath: path))
         #expect(try mode(path) == 0o700)
     }
 
-    @Test("names that could leave the folder are refused",
-          arguments: ["../x", "../../etc/passwd", "/etc/passwd", "..", "", "x.jpg", "photo.png",
-                      "\(UUID().uuidString).jpg/../../x", "\(UUID().uuidString).JPG", ".\(UUID().uuidString).tmp"])
+    @Test(
+        "names that could leave the folder are refused",
+        arguments: [
+            "../x", "../../etc/passwd", "/etc/passwd", "..", "", "x.jpg", "photo.png",
+            "\(UUID().uuidString).jpg/../../x", "\(UUID().uuidString).JPG", ".\(UUID().uuidString).tmp",
+        ])
     func traversalRefused(name: String) throws {
         let dir = TemporaryDirectory()
         let store = try PhotoFileStore(directory: dir.url.appendingPathComponent("photos"))
@@ -50,9 +54,11 @@ struct PhotoFileStoreTests {
 
     @Test("SHA-256 of bytes matches the standard vectors")
     func knownVectors() throws {
-        #expect(try SHA256.hex(of: Data("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            try SHA256.hex(of: Data("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(try SHA256.hex(of: Data()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(try SHA256.hex(of: Data("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+        #expect(
+            try SHA256.hex(of: Data("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
     }
 
@@ -87,7 +93,8 @@ struct PhotoFileStoreTests {
         #expect(try SHA256.hex(ofFile: source.path) == expected)
         #expect(try Data(contentsOf: store.url(for: stored.fileName)) == bytes)
         #expect(try Data(contentsOf: source) == bytes)
-        #expect(try FileManager.default.attributesOfItem(atPath: source.path)[.modificationDate] as? Date == sourceModified)
+        #expect(
+            try FileManager.default.attributesOfItem(atPath: source.path)[.modificationDate] as? Date == sourceModified)
     }
 
     @Test("an unreadable or missing source is a clear error and leaves nothing behind")
@@ -113,13 +120,17 @@ struct PhotoFileStoreTests {
         #expect(try store.freeBytes() > 0)
     }
 
-    @Test("leftovers of a killed import go once they are old: temporary files and files no record names; recorded and young files stay")
+    @Test(
+        "leftovers of a killed import go once they are old: temporary files and files no record names; recorded and young files stay"
+    )
     func leftoversRemoved() throws {
         let t = try TestStore(.file)
         let report = try t.store.createReport(templateID: "t1", facilityID: "f1", areaID: nil, assignmentID: nil)
         let recorded = try t.photoFiles.store(Data("recorded".utf8))
-        try t.store.addPhoto(Photo(reportLocalID: report.localID, fileName: recorded.fileName, originalByteSize: 8,
-                                   byteSize: recorded.byteSize, sha256: recorded.sha256))
+        try t.store.addPhoto(
+            Photo(
+                reportLocalID: report.localID, fileName: recorded.fileName, originalByteSize: 8,
+                byteSize: recorded.byteSize, sha256: recorded.sha256))
         let orphan = try t.photoFiles.store(Data("stored, never recorded".utf8))
         let young = try t.photoFiles.store(Data("an import still running".utf8))
         let folder = t.photoFiles.directory.path
@@ -131,7 +142,8 @@ struct PhotoFileStoreTests {
         }
 
         #expect(try t.store.removePhotoLeftovers(olderThan: 3600) == 2)
-        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder)) == [recorded.fileName, young.fileName])
+        #expect(
+            Set(try FileManager.default.contentsOfDirectory(atPath: folder)) == [recorded.fileName, young.fileName])
         #expect(try t.store.removePhotoLeftovers(olderThan: 3600) == 0)
     }
 }

@@ -35,7 +35,9 @@ struct ProfileTests {
 
     @Test("without XDG variables (or with relative ones), the defaults under HOME")
     func defaults() {
-        let profile = Profile.resolve(environment: ["HOME": "/home/ana", "XDG_DATA_HOME": "relative/path", "JQC_HOME": ""])
+        let profile = Profile.resolve(environment: [
+            "HOME": "/home/ana", "XDG_DATA_HOME": "relative/path", "JQC_HOME": "",
+        ])
         #expect(profile.dataDirectory.path == "/home/ana/.local/share/jqc")
         #expect(profile.credentialsDirectory.path == "/home/ana/.config/jqc")
     }

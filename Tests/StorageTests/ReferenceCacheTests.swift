@@ -39,11 +39,16 @@ struct ReferenceCacheTests {
     @Test("facilities, areas and assignments are replaced whole, with the cursor", arguments: StoreKind.allCases)
     func replace(kind: StoreKind) throws {
         let t = try TestStore(kind)
-        try t.store.replaceFacilities([Facility(id: "1", name: "Zeta Tower", address: "1 Main St"),
-                                       Facility(id: "2", name: "alpha hall", projectName: "P")],
-                                      areas: [Area(id: "10", facilityID: "1", name: "Lobby", areaType: "lobby"),
-                                              Area(id: "11", facilityID: "1", name: "Restroom 2"),
-                                              Area(id: "20", facilityID: "2", name: "Kitchen")])
+        try t.store.replaceFacilities(
+            [
+                Facility(id: "1", name: "Zeta Tower", address: "1 Main St"),
+                Facility(id: "2", name: "alpha hall", projectName: "P"),
+            ],
+            areas: [
+                Area(id: "10", facilityID: "1", name: "Lobby", areaType: "lobby"),
+                Area(id: "11", facilityID: "1", name: "Restroom 2"),
+                Area(id: "20", facilityID: "2", name: "Kitchen"),
+            ])
         #expect(try t.store.facilities().map(\.name) == ["alpha hall", "Zeta Tower"])
         #expect(try t.store.facility(id: "1")?.address == "1 Main St")
         #expect(try t.store.areas(facilityID: "1").map(\.id) == ["10", "11"])
@@ -51,10 +56,16 @@ struct ReferenceCacheTests {
         #expect(try t.store.facilities().map(\.id) == ["3"])
         #expect(try t.store.areas(facilityID: "1").isEmpty)
 
-        try t.store.replaceAssignments([Assignment(id: "a2", templateID: "12", facilityID: "3", dueAt: "2025-05-01T09:00:00Z"),
-                                        Assignment(id: "a1", templateID: "12", facilityID: "3", areaID: "10")], cursor: "c1")
-        try t.store.upsertAssignments([Assignment(id: "a1", templateID: "12", facilityID: "3", status: .closed),
-                                       Assignment(id: "a3", templateID: "12", facilityID: "3")], cursor: "c2")
+        try t.store.replaceAssignments(
+            [
+                Assignment(id: "a2", templateID: "12", facilityID: "3", dueAt: "2025-05-01T09:00:00Z"),
+                Assignment(id: "a1", templateID: "12", facilityID: "3", areaID: "10"),
+            ], cursor: "c1")
+        try t.store.upsertAssignments(
+            [
+                Assignment(id: "a1", templateID: "12", facilityID: "3", status: .closed),
+                Assignment(id: "a3", templateID: "12", facilityID: "3"),
+            ], cursor: "c2")
         let assignments = try t.store.assignments()
         #expect(assignments.map(\.id) == ["a2", "a1", "a3"])
         #expect(assignments[1].status == .closed)
@@ -62,10 +73,13 @@ struct ReferenceCacheTests {
         #expect(try t.store.meta(MetaKey.assignmentsCursor) == "c2")
     }
 
-    @Test("clearing the cache keeps reports, revisions, issues, photos and the templates of unsynced reports", arguments: StoreKind.allCases)
+    @Test(
+        "clearing the cache keeps reports, revisions, issues, photos and the templates of unsynced reports",
+        arguments: StoreKind.allCases)
     func clearKeepsInspections(kind: StoreKind) throws {
         let t = try TestStore(kind)
-        try t.store.replaceFacilities([Facility(id: "1", name: "Tower")], areas: [Area(id: "10", facilityID: "1", name: "Lobby")])
+        try t.store.replaceFacilities(
+            [Facility(id: "1", name: "Tower")], areas: [Area(id: "10", facilityID: "1", name: "Lobby")])
         try t.store.upsertTemplates([try Template.decode(JSONValue.parse(Self.templateJSON)).get()])
         try t.store.replaceAssignments([Assignment(id: "a1", templateID: "12", facilityID: "1")], cursor: "c1")
         try t.store.setMeta(MetaKey.deviceID, UUID().uuidString)
@@ -73,8 +87,10 @@ struct ReferenceCacheTests {
         try t.store.saveAnswer(report.localID, field: "1", value: 4)
         let issue = try t.store.addIssue(Issue(reportLocalID: report.localID, severity: .medium, description: "dust"))
         let file = try t.photoFiles.store(Data("photo".utf8))
-        let photo = try t.store.addPhoto(Photo(reportLocalID: report.localID, fieldID: "3", fileName: file.fileName,
-                                               originalByteSize: 9, byteSize: file.byteSize, sha256: file.sha256))
+        let photo = try t.store.addPhoto(
+            Photo(
+                reportLocalID: report.localID, fieldID: "3", fileName: file.fileName,
+                originalByteSize: 9, byteSize: file.byteSize, sha256: file.sha256))
         let before = try #require(try t.store.report(report.localID))
 
         #expect(try t.store.clearReferenceCache() == 1, "the draft's template is kept")

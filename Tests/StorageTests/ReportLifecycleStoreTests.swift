@@ -9,7 +9,9 @@ import TestSupport
 @Suite("Report lifecycle in the store")
 struct ReportLifecycleStoreTests {
     /// What an image field does with an attached photo: its id joins the list.
-    static func listing(_ existing: JSONValue?, _ id: String) -> JSONValue { .array((existing?.arrayValue ?? []) + [.string(id)]) }
+    static func listing(_ existing: JSONValue?, _ id: String) -> JSONValue {
+        .array((existing?.arrayValue ?? []) + [.string(id)])
+    }
 
     /// A draft with two answers.
     private func draft(_ store: LocalStore) throws -> Report {
@@ -21,28 +23,35 @@ struct ReportLifecycleStoreTests {
     /// A photo file written to the store's photo folder and recorded on the report.
     private func addPhoto(_ t: TestStore, to report: UUID, issue: UUID? = nil) throws -> Photo {
         let file = try t.photoFiles.store(Data("jpeg bytes \(UUID())".utf8))
-        return try t.store.addPhoto(Photo(reportLocalID: report, fieldID: issue == nil ? "9" : nil, issueLocalID: issue,
-                                          fileName: file.fileName, originalByteSize: 100, byteSize: file.byteSize,
-                                          sha256: file.sha256))
+        return try t.store.addPhoto(
+            Photo(
+                reportLocalID: report, fieldID: issue == nil ? "9" : nil, issueLocalID: issue,
+                fileName: file.fileName, originalByteSize: 100, byteSize: file.byteSize,
+                sha256: file.sha256))
     }
 
-    @Test("a photo listed in its image field is recorded with the field's new answer in one revision; over the cap, neither",
-          arguments: StoreKind.allCases)
+    @Test(
+        "a photo listed in its image field is recorded with the field's new answer in one revision; over the cap, neither",
+        arguments: StoreKind.allCases)
     func photoListedInField(kind: StoreKind) throws {
         let t = try TestStore(kind)
         let report = try draft(t.store)
         let file = try t.photoFiles.store(Data("jpeg bytes one".utf8))
-        let photo = Photo(reportLocalID: report.localID, fieldID: "9", fileName: file.fileName, originalByteSize: 100,
-                          byteSize: file.byteSize, sha256: file.sha256)
+        let photo = Photo(
+            reportLocalID: report.localID, fieldID: "9", fileName: file.fileName, originalByteSize: 100,
+            byteSize: file.byteSize, sha256: file.sha256)
         try t.store.addPhoto(photo, capBytes: file.byteSize, placeInAnswer: Self.listing)
         let listed = try #require(try t.store.report(report.localID))
         #expect(listed.answers["9"] == .array([.string(photo.localID.uuidString.lowercased())]))
         #expect(try t.store.revisions(of: report.localID).map(\.reason) == [.created, .autosave, .autosave, .autosave])
 
         let second = try t.photoFiles.store(Data("jpeg bytes two".utf8))
-        let over = Photo(reportLocalID: report.localID, fieldID: "9", fileName: second.fileName, originalByteSize: 100,
-                         byteSize: second.byteSize, sha256: second.sha256)
-        let error = #expect(throws: StorageError.self) { try t.store.addPhoto(over, capBytes: file.byteSize, placeInAnswer: Self.listing) }
+        let over = Photo(
+            reportLocalID: report.localID, fieldID: "9", fileName: second.fileName, originalByteSize: 100,
+            byteSize: second.byteSize, sha256: second.sha256)
+        let error = #expect(throws: StorageError.self) {
+            try t.store.addPhoto(over, capBytes: file.byteSize, placeInAnswer: Self.listing)
+        }
         #expect(error?.code == .photoCapExceeded)
         #expect(try t.store.photos(ofReport: report.localID).map(\.localID) == [photo.localID])
         #expect(try t.store.report(report.localID)?.answers["9"] == listed.answers["9"])
@@ -68,15 +77,18 @@ struct ReportLifecycleStoreTests {
     func uploadOutcomesAtOnce(kind: StoreKind) throws {
         let t = try TestStore(kind)
         let report = try draft(t.store)
-        let a = try addPhoto(t, to: report.localID), b = try addPhoto(t, to: report.localID), c = try addPhoto(t, to: report.localID)
+        let a = try addPhoto(t, to: report.localID), b = try addPhoto(t, to: report.localID),
+            c = try addPhoto(t, to: report.localID)
         try t.store.setUploadStates(uploaded: [a.localID, b.localID, UUID()], failed: [c.localID: "413: too large"])
-        let states = Dictionary(uniqueKeysWithValues: try t.store.photos(ofReport: report.localID).map { ($0.localID, $0.uploadState) })
+        let states = Dictionary(
+            uniqueKeysWithValues: try t.store.photos(ofReport: report.localID).map { ($0.localID, $0.uploadState) })
         #expect(states == [a.localID: .uploaded, b.localID: .uploaded, c.localID: .failed])
         #expect(try t.store.uploadError(photo: c.localID) == "413: too large")
         #expect(try t.store.uploadError(photo: a.localID) == nil)
     }
 
-    @Test("accepted with photos outstanding stays PENDING; photosUploaded makes it SYNCED", arguments: StoreKind.allCases)
+    @Test(
+        "accepted with photos outstanding stays PENDING; photosUploaded makes it SYNCED", arguments: StoreKind.allCases)
     func acceptedThenPhotos(kind: StoreKind) throws {
         let t = try TestStore(kind)
         let report = try draft(t.store)
@@ -84,7 +96,8 @@ struct ReportLifecycleStoreTests {
         try t.store.apply(.complete, to: report.localID)
         let outstanding = try t.store.outstandingPhotoCount(ofReport: report.localID)
         #expect(outstanding == 1)
-        let accepted = try t.store.apply(.accepted(serverID: "srv-7", revision: 3, photosOutstanding: outstanding), to: report.localID)
+        let accepted = try t.store.apply(
+            .accepted(serverID: "srv-7", revision: 3, photosOutstanding: outstanding), to: report.localID)
         #expect(accepted.state == .pending)
         #expect(accepted.serverID == "srv-7")
         #expect(accepted.lifecycle.acceptedRevision == 3)
@@ -98,8 +111,9 @@ struct ReportLifecycleStoreTests {
         #expect(try t.store.revisions(of: report.localID).last?.serverRevision == 3)
     }
 
-    @Test("the sync queue: pending reports in creation order with retry state, server id and photos not uploaded",
-          arguments: StoreKind.allCases)
+    @Test(
+        "the sync queue: pending reports in creation order with retry state, server id and photos not uploaded",
+        arguments: StoreKind.allCases)
     func syncQueue(kind: StoreKind) throws {
         let t = try TestStore(kind)
         let parent = try draft(t.store)
@@ -116,11 +130,13 @@ struct ReportLifecycleStoreTests {
         try t.store.apply(.accepted(serverID: "srv-9", revision: 2, photosOutstanding: 2), to: child.localID)
 
         let queue = try t.store.pendingQueue()
-        #expect(queue == [
-            QueuedReport(localID: parent.localID, attemptCount: 1, nextAttemptAt: due),
-            QueuedReport(localID: child.localID, serverID: "srv-9", acceptedRevision: 2, parentLocalID: parent.localID,
-                         outstandingPhotos: 2),
-        ])
+        #expect(
+            queue == [
+                QueuedReport(localID: parent.localID, attemptCount: 1, nextAttemptAt: due),
+                QueuedReport(
+                    localID: child.localID, serverID: "srv-9", acceptedRevision: 2, parentLocalID: parent.localID,
+                    outstandingPhotos: 2),
+            ])
         #expect(!queue.map(\.localID).contains(stillDraft.localID))
         #expect(queue.map(\.localID) == (try t.store.pendingReports().map(\.localID)))
     }
@@ -131,7 +147,8 @@ struct ReportLifecycleStoreTests {
         let report = try draft(t.store)
         try t.store.apply(.complete, to: report.localID)
         try t.store.apply(.transportFailed(code: "SYNC_OFFLINE", message: "Waiting for network."), to: report.localID)
-        let failed = try t.store.apply(.transportFailed(code: "SYNC_OFFLINE", message: "Waiting for network."), to: report.localID)
+        let failed = try t.store.apply(
+            .transportFailed(code: "SYNC_OFFLINE", message: "Waiting for network."), to: report.localID)
         let stored = try #require(try t.store.report(report.localID))
         #expect(stored.lifecycle.attemptCount == 2)
         #expect(stored.lifecycle.lastError == ReportError(code: "SYNC_OFFLINE", message: "Waiting for network."))
@@ -139,11 +156,14 @@ struct ReportLifecycleStoreTests {
         try t.store.setNextAttempt(report.localID, at: Date().addingTimeInterval(3600))
         let retried = try t.store.apply(.retryRequested, to: report.localID)
         #expect(retried.lifecycle.attemptCount == 0)
-        #expect(try t.store.nextAttempt(of: report.localID) == nil, "a retry asked for is due at once, in the same transaction")
+        #expect(
+            try t.store.nextAttempt(of: report.localID) == nil,
+            "a retry asked for is due at once, in the same transaction")
     }
 
-    @Test("completing a re-inspection clears its parent's follow-up request in the same transaction; a refused completion clears nothing",
-          arguments: StoreKind.allCases)
+    @Test(
+        "completing a re-inspection clears its parent's follow-up request in the same transaction; a refused completion clears nothing",
+        arguments: StoreKind.allCases)
     func reinspectionCompletesParent(kind: StoreKind) throws {
         let t = try TestStore(kind)
         let parent = try t.store.createReport(templateID: "t1", facilityID: "f1", followUpRequired: true)
@@ -152,7 +172,9 @@ struct ReportLifecycleStoreTests {
         try t.store.apply(.complete, to: child.localID)
 
         // The child is PENDING now: completing it again is refused, and the parent keeps its request.
-        #expect(throws: StorageError.self) { try t.store.apply(.complete, to: child.localID, clearingFollowUpOf: parent.localID) }
+        #expect(throws: StorageError.self) {
+            try t.store.apply(.complete, to: child.localID, clearingFollowUpOf: parent.localID)
+        }
         #expect(try t.store.report(parent.localID)?.followUpRequired == true)
 
         let second = try t.store.createReport(templateID: "t1", facilityID: "f1", parentLocalID: parent.localID)
@@ -167,7 +189,8 @@ struct ReportLifecycleStoreTests {
         let report = try draft(t.store)
         try t.store.apply(.complete, to: report.localID)
         let serverPayload: JSONValue = ["answers": ["1": 2, "2": "fail"], "score": 40.5, "follow_up_required": false]
-        let conflicted = try t.store.apply(.conflict(serverRevision: 5, serverPayload: serverPayload), to: report.localID)
+        let conflicted = try t.store.apply(
+            .conflict(serverRevision: 5, serverPayload: serverPayload), to: report.localID)
         #expect(conflicted.state == .conflict)
         let stored = try #require(try t.store.report(report.localID))
         #expect(stored.lifecycle.conflict == ServerRevision(revision: 5, payload: serverPayload))
@@ -188,15 +211,17 @@ struct ReportLifecycleStoreTests {
         let t = try TestStore(kind)
         let report = try draft(t.store)
         try t.store.apply(.complete, to: report.localID)
-        try t.store.apply(.conflict(serverRevision: 5, serverPayload: ["answers": ["1": 2, "2": "fail"]]), to: report.localID)
+        try t.store.apply(
+            .conflict(serverRevision: 5, serverPayload: ["answers": ["1": 2, "2": "fail"]]), to: report.localID)
         let merged = Answers(["1": 2, "2": "pass"])
         let resolved = try t.store.apply(.keepMine, to: report.localID, answers: merged)
         #expect(resolved.answers == merged)
         #expect(try t.store.revisions(of: report.localID).last?.answers == merged)
     }
 
-    @Test("an answer, completing and a kept merge are stored with their score in the same write, as the queue hands them to sync",
-          arguments: StoreKind.allCases)
+    @Test(
+        "an answer, completing and a kept merge are stored with their score in the same write, as the queue hands them to sync",
+        arguments: StoreKind.allCases)
     func scoreWithAnswers(kind: StoreKind) throws {
         let t = try TestStore(kind)
         let report = try draft(t.store)
@@ -211,9 +236,11 @@ struct ReportLifecycleStoreTests {
         #expect(pending.score == 1)
         #expect(pending.followUpRequired)
         #expect(try t.store.revisions(of: report.localID).last?.answers["2"] == "pass")
-        try t.store.apply(.conflict(serverRevision: 5, serverPayload: ["answers": ["1": 2, "2": "fail"], "score": 0]),
-                          to: report.localID)
-        let resolved = try t.store.apply(.keepMine, to: report.localID, answers: Answers(["1": 4, "2": "pass"]), score: passes)
+        try t.store.apply(
+            .conflict(serverRevision: 5, serverPayload: ["answers": ["1": 2, "2": "fail"], "score": 0]),
+            to: report.localID)
+        let resolved = try t.store.apply(
+            .keepMine, to: report.localID, answers: Answers(["1": 4, "2": "pass"]), score: passes)
         #expect(resolved.score == 1)
         let queued = try #require(try t.store.pendingReports().first)
         #expect(queued.localID == report.localID)
@@ -226,8 +253,9 @@ struct ReportLifecycleStoreTests {
         let t = try TestStore(kind)
         let report = try draft(t.store)
         try t.store.apply(.complete, to: report.localID)
-        try t.store.apply(.conflict(serverRevision: 6, serverPayload: ["answers": ["1": 1, "3": "server only"], "score": 12.5]),
-                          to: report.localID)
+        try t.store.apply(
+            .conflict(serverRevision: 6, serverPayload: ["answers": ["1": 1, "3": "server only"], "score": 12.5]),
+            to: report.localID)
         let taken = try t.store.apply(.takeServer, to: report.localID)
         #expect(taken.state == .synced)
         #expect(taken.answers == Answers(["1": 1, "3": "server only"]))
@@ -245,7 +273,8 @@ struct ReportLifecycleStoreTests {
         let t = try TestStore(kind)
         let report = try draft(t.store)
         try t.store.apply(.complete, to: report.localID)
-        let synced = try t.store.apply(.accepted(serverID: "srv-1", revision: 1, photosOutstanding: 0), to: report.localID)
+        let synced = try t.store.apply(
+            .accepted(serverID: "srv-1", revision: 1, photosOutstanding: 0), to: report.localID)
         #expect(synced.state == .synced)
         let amended = try t.store.apply(.amend, to: report.localID)
         #expect(amended.state == .draft)
@@ -263,11 +292,14 @@ struct ReportLifecycleStoreTests {
         #expect(revisions.last?.reason == .restoreSynced)
     }
 
-    @Test("discarding a plain draft deletes it with its revisions, issues, photo rows and files", arguments: StoreKind.allCases)
+    @Test(
+        "discarding a plain draft deletes it with its revisions, issues, photo rows and files",
+        arguments: StoreKind.allCases)
     func discardDraft(kind: StoreKind) throws {
         let t = try TestStore(kind)
         let report = try draft(t.store)
-        let issue = try t.store.addIssue(Issue(reportLocalID: report.localID, severity: .high, description: "wet floor"))
+        let issue = try t.store.addIssue(
+            Issue(reportLocalID: report.localID, severity: .high, description: "wet floor"))
         let photos = [try addPhoto(t, to: report.localID), try addPhoto(t, to: report.localID, issue: issue.localID)]
         let other = try t.store.createReport(templateID: "t1", facilityID: "f1")
         try t.store.addIssue(Issue(reportLocalID: other.localID, severity: .low, description: "other report"))
@@ -328,7 +360,8 @@ struct ReportLifecycleStoreTests {
         let t = try TestStore(kind)
         let report = try draft(t.store)
         try t.store.apply(.complete, to: report.localID)
-        let rejected = try t.store.apply(.rejected(code: "REPORT_INVALID", message: "field 2 is required"), to: report.localID)
+        let rejected = try t.store.apply(
+            .rejected(code: "REPORT_INVALID", message: "field 2 is required"), to: report.localID)
         #expect(rejected.state == .rejected)
         #expect(try t.store.report(report.localID)?.lifecycle.lastError?.message == "field 2 is required")
         try t.store.saveAnswer(report.localID, field: "2", value: "fail")

@@ -15,7 +15,8 @@ struct ReportStateCheckTests {
     /// Takes a store back to before the step `compare-report-states`: the same
     /// rows, the checks as the IN lists the release before wrote.
     static func undoStateComparisons(_ db: Database) throws {
-        let sql = try #require(try db.scalar("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'reports'").stringValue)
+        let sql = try #require(
+            try db.scalar("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'reports'").stringValue)
         let state = try #require(sql.range(of: #"CHECK \(state = [^)]*\)"#, options: .regularExpression))
         var old = sql.replacingCharacters(in: state, with: Self.stateList)
         let review = try #require(old.range(of: #"CHECK \(review_state = [^)]*\)"#, options: .regularExpression))
@@ -23,7 +24,8 @@ struct ReportStateCheckTests {
         try db.execute("BEGIN IMMEDIATE")
         try db.execute("CREATE TEMP TABLE reports_before AS SELECT * FROM reports; DROP TABLE reports")
         try db.execute(old)
-        try db.execute("""
+        try db.execute(
+            """
             INSERT INTO reports SELECT * FROM temp.reports_before;
             DROP TABLE temp.reports_before;
             CREATE INDEX reports_by_state ON reports (state, creation_seq);
@@ -40,8 +42,10 @@ struct ReportStateCheckTests {
     }
 
     static func tables(_ path: String) throws -> [[Row]] {
-        try ["SELECT * FROM reports ORDER BY local_id", "SELECT * FROM report_revisions ORDER BY report_local_id, seq",
-             "SELECT * FROM issues ORDER BY local_id"].map { try dump(path, $0) }
+        try [
+            "SELECT * FROM reports ORDER BY local_id", "SELECT * FROM report_revisions ORDER BY report_local_id, seq",
+            "SELECT * FROM issues ORDER BY local_id",
+        ].map { try dump(path, $0) }
     }
 
     /// Sets a column of every report with a raw statement; the SQLite error's message, nil if it was taken.
@@ -62,7 +66,8 @@ struct ReportStateCheckTests {
         let synced: UUID, draft: UUID
         do {
             let store = try LocalStore.open(at: path)
-            synced = try store.createReport(templateID: "t1", facilityID: "f1", answers: Answers(["1": "clean"])).localID
+            synced = try store.createReport(templateID: "t1", facilityID: "f1", answers: Answers(["1": "clean"]))
+                .localID
             try store.addIssue(Issue(reportLocalID: synced, severity: .high, description: "Leak under the sink"))
             try store.apply(.complete, to: synced)
             try store.apply([(synced, .accepted(serverID: "R-1", revision: 1, photosOutstanding: 0))])
@@ -83,10 +88,11 @@ struct ReportStateCheckTests {
         try store.saveAnswer(draft, field: "1", value: "dusty")
         #expect(try store.report(draft)?.answers["1"] == "dusty")
         let schema = try Self.dump(path, "SELECT name, sql FROM sqlite_master WHERE tbl_name = 'reports' ORDER BY name")
-        #expect(schema.map { $0["name"].stringValue ?? "" } == [
-            "reports", "reports_by_review", "reports_by_state", "reports_by_template",
-            "sqlite_autoindex_reports_1", "sqlite_autoindex_reports_2",
-        ], "the table with its keys and indexes")
+        #expect(
+            schema.map { $0["name"].stringValue ?? "" } == [
+                "reports", "reports_by_review", "reports_by_state", "reports_by_template",
+                "sqlite_autoindex_reports_1", "sqlite_autoindex_reports_2",
+            ], "the table with its keys and indexes")
         #expect(!schema.contains { $0["sql"].stringValue?.contains(" IN (") == true })
     }
 
@@ -99,10 +105,13 @@ struct ReportStateCheckTests {
             try store.createReport(templateID: "t1", facilityID: "f1")
         }
         for value in ["LOST", "pending", "", "PENDING "] {
-            #expect(try Self.refusal(path, "state", value)?.contains("CHECK constraint failed") == true, "state \(value)")
+            #expect(
+                try Self.refusal(path, "state", value)?.contains("CHECK constraint failed") == true, "state \(value)")
         }
         for value in ["maybe", "Approved"] {
-            #expect(try Self.refusal(path, "review_state", value)?.contains("CHECK constraint failed") == true, "review \(value)")
+            #expect(
+                try Self.refusal(path, "review_state", value)?.contains("CHECK constraint failed") == true,
+                "review \(value)")
         }
         for value in ["DRAFT", "PENDING", "SYNCED", "CONFLICT", "REJECTED"] {
             #expect(try Self.refusal(path, "state", value) == nil, "state \(value)")

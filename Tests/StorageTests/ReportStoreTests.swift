@@ -12,9 +12,10 @@ struct ReportStoreTests {
     func create(kind: StoreKind) throws {
         let t = try TestStore(kind)
         let parent = UUID()
-        let report = try t.store.createReport(templateID: "t1", facilityID: "f1", areaID: "a2", assignmentID: "as9",
-                                              parentLocalID: parent, parentServerID: "srv-p", followUpRequired: true,
-                                              answers: Answers(["1": 3]))
+        let report = try t.store.createReport(
+            templateID: "t1", facilityID: "f1", areaID: "a2", assignmentID: "as9",
+            parentLocalID: parent, parentServerID: "srv-p", followUpRequired: true,
+            answers: Answers(["1": 3]))
         #expect(report.state == .draft)
         #expect(report.creationSequence == 1)
         #expect(report.parentLocalID == parent)
@@ -40,9 +41,10 @@ struct ReportStoreTests {
         try t.store.saveAnswer(id, field: "1", value: nil)
         let revisions = try t.store.revisions(of: id)
         #expect(revisions.map(\.sequence) == [1, 2, 3, 4, 5])
-        #expect(revisions.map(\.answers) == [
-            Answers(), Answers(["1": 2]), Answers(["1": 5]), Answers(["1": 5, "2": "fail"]), Answers(["2": "fail"]),
-        ])
+        #expect(
+            revisions.map(\.answers) == [
+                Answers(), Answers(["1": 2]), Answers(["1": 5]), Answers(["1": 5, "2": "fail"]), Answers(["2": "fail"]),
+            ])
         #expect(revisions.allSatisfy { $0.state == .draft })
         #expect(try t.store.report(id)?.answers == Answers(["2": "fail"]))
     }
@@ -86,8 +88,9 @@ struct ReportStoreTests {
         db.setBusyTimeout(milliseconds: 5_000)
         let clock: [Double] = [4_000_000_000, -86_400, 0, 2_000_000_000, 1]
         for (id, seconds) in zip(ids, clock) {
-            try db.run("UPDATE reports SET updated_at_device = ?, completed_at_device = ? WHERE local_id = ?",
-                       [.real(seconds), .real(-seconds), .text(id.uuidString)])
+            try db.run(
+                "UPDATE reports SET updated_at_device = ?, completed_at_device = ? WHERE local_id = ?",
+                [.real(seconds), .real(-seconds), .text(id.uuidString)])
         }
         #expect(try t.store.pendingReports().map(\.localID) == ids)
         #expect(try t.store.pendingReports(limit: 2).map(\.localID) == Array(ids.prefix(2)))
@@ -113,7 +116,8 @@ struct ReportStoreTests {
         let hostile = "'); DROP TABLE reports; --"
         let report = try t.store.createReport(templateID: hostile, facilityID: "f\"1; DELETE FROM issues")
         try t.store.saveAnswer(report.localID, field: FieldID(hostile), value: .string("x' OR '1'='1"))
-        let issue = try t.store.addIssue(Issue(reportLocalID: report.localID, severity: .critical, description: hostile))
+        let issue = try t.store.addIssue(
+            Issue(reportLocalID: report.localID, severity: .critical, description: hostile))
         try t.store.setMeta("k'; --", "\0 nul and ' quote")
         #expect(try t.store.issues(ofReport: report.localID) == [issue])
         #expect(try t.store.allIssues().first?.description == hostile)
@@ -152,8 +156,10 @@ struct ReportStoreTests {
         #expect(try t.store.issues(ofReport: id).map(\.description) == ["scuff", "broken glass"])
         let sizes: [Int64] = [1_000, 2_500]
         let photos = try sizes.map { size in
-            try t.store.addPhoto(Photo(reportLocalID: id, issueLocalID: b.localID, fileName: "\(UUID().uuidString).jpg",
-                                       originalByteSize: size * 4, byteSize: size, sha256: "ab"))
+            try t.store.addPhoto(
+                Photo(
+                    reportLocalID: id, issueLocalID: b.localID, fileName: "\(UUID().uuidString).jpg",
+                    originalByteSize: size * 4, byteSize: size, sha256: "ab"))
         }
         #expect(try t.store.photos(ofReport: id) == photos)
         #expect(try t.store.photoBytes(ofReport: id) == 3_500)
@@ -161,12 +167,15 @@ struct ReportStoreTests {
         try t.store.setUploadState(.uploaded, photo: photos[0].localID)
         #expect(try t.store.outstandingPhotoCount(ofReport: id) == 1)
         let badName = #expect(throws: StorageError.self) {
-            try t.store.addPhoto(Photo(reportLocalID: id, fileName: "../../etc/passwd", originalByteSize: 1, byteSize: 1, sha256: "ab"))
+            try t.store.addPhoto(
+                Photo(reportLocalID: id, fileName: "../../etc/passwd", originalByteSize: 1, byteSize: 1, sha256: "ab"))
         }
         #expect(badName?.code == .permission)
         let foreignIssue = #expect(throws: StorageError.self) {
-            try t.store.addPhoto(Photo(reportLocalID: id, issueLocalID: UUID(), fileName: "\(UUID().uuidString).jpg",
-                                       originalByteSize: 1, byteSize: 1, sha256: "ab"))
+            try t.store.addPhoto(
+                Photo(
+                    reportLocalID: id, issueLocalID: UUID(), fileName: "\(UUID().uuidString).jpg",
+                    originalByteSize: 1, byteSize: 1, sha256: "ab"))
         }
         #expect(foreignIssue?.code == .notFound)
     }

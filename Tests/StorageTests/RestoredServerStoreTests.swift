@@ -16,8 +16,11 @@ struct RestoredServerStoreTests {
         var photos: [Photo] = []
         for _ in 0..<2 {
             let file = try t.photoFiles.store(Data("jpeg bytes \(UUID())".utf8))
-            photos.append(try t.store.addPhoto(Photo(reportLocalID: report.localID, fieldID: "9", fileName: file.fileName,
-                                                     originalByteSize: 100, byteSize: file.byteSize, sha256: file.sha256)))
+            photos.append(
+                try t.store.addPhoto(
+                    Photo(
+                        reportLocalID: report.localID, fieldID: "9", fileName: file.fileName,
+                        originalByteSize: 100, byteSize: file.byteSize, sha256: file.sha256)))
         }
         try t.store.apply(.complete, to: report.localID)
         try t.store.apply(.accepted(serverID: "srv-1", revision: 1, photosOutstanding: 2), to: report.localID)
@@ -25,11 +28,17 @@ struct RestoredServerStoreTests {
         return (try t.store.apply(.photosUploaded, to: report.localID), photos)
     }
 
-    @Test("a report the server lost goes back in the queue as never sent, every photo to upload again", arguments: StoreKind.allCases)
+    @Test(
+        "a report the server lost goes back in the queue as never sent, every photo to upload again",
+        arguments: StoreKind.allCases)
     func reportLost(kind: StoreKind) throws {
         let t = try TestStore(kind)
         let (report, photos) = try synced(t)
-        #expect(try t.store.acceptedReports() == [AcceptedReport(localID: report.localID, serverID: "srv-1", baseRevision: 1, uploadedPhotos: photos.map(\.localID))])
+        #expect(
+            try t.store.acceptedReports() == [
+                AcceptedReport(
+                    localID: report.localID, serverID: "srv-1", baseRevision: 1, uploadedPhotos: photos.map(\.localID))
+            ])
         let again = try t.store.sendAgain(report.localID, .report)
         #expect(again.state == .pending && again.serverID == nil && again.lifecycle.baseRevision == nil)
         let queued = try #require(try t.store.pendingQueue().first)
@@ -37,7 +46,9 @@ struct RestoredServerStoreTests {
         #expect(try t.store.acceptedReports().isEmpty)
     }
 
-    @Test("a report the server holds without a photo waits for that photo again, keeping its server id", arguments: StoreKind.allCases)
+    @Test(
+        "a report the server holds without a photo waits for that photo again, keeping its server id",
+        arguments: StoreKind.allCases)
     func photoLost(kind: StoreKind) throws {
         let t = try TestStore(kind)
         let (report, photos) = try synced(t)
@@ -60,7 +71,9 @@ struct RestoredServerStoreTests {
 }
 
 extension RestoredServerStoreTests {
-    @Test("a report the server holds at an older revision is queued again on top of it, with the photos it lacks", arguments: StoreKind.allCases)
+    @Test(
+        "a report the server holds at an older revision is queued again on top of it, with the photos it lacks",
+        arguments: StoreKind.allCases)
     func revisionLost(kind: StoreKind) throws {
         let t = try TestStore(kind)
         let (report, photos) = try synced(t)
@@ -76,8 +89,9 @@ extension RestoredServerStoreTests {
 }
 
 extension RestoredServerStoreTests {
-    @Test("an amendment waiting to go is checked too: sent on top of the older revision the server holds, or as a new report when the server lost it",
-          arguments: StoreKind.allCases)
+    @Test(
+        "an amendment waiting to go is checked too: sent on top of the older revision the server holds, or as a new report when the server lost it",
+        arguments: StoreKind.allCases)
     func amendmentWaiting(kind: StoreKind) throws {
         let t = try TestStore(kind)
         let (report, _) = try synced(t)
@@ -86,7 +100,9 @@ extension RestoredServerStoreTests {
         try t.store.apply(.accepted(serverID: "srv-1", revision: 2, photosOutstanding: 0), to: report.localID)
         try t.store.apply(.amend, to: report.localID)
         try t.store.apply(.complete, to: report.localID)
-        #expect(try t.store.acceptedReports().map(\.baseRevision) == [2], "the amendment waiting to go is held on revision 2")
+        #expect(
+            try t.store.acceptedReports().map(\.baseRevision) == [2],
+            "the amendment waiting to go is held on revision 2")
         let behind = try t.store.sendAgain(report.localID, .revision(serverRevision: 1, photos: []))
         #expect(behind.state == .pending && behind.lifecycle.baseRevision == 1 && behind.serverID == "srv-1")
         let lost = try t.store.sendAgain(report.localID, .report)

@@ -18,18 +18,22 @@ struct ReviewStoreTests {
         return try store.apply(.accepted(serverID: serverID, revision: 1, photosOutstanding: 0), to: report.localID)
     }
 
-    private func review(_ report: Report, _ state: ReviewState, revision: Int = 1, change: String = "c1") -> WireReview {
+    private func review(_ report: Report, _ state: ReviewState, revision: Int = 1, change: String = "c1") -> WireReview
+    {
         let decided = state != .awaitingReview
-        return WireReview(serverID: report.serverID ?? "R-?", localID: report.localID, revision: revision, state: state,
-                          decidedBy: decided ? WirePerson(id: "U-2", displayName: "Sam Supervisor") : nil,
-                          decidedAt: decided ? "2026-12-01T10:00:00Z" : nil,
-                          comment: state == .returned ? "Retake the photo of the washroom." : nil,
-                          fieldComments: state == .returned ? [FieldComment(fieldID: "14", comment: "Too dark to see the floor.")] : [],
-                          change: change)
+        return WireReview(
+            serverID: report.serverID ?? "R-?", localID: report.localID, revision: revision, state: state,
+            decidedBy: decided ? WirePerson(id: "U-2", displayName: "Sam Supervisor") : nil,
+            decidedAt: decided ? "2026-12-01T10:00:00Z" : nil,
+            comment: state == .returned ? "Retake the photo of the washroom." : nil,
+            fieldComments: state == .returned
+                ? [FieldComment(fieldID: "14", comment: "Too dark to see the floor.")] : [],
+            change: change)
     }
 
-    @Test("a returned review is kept with who, when and every comment, and its cursor in the same transaction",
-          arguments: StoreKind.allCases)
+    @Test(
+        "a returned review is kept with who, when and every comment, and its cursor in the same transaction",
+        arguments: StoreKind.allCases)
     func returnedIsKept(kind: StoreKind) throws {
         let t = try TestStore(kind)
         let report = try synced(t.store)
@@ -62,17 +66,20 @@ struct ReviewStoreTests {
         try t.store.apply(.complete, to: current.localID)
         try t.store.apply(.accepted(serverID: "R-1", revision: 2, photosOutstanding: 0), to: current.localID)
         let draft = try t.store.createReport(templateID: "101", facilityID: "F-100")
-        let stranger = WireReview(serverID: "R-9", localID: UUID(), revision: 1, state: .returned, comment: "Not yours.", change: "c3")
+        let stranger = WireReview(
+            serverID: "R-9", localID: UUID(), revision: 1, state: .returned, comment: "Not yours.", change: "c3")
         let neverSent = WireReview(serverID: "R-8", localID: draft.localID, revision: 1, state: .approved, change: "c4")
-        let result = try t.store.recordReviews([review(current, .returned, revision: 1), stranger, neverSent], cursor: "c4")
+        let result = try t.store.recordReviews(
+            [review(current, .returned, revision: 1), stranger, neverSent], cursor: "c4")
         #expect(result.received == 3 && result.ignored == 3 && result.recorded == 0 && result.returned.isEmpty)
         #expect(try t.store.report(current.localID)?.lifecycle.review == nil)
         #expect(try t.store.report(draft.localID)?.lifecycle.review == nil)
         #expect(try t.store.meta(MetaKey.reviewsCursor) == "c4")
     }
 
-    @Test("amending a returned report keeps its comments until the new revision is accepted, which awaits review again",
-          arguments: StoreKind.allCases)
+    @Test(
+        "amending a returned report keeps its comments until the new revision is accepted, which awaits review again",
+        arguments: StoreKind.allCases)
     func amendment(kind: StoreKind) throws {
         let t = try TestStore(kind)
         let report = try synced(t.store)
@@ -84,16 +91,19 @@ struct ReviewStoreTests {
         try t.store.saveAnswer(report.localID, field: "14", value: .array([]))
         try t.store.apply(.complete, to: report.localID)
         #expect(try t.store.returnedCount() == 0, "sent back: no longer waiting for the inspector")
-        let accepted = try t.store.apply(.accepted(serverID: "R-1", revision: 2, photosOutstanding: 0), to: report.localID)
+        let accepted = try t.store.apply(
+            .accepted(serverID: "R-1", revision: 2, photosOutstanding: 0), to: report.localID)
         #expect(accepted.lifecycle.review == .awaiting(revision: 2))
         // The server's own word on revision 2 arrives with the next page: the same, so nothing changes.
-        let page = try t.store.recordReviews([review(accepted, .awaitingReview, revision: 2, change: "c2")], cursor: "c2")
+        let page = try t.store.recordReviews(
+            [review(accepted, .awaitingReview, revision: 2, change: "c2")], cursor: "c2")
         #expect(page.recorded == 0)
         #expect(try t.store.report(report.localID)?.lifecycle.review?.state == .awaitingReview)
     }
 
-    @Test("retention never removes a returned report or one awaiting review; approved and rejected ones go as before",
-          arguments: StoreKind.allCases)
+    @Test(
+        "retention never removes a returned report or one awaiting review; approved and rejected ones go as before",
+        arguments: StoreKind.allCases)
     func retention(kind: StoreKind) throws {
         let t = try TestStore(kind)
         let returned = try synced(t.store, serverID: "R-1")
@@ -101,14 +111,21 @@ struct ReviewStoreTests {
         let approved = try synced(t.store, serverID: "R-3")
         let rejected = try synced(t.store, serverID: "R-4")
         let plain = try synced(t.store, serverID: "R-5")
-        _ = try t.store.recordReviews([review(returned, .returned), review(awaiting, .awaitingReview),
-                                       review(approved, .approved), review(rejected, .rejected)], cursor: "c9")
-        #expect(Set(try t.store.syncedReportTimes().map(\.localID)) == [approved.localID, rejected.localID, plain.localID])
+        _ = try t.store.recordReviews(
+            [
+                review(returned, .returned), review(awaiting, .awaitingReview),
+                review(approved, .approved), review(rejected, .rejected),
+            ], cursor: "c9")
+        #expect(
+            Set(try t.store.syncedReportTimes().map(\.localID)) == [approved.localID, rejected.localID, plain.localID])
         let kept = #expect(throws: StorageError.self) { try t.store.apply(.expire, to: returned.localID) }
         #expect(kept?.code == .notAllowed)
-        #expect(kept?.message == "This report was returned for changes; it stays on this device until its amendment is synced.")
+        #expect(
+            kept?.message
+                == "This report was returned for changes; it stays on this device until its amendment is synced.")
         let waiting = #expect(throws: StorageError.self) { try t.store.apply(.expire, to: awaiting.localID) }
-        #expect(waiting?.message == "This report is awaiting review; it stays on this device until a supervisor decides.")
+        #expect(
+            waiting?.message == "This report is awaiting review; it stays on this device until a supervisor decides.")
         for report in [approved, rejected, plain] { try t.store.apply(.expire, to: report.localID) }
         #expect(Set(try t.store.reports().map(\.localID)) == [returned.localID, awaiting.localID])
     }
@@ -147,15 +164,20 @@ struct ReviewStoreTests {
             try TemplateVersionStoreTests.undoTemplateVersions(db)
             try Self.undoMergeMarks(db)
             try db.execute("DROP INDEX reports_by_review")
-            for column in ["review_state", "review_revision", "review_decided_by_id", "review_decided_by_name",
-                           "review_decided_at", "review_comment", "review_field_comments"] {
+            for column in [
+                "review_state", "review_revision", "review_decided_by_id", "review_decided_by_name",
+                "review_decided_at", "review_comment", "review_field_comments",
+            ] {
                 try db.execute("ALTER TABLE reports DROP COLUMN \(column)")
             }
             try db.execute("DELETE FROM schema_migrations WHERE name = 'add-report-reviews'")
             try db.setUserVersion(4)
         }
         let store = try LocalStore.open(at: path)
-        #expect(try store.appliedMigrations().suffix(3) == ["add-report-reviews", "add-merge-marks", "add-template-versions"])
+        #expect(
+            try store.appliedMigrations().suffix(3) == [
+                "add-report-reviews", "add-merge-marks", "add-template-versions",
+            ])
         let report = try #require(try store.report(id))
         #expect(report.state == .synced && report.serverID == "R-1" && report.answers["1"] == "clean")
         #expect(report.lifecycle.review == nil)

@@ -8,9 +8,11 @@ import SQLite
 /// Opening store files: new, reopened, newer, damaged, foreign.
 @Suite("Store file")
 struct StoreFileTests {
-    static let migrationNames = ["create-reports-and-revisions", "create-issues-and-photos",
-                                 "create-reference-cache", "create-meta", "add-report-reviews", "add-merge-marks",
-                                 "add-template-versions", "add-photo-upload-sessions", "compare-report-states"]
+    static let migrationNames = [
+        "create-reports-and-revisions", "create-issues-and-photos",
+        "create-reference-cache", "create-meta", "add-report-reviews", "add-merge-marks",
+        "add-template-versions", "add-photo-upload-sessions", "compare-report-states",
+    ]
 
     @Test("an absent file becomes a new store with every migration applied once")
     func absentFile() throws {
@@ -23,7 +25,9 @@ struct StoreFileTests {
         #expect(try store.report(report.localID) == report)
     }
 
-    @Test("copying the write-ahead log into the file waits for no reader: a reader meanwhile still sees what it began with, and the file alone holds every report after")
+    @Test(
+        "copying the write-ahead log into the file waits for no reader: a reader meanwhile still sees what it began with, and the file alone holds every report after"
+    )
     func checkpointWaitsForNoReader() throws {
         let dir = TemporaryDirectory()
         let path = dir.path("jqc.sqlite")
@@ -81,13 +85,17 @@ struct StoreFileTests {
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         let error = #expect(throws: StorageError.self) { try LocalStore.open(at: path) }
         #expect(error?.code == .newerStore)
-        #expect(error?.message == "The store at '\(path)' was written by a newer version of jqc (store version 99, this jqc knows \(Self.migrationNames.count)). Update jqc; the store was left untouched.")
+        #expect(
+            error?.message
+                == "The store at '\(path)' was written by a newer version of jqc (store version 99, this jqc knows \(Self.migrationNames.count)). Update jqc; the store was left untouched."
+        )
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
     }
 
-    @Test("a file that is not a database is refused and left byte-identical",
-          arguments: ["random", "truncated header", "text"])
+    @Test(
+        "a file that is not a database is refused and left byte-identical",
+        arguments: ["random", "truncated header", "text"])
     func notADatabase(kind: String) throws {
         let dir = TemporaryDirectory()
         let path = dir.path("jqc.sqlite")
@@ -119,25 +127,29 @@ struct StoreFileTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
     }
 
-    @Test("a real store cut short (mid-page, at a page boundary, to its first page) is refused and left byte-identical",
-          arguments: ["mid-page", "page boundary", "first page"])
+    @Test(
+        "a real store cut short (mid-page, at a page boundary, to its first page) is refused and left byte-identical",
+        arguments: ["mid-page", "page boundary", "first page"])
     func truncatedStore(cut: String) throws {
         let dir = TemporaryDirectory()
         let path = dir.path("jqc.sqlite")
         try makeSettledStore(at: path) { db in
             // Enough saved work that the file spans many pages.
             for index in 0..<40 {
-                try db.run("INSERT INTO meta (key, value) VALUES (?, ?)", [.text("filler-\(index)"), .text(String(repeating: "x", count: 900))])
+                try db.run(
+                    "INSERT INTO meta (key, value) VALUES (?, ?)",
+                    [.text("filler-\(index)"), .text(String(repeating: "x", count: 900))])
             }
         }
         let whole = try Data(contentsOf: URL(fileURLWithPath: path))
         let pageSize = 4096
         #expect(whole.count >= 8 * pageSize)
-        let length = switch cut {
-        case "mid-page": whole.count / 2 + 1234
-        case "page boundary": (whole.count / pageSize / 2) * pageSize
-        default: pageSize
-        }
+        let length =
+            switch cut {
+            case "mid-page": whole.count / 2 + 1234
+            case "page boundary": (whole.count / pageSize / 2) * pageSize
+            default: pageSize
+            }
         let cutShort = whole.prefix(length)
         try cutShort.write(to: URL(fileURLWithPath: path))
         let error = #expect(throws: StorageError.self) { try LocalStore.open(at: path) }
@@ -189,15 +201,17 @@ struct StoreFileTests {
     func foreignKeys() throws {
         let dir = TemporaryDirectory()
         let store = try LocalStore.open(at: dir.path("jqc.sqlite"))
-        let photo = Photo(reportLocalID: UUID(), fileName: "\(UUID().uuidString).jpg",
-                          originalByteSize: 1, byteSize: 1, sha256: "00")
+        let photo = Photo(
+            reportLocalID: UUID(), fileName: "\(UUID().uuidString).jpg",
+            originalByteSize: 1, byteSize: 1, sha256: "00")
         let error = #expect(throws: StorageError.self) { try store.addPhoto(photo) }
         #expect(error?.code == .notFound)
         let db = try Database(path: dir.path("jqc.sqlite"), mode: .readWrite)
         try db.execute("PRAGMA foreign_keys = ON")
         #expect(throws: SQLiteError.self) {
-            try db.run("INSERT INTO issues (local_id, report_local_id, severity, description, creation_seq) VALUES (?, ?, ?, ?, ?)",
-                       [.text(UUID().uuidString), .text(UUID().uuidString), .text("low"), .text("x"), .integer(1)])
+            try db.run(
+                "INSERT INTO issues (local_id, report_local_id, severity, description, creation_seq) VALUES (?, ?, ?, ?, ?)",
+                [.text(UUID().uuidString), .text(UUID().uuidString), .text("low"), .text("x"), .integer(1)])
         }
     }
 

@@ -10,8 +10,10 @@ import TestSupport
 @Suite("Template versions in the store")
 struct TemplateVersionStoreTests {
     static func template(_ version: Int, fields: JSONValue) throws -> Template {
-        try Template.decode(["id": "T", "name": "Washroom QC", "version": .integer(Int64(version)),
-                             "form_schema": ["fields": fields]]).get()
+        try Template.decode([
+            "id": "T", "name": "Washroom QC", "version": .integer(Int64(version)),
+            "form_schema": ["fields": fields],
+        ]).get()
     }
 
     static let v1Fields: JSONValue = [["id": 1, "type": "text"], ["id": 7, "type": "text"]]
@@ -25,8 +27,9 @@ struct TemplateVersionStoreTests {
             aside.append(SetAsideAnswer(fieldID: "7", answer: gone, reason: "field 7 was removed"))
             answers["7"] = nil
         }
-        return PlannedMove(answers: answers, score: nil,
-                           move: TemplateMove(fromVersion: from?.version, toVersion: to.version, setAside: aside, newRequired: ["9"]))
+        return PlannedMove(
+            answers: answers, score: nil,
+            move: TemplateMove(fromVersion: from?.version, toVersion: to.version, setAside: aside, newRequired: ["9"]))
     }
 
     /// Takes a store back to before the step `add-template-versions`, as the release before it left stores.
@@ -43,7 +46,9 @@ struct TemplateVersionStoreTests {
         try db.setUserVersion(try db.userVersion() - 1)
     }
 
-    @Test("a store made before template versions gains them: each report is on the version held then, nothing else changes")
+    @Test(
+        "a store made before template versions gains them: each report is on the version held then, nothing else changes"
+    )
     func upgrade() throws {
         let dir = TemporaryDirectory()
         let path = dir.path("jqc.sqlite")
@@ -71,14 +76,17 @@ struct TemplateVersionStoreTests {
         let t = try TestStore(kind)
         try t.store.upsertTemplates([try Self.template(2, fields: Self.v2Fields)])
         try t.store.upsertTemplates([try Self.template(1, fields: Self.v1Fields)])
-        #expect(try t.store.template(id: "T")?.version == 2, "an older version arriving later does not replace the newest")
+        #expect(
+            try t.store.template(id: "T")?.version == 2, "an older version arriving later does not replace the newest")
         #expect(try t.store.template(id: "T", version: 1)?.schema.field("7") != nil)
         #expect(try t.store.template(id: "T", version: 2)?.schema.field("9") != nil)
         let report = try t.store.createReport(templateID: "T", templateVersion: 2, facilityID: "F")
         #expect(try t.store.report(report.localID)?.templateVersion == 2)
     }
 
-    @Test("drafts behind move in one go with a revision holding what was set aside; PENDING and kept reports stay", arguments: StoreKind.allCases)
+    @Test(
+        "drafts behind move in one go with a revision holding what was set aside; PENDING and kept reports stay",
+        arguments: StoreKind.allCases)
     func move(kind: StoreKind) throws {
         let t = try TestStore(kind)
         try t.store.upsertTemplates([try Self.template(1, fields: Self.v1Fields)])
@@ -108,7 +116,9 @@ struct TemplateVersionStoreTests {
             #expect(last.setAside.first?.answer == draft.answers["7"], "the set-aside answer is in the history")
         }
         let stillPending = try #require(try t.store.report(pending.localID))
-        #expect(stillPending.templateVersion == 1 && stillPending.answers["7"] == "sent as completed" && stillPending.state == .pending)
+        #expect(
+            stillPending.templateVersion == 1 && stillPending.answers["7"] == "sent as completed"
+                && stillPending.state == .pending)
         #expect(try t.store.report(kept.localID)?.templateVersion == 1)
         #expect(try t.store.templatesWithDraftsBehind().isEmpty)
 

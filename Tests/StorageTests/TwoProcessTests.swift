@@ -12,8 +12,12 @@ struct TwoProcessTests {
     static let count = 300
 
     private func writer(_ path: String, report: UUID, prefix: String) throws -> RunningProgram {
-        try RunningProgram("jqc-store-writer", ["--store", path, "--report", report.uuidString,
-                                                "--count", String(Self.count), "--field-prefix", prefix])
+        try RunningProgram(
+            "jqc-store-writer",
+            [
+                "--store", path, "--report", report.uuidString,
+                "--count", String(Self.count), "--field-prefix", prefix,
+            ])
     }
 
     /// Checks the two things a lost update would break: the final answers
@@ -33,7 +37,8 @@ struct TwoProcessTests {
         // answers are too many to decode one by one in a debug build.
         let db = try Database(path: path, mode: .readOnly)
         db.setBusyTimeout(milliseconds: 10_000)
-        let counts = try db.rows("""
+        let counts = try db.rows(
+            """
             SELECT seq, (SELECT count(*) FROM json_each(answers)) AS answered
             FROM report_revisions WHERE report_local_id = ? ORDER BY seq
             """, [.text(report.uuidString)])
@@ -92,8 +97,12 @@ struct TwoProcessTests {
         let path = dir.path("jqc.sqlite")
         let report = UUID()
         let writers = try ["a", "b"].map { prefix in
-            try RunningProgram("jqc-store-writer", ["--store", path, "--report", report.uuidString,
-                                                    "--count", "20", "--field-prefix", prefix])
+            try RunningProgram(
+                "jqc-store-writer",
+                [
+                    "--store", path, "--report", report.uuidString,
+                    "--count", "20", "--field-prefix", prefix,
+                ])
         }
         for outcome in writers.map({ $0.wait() }) {
             #expect(outcome.status == 0, "writer failed: \(outcome.stderr)")
@@ -110,7 +119,8 @@ struct TwoProcessTests {
         let dir = TemporaryDirectory()
         let path = dir.path("jqc.sqlite")
         try Data("this is not a database, it is a note".utf8).write(to: URL(fileURLWithPath: path))
-        let outcome = try Programs.run("jqc-store-writer", ["--store", path, "--report", UUID().uuidString, "--count", "1"])
+        let outcome = try Programs.run(
+            "jqc-store-writer", ["--store", path, "--report", UUID().uuidString, "--count", "1"])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.split(separator: "\n").count == 1)
         #expect(outcome.stderr.contains("is not a jqc store or is damaged"))

@@ -31,9 +31,10 @@ struct APIClientTests {
         let server = try DemoServer.running()
         let log = TokenLog()
         let client = try makeClient(server.baseURL, log: log)
-        let error = try #require(await apiError { () async throws(APIError) in
-            try await client.login(username: "supervisor", password: "not-the-Secret-9")
-        })
+        let error = try #require(
+            await apiError { () async throws(APIError) in
+                try await client.login(username: "supervisor", password: "not-the-Secret-9")
+            })
         #expect(error.code == .authRequired)
         #expect(error.status == 401)
         #expect(!error.description.contains("not-the-Secret-9"))
@@ -75,21 +76,27 @@ struct APIClientTests {
         let refusing: APIClient.TokensChanged = { new throws(APIError) in
             if new != nil { throw APIError(.sessionNotSaved, "could not keep them") }
         }
-        let fresh = try APIClient(configuration: .init(serverURL: server.baseURL, appVersion: "0.1.0", deviceID: UUID()),
-                                  transport: CurlTransport(options: .init(connectTimeout: 5, totalTimeout: 20)),
-                                  onTokensChanged: refusing)
-        let signIn = await #expect(throws: APIError.self) { try await fresh.login(username: "inspector", password: "inspector-pass") }
+        let fresh = try APIClient(
+            configuration: .init(serverURL: server.baseURL, appVersion: "0.1.0", deviceID: UUID()),
+            transport: CurlTransport(options: .init(connectTimeout: 5, totalTimeout: 20)),
+            onTokensChanged: refusing)
+        let signIn = await #expect(throws: APIError.self) {
+            try await fresh.login(username: "inspector", password: "inspector-pass")
+        }
         #expect(signIn?.code == .sessionNotSaved)
 
         let original = try #require(await signedIn(server).credentials)
         var stale = original
         stale.accessToken = "expired-" + original.accessToken.dropFirst(8)
-        let client = try APIClient(configuration: .init(serverURL: server.baseURL, appVersion: "0.1.0", deviceID: UUID()),
-                                   transport: CurlTransport(options: .init(connectTimeout: 5, totalTimeout: 20)),
-                                   credentials: stale, onTokensChanged: refusing)
+        let client = try APIClient(
+            configuration: .init(serverURL: server.baseURL, appVersion: "0.1.0", deviceID: UUID()),
+            transport: CurlTransport(options: .init(connectTimeout: 5, totalTimeout: 20)),
+            credentials: stale, onTokensChanged: refusing)
         let refreshed = await #expect(throws: APIError.self) { try await client.me() }
         #expect(refreshed?.code == .sessionNotSaved, "the person hears of it now, not at the next run")
-        #expect(await client.credentials?.refreshToken != original.refreshToken, "the renewed tokens stay in use in this client")
+        #expect(
+            await client.credentials?.refreshToken != original.refreshToken,
+            "the renewed tokens stay in use in this client")
     }
 
     @Test("concurrent requests that meet one expired token share a single refresh")
@@ -116,7 +123,7 @@ struct APIClientTests {
         let server = try DemoServer.running()
         let client = try await signedIn(server)
         let spent = try #require(await client.credentials)
-        try await client.refresh()  // spends `spent.refreshToken`
+        try await client.refresh() // spends `spent.refreshToken`
 
         var stale = spent
         stale.accessToken = "expired"
@@ -133,7 +140,8 @@ struct APIClientTests {
     func tokensNeverShown() async throws {
         let server = try DemoServer.running()
         let user = WireUser(id: "1", username: "inspector", role: .inspector, displayName: "Ines")
-        let credentials = Credentials(accessToken: "ACCESS-7f3a9c-secret", refreshToken: "REFRESH-91b2d4-secret", user: user)
+        let credentials = Credentials(
+            accessToken: "ACCESS-7f3a9c-secret", refreshToken: "REFRESH-91b2d4-secret", user: user)
         let client = try makeClient(server.baseURL, credentials: credentials)
         let refused = try #require(await apiError { () async throws(APIError) in try await client.templates() })
         #expect(refused.code == .authRequired)
@@ -142,8 +150,10 @@ struct APIClientTests {
         let unreachable = try #require(await apiError { () async throws(APIError) in try await offline.me() })
         #expect(unreachable.code == .offline)
 
-        let texts = [refused.description, String(reflecting: refused), unreachable.description, String(reflecting: unreachable),
-                     String(describing: credentials), String(reflecting: credentials), dumped(credentials)]
+        let texts = [
+            refused.description, String(reflecting: refused), unreachable.description, String(reflecting: unreachable),
+            String(describing: credentials), String(reflecting: credentials), dumped(credentials),
+        ]
         for text in texts {
             #expect(!text.contains("ACCESS-7f3a9c-secret"), "\(text)")
             #expect(!text.contains("REFRESH-91b2d4-secret"), "\(text)")
@@ -180,7 +190,8 @@ struct APIClientTests {
         let assignments = try await client.assignments()
         #expect(assignments.assignments.contains { $0.id == "AS-1" })
         #expect(!assignments.cursor.isEmpty)
-        let unknown = try #require(await apiError { () async throws(APIError) in try await client.areas(facilityID: "F/none?") })
+        let unknown = try #require(
+            await apiError { () async throws(APIError) in try await client.areas(facilityID: "F/none?") })
         #expect(unknown.code == .notFound)
     }
 
@@ -237,9 +248,10 @@ struct APIClientTests {
         let amended = try await supervisor.amendReport(serverID: serverID, payload: payload, baseRevision: base)
         #expect(amended.revision == base + 1)
 
-        let stale = try #require(await apiError { () async throws(APIError) in
-            try await supervisor.amendReport(serverID: serverID, payload: payload, baseRevision: base)
-        })
+        let stale = try #require(
+            await apiError { () async throws(APIError) in
+                try await supervisor.amendReport(serverID: serverID, payload: payload, baseRevision: base)
+            })
         #expect(stale.code == .conflict)
         #expect(stale.status == 409)
     }
@@ -252,7 +264,8 @@ struct APIClientTests {
         let serverID = try #require(try await client.syncReports(Wire.batch([Wire.lobby()])).results.first?.serverID)
         let directory = TemporaryDirectory()
         let path = try Photos.jpeg(300_000, in: directory)
-        let photo = PhotoUpload(serverID: serverID, localID: UUID(), fieldID: "notes", sha256: try Photos.sha256(path), filePath: path)
+        let photo = PhotoUpload(
+            serverID: serverID, localID: UUID(), fieldID: "notes", sha256: try Photos.sha256(path), filePath: path)
 
         let first = try await client.uploadPhoto(photo)
         #expect(first.created)
@@ -279,7 +292,8 @@ struct APIClientTests {
         var photos: [PhotoUpload] = []
         for index in 0..<7 {
             let path = try Photos.jpeg(40_000 + index * 9_000, in: directory, seed: UInt32(index))
-            photos.append(PhotoUpload(serverID: serverID, localID: UUID(), sha256: try Photos.sha256(path), filePath: path))
+            photos.append(
+                PhotoUpload(serverID: serverID, localID: UUID(), sha256: try Photos.sha256(path), filePath: path))
         }
         let results = await client.uploadPhotos(photos, maxConcurrent: 3)
         #expect(results.count == photos.count)
@@ -307,8 +321,9 @@ struct APIClientTests {
         let other = try Photos.jpeg(25_000, in: directory, seed: 2)
         let photos = [
             PhotoUpload(serverID: serverID, localID: UUID(), sha256: try Photos.sha256(good), filePath: good),
-            PhotoUpload(serverID: serverID, localID: UUID(), sha256: String(repeating: "0", count: 64),
-                        filePath: directory.path("gone.jpg")),
+            PhotoUpload(
+                serverID: serverID, localID: UUID(), sha256: String(repeating: "0", count: 64),
+                filePath: directory.path("gone.jpg")),
             PhotoUpload(serverID: serverID, localID: UUID(), sha256: try Photos.sha256(other), filePath: other),
         ]
         let results = await client.uploadPhotos(photos, maxConcurrent: 3)
@@ -330,9 +345,10 @@ struct APIClientTests {
         let busy = try ServerProcess(["--demo", "--fault-rate", "1"])
         defer { busy.stop() }
         let client = try makeClient(busy.baseURL, longestRetryAfterWait: 0)
-        let error = try #require(await apiError { () async throws(APIError) in
-            try await client.login(username: "inspector", password: "inspector-pass")
-        })
+        let error = try #require(
+            await apiError { () async throws(APIError) in
+                try await client.login(username: "inspector", password: "inspector-pass")
+            })
         #expect(error.code == .unavailable)
         #expect(error.status == 503)
         #expect(error.retryAfter == 1)
@@ -345,9 +361,10 @@ struct APIClientTests {
         let server = try DemoServer.running()
         let https = server.baseURL.replacingOccurrences(of: "http://", with: "https://")
         let client = try makeClient(https)
-        let error = try #require(await apiError { () async throws(APIError) in
-            try await client.login(username: "inspector", password: "inspector-pass")
-        })
+        let error = try #require(
+            await apiError { () async throws(APIError) in
+                try await client.login(username: "inspector", password: "inspector-pass")
+            })
         #expect(error.code == .tls)
         #expect(error.message.contains("127.0.0.1"))
         #expect(!error.message.contains("\n"))
@@ -357,16 +374,18 @@ struct APIClientTests {
     func offline() async throws {
         let port = try CannedHTTPServer.closedPort()
         let client = try makeClient("http://127.0.0.1:\(port)")
-        let error = try #require(await apiError { () async throws(APIError) in
-            try await client.login(username: "inspector", password: "inspector-pass")
-        })
+        let error = try #require(
+            await apiError { () async throws(APIError) in
+                try await client.login(username: "inspector", password: "inspector-pass")
+            })
         #expect(error.code == .offline)
         #expect(error.isTransient)
         #expect(error.message.contains("127.0.0.1:\(port)"))
     }
 
-    @Test("a server URL that is not http or https is refused when the client is made",
-          arguments: ["ftp://example.com", "example.com", "file:///etc/passwd", "https://user:pw@example.com"])
+    @Test(
+        "a server URL that is not http or https is refused when the client is made",
+        arguments: ["ftp://example.com", "example.com", "file:///etc/passwd", "https://user:pw@example.com"])
     func badServerURL(url: String) {
         #expect(throws: APIError.self) { try makeClient(url) }
     }

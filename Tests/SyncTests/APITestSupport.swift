@@ -22,17 +22,23 @@ final class TokenLog: Sendable {
 }
 
 /// A client for `baseURL` as the apps will make one.
-func makeClient(_ baseURL: String, credentials: Credentials? = nil, log: TokenLog = TokenLog(),
-                options: CurlTransport.Options = .init(connectTimeout: 5, totalTimeout: 20),
-                longestRetryAfterWait: Double = 5) throws -> APIClient {
-    try APIClient(configuration: .init(serverURL: baseURL, appVersion: "0.1.0", deviceID: UUID(),
-                                       longestRetryAfterWait: longestRetryAfterWait),
-                  transport: CurlTransport(options: options), credentials: credentials,
-                  onTokensChanged: { log.record($0) })
+func makeClient(
+    _ baseURL: String, credentials: Credentials? = nil, log: TokenLog = TokenLog(),
+    options: CurlTransport.Options = .init(connectTimeout: 5, totalTimeout: 20),
+    longestRetryAfterWait: Double = 5
+) throws -> APIClient {
+    try APIClient(
+        configuration: .init(
+            serverURL: baseURL, appVersion: "0.1.0", deviceID: UUID(),
+            longestRetryAfterWait: longestRetryAfterWait),
+        transport: CurlTransport(options: options), credentials: credentials,
+        onTokensChanged: { log.record($0) })
 }
 
 /// A client already signed in as `username`.
-func signedIn(_ server: ServerProcess, _ username: String = "inspector", log: TokenLog = TokenLog()) async throws -> APIClient {
+func signedIn(_ server: ServerProcess, _ username: String = "inspector", log: TokenLog = TokenLog()) async throws
+    -> APIClient
+{
     let client = try makeClient(server.baseURL, log: log)
     try await client.login(username: username, password: "\(username)-pass")
     return client
@@ -42,9 +48,11 @@ func signedIn(_ server: ServerProcess, _ username: String = "inspector", log: To
 enum Wire {
     /// A valid report for the demo "Lobby walkthrough" template.
     static func lobby(_ localID: UUID = UUID()) -> WireReport {
-        WireReport(localID: localID, templateID: "lobby-walk", facilityID: "F-100", areaID: "A-102",
-                   payload: WirePayload(answers: ["entrance": "pass", "glass": 4, "notes": "fine"], score: 0.9,
-                                        followUpRequired: false))
+        WireReport(
+            localID: localID, templateID: "lobby-walk", facilityID: "F-100", areaID: "A-102",
+            payload: WirePayload(
+                answers: ["entrance": "pass", "glass": 4, "notes": "fine"], score: 0.9,
+                followUpRequired: false))
     }
 
     /// A sync batch of `reports`.
@@ -95,7 +103,9 @@ enum Tool {
 }
 
 /// Runs `body` and returns the `APIError` it threw; fails the test when it threw nothing.
-func apiError<T>(_ body: () async throws(APIError) -> T, sourceLocation: SourceLocation = #_sourceLocation) async -> APIError? {
+func apiError<T>(_ body: () async throws(APIError) -> T, sourceLocation: SourceLocation = #_sourceLocation) async
+    -> APIError?
+{
     do {
         _ = try await body()
         Issue.record("expected an APIError, got a success", sourceLocation: sourceLocation)

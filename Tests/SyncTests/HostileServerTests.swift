@@ -8,53 +8,76 @@ import TestSupport
 /// Answers no JQC server should give, from a canned loopback endpoint.
 @Suite("Transport and client against hostile or odd answers")
 struct HostileServerTests {
-    static let grant = #"{"ok":true,"data":{"access_token":"tok-A1","refresh_token":"tok-R1","expires_in":900,"#
+    static let grant =
+        #"{"ok":true,"data":{"access_token":"tok-A1","refresh_token":"tok-R1","expires_in":900,"#
         + #""user":{"id":"7","username":"ines","role":"inspector","display_name":"Ines"}}}"#
-    static let facilities = #"{"ok":true,"data":{"facilities":[{"id":"F-1","name":"Depot","address":"","project_name":""}]}}"#
+    static let facilities =
+        #"{"ok":true,"data":{"facilities":[{"id":"F-1","name":"Depot","address":"","project_name":""}]}}"#
 
     @Test("an HTML error page is invalidResponse, told in one line with the status and content type")
     func htmlPage() async throws {
-        let canned = try CannedHTTPServer([CannedHTTPServer.response(
-            status: 502, contentType: "text/html; charset=utf-8", "<html><body><h1>502 Bad Gateway</h1>\n</body></html>")])
+        let canned = try CannedHTTPServer([
+            CannedHTTPServer.response(
+                status: 502, contentType: "text/html; charset=utf-8",
+                "<html><body><h1>502 Bad Gateway</h1>\n</body></html>")
+        ])
         defer { canned.stop() }
         let client = try makeClient(canned.baseURL)
-        let error = try #require(await apiError { () async throws(APIError) in
-            try await client.login(username: "ines", password: "pw")
-        })
+        let error = try #require(
+            await apiError { () async throws(APIError) in
+                try await client.login(username: "ines", password: "pw")
+            })
         #expect(error.code == .invalidResponse)
-        #expect(error.message == "The server at 127.0.0.1:\(canned.port) answered something that is not the JQC API (HTTP 502, text/html).")
+        #expect(
+            error.message
+                == "The server at 127.0.0.1:\(canned.port) answered something that is not the JQC API (HTTP 502, text/html)."
+        )
         #expect(error.isTransient)
     }
 
-    @Test("truncated JSON and JSON of the wrong shape are invalidResponse",
-          arguments: [#"{"ok":true,"data":{"access_tok"#, #"{"ok":true,"data":{"access_token":42}}"#, #"[1,2,3]"#, ""])
+    @Test(
+        "truncated JSON and JSON of the wrong shape are invalidResponse",
+        arguments: [#"{"ok":true,"data":{"access_tok"#, #"{"ok":true,"data":{"access_token":42}}"#, #"[1,2,3]"#, ""])
     func badJSON(body: String) async throws {
-        let canned = try CannedHTTPServer([CannedHTTPServer.response(status: 200, contentType: "application/json", body)])
+        let canned = try CannedHTTPServer([
+            CannedHTTPServer.response(status: 200, contentType: "application/json", body)
+        ])
         defer { canned.stop() }
         let client = try makeClient(canned.baseURL)
-        let error = try #require(await apiError { () async throws(APIError) in
-            try await client.login(username: "ines", password: "pw")
-        })
+        let error = try #require(
+            await apiError { () async throws(APIError) in
+                try await client.login(username: "ines", password: "pw")
+            })
         #expect(error.code == .invalidResponse)
         #expect(error.message.contains("(HTTP 200, application/json)"))
         #expect(!error.isTransient)
     }
 
-    @Test("a sync answer cut short, of the wrong shape or with a bad id is invalidResponse, told as any other answer",
-          arguments: [#"{"ok":true,"data":{"results":[{"local_id":"#,
-                      #"{"ok":true,"data":{"results":[],"min_supported_app_version":"0.1.0","server_schema_version":"1"}}"#,
-                      #"{"ok":true,"data":{"results":[{"local_id":"nope","status":"ACCEPTED"}],"min_supported_app_version":"0.1.0","server_schema_version":1}}"#,
-                      #"{"ok":true,"data":{"results":[],"min_supported_app_version":"0.1.0","server_schema_version":1}}x"#])
+    @Test(
+        "a sync answer cut short, of the wrong shape or with a bad id is invalidResponse, told as any other answer",
+        arguments: [
+            #"{"ok":true,"data":{"results":[{"local_id":"#,
+            #"{"ok":true,"data":{"results":[],"min_supported_app_version":"0.1.0","server_schema_version":"1"}}"#,
+            #"{"ok":true,"data":{"results":[{"local_id":"nope","status":"ACCEPTED"}],"min_supported_app_version":"0.1.0","server_schema_version":1}}"#,
+            #"{"ok":true,"data":{"results":[],"min_supported_app_version":"0.1.0","server_schema_version":1}}x"#,
+        ])
     func badSyncAnswer(body: String) async throws {
-        let canned = try CannedHTTPServer([CannedHTTPServer.response(status: 200, contentType: "application/json", body)])
+        let canned = try CannedHTTPServer([
+            CannedHTTPServer.response(status: 200, contentType: "application/json", body)
+        ])
         defer { canned.stop() }
         let user = WireUser(id: "7", username: "ines", role: .inspector, displayName: "Ines")
-        let client = try makeClient(canned.baseURL, credentials: Credentials(accessToken: "tok-A1", refreshToken: "tok-R1", user: user))
-        let error = try #require(await apiError { () async throws(APIError) in
-            try await client.syncReports(Wire.batch([Wire.lobby()]))
-        })
+        let client = try makeClient(
+            canned.baseURL, credentials: Credentials(accessToken: "tok-A1", refreshToken: "tok-R1", user: user))
+        let error = try #require(
+            await apiError { () async throws(APIError) in
+                try await client.syncReports(Wire.batch([Wire.lobby()]))
+            })
         #expect(error.code == .invalidResponse)
-        #expect(error.message == "The server at 127.0.0.1:\(canned.port) answered something that is not the JQC API (HTTP 200, application/json).")
+        #expect(
+            error.message
+                == "The server at 127.0.0.1:\(canned.port) answered something that is not the JQC API (HTTP 200, application/json)."
+        )
         #expect(!error.isTransient)
     }
 
@@ -66,8 +89,9 @@ struct HostileServerTests {
         ])
         defer { canned.stop() }
         let deviceID = UUID()
-        let client = try APIClient(configuration: .init(serverURL: canned.baseURL + "/", appVersion: "1.2.3", deviceID: deviceID),
-                                   transport: CurlTransport())
+        let client = try APIClient(
+            configuration: .init(serverURL: canned.baseURL + "/", appVersion: "1.2.3", deviceID: deviceID),
+            transport: CurlTransport())
         try await client.login(username: "ines", password: "pw")
         #expect(try await client.facilities().map(\.id) == ["F-1"])
 
@@ -89,8 +113,9 @@ struct HostileServerTests {
     @Test("a short Retry-After is waited out and the request tried once more")
     func retryAfterHonoured() async throws {
         let canned = try CannedHTTPServer([
-            CannedHTTPServer.response(status: 503, contentType: "application/json",
-                                      #"{"ok":false,"error":"busy","code":"UNAVAILABLE"}"#, headers: [("Retry-After", "1")]),
+            CannedHTTPServer.response(
+                status: 503, contentType: "application/json",
+                #"{"ok":false,"error":"busy","code":"UNAVAILABLE"}"#, headers: [("Retry-After", "1")]),
             CannedHTTPServer.response(status: 200, contentType: "application/json", Self.grant),
         ])
         defer { canned.stop() }
@@ -102,45 +127,58 @@ struct HostileServerTests {
 
     @Test("a Retry-After longer than the client waits is returned at once, for the caller to schedule")
     func retryAfterTooLong() async throws {
-        let canned = try CannedHTTPServer([CannedHTTPServer.response(
-            status: 429, contentType: "text/plain", "slow down", headers: [("Retry-After", "120")])])
+        let canned = try CannedHTTPServer([
+            CannedHTTPServer.response(
+                status: 429, contentType: "text/plain", "slow down", headers: [("Retry-After", "120")])
+        ])
         defer { canned.stop() }
         let client = try makeClient(canned.baseURL)
-        let error = try #require(await apiError { () async throws(APIError) in
-            try await client.login(username: "ines", password: "pw")
-        })
+        let error = try #require(
+            await apiError { () async throws(APIError) in
+                try await client.login(username: "ines", password: "pw")
+            })
         #expect(error.code == .rateLimited)
         #expect(error.retryAfter == 120)
         #expect(canned.requests.count == 1)
     }
 
-    @Test("a Retry-After too long for any integer is told and returned, never a crash",
-          arguments: ["99999999999999999999", "1e300"])
+    @Test(
+        "a Retry-After too long for any integer is told and returned, never a crash",
+        arguments: ["99999999999999999999", "1e300"])
     func retryAfterHuge(header: String) async throws {
-        let canned = try CannedHTTPServer([CannedHTTPServer.response(
-            status: 429, contentType: "application/json", #"{"ok":false,"error":"slow down","code":"RATE_LIMITED"}"#,
-            headers: [("Retry-After", header)])])
+        let canned = try CannedHTTPServer([
+            CannedHTTPServer.response(
+                status: 429, contentType: "application/json",
+                #"{"ok":false,"error":"slow down","code":"RATE_LIMITED"}"#,
+                headers: [("Retry-After", header)])
+        ])
         defer { canned.stop() }
         let client = try makeClient(canned.baseURL)
-        let error = try #require(await apiError { () async throws(APIError) in
-            try await client.login(username: "ines", password: "pw")
-        })
+        let error = try #require(
+            await apiError { () async throws(APIError) in
+                try await client.login(username: "ines", password: "pw")
+            })
         #expect(error.code == .rateLimited)
         #expect(error.retryAfter == Double(header))
         #expect(error.message.hasSuffix("; try again in \(header == "1e300" ? "1e+300" : "1e+20") s."))
     }
 
-    @Test("a 507 STORAGE_FULL is the server's full disk: transient like a 503, with its Retry-After, not waited out, and says so in one line")
+    @Test(
+        "a 507 STORAGE_FULL is the server's full disk: transient like a 503, with its Retry-After, not waited out, and says so in one line"
+    )
     func storageFull() async throws {
-        let canned = try CannedHTTPServer([CannedHTTPServer.response(
-            status: 507, contentType: "application/json",
-            #"{"ok":false,"error":"the server's disk is full, so nothing of this request was kept","code":"STORAGE_FULL"}"#,
-            headers: [("Retry-After", "60")])])
+        let canned = try CannedHTTPServer([
+            CannedHTTPServer.response(
+                status: 507, contentType: "application/json",
+                #"{"ok":false,"error":"the server's disk is full, so nothing of this request was kept","code":"STORAGE_FULL"}"#,
+                headers: [("Retry-After", "60")])
+        ])
         defer { canned.stop() }
         let client = try makeClient(canned.baseURL)
-        let error = try #require(await apiError { () async throws(APIError) in
-            try await client.login(username: "ines", password: "pw")
-        })
+        let error = try #require(
+            await apiError { () async throws(APIError) in
+                try await client.login(username: "ines", password: "pw")
+            })
         #expect(error.code == .storageFull)
         #expect(error.serverCode == "STORAGE_FULL")
         #expect(error.retryAfter == 60)
@@ -155,14 +193,18 @@ struct HostileServerTests {
 
     @Test("a Retry-After that is not ASCII is unreadable, never a crash")
     func retryAfterNotASCII() async throws {
-        let canned = try CannedHTTPServer([CannedHTTPServer.response(
-            status: 503, contentType: "application/json", #"{"ok":false,"error":"maintenance","code":"UNAVAILABLE"}"#,
-            headers: [("Retry-After", "Wed, 21 Oct 2026 07:28:00\u{05B8}")])])
+        let canned = try CannedHTTPServer([
+            CannedHTTPServer.response(
+                status: 503, contentType: "application/json",
+                #"{"ok":false,"error":"maintenance","code":"UNAVAILABLE"}"#,
+                headers: [("Retry-After", "Wed, 21 Oct 2026 07:28:00\u{05B8}")])
+        ])
         defer { canned.stop() }
         let client = try makeClient(canned.baseURL)
-        let error = try #require(await apiError { () async throws(APIError) in
-            try await client.login(username: "ines", password: "pw")
-        })
+        let error = try #require(
+            await apiError { () async throws(APIError) in
+                try await client.login(username: "ines", password: "pw")
+            })
         #expect(error.code == .unavailable)
         #expect(error.retryAfter == nil)
         #expect(error.message.hasSuffix("; try again later."))
@@ -171,8 +213,10 @@ struct HostileServerTests {
     @Test("an answer over the size limit is tooLarge, with or without a Content-Length", arguments: [true, false])
     func tooLarge(declared: Bool) async throws {
         let body = Data(repeating: UInt8(ascii: "x"), count: 9 * 1024 * 1024)
-        let canned = try CannedHTTPServer([CannedHTTPServer.response(
-            status: 200, headers: [("Content-Type", "application/json")], body: body, contentLength: declared)])
+        let canned = try CannedHTTPServer([
+            CannedHTTPServer.response(
+                status: 200, headers: [("Content-Type", "application/json")], body: body, contentLength: declared)
+        ])
         defer { canned.stop() }
         do {
             _ = try await CurlTransport().send(HTTPRequest(method: .get, url: canned.baseURL + "/big"))
@@ -183,9 +227,10 @@ struct HostileServerTests {
         }
 
         let client = try makeClient(canned.baseURL)
-        let apiError = try #require(await apiError { () async throws(APIError) in
-            try await client.login(username: "ines", password: "pw")
-        })
+        let apiError = try #require(
+            await apiError { () async throws(APIError) in
+                try await client.login(username: "ines", password: "pw")
+            })
         #expect(apiError.code == .invalidResponse)
     }
 
@@ -195,8 +240,11 @@ struct HostileServerTests {
         let plain = directory.path("facilities.json")
         try Data(Self.facilities.utf8).write(to: URL(fileURLWithPath: plain))
         let gzipped: Data = try Tool.run("/bin/gzip", ["-c", plain])
-        let canned = try CannedHTTPServer([CannedHTTPServer.response(
-            status: 200, headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")], body: gzipped)])
+        let canned = try CannedHTTPServer([
+            CannedHTTPServer.response(
+                status: 200, headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")],
+                body: gzipped)
+        ])
         defer { canned.stop() }
         let response = try await CurlTransport().send(HTTPRequest(method: .get, url: canned.baseURL + "/x"))
         #expect(response.status == 200)
@@ -238,7 +286,8 @@ struct HostileUploadURLTests {
         defer { canned.stop() }
         let client = try makeClient(canned.baseURL)
         try await client.login(username: "ines", password: "pw")
-        let photo = PhotoUpload(serverID: "R-1", localID: UUID(), sha256: String(repeating: "ab", count: 32), filePath: "/nonexistent.jpg")
+        let photo = PhotoUpload(
+            serverID: "R-1", localID: UUID(), sha256: String(repeating: "ab", count: 32), filePath: "/nonexistent.jpg")
         do throws(APIError) {
             return .success(try await client.beginUpload(photo, byteSize: 10))
         } catch {
@@ -246,9 +295,12 @@ struct HostileUploadURLTests {
         }
     }
 
-    @Test("a url that leaves the API, climbs out of it, or carries a query or a fragment is refused as invalidResponse",
-          arguments: ["/api/v1/../../etc/passwd", "/api/v1/uploads/..", "/api/v1//uploads/U-1", "/api/v1/uploads/U-1?x=1",
-                      "/api/v1/uploads/U-1#f", "http://elsewhere.invalid/api/v1/uploads/U-1", "/api/v2/uploads/U-1", "/api/v1"])
+    @Test(
+        "a url that leaves the API, climbs out of it, or carries a query or a fragment is refused as invalidResponse",
+        arguments: [
+            "/api/v1/../../etc/passwd", "/api/v1/uploads/..", "/api/v1//uploads/U-1", "/api/v1/uploads/U-1?x=1",
+            "/api/v1/uploads/U-1#f", "http://elsewhere.invalid/api/v1/uploads/U-1", "/api/v2/uploads/U-1", "/api/v1",
+        ])
     func refused(url: String) async throws {
         guard case .failure(let error) = try await Self.begin(answering: url) else {
             Issue.record("'\(url)' was followed")

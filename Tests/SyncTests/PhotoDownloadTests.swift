@@ -16,7 +16,9 @@ struct PhotoDownloadTests {
     final class Received: Sendable {
         private let state = Mutex<(bytes: Data, largest: Int, calls: Int)>((Data(), 0, 0))
         func take(_ piece: UnsafeRawBufferPointer) {
-            state.withLock { $0.bytes.append(contentsOf: piece); $0.largest = max($0.largest, piece.count); $0.calls += 1 }
+            state.withLock {
+                $0.bytes.append(contentsOf: piece); $0.largest = max($0.largest, piece.count); $0.calls += 1
+            }
         }
         var bytes: Data { state.withLock { $0.bytes } }
         var largest: Int { state.withLock { $0.largest } }
@@ -42,7 +44,9 @@ struct PhotoDownloadTests {
     @Test("a 12 MB photo arrives whole through a transport that holds at most 1 MB of an answer, in small pieces")
     func largePhoto() async throws {
         let photo = Self.photoBytes(12 * 1024 * 1024)
-        let canned = try CannedHTTPServer([CannedHTTPServer.response(status: 200, headers: [("Content-Type", "image/jpeg")], body: photo)])
+        let canned = try CannedHTTPServer([
+            CannedHTTPServer.response(status: 200, headers: [("Content-Type", "image/jpeg")], body: photo)
+        ])
         defer { canned.stop() }
         let options = CurlTransport.Options(connectTimeout: 5, totalTimeout: 20, maximumResponseBytes: 1024 * 1024)
         let client = try makeClient(canned.baseURL, credentials: Self.signedIn, options: options)
@@ -57,13 +61,15 @@ struct PhotoDownloadTests {
         #expect(received.largest <= 1024 * 1024, "never the whole photo at once: \(received.largest) bytes")
         #expect(received.calls > 1)
         let head = try #require(canned.requests.first)
-        #expect(head.hasPrefix("GET /api/v1/reports/R-abc/photos/\(photoID.uuidString.lowercased()) HTTP/1.1"), "\(head)")
+        #expect(
+            head.hasPrefix("GET /api/v1/reports/R-abc/photos/\(photoID.uuidString.lowercased()) HTTP/1.1"), "\(head)")
         #expect(head.contains("Authorization: Bearer tok-A1"))
 
         // The same answer through `send` is refused: held in memory, it is over the limit.
-        let error = try #require(await apiError { () async throws(APIError) in
-            try await client.serverReport(serverID: serverID)
-        })
+        let error = try #require(
+            await apiError { () async throws(APIError) in
+                try await client.serverReport(serverID: serverID)
+            })
         #expect(error.code == .invalidResponse)
     }
 
@@ -72,20 +78,27 @@ struct PhotoDownloadTests {
         let missing = #"{"ok":false,"code":"NOT_FOUND","error":"no photo"}"#
         let canned = try CannedHTTPServer([
             CannedHTTPServer.response(status: 404, contentType: "application/json", missing),
-            CannedHTTPServer.response(status: 200, headers: [("Content-Type", "image/jpeg")], body: Self.photoBytes(512 * 1024)),
+            CannedHTTPServer.response(
+                status: 200, headers: [("Content-Type", "image/jpeg")], body: Self.photoBytes(512 * 1024)),
         ])
         defer { canned.stop() }
         let client = try makeClient(canned.baseURL, credentials: Self.signedIn)
         let received = Received()
-        let notFound = try #require(await apiError { () async throws(APIError) in
-            try await client.downloadPhoto(serverID: "R-1", localID: UUID()) { piece in received.take(piece); return true }
-        })
+        let notFound = try #require(
+            await apiError { () async throws(APIError) in
+                try await client.downloadPhoto(serverID: "R-1", localID: UUID()) { piece in
+                    received.take(piece); return true
+                }
+            })
         #expect(notFound.code == .notFound)
         #expect(received.calls == 0, "an error answer is never written as the photo")
 
-        let refused = try #require(await apiError { () async throws(APIError) in
-            try await client.downloadPhoto(serverID: "R-1", localID: UUID()) { piece in received.take(piece); return false }
-        })
+        let refused = try #require(
+            await apiError { () async throws(APIError) in
+                try await client.downloadPhoto(serverID: "R-1", localID: UUID()) { piece in
+                    received.take(piece); return false
+                }
+            })
         #expect(refused.code == .transport)
         #expect(refused.message.contains("could not be kept"), "\(refused.message)")
         #expect(received.calls == 1, "stopped at the first piece it could not keep")

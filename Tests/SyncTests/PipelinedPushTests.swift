@@ -33,22 +33,27 @@ private final class WatchedTransport: HTTPTransport, @unchecked Sendable {
 
 @Suite("Batches written ahead while one is in flight")
 struct PipelinedPushTests {
-    @Test("250 reports go in creation order, 100 at a time, each batch sent once the answer to the one before arrived, that answer recorded while it is in flight")
+    @Test(
+        "250 reports go in creation order, 100 at a time, each batch sent once the answer to the one before arrived, that answer recorded while it is in flight"
+    )
     func creationOrderOneAnswerRecordedAtATime() async throws {
         let server = try ServerProcess(["--demo"])
         let t = try TestStore(.file)
         var created: [UUID] = []
         for index in 0..<250 {
-            let report = try t.store.createReport(templateID: "lobby-walk", facilityID: "F-100", areaID: "A-102",
-                                                  answers: Answers(["entrance": "pass", "glass": 4, "notes": .string("report \(index)")]))
+            let report = try t.store.createReport(
+                templateID: "lobby-walk", facilityID: "F-100", areaID: "A-102",
+                answers: Answers(["entrance": "pass", "glass": 4, "notes": .string("report \(index)")]))
             try t.store.apply(.complete, to: report.localID, score: { _ in 0.9 })
             created.append(report.localID)
         }
         let transport = WatchedTransport(store: t.store)
-        let client = try APIClient(configuration: .init(serverURL: server.baseURL, appVersion: "0.1.0", deviceID: UUID()),
-                                   transport: transport)
+        let client = try APIClient(
+            configuration: .init(serverURL: server.baseURL, appVersion: "0.1.0", deviceID: UUID()),
+            transport: transport)
         try await client.login(username: "inspector", password: "inspector-pass")
-        let engine = SyncEngine(store: t.store, client: client, configuration: .init(retentionDays: 30, appVersion: "0.1.0"))
+        let engine = SyncEngine(
+            store: t.store, client: client, configuration: .init(retentionDays: 30, appVersion: "0.1.0"))
 
         let summary = try await engine.run()
 
@@ -62,7 +67,8 @@ struct PipelinedPushTests {
         let synced = requests.map(\.syncedBefore)
         #expect(synced.first == 0)
         for (index, count) in synced.enumerated().dropFirst() {
-            #expect((100 * (index - 1))...(100 * index) ~= count, "batch \(index + 1) left with \(count) reports recorded")
+            #expect(
+                (100 * (index - 1))...(100 * index) ~= count, "batch \(index + 1) left with \(count) reports recorded")
         }
     }
 }

@@ -31,7 +31,10 @@ import Testing
     @Test("a server without a generation (contract 1.0) is not checked")
     func noGeneration() {
         var (cycle, _) = pushing([])
-        #expect(cycle.handle(.batchAnswered(results: [], minimumAppVersion: "1.0.0")) == [.storeMinimumAppVersion("1.0.0"), .loadPhotoWork])
+        #expect(
+            cycle.handle(.batchAnswered(results: [], minimumAppVersion: "1.0.0")) == [
+                .storeMinimumAppVersion("1.0.0"), .loadPhotoWork,
+            ])
     }
 
     @Test("reports put back after a restore are read again and sent in the same cycle, once; the summary says how many")
@@ -39,24 +42,38 @@ import Testing
         let lost = UUID()
         var (cycle, _) = pushing([])
         _ = cycle.handle(.batchAnswered(results: [], minimumAppVersion: "1.0.0", serverGeneration: "g2"))
-        #expect(cycle.handle(.generationChecked(restore: ServerRestore(reportsSentAgain: 1, photosSentAgain: 0))) == [.loadQueue])
+        #expect(
+            cycle.handle(.generationChecked(restore: ServerRestore(reportsSentAgain: 1, photosSentAgain: 0))) == [
+                .loadQueue
+            ])
         #expect(cycle.summary.serverRestore?.reportsSentAgain == 1)
-        #expect(cycle.handle(.queueLoaded([SyncCycle.Candidate(localID: lost, outstandingPhotos: 1)])) == [.sendBatch([lost])])
-        let actions = cycle.handle(.batchAnswered(results: [SyncResult(localID: lost, status: .accepted, serverID: "r-new", revision: 1)],
-                                                  minimumAppVersion: "1.0.0", serverGeneration: "g2"))
+        #expect(
+            cycle.handle(.queueLoaded([SyncCycle.Candidate(localID: lost, outstandingPhotos: 1)])) == [
+                .sendBatch([lost])
+            ])
+        let actions = cycle.handle(
+            .batchAnswered(
+                results: [SyncResult(localID: lost, status: .accepted, serverID: "r-new", revision: 1)],
+                minimumAppVersion: "1.0.0", serverGeneration: "g2"))
         // Checked once: the photos come next.
         #expect(actions.last == .loadPhotoWork)
         #expect(!actions.contains(.checkGeneration("g2")))
         #expect(cycle.summary.accepted == 1)
     }
 
-    @Test("with an amendment queued, an empty batch learns the generation first, and the amendment goes only after the check")
+    @Test(
+        "with an amendment queued, an empty batch learns the generation first, and the amendment goes only after the check"
+    )
     func amendmentWaitsForTheCheck() {
         let amendment = UUID(), fresh = UUID()
-        var (cycle, actions) = pushing([SyncCycle.Candidate(localID: fresh), SyncCycle.Candidate(localID: amendment, isAmendment: true)])
+        var (cycle, actions) = pushing([
+            SyncCycle.Candidate(localID: fresh), SyncCycle.Candidate(localID: amendment, isAmendment: true),
+        ])
         #expect(actions.first == .sendBatch([]))
         actions = cycle.handle(.batchAnswered(results: [], minimumAppVersion: "1.0.0", serverGeneration: "g1"))
-        #expect(actions == [.storeMinimumAppVersion("1.0.0"), .checkGeneration("g1")], "nothing else is sent before the check")
+        #expect(
+            actions == [.storeMinimumAppVersion("1.0.0"), .checkGeneration("g1")],
+            "nothing else is sent before the check")
         // The same generation as stored: the push goes on where it was.
         #expect(cycle.handle(.generationChecked(restore: nil)) == [.sendBatch([fresh, amendment])])
     }
@@ -66,8 +83,12 @@ import Testing
         let reports = (0..<150).map { _ in UUID() }
         var (cycle, actions) = pushing(reports.map { SyncCycle.Candidate(localID: $0) })
         #expect(actions.first == .sendBatch(Array(reports[0..<100])))
-        actions = cycle.handle(.batchAnswered(results: reports[0..<100].map { SyncResult(localID: $0, status: .accepted, serverID: "s", revision: 1) },
-                                              minimumAppVersion: "1.0.0", serverGeneration: "g1"))
+        actions = cycle.handle(
+            .batchAnswered(
+                results: reports[0..<100].map {
+                    SyncResult(localID: $0, status: .accepted, serverID: "s", revision: 1)
+                },
+                minimumAppVersion: "1.0.0", serverGeneration: "g1"))
         #expect(actions.last == .checkGeneration("g1"))
         #expect(cycle.handle(.generationChecked(restore: nil)) == [.sendBatch(Array(reports[100...]))])
     }

@@ -5,8 +5,9 @@ import Sync
 struct RetryPolicyTests {
     let policy = RetryPolicy(baseDelay: 30, maximumDelay: 3600, attemptCeiling: 8)
 
-    @Test("the bound doubles from the base delay after each failure, up to the maximum",
-          arguments: [(1, 30.0), (2, 60.0), (3, 120.0), (7, 1920.0), (8, 3600.0), (40, 3600.0), (1000, 3600.0)])
+    @Test(
+        "the bound doubles from the base delay after each failure, up to the maximum",
+        arguments: [(1, 30.0), (2, 60.0), (3, 120.0), (7, 1920.0), (8, 3600.0), (40, 3600.0), (1000, 3600.0)])
     func bound(attempt: Int, expected: Double) {
         #expect(policy.delayBound(afterAttempt: attempt) == expected)
     }

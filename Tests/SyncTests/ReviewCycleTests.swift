@@ -52,11 +52,16 @@ import Testing
     @Test func pagesArePulledWhileTheServerHasMoreThenRetentionRuns() {
         var (cycle, _) = pullingReviews()
         let back = ReturnedReport(localID: UUID(), serverID: "R-1")
-        #expect(cycle.handle(.reviewPageStored(page(received: 100, returned: [back]), more: true)) == [.pullReviews(fromStart: false)])
+        #expect(
+            cycle.handle(.reviewPageStored(page(received: 100, returned: [back]), more: true)) == [
+                .pullReviews(fromStart: false)
+            ])
         #expect(cycle.handle(.reviewPageStored(page(received: 3), more: false)) == [.loadSynced])
         #expect(cycle.summary.reviews == ReviewCounts(received: 103, recorded: 103, ignored: 0))
         #expect(cycle.summary.returned == [back])
-        #expect(cycle.summary.json["returned"] == .array([["local_id": .string(back.localID.wireString), "server_id": "R-1"]]))
+        #expect(
+            cycle.summary.json["returned"]
+                == .array([["local_id": .string(back.localID.wireString), "server_id": "R-1"]]))
     }
 
     @Test func atMostFiftyPagesArePulledInOneCycle() {
@@ -95,7 +100,8 @@ import Testing
 
     @Test func anUnreachableServerStopsTheCycleAsOfflineAndAnEndedSessionAsAuthRequired() {
         var (offline, _) = pullingReviews()
-        _ = offline.handle(.reviewsFailed(SyncFailure(kind: .transient, code: SyncFailure.offlineCode, message: "No route.")))
+        _ = offline.handle(
+            .reviewsFailed(SyncFailure(kind: .transient, code: SyncFailure.offlineCode, message: "No route.")))
         _ = offline.handle(.syncedLoaded([]))
         #expect(offline.summary.outcome == .offline)
         var (ended, _) = pullingReviews()
@@ -106,7 +112,10 @@ import Testing
 
     @Test func aBusyReviewsRouteIsNotedAndTheCycleStillEndsDone() {
         var (cycle, _) = pullingReviews()
-        #expect(cycle.handle(.reviewsFailed(SyncFailure(kind: .transient, code: "UNAVAILABLE", message: "Busy."))) == [.loadSynced])
+        #expect(
+            cycle.handle(.reviewsFailed(SyncFailure(kind: .transient, code: "UNAVAILABLE", message: "Busy."))) == [
+                .loadSynced
+            ])
         _ = cycle.handle(.syncedLoaded([]))
         #expect(cycle.summary.outcome == .done)
         #expect(cycle.summary.reviewsError?.code == "UNAVAILABLE")
@@ -115,7 +124,8 @@ import Testing
     @Test func anOfflinePushNeverPullsReviews() {
         var cycle = SyncCycle(now: now, retentionDays: 30, random: { 0.5 })
         _ = cycle.start()
-        let actions = cycle.handle(.referenceFailed(SyncFailure(kind: .transient, code: SyncFailure.offlineCode, message: "No route.")))
+        let actions = cycle.handle(
+            .referenceFailed(SyncFailure(kind: .transient, code: SyncFailure.offlineCode, message: "No route.")))
         #expect(actions == [.loadSynced])
     }
 }

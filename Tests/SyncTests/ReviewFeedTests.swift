@@ -10,7 +10,9 @@ import TestSupport
 /// contract says, so the cycle knows to pull from the start.
 @Suite("The reviews feed against the reference server")
 struct ReviewFeedTests {
-    @Test("an uploaded report's review awaits a decision; a page of one goes on from its cursor; another inspector's are never sent")
+    @Test(
+        "an uploaded report's review awaits a decision; a page of one goes on from its cursor; another inspector's are never sent"
+    )
     func ownReviewsInPages() async throws {
         let server = try ServerProcess(["--demo"])
         let inspector = try await signedIn(server)
@@ -38,7 +40,9 @@ struct ReviewFeedTests {
     @Test("a cursor the server did not issue is 400 CURSOR_INVALID")
     func foreignCursor() async throws {
         let inspector = try await signedIn(try DemoServer.running())
-        let error = await #expect(throws: APIError.self) { _ = try await inspector.reviews(since: "not-a-cursor-of-this-server") }
+        let error = await #expect(throws: APIError.self) {
+            _ = try await inspector.reviews(since: "not-a-cursor-of-this-server")
+        }
         #expect(error?.status == 400)
         #expect(error?.isCursorInvalid == true, "\(String(describing: error))")
     }

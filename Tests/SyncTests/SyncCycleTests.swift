@@ -61,7 +61,8 @@ import Testing
         #expect(sent == [Array(reports[100..<200])])
         actions = cycle.handle(.batchAnswered(results: sent[0].map { accepted($0) }, minimumAppVersion: "1.0.0"))
         #expect(sentBatches(actions) == [Array(reports[200..<250])])
-        actions = cycle.handle(.batchAnswered(results: reports[200..<250].map { accepted($0) }, minimumAppVersion: "1.0.0"))
+        actions = cycle.handle(
+            .batchAnswered(results: reports[200..<250].map { accepted($0) }, minimumAppVersion: "1.0.0"))
         #expect(actions.last == .loadPhotoWork)
         #expect(cycle.summary.accepted == 250)
     }
@@ -69,7 +70,8 @@ import Testing
     @Test func theNextBatchLeavesOnTheAnswerWhichIsRecordedWhileItIsInFlightAndPhotosWaitForTheLastRecord() {
         let reports = ids(150)
         var (cycle, _) = pushing(reports.map { SyncCycle.Candidate(localID: $0) })
-        var actions = cycle.handle(.batchAnswered(results: reports[0..<100].map { accepted($0) }, minimumAppVersion: "1.0.0"))
+        var actions = cycle.handle(
+            .batchAnswered(results: reports[0..<100].map { accepted($0) }, minimumAppVersion: "1.0.0"))
         // One batch in flight at a time: the next leaves first, and the answer is recorded while it flies,
         // before its own answer can be fed in (the driver performs every action returned before it waits).
         let record = actions.firstIndex { if case .record = $0 { true } else { false } }
@@ -77,7 +79,8 @@ import Testing
         #expect(record != nil)
         #expect(recorded(actions).map(\.localID) == Array(reports[0..<100]))
         #expect(!actions.contains(.loadPhotoWork))
-        actions = cycle.handle(.batchAnswered(results: reports[100..<150].map { accepted($0) }, minimumAppVersion: "1.0.0"))
+        actions = cycle.handle(
+            .batchAnswered(results: reports[100..<150].map { accepted($0) }, minimumAppVersion: "1.0.0"))
         #expect(sentBatches(actions).isEmpty)
         #expect(recorded(actions).map(\.localID) == Array(reports[100..<150]))
         // The photo phase reads what was recorded, so it comes after the last record.
@@ -89,10 +92,12 @@ import Testing
         let reports = ids(250)
         var (cycle, actions) = pushing(reports.map { SyncCycle.Candidate(localID: $0) })
         #expect(actions == [.sendBatch(Array(reports[0..<100])), .prepareBatch(Array(reports[100..<200]))])
-        actions = cycle.handle(.batchAnswered(results: reports[0..<100].map { accepted($0) }, minimumAppVersion: "1.0.0"))
+        actions = cycle.handle(
+            .batchAnswered(results: reports[0..<100].map { accepted($0) }, minimumAppVersion: "1.0.0"))
         #expect(actions.first == .sendBatch(Array(reports[100..<200])))
         #expect(actions.last == .prepareBatch(Array(reports[200..<250])))
-        actions = cycle.handle(.batchAnswered(results: reports[100..<200].map { accepted($0) }, minimumAppVersion: "1.0.0"))
+        actions = cycle.handle(
+            .batchAnswered(results: reports[100..<200].map { accepted($0) }, minimumAppVersion: "1.0.0"))
         #expect(actions.first == .sendBatch(Array(reports[200..<250])))
         #expect(!actions.contains { if case .prepareBatch = $0 { true } else { false } })
     }
@@ -143,21 +148,26 @@ import Testing
             .init(localID: clash), .init(localID: bad),
         ])
         let payload: JSONValue = ["answers": ["1": "server"]]
-        let actions = cycle.handle(.batchAnswered(results: [
-            accepted(ok, "s1", revision: 1),
-            accepted(withPhotos, "s2", revision: 4),
-            SyncResult(localID: clash, status: .conflict, serverPayload: payload, serverRevision: 3),
-            SyncResult(localID: bad, status: .rejected, errorCode: "REPORT_INVALID", error: "Answer 2 is not a number."),
-        ], minimumAppVersion: "1.2.0"))
+        let actions = cycle.handle(
+            .batchAnswered(
+                results: [
+                    accepted(ok, "s1", revision: 1),
+                    accepted(withPhotos, "s2", revision: 4),
+                    SyncResult(localID: clash, status: .conflict, serverPayload: payload, serverRevision: 3),
+                    SyncResult(
+                        localID: bad, status: .rejected, errorCode: "REPORT_INVALID", error: "Answer 2 is not a number."
+                    ),
+                ], minimumAppVersion: "1.2.0"))
         #expect(actions.first == .storeMinimumAppVersion("1.2.0"))
         let records = actions.filter { if case .record = $0 { return true } else { return false } }
         #expect(records.count == 1)
-        #expect(recorded(actions) == [
-            .init(ok, .accepted(serverID: "s1", revision: 1, photosOutstanding: 0)),
-            .init(withPhotos, .accepted(serverID: "s2", revision: 4, photosOutstanding: 3)),
-            .init(clash, .conflict(serverRevision: 3, serverPayload: payload)),
-            .init(bad, .rejected(code: "REPORT_INVALID", message: "Answer 2 is not a number.")),
-        ])
+        #expect(
+            recorded(actions) == [
+                .init(ok, .accepted(serverID: "s1", revision: 1, photosOutstanding: 0)),
+                .init(withPhotos, .accepted(serverID: "s2", revision: 4, photosOutstanding: 3)),
+                .init(clash, .conflict(serverRevision: 3, serverPayload: payload)),
+                .init(bad, .rejected(code: "REPORT_INVALID", message: "Answer 2 is not a number.")),
+            ])
         #expect(actions.contains(.clearFollowUp([parent])))
         #expect(actions.last == .loadPhotoWork)
         #expect(cycle.summary.accepted == 2)
@@ -184,7 +194,9 @@ import Testing
         #expect(sentBatches(actions).isEmpty)
         let events = recorded(actions)
         #expect(events.count == 100)
-        #expect(events.allSatisfy { $0.event == .transportFailed(code: SyncFailure.offlineCode, message: "No connection.") })
+        #expect(
+            events.allSatisfy { $0.event == .transportFailed(code: SyncFailure.offlineCode, message: "No connection.") }
+        )
         let due = retries(actions)
         // Full jitter with random 0.5: half the bound of attempt 1 (30 s) and of attempt 3 (120 s).
         #expect(due[reports[0]] == now.addingTimeInterval(15))
@@ -204,7 +216,8 @@ import Testing
         #expect(retries(actions)[report] == now.addingTimeInterval(600))
     }
 
-    @Test("a retry time beyond the longest delay means the clock was set back: the report is due, not stranded for years")
+    @Test(
+        "a retry time beyond the longest delay means the clock was set back: the report is due, not stranded for years")
     func retryTimeOutOfReachIsDue() {
         let failedWhileAhead = UUID(), failedJustNow = UUID()
         let (cycle, actions) = pushing([
@@ -226,7 +239,8 @@ import Testing
 
     @Test func anExpiredSessionChangesNoReportAndEndsAuthRequired() {
         var (cycle, _) = pushing([.init(localID: UUID())])
-        let actions = cycle.handle(.batchFailed(SyncFailure(kind: .authRequired, code: "AUTH_REQUIRED", message: "Sign in.")))
+        let actions = cycle.handle(
+            .batchFailed(SyncFailure(kind: .authRequired, code: "AUTH_REQUIRED", message: "Sign in.")))
         #expect(recorded(actions).isEmpty)
         #expect(actions == [.loadSynced])
         _ = cycle.handle(.syncedLoaded([]))
@@ -241,8 +255,9 @@ import Testing
         #expect(sentBatches(actions) == [[reports[100]]])
     }
 
-    @Test("a batch refused as too large or unreadable is halved until the report the server cannot take is alone",
-          arguments: ["TOO_LARGE", "BAD_REQUEST"])
+    @Test(
+        "a batch refused as too large or unreadable is halved until the report the server cannot take is alone",
+        arguments: ["TOO_LARGE", "BAD_REQUEST"])
     func aRefusedBatchIsHalved(code: String) {
         let reports = ids(5)
         var (cycle, _) = pushing(reports.map { SyncCycle.Candidate(localID: $0) })
@@ -268,7 +283,8 @@ import Testing
     @Test func unreachableServerForReferenceStopsBeforeAnyReportIsTouched() {
         var cycle = cycle()
         _ = cycle.start()
-        let actions = cycle.handle(.referenceFailed(SyncFailure(kind: .transient, code: SyncFailure.offlineCode, message: "No connection.")))
+        let actions = cycle.handle(
+            .referenceFailed(SyncFailure(kind: .transient, code: SyncFailure.offlineCode, message: "No connection.")))
         #expect(actions == [.loadSynced])
         _ = cycle.handle(.syncedLoaded([]))
         #expect(cycle.summary.outcome == .offline)
@@ -290,32 +306,42 @@ import Testing
     @Test func aBusyOrOddReferenceEndpointStillLetsReportsGo() {
         var cycle = cycle()
         _ = cycle.start()
-        #expect(cycle.handle(.referenceFailed(SyncFailure(kind: .transient, code: "UNAVAILABLE", message: "Busy."))) == [.loadQueue])
+        #expect(
+            cycle.handle(.referenceFailed(SyncFailure(kind: .transient, code: "UNAVAILABLE", message: "Busy."))) == [
+                .loadQueue
+            ])
     }
 
     @Test func photosOfAcceptedReportsAreUploadedAndEachReportIsSyncedOnlyWhenAllAreUp() {
         let whole = UUID(), partial = UUID(), bare = UUID()
         let p1 = UUID(), p2 = UUID(), p3 = UUID(), p4 = UUID()
-        var (cycle, actions) = pushing([.init(localID: whole, outstandingPhotos: 2), .init(localID: partial, outstandingPhotos: 2)])
-        actions = cycle.handle(.batchAnswered(results: [accepted(whole), accepted(partial, "s2")], minimumAppVersion: "1.0.0"))
+        var (cycle, actions) = pushing([
+            .init(localID: whole, outstandingPhotos: 2), .init(localID: partial, outstandingPhotos: 2),
+        ])
+        actions = cycle.handle(
+            .batchAnswered(results: [accepted(whole), accepted(partial, "s2")], minimumAppVersion: "1.0.0"))
         #expect(actions.last == .loadPhotoWork)
-        actions = cycle.handle(.photoWorkLoaded([
-            .init(reportLocalID: whole, photoLocalIDs: [p1, p2]),
-            .init(reportLocalID: partial, photoLocalIDs: [p3, p4]),
-            .init(reportLocalID: bare, photoLocalIDs: []),
-        ]))
+        actions = cycle.handle(
+            .photoWorkLoaded([
+                .init(reportLocalID: whole, photoLocalIDs: [p1, p2]),
+                .init(reportLocalID: partial, photoLocalIDs: [p3, p4]),
+                .init(reportLocalID: bare, photoLocalIDs: []),
+            ]))
         #expect(recorded(actions) == [.init(bare, .photosUploaded)])
         #expect(actions.last == .uploadPhotos([p1, p2, p3, p4]))
         let failure = SyncFailure(kind: .refused, code: "PHOTO_HASH_MISMATCH", message: "Hash mismatch.")
-        actions = cycle.handle(.photosUploaded([
-            .init(photoLocalID: p1, byteSize: 10), .init(photoLocalID: p2, byteSize: 20),
-            .init(photoLocalID: p3, byteSize: 30), .init(photoLocalID: p4, failure: failure),
-        ]))
+        actions = cycle.handle(
+            .photosUploaded([
+                .init(photoLocalID: p1, byteSize: 10), .init(photoLocalID: p2, byteSize: 20),
+                .init(photoLocalID: p3, byteSize: 30), .init(photoLocalID: p4, failure: failure),
+            ]))
         #expect(actions.first == .markPhotos(uploaded: [p1, p2, p3], failed: [p4: "Hash mismatch."]))
-        #expect(recorded(actions) == [
-            .init(whole, .photosUploaded),
-            .init(partial, .transportFailed(code: "PHOTO_UPLOAD_FAILED", message: "Photos still uploading (1 left).")),
-        ])
+        #expect(
+            recorded(actions) == [
+                .init(whole, .photosUploaded),
+                .init(
+                    partial, .transportFailed(code: "PHOTO_UPLOAD_FAILED", message: "Photos still uploading (1 left).")),
+            ])
         #expect(retries(actions)[partial] == now.addingTimeInterval(15))
         #expect(actions.last == .pullReviews(fromStart: false))
         #expect(cycle.summary.photosUploaded == 3 && cycle.summary.photoBytes == 60 && cycle.summary.photosFailed == 1)
@@ -324,7 +350,9 @@ import Testing
 
     @Test func photoWorkOfAnEarlierCycleWaitsForItsBackoff() {
         let waiting = UUID()
-        var (cycle, _) = pushing([.init(localID: waiting, attemptCount: 1, nextAttemptAt: now.addingTimeInterval(30), awaitingPhotos: true)])
+        var (cycle, _) = pushing([
+            .init(localID: waiting, attemptCount: 1, nextAttemptAt: now.addingTimeInterval(30), awaitingPhotos: true)
+        ])
         _ = cycle.handle(.batchAnswered(results: [], minimumAppVersion: "1.0.0"))
         let actions = cycle.handle(.photoWorkLoaded([.init(reportLocalID: waiting, photoLocalIDs: [UUID()])]))
         #expect(actions == [.pullReviews(fromStart: false)])
@@ -340,10 +368,11 @@ import Testing
         _ = cycle.handle(.photoWorkLoaded([]))
         _ = cycle.handle(.reviewsUnsupported)
         let old = UUID(), fresh = UUID()
-        let actions = cycle.handle(.syncedLoaded([
-            (localID: old, syncedAt: now.addingTimeInterval(-31 * 86_400)),
-            (localID: fresh, syncedAt: now.addingTimeInterval(-29 * 86_400)),
-        ]))
+        let actions = cycle.handle(
+            .syncedLoaded([
+                (localID: old, syncedAt: now.addingTimeInterval(-31 * 86_400)),
+                (localID: fresh, syncedAt: now.addingTimeInterval(-29 * 86_400)),
+            ]))
         #expect(actions == [.expire([old])])
         let end = cycle.handle(.expired(removed: 1, kept: 0))
         #expect(cycle.summary.expired == 1)

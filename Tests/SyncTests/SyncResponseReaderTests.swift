@@ -14,14 +14,19 @@ struct SyncResponseReaderTests {
 
     /// What the decoder makes of `text`, nil when it refuses it (or it is a failure envelope).
     static func decoded(_ text: String) -> SyncResponse? {
-        guard case .success(let response)? = try? JSONDecoder().decode(Envelope<SyncResponse>.self, from: Data(text.utf8)) else {
+        guard
+            case .success(let response)? = try? JSONDecoder().decode(Envelope<SyncResponse>.self, from: Data(text.utf8))
+        else {
             return nil
         }
         return response
     }
 
-    static func answer(_ results: String, tail: String = #","contract_version":"1.1","server_generation":"g-7""#) -> String {
-        #"{"ok":true,"data":{"results":["# + results + #"],"min_supported_app_version":"0.1.0","server_schema_version":1"# + tail + "}}"
+    static func answer(_ results: String, tail: String = #","contract_version":"1.1","server_generation":"g-7""#)
+        -> String
+    {
+        #"{"ok":true,"data":{"results":["# + results
+            + #"],"min_supported_app_version":"0.1.0","server_schema_version":1"# + tail + "}}"
     }
 
     static let accepted = #"{"local_id":"\#(first)","status":"ACCEPTED","server_id":"R-101","revision":1}"#
@@ -31,10 +36,18 @@ struct SyncResponseReaderTests {
         answer(accepted),
         answer(""),
         answer(accepted + "," + #"{"revision":3,"server_id":42,"status":"ACCEPTED","local_id":"\#(second)"}"#),
-        answer(#"{"local_id":"\#(first)","status":"REJECTED","error_code":"VALIDATION_FAILED","error":"Field 4 is required; café 🧹"}"#),
-        answer(#"{"local_id":"\#(first)","status":"CONFLICT","server_revision":5,"server_payload":null,"conflicting_fields":["3","issue:x"]}"#),
-        answer(#"{"local_id":"\#(first)","status":"ACCEPTED","server_id":"R-9","revision":2,"merged":false,"merged_fields":[],"server_issues":null}"#),
-        answer(#"{"local_id":"\#(first)","status":"ACCEPTED","server_id":null,"revision":null,"error_code":null,"error":null}"#),
+        answer(
+            #"{"local_id":"\#(first)","status":"REJECTED","error_code":"VALIDATION_FAILED","error":"Field 4 is required; café 🧹"}"#
+        ),
+        answer(
+            #"{"local_id":"\#(first)","status":"CONFLICT","server_revision":5,"server_payload":null,"conflicting_fields":["3","issue:x"]}"#
+        ),
+        answer(
+            #"{"local_id":"\#(first)","status":"ACCEPTED","server_id":"R-9","revision":2,"merged":false,"merged_fields":[],"server_issues":null}"#
+        ),
+        answer(
+            #"{"local_id":"\#(first)","status":"ACCEPTED","server_id":null,"revision":null,"error_code":null,"error":null}"#
+        ),
         answer(accepted, tail: ""),
         answer(accepted, tail: #","contract_version":null,"server_generation":null"#),
         " \n\t{ \"data\" : { \"server_schema_version\" : -2 , \"results\" : [ \(accepted) ] , \"min_supported_app_version\" : \"0.0.9\" } , \"ok\" : true }\r\n",
@@ -49,8 +62,11 @@ struct SyncResponseReaderTests {
     /// Well-formed answers the reader leaves to the decoder.
     static let leftToTheDecoder: [String] = [
         answer(#"{"local_id":"\#(first)","status":"REJECTED","error":"a \"quoted\" reason"}"#),
-        answer(#"{"local_id":"\#(first)","status":"CONFLICT","server_revision":2,"server_payload":{"answers":{"1":2.5}}}"#),
-        answer(#"{"local_id":"\#(first)","status":"ACCEPTED","server_id":"R-1","revision":1,"merged":true,"server_issues":[]}"#),
+        answer(
+            #"{"local_id":"\#(first)","status":"CONFLICT","server_revision":2,"server_payload":{"answers":{"1":2.5}}}"#),
+        answer(
+            #"{"local_id":"\#(first)","status":"ACCEPTED","server_id":"R-1","revision":1,"merged":true,"server_issues":[]}"#
+        ),
         answer(#"{"local_id":"\#(first)","status":"ACCEPTED","server_id":"R-1","revision":1.0}"#),
         answer(#"{"local_id":"\#(first)","status":"ACCEPTED","server_id":"R-1","revision":1e0}"#),
         answer(#"{"local_id":"\#(first)","status":"ACCEPTED","server_id":"R-1","revision":1,"note":"new"}"#),

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A loopback HTTP endpoint that answers every request with canned bytes,
@@ -28,7 +28,9 @@ public final class CannedHTTPServer: @unchecked Sendable {
 
     /// Starts serving `responses` (raw HTTP responses, see `response(...)`).
     public init(_ responses: [Data]) throws {
-        guard !responses.isEmpty else { throw ServerLaunchError(message: "a canned server needs at least one response") }
+        guard !responses.isEmpty else {
+            throw ServerLaunchError(message: "a canned server needs at least one response")
+        }
         self.responses = responses
         let (socket, port) = try Self.listen()
         listener = socket
@@ -45,8 +47,10 @@ public final class CannedHTTPServer: @unchecked Sendable {
 
     /// A raw HTTP/1.1 response with `Connection: close`; without `contentLength`
     /// the body ends when the connection closes.
-    public static func response(status: Int, reason: String = "Whatever", headers: [(String, String)] = [],
-                                body: Data, contentLength: Bool = true) -> Data {
+    public static func response(
+        status: Int, reason: String = "Whatever", headers: [(String, String)] = [],
+        body: Data, contentLength: Bool = true
+    ) -> Data {
         var head = "HTTP/1.1 \(status) \(reason)\r\nConnection: close\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if contentLength { head += "Content-Length: \(body.count)\r\n" }
@@ -55,7 +59,9 @@ public final class CannedHTTPServer: @unchecked Sendable {
     }
 
     /// A response with a text body.
-    public static func response(status: Int, contentType: String, _ text: String, headers: [(String, String)] = []) -> Data {
+    public static func response(status: Int, contentType: String, _ text: String, headers: [(String, String)] = [])
+        -> Data
+    {
         response(status: status, headers: [("Content-Type", contentType)] + headers, body: Data(text.utf8))
     }
 

@@ -19,18 +19,28 @@ public final class CuttingProxy: @unchecked Sendable {
     /// `cutEvery` bytes upstream; `onCut` is called at each cut with the count so far.
     public init(to server: String, cutEvery: Int64, onCut: @escaping @Sendable (Int) -> Void = { _ in }) throws {
         self.onCut = onCut
-        guard let port = URLComponents(string: server)?.port else { throw ServerLaunchError(message: "no port in '\(server)'") }
+        guard let port = URLComponents(string: server)?.port else {
+            throw ServerLaunchError(message: "no port in '\(server)'")
+        }
         upstreamPort = UInt16(port)
         self.cutEvery = cutEvery
         state.withLock { $0.nextCut = cutEvery }
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = Self.loopback(0)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        guard descriptor >= 0, bound == 0, listen(descriptor, 64) == 0 else { throw ServerLaunchError(message: "the proxy cannot listen") }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard descriptor >= 0, bound == 0, listen(descriptor, 64) == 0 else {
+            throw ServerLaunchError(message: "the proxy cannot listen")
+        }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            getsockname(descriptor, $0, &length) } }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                getsockname(descriptor, $0, &length)
+            }
+        }
         listener = descriptor
         baseURL = "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
         Thread.detachNewThread { [self] in accept() }
@@ -69,8 +79,11 @@ public final class CuttingProxy: @unchecked Sendable {
             }
             let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = Self.loopback(upstreamPort)
-            let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
             guard connected == 0 else { close(client); close(server); continue }
             let link = Link(client: client, server: server)
             Thread.detachNewThread { [self] in pump(link, upstream: true) }
@@ -103,7 +116,9 @@ public final class CuttingProxy: @unchecked Sendable {
             }
             var offset = 0
             while offset < allowed {
-                let written = buffer.withUnsafeBytes { send(to, $0.baseAddress! + offset, allowed - offset, Int32(MSG_NOSIGNAL)) }
+                let written = buffer.withUnsafeBytes {
+                    send(to, $0.baseAddress! + offset, allowed - offset, Int32(MSG_NOSIGNAL))
+                }
                 guard written > 0 else { break }
                 offset += written
             }

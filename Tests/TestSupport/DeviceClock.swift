@@ -59,7 +59,10 @@ public struct DeviceClock: Sendable, CustomStringConvertible {
     /// Refuses to run when the wrapper is missing, with what to install.
     static func requireWrapper() throws {
         guard FileManager.default.isExecutableFile(atPath: wrapper) else {
-            throw DeviceClockError(message: "'\(wrapper)' is missing: the clock tests run jqc under libfaketime; install the Debian package 'faketime' (Tools/setup does)")
+            throw DeviceClockError(
+                message:
+                    "'\(wrapper)' is missing: the clock tests run jqc under libfaketime; install the Debian package 'faketime' (Tools/setup does)"
+            )
         }
     }
 

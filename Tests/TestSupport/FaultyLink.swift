@@ -30,12 +30,20 @@ public final class FaultyLink: @unchecked Sendable {
         self.upstreamPort = UInt16(upstreamPort)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = Self.loopback(0)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        guard descriptor >= 0, bound == 0, listen(descriptor, 64) == 0 else { throw ServerLaunchError(message: "the faulty link cannot listen") }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard descriptor >= 0, bound == 0, listen(descriptor, 64) == 0 else {
+            throw ServerLaunchError(message: "the faulty link cannot listen")
+        }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            getsockname(descriptor, $0, &length) } }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                getsockname(descriptor, $0, &length)
+            }
+        }
         listener = descriptor
         port = Int(UInt16(bigEndian: address.sin_port))
         Thread.detachNewThread { [self] in accept() }
@@ -109,8 +117,11 @@ public final class FaultyLink: @unchecked Sendable {
             }
             let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = Self.loopback(upstreamPort)
-            let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
             guard connected == 0 else { close(client); close(server); continue }
             let link = Link(client: client, server: server)
             register(link)
@@ -142,7 +153,9 @@ public final class FaultyLink: @unchecked Sendable {
             if now == .blackHole || to < 0 { continue }
             var offset = 0
             while offset < count {
-                let written = buffer.withUnsafeBytes { send(to, $0.baseAddress! + offset, count - offset, Int32(MSG_NOSIGNAL)) }
+                let written = buffer.withUnsafeBytes {
+                    send(to, $0.baseAddress! + offset, count - offset, Int32(MSG_NOSIGNAL))
+                }
                 guard written > 0 else { break }
                 offset += written
             }

@@ -39,16 +39,17 @@ public enum FieldTypePlugins {
                 return "#!/bin/sh\nwhile read line; do echo 'hello, I am a plugin'; done\n"
             case .liar:
                 return """
-                #!/usr/bin/env python3
-                import json, sys
-                for line in sys.stdin:
-                    request = json.loads(line)
-                    print(json.dumps({"id": request["id"], "result": {"protocol": 1, "name": "not_\(name)", "answerable": True,
-                        "scoreable": False, "copies_on_reinspection": True, "operators": []}}), flush=True)
+                    #!/usr/bin/env python3
+                    import json, sys
+                    for line in sys.stdin:
+                        request = json.loads(line)
+                        print(json.dumps({"id": request["id"], "result": {"protocol": 1, "name": "not_\(name)", "answerable": True,
+                            "scoreable": False, "copies_on_reinspection": True, "operators": []}}), flush=True)
 
-                """
+                    """
             case .huge:
-                return "#!/usr/bin/env python3\nimport sys\nfor line in sys.stdin:\n    sys.stdout.write('x' * 3000000)\n    sys.stdout.flush()\n"
+                return
+                    "#!/usr/bin/env python3\nimport sys\nfor line in sys.stdin:\n    sys.stdout.write('x' * 3000000)\n    sys.stdout.flush()\n"
             }
         }
 

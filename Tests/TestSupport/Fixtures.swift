@@ -6,8 +6,8 @@ public enum Fixtures {
     /// The `Tests/Fixtures` folder of this checkout.
     public static var directory: URL {
         URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()   // TestSupport
-            .deletingLastPathComponent()   // Tests
+            .deletingLastPathComponent() // TestSupport
+            .deletingLastPathComponent() // Tests
             .appendingPathComponent("Fixtures", isDirectory: true)
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Models
 
@@ -34,8 +34,10 @@ public struct HTTPTestClient: Sendable {
     }
 
     /// Sends one request; throws only when no HTTP response arrived.
-    public func send(_ method: String, _ url: String, body: Data? = nil, token: String? = nil,
-                     headers: [String: String] = [:]) async throws -> TestResponse {
+    public func send(
+        _ method: String, _ url: String, body: Data? = nil, token: String? = nil,
+        headers: [String: String] = [:]
+    ) async throws -> TestResponse {
         guard let target = URL(string: url) else { throw URLError(.badURL) }
         var request = URLRequest(url: target)
         request.httpMethod = method
@@ -56,24 +58,33 @@ public struct HTTPTestClient: Sendable {
     }
 
     /// Sends a JSON value.
-    public func send(_ method: String, _ url: String, json: JSONValue, token: String? = nil) async throws -> TestResponse {
+    public func send(_ method: String, _ url: String, json: JSONValue, token: String? = nil) async throws
+        -> TestResponse
+    {
         try await send(method, url, body: try JSONEncoder().encode(json), token: token)
     }
 
     /// Sends `multipart/form-data` with text parts and an optional file part named `file`.
-    public func upload(_ url: String, fields: [(String, String)], file: Data?, token: String?) async throws -> TestResponse {
+    public func upload(_ url: String, fields: [(String, String)], file: Data?, token: String?) async throws
+        -> TestResponse
+    {
         let boundary = "jqc-test-\(UUID().uuidString)"
         var body = Data()
         for (name, value) in fields {
-            body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8))
+            body.append(
+                Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8))
         }
         if let file {
-            body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"photo.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8))
+            body.append(
+                Data(
+                    "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"photo.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n"
+                        .utf8))
             body.append(file)
             body.append(Data("\r\n".utf8))
         }
         body.append(Data("--\(boundary)--\r\n".utf8))
-        return try await send("POST", url, body: body, token: token,
-                              headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"])
+        return try await send(
+            "POST", url, body: body, token: token,
+            headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"])
     }
 }

@@ -24,18 +24,23 @@ public struct LogicVector: Sendable, CustomStringConvertible {
         let templates = document["templates"]?.objectValue ?? [:]
         return try (document["vectors"]?.arrayValue ?? []).map { item in
             let templateName = item["template"]?.stringValue ?? ""
-            guard let raw = templates[templateName] else { throw SchemaErrors([SchemaProblem(message: "no template \(templateName)")]) }
+            guard let raw = templates[templateName] else {
+                throw SchemaErrors([SchemaProblem(message: "no template \(templateName)")])
+            }
             let schema = try FormSchema.decode(raw).get()
-            func ids(_ key: String) -> Set<FieldID> { Set((item[key]?.arrayValue ?? []).compactMap(FieldID.init(json:))) }
+            func ids(_ key: String) -> Set<FieldID> {
+                Set((item[key]?.arrayValue ?? []).compactMap(FieldID.init(json:)))
+            }
             var calculated: [FieldID: JSONValue?] = [:]
             for (key, value) in item["calculated"]?.objectValue ?? [:] {
                 // JSONValue is ExpressibleByNilLiteral, so "no answer" is spelled out.
                 calculated[FieldID(key)] = .some(value.isNull ? JSONValue?.none : value)
             }
-            return LogicVector(name: item["name"]?.stringValue ?? "?", templateName: templateName, schema: schema,
-                               answers: Answers(json: item["answers"] ?? [:]) ?? Answers(),
-                               hidden: ids("hidden"), required: ids("required"), calculated: calculated,
-                               score: item["score"]?.numberValue)
+            return LogicVector(
+                name: item["name"]?.stringValue ?? "?", templateName: templateName, schema: schema,
+                answers: Answers(json: item["answers"] ?? [:]) ?? Answers(),
+                hidden: ids("hidden"), required: ids("required"), calculated: calculated,
+                score: item["score"]?.numberValue)
         }
     }
 

@@ -19,10 +19,12 @@ public final class PostgresCluster: @unchecked Sendable {
     /// Starts a cluster; throws with the script's message when it cannot.
     public init() throws {
         Self.stopOrphans()
-        directory = FileManager.default.temporaryDirectory
+        directory =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("jqc-pg-\(UUID().uuidString.prefix(8))").path
         let outcome = try Self.script(["start", directory])
-        guard outcome.status == 0, let line = outcome.stdout.split(separator: "\n").last, line.hasPrefix("postgres://") else {
+        guard outcome.status == 0, let line = outcome.stdout.split(separator: "\n").last, line.hasPrefix("postgres://")
+        else {
             throw PostgresClusterError(message: "could not start a PostgreSQL cluster: \(outcome.stderr)")
         }
         url = String(line)
@@ -38,7 +40,9 @@ public final class PostgresCluster: @unchecked Sendable {
     /// A cluster already running (started by `.ci/run` with the same script),
     /// named by its `jqc` database URL; left running on release.
     public init(running url: String) throws {
-        guard url.hasPrefix("postgres://"), let port = Int(url.split(separator: ":").last?.split(separator: "/").first ?? "") else {
+        guard url.hasPrefix("postgres://"),
+            let port = Int(url.split(separator: ":").last?.split(separator: "/").first ?? "")
+        else {
             throw PostgresClusterError(message: "'\(url)' is not a postgres://...:PORT/DB URL")
         }
         self.url = url
@@ -56,10 +60,13 @@ public final class PostgresCluster: @unchecked Sendable {
     /// Runs SQL on the cluster's `jqc` database with psql; returns its output.
     @discardableResult
     public func psql(_ sql: String, database: String = "jqc") throws -> String {
-        let outcome = try Subprocess.run(try Self.binary("psql"),
-                                         ["-h", "127.0.0.1", "-p", String(port), "-U", "jqc", "-d", database, "-qAt",
-                                          "-v", "ON_ERROR_STOP=1", "-c", sql],
-                                         environment: ["PGPASSWORD": "jqc-test"])
+        let outcome = try Subprocess.run(
+            try Self.binary("psql"),
+            [
+                "-h", "127.0.0.1", "-p", String(port), "-U", "jqc", "-d", database, "-qAt",
+                "-v", "ON_ERROR_STOP=1", "-c", sql,
+            ],
+            environment: ["PGPASSWORD": "jqc-test"])
         guard outcome.status == 0 else { throw PostgresClusterError(message: "psql: \(outcome.stderr)") }
         return outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -69,14 +76,18 @@ public final class PostgresCluster: @unchecked Sendable {
     public func crash() throws {
         guard owned else { throw PostgresClusterError(message: "only a cluster this test started may be crashed") }
         let outcome = try Self.script(["crash", directory])
-        guard outcome.status == 0 else { throw PostgresClusterError(message: "could not crash the cluster: \(outcome.stderr)") }
+        guard outcome.status == 0 else {
+            throw PostgresClusterError(message: "could not crash the cluster: \(outcome.stderr)")
+        }
     }
 
     /// Starts a crashed cluster again on its port; it recovers from its log first.
     public func restart() throws {
         guard owned else { throw PostgresClusterError(message: "only a cluster this test started may be restarted") }
         let outcome = try Self.script(["restart", directory])
-        guard outcome.status == 0 else { throw PostgresClusterError(message: "could not restart the cluster: \(outcome.stderr)") }
+        guard outcome.status == 0 else {
+            throw PostgresClusterError(message: "could not restart the cluster: \(outcome.stderr)")
+        }
     }
 
     deinit {
@@ -105,7 +116,8 @@ public final class PostgresCluster: @unchecked Sendable {
         for name in names where name.hasPrefix("jqc-pg-") {
             let folder = temporary + "/" + name
             guard let text = try? String(contentsOfFile: folder + "/owner", encoding: .utf8), let pid = Int32(text),
-                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+                kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
             _ = try? script(["stop", folder])
         }
     }

@@ -14,7 +14,8 @@ public enum Programs {
         var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         while url.path != "/" {
             if FileManager.default.isExecutableFile(atPath: url.appendingPathComponent("jqc").path),
-               !url.lastPathComponent.hasSuffix(".xctest") {
+                !url.lastPathComponent.hasSuffix(".xctest")
+            {
                 return url
             }
             url.deleteLastPathComponent()
@@ -28,8 +29,10 @@ public enum Programs {
     }
 
     /// Starts a built executable without waiting for it.
-    public static func start(_ name: String, _ arguments: [String], environment: [String: String] = [:],
-                             stdin: String? = nil) throws -> Process {
+    public static func start(
+        _ name: String, _ arguments: [String], environment: [String: String] = [:],
+        stdin: String? = nil
+    ) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path(name))
         process.arguments = arguments
@@ -51,8 +54,10 @@ public enum Programs {
 
     /// Runs a built executable to the end and returns its outcome; with a
     /// `clock`, the program reads that clock instead of the real one.
-    public static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:],
-                           stdin: String? = nil, clock: DeviceClock? = nil) throws -> ProcessOutcome {
+    public static func run(
+        _ name: String, _ arguments: [String], environment: [String: String] = [:],
+        stdin: String? = nil, clock: DeviceClock? = nil
+    ) throws -> ProcessOutcome {
         try RunningProgram(name, arguments, environment: environment, stdin: stdin, clock: clock).wait()
     }
 }
@@ -72,7 +77,8 @@ extension Programs {
         let output = try out.fileHandleForReading.readToEnd() ?? Data()
         let errors = try err.fileHandleForReading.readToEnd() ?? Data()
         process.waitUntilExit()
-        return ProcessOutcome(status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
-                              stderr: String(decoding: errors, as: UTF8.self))
+        return ProcessOutcome(
+            status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
+            stderr: String(decoding: errors, as: UTF8.self))
     }
 }

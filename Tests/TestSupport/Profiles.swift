@@ -20,7 +20,9 @@ public final class DemoProfile: @unchecked Sendable {
     public init(on disk: SmallDisk? = nil) throws {
         self.disk = disk
         home = disk?.path ?? directory.url.path
-        for (command, file) in [("templates", "templates.json"), ("facilities", "facilities.json"), ("assignments", "assignments.json")] {
+        for (command, file) in [
+            ("templates", "templates.json"), ("facilities", "facilities.json"), ("assignments", "assignments.json"),
+        ] {
             let outcome = try Programs.run("jqc", ["--home", home, command, "import", DemoFiles.path(file)])
             guard outcome.status == 0 else {
                 throw TerminalError(message: "importing \(file) failed: \(outcome.stderr)")
@@ -32,8 +34,9 @@ public final class DemoProfile: @unchecked Sendable {
     /// accounts (whose password is the name followed by `-pass`).
     public static func signedIn(to baseURL: String, as username: String = "inspector") throws -> DemoProfile {
         let profile = try DemoProfile()
-        let login = try profile.jqc(["login", "--server", baseURL, "--username", username, "--password-stdin"],
-                                    stdin: "\(username)-pass\n")
+        let login = try profile.jqc(
+            ["login", "--server", baseURL, "--username", username, "--password-stdin"],
+            stdin: "\(username)-pass\n")
         guard login.status == 0 else { throw TerminalError(message: "login as \(username): \(login.stderr)") }
         return profile
     }
@@ -51,8 +54,10 @@ public final class DemoProfile: @unchecked Sendable {
     }
 
     /// Runs `jqc` on this profile; with a `clock`, jqc reads that clock instead of the real one.
-    public func jqc(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
-                    clock: DeviceClock? = nil) throws -> ProcessOutcome {
+    public func jqc(
+        _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
+        clock: DeviceClock? = nil
+    ) throws -> ProcessOutcome {
         try Programs.run("jqc", ["--home", home] + arguments, environment: environment, stdin: stdin, clock: clock)
     }
 
@@ -121,7 +126,8 @@ public final class DemoProfile: @unchecked Sendable {
     @discardableResult
     public func writeJPEG(_ name: String, width: Int = 320, height: Int = 240, seed: UInt32 = 1) throws -> String {
         let path = self.path(name)
-        try SyntheticImage.writeJPEG(width: width, height: height, pattern: .texture(seed: seed), quality: 95, to: URL(fileURLWithPath: path))
+        try SyntheticImage.writeJPEG(
+            width: width, height: height, pattern: .texture(seed: seed), quality: 95, to: URL(fileURLWithPath: path))
         return path
     }
 
@@ -129,7 +135,8 @@ public final class DemoProfile: @unchecked Sendable {
     @discardableResult
     public func writeNoisePNG(_ name: String, width: Int, height: Int, seed: UInt32 = 3) throws -> String {
         let path = self.path(name)
-        try SyntheticImage.writePNG(width: width, height: height, pattern: .noise(seed: seed), to: URL(fileURLWithPath: path))
+        try SyntheticImage.writePNG(
+            width: width, height: height, pattern: .noise(seed: seed), to: URL(fileURLWithPath: path))
         return path
     }
 
@@ -137,7 +144,8 @@ public final class DemoProfile: @unchecked Sendable {
     @discardableResult
     public func writePNG(_ name: String, width: Int = 320, height: Int = 240, seed: UInt32 = 2) throws -> String {
         let path = self.path(name)
-        try SyntheticImage.writePNG(width: width, height: height, pattern: .texture(seed: seed), to: URL(fileURLWithPath: path))
+        try SyntheticImage.writePNG(
+            width: width, height: height, pattern: .texture(seed: seed), to: URL(fileURLWithPath: path))
         return path
     }
 

@@ -41,10 +41,14 @@ public final class RawConnection: @unchecked Sendable {
         remote.sin_port = port.bigEndian
         inet_pton(AF_INET, "127.0.0.1", &remote.sin_addr)
         let size = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &local) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, size) } }
-        let connected = bound == 0 && withUnsafePointer(to: &remote) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, size) }
-        } == 0
+        let bound = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, size) }
+        }
+        let connected =
+            bound == 0
+            && withUnsafePointer(to: &remote) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, size) }
+            } == 0
         guard connected else {
             let code = errno
             close(fd)
@@ -106,7 +110,8 @@ public final class RawConnection: @unchecked Sendable {
         guard let headEnd else { return nil }
         let lines = String(decoding: data[..<headEnd], as: UTF8.self).split(separator: "\r\n")
         guard let statusLine = lines.first, statusLine.hasPrefix("HTTP/1."),
-              let status = Int(statusLine.split(separator: " ").dropFirst().first ?? "") else { return nil }
+            let status = Int(statusLine.split(separator: " ").dropFirst().first ?? "")
+        else { return nil }
         var headers: [String: String] = [:]
         var cookies: [String] = []
         for line in lines.dropFirst() {
@@ -148,8 +153,10 @@ public enum RawHTTP {
     }
 
     /// The bytes of one HTTP/1.1 request with `Content-Length`; `headers` are sent as given.
-    public static func request(_ method: String, _ path: String, token: String? = nil, headers: [(String, String)] = [],
-                               body: Data? = nil, contentType: String? = "application/json") -> Data {
+    public static func request(
+        _ method: String, _ path: String, token: String? = nil, headers: [(String, String)] = [],
+        body: Data? = nil, contentType: String? = "application/json"
+    ) -> Data {
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nX-JQC-App-Version: 0.1.0\r\n"
         if let token { head += "Authorization: Bearer \(token)\r\n" }
         if let body {

@@ -13,8 +13,10 @@ public final class RunningProgram: @unchecked Sendable {
     /// Starts `name` (a product of this package) with these arguments, extra
     /// environment variables, and `stdin` written to its standard input (closed after);
     /// with a `clock`, the program reads that clock instead of the real one.
-    public init(_ name: String, _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil,
-                clock: DeviceClock? = nil) throws {
+    public init(
+        _ name: String, _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil,
+        clock: DeviceClock? = nil
+    ) throws {
         var env = ProcessInfo.processInfo.environment
         if let clock {
             try DeviceClock.requireWrapper()
@@ -71,8 +73,9 @@ public final class RunningProgram: @unchecked Sendable {
         process.waitUntilExit()
         _ = done.wait(timeout: .now() + 10)
         return lock.withLock {
-            ProcessOutcome(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                           stderr: String(decoding: errData, as: UTF8.self))
+            ProcessOutcome(
+                status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                stderr: String(decoding: errData, as: UTF8.self))
         }
     }
 }

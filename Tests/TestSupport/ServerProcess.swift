@@ -23,8 +23,10 @@ public final class ServerProcess: @unchecked Sendable {
     /// (for tests of that store's files).
     /// `clock` runs the server under libfaketime, its wall clock set there (an instance whose clock is ahead).
     /// `environment` is added to the server's; `uploadFolder: false` leaves a PostgreSQL server to choose its upload folder.
-    public init(_ arguments: [String] = ["--demo"], database: String? = nil, sqlite: Bool = false, clock: DeviceClock? = nil,
-                environment: [String: String] = [:], uploadFolder: Bool = true, before: (String) throws -> Void = { _ in }) throws {
+    public init(
+        _ arguments: [String] = ["--demo"], database: String? = nil, sqlite: Bool = false, clock: DeviceClock? = nil,
+        environment: [String: String] = [:], uploadFolder: Bool = true, before: (String) throws -> Void = { _ in }
+    ) throws {
         directory = TemporaryDirectory(prefix: "jqc-server")
         let postgresRun = ServerDatabases.usePostgres && !sqlite
         databasePath = try database ?? (postgresRun ? ServerDatabases.freshPostgres() : directory.path("server.db"))
@@ -34,7 +36,9 @@ public final class ServerProcess: @unchecked Sendable {
         try before(databasePath)
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         let process = Process()
-        let serverArguments = ["--port", "0", "--db", databasePath] + (postgres && uploadFolder ? ["--upload-dir", uploadDirectory] : []) + arguments
+        let serverArguments =
+            ["--port", "0", "--db", databasePath] + (postgres && uploadFolder ? ["--upload-dir", uploadDirectory] : [])
+            + arguments
         if let clock {
             try DeviceClock.requireWrapper()
             process.executableURL = URL(fileURLWithPath: DeviceClock.wrapper)
@@ -43,7 +47,9 @@ public final class ServerProcess: @unchecked Sendable {
         } else {
             process.executableURL = URL(fileURLWithPath: Programs.path("jqc-server"))
             process.arguments = serverArguments
-            if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new } }
+            if !environment.isEmpty {
+                process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+            }
         }
         let out = Pipe()
         process.standardOutput = out
@@ -54,7 +60,8 @@ public final class ServerProcess: @unchecked Sendable {
         _ = ServerProcess.running.withLock { $0.insert(process.processIdentifier) }
         ServerProcess.installExitHandler
         guard let line = ServerProcess.firstLine(of: out.fileHandleForReading, timeout: 60),
-              line.hasPrefix("listening on http://") else {
+            line.hasPrefix("listening on http://")
+        else {
             process.terminate()
             let err = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
             throw ServerLaunchError(message: "jqc-server did not print its address; stderr: \(err)")

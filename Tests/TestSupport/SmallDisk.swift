@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A small file system of its own (a tmpfs of a few megabytes) mounted on a
@@ -23,7 +23,10 @@ public final class SmallDisk: @unchecked Sendable {
         path = folder.url.path
         guard mount("tmpfs", path, "tmpfs", 0, "size=\(megabytes)m,mode=0700") == 0 else {
             let reason = String(cString: strerror(errno))
-            throw SmallDiskError(message: "cannot mount a \(megabytes) MB tmpfs on '\(path)' (\(reason)); the full-disk tests mount one and must run as root (as CI does)")
+            throw SmallDiskError(
+                message:
+                    "cannot mount a \(megabytes) MB tmpfs on '\(path)' (\(reason)); the full-disk tests mount one and must run as root (as CI does)"
+            )
         }
         _ = SmallDisk.mountedPaths.withLock { $0.insert(path) }
         SmallDisk.installExitHandler
@@ -47,7 +50,9 @@ public final class SmallDisk: @unchecked Sendable {
     public func fill(leaving: Int64 = 0) throws -> String {
         let file = path("filler")
         let fd = open(file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw SmallDiskError(message: "cannot create '\(file)': \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw SmallDiskError(message: "cannot create '\(file)': \(String(cString: strerror(errno)))")
+        }
         defer { close(fd) }
         let chunk = [UInt8](repeating: 0x5A, count: 4096)
         while freeBytes > leaving {

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs a command to its end with posix_spawn and waitpid, its output going
@@ -8,7 +8,9 @@ import Glibc
 /// server), which Foundation's `Process` does not always see end.
 public enum Subprocess {
     /// Runs `path` with `arguments` and extra `environment`; returns its outcome.
-    public static func run(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> ProcessOutcome {
+    public static func run(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws
+        -> ProcessOutcome
+    {
         let folder = TemporaryDirectory(prefix: "jqc-subprocess")
         let outPath = folder.path("stdout"), errPath = folder.path("stderr")
         var actions = posix_spawn_file_actions_t()

@@ -11,8 +11,12 @@ public final class Terminal: @unchecked Sendable {
         socket = "jqc-test-\(UUID().uuidString.prefix(8))"
         let exports = "unset NO_COLOR; " + environment.map { "export \($0.key)='\($0.value)'; " }.joined()
         // The tmux server forked here must not inherit a pipe we read to its end.
-        _ = try tmux(["new-session", "-d", "-s", "main", "-x", String(width), "-y", String(height), "sh -c \"\(exports)exec \(command)\""],
-                     readOutput: false)
+        _ = try tmux(
+            [
+                "new-session", "-d", "-s", "main", "-x", String(width), "-y", String(height),
+                "sh -c \"\(exports)exec \(command)\"",
+            ],
+            readOutput: false)
     }
 
     /// Types text followed by Enter.
@@ -60,7 +64,8 @@ public final class Terminal: @unchecked Sendable {
 
     /// The process id of the program running in the terminal.
     public func programID() throws -> Int32 {
-        let text = try tmux(["list-panes", "-t", "main", "-F", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = try tmux(["list-panes", "-t", "main", "-F", "#{pane_pid}"]).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         guard let pid = Int32(text) else { throw TerminalError(message: "no program in the terminal") }
         return pid
     }
@@ -73,7 +78,9 @@ public final class Terminal: @unchecked Sendable {
     /// and reaps the tmux client itself (the server it forks lives on detached).
     @discardableResult
     private func tmux(_ arguments: [String], readOutput: Bool = true) throws -> String {
-        let quoted = (["tmux", "-L", socket] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let quoted = (["tmux", "-L", socket] + arguments).map {
+            "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }
         let command = quoted.joined(separator: " ") + (readOutput ? " 2>/dev/null" : " >/dev/null 2>&1")
         guard let pipe = popen(command, "r") else {
             throw TerminalError(message: "could not run tmux")

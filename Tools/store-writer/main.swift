@@ -40,7 +40,7 @@ do {
     if try store.report(reportID) == nil {
         do {
             try store.createReport(localID: reportID, templateID: "store-writer", facilityID: "store-writer")
-        } catch where error.code == .notAllowed {
+        } catch  where error.code == .notAllowed {
             // Another writer created it first: that is the report we want.
         }
     }

@@ -8,13 +8,18 @@ import ProgramOutput
 enum AccountCommands {
     static var all: [Command] { [login, logout, whoami] }
 
-    static let login = Command(CommandSpec(
-        "login", summary: "sign in to a server; the password is asked without echo",
-        options: [.value("server", "URL", help: "the server, https://HOST or http://127.0.0.1:PORT"),
-                  .value("username", "NAME", help: "your user name"),
-                  .flag("password-stdin", help: "read the password from the first line of standard input (scripts)"),
-                  .value("cacert", "FILE", help: "trust the certificate authorities in FILE instead of the system's")],
-        discussion: "Examples:\n  jqc login --server https://qc.example.com --username dana\n  printf '%s\\n' \"$PW\" | jqc login --server URL --username dana --password-stdin")
+    static let login = Command(
+        CommandSpec(
+            "login", summary: "sign in to a server; the password is asked without echo",
+            options: [
+                .value("server", "URL", help: "the server, https://HOST or http://127.0.0.1:PORT"),
+                .value("username", "NAME", help: "your user name"),
+                .flag("password-stdin", help: "read the password from the first line of standard input (scripts)"),
+                .value("cacert", "FILE", help: "trust the certificate authorities in FILE instead of the system's"),
+            ],
+            discussion:
+                "Examples:\n  jqc login --server https://qc.example.com --username dana\n  printf '%s\\n' \"$PW\" | jqc login --server URL --username dana --password-stdin"
+        )
     ) { (inv) throws(AppError) -> CommandOutput in
         guard let server = inv.arguments.value("server"), !server.isEmpty else {
             throw AppError.usage("Give the server: 'jqc login --server URL --username NAME'.")
@@ -36,36 +41,48 @@ enum AccountCommands {
         let service = SyncService(context: inv.context, caFile: inv.arguments.value("cacert"))
         let user = try service.login(serverURL: server, username: username, password: password)
         // The display name came from the server: `identity` shows it through `oneLine`.
-        return CommandOutput(lines: ["Signed in to \(oneLine(server)) as \(user.identity)."],
-                             json: ["user": userJSON(user), "server": .string(server)], showsStatusLine: false)
+        return CommandOutput(
+            lines: ["Signed in to \(oneLine(server)) as \(user.identity)."],
+            json: ["user": userJSON(user), "server": .string(server)], showsStatusLine: false)
     }
 
-    static let logout = Command(CommandSpec(
-        "logout", summary: "sign out: revoke the session on the server (best effort) and forget it here; reports stay")
+    static let logout = Command(
+        CommandSpec(
+            "logout",
+            summary: "sign out: revoke the session on the server (best effort) and forget it here; reports stay")
     ) { (inv) throws(AppError) -> CommandOutput in
         let (signedIn, told) = try SyncService(context: inv.context).logout()
-        let line = !signedIn ? "Not signed in; nothing to do."
-            : told ? "Signed out. Reports on this device are kept."
-            : "Signed out on this device (the server could not be told). Reports on this device are kept."
-        return CommandOutput(lines: [line], json: ["signed_out": .bool(signedIn), "server_notified": .bool(told)],
-                             showsStatusLine: false)
+        let line =
+            !signedIn
+            ? "Not signed in; nothing to do."
+            : told
+                ? "Signed out. Reports on this device are kept."
+                : "Signed out on this device (the server could not be told). Reports on this device are kept."
+        return CommandOutput(
+            lines: [line], json: ["signed_out": .bool(signedIn), "server_notified": .bool(told)],
+            showsStatusLine: false)
     }
 
-    static let whoami = Command(CommandSpec(
-        "whoami", summary: "who is signed in (cached; works offline)")
+    static let whoami = Command(
+        CommandSpec(
+            "whoami", summary: "who is signed in (cached; works offline)")
     ) { (inv) throws(AppError) -> CommandOutput in
         guard let saved = try CredentialStore(profile: inv.context.profile).load() else {
-            throw AppError(code: .authRequired, "Not signed in. Sign in with 'jqc login --server URL --username NAME'.",
-                           exitCode: ExitCode.authRequired)
+            throw AppError(
+                code: .authRequired, "Not signed in. Sign in with 'jqc login --server URL --username NAME'.",
+                exitCode: ExitCode.authRequired)
         }
         let user = saved.user
-        return CommandOutput(lines: ["\(user.identity) on \(oneLine(saved.serverURL))"],
-                             json: ["user": userJSON(user), "server": .string(saved.serverURL)], showsStatusLine: false)
+        return CommandOutput(
+            lines: ["\(user.identity) on \(oneLine(saved.serverURL))"],
+            json: ["user": userJSON(user), "server": .string(saved.serverURL)], showsStatusLine: false)
     }
 
     static func userJSON(_ user: WireUser) -> JSONValue {
-        ["id": .string(user.id), "username": .string(user.username), "role": .string(user.role.rawValue),
-         "display_name": .string(user.displayName)]
+        [
+            "id": .string(user.id), "username": .string(user.username), "role": .string(user.role.rawValue),
+            "display_name": .string(user.displayName),
+        ]
     }
 }
 

@@ -8,50 +8,77 @@ import Models
 enum ConflictCommands {
     static var all: [Command] { [conflicts, diff, resolve] }
 
-    static let conflicts = Command(CommandSpec("conflicts", summary: "reports in CONFLICT: the server holds a newer revision")) { (inv) throws(AppError) -> CommandOutput in
+    static let conflicts = Command(
+        CommandSpec("conflicts", summary: "reports in CONFLICT: the server holds a newer revision")
+    ) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
         let list = try workspace.conflicts()
         let rows = list.map { r in
-            [workspace.short(r), r.templateID, r.facilityID, r.lifecycle.baseRevision.map(String.init) ?? "-",
-             r.lifecycle.conflict.map { String($0.revision) } ?? "-"]
+            [
+                workspace.short(r), r.templateID, r.facilityID, r.lifecycle.baseRevision.map(String.init) ?? "-",
+                r.lifecycle.conflict.map { String($0.revision) } ?? "-",
+            ]
         }
-        let lines = list.isEmpty ? ["No conflicts."]
+        let lines =
+            list.isEmpty
+            ? ["No conflicts."]
             : TextTable.render(["ID", "TEMPLATE", "FACILITY", "MINE ON", "SERVER AT"], rows)
-                + ["See both sides with 'jqc diff ID'; decide with 'jqc resolve ID --keep-mine | --take-server | --pick FIELD=mine|server'."]
-        return CommandOutput(lines: lines, json: ["conflicts": .array(list.map { r in
-            ["local_id": .string(r.localID.wireString), "template_id": .string(r.templateID),
-             "facility_id": .string(r.facilityID), "server_id": r.serverID.map { .string($0) } ?? .null,
-             "base_revision": r.lifecycle.baseRevision.map { .integer(Int64($0)) } ?? .null,
-             "server_revision": r.lifecycle.conflict.map { .integer(Int64($0.revision)) } ?? .null]
-        })])
+                + [
+                    "See both sides with 'jqc diff ID'; decide with 'jqc resolve ID --keep-mine | --take-server | --pick FIELD=mine|server'."
+                ]
+        return CommandOutput(
+            lines: lines,
+            json: [
+                "conflicts": .array(
+                    list.map { r in
+                        [
+                            "local_id": .string(r.localID.wireString), "template_id": .string(r.templateID),
+                            "facility_id": .string(r.facilityID), "server_id": r.serverID.map { .string($0) } ?? .null,
+                            "base_revision": r.lifecycle.baseRevision.map { .integer(Int64($0)) } ?? .null,
+                            "server_revision": r.lifecycle.conflict.map { .integer(Int64($0.revision)) } ?? .null,
+                        ]
+                    })
+            ])
     }
 
-    static let diff = Command(CommandSpec(
-        "diff", summary: "a conflicting report: this device's answers and the server's, field by field",
-        positionals: [PositionalSpec("LOCAL_ID", help: "the report in CONFLICT")])
+    static let diff = Command(
+        CommandSpec(
+            "diff", summary: "a conflicting report: this device's answers and the server's, field by field",
+            positionals: [PositionalSpec("LOCAL_ID", help: "the report in CONFLICT")])
     ) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
         let report = try workspace.report(inv.positional(0))
         let fields = try workspace.conflictFields(report)
         let lines = ConflictPresenter(workspace: workspace, style: inv.context.style).diffLines(report, fields: fields)
-        return CommandOutput(lines: lines, json: [
-            "local_id": .string(report.localID.wireString),
-            "base_revision": report.lifecycle.baseRevision.map { .integer(Int64($0)) } ?? .null,
-            "server_revision": report.lifecycle.conflict.map { .integer(Int64($0.revision)) } ?? .null,
-            "fields": .array(fields.map { f in
-                ["field_id": .string(f.field.id.rawValue), "label": .string(f.field.label), "type": .string(f.field.type),
-                 "mine": f.mine ?? .null, "server": f.server ?? .null, "differs": .bool(f.differs),
-                 "merged": f.settled.map { .string($0.rawValue) } ?? .null]
-            }),
-        ])
+        return CommandOutput(
+            lines: lines,
+            json: [
+                "local_id": .string(report.localID.wireString),
+                "base_revision": report.lifecycle.baseRevision.map { .integer(Int64($0)) } ?? .null,
+                "server_revision": report.lifecycle.conflict.map { .integer(Int64($0.revision)) } ?? .null,
+                "fields": .array(
+                    fields.map { f in
+                        [
+                            "field_id": .string(f.field.id.rawValue), "label": .string(f.field.label),
+                            "type": .string(f.field.type),
+                            "mine": f.mine ?? .null, "server": f.server ?? .null, "differs": .bool(f.differs),
+                            "merged": f.settled.map { .string($0.rawValue) } ?? .null,
+                        ]
+                    }),
+            ])
     }
 
-    static let resolve = Command(CommandSpec(
-        "resolve", summary: "decide a conflict: keep mine, take the server's, or choose per field",
-        positionals: [PositionalSpec("LOCAL_ID", help: "the report in CONFLICT")],
-        options: [.flag("keep-mine", help: "upload this device's answers on top of the server's revision"),
-                  .flag("take-server", help: "take the server's revision; this device's answers stay in its history"),
-                  .value("pick", "FIELD_ID=mine|server", repeatable: true, help: "choose a side for one field; repeat for each differing field")])
+    static let resolve = Command(
+        CommandSpec(
+            "resolve", summary: "decide a conflict: keep mine, take the server's, or choose per field",
+            positionals: [PositionalSpec("LOCAL_ID", help: "the report in CONFLICT")],
+            options: [
+                .flag("keep-mine", help: "upload this device's answers on top of the server's revision"),
+                .flag("take-server", help: "take the server's revision; this device's answers stay in its history"),
+                .value(
+                    "pick", "FIELD_ID=mine|server", repeatable: true,
+                    help: "choose a side for one field; repeat for each differing field"),
+            ])
     ) { (inv) throws(AppError) -> CommandOutput in
         let args = inv.arguments
         let picks = args.all("pick")
@@ -79,12 +106,14 @@ enum ConflictCommands {
         }
         let line = ConflictPresenter(workspace: workspace, style: inv.context.style).resolvedLine(resolved)
         let withdrawn = try workspace.withdrawnSignatures(resolving: report, resolved: resolved)
-        return CommandOutput(lines: [line] + withdrawn.map { ReportPresenter.withdrawnSignatureLine($0, report: workspace.short(resolved)) },
-                             json: [
-            "local_id": .string(resolved.localID.wireString), "state": .string(resolved.state.rawValue),
-            "base_revision": resolved.lifecycle.baseRevision.map { .integer(Int64($0)) } ?? .null,
-            "answers": resolved.answers.json,
-            "signatures_withdrawn": .array(withdrawn.map { .string($0.id.rawValue) }),
-        ])
+        return CommandOutput(
+            lines: [line]
+                + withdrawn.map { ReportPresenter.withdrawnSignatureLine($0, report: workspace.short(resolved)) },
+            json: [
+                "local_id": .string(resolved.localID.wireString), "state": .string(resolved.state.rawValue),
+                "base_revision": resolved.lifecycle.baseRevision.map { .integer(Int64($0)) } ?? .null,
+                "answers": resolved.answers.json,
+                "signatures_withdrawn": .array(withdrawn.map { .string($0.id.rawValue) }),
+            ])
     }
 }

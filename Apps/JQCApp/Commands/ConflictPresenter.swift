@@ -12,14 +12,21 @@ struct ConflictPresenter {
     /// table of every field with this device's answer and the server's.
     func diffLines(_ report: Report, fields: [ConflictField]) -> [String] {
         let rows = fields.map { f -> [String] in
-            [f.open ? "≠" : f.settled.map { $0 == .mine ? "mine" : "server" } ?? "", f.field.id.rawValue,
-             f.field.label.isEmpty ? f.field.type : f.field.label, mine(f), server(f)]
+            [
+                f.open ? "≠" : f.settled.map { $0 == .mine ? "mine" : "server" } ?? "", f.field.id.rawValue,
+                f.field.label.isEmpty ? f.field.type : f.field.label, mine(f), server(f),
+            ]
         }
         let differing = fields.filter(\.open).count
         let settled = fields.filter { $0.settled != nil }.count
-        let merged = settled == 0 ? "" : " \(settled) other\(settled == 1 ? " was" : "s were") changed on one side only and merge\(settled == 1 ? "s" : "") by itself (marked mine or server)."
-        return ["Report \(workspace.short(report)): mine is based on revision \(report.lifecycle.baseRevision.map(String.init) ?? "-"), the server is at revision \(report.lifecycle.conflict.map { String($0.revision) } ?? "-").",
-                "\(differing) field\(differing == 1 ? "" : "s") differ\(differing == 1 ? "s" : "").\(merged)", ""]
+        let merged =
+            settled == 0
+            ? ""
+            : " \(settled) other\(settled == 1 ? " was" : "s were") changed on one side only and merge\(settled == 1 ? "s" : "") by itself (marked mine or server)."
+        return [
+            "Report \(workspace.short(report)): mine is based on revision \(report.lifecycle.baseRevision.map(String.init) ?? "-"), the server is at revision \(report.lifecycle.conflict.map { String($0.revision) } ?? "-").",
+            "\(differing) field\(differing == 1 ? "" : "s") differ\(differing == 1 ? "s" : "").\(merged)", "",
+        ]
             + TextTable.render(["", "FIELD", "LABEL", "MINE", "SERVER"], rows, maxColumn: 24)
     }
 

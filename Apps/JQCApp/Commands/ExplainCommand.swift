@@ -6,11 +6,18 @@ import Models
 
 /// `jqc explain LOCAL_ID FIELD_ID`: why a field is shown, hidden, required or computed.
 enum ExplainCommand {
-    static let explain = Command(CommandSpec(
-        "explain", summary: "why a field is shown, hidden, required or calculated: its conditions as a tree with each leaf's value",
-        positionals: [PositionalSpec("LOCAL_ID", help: "the report's id or a unique prefix of it"),
-                      PositionalSpec("FIELD_ID", help: "the field to explain")],
-        discussion: "Each condition is printed as a tree: every leaf with the answer it read and whether it held.\nExample:\n  jqc explain 6f1c 12")
+    static let explain = Command(
+        CommandSpec(
+            "explain",
+            summary:
+                "why a field is shown, hidden, required or calculated: its conditions as a tree with each leaf's value",
+            positionals: [
+                PositionalSpec("LOCAL_ID", help: "the report's id or a unique prefix of it"),
+                PositionalSpec("FIELD_ID", help: "the field to explain"),
+            ],
+            discussion:
+                "Each condition is printed as a tree: every leaf with the answer it read and whether it held.\nExample:\n  jqc explain 6f1c 12"
+        )
     ) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
         let report = try workspace.report(inv.positional(0))
@@ -22,19 +29,26 @@ enum ExplainCommand {
         }
         let display = { (value: JSONValue?) in workspace.registry.display(field, value, style: inv.context.style) }
         let state = logic.evaluate(report.answers)
-        return CommandOutput(lines: lines(explanation, field: field, reason: logic.hiddenReason(field.id, in: state), display: display),
-                             json: json(explanation, field: field, report: workspace.short(report), hiddenBy: state.hiddenBy(field.id)))
+        return CommandOutput(
+            lines: lines(explanation, field: field, reason: logic.hiddenReason(field.id, in: state), display: display),
+            json: json(explanation, field: field, report: workspace.short(report), hiddenBy: state.hiddenBy(field.id)))
     }
 
-    static func lines(_ e: FieldExplanation, field: FieldDefinition, reason: String?, display: (JSONValue?) -> String) -> [String] {
+    static func lines(_ e: FieldExplanation, field: FieldDefinition, reason: String?, display: (JSONValue?) -> String)
+        -> [String]
+    {
         var out: [String] = []
         let shown = e.visible ? "shown" : "hidden by condition"
         let required = e.required ? ", required" : (e.visible ? ", not required" : "")
         // The field's id, label and type came from the template: through OneLine. The condition
         // lines and the reason quote what they read through it already; `display` keeps its colours.
-        out.append("Field '\(oneLine(field.id.rawValue))' (\(flatLine(field.displayName))), \(oneLine(field.type)): \(shown)\(required)")
+        out.append(
+            "Field '\(oneLine(field.id.rawValue))' (\(flatLine(field.displayName))), \(oneLine(field.type)): \(shown)\(required)"
+        )
         if let reason { out.append("  \(flatLine(reason))") }
-        if let unsupported = e.unsupported { out.append("  Unsupported here: \(flatLine(unsupported)); its conditions are not evaluated.") }
+        if let unsupported = e.unsupported {
+            out.append("  Unsupported here: \(flatLine(unsupported)); its conditions are not evaluated.")
+        }
         if let section = e.section {
             out.append("Section '\(oneLine(section.id.rawValue))' is shown when:")
             out += section.trace.lines(indent: "  ")
@@ -52,7 +66,8 @@ enum ExplainCommand {
             out += requiredWhen.lines(indent: "  ")
         }
         if e.calculated {
-            out.append("Calculated (calculate): now \(display(e.value))" + (e.noValueReason.map { ": \(flatLine($0))" } ?? ""))
+            out.append(
+                "Calculated (calculate): now \(display(e.value))" + (e.noValueReason.map { ": \(flatLine($0))" } ?? ""))
             for condition in e.calculateConditions {
                 out.append("  if:")
                 out += condition.lines(indent: "    ")

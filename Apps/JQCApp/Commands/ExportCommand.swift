@@ -7,33 +7,43 @@ import Models
 /// `export`: a report as JSON, CSV or one self-contained HTML page.
 enum ExportCommand {
     /// `jqc export (LOCAL_ID... | --state S | --all) --format json|csv|html [-o FILE]`.
-    static let export = Command(CommandSpec(
-        "export", summary: "export a report as JSON, CSV or a self-contained HTML page to print; or several into one CSV or JSON file",
-        positionals: [PositionalSpec("LOCAL_ID", help: "the report's id or a unique prefix of it, or a server id; several for one file",
-                                     optional: true, variadic: true)],
-        options: [.value("format", "FORMAT", values: ExportFormat.allCases.map(\.rawValue),
-                         help: "the format, by default from the -o file's extension"),
-                  .value("output", short: "o", "FILE", help: "write to FILE (atomically) instead of standard output"),
-                  .value("state", "STATE", repeatable: true, values: ReportState.allCases.map(\.rawValue),
-                         help: "every local report in this state, into one file; repeatable, or a comma list"),
-                  .flag("all", help: "every local report, into one file")],
-        discussion: """
-        Any report can be exported, whatever its state. Without -o the export alone goes to standard output.
-        JSON: the 'show --json' document plus template version, facility and area names and exported_at.
-        CSV (RFC 4180, UTF-8, CRLF): one row per form field, then one per issue, then the summary (template,
-        facility, area, state, score, verdict, counts of fields, issues and photos). Notes keep their line
-        breaks inside the quoted cell. A cell starting with = + - @, a tab or CR gets a leading ' so a spreadsheet shows it as text, never runs it.
-        HTML: one file with its photos embedded, for printing (A4). Times are the device's clock.
-        Several reports (more than one LOCAL_ID, --state or --all) go into one file, newest first: CSV is one table
-        under one header, every report's rows as above; JSON is {"reports": [...]}, each the one-report document.
-        HTML stays one report a page.
-        A server id of a report this device does not hold is read from the server (signed in, online only, as
-        'jqc show' does), exported from memory and never kept; HTML embeds the photos fetched for it.
-        Examples:
-          jqc export 3f2a --format html -o washroom.html
-          jqc export 3f2a --format csv > washroom.csv
-          jqc export --state SYNCED,PENDING -o week.csv
-        """)
+    static let export = Command(
+        CommandSpec(
+            "export",
+            summary:
+                "export a report as JSON, CSV or a self-contained HTML page to print; or several into one CSV or JSON file",
+            positionals: [
+                PositionalSpec(
+                    "LOCAL_ID", help: "the report's id or a unique prefix of it, or a server id; several for one file",
+                    optional: true, variadic: true)
+            ],
+            options: [
+                .value(
+                    "format", "FORMAT", values: ExportFormat.allCases.map(\.rawValue),
+                    help: "the format, by default from the -o file's extension"),
+                .value("output", short: "o", "FILE", help: "write to FILE (atomically) instead of standard output"),
+                .value(
+                    "state", "STATE", repeatable: true, values: ReportState.allCases.map(\.rawValue),
+                    help: "every local report in this state, into one file; repeatable, or a comma list"),
+                .flag("all", help: "every local report, into one file"),
+            ],
+            discussion: """
+                Any report can be exported, whatever its state. Without -o the export alone goes to standard output.
+                JSON: the 'show --json' document plus template version, facility and area names and exported_at.
+                CSV (RFC 4180, UTF-8, CRLF): one row per form field, then one per issue, then the summary (template,
+                facility, area, state, score, verdict, counts of fields, issues and photos). Notes keep their line
+                breaks inside the quoted cell. A cell starting with = + - @, a tab or CR gets a leading ' so a spreadsheet shows it as text, never runs it.
+                HTML: one file with its photos embedded, for printing (A4). Times are the device's clock.
+                Several reports (more than one LOCAL_ID, --state or --all) go into one file, newest first: CSV is one table
+                under one header, every report's rows as above; JSON is {"reports": [...]}, each the one-report document.
+                HTML stays one report a page.
+                A server id of a report this device does not hold is read from the server (signed in, online only, as
+                'jqc show' does), exported from memory and never kept; HTML embeds the photos fetched for it.
+                Examples:
+                  jqc export 3f2a --format html -o washroom.html
+                  jqc export 3f2a --format csv > washroom.csv
+                  jqc export --state SYNCED,PENDING -o week.csv
+                """)
     ) { (inv) throws(AppError) -> CommandOutput in
         let args = inv.arguments
         let ids = args.positionals
@@ -41,8 +51,10 @@ enum ExportCommand {
         let all = args.flag("all")
         let choices = (ids.isEmpty ? 0 : 1) + (states.isEmpty ? 0 : 1) + (all ? 1 : 0)
         guard choices == 1 else {
-            throw AppError.usage(choices == 0 ? "'export' needs a LOCAL_ID, --state STATE or --all."
-                                 : "give LOCAL_IDs, --state or --all, one of them.")
+            throw AppError.usage(
+                choices == 0
+                    ? "'export' needs a LOCAL_ID, --state STATE or --all."
+                    : "give LOCAL_IDs, --state or --all, one of them.")
         }
         let outputPath = args.value("output")
         let format: ExportFormat
@@ -55,19 +67,25 @@ enum ExportCommand {
             format = implied
         } else if let outputPath {
             let suffix = (outputPath as NSString).pathExtension
-            let told = suffix.isEmpty ? "'\(outputPath)' has no extension to tell the format from"
+            let told =
+                suffix.isEmpty
+                ? "'\(outputPath)' has no extension to tell the format from"
                 : "The format cannot be told from '.\(suffix)' ('\(outputPath)')"
-            throw AppError.usage("\(told): add --format \(ExportFormat.choices), or name the file .json, .csv or .html.")
+            throw AppError.usage(
+                "\(told): add --format \(ExportFormat.choices), or name the file .json, .csv or .html.")
         } else {
             throw AppError.usage("'export' needs --format \(ExportFormat.choices).")
         }
         if inv.context.json && outputPath == nil && format != .json {
-            throw AppError.usage("--json prints one JSON document, so a \(format.rawValue.uppercased()) export needs -o FILE; or leave out --json to get it on standard output.")
+            throw AppError.usage(
+                "--json prints one JSON document, so a \(format.rawValue.uppercased()) export needs -o FILE; or leave out --json to get it on standard output."
+            )
         }
         let target = try outputPath.map { (path) throws(AppError) in try ExportFile.target(path) }
         if ids.count != 1 {
             guard format != .html else {
-                throw AppError.usage("HTML is one report a page: export reports one at a time, or several as --format csv or json.")
+                throw AppError.usage(
+                    "HTML is one report a page: export reports one at a time, or several as --format csv or json.")
             }
             return try several(ids: ids, states: states, format: format, target: target, inv)
         }
@@ -79,19 +97,23 @@ enum ExportCommand {
         switch try ReportLookup.find(inv.positional(0), in: workspace, context: inv.context) {
         case .local(let report):
             if let target {
-                return try exported(report, as: format, to: target, in: workspace, now: inv.context.now(),
-                                    inspector: inspector(inv.context))
+                return try exported(
+                    report, as: format, to: target, in: workspace, now: inv.context.now(),
+                    inspector: inspector(inv.context))
             }
-            content = try ExportedReport(report, workspace: workspace, exportedAt: inv.context.now(), inspector: inspector(inv.context))
+            content = try ExportedReport(
+                report, workspace: workspace, exportedAt: inv.context.now(), inspector: inspector(inv.context))
             shortID = workspace.short(report)
         case .server(let fetched):
             // Only the HTML page embeds photos: they are fetched into a private folder removed after the export.
             if format == .html && !fetched.photos.isEmpty {
-                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("jqc-export-\(UUID().uuidString.lowercased())")
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "jqc-export-\(UUID().uuidString.lowercased())")
                 fetchedPhotos = folder
                 try SyncService(context: inv.context).savePhotos(of: fetched, to: folder.path)
             }
-            content = ExportedReport(fetched: fetched, workspace: workspace, exportedAt: inv.context.now(), photoFolder: fetchedPhotos)
+            content = ExportedReport(
+                fetched: fetched, workspace: workspace, exportedAt: inv.context.now(), photoFolder: fetchedPhotos)
             shortID = fetched.serverID
         }
         if let target {
@@ -110,7 +132,9 @@ enum ExportCommand {
         var states: [ReportState] = []
         for text in given.flatMap({ $0.split(separator: ",") }).map({ $0.trimmingCharacters(in: .whitespaces) }) {
             guard let state = ReportState(rawValue: text.uppercased()) else {
-                throw AppError.usage("'\(OneLine.flatten(text, lineBreak: " "))' is not a report state; use DRAFT, PENDING, SYNCED, CONFLICT or REJECTED.")
+                throw AppError.usage(
+                    "'\(OneLine.flatten(text, lineBreak: " "))' is not a report state; use DRAFT, PENDING, SYNCED, CONFLICT or REJECTED."
+                )
             }
             if !states.contains(state) { states.append(state) }
         }
@@ -119,8 +143,10 @@ enum ExportCommand {
 
     /// Several reports into one CSV table or one JSON document, each report
     /// read and written in turn (never all in memory), newest first.
-    static func several(ids: [String], states: [ReportState], format: ExportFormat, target: URL?,
-                        _ inv: Invocation) throws(AppError) -> CommandOutput {
+    static func several(
+        ids: [String], states: [ReportState], format: ExportFormat, target: URL?,
+        _ inv: Invocation
+    ) throws(AppError) -> CommandOutput {
         let workspace = try inv.workspace()
         let now = inv.context.now()
         let name = inspector(inv.context)
@@ -130,7 +156,9 @@ enum ExportCommand {
         if !ids.isEmpty {
             for id in ids {
                 guard case .local(let report) = try ReportLookup.find(id, in: workspace, context: inv.context) else {
-                    throw AppError.notFound("'\(OneLine.flatten(id, lineBreak: " "))' is a report this device does not hold; export it alone to read it from the server.")
+                    throw AppError.notFound(
+                        "'\(OneLine.flatten(id, lineBreak: " "))' is a report this device does not hold; export it alone to read it from the server."
+                    )
                 }
                 if seen.insert(report.localID).inserted { picked.append(report) }
             }
@@ -146,13 +174,16 @@ enum ExportCommand {
             case .csv:
                 try sink.write(CSVExport.line(CSVExport.header))
                 for report in reports {
-                    try sink.write(CSVExport.rows(try ExportedReport(report, workspace: workspace, exportedAt: now, inspector: name)))
+                    try sink.write(
+                        CSVExport.rows(
+                            try ExportedReport(report, workspace: workspace, exportedAt: now, inspector: name)))
                 }
             default:
                 // {"reports": [...]}: each document as the one-report export writes it, one after another.
                 try sink.write("{\"reports\": [")
                 for (index, report) in reports.enumerated() {
-                    let document = JSONExport.document(try ExportedReport(report, workspace: workspace, exportedAt: now, inspector: name))
+                    let document = JSONExport.document(
+                        try ExportedReport(report, workspace: workspace, exportedAt: now, inspector: name))
                     try sink.write((index == 0 ? "\n" : ",\n") + document.canonicalString())
                 }
                 try sink.write(reports.isEmpty ? "]}\n" : "\n]}\n")
@@ -162,14 +193,20 @@ enum ExportCommand {
         if let target {
             let bytes = try ExportFile.writeAtomically(to: target, produce)
             return CommandOutput(
-                lines: ["Exported \(count) as \(format.rawValue.uppercased()) to \(target.path) (\(ReportPresenter.bytes(bytes)))."],
-                json: ["file": .string(target.path), "format": .string(format.rawValue), "bytes": .integer(bytes),
-                       "reports": .integer(Int64(reports.count))])
+                lines: [
+                    "Exported \(count) as \(format.rawValue.uppercased()) to \(target.path) (\(ReportPresenter.bytes(bytes)))."
+                ],
+                json: [
+                    "file": .string(target.path), "format": .string(format.rawValue), "bytes": .integer(bytes),
+                    "reports": .integer(Int64(reports.count)),
+                ])
         }
         if inv.context.json {
             var documents: [JSONValue] = []
             for report in reports {
-                documents.append(JSONExport.document(try ExportedReport(report, workspace: workspace, exportedAt: now, inspector: name)))
+                documents.append(
+                    JSONExport.document(
+                        try ExportedReport(report, workspace: workspace, exportedAt: now, inspector: name)))
             }
             return CommandOutput(lines: [], json: ["reports": .array(documents)], showsStatusLine: false)
         }
@@ -178,8 +215,10 @@ enum ExportCommand {
     }
 
     /// Writes a report's export to a file, atomically, and says where; the menu exports the same way.
-    static func exported(_ report: Report, as format: ExportFormat, to target: URL, in workspace: Workspace,
-                         now: Date, inspector: String? = nil) throws(AppError) -> CommandOutput {
+    static func exported(
+        _ report: Report, as format: ExportFormat, to target: URL, in workspace: Workspace,
+        now: Date, inspector: String? = nil
+    ) throws(AppError) -> CommandOutput {
         let content = try ExportedReport(report, workspace: workspace, exportedAt: now, inspector: inspector)
         return try written(content, id: workspace.short(report), as: format, to: target)
     }
@@ -192,15 +231,21 @@ enum ExportCommand {
     }
 
     /// Writes an export to a file, atomically, and says where.
-    static func written(_ content: ExportedReport, id: String, as format: ExportFormat, to target: URL) throws(AppError) -> CommandOutput {
+    static func written(_ content: ExportedReport, id: String, as format: ExportFormat, to target: URL) throws(AppError)
+        -> CommandOutput
+    {
         let bytes = try ExportFile.writeAtomically(to: target, produce(format, content))
         return CommandOutput(
-            lines: ["Exported report \(OneLine.flatten(id, lineBreak: " ")) as \(format.rawValue.uppercased()) to \(target.path) (\(ReportPresenter.bytes(bytes)))."],
+            lines: [
+                "Exported report \(OneLine.flatten(id, lineBreak: " ")) as \(format.rawValue.uppercased()) to \(target.path) (\(ReportPresenter.bytes(bytes)))."
+            ],
             json: ["file": .string(target.path), "format": .string(format.rawValue), "bytes": .integer(bytes)])
     }
 
     /// Writes `content` in `format` to a sink.
-    private static func produce(_ format: ExportFormat, _ content: ExportedReport) -> (ExportSink) throws(AppError) -> Void {
+    private static func produce(_ format: ExportFormat, _ content: ExportedReport) -> (ExportSink) throws(AppError) ->
+        Void
+    {
         { (sink: ExportSink) throws(AppError) in
             switch format {
             case .json: try sink.write(JSONExport.text(content))

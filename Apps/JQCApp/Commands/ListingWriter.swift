@@ -34,10 +34,14 @@ final class ListingWriter {
         } else {
             if written == 0 { appendRow(["ID", "STATE", "TEMPLATE", "FACILITY", "SCORE", "REVIEW", ""]) }
             // The template's name and the ids came from the server or a file: through OneLine (the JSON keeps them exact).
-            appendRow([Self.shortID(listing.localID), listing.state, listing.templateName.map(flatLine) ?? oneLine(listing.templateID),
-                       oneLine(listing.facilityID),
-                       listing.score.map { String(Int(($0 * 100).rounded())) + "%" } ?? "-", reviewState(listing).map(Self.reviewWord) ?? "-",
-                       listing.followUpRequired ? "follow-up" : ""])
+            appendRow([
+                Self.shortID(listing.localID), listing.state,
+                listing.templateName.map(flatLine) ?? oneLine(listing.templateID),
+                oneLine(listing.facilityID),
+                listing.score.map { String(Int(($0 * 100).rounded())) + "%" } ?? "-",
+                reviewState(listing).map(Self.reviewWord) ?? "-",
+                listing.followUpRequired ? "follow-up" : "",
+            ])
         }
         written += 1
         if bytes.count >= Self.flushAt { flush() }
@@ -46,8 +50,9 @@ final class ListingWriter {
 
     /// The review state a listed report reads as (see `Workspace.reviewState(of:stored:serverHasReviews:)`).
     private func reviewState(_ listing: ReportListing) -> ReviewState? {
-        Workspace.reviewState(of: ReportState(rawValue: listing.state) ?? .draft,
-                              stored: listing.reviewState.flatMap(ReviewState.init(rawValue:)), serverHasReviews: serverHasReviews)
+        Workspace.reviewState(
+            of: ReportState(rawValue: listing.state) ?? .draft,
+            stored: listing.reviewState.flatMap(ReviewState.init(rawValue:)), serverHasReviews: serverHasReviews)
     }
 
     /// The review column's word: `awaiting`, `approved`, `returned`, `rejected`.
@@ -61,9 +66,13 @@ final class ListingWriter {
             if written == 0 { append("{\"reports\":[") }
             append("],\"total\":\(total)}\n")
         } else if written == 0 {
-            append("No reports\(state.map { " in state \($0.rawValue)" } ?? "") on this device. Start one with 'jqc start'.\n")
+            append(
+                "No reports\(state.map { " in state \($0.rawValue)" } ?? "") on this device. Start one with 'jqc start'.\n"
+            )
         } else if total > written {
-            append("Showing the newest \(written) of \(total); 'jqc list --all' lists every one, '--limit N' the newest N.\n")
+            append(
+                "Showing the newest \(written) of \(total); 'jqc list --all' lists every one, '--limit N' the newest N.\n"
+            )
         }
         flush()
     }

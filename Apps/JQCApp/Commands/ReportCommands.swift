@@ -9,13 +9,17 @@ import Storage
 enum ReportCommands {
     static var all: [Command] { [start, show, list, answer, complete, delete, reinspect, ExplainCommand.explain] }
 
-    static let start = Command(CommandSpec(
-        "start", summary: "start a new inspection (a DRAFT) from an assignment, or from a template at a facility",
-        options: [.value("assignment", "ID", help: "the assignment to answer"),
-                  .value("template", "ID", help: "the template to use"),
-                  .value("facility", "ID", help: "the facility inspected"),
-                  .value("area", "ID", help: "the area inspected (optional)")],
-        discussion: "Examples:\n  jqc start --assignment AS-1\n  jqc start --template 101 --facility F-100 --area A-101")
+    static let start = Command(
+        CommandSpec(
+            "start", summary: "start a new inspection (a DRAFT) from an assignment, or from a template at a facility",
+            options: [
+                .value("assignment", "ID", help: "the assignment to answer"),
+                .value("template", "ID", help: "the template to use"),
+                .value("facility", "ID", help: "the facility inspected"),
+                .value("area", "ID", help: "the area inspected (optional)"),
+            ],
+            discussion:
+                "Examples:\n  jqc start --assignment AS-1\n  jqc start --template 101 --facility F-100 --area A-101")
     ) { (inv) throws(AppError) -> CommandOutput in
         let args = inv.arguments
         let workspace = try inv.workspace()
@@ -34,29 +38,41 @@ enum ReportCommands {
         let id = report.localID.uuidString.lowercased()
         let template = try workspace.template(for: report)
         return CommandOutput(
-            lines: ["Started \(flatLine(template.name)) as draft \(id).",
-                    "Answer it with 'jqc run \(id)' or 'jqc answer \(id) FIELD_ID VALUE'."],
+            lines: [
+                "Started \(flatLine(template.name)) as draft \(id).",
+                "Answer it with 'jqc run \(id)' or 'jqc answer \(id) FIELD_ID VALUE'.",
+            ],
             json: ["local_id": .string(id), "state": .string(report.state.rawValue)])
     }
 
-    static let show = Command(CommandSpec(
-        "show", summary: "show a report: answers, score and its breakdown, photos, issues, state",
-        positionals: [PositionalSpec("LOCAL_ID", help: "the report's id or a unique prefix of it, or a server id")],
-        options: [.value("photos", "DIR", help: "also save the report's photos into DIR as <photo id>.jpg (DIR is made, 0700, if missing)"),
-                  .flag("history", help: "every revision of the report's answers kept on this device: number, when, what saved it, the answers that changed")],
-        discussion: """
-        A server id (R-...) of a report this device does not hold is read from the server when a profile is
-        signed in (a supervisor reads anyone's, an inspector their own): online only, shown as a local report
-        is, and never kept on this device. '--json' then adds "source": "server".
-        Exit codes: 0 shown; 3 no such report on this device or on the server; 75 offline
-        (SERVER_REPORT_REQUIRES_NETWORK); 6 sign in again.
-        """)
+    static let show = Command(
+        CommandSpec(
+            "show", summary: "show a report: answers, score and its breakdown, photos, issues, state",
+            positionals: [PositionalSpec("LOCAL_ID", help: "the report's id or a unique prefix of it, or a server id")],
+            options: [
+                .value(
+                    "photos", "DIR",
+                    help: "also save the report's photos into DIR as <photo id>.jpg (DIR is made, 0700, if missing)"),
+                .flag(
+                    "history",
+                    help:
+                        "every revision of the report's answers kept on this device: number, when, what saved it, the answers that changed"
+                ),
+            ],
+            discussion: """
+                A server id (R-...) of a report this device does not hold is read from the server when a profile is
+                signed in (a supervisor reads anyone's, an inspector their own): online only, shown as a local report
+                is, and never kept on this device. '--json' then adds "source": "server".
+                Exit codes: 0 shown; 3 no such report on this device or on the server; 75 offline
+                (SERVER_REPORT_REQUIRES_NETWORK); 6 sign in again.
+                """)
     ) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
         let folder = inv.arguments.value("photos")
         if inv.arguments.flag("history") {
             guard folder == nil else { throw AppError.usage("Give --history or --photos DIR, not both.") }
-            return try RevisionsPresenter(workspace: workspace, style: inv.context.style).output(workspace.report(inv.positional(0)))
+            return try RevisionsPresenter(workspace: workspace, style: inv.context.style).output(
+                workspace.report(inv.positional(0)))
         }
         switch try ReportLookup.find(inv.positional(0), in: workspace, context: inv.context) {
         case .local(let report):
@@ -72,12 +88,14 @@ enum ReportCommands {
         case .server(let fetched):
             let service = SyncService(context: inv.context)
             let saved = try folder.map { (folder) throws(AppError) in try service.savePhotos(of: fetched, to: folder) }
-            return ReportLookup.shown(fetched, in: workspace, style: inv.context.style, savedPhotos: saved, photoFolder: folder)
+            return ReportLookup.shown(
+                fetched, in: workspace, style: inv.context.style, savedPhotos: saved, photoFolder: folder)
         }
     }
 
     /// What `show` prints for a report; the menu's report screen shows the same.
-    static func shown(_ report: Report, in workspace: Workspace, style: TerminalStyle) throws(AppError) -> CommandOutput {
+    static func shown(_ report: Report, in workspace: Workspace, style: TerminalStyle) throws(AppError) -> CommandOutput
+    {
         let template = try? workspace.template(for: report)
         let photos = try workspace.photos(of: report)
         let issues = try workspace.issues(of: report)
@@ -87,33 +105,48 @@ enum ReportCommands {
         // Names, labels, ids and texts came from templates, the server and people: the presenter shows
         // each through OneLine as it builds a line, so the answers' colours are kept.
         guard let template, let score else {
-            let review = presenter.reviewLines(report)
-                + (report.lifecycle.review?.fieldComments ?? []).map { "  [\(oneLine($0.fieldID))] supervisor: \(flatLine($0.comment))" }
-            return CommandOutput(lines: ["Report \(report.localID.uuidString.lowercased())  \(report.state.rawValue)",
-                                         "Its template '\(oneLine(report.templateID))' is not on this device; answers are kept as they are.",
-                                         flatLine(report.answers.json.canonicalString())] + review,
-                                 json: json)
+            let review =
+                presenter.reviewLines(report)
+                + (report.lifecycle.review?.fieldComments ?? []).map {
+                    "  [\(oneLine($0.fieldID))] supervisor: \(flatLine($0.comment))"
+                }
+            return CommandOutput(
+                lines: [
+                    "Report \(report.localID.uuidString.lowercased())  \(report.state.rawValue)",
+                    "Its template '\(oneLine(report.templateID))' is not on this device; answers are kept as they are.",
+                    flatLine(report.answers.json.canonicalString()),
+                ] + review,
+                json: json)
         }
-        return CommandOutput(lines: presenter.lines(report, template: template, photos: photos, issues: issues, score: score), json: json)
+        return CommandOutput(
+            lines: presenter.lines(report, template: template, photos: photos, issues: issues, score: score), json: json
+        )
     }
 
-    static let list = Command(CommandSpec(
-        "list", summary: "local reports, newest first: the newest 30, or --limit N, or --all",
-        options: [.value("state", "STATE", values: ReportState.allCases.map(\.rawValue), help: "only reports in this state"),
-                  .value("limit", "N", help: "at most N reports (default 30)"),
-                  .flag("all", help: "every report, however many (streamed: memory stays flat)")])
+    static let list = Command(
+        CommandSpec(
+            "list", summary: "local reports, newest first: the newest 30, or --limit N, or --all",
+            options: [
+                .value(
+                    "state", "STATE", values: ReportState.allCases.map(\.rawValue), help: "only reports in this state"),
+                .value("limit", "N", help: "at most N reports (default 30)"),
+                .flag("all", help: "every report, however many (streamed: memory stays flat)"),
+            ])
     ) { (inv) throws(AppError) -> CommandOutput in
         var state: ReportState?
         if let text = inv.arguments.value("state") {
             guard let parsed = ReportState(rawValue: text.uppercased()) else {
-                throw AppError.usage("'\(text)' is not a report state; use DRAFT, PENDING, SYNCED, CONFLICT or REJECTED.")
+                throw AppError.usage(
+                    "'\(text)' is not a report state; use DRAFT, PENDING, SYNCED, CONFLICT or REJECTED.")
             }
             state = parsed
         }
         var limit: Int? = 30
         if let text = inv.arguments.value("limit") {
             guard !inv.arguments.flag("all") else { throw AppError.usage("give --limit N or --all, not both.") }
-            guard let value = Int(text), value >= 1 else { throw AppError.usage("'--limit \(text)' must be a whole number from 1.") }
+            guard let value = Int(text), value >= 1 else {
+                throw AppError.usage("'--limit \(text)' must be a whole number from 1.")
+            }
             limit = value
         } else if inv.arguments.flag("all") {
             limit = nil
@@ -126,31 +159,43 @@ enum ReportCommands {
         return CommandOutput(lines: [], json: .null)
     }
 
-    static let answer = Command(CommandSpec(
-        "answer", summary: "set one answer, typed as a person types it; saved at once",
-        positionals: [PositionalSpec("LOCAL_ID", help: "the report"), PositionalSpec("FIELD_ID", help: "the field"),
-                      PositionalSpec("VALUE", help: "the answer as typed", optional: true)],
-        options: [.value("value-json", "JSON", help: "set the contract's JSON encoding instead of typed input"),
-                  .flag("clear", help: "unset the answer"),
-                  .flag("add-row", help: "append VALUE as one more row of a table field")],
-        discussion: """
-        Typed values: a rating '4'; pass/fail 'pass', 'fail', 'n/a'; a checkbox 'yes'/'no'; an option's text or
-        number for radio and select; comma-separated options for a checkbox group; 'YYYY-MM-DD' for a date; the
-        signer's name for a signature; 'Col=value;Col=value' for a table row (repeat with --add-row).
-        """)
+    static let answer = Command(
+        CommandSpec(
+            "answer", summary: "set one answer, typed as a person types it; saved at once",
+            positionals: [
+                PositionalSpec("LOCAL_ID", help: "the report"), PositionalSpec("FIELD_ID", help: "the field"),
+                PositionalSpec("VALUE", help: "the answer as typed", optional: true),
+            ],
+            options: [
+                .value("value-json", "JSON", help: "set the contract's JSON encoding instead of typed input"),
+                .flag("clear", help: "unset the answer"),
+                .flag("add-row", help: "append VALUE as one more row of a table field"),
+            ],
+            discussion: """
+                Typed values: a rating '4'; pass/fail 'pass', 'fail', 'n/a'; a checkbox 'yes'/'no'; an option's text or
+                number for radio and select; comma-separated options for a checkbox group; 'YYYY-MM-DD' for a date; the
+                signer's name for a signature; 'Col=value;Col=value' for a table row (repeat with --add-row).
+                """)
     ) { (inv) throws(AppError) -> CommandOutput in
         let args = inv.arguments
         let value = args.positional(2)
         let modes = [value != nil, args.value("value-json") != nil, args.flag("clear")].filter { $0 }.count
         guard modes == 1 else {
-            throw AppError.usage(modes == 0 ? "'answer' needs VALUE, --value-json JSON or --clear."
-                                            : "Give only one of VALUE, --value-json JSON and --clear.")
+            throw AppError.usage(
+                modes == 0
+                    ? "'answer' needs VALUE, --value-json JSON or --clear."
+                    : "Give only one of VALUE, --value-json JSON and --clear.")
         }
         let input: AnswerInput
-        if args.flag("clear") { input = .clear }
-        else if let json = args.value("value-json") { input = .json(json) }
-        else if args.flag("add-row") { input = .addRow(value ?? "") }
-        else { input = .typed(value ?? "") }
+        if args.flag("clear") {
+            input = .clear
+        } else if let json = args.value("value-json") {
+            input = .json(json)
+        } else if args.flag("add-row") {
+            input = .addRow(value ?? "")
+        } else {
+            input = .typed(value ?? "")
+        }
         let workspace = try inv.workspace()
         let report = try workspace.report(inv.positional(0))
         let saved = try workspace.answer(report, fieldID: inv.positional(1), input: input)
@@ -159,57 +204,81 @@ enum ReportCommands {
         let shown = workspace.registry.display(field, saved.answers[field.id], style: inv.context.style)
         let withdrawn = try workspace.withdrawnSignatures(before: report, after: saved)
         return CommandOutput(
-            lines: ["\(flatLine(field.displayName)): \(shown)", "Saved. Score so far: \(ReportPresenter(workspace: workspace, style: inv.context.style).scoreText(workspace.score(saved, template: template)))"]
+            lines: [
+                "\(flatLine(field.displayName)): \(shown)",
+                "Saved. Score so far: \(ReportPresenter(workspace: workspace, style: inv.context.style).scoreText(workspace.score(saved, template: template)))",
+            ]
                 + withdrawn.map { ReportPresenter.withdrawnSignatureLine($0, report: workspace.short(saved)) },
-            json: ["local_id": .string(saved.localID.uuidString.lowercased()), "field_id": .string(field.id.rawValue),
-                   "answer": saved.answers[field.id] ?? .null, "score": saved.score.map { .double($0) } ?? .null,
-                   "state": .string(saved.state.rawValue),
-                   "signatures_withdrawn": .array(withdrawn.map { .string($0.id.rawValue) })])
+            json: [
+                "local_id": .string(saved.localID.uuidString.lowercased()), "field_id": .string(field.id.rawValue),
+                "answer": saved.answers[field.id] ?? .null, "score": saved.score.map { .double($0) } ?? .null,
+                "state": .string(saved.state.rawValue),
+                "signatures_withdrawn": .array(withdrawn.map { .string($0.id.rawValue) }),
+            ])
     }
 
-    static let complete = Command(CommandSpec(
-        "complete", summary: "mark a DRAFT or REJECTED report complete (PENDING); no network needed",
-        positionals: [PositionalSpec("LOCAL_ID", help: "the report")],
-        options: [.flag("follow-up", help: "ask for a re-inspection of this report")])
+    static let complete = Command(
+        CommandSpec(
+            "complete", summary: "mark a DRAFT or REJECTED report complete (PENDING); no network needed",
+            positionals: [PositionalSpec("LOCAL_ID", help: "the report")],
+            options: [.flag("follow-up", help: "ask for a re-inspection of this report")])
     ) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
         let report = try workspace.report(inv.positional(0))
-        return try completed(try workspace.complete(report, followUp: inv.arguments.flag("follow-up")), in: workspace, style: inv.context.style)
+        return try completed(
+            try workspace.complete(report, followUp: inv.arguments.flag("follow-up")), in: workspace,
+            style: inv.context.style)
     }
 
     /// What `complete` prints once a report is completed; the menu says the same.
-    static func completed(_ completed: Report, in workspace: Workspace, style: TerminalStyle) throws(AppError) -> CommandOutput {
+    static func completed(_ completed: Report, in workspace: Workspace, style: TerminalStyle) throws(AppError)
+        -> CommandOutput
+    {
         let template = try workspace.template(for: completed)
         let score = workspace.score(completed, template: template)
         let presenter = ReportPresenter(workspace: workspace, style: style)
-        var lines = ["Completed \(workspace.short(completed)): score \(presenter.scoreText(score)).",
-                     "It is PENDING and will upload at the next sync."]
-        if completed.followUpRequired { lines.append("Follow-up required: start it with 'jqc reinspect \(workspace.short(completed))'.") }
-        return CommandOutput(lines: lines, json: [
-            "local_id": .string(completed.localID.uuidString.lowercased()), "state": .string(completed.state.rawValue),
-            "score": score.ratio.map { .double($0) } ?? .null, "follow_up_required": .bool(completed.followUpRequired),
-            "score_breakdown": presenter.breakdownJSON(score),
-        ])
+        var lines = [
+            "Completed \(workspace.short(completed)): score \(presenter.scoreText(score)).",
+            "It is PENDING and will upload at the next sync.",
+        ]
+        if completed.followUpRequired {
+            lines.append("Follow-up required: start it with 'jqc reinspect \(workspace.short(completed))'.")
+        }
+        return CommandOutput(
+            lines: lines,
+            json: [
+                "local_id": .string(completed.localID.uuidString.lowercased()),
+                "state": .string(completed.state.rawValue),
+                "score": score.ratio.map { .double($0) } ?? .null,
+                "follow_up_required": .bool(completed.followUpRequired),
+                "score_breakdown": presenter.breakdownJSON(score),
+            ])
     }
 
-    static let delete = Command(CommandSpec(
-        "delete", summary: "delete a draft with its photos and issues (an amended draft returns to its synced answers)",
-        positionals: [PositionalSpec("LOCAL_ID", help: "the draft")],
-        options: [.flag("yes", short: "y", help: "do not ask; required when no one is at a terminal to answer")])
+    static let delete = Command(
+        CommandSpec(
+            "delete",
+            summary: "delete a draft with its photos and issues (an amended draft returns to its synced answers)",
+            positionals: [PositionalSpec("LOCAL_ID", help: "the draft")],
+            options: [.flag("yes", short: "y", help: "do not ask; required when no one is at a terminal to answer")])
     ) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
         let report = try workspace.report(inv.positional(0))
         if !inv.arguments.flag("yes") {
             guard inv.context.stdinIsTerminal, !inv.context.json else {
-                throw AppError.usage("'delete' asks before it deletes; add --yes to delete \(workspace.short(report)) without asking.")
+                throw AppError.usage(
+                    "'delete' asks before it deletes; add --yes to delete \(workspace.short(report)) without asking.")
             }
             let (photos, issues) = try workspace.attachmentCounts(of: report)
-            standardOutput.write("Delete draft \(workspace.short(report)) with \(photos) photo\(photos == 1 ? "" : "s") and \(issues) issue\(issues == 1 ? "" : "s")? [y/N] ")
+            standardOutput.write(
+                "Delete draft \(workspace.short(report)) with \(photos) photo\(photos == 1 ? "" : "s") and \(issues) issue\(issues == 1 ? "" : "s")? [y/N] "
+            )
             let answer = (readLine(strippingNewline: true) ?? "").trimmingCharacters(in: .whitespaces).lowercased()
             guard answer == "y" || answer == "yes" else {
-                return CommandOutput(lines: ["Kept \(workspace.short(report)); nothing was deleted."],
-                                     json: ["local_id": .string(report.localID.uuidString.lowercased()), "deleted": false],
-                                     exitCode: ExitCode.failure)
+                return CommandOutput(
+                    lines: ["Kept \(workspace.short(report)); nothing was deleted."],
+                    json: ["local_id": .string(report.localID.uuidString.lowercased()), "deleted": false],
+                    exitCode: ExitCode.failure)
             }
         }
         return deleted(report, leaving: try workspace.delete(report), in: workspace)
@@ -219,16 +288,21 @@ enum ReportCommands {
     static func deleted(_ report: Report, leaving after: Report?, in workspace: Workspace) -> CommandOutput {
         let id = report.localID.uuidString.lowercased()
         if let after {
-            return CommandOutput(lines: ["Discarded the amendment of \(workspace.short(report)); it is \(after.state.rawValue) with its synced answers."],
-                                 json: ["local_id": .string(id), "deleted": false, "state": .string(after.state.rawValue)])
+            return CommandOutput(
+                lines: [
+                    "Discarded the amendment of \(workspace.short(report)); it is \(after.state.rawValue) with its synced answers."
+                ],
+                json: ["local_id": .string(id), "deleted": false, "state": .string(after.state.rawValue)])
         }
-        return CommandOutput(lines: ["Deleted draft \(workspace.short(report)) with its photos and issues."],
-                             json: ["local_id": .string(id), "deleted": true])
+        return CommandOutput(
+            lines: ["Deleted draft \(workspace.short(report)) with its photos and issues."],
+            json: ["local_id": .string(id), "deleted": true])
     }
 
-    static let reinspect = Command(CommandSpec(
-        "reinspect", summary: "start a re-inspection of a completed report, pre-filled from it",
-        positionals: [PositionalSpec("LOCAL_ID", help: "the completed parent report")])
+    static let reinspect = Command(
+        CommandSpec(
+            "reinspect", summary: "start a re-inspection of a completed report, pre-filled from it",
+            positionals: [PositionalSpec("LOCAL_ID", help: "the completed parent report")])
     ) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
         let parent = try workspace.report(inv.positional(0))
@@ -239,9 +313,13 @@ enum ReportCommands {
     static func reinspected(_ child: Report, of parent: Report, in workspace: Workspace) -> CommandOutput {
         let id = child.localID.uuidString.lowercased()
         return CommandOutput(
-            lines: ["Started re-inspection \(id) of \(workspace.short(parent)), \(child.answers.values.count) answer\(child.answers.values.count == 1 ? "" : "s") copied.",
-                    "Ratings, pass/fail, photos and signatures start blank. Continue with 'jqc run \(id)'."],
-            json: ["local_id": .string(id), "parent_local_id": .string(parent.localID.uuidString.lowercased()),
-                   "copied_field_ids": .array(child.answers.answeredIDs.map { .string($0.rawValue) })])
+            lines: [
+                "Started re-inspection \(id) of \(workspace.short(parent)), \(child.answers.values.count) answer\(child.answers.values.count == 1 ? "" : "s") copied.",
+                "Ratings, pass/fail, photos and signatures start blank. Continue with 'jqc run \(id)'.",
+            ],
+            json: [
+                "local_id": .string(id), "parent_local_id": .string(parent.localID.uuidString.lowercased()),
+                "copied_field_ids": .array(child.answers.answeredIDs.map { .string($0.rawValue) }),
+            ])
     }
 }

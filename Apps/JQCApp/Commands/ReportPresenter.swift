@@ -18,11 +18,13 @@ struct ReportPresenter {
     /// Says that a signature no longer holds and how to sign again.
     static func withdrawnSignatureLine(_ field: FieldDefinition, report: String) -> String {
         let id = oneLine(field.id.rawValue)
-        return "Signature '\(id)' (\(flatLine(field.displayName))) withdrawn: the answers changed after signing. Sign again last: jqc answer \(report) \(id) NAME"
+        return
+            "Signature '\(id)' (\(flatLine(field.displayName))) withdrawn: the answers changed after signing. Sign again last: jqc answer \(report) \(id) NAME"
     }
 
     /// The `show --json` document (the fields docs/commands.md lists).
-    func json(_ report: Report, template: Template?, photos: [Photo], issues: [Issue], score: ScoreReport?) -> JSONValue {
+    func json(_ report: Report, template: Template?, photos: [Photo], issues: [Issue], score: ScoreReport?) -> JSONValue
+    {
         let hidden = template.map { hiddenFields(report, template: $0) } ?? []
         var object: [String: JSONValue] = [
             "local_id": .string(id(report.localID)),
@@ -33,14 +35,17 @@ struct ReportPresenter {
             "facility_id": .string(report.facilityID),
             "area_id": report.areaID.map { .string($0) } ?? .null,
             "assignment_id": report.assignmentID.map { .string($0) } ?? .null,
-            "answers": Self.answersKeepingHidden(report.answers, hidden: hidden.filter { id in
-                template?.schema.field(id).map { workspace.registry.resolve($0).isAnswerable } ?? false
-            }),
+            "answers": Self.answersKeepingHidden(
+                report.answers,
+                hidden: hidden.filter { id in
+                    template?.schema.field(id).map { workspace.registry.resolve($0).isAnswerable } ?? false
+                }),
             "hidden_fields": .array(hidden.map { .string($0.rawValue) }),
             "score": report.score.map { .double($0) } ?? .null,
             "base_revision": report.lifecycle.baseRevision.map { .integer(Int64($0)) } ?? .null,
             "attempt_count": .integer(Int64(report.lifecycle.attemptCount)),
-            "last_error": report.lifecycle.lastError.map { ["code": .string($0.code), "message": .string($0.message)] } ?? .null,
+            "last_error": report.lifecycle.lastError.map { ["code": .string($0.code), "message": .string($0.message)] }
+                ?? .null,
             "photos": .array(photos.map(photoJSON)),
             "issues": .array(issues.map { issueJSON($0, photos: photos) }),
             "parent_local_id": report.parentLocalID.map { .string(id($0)) } ?? .null,
@@ -55,7 +60,9 @@ struct ReportPresenter {
             object["score_breakdown"] = breakdownJSON(score)
         }
         if let conflict = report.lifecycle.conflict {
-            object["conflict"] = ["server_revision": .integer(Int64(conflict.revision)), "server_payload": conflict.payload]
+            object["conflict"] = [
+                "server_revision": .integer(Int64(conflict.revision)), "server_payload": conflict.payload,
+            ]
         }
         object["template_version"] = report.templateVersion.map { .integer(Int64($0)) } ?? .null
         object["template_version_kept"] = .bool(report.keepsTemplateVersion)
@@ -79,12 +86,15 @@ struct ReportPresenter {
         var lines: [String] = []
         let short = workspace.short(report)
         if let move = report.templateMove {
-            var line = "Moved:     from \(move.fromVersion.map { "v\($0)" } ?? "an unknown version") to v\(move.toVersion)"
+            var line =
+                "Moved:     from \(move.fromVersion.map { "v\($0)" } ?? "an unknown version") to v\(move.toVersion)"
             if move.setAside.isEmpty {
                 line += "; every answer kept"
             } else {
-                line += "; \(counted(move.setAside.count, "answer")) set aside: "
-                    + move.setAside.map { flatLine($0.reason) }.joined(separator: "; ") + " (see 'jqc show \(short) --history')"
+                line +=
+                    "; \(counted(move.setAside.count, "answer")) set aside: "
+                    + move.setAside.map { flatLine($0.reason) }.joined(separator: "; ")
+                    + " (see 'jqc show \(short) --history')"
             }
             if !move.newRequired.isEmpty {
                 line += "; new required: " + move.newRequired.map { oneLine($0.rawValue) }.joined(separator: ", ")
@@ -92,19 +102,24 @@ struct ReportPresenter {
             lines.append(line + ".")
         }
         guard report.lifecycle.isEditable, let newest = try? workspace.template(id: report.templateID),
-              newest.version > template.version else { return lines }
+            newest.version > template.version
+        else { return lines }
         if report.keepsTemplateVersion {
-            lines.append("Kept on version \(template.version) (v\(newest.version) is here); 'jqc migrate \(short)' moves it.")
+            lines.append(
+                "Kept on version \(template.version) (v\(newest.version) is here); 'jqc migrate \(short)' moves it.")
         } else {
-            lines.append("Version \(newest.version) is here: the draft moves at the next sync, or now with 'jqc migrate \(short)'.")
+            lines.append(
+                "Version \(newest.version) is here: the draft moves at the next sync, or now with 'jqc migrate \(short)'."
+            )
         }
         return lines
     }
 
     /// The review state the report reads as (nil before the server reviewed it, and from a server without reviews).
     func reviewState(_ report: Report) -> ReviewState? {
-        Workspace.reviewState(of: report.state, stored: report.lifecycle.review?.state,
-                              serverHasReviews: (try? workspace.serverHasReviews()) ?? false)
+        Workspace.reviewState(
+            of: report.state, stored: report.lifecycle.review?.state,
+            serverHasReviews: (try? workspace.serverHasReviews()) ?? false)
     }
 
     /// A review as `show --json` carries it.
@@ -112,10 +127,12 @@ struct ReportPresenter {
         [
             "state": .string(review.state.rawValue),
             "revision": .integer(Int64(review.revision)),
-            "decided_by": review.decidedBy.map { ["id": .string($0.id), "display_name": .string($0.displayName)] } ?? .null,
+            "decided_by": review.decidedBy.map { ["id": .string($0.id), "display_name": .string($0.displayName)] }
+                ?? .null,
             "decided_at": review.decidedAt.map { .string($0) } ?? .null,
             "comment": review.comment.map { .string($0) } ?? .null,
-            "field_comments": .array(review.fieldComments.map { ["field_id": .string($0.fieldID), "comment": .string($0.comment)] }),
+            "field_comments": .array(
+                review.fieldComments.map { ["field_id": .string($0.fieldID), "comment": .string($0.comment)] }),
         ]
     }
 
@@ -127,15 +144,19 @@ struct ReportPresenter {
         var decision = "Review:    \(state.phrase)"
         if let review {
             decision += " (revision \(review.revision))"
-            if let by = review.decidedBy { decision += " by \(by.displayName.isEmpty ? oneLine(by.id) : flatLine(by.displayName))" }
+            if let by = review.decidedBy {
+                decision += " by \(by.displayName.isEmpty ? oneLine(by.id) : flatLine(by.displayName))"
+            }
             if let at = review.decidedAt { decision += " at \(flatLine(at))" }
         }
         var lines = [decision]
         if let comment = review?.comment, !comment.isEmpty { lines.append("Comment:   \(flatLine(comment))") }
         if report.lifecycle.awaitsChanges {
-            lines.append(report.state == .draft
-                ? "Change what the comments ask, then 'jqc complete \(workspace.short(report))' to send it back for review."
-                : "Amend it with 'jqc amend \(workspace.short(report))', change what the comments ask, then complete it.")
+            lines.append(
+                report.state == .draft
+                    ? "Change what the comments ask, then 'jqc complete \(workspace.short(report))' to send it back for review."
+                    : "Amend it with 'jqc amend \(workspace.short(report))', change what the comments ask, then complete it."
+            )
         }
         return lines
     }
@@ -165,7 +186,8 @@ struct ReportPresenter {
             "report_local_id": .string(id(issue.reportLocalID)),
             "severity": .string(issue.severity.rawValue),
             "description": .string(issue.description),
-            "photo_local_ids": .array(photos.filter { $0.issueLocalID == issue.localID }.map { .string(id($0.localID)) }),
+            "photo_local_ids": .array(
+                photos.filter { $0.issueLocalID == issue.localID }.map { .string(id($0.localID)) }),
         ]
     }
 
@@ -176,19 +198,20 @@ struct ReportPresenter {
             "possible": .double(score.possible),
             "verdict": .string(score.verdict.rawValue),
             "critical_failures": .array(score.criticalFailures.map { .string($0.rawValue) }),
-            "fields": .array(score.fields.filter { $0.outcome != .notScoreable }.map { field in
-                [
-                    "field_id": .string(field.fieldID.rawValue),
-                    "label": .string(field.label),
-                    "type": .string(field.type),
-                    "weight": .double(field.weight),
-                    "critical": .bool(field.critical),
-                    "outcome": .string(Self.outcomeName(field)),
-                    "hidden": .bool(field.hidden),
-                    "earned": .double(field.earned),
-                    "possible": .double(field.possible),
-                ]
-            }),
+            "fields": .array(
+                score.fields.filter { $0.outcome != .notScoreable }.map { field in
+                    [
+                        "field_id": .string(field.fieldID.rawValue),
+                        "label": .string(field.label),
+                        "type": .string(field.type),
+                        "weight": .double(field.weight),
+                        "critical": .bool(field.critical),
+                        "outcome": .string(Self.outcomeName(field)),
+                        "hidden": .bool(field.hidden),
+                        "earned": .double(field.earned),
+                        "possible": .double(field.possible),
+                    ]
+                }),
         ]
     }
 
@@ -198,15 +221,24 @@ struct ReportPresenter {
         lines.append("Report \(id(report.localID))  \(report.state.rawValue)")
         lines.append("Template:  \(flatLine(template.name)) (\(oneLine(template.id)), version \(template.version))")
         lines += versionLines(report, template: template)
-        lines.append("Facility:  \(facilityName(report.facilityID))\(report.areaID.map { ", area \(areaName($0, facility: report.facilityID))" } ?? "")")
+        lines.append(
+            "Facility:  \(facilityName(report.facilityID))\(report.areaID.map { ", area \(areaName($0, facility: report.facilityID))" } ?? "")"
+        )
         if let assignment = report.assignmentID { lines.append("Assignment: \(oneLine(assignment))") }
-        if let server = report.serverID { lines.append("Server id: \(oneLine(server)) (revision \(report.lifecycle.baseRevision.map(String.init) ?? "?"))") }
+        if let server = report.serverID {
+            lines.append(
+                "Server id: \(oneLine(server)) (revision \(report.lifecycle.baseRevision.map(String.init) ?? "?"))")
+        }
         if let parent = report.parentLocalID { lines.append("Re-inspection of \(id(parent))") }
         if report.followUpRequired { lines.append("Follow-up required") }
         if !report.mergedFields.isEmpty {
-            lines.append("Merged with the server's changes: \(MergedFieldNames.phrase(report.mergedFields)) (marked 'from the server')")
+            lines.append(
+                "Merged with the server's changes: \(MergedFieldNames.phrase(report.mergedFields)) (marked 'from the server')"
+            )
         }
-        if let error = report.lifecycle.lastError { lines.append("Last error: \(flatLine(error.message)) [\(oneLine(error.code))]") }
+        if let error = report.lifecycle.lastError {
+            lines.append("Last error: \(flatLine(error.message)) [\(oneLine(error.code))]")
+        }
         lines += reviewLines(report)
         lines.append("")
         let logic = workspace.logic(template)
@@ -225,7 +257,8 @@ struct ReportPresenter {
                 continue
             }
             let shown = type.display(report.answers[field.id], for: field, style: style)
-            let calculated = (logic.isCalculated(field.id) ? "  (calculated)" : "")
+            let calculated =
+                (logic.isCalculated(field.id) ? "  (calculated)" : "")
                 + (report.mergedFields.contains(field.id.rawValue) ? "  (from the server)" : "")
             let unsupported = logic.unsupportedReason(field.id).map { "  (unsupported here: \(flatLine($0)))" } ?? ""
             // `shown` is the type's display (already one line, maybe coloured): kept as it is.
@@ -234,7 +267,8 @@ struct ReportPresenter {
         }
         // Comments on fields this template does not show (another version's, say) are not lost.
         let shownFields = Set(template.schema.fields.map(\.id))
-        for comment in report.lifecycle.review?.fieldComments ?? [] where !shownFields.contains(FieldID(comment.fieldID)) {
+        for comment in report.lifecycle.review?.fieldComments ?? []
+        where !shownFields.contains(FieldID(comment.fieldID)) {
             lines.append("  [\(oneLine(comment.fieldID))] \(arrow) supervisor: \(flatLine(comment.comment))")
         }
         lines.append("")
@@ -245,16 +279,25 @@ struct ReportPresenter {
             case .scored where !field.hidden: part = "\(Self.number(field.earned))/\(Self.number(field.possible))"
             default: part = Self.outcomeName(field).replacingOccurrences(of: "_", with: " ")
             }
-            let extras = [field.weight != 1 ? "weight \(Self.number(field.weight))" : nil, field.critical ? "critical" : nil].compactMap { $0 }
-            lines.append("  [\(oneLine(field.fieldID.rawValue))] \(flatLine(field.label.isEmpty ? field.type : field.label)): \(part)\(extras.isEmpty ? "" : " (" + extras.joined(separator: ", ") + ")")")
+            let extras = [
+                field.weight != 1 ? "weight \(Self.number(field.weight))" : nil, field.critical ? "critical" : nil,
+            ].compactMap { $0 }
+            lines.append(
+                "  [\(oneLine(field.fieldID.rawValue))] \(flatLine(field.label.isEmpty ? field.type : field.label)): \(part)\(extras.isEmpty ? "" : " (" + extras.joined(separator: ", ") + ")")"
+            )
         }
         if !photos.isEmpty {
             lines.append("")
             let total = photos.reduce(Int64(0)) { $0 + $1.byteSize }
             lines.append("Photos: \(photos.count), \(Self.bytes(total))")
             for photo in photos {
-                let target = photo.fieldID.map { "field \(oneLine($0.rawValue))" } ?? photo.issueLocalID.map { "issue \(String(id($0).prefix(8)))" } ?? "report"
-                lines.append("  \(String(id(photo.localID).prefix(8)))  \(target)  \(Self.bytes(photo.byteSize))  \(photo.uploadState.rawValue)")
+                let target =
+                    photo.fieldID.map { "field \(oneLine($0.rawValue))" } ?? photo.issueLocalID.map {
+                        "issue \(String(id($0).prefix(8)))"
+                    } ?? "report"
+                lines.append(
+                    "  \(String(id(photo.localID).prefix(8)))  \(target)  \(Self.bytes(photo.byteSize))  \(photo.uploadState.rawValue)"
+                )
             }
         }
         if !issues.isEmpty {
@@ -262,7 +305,9 @@ struct ReportPresenter {
             lines.append("Issues: \(issues.count)")
             for issue in issues {
                 let count = photos.filter { $0.issueLocalID == issue.localID }.count
-                lines.append("  \(String(id(issue.localID).prefix(8)))  \(issue.severity.rawValue.uppercased())  \(flatLine(issue.description))\(count > 0 ? "  (\(count) photo\(count == 1 ? "" : "s"))" : "")")
+                lines.append(
+                    "  \(String(id(issue.localID).prefix(8)))  \(issue.severity.rawValue.uppercased())  \(flatLine(issue.description))\(count > 0 ? "  (\(count) photo\(count == 1 ? "" : "s"))" : "")"
+                )
             }
         }
         return lines
@@ -273,7 +318,8 @@ struct ReportPresenter {
         case .notScored: return "not scored (nothing scoreable answered)"
         case .scored: return "\(score.percentText) (\(Self.number(score.earned)) of \(Self.number(score.possible)))"
         case .failedCritical:
-            return "\(score.percentText) (\(Self.number(score.earned)) of \(Self.number(score.possible))), FAILED: critical field\(score.criticalFailures.count == 1 ? "" : "s") \(score.criticalFailures.map { oneLine($0.rawValue) }.joined(separator: ", ")) failed"
+            return
+                "\(score.percentText) (\(Self.number(score.earned)) of \(Self.number(score.possible))), FAILED: critical field\(score.criticalFailures.count == 1 ? "" : "s") \(score.criticalFailures.map { oneLine($0.rawValue) }.joined(separator: ", ")) failed"
         }
     }
 
@@ -284,7 +330,8 @@ struct ReportPresenter {
 
     /// An area's name and id as `show` prints them, each through `OneLine`.
     func areaName(_ areaID: String, facility: String) -> String {
-        workspace.areaName(areaID, facilityID: facility).map { "\(flatLine($0)) (\(oneLine(areaID)))" } ?? oneLine(areaID)
+        workspace.areaName(areaID, facilityID: facility).map { "\(flatLine($0)) (\(oneLine(areaID)))" }
+            ?? oneLine(areaID)
     }
 
     /// A field as a line names it: `[id] label`, both from the template, through `OneLine`.

@@ -12,27 +12,32 @@ import Sync
 enum ReviewCommands {
     static var all: [Command] { [list, show, approve, returnToInspector, reject] }
 
-    static let onlineNote = "Online only: offline it says so in one line and exits 75 (REVIEW_REQUIRES_NETWORK); 6 sign in again."
+    static let onlineNote =
+        "Online only: offline it says so in one line and exits 75 (REVIEW_REQUIRES_NETWORK); 6 sign in again."
 
-    static let list = Command(CommandSpec(
-        "review list", summary: "supervisors: the review queue on the server, newest first (online only)",
-        options: [.value("state", "STATE", help: "awaiting_review (default), approved, returned or rejected"),
-                  .value("facility", "ID", help: "only reports of this facility"),
-                  .value("inspector", "ID", help: "only this inspector's reports (a user id, as in 'jqc rollup --json')"),
-                  .value("limit", "N", help: "how many to show, 1-100 (default 30)")],
-        discussion: """
-        Completed reports whose current revision is in the review state asked for. Supervisors and admins see
-        everyone's; an inspector sees their own. Decide with 'jqc review approve|return|reject SERVER_ID'.
-        Examples:
-          jqc review list
-          jqc review list --state returned --facility F-100
-        Exit codes: 0 shown; 2 a bad option.
-        \(onlineNote)
-        """)
+    static let list = Command(
+        CommandSpec(
+            "review list", summary: "supervisors: the review queue on the server, newest first (online only)",
+            options: [
+                .value("state", "STATE", help: "awaiting_review (default), approved, returned or rejected"),
+                .value("facility", "ID", help: "only reports of this facility"),
+                .value("inspector", "ID", help: "only this inspector's reports (a user id, as in 'jqc rollup --json')"),
+                .value("limit", "N", help: "how many to show, 1-100 (default 30)"),
+            ],
+            discussion: """
+                Completed reports whose current revision is in the review state asked for. Supervisors and admins see
+                everyone's; an inspector sees their own. Decide with 'jqc review approve|return|reject SERVER_ID'.
+                Examples:
+                  jqc review list
+                  jqc review list --state returned --facility F-100
+                Exit codes: 0 shown; 2 a bad option.
+                \(onlineNote)
+                """)
     ) { (inv) throws(AppError) -> CommandOutput in
         let state = try reviewState(inv.arguments.value("state"))
         let limit = try HistoryCommands.number(inv, "limit", default: 30, range: 1...100)
-        let filter = ReviewQueueFilter(state: state, facilityID: try id(inv, "facility"), inspectorID: try id(inv, "inspector"))
+        let filter = ReviewQueueFilter(
+            state: state, facilityID: try id(inv, "facility"), inspectorID: try id(inv, "inspector"))
         let page = try SyncService(context: inv.context).reviewQueue(filter, limit: limit)
         let workspace = try? inv.context.workspace()
         let rows = page.items.map { item -> [String] in
@@ -45,7 +50,8 @@ enum ReviewCommands {
             let review: String = item.reviewState.map { label($0) } ?? "-"
             // Text from the server reaches the terminal only through OneLine.
             // The server id is never cut (it is what the next command takes); the other columns are.
-            return [item.serverID] + [template, facility, inspector, completed, score, revision, review].map(cut)
+            return [item.serverID]
+                + [template, facility, inspector, completed, score, revision, review].map(cut)
                 .map { OneLine.flatten($0, lineBreak: " ") }
         }
         let what = label(state)
@@ -54,29 +60,34 @@ enum ReviewCommands {
         if page.items.isEmpty {
             lines = [narrowed ? "No reports \(what) match these filters." : "No reports \(what)."]
         } else {
-            lines = TextTable.render(["SERVER ID", "TEMPLATE", "FACILITY", "INSPECTOR", "COMPLETED", "SCORE", "REVISION", "REVIEW"],
-                                     rows, maxColumn: Int.max)
-            lines.append(page.items.count < page.total
-                         ? "\(page.items.count) of \(page.total) \(what); show more with --limit (up to 100) or narrow with --facility and --inspector."
-                         : "\(page.total) \(what).")
+            lines = TextTable.render(
+                ["SERVER ID", "TEMPLATE", "FACILITY", "INSPECTOR", "COMPLETED", "SCORE", "REVISION", "REVIEW"],
+                rows, maxColumn: Int.max)
+            lines.append(
+                page.items.count < page.total
+                    ? "\(page.items.count) of \(page.total) \(what); show more with --limit (up to 100) or narrow with --facility and --inspector."
+                    : "\(page.total) \(what).")
             if page.items.contains(where: { $0.reviewState == nil }) {
-                lines.append("This server keeps no reviews (it is older than contract 1.1): these are all its completed reports.")
+                lines.append(
+                    "This server keeps no reviews (it is older than contract 1.1): these are all its completed reports."
+                )
             }
         }
         return CommandOutput(lines: lines, json: HistoryCommands.encoded(page), showsStatusLine: false)
     }
 
-    static let show = Command(CommandSpec(
-        "review show", summary: "a report as the server holds it, its review and its events (online only)",
-        positionals: [PositionalSpec("SERVER_ID", help: "the report's server id, as 'jqc review list' shows it")],
-        discussion: """
-        The answers, score, issues and photos as 'jqc show SERVER_ID' shows them, then the review of the current
-        revision (its state, who decided, the comment and the comments on fields) and the report's events, oldest
-        first: who uploaded, amended, approved, returned or rejected which revision, and when (server time).
-        '--json' is the 'jqc show --json' document with "revision", "review" and "events" as the server sends them.
-        Exit codes: 0 shown; 3 no such report on the server for this account.
-        \(onlineNote)
-        """)
+    static let show = Command(
+        CommandSpec(
+            "review show", summary: "a report as the server holds it, its review and its events (online only)",
+            positionals: [PositionalSpec("SERVER_ID", help: "the report's server id, as 'jqc review list' shows it")],
+            discussion: """
+                The answers, score, issues and photos as 'jqc show SERVER_ID' shows them, then the review of the current
+                revision (its state, who decided, the comment and the comments on fields) and the report's events, oldest
+                first: who uploaded, amended, approved, returned or rejected which revision, and when (server time).
+                '--json' is the 'jqc show --json' document with "revision", "review" and "events" as the server sends them.
+                Exit codes: 0 shown; 3 no such report on the server for this account.
+                \(onlineNote)
+                """)
     ) { (inv) throws(AppError) -> CommandOutput in
         let serverID = try serverID(inv)
         let workspace = try inv.workspace()
@@ -85,8 +96,11 @@ enum ReviewCommands {
         // A server that sends no review is older than contract 1.1: it has no events route either.
         let events = reviewed.review == nil ? nil : try service.reportEvents(serverID)
         var output = ReportLookup.shown(reviewed.fetched, in: workspace, style: inv.context.style)
-        let presenter = ReviewPresenter(workspace: workspace, style: inv.context.style, template: try? workspace.template(for: reviewed.fetched.report))
-        output.lines += [""] + presenter.reviewLines(reviewed.review, serverID: serverID) + [""] + presenter.eventLines(events)
+        let presenter = ReviewPresenter(
+            workspace: workspace, style: inv.context.style,
+            template: try? workspace.template(for: reviewed.fetched.report))
+        output.lines +=
+            [""] + presenter.reviewLines(reviewed.review, serverID: serverID) + [""] + presenter.eventLines(events)
         var json = output.json.objectValue ?? [:]
         json["revision"] = .integer(Int64(reviewed.revision))
         json["review"] = reviewed.review.map(HistoryCommands.encoded) ?? .null
@@ -96,37 +110,51 @@ enum ReviewCommands {
         return output
     }
 
-    static let approve = Command(CommandSpec(
-        "review approve", summary: "supervisors: approve a report's revision (online only)",
-        positionals: [PositionalSpec("SERVER_ID", help: "the report's server id")],
-        options: [revisionOption, .value("comment", "TEXT", help: "a comment for the inspector (optional)")],
-        discussion: decisionDiscussion("approve", example: "jqc review approve R-8f2c --comment 'Spotless, thank you'"))
+    static let approve = Command(
+        CommandSpec(
+            "review approve", summary: "supervisors: approve a report's revision (online only)",
+            positionals: [PositionalSpec("SERVER_ID", help: "the report's server id")],
+            options: [revisionOption, .value("comment", "TEXT", help: "a comment for the inspector (optional)")],
+            discussion: decisionDiscussion(
+                "approve", example: "jqc review approve R-8f2c --comment 'Spotless, thank you'"))
     ) { (inv) throws(AppError) -> CommandOutput in
         try decide(.approve, inv)
     }
 
-    static let returnToInspector = Command(CommandSpec(
-        "review return", summary: "supervisors: send a report back to its inspector for changes (online only)",
-        positionals: [PositionalSpec("SERVER_ID", help: "the report's server id")],
-        options: [revisionOption, .value("comment", "TEXT", help: "what to change (this or at least one --field)"), fieldOption],
-        discussion: decisionDiscussion("return", example: "jqc review return R-8f2c --comment 'Photos too dark' --field 14='Retake in daylight'"))
+    static let returnToInspector = Command(
+        CommandSpec(
+            "review return", summary: "supervisors: send a report back to its inspector for changes (online only)",
+            positionals: [PositionalSpec("SERVER_ID", help: "the report's server id")],
+            options: [
+                revisionOption, .value("comment", "TEXT", help: "what to change (this or at least one --field)"),
+                fieldOption,
+            ],
+            discussion: decisionDiscussion(
+                "return",
+                example: "jqc review return R-8f2c --comment 'Photos too dark' --field 14='Retake in daylight'"))
     ) { (inv) throws(AppError) -> CommandOutput in
         try decide(.return, inv)
     }
 
-    static let reject = Command(CommandSpec(
-        "review reject", summary: "supervisors: reject a report's revision (online only)",
-        positionals: [PositionalSpec("SERVER_ID", help: "the report's server id")],
-        options: [revisionOption, .value("comment", "TEXT", help: "why (this or at least one --field)"), fieldOption],
-        discussion: decisionDiscussion("reject", example: "jqc review reject R-8f2c --comment 'Wrong site: this is F-200'"))
+    static let reject = Command(
+        CommandSpec(
+            "review reject", summary: "supervisors: reject a report's revision (online only)",
+            positionals: [PositionalSpec("SERVER_ID", help: "the report's server id")],
+            options: [
+                revisionOption, .value("comment", "TEXT", help: "why (this or at least one --field)"), fieldOption,
+            ],
+            discussion: decisionDiscussion(
+                "reject", example: "jqc review reject R-8f2c --comment 'Wrong site: this is F-200'"))
     ) { (inv) throws(AppError) -> CommandOutput in
         try decide(.reject, inv)
     }
 
     static let revisionOption = OptionSpec.value(
-        "revision", "N", help: "the revision you looked at (default: the current one, fetched first); a stale one is refused")
+        "revision", "N",
+        help: "the revision you looked at (default: the current one, fetched first); a stale one is refused")
     static let fieldOption = OptionSpec.value(
-        "field", "FIELD_ID=TEXT", repeatable: true, help: "a comment on one field of the report's template (repeatable)")
+        "field", "FIELD_ID=TEXT", repeatable: true, help: "a comment on one field of the report's template (repeatable)"
+    )
 
     static func decisionDiscussion(_ verb: String, example: String) -> String {
         """
@@ -152,32 +180,39 @@ enum ReviewCommands {
         let fieldComments = try fields(inv)
         let pinned = try revision(inv)
         if decision != .approve && comment == nil && fieldComments.isEmpty {
-            throw AppError.usage("'review \(decision.rawValue)' needs --comment TEXT or at least one --field FIELD_ID=TEXT saying why.")
+            throw AppError.usage(
+                "'review \(decision.rawValue)' needs --comment TEXT or at least one --field FIELD_ID=TEXT saying why.")
         }
         let workspace = try inv.workspace()
         let service = SyncService(context: inv.context)
         let current = try service.reviewedReport(serverID)
         guard current.review != nil else {
-            throw AppError.blocked(.reviewUnsupported,
-                                   "The server keeps no reviews of reports (it is older than contract 1.1), so report '\(serverID)' cannot be decided on; nothing was sent.")
+            throw AppError.blocked(
+                .reviewUnsupported,
+                "The server keeps no reviews of reports (it is older than contract 1.1), so report '\(serverID)' cannot be decided on; nothing was sent."
+            )
         }
         let template = try? workspace.template(for: current.fetched.report)
         if let template, current.templateVersion == nil || current.templateVersion == template.version {
             let unknown = fieldComments.map(\.fieldID).filter { template.schema.field(FieldID($0)) == nil }
             if !unknown.isEmpty {
-                let ids = template.schema.fields.filter { workspace.registry.resolve($0).isAnswerable }.map(\.id.rawValue)
-                throw AppError.validation("Template '\(OneLine.flatten(template.name, lineBreak: " "))' has no field \(unknown.map { OneLine.quote($0) }.joined(separator: ", ")); its fields: \(ids.joined(separator: ", ")). Nothing was sent.",
-                                          code: .reviewInvalid)
+                let ids = template.schema.fields.filter { workspace.registry.resolve($0).isAnswerable }.map(
+                    \.id.rawValue)
+                throw AppError.validation(
+                    "Template '\(OneLine.flatten(template.name, lineBreak: " "))' has no field \(unknown.map { OneLine.quote($0) }.joined(separator: ", ")); its fields: \(ids.joined(separator: ", ")). Nothing was sent.",
+                    code: .reviewInvalid)
             }
         }
         let decided = pinned ?? current.revision
-        let request = ReviewRequest(decision: decision, revision: decided, comment: comment,
-                                    fieldComments: fieldComments.isEmpty ? nil : fieldComments)
+        let request = ReviewRequest(
+            decision: decision, revision: decided, comment: comment,
+            fieldComments: fieldComments.isEmpty ? nil : fieldComments)
         let presenter = ReviewPresenter(workspace: workspace, style: inv.context.style, template: template)
         switch try service.decide(serverID, request) {
         case .decided(let review):
-            return CommandOutput(lines: [presenter.decidedLine(review, decision: decision, report: current)],
-                                 json: ["review": HistoryCommands.encoded(review)], showsStatusLine: false)
+            return CommandOutput(
+                lines: [presenter.decidedLine(review, decision: decision, report: current)],
+                json: ["review": HistoryCommands.encoded(review)], showsStatusLine: false)
         case .stale(let review, _):
             return stale(serverID, decided: decided, currentReview: review, service: service, presenter: presenter)
         }
@@ -185,17 +220,21 @@ enum ReviewCommands {
 
     /// The refusal of a stale revision: one line naming the current revision,
     /// then what changed from the revision decided on (exit 7).
-    static func stale(_ serverID: String, decided: Int, currentReview: WireReview?, service: SyncService,
-                      presenter: ReviewPresenter) -> CommandOutput {
+    static func stale(
+        _ serverID: String, decided: Int, currentReview: WireReview?, service: SyncService,
+        presenter: ReviewPresenter
+    ) -> CommandOutput {
         // The report as it is now, and as it was when decided on; either may fail (the connection went): the line still stands.
         let now = try? service.reviewedReport(serverID, revision: currentReview?.revision)
         let currentRevision = currentReview?.revision ?? now?.revision
         let before = try? service.reviewedReport(serverID, revision: decided)
         let headline: String
         if let currentRevision, currentRevision < decided {
-            headline = "Report \(serverID) has no revision \(decided): revision \(currentRevision) is current; nothing was recorded. Look at it with 'jqc review show \(serverID)' and decide on revision \(currentRevision)."
+            headline =
+                "Report \(serverID) has no revision \(decided): revision \(currentRevision) is current; nothing was recorded. Look at it with 'jqc review show \(serverID)' and decide on revision \(currentRevision)."
         } else {
-            headline = "Report \(serverID) changed: revision \(currentRevision.map(String.init) ?? "newer than \(decided)") is current, not revision \(decided); nothing was recorded. Look again with 'jqc review show \(serverID)' and decide on the current revision."
+            headline =
+                "Report \(serverID) changed: revision \(currentRevision.map(String.init) ?? "newer than \(decided)") is current, not revision \(decided); nothing was recorded. Look again with 'jqc review show \(serverID)' and decide on the current revision."
         }
         var lines = [headline]
         var json: [String: JSONValue] = [
@@ -210,10 +249,13 @@ enum ReviewCommands {
             lines += presenter.changeLines(changes, from: decided, to: now.revision)
             json["changes"] = .array(changes.map(\.json))
         } else if let currentRevision, currentRevision > decided {
-            lines.append("The server does not show earlier revisions, so what changed cannot be listed; revision \(currentRevision) is current.")
+            lines.append(
+                "The server does not show earlier revisions, so what changed cannot be listed; revision \(currentRevision) is current."
+            )
         }
-        return CommandOutput(lines: lines.map { OneLine.flatten($0, lineBreak: " ") }, json: .object(json),
-                             showsStatusLine: false, exitCode: ExitCode.conflict)
+        return CommandOutput(
+            lines: lines.map { OneLine.flatten($0, lineBreak: " ") }, json: .object(json),
+            showsStatusLine: false, exitCode: ExitCode.conflict)
     }
 
     // MARK: - Options
@@ -229,7 +271,9 @@ enum ReviewCommands {
     static func reviewState(_ text: String?) throws(AppError) -> ReviewState {
         guard let text else { return .awaitingReview }
         guard let state = ReviewState(rawValue: text.trimmingCharacters(in: .whitespaces).lowercased()) else {
-            throw AppError.usage("--state takes \(ReviewState.allCases.map(\.rawValue).joined(separator: ", ")); got \(OneLine.quote(text)).")
+            throw AppError.usage(
+                "--state takes \(ReviewState.allCases.map(\.rawValue).joined(separator: ", ")); got \(OneLine.quote(text))."
+            )
         }
         return state
     }
@@ -258,7 +302,9 @@ enum ReviewCommands {
             let id = parts.first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
             let text = parts.count == 2 ? parts[1].trimmingCharacters(in: .whitespacesAndNewlines) : ""
             guard !id.isEmpty, !text.isEmpty else {
-                throw AppError.usage("--field takes FIELD_ID=TEXT, such as --field 14='Retake in daylight'; got \(OneLine.quote(given)).")
+                throw AppError.usage(
+                    "--field takes FIELD_ID=TEXT, such as --field 14='Retake in daylight'; got \(OneLine.quote(given))."
+                )
             }
             comments.append(FieldComment(fieldID: id, comment: text))
         }

@@ -32,7 +32,9 @@ struct ReviewPresenter {
         guard let review else { return ["Review: this server keeps no reviews (it is older than contract 1.1)."] }
         var lines: [String]
         if review.state == .awaitingReview {
-            lines = ["Review: awaiting review (revision \(review.revision)). Decide with 'jqc review approve|return|reject \(serverID)'."]
+            lines = [
+                "Review: awaiting review (revision \(review.revision)). Decide with 'jqc review approve|return|reject \(serverID)'."
+            ]
         } else {
             let by = review.decidedBy.map { " by \(person($0))" } ?? ""
             let at = review.decidedAt.map { " at \($0)" } ?? ""
@@ -59,16 +61,23 @@ struct ReviewPresenter {
     /// What a recorded decision says.
     func decidedLine(_ review: WireReview, decision: ReviewDecision, report: ReviewedServerReport) -> String {
         let fetched = report.fetched.report
-        let what = "\(workspace.templateName(fetched.templateID) ?? fetched.templateID) at \(workspace.facilityName(fetched.facilityID) ?? fetched.facilityID)"
-        let comments = (review.comment.map { _ in ["a comment"] } ?? [])
-            + (review.fieldComments.isEmpty ? [] : ["\(review.fieldComments.count) field comment\(review.fieldComments.count == 1 ? "" : "s")"])
+        let what =
+            "\(workspace.templateName(fetched.templateID) ?? fetched.templateID) at \(workspace.facilityName(fetched.facilityID) ?? fetched.facilityID)"
+        let comments =
+            (review.comment.map { _ in ["a comment"] } ?? [])
+            + (review.fieldComments.isEmpty
+                ? [] : ["\(review.fieldComments.count) field comment\(review.fieldComments.count == 1 ? "" : "s")"])
         let with = comments.isEmpty ? "" : " with \(comments.joined(separator: " and "))"
-        let verb = switch decision {
-        case .approve: "Approved"
-        case .return: "Returned"
-        case .reject: "Rejected"
-        }
-        let followUp = decision == .return ? " The inspector sees it at their next sync and can amend the report." : " The inspector sees it at their next sync."
+        let verb =
+            switch decision {
+            case .approve: "Approved"
+            case .return: "Returned"
+            case .reject: "Rejected"
+            }
+        let followUp =
+            decision == .return
+            ? " The inspector sees it at their next sync and can amend the report."
+            : " The inspector sees it at their next sync."
         return flat("\(verb) revision \(review.revision) of report \(review.serverID) (\(what))\(with).\(followUp)")
     }
 
@@ -81,30 +90,41 @@ struct ReviewPresenter {
             seen.insert(field.id)
             let (old, new) = (before.answers[field.id], after.answers[field.id])
             guard old != new else { continue }
-            changes.append(Change(fieldID: field.id.rawValue, label: field.displayName, before: old, after: new,
-                                  shownBefore: workspace.registry.display(field, old, style: style),
-                                  shownAfter: workspace.registry.display(field, new, style: style)))
+            changes.append(
+                Change(
+                    fieldID: field.id.rawValue, label: field.displayName, before: old, after: new,
+                    shownBefore: workspace.registry.display(field, old, style: style),
+                    shownAfter: workspace.registry.display(field, new, style: style)))
         }
         let others = Set(before.answers.answeredIDs + after.answers.answeredIDs).subtracting(seen).sorted()
         for id in others {
             let (old, new) = (before.answers[id], after.answers[id])
             guard old != new else { continue }
-            changes.append(Change(fieldID: id.rawValue, label: "field \(id.rawValue)", before: old, after: new,
-                                  shownBefore: old?.canonicalString() ?? "-", shownAfter: new?.canonicalString() ?? "-"))
+            changes.append(
+                Change(
+                    fieldID: id.rawValue, label: "field \(id.rawValue)", before: old, after: new,
+                    shownBefore: old?.canonicalString() ?? "-", shownAfter: new?.canonicalString() ?? "-"))
         }
         if before.followUpRequired != after.followUpRequired {
-            changes.append(Change(fieldID: "follow_up_required", label: "Follow-up required",
-                                  before: .bool(before.followUpRequired), after: .bool(after.followUpRequired),
-                                  shownBefore: before.followUpRequired ? "yes" : "no", shownAfter: after.followUpRequired ? "yes" : "no"))
+            changes.append(
+                Change(
+                    fieldID: "follow_up_required", label: "Follow-up required",
+                    before: .bool(before.followUpRequired), after: .bool(after.followUpRequired),
+                    shownBefore: before.followUpRequired ? "yes" : "no",
+                    shownAfter: after.followUpRequired ? "yes" : "no"))
         }
         return changes
     }
 
     /// The changes as a table under a line naming both revisions.
     func changeLines(_ changes: [Change], from old: Int, to new: Int) -> [String] {
-        guard !changes.isEmpty else { return ["Revision \(new) has the same answers as revision \(old) (its issues or photos may differ)."] }
+        guard !changes.isEmpty else {
+            return ["Revision \(new) has the same answers as revision \(old) (its issues or photos may differ)."]
+        }
         let rows = changes.map { [$0.fieldID, $0.label, $0.shownBefore, $0.shownAfter].map(flat) }
-        return ["What changed from revision \(old) to revision \(new) (\(changes.count) field\(changes.count == 1 ? "" : "s")):"]
+        return [
+            "What changed from revision \(old) to revision \(new) (\(changes.count) field\(changes.count == 1 ? "" : "s")):"
+        ]
             + TextTable.render(["FIELD", "LABEL", "REVISION \(old)", "REVISION \(new)"], rows, maxColumn: 28)
     }
 

@@ -7,19 +7,24 @@ import ProgramOutput
 
 /// `jqc run`: the interactive step-by-step form runner.
 enum RunCommand {
-    static let run = Command(CommandSpec(
-        "run", summary: "answer a report field by field in the terminal; every answer is saved at once",
-        positionals: [PositionalSpec("LOCAL_ID", help: "the report (DRAFT or REJECTED)")],
-        discussion: "On a terminal or with answers piped in, one per line. /help inside lists the commands (back, skip, jump, clear, done, quit).")
+    static let run = Command(
+        CommandSpec(
+            "run", summary: "answer a report field by field in the terminal; every answer is saved at once",
+            positionals: [PositionalSpec("LOCAL_ID", help: "the report (DRAFT or REJECTED)")],
+            discussion:
+                "On a terminal or with answers piped in, one per line. /help inside lists the commands (back, skip, jump, clear, done, quit)."
+        )
     ) { (inv) throws(AppError) -> CommandOutput in
         if inv.context.json {
-            throw AppError.usage("'run' is interactive and has no --json form; use 'answer', 'show' and 'complete' in scripts.")
+            throw AppError.usage(
+                "'run' is interactive and has no --json form; use 'answer', 'show' and 'complete' in scripts.")
         }
         let workspace = try inv.workspace()
         let report = try workspace.report(inv.positional(0))
         let echoed = inv.context.stdinIsTerminal
         // Ctrl-C: every answer was saved when it was typed; say so, and how to go on.
-        let interrupt = InterruptExit("\nInterrupted: every answer typed so far is saved. Continue with 'jqc run \(workspace.short(report))'.")
+        let interrupt = InterruptExit(
+            "\nInterrupted: every answer typed so far is saved. Continue with 'jqc run \(workspace.short(report))'.")
         defer { withExtendedLifetime(interrupt) {} }
         let reader = LineReader(writePrompt: { standardOutput.write($0) })
         let session = try RunSession(

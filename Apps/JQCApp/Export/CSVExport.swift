@@ -28,9 +28,11 @@ import Scoring
 /// cell gets a leading `'`, which spreadsheets show as text. A negative number
 /// therefore reads `'-2`.
 enum CSVExport {
-    static let header = ["report_id", "server_id", "state", "template", "facility", "area", "report_score", "verdict",
-                         "follow_up_required", "row", "field_id", "label", "type", "required", "answer", "score_outcome",
-                         "earned", "possible", "issue_id", "severity", "description", "photos"]
+    static let header = [
+        "report_id", "server_id", "state", "template", "facility", "area", "report_score", "verdict",
+        "follow_up_required", "row", "field_id", "label", "type", "required", "answer", "score_outcome",
+        "earned", "possible", "issue_id", "severity", "description", "photos",
+    ]
 
     /// The whole CSV document.
     static func text(_ content: ExportedReport) -> String {
@@ -46,9 +48,12 @@ enum CSVExport {
             rows.append(report + ["field"] + field + ["", "", "", photos > 0 ? String(photos) : ""])
         }
         for issue in content.issues {
-            rows.append(report + ["issue"] + Array(repeating: "", count: 8)
-                        + [issue.localID.uuidString.lowercased(), issue.severity.rawValue, kept(issue.description),
-                           String(content.photos(ofIssue: issue).count)])
+            rows.append(
+                report + ["issue"] + Array(repeating: "", count: 8)
+                    + [
+                        issue.localID.uuidString.lowercased(), issue.severity.rawValue, kept(issue.description),
+                        String(content.photos(ofIssue: issue).count),
+                    ])
         }
         for (name, value, earned, possible) in summary(content) {
             rows.append(report + ["summary", "", name, "", "", value, "", earned, possible, "", "", "", ""])
@@ -63,7 +68,9 @@ enum CSVExport {
         var answerable = report.answers.answeredIDs.count
         var answered = answerable
         if let template = content.template {
-            let shown = template.schema.fields.filter { content.registry.resolve($0).isAnswerable && !content.hidden.contains($0.id) }
+            let shown = template.schema.fields.filter {
+                content.registry.resolve($0).isAnswerable && !content.hidden.contains($0.id)
+            }
             answerable = shown.count
             answered = shown.filter { report.answers[$0.id] != nil }.count
         }
@@ -116,8 +123,10 @@ enum CSVExport {
             let hidden = content.hidden.contains(field.id)
             return [
                 field.id.rawValue, field.label, field.type, field.required ? "true" : "false",
-                hidden ? ReportPresenter.hiddenText : (type.isAnswerable ? answerText(answer, of: type, for: field) : ""),
-                hidden ? "hidden_by_condition" : (contribution.map { ReportPresenter.outcomeName($0) } ?? "not_scoreable"),
+                hidden
+                    ? ReportPresenter.hiddenText : (type.isAnswerable ? answerText(answer, of: type, for: field) : ""),
+                hidden
+                    ? "hidden_by_condition" : (contribution.map { ReportPresenter.outcomeName($0) } ?? "not_scoreable"),
                 counts ? number(contribution?.earned ?? 0) : "",
                 counts ? number(contribution?.possible ?? 0) : "",
             ]
@@ -127,7 +136,8 @@ enum CSVExport {
     /// An answer as a person reads it: notes as typed, line breaks kept in the
     /// cell (RFC 4180 quotes it); every other answer its one-line display.
     static func answerText(_ answer: JSONValue?, of type: any FieldType, for field: FieldDefinition) -> String {
-        if let answer, type.validate(answer, for: field) == nil, case .text(let text) = type.layout(answer, for: field) {
+        if let answer, type.validate(answer, for: field) == nil, case .text(let text) = type.layout(answer, for: field)
+        {
             return kept(text)
         }
         return type.display(answer, for: field, style: .plain)
@@ -150,7 +160,9 @@ enum CSVExport {
         if let first = text.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first) {
             text = "'" + text
         }
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else { return text }
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else {
+            return text
+        }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 

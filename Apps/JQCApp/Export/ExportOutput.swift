@@ -2,9 +2,9 @@ import Foundation
 import JQCCore
 import ProgramOutput
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where an export's bytes go: standard output, or the temporary file of an
@@ -72,14 +72,19 @@ enum ExportFile {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         let url = URL(fileURLWithPath: path, relativeTo: cwd).absoluteURL.standardizedFileURL
         var isDirectory: ObjCBool = false
-        if path.hasSuffix("/") || (FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue) {
-            throw AppError.validation("'\(path)' is a folder; give a file name for the export, for example '\(url.appendingPathComponent("report.html").path)'.",
-                                      code: .outputIsFolder)
+        if path.hasSuffix("/")
+            || (FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue)
+        {
+            throw AppError.validation(
+                "'\(path)' is a folder; give a file name for the export, for example '\(url.appendingPathComponent("report.html").path)'.",
+                code: .outputIsFolder)
         }
         let folder = url.deletingLastPathComponent()
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw AppError.validation("The folder '\(folder.path)' for '\(path)' does not exist; create it first or choose another path.",
-                                      code: .outputFolderMissing)
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
+            throw AppError.validation(
+                "The folder '\(folder.path)' for '\(path)' does not exist; create it first or choose another path.",
+                code: .outputFolderMissing)
         }
         return url
     }
@@ -92,7 +97,9 @@ enum ExportFile {
     }
 
     /// Writes an export to `target` atomically (`AtomicFile`) and returns its size in bytes.
-    static func writeAtomically(to target: URL, _ produce: (ExportSink) throws(AppError) -> Void) throws(AppError) -> Int64 {
+    static func writeAtomically(to target: URL, _ produce: (ExportSink) throws(AppError) -> Void) throws(AppError)
+        -> Int64
+    {
         var size: Int64 = 0
         try AtomicFile.replace(target.path, failure: { error($0.errno, path: target.path, doing: $0.action) }) {
             (descriptor: Int32) throws(AppError) in
@@ -111,7 +118,8 @@ enum ExportFile {
         case ENOSPC, EDQUOT:
             return AppError.failure(.diskFull, "The disk is full writing '\(path)'; free some space and export again.")
         case EACCES, EPERM, EROFS:
-            return AppError.validation("Cannot \(action) '\(path)' (\(native)); choose a folder you can write to.", code: .outputNotWritable)
+            return AppError.validation(
+                "Cannot \(action) '\(path)' (\(native)); choose a folder you can write to.", code: .outputNotWritable)
         case EPIPE:
             return AppError.failure(.outputClosed, "The reader of the export closed '\(path)' before the end.")
         default:

@@ -124,7 +124,8 @@ struct ExportedReport {
             return FileManager.default.isReadableFile(atPath: url.path) ? url : nil
         }
         guard let url = try? photoFiles?.url(for: photo.fileName),
-              FileManager.default.isReadableFile(atPath: url.path) else { return nil }
+            FileManager.default.isReadableFile(atPath: url.path)
+        else { return nil }
         return url
     }
 

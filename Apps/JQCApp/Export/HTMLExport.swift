@@ -29,8 +29,10 @@ struct HTMLExport {
 
     private func page() throws(AppError) {
         let report = content.report
-        let title = "\(content.template?.name ?? "Template \(report.templateID)") \u{2014} \(content.facilityName ?? report.facilityID)"
-        try emit("""
+        let title =
+            "\(content.template?.name ?? "Template \(report.templateID)") \u{2014} \(content.facilityName ?? report.facilityID)"
+        try emit(
+            """
             <!doctype html>
             <html lang="en">
             <head>
@@ -50,7 +52,8 @@ struct HTMLExport {
         try answers()
         try issues()
         try otherPhotos()
-        try emit("""
+        try emit(
+            """
             <footer>Exported by jqc \(AppVersion.current) at \(esc(ExportedReport.timestamp(content.exportedAt))) (device time). \
             Times on this page are the inspecting device's clock, in UTC.</footer>
             </main>
@@ -75,16 +78,25 @@ struct HTMLExport {
         if let server = report.serverID { rows.append(("Server id", "<code>\(esc(server))</code>")) }
         if let assignment = report.assignmentID { rows.append(("Assignment", esc(assignment))) }
         if let inspector = content.inspector { rows.append(("Inspector", esc(inspector))) }
-        rows.append(("Last saved", "\(esc(ExportedReport.timestamp(report.updatedAtDevice))) <span class=\"muted\">device time</span>"))
+        rows.append(
+            (
+                "Last saved",
+                "\(esc(ExportedReport.timestamp(report.updatedAtDevice))) <span class=\"muted\">device time</span>"
+            ))
         if let completed = report.completedAtDevice {
-            rows.append(("Completed", "\(esc(ExportedReport.timestamp(completed))) <span class=\"muted\">device time</span>"))
+            rows.append(
+                ("Completed", "\(esc(ExportedReport.timestamp(completed))) <span class=\"muted\">device time</span>"))
         }
         if let parent = report.parentLocalID {
             var text = "re-inspection of <code>\(esc(parent.uuidString.lowercased()))</code>"
             if let server = report.parentServerID { text += " (server id <code>\(esc(server))</code>)" }
             rows.append(("Parent report", text))
         }
-        rows.append(("Follow-up", report.followUpRequired ? "<strong class=\"flag\">Follow-up required</strong>" : "not required"))
+        rows.append(
+            (
+                "Follow-up",
+                report.followUpRequired ? "<strong class=\"flag\">Follow-up required</strong>" : "not required"
+            ))
         if let error = report.lifecycle.lastError {
             rows.append(("Last error", "\(esc(error.message)) <code>\(esc(error.code))</code>"))
         }
@@ -113,13 +125,17 @@ struct HTMLExport {
     /// The supervisor's comments on one field, under its answer.
     private func fieldComments(_ id: FieldID) throws(AppError) {
         for comment in content.report.lifecycle.review?.comments(on: id) ?? [] {
-            try emit("<p class=\"review-comment\"><span class=\"muted\">Supervisor:</span> <span class=\"text\">\(esc(comment))</span></p>")
+            try emit(
+                "<p class=\"review-comment\"><span class=\"muted\">Supervisor:</span> <span class=\"text\">\(esc(comment))</span></p>"
+            )
         }
     }
 
     private func scoreSummary() throws(AppError) {
         guard let score = content.score else {
-            try emit("<section class=\"score\"><p>The template <code>\(esc(content.report.templateID))</code> is not on this device, so the report is not scored here; its answers are shown as stored.</p></section>\n")
+            try emit(
+                "<section class=\"score\"><p>The template <code>\(esc(content.report.templateID))</code> is not on this device, so the report is not scored here; its answers are shown as stored.</p></section>\n"
+            )
             return
         }
         let failed = score.verdict == .failedCritical
@@ -131,7 +147,8 @@ struct HTMLExport {
             let names = score.criticalFailures.map { id in label(of: id) }
             verdict = "FAILED: critical field\(names.count == 1 ? "" : "s") failed: " + names.joined(separator: ", ")
         }
-        try emit("""
+        try emit(
+            """
             <section class="score\(failed ? " failed" : "")">
             <div class="percent">\(esc(score.percentText))</div>
             <div><p class="verdict">\(esc(verdict))</p>
@@ -145,7 +162,8 @@ struct HTMLExport {
         guard let score = content.score else { return }
         let scored = score.fields.filter { $0.outcome != .notScoreable }
         guard !scored.isEmpty else { return }
-        try emit("""
+        try emit(
+            """
             <section>
             <h2>Score breakdown</h2>
             <table class="breakdown">
@@ -156,8 +174,11 @@ struct HTMLExport {
         for field in scored {
             let outcome = ReportPresenter.outcomeName(field).replacingOccurrences(of: "_", with: " ")
             let failedCritical = field.critical && score.criticalFailures.contains(field.fieldID)
-            let points = field.counts ? "\(ReportPresenter.number(field.earned)) / \(ReportPresenter.number(field.possible))" : "\u{2013}"
-            try emit("""
+            let points =
+                field.counts
+                ? "\(ReportPresenter.number(field.earned)) / \(ReportPresenter.number(field.possible))" : "\u{2013}"
+            try emit(
+                """
                 <tr\(failedCritical ? " class=\"failed\"" : "")><td>\(esc(field.label.isEmpty ? "field \(field.fieldID)" : field.label)) \
                 <span class="muted">[\(esc(field.fieldID.rawValue))]</span></td>\
                 <td class="outcome \(esc(ReportPresenter.outcomeName(field)))">\(esc(outcome))</td>\
@@ -176,7 +197,9 @@ struct HTMLExport {
         guard let template = content.template else {
             for id in content.report.answers.answeredIDs {
                 let raw = content.report.answers[id]?.canonicalString() ?? ""
-                try emit("<div class=\"field\"><div class=\"label\">field \(esc(id.rawValue))</div><div class=\"answer\"><code>\(esc(raw))</code></div></div>\n")
+                try emit(
+                    "<div class=\"field\"><div class=\"label\">field \(esc(id.rawValue))</div><div class=\"answer\"><code>\(esc(raw))</code></div></div>\n"
+                )
             }
             try emit("</section>\n")
             return
@@ -195,9 +218,12 @@ struct HTMLExport {
             if field.required { marks += " <span class=\"req\" title=\"required\">*</span>" }
             if field.critical { marks += " <span class=\"badge critical\">critical</span>" }
             if content.report.mergedFields.contains(field.id.rawValue) {
-                marks += " <span class=\"badge merged\" title=\"merged in from the server's revision\">from the server</span>"
+                marks +=
+                    " <span class=\"badge merged\" title=\"merged in from the server's revision\">from the server</span>"
             }
-            try emit("<div class=\"field\"><div class=\"label\">\(esc(field.displayName))\(marks)</div><div class=\"answer\">")
+            try emit(
+                "<div class=\"field\"><div class=\"label\">\(esc(field.displayName))\(marks)</div><div class=\"answer\">"
+            )
             if content.hidden.contains(field.id) {
                 try emit("<span class=\"muted hidden-by-condition\">\(esc(ReportPresenter.hiddenText))</span>")
             } else {
@@ -225,11 +251,15 @@ struct HTMLExport {
         case .list(let items):
             try emit("<ul>" + items.map { "<li>\(esc($0))</li>" }.joined() + "</ul>")
         case .table(let columns, let rows):
-            try emit("<table class=\"answer-table\"><thead><tr>" + columns.map { "<th>\(esc($0))</th>" }.joined() + "</tr></thead><tbody>"
-                     + rows.map { "<tr>" + $0.map { "<td>\(esc($0))</td>" }.joined() + "</tr>" }.joined() + "</tbody></table>")
+            try emit(
+                "<table class=\"answer-table\"><thead><tr>" + columns.map { "<th>\(esc($0))</th>" }.joined()
+                    + "</tr></thead><tbody>"
+                    + rows.map { "<tr>" + $0.map { "<td>\(esc($0))</td>" }.joined() + "</tr>" }.joined()
+                    + "</tbody></table>")
         case .photos(var ids, let caption):
             // Photos attached to the field whose id the answer does not list yet are shown too.
-            for photo in content.photos where photo.fieldID == field.id && !ids.contains(photo.localID.uuidString.lowercased()) {
+            for photo in content.photos
+            where photo.fieldID == field.id && !ids.contains(photo.localID.uuidString.lowercased()) {
                 ids.append(photo.localID.uuidString.lowercased())
             }
             if let caption { try emit(esc(caption)) }
@@ -237,9 +267,13 @@ struct HTMLExport {
             for id in ids { try photo(id: id) }
             try emit("</div>")
         case .signature(let signer, let time, let fingerprint):
-            try emit("Signed by <strong>\(esc(signer))</strong> at \(esc(time)) <span class=\"muted\">(device time)</span>, content hash <code class=\"hash\">\(esc(fingerprint))</code>")
+            try emit(
+                "Signed by <strong>\(esc(signer))</strong> at \(esc(time)) <span class=\"muted\">(device time)</span>, content hash <code class=\"hash\">\(esc(fingerprint))</code>"
+            )
             if let covered = type.coveredRevision(value) {
-                try emit(" <span class=\"covers\">covering revision \(covered) only: the answers were changed since by someone else</span>")
+                try emit(
+                    " <span class=\"covers\">covering revision \(covered) only: the answers were changed since by someone else</span>"
+                )
             }
         }
     }
@@ -254,7 +288,8 @@ struct HTMLExport {
         try emit("<section>\n<h2>Issues (\(content.issues.count))</h2>\n")
         for issue in content.issues {
             let severity = issue.severity.rawValue
-            try emit("""
+            try emit(
+                """
                 <div class="issue"><p><span class="badge severity-\(esc(severity))">\(esc(severity.uppercased()))</span> \
                 <span class="text">\(esc(issue.description))</span> <span class="muted">issue <code>\(esc(String(issue.localID.uuidString.lowercased().prefix(8))))</code></span></p>
                 """)
@@ -275,8 +310,10 @@ struct HTMLExport {
         for field in content.template?.schema.fields ?? [] {
             shown.formUnion(content.photos.filter { $0.fieldID == field.id }.map(\.localID))
             let type = content.registry.resolve(field)
-            guard let answer = content.report.answers[field.id], !type.isBlank(answer), type.validate(answer, for: field) == nil,
-                  case .photos(let ids, _) = type.layout(answer, for: field) else { continue }
+            guard let answer = content.report.answers[field.id], !type.isBlank(answer),
+                type.validate(answer, for: field) == nil,
+                case .photos(let ids, _) = type.layout(answer, for: field)
+            else { continue }
             shown.formUnion(ids.compactMap(UUID.init(uuidString:)))
         }
         let rest = content.photos.filter { $0.issueLocalID == nil && !shown.contains($0.localID) }
@@ -306,7 +343,10 @@ struct HTMLExport {
         while true {
             let chunk: Data
             do { chunk = try handle.read(upToCount: Self.photoChunk) ?? Data() } catch {
-                throw AppError.failure(.photoUnreadable, "Cannot read photo \(id) at '\(url.path)' (\(error.localizedDescription)); check the profile's photo folder.")
+                throw AppError.failure(
+                    .photoUnreadable,
+                    "Cannot read photo \(id) at '\(url.path)' (\(error.localizedDescription)); check the profile's photo folder."
+                )
             }
             carry.append(chunk)
             let whole = chunk.isEmpty ? carry.count : carry.count - carry.count % 3
@@ -316,7 +356,9 @@ struct HTMLExport {
             }
             if chunk.isEmpty { break }
         }
-        try emit("\"><figcaption>photo <code>\(esc(String(id.prefix(8))))</code> &middot; \(esc(ReportPresenter.bytes(photo.byteSize))) &middot; \(esc(photo.uploadState.rawValue.lowercased()))</figcaption></figure>")
+        try emit(
+            "\"><figcaption>photo <code>\(esc(String(id.prefix(8))))</code> &middot; \(esc(ReportPresenter.bytes(photo.byteSize))) &middot; \(esc(photo.uploadState.rawValue.lowercased()))</figcaption></figure>"
+        )
     }
 
     private func missing(_ id: String) throws(AppError) {

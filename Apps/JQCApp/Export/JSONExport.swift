@@ -9,8 +9,9 @@ import Models
 enum JSONExport {
     /// The export document.
     static func document(_ content: ExportedReport) -> JSONValue {
-        let shown = content.presenter.json(content.report, template: content.template, photos: content.photos,
-                                           issues: content.issues, score: content.score)
+        let shown = content.presenter.json(
+            content.report, template: content.template, photos: content.photos,
+            issues: content.issues, score: content.score)
         var object = shown.objectValue ?? [:]
         object["template_version"] = content.template.map { .integer(Int64($0.version)) } ?? .null
         object["facility_name"] = content.facilityName.map { .string($0) } ?? .null

@@ -30,17 +30,22 @@ extension HomeMenu {
                 reports.first { $0.assignmentID == assignment.id && $0.lifecycle.isEditable }
             }
             let rows = todo.map { a -> [String] in
-                [MenuScreen.cell(names.template(a.templateID), 18), names.place(a.facilityID, a.areaID),
-                 MenuScreen.cell(a.dueAt ?? "-", 10),
-                 inProgress(a).map { "\(workspace.short($0)) \($0.state.rawValue)" } ?? "not started"]
+                [
+                    MenuScreen.cell(names.template(a.templateID), 18), names.place(a.facilityID, a.areaID),
+                    MenuScreen.cell(a.dueAt ?? "-", 10),
+                    inProgress(a).map { "\(workspace.short($0)) \($0.state.rawValue)" } ?? "not started",
+                ]
             }
             // Every assignment listed is open (status "open"), so the table spends its width on the rest.
             let table = MenuScreen.table(["TEMPLATE", "FACILITY / AREA", "DUE", "REPORT"], rows, flexible: 1)
             let screen = MenuScreen(
                 title: "Assignments to do",
-                lines: todo.isEmpty ? ["Nothing to do: no open assignment is waiting on this device.",
-                                       "Assignments arrive with sync, or import them from Settings."]
-                                    : ["Open assignments not yet completed. Choose one to start or continue it."],
+                lines: todo.isEmpty
+                    ? [
+                        "Nothing to do: no open assignment is waiting on this device.",
+                        "Assignments arrive with sync, or import them from Settings.",
+                    ]
+                    : ["Open assignments not yet completed. Choose one to start or continue it."],
                 header: table.header, items: table.items, keys: Self.backKeys)
             guard let choice = choose(screen) else { return .quit }
             switch choice {
@@ -84,21 +89,26 @@ extension HomeMenu {
             if list == .pendingSync {
                 header = ["ID", "STATE", "TEMPLATE", "FACILITY / AREA", "TRIES", "LAST ERROR"]
                 rows = reports.map { r in
-                    [workspace.short(r), r.state.rawValue, MenuScreen.cell(names.template(r.templateID), 16),
-                     MenuScreen.cell(names.place(r.facilityID, r.areaID), 20), String(r.lifecycle.attemptCount),
-                     r.lifecycle.lastError.map { "\($0.code): \($0.message)" } ?? "-"]
+                    [
+                        workspace.short(r), r.state.rawValue, MenuScreen.cell(names.template(r.templateID), 16),
+                        MenuScreen.cell(names.place(r.facilityID, r.areaID), 20), String(r.lifecycle.attemptCount),
+                        r.lifecycle.lastError.map { "\($0.code): \($0.message)" } ?? "-",
+                    ]
                 }
             } else {
                 header = ["ID", "STATE", "TEMPLATE", "FACILITY / AREA", "SCORE"]
                 rows = reports.map { r in
-                    [workspace.short(r), r.state.rawValue, MenuScreen.cell(names.template(r.templateID), 18),
-                     names.place(r.facilityID, r.areaID),
-                     r.score.map { "\(Int(($0 * 100).rounded()))%" } ?? "-"]
+                    [
+                        workspace.short(r), r.state.rawValue, MenuScreen.cell(names.template(r.templateID), 18),
+                        names.place(r.facilityID, r.areaID),
+                        r.score.map { "\(Int(($0 * 100).rounded()))%" } ?? "-",
+                    ]
                 }
             }
             let table = MenuScreen.table(header, rows, flexible: list == .pendingSync ? 5 : 3)
-            let screen = MenuScreen(title: Self.title(of: list), lines: Self.intro(of: list, empty: reports.isEmpty),
-                                    header: table.header, items: table.items, keys: Self.backKeys)
+            let screen = MenuScreen(
+                title: Self.title(of: list), lines: Self.intro(of: list, empty: reports.isEmpty),
+                header: table.header, items: table.items, keys: Self.backKeys)
             guard let choice = choose(screen) else { return .quit }
             switch choice {
             case .item(let index):
@@ -120,14 +130,18 @@ extension HomeMenu {
     private static func intro(of list: ReportList, empty: Bool) -> [String] {
         switch list {
         case .drafts:
-            return empty ? ["No drafts: every report on this device is complete."]
-                         : ["Drafts and reports the server rejected. Choose one to continue it."]
+            return empty
+                ? ["No drafts: every report on this device is complete."]
+                : ["Drafts and reports the server rejected. Choose one to continue it."]
         case .pendingSync:
-            return (empty ? ["Nothing waits for sync."] : ["Completed reports waiting to upload, and conflicts to resolve."])
+            return
+                (empty
+                ? ["Nothing waits for sync."] : ["Completed reports waiting to upload, and conflicts to resolve."])
                 + ["Sync runs with 'jqc sync' or the jqc-agent; this menu does not sync."]
         case .all:
-            return empty ? ["No reports on this device yet. Start one from Assignments or a template."]
-                         : ["Every report on this device, newest first."]
+            return empty
+                ? ["No reports on this device yet. Start one from Assignments or a template."]
+                : ["Every report on this device, newest first."]
         }
     }
 
@@ -142,14 +156,18 @@ extension HomeMenu {
                 listings = try workspace.issues()
             } catch { fail(error); return .back }
             let rows = listings.map { listing in
-                [listing.issue.severity.rawValue.uppercased(), listing.issue.description,
-                 listing.report.map { "\(workspace.short($0)) \($0.state.rawValue)" } ?? Workspace.shortID(listing.issue.reportLocalID)]
+                [
+                    listing.issue.severity.rawValue.uppercased(), listing.issue.description,
+                    listing.report.map { "\(workspace.short($0)) \($0.state.rawValue)" }
+                        ?? Workspace.shortID(listing.issue.reportLocalID),
+                ]
             }
             let table = MenuScreen.table(["SEVERITY", "DESCRIPTION", "REPORT"], rows, flexible: 1)
             let screen = MenuScreen(
                 title: "Issues",
-                lines: listings.isEmpty ? ["No issues on this device. Flag one from a report (i)."]
-                                        : ["Every issue on this device, newest first. Choose one to open its report."],
+                lines: listings.isEmpty
+                    ? ["No issues on this device. Flag one from a report (i)."]
+                    : ["Every issue on this device, newest first. Choose one to open its report."],
                 header: table.header, items: table.items, keys: Self.backKeys)
             guard let choice = choose(screen) else { return .quit }
             switch choice {
@@ -171,13 +189,15 @@ extension HomeMenu {
                 workspace = try context.workspace()
                 facilities = try workspace.facilities()
             } catch { fail(error); return .back }
-            let table = MenuScreen.table(["NAME", "ADDRESS", "PROJECT"],
-                                         facilities.map { [MenuScreen.cell($0.name, 30), $0.address, MenuScreen.cell($0.projectName, 20)] },
-                                         flexible: 1)
+            let table = MenuScreen.table(
+                ["NAME", "ADDRESS", "PROJECT"],
+                facilities.map { [MenuScreen.cell($0.name, 30), $0.address, MenuScreen.cell($0.projectName, 20)] },
+                flexible: 1)
             let screen = MenuScreen(
                 title: "Facilities",
-                lines: facilities.isEmpty ? ["No facilities on this device. Sync, or import them from Settings."]
-                                          : ["Choose one to see its areas."],
+                lines: facilities.isEmpty
+                    ? ["No facilities on this device. Sync, or import them from Settings."]
+                    : ["Choose one to see its areas."],
                 header: table.header, items: table.items, keys: Self.backKeys)
             guard let choice = choose(screen) else { return .quit }
             switch choice {
@@ -195,7 +215,9 @@ extension HomeMenu {
             areas = try workspace.areas(facilityID: facility.id)
         } catch { fail(error); return .back }
         let table = TextTable.render(["AREA", "TYPE", "ID"], areas.map { [$0.name, $0.areaType, $0.id] })
-        let lines = [facility.address, ""] + (areas.isEmpty ? ["No areas on this device for this facility."] : table.map { "  " + $0 })
+        let lines =
+            [facility.address, ""]
+            + (areas.isEmpty ? ["No areas on this device for this facility."] : table.map { "  " + $0 })
         let screen = MenuScreen(title: "\(facility.name) (\(facility.id))", lines: lines, keys: Self.backKeys)
         guard let choice = choose(screen) else { return .quit }
         return choice == .key("q") ? .quit : .back
@@ -239,9 +261,11 @@ extension HomeMenu {
         let rows = page.items.map { item -> [String] in
             let template = workspace?.templateName(item.templateID) ?? item.templateID
             let facility = workspace?.facilityName(item.facilityID) ?? item.facilityID
-            return [String(item.completedAt.prefix(10)), MenuScreen.cell(template, 18), MenuScreen.cell(facility, 20),
-                    item.score.map { "\(Int(($0 * 100).rounded()))%" } ?? "-", item.followUpRequired ? "follow-up" : "",
-                    MenuScreen.cell(item.inspector.displayName, 16)]
+            return [
+                String(item.completedAt.prefix(10)), MenuScreen.cell(template, 18), MenuScreen.cell(facility, 20),
+                item.score.map { "\(Int(($0 * 100).rounded()))%" } ?? "-", item.followUpRequired ? "follow-up" : "",
+                MenuScreen.cell(item.inspector.displayName, 16),
+            ]
         }
         return TextTable.render(["COMPLETED", "TEMPLATE", "FACILITY", "SCORE", "", "INSPECTOR"], rows)
             + ["\(offset + 1)-\(offset + page.items.count) of \(page.total) on the server."]

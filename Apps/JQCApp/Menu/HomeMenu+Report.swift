@@ -19,8 +19,9 @@ extension HomeMenu {
                 return .back
             }
             let keys = Self.actions(for: report)
-            let screen = MenuScreen(title: "Report \(reference.prefix(8)) · \(report.state.rawValue)",
-                                    lines: shown.lines, keys: keys)
+            let screen = MenuScreen(
+                title: "Report \(reference.prefix(8)) · \(report.state.rawValue)",
+                lines: shown.lines, keys: keys)
             guard let choice = choose(screen) else { return .quit }
             guard case .key(let letter) = choice else { continue }
             let flow: Flow?
@@ -39,11 +40,14 @@ extension HomeMenu {
                 _ = amendReturned(report)
                 flow = nil
             case "d":
-                guard let yes = confirm("Delete draft \(reference.prefix(8)) with its photos and issues?") else { return .quit }
+                guard let yes = confirm("Delete draft \(reference.prefix(8)) with its photos and issues?") else {
+                    return .quit
+                }
                 guard yes else { notices.append("Not deleted."); continue }
                 do {
                     let workspace = try context.workspace()
-                    notices += ReportCommands.deleted(report, leaving: try workspace.delete(report), in: workspace).lines
+                    notices +=
+                        ReportCommands.deleted(report, leaving: try workspace.delete(report), in: workspace).lines
                 } catch { fail(error) }
                 flow = nil
             case "q": return .quit
@@ -57,12 +61,17 @@ extension HomeMenu {
     static func actions(for report: Report) -> [MenuScreen.Key] {
         var keys: [MenuScreen.Key] = []
         if report.lifecycle.isEditable {
-            keys += [MenuScreen.Key("r", report.answers.answeredIDs.isEmpty ? "run the form" : "continue the form"),
-                     MenuScreen.Key("c", "complete"), MenuScreen.Key("p", "add photos"), MenuScreen.Key("i", "flag an issue")]
+            keys += [
+                MenuScreen.Key("r", report.answers.answeredIDs.isEmpty ? "run the form" : "continue the form"),
+                MenuScreen.Key("c", "complete"), MenuScreen.Key("p", "add photos"),
+                MenuScreen.Key("i", "flag an issue"),
+            ]
         }
         if report.state == .conflict {
-            keys += [MenuScreen.Key("v", "view the differences"), MenuScreen.Key("k", "keep mine"),
-                     MenuScreen.Key("s", "take the server's"), MenuScreen.Key("f", "choose field by field")]
+            keys += [
+                MenuScreen.Key("v", "view the differences"), MenuScreen.Key("k", "keep mine"),
+                MenuScreen.Key("s", "take the server's"), MenuScreen.Key("f", "choose field by field"),
+            ]
         }
         if report.state == .synced, report.lifecycle.awaitsChanges {
             keys.append(MenuScreen.Key("a", "amend (returned for changes)"))
@@ -79,12 +88,15 @@ extension HomeMenu {
             let workspace = try context.workspace()
             let report = try workspace.report(id.uuidString.lowercased())
             io.clear()
-            let session = try RunSession(workspace: workspace, report: report, style: context.style,
-                                         readLine: { [unowned self] in self.runnerInput($0) },
-                                         write: io.write)
+            let session = try RunSession(
+                workspace: workspace, report: report, style: context.style,
+                readLine: { [unowned self] in self.runnerInput($0) },
+                write: io.write)
             let (saved, completed) = try session.run()
-            notices.append(completed ? "Report \(workspace.short(saved)) is complete (PENDING); it uploads at the next sync."
-                                     : "Report \(workspace.short(saved)) saved as \(saved.state.rawValue).")
+            notices.append(
+                completed
+                    ? "Report \(workspace.short(saved)) is complete (PENDING); it uploads at the next sync."
+                    : "Report \(workspace.short(saved)) saved as \(saved.state.rawValue).")
         } catch { fail(error) }
         return .back
     }
@@ -116,7 +128,9 @@ extension HomeMenu {
         }
         if !imageFields.isEmpty {
             let ids = imageFields.map { "\($0.id) (\($0.displayName))" }.joined(separator: ", ")
-            guard let typed = ask("Attach to an image field [\(ids)], or Enter for the report itself: ") else { return .quit }
+            guard let typed = ask("Attach to an image field [\(ids)], or Enter for the report itself: ") else {
+                return .quit
+            }
             if !typed.isEmpty { field = typed }
         }
         do {
@@ -145,12 +159,15 @@ extension HomeMenu {
             io.write(paintedError("'\(typed)' is not a severity; use \(Workspace.severityList)."))
         }
         guard let description = ask("Description: "),
-              let photo = ask("Photo file (Enter for none): ") else { return .quit }
+            let photo = ask("Photo file (Enter for none): ")
+        else { return .quit }
         let photoFile = photo.isEmpty ? nil : photo
         do {
             let workspace = try context.workspace()
-            let (issue, saved) = try workspace.addIssue(to: report, severity: severity, description: description, photoFile: photoFile)
-            notices += PhotoIssueCommands.issueAdded(issue, photo: saved, from: photoFile, on: report, in: workspace).lines
+            let (issue, saved) = try workspace.addIssue(
+                to: report, severity: severity, description: description, photoFile: photoFile)
+            notices +=
+                PhotoIssueCommands.issueAdded(issue, photo: saved, from: photoFile, on: report, in: workspace).lines
         } catch { fail(error) }
         return .back
     }
@@ -166,8 +183,10 @@ extension HomeMenu {
         guard let path = ask("File to write (Enter for \(suggested)): ") else { return .quit }
         do {
             let target = try ExportFile.target(path.isEmpty ? suggested : path)
-            notices += try ExportCommand.exported(report, as: format, to: target, in: try context.workspace(), now: context.now(),
-                                                   inspector: ExportCommand.inspector(context)).lines
+            notices += try ExportCommand.exported(
+                report, as: format, to: target, in: try context.workspace(), now: context.now(),
+                inspector: ExportCommand.inspector(context)
+            ).lines
         } catch { fail(error) }
         return .back
     }
@@ -196,25 +215,30 @@ extension HomeMenu {
     }
 
     private func keepMine(_ report: Report) -> Flow {
-        resolveWhole(report, asking: "Upload your answers on top of the server's revision?") { workspace throws(AppError) in
+        resolveWhole(report, asking: "Upload your answers on top of the server's revision?") {
+            workspace throws(AppError) in
             try workspace.resolveKeepingMine(report)
         }
     }
 
     private func takeServer(_ report: Report) -> Flow {
-        resolveWhole(report, asking: "Take the server's revision? Your answers stay in the report's history.") { workspace throws(AppError) in
+        resolveWhole(report, asking: "Take the server's revision? Your answers stay in the report's history.") {
+            workspace throws(AppError) in
             try workspace.resolveTakingServer(report)
         }
     }
 
     /// Asks `question`; on yes, resolves the whole report one way and says where it left it.
-    private func resolveWhole(_ report: Report, asking question: String,
-                              _ resolve: (Workspace) throws(AppError) -> Report) -> Flow {
+    private func resolveWhole(
+        _ report: Report, asking question: String,
+        _ resolve: (Workspace) throws(AppError) -> Report
+    ) -> Flow {
         guard let yes = confirm(question) else { return .quit }
         guard yes else { notices.append("Still in CONFLICT."); return .back }
         do {
             let workspace = try context.workspace()
-            notices.append(ConflictPresenter(workspace: workspace, style: context.style).resolvedLine(try resolve(workspace)))
+            notices.append(
+                ConflictPresenter(workspace: workspace, style: context.style).resolvedLine(try resolve(workspace)))
         } catch { fail(error) }
         return .back
     }

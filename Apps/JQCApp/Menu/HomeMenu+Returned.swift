@@ -19,15 +19,19 @@ extension HomeMenu {
             // Names and comments come from the server and people: one line each through the sanitiser.
             let rows = reports.map { r -> [String] in
                 let review = r.lifecycle.review
-                return [workspace.short(r), r.state.rawValue, MenuScreen.cell(OneLine.flatten(names.template(r.templateID), lineBreak: " "), 16),
-                        MenuScreen.cell(OneLine.flatten(review?.decidedBy?.displayName ?? "-", lineBreak: " "), 14),
-                        OneLine.flatten(review?.comment ?? review?.fieldComments.first?.comment ?? "-", lineBreak: " ")]
+                return [
+                    workspace.short(r), r.state.rawValue,
+                    MenuScreen.cell(OneLine.flatten(names.template(r.templateID), lineBreak: " "), 16),
+                    MenuScreen.cell(OneLine.flatten(review?.decidedBy?.displayName ?? "-", lineBreak: " "), 14),
+                    OneLine.flatten(review?.comment ?? review?.fieldComments.first?.comment ?? "-", lineBreak: " "),
+                ]
             }
             let table = MenuScreen.table(["ID", "STATE", "TEMPLATE", "BY", "COMMENT"], rows, flexible: 4)
             let screen = MenuScreen(
                 title: "Returned to me",
-                lines: reports.isEmpty ? ["No reports are returned to you for changes.", "Returned reports arrive with sync."]
-                                       : ["A supervisor asked for changes. Choose one to see the comments, amend it and run it."],
+                lines: reports.isEmpty
+                    ? ["No reports are returned to you for changes.", "Returned reports arrive with sync."]
+                    : ["A supervisor asked for changes. Choose one to see the comments, amend it and run it."],
                 header: table.header, items: table.items, keys: Self.backKeys)
             guard let choice = choose(screen) else { return .quit }
             switch choice {
@@ -47,7 +51,9 @@ extension HomeMenu {
             do {
                 let workspace = try context.workspace()
                 report = try workspace.report(reference)
-                lines = ReviewNotes.lines(report, in: workspace, style: context.style).map { OneLine.flatten($0, lineBreak: " ") }
+                lines = ReviewNotes.lines(report, in: workspace, style: context.style).map {
+                    OneLine.flatten($0, lineBreak: " ")
+                }
             } catch {
                 if error.exitCode != ExitCode.notFound { fail(error) }
                 return .back
@@ -56,8 +62,9 @@ extension HomeMenu {
             var keys = [MenuScreen.Key("s", "show the report")]
             if report.state == .synced { keys.append(MenuScreen.Key("a", "amend it")) }
             keys.append(MenuScreen.Key("r", report.state == .synced ? "amend and run the form" : "continue the form"))
-            let screen = MenuScreen(title: "Returned \(reference.prefix(8)) · \(report.state.rawValue)",
-                                    lines: lines.flatMap { MenuScreen.wrap($0) }, keys: keys + Self.backKeys)
+            let screen = MenuScreen(
+                title: "Returned \(reference.prefix(8)) · \(report.state.rawValue)",
+                lines: lines.flatMap { MenuScreen.wrap($0) }, keys: keys + Self.backKeys)
             guard let choice = choose(screen) else { return .quit }
             guard case .key(let letter) = choice else { continue }
             switch letter {
@@ -79,7 +86,8 @@ extension HomeMenu {
         do {
             let workspace = try context.workspace()
             let amended = try workspace.amend(report)
-            notices.append("\(workspace.short(amended)) is a DRAFT again; change what the comments ask, then complete it.")
+            notices.append(
+                "\(workspace.short(amended)) is a DRAFT again; change what the comments ask, then complete it.")
             return amended
         } catch {
             fail(error)

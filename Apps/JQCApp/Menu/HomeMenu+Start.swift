@@ -14,12 +14,14 @@ extension HomeMenu {
             facilities = try workspace.facilities()
         } catch { fail(error); return .back }
         while true {
-            let table = MenuScreen.table(["TEMPLATE", "VERSION", "FIELDS"],
-                                         templates.map { [$0.name, String($0.version), String($0.schema.fields.count)] }, flexible: 0)
+            let table = MenuScreen.table(
+                ["TEMPLATE", "VERSION", "FIELDS"],
+                templates.map { [$0.name, String($0.version), String($0.schema.fields.count)] }, flexible: 0)
             let screen = MenuScreen(
                 title: "Start from a template",
-                lines: templates.isEmpty ? ["No templates on this device. Sync, or import them from Settings."]
-                                         : ["Step 1 of 3: the template."],
+                lines: templates.isEmpty
+                    ? ["No templates on this device. Sync, or import them from Settings."]
+                    : ["Step 1 of 3: the template."],
                 header: table.header, items: table.items, keys: Self.backKeys)
             guard let choice = choose(screen) else { return .quit }
             guard case .item(let index) = choice else { return choice == .key("q") ? .quit : .back }
@@ -32,11 +34,13 @@ extension HomeMenu {
 
     private func chooseFacility(for template: Template, facilities: [Facility], workspace: Workspace) -> Flow {
         while true {
-            let table = MenuScreen.table(["FACILITY", "ADDRESS"], facilities.map { [MenuScreen.cell($0.name, 30), $0.address] }, flexible: 1)
+            let table = MenuScreen.table(
+                ["FACILITY", "ADDRESS"], facilities.map { [MenuScreen.cell($0.name, 30), $0.address] }, flexible: 1)
             let screen = MenuScreen(
                 title: "Start \(template.name)",
-                lines: facilities.isEmpty ? ["No facilities on this device. Sync, or import them from Settings."]
-                                          : ["Step 2 of 3: the facility."],
+                lines: facilities.isEmpty
+                    ? ["No facilities on this device. Sync, or import them from Settings."]
+                    : ["Step 2 of 3: the facility."],
                 header: table.header, items: table.items, keys: Self.backKeys)
             guard let choice = choose(screen) else { return .quit }
             guard case .item(let index) = choice else { return choice == .key("q") ? .quit : .back }

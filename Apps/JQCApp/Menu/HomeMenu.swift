@@ -16,8 +16,10 @@ public struct MenuIO {
     public var clear: () -> Void
 
     /// Makes the input and output of a menu.
-    public init(readLine: @escaping (String) -> String?, write: @escaping (String) -> Void,
-                clear: @escaping () -> Void = {}) {
+    public init(
+        readLine: @escaping (String) -> String?, write: @escaping (String) -> Void,
+        clear: @escaping () -> Void = {}
+    ) {
         self.readLine = readLine
         self.write = write
         self.clear = clear
@@ -68,7 +70,8 @@ public final class HomeMenu {
         let screen: MenuScreen
         do { screen = try homeScreen() } catch {
             fail(error)
-            screen = MenuScreen(title: "JanitorialQC", lines: ["The profile could not be read."], keys: [MenuScreen.Key("q", "quit")])
+            screen = MenuScreen(
+                title: "JanitorialQC", lines: ["The profile could not be read."], keys: [MenuScreen.Key("q", "quit")])
         }
         guard let choice = choose(screen) else { return .quit }
         switch choice {
@@ -100,9 +103,11 @@ public final class HomeMenu {
         return MenuScreen(
             title: "JanitorialQC",
             lines: ["Type a number or a letter and press Enter."],
-            items: ["Assignments to do (\(todo))", "Drafts to resume (\(drafts))", "Pending sync (\(pending))",
-                    "Issues (\(issues))", "Facilities (\(facilities))", "History", "Settings",
-                    "Start from a template", "All reports (\(reports.count))", "Returned to me (\(returned))"],
+            items: [
+                "Assignments to do (\(todo))", "Drafts to resume (\(drafts))", "Pending sync (\(pending))",
+                "Issues (\(issues))", "Facilities (\(facilities))", "History", "Settings",
+                "Start from a template", "All reports (\(reports.count))", "Returned to me (\(returned))",
+            ],
             keys: [MenuScreen.Key("q", "quit")],
             footer: [status.line])
     }
@@ -184,7 +189,8 @@ public final class HomeMenu {
         let assignments = try workspace.assignments()
         let done: Set<ReportState> = [.pending, .synced, .conflict]
         return assignments.filter { assignment in
-            assignment.status == .open && !reports.contains { $0.assignmentID == assignment.id && done.contains($0.state) }
+            assignment.status == .open
+                && !reports.contains { $0.assignmentID == assignment.id && done.contains($0.state) }
         }
     }
 

@@ -44,8 +44,10 @@ public struct MenuScreen: Sendable, Equatable {
     public var footer: [String]
 
     /// Makes a screen.
-    public init(title: String, lines: [String] = [], header: String? = nil, items: [String] = [],
-                keys: [Key] = [], footer: [String] = []) {
+    public init(
+        title: String, lines: [String] = [], header: String? = nil, items: [String] = [],
+        keys: [Key] = [], footer: [String] = []
+    ) {
         self.title = title
         self.lines = lines
         self.header = header
@@ -98,8 +100,10 @@ public struct MenuScreen: Sendable, Equatable {
         }
         if let number = Int(typed) {
             guard (1...max(items.count, 1)).contains(number), !items.isEmpty else {
-                return .invalid(items.isEmpty ? "There are no numbered choices here; type \(validChoices)."
-                                              : "There is no \(number) here; type \(validChoices).")
+                return .invalid(
+                    items.isEmpty
+                        ? "There are no numbered choices here; type \(validChoices)."
+                        : "There is no \(number) here; type \(validChoices).")
             }
             return .item(number - 1)
         }
@@ -184,11 +188,15 @@ extension MenuScreen {
     /// A table of numbered items that fits `width`: the other columns keep
     /// their width and the `flexible` column gets what is left. Returns the
     /// header line and one line per row, for `header` and `items`.
-    static func table(_ header: [String], _ rows: [[String]], flexible: Int, width: Int = 80) -> (header: String, items: [String]) {
+    static func table(_ header: [String], _ rows: [[String]], flexible: Int, width: Int = 80) -> (
+        header: String, items: [String]
+    ) {
         let prefix = String(rows.count).count + 3
         var widths = header.map(\.count)
         for row in rows {
-            for (index, value) in row.prefix(header.count).enumerated() { widths[index] = max(widths[index], value.count) }
+            for (index, value) in row.prefix(header.count).enumerated() {
+                widths[index] = max(widths[index], value.count)
+            }
         }
         let others = widths.enumerated().filter { $0.offset != flexible }.reduce(0) { $0 + $1.element }
         let room = max(width - prefix - others - 2 * (header.count - 1), 8)

@@ -81,7 +81,8 @@ public struct FormRunner: Sendable {
         case "q", "quit", "exit": return .quit
         case "?", "h", "help": return .help
         default:
-            return .message("'/\(word)' is not a runner command; type /help for the list, or // to start an answer with '/'.")
+            return .message(
+                "'/\(word)' is not a runner command; type /help for the list, or // to start an answer with '/'.")
         }
     }
 
@@ -112,14 +113,17 @@ public struct FormRunner: Sendable {
 
     private func answer(_ text: String, holdsRows: Bool = false) -> Action {
         guard let field = current else {
-            return .message("You are past the last field: /done completes the report, /b goes back, /q saves and quits.")
+            return .message(
+                "You are past the last field: /done completes the report, /b goes back, /q saves and quits.")
         }
         return .save(field.id, holdsRows ? .addRow(text) : .typed(text))
     }
 
     private mutating func move(to target: Int) -> Action {
         if target < index {
-            guard target >= 0, let found = askable(from: target, step: -1) else { return .message("This is the first field.") }
+            guard target >= 0, let found = askable(from: target, step: -1) else {
+                return .message("This is the first field.")
+            }
             index = found
         } else {
             index = askable(from: min(target, steps.count), step: 1) ?? steps.count
@@ -150,6 +154,7 @@ public struct FormRunner: Sendable {
         if let n = Int(target), (1...max(steps.count, 1)).contains(n), !steps.isEmpty {
             return show(n - 1)
         }
-        return .message("No field '\(oneLine(target))' in this form; use a field id or a number from 1 to \(steps.count).")
+        return .message(
+            "No field '\(oneLine(target))' in this form; use a field id or a number from 1 to \(steps.count).")
     }
 }

@@ -23,8 +23,10 @@ final class RunSession {
     /// The logic's view of the answers, updated after each answer.
     private var state: FormState
 
-    init(workspace: Workspace, report: Report, style: TerminalStyle,
-         readLine: @escaping (String) -> String?, write: @escaping (String) -> Void) throws(AppError) {
+    init(
+        workspace: Workspace, report: Report, style: TerminalStyle,
+        readLine: @escaping (String) -> String?, write: @escaping (String) -> Void
+    ) throws(AppError) {
         self.workspace = workspace
         self.report = report
         self.style = style
@@ -67,8 +69,13 @@ final class RunSession {
     private func answerChanged(_ id: FieldID) {
         let before = state
         state = logic.updating(state, answers: report.answers, changed: id)
-        for field in runner.steps where logic.isCalculated(field.id) && state.isVisible(field.id) && before.value(field.id) != state.value(field.id) {
-            write("  calculated: \(flatLine(field.displayName)) = \(workspace.registry.display(field, state.value(field.id), style: style))")
+        for field in runner.steps
+        where logic.isCalculated(field.id) && state.isVisible(field.id)
+            && before.value(field.id) != state.value(field.id)
+        {
+            write(
+                "  calculated: \(flatLine(field.displayName)) = \(workspace.registry.display(field, state.value(field.id), style: style))"
+            )
         }
         runner.setNotAsked(notAsked())
     }
@@ -80,7 +87,10 @@ final class RunSession {
         }
         // Names, labels and ids came from the template (and texts from the server): each through
         // OneLine before it is joined with our words and colours; an answer's display keeps its own.
-        write(paint("\(flatLine(template.name)): \(runner.steps.count) fields. Type an answer and press Enter; /help for commands.", bold: true))
+        write(
+            paint(
+                "\(flatLine(template.name)): \(runner.steps.count) fields. Type an answer and press Enter; /help for commands.",
+                bold: true))
         for line in reviewHeader() { write(line) }
         try show()
         while true {
@@ -105,7 +115,8 @@ final class RunSession {
                 return (report, false)
             case .save(let id, let answer):
                 if takesPhotos, case .typed(let text) = answer,
-                   !(currentType?.takesTypedAnswers ?? false) || Self.looksLikePaths(text) {
+                    !(currentType?.takesTypedAnswers ?? false) || Self.looksLikePaths(text)
+                {
                     attachPhotos(text, field: id)
                     continue
                 }
@@ -122,11 +133,22 @@ final class RunSession {
                     let shown = field.map { workspace.registry.display($0, report.answers[id], style: style) } ?? ""
                     write("  saved: \(shown)")
                     for withdrawn in try workspace.withdrawnSignatures(before: before, after: report) {
-                        write("  " + paint("! " + ReportPresenter.withdrawnSignatureLine(withdrawn, report: workspace.short(report)), error: true))
+                        write(
+                            "  "
+                                + paint(
+                                    "! "
+                                        + ReportPresenter.withdrawnSignatureLine(
+                                            withdrawn, report: workspace.short(report)), error: true))
                     }
                     if let field, field.critical,
-                       case .scored(_, passed: false) = workspace.registry.resolve(field).score(report.answers[id], for: field) {
-                        write("  " + paint("! \(flatLine(field.displayName)) is critical and this answer fails it: the report will ask for a follow-up inspection.", error: true))
+                        case .scored(_, passed: false) = workspace.registry.resolve(field).score(
+                            report.answers[id], for: field)
+                    {
+                        write(
+                            "  "
+                                + paint(
+                                    "! \(flatLine(field.displayName)) is critical and this answer fails it: the report will ask for a follow-up inspection.",
+                                    error: true))
                     }
                     answerChanged(id)
                     if case .addRow = answer {
@@ -143,7 +165,9 @@ final class RunSession {
                 do {
                     report = try workspace.complete(report)
                     let score = workspace.score(report, template: template)
-                    write("Completed: score \(ReportPresenter(workspace: workspace, style: style).scoreText(score)). It will upload at the next sync.")
+                    write(
+                        "Completed: score \(ReportPresenter(workspace: workspace, style: style).scoreText(score)). It will upload at the next sync."
+                    )
                     try workspace.setResumeField(of: report, to: nil)
                     return (report, true)
                 } catch {
@@ -165,7 +189,9 @@ final class RunSession {
         do {
             let result = try workspace.addPhotos(to: report, fieldID: field.rawValue, issueLocalID: nil, files: files)
             report = try workspace.report(report.localID.uuidString)
-            write("  attached \(result.photos.count) photo\(result.photos.count == 1 ? "" : "s"); type another path, or Enter to go on.")
+            write(
+                "  attached \(result.photos.count) photo\(result.photos.count == 1 ? "" : "s"); type another path, or Enter to go on."
+            )
         } catch {
             write("  " + paint("! \(oneLine(error.message))", error: true))
         }
@@ -175,10 +201,12 @@ final class RunSession {
     /// text looks like a photo file: a path (`/`, `~`) or a JPEG or PNG name.
     static func looksLikePaths(_ text: String) -> Bool {
         let words = text.split(separator: " ")
-        return !words.isEmpty && words.allSatisfy { word in
-            let lower = word.lowercased()
-            return word.contains("/") || word.hasPrefix("~") || [".jpg", ".jpeg", ".png"].contains { lower.hasSuffix($0) }
-        }
+        return !words.isEmpty
+            && words.allSatisfy { word in
+                let lower = word.lowercased()
+                return word.contains("/") || word.hasPrefix("~")
+                    || [".jpg", ".jpeg", ".png"].contains { lower.hasSuffix($0) }
+            }
     }
 
     /// Draws the field on screen (or the end screen) and remembers it as the place to resume.
@@ -192,28 +220,42 @@ final class RunSession {
         let score = workspace.score(report, template: template)
         write("")
         guard let field = runner.current else {
-            write(paint("End of form · \(answered) of \(runner.steps.count) answered · score so far \(score.percentText)", bold: true))
+            write(
+                paint(
+                    "End of form · \(answered) of \(runner.steps.count) answered · score so far \(score.percentText)",
+                    bold: true))
             for field in runner.steps where logic.isCalculated(field.id) && state.isVisible(field.id) {
-                write("  calculated: \(flatLine(field.displayName)) = \(workspace.registry.display(field, state.value(field.id), style: style))")
+                write(
+                    "  calculated: \(flatLine(field.displayName)) = \(workspace.registry.display(field, state.value(field.id), style: style))"
+                )
             }
             write("Type /done to complete, /b to go back, /jump N to revisit a field, /q to save and quit.")
             return
         }
-        write(paint("Field \(runner.index + 1) of \(runner.steps.count) · \(answered) answered · score so far \(score.percentText)", bold: true))
+        write(
+            paint(
+                "Field \(runner.index + 1) of \(runner.steps.count) · \(answered) answered · score so far \(score.percentText)",
+                bold: true))
         for heading in headings(before: field) { write(heading) }
         let type = workspace.registry.resolve(field)
         let required = state.isRequired(field.id)
-        write(paint("\(required ? "* " : "")\(flatLine(field.displayName))", bold: true)
-              + "  [\(oneLine(field.id.rawValue)), \(oneLine(field.type))\(required ? ", required" : "")\(field.critical ? ", critical" : "")]")
+        write(
+            paint("\(required ? "* " : "")\(flatLine(field.displayName))", bold: true)
+                + "  [\(oneLine(field.id.rawValue)), \(oneLine(field.type))\(required ? ", required" : "")\(field.critical ? ", critical" : "")]"
+        )
         if field.critical {
-            write("  " + paint("Critical: a fail here fails the whole inspection and asks for a follow-up.", error: true))
+            write(
+                "  " + paint("Critical: a fail here fails the whole inspection and asks for a follow-up.", error: true))
         }
-        if let reason = logic.unsupportedReason(field.id) { write("  This field is unsupported here: \(flatLine(reason)).") }
+        if let reason = logic.unsupportedReason(field.id) {
+            write("  This field is unsupported here: \(flatLine(reason)).")
+        }
         for comment in report.lifecycle.review?.comments(on: field.id) ?? [] {
             // The supervisor's words, from the server: one line through the sanitiser.
             write("  " + paint("Supervisor: " + OneLine.flatten(comment, lineBreak: " "), error: true))
         }
-        let context = InputContext(deviceTime: workspace.now(), contentDigest: "", reportLocalID: report.localID.uuidString.lowercased())
+        let context = InputContext(
+            deviceTime: workspace.now(), contentDigest: "", reportLocalID: report.localID.uuidString.lowercased())
         for line in type.prompt(for: field, style: style, context: context) { write("  \(line)") }
         if let current = report.answers[field.id] {
             write("  now: \(type.display(current, for: field, style: style))  (Enter keeps it, /clear removes it)")
@@ -226,10 +268,18 @@ final class RunSession {
         guard let review = report.lifecycle.review, review.isReturned else { return [] }
         let by = review.decidedBy.map { " by \($0.displayName.isEmpty ? $0.id : $0.displayName)" } ?? ""
         // The supervisor's words and ids, from the server: through the sanitiser before any colour is added.
-        var lines = [paint(OneLine.flatten("Returned for changes\(by)" + (review.comment.map { ": " + $0 } ?? "."), lineBreak: " "), error: true)]
+        var lines = [
+            paint(
+                OneLine.flatten(
+                    "Returned for changes\(by)" + (review.comment.map { ": " + $0 } ?? "."), lineBreak: " "),
+                error: true)
+        ]
         let fields = review.fieldComments.map(\.fieldID)
         if !fields.isEmpty {
-            lines.append(OneLine.flatten("  Comments on field\(fields.count == 1 ? "" : "s") \(fields.joined(separator: ", ")); /jump ID goes to one.", lineBreak: " "))
+            lines.append(
+                OneLine.flatten(
+                    "  Comments on field\(fields.count == 1 ? "" : "s") \(fields.joined(separator: ", ")); /jump ID goes to one.",
+                    lineBreak: " "))
         }
         return lines
     }
@@ -241,7 +291,9 @@ final class RunSession {
         var cursor = position - 1
         while cursor >= 0, !workspace.registry.resolve(template.schema.fields[cursor]).isAnswerable {
             let f = template.schema.fields[cursor]
-            lines.insert(workspace.registry.resolve(f).startsSection ? paint("== \(flatLine(f.label)) ==", bold: true) : "  \(flatLine(f.label))", at: 0)
+            lines.insert(
+                workspace.registry.resolve(f).startsSection
+                    ? paint("== \(flatLine(f.label)) ==", bold: true) : "  \(flatLine(f.label))", at: 0)
             cursor -= 1
         }
         return lines

@@ -31,8 +31,10 @@ public final class AppContext {
 
     private var openedStore: LocalStore?
 
-    public init(profile: Profile, registry: FieldTypeRegistry, style: TerminalStyle, json: Bool,
-                stdinIsTerminal: Bool, environment: [String: String], now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        profile: Profile, registry: FieldTypeRegistry, style: TerminalStyle, json: Bool,
+        stdinIsTerminal: Bool, environment: [String: String], now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.profile = profile
         self.registry = registry
         self.style = style

@@ -32,7 +32,9 @@ public struct AppError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Input that fails validation (exit 4).
-    public static func validation(_ message: String, problems: [String] = [], code: Code = .validationFailed) -> AppError {
+    public static func validation(_ message: String, problems: [String] = [], code: Code = .validationFailed)
+        -> AppError
+    {
         AppError(code: code, message, exitCode: ExitCode.validation, problems: problems)
     }
 
@@ -48,8 +50,9 @@ public struct AppError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// Standard output failed mid-command. Its cause is recorded on
     /// `OutputChannel.standardOutput` and reported once as the program exits.
-    public static let outputFailed = AppError(code: .outputFailed, "Standard output could not be written.",
-                                              exitCode: ExitCode.failure)
+    public static let outputFailed = AppError(
+        code: .outputFailed, "Standard output could not be written.",
+        exitCode: ExitCode.failure)
 }
 
 /// The exit codes (docs/commands.md).

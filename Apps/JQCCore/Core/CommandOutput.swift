@@ -16,7 +16,9 @@ public struct CommandOutput: Sendable {
     /// stderr after the human output, never on stdout; `--json` carries them in its document.
     public var diagnostics: [String]
 
-    public init(lines: [String], json: JSONValue, showsStatusLine: Bool = true, exitCode: Int32 = 0, diagnostics: [String] = []) {
+    public init(
+        lines: [String], json: JSONValue, showsStatusLine: Bool = true, exitCode: Int32 = 0, diagnostics: [String] = []
+    ) {
         self.lines = lines
         self.diagnostics = diagnostics
         self.json = json

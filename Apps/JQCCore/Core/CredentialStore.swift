@@ -113,8 +113,10 @@ public struct CredentialStore: Sendable {
     private static let largestFile = 1 << 20
 
     private static func unreadable(_ path: String, _ code: Int32) -> AppError {
-        AppError.failure(.credentialsUnreadable,
-                         "Cannot read the sign-in at '\(path)' (\(String(cString: strerror(code)))); check the disk and the file's permissions. Nothing on this device was lost.")
+        AppError.failure(
+            .credentialsUnreadable,
+            "Cannot read the sign-in at '\(path)' (\(String(cString: strerror(code)))); check the disk and the file's permissions. Nothing on this device was lost."
+        )
     }
 
     /// Writes the session: a 0600 temporary file in the 0700 folder, flushed
@@ -132,8 +134,10 @@ public struct CredentialStore: Sendable {
         do throws(OutputError) {
             try AtomicFile.replace(fileURL.path, with: Array(data), mode: 0o600)
         } catch {
-            throw AppError.failure(.credentialsWriteFailed,
-                                   "The sign-in could not be saved in '\(directory.path)' (\(error.reason)); check free space and permissions.")
+            throw AppError.failure(
+                .credentialsWriteFailed,
+                "The sign-in could not be saved in '\(directory.path)' (\(error.reason)); check free space and permissions."
+            )
         }
     }
 

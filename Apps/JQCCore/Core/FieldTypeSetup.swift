@@ -10,7 +10,8 @@ import Storage
 /// `JQC_FIELD_TYPES_PATH` and then the profile's `field-types/` folder.
 public enum FieldTypeSetup {
     /// The registry a program runs with; external types are found, not started.
-    public static func registry(profile: Profile, environment: [String: String], program: Program) -> FieldTypeRegistry {
+    public static func registry(profile: Profile, environment: [String: String], program: Program) -> FieldTypeRegistry
+    {
         let settings = settings(environment: environment, program: program)
         let found = ExternalFieldTypeDiscovery.find(in: directories(profile: profile, environment: environment))
         return FieldTypeRegistry.builtIn().addingSiteFieldTypes().addingExternalFieldTypes(found, settings: settings)
@@ -27,7 +28,9 @@ public enum FieldTypeSetup {
         let warn = program.warn
         var settings = ExternalFieldTypeSettings(warn: warn)
         do throws(ExternalFieldTypesError) {
-            if let timeout = try ExternalFieldTypeSettings.timeout(environment: environment) { settings.timeout = timeout }
+            if let timeout = try ExternalFieldTypeSettings.timeout(environment: environment) {
+                settings.timeout = timeout
+            }
         } catch {
             warn("\(error.message); using \(Int(ExternalFieldTypeSettings.defaultTimeout)) s")
         }

@@ -16,12 +16,15 @@ public final class ProfileLock {
     /// Takes the lock on `name` in `profileDirectory`, waiting up to `patience`
     /// seconds for its holder (`waiting` is called once if it has to wait);
     /// nil when it is still held after that.
-    public static func take(_ name: String, in profileDirectory: URL, patience: TimeInterval = 0,
-                     waiting: () -> Void = {}) throws(AppError) -> ProfileLock? {
+    public static func take(
+        _ name: String, in profileDirectory: URL, patience: TimeInterval = 0,
+        waiting: () -> Void = {}
+    ) throws(AppError) -> ProfileLock? {
         let path = profileDirectory.appendingPathComponent(name).path
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw AppError.failure(.lockUnavailable, "Cannot open the lock '\(path)': \(String(cString: strerror(errno))).")
+            throw AppError.failure(
+                .lockUnavailable, "Cannot open the lock '\(path)': \(String(cString: strerror(errno))).")
         }
         let deadline = Date().addingTimeInterval(patience)
         var told = false
@@ -44,7 +47,9 @@ public final class ProfileLock {
     /// The agent's lock, or exit 73 when another agent holds it. Holds the agent's pid.
     public static func agent(profileDirectory: URL) throws(AppError) -> ProfileLock {
         guard let lock = try take("agent.lock", in: profileDirectory) else {
-            throw AppError(code: .agentRunning, "Another jqc-agent is already syncing this profile; this one stops.", exitCode: ExitCode.lockHeld)
+            throw AppError(
+                code: .agentRunning, "Another jqc-agent is already syncing this profile; this one stops.",
+                exitCode: ExitCode.lockHeld)
         }
         let pid = "\(getpid())\n"
         _ = ftruncate(lock.descriptor, 0)
@@ -53,10 +58,13 @@ public final class ProfileLock {
     }
 
     /// One sync cycle's lock, after any cycle already running has finished (exit 75 after `patience`).
-    static func syncCycle(profileDirectory: URL, patience: TimeInterval = 600, waiting: () -> Void) throws(AppError) -> ProfileLock {
+    static func syncCycle(profileDirectory: URL, patience: TimeInterval = 600, waiting: () -> Void) throws(AppError)
+        -> ProfileLock
+    {
         guard let lock = try take("sync.lock", in: profileDirectory, patience: patience, waiting: waiting) else {
-            throw AppError(code: .syncRunning, "Another sync of this profile is still running; try again later. Nothing was lost.",
-                           exitCode: ExitCode.temporary)
+            throw AppError(
+                code: .syncRunning, "Another sync of this profile is still running; try again later. Nothing was lost.",
+                exitCode: ExitCode.temporary)
         }
         return lock
     }

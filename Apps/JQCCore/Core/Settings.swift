@@ -26,11 +26,21 @@ public struct Settings: Sendable, Hashable {
 
     /// Every setting `jqc settings` shows and changes.
     public static let entries: [Entry] = [
-        Entry(name: "photo-quality", help: "JPEG quality of imported photos (1-100)", range: 1...100, keyPath: \.photoQuality64),
-        Entry(name: "photo-max-edge", help: "longest edge of an imported photo, in pixels", range: 64...16384, keyPath: \.photoMaxEdge64),
-        Entry(name: "photo-cap-mb", help: "photo storage allowed per report, in MB", range: 1...10_000, keyPath: \.photoCapMB),
-        Entry(name: "storage-floor-mb", help: "free space kept on the disk; photo import stops below it, in MB", range: 0...100_000_000, keyPath: \.storageFloorMB),
-        Entry(name: "retention-days", help: "days a synced report stays on this device", range: 0...3650, keyPath: \.retentionDays64),
+        Entry(
+            name: "photo-quality", help: "JPEG quality of imported photos (1-100)", range: 1...100,
+            keyPath: \.photoQuality64),
+        Entry(
+            name: "photo-max-edge", help: "longest edge of an imported photo, in pixels", range: 64...16384,
+            keyPath: \.photoMaxEdge64),
+        Entry(
+            name: "photo-cap-mb", help: "photo storage allowed per report, in MB", range: 1...10_000,
+            keyPath: \.photoCapMB),
+        Entry(
+            name: "storage-floor-mb", help: "free space kept on the disk; photo import stops below it, in MB",
+            range: 0...100_000_000, keyPath: \.storageFloorMB),
+        Entry(
+            name: "retention-days", help: "days a synced report stays on this device", range: 0...3650,
+            keyPath: \.retentionDays64),
     ]
 
     /// The value of an entry.
@@ -64,7 +74,8 @@ public struct Settings: Sendable, Hashable {
     static func load(from store: LocalStore) throws(StorageError) -> Settings {
         var settings = Settings()
         for entry in entries {
-            if let text = try store.meta("setting.\(entry.name)"), let value = Int64(text), entry.range.contains(value) {
+            if let text = try store.meta("setting.\(entry.name)"), let value = Int64(text), entry.range.contains(value)
+            {
                 settings.set(entry, to: value)
             }
         }

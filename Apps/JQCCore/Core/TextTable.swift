@@ -2,7 +2,9 @@
 public enum TextTable {
     /// Renders a header row and data rows; columns wider than `maxColumn` are cut with "…".
     /// Columns in `whole` are never cut (an id another command needs).
-    public static func render(_ header: [String], _ rows: [[String]], maxColumn: Int = 32, whole: Set<Int> = []) -> [String] {
+    public static func render(_ header: [String], _ rows: [[String]], maxColumn: Int = 32, whole: Set<Int> = [])
+        -> [String]
+    {
         let all = [header] + rows
         let count = header.count
         var widths = Array(repeating: 0, count: count)

@@ -8,9 +8,12 @@ extension WireUser {
     /// name of its own. Server text, so escaped to one line.
     public var identity: String {
         let name = displayName.trimmingCharacters(in: .whitespaces).isEmpty ? username : displayName
-        let details = name.lowercased() == username.lowercased() ? "role \(role.rawValue)"
-            : username == role.rawValue ? "username and role: \(role.rawValue)"
-            : "username \(oneLine(username)), role \(role.rawValue)"
+        let details =
+            name.lowercased() == username.lowercased()
+            ? "role \(role.rawValue)"
+            : username == role.rawValue
+                ? "username and role: \(role.rawValue)"
+                : "username \(oneLine(username)), role \(role.rawValue)"
         return "\(oneLine(name)) (\(details))"
     }
 

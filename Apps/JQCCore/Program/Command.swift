@@ -32,7 +32,9 @@ public struct Invocation {
 /// The options every command accepts.
 public enum GlobalOptions {
     public static let all: [OptionSpec] = [
-        .value("home", "DIR", help: "profile directory (store, photos, credentials); default $JQC_HOME or $XDG_DATA_HOME/jqc"),
+        .value(
+            "home", "DIR",
+            help: "profile directory (store, photos, credentials); default $JQC_HOME or $XDG_DATA_HOME/jqc"),
         .flag("json", help: "print one JSON document on stdout"),
         .flag("help", short: "h", help: "show help"),
         .flag("version", help: "print the program's version and the libraries it runs with"),

@@ -11,41 +11,57 @@ public enum HelpCommands {
 
     /// `help [COMMAND...]` of `program` (`--man`: its man page).
     public static func help(_ program: Program) -> Command {
-        Command(CommandSpec("help", summary: "show the help of a command, a group of commands, or the program",
-                            positionals: [PositionalSpec("COMMAND", help: "a command or group, e.g. 'photo add'", optional: true,
-                                                         variadic: true)],
-                            options: [.flag("man", help: "print the program's man page (roff) instead")])) { invocation throws(AppError) in
+        Command(
+            CommandSpec(
+                "help", summary: "show the help of a command, a group of commands, or the program",
+                positionals: [
+                    PositionalSpec(
+                        "COMMAND", help: "a command or group, e.g. 'photo add'", optional: true,
+                        variadic: true)
+                ],
+                options: [.flag("man", help: "print the program's man page (roff) instead")])
+        ) { invocation throws(AppError) in
             let catalog = program.catalog
             if invocation.arguments.flag("man") {
                 return text(program.manPage)
             }
             let words = invocation.arguments.positionals
             guard !words.isEmpty else {
-                return text(HelpFormatter.overview(program: program.name, summary: program.summary, commands: catalog.commands,
-                                                   globalOptions: catalog.globalOptions))
+                return text(
+                    HelpFormatter.overview(
+                        program: program.name, summary: program.summary, commands: catalog.commands,
+                        globalOptions: catalog.globalOptions))
             }
             switch catalog.lookup(words) {
             case .command(let name, let rest) where rest.isEmpty:
                 guard let spec = catalog.spec(name) else { throw AppError.usage("no command '\(name)'") }
                 return text(HelpFormatter.help(spec, program: program.name, globalOptions: catalog.globalOptions))
             case .group(let group):
-                return CommandOutput(lines: [HelpFormatter.group(group, program: program.name, catalog: catalog)], json: .null,
-                                     showsStatusLine: false)
+                return CommandOutput(
+                    lines: [HelpFormatter.group(group, program: program.name, catalog: catalog)], json: .null,
+                    showsStatusLine: false)
             default:
                 throw ProgramRunner.lookupError(catalog.lookup(words), program: program, catalog: catalog)
-                    ?? AppError.usage("no command '\(words.joined(separator: " "))'. Run '\(program.name) help' for the list.")
+                    ?? AppError.usage(
+                        "no command '\(words.joined(separator: " "))'. Run '\(program.name) help' for the list.")
             }
         }
     }
 
     /// `completion SHELL` of `program`.
     public static func completion(_ program: Program) -> Command {
-        Command(CommandSpec("completion", summary: "print a shell completion script (bash, zsh or fish)",
-                            positionals: [PositionalSpec("SHELL", help: "the shell", values: CompletionScript.shells)],
-                            discussion: "Example: \(program.name) completion bash > ~/.local/share/bash-completion/completions/\(program.name)")) {
+        Command(
+            CommandSpec(
+                "completion", summary: "print a shell completion script (bash, zsh or fish)",
+                positionals: [PositionalSpec("SHELL", help: "the shell", values: CompletionScript.shells)],
+                discussion:
+                    "Example: \(program.name) completion bash > ~/.local/share/bash-completion/completions/\(program.name)"
+            )
+        ) {
             invocation throws(AppError) in
             let shell = invocation.positional(0)
-            guard let script = CompletionScript.script(for: shell, program: program.name, catalog: program.catalog) else {
+            guard let script = CompletionScript.script(for: shell, program: program.name, catalog: program.catalog)
+            else {
                 throw AppError.usage("no completion for the shell '\(shell)'; choose bash, zsh or fish.")
             }
             return CommandOutput(lines: [script], json: .object(["script": .string(script)]), showsStatusLine: false)

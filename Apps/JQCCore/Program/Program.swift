@@ -22,9 +22,11 @@ public struct Program: Sendable {
     public let atTerminalWithoutCommand: (@Sendable (_ arguments: [String], _ environment: [String: String]) -> Int32)?
 
     /// Makes a program.
-    public init(name: String, summary: String, commands: @escaping @Sendable (Program) -> [Command],
-                warn: @escaping @Sendable (String) -> Void,
-                atTerminalWithoutCommand: (@Sendable (_ arguments: [String], _ environment: [String: String]) -> Int32)? = nil) {
+    public init(
+        name: String, summary: String, commands: @escaping @Sendable (Program) -> [Command],
+        warn: @escaping @Sendable (String) -> Void,
+        atTerminalWithoutCommand: (@Sendable (_ arguments: [String], _ environment: [String: String]) -> Int32)? = nil
+    ) {
         self.name = name
         self.summary = summary
         self.makeCommands = commands
@@ -42,21 +44,34 @@ public struct Program: Sendable {
 
     /// The program's man page, in roff.
     public var manPage: String {
-        ManPage.roff(program: name, summary: summary, version: AppVersion.current, date: ProductVersion.date, catalog: catalog,
-                     sections: [
-                        ("Exit status", [["0 ok", "1 failure", "2 usage error", "3 not found", "4 validation failed",
-                                          "5 blocked by a rule", "6 sign-in required", "7 a conflict needs a person",
-                                          "73 another agent holds the lock",
-                                          "75 temporary failure (offline, server unavailable): try later",
-                                          "141 the reader closed the output before all of it was written (a closed pipe, as in '| head'); "
-                                            + "output that fits in the pipe before the reader leaves ends with the command's own status"]
-                                            .joined(separator: "\n")]),
-                        ("Environment", ["JQC_HOME: the profile directory when --home is not given. "
+        ManPage.roff(
+            program: name, summary: summary, version: AppVersion.current, date: ProductVersion.date, catalog: catalog,
+            sections: [
+                (
+                    "Exit status",
+                    [
+                        [
+                            "0 ok", "1 failure", "2 usage error", "3 not found", "4 validation failed",
+                            "5 blocked by a rule", "6 sign-in required", "7 a conflict needs a person",
+                            "73 another agent holds the lock",
+                            "75 temporary failure (offline, server unavailable): try later",
+                            "141 the reader closed the output before all of it was written (a closed pipe, as in '| head'); "
+                                + "output that fits in the pipe before the reader leaves ends with the command's own status",
+                        ]
+                        .joined(separator: "\n")
+                    ]
+                ),
+                (
+                    "Environment",
+                    [
+                        "JQC_HOME: the profile directory when --home is not given. "
                             + "XDG_DATA_HOME and XDG_CONFIG_HOME: where the profile and credentials live by default. "
                             + "JQC_FIELD_TYPES_PATH: colon-separated folders searched for external field types (jqc-field-NAME) "
                             + "before the profile's field-types folder. "
                             + "JQC_FIELD_TYPE_TIMEOUT: seconds an external field type has for each answer (default 2). "
-                            + "NO_COLOR: plain output."]),
-                     ])
+                            + "NO_COLOR: plain output."
+                    ]
+                ),
+            ])
     }
 }

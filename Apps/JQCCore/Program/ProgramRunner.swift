@@ -13,8 +13,10 @@ public enum ProgramRunner {
     /// Runs one invocation and returns its exit code. Output that could not
     /// be written decides the code last: quietly 141 when the reader closed
     /// the pipe (`jqc list | head -1`), 1 with the cause on stderr otherwise.
-    public static func run(_ program: Program, arguments: [String],
-                           environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
+    public static func run(
+        _ program: Program, arguments: [String],
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> Int32 {
         ProgramExit.ignoreBrokenPipes()
         let code = dispatch(program, arguments: arguments, environment: environment)
         return ProgramExit.code(code, program: program.name)
@@ -30,10 +32,13 @@ public enum ProgramRunner {
         switch lookup {
         case .unknownCommand(let word, let suggestion):
             let hint = suggestion.map { " Did you mean '\($0)'?" } ?? ""
-            return AppError.usage("unknown command '\(word)'.\(hint) Run '\(program.name) help' for the list of commands.")
+            return AppError.usage(
+                "unknown command '\(word)'.\(hint) Run '\(program.name) help' for the list of commands.")
         case .unknownSubcommand(let group, let word, let suggestion):
             let hint = suggestion.map { " Did you mean '\(group) \($0)'?" } ?? ""
-            return AppError.usage("'\(group)' has no command '\(word)'.\(hint) Its commands: \(catalog.subcommands(of: group).joined(separator: ", ")).")
+            return AppError.usage(
+                "'\(group)' has no command '\(word)'.\(hint) Its commands: \(catalog.subcommands(of: group).joined(separator: ", "))."
+            )
         default:
             return nil
         }
@@ -57,25 +62,34 @@ public enum ProgramRunner {
             }
             if parsed.flag("version") {
                 if wantsJSON {
-                    standardOutput.line(JSONValue.object(["program": .string(program.name), "version": .string(AppVersion.current)])
-                        .canonicalString())
+                    standardOutput.line(
+                        JSONValue.object(["program": .string(program.name), "version": .string(AppVersion.current)])
+                            .canonicalString())
                 } else {
                     standardOutput.line(versionLine(program))
                 }
                 return ExitCode.ok
             }
             if wantsJSON {
-                let list: [JSONValue] = catalog.commands.map { .object(["name": .string($0.name), "summary": .string($0.summary)]) }
-                standardOutput.line(JSONValue.object(["program": .string(program.name), "version": .string(AppVersion.current),
-                                                      "commands": .array(list)]).canonicalString())
+                let list: [JSONValue] = catalog.commands.map {
+                    .object(["name": .string($0.name), "summary": .string($0.summary)])
+                }
+                standardOutput.line(
+                    JSONValue.object([
+                        "program": .string(program.name), "version": .string(AppVersion.current),
+                        "commands": .array(list),
+                    ]).canonicalString())
                 return ExitCode.ok
             }
             if let atTerminal = program.atTerminalWithoutCommand, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1,
-               !parsed.flag("help") {
+                !parsed.flag("help")
+            {
                 return atTerminal(arguments, environment)
             }
-            standardOutput.line(HelpFormatter.overview(program: program.name, summary: program.summary,
-                                                       commands: catalog.commands, globalOptions: GlobalOptions.all))
+            standardOutput.line(
+                HelpFormatter.overview(
+                    program: program.name, summary: program.summary,
+                    commands: catalog.commands, globalOptions: GlobalOptions.all))
             return ExitCode.ok
         case .group(let group):
             do {
@@ -86,18 +100,23 @@ public enum ProgramRunner {
             standardOutput.line(HelpFormatter.group(group, program: program.name, catalog: catalog))
             return ExitCode.ok
         case .unknownCommand, .unknownSubcommand:
-            return report(lookupError(lookup, program: program, catalog: catalog) ?? AppError.usage("unknown command"), program: program,
-                          json: wantsJSON)
+            return report(
+                lookupError(lookup, program: program, catalog: catalog) ?? AppError.usage("unknown command"),
+                program: program,
+                json: wantsJSON)
         case .command(let name, let rest):
             guard let command = commands.first(where: { $0.spec.name == name }) else {
                 return report(AppError.usage("unknown command '\(name)'"), program: program, json: wantsJSON)
             }
-            return run(command, rest: rest, program: program, parser: parser, wantsJSON: wantsJSON, environment: environment)
+            return run(
+                command, rest: rest, program: program, parser: parser, wantsJSON: wantsJSON, environment: environment)
         }
     }
 
-    private static func run(_ command: Command, rest: [String], program: Program, parser: ArgumentParser, wantsJSON: Bool,
-                            environment: [String: String]) -> Int32 {
+    private static func run(
+        _ command: Command, rest: [String], program: Program, parser: ArgumentParser, wantsJSON: Bool,
+        environment: [String: String]
+    ) -> Int32 {
         let parsed: ParsedArguments
         do {
             parsed = try parser.parse(rest, for: command.spec)
@@ -105,7 +124,8 @@ public enum ProgramRunner {
             return report(AppError.usage(error.message), program: program, json: wantsJSON)
         }
         if parsed.flag("help") {
-            standardOutput.line(HelpFormatter.help(command.spec, program: program.name, globalOptions: GlobalOptions.all))
+            standardOutput.line(
+                HelpFormatter.help(command.spec, program: program.name, globalOptions: GlobalOptions.all))
             return ExitCode.ok
         }
         if parsed.flag("version") {
@@ -127,7 +147,8 @@ public enum ProgramRunner {
                 }
                 // The status line is for a person at a terminal; a pipe (`jqc list | wc -l`) gets the output alone.
                 if output.showsStatusLine, isatty(STDOUT_FILENO) == 1, standardOutput.failure == nil,
-                   let status = try? context.status() {
+                    let status = try? context.status()
+                {
                     standardOutput.line(status.line)
                 }
             }
@@ -138,7 +159,9 @@ public enum ProgramRunner {
     }
 
     /// The context of one invocation: its profile, field types, output style and terminal.
-    public static func makeContext(_ parsed: ParsedArguments, environment: [String: String], program: Program) -> AppContext {
+    public static func makeContext(_ parsed: ParsedArguments, environment: [String: String], program: Program)
+        -> AppContext
+    {
         let profile = Profile.resolve(home: parsed.value("home"), environment: environment)
         return AppContext(
             profile: profile,

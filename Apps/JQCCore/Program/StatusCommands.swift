@@ -7,12 +7,19 @@ import Storage
 public enum StatusCommands {
     public static var all: [Command] { [status, settings] }
 
-    public static let status = Command(CommandSpec(
-        "status", summary: "pending, conflicts, rejected, returned for changes, needs-attention, photos pending, last sync, online")
+    public static let status = Command(
+        CommandSpec(
+            "status",
+            summary:
+                "pending, conflicts, rejected, returned for changes, needs-attention, photos pending, last sync, online"
+        )
     ) { (inv) throws(AppError) -> CommandOutput in
         let summary = try inv.context.status()
-        let connection = !summary.signedIn ? "not signed in ('jqc login --server URL --username NAME' to sync)"
-            : summary.online ? "online (the last attempt reached the server)" : "offline (the last attempt did not reach the server)"
+        let connection =
+            !summary.signedIn
+            ? "not signed in ('jqc login --server URL --username NAME' to sync)"
+            : summary.online
+                ? "online (the last attempt reached the server)" : "offline (the last attempt did not reach the server)"
         var lines = [
             "Connection:      \(connection)",
             "Drafts:          \(summary.drafts)",
@@ -34,19 +41,24 @@ public enum StatusCommands {
         return CommandOutput(lines: lines, json: summary.json, showsStatusLine: false)
     }
 
-    public static let settings = Command(CommandSpec(
-        "settings", summary: "show the profile's settings, or change one",
-        positionals: [PositionalSpec("NAME", help: "the setting to change", optional: true),
-                      PositionalSpec("VALUE", help: "its new value", optional: true)])
+    public static let settings = Command(
+        CommandSpec(
+            "settings", summary: "show the profile's settings, or change one",
+            positionals: [
+                PositionalSpec("NAME", help: "the setting to change", optional: true),
+                PositionalSpec("VALUE", help: "its new value", optional: true),
+            ])
     ) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.context.workspace()
         var current = workspace.settings
         if let name = inv.arguments.positional(0) {
             guard let entry = Settings.entries.first(where: { $0.name == name }) else {
-                throw AppError.usage("There is no setting '\(name)'. Settings: \(Settings.entries.map(\.name).joined(separator: ", ")).")
+                throw AppError.usage(
+                    "There is no setting '\(name)'. Settings: \(Settings.entries.map(\.name).joined(separator: ", ")).")
             }
             guard let text = inv.arguments.positional(1) else {
-                throw AppError.usage("Give a value: 'jqc settings \(name) VALUE' (\(entry.range.lowerBound)-\(entry.range.upperBound)).")
+                throw AppError.usage(
+                    "Give a value: 'jqc settings \(name) VALUE' (\(entry.range.lowerBound)-\(entry.range.upperBound)).")
             }
             current = try workspace.saveSetting(entry, typed: text)
         }
@@ -56,9 +68,12 @@ public enum StatusCommands {
     /// The settings as `settings` prints them; the menu's settings screen shows the same.
     public static func settingsTable(_ current: Settings) -> CommandOutput {
         let rows = Settings.entries.map { [$0.name, String(current.value(of: $0)), $0.help] }
-        return CommandOutput(lines: TextTable.render(["SETTING", "VALUE", "MEANING"], rows, maxColumn: 70),
-                             json: .object(Dictionary(uniqueKeysWithValues: Settings.entries.map {
-                                 ($0.name.replacingOccurrences(of: "-", with: "_"), JSONValue.integer(current.value(of: $0)))
-                             })))
+        return CommandOutput(
+            lines: TextTable.render(["SETTING", "VALUE", "MEANING"], rows, maxColumn: 70),
+            json: .object(
+                Dictionary(
+                    uniqueKeysWithValues: Settings.entries.map {
+                        ($0.name.replacingOccurrences(of: "-", with: "_"), JSONValue.integer(current.value(of: $0)))
+                    })))
     }
 }

@@ -31,19 +31,24 @@ extension SyncService {
     /// One page of the server's completed inspections (the user's own; everyone's for a supervisor).
     /// Offline exits 75 (`HISTORY_REQUIRES_NETWORK`); signed out or an ended session exits 6.
     /// `filter` narrows it by facility, inspector, template and completion time (contract 1.1).
-    public func history(limit: Int, offset: Int, filter: HistoryFilter = HistoryFilter()) throws(AppError) -> HistoryPage {
+    public func history(limit: Int, offset: Int, filter: HistoryFilter = HistoryFilter()) throws(AppError)
+        -> HistoryPage
+    {
         let saved = try signedInSession()
         let client = try sessionClient(saved)
-        let result = Self.blocking(or: .failure(APIError(.cancelled, "The request was interrupted."))) { () async -> Result<HistoryPage, APIError> in
-            do throws(APIError) { return .success(try await client.history(limit: limit, offset: offset, filter: filter)) }
-            catch { return .failure(error) }
+        let result = Self.blocking(or: .failure(APIError(.cancelled, "The request was interrupted."))) {
+            () async -> Result<HistoryPage, APIError> in
+            do throws(APIError) {
+                return .success(try await client.history(limit: limit, offset: offset, filter: filter))
+            } catch { return .failure(error) }
         }
         switch result {
         case .success(let page):
             return page
         case .failure(let error) where Self.isUnreachable(error):
-            throw AppError(code: .historyRequiresNetwork, "History needs a connection; try again when online.",
-                           exitCode: ExitCode.temporary)
+            throw AppError(
+                code: .historyRequiresNetwork, "History needs a connection; try again when online.",
+                exitCode: ExitCode.temporary)
         case .failure(let error):
             throw AppError(api: error)
         }
@@ -55,9 +60,9 @@ extension SyncService {
     public func teamView() throws(AppError) -> TeamView {
         let saved = try signedInSession()
         let client = try sessionClient(saved)
-        let result = Self.blocking(or: .failure(APIError(.cancelled, "The request was interrupted."))) { () async -> Result<Rollup, APIError> in
-            do throws(APIError) { return .success(try await client.rollup()) }
-            catch { return .failure(error) }
+        let result = Self.blocking(or: .failure(APIError(.cancelled, "The request was interrupted."))) {
+            () async -> Result<Rollup, APIError> in
+            do throws(APIError) { return .success(try await client.rollup()) } catch { return .failure(error) }
         }
         let store = try context.store()
         switch result {
@@ -66,7 +71,8 @@ extension SyncService {
             try? saveCache(rollup, userID: saved.user.id, store: store)
             return TeamView(rollup: rollup)
         case .failure(let error) where error.code == .forbidden:
-            throw AppError.blocked(.rollupForbidden, "The team view is for supervisors; you are \(saved.user.signedInAs).")
+            throw AppError.blocked(
+                .rollupForbidden, "The team view is for supervisors; you are \(saved.user.signedInAs).")
         case .failure(let error) where Self.isUnreachable(error) || error.isTransient:
             if let cached = cachedView(userID: saved.user.id, store: store) { return cached }
             throw AppError(code: .rollupRequiresNetwork, "Team view needs a connection.", exitCode: ExitCode.temporary)
@@ -78,8 +84,10 @@ extension SyncService {
     /// The saved session, or `AUTH_REQUIRED` (6).
     func signedInSession() throws(AppError) -> CredentialStore.Saved {
         guard let saved = try credentials.load() else {
-            throw AppError(code: .authRequired, "Sign in with 'jqc login --server URL --username NAME' first; nothing on this device was lost.",
-                           exitCode: ExitCode.authRequired)
+            throw AppError(
+                code: .authRequired,
+                "Sign in with 'jqc login --server URL --username NAME' first; nothing on this device was lost.",
+                exitCode: ExitCode.authRequired)
         }
         return saved
     }
@@ -87,8 +95,9 @@ extension SyncService {
     /// A client for the saved session that keeps rotated tokens.
     func sessionClient(_ saved: CredentialStore.Saved) throws(AppError) -> APIClient {
         let store = credentials
-        return try makeClient(serverURL: saved.serverURL, saved: saved,
-                              onChange: Self.keeping(in: store, serverURL: saved.serverURL, caFile: saved.caFile))
+        return try makeClient(
+            serverURL: saved.serverURL, saved: saved,
+            onChange: Self.keeping(in: store, serverURL: saved.serverURL, caFile: saved.caFile))
     }
 
     /// No answer from the server at all: no route, refused, timed out, or the connection broke.
@@ -117,8 +126,9 @@ extension SyncService {
     /// The saved roll-up, only when the same user fetched it (a shared device never shows another account's team).
     private func cachedView(userID: String, store: LocalStore) -> TeamView? {
         guard let text = try? store.meta(Self.rollupCacheKey),
-              let cached = try? JSONDecoder().decode(CachedRollup.self, from: Data(text.utf8)),
-              cached.userID == userID else { return nil }
+            let cached = try? JSONDecoder().decode(CachedRollup.self, from: Data(text.utf8)),
+            cached.userID == userID
+        else { return nil }
         return TeamView(rollup: cached.rollup, cachedAt: cached.fetchedAt)
     }
 }

@@ -35,21 +35,26 @@ extension SyncService {
     public func reviewedReport(_ serverID: String, revision: Int? = nil) throws(AppError) -> ReviewedServerReport {
         let fetched: ReviewedReport
         do throws(AppError) {
-            fetched = try reviewCall { client throws(APIError) in try await client.reviewedReport(serverID: serverID, revision: revision) }
-        } catch where error.code == .notFound || error.code == .serverForbidden {
-            throw AppError.notFound(revision.map { "The server has no revision \($0) of report '\(serverID)' for this account." }
-                                    ?? "The server has no report '\(serverID)' for this account.")
+            fetched = try reviewCall { client throws(APIError) in
+                try await client.reviewedReport(serverID: serverID, revision: revision)
+            }
+        } catch  where error.code == .notFound || error.code == .serverForbidden {
+            throw AppError.notFound(
+                revision.map { "The server has no revision \($0) of report '\(serverID)' for this account." }
+                    ?? "The server has no report '\(serverID)' for this account.")
         }
-        return ReviewedServerReport(fetched: FetchedReport(fetched.report, serverID: serverID), review: fetched.review,
-                                    templateVersion: fetched.templateVersion)
+        return ReviewedServerReport(
+            fetched: FetchedReport(fetched.report, serverID: serverID), review: fetched.review,
+            templateVersion: fetched.templateVersion)
     }
 
     /// The report's events, oldest first; nil when the server keeps none (a
     /// server of contract 1.0 has no such route and answers 404).
     public func reportEvents(_ serverID: String) throws(AppError) -> [WireReportEvent]? {
         do throws(AppError) {
-            return try reviewCall { client throws(APIError) in try await client.reportEvents(serverID: serverID) }.events
-        } catch where error.code == .notFound {
+            return try reviewCall { client throws(APIError) in try await client.reportEvents(serverID: serverID) }
+                .events
+        } catch  where error.code == .notFound {
             return nil
         }
     }
@@ -61,28 +66,35 @@ extension SyncService {
     public func decide(_ serverID: String, _ request: ReviewRequest) throws(AppError) -> ReviewOutcome {
         let saved = try signedInSession()
         do throws(AppError) {
-            return try reviewCall(saved) { client throws(APIError) in try await client.decide(serverID: serverID, request) }
-        } catch where error.code == .serverForbidden {
-            throw AppError.blocked(.reviewForbidden,
-                                   "Only supervisors and admins may decide on reports; you are \(saved.user.signedInAs). Nothing was recorded.")
-        } catch where error.code == .notFound {
+            return try reviewCall(saved) { client throws(APIError) in
+                try await client.decide(serverID: serverID, request)
+            }
+        } catch  where error.code == .serverForbidden {
+            throw AppError.blocked(
+                .reviewForbidden,
+                "Only supervisors and admins may decide on reports; you are \(saved.user.signedInAs). Nothing was recorded."
+            )
+        } catch  where error.code == .notFound {
             throw AppError.notFound("The server has no report '\(serverID)' for this account; nothing was recorded.")
-        } catch where error.code == .serverBadRequest {
-            throw AppError.validation("The server refused the decision: \(error.message) Nothing was recorded.", code: .reviewInvalid)
+        } catch  where error.code == .serverBadRequest {
+            throw AppError.validation(
+                "The server refused the decision: \(error.message) Nothing was recorded.", code: .reviewInvalid)
         }
     }
 
     /// One review request with the saved session: offline is
     /// `REVIEW_REQUIRES_NETWORK` (75); 403 and 404 come back as `FORBIDDEN`
     /// and `NOT_FOUND` for the caller to word; anything else as `AppError(api:)`.
-    private func reviewCall<T: Sendable>(_ saved: CredentialStore.Saved? = nil,
-                                         _ body: @escaping @Sendable (APIClient) async throws(APIError) -> T) throws(AppError) -> T {
+    private func reviewCall<T: Sendable>(
+        _ saved: CredentialStore.Saved? = nil,
+        _ body: @escaping @Sendable (APIClient) async throws(APIError) -> T
+    ) throws(AppError) -> T {
         let session: CredentialStore.Saved
         if let saved { session = saved } else { session = try signedInSession() }
         let client = try sessionClient(session)
-        let result = Self.blocking(or: .failure(APIError(.cancelled, "The request was interrupted."))) { () async -> Result<T, APIError> in
-            do throws(APIError) { return .success(try await body(client)) }
-            catch { return .failure(error) }
+        let result = Self.blocking(or: .failure(APIError(.cancelled, "The request was interrupted."))) {
+            () async -> Result<T, APIError> in
+            do throws(APIError) { return .success(try await body(client)) } catch { return .failure(error) }
         }
         switch result {
         case .success(let value):

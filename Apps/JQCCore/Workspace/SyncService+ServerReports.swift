@@ -29,31 +29,38 @@ public struct FetchedReport: Sendable {
         let wire = fetched.report
         let completedDevice = wire.completedAtDevice.flatMap(RFC3339.date)
         let accepted = fetched.completedAt.flatMap(RFC3339.date)
-        let lifecycle = ReportLifecycle(heldByServer: wire.serverID ?? serverID, revision: fetched.revision,
-                                        review: review.map(ReportReview.init))
-        report = Report(restoring: wire.localID, lifecycle: lifecycle, assignmentID: wire.assignmentID, templateID: wire.templateID,
-                        facilityID: wire.facilityID, areaID: wire.areaID, answers: Answers(json: wire.payload.answers) ?? Answers(),
-                        schemaVersion: Report.currentSchemaVersion,
-                        updatedAtDevice: completedDevice ?? accepted ?? Date(timeIntervalSince1970: 0),
-                        completedAtDevice: completedDevice, score: wire.payload.score, parentLocalID: wire.parentLocalID,
-                        parentServerID: wire.parentServerID, followUpRequired: wire.payload.followUpRequired, creationSequence: 0)
-        let issueOf = Dictionary(wire.issues.flatMap { issue in issue.photoLocalIDs.map { ($0, issue.localID) } },
-                                 uniquingKeysWith: { first, _ in first })
+        let lifecycle = ReportLifecycle(
+            heldByServer: wire.serverID ?? serverID, revision: fetched.revision,
+            review: review.map(ReportReview.init))
+        report = Report(
+            restoring: wire.localID, lifecycle: lifecycle, assignmentID: wire.assignmentID, templateID: wire.templateID,
+            facilityID: wire.facilityID, areaID: wire.areaID, answers: Answers(json: wire.payload.answers) ?? Answers(),
+            schemaVersion: Report.currentSchemaVersion,
+            updatedAtDevice: completedDevice ?? accepted ?? Date(timeIntervalSince1970: 0),
+            completedAtDevice: completedDevice, score: wire.payload.score, parentLocalID: wire.parentLocalID,
+            parentServerID: wire.parentServerID, followUpRequired: wire.payload.followUpRequired, creationSequence: 0)
+        let issueOf = Dictionary(
+            wire.issues.flatMap { issue in issue.photoLocalIDs.map { ($0, issue.localID) } },
+            uniquingKeysWith: { first, _ in first })
         photos = fetched.photos.map { photo in
-            Photo(localID: photo.localID, reportLocalID: wire.localID, fieldID: photo.fieldID.map { FieldID($0) },
-                  issueLocalID: photo.issueLocalID ?? issueOf[photo.localID],
-                  fileName: Self.fileName(photo.localID), uploadState: .uploaded,
-                  originalByteSize: photo.byteSize, byteSize: photo.byteSize, sha256: photo.sha256 ?? "")
+            Photo(
+                localID: photo.localID, reportLocalID: wire.localID, fieldID: photo.fieldID.map { FieldID($0) },
+                issueLocalID: photo.issueLocalID ?? issueOf[photo.localID],
+                fileName: Self.fileName(photo.localID), uploadState: .uploaded,
+                originalByteSize: photo.byteSize, byteSize: photo.byteSize, sha256: photo.sha256 ?? "")
         }
         issues = wire.issues.enumerated().map { index, issue in
-            Issue(localID: issue.localID, reportLocalID: wire.localID, severity: issue.severity, description: issue.description,
-                  creationSequence: Int64(index))
+            Issue(
+                localID: issue.localID, reportLocalID: wire.localID, severity: issue.severity,
+                description: issue.description,
+                creationSequence: Int64(index))
         }
         completedAt = fetched.completedAt
         revision = fetched.revision
         self.serverID = wire.serverID ?? serverID
-        expectedHashes = Dictionary(fetched.photos.compactMap { photo in photo.sha256.map { (photo.localID, $0.lowercased()) } },
-                                    uniquingKeysWith: { first, _ in first })
+        expectedHashes = Dictionary(
+            fetched.photos.compactMap { photo in photo.sha256.map { (photo.localID, $0.lowercased()) } },
+            uniquingKeysWith: { first, _ in first })
     }
 
     /// The name a fetched photo is saved under: `<photo local_id>.jpg`.
@@ -75,9 +82,11 @@ extension SyncService {
         let saved = try signedInSession()
         let client = try sessionClient(saved)
         // With its review (contract 1.1; none from a 1.0 server), so `show` says where it stands.
-        let result = Self.blocking(or: .failure(APIError(.cancelled, "The request was interrupted."))) { () async -> Result<ReviewedReport, APIError> in
-            do throws(APIError) { return .success(try await client.reviewedReport(serverID: serverID)) }
-            catch { return .failure(error) }
+        let result = Self.blocking(or: .failure(APIError(.cancelled, "The request was interrupted."))) {
+            () async -> Result<ReviewedReport, APIError> in
+            do throws(APIError) { return .success(try await client.reviewedReport(serverID: serverID)) } catch {
+                return .failure(error)
+            }
         }
         switch result {
         case .success(let fetched):
@@ -108,16 +117,21 @@ extension SyncService {
     }
 
     /// One photo, streamed into `path` atomically (mode 0600).
-    private func download(_ photoID: UUID, of fetched: FetchedReport, with client: APIClient, to path: String) throws(AppError) {
+    private func download(_ photoID: UUID, of fetched: FetchedReport, with client: APIClient, to path: String)
+        throws(AppError)
+    {
         let serverID = fetched.serverID
         let expected = fetched.expectedHashes[photoID]
         let shown = String(photoID.uuidString.lowercased().prefix(8))
-        try AtomicFile.replace(path, mode: 0o600, exactMode: true,
-                               failure: { Self.photoFileError($0, path: path) }) { (descriptor: Int32) throws(AppError) in
+        try AtomicFile.replace(
+            path, mode: 0o600, exactMode: true,
+            failure: { Self.photoFileError($0, path: path) }
+        ) { (descriptor: Int32) throws(AppError) in
             let hasher: SHA256.Hasher
             do throws(StorageError) { hasher = try SHA256.Hasher() } catch { throw AppError(storage: error) }
             let state = PhotoStream(hasher: hasher)
-            let result = Self.blocking(or: .failure(APIError(.cancelled, "The download was interrupted."))) { () async -> Result<Void, APIError> in
+            let result = Self.blocking(or: .failure(APIError(.cancelled, "The download was interrupted."))) {
+                () async -> Result<Void, APIError> in
                 do throws(APIError) {
                     try await client.downloadPhoto(serverID: serverID, localID: photoID) { bytes in
                         state.write(bytes, to: descriptor, target: path)
@@ -128,12 +142,16 @@ extension SyncService {
                 }
             }
             if let failure = state.failure { throw Self.photoFileError(failure, path: path) }
-            if case .failure(let error) = result { throw Self.serverReportError(error, serverID: serverID, photo: shown) }
+            if case .failure(let error) = result {
+                throw Self.serverReportError(error, serverID: serverID, photo: shown)
+            }
             let actual: String
             do throws(StorageError) { actual = try state.finish() } catch { throw AppError(storage: error) }
             if let expected, expected != actual {
-                throw AppError.failure(.photoDownloadMismatch,
-                                       "Photo \(shown) of report '\(serverID)' arrived with other bytes than the server lists (SHA-256 \(actual.prefix(12))..., not \(expected.prefix(12))...); nothing was saved. Try again.")
+                throw AppError.failure(
+                    .photoDownloadMismatch,
+                    "Photo \(shown) of report '\(serverID)' arrived with other bytes than the server lists (SHA-256 \(actual.prefix(12))..., not \(expected.prefix(12))...); nothing was saved. Try again."
+                )
             }
         }
     }
@@ -143,17 +161,20 @@ extension SyncService {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
-                throw AppError.validation("'\(folder)' exists and is not a folder; give a folder for the photos (it is made when it does not exist).",
-                                          code: .outputNotFolder)
+                throw AppError.validation(
+                    "'\(folder)' exists and is not a folder; give a folder for the photos (it is made when it does not exist).",
+                    code: .outputNotFolder)
             }
             return
         }
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         } catch {
-            throw AppError.validation("Cannot make the folder '\(folder)' for the photos (\(error.localizedDescription)); choose a folder you can write to.",
-                                      code: .outputNotWritable)
+            throw AppError.validation(
+                "Cannot make the folder '\(folder)' for the photos (\(error.localizedDescription)); choose a folder you can write to.",
+                code: .outputNotWritable)
         }
     }
 
@@ -166,9 +187,10 @@ extension SyncService {
             }
             return AppError.notFound("No report '\(serverID)' on this device or on the server.")
         case _ where isUnreachable(error):
-            return AppError(code: .serverReportRequiresNetwork,
-                            "Report '\(serverID)' is not on this device, and reading it from the server needs a connection; try again when online.",
-                            exitCode: ExitCode.temporary)
+            return AppError(
+                code: .serverReportRequiresNetwork,
+                "Report '\(serverID)' is not on this device, and reading it from the server needs a connection; try again when online.",
+                exitCode: ExitCode.temporary)
         default:
             return AppError(api: error)
         }
@@ -180,10 +202,12 @@ extension SyncService {
         case ENOSPC, EDQUOT:
             return AppError.failure(.diskFull, "The disk is full writing '\(path)'; free some space and try again.")
         case EACCES, EPERM, EROFS:
-            return AppError.validation("Cannot write '\(path)' (\(String(cString: strerror(error.errno)))); choose a folder you can write to.",
-                                       code: .outputNotWritable)
+            return AppError.validation(
+                "Cannot write '\(path)' (\(String(cString: strerror(error.errno)))); choose a folder you can write to.",
+                code: .outputNotWritable)
         default:
-            return AppError.failure(.photoWriteFailed, "Cannot write '\(path)' (\(String(cString: strerror(error.errno)))).")
+            return AppError.failure(
+                .photoWriteFailed, "Cannot write '\(path)' (\(String(cString: strerror(error.errno)))).")
         }
     }
 }

@@ -27,17 +27,22 @@ public struct SyncService {
     public func login(serverURL: String, username: String, password: String) throws(AppError) -> WireUser {
         let store = credentials
         let ca = caFile
-        let client = try makeClient(serverURL: serverURL, saved: nil, onChange: Self.keeping(in: store, serverURL: serverURL, caFile: ca))
-        let result = Self.blocking(or: .failure(APIError(.cancelled, "The sign-in was interrupted."))) { () async -> Result<Credentials, APIError> in
-            do throws(APIError) { return .success(try await client.login(username: username, password: password)) }
-            catch { return .failure(error) }
+        let client = try makeClient(
+            serverURL: serverURL, saved: nil, onChange: Self.keeping(in: store, serverURL: serverURL, caFile: ca))
+        let result = Self.blocking(or: .failure(APIError(.cancelled, "The sign-in was interrupted."))) {
+            () async -> Result<Credentials, APIError> in
+            do throws(APIError) {
+                return .success(try await client.login(username: username, password: password))
+            } catch { return .failure(error) }
         }
         switch result {
         case .success(let granted):
             // Kept by the client's callback, which failed the sign-in if it could not.
             // Signing in reached the server: the status line says online until an attempt fails.
             let local = try context.store()
-            do throws(StorageError) { try local.setMeta(MetaKey.online, "true") } catch { throw AppError(storage: error) }
+            do throws(StorageError) { try local.setMeta(MetaKey.online, "true") } catch {
+                throw AppError(storage: error)
+            }
             return granted.user
         case .failure(let error):
             throw AppError(api: error)
@@ -50,7 +55,9 @@ public struct SyncService {
         let store = credentials
         guard let saved = try store.load() else { return (false, false) }
         defer { store.delete() }
-        guard let client = try? makeClient(serverURL: saved.serverURL, saved: saved, onChange: { _ throws(APIError) in }) else {
+        guard
+            let client = try? makeClient(serverURL: saved.serverURL, saved: saved, onChange: { _ throws(APIError) in })
+        else {
             return (true, false)
         }
         let told = Self.blocking(or: false) { () async -> Bool in
@@ -63,25 +70,35 @@ public struct SyncService {
     /// running on this profile has finished (`waitingForOtherSync` is called
     /// once if it has to wait).
     /// `askedByPerson`: `jqc sync` (reports in backoff are due now); the agent leaves it false.
-    public func sync(askedByPerson: Bool = false, waitingForOtherSync: () -> Void = {},
-                     progress: @escaping @Sendable (SyncProgress) -> Void) throws(AppError) -> SyncSummary {
+    public func sync(
+        askedByPerson: Bool = false, waitingForOtherSync: () -> Void = {},
+        progress: @escaping @Sendable (SyncProgress) -> Void
+    ) throws(AppError) -> SyncSummary {
         let store = credentials
         guard let saved = try store.load() else {
-            throw AppError(code: .authRequired, "Sign in with 'jqc login --server URL --username NAME' first; nothing on this device was lost.",
-                           exitCode: ExitCode.authRequired)
+            throw AppError(
+                code: .authRequired,
+                "Sign in with 'jqc login --server URL --username NAME' first; nothing on this device was lost.",
+                exitCode: ExitCode.authRequired)
         }
         let local = try context.store()
         let settings = try context.workspace().settings
-        let lock = try ProfileLock.syncCycle(profileDirectory: context.profile.dataDirectory, waiting: waitingForOtherSync)
+        let lock = try ProfileLock.syncCycle(
+            profileDirectory: context.profile.dataDirectory, waiting: waitingForOtherSync)
         defer { withExtendedLifetime(lock) {} }
-        let client = try makeClient(serverURL: saved.serverURL, saved: saved,
-                                    onChange: Self.keeping(in: store, serverURL: saved.serverURL, caFile: saved.caFile))
-        let engine = SyncEngine(store: local, client: client,
-                                configuration: .init(retentionDays: settings.retentionDays, appVersion: AppVersion.current,
-                                                     askedByPerson: askedByPerson),
-                                progress: progress)
+        let client = try makeClient(
+            serverURL: saved.serverURL, saved: saved,
+            onChange: Self.keeping(in: store, serverURL: saved.serverURL, caFile: saved.caFile))
+        let engine = SyncEngine(
+            store: local, client: client,
+            configuration: .init(
+                retentionDays: settings.retentionDays, appVersion: AppVersion.current,
+                askedByPerson: askedByPerson),
+            progress: progress)
         let now = context.now()
-        let result = Self.blocking(or: .failure(StorageError(.io, "The sync was interrupted; nothing was lost.", context: "sync"))) { () async -> Result<SyncSummary, StorageError> in
+        let result = Self.blocking(
+            or: .failure(StorageError(.io, "The sync was interrupted; nothing was lost.", context: "sync"))
+        ) { () async -> Result<SyncSummary, StorageError> in
             do throws(StorageError) { return .success(try await engine.run(now: now)) } catch { return .failure(error) }
         }
         switch result {
@@ -97,28 +114,37 @@ public struct SyncService {
     /// Keeps tokens the server granted or rotated in `store`, at once. A
     /// failed save is an error of the request that brought them (the old
     /// refresh token is spent): the person is told now, with what to do.
-    public static func keeping(in store: CredentialStore, serverURL: String, caFile: String?) -> APIClient.TokensChanged {
+    public static func keeping(in store: CredentialStore, serverURL: String, caFile: String?) -> APIClient.TokensChanged
+    {
         { new throws(APIError) in
             guard let new else { return }
             do throws(AppError) {
                 try store.save(.init(serverURL: serverURL, credentials: new, caFile: caFile))
             } catch {
-                throw APIError(.sessionNotSaved, "The server renewed this device's sign-in but it could not be kept: \(error.message) Fix that, then sign in again with 'jqc login'; nothing on this device was lost.")
+                throw APIError(
+                    .sessionNotSaved,
+                    "The server renewed this device's sign-in but it could not be kept: \(error.message) Fix that, then sign in again with 'jqc login'; nothing on this device was lost."
+                )
             }
         }
     }
 
     /// The API client for a server, over libcurl; `onChange` keeps rotated tokens.
-    func makeClient(serverURL: String, saved: CredentialStore.Saved?,
-                    onChange: @escaping APIClient.TokensChanged) throws(AppError) -> APIClient {
+    func makeClient(
+        serverURL: String, saved: CredentialStore.Saved?,
+        onChange: @escaping APIClient.TokensChanged
+    ) throws(AppError) -> APIClient {
         let deviceID: UUID
         let local = try context.store()
         do throws(StorageError) { deviceID = try local.deviceID() } catch { throw AppError(storage: error) }
-        let transport = CurlTransport(options: .init(caCertificatePath: caFile ?? saved?.caFile,
-                                                     userAgent: "jqc/\(AppVersion.current)"))
+        let transport = CurlTransport(
+            options: .init(
+                caCertificatePath: caFile ?? saved?.caFile,
+                userAgent: "jqc/\(AppVersion.current)"))
         do throws(APIError) {
-            return try APIClient(configuration: .init(serverURL: serverURL, appVersion: AppVersion.current, deviceID: deviceID),
-                                 transport: transport, credentials: saved?.credentials, onTokensChanged: onChange)
+            return try APIClient(
+                configuration: .init(serverURL: serverURL, appVersion: AppVersion.current, deviceID: deviceID),
+                transport: transport, credentials: saved?.credentials, onTokensChanged: onChange)
         } catch {
             throw AppError.usage(error.message)
         }

@@ -43,12 +43,18 @@ extension Workspace {
         }
         let known = Set(fields.map(\.field.id))
         let extra = Set(report.answers.answeredIDs + server.answeredIDs).subtracting(known).sorted()
-        fields += extra.map { ConflictField(field: FieldDefinition(id: $0, type: "unknown"), mine: report.answers[$0], server: server[$0]) }
+        fields += extra.map {
+            ConflictField(field: FieldDefinition(id: $0, type: "unknown"), mine: report.answers[$0], server: server[$0])
+        }
         // A server that merges named the fields both sides changed: every other
         // field takes the side that changed it since the base revision.
         if let named = conflict.fields.map(Set.init),
-           let base = try revisions(of: report).last(where: { $0.serverRevision != nil && $0.serverRevision == report.lifecycle.baseRevision })?.answers {
-            for index in fields.indices where fields[index].differs && !named.contains(fields[index].field.id.rawValue) {
+            let base = try revisions(of: report).last(where: {
+                $0.serverRevision != nil && $0.serverRevision == report.lifecycle.baseRevision
+            })?.answers
+        {
+            for index in fields.indices where fields[index].differs && !named.contains(fields[index].field.id.rawValue)
+            {
                 let id = fields[index].field.id
                 fields[index].settled = AnswerMerge.same(fields[index].mine, base[id]) ? .server : .mine
             }
@@ -73,7 +79,9 @@ extension Workspace {
         let fields = try conflictFields(report)
         let ids = Set(fields.map(\.field.id.rawValue))
         if let unknown = picks.keys.sorted().first(where: { !ids.contains($0) }) {
-            throw AppError.notFound("Report \(short(report)) has no field '\(unknown)'. Fields: \(fields.map(\.field.id.rawValue).joined(separator: ", ")).")
+            throw AppError.notFound(
+                "Report \(short(report)) has no field '\(unknown)'. Fields: \(fields.map(\.field.id.rawValue).joined(separator: ", "))."
+            )
         }
         let open = fields.filter { $0.open && picks[$0.field.id.rawValue] == nil }.map(\.field.id.rawValue)
         guard open.isEmpty else {
@@ -109,7 +117,9 @@ extension Workspace {
         let template = try? template(for: report)
         let scorer = template.map { self.scorer($0) }
         guard let template else {
-            return try storage { () throws(StorageError) in try store.apply(event, to: id, answers: answers, score: scorer) }
+            return try storage { () throws(StorageError) in
+                try store.apply(event, to: id, answers: answers, score: scorer)
+            }
         }
         let logic = self.logic(template)
         if case .takeServer = event {
@@ -118,9 +128,12 @@ extension Workspace {
             // there (one the server marked as covering an earlier revision says
             // so itself, and is kept).
             let derive: (Answers) -> Answers = { adopted in
-                self.withdrawingStaleSignatures(adopted, of: report, template: template, logic: logic, except: nil, keepingMarked: true)
+                self.withdrawingStaleSignatures(
+                    adopted, of: report, template: template, logic: logic, except: nil, keepingMarked: true)
             }
-            return try storage { () throws(StorageError) in try store.apply(event, to: id, score: scorer, derive: derive) }
+            return try storage { () throws(StorageError) in
+                try store.apply(event, to: id, score: scorer, derive: derive)
+            }
         }
         // Queued again: a signature that does not vouch for the answers kept
         // is withdrawn, and a report that then lacks an answer it needs (the

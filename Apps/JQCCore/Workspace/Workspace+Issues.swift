@@ -20,22 +20,29 @@ extension Workspace {
     /// imported exactly as `addPhotos` does (permission, floor, cap). The photo
     /// is checked and compressed before the issue is recorded, so a refused
     /// photo leaves no issue behind.
-    public func addIssue(to report: Report, severity: String, description: String, photoFile: String?) throws(AppError) -> (Issue, Photo?) {
+    public func addIssue(to report: Report, severity: String, description: String, photoFile: String?) throws(AppError)
+        -> (Issue, Photo?)
+    {
         let text = description.trimmingCharacters(in: .whitespacesAndNewlines)
         let parsed = IssueSeverity(typed: severity)
         var problems: [String] = []
         if parsed == nil {
             // A slip of the keyboard gets the nearest name, as a mistyped command does.
             let near = CommandCatalog.closest(severity.lowercased(), among: IssueSeverity.allCases.map(\.rawValue))
-            problems.append("'\(severity)' is not a severity; \(near.map { "did you mean '\($0)'? Use " } ?? "use ")\(Self.severityList).")
+            problems.append(
+                "'\(severity)' is not a severity; \(near.map { "did you mean '\($0)'? Use " } ?? "use ")\(Self.severityList)."
+            )
         }
         if text.isEmpty {
-            problems.append("The description is empty; say what is wrong, for example --description \"Soap dispenser broken\".")
+            problems.append(
+                "The description is empty; say what is wrong, for example --description \"Soap dispenser broken\".")
         }
         guard let parsed, problems.isEmpty else {
-            throw AppError.validation(problems.count == 1 ? "No issue was flagged: \(problems[0])"
-                                                         : "No issue was flagged: \(problems.count) problems.",
-                                      problems: problems.count == 1 ? [] : problems, code: .issueInvalid)
+            throw AppError.validation(
+                problems.count == 1
+                    ? "No issue was flagged: \(problems[0])"
+                    : "No issue was flagged: \(problems.count) problems.",
+                problems: problems.count == 1 ? [] : problems, code: .issueInvalid)
         }
         let current = try refreshed(report)
         var prepared: PreparedPhoto?
@@ -43,8 +50,9 @@ extension Workspace {
             do {
                 prepared = try preparePhoto(photoFile, for: current)
             } catch {
-                throw AppError(code: error.code, "The issue was not flagged because its photo was refused: \(error.message)",
-                               exitCode: error.exitCode, problems: error.problems)
+                throw AppError(
+                    code: error.code, "The issue was not flagged because its photo was refused: \(error.message)",
+                    exitCode: error.exitCode, problems: error.problems)
             }
         }
         let issue: Issue
@@ -61,17 +69,19 @@ extension Workspace {
             let (photo, _) = try storePrepared(prepared, in: current, fieldID: nil, issueLocalID: issue.localID)
             return (issue, photo)
         } catch {
-            throw AppError(code: error.code,
-                           "Issue \(Self.shortID(issue.localID)) was flagged but its photo could not be stored: \(error.message) Attach it again with 'jqc photo add \(short(current)) --issue \(Self.shortID(issue.localID)) FILE'.",
-                           exitCode: error.exitCode, problems: error.problems)
+            throw AppError(
+                code: error.code,
+                "Issue \(Self.shortID(issue.localID)) was flagged but its photo could not be stored: \(error.message) Attach it again with 'jqc photo add \(short(current)) --issue \(Self.shortID(issue.localID)) FILE'.",
+                exitCode: error.exitCode, problems: error.problems)
         }
     }
 
     /// Every issue on this device, newest first, with its report and photos.
     public func issues() throws(AppError) -> [IssueListing] {
         let all = try storage { () throws(StorageError) in try store.allIssues() }
-        let reports = Dictionary(try storage { () throws(StorageError) in try store.reports() }.map { ($0.localID, $0) },
-                                 uniquingKeysWith: { first, _ in first })
+        let reports = Dictionary(
+            try storage { () throws(StorageError) in try store.reports() }.map { ($0.localID, $0) },
+            uniquingKeysWith: { first, _ in first })
         var photos: [UUID: [Photo]] = [:]
         var listings: [IssueListing] = []
         for issue in all.sorted(by: { $0.creationSequence > $1.creationSequence }) {
@@ -88,7 +98,8 @@ extension Workspace {
     /// Finds an issue of a report by its full local id or a unique prefix of it (at least 4 characters).
     public func issue(_ reference: String, of report: Report) throws(AppError) -> Issue {
         let trimmed = reference.trimmingCharacters(in: .whitespaces).lowercased()
-        let notFound = AppError.notFound("Report \(short(report)) has no issue '\(reference)'; 'jqc show \(short(report))' lists its issues.")
+        let notFound = AppError.notFound(
+            "Report \(short(report)) has no issue '\(reference)'; 'jqc show \(short(report))' lists its issues.")
         let issues = try storage { () throws(StorageError) in try store.issues(ofReport: report.localID) }
         if let id = UUID(uuidString: trimmed) {
             guard let issue = issues.first(where: { $0.localID == id }) else { throw notFound }
@@ -99,7 +110,9 @@ extension Workspace {
         switch matches.count {
         case 1: return matches[0]
         case 0: throw notFound
-        default: throw AppError.usage("'\(reference)' matches \(matches.count) issues of report \(short(report)); type more of the id.")
+        default:
+            throw AppError.usage(
+                "'\(reference)' matches \(matches.count) issues of report \(short(report)); type more of the id.")
         }
     }
 

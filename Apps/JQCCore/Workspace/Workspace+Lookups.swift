@@ -99,7 +99,9 @@ extension Workspace {
     @discardableResult
     public func saveSetting(_ entry: Settings.Entry, typed text: String) throws(AppError) -> Settings {
         guard let value = Int64(text), entry.range.contains(value) else {
-            throw AppError.validation("'\(text)' is not a valid \(entry.name): give a whole number from \(entry.range.lowerBound) to \(entry.range.upperBound).")
+            throw AppError.validation(
+                "'\(text)' is not a valid \(entry.name): give a whole number from \(entry.range.lowerBound) to \(entry.range.upperBound)."
+            )
         }
         return try storage { () throws(StorageError) in
             try Settings.save(entry, value: value, to: store)

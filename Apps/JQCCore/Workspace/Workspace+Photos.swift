@@ -3,9 +3,9 @@ import Imaging
 import Models
 import Storage
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One photo imported by `addPhotos`, with where the report's cap stood right after it.
@@ -54,7 +54,9 @@ extension Workspace {
     /// is above the floor, it is a JPEG or PNG, and its compressed size fits under
     /// the per-report cap. The first refusal stops the import; photos imported
     /// before it stay, and the error says so. The source is only ever read.
-    public func addPhotos(to report: Report, fieldID: String?, issueLocalID: UUID?, files: [String]) throws(AppError) -> PhotoImportResult {
+    public func addPhotos(to report: Report, fieldID: String?, issueLocalID: UUID?, files: [String]) throws(AppError)
+        -> PhotoImportResult
+    {
         guard !files.isEmpty else { throw AppError.usage("Give at least one photo FILE to add.") }
         if fieldID != nil && issueLocalID != nil {
             throw AppError.usage("Give either --field or --issue, not both; a photo belongs to one place.")
@@ -100,10 +102,13 @@ extension Workspace {
         let field = try field(id, of: template)
         guard registry.resolve(field).takesPhotos else {
             let images = template.schema.fields.filter { registry.resolve($0).takesPhotos }.map(\.id.rawValue)
-            let hint = images.isEmpty ? "This template has no image field; attach photos to the report or an issue instead."
-                                      : "Photo fields here: \(images.joined(separator: ", "))."
-            throw AppError.validation("Field '\(field.id)' (\(field.displayName)) is a \(field.type) field, not an image field. \(hint)",
-                                      code: .fieldNotImage)
+            let hint =
+                images.isEmpty
+                ? "This template has no image field; attach photos to the report or an issue instead."
+                : "Photo fields here: \(images.joined(separator: ", "))."
+            throw AppError.validation(
+                "Field '\(field.id)' (\(field.displayName)) is a \(field.type) field, not an image field. \(hint)",
+                code: .fieldNotImage)
         }
         return field.id
     }
@@ -112,7 +117,9 @@ extension Workspace {
     private func requireIssue(_ issueID: UUID, of report: Report) throws(AppError) {
         let issues = try storage { () throws(StorageError) in try store.issues(ofReport: report.localID) }
         guard issues.contains(where: { $0.localID == issueID }) else {
-            throw AppError.notFound("Report \(short(report)) has no issue '\(issueID.uuidString.lowercased())'; 'jqc show \(short(report))' lists its issues.")
+            throw AppError.notFound(
+                "Report \(short(report)) has no issue '\(issueID.uuidString.lowercased())'; 'jqc show \(short(report))' lists its issues."
+            )
         }
     }
 
@@ -124,12 +131,15 @@ extension Workspace {
         let photoFiles = try self.photoFiles()
         let free = try storage { () throws(StorageError) in try photoFiles.freeBytes() }
         if free < settings.storageFloorBytes {
-            throw AppError.blocked(.storageLow,
-                "Not enough space for photos (\(Self.megabytes(free)) free, \(Self.megabytes(settings.storageFloorBytes)) kept free). Free space or sync pending reports.")
+            throw AppError.blocked(
+                .storageLow,
+                "Not enough space for photos (\(Self.megabytes(free)) free, \(Self.megabytes(settings.storageFloorBytes)) kept free). Free space or sync pending reports."
+            )
         }
         let compressor: PhotoCompressor
         do {
-            compressor = PhotoCompressor(settings: try CompressionSettings(quality: settings.photoQuality, maxLongEdge: settings.photoMaxEdge))
+            compressor = PhotoCompressor(
+                settings: try CompressionSettings(quality: settings.photoQuality, maxLongEdge: settings.photoMaxEdge))
         } catch {
             throw AppError.failure(.settingsInvalid, "\(error.message) Change them with 'jqc settings'.")
         }
@@ -158,14 +168,18 @@ extension Workspace {
 
     private func capExceeded(used: Int64, file: String, needs: Int64) -> AppError {
         let cap = settings.photoCapBytes
-        return AppError.blocked(.photoCapExceeded,
-            "Photo cap reached for this report: \(Self.megabytes(used)) of \(Self.megabytes(cap)) used, \(Self.megabytes(max(0, cap - used))) left; '\(URL(fileURLWithPath: file).lastPathComponent)' needs \(Self.megabytes(needs)). Nothing was added; raise the cap with 'jqc settings photo-cap-mb N' or attach fewer photos.")
+        return AppError.blocked(
+            .photoCapExceeded,
+            "Photo cap reached for this report: \(Self.megabytes(used)) of \(Self.megabytes(cap)) used, \(Self.megabytes(max(0, cap - used))) left; '\(URL(fileURLWithPath: file).lastPathComponent)' needs \(Self.megabytes(needs)). Nothing was added; raise the cap with 'jqc settings photo-cap-mb N' or attach fewer photos."
+        )
     }
 
     /// Moves a prepared photo into the photo store, records it (PENDING upload)
     /// and, for an image field, lists its id in the field's answer. Returns the
     /// photo and the report's stored photo bytes after it.
-    func storePrepared(_ prepared: PreparedPhoto, in report: Report, fieldID: FieldID?, issueLocalID: UUID?) throws(AppError) -> (Photo, Int64) {
+    func storePrepared(_ prepared: PreparedPhoto, in report: Report, fieldID: FieldID?, issueLocalID: UUID?)
+        throws(AppError) -> (Photo, Int64)
+    {
         defer { prepared.discard() }
         // The field's type decides how the photo joins its answer (an image field lists it).
         var placement: ((JSONValue?, String) -> JSONValue)?
@@ -176,10 +190,13 @@ extension Workspace {
         }
         let photoFiles = try self.photoFiles()
         let photoID = UUID()
-        let stored = try storage { () throws(StorageError) in try photoFiles.store(contentsOf: prepared.temporary, as: photoID) }
-        let photo = Photo(localID: photoID, reportLocalID: report.localID, fieldID: fieldID, issueLocalID: issueLocalID,
-                          fileName: stored.fileName, uploadState: .pending, originalByteSize: prepared.compressed.sourceBytes,
-                          byteSize: stored.byteSize, sha256: stored.sha256)
+        let stored = try storage { () throws(StorageError) in
+            try photoFiles.store(contentsOf: prepared.temporary, as: photoID)
+        }
+        let photo = Photo(
+            localID: photoID, reportLocalID: report.localID, fieldID: fieldID, issueLocalID: issueLocalID,
+            fileName: stored.fileName, uploadState: .pending, originalByteSize: prepared.compressed.sourceBytes,
+            byteSize: stored.byteSize, sha256: stored.sha256)
         do {
             // The cap again, in the insert's transaction: another import may have added photos since the check above.
             _ = try store.addPhoto(photo, capBytes: settings.photoCapBytes, placeInAnswer: placement)
@@ -198,7 +215,8 @@ extension Workspace {
     /// The profile's photo folder.
     private func photoFiles() throws(AppError) -> PhotoFileStore {
         guard let files = store.photoFiles else {
-            throw AppError.failure(.photoFolderMissing, "This store was opened without a photo folder, so photos cannot be added.")
+            throw AppError.failure(
+                .photoFolderMissing, "This store was opened without a photo folder, so photos cannot be added.")
         }
         return files
     }
@@ -209,8 +227,9 @@ extension Workspace {
         let reason: String?
         if stat(file, &info) != 0 {
             if errno == ENOENT {
-                throw AppError.validation("The photo file '\(file)' does not exist; check the path. You can still complete this report.",
-                                          code: .permissionPhotoDenied)
+                throw AppError.validation(
+                    "The photo file '\(file)' does not exist; check the path. You can still complete this report.",
+                    code: .permissionPhotoDenied)
             }
             reason = Self.describe(errno: errno)
         } else if (info.st_mode & S_IFMT) == S_IFDIR {
@@ -225,8 +244,9 @@ extension Workspace {
     }
 
     private static func photoDenied(_ file: String, reason: String) -> AppError {
-        AppError.validation("The photo file '\(file)' cannot be read: \(reason). You can still complete this report.",
-                            code: .permissionPhotoDenied)
+        AppError.validation(
+            "The photo file '\(file)' cannot be read: \(reason). You can still complete this report.",
+            code: .permissionPhotoDenied)
     }
 
     /// The app's reading of an Imaging failure.
@@ -239,7 +259,10 @@ extension Workspace {
         case .writeFailed:
             return AppError.failure(.photoWriteFailed, error.message)
         case .diskFull:
-            return AppError.failure(.diskFull, "The disk is full: '\(URL(fileURLWithPath: file).lastPathComponent)' was not added, and nothing already saved was lost. Free some space, then add the photo again.")
+            return AppError.failure(
+                .diskFull,
+                "The disk is full: '\(URL(fileURLWithPath: file).lastPathComponent)' was not added, and nothing already saved was lost. Free some space, then add the photo again."
+            )
         case .invalidSettings:
             return AppError.failure(.settingsInvalid, "\(error.message) Change them with 'jqc settings'.")
         default:
@@ -248,12 +271,15 @@ extension Workspace {
     }
 
     /// A refusal after some photos were imported: the same code and exit, saying what stayed.
-    private func partial(_ error: AppError, refused position: Int, of total: Int, imported: [ImportedPhoto]) -> AppError {
+    private func partial(_ error: AppError, refused position: Int, of total: Int, imported: [ImportedPhoto]) -> AppError
+    {
         let count = imported.count
         let used = imported.last?.usedBytesAfter ?? 0
-        let kept = "\(count == 1 ? "The photo" : "The \(count) photos") before it \(count == 1 ? "was" : "were") added and stay\(count == 1 ? "s" : "") attached (\(Self.capText(used: used, cap: settings.photoCapBytes)))."
-        return AppError(code: error.code, "Photo \(position) of \(total) refused: \(error.message) \(kept)",
-                        exitCode: error.exitCode, problems: error.problems)
+        let kept =
+            "\(count == 1 ? "The photo" : "The \(count) photos") before it \(count == 1 ? "was" : "were") added and stay\(count == 1 ? "s" : "") attached (\(Self.capText(used: used, cap: settings.photoCapBytes)))."
+        return AppError(
+            code: error.code, "Photo \(position) of \(total) refused: \(error.message) \(kept)",
+            exitCode: error.exitCode, problems: error.problems)
     }
 
     /// "1.8 MB of 25.0 MB used, 23.2 MB left".

@@ -28,7 +28,9 @@ extension Workspace {
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         guard size <= limit else {
-            throw AppError.validation("'\(path)' is \(size / (1024 * 1024)) MB; reference files over \(limit / (1024 * 1024)) MB are refused.", code: .fileTooLarge)
+            throw AppError.validation(
+                "'\(path)' is \(size / (1024 * 1024)) MB; reference files over \(limit / (1024 * 1024)) MB are refused.",
+                code: .fileTooLarge)
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw AppError.validation("Cannot read '\(path)'. Check its permissions.", code: .fileUnreadable)
@@ -44,7 +46,9 @@ extension Workspace {
     /// Every problem of every template in a `{"templates": [...]}` document,
     /// for `jqc templates lint` (see `TemplateLint`, which `jqc-server` runs
     /// before it publishes a template).
-    public static func lintTemplates(_ document: JSONValue, source: String, registry: FieldTypeRegistry) -> (templates: [String], problems: [String]) {
+    public static func lintTemplates(_ document: JSONValue, source: String, registry: FieldTypeRegistry) -> (
+        templates: [String], problems: [String]
+    ) {
         TemplateLint.problems(document, source: source, registry: registry)
     }
 
@@ -56,10 +60,12 @@ extension Workspace {
         let document = try Self.readReferenceFile(path)
         // A field type whose program is installed but not answering now is the
         // program's problem, not the template's: the import goes on, its answers degrade.
-        let problems = TemplateLint.problems(document, source: path, registry: registry, reportingUnavailable: false).problems
+        let problems = TemplateLint.problems(document, source: path, registry: registry, reportingUnavailable: false)
+            .problems
         guard problems.isEmpty else {
-            throw AppError.validation("'\(path)' has \(problems.count) problem\(problems.count == 1 ? "" : "s"); nothing was imported.",
-                                      problems: problems, code: .templateInvalid)
+            throw AppError.validation(
+                "'\(path)' has \(problems.count) problem\(problems.count == 1 ? "" : "s"); nothing was imported.",
+                problems: problems, code: .templateInvalid)
         }
         // The lint decoded every template already: none fails here.
         let templates = (document["templates"]?.arrayValue ?? []).compactMap { try? Template.decode($0).get() }
@@ -73,10 +79,16 @@ extension Workspace {
     public func importFacilities(path: String) throws(AppError) -> ImportSummary {
         let document = try Self.readReferenceFile(path)
         guard let facilityList = document["facilities"] else {
-            throw AppError.validation("'\(path)' has no \"facilities\" list; expected {\"facilities\": [...], \"areas\": [...]}.", code: .invalidReference)
+            throw AppError.validation(
+                "'\(path)' has no \"facilities\" list; expected {\"facilities\": [...], \"areas\": [...]}.",
+                code: .invalidReference)
         }
-        let facilities: [Facility] = try Self.decodeList(facilityList, as: Facility.self, what: "facilities", path: path)
-        let areas: [Area] = try document["areas"].map { (list) throws(AppError) in try Self.decodeList(list, as: Area.self, what: "areas", path: path) } ?? []
+        let facilities: [Facility] = try Self.decodeList(
+            facilityList, as: Facility.self, what: "facilities", path: path)
+        let areas: [Area] =
+            try document["areas"].map { (list) throws(AppError) in
+                try Self.decodeList(list, as: Area.self, what: "areas", path: path)
+            } ?? []
         let existing = try storage { () throws(StorageError) in try store.facilities() }
         var merged = Dictionary(existing.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for facility in facilities { merged[facility.id] = facility }
@@ -87,7 +99,9 @@ extension Workspace {
         var areaMap = Dictionary(allAreas.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for area in areas {
             guard merged[area.facilityID] != nil else {
-                throw AppError.validation("'\(path)': area '\(area.id)' names facility '\(area.facilityID)', which is neither in the file nor on this device; nothing was imported.", code: .invalidReference)
+                throw AppError.validation(
+                    "'\(path)': area '\(area.id)' names facility '\(area.facilityID)', which is neither in the file nor on this device; nothing was imported.",
+                    code: .invalidReference)
             }
             areaMap[area.id] = area
         }
@@ -101,23 +115,30 @@ extension Workspace {
     public func importAssignments(path: String) throws(AppError) -> ImportSummary {
         let document = try Self.readReferenceFile(path)
         guard let list = document["assignments"] else {
-            throw AppError.validation("'\(path)' has no \"assignments\" list; expected {\"assignments\": [...]}.", code: .invalidReference)
+            throw AppError.validation(
+                "'\(path)' has no \"assignments\" list; expected {\"assignments\": [...]}.", code: .invalidReference)
         }
         let assignments: [Assignment] = try Self.decodeList(list, as: Assignment.self, what: "assignments", path: path)
         try storage { () throws(StorageError) in try store.upsertAssignments(assignments, cursor: nil) }
         return ImportSummary(imported: assignments.map(\.id), warnings: [], source: path)
     }
 
-    static func decodeList<T: Decodable>(_ list: JSONValue, as type: T.Type, what: String, path: String) throws(AppError) -> [T] {
+    static func decodeList<T: Decodable>(_ list: JSONValue, as type: T.Type, what: String, path: String)
+        throws(AppError) -> [T]
+    {
         guard let items = list.arrayValue else {
-            throw AppError.validation("'\(path)': \"\(what)\" must be a list, not \(list.kindDescription); nothing was imported.", code: .invalidReference)
+            throw AppError.validation(
+                "'\(path)': \"\(what)\" must be a list, not \(list.kindDescription); nothing was imported.",
+                code: .invalidReference)
         }
         var result: [T] = []
         for (index, item) in items.enumerated() {
             do {
                 result.append(try JSONDecoder().decode(T.self, from: item.canonicalData()))
             } catch {
-                throw AppError.validation("'\(path)': \(what) item \(index + 1) is not valid (\(ModelsErrorText.describe(error))); nothing was imported.", code: .invalidReference)
+                throw AppError.validation(
+                    "'\(path)': \(what) item \(index + 1) is not valid (\(ModelsErrorText.describe(error))); nothing was imported.",
+                    code: .invalidReference)
             }
         }
         return result
@@ -129,7 +150,8 @@ enum ModelsErrorText {
     public static func describe(_ error: any Error) -> String {
         switch error {
         case DecodingError.keyNotFound(let key, _): return "'\(key.stringValue)' is missing"
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context), DecodingError.dataCorrupted(let context):
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
+            DecodingError.dataCorrupted(let context):
             let path = context.codingPath.map(\.stringValue).joined(separator: ".")
             return path.isEmpty ? context.debugDescription : "'\(path)': \(context.debugDescription)"
         default: return "\(error)"

@@ -24,10 +24,13 @@ extension Workspace {
     /// Uploading what already exists is never blocked.
     public func checkVersionGate() throws(AppError) {
         guard let minimumText = try storage({ () throws(StorageError) in try store.meta(MetaKey.minAppVersion) }),
-              let minimum = SemanticVersion(minimumText), let current = SemanticVersion(AppVersion.current),
-              current < minimum else { return }
-        throw AppError.blocked(.appVersionUnsupported,
-            "Update required to create new reports: this jqc is \(current), the server needs \(minimum) or later. Reports already completed still upload.")
+            let minimum = SemanticVersion(minimumText), let current = SemanticVersion(AppVersion.current),
+            current < minimum
+        else { return }
+        throw AppError.blocked(
+            .appVersionUnsupported,
+            "Update required to create new reports: this jqc is \(current), the server needs \(minimum) or later. Reports already completed still upload."
+        )
     }
 
     /// Starts a DRAFT for an assignment.
@@ -38,37 +41,47 @@ extension Workspace {
             throw AppError.notFound("No assignment '\(assignmentID)' on this device. See 'jqc assignments'.")
         }
         guard assignment.status == .open else {
-            throw AppError.blocked(.assignmentClosed, "Assignment '\(assignmentID)' is closed; start from a template instead.")
+            throw AppError.blocked(
+                .assignmentClosed, "Assignment '\(assignmentID)' is closed; start from a template instead.")
         }
         let existing = try storage { () throws(StorageError) in try store.reports() }
             .first { $0.assignmentID == assignmentID && $0.state != .synced }
         if let existing {
-            throw AppError.blocked(.assignmentInProgress,
-                "Assignment '\(assignmentID)' already has report \(existing.localID.uuidString.lowercased()) (\(existing.state.rawValue)); continue it with 'jqc run \(existing.localID.uuidString.lowercased())'.")
+            throw AppError.blocked(
+                .assignmentInProgress,
+                "Assignment '\(assignmentID)' already has report \(existing.localID.uuidString.lowercased()) (\(existing.state.rawValue)); continue it with 'jqc run \(existing.localID.uuidString.lowercased())'."
+            )
         }
-        return try start(templateID: assignment.templateID, facilityID: assignment.facilityID,
-                         areaID: assignment.areaID, assignmentID: assignment.id)
+        return try start(
+            templateID: assignment.templateID, facilityID: assignment.facilityID,
+            areaID: assignment.areaID, assignmentID: assignment.id)
     }
 
     /// Starts a DRAFT from a template at a facility (and optionally an area).
-    public func start(templateID: String, facilityID: String, areaID: String?, assignmentID: String? = nil,
-                      parent: Report? = nil, answers: Answers = Answers()) throws(AppError) -> Report {
+    public func start(
+        templateID: String, facilityID: String, areaID: String?, assignmentID: String? = nil,
+        parent: Report? = nil, answers: Answers = Answers()
+    ) throws(AppError) -> Report {
         try checkVersionGate()
         let template = try template(id: templateID)
         guard try storage({ () throws(StorageError) in try store.facility(id: facilityID) }) != nil else {
-            throw AppError.notFound("Facility '\(facilityID)' is not on this device. See 'jqc facilities', or import them with 'jqc facilities import FILE'.")
+            throw AppError.notFound(
+                "Facility '\(facilityID)' is not on this device. See 'jqc facilities', or import them with 'jqc facilities import FILE'."
+            )
         }
         if let areaID {
             let areas = try storage { () throws(StorageError) in try store.areas(facilityID: facilityID) }
             guard areas.contains(where: { $0.id == areaID }) else {
-                throw AppError.notFound("Facility '\(facilityID)' has no area '\(areaID)'. See 'jqc areas \(facilityID)'.")
+                throw AppError.notFound(
+                    "Facility '\(facilityID)' has no area '\(areaID)'. See 'jqc areas \(facilityID)'.")
             }
         }
         let answers = logic(template).applyingCalculations(to: answers)
         return try storage { () throws(StorageError) in
-            try store.createReport(templateID: templateID, templateVersion: template.version, facilityID: facilityID, areaID: areaID,
-                                   assignmentID: assignmentID, parentLocalID: parent?.localID,
-                                   parentServerID: parent?.serverID, answers: answers)
+            try store.createReport(
+                templateID: templateID, templateVersion: template.version, facilityID: facilityID, areaID: areaID,
+                assignmentID: assignmentID, parentLocalID: parent?.localID,
+                parentServerID: parent?.serverID, answers: answers)
         }
     }
 
@@ -90,7 +103,9 @@ extension Workspace {
     /// The report as stored now when it is on another template version than
     /// `report` says (a sync moved it meanwhile), else nil.
     func movedMeanwhile(_ report: Report) -> Report? {
-        guard let now = (try? store.report(report.localID)) ?? nil, now.templateVersion != report.templateVersion else { return nil }
+        guard let now = (try? store.report(report.localID)) ?? nil, now.templateVersion != report.templateVersion else {
+            return nil
+        }
         return now
     }
 
@@ -102,7 +117,9 @@ extension Workspace {
         let field = try field(fieldID, of: template)
         let type = registry.resolve(field)
         guard type.isAnswerable else {
-            throw AppError.validation("Field '\(field.id)' (\(field.displayName)) is a \(field.type) and takes no answer.", code: .answerInvalid)
+            throw AppError.validation(
+                "Field '\(field.id)' (\(field.displayName)) is a \(field.type) and takes no answer.",
+                code: .answerInvalid)
         }
         let logic = self.logic(template)
         try checkLogicAllows(input, field: field, report: report, logic: logic)
@@ -111,11 +128,13 @@ extension Workspace {
         case .clear:
             value = nil
         case .typed(let text):
-            value = type.mergingTyped(try parse(text, field: field, report: report, template: template),
-                                      into: report.answers[field.id], for: field)
+            value = type.mergingTyped(
+                try parse(text, field: field, report: report, template: template),
+                into: report.answers[field.id], for: field)
         case .addRow(let text):
             guard type.holdsRows else {
-                throw AppError.usage("'--add-row' is for fields that hold rows, such as tables; field '\(field.id)' is a \(field.type).")
+                throw AppError.usage(
+                    "'--add-row' is for fields that hold rows, such as tables; field '\(field.id)' is a \(field.type).")
             }
             let row = try parse(text, field: field, report: report, template: template)
             do { value = try type.appendingRows(row, to: report.answers[field.id], for: field) } catch {
@@ -124,10 +143,13 @@ extension Workspace {
         case .json(let text):
             let parsed: JSONValue
             do { parsed = try JSONValue.parse(text) } catch {
-                throw AppError.validation("The value for field '\(field.id)' is not JSON: \(error.message). Quote strings, for example '\"pass\"'.", code: .answerInvalid)
+                throw AppError.validation(
+                    "The value for field '\(field.id)' is not JSON: \(error.message). Quote strings, for example '\"pass\"'.",
+                    code: .answerInvalid)
             }
             if let problem = type.validate(parsed, for: field) {
-                throw AppError.validation("Field '\(field.id)' (\(field.displayName)): \(problem)", code: .answerInvalid)
+                throw AppError.validation(
+                    "Field '\(field.id)' (\(field.displayName)): \(problem)", code: .answerInvalid)
             }
             value = parsed.isNull ? nil : parsed
         }
@@ -136,11 +158,13 @@ extension Workspace {
         // change are withdrawn, on the answers read inside the transaction.
         let derive: (Answers) -> Answers = { answers in
             let calculated = logic.calculatedFields.isEmpty ? answers : logic.applyingCalculations(to: answers)
-            return self.withdrawingStaleSignatures(calculated, of: report, template: template, logic: logic, except: field.id)
+            return self.withdrawingStaleSignatures(
+                calculated, of: report, template: template, logic: logic, except: field.id)
         }
         return try storage { () throws(StorageError) in
-            try store.saveAnswer(report.localID, field: field.id, value: value, derive: derive, score: scorer,
-                                 templateVersion: report.templateVersion)
+            try store.saveAnswer(
+                report.localID, field: field.id, value: value, derive: derive, score: scorer,
+                templateVersion: report.templateVersion)
         }
     }
 
@@ -149,7 +173,8 @@ extension Workspace {
     public func withdrawnSignatures(before: Report, after: Report) throws(AppError) -> [FieldDefinition] {
         let template = try template(for: after)
         return template.schema.fields.filter { field in
-            registry.resolve(field).vouchesForReport && before.answers[field.id] != nil && after.answers[field.id] == nil
+            registry.resolve(field).vouchesForReport && before.answers[field.id] != nil
+                && after.answers[field.id] == nil
         }
     }
 
@@ -160,13 +185,21 @@ extension Workspace {
     /// keeps a signature the server marked as covering an earlier revision,
     /// `keepingMarked`). A merge adopted from the server and a draft moved to
     /// a new template version must pass their answers through here too.
-    func withdrawingStaleSignatures(_ answers: Answers, of report: Report, template: Template,
-                                    logic: FormLogic, except answered: FieldID?, keepingMarked: Bool = false) -> Answers {
-        let signed = template.schema.fields.contains { $0.id != answered && answers[$0.id] != nil && registry.resolve($0).vouchesForReport }
-        guard signed, let current = try? fingerprint(answers, of: report, template: template, logic: logic) else { return answers }
+    func withdrawingStaleSignatures(
+        _ answers: Answers, of report: Report, template: Template,
+        logic: FormLogic, except answered: FieldID?, keepingMarked: Bool = false
+    ) -> Answers {
+        let signed = template.schema.fields.contains {
+            $0.id != answered && answers[$0.id] != nil && registry.resolve($0).vouchesForReport
+        }
+        guard signed, let current = try? fingerprint(answers, of: report, template: template, logic: logic) else {
+            return answers
+        }
         var kept = answers
         for field in staleSignatures(in: answers, template: template, current: current) where field.id != answered {
-            if keepingMarked, let answer = answers[field.id], registry.resolve(field).coveredRevision(answer) != nil { continue }
+            if keepingMarked, let answer = answers[field.id], registry.resolve(field).coveredRevision(answer) != nil {
+                continue
+            }
             kept[field.id] = nil
         }
         return kept
@@ -175,7 +208,8 @@ extension Workspace {
     /// The fields whose signature in `answers` vouches for another fingerprint than `current`.
     private func staleSignatures(in answers: Answers, template: Template, current: String) -> [FieldDefinition] {
         template.schema.fields.filter { field in
-            guard let answer = answers[field.id], let vouched = registry.resolve(field).vouchedFingerprint(answer) else { return false }
+            guard let answer = answers[field.id], let vouched = registry.resolve(field).vouchedFingerprint(answer)
+            else { return false }
             return vouched != current
         }
     }
@@ -183,28 +217,41 @@ extension Workspace {
     /// Refuses what the form logic forbids: typing a calculated answer,
     /// answering a hidden field (clearing it is fine), and typing into a
     /// field whose logic this version cannot evaluate.
-    private func checkLogicAllows(_ input: AnswerInput, field: FieldDefinition, report: Report, logic: FormLogic) throws(AppError) {
+    private func checkLogicAllows(_ input: AnswerInput, field: FieldDefinition, report: Report, logic: FormLogic)
+        throws(AppError)
+    {
         if logic.isCalculated(field.id), logic.unsupportedReason(field.id) == nil {
             let now = logic.evaluate(report.answers).value(field.id)
-            throw AppError.validation("Field '\(field.id)' (\(field.displayName)) is calculated from other answers and cannot be set (now: \(now.map { registry.display(field, $0, style: .plain) } ?? "no value")). Answer the fields it is calculated from.", code: .fieldCalculated)
+            throw AppError.validation(
+                "Field '\(field.id)' (\(field.displayName)) is calculated from other answers and cannot be set (now: \(now.map { registry.display(field, $0, style: .plain) } ?? "no value")). Answer the fields it is calculated from.",
+                code: .fieldCalculated)
         }
         if case .clear = input { return }
         let state = logic.evaluate(report.answers)
         if !state.isVisible(field.id) {
-            throw AppError.blocked(.fieldHidden, "Field '\(field.id)' (\(field.displayName)) is hidden by condition: \(logic.hiddenReason(field.id, in: state) ?? "its condition does not hold"). See 'jqc explain \(short(report)) \(field.id)'.")
+            throw AppError.blocked(
+                .fieldHidden,
+                "Field '\(field.id)' (\(field.displayName)) is hidden by condition: \(logic.hiddenReason(field.id, in: state) ?? "its condition does not hold"). See 'jqc explain \(short(report)) \(field.id)'."
+            )
         }
         if let reason = logic.unsupportedReason(field.id), case .typed = input {
-            throw AppError.validation("Field '\(field.id)' (\(field.displayName)) cannot be typed: \(reason); update jqc, or set its JSON with --value-json.", code: .answerInvalid)
+            throw AppError.validation(
+                "Field '\(field.id)' (\(field.displayName)) cannot be typed: \(reason); update jqc, or set its JSON with --value-json.",
+                code: .answerInvalid)
         }
     }
 
-    private func parse(_ text: String, field: FieldDefinition, report: Report, template: Template) throws(AppError) -> JSONValue {
-        let context = InputContext(deviceTime: now(), contentDigest: try contentDigest(of: report, template: template),
-                                   reportLocalID: report.localID.uuidString.lowercased())
+    private func parse(_ text: String, field: FieldDefinition, report: Report, template: Template) throws(AppError)
+        -> JSONValue
+    {
+        let context = InputContext(
+            deviceTime: now(), contentDigest: try contentDigest(of: report, template: template),
+            reportLocalID: report.localID.uuidString.lowercased())
         do {
             return try registry.parse(text, for: field, context: context)
         } catch {
-            throw AppError.validation("Field '\(field.id)' (\(field.displayName)): \(error.message)", code: .answerInvalid)
+            throw AppError.validation(
+                "Field '\(field.id)' (\(field.displayName)): \(error.message)", code: .answerInvalid)
         }
     }
 
@@ -216,7 +263,9 @@ extension Workspace {
         try fingerprint(report.answers, of: report, template: template, logic: logic(template))
     }
 
-    private func fingerprint(_ answers: Answers, of report: Report, template: Template, logic: FormLogic) throws(AppError) -> String {
+    private func fingerprint(_ answers: Answers, of report: Report, template: Template, logic: FormLogic)
+        throws(AppError) -> String
+    {
         let visible = logic.evaluate(answers).visibleAnswers
         var covered = Answers()
         for field in template.schema.fields where registry.resolve(field).isFingerprinted {
@@ -239,7 +288,9 @@ extension Workspace {
         guard !stale.isEmpty else { return }
         throw AppError.validation(
             "Report \(short(report)) cannot be completed: \(stale.count == 1 ? "a signature vouches" : "signatures vouch") for answers that have changed since.",
-            problems: stale.map { "Field '\($0.id)' (\($0.displayName)): signed before the answers changed; sign again: jqc answer \(short(report)) \($0.id) NAME" },
+            problems: stale.map {
+                "Field '\($0.id)' (\($0.displayName)): signed before the answers changed; sign again: jqc answer \(short(report)) \($0.id) NAME"
+            },
             code: .signatureStale)
     }
 
@@ -274,7 +325,8 @@ extension Workspace {
     /// no longer those of `report`; nil when it is unchanged or gone.
     func changedMeanwhile(_ report: Report) -> Report? {
         guard let now = (try? store.report(report.localID)) ?? nil,
-              now.templateVersion != report.templateVersion || now.answers != report.answers else { return nil }
+            now.templateVersion != report.templateVersion || now.answers != report.answers
+        else { return nil }
         return now
     }
 
@@ -303,10 +355,11 @@ extension Workspace {
         // Completing a re-inspection answers its parent's follow-up request, in
         // the same transaction: by local id only, never guessed by template and facility.
         return try storage { () throws(StorageError) -> Report in
-            try store.apply(.complete, to: id, answers: kept, score: scorer,
-                            followUpRequired: followUp || score.failedCritical || report.followUpRequired,
-                            clearingFollowUpOf: report.parentLocalID, templateVersion: report.templateVersion,
-                            basedOn: report.answers)
+            try store.apply(
+                .complete, to: id, answers: kept, score: scorer,
+                followUpRequired: followUp || score.failedCritical || report.followUpRequired,
+                clearingFollowUpOf: report.parentLocalID, templateVersion: report.templateVersion,
+                basedOn: report.answers)
         }
     }
 
@@ -321,7 +374,8 @@ extension Workspace {
     @discardableResult
     public func retry(_ report: Report) throws(AppError) -> Report {
         guard report.state == .pending else {
-            throw AppError.blocked(.notAllowed, "\(short(report)) is \(report.state.rawValue); only PENDING reports are retried.")
+            throw AppError.blocked(
+                .notAllowed, "\(short(report)) is \(report.state.rawValue); only PENDING reports are retried.")
         }
         return try storage { () throws(StorageError) in try store.apply(.retryRequested, to: report.localID) }
     }
@@ -350,14 +404,18 @@ extension Workspace {
     /// answers its field types allow to copy.
     public func reinspect(_ parent: Report) throws(AppError) -> Report {
         guard parent.state == .pending || parent.state == .synced || parent.state == .conflict else {
-            throw AppError.blocked(.stateNotAllowed,
-                "Report \(short(parent)) is \(parent.state.rawValue); only completed reports (PENDING or SYNCED) can be re-inspected.")
+            throw AppError.blocked(
+                .stateNotAllowed,
+                "Report \(short(parent)) is \(parent.state.rawValue); only completed reports (PENDING or SYNCED) can be re-inspected."
+            )
         }
         let existing = try storage { () throws(StorageError) in try store.reports() }
             .first { $0.parentLocalID == parent.localID && $0.lifecycle.isEditable }
         if let existing {
-            throw AppError.blocked(.reinspectionInProgress,
-                "Report \(short(existing)) is already a re-inspection of \(short(parent)); continue it with 'jqc run \(existing.localID.uuidString.lowercased())'.")
+            throw AppError.blocked(
+                .reinspectionInProgress,
+                "Report \(short(existing)) is already a re-inspection of \(short(parent)); continue it with 'jqc run \(existing.localID.uuidString.lowercased())'."
+            )
         }
         // The newest version of the template, the parent's answers mapped onto
         // it from the version they were given to, as a draft moving onto it is.
@@ -365,10 +423,12 @@ extension Workspace {
         let parentTemplate = try self.template(for: parent)
         // A signature vouches for its own report (the fingerprint names it):
         // none that a field type would copy holds for the new one.
-        var answers = registry.prefill(from: parent.answers, parentSchema: parentTemplate.schema, schema: template.schema, at: now())
+        var answers = registry.prefill(
+            from: parent.answers, parentSchema: parentTemplate.schema, schema: template.schema, at: now())
         for field in template.schema.fields where registry.resolve(field).vouchesForReport { answers[field.id] = nil }
-        return try start(templateID: parent.templateID, facilityID: parent.facilityID, areaID: parent.areaID,
-                         parent: parent, answers: answers)
+        return try start(
+            templateID: parent.templateID, facilityID: parent.facilityID, areaID: parent.areaID,
+            parent: parent, answers: answers)
     }
 
     /// Every revision of a report's answers kept on this device, oldest first.

@@ -9,14 +9,16 @@ extension Workspace {
     /// arrived; `awaiting_review` for a SYNCED report without one when the
     /// server has reviews (it counts reports accepted before it had them as
     /// awaiting); nil otherwise (not accepted yet, or a server without reviews).
-    public static func reviewState(of state: ReportState, stored: ReviewState?, serverHasReviews: Bool) -> ReviewState? {
+    public static func reviewState(of state: ReportState, stored: ReviewState?, serverHasReviews: Bool) -> ReviewState?
+    {
         if let stored { return stored }
         return state == .synced && serverHasReviews ? .awaitingReview : nil
     }
 
     /// The review state `report` reads as (see `reviewState(of:stored:serverHasReviews:)`).
     public func reviewState(of report: Report) throws(AppError) -> ReviewState? {
-        Self.reviewState(of: report.state, stored: report.lifecycle.review?.state, serverHasReviews: try serverHasReviews())
+        Self.reviewState(
+            of: report.state, stored: report.lifecycle.review?.state, serverHasReviews: try serverHasReviews())
     }
 
     /// True once the server answered the reviews feed (and until it answered 404).

@@ -26,8 +26,11 @@ public struct StatusSummary: Sendable, Hashable {
 
     /// The persistent one-line status (docs/user-guide.md, "The home menu").
     public var line: String {
-        var parts = [signedIn ? (online ? "online" : "offline") : "not signed in", "\(pending) pending", "\(conflicts) conflict\(conflicts == 1 ? "" : "s")",
-                     "\(rejected + needsAttention) failed"]
+        var parts = [
+            signedIn ? (online ? "online" : "offline") : "not signed in", "\(pending) pending",
+            "\(conflicts) conflict\(conflicts == 1 ? "" : "s")",
+            "\(rejected + needsAttention) failed",
+        ]
         if returned > 0 { parts.append("\(returned) returned for changes") }
         if !appVersionSupported { parts.append("update required") }
         return parts.joined(separator: " · ")
@@ -60,7 +63,8 @@ extension Workspace {
             let counts = try store.reportCounts()
             var supported = true
             if let text = try store.meta(MetaKey.minAppVersion), let minimum = SemanticVersion(text),
-               let current = SemanticVersion(AppVersion.current) {
+                let current = SemanticVersion(AppVersion.current)
+            {
                 supported = current >= minimum
             }
             return StatusSummary(
@@ -91,7 +95,9 @@ extension Workspace {
     public func countAgentCycle(succeededAt: Date?) throws(AppError) -> (cycles: Int64, lastSuccess: Date?) {
         let cycles = try storage { () throws(StorageError) in try store.incrementCounter(MetaKey.agentCycles) }
         if let succeededAt {
-            try storage { () throws(StorageError) in try store.setMeta(MetaKey.agentLastSuccess, String(Int64(succeededAt.timeIntervalSince1970))) }
+            try storage { () throws(StorageError) in
+                try store.setMeta(MetaKey.agentLastSuccess, String(Int64(succeededAt.timeIntervalSince1970)))
+            }
         }
         return (cycles, try agentCycles().lastSuccess)
     }

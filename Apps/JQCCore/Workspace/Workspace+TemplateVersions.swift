@@ -26,7 +26,9 @@ extension Workspace {
     /// The version of a template a report's answers were given to; the
     /// newest version here when that one is unknown.
     public func template(id: String, version: Int?) throws(AppError) -> Template {
-        if let version, let template = try storage({ () throws(StorageError) in try store.template(id: id, version: version) }) {
+        if let version,
+            let template = try storage({ () throws(StorageError) in try store.template(id: id, version: version) })
+        {
             return template
         }
         return try template(id: id)
@@ -50,8 +52,10 @@ extension Workspace {
             }
             guard let last = reports.last else { continue }
             let template = try template(id: id)
-            moved.append(DraftsMoved(templateID: id, templateName: template.name, version: last.move.toVersion,
-                                     reports: reports.map { DraftsMoved.Moved(localID: $0.report.localID, move: $0.move) }))
+            moved.append(
+                DraftsMoved(
+                    templateID: id, templateName: template.name, version: last.move.toVersion,
+                    reports: reports.map { DraftsMoved.Moved(localID: $0.report.localID, move: $0.move) }))
         }
         return moved
     }
@@ -61,12 +65,17 @@ extension Workspace {
         let newest = try template(id: report.templateID)
         var from: Template?
         if let version = report.templateVersion {
-            from = try storage { () throws(StorageError) in try store.template(id: report.templateID, version: version) }
+            from = try storage { () throws(StorageError) in try store.template(id: report.templateID, version: version)
+            }
         }
         let behind = report.templateVersion.map { $0 < newest.version } ?? true
-        let planned = behind ? plannedMove(report, from: from, to: newest)
-            : PlannedMove(answers: report.answers, score: report.score,
-                          move: TemplateMove(fromVersion: report.templateVersion, toVersion: newest.version, setAside: [], newRequired: []))
+        let planned =
+            behind
+            ? plannedMove(report, from: from, to: newest)
+            : PlannedMove(
+                answers: report.answers, score: report.score,
+                move: TemplateMove(
+                    fromVersion: report.templateVersion, toVersion: newest.version, setAside: [], newRequired: []))
         return MigrationPlan(report: report, from: from, to: newest, planned: planned, movesAnything: behind)
     }
 
@@ -75,8 +84,10 @@ extension Workspace {
     /// version or not. Nil when it is on the newest version already.
     public func migrate(_ report: Report) throws(AppError) -> TemplateMove? {
         guard report.lifecycle.isEditable else {
-            throw AppError.blocked(.stateNotAllowed,
-                "Report \(short(report)) is \(report.state.rawValue); only drafts (and rejected reports) move onto a new template version. Completed reports upload on the version they were answered on.")
+            throw AppError.blocked(
+                .stateNotAllowed,
+                "Report \(short(report)) is \(report.state.rawValue); only drafts (and rejected reports) move onto a new template version. Completed reports upload on the version they were answered on."
+            )
         }
         let moved = try storage { () throws(StorageError) in
             try store.moveReports(ofTemplate: report.templateID, only: report.localID, plan: plannedMove)
@@ -90,19 +101,24 @@ extension Workspace {
     /// version it came from with the answers it had there (`putBack` true).
     public func keepVersion(_ report: Report) throws(AppError) -> (report: Report, putBack: Bool) {
         guard report.lifecycle.isEditable else {
-            throw AppError.blocked(.stateNotAllowed,
-                "Report \(short(report)) is \(report.state.rawValue); only drafts (and rejected reports) can be kept on their template version.")
+            throw AppError.blocked(
+                .stateNotAllowed,
+                "Report \(short(report)) is \(report.state.rawValue); only drafts (and rejected reports) can be kept on their template version."
+            )
         }
         let registry = self.registry
         let back = try storage { () throws(StorageError) -> Report? in
             try store.putBackOnPreviousVersion(report.localID) { answers, template in
-                Self.score(answers, logic: FormLogic(schema: template.schema, registry: registry), registry: registry).ratio
+                Self.score(answers, logic: FormLogic(schema: template.schema, registry: registry), registry: registry)
+                    .ratio
             }
         }
         if let back { return (back, true) }
         if let move = report.templateMove {
-            throw AppError.blocked(.stateNotAllowed,
-                "Report \(short(report)) was changed after it moved to v\(move.toVersion), so it stays there; what the move set aside is in 'jqc show \(short(report)) --history'.")
+            throw AppError.blocked(
+                .stateNotAllowed,
+                "Report \(short(report)) was changed after it moved to v\(move.toVersion), so it stays there; what the move set aside is in 'jqc show \(short(report)) --history'."
+            )
         }
         return (try storage { () throws(StorageError) in try store.keepTemplateVersion(report.localID, true) }, false)
     }
@@ -119,7 +135,10 @@ extension Workspace {
         let oldLogic = old.map(self.logic)
         for id in mapping.kept.answeredIDs where answers[id] != mapping.kept[id] && oldLogic?.isCalculated(id) != true {
             if let answer = mapping.kept[id] {
-                setAside.append(SetAsideAnswer(fieldID: id, answer: answer, reason: "field \(id.rawValue) is now calculated from other answers"))
+                setAside.append(
+                    SetAsideAnswer(
+                        fieldID: id, answer: answer, reason: "field \(id.rawValue) is now calculated from other answers"
+                    ))
             }
         }
         let signed = answers
@@ -128,13 +147,18 @@ extension Workspace {
         answers = withdrawingStaleSignatures(answers, of: moved, template: new, logic: logic, except: nil)
         for id in signed.answeredIDs where answers[id] == nil {
             if let answer = signed[id] {
-                setAside.append(SetAsideAnswer(fieldID: id, answer: answer,
-                                               reason: "field \(id.rawValue): the signature no longer holds for the answers on version \(new.version); sign again"))
+                setAside.append(
+                    SetAsideAnswer(
+                        fieldID: id, answer: answer,
+                        reason:
+                            "field \(id.rawValue): the signature no longer holds for the answers on version \(new.version); sign again"
+                    ))
             }
         }
         let score = Self.score(answers, logic: logic, registry: registry).ratio
-        let move = TemplateMove(fromVersion: old?.version ?? report.templateVersion, toVersion: new.version, setAside: setAside,
-                                newRequired: mapping.newRequired.filter { answers[$0] == nil })
+        let move = TemplateMove(
+            fromVersion: old?.version ?? report.templateVersion, toVersion: new.version, setAside: setAside,
+            newRequired: mapping.newRequired.filter { answers[$0] == nil })
         return PlannedMove(answers: answers, score: score, move: move)
     }
 }
@@ -156,13 +180,16 @@ extension DraftsMoved {
                 times[item.answer.reason, default: 0] += 1
             }
             let listed = reasons.map { reason in
-                times[reason, default: 1] > 1 ? "\(flatLine(reason)) (\(times[reason, default: 1]) drafts)" : flatLine(reason)
+                times[reason, default: 1] > 1
+                    ? "\(flatLine(reason)) (\(times[reason, default: 1]) drafts)" : flatLine(reason)
             }
             line += "; \(aside.count) answer\(aside.count == 1 ? "" : "s") set aside: " + listed.joined(separator: "; ")
         }
         let required = Set(reports.flatMap(\.move.newRequired))
         if !required.isEmpty {
-            line += "; new required field\(required.count == 1 ? "" : "s") to answer: " + required.sorted().map { oneLine($0.rawValue) }.joined(separator: ", ")
+            line +=
+                "; new required field\(required.count == 1 ? "" : "s") to answer: "
+                + required.sorted().map { oneLine($0.rawValue) }.joined(separator: ", ")
         }
         return line + "."
     }

@@ -32,7 +32,9 @@ public final class Workspace {
     /// Finds a report by its full local id or a unique prefix of it (at least 4 characters), as people type them.
     public func report(_ reference: String) throws(AppError) -> Report {
         let trimmed = reference.trimmingCharacters(in: .whitespaces)
-        if let id = UUID(uuidString: trimmed), let report = try storage({ () throws(StorageError) in try store.report(id) }) {
+        if let id = UUID(uuidString: trimmed),
+            let report = try storage({ () throws(StorageError) in try store.report(id) })
+        {
             return report
         }
         guard trimmed.count >= 4, trimmed.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
@@ -56,7 +58,8 @@ public final class Workspace {
     /// A cached template by id.
     public func template(id: String) throws(AppError) -> Template {
         guard let template = try storage({ () throws(StorageError) in try store.template(id: id) }) else {
-            throw AppError.notFound("Template '\(id)' is not on this device. Import it with 'jqc templates import FILE' or sync.")
+            throw AppError.notFound(
+                "Template '\(id)' is not on this device. Import it with 'jqc templates import FILE' or sync.")
         }
         return template
     }
@@ -65,7 +68,8 @@ public final class Workspace {
     public func field(_ id: String, of template: Template) throws(AppError) -> FieldDefinition {
         guard let field = template.schema.field(FieldID(id)) else {
             let ids = template.schema.fields.filter { registry.resolve($0).isAnswerable }.map(\.id.rawValue)
-            throw AppError.notFound("Template '\(template.name)' has no field '\(id)'. Its fields: \(ids.joined(separator: ", ")).")
+            throw AppError.notFound(
+                "Template '\(template.name)' has no field '\(id)'. Its fields: \(ids.joined(separator: ", ")).")
         }
         return field
     }
@@ -84,7 +88,8 @@ public final class Workspace {
     /// The score of answers under a template's logic: calculations applied, hidden fields left out.
     public static func score(_ answers: Answers, logic: FormLogic, registry: FieldTypeRegistry) -> ScoreReport {
         let state = logic.evaluate(answers)
-        return Scorer.score(schema: logic.schema, answers: state.answers, hidden: Set(state.hiddenFields), judge: registry.score)
+        return Scorer.score(
+            schema: logic.schema, answers: state.answers, hidden: Set(state.hiddenFields), judge: registry.score)
     }
 
     /// The stored score (the ratio) of any answers to `template`, for the

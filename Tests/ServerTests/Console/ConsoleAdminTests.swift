@@ -7,7 +7,9 @@ import TestSupport
 /// behind forms, for admins only.
 @Suite("Console administration")
 struct ConsoleAdminTests {
-    @Test("an admin adds a site and publishes a form from the console; devices get them; a template's label is shown as text; others are refused")
+    @Test(
+        "an admin adds a site and publishes a form from the console; devices get them; a template's label is shown as text; others are refused"
+    )
     func administer() async throws {
         let server = try AdministrationContractTests.server.get()
         let admin = ConsoleClient(server)
@@ -15,8 +17,12 @@ struct ConsoleAdminTests {
         #expect(try admin.get("/console/queue").text.contains("href=\"/console/admin\""))
         let token = try admin.csrf()
         let siteID = "F-CON-\(UUID().uuidString.prefix(6))"
-        let added = try admin.post("/console/admin/facility-add", [("csrf", token), ("id", siteID), ("name", "Console <b>Annex</b>"),
-                                                                   ("address", "1 Quay")])
+        let added = try admin.post(
+            "/console/admin/facility-add",
+            [
+                ("csrf", token), ("id", siteID), ("name", "Console <b>Annex</b>"),
+                ("address", "1 Quay"),
+            ])
         #expect(added.status == 303)
         #expect(added.headers["location"] == "/console/admin/sites?notice=saved")
         let inspector = try await Session.inspector(server)
@@ -29,15 +35,21 @@ struct ConsoleAdminTests {
         #expect(twice.text.contains("class=\"error\""))
 
         let templateID = "console-\(UUID().uuidString.prefix(6).lowercased())"
-        let document: JSONValue = ["id": .string(templateID), "name": "Console form", "version": 1, "form_schema": ["fields": [
-            ["id": "a", "type": "text", "label": .string(ConsoleReviewTests.script)],
-            ["id": "b", "type": "pass_fail", "label": .string(ConsoleReviewTests.breakout), "required": true],
-        ]]]
+        let document: JSONValue = [
+            "id": .string(templateID), "name": "Console form", "version": 1,
+            "form_schema": [
+                "fields": [
+                    ["id": "a", "type": "text", "label": .string(ConsoleReviewTests.script)],
+                    ["id": "b", "type": "pass_fail", "label": .string(ConsoleReviewTests.breakout), "required": true],
+                ]
+            ],
+        ]
         let text = String(decoding: try JSONEncoder().encode(document), as: UTF8.self)
         #expect(try admin.post("/console/admin/template-publish", [("csrf", token), ("document", text)]).status == 303)
         let templates = try await inspector.get("/templates").data["templates"]?.arrayValue ?? []
         #expect(templates.contains { $0["id"]?.stringValue == templateID })
-        let broken = try admin.post("/console/admin/template-publish", [("csrf", token), ("document", "{\"id\": \"x\"")])
+        let broken = try admin.post(
+            "/console/admin/template-publish", [("csrf", token), ("document", "{\"id\": \"x\"")])
         #expect(broken.status == 400)
 
         // A report on it shows its labels as text.
@@ -54,7 +66,8 @@ struct ConsoleAdminTests {
         try supervisor.signIn("supervisor", "supervisor-pass")
         #expect(try supervisor.get("/console/admin").status == 403)
         #expect(try supervisor.get("/console/admin/people").status == 403)
-        let attempt = try supervisor.post("/console/admin/facility-add", [("csrf", try supervisor.csrf()), ("id", "F-NO"), ("name", "No")])
+        let attempt = try supervisor.post(
+            "/console/admin/facility-add", [("csrf", try supervisor.csrf()), ("id", "F-NO"), ("name", "No")])
         #expect(attempt.status == 403)
         #expect(try admin.post("/console/admin/facility-add", [("id", "F-NO2"), ("name", "No")]).status == 403)
         let after = try await inspector.get("/facilities").data["facilities"]?.arrayValue ?? []

@@ -28,14 +28,20 @@ final class ConsoleClient: @unchecked Sendable {
     @discardableResult
     func signIn(_ username: String, _ password: String) throws -> RawResponse {
         let page = try get("/console/sign-in")
-        return try post("/console/sign-in", [("csrf", Self.field("csrf", in: page.text) ?? ""), ("username", username),
-                                             ("password", password), ("next", "/console/queue")])
+        return try post(
+            "/console/sign-in",
+            [
+                ("csrf", Self.field("csrf", in: page.text) ?? ""), ("username", username),
+                ("password", password), ("next", "/console/queue"),
+            ])
     }
 
     /// The session's CSRF token, read from a page as a browser's form would carry it.
     func csrf() throws -> String {
         let page = try get("/console/queue")
-        guard let token = Self.field("csrf", in: page.text) else { throw ServerLaunchError(message: "no csrf field on the queue page") }
+        guard let token = Self.field("csrf", in: page.text) else {
+            throw ServerLaunchError(message: "no csrf field on the queue page")
+        }
         return token
     }
 
@@ -48,14 +54,17 @@ final class ConsoleClient: @unchecked Sendable {
     private func exchange(_ method: String, _ path: String, body: Data?) throws -> RawResponse {
         let connection = try RawConnection(port: RawHTTP.port(of: server))
         let cookieHeader = cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ")
-        let request = RawHTTP.request(method, path, headers: cookieHeader.isEmpty ? [] : [("Cookie", cookieHeader)], body: body,
-                                      contentType: "application/x-www-form-urlencoded")
+        let request = RawHTTP.request(
+            method, path, headers: cookieHeader.isEmpty ? [] : [("Cookie", cookieHeader)], body: body,
+            contentType: "application/x-www-form-urlencoded")
         guard let response = connection.exchange(request, timeout: 60) else {
             throw ServerLaunchError(message: "no answer to \(method) \(path)")
         }
         lastSetCookies = response.setCookies
         for line in lastSetCookies {
-            let pair = line.split(separator: ";").first?.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false) ?? []
+            let pair =
+                line.split(separator: ";").first?.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                ?? []
             guard pair.count == 2 else { continue }
             let name = String(pair[0]).trimmingCharacters(in: .whitespaces)
             cookies[name] = pair[1].isEmpty || line.contains("Max-Age=0") ? nil : String(pair[1])

@@ -12,23 +12,32 @@ struct ConsoleReviewTests {
     static let breakout = "\"><img src=x onerror=alert(2)>"
 
     /// A lobby report of `session` with an issue and a photo of that issue; its server id and the photo's local id.
-    static func reportWithPhoto(_ session: Session, notes: String = script + " " + breakout) async throws -> (String, String, Data) {
+    static func reportWithPhoto(_ session: Session, notes: String = script + " " + breakout) async throws -> (
+        String, String, Data
+    ) {
         let issueID = UUID().uuidString.lowercased()
         let report = Reports.lobby(answers: ["notes": .string(notes)])
-            .setting("issues", [["local_id": .string(issueID), "severity": "high", "description": .string("Tap leaks " + breakout)]])
+            .setting(
+                "issues",
+                [["local_id": .string(issueID), "severity": "high", "description": .string("Tap leaks " + breakout)]])
         let result = try await session.syncOne(report)
         let serverID = try #require(result["server_id"]?.stringValue)
         let photo = PhotoContractTests.jpeg(9_000)
         let photoID = UUID().uuidString.lowercased()
-        let uploaded = try await session.client.upload(session.server.url("/reports/\(serverID)/photos"),
-                                                       fields: [("local_id", photoID), ("issue_local_id", issueID),
-                                                                ("sha256", try PhotoContractTests.sha256(photo))],
-                                                       file: photo, token: session.accessToken)
+        let uploaded = try await session.client.upload(
+            session.server.url("/reports/\(serverID)/photos"),
+            fields: [
+                ("local_id", photoID), ("issue_local_id", issueID),
+                ("sha256", try PhotoContractTests.sha256(photo)),
+            ],
+            file: photo, token: session.accessToken)
         try #require(uploaded.status == 201, "upload: \(uploaded.status)")
         return (serverID, photoID, photo)
     }
 
-    @Test("the queue opens on what awaits review, filters by state, inspector and day, counts each state; an inspector sees only their own")
+    @Test(
+        "the queue opens on what awaits review, filters by state, inspector and day, counts each state; an inspector sees only their own"
+    )
     func queue() async throws {
         let server = try Shared.running()
         let inspector = try await Session.inspector(server)
@@ -37,7 +46,9 @@ struct ConsoleReviewTests {
         let mine = try await ReviewContractTests.accepted(inspector)
         let theirs = try await ReviewContractTests.accepted(other)
         // Decisions are made on the other inspector's reports only: the demo inspector's reviews feed is paged by another suite.
-        #expect(try await supervisor.post("/reports/\(theirs)/review", ["decision": "approve", "revision": 1]).status == 200)
+        #expect(
+            try await supervisor.post("/reports/\(theirs)/review", ["decision": "approve", "revision": 1]).status == 200
+        )
 
         let browser = ConsoleClient(server)
         try browser.signIn("supervisor", "supervisor-pass")
@@ -68,7 +79,9 @@ struct ConsoleReviewTests {
         #expect(!theirQueue.text.contains("name=\"inspector\""))
     }
 
-    @Test("a report's page shows what people typed as text, its photos to those who may see the report and to nobody else")
+    @Test(
+        "a report's page shows what people typed as text, its photos to those who may see the report and to nobody else"
+    )
     func reportPage() async throws {
         let server = try Shared.running()
         let inspector = try await Session.inspector(server)
@@ -78,7 +91,8 @@ struct ConsoleReviewTests {
         try supervisor.signIn("supervisor", "supervisor-pass")
         let page = try supervisor.get("/console/reports/\(serverID)")
         #expect(page.status == 200)
-        #expect(page.text.contains("&lt;script&gt;alert(1)&lt;/script&gt; &quot;&gt;&lt;img src=x onerror=alert(2)&gt;"))
+        #expect(
+            page.text.contains("&lt;script&gt;alert(1)&lt;/script&gt; &quot;&gt;&lt;img src=x onerror=alert(2)&gt;"))
         #expect(page.text.contains("Tap leaks &quot;&gt;&lt;img src=x onerror=alert(2)&gt;"))
         #expect(!page.text.contains(Self.script) && !page.text.contains("<img src=x"))
         let photoPath = "/console/reports/\(serverID)/photos/\(photoID)"
@@ -90,7 +104,9 @@ struct ConsoleReviewTests {
         #expect(bytes.headers["content-type"] == "image/jpeg")
         #expect(bytes.headers["cache-control"]?.hasPrefix("private") == true)
         // Opened alone, a photo is sandboxed, and may be styled only by the browser's own viewer.
-        #expect(bytes.headers["content-security-policy"] == "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'; sandbox")
+        #expect(
+            bytes.headers["content-security-policy"]
+                == "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'; sandbox")
         #expect(bytes.body == photo)
         let printable = try supervisor.get("/console/reports/\(serverID)/print")
         #expect(printable.status == 200)
@@ -117,7 +133,9 @@ struct ConsoleReviewTests {
         #expect(anonymous.body.isEmpty)
     }
 
-    @Test("returning from the console needs the form's token, reaches the inspector's feed with a field's comment; a stale revision is refused with what changed")
+    @Test(
+        "returning from the console needs the form's token, reaches the inspector's feed with a field's comment; a stale revision is refused with what changed"
+    )
     func decisions() async throws {
         let server = try Shared.running()
         // The other inspector: the demo inspector's reviews feed is paged by another suite while this runs.
@@ -130,15 +148,21 @@ struct ConsoleReviewTests {
 
         let forged = try browser.post(path, [("decision", "return"), ("revision", "1"), ("comment", "forged")])
         #expect(forged.status == 403)
-        #expect(try await inspector.get("/reports/\(serverID)").data["report"]?["review"]?["state"] == "awaiting_review")
+        #expect(
+            try await inspector.get("/reports/\(serverID)").data["report"]?["review"]?["state"] == "awaiting_review")
 
         let token = try browser.csrf()
-        let unexplained = try browser.post(path, [("csrf", token), ("decision", "return"), ("revision", "1"), ("comment", " ")])
+        let unexplained = try browser.post(
+            path, [("csrf", token), ("decision", "return"), ("revision", "1"), ("comment", " ")])
         #expect(unexplained.status == 400)
         #expect(unexplained.text.contains("say why"))
 
-        let returned = try browser.post(path, [("csrf", token), ("decision", "return"), ("revision", "1"), ("comment", "Redo the glass"),
-                                               ("field_comment:glass", "Streaks on the left door"), ("field_comment:notes", "")])
+        let returned = try browser.post(
+            path,
+            [
+                ("csrf", token), ("decision", "return"), ("revision", "1"), ("comment", "Redo the glass"),
+                ("field_comment:glass", "Streaks on the left door"), ("field_comment:notes", ""),
+            ])
         #expect(returned.status == 303)
         #expect(returned.headers["location"] == "/console/reports/\(serverID)?notice=returned")
         let shown = try browser.get("/console/reports/\(serverID)?notice=returned")
@@ -153,13 +177,15 @@ struct ConsoleReviewTests {
         #expect(review["field_comments"] == [["field_id": "glass", "comment": "Streaks on the left door"]])
 
         // The inspector amends; a decision on the revision the supervisor saw is refused, showing what changed.
-        let amended = try await inspector.syncOne(Reports.lobby(localID: localID, serverID: serverID, baseRevision: 1, answers: ["glass": 2]))
+        let amended = try await inspector.syncOne(
+            Reports.lobby(localID: localID, serverID: serverID, baseRevision: 1, answers: ["glass": 2]))
         #expect(amended["revision"] == 2)
         let stale = try browser.post(path, [("csrf", token), ("decision", "approve"), ("revision", "1")])
         #expect(stale.status == 409)
         #expect(stale.text.contains("<section id=\"stale\""))
         #expect(stale.text.contains("Glass and doors"))
-        #expect(try await inspector.get("/reports/\(serverID)").data["report"]?["review"]?["state"] == "awaiting_review")
+        #expect(
+            try await inspector.get("/reports/\(serverID)").data["report"]?["review"]?["state"] == "awaiting_review")
         let approved = try browser.post(path, [("csrf", token), ("decision", "approve"), ("revision", "2")])
         #expect(approved.headers["location"] == "/console/reports/\(serverID)?notice=approved")
         let events = try browser.get("/console/reports/\(serverID)").text

@@ -9,7 +9,9 @@ import TestSupport
 /// idle and absolute expiry.
 @Suite("Console sessions")
 struct ConsoleSessionTests {
-    @Test("signing in takes the form's own token and the right password; the cookie is HttpOnly and SameSite=Strict; pages carry the security headers")
+    @Test(
+        "signing in takes the form's own token and the right password; the cookie is HttpOnly and SameSite=Strict; pages carry the security headers"
+    )
     func signIn() throws {
         let server = try Shared.running()
         let browser = ConsoleClient(server)
@@ -19,7 +21,8 @@ struct ConsoleSessionTests {
         let form = try browser.get("/console/sign-in")
         #expect(form.status == 200)
         let formCookie = try #require(browser.lastSetCookies.first { $0.hasPrefix("jqc_console_signin=") })
-        #expect(formCookie.contains("HttpOnly") && formCookie.contains("SameSite=Strict") && !formCookie.contains("Secure"))
+        #expect(
+            formCookie.contains("HttpOnly") && formCookie.contains("SameSite=Strict") && !formCookie.contains("Secure"))
         #expect(form.headers["content-security-policy"]?.contains("default-src 'none'") == true)
         #expect(form.headers["content-security-policy"]?.contains("script-src") == false)
         #expect(form.headers["x-frame-options"] == "DENY")
@@ -27,7 +30,8 @@ struct ConsoleSessionTests {
         // A form posted from elsewhere (without the token this browser was given) is refused.
         let token = try #require(ConsoleClient.field("csrf", in: form.text))
         browser.drop("jqc_console_signin")
-        let forged = try browser.post("/console/sign-in", [("csrf", token), ("username", "supervisor"), ("password", "supervisor-pass")])
+        let forged = try browser.post(
+            "/console/sign-in", [("csrf", token), ("username", "supervisor"), ("password", "supervisor-pass")])
         #expect(forged.status == 403)
         #expect(browser.cookies["jqc_console"] == nil)
 
@@ -40,7 +44,8 @@ struct ConsoleSessionTests {
         #expect(right.status == 303)
         #expect(right.headers["location"] == "/console/queue")
         let session = try #require(browser.lastSetCookies.first { $0.hasPrefix("jqc_console=") })
-        #expect(session.contains("HttpOnly") && session.contains("SameSite=Strict") && session.contains("Path=/console"))
+        #expect(
+            session.contains("HttpOnly") && session.contains("SameSite=Strict") && session.contains("Path=/console"))
         let queue = try browser.get("/console/queue")
         #expect(queue.status == 200)
         #expect(queue.text.contains("Sam Supervisor"))
@@ -90,7 +95,8 @@ struct ConsoleSessionTests {
 
         // An instance on the same database whose clock is an hour ahead takes the cookie and renews it,
         // but only up to two hours after the sign-in.
-        let hourAhead = try ServerProcess(limits, database: server.databasePath, clock: DeviceClock(start: Date().addingTimeInterval(3600)))
+        let hourAhead = try ServerProcess(
+            limits, database: server.databasePath, clock: DeviceClock(start: Date().addingTimeInterval(3600)))
         let later = ConsoleClient(hourAhead)
         later.set("jqc_console", cookie)
         #expect(try later.get("/console/queue").status == 200)
@@ -102,7 +108,8 @@ struct ConsoleSessionTests {
         #expect((maxAge ?? .max) <= 3600 + 60, "renewed to \(String(describing: maxAge)) seconds")
 
         // Three hours on, neither the first cookie nor the renewed one works.
-        let threeAhead = try ServerProcess(limits, database: server.databasePath, clock: DeviceClock(start: Date().addingTimeInterval(3 * 3600)))
+        let threeAhead = try ServerProcess(
+            limits, database: server.databasePath, clock: DeviceClock(start: Date().addingTimeInterval(3 * 3600)))
         for value in [cookie, try #require(later.cookies["jqc_console"])] {
             let stale = ConsoleClient(threeAhead)
             stale.set("jqc_console", value)
@@ -110,7 +117,8 @@ struct ConsoleSessionTests {
         }
 
         // With the default idle time of an hour, a cookie unused for two hours is refused.
-        let idle = try ServerProcess([], database: server.databasePath, clock: DeviceClock(start: Date().addingTimeInterval(2 * 3600)))
+        let idle = try ServerProcess(
+            [], database: server.databasePath, clock: DeviceClock(start: Date().addingTimeInterval(2 * 3600)))
         let fresh = try ServerProcess([], database: server.databasePath)
         let quick = ConsoleClient(fresh)
         #expect(try quick.signIn("inspector", "inspector-pass").status == 303)

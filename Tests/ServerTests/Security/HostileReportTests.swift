@@ -7,7 +7,9 @@ import TestSupport
 /// people's reports, loose fields, duplicate keys, broken framing.
 @Suite("Reports and requests are checked field by field")
 struct HostileReportTests {
-    @Test("a re-inspection may link only the caller's own report (a supervisor any); the flag follows the current revision")
+    @Test(
+        "a re-inspection may link only the caller's own report (a supervisor any); the flag follows the current revision"
+    )
     func reinspectionLinks() async throws {
         let server = try Shared.running()
         let owner = try await Session.inspector(server)
@@ -34,18 +36,22 @@ struct HostileReportTests {
 
         let parentText = try await owner.get("/reports/\(parent)").data["report"]?["local_id"]?.stringValue ?? ""
         let parentLocalID = try #require(UUID(uuidString: parentText))
-        let raised = try await owner.syncOne(Reports.lobby(localID: parentLocalID, serverID: parent, baseRevision: 1,
-                                                           answers: ["notes": "worse again"], followUp: true))
+        let raised = try await owner.syncOne(
+            Reports.lobby(
+                localID: parentLocalID, serverID: parent, baseRevision: 1,
+                answers: ["notes": "worse again"], followUp: true))
         #expect(raised["status"] == "ACCEPTED")
         #expect(try await flag() == true, "a later revision that sets the flag did not raise it again")
     }
 
-    @Test("loose report fields are REJECTED naming the field", arguments: [
-        ("completed_at_device", JSONValue.string(String(repeating: "garbage ", count: 12_800))),
-        ("completed_at_device", JSONValue.string("yesterday")),
-        ("base_revision", JSONValue.integer(-5)),
-        ("base_revision", JSONValue.integer(2)),
-    ])
+    @Test(
+        "loose report fields are REJECTED naming the field",
+        arguments: [
+            ("completed_at_device", JSONValue.string(String(repeating: "garbage ", count: 12_800))),
+            ("completed_at_device", JSONValue.string("yesterday")),
+            ("base_revision", JSONValue.integer(-5)),
+            ("base_revision", JSONValue.integer(2)),
+        ])
     func looseFields(_ field: String, _ value: JSONValue) async throws {
         let me = try await Session.inspector(try Shared.running())
         let result = try await me.syncOne(Reports.lobby().setting(field, value))
@@ -57,7 +63,8 @@ struct HostileReportTests {
     @Test("a well-formed completed_at_device is accepted")
     func goodTimestamp() async throws {
         let me = try await Session.inspector(try Shared.running())
-        let result = try await me.syncOne(Reports.lobby().setting("completed_at_device", "2026-03-01T09:30:00.125+02:00"))
+        let result = try await me.syncOne(
+            Reports.lobby().setting("completed_at_device", "2026-03-01T09:30:00.125+02:00"))
         #expect(result["status"] == "ACCEPTED")
     }
 
@@ -65,19 +72,25 @@ struct HostileReportTests {
     func duplicateKeys() async throws {
         let server = try Shared.running()
         let body = Data(#"{"username":"inspector","username":"x","password":"inspector-pass"}"#.utf8)
-        let response = Hostile.send(server, RawHTTP.request("POST", "/api/v1/auth/login", body: body), from: "127.0.4.1")
+        let response = Hostile.send(
+            server, RawHTTP.request("POST", "/api/v1/auth/login", body: body), from: "127.0.4.1")
         #expect(response?.status == 400)
         #expect(response?.error.contains("'username'") == true)
         let escaped = Data(#"{"username":"inspector","password":"inspector-pass","\u0070assword":"x"}"#.utf8)
-        #expect(Hostile.send(server, RawHTTP.request("POST", "/api/v1/auth/login", body: escaped), from: "127.0.4.1")?.status == 400)
+        #expect(
+            Hostile.send(server, RawHTTP.request("POST", "/api/v1/auth/login", body: escaped), from: "127.0.4.1")?
+                .status == 400)
     }
 
-    @Test("a JSON route sent without Content-Type: application/json is 415", arguments: [nil, "text/plain", "application/x-www-form-urlencoded"])
+    @Test(
+        "a JSON route sent without Content-Type: application/json is 415",
+        arguments: [nil, "text/plain", "application/x-www-form-urlencoded"])
     func contentType(_ type: String?) async throws {
         let server = try Shared.running()
         let body = Data(#"{"username":"inspector","password":"inspector-pass"}"#.utf8)
-        let response = Hostile.send(server, RawHTTP.request("POST", "/api/v1/auth/login", body: body, contentType: type),
-                                    from: "127.0.4.2")
+        let response = Hostile.send(
+            server, RawHTTP.request("POST", "/api/v1/auth/login", body: body, contentType: type),
+            from: "127.0.4.2")
         #expect(response?.status == 415)
         #expect(response?.code == "UNSUPPORTED_MEDIA_TYPE")
     }
@@ -86,13 +99,15 @@ struct HostileReportTests {
     func conflictingLengths() async throws {
         let server = try Shared.running()
         let body = #"{"username":"inspector","password":"inspector-pass"}"#
-        let request = "POST /api/v1/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        let request =
+            "POST /api/v1/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             + "Content-Length: \(body.utf8.count)\r\nContent-Length: 5\r\nConnection: close\r\n\r\n" + body
         let response = Hostile.send(server, Data(request.utf8), from: "127.0.4.3")
         #expect(response?.status == 400)
     }
 
-    @Test("%00 in a path is 400, not a truncated path", arguments: ["/api/v1/facilities%00/x", "/api/v1/reports/R1%00"])
+    @Test(
+        "%00 in a path is 400, not a truncated path", arguments: ["/api/v1/facilities%00/x", "/api/v1/reports/R1%00"])
     func nulInPath(_ path: String) async throws {
         let server = try Shared.running()
         let me = try await Session.supervisor(server)
@@ -108,9 +123,10 @@ struct HostileReportTests {
         let serverID = try #require(try await me.syncOne(Reports.lobby())["server_id"]?.stringValue)
         let photo = PhotoContractTests.jpeg(2_000)
         let localID = UUID().uuidString.lowercased()
-        let upload = try await me.client.upload(server.url("/reports/\(serverID)/photos"),
-                                                fields: [("local_id", localID), ("sha256", try PhotoContractTests.sha256(photo))],
-                                                file: photo, token: me.accessToken)
+        let upload = try await me.client.upload(
+            server.url("/reports/\(serverID)/photos"),
+            fields: [("local_id", localID), ("sha256", try PhotoContractTests.sha256(photo))],
+            file: photo, token: me.accessToken)
         #expect(upload.status == 201)
         let download = try await me.get("/reports/\(serverID)/photos/\(localID)")
         #expect(download.header("Content-Type") == "image/jpeg")
@@ -139,7 +155,9 @@ struct HostileReportTests {
 
 @Suite("Limits on what one report and one upload may hold")
 struct ReportLimitTests {
-    @Test("a report takes at most --max-revisions revisions, the last kept for the server: a device is REJECTED before, a supervisor corrects, then a PATCH is 422")
+    @Test(
+        "a report takes at most --max-revisions revisions, the last kept for the server: a device is REJECTED before, a supervisor corrects, then a PATCH is 422"
+    )
     func revisionCap() async throws {
         let server = try ServerProcess(["--demo", "--max-revisions", "4"])
         let me = try await Session.inspector(server)
@@ -147,22 +165,32 @@ struct ReportLimitTests {
         let localID = UUID()
         let serverID = try #require(try await me.syncOne(Reports.lobby(localID: localID))["server_id"]?.stringValue)
         for revision in 1...2 {
-            let amended = try await me.syncOne(Reports.lobby(localID: localID, serverID: serverID, baseRevision: revision,
-                                                             answers: ["notes": .string("take \(revision)")]))
+            let amended = try await me.syncOne(
+                Reports.lobby(
+                    localID: localID, serverID: serverID, baseRevision: revision,
+                    answers: ["notes": .string("take \(revision)")]))
             #expect(amended["status"] == "ACCEPTED")
         }
-        let beyond = try await me.syncOne(Reports.lobby(localID: localID, serverID: serverID, baseRevision: 3,
-                                                        answers: ["notes": "one too many"]))
+        let beyond = try await me.syncOne(
+            Reports.lobby(
+                localID: localID, serverID: serverID, baseRevision: 3,
+                answers: ["notes": "one too many"]))
         #expect(beyond["status"] == "REJECTED")
         #expect(beyond["error"]?.stringValue?.contains("revisions") == true)
         // The last revision is the server's: a supervisor can still correct the report an inspector filled.
-        let correction = try await supervisor.patch("/reports/\(serverID)", [
-            "base_revision": 3, "payload": ["answers": ["entrance": "pass", "glass": 2], "follow_up_required": false],
-        ])
+        let correction = try await supervisor.patch(
+            "/reports/\(serverID)",
+            [
+                "base_revision": 3,
+                "payload": ["answers": ["entrance": "pass", "glass": 2], "follow_up_required": false],
+            ])
         #expect(correction.status == 200, "\(correction.message)")
-        let patch = try await supervisor.patch("/reports/\(serverID)", [
-            "base_revision": 4, "payload": ["answers": ["entrance": "pass", "glass": 3], "follow_up_required": false],
-        ])
+        let patch = try await supervisor.patch(
+            "/reports/\(serverID)",
+            [
+                "base_revision": 4,
+                "payload": ["answers": ["entrance": "pass", "glass": 3], "follow_up_required": false],
+            ])
         #expect(patch.status == 422)
         #expect(try await me.get("/reports/\(serverID)").data["report"]?["revision"] == 4)
     }
@@ -171,8 +199,9 @@ struct ReportLimitTests {
     func uploadWithoutToken() async throws {
         let server = try Shared.running()
         let connection = try RawConnection(port: RawHTTP.port(of: server), from: "127.0.4.4")
-        connection.send("POST /api/v1/reports/R1/photos HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                        + "Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 20000000\r\n\r\n")
+        connection.send(
+            "POST /api/v1/reports/R1/photos HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 20000000\r\n\r\n")
         let response = connection.readResponse(timeout: 3)
         #expect(response?.status == 401, "no 401 before the body was sent")
         let incoming = server.uploadDirectory
@@ -188,8 +217,9 @@ struct ReportLimitTests {
         let photo = PhotoContractTests.jpeg(1_000)
         var fields = [("local_id", UUID().uuidString.lowercased()), ("sha256", try PhotoContractTests.sha256(photo))]
         for index in 0..<30 { fields.append(("junk\(index)", String(repeating: "j", count: 1000))) }
-        let response = try await me.client.upload(server.url("/reports/\(serverID)/photos"), fields: fields, file: photo,
-                                                  token: me.accessToken)
+        let response = try await me.client.upload(
+            server.url("/reports/\(serverID)/photos"), fields: fields, file: photo,
+            token: me.accessToken)
         #expect(response.status == 400)
         #expect(response.json["error"]?.stringValue?.contains("parts") == true)
     }

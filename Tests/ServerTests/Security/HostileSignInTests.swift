@@ -113,8 +113,10 @@ struct HostileSignInTests {
             return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)
         }
         try #require(key.count == 32)
-        let forged = TokenSigner(key: key).sign(AccessClaims(sub: "U-SUPERVISOR", sid: claims.sid, role: "supervisor",
-                                                             exp: claims.exp))
+        let forged = TokenSigner(key: key).sign(
+            AccessClaims(
+                sub: "U-SUPERVISOR", sid: claims.sid, role: "supervisor",
+                exp: claims.exp))
         #expect(Hostile.send(server, RawHTTP.request("GET", "/api/v1/rollup", token: forged))?.status == 401)
         #expect(Hostile.send(server, RawHTTP.request("GET", "/api/v1/auth/me", token: inspector))?.status == 200)
     }
@@ -125,11 +127,14 @@ struct HostileSignInTests {
         let login = try #require(Hostile.login(server, "inspector", "inspector-pass", from: "127.0.2.5"))
         let first = try #require(login.json["data"]?["refresh_token"]?.stringValue)
         let access = try #require(login.json["data"]?["access_token"]?.stringValue)
-        let rotated = Hostile.send(server, RawHTTP.json("POST", "/api/v1/auth/refresh", ["refresh_token": .string(first)]))
+        let rotated = Hostile.send(
+            server, RawHTTP.json("POST", "/api/v1/auth/refresh", ["refresh_token": .string(first)]))
         let second = try #require(rotated?.json["data"]?["refresh_token"]?.stringValue)
-        let replay = Hostile.send(server, RawHTTP.json("POST", "/api/v1/auth/refresh", ["refresh_token": .string(first)]))
+        let replay = Hostile.send(
+            server, RawHTTP.json("POST", "/api/v1/auth/refresh", ["refresh_token": .string(first)]))
         #expect(replay?.status == 401)
-        let successor = Hostile.send(server, RawHTTP.json("POST", "/api/v1/auth/refresh", ["refresh_token": .string(second)]))
+        let successor = Hostile.send(
+            server, RawHTTP.json("POST", "/api/v1/auth/refresh", ["refresh_token": .string(second)]))
         #expect(successor?.status == 401, "the successor of a replayed refresh token still works")
         #expect(Hostile.send(server, RawHTTP.request("GET", "/api/v1/auth/me", token: access))?.status == 401)
     }
@@ -142,12 +147,14 @@ struct HostileSignInTests {
         func refresh(_ token: String) -> RawResponse? {
             Hostile.send(server, RawHTTP.json("POST", "/api/v1/auth/refresh", ["refresh_token": .string(token)]))
         }
-        let idle = try #require(Hostile.login(server, "inspector", "inspector-pass")?.json["data"]?["refresh_token"]?.stringValue)
+        let idle = try #require(
+            Hostile.login(server, "inspector", "inspector-pass")?.json["data"]?["refresh_token"]?.stringValue)
         try await Task.sleep(for: .milliseconds(6_200))
         #expect(refresh(idle)?.status == 401, "a refresh token idle past --refresh-idle-ttl still works")
 
         // Refreshed every 0.7 s, the session is never idle, yet it ends at its maximum age.
-        var token = try #require(Hostile.login(server, "inspector", "inspector-pass")?.json["data"]?["refresh_token"]?.stringValue)
+        var token = try #require(
+            Hostile.login(server, "inspector", "inspector-pass")?.json["data"]?["refresh_token"]?.stringValue)
         let started = Date()
         var endedAfter: TimeInterval?
         while Date().timeIntervalSince(started) < 18 {
@@ -169,11 +176,14 @@ struct HostileSignInTests {
         let login = try #require(Hostile.login(server, "inspector", "inspector-pass"))
         let access = try Hostile.token(login)
         let refresh = try #require(login.json["data"]?["refresh_token"]?.stringValue)
-        let changed = try Programs.run("jqc-server", ["admin", "set-password", "inspector", "--db", server.databasePath],
-                                       stdin: "a-new-pass\n")
+        let changed = try Programs.run(
+            "jqc-server", ["admin", "set-password", "inspector", "--db", server.databasePath],
+            stdin: "a-new-pass\n")
         #expect(changed.status == 0, "\(changed.stderr)")
         #expect(Hostile.send(server, RawHTTP.request("GET", "/api/v1/auth/me", token: access))?.status == 401)
-        #expect(Hostile.send(server, RawHTTP.json("POST", "/api/v1/auth/refresh", ["refresh_token": .string(refresh)]))?.status == 401)
+        #expect(
+            Hostile.send(server, RawHTTP.json("POST", "/api/v1/auth/refresh", ["refresh_token": .string(refresh)]))?
+                .status == 401)
         #expect(Hostile.login(server, "inspector", "a-new-pass")?.status == 200)
     }
 }

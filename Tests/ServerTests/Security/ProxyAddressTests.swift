@@ -11,8 +11,10 @@ import TestSupport
 struct ProxyAddressTests {
     private func attempt(_ server: ServerProcess, forwardedFor: String) async throws -> Int {
         let body = try JSONEncoder().encode(JSONValue.object(["username": "inspector", "password": "wrong-password"]))
-        return try await HTTPTestClient().send("POST", server.url("/auth/login"), body: body,
-                                               headers: ["X-Forwarded-For": forwardedFor]).status
+        return try await HTTPTestClient().send(
+            "POST", server.url("/auth/login"), body: body,
+            headers: ["X-Forwarded-For": forwardedFor]
+        ).status
     }
 
     @Test("from a --trusted-proxy, X-Forwarded-For names the client: one client's failures do not lock out another")
@@ -21,7 +23,9 @@ struct ProxyAddressTests {
         var statuses: [Int] = []
         for _ in 0..<11 { statuses.append(try await attempt(server, forwardedFor: "198.51.100.7, 203.0.113.5")) }
         #expect(statuses == Array(repeating: 401, count: 10) + [429])
-        #expect(try await attempt(server, forwardedFor: "203.0.113.6") == 401, "another client behind the proxy was locked out")
+        #expect(
+            try await attempt(server, forwardedFor: "203.0.113.6") == 401,
+            "another client behind the proxy was locked out")
     }
 
     @Test("from anyone else, X-Forwarded-For is ignored: a new header each try does not escape the limit")

@@ -15,13 +15,16 @@ struct ServerFilesAndLoadTests {
     func privateFiles() async throws {
         let server = try ServerProcess(["--demo"], sqlite: true) { db in
             _ = FileManager.default.createFile(atPath: db, contents: nil, attributes: [.posixPermissions: 0o644])
-            try FileManager.default.createDirectory(atPath: db + ".photos", withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o755])
+            try FileManager.default.createDirectory(
+                atPath: db + ".photos", withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o755])
         }
         let me = try await Session.inspector(server)
         _ = try await me.syncOne(Reports.lobby())
         for suffix in ["", "-wal", "-shm"] {
-            #expect(mode(server.databasePath + suffix) == 0o600, "server.db\(suffix) is \(String(mode(server.databasePath + suffix), radix: 8))")
+            #expect(
+                mode(server.databasePath + suffix) == 0o600,
+                "server.db\(suffix) is \(String(mode(server.databasePath + suffix), radix: 8))")
         }
         #expect(mode(server.databasePath + ".photos") == 0o700)
         #expect(mode(server.databasePath + ".photos/incoming") == 0o700)
@@ -35,7 +38,8 @@ struct ServerFilesAndLoadTests {
         try FileManager.default.createDirectory(atPath: incoming, withIntermediateDirectories: true)
         let stale = incoming + "/upload-" + UUID().uuidString.lowercased()
         try Data(repeating: 1, count: 1_000_000).write(to: URL(fileURLWithPath: stale))
-        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: stale)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: stale)
         let server = try ServerProcess(["--demo"], database: db)
         #expect(!FileManager.default.fileExists(atPath: stale))
         #expect(server.stop() == 0)
@@ -56,7 +60,8 @@ struct ServerFilesAndLoadTests {
             try? input.fileHandleForWriting.write(contentsOf: Data("ROLLBACK;\n.quit\n".utf8))
             holder.waitUntilExit()
         }
-        try input.fileHandleForWriting.write(contentsOf: Data("BEGIN IMMEDIATE;\nINSERT INTO settings (key, value) VALUES ('held', 'x');\n".utf8))
+        try input.fileHandleForWriting.write(
+            contentsOf: Data("BEGIN IMMEDIATE;\nINSERT INTO settings (key, value) VALUES ('held', 'x');\n".utf8))
         try await Task.sleep(for: .milliseconds(500))
         let started = Date()
         let response = try await me.sync([Reports.lobby()])
@@ -72,7 +77,8 @@ struct ServerFilesAndLoadTests {
         let server = try ServerProcess(["--demo"])
         let token = try Hostile.token(Hostile.login(server, "inspector", "inspector-pass"))
         let bodies = (0..<300).map { _ in
-            RawHTTP.json("POST", "/api/v1/reports/sync", Hostile.syncBody((0..<100).map { _ in Reports.lobby() }), token: token)
+            RawHTTP.json(
+                "POST", "/api/v1/reports/sync", Hostile.syncBody((0..<100).map { _ in Reports.lobby() }), token: token)
         }
         let answers = RawHTTP.concurrently(300) { index -> (RawResponse?, TimeInterval) in
             let started = Date()

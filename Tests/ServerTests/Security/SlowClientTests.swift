@@ -8,7 +8,9 @@ import TestSupport
 /// the machine), against the built binary.
 @Suite("Slow and broken connections do not take the server", .serialized)
 struct SlowClientTests {
-    @Test("with 400 idle or trickling connections held open, another client is answered within 2 s; the deadlines then close them")
+    @Test(
+        "with 400 idle or trickling connections held open, another client is answered within 2 s; the deadlines then close them"
+    )
     func fourHundredSlowConnections() async throws {
         let server = try ServerProcess(["--demo"])
         let port = RawHTTP.port(of: server)
@@ -24,7 +26,11 @@ struct SlowClientTests {
             slow.append(connection)
         }
         let opened = Date()
-        func trickle() { for connection in slow.enumerated() where connection.offset % 2 == 1 { connection.element.send("X-Slow: 1\r\n") } }
+        func trickle() {
+            for connection in slow.enumerated() where connection.offset % 2 == 1 {
+                connection.element.send("X-Slow: 1\r\n")
+            }
+        }
 
         for _ in 0..<5 {
             trickle()
@@ -58,8 +64,9 @@ struct SlowClientTests {
     func tricklingBody() async throws {
         let server = try ServerProcess(["--demo", "--body-timeout", "2"])
         let connection = try RawConnection(port: RawHTTP.port(of: server), from: "127.0.0.8")
-        connection.send("POST /api/v1/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                        + "Content-Length: 60\r\n\r\n{")
+        connection.send(
+            "POST /api/v1/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Content-Length: 60\r\n\r\n{")
         let started = Date()
         var cut = false
         // A byte every 400 ms keeps the 30 s idle timeout from ever firing: only
@@ -72,15 +79,17 @@ struct SlowClientTests {
         #expect(cut, "a body trickled for 12 s was still being read")
     }
 
-    @Test("a body without end is answered 413 once it passes the limit, and the connection closed",
-          arguments: ["/api/v1/reports/sync", "/api/v1/reports/R1/photos"])
+    @Test(
+        "a body without end is answered 413 once it passes the limit, and the connection closed",
+        arguments: ["/api/v1/reports/sync", "/api/v1/reports/R1/photos"])
     func endlessChunkedBody(_ path: String) async throws {
         let server = try ServerProcess(["--demo", "--max-photo-bytes", "1048576"])
         let token = try Hostile.token(Hostile.login(server, "inspector", "inspector-pass"))
         let connection = try RawConnection(port: RawHTTP.port(of: server))
         let type = path.hasSuffix("photos") ? "multipart/form-data; boundary=xyz" : "application/json"
-        connection.send("POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
-                        + "Content-Type: \(type)\r\nTransfer-Encoding: chunked\r\n\r\n")
+        connection.send(
+            "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+                + "Content-Type: \(type)\r\nTransfer-Encoding: chunked\r\n\r\n")
         let chunk = Data("10000\r\n".utf8) + Data(repeating: UInt8(ascii: "x"), count: 65_536) + Data("\r\n".utf8)
         var response: RawResponse?
         while connection.sent < 24 * 1024 * 1024 {
@@ -99,8 +108,9 @@ struct SlowClientTests {
         let server = try Shared.running()
         let token = try Hostile.token(Hostile.login(server, "inspector", "inspector-pass", from: "127.0.0.30"))
         let connection = try RawConnection(port: RawHTTP.port(of: server))
-        connection.send("POST /api/v1/reports/sync HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
-                        + "Content-Type: application/json\r\nContent-Length: 10000000000\r\n\r\n{")
+        connection.send(
+            "POST /api/v1/reports/sync HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: 10000000000\r\n\r\n{")
         let started = Date()
         let response = connection.readResponse(timeout: 5)
         #expect(response?.status == 413)
@@ -116,7 +126,9 @@ struct SlowClientTests {
         var open: [RawConnection] = []
         for _ in 0..<200 {
             let connection = try RawConnection(port: port, from: "127.0.0.7")
-            connection.send("POST /api/v1/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"user")
+            connection.send(
+                "POST /api/v1/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"user"
+            )
             var linger = linger(l_onoff: 1, l_linger: 0)
             setsockopt(connection.fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
             open.append(connection)
@@ -129,8 +141,10 @@ struct SlowClientTests {
         #expect(!aborted.isEmpty, "aborted connections left no trace: \(lines.prefix(3))")
         #expect(lines.count <= 30, "\(lines.count) lines for 200 aborted connections")
         for line in lines {
-            #expect(line.range(of: #"^\{"time":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z","#, options: .regularExpression) != nil,
-                    "no time: \(line)")
+            #expect(
+                line.range(of: #"^\{"time":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z","#, options: .regularExpression)
+                    != nil,
+                "no time: \(line)")
         }
     }
 }

@@ -8,11 +8,15 @@ import Testing
 struct TokenTextTests {
     /// Foundation's base64, made url-safe and unpadded: the spelling every other implementation writes.
     static func reference(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(
+            of: "/", with: "_"
+        )
+        .replacingOccurrences(of: "=", with: "")
     }
 
-    @Test("every length from 0 to 300 bytes, of random bytes, is written as other implementations write it and read back whole")
+    @Test(
+        "every length from 0 to 300 bytes, of random bytes, is written as other implementations write it and read back whole"
+    )
     func roundTrip() {
         var generator = SystemRandomNumberGenerator()
         for length in 0...300 {
@@ -25,7 +29,9 @@ struct TokenTextTests {
         #expect(Base64URL.encode([0xFB, 0xFF, 0xBF]) == "-_-_")
     }
 
-    @Test("text that is not the one spelling of its bytes is refused: padding, characters outside the alphabet, a dangling character, unused bits set")
+    @Test(
+        "text that is not the one spelling of its bytes is refused: padding, characters outside the alphabet, a dangling character, unused bits set"
+    )
     func refused() {
         for text in ["QQ==", "QQ=", "Q+", "Q/", "Q Q", "QQ\n", "é", "Q", "QUJDR", "QR", "QUJ", "QUI"] {
             let decoded = Base64URL.decode(Substring(text))

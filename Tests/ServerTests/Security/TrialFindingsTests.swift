@@ -7,7 +7,9 @@ import TestSupport
 /// (both stores: the server suite runs again on PostgreSQL).
 @Suite("Security trial: ids with control characters, long refusals, others' assignments, loose tokens")
 struct TrialFindingsTests {
-    @Test("a NUL or another control character in an id rejects that report alone, on either store; in a user name it is 400, not a failure")
+    @Test(
+        "a NUL or another control character in an id rejects that report alone, on either store; in a user name it is 400, not a failure"
+    )
     func controlCharactersInIds() async throws {
         let server = try Shared.running()
         let me = try await Session.inspector(server)
@@ -18,11 +20,14 @@ struct TrialFindingsTests {
             #expect(response.status == 200, "\(field): \(response.status) \(response.message)")
             let results = response.data["results"]?.arrayValue ?? []
             #expect(results.first?["status"] == "REJECTED", "\(field)")
-            #expect(results.first?["error"]?.stringValue?.contains("'\(field)' holds a control character") == true, "\(results)")
+            #expect(
+                results.first?["error"]?.stringValue?.contains("'\(field)' holds a control character") == true,
+                "\(results)")
             #expect(results.last?["status"] == "ACCEPTED", "the other report of the batch is accepted")
         }
-        let login = try await HTTPTestClient().send("POST", server.url("/auth/login"),
-                                                    json: ["username": "inspec\u{0}tor", "password": "inspector-pass"])
+        let login = try await HTTPTestClient().send(
+            "POST", server.url("/auth/login"),
+            json: ["username": "inspec\u{0}tor", "password": "inspector-pass"])
         #expect(login.status == 400)
         #expect(login.message.contains("control character"))
     }
@@ -52,7 +57,9 @@ struct TrialFindingsTests {
         #expect(made["status"] == "REJECTED", "an assignment that does not exist is refused alike")
         let me = try await Session.inspector(server)
         let open = try await me.get("/assignments")
-        #expect(open.data["assignments"]?.arrayValue?.contains { $0["id"] == "AS-1" } == true, "AS-1 is still the inspector's, open")
+        #expect(
+            open.data["assignments"]?.arrayValue?.contains { $0["id"] == "AS-1" } == true,
+            "AS-1 is still the inspector's, open")
     }
 
     @Test("a token is read in its one spelling: another last character with the same bits is refused")
@@ -70,21 +77,28 @@ struct TrialFindingsTests {
         #expect(response.status == 401)
     }
 
-    @Test("a request target longer than the server takes is its own 414 with nosniff; past libmicrohttpd's buffer, its fixed answer echoes nothing of the request")
+    @Test(
+        "a request target longer than the server takes is its own 414 with nosniff; past libmicrohttpd's buffer, its fixed answer echoes nothing of the request"
+    )
     func longTargets() async throws {
         let server = try Shared.running()
         let marker = "<script>alert(1)</script>"
-        let long = try await HTTPTestClient().send("GET", server.url("/facilities?q=" + String(repeating: "a", count: 9_000) + marker))
+        let long = try await HTTPTestClient().send(
+            "GET", server.url("/facilities?q=" + String(repeating: "a", count: 9_000) + marker))
         #expect(long.status == 414)
         #expect(long.code == "URI_TOO_LONG")
         #expect(long.header("X-Content-Type-Options") == "nosniff")
         #expect(!String(decoding: long.body, as: UTF8.self).contains("<script>"))
 
         let connection = try RawConnection(port: RawHTTP.port(of: server))
-        let huge = "GET /api/v1/facilities?q=" + String(repeating: "b", count: 70_000) + marker + " HTTP/1.1\r\nHost: x\r\n\r\n"
+        let huge =
+            "GET /api/v1/facilities?q=" + String(repeating: "b", count: 70_000) + marker
+            + " HTTP/1.1\r\nHost: x\r\n\r\n"
         _ = connection.send(huge)
         let answer = try #require(connection.readResponse(timeout: 30))
         #expect(answer.status == 414 || answer.status == 431, "\(answer.status)")
-        #expect(!String(decoding: answer.body, as: UTF8.self).contains("script"), "libmicrohttpd's own text holds nothing sent")
+        #expect(
+            !String(decoding: answer.body, as: UTF8.self).contains("script"),
+            "libmicrohttpd's own text holds nothing sent")
     }
 }

@@ -42,24 +42,32 @@ struct UploadFolderTests {
         #expect(linked.stderr.contains("symbolic link"), "\(linked.stderr)")
     }
 
-    @Test("without --upload-dir, a folder made fresh: one planted at the old fixed name is never used; the folder goes when the server stops, and an admin command leaves none")
+    @Test(
+        "without --upload-dir, a folder made fresh: one planted at the old fixed name is never used; the folder goes when the server stops, and an admin command leaves none"
+    )
     func freshFolderByDefault() async throws {
         let temporary = TemporaryDirectory()
         let squatted = temporary.path("jqc-server-uploads-\(getuid())")
         try Self.plant(squatted)
-        let server = try ServerProcess(["--demo"], database: try ServerDatabases.freshPostgres(), environment: ["TMPDIR": temporary.url.path],
-                                       uploadFolder: false)
+        let server = try ServerProcess(
+            ["--demo"], database: try ServerDatabases.freshPostgres(), environment: ["TMPDIR": temporary.url.path],
+            uploadFolder: false)
         let me = try await Session.inspector(server)
         let serverID = try #require(try await me.syncOne(Reports.lobby())["server_id"]?.stringValue)
         let photo = PhotoContractTests.jpeg(40_000)
         let fields = [("local_id", UUID().uuidString.lowercased()), ("sha256", try PhotoContractTests.sha256(photo))]
-        let uploaded = try await me.client.upload(server.url("/reports/\(serverID)/photos"), fields: fields, file: photo, token: me.accessToken)
+        let uploaded = try await me.client.upload(
+            server.url("/reports/\(serverID)/photos"), fields: fields, file: photo, token: me.accessToken)
         #expect(uploaded.status == 201)
         #expect(try FileManager.default.contentsOfDirectory(atPath: squatted).isEmpty)
-        let fresh = try FileManager.default.contentsOfDirectory(atPath: temporary.url.path).filter { $0.hasPrefix("jqc-server-uploads-") && $0 != "jqc-server-uploads-\(getuid())" }
+        let fresh = try FileManager.default.contentsOfDirectory(atPath: temporary.url.path).filter {
+            $0.hasPrefix("jqc-server-uploads-") && $0 != "jqc-server-uploads-\(getuid())"
+        }
         #expect(fresh.count == 1, "\(fresh)")
         var status = stat()
-        #expect(lstat(temporary.path(fresh.first ?? ""), &status) == 0 && status.st_mode & 0o777 == 0o700 && status.st_uid == geteuid())
+        #expect(
+            lstat(temporary.path(fresh.first ?? ""), &status) == 0 && status.st_mode & 0o777 == 0o700
+                && status.st_uid == geteuid())
 
         // Stopped, the server takes its folder with it; restarts and admin commands do not pile folders up.
         #expect(server.stop() == 0)
@@ -68,12 +76,15 @@ struct UploadFolderTests {
                 .filter { $0.hasPrefix("jqc-server-uploads-") && $0 != "jqc-server-uploads-\(getuid())" }
         }
         #expect(made().isEmpty, "\(made())")
-        let admin = try Programs.run("jqc-server", ["admin", "--db", server.databasePath, "users"], environment: ["TMPDIR": temporary.url.path])
+        let admin = try Programs.run(
+            "jqc-server", ["admin", "--db", server.databasePath, "users"], environment: ["TMPDIR": temporary.url.path])
         #expect(admin.status == 0, "\(admin.stderr)")
         #expect(made().isEmpty, "\(made())")
     }
 
-    @Test("a half-written upload replaced by a link to a secret file, of the same size, is stored as sent: the secret is never served")
+    @Test(
+        "a half-written upload replaced by a link to a secret file, of the same size, is stored as sent: the secret is never served"
+    )
     func swappedUploadStoredAsSent() async throws {
         let server = try ServerProcess(["--demo"])
         let me = try await Session.inspector(server)
@@ -86,21 +97,30 @@ struct UploadFolderTests {
 
         let boundary = "jqc-swap-\(UUID().uuidString)"
         var body = Data()
-        for (name, value) in [("local_id", UUID().uuidString.lowercased()), ("sha256", try PhotoContractTests.sha256(photo))] {
-            body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8))
+        for (name, value) in [
+            ("local_id", UUID().uuidString.lowercased()), ("sha256", try PhotoContractTests.sha256(photo)),
+        ] {
+            body.append(
+                Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8))
         }
-        body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"photo.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8))
+        body.append(
+            Data(
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"photo.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n"
+                    .utf8))
         body.append(photo)
         body.append(Data("\r\n--\(boundary)--\r\n".utf8))
-        let request = RawHTTP.request("POST", "/api/v1/reports/\(serverID)/photos", token: me.accessToken, body: body,
-                                      contentType: "multipart/form-data; boundary=\(boundary)")
+        let request = RawHTTP.request(
+            "POST", "/api/v1/reports/\(serverID)/photos", token: me.accessToken, body: body,
+            contentType: "multipart/form-data; boundary=\(boundary)")
         let connection = try RawConnection(port: RawHTTP.port(of: server))
         let half = request.count - photo.count / 2
         #expect(connection.send(request.prefix(half)))
         // The upload is half written: swap it for a link to the secret file.
         var upload: String?
         for _ in 0..<200 where upload == nil {
-            upload = (try? FileManager.default.contentsOfDirectory(atPath: server.uploadDirectory))?.first { $0.hasPrefix("upload-") }
+            upload = (try? FileManager.default.contentsOfDirectory(atPath: server.uploadDirectory))?.first {
+                $0.hasPrefix("upload-")
+            }
             if upload == nil { usleep(20_000) }
         }
         let name = try #require(upload, "the upload is being written in \(server.uploadDirectory)")

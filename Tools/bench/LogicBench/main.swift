@@ -38,7 +38,10 @@ let runs = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 2000
 var generator = SystemRandomNumberGenerator()
 let shapes: [(String, FormSchema, FieldID)] = [
     ("chain: field i reads field i-1; answer field 0 (all 500 re-evaluated)", form(count: 500) { $0 - 1 }, "0"),
-    ("random: field i reads a random earlier field; answer field 0", form(count: 500) { Int.random(in: 0..<$0, using: &generator) }, "0"),
+    (
+        "random: field i reads a random earlier field; answer field 0",
+        form(count: 500) { Int.random(in: 0..<$0, using: &generator) }, "0"
+    ),
     ("chain: answer the last field (nothing reads it)", form(count: 500) { $0 - 1 }, "499"),
 ]
 print("form logic, 500 fields, 500 conditions, \(runs) runs each (microseconds)")
@@ -59,7 +62,12 @@ for (name, schema, changed) in shapes {
         sink &+= next.hiddenFields.count
     }
     worst = max(worst, update.median)
-    print(String(format: "%@\n  compile %.0f, full evaluation %.0f (p99 %.0f), after one answer %.0f (p99 %.0f)",
-                 name, compile.median, full.median, full.p99, update.median, update.p99) + (sink < 0 ? "" : ""))
+    print(
+        String(
+            format: "%@\n  compile %.0f, full evaluation %.0f (p99 %.0f), after one answer %.0f (p99 %.0f)",
+            name, compile.median, full.median, full.p99, update.median, update.p99) + (sink < 0 ? "" : ""))
 }
-print(String(format: "target: one answer in under 1000 microseconds: %@ (worst median %.0f)", worst < 1000 ? "PASS" : "FAIL", worst))
+print(
+    String(
+        format: "target: one answer in under 1000 microseconds: %@ (worst median %.0f)", worst < 1000 ? "PASS" : "FAIL",
+        worst))

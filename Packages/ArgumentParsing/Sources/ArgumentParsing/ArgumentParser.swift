@@ -96,12 +96,15 @@ public struct ArgumentParser: Sendable {
         let required = spec.positionals.filter { !$0.optional }
         if given.count < required.count {
             let missing = required[given.count]
-            throw UsageError("'\(spec.name)' needs \(missing.name) (\(missing.help)). Usage: \(HelpFormatter.usageLine(spec, program: nil))")
+            throw UsageError(
+                "'\(spec.name)' needs \(missing.name) (\(missing.help)). Usage: \(HelpFormatter.usageLine(spec, program: nil))"
+            )
         }
         let variadic = spec.positionals.contains { $0.variadic }
         if !variadic, given.count > spec.positionals.count {
             let extra = given[spec.positionals.count]
-            throw UsageError("'\(spec.name)' does not take '\(extra)'. Usage: \(HelpFormatter.usageLine(spec, program: nil))")
+            throw UsageError(
+                "'\(spec.name)' does not take '\(extra)'. Usage: \(HelpFormatter.usageLine(spec, program: nil))")
         }
     }
 

@@ -59,7 +59,8 @@ public struct CommandCatalog: Sendable {
         if let spec = commands.first(where: { $0.name == words[0] }) {
             // `templates improt x`: a command with subcommands and no arguments of its own, then a stray word.
             if words.count >= 2, !subcommands.isEmpty, spec.positionals.isEmpty {
-                return .unknownSubcommand(group: words[0], word: words[1], suggestion: Self.closest(words[1], among: subcommands))
+                return .unknownSubcommand(
+                    group: words[0], word: words[1], suggestion: Self.closest(words[1], among: subcommands))
             }
             var rest = arguments
             rest.remove(at: first)
@@ -67,7 +68,8 @@ public struct CommandCatalog: Sendable {
         }
         if !subcommands.isEmpty {
             if words.count >= 2 {
-                return .unknownSubcommand(group: words[0], word: words[1], suggestion: Self.closest(words[1], among: subcommands))
+                return .unknownSubcommand(
+                    group: words[0], word: words[1], suggestion: Self.closest(words[1], among: subcommands))
             }
             return .group(words[0])
         }

@@ -12,8 +12,10 @@ public struct CommandSpec: Sendable {
     /// Extra lines shown under the usage (examples, notes).
     public var discussion: String?
 
-    public init(_ name: String, summary: String, positionals: [PositionalSpec] = [], options: [OptionSpec] = [],
-                discussion: String? = nil) {
+    public init(
+        _ name: String, summary: String, positionals: [PositionalSpec] = [], options: [OptionSpec] = [],
+        discussion: String? = nil
+    ) {
         self.name = name
         self.summary = summary
         self.positionals = positionals
@@ -71,8 +73,10 @@ public struct OptionSpec: Sendable {
     }
 
     /// An option that takes a value, one of `values` when they are given.
-    public static func value(_ long: String, short: Character? = nil, _ valueName: String, repeatable: Bool = false,
-                             values: [String] = [], help: String) -> OptionSpec {
+    public static func value(
+        _ long: String, short: Character? = nil, _ valueName: String, repeatable: Bool = false,
+        values: [String] = [], help: String
+    ) -> OptionSpec {
         OptionSpec(long: long, short: short, valueName: valueName, repeatable: repeatable, help: help, values: values)
     }
 

@@ -28,12 +28,17 @@ public enum HelpFormatter {
     }
 
     /// The program's overview: every command with its summary.
-    public static func overview(program: String, summary: String, commands: [CommandSpec], globalOptions: [OptionSpec]) -> String {
+    public static func overview(program: String, summary: String, commands: [CommandSpec], globalOptions: [OptionSpec])
+        -> String
+    {
         var lines = ["Usage: \(program) <command> [arguments] [options]", "", summary, "", "Commands:"]
         lines += table(commands.map { ($0.name, $0.summary) })
         lines += ["", "Global options:"]
         lines += table(globalOptions.map { ($0.usageText, $0.helpText) })
-        lines += ["", "Run '\(program) help <command>' or '\(program) <command> --help' for a command's arguments and options."]
+        lines += [
+            "",
+            "Run '\(program) help <command>' or '\(program) <command> --help' for a command's arguments and options.",
+        ]
         return lines.joined(separator: "\n")
     }
 
@@ -42,14 +47,17 @@ public enum HelpFormatter {
         let members = catalog.members(of: group)
         var lines = ["Usage: \(program) \(group) <command> [arguments] [options]", "", "Commands:"]
         lines += table(members.map { ($0.name, $0.summary) })
-        lines += ["", "Run '\(program) help \(group) <command>' or '\(program) \(group) <command> --help' for one command."]
+        lines += [
+            "", "Run '\(program) help \(group) <command>' or '\(program) \(group) <command> --help' for one command.",
+        ]
         return lines.joined(separator: "\n")
     }
 
     static func table(_ rows: [(String, String)]) -> [String] {
         let width = min(max(rows.map(\.0.count).max() ?? 0, 8), 28)
         return rows.map { left, right in
-            let padded = left.count >= width ? left + "  " : left + String(repeating: " ", count: width - left.count + 2)
+            let padded =
+                left.count >= width ? left + "  " : left + String(repeating: " ", count: width - left.count + 2)
             return "  " + padded + right
         }
     }

@@ -6,8 +6,10 @@ public enum ManPage {
 
     /// The page of `program`; `date` (YYYY-MM-DD, the version's) goes in the
     /// title line, which `man` shows at the foot of every page.
-    public static func roff(program: String, summary: String, version: String, date: String, catalog: CommandCatalog,
-                            sections: [Section] = []) -> String {
+    public static func roff(
+        program: String, summary: String, version: String, date: String, catalog: CommandCatalog,
+        sections: [Section] = []
+    ) -> String {
         var lines = [
             ".TH \(program.uppercased()) 1 \"\(escape(date))\" \"\(escape(program)) \(escape(version))\" \"User Commands\"",
             ".SH NAME",

@@ -47,13 +47,18 @@ public final class ExternalFieldType: FieldType {
         case .unavailable:
             return []
         case .refused(let message):
-            return [SchemaProblem(fieldID: field.id, message: "field type '\(name)' could not check the definition: \(message)")]
+            return [
+                SchemaProblem(
+                    fieldID: field.id, message: "field type '\(name)' could not check the definition: \(message)")
+            ]
         case .result(let result):
             guard let list = result["problems"]?.arrayValue, list.allSatisfy({ $0.stringValue != nil }) else {
                 _ = connection.violated("check_definition", "its result has no 'problems' list of strings")
                 return []
             }
-            return list.compactMap(\.stringValue).map { SchemaProblem(fieldID: field.id, message: Self.line($0, or: "the definition has a problem")) }
+            return list.compactMap(\.stringValue).map {
+                SchemaProblem(fieldID: field.id, message: Self.line($0, or: "the definition has a problem"))
+            }
         }
     }
 
@@ -67,7 +72,8 @@ public final class ExternalFieldType: FieldType {
         case .result(let result):
             switch result["problem"] {
             case nil, .null?: return nil
-            case .string(let problem)?: return Self.line(problem, or: "the answer is not valid for field type '\(name)'")
+            case .string(let problem)?:
+                return Self.line(problem, or: "the answer is not valid for field type '\(name)'")
             case let other?:
                 _ = connection.violated("validate", "its 'problem' is \(other.kindDescription), not a string or null")
                 return nil
@@ -75,11 +81,17 @@ public final class ExternalFieldType: FieldType {
         }
     }
 
-    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError) -> JSONValue {
+    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError)
+        -> JSONValue
+    {
         if isScoreable, NotApplicable.isTyped(input) { return NotApplicable.answer }
         switch connection.request("parse", ["field": field.json, "input": .string(input)]) {
         case .unavailable(let reason):
-            throw AnswerInputError(input: input, message: "\(OneLine.quote(input)) cannot be read: \(reason); fix the plugin, or set its JSON with --value-json")
+            throw AnswerInputError(
+                input: input,
+                message:
+                    "\(OneLine.quote(input)) cannot be read: \(reason); fix the plugin, or set its JSON with --value-json"
+            )
         case .refused(let message):
             throw AnswerInputError(input: input, message: message)
         case .result(let result):
@@ -136,12 +148,14 @@ public final class ExternalFieldType: FieldType {
                 case .bool(let passed)?: return .scored(fraction: fraction, passed: passed)
                 case nil, .null?: return .scored(fraction: fraction, passed: fraction >= Self.passMark)
                 case let other?:
-                    _ = connection.violated("score", "its 'passed' is \(other.kindDescription), not true, false or null")
+                    _ = connection.violated(
+                        "score", "its 'passed' is \(other.kindDescription), not true, false or null")
                     return .unreadable(answer.canonicalString())
                 }
             default:
                 let given = result["score"].map { $0.canonicalString() } ?? "missing"
-                _ = connection.violated("score", "its 'score' is \(given); use \"unanswered\", \"not_applicable\" or a number from 0 to 1")
+                _ = connection.violated(
+                    "score", "its 'score' is \(given); use \"unanswered\", \"not_applicable\" or a number from 0 to 1")
                 return .unreadable(answer.canonicalString())
             }
         }
@@ -149,7 +163,8 @@ public final class ExternalFieldType: FieldType {
 
     public func logicValue(of answer: JSONValue, for field: FieldDefinition) -> LogicValue? {
         guard !isBlank(answer), !NotApplicable.isAnswer(answer), let kind = logicKind else { return nil }
-        guard case .result(let result) = connection.request("compare_value", ["field": field.json, "answer": answer]) else { return nil }
+        guard case .result(let result) = connection.request("compare_value", ["field": field.json, "answer": answer])
+        else { return nil }
         let value: LogicValue?
         switch result["value"] {
         case .null?: value = nil
@@ -157,7 +172,8 @@ public final class ExternalFieldType: FieldType {
         case .bool(let flag)?: value = .bool(flag)
         case let number? where number.numberValue?.isFinite == true: value = .number(number.numberValue!)
         default:
-            _ = connection.violated("compare_value", "its 'value' is missing or not a number, string, true, false or null")
+            _ = connection.violated(
+                "compare_value", "its 'value' is missing or not a number, string, true, false or null")
             return nil
         }
         // A value of another kind than the type compares cannot be compared.
@@ -180,9 +196,11 @@ public final class ExternalFieldType: FieldType {
     /// Plugin text as one display line: no control characters, cut to a
     /// sensible length, ASCII only in an ASCII style.
     static func shown(_ text: String, style: TerminalStyle, limit: Int = 200) -> String {
-        let flat = OneLine.cut(OneLine.flatten(text, lineBreak: style.pick(" \u{23CE} ", " / ")), limit: limit,
-                               ellipsis: style.pick("\u{2026}", "..."))
-            .trimmingCharacters(in: .whitespaces)
+        let flat = OneLine.cut(
+            OneLine.flatten(text, lineBreak: style.pick(" \u{23CE} ", " / ")), limit: limit,
+            ellipsis: style.pick("\u{2026}", "...")
+        )
+        .trimmingCharacters(in: .whitespaces)
         guard !style.unicode else { return flat }
         return String(String.UnicodeScalarView(flat.unicodeScalars.map { $0.isASCII ? $0 : "?" }))
     }

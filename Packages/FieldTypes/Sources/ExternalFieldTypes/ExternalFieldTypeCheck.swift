@@ -29,14 +29,22 @@ public enum ExternalFieldTypeCheck {
     public static func run(path: String, settings: ExternalFieldTypeSettings) -> Outcome {
         let fileName = URL(fileURLWithPath: path).lastPathComponent
         guard let name = ExternalFieldTypeDiscovery.typeName(fileName: fileName) else {
-            return Outcome(name: nil, path: path, failures: [ConformanceFailure(
-                check: "the file is named jqc-field-NAME, NAME of lowercase letters, digits and underscores",
-                sample: fileName, detail: "programs look only for such names; rename the file")])
+            return Outcome(
+                name: nil, path: path,
+                failures: [
+                    ConformanceFailure(
+                        check: "the file is named jqc-field-NAME, NAME of lowercase letters, digits and underscores",
+                        sample: fileName, detail: "programs look only for such names; rename the file")
+                ])
         }
         let type = ExternalFieldType(name: name, executablePath: path, settings: settings)
         if let failure = type.failure {
-            return Outcome(name: name, path: path, failures: [ConformanceFailure(
-                check: "the program starts and answers 'describe'", sample: fileName, detail: failure.message)])
+            return Outcome(
+                name: name, path: path,
+                failures: [
+                    ConformanceFailure(
+                        check: "the program starts and answers 'describe'", sample: fileName, detail: failure.message)
+                ])
         }
         var failures: [ConformanceFailure] = []
         switch samples(of: type) {
@@ -46,8 +54,10 @@ public enum ExternalFieldTypeCheck {
             failures += FieldTypeConformance.check(type, samples: samples)
         }
         if let failure = type.failure {
-            failures.append(ConformanceFailure(check: "the program keeps to the protocol and the time limit",
-                                               sample: fileName, detail: failure.message))
+            failures.append(
+                ConformanceFailure(
+                    check: "the program keeps to the protocol and the time limit",
+                    sample: fileName, detail: failure.message))
         }
         return Outcome(name: name, path: path, failures: failures)
     }
@@ -87,12 +97,16 @@ public enum ExternalFieldTypeCheck {
         var inputs: [String: [String]] = [:]
         for key in ["valid_inputs", "invalid_inputs"] {
             let list = result[key]?.arrayValue ?? []
-            guard list.allSatisfy({ $0.stringValue != nil }) else { return failure("'\(key)' must be a list of strings") }
+            guard list.allSatisfy({ $0.stringValue != nil }) else {
+                return failure("'\(key)' must be a list of strings")
+            }
             inputs[key] = list.compactMap(\.stringValue)
         }
-        return .samples(ConformanceSamples(
-            goodDefinition: good, badDefinitions: bad,
-            validInputs: inputs["valid_inputs"] ?? [], invalidInputs: inputs["invalid_inputs"] ?? [],
-            validAnswers: result["valid_answers"]?.arrayValue ?? [], invalidAnswers: result["invalid_answers"]?.arrayValue ?? []))
+        return .samples(
+            ConformanceSamples(
+                goodDefinition: good, badDefinitions: bad,
+                validInputs: inputs["valid_inputs"] ?? [], invalidInputs: inputs["invalid_inputs"] ?? [],
+                validAnswers: result["valid_answers"]?.arrayValue ?? [],
+                invalidAnswers: result["invalid_answers"]?.arrayValue ?? []))
     }
 }

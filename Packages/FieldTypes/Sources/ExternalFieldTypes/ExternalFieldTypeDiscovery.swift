@@ -50,7 +50,8 @@ public enum ExternalFieldTypeDiscovery {
                 guard let name = typeName(fileName: entry), !seen.contains(name) else { continue }
                 let path = base.appendingPathComponent(entry).path
                 var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue
+                else { continue }
                 seen.insert(name)
                 found.append(Found(name: name, path: path))
             }

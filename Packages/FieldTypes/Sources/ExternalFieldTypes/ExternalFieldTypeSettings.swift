@@ -21,9 +21,11 @@ public struct ExternalFieldTypeSettings: Sendable {
     public static let timeoutRange: ClosedRange<TimeInterval> = 0.05...600
 
     /// Settings with the defaults unless told otherwise.
-    public init(timeout: TimeInterval = ExternalFieldTypeSettings.defaultTimeout,
-                maxAnswerBytes: Int = ExternalFieldTypeSettings.defaultMaxAnswerBytes,
-                warn: @escaping @Sendable (String) -> Void) {
+    public init(
+        timeout: TimeInterval = ExternalFieldTypeSettings.defaultTimeout,
+        maxAnswerBytes: Int = ExternalFieldTypeSettings.defaultMaxAnswerBytes,
+        warn: @escaping @Sendable (String) -> Void
+    ) {
         self.timeout = timeout
         self.maxAnswerBytes = maxAnswerBytes
         self.warn = warn
@@ -33,9 +35,12 @@ public struct ExternalFieldTypeSettings: Sendable {
     /// where it came from (`--field-type-timeout`) in the error.
     public static func timeout(_ text: String, source: String) throws(ExternalFieldTypesError) -> TimeInterval {
         guard let seconds = TimeInterval(text.trimmingCharacters(in: .whitespaces)), seconds.isFinite,
-              timeoutRange.contains(seconds) else {
-            throw ExternalFieldTypesError(.badSetting, "\(source) '\(text)' is not a number of seconds from "
-                + "\(describe(timeoutRange.lowerBound)) to \(describe(timeoutRange.upperBound))")
+            timeoutRange.contains(seconds)
+        else {
+            throw ExternalFieldTypesError(
+                .badSetting,
+                "\(source) '\(text)' is not a number of seconds from "
+                    + "\(describe(timeoutRange.lowerBound)) to \(describe(timeoutRange.upperBound))")
         }
         return seconds
     }

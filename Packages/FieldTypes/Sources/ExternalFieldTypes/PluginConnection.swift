@@ -125,7 +125,8 @@ final class PluginConnection: Sendable {
             return false
         }
         guard access(path, X_OK) == 0 else {
-            record(&state, ExternalFieldTypesError(.notExecutable, "\(path) is not executable; make it so with chmod +x"))
+            record(
+                &state, ExternalFieldTypesError(.notExecutable, "\(path) is not executable; make it so with chmod +x"))
             return false
         }
         if let problem = PluginTrust.problem(path) {
@@ -141,11 +142,16 @@ final class PluginConnection: Sendable {
             return false
         }
         do throws(ExchangeFailure) {
-            guard case .result(let result) = try exchange(&state, "describe", ["protocol": .integer(PluginDescription.protocolVersion)]) else {
+            guard
+                case .result(let result) = try exchange(
+                    &state, "describe", ["protocol": .integer(PluginDescription.protocolVersion)])
+            else {
                 throw ExchangeFailure.violation("it answered 'describe' with an error")
             }
             let description: PluginDescription
-            do throws(PluginProtocolViolation) { description = try PluginDescription(result) } catch { throw ExchangeFailure.violation(error.detail) }
+            do throws(PluginProtocolViolation) { description = try PluginDescription(result) } catch {
+                throw ExchangeFailure.violation(error.detail)
+            }
             guard description.name == name else {
                 throw ExchangeFailure.wrongName(description.name)
             }
@@ -162,7 +168,9 @@ final class PluginConnection: Sendable {
     }
 
     /// One request and its answer; `.refused` carries the plugin's own error message.
-    private func exchange(_ state: inout State, _ method: String, _ params: [String: JSONValue]) throws(ExchangeFailure) -> PluginAnswer {
+    private func exchange(_ state: inout State, _ method: String, _ params: [String: JSONValue]) throws(ExchangeFailure)
+        -> PluginAnswer
+    {
         guard let process = state.process else { throw .closed }
         state.lastID += 1
         let id = state.lastID
@@ -189,9 +197,12 @@ final class PluginConnection: Sendable {
             let start = OneLine.quote(String(decoding: line.prefix(60), as: UTF8.self), limit: 40)
             throw .violation("it answered \(start), which is not a JSON object")
         }
-        guard case .object = answer else { throw .violation("it answered \(answer.kindDescription), not a JSON object") }
+        guard case .object = answer else {
+            throw .violation("it answered \(answer.kindDescription), not a JSON object")
+        }
         guard answer["id"]?.integerValue == id else {
-            throw .violation("it answered with id \(answer["id"].map { $0.canonicalString() } ?? "none") to request \(id)")
+            throw .violation(
+                "it answered with id \(answer["id"].map { $0.canonicalString() } ?? "none") to request \(id)")
         }
         if let error = answer["error"], !error.isNull {
             let message = error["message"]?.stringValue.map(Self.line) ?? ""
@@ -214,21 +225,28 @@ final class PluginConnection: Sendable {
             failure = ExternalFieldTypesError(.exited, "\(path) \(ending) before answering '\(method)'\(restarted)")
         case .timedOut:
             state.process?.stop()
-            failure = ExternalFieldTypesError(.timedOut, "\(path) did not answer '\(method)' within \(limit) and was stopped")
+            failure = ExternalFieldTypesError(
+                .timedOut, "\(path) did not answer '\(method)' within \(limit) and was stopped")
         case .tooLong:
             state.process?.stop()
-            failure = ExternalFieldTypesError(.answerTooLong, "\(path) answered '\(method)' with a line longer than "
-                + "\(settings.maxAnswerBytes) bytes and was stopped")
+            failure = ExternalFieldTypesError(
+                .answerTooLong,
+                "\(path) answered '\(method)' with a line longer than "
+                    + "\(settings.maxAnswerBytes) bytes and was stopped")
         case .system(let text):
             state.process?.stop()
             failure = ExternalFieldTypesError(.startFailed, "\(path) could not be talked to: \(text)")
         case .violation(let detail):
             state.process?.stop()
-            failure = ExternalFieldTypesError(.notProtocol, "\(path) does not speak the field-type protocol: \(Self.line(detail)) (method '\(method)')")
+            failure = ExternalFieldTypesError(
+                .notProtocol,
+                "\(path) does not speak the field-type protocol: \(Self.line(detail)) (method '\(method)')")
         case .wrongName(let other):
             state.process?.stop()
-            failure = ExternalFieldTypesError(.wrongName, "\(path) says it is field type \(OneLine.quote(other)), "
-                + "but its file name makes it '\(name)'; rename the file or fix its 'describe'")
+            failure = ExternalFieldTypesError(
+                .wrongName,
+                "\(path) says it is field type \(OneLine.quote(other)), "
+                    + "but its file name makes it '\(name)'; rename the file or fix its 'describe'")
         }
         record(&state, failure)
     }
@@ -249,6 +267,7 @@ final class PluginConnection: Sendable {
 
     /// Text from a plugin as one line for a message.
     static func line(_ text: String) -> String {
-        OneLine.cut(OneLine.flatten(text, lineBreak: " "), limit: 300, ellipsis: "...").trimmingCharacters(in: .whitespaces)
+        OneLine.cut(OneLine.flatten(text, lineBreak: " "), limit: 300, ellipsis: "...").trimmingCharacters(
+            in: .whitespaces)
     }
 }

@@ -19,16 +19,23 @@ struct PluginDescription: Sendable, Hashable {
 
     /// Reads a `describe` result; throws one line saying what is not the protocol.
     init(_ result: JSONValue) throws(PluginProtocolViolation) {
-        guard case .object = result else { throw PluginProtocolViolation("its 'describe' result is \(result.kindDescription), not an object") }
+        guard case .object = result else {
+            throw PluginProtocolViolation("its 'describe' result is \(result.kindDescription), not an object")
+        }
         guard let version = result["protocol"]?.integerValue else {
             throw PluginProtocolViolation("its 'describe' result has no whole-number 'protocol'")
         }
         guard version == Self.protocolVersion else {
-            throw PluginProtocolViolation("it speaks protocol \(version); this program speaks protocol \(Self.protocolVersion)")
+            throw PluginProtocolViolation(
+                "it speaks protocol \(version); this program speaks protocol \(Self.protocolVersion)")
         }
-        guard let name = result["name"]?.stringValue else { throw PluginProtocolViolation("its 'describe' result has no 'name' string") }
+        guard let name = result["name"]?.stringValue else {
+            throw PluginProtocolViolation("its 'describe' result has no 'name' string")
+        }
         func flag(_ key: String) throws(PluginProtocolViolation) -> Bool {
-            guard let value = result[key]?.boolValue else { throw PluginProtocolViolation("its 'describe' result has no '\(key)' true or false") }
+            guard let value = result[key]?.boolValue else {
+                throw PluginProtocolViolation("its 'describe' result has no '\(key)' true or false")
+            }
             return value
         }
         self.name = name
@@ -41,8 +48,9 @@ struct PluginDescription: Sendable, Hashable {
         var operators = LogicOperator.universal
         for item in list {
             guard let text = item.stringValue, let op = LogicOperator(rawValue: text) else {
-                throw PluginProtocolViolation("it offers operator \(OneLine.quote(item.stringValue ?? item.canonicalString())), "
-                    + "which is not one of \(LogicOperator.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw PluginProtocolViolation(
+                    "it offers operator \(OneLine.quote(item.stringValue ?? item.canonicalString())), "
+                        + "which is not one of \(LogicOperator.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             operators.insert(op)
         }
@@ -50,14 +58,19 @@ struct PluginDescription: Sendable, Hashable {
         switch result["compares"] {
         case nil, .null?:
             let ordered: Set<LogicOperator> = [.lt, .le, .gt, .ge]
-            if !operators.isDisjoint(with: ordered) { compares = .number }
-            else if !operators.isDisjoint(with: [.eq, .ne, .in, .notIn]) { compares = .text }
-            else { compares = nil }
+            if !operators.isDisjoint(with: ordered) {
+                compares = .number
+            } else if !operators.isDisjoint(with: [.eq, .ne, .in, .notIn]) {
+                compares = .text
+            } else {
+                compares = nil
+            }
         case .string("number")?: compares = .number
         case .string("string")?, .string("text")?: compares = .text
         case .string("bool")?: compares = .bool
         case let other?:
-            throw PluginProtocolViolation("its 'compares' is \(OneLine.quote(other.canonicalString())); use \"number\", \"string\" or \"bool\"")
+            throw PluginProtocolViolation(
+                "its 'compares' is \(OneLine.quote(other.canonicalString())); use \"number\", \"string\" or \"bool\"")
         }
     }
 }

@@ -1,11 +1,11 @@
 import Foundation
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Why one exchange with a plugin process failed, before it is worded for a person.
@@ -85,7 +85,8 @@ final class PluginProcess {
         posix_spawnattr_setsigmask(&attributes, &mask)
         // Its own process group, so that stopping it stops whatever it started too.
         posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
 
         let environment = PluginProcess.environment(for: path).map { strdup("\($0.key)=\($0.value)") }
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
@@ -246,7 +247,9 @@ extension PluginProcess {
     /// the locale, `TMPDIR` and `TZ`, and those named for the plugin itself,
     /// `JQC_FIELD_<NAME>_...` (`NAME` its type name in capitals), which is how
     /// a plugin documents the settings it reads.
-    static func environment(for path: String, from caller: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
+    static func environment(for path: String, from caller: [String: String] = ProcessInfo.processInfo.environment)
+        -> [String: String]
+    {
         let file = (path as NSString).lastPathComponent
         let name = file.hasPrefix("jqc-field-") ? String(file.dropFirst("jqc-field-".count)).uppercased() : ""
         let prefix = "JQC_FIELD_\(name)_"

@@ -28,12 +28,14 @@ enum PluginTrust {
     private static func judge(_ path: String, _ info: stat, caller: uid_t, folder: Bool) -> String? {
         let what = folder ? "the folder \(path), on the way to it," : "it"
         guard info.st_uid == caller || info.st_uid == 0 else {
-            return "\(what) belongs to user \(info.st_uid), neither you nor root, who could replace it with a program of their own; refused"
+            return
+                "\(what) belongs to user \(info.st_uid), neither you nor root, who could replace it with a program of their own; refused"
         }
         let sharedSticky = folder && info.st_uid == 0 && info.st_mode & S_ISVTX != 0
         guard info.st_mode & 0o022 == 0 || sharedSticky else {
             let mode = String(info.st_mode & 0o7777, radix: 8)
-            return "\(what) may be written by other users (mode \(mode)), who could replace it with a program of their own; refused (chmod go-w)"
+            return
+                "\(what) may be written by other users (mode \(mode)), who could replace it with a program of their own; refused (chmod go-w)"
         }
         return nil
     }

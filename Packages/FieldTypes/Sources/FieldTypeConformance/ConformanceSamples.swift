@@ -22,10 +22,12 @@ public struct ConformanceSamples: Sendable {
     public var context: InputContext
 
     /// Makes samples; only the good definition is required.
-    public init(goodDefinition: FieldDefinition, badDefinitions: [FieldDefinition] = [],
-                validInputs: [String] = [], invalidInputs: [String] = [],
-                validAnswers: [JSONValue] = [], invalidAnswers: [JSONValue] = [],
-                context: InputContext = ConformanceSamples.defaultContext) {
+    public init(
+        goodDefinition: FieldDefinition, badDefinitions: [FieldDefinition] = [],
+        validInputs: [String] = [], invalidInputs: [String] = [],
+        validAnswers: [JSONValue] = [], invalidAnswers: [JSONValue] = [],
+        context: InputContext = ConformanceSamples.defaultContext
+    ) {
         self.goodDefinition = goodDefinition
         self.badDefinitions = badDefinitions
         self.validInputs = validInputs

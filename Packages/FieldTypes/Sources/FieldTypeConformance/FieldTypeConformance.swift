@@ -26,8 +26,10 @@ private struct Run {
     let samples: ConformanceSamples
     var failures: [ConformanceFailure] = []
 
-    static let styles: [TerminalStyle] = [.plain, .rich,
-        TerminalStyle(color: true, unicode: false), TerminalStyle(color: false, unicode: true)]
+    static let styles: [TerminalStyle] = [
+        .plain, .rich,
+        TerminalStyle(color: true, unicode: false), TerminalStyle(color: false, unicode: true),
+    ]
 
     init(type: any FieldType, samples: ConformanceSamples) {
         self.type = type
@@ -57,28 +59,37 @@ private struct Run {
     mutating func checkLogic() {
         let operators = type.logicOperators
         if !operators.isSuperset(of: LogicOperator.universal) {
-            fail("every type supports answered and unanswered", type.name, "logicOperators is \(operators.sorted().map(\.rawValue))")
+            fail(
+                "every type supports answered and unanswered", type.name,
+                "logicOperators is \(operators.sorted().map(\.rawValue))")
         }
         if !operators.isDisjoint(with: [.passed, .failed]), !type.isScoreable {
             fail("passed/failed are offered only by scored types", type.name, "offered, but the type is not scored")
         }
         let comparisons = operators.subtracting(LogicOperator.universal).subtracting([.passed, .failed])
         if !comparisons.isEmpty, type.logicKind == nil {
-            fail("comparison operators need a logicKind", type.name, "offers \(comparisons.sorted().map(\.rawValue)) with no logicKind")
+            fail(
+                "comparison operators need a logicKind", type.name,
+                "offers \(comparisons.sorted().map(\.rawValue)) with no logicKind")
         }
         if type.holdsCalculation, !type.isAnswerable || ![.number, .text, .bool].contains(type.logicKind) {
-            fail("a calculable type is answered and compares a number, text or true/false", type.name,
-                 "logicKind is \(type.logicKind.map(\.rawValue) ?? "none")")
+            fail(
+                "a calculable type is answered and compares a number, text or true/false", type.name,
+                "logicKind is \(type.logicKind.map(\.rawValue) ?? "none")")
         }
         if type.startsSection, type.isAnswerable {
             fail("a section heading takes no answer", type.name, "startsSection is true for an answerable type")
         }
         for answer in samples.validAnswers + FieldTypeConformance.wrongKinds {
             if let value = type.logicValue(of: answer, for: field), value.kind != type.logicKind {
-                fail("a compared value is of the type's logicKind", answer.canonicalString(), "read as \(value.kind.rawValue)")
+                fail(
+                    "a compared value is of the type's logicKind", answer.canonicalString(),
+                    "read as \(value.kind.rawValue)")
             }
             if let value = type.logicOperand(answer, for: field), value.kind != type.logicKind {
-                fail("a condition's value is read as the type's logicKind", answer.canonicalString(), "read as \(value.kind.rawValue)")
+                fail(
+                    "a condition's value is read as the type's logicKind", answer.canonicalString(),
+                    "read as \(value.kind.rawValue)")
             }
         }
         if type.isScoreable, type.logicValue(of: .string("N/A"), for: field) != nil {
@@ -104,7 +115,9 @@ private struct Run {
     mutating func checkDefinitions() {
         let good = type.checkDefinition(field)
         if !good.isEmpty {
-            fail("the good definition has no problems", field.id.rawValue, good.map(\.description).joined(separator: "; "))
+            fail(
+                "the good definition has no problems", field.id.rawValue,
+                good.map(\.description).joined(separator: "; "))
         }
         for bad in samples.badDefinitions {
             let problems = type.checkDefinition(bad)
@@ -113,10 +126,14 @@ private struct Run {
             }
             for problem in problems {
                 if problem.fieldID != bad.id {
-                    fail("each problem names its field", bad.json.canonicalString(), "the problem names \(problem.fieldID?.rawValue ?? "no field")")
+                    fail(
+                        "each problem names its field", bad.json.canonicalString(),
+                        "the problem names \(problem.fieldID?.rawValue ?? "no field")")
                 }
                 if !isOneLine(problem.message) {
-                    fail("each problem is one non-empty line", bad.json.canonicalString(), "got \(show(problem.message))")
+                    fail(
+                        "each problem is one non-empty line", bad.json.canonicalString(), "got \(show(problem.message))"
+                    )
                 }
             }
         }
@@ -127,7 +144,8 @@ private struct Run {
             do {
                 let answer = try type.parse(input, for: field, context: samples.context)
                 if let reason = type.validate(answer, for: field) {
-                    fail("a parsed answer validates", input, "parsed to \(answer.canonicalString()), refused: \(reason)")
+                    fail(
+                        "a parsed answer validates", input, "parsed to \(answer.canonicalString()), refused: \(reason)")
                 }
                 for style in Self.styles {
                     let line = type.display(answer, for: field, style: style)
@@ -174,7 +192,8 @@ private struct Run {
     }
 
     mutating func checkDisplay() {
-        let answers: [JSONValue?] = [nil] + samples.validAnswers.map(Optional.some)
+        let answers: [JSONValue?] =
+            [nil] + samples.validAnswers.map(Optional.some)
             + samples.invalidAnswers.map(Optional.some) + FieldTypeConformance.wrongKinds.map(Optional.some)
         for answer in answers {
             for style in Self.styles {
@@ -202,8 +221,9 @@ private struct Run {
         let everything = samples.validAnswers + samples.invalidAnswers + FieldTypeConformance.wrongKinds
         guard type.isScoreable else {
             for answer in [nil] + everything.map(Optional.some) where type.score(answer, for: field) != .notScoreable {
-                fail("a type that is not scored gives notScoreable", answer?.canonicalString() ?? "nil",
-                     "got \(type.score(answer, for: field))")
+                fail(
+                    "a type that is not scored gives notScoreable", answer?.canonicalString() ?? "nil",
+                    "got \(type.score(answer, for: field))")
             }
             return
         }
@@ -239,7 +259,8 @@ private struct Run {
                 fail("a type without answers refuses every input", input, "parsed to \(answer.canonicalString())")
             }
         }
-        for answer in samples.validAnswers + FieldTypeConformance.wrongKinds where type.validate(answer, for: field) == nil {
+        for answer in samples.validAnswers + FieldTypeConformance.wrongKinds
+        where type.validate(answer, for: field) == nil {
             fail("a type without answers refuses every answer", answer.canonicalString(), "it validated")
         }
     }
@@ -264,7 +285,9 @@ private struct Run {
 
     func isOneLine(_ text: String) -> Bool {
         !text.trimmingCharacters(in: .whitespaces).isEmpty
-            && !text.unicodeScalars.contains { $0 == "\n" || $0 == "\r" || $0 == "\u{2028}" || $0 == "\u{2029}" || $0 == "\u{85}" }
+            && !text.unicodeScalars.contains {
+                $0 == "\n" || $0 == "\r" || $0 == "\u{2028}" || $0 == "\u{2029}" || $0 == "\u{85}"
+            }
     }
 
     func show(_ text: String) -> String {

@@ -33,7 +33,8 @@ extension FieldTypeRegistry {
     /// the number 12), and set aside with the type's refusal when it cannot.
     /// `now` is the moment typed input is read at (a date typed as `today`).
     /// Pure: no I/O, any JSON accepted.
-    public func mapAnswers(_ answers: Answers, from old: FormSchema?, to new: FormSchema, at now: Date) -> AnswerMapping {
+    public func mapAnswers(_ answers: Answers, from old: FormSchema?, to new: FormSchema, at now: Date) -> AnswerMapping
+    {
         var kept = Answers()
         var setAside: [SetAsideAnswer] = []
         let oldOrder = old?.fields.map(\.id) ?? []
@@ -48,7 +49,9 @@ extension FieldTypeRegistry {
             }
             let type = resolve(field)
             guard type.isAnswerable else {
-                setAside.append(SetAsideAnswer(fieldID: id, answer: answer, reason: "\(name) is now a \(field.type) and takes no answer"))
+                setAside.append(
+                    SetAsideAnswer(
+                        fieldID: id, answer: answer, reason: "\(name) is now a \(field.type) and takes no answer"))
                 continue
             }
             guard let refusal = type.validate(answer, for: field) else {
@@ -56,19 +59,26 @@ extension FieldTypeRegistry {
                 continue
             }
             let changedType = old?.field(id).map { $0.type != field.type } ?? true
-            if changedType, let text = Self.typedText(answer), type.takesTypedAnswers, !type.takesPhotos, !type.vouchesForReport {
+            if changedType, let text = Self.typedText(answer), type.takesTypedAnswers, !type.takesPhotos,
+                !type.vouchesForReport
+            {
                 do throws(AnswerInputError) {
-                    let read = try type.parse(text, for: field, context: InputContext(deviceTime: now, contentDigest: ""))
+                    let read = try type.parse(
+                        text, for: field, context: InputContext(deviceTime: now, contentDigest: ""))
                     if type.validate(read, for: field) == nil {
                         kept[id] = read
                         continue
                     }
                 } catch {
-                    setAside.append(SetAsideAnswer(fieldID: id, answer: answer, reason: "\(name) is now a \(field.type) field: \(error.message)"))
+                    setAside.append(
+                        SetAsideAnswer(
+                            fieldID: id, answer: answer,
+                            reason: "\(name) is now a \(field.type) field: \(error.message)"))
                     continue
                 }
             }
-            setAside.append(SetAsideAnswer(fieldID: id, answer: answer, reason: "\(name) is now a \(field.type) field: \(refusal)"))
+            setAside.append(
+                SetAsideAnswer(fieldID: id, answer: answer, reason: "\(name) is now a \(field.type) field: \(refusal)"))
         }
         let required = new.fields.filter { field in
             guard field.required, resolve(field).isAnswerable, kept[field.id] == nil else { return false }

@@ -54,7 +54,8 @@ public protocol FieldType: Sendable {
 
     /// `existing` followed by the rows of `rows` (an answer `parse` made);
     /// refused for types that do not hold rows, and when `existing` is not rows.
-    func appendingRows(_ rows: JSONValue, to existing: JSONValue?, for field: FieldDefinition) throws(AnswerInputError) -> JSONValue
+    func appendingRows(_ rows: JSONValue, to existing: JSONValue?, for field: FieldDefinition) throws(AnswerInputError)
+        -> JSONValue
 
     /// How a valid, non-blank answer is laid out in a document (the HTML
     /// export); by default the one-line display.
@@ -179,14 +180,20 @@ extension FieldType {
     }
 
     /// What was typed replaces the answer.
-    public func mergingTyped(_ typed: JSONValue, into existing: JSONValue?, for field: FieldDefinition) -> JSONValue { typed }
+    public func mergingTyped(_ typed: JSONValue, into existing: JSONValue?, for field: FieldDefinition) -> JSONValue {
+        typed
+    }
 
     /// Most answers are one value, not rows.
     public var holdsRows: Bool { false }
 
     /// Refused: only types that hold rows append them.
-    public func appendingRows(_ rows: JSONValue, to existing: JSONValue?, for field: FieldDefinition) throws(AnswerInputError) -> JSONValue {
-        throw AnswerInputError(input: rows.canonicalString(), message: "\(field.messageName) is a \(name) field and holds no rows; '--add-row' is for fields that do")
+    public func appendingRows(_ rows: JSONValue, to existing: JSONValue?, for field: FieldDefinition)
+        throws(AnswerInputError) -> JSONValue
+    {
+        throw AnswerInputError(
+            input: rows.canonicalString(),
+            message: "\(field.messageName) is a \(name) field and holds no rows; '--add-row' is for fields that do")
     }
 
     /// The one-line display, without colour.

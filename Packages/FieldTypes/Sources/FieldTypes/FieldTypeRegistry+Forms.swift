@@ -20,7 +20,12 @@ extension FieldTypeRegistry {
                 found += type.checkDefinition(field)
                 if field.critical, !type.isScoreable {
                     let scored = names.filter { self.type(named: $0)?.isScoreable == true }.joined(separator: ", ")
-                    found.append(SchemaProblem(fieldID: field.id, message: "'critical' applies only to scored types (\(scored)), not \(field.type); remove 'critical' or change the type"))
+                    found.append(
+                        SchemaProblem(
+                            fieldID: field.id,
+                            message:
+                                "'critical' applies only to scored types (\(scored)), not \(field.type); remove 'critical' or change the type"
+                        ))
                 }
             }
             found += layoutProblems(field)
@@ -50,31 +55,45 @@ extension FieldTypeRegistry {
                 extra[index, default: []].append(SchemaProblem(fieldIndex: index, fieldID: field.id, message: message))
             }
             if let type = type(named: field.type) {
-                if reportingUnavailable, let reason = type.unavailableReason { report("\(reason); fix the field type's program") }
+                if reportingUnavailable, let reason = type.unavailableReason {
+                    report("\(reason); fix the field type's program")
+                }
             } else {
                 if let near = nearestName(to: field.type) {
-                    report("field type \(OneLine.quote(field.type)) is not registered in this jqc; did you mean '\(near)'?")
+                    report(
+                        "field type \(OneLine.quote(field.type)) is not registered in this jqc; did you mean '\(near)'?"
+                    )
                 } else {
-                    report("field type \(OneLine.quote(field.type)) is not registered in this jqc; register the type or fix the name")
+                    report(
+                        "field type \(OneLine.quote(field.type)) is not registered in this jqc; register the type or fix the name"
+                    )
                 }
             }
             let col = field.col ?? 0
             if col == grid {
-                report("'col' is \(grid), past the last column of the \(grid)-column grid (columns count from 0 to \(grid - 1)); use 0 to \(grid - 1)")
+                report(
+                    "'col' is \(grid), past the last column of the \(grid)-column grid (columns count from 0 to \(grid - 1)); use 0 to \(grid - 1)"
+                )
             }
             guard let row = field.row, (0..<grid).contains(col), row >= 0 else { continue }
             let colSpan = field.colSpan ?? (grid - col)
             let rowSpan = field.rowSpan ?? 1
             guard (1...grid).contains(colSpan), rowSpan >= 1 else { continue }
             if col + colSpan > grid {
-                report("'col' \(col) with 'col_span' \(colSpan) reaches column \(col + colSpan - 1), past the \(grid)-column grid (columns 0 to \(grid - 1)); make 'col_span' at most \(grid - col) or move the field left")
+                report(
+                    "'col' \(col) with 'col_span' \(colSpan) reaches column \(col + colSpan - 1), past the \(grid)-column grid (columns 0 to \(grid - 1)); make 'col_span' at most \(grid - col) or move the field left"
+                )
             }
             // A row far down with a long span ends at the last representable row rather than trapping.
             let (end, overflowed) = row.addingReportingOverflow(rowSpan)
             let cols = col..<min(col + colSpan, grid), rows = row..<(overflowed ? Int.max : end)
             for other in placed where other.cols.overlaps(cols) && other.rows.overlaps(rows) {
-                let cell = (row: max(rows.lowerBound, other.rows.lowerBound), col: max(cols.lowerBound, other.cols.lowerBound))
-                report("covers row \(cell.row), column \(cell.col), which field '\(other.field.id)' also covers (rows and columns count from 0); move one of them or shrink its span")
+                let cell = (
+                    row: max(rows.lowerBound, other.rows.lowerBound), col: max(cols.lowerBound, other.cols.lowerBound)
+                )
+                report(
+                    "covers row \(cell.row), column \(cell.col), which field '\(other.field.id)' also covers (rows and columns count from 0); move one of them or shrink its span"
+                )
             }
             placed.append((field, cols, rows))
         }
@@ -129,8 +148,10 @@ extension FieldTypeRegistry {
             let type = resolve(field)
             if let reason = type.unavailableReason {
                 if field.required {
-                    problems.append(CompletionProblem(fieldID: field.id, kind: .unsupportedRequired,
-                        message: "\(field.messageName) is required, but \(reason)"))
+                    problems.append(
+                        CompletionProblem(
+                            fieldID: field.id, kind: .unsupportedRequired,
+                            message: "\(field.messageName) is required, but \(reason)"))
                 }
                 continue
             }
@@ -138,16 +159,22 @@ extension FieldTypeRegistry {
             guard let answer = answers[field.id], !type.isBlank(answer) else {
                 guard field.required else { continue }
                 if type is UnsupportedFieldType {
-                    problems.append(CompletionProblem(fieldID: field.id, kind: .unsupportedRequired,
-                        message: "\(UnsupportedFieldType.unsupported(field)); update jqc to answer it"))
+                    problems.append(
+                        CompletionProblem(
+                            fieldID: field.id, kind: .unsupportedRequired,
+                            message: "\(UnsupportedFieldType.unsupported(field)); update jqc to answer it"))
                 } else {
-                    problems.append(CompletionProblem(fieldID: field.id, kind: .missingRequired,
-                        message: "\(field.messageName) is required and has no answer"))
+                    problems.append(
+                        CompletionProblem(
+                            fieldID: field.id, kind: .missingRequired,
+                            message: "\(field.messageName) is required and has no answer"))
                 }
                 continue
             }
             if let reason = type.validate(answer, for: field) {
-                problems.append(CompletionProblem(fieldID: field.id, kind: .invalidAnswer, message: "\(field.messageName): \(reason)"))
+                problems.append(
+                    CompletionProblem(
+                        fieldID: field.id, kind: .invalidAnswer, message: "\(field.messageName): \(reason)"))
             }
         }
         return problems
@@ -166,23 +193,31 @@ extension FieldTypeRegistry {
             let type = resolve(field)
             if let reason = type.unavailableReason {
                 if field.required || answer.map({ !type.isBlank($0) }) == true {
-                    problems.append(AnswerProblem(fieldID: field.id, kind: .unavailableType,
-                        message: "\(field.messageName) cannot be judged: \(reason)"))
+                    problems.append(
+                        AnswerProblem(
+                            fieldID: field.id, kind: .unavailableType,
+                            message: "\(field.messageName) cannot be judged: \(reason)"))
                 }
                 continue
             }
             guard let answer else { continue }
             if !type.isAnswerable {
-                problems.append(AnswerProblem(fieldID: field.id, kind: .notAnswerable,
-                    message: "\(field.messageName) is a \(field.type) field and takes no answer; remove the answer"))
+                problems.append(
+                    AnswerProblem(
+                        fieldID: field.id, kind: .notAnswerable,
+                        message: "\(field.messageName) is a \(field.type) field and takes no answer; remove the answer")
+                )
             } else if !type.isBlank(answer), let reason = type.validate(answer, for: field) {
-                problems.append(AnswerProblem(fieldID: field.id, kind: .invalidAnswer, message: "\(field.messageName): \(reason)"))
+                problems.append(
+                    AnswerProblem(fieldID: field.id, kind: .invalidAnswer, message: "\(field.messageName): \(reason)"))
             }
         }
         let known = Set(schema.fields.map(\.id))
         for id in answers.answeredIDs where !known.contains(id) {
-            problems.append(AnswerProblem(fieldID: id, kind: .unknownField,
-                message: "field \(OneLine.quote(id.rawValue)) is not in this form; remove its answer"))
+            problems.append(
+                AnswerProblem(
+                    fieldID: id, kind: .unknownField,
+                    message: "field \(OneLine.quote(id.rawValue)) is not in this form; remove its answer"))
         }
         return problems
     }
@@ -209,7 +244,8 @@ extension FieldTypeRegistry {
         for field in schema.fields {
             let type = resolve(field)
             guard type.isAnswerable, type.copiesOnReinspection, let answer = mapped[field.id],
-                  !type.isBlank(answer), type.validate(answer, for: field) == nil else { continue }
+                !type.isBlank(answer), type.validate(answer, for: field) == nil
+            else { continue }
             copied[field.id] = answer
         }
         return copied
@@ -226,7 +262,9 @@ extension FieldTypeRegistry {
     }
 
     /// Typed input for one field, read by its type.
-    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError) -> JSONValue {
+    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError)
+        -> JSONValue
+    {
         try resolve(field).parse(input, for: field, context: context)
     }
 

@@ -31,7 +31,9 @@ public struct FieldTypeRegistry: Sendable {
     public mutating func register(_ type: any FieldType) throws(FieldTypesError) {
         let name = type.name
         guard Self.isValidName(name) else {
-            throw FieldTypesError(.invalidFieldTypeName, "field type name \(OneLine.quote(name)) is not valid; use lowercase letters, digits and underscores")
+            throw FieldTypesError(
+                .invalidFieldTypeName,
+                "field type name \(OneLine.quote(name)) is not valid; use lowercase letters, digits and underscores")
         }
         guard types[name] == nil else {
             throw FieldTypesError(.duplicateFieldType, "field type '\(name)' is registered twice")
@@ -63,7 +65,10 @@ public struct FieldTypeRegistry: Sendable {
 
     /// True when `name` is a non-empty run of `a-z`, `0-9` and `_`.
     public static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
-            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "_") }
+        !name.isEmpty
+            && name.utf8.allSatisfy {
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "_")
+            }
     }
 }

@@ -27,7 +27,8 @@ public struct TerminalStyle: Sendable, Hashable {
     public static func detect(environment: [String: String], isTerminal: Bool) -> TerminalStyle {
         let dumb = environment["TERM"] == "dumb"
         let noColor = environment["NO_COLOR"] != nil
-        let locale = ["LC_ALL", "LC_CTYPE", "LANG"]
+        let locale =
+            ["LC_ALL", "LC_CTYPE", "LANG"]
             .compactMap { environment[$0] }
             .first { !$0.isEmpty } ?? ""
         let utf8 = locale.lowercased().replacingOccurrences(of: "-", with: "").contains("utf8")

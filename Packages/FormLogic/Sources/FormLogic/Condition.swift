@@ -29,7 +29,9 @@ public indirect enum Condition: Sendable, Hashable {
         case .object(let object):
             if object.count == 1, let list = object["all"] ?? object["any"] {
                 guard let items = list.arrayValue else {
-                    self = .malformed("'\(object["all"] != nil ? "all" : "any")' must be a list of conditions, not \(list.kindDescription)")
+                    self = .malformed(
+                        "'\(object["all"] != nil ? "all" : "any")' must be a list of conditions, not \(list.kindDescription)"
+                    )
                     return
                 }
                 let children = items.map(Condition.init(json:))
@@ -40,10 +42,14 @@ public indirect enum Condition: Sendable, Hashable {
                 self = Self.leaf(object, rawID: rawID)
             } else {
                 let keys = object.keys.sorted().map { "\(quoted($0))" }.joined(separator: ", ")
-                self = .malformed("an object with \(keys.isEmpty ? "no keys" : keys) is not a condition; use true, false, {\"all\": [...]}, {\"any\": [...]}, {\"not\": ...} or {\"field\": ID, \"op\": ...}")
+                self = .malformed(
+                    "an object with \(keys.isEmpty ? "no keys" : keys) is not a condition; use true, false, {\"all\": [...]}, {\"any\": [...]}, {\"not\": ...} or {\"field\": ID, \"op\": ...}"
+                )
             }
         default:
-            self = .malformed("\(json.kindDescription) is not a condition; use true, false or an object such as {\"field\": ID, \"op\": \"answered\"}")
+            self = .malformed(
+                "\(json.kindDescription) is not a condition; use true, false or an object such as {\"field\": ID, \"op\": \"answered\"}"
+            )
         }
     }
 
@@ -51,21 +57,34 @@ public indirect enum Condition: Sendable, Hashable {
         guard let id = FieldID(json: rawID) else {
             return .malformed("'field' must be a field id (an integer or a string), not \(rawID.kindDescription)")
         }
-        guard let opJSON = object["op"] else { return .malformed("the condition on field \(quoted(id)) has no 'op'; add one, such as \"answered\" or \"eq\"") }
-        guard let opName = opJSON.stringValue else { return .malformed("'op' must be a string, not \(opJSON.kindDescription)") }
+        guard let opJSON = object["op"] else {
+            return .malformed(
+                "the condition on field \(quoted(id)) has no 'op'; add one, such as \"answered\" or \"eq\"")
+        }
+        guard let opName = opJSON.stringValue else {
+            return .malformed("'op' must be a string, not \(opJSON.kindDescription)")
+        }
         guard let op = LogicOperator(rawValue: opName) else { return .unknownOperator(id, opName) }
         let extra = Set(object.keys).subtracting(["field", "op", "value"])
         if !extra.isEmpty {
-            return .malformed("the condition on field \(quoted(id)) has unknown key\(extra.count == 1 ? "" : "s") \(extra.sorted().map { "\(quoted($0))" }.joined(separator: ", ")); remove \(extra.count == 1 ? "it" : "them")")
+            return .malformed(
+                "the condition on field \(quoted(id)) has unknown key\(extra.count == 1 ? "" : "s") \(extra.sorted().map { "\(quoted($0))" }.joined(separator: ", ")); remove \(extra.count == 1 ? "it" : "them")"
+            )
         }
         if op.needsValue {
-            guard let value = object["value"] else { return .malformed("\(quoted(opName)) on field \(quoted(id)) needs a 'value'; add one") }
+            guard let value = object["value"] else {
+                return .malformed("\(quoted(opName)) on field \(quoted(id)) needs a 'value'; add one")
+            }
             if op.takesList, value.arrayValue == nil {
-                return .malformed("\(quoted(opName)) on field \(quoted(id)) needs a list as its 'value', not \(value.kindDescription); write [\(shown(value))]")
+                return .malformed(
+                    "\(quoted(opName)) on field \(quoted(id)) needs a list as its 'value', not \(value.kindDescription); write [\(shown(value))]"
+                )
             }
             return .test(id, op, value)
         }
-        if object["value"] != nil { return .malformed("\(quoted(opName)) on field \(quoted(id)) takes no 'value'; remove it") }
+        if object["value"] != nil {
+            return .malformed("\(quoted(opName)) on field \(quoted(id)) takes no 'value'; remove it")
+        }
         return .test(id, op, nil)
     }
 
@@ -107,8 +126,10 @@ public indirect enum Condition: Sendable, Hashable {
     public var summary: String {
         switch self {
         case .constant(let b): return b ? "true" : "false"
-        case .all(let list): return list.isEmpty ? "all of nothing" : "(" + list.map(\.summary).joined(separator: " and ") + ")"
-        case .any(let list): return list.isEmpty ? "any of nothing" : "(" + list.map(\.summary).joined(separator: " or ") + ")"
+        case .all(let list):
+            return list.isEmpty ? "all of nothing" : "(" + list.map(\.summary).joined(separator: " and ") + ")"
+        case .any(let list):
+            return list.isEmpty ? "any of nothing" : "(" + list.map(\.summary).joined(separator: " or ") + ")"
         case .not(let inner): return "not \(inner.summary)"
         case .test(let id, let op, let value):
             return "field \(quoted(id)) \(op.rawValue)" + (value.map { " \(shown($0))" } ?? "")

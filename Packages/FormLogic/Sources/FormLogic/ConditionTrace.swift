@@ -29,8 +29,11 @@ public struct ConditionTrace: Sendable, Hashable {
         switch kind {
         case "field":
             let read = readHidden ? "field is hidden" : (self.read.map { "read \(shown($0))" } ?? "unanswered")
-            return "field \(OneLine.quote(fieldID?.rawValue ?? "?")) \(plain(op ?? "?"))\(value.map { " " + shown($0) } ?? ""): \(read) -> \(verdict)"
-        case "unknown": return "field \(OneLine.quote(fieldID?.rawValue ?? "?")) \(plain(op ?? "?")): operator unknown to this jqc -> \(verdict)"
+            return
+                "field \(OneLine.quote(fieldID?.rawValue ?? "?")) \(plain(op ?? "?"))\(value.map { " " + shown($0) } ?? ""): \(read) -> \(verdict)"
+        case "unknown":
+            return
+                "field \(OneLine.quote(fieldID?.rawValue ?? "?")) \(plain(op ?? "?")): operator unknown to this jqc -> \(verdict)"
         case "malformed": return "malformed (\(note ?? "")) -> \(verdict)"
         default: return "\(kind) -> \(verdict)"
         }
@@ -113,13 +116,16 @@ extension FormLogic {
         guard let i = positions[id] else { return nil }
         let state = evaluate(answers)
         let rule = rules[i]
-        let section = sections[i].flatMap { s in rules[s].visibleWhen.map { (schema.fields[s].id, trace($0, in: state)) } }
-        return FieldExplanation(fieldID: id, visible: state.visible[i], required: state.required[i], section: section,
-                                visibleWhen: rule.visibleWhen.map { trace($0, in: state) },
-                                requiredWhen: rule.requiredWhen.map { trace($0, in: state) },
-                                calculateConditions: (rule.calculate?.conditions ?? []).map { trace($0, in: state) },
-                                calculated: rule.calculate != nil, value: state.values[i], unsupported: rule.unsupported,
-                                noValueReason: state.values[i] == nil ? rule.calculate.flatMap { noValueReason($0, in: state) } : nil)
+        let section = sections[i].flatMap { s in
+            rules[s].visibleWhen.map { (schema.fields[s].id, trace($0, in: state)) }
+        }
+        return FieldExplanation(
+            fieldID: id, visible: state.visible[i], required: state.required[i], section: section,
+            visibleWhen: rule.visibleWhen.map { trace($0, in: state) },
+            requiredWhen: rule.requiredWhen.map { trace($0, in: state) },
+            calculateConditions: (rule.calculate?.conditions ?? []).map { trace($0, in: state) },
+            calculated: rule.calculate != nil, value: state.values[i], unsupported: rule.unsupported,
+            noValueReason: state.values[i] == nil ? rule.calculate.flatMap { noValueReason($0, in: state) } : nil)
     }
 
     /// Why `expression` has no value in `state`: the first cause met, read
@@ -137,9 +143,13 @@ extension FormLogic {
         case .arithmetic(let op, let operands):
             for operand in operands {
                 guard let value = calculate(operand, in: state) else { return noValueReason(operand, in: state) }
-                guard case .number = value else { return "\(Self.describe(operand)) is not a number ('\(op.rawValue)' needs numbers)" }
+                guard case .number = value else {
+                    return "\(Self.describe(operand)) is not a number ('\(op.rawValue)' needs numbers)"
+                }
             }
-            if op == .div, operands.count == 2, case .number(let divisor)? = calculate(operands[1], in: state), divisor == 0 {
+            if op == .div, operands.count == 2, case .number(let divisor)? = calculate(operands[1], in: state),
+                divisor == 0
+            {
                 return "division by zero in the calculation: \(Self.describe(operands[1])) is 0"
             }
             return "the result of '\(op.rawValue)' is not a finite number"

@@ -33,7 +33,8 @@ public indirect enum Expression: Sendable, Hashable {
         case .array: self = .malformed("a list is not an expression; wrap it in an operation such as {\"add\": [...]}")
         case .object(let object):
             guard object.count == 1, let (key, value) = object.first else {
-                self = .malformed("an expression object has exactly one key (such as 'field' or 'add'), not \(object.count)")
+                self = .malformed(
+                    "an expression object has exactly one key (such as 'field' or 'add'), not \(object.count)")
                 return
             }
             self = Self.operation(key, value)
@@ -42,13 +43,19 @@ public indirect enum Expression: Sendable, Hashable {
 
     private static func operation(_ key: String, _ value: JSONValue) -> Expression {
         if key == "field" {
-            guard let id = FieldID(json: value) else { return .malformed("'field' must be a field id, not \(value.kindDescription)") }
+            guard let id = FieldID(json: value) else {
+                return .malformed("'field' must be a field id, not \(value.kindDescription)")
+            }
             return .field(id)
         }
         if key == "count_answered" {
-            guard let items = value.arrayValue else { return .malformed("'count_answered' needs a list of field ids, not \(value.kindDescription)") }
+            guard let items = value.arrayValue else {
+                return .malformed("'count_answered' needs a list of field ids, not \(value.kindDescription)")
+            }
             let ids = items.compactMap(FieldID.init(json:))
-            guard ids.count == items.count else { return .malformed("'count_answered' needs a list of field ids (integers or strings)") }
+            guard ids.count == items.count else {
+                return .malformed("'count_answered' needs a list of field ids (integers or strings)")
+            }
             return .countAnswered(ids)
         }
         guard let operands = value.arrayValue else {
@@ -69,10 +76,14 @@ public indirect enum Expression: Sendable, Hashable {
         case "coalesce":
             return .coalesce(operands.map(Expression.init(json:)))
         case "if":
-            guard operands.count == 3 else { return .malformed("'if' needs [condition, then, else], not \(operands.count) items") }
+            guard operands.count == 3 else {
+                return .malformed("'if' needs [condition, then, else], not \(operands.count) items")
+            }
             return .choose(Condition(json: operands[0]), Expression(json: operands[1]), Expression(json: operands[2]))
         default:
-            return .malformed("\(quoted(key)) is not an operation; use field, add, sub, mul, div, min, max, round, coalesce, count_answered or if")
+            return .malformed(
+                "\(quoted(key)) is not an operation; use field, add, sub, mul, div, min, max, round, coalesce, count_answered or if"
+            )
         }
     }
 

@@ -14,8 +14,11 @@ struct FieldRules: Sendable {
         visibleWhen = field.raw["visible_when"].flatMap { $0.isNull ? nil : Condition(json: $0) }
         requiredWhen = field.raw["required_when"].flatMap { $0.isNull ? nil : Condition(json: $0) }
         calculate = field.raw["calculate"].flatMap { $0.isNull ? nil : Expression(json: $0) }
-        let unknown = (visibleWhen?.unknownOperators ?? []) + (requiredWhen?.unknownOperators ?? []) + (calculate?.unknownOperators ?? [])
-        let malformed = (visibleWhen?.malformations ?? []) + (requiredWhen?.malformations ?? []) + (calculate?.malformations ?? [])
+        let unknown =
+            (visibleWhen?.unknownOperators ?? []) + (requiredWhen?.unknownOperators ?? [])
+            + (calculate?.unknownOperators ?? [])
+        let malformed =
+            (visibleWhen?.malformations ?? []) + (requiredWhen?.malformations ?? []) + (calculate?.malformations ?? [])
         if let name = unknown.first {
             unsupported = "its logic uses operator \(quoted(name)), which this version of jqc does not know"
         } else if !malformed.isEmpty {

@@ -7,10 +7,11 @@ extension FormLogic {
     /// The state of the form for `answers`: every field evaluated in dependency order.
     public func evaluate(_ answers: Answers) -> FormState {
         let n = schema.fields.count
-        var state = FormState(ids: schema.fields.map(\.id), positions: positions,
-                              visible: Array(repeating: true, count: n), required: Array(repeating: false, count: n),
-                              values: Array(repeating: nil, count: n), hiddenBy: Array(repeating: nil, count: n),
-                              strays: answers.values.filter { positions[$0.key] == nil })
+        var state = FormState(
+            ids: schema.fields.map(\.id), positions: positions,
+            visible: Array(repeating: true, count: n), required: Array(repeating: false, count: n),
+            values: Array(repeating: nil, count: n), hiddenBy: Array(repeating: nil, count: n),
+            strays: answers.values.filter { positions[$0.key] == nil })
         for i in order { evaluateShape(i, answers: answers, into: &state) }
         for i in 0..<n { evaluateRequired(i, into: &state) }
         return state
@@ -85,7 +86,9 @@ extension FormLogic {
     }
 
     /// A leaf's outcome and the value it read (nil: unanswered or hidden).
-    func test(_ id: FieldID, _ op: LogicOperator, _ literal: JSONValue?, in state: FormState) -> (result: Bool, read: JSONValue?) {
+    func test(_ id: FieldID, _ op: LogicOperator, _ literal: JSONValue?, in state: FormState) -> (
+        result: Bool, read: JSONValue?
+    ) {
         guard let j = positions[id], answerable[j] else { return (op == .unanswered, nil) }
         let type = types[j], field = schema.fields[j]
         let answer = state.visible[j] ? state.values[j].flatMap { type.isBlank($0) ? nil : $0 } : nil
@@ -106,10 +109,13 @@ extension FormLogic {
             let found = candidates.contains { value.matches($0) }
             return (op == .in ? found : !found, answer)
         case .contains:
-            guard case .options(let chosen) = value, case .options(let wanted)? = type.logicOperand(literal, for: field) else { return (false, answer) }
+            guard case .options(let chosen) = value, case .options(let wanted)? = type.logicOperand(literal, for: field)
+            else { return (false, answer) }
             return (wanted.allSatisfy(chosen.contains), answer)
         default:
-            guard let operand = type.logicOperand(literal, for: field), operand.kind == value.kind else { return (false, answer) }
+            guard let operand = type.logicOperand(literal, for: field), operand.kind == value.kind else {
+                return (false, answer)
+            }
             switch op {
             case .eq: return (value.matches(operand), answer)
             case .ne: return (!value.matches(operand), answer)
@@ -201,7 +207,9 @@ extension FormLogic {
         case .bool(let b)?: json = .bool(b)
         }
         let type = types[i]
-        guard type.holdsCalculation, type.validate(json, for: schema.fields[i]) == nil, !type.isBlank(json) else { return nil }
+        guard type.holdsCalculation, type.validate(json, for: schema.fields[i]) == nil, !type.isBlank(json) else {
+            return nil
+        }
         return json
     }
 }

@@ -59,7 +59,9 @@ public struct FormLogic: Sendable {
             if rule.unsupported == nil {
                 let refs = (rule.visibleWhen?.fieldReferences ?? []) + (rule.calculate?.fieldReferences ?? [])
                 evaluated.formUnion(refs.compactMap { positions[$0] })
-                for j in (rule.requiredWhen?.fieldReferences ?? []).compactMap({ positions[$0] }) { dependents[j].insert(i) }
+                for j in (rule.requiredWhen?.fieldReferences ?? []).compactMap({ positions[$0] }) {
+                    dependents[j].insert(i)
+                }
             }
             reads[i] = evaluated.sorted()
             for j in evaluated { dependents[j].insert(i) }
@@ -139,7 +141,9 @@ public struct FormLogic: Sendable {
 
     /// The ids of fields with `calculate` that this build can evaluate.
     public var calculatedFields: [FieldID] {
-        schema.fields.indices.filter { rules[$0].calculate != nil && rules[$0].unsupported == nil }.map { schema.fields[$0].id }
+        schema.fields.indices.filter { rules[$0].calculate != nil && rules[$0].unsupported == nil }.map {
+            schema.fields[$0].id
+        }
     }
 
     /// True when the field's answer is computed; a person never types it.

@@ -11,10 +11,15 @@ public enum TemplateLint {
     /// (references, operators, kinds, cycles, sizes) together, so one run
     /// lists them all. Each line names the template and the field.
     /// With `reportingUnavailable` false, a registered field type whose program is unavailable right now is not counted.
-    public static func problems(_ document: JSONValue, source: String, registry: FieldTypeRegistry,
-                                reportingUnavailable: Bool = true) -> (templates: [String], problems: [String]) {
+    public static func problems(
+        _ document: JSONValue, source: String, registry: FieldTypeRegistry,
+        reportingUnavailable: Bool = true
+    ) -> (templates: [String], problems: [String]) {
         guard let list = document["templates"]?.arrayValue else {
-            return ([], ["'\(source)' has no \"templates\" list; expected {\"templates\": [...]} as GET /templates returns."])
+            return (
+                [],
+                ["'\(source)' has no \"templates\" list; expected {\"templates\": [...]} as GET /templates returns."]
+            )
         }
         var names: [String] = [], problems: [String] = []
         for (index, object) in list.enumerated() {

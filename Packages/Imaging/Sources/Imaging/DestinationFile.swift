@@ -9,8 +9,10 @@ enum DestinationFile {
     /// Writes `chunks` one after another to `url` and returns the bytes written.
     static func write(_ chunks: [UnsafeRawBufferPointer], to url: URL) throws(ImagingError) -> Int64 {
         var written: Int64 = 0
-        try AtomicFile.replace(url.path, mode: 0o600, exactMode: true,
-                               failure: { ImagingError.writeFailed(url, errno: $0.errno) }) {
+        try AtomicFile.replace(
+            url.path, mode: 0o600, exactMode: true,
+            failure: { ImagingError.writeFailed(url, errno: $0.errno) }
+        ) {
             (descriptor: Int32) throws(ImagingError) in
             for chunk in chunks {
                 do throws(OutputError) {
@@ -30,7 +32,8 @@ enum DestinationFile {
         guard stat(url.path, &info) == 0 else { return }
         if UInt64(info.st_dev) == source.device && UInt64(info.st_ino) == source.inode {
             throw ImagingError.writeFailed(
-                url, reason: "it is the source photo itself, which is never overwritten", advice: "Choose a different destination."
+                url, reason: "it is the source photo itself, which is never overwritten",
+                advice: "Choose a different destination."
             )
         }
     }

@@ -6,7 +6,8 @@ enum ExifSegment {
     /// A complete APP1 segment (marker, length, "Exif" payload) holding only an orientation tag.
     static func orientation(_ value: Int, for url: URL) throws(ImagingError) -> [UInt8] {
         guard (1...8).contains(value) else {
-            throw ImagingError(.invalidSettings, "EXIF orientation \(value) is outside 1...8. Choose a value from 1 to 8.")
+            throw ImagingError(
+                .invalidSettings, "EXIF orientation \(value) is outside 1...8. Choose a value from 1 to 8.")
         }
         let failure = ImagingError.writeFailed(url, reason: "libexif could not build the Exif segment")
         guard let data = exif_data_new() else { throw failure }
@@ -24,6 +25,7 @@ enum ExifSegment {
         defer { free(saved) }
         guard let saved, size > 0, size <= 65_533 else { throw failure }
         let length = Int(size) + 2
-        return [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + Array(UnsafeBufferPointer(start: saved, count: Int(size)))
+        return [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)]
+            + Array(UnsafeBufferPointer(start: saved, count: Int(size)))
     }
 }

@@ -44,7 +44,9 @@ public enum ImageProbe {
             return brand == "avif" ? "an AVIF image" : "a HEIC image"
         }
         if ascii(0..<2) == "BM" { return "a BMP image" }
-        if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return "a TIFF image" }
+        if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
+            return "a TIFF image"
+        }
         if ascii(0..<4) == "%PDF" { return "a PDF document" }
         return nil
     }

@@ -26,7 +26,10 @@ enum JPEGDecoder {
                 return .failure(.damaged(file.url, format: .jpeg, detail: "the file is empty"))
             }
             var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colourspace: Int32 = 0
-            guard tjDecompressHeader3(handle.raw, base, UInt(jpeg.count), &width, &height, &subsampling, &colourspace) == 0 else {
+            guard
+                tjDecompressHeader3(handle.raw, base, UInt(jpeg.count), &width, &height, &subsampling, &colourspace)
+                    == 0
+            else {
                 return .failure(.damaged(file.url, format: .jpeg, detail: handle.lastError))
             }
             let (w, h) = (Int(width), Int(height))
@@ -39,9 +42,10 @@ enum JPEGDecoder {
                 return .failure(.notAnImage(file.url, detected: "a CMYK (print) JPEG"))
             }
             let orientation = Orientation(exifOf: jpeg)
-            let factor = maxLongEdge.map { edge in
-                scalingFactor(width: w, height: h, atLeast: fittedSize(width: w, height: h, maxLongEdge: edge))
-            } ?? tjscalingfactor(num: 1, denom: 1)
+            let factor =
+                maxLongEdge.map { edge in
+                    scalingFactor(width: w, height: h, atLeast: fittedSize(width: w, height: h, maxLongEdge: edge))
+                } ?? tjscalingfactor(num: 1, denom: 1)
             let scaledWidth = scaled(w, factor), scaledHeight = scaled(h, factor)
             var pixels = [UInt8](repeating: 0, count: scaledWidth * scaledHeight * RGBImage.channels)
             let status = pixels.withUnsafeMutableBufferPointer { out in

@@ -38,10 +38,10 @@ enum Orientation: Int, Sendable, CaseIterable {
         guard let data = exif_data_new_from_data(base, length) else { return }
         defer { exif_data_unref(data) }
         guard let ifd0 = data.pointee.ifd.0,
-              let entry = exif_content_get_entry(ifd0, EXIF_TAG_ORIENTATION),
-              entry.pointee.format == EXIF_FORMAT_SHORT,
-              entry.pointee.components >= 1,
-              let value = entry.pointee.data
+            let entry = exif_content_get_entry(ifd0, EXIF_TAG_ORIENTATION),
+            entry.pointee.format == EXIF_FORMAT_SHORT,
+            entry.pointee.components >= 1,
+            let value = entry.pointee.data
         else { return }
         let raw = exif_get_short(value, exif_data_get_byte_order(data))
         self = Orientation(rawValue: Int(raw)) ?? .topLeft

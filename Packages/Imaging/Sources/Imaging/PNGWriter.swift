@@ -50,7 +50,9 @@ enum PNGWriter {
             png.format = colour | UInt32(PNG_FORMAT_FLAG_COLORMAP)
             png.colormap_entries = 256
             for index in 0..<256 {
-                colourMap += [UInt8((index >> 5) * 255 / 7), UInt8((index >> 2 & 7) * 255 / 7), UInt8((index & 3) * 255 / 3)]
+                colourMap += [
+                    UInt8((index >> 5) * 255 / 7), UInt8((index >> 2 & 7) * 255 / 7), UInt8((index & 3) * 255 / 3),
+                ]
             }
             for i in stride(from: 0, to: image.pixels.count, by: 3) {
                 let r = Int(image.pixels[i]) >> 5, g = Int(image.pixels[i + 1]) >> 5, b = Int(image.pixels[i + 2]) >> 6
@@ -64,7 +66,8 @@ enum PNGWriter {
         } else {
             written = bytes.withUnsafeBytes { pixels in
                 colourMap.withUnsafeBytes { map in
-                    png_image_write_to_file(&png, url.path, 0, pixels.baseAddress, 0, layout == .palette ? map.baseAddress : nil)
+                    png_image_write_to_file(
+                        &png, url.path, 0, pixels.baseAddress, 0, layout == .palette ? map.baseAddress : nil)
                 }
             }
         }

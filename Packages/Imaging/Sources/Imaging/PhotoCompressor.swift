@@ -27,7 +27,8 @@ public struct PhotoCompressor: Sendable {
         try DestinationFile.refuseOverwriting(file, with: destination)
 
         let upright = try uprightPixels(of: file, format: format)
-        let stored = try JPEGEncoder.encode(upright, quality: settings.quality, destination: destination) { jpeg throws(ImagingError) in
+        let stored = try JPEGEncoder.encode(upright, quality: settings.quality, destination: destination) {
+            jpeg throws(ImagingError) in
             try DestinationFile.write([jpeg], to: destination)
         }
         return CompressedPhoto(
@@ -43,7 +44,8 @@ public struct PhotoCompressor: Sendable {
         case .jpeg:
             let decoded = try JPEGDecoder.decode(file, fittingLongEdge: maxLongEdge)
             let target = fittedSize(width: decoded.sourceWidth, height: decoded.sourceHeight, maxLongEdge: maxLongEdge)
-            return Resampler.resample(decoded.image, width: target.width, height: target.height, orientation: decoded.orientation)
+            return Resampler.resample(
+                decoded.image, width: target.width, height: target.height, orientation: decoded.orientation)
         case .png:
             let image = try PNGDecoder.decode(file)
             let target = fittedSize(width: image.width, height: image.height, maxLongEdge: maxLongEdge)

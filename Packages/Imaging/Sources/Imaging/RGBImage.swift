@@ -34,7 +34,8 @@ enum ImageLimits {
         guard width > maxSide || height > maxSide || width * height > maxPixels else { return }
         throw ImagingError.tooLarge(
             url,
-            what: "\(width)x\(height) pixels; the limit is \(maxSide) pixels a side and \(maxPixels / 1_000_000) megapixels"
+            what:
+                "\(width)x\(height) pixels; the limit is \(maxSide) pixels a side and \(maxPixels / 1_000_000) megapixels"
         )
     }
 }

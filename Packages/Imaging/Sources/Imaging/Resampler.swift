@@ -13,7 +13,9 @@ enum Resampler {
 
     /// Where the stored-frame row `y` of a `width` x `height` image starts in the
     /// upright buffer, and how far (in pixels) each step along the row moves.
-    private static func rowPlacement(y: Int, width: Int, height: Int, orientation: Orientation) -> (start: Int, step: Int) {
+    private static func rowPlacement(y: Int, width: Int, height: Int, orientation: Orientation) -> (
+        start: Int, step: Int
+    ) {
         let uprightWidth = orientation.swapsAxes ? height : width
         let first = orientation.upright(x: 0, y: y, width: width, height: height)
         let start = first.y * uprightWidth + first.x
@@ -102,7 +104,9 @@ enum Resampler {
     }
 
     /// One source row, averaged across to the destination width.
-    private static func filterRow(_ row: UnsafePointer<UInt8>, _ across: AxisWeights, into out: UnsafeMutablePointer<Float>) {
+    private static func filterRow(
+        _ row: UnsafePointer<UInt8>, _ across: AxisWeights, into out: UnsafeMutablePointer<Float>
+    ) {
         across.weights.withUnsafeBufferPointer { weightBuffer in
             across.firsts.withUnsafeBufferPointer { firsts in
                 across.counts.withUnsafeBufferPointer { counts in

@@ -24,7 +24,8 @@ final class SourceFile {
         let kind = info.st_mode & S_IFMT
         guard kind == S_IFREG else {
             close(fd)
-            throw ImagingError.unreadable(url, reason: kind == S_IFDIR ? "it is a folder, not a file" : "it is not a regular file")
+            throw ImagingError.unreadable(
+                url, reason: kind == S_IFDIR ? "it is a folder, not a file" : "it is not a regular file")
         }
         descriptor = fd
         size = Int64(info.st_size)

@@ -112,8 +112,10 @@ public enum SyntheticImage {
         width: Int, height: Int, pattern: Pattern, quality: Int = 95, exifOrientation: Int? = nil, to url: URL
     ) throws(ImagingError) {
         let image = draw(width: width, height: height, pattern: pattern)
-        let app1 = try exifOrientation.map { value throws(ImagingError) in try ExifSegment.orientation(value, for: url) }
-        _ = try JPEGEncoder.encode(image, quality: quality, chroma: .full, destination: url) { jpeg throws(ImagingError) in
+        let app1 = try exifOrientation.map { value throws(ImagingError) in try ExifSegment.orientation(value, for: url)
+        }
+        _ = try JPEGEncoder.encode(image, quality: quality, chroma: .full, destination: url) {
+            jpeg throws(ImagingError) in
             guard let app1, jpeg.count > 2 else { return try DestinationFile.write([jpeg], to: url) }
             // The Exif segment goes straight after the start-of-image marker.
             let tagged = Array(jpeg[..<2]) + app1 + Array(jpeg[2...])
@@ -125,7 +127,9 @@ public enum SyntheticImage {
     }
 
     /// Writes the pattern as a PNG in `layout`.
-    public static func writePNG(width: Int, height: Int, pattern: Pattern, layout: PNGLayout = .rgb, to url: URL) throws(ImagingError) {
+    public static func writePNG(width: Int, height: Int, pattern: Pattern, layout: PNGLayout = .rgb, to url: URL)
+        throws(ImagingError)
+    {
         try PNGWriter.write(draw(width: width, height: height, pattern: pattern), layout: layout, to: url)
     }
 

@@ -18,8 +18,10 @@ public final class LineReader: @unchecked Sendable {
 
     /// A reader that edits lines when `terminal` is true (by default: when
     /// standard input and output are both terminals).
-    public init(terminal: Bool = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1,
-                writePrompt: @escaping (String) -> Void) {
+    public init(
+        terminal: Bool = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1,
+        writePrompt: @escaping (String) -> Void
+    ) {
         isEditing = terminal
         self.writePrompt = writePrompt
         if terminal {

@@ -16,7 +16,8 @@ extension APIRoute {
 
     /// `path(_:)` with the values as an array.
     public func path(filling values: [String]) -> String {
-        precondition(values.count == parameters.count, "\(template) takes \(parameters.count) parameters, not \(values.count)")
+        precondition(
+            values.count == parameters.count, "\(template) takes \(parameters.count) parameters, not \(values.count)")
         var remaining = values[...]
         return template.split(separator: "/", omittingEmptySubsequences: false).map { segment -> String in
             guard segment.hasPrefix("{") && segment.hasSuffix("}") else { return String(segment) }

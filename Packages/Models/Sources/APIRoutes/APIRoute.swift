@@ -37,8 +37,10 @@ public enum APIRoute: String, Sendable, CaseIterable {
     public var method: Method {
         switch self {
         case .login, .refresh, .logout, .syncReports, .uploadPhoto, .createUpload, .decideReview: .post
-        case .me, .facilities, .areas, .templates, .assignments, .getReport, .downloadPhoto, .inspections, .rollup, .reviews,
-             .reportEvents, .exportReports: .get
+        case .me, .facilities, .areas, .templates, .assignments, .getReport, .downloadPhoto, .inspections, .rollup,
+            .reviews,
+            .reportEvents, .exportReports:
+            .get
         case .patchReport, .appendUpload: .patch
         case .uploadStatus: .head
         }

@@ -55,7 +55,8 @@ public struct AnswerMerge: Sendable, Equatable {
         var answers: [String: JSONValue] = [:]
         var conflicts: [String] = []
         var fromServer: [String] = []
-        let keys = Set(base.answers.keys).union(device.answers.keys).union(server.answers.keys).subtracting(calculatedFields)
+        let keys = Set(base.answers.keys).union(device.answers.keys).union(server.answers.keys).subtracting(
+            calculatedFields)
         for key in keys {
             switch Self.pick(base.answers[key], device.answers[key], server.answers[key]) {
             case .conflict: conflicts.append(key)
@@ -71,19 +72,24 @@ public struct AnswerMerge: Sendable, Equatable {
             followUp = value?.boolValue ?? false
             if serverSide { fromServer.append(Self.followUpField) }
         }
-        let issues = mergeIssues(base: base.issues, device: device.issues, server: server.issues,
-                                 conflicts: &conflicts, fromServer: &fromServer)
+        let issues = mergeIssues(
+            base: base.issues, device: device.issues, server: server.issues,
+            conflicts: &conflicts, fromServer: &fromServer)
         if !conflicts.isEmpty { return .conflict(ordered(conflicts)) }
-        let compared = Set(device.answers.keys).union(answers.keys).subtracting(calculatedFields).subtracting(signatureFields)
+        let compared = Set(device.answers.keys).union(answers.keys).subtracting(calculatedFields).subtracting(
+            signatureFields)
         let changesDevice = compared.contains { !Self.same(answers[$0], device.answers[$0]) }
         let brokenSignatures = changesDevice ? signatureFields.filter { (device.answers[$0] ?? .null) != .null } : []
         if !brokenSignatures.isEmpty { return .conflict(ordered(Array(brokenSignatures))) }
-        return .merged(Side(answers: answers, followUpRequired: followUp, issues: issues), mergedFields: ordered(fromServer))
+        return .merged(
+            Side(answers: answers, followUpRequired: followUp, issues: issues), mergedFields: ordered(fromServer))
     }
 
     /// Issues by `local_id`: the server's in its order, then those only the device has, each picked like a field.
-    private func mergeIssues(base: [WireIssue], device: [WireIssue], server: [WireIssue],
-                             conflicts: inout [String], fromServer: inout [String]) -> [WireIssue] {
+    private func mergeIssues(
+        base: [WireIssue], device: [WireIssue], server: [WireIssue],
+        conflicts: inout [String], fromServer: inout [String]
+    ) -> [WireIssue] {
         func byID(_ issues: [WireIssue]) -> [String: WireIssue] {
             Dictionary(issues.map { ($0.localID.uuidString.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
         }
@@ -117,7 +123,9 @@ public struct AnswerMerge: Sendable, Equatable {
 
     private static func pick(_ base: JSONValue?, _ device: JSONValue?, _ server: JSONValue?) -> Pick {
         let deviceChanged = !same(device, base), serverChanged = !same(server, base)
-        if deviceChanged && serverChanged { return same(device, server) ? .value(server, serverSide: false) : .conflict }
+        if deviceChanged && serverChanged {
+            return same(device, server) ? .value(server, serverSide: false) : .conflict
+        }
         if deviceChanged { return .value(device, serverSide: false) }
         return .value(server, serverSide: serverChanged)
     }

@@ -25,11 +25,13 @@ public struct FieldDefinition: Sendable, Hashable {
     public private(set) var raw: [String: JSONValue]
 
     /// Makes a definition in code (tests, fixtures, field-type authors).
-    public init(id: FieldID, type: String, label: String = "", required: Bool = false,
-                options: [String]? = nil, max: Int? = nil, columns: [String]? = nil,
-                weight: Double? = nil, critical: Bool = false,
-                col: Int? = nil, row: Int? = nil, colSpan: Int? = nil, rowSpan: Int? = nil,
-                extra: [String: JSONValue] = [:]) {
+    public init(
+        id: FieldID, type: String, label: String = "", required: Bool = false,
+        options: [String]? = nil, max: Int? = nil, columns: [String]? = nil,
+        weight: Double? = nil, critical: Bool = false,
+        col: Int? = nil, row: Int? = nil, colSpan: Int? = nil, rowSpan: Int? = nil,
+        extra: [String: JSONValue] = [:]
+    ) {
         self.id = id
         self.type = type
         self.label = label
@@ -69,7 +71,10 @@ public struct FieldDefinition: Sendable, Hashable {
     /// `index` is the field's position, used to name it when its id is unreadable.
     public static func decode(_ json: JSONValue, index: Int) -> Result<FieldDefinition, SchemaErrors> {
         guard let object = json.objectValue else {
-            return .failure(SchemaErrors([SchemaProblem(fieldIndex: index, message: "a field must be an object, not \(json.kindDescription)")]))
+            return .failure(
+                SchemaErrors([
+                    SchemaProblem(fieldIndex: index, message: "a field must be an object, not \(json.kindDescription)")
+                ]))
         }
         var problems: [SchemaProblem] = []
         let id = object["id"].flatMap(FieldID.init(json:))
@@ -77,9 +82,10 @@ public struct FieldDefinition: Sendable, Hashable {
             problems.append(SchemaProblem(fieldIndex: index, fieldID: id, message: message))
         }
         if id == nil {
-            problem(object["id"] == nil
-                ? "the field has no 'id'; give it an integer or string id"
-                : "'id' must be an integer or a non-empty string, not \(object["id"]!.kindDescription)")
+            problem(
+                object["id"] == nil
+                    ? "the field has no 'id'; give it an integer or string id"
+                    : "'id' must be an integer or a non-empty string, not \(object["id"]!.kindDescription)")
         }
         var type = ""
         switch object["type"] {
@@ -107,7 +113,9 @@ public struct FieldDefinition: Sendable, Hashable {
             case nil, .null?: return nil
             case let value?:
                 guard let i = value.integerValue, let small = Int(exactly: i) else {
-                    problem("'\(key)' must be a whole number, not \(value.kindDescription == "a number" ? value.canonicalString() : value.kindDescription)")
+                    problem(
+                        "'\(key)' must be a whole number, not \(value.kindDescription == "a number" ? value.canonicalString() : value.kindDescription)"
+                    )
                     return nil
                 }
                 return small
@@ -140,15 +148,19 @@ public struct FieldDefinition: Sendable, Hashable {
         switch object["weight"] {
         case nil, .null?: break
         case let value?:
-            if let w = value.numberValue, w.isFinite, w >= 0 { weight = w }
-            else { problem("'weight' must be a number of zero or more, not \(value.canonicalString())") }
+            if let w = value.numberValue, w.isFinite, w >= 0 {
+                weight = w
+            } else {
+                problem("'weight' must be a number of zero or more, not \(value.canonicalString())")
+            }
         }
         let critical = bool("critical") ?? false
         let col = int("col"), row = int("row"), colSpan = int("col_span"), rowSpan = int("row_span")
         guard problems.isEmpty, let id else { return .failure(SchemaErrors(problems)) }
-        var field = FieldDefinition(id: id, type: type, label: label, required: required, options: options,
-                                    max: max, columns: columns, weight: weight, critical: critical,
-                                    col: col, row: row, colSpan: colSpan, rowSpan: rowSpan)
+        var field = FieldDefinition(
+            id: id, type: type, label: label, required: required, options: options,
+            max: max, columns: columns, weight: weight, critical: critical,
+            col: col, row: row, colSpan: colSpan, rowSpan: rowSpan)
         field.raw = object
         return .success(field)
     }

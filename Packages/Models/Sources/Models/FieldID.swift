@@ -32,7 +32,8 @@ public struct FieldID: Sendable, Hashable, Comparable, Codable, CustomStringConv
         guard let id = FieldID(json: value) else {
             let container = try decoder.singleValueContainer()
             throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "an id must be an integer or a non-empty string, not \(value.kindDescription)")
+                in: container,
+                debugDescription: "an id must be an integer or a non-empty string, not \(value.kindDescription)")
         }
         self = id
     }
@@ -56,7 +57,8 @@ struct LenientID: Decodable {
         guard let id = FieldID(json: json) else {
             let container = try decoder.singleValueContainer()
             throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "an id must be an integer or a non-empty string, not \(json.kindDescription)")
+                in: container,
+                debugDescription: "an id must be an integer or a non-empty string, not \(json.kindDescription)")
         }
         value = id.rawValue
     }

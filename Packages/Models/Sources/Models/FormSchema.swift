@@ -14,13 +14,18 @@ public struct FormSchema: Sendable, Hashable {
     /// two questions share one answer).
     public static func decode(_ json: JSONValue) -> Result<FormSchema, SchemaErrors> {
         guard let object = json.objectValue else {
-            return .failure(SchemaErrors([SchemaProblem(message: "the form schema must be an object with a 'fields' list, not \(json.kindDescription)")]))
+            return .failure(
+                SchemaErrors([
+                    SchemaProblem(
+                        message: "the form schema must be an object with a 'fields' list, not \(json.kindDescription)")
+                ]))
         }
         guard let list = object["fields"] else {
             return .failure(SchemaErrors([SchemaProblem(message: "the form schema has no 'fields' list")]))
         }
         guard let items = list.arrayValue else {
-            return .failure(SchemaErrors([SchemaProblem(message: "'fields' must be a list, not \(list.kindDescription)")]))
+            return .failure(
+                SchemaErrors([SchemaProblem(message: "'fields' must be a list, not \(list.kindDescription)")]))
         }
         var fields: [FieldDefinition] = []
         var problems: [SchemaProblem] = []
@@ -29,8 +34,10 @@ public struct FormSchema: Sendable, Hashable {
             switch FieldDefinition.decode(item, index: index) {
             case .success(let field):
                 if let first = seen[field.id] {
-                    problems.append(SchemaProblem(fieldIndex: index, fieldID: field.id,
-                        message: "the id is already used by field #\(first + 1); give each field its own id"))
+                    problems.append(
+                        SchemaProblem(
+                            fieldIndex: index, fieldID: field.id,
+                            message: "the id is already used by field #\(first + 1); give each field its own id"))
                 } else {
                     seen[field.id] = index
                 }

@@ -20,8 +20,10 @@ public struct Issue: Sendable, Hashable {
     /// Device creation order, for listing.
     public var creationSequence: Int64
 
-    public init(localID: UUID = UUID(), reportLocalID: UUID, severity: IssueSeverity, description: String,
-                creationSequence: Int64 = 0) {
+    public init(
+        localID: UUID = UUID(), reportLocalID: UUID, severity: IssueSeverity, description: String,
+        creationSequence: Int64 = 0
+    ) {
         self.localID = localID
         self.reportLocalID = reportLocalID
         self.severity = severity

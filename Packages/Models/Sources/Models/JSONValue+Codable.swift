@@ -87,7 +87,8 @@ extension JSONValue {
         guard let place = JSONTextPosition.firstError(in: Array(data)) else { return "it is cut short or malformed" }
         let at = "line \(place.line), column \(place.column)"
         if place.atEnd { return "it is cut short: it ends at \(at) before the JSON is complete" }
-        let shown = place.found.map { $0.isLetter || $0.isNumber || $0.isPunctuation || $0.isSymbol ? " '\($0)'" : "" } ?? ""
+        let shown =
+            place.found.map { $0.isLetter || $0.isNumber || $0.isPunctuation || $0.isSymbol ? " '\($0)'" : "" } ?? ""
         return "it is malformed at \(at): unexpected character\(shown) there"
     }
 
@@ -106,6 +107,7 @@ extension JSONValue {
 
     static func pathString(_ path: [any CodingKey]) -> String {
         let parts = path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
-        return parts.isEmpty ? "the document" : "'" + parts.joined(separator: ".").replacingOccurrences(of: ".[", with: "[") + "'"
+        return parts.isEmpty
+            ? "the document" : "'" + parts.joined(separator: ".").replacingOccurrences(of: ".[", with: "[") + "'"
     }
 }

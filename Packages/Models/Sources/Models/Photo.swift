@@ -25,9 +25,11 @@ public struct Photo: Sendable, Hashable {
     /// Lowercase hex SHA-256 of the stored file.
     public var sha256: String
 
-    public init(localID: UUID = UUID(), reportLocalID: UUID, fieldID: FieldID? = nil, issueLocalID: UUID? = nil,
-                fileName: String, uploadState: PhotoUploadState = .pending, originalByteSize: Int64,
-                byteSize: Int64, sha256: String) {
+    public init(
+        localID: UUID = UUID(), reportLocalID: UUID, fieldID: FieldID? = nil, issueLocalID: UUID? = nil,
+        fileName: String, uploadState: PhotoUploadState = .pending, originalByteSize: Int64,
+        byteSize: Int64, sha256: String
+    ) {
         self.localID = localID
         self.reportLocalID = reportLocalID
         self.fieldID = fieldID

@@ -14,7 +14,8 @@ public enum RFC3339 {
     /// Years are kept within 0001 to 9999, the years the format can write.
     public static func string(_ date: Date, milliseconds: Bool = false) -> String {
         let moment = CivilDate(date)
-        var text = moment.day + "T" + CivilDate.pad(moment.second / 3600, 2) + ":"
+        var text =
+            moment.day + "T" + CivilDate.pad(moment.second / 3600, 2) + ":"
             + CivilDate.pad(moment.second / 60 % 60, 2) + ":" + CivilDate.pad(moment.second % 60, 2)
         if milliseconds {
             text += "." + CivilDate.pad(moment.millisecond, 3)
@@ -52,9 +53,10 @@ public enum RFC3339 {
     static func dayParts(_ chars: ArraySlice<UInt8>) -> (Int, Int, Int)? {
         let chars = Array(chars)
         guard chars.count == 10, chars[4] == UInt8(ascii: "-"), chars[7] == UInt8(ascii: "-"),
-              let year = number(chars[0..<4]), let month = number(chars[5..<7]), let day = number(chars[8..<10]),
-              (1...9999).contains(year), (1...12).contains(month),
-              (1...CivilDate.daysIn(month: month, year: year)).contains(day) else { return nil }
+            let year = number(chars[0..<4]), let month = number(chars[5..<7]), let day = number(chars[8..<10]),
+            (1...9999).contains(year), (1...12).contains(month),
+            (1...CivilDate.daysIn(month: month, year: year)).contains(day)
+        else { return nil }
         return (year, month, day)
     }
 

@@ -71,8 +71,10 @@ public struct Assignment: Sendable, Hashable, Codable {
     public var dueAt: String?
     public var status: AssignmentStatus
 
-    public init(id: String, templateID: String, facilityID: String, areaID: String? = nil,
-                dueAt: String? = nil, status: AssignmentStatus = .open) {
+    public init(
+        id: String, templateID: String, facilityID: String, areaID: String? = nil,
+        dueAt: String? = nil, status: AssignmentStatus = .open
+    ) {
         self.id = id
         self.templateID = templateID
         self.facilityID = facilityID

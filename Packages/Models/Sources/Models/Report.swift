@@ -36,10 +36,13 @@ public struct Report: Sendable, Hashable {
     /// Monotonic creation order on this device: the upload order, never the clock.
     public var creationSequence: Int64
 
-    public init(localID: UUID = UUID(), assignmentID: String? = nil, templateID: String, templateVersion: Int? = nil, facilityID: String,
-                areaID: String? = nil, answers: Answers = Answers(), schemaVersion: Int = Report.currentSchemaVersion,
-                updatedAtDevice: Date = Date(), parentLocalID: UUID? = nil, parentServerID: String? = nil,
-                followUpRequired: Bool = false, creationSequence: Int64 = 0) {
+    public init(
+        localID: UUID = UUID(), assignmentID: String? = nil, templateID: String, templateVersion: Int? = nil,
+        facilityID: String,
+        areaID: String? = nil, answers: Answers = Answers(), schemaVersion: Int = Report.currentSchemaVersion,
+        updatedAtDevice: Date = Date(), parentLocalID: UUID? = nil, parentServerID: String? = nil,
+        followUpRequired: Bool = false, creationSequence: Int64 = 0
+    ) {
         self.localID = localID
         self.assignmentID = assignmentID
         self.templateID = templateID
@@ -57,10 +60,12 @@ public struct Report: Sendable, Hashable {
     }
 
     /// Rebuilds a report read back from the store.
-    public init(restoring localID: UUID, lifecycle: ReportLifecycle, assignmentID: String?, templateID: String,
-                facilityID: String, areaID: String?, answers: Answers, schemaVersion: Int, updatedAtDevice: Date,
-                completedAtDevice: Date?, score: Double?, parentLocalID: UUID?, parentServerID: String?,
-                followUpRequired: Bool, creationSequence: Int64) {
+    public init(
+        restoring localID: UUID, lifecycle: ReportLifecycle, assignmentID: String?, templateID: String,
+        facilityID: String, areaID: String?, answers: Answers, schemaVersion: Int, updatedAtDevice: Date,
+        completedAtDevice: Date?, score: Double?, parentLocalID: UUID?, parentServerID: String?,
+        followUpRequired: Bool, creationSequence: Int64
+    ) {
         self.localID = localID
         self.lifecycle = lifecycle
         self.assignmentID = assignmentID

@@ -4,7 +4,8 @@ extension ReportLifecycle {
         let stateName = state.rawValue
         switch event {
         case .autosave:
-            return "This report is \(stateName) and cannot be edited; only DRAFT and REJECTED reports can" + (state == .synced ? " (use 'amend' to correct it)." : ".")
+            return "This report is \(stateName) and cannot be edited; only DRAFT and REJECTED reports can"
+                + (state == .synced ? " (use 'amend' to correct it)." : ".")
         case .complete:
             return "This report is \(stateName); only DRAFT and REJECTED reports can be completed."
         case .amend:
@@ -27,9 +28,11 @@ extension ReportLifecycle {
                 ? "This report is \(stateName) and the server has not accepted it; a review does not apply to it."
                 : "This report is \(stateName) at revision \(baseRevision ?? 0); a review of the older revision \(new.revision) is ignored."
         case .serverLost, .serverLostPhotos, .serverBehind:
-            return "This report is \(stateName)\(serverID == nil ? " and the server never accepted it" : ""); only a report the server accepted can be sent again to a restored server."
+            return
+                "This report is \(stateName)\(serverID == nil ? " and the server never accepted it" : ""); only a report the server accepted can be sent again to a restored server."
         case .accepted, .merged, .photosUploaded, .conflict, .rejected, .transportFailed:
-            return "A server answer to \(event.name) does not apply to a \(stateName) report\(acceptedRevision != nil ? " already accepted" : "")."
+            return
+                "A server answer to \(event.name) does not apply to a \(stateName) report\(acceptedRevision != nil ? " already accepted" : "")."
         }
     }
 }

@@ -41,8 +41,10 @@ public struct ReportLifecycle: Sendable, Hashable {
     /// reached earlier through `apply(_:)`; it is not a way to change one, so
     /// it is offered only to the store (`@_spi(StoreRestoring) import Models`).
     @_spi(StoreRestoring)
-    public init(restoring state: ReportState, serverID: String?, baseRevision: Int?, acceptedRevision: Int?,
-                attemptCount: Int, lastError: ReportError?, conflict: ServerRevision?, review: ReportReview? = nil) {
+    public init(
+        restoring state: ReportState, serverID: String?, baseRevision: Int?, acceptedRevision: Int?,
+        attemptCount: Int, lastError: ReportError?, conflict: ServerRevision?, review: ReportReview? = nil
+    ) {
         self.state = state
         self.serverID = serverID
         self.baseRevision = baseRevision
@@ -99,7 +101,8 @@ extension ReportLifecycle {
             }
             return []
 
-        case (.pending, .merged(let serverID, let revision, let photosOutstanding, let payload, let issues, _)) where acceptedRevision == nil:
+        case (.pending, .merged(let serverID, let revision, let photosOutstanding, let payload, let issues, _))
+        where acceptedRevision == nil:
             _ = try apply(.accepted(serverID: serverID, revision: revision, photosOutstanding: photosOutstanding))
             // The merged answers are the device's now, saved as a revision of their own.
             return [.adoptServerAnswers(payload), .adoptServerIssues(issues), .recordRevision]
@@ -114,7 +117,9 @@ extension ReportLifecycle {
         case (.pending, .conflict(let revision, let payload, let fields)) where acceptedRevision == nil:
             state = .conflict
             conflict = ServerRevision(revision: revision, payload: payload, fields: fields)
-            lastError = ReportError(code: .conflict, message: "The server has a newer revision (\(revision)); choose which answers to keep.")
+            lastError = ReportError(
+                code: .conflict, message: "The server has a newer revision (\(revision)); choose which answers to keep."
+            )
             return []
 
         case (.pending, .rejected(let code, let message)) where acceptedRevision == nil:
@@ -145,7 +150,9 @@ extension ReportLifecycle {
             let server = conflict
             state = .synced
             baseRevision = server?.revision ?? baseRevision
-            if let review, let taken = server?.revision, review.revision < taken { self.review = .awaiting(revision: taken) }
+            if let review, let taken = server?.revision, review.revision < taken {
+                self.review = .awaiting(revision: taken)
+            }
             conflict = nil
             attemptCount = 0
             lastError = nil
@@ -166,7 +173,8 @@ extension ReportLifecycle {
             // Returned or awaiting review: kept until the amendment is synced or a supervisor decides.
             return [.removeLocalCopy]
 
-        case (.synced, .serverLost), (.pending, .serverLost) where serverID != nil:
+        case (.synced, .serverLost),
+            (.pending, .serverLost) where serverID != nil:
             // The restored server never saw it: sent again as a new upload with the same local id.
             forgetServerCopy()
             return sendAgain()
@@ -177,7 +185,7 @@ extension ReportLifecycle {
             return sendAgain()
 
         case (.synced, .serverBehind(let revision)) where serverID != nil && revision < (baseRevision ?? 0),
-             (.pending, .serverBehind(let revision)) where serverID != nil && revision < (baseRevision ?? 0):
+            (.pending, .serverBehind(let revision)) where serverID != nil && revision < (baseRevision ?? 0):
             // The restored server holds an older revision: these answers go again, based on it.
             baseRevision = revision
             acceptedRevision = nil
@@ -193,7 +201,8 @@ extension ReportLifecycle {
             conflict = nil
             return sendAgain()
 
-        case (.conflict, .serverBehind(let revision)) where serverID != nil && revision < (conflict?.revision ?? baseRevision ?? 0):
+        case (.conflict, .serverBehind(let revision))
+        where serverID != nil && revision < (conflict?.revision ?? baseRevision ?? 0):
             // The server's side of the conflict was lost with the revisions after `revision`:
             // nothing is left to choose between, and the device's answers go on top of it.
             baseRevision = revision
@@ -211,7 +220,8 @@ extension ReportLifecycle {
             baseRevision = revision
             return []
 
-        case (_, .reviewed(let new)) where (serverID != nil || state == .pending) && new.revision >= (baseRevision ?? 0):
+        case (_, .reviewed(let new))
+        where (serverID != nil || state == .pending) && new.revision >= (baseRevision ?? 0):
             // A review of the revision this device holds (or a newer one the server made); any state,
             // since a decision may arrive while an amendment is being written or sent. A PENDING
             // report without a server id was accepted by a server whose answer never arrived: the

@@ -19,8 +19,10 @@ public struct ReportReview: Sendable, Hashable {
     public var fieldComments: [FieldComment]
 
     /// A review.
-    public init(state: ReviewState, revision: Int, decidedBy: WirePerson? = nil, decidedAt: String? = nil,
-                comment: String? = nil, fieldComments: [FieldComment] = []) {
+    public init(
+        state: ReviewState, revision: Int, decidedBy: WirePerson? = nil, decidedAt: String? = nil,
+        comment: String? = nil, fieldComments: [FieldComment] = []
+    ) {
         self.state = state
         self.revision = revision
         self.decidedBy = decidedBy
@@ -31,8 +33,9 @@ public struct ReportReview: Sendable, Hashable {
 
     /// The review as `GET /reviews` sends it (its ids and position left out).
     public init(_ wire: WireReview) {
-        self.init(state: wire.state, revision: wire.revision, decidedBy: wire.decidedBy, decidedAt: wire.decidedAt,
-                  comment: wire.comment, fieldComments: wire.fieldComments)
+        self.init(
+            state: wire.state, revision: wire.revision, decidedBy: wire.decidedBy, decidedAt: wire.decidedAt,
+            comment: wire.comment, fieldComments: wire.fieldComments)
     }
 
     /// A newly accepted revision: awaiting review, with no comments (the contract's start of every revision).

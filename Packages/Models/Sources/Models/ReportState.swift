@@ -23,7 +23,9 @@ public enum ReportEvent: Sendable, Hashable {
     case accepted(serverID: String, revision: Int, photosOutstanding: Int)
     /// The server accepted it merged with its own changes (contract 1.1): the
     /// device takes the merged `payload` and `issues` as its own; `fields` came from the server's side.
-    case merged(serverID: String, revision: Int, photosOutstanding: Int, payload: JSONValue, issues: [WireIssue], fields: [String])
+    case merged(
+        serverID: String, revision: Int, photosOutstanding: Int, payload: JSONValue, issues: [WireIssue],
+        fields: [String])
     /// The last outstanding photo of an accepted report was uploaded.
     case photosUploaded
     /// The server holds `serverRevision`, newer than our base revision.

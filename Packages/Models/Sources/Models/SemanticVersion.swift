@@ -13,7 +13,9 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
 
     /// Reads "1", "1.2" or "1.2.3" (missing parts are 0); nil for anything else.
     public init?(_ text: String) {
-        let core = text.split(maxSplits: 1, omittingEmptySubsequences: false, whereSeparator: { $0 == "-" || $0 == "+" }).first.map(String.init) ?? ""
+        let core =
+            text.split(maxSplits: 1, omittingEmptySubsequences: false, whereSeparator: { $0 == "-" || $0 == "+" }).first
+            .map(String.init) ?? ""
         let parts = core.split(separator: ".", omittingEmptySubsequences: false)
         guard (1...3).contains(parts.count) else { return nil }
         var numbers: [Int] = []

@@ -18,7 +18,8 @@ public struct Template: Sendable, Hashable {
     /// Decodes a template object of `GET /templates`, collecting every problem.
     public static func decode(_ json: JSONValue) -> Result<Template, SchemaErrors> {
         guard let object = json.objectValue else {
-            return .failure(SchemaErrors([SchemaProblem(message: "a template must be an object, not \(json.kindDescription)")]))
+            return .failure(
+                SchemaErrors([SchemaProblem(message: "a template must be an object, not \(json.kindDescription)")]))
         }
         var problems: [SchemaProblem] = []
         let id = object["id"].flatMap(FieldID.init(json:))?.rawValue
@@ -28,8 +29,11 @@ public struct Template: Sendable, Hashable {
         if name == nil { problems.append(SchemaProblem(message: "\(label)'name' must be a string")) }
         var version = 1
         if let v = object["version"], !v.isNull {
-            if let i = v.integerValue, let small = Int(exactly: i) { version = small }
-            else { problems.append(SchemaProblem(message: "\(label)'version' must be a whole number")) }
+            if let i = v.integerValue, let small = Int(exactly: i) {
+                version = small
+            } else {
+                problems.append(SchemaProblem(message: "\(label)'version' must be a whole number"))
+            }
         }
         guard let raw = object["form_schema"] else {
             problems.append(SchemaProblem(message: "\(label)the template has no 'form_schema'"))
@@ -48,6 +52,8 @@ public struct Template: Sendable, Hashable {
 
     /// The template as the contract writes it.
     public var json: JSONValue {
-        .object(["id": .string(id), "name": .string(name), "version": .integer(Int64(version)), "form_schema": rawSchema])
+        .object([
+            "id": .string(id), "name": .string(name), "version": .integer(Int64(version)), "form_schema": rawSchema,
+        ])
     }
 }

@@ -26,7 +26,8 @@ public struct SetAsideAnswer: Sendable, Hashable {
     /// Reads what `json` wrote; nil for anything else.
     public init?(json: JSONValue) {
         guard let id = json["field_id"].flatMap(FieldID.init(json:)), let answer = json["answer"],
-              let reason = json["reason"]?.stringValue else { return nil }
+            let reason = json["reason"]?.stringValue
+        else { return nil }
         self.init(fieldID: id, answer: answer, reason: reason)
     }
 }
@@ -66,12 +67,14 @@ public struct TemplateMove: Sendable, Hashable {
     /// Reads what `json` wrote; nil for anything else.
     public init?(json: JSONValue) {
         guard let to = json["to_version"]?.integerValue, let setAside = json["set_aside"]?.arrayValue,
-              let required = json["new_required"]?.arrayValue else { return nil }
+            let required = json["new_required"]?.arrayValue
+        else { return nil }
         let answers = setAside.compactMap(SetAsideAnswer.init(json:))
         let ids = required.compactMap(FieldID.init(json:))
         guard answers.count == setAside.count, ids.count == required.count else { return nil }
-        self.init(fromVersion: json["from_version"]?.integerValue.map(Int.init), toVersion: Int(to),
-                  setAside: answers, newRequired: ids)
+        self.init(
+            fromVersion: json["from_version"]?.integerValue.map(Int.init), toVersion: Int(to),
+            setAside: answers, newRequired: ids)
     }
 }
 
@@ -122,15 +125,16 @@ public struct DraftsMoved: Sendable, Hashable {
             "template_id": .string(templateID),
             "template_name": .string(templateName),
             "version": .integer(Int64(version)),
-            "reports": .array(reports.map { moved in
-                [
-                    "local_id": .string(moved.localID.uuidString.lowercased()),
-                    "from_version": moved.move.fromVersion.map { .integer(Int64($0)) } ?? .null,
-                    "to_version": .integer(Int64(moved.move.toVersion)),
-                    "set_aside": .array(moved.move.setAside.map { .string($0.fieldID.rawValue) }),
-                    "new_required": .array(moved.move.newRequired.map { .string($0.rawValue) }),
-                ]
-            }),
+            "reports": .array(
+                reports.map { moved in
+                    [
+                        "local_id": .string(moved.localID.uuidString.lowercased()),
+                        "from_version": moved.move.fromVersion.map { .integer(Int64($0)) } ?? .null,
+                        "to_version": .integer(Int64(moved.move.toVersion)),
+                        "set_aside": .array(moved.move.setAside.map { .string($0.fieldID.rawValue) }),
+                        "new_required": .array(moved.move.newRequired.map { .string($0.rawValue) }),
+                    ]
+                }),
         ]
     }
 }

@@ -7,23 +7,31 @@ extension CurlTransport {
     /// is in memory. The answer has no total time cap (a large photo on a
     /// slow link); one slower than `uploadMinimumBytesPerSecond` for
     /// `uploadStallTimeout` seconds is given up, as uploads are.
-    public func download(_ request: HTTPRequest, maximumBytes: Int64, into sink: @escaping DownloadSink) async throws(NetworkingError) -> HTTPResponse {
+    public func download(_ request: HTTPRequest, maximumBytes: Int64, into sink: @escaping DownloadSink)
+        async throws(NetworkingError) -> HTTPResponse
+    {
         let options = self.options
         return try await Self.onOwnThread(url: request.url) { cancellation in
             do throws(NetworkingError) {
                 let easy = try EasyHandle(url: request.url, options: options, cancellation: cancellation)
                 try easy.prepare(request)
-                let target = DownloadTarget(handle: easy.raw, sink: sink, maximumBytes: maximumBytes,
-                                            errorLimit: options.maximumResponseBytes)
+                let target = DownloadTarget(
+                    handle: easy.raw, sink: sink, maximumBytes: maximumBytes,
+                    errorLimit: options.maximumResponseBytes)
                 try target.attach(options: options, host: RequestTarget(request.url))
                 let result = withExtendedLifetime(target) { easy.perform() }
                 let host = RequestTarget(request.url)
                 if target.exceeded {
-                    return .failure(NetworkingError(.tooLarge, "The answer from \(host.host) was larger than \(maximumBytes) bytes; it was not kept.",
-                                                    url: host.redactedURL))
+                    return .failure(
+                        NetworkingError(
+                            .tooLarge,
+                            "The answer from \(host.host) was larger than \(maximumBytes) bytes; it was not kept.",
+                            url: host.redactedURL))
                 }
                 if target.sinkFailed {
-                    return .failure(NetworkingError(.transport, "The download from \(host.host) could not be kept.", url: host.redactedURL))
+                    return .failure(
+                        NetworkingError(
+                            .transport, "The download from \(host.host) could not be kept.", url: host.redactedURL))
                 }
                 return result.map { HTTPResponse(status: $0.status, headers: $0.headers, body: target.otherBody) }
             } catch {
@@ -58,21 +66,31 @@ private final class DownloadTarget {
     /// Points the handle's body at this target, with the download's size and speed limits.
     func attach(options: CurlTransport.Options, host: RequestTarget) throws(NetworkingError) {
         let me = Unmanaged.passUnretained(self).toOpaque()
-        var ok = jqc_easy_setopt_write_function(handle, CURLOPT_WRITEFUNCTION) { data, size, count, context in
-            DownloadTarget.receive(data, size * count, context)
-        } == CURLE_OK
+        var ok =
+            jqc_easy_setopt_write_function(handle, CURLOPT_WRITEFUNCTION) { data, size, count, context in
+                DownloadTarget.receive(data, size * count, context)
+            } == CURLE_OK
         ok = ok && jqc_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, me) == CURLE_OK
         ok = ok && jqc_easy_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maximumBytes)) == CURLE_OK
         ok = ok && jqc_easy_setopt_long(handle, CURLOPT_TIMEOUT_MS, 0) == CURLE_OK
-        ok = ok && jqc_easy_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, max(1, options.uploadMinimumBytesPerSecond)) == CURLE_OK
-        ok = ok && jqc_easy_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, max(1, Int(options.uploadStallTimeout.rounded(.up)))) == CURLE_OK
+        ok =
+            ok
+            && jqc_easy_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, max(1, options.uploadMinimumBytesPerSecond))
+                == CURLE_OK
+        ok =
+            ok
+            && jqc_easy_setopt_long(
+                handle, CURLOPT_LOW_SPEED_TIME, max(1, Int(options.uploadStallTimeout.rounded(.up)))) == CURLE_OK
         guard ok else {
-            throw NetworkingError(.transport, "Could not set up the download from \(host.host): libcurl refused an option.",
-                                  url: host.redactedURL)
+            throw NetworkingError(
+                .transport, "Could not set up the download from \(host.host): libcurl refused an option.",
+                url: host.redactedURL)
         }
     }
 
-    private static func receive(_ data: UnsafeMutablePointer<CChar>?, _ length: Int, _ context: UnsafeMutableRawPointer?) -> Int {
+    private static func receive(
+        _ data: UnsafeMutablePointer<CChar>?, _ length: Int, _ context: UnsafeMutableRawPointer?
+    ) -> Int {
         guard let context else { return 0 }
         let target = Unmanaged<DownloadTarget>.fromOpaque(context).takeUnretainedValue()
         guard length > 0, let data else { return length }

@@ -14,8 +14,10 @@ extension CurlTransport {
                 try easy.prepare(request.method, headers: request.headers, streaming: source, options: options)
                 let result = withExtendedLifetime(source) { easy.perform() }
                 if source.failed {
-                    return .failure(NetworkingError(.fileUnreadable, "The file being sent to \(target.host) could not be read: '\(body.path)'.",
-                                                    url: target.redactedURL))
+                    return .failure(
+                        NetworkingError(
+                            .fileUnreadable, "The file being sent to \(target.host) could not be read: '\(body.path)'.",
+                            url: target.redactedURL))
                 }
                 return result
             } catch {

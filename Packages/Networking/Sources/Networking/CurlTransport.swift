@@ -43,9 +43,11 @@ public struct CurlTransport: HTTPTransport {
 
         /// Options with the defaults: 10 s to connect, 60 s per request, uploads
         /// given up below 1 KB/s for 60 s, answers up to 8 MB, the system's CAs.
-        public init(connectTimeout: Double = 10, totalTimeout: Double = 60, uploadStallTimeout: Double = 60,
-                    uploadMinimumBytesPerSecond: Int = 1024, maximumResponseBytes: Int = 8 * 1024 * 1024,
-                    caCertificatePath: String? = nil, userAgent: String = "JanitorialQC") {
+        public init(
+            connectTimeout: Double = 10, totalTimeout: Double = 60, uploadStallTimeout: Double = 60,
+            uploadMinimumBytesPerSecond: Int = 1024, maximumResponseBytes: Int = 8 * 1024 * 1024,
+            caCertificatePath: String? = nil, userAgent: String = "JanitorialQC"
+        ) {
             self.connectTimeout = connectTimeout
             self.totalTimeout = totalTimeout
             self.uploadStallTimeout = uploadStallTimeout
@@ -97,17 +99,23 @@ public struct CurlTransport: HTTPTransport {
     /// The multi handle keeps its connections open from one upload to the
     /// next, and a finished upload's slot is given to the next at once.
     /// `finished` is called on the worker thread as each upload ends.
-    public func uploadAll(_ uploads: [MultipartUpload], maxConcurrent: Int,
-                          finished: @escaping @Sendable (_ index: Int, _ result: Result<HTTPResponse, NetworkingError>) -> Void)
-        async -> [Result<HTTPResponse, NetworkingError>] {
+    public func uploadAll(
+        _ uploads: [MultipartUpload], maxConcurrent: Int,
+        finished: @escaping @Sendable (_ index: Int, _ result: Result<HTTPResponse, NetworkingError>) -> Void
+    )
+        async -> [Result<HTTPResponse, NetworkingError>]
+    {
         guard !uploads.isEmpty else { return [] }
         let options = self.options
         let cancellation = TransferCancellation()
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<[Result<HTTPResponse, NetworkingError>], Never>) in
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<[Result<HTTPResponse, NetworkingError>], Never>) in
                 Thread.detachNewThread {
-                    continuation.resume(returning: Self.runConcurrently(uploads, limit: max(1, maxConcurrent), options: options,
-                                                                        cancellation: cancellation, finished: finished))
+                    continuation.resume(
+                        returning: Self.runConcurrently(
+                            uploads, limit: max(1, maxConcurrent), options: options,
+                            cancellation: cancellation, finished: finished))
                 }
             }
         } onCancel: {
@@ -143,10 +151,12 @@ public struct CurlTransport: HTTPTransport {
         let cancellation = TransferCancellation()
         if Task.isCancelled {
             let host = RequestTarget(url)
-            return .failure(NetworkingError(.cancelled, "The request to \(host.host) was cancelled.", url: host.redactedURL))
+            return .failure(
+                NetworkingError(.cancelled, "The request to \(host.host) was cancelled.", url: host.redactedURL))
         }
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPResponse, NetworkingError>, Never>) in
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<HTTPResponse, NetworkingError>, Never>) in
                 Thread.detachNewThread {
                     continuation.resume(returning: work(cancellation))
                 }
@@ -169,8 +179,12 @@ public struct CurlTransport: HTTPTransport {
         guard let multi = MultiHandle() else {
             for (index, upload) in uploads.enumerated() {
                 let target = RequestTarget(upload.url)
-                end(index, .failure(NetworkingError(.transport, "Could not start uploads to \(target.host): libcurl failed to initialise.",
-                                                    url: target.redactedURL)))
+                end(
+                    index,
+                    .failure(
+                        NetworkingError(
+                            .transport, "Could not start uploads to \(target.host): libcurl failed to initialise.",
+                            url: target.redactedURL)))
             }
             return results.compactMap { $0 }
         }
@@ -182,7 +196,11 @@ public struct CurlTransport: HTTPTransport {
                 let upload = uploads[index]
                 if cancellation.isCancelled {
                     let target = RequestTarget(upload.url)
-                    end(index, .failure(NetworkingError(.cancelled, "The upload to \(target.host) was cancelled.", url: target.redactedURL)))
+                    end(
+                        index,
+                        .failure(
+                            NetworkingError(
+                                .cancelled, "The upload to \(target.host) was cancelled.", url: target.redactedURL)))
                     continue
                 }
                 do throws(NetworkingError) {
@@ -190,8 +208,12 @@ public struct CurlTransport: HTTPTransport {
                     try easy.prepare(upload, options: options)
                     if !multi.add(easy, index: index) {
                         let target = RequestTarget(upload.url)
-                        end(index, .failure(NetworkingError(.transport, "Could not start the upload to \(target.host).",
-                                                            url: target.redactedURL)))
+                        end(
+                            index,
+                            .failure(
+                                NetworkingError(
+                                    .transport, "Could not start the upload to \(target.host).",
+                                    url: target.redactedURL)))
                     }
                 } catch {
                     end(index, .failure(error))
@@ -204,7 +226,10 @@ public struct CurlTransport: HTTPTransport {
             if multi.count > 0 && (done.isEmpty || next >= uploads.count) { multi.wait(milliseconds: 500) }
         }
         return results.enumerated().map { index, result in
-            result ?? .failure(NetworkingError(.transport, "The upload to \(RequestTarget(uploads[index].url).host) never finished."))
+            result
+                ?? .failure(
+                    NetworkingError(
+                        .transport, "The upload to \(RequestTarget(uploads[index].url).host) never finished."))
         }
     }
 }

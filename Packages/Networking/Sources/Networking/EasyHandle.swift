@@ -28,8 +28,9 @@ final class EasyHandle {
     init(url: String, options: CurlTransport.Options, cancellation: TransferCancellation?) throws(NetworkingError) {
         target = RequestTarget(url)
         guard CurlGlobal.ready, let handle = curl_easy_init() else {
-            throw NetworkingError(.transport, "Could not start a request to \(target.host): libcurl failed to initialise.",
-                                  url: target.redactedURL)
+            throw NetworkingError(
+                .transport, "Could not start a request to \(target.host): libcurl failed to initialise.",
+                url: target.redactedURL)
         }
         raw = handle
         maximumResponseBytes = options.maximumResponseBytes
@@ -59,7 +60,10 @@ final class EasyHandle {
         ok = ok && jqc_easy_setopt_string(raw, CURLOPT_REDIR_PROTOCOLS_STR, "http,https") == CURLE_OK
         // Timeouts use no signals: several transfers run on several threads.
         ok = ok && jqc_easy_setopt_long(raw, CURLOPT_NOSIGNAL, 1) == CURLE_OK
-        ok = ok && jqc_easy_setopt_long(raw, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(options.connectTimeout)) == CURLE_OK
+        ok =
+            ok
+            && jqc_easy_setopt_long(raw, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(options.connectTimeout))
+                == CURLE_OK
         ok = ok && jqc_easy_setopt_long(raw, CURLOPT_TIMEOUT_MS, Self.milliseconds(options.totalTimeout)) == CURLE_OK
         // TLS verification is always on; there is deliberately no option to turn it off.
         ok = ok && jqc_easy_setopt_long(raw, CURLOPT_SSL_VERIFYPEER, 1) == CURLE_OK
@@ -71,7 +75,10 @@ final class EasyHandle {
         // and decodes the body before the write callback sees it, so the size limit counts decoded bytes.
         ok = ok && jqc_easy_setopt_string(raw, CURLOPT_ACCEPT_ENCODING, "") == CURLE_OK
         // Refuse early when the declared length is already over the limit.
-        ok = ok && jqc_easy_setopt_off_t(raw, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(options.maximumResponseBytes)) == CURLE_OK
+        ok =
+            ok
+            && jqc_easy_setopt_off_t(raw, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(options.maximumResponseBytes))
+                == CURLE_OK
         ok = ok && jqc_easy_setopt_string(raw, CURLOPT_USERAGENT, options.userAgent) == CURLE_OK
         ok = ok && jqc_easy_setopt_pointer(raw, CURLOPT_ERRORBUFFER, errorBuffer) == CURLE_OK
         // CURLOPT_PROXY is left unset unless proxies are refused: libcurl then reads
@@ -85,22 +92,29 @@ final class EasyHandle {
             ok = ok && jqc_easy_setopt_slist(raw, CURLOPT_RESOLVE, list.raw) == CURLE_OK
         }
 
-        ok = ok && jqc_easy_setopt_write_function(raw, CURLOPT_WRITEFUNCTION) { data, size, count, context in
-            EasyHandle.received(data, size * count, context)
-        } == CURLE_OK
+        ok =
+            ok
+            && jqc_easy_setopt_write_function(raw, CURLOPT_WRITEFUNCTION) { data, size, count, context in
+                EasyHandle.received(data, size * count, context)
+            } == CURLE_OK
         ok = ok && jqc_easy_setopt_pointer(raw, CURLOPT_WRITEDATA, me) == CURLE_OK
-        ok = ok && jqc_easy_setopt_write_function(raw, CURLOPT_HEADERFUNCTION) { data, size, count, context in
-            EasyHandle.receivedHeader(data, size * count, context)
-        } == CURLE_OK
+        ok =
+            ok
+            && jqc_easy_setopt_write_function(raw, CURLOPT_HEADERFUNCTION) { data, size, count, context in
+                EasyHandle.receivedHeader(data, size * count, context)
+            } == CURLE_OK
         ok = ok && jqc_easy_setopt_pointer(raw, CURLOPT_HEADERDATA, me) == CURLE_OK
-        ok = ok && jqc_easy_setopt_xferinfo_function(raw) { context, _, _, _, _ in
-            EasyHandle.progress(context)
-        } == CURLE_OK
+        ok =
+            ok
+            && jqc_easy_setopt_xferinfo_function(raw) { context, _, _, _, _ in
+                EasyHandle.progress(context)
+            } == CURLE_OK
         ok = ok && jqc_easy_setopt_pointer(raw, CURLOPT_XFERINFODATA, me) == CURLE_OK
         ok = ok && jqc_easy_setopt_long(raw, CURLOPT_NOPROGRESS, 0) == CURLE_OK
         guard ok else {
-            throw NetworkingError(.transport, "Could not set up the request to \(target.host): libcurl refused an option.",
-                                  url: target.redactedURL)
+            throw NetworkingError(
+                .transport, "Could not set up the request to \(target.host): libcurl refused an option.",
+                url: target.redactedURL)
         }
     }
 
@@ -123,15 +137,19 @@ final class EasyHandle {
                 if bytes.isEmpty {
                     ok = ok && jqc_easy_setopt_string(raw, CURLOPT_COPYPOSTFIELDS, "") == CURLE_OK
                 } else {
-                    ok = ok && bytes.withUnsafeBytes { buffer in
-                        jqc_easy_setopt_string(raw, CURLOPT_COPYPOSTFIELDS, buffer.bindMemory(to: CChar.self).baseAddress) == CURLE_OK
-                    }
+                    ok =
+                        ok
+                        && bytes.withUnsafeBytes { buffer in
+                            jqc_easy_setopt_string(
+                                raw, CURLOPT_COPYPOSTFIELDS, buffer.bindMemory(to: CChar.self).baseAddress) == CURLE_OK
+                        }
                 }
             }
         }
         guard ok else {
-            throw NetworkingError(.transport, "Could not set up the request to \(target.host): libcurl refused the body or headers.",
-                                  url: target.redactedURL)
+            throw NetworkingError(
+                .transport, "Could not set up the request to \(target.host): libcurl refused the body or headers.",
+                url: target.redactedURL)
         }
     }
 
@@ -143,18 +161,27 @@ final class EasyHandle {
         var ok = setHeaders(upload.headers)
         ok = ok && jqc_easy_setopt_mime(raw, body.raw) == CURLE_OK
         ok = ok && jqc_easy_setopt_long(raw, CURLOPT_TIMEOUT_MS, 0) == CURLE_OK
-        ok = ok && jqc_easy_setopt_long(raw, CURLOPT_LOW_SPEED_LIMIT, max(1, options.uploadMinimumBytesPerSecond)) == CURLE_OK
-        ok = ok && jqc_easy_setopt_long(raw, CURLOPT_LOW_SPEED_TIME, max(1, Int(options.uploadStallTimeout.rounded(.up)))) == CURLE_OK
+        ok =
+            ok
+            && jqc_easy_setopt_long(raw, CURLOPT_LOW_SPEED_LIMIT, max(1, options.uploadMinimumBytesPerSecond))
+                == CURLE_OK
+        ok =
+            ok
+            && jqc_easy_setopt_long(raw, CURLOPT_LOW_SPEED_TIME, max(1, Int(options.uploadStallTimeout.rounded(.up))))
+                == CURLE_OK
         guard ok else {
-            throw NetworkingError(.transport, "Could not set up the upload to \(target.host): libcurl refused the form.",
-                                  url: target.redactedURL)
+            throw NetworkingError(
+                .transport, "Could not set up the upload to \(target.host): libcurl refused the form.",
+                url: target.redactedURL)
         }
     }
 
     /// Sets `method` with a body streamed from `source`, no total time cap
     /// (a large photo on a slow link), given up below the minimum speed as uploads are.
-    func prepare(_ method: HTTPMethod, headers: [(name: String, value: String)], streaming source: FileSource,
-                 options: CurlTransport.Options) throws(NetworkingError) {
+    func prepare(
+        _ method: HTTPMethod, headers: [(name: String, value: String)], streaming source: FileSource,
+        options: CurlTransport.Options
+    ) throws(NetworkingError) {
         // No `Expect: 100-continue`: the server reads the body before it answers anyway.
         var ok = setHeaders(headers + [(name: "Expect", value: "")])
         ok = ok && jqc_easy_setopt_long(raw, CURLOPT_UPLOAD, 1) == CURLE_OK
@@ -162,11 +189,18 @@ final class EasyHandle {
         ok = ok && jqc_easy_setopt_off_t(raw, CURLOPT_INFILESIZE_LARGE, curl_off_t(source.length)) == CURLE_OK
         ok = ok && source.attach(to: raw)
         ok = ok && jqc_easy_setopt_long(raw, CURLOPT_TIMEOUT_MS, 0) == CURLE_OK
-        ok = ok && jqc_easy_setopt_long(raw, CURLOPT_LOW_SPEED_LIMIT, max(1, options.uploadMinimumBytesPerSecond)) == CURLE_OK
-        ok = ok && jqc_easy_setopt_long(raw, CURLOPT_LOW_SPEED_TIME, max(1, Int(options.uploadStallTimeout.rounded(.up)))) == CURLE_OK
+        ok =
+            ok
+            && jqc_easy_setopt_long(raw, CURLOPT_LOW_SPEED_LIMIT, max(1, options.uploadMinimumBytesPerSecond))
+                == CURLE_OK
+        ok =
+            ok
+            && jqc_easy_setopt_long(raw, CURLOPT_LOW_SPEED_TIME, max(1, Int(options.uploadStallTimeout.rounded(.up))))
+                == CURLE_OK
         guard ok else {
-            throw NetworkingError(.transport, "Could not set up the upload to \(target.host): libcurl refused an option.",
-                                  url: target.redactedURL)
+            throw NetworkingError(
+                .transport, "Could not set up the upload to \(target.host): libcurl refused an option.",
+                url: target.redactedURL)
         }
     }
 
@@ -188,8 +222,10 @@ final class EasyHandle {
         guard code == CURLE_OK else { return .failure(error(for: code)) }
         var status = 0
         guard jqc_easy_getinfo_long(raw, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK, status > 0 else {
-            return .failure(NetworkingError(.connectionLost, "\(target.host) closed the connection without an HTTP answer.",
-                                            url: target.redactedURL))
+            return .failure(
+                NetworkingError(
+                    .connectionLost, "\(target.host) closed the connection without an HTTP answer.",
+                    url: target.redactedURL))
         }
         return .success(HTTPResponse(status: status, headers: headers, body: body))
     }
@@ -198,8 +234,9 @@ final class EasyHandle {
         let host = target.host
         let url = target.redactedURL
         if exceededLimit || code == CURLE_FILESIZE_EXCEEDED {
-            return NetworkingError(.tooLarge, "The answer from \(host) was larger than \(maximumResponseBytes) bytes; it was not kept.",
-                                   url: url)
+            return NetworkingError(
+                .tooLarge, "The answer from \(host) was larger than \(maximumResponseBytes) bytes; it was not kept.",
+                url: url)
         }
         if cancellation?.isCancelled == true || code == CURLE_ABORTED_BY_CALLBACK {
             return NetworkingError(.cancelled, "The request to \(host) was cancelled.", url: url)
@@ -211,18 +248,23 @@ final class EasyHandle {
         case CURLE_OPERATION_TIMEDOUT:
             return NetworkingError(.timedOut, "\(host) did not answer in time: \(detail).", url: url)
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
-             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
-             CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CRL_BADFILE, CURLE_SSL_SHUTDOWN_FAILED,
-             CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED,
-             CURLE_USE_SSL_FAILED, CURLE_SSL_CLIENTCERT:
-            return NetworkingError(.tls, "The secure connection to \(host) failed: \(detail). "
-                                   + "Check the server's certificate, or name its CA with --cacert.", url: url)
+            CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
+            CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CRL_BADFILE, CURLE_SSL_SHUTDOWN_FAILED,
+            CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED,
+            CURLE_USE_SSL_FAILED, CURLE_SSL_CLIENTCERT:
+            return NetworkingError(
+                .tls,
+                "The secure connection to \(host) failed: \(detail). "
+                    + "Check the server's certificate, or name its CA with --cacert.", url: url)
         case CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_PARTIAL_FILE, CURLE_HTTP2, CURLE_HTTP2_STREAM:
-            return NetworkingError(.connectionLost, "The connection to \(host) broke before a complete answer: \(detail).", url: url)
+            return NetworkingError(
+                .connectionLost, "The connection to \(host) broke before a complete answer: \(detail).", url: url)
         case CURLE_READ_ERROR:
-            return NetworkingError(.fileUnreadable, "The file being uploaded to \(host) could not be read: \(detail).", url: url)
+            return NetworkingError(
+                .fileUnreadable, "The file being uploaded to \(host) could not be read: \(detail).", url: url)
         case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL:
-            return NetworkingError(.transport, "'\(url)' is not an http or https URL libcurl can use: \(detail).", url: url)
+            return NetworkingError(
+                .transport, "'\(url)' is not an http or https URL libcurl can use: \(detail).", url: url)
         default:
             return NetworkingError(.transport, "The request to \(host) failed: \(detail).", url: url)
         }
@@ -243,19 +285,23 @@ final class EasyHandle {
         context.map { Unmanaged<EasyHandle>.fromOpaque($0).takeUnretainedValue() }
     }
 
-    private static func received(_ data: UnsafeMutablePointer<CChar>?, _ length: Int, _ context: UnsafeMutableRawPointer?) -> Int {
+    private static func received(
+        _ data: UnsafeMutablePointer<CChar>?, _ length: Int, _ context: UnsafeMutableRawPointer?
+    ) -> Int {
         guard let handle = handle(context) else { return 0 }
         guard length > 0, let data else { return length }
         if handle.body.count + length > handle.maximumResponseBytes {
             handle.exceededLimit = true
-            return 0  // anything but `length` makes libcurl abort the transfer
+            return 0 // anything but `length` makes libcurl abort the transfer
         }
         data.withMemoryRebound(to: UInt8.self, capacity: length) { handle.body.append($0, count: length) }
         return length
     }
 
-    private static func receivedHeader(_ data: UnsafeMutablePointer<CChar>?, _ length: Int,
-                                       _ context: UnsafeMutableRawPointer?) -> Int {
+    private static func receivedHeader(
+        _ data: UnsafeMutablePointer<CChar>?, _ length: Int,
+        _ context: UnsafeMutableRawPointer?
+    ) -> Int {
         guard let handle = handle(context) else { return 0 }
         guard length > 0, let data else { return length }
         data.withMemoryRebound(to: UInt8.self, capacity: length) {
@@ -290,7 +336,8 @@ final class EasyHandle {
     /// The bytes without leading and trailing spaces, tabs, CR and LF.
     private static func trimmed(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Slice<UnsafeBufferPointer<UInt8>> {
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
-        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else {
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) })
+        else {
             return bytes[bytes.startIndex..<bytes.startIndex]
         }
         return bytes[first...last]

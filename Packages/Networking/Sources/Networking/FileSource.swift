@@ -19,9 +19,11 @@ final class FileSource {
         let descriptor = open(range.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         var status = stat()
         guard descriptor >= 0, fstat(descriptor, &status) == 0, Int64(status.st_size) >= range.offset + range.length,
-              range.offset >= 0, range.length >= 0 else {
+            range.offset >= 0, range.length >= 0
+        else {
             if descriptor >= 0 { close(descriptor) }
-            throw NetworkingError(.fileUnreadable, "Could not read '\(range.path)' to send it to \(host.host).", url: host.redactedURL)
+            throw NetworkingError(
+                .fileUnreadable, "Could not read '\(range.path)' to send it to \(host.host).", url: host.redactedURL)
         }
         self.descriptor = descriptor
         position = range.offset
@@ -39,7 +41,9 @@ final class FileSource {
         } == CURLE_OK && jqc_easy_setopt_pointer(handle, CURLOPT_READDATA, me) == CURLE_OK
     }
 
-    private static func fill(_ data: UnsafeMutablePointer<CChar>?, _ capacity: Int, _ context: UnsafeMutableRawPointer?) -> Int {
+    private static func fill(_ data: UnsafeMutablePointer<CChar>?, _ capacity: Int, _ context: UnsafeMutableRawPointer?)
+        -> Int
+    {
         guard let context, let data else { return Int(CURL_READFUNC_ABORT) }
         let source = Unmanaged<FileSource>.fromOpaque(context).takeUnretainedValue()
         let wanted = Int(min(Int64(capacity), source.end - source.position))

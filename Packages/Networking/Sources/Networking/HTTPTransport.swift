@@ -77,15 +77,18 @@ public protocol HTTPTransport: Sendable {
     /// upload, in input order. One failing never stops the others.
     /// `finished` is called as each upload ends, with its index and result,
     /// on any thread, one call at a time: for progress while the rest go on.
-    func uploadAll(_ uploads: [MultipartUpload], maxConcurrent: Int,
-                   finished: @escaping @Sendable (_ index: Int, _ result: Result<HTTPResponse, NetworkingError>) -> Void)
+    func uploadAll(
+        _ uploads: [MultipartUpload], maxConcurrent: Int,
+        finished: @escaping @Sendable (_ index: Int, _ result: Result<HTTPResponse, NetworkingError>) -> Void
+    )
         async -> [Result<HTTPResponse, NetworkingError>]
 
     /// Performs a GET whose 2xx body is handed to `sink` piece by piece as it
     /// arrives, never held whole (the response's `body` is then empty); any
     /// other answer's body is kept as by `send`. More than `maximumBytes` is
     /// `tooLarge`; a `sink` that returns false stops the transfer (`transport`).
-    func download(_ request: HTTPRequest, maximumBytes: Int64, into sink: @escaping DownloadSink) async throws(NetworkingError) -> HTTPResponse
+    func download(_ request: HTTPRequest, maximumBytes: Int64, into sink: @escaping DownloadSink)
+        async throws(NetworkingError) -> HTTPResponse
 
     /// Performs `request` with `body`, bytes of a file read while they are
     /// sent, never held whole (`request.body` is ignored); throws when no
@@ -98,15 +101,20 @@ public typealias DownloadSink = @Sendable (UnsafeRawBufferPointer) -> Bool
 
 extension HTTPTransport {
     /// A download through `send`, the body handed to `sink` once it is whole: for transports without a streamed path.
-    public func download(_ request: HTTPRequest, maximumBytes: Int64, into sink: @escaping DownloadSink) async throws(NetworkingError) -> HTTPResponse {
+    public func download(_ request: HTTPRequest, maximumBytes: Int64, into sink: @escaping DownloadSink)
+        async throws(NetworkingError) -> HTTPResponse
+    {
         let response = try await send(request)
         guard (200...299).contains(response.status) else { return response }
         let target = RequestTarget(request.url)
         guard Int64(response.body.count) <= maximumBytes else {
-            throw NetworkingError(.tooLarge, "The answer from \(target.host) was larger than \(maximumBytes) bytes; it was not kept.", url: target.redactedURL)
+            throw NetworkingError(
+                .tooLarge, "The answer from \(target.host) was larger than \(maximumBytes) bytes; it was not kept.",
+                url: target.redactedURL)
         }
         guard response.body.withUnsafeBytes({ sink($0) }) else {
-            throw NetworkingError(.transport, "The download from \(target.host) could not be kept.", url: target.redactedURL)
+            throw NetworkingError(
+                .transport, "The download from \(target.host) could not be kept.", url: target.redactedURL)
         }
         return HTTPResponse(status: response.status, headers: response.headers, body: Data())
     }
@@ -116,7 +124,8 @@ extension HTTPTransport {
     public func send(_ request: HTTPRequest, body: FileRange) async throws(NetworkingError) -> HTTPResponse {
         let target = RequestTarget(request.url)
         guard let handle = FileHandle(forReadingAtPath: body.path) else {
-            throw NetworkingError(.fileUnreadable, "Could not read '\(body.path)' to send it to \(target.host).", url: target.redactedURL)
+            throw NetworkingError(
+                .fileUnreadable, "Could not read '\(body.path)' to send it to \(target.host).", url: target.redactedURL)
         }
         defer { try? handle.close() }
         let data: Data
@@ -124,7 +133,8 @@ extension HTTPTransport {
             try handle.seek(toOffset: UInt64(body.offset))
             data = try handle.read(upToCount: Int(body.length)) ?? Data()
         } catch {
-            throw NetworkingError(.fileUnreadable, "Could not read '\(body.path)' to send it to \(target.host).", url: target.redactedURL)
+            throw NetworkingError(
+                .fileUnreadable, "Could not read '\(body.path)' to send it to \(target.host).", url: target.redactedURL)
         }
         var request = request
         request.body = data
@@ -132,9 +142,12 @@ extension HTTPTransport {
     }
 
     /// One upload after another: for transports without a concurrent path.
-    public func uploadAll(_ uploads: [MultipartUpload], maxConcurrent: Int,
-                          finished: @escaping @Sendable (_ index: Int, _ result: Result<HTTPResponse, NetworkingError>) -> Void)
-        async -> [Result<HTTPResponse, NetworkingError>] {
+    public func uploadAll(
+        _ uploads: [MultipartUpload], maxConcurrent: Int,
+        finished: @escaping @Sendable (_ index: Int, _ result: Result<HTTPResponse, NetworkingError>) -> Void
+    )
+        async -> [Result<HTTPResponse, NetworkingError>]
+    {
         var results: [Result<HTTPResponse, NetworkingError>] = []
         for (index, item) in uploads.enumerated() {
             let result: Result<HTTPResponse, NetworkingError>
@@ -150,7 +163,9 @@ extension HTTPTransport {
     }
 
     /// Posts several uploads, at most `maxConcurrent` at a time, with no progress calls.
-    public func uploadAll(_ uploads: [MultipartUpload], maxConcurrent: Int) async -> [Result<HTTPResponse, NetworkingError>] {
+    public func uploadAll(_ uploads: [MultipartUpload], maxConcurrent: Int) async -> [Result<
+        HTTPResponse, NetworkingError
+    >] {
         await uploadAll(uploads, maxConcurrent: maxConcurrent, finished: { _, _ in })
     }
 }

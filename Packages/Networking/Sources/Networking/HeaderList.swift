@@ -12,8 +12,9 @@ final class HeaderList {
         for (name, value) in headers {
             // Checked as UTF-8 bytes: CR, LF and ':' are ASCII, and this runs for every header of every upload.
             guard !name.isEmpty,
-                  !name.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x3A }),
-                  !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A }) else { continue }
+                !name.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x3A }),
+                !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A })
+            else { continue }
             // "Name;" is curl's spelling of a header sent with an empty value.
             let line = value.isEmpty ? "\(name);" : "\(name): \(value)"
             if let appended = curl_slist_append(raw, line) { raw = appended }

@@ -42,7 +42,8 @@ final class MultiHandle {
         var queued: Int32 = 0
         while let message = curl_multi_info_read(raw, &queued) {
             guard jqc_multi_message_is_done(message) != 0, let key = message.pointee.easy_handle,
-                  let entry = active.removeValue(forKey: key) else { continue }
+                let entry = active.removeValue(forKey: key)
+            else { continue }
             curl_multi_remove_handle(raw, key)
             finished.append((entry.index, entry.easy.finish(jqc_multi_message_result(message))))
         }
@@ -51,7 +52,8 @@ final class MultiHandle {
             let text = curl_multi_strerror(status).map { String(cString: $0) } ?? "multi handle failure"
             for (key, entry) in active {
                 curl_multi_remove_handle(raw, key)
-                finished.append((entry.index, .failure(NetworkingError(.transport, "Concurrent uploads failed: \(text)."))))
+                finished.append(
+                    (entry.index, .failure(NetworkingError(.transport, "Concurrent uploads failed: \(text)."))))
             }
             active.removeAll()
         }

@@ -13,13 +13,15 @@ final class MultipartBody {
     /// Builds the form on `easy`; throws when the file cannot be read or libcurl refuses a part.
     init(_ upload: MultipartUpload, on easy: UnsafeMutableRawPointer, host: String) throws(NetworkingError) {
         guard let mime = curl_mime_init(easy) else {
-            throw NetworkingError(.transport, "Could not prepare the upload to \(host): libcurl is out of memory.", url: host)
+            throw NetworkingError(
+                .transport, "Could not prepare the upload to \(host): libcurl is out of memory.", url: host)
         }
         raw = mime
         // libcurl only opens the file once the transfer runs; checking first
         // gives the caller a clear answer instead of a mid-transfer read error.
         guard FileManager.default.isReadableFile(atPath: upload.file.path) else {
-            throw NetworkingError(.fileUnreadable, "Could not read '\(upload.file.path)' to upload it to \(host).", url: host)
+            throw NetworkingError(
+                .fileUnreadable, "Could not read '\(upload.file.path)' to upload it to \(host).", url: host)
         }
         for (name, value) in upload.fields {
             guard let part = curl_mime_addpart(mime) else { throw Self.refused(host) }
@@ -32,11 +34,13 @@ final class MultipartBody {
             guard status == CURLE_OK else { throw Self.refused(host) }
         }
         guard let part = curl_mime_addpart(mime),
-              curl_mime_name(part, upload.file.name) == CURLE_OK,
-              curl_mime_filedata(part, upload.file.path) == CURLE_OK,
-              curl_mime_filename(part, upload.file.filename) == CURLE_OK,
-              curl_mime_type(part, upload.file.contentType) == CURLE_OK else {
-            throw NetworkingError(.fileUnreadable, "Could not attach '\(upload.file.path)' to the upload to \(host).", url: host)
+            curl_mime_name(part, upload.file.name) == CURLE_OK,
+            curl_mime_filedata(part, upload.file.path) == CURLE_OK,
+            curl_mime_filename(part, upload.file.filename) == CURLE_OK,
+            curl_mime_type(part, upload.file.contentType) == CURLE_OK
+        else {
+            throw NetworkingError(
+                .fileUnreadable, "Could not attach '\(upload.file.path)' to the upload to \(host).", url: host)
         }
     }
 

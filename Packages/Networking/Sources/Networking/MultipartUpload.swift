@@ -33,8 +33,10 @@ public struct MultipartUpload: Sendable {
     public var file: FilePart
 
     /// An upload of `file` with `fields` to `url`.
-    public init(url: String, headers: [(name: String, value: String)] = [],
-                fields: [(name: String, value: String)], file: FilePart) {
+    public init(
+        url: String, headers: [(name: String, value: String)] = [],
+        fields: [(name: String, value: String)], file: FilePart
+    ) {
         self.url = url
         self.headers = headers
         self.fields = fields

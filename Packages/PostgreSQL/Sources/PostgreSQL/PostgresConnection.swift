@@ -37,19 +37,26 @@ public final class PostgresConnection {
     /// the error is one line naming the server (never the password). TCP
     /// keepalives and `tcp_user_timeout` are on, so the kernel too gives up
     /// on a peer that stopped answering.
-    public init(url: PostgresURL, applicationName: String = "jqc-server", connectTimeoutSeconds: Int = 10,
-                answerLimit: TimeInterval = 60) throws(PostgresError) {
+    public init(
+        url: PostgresURL, applicationName: String = "jqc-server", connectTimeoutSeconds: Int = 10,
+        answerLimit: TimeInterval = 60
+    ) throws(PostgresError) {
         self.url = url
         self.answerLimit = answerLimit
-        let keywords = ["dbname", "application_name", "connect_timeout", "client_encoding",
-                        "keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count", "tcp_user_timeout"]
-        let values = [url.text, applicationName, String(connectTimeoutSeconds), "UTF8",
-                      "1", "10", "5", "3", String(Int(answerLimit * 1000))]
+        let keywords = [
+            "dbname", "application_name", "connect_timeout", "client_encoding",
+            "keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count", "tcp_user_timeout",
+        ]
+        let values = [
+            url.text, applicationName, String(connectTimeoutSeconds), "UTF8",
+            "1", "10", "5", "3", String(Int(answerLimit * 1000)),
+        ]
         let raw: OpaquePointer? = Self.withCStrings(keywords) { keys in
             Self.withCStrings(values) { vals in PQconnectdbParams(keys, vals, 1) }
         }
         guard let raw else {
-            throw PostgresError(.connection, "cannot connect to PostgreSQL at \(url.shown): out of memory", context: url.shown)
+            throw PostgresError(
+                .connection, "cannot connect to PostgreSQL at \(url.shown): out of memory", context: url.shown)
         }
         guard PQstatus(raw) == CONNECTION_OK else {
             let native = Self.oneLine(PQerrorMessage(raw))
@@ -92,8 +99,10 @@ public final class PostgresConnection {
     /// Swift string made of any value `body` does not ask one for (for reads of
     /// many rows, such as an export's pages). The view and its bytes are only
     /// valid inside `body`: the result is cleared when this returns.
-    public func withResult<T>(_ sql: String, _ parameters: [PostgresValue] = [],
-                              _ body: (PostgresResultView) throws(PostgresError) -> T) throws(PostgresError) -> T {
+    public func withResult<T>(
+        _ sql: String, _ parameters: [PostgresValue] = [],
+        _ body: (PostgresResultView) throws(PostgresError) -> T
+    ) throws(PostgresError) -> T {
         let result: OpaquePointer?
         if let sent = pending, sent == sql, parameters.isEmpty {
             result = try takePending()
@@ -118,8 +127,9 @@ public final class PostgresConnection {
     public func send(_ sql: String) throws(PostgresError) {
         discardPending()
         guard !abandoned, PQsendQuery(connection, sql) == 1 else {
-            throw PostgresError(isHealthy ? .statement : .connection, "PostgreSQL: \(Self.oneLine(PQerrorMessage(connection)))",
-                                context: sql)
+            throw PostgresError(
+                isHealthy ? .statement : .connection, "PostgreSQL: \(Self.oneLine(PQerrorMessage(connection)))",
+                context: sql)
         }
         try flush(until: Date().addingTimeInterval(answerLimit), sql: sql)
         pending = sql
@@ -133,8 +143,10 @@ public final class PostgresConnection {
 
     /// Runs `body` in a transaction of `isolation`: committed when it returns,
     /// rolled back when it throws (and the error passed on).
-    public func transaction<T>(_ isolation: Isolation = .readCommitted,
-                               _ body: (PostgresConnection) throws(PostgresError) -> T) throws(PostgresError) -> T {
+    public func transaction<T>(
+        _ isolation: Isolation = .readCommitted,
+        _ body: (PostgresConnection) throws(PostgresError) -> T
+    ) throws(PostgresError) -> T {
         try script("BEGIN ISOLATION LEVEL \(isolation.rawValue)")
         do {
             let value = try body(self)
@@ -148,13 +160,15 @@ public final class PostgresConnection {
 
     /// Runs `body` in a transaction, again while it fails with a transient
     /// error (a serialization failure, a deadlock), up to `attempts` times.
-    public func retrying<T>(_ isolation: Isolation = .serializable, attempts: Int = 8,
-                            _ body: (PostgresConnection) throws(PostgresError) -> T) throws(PostgresError) -> T {
+    public func retrying<T>(
+        _ isolation: Isolation = .serializable, attempts: Int = 8,
+        _ body: (PostgresConnection) throws(PostgresError) -> T
+    ) throws(PostgresError) -> T {
         var attempt = 1
         while true {
             do {
                 return try transaction(isolation, body)
-            } catch where (error.code == .serializationFailure || error.code == .deadlock) && attempt < attempts {
+            } catch  where (error.code == .serializationFailure || error.code == .deadlock) && attempt < attempts {
                 attempt += 1
                 // A short random wait, so the transactions that collided do not collide again.
                 usleep(UInt32.random(in: 1_000...(5_000 * UInt32(attempt))))
@@ -167,7 +181,9 @@ public final class PostgresConnection {
     private func statementName(for sql: String, parameterCount: Int) throws(PostgresError) -> String {
         if let name = prepared[sql] { return name }
         let name = "s\(prepared.count + 1)"
-        _ = try rows(of: try exchange(abandoned ? 0 : PQsendPrepare(connection, name, sql, Int32(parameterCount), nil), sql: sql), sql: sql)
+        _ = try rows(
+            of: try exchange(
+                abandoned ? 0 : PQsendPrepare(connection, name, sql, Int32(parameterCount), nil), sql: sql), sql: sql)
         prepared[sql] = name
         return name
     }
@@ -227,7 +243,9 @@ public final class PostgresConnection {
                 }
             }
             guard let result = PQgetResult(connection) else { return kept }
-            if let previous = kept, ![PGRES_COMMAND_OK, PGRES_EMPTY_QUERY, PGRES_TUPLES_OK].contains(PQresultStatus(previous)) {
+            if let previous = kept,
+                ![PGRES_COMMAND_OK, PGRES_EMPTY_QUERY, PGRES_TUPLES_OK].contains(PQresultStatus(previous))
+            {
                 PQclear(result)
             } else {
                 if let previous = kept { PQclear(previous) }
@@ -258,16 +276,19 @@ public final class PostgresConnection {
         pending = nil
         let socket = PQsocket(connection)
         if socket >= 0 { shutdown(socket, Int32(SHUT_RDWR)) }
-        return PostgresError(.connection, "PostgreSQL at \(url.host):\(url.port) did not answer within \(Int(answerLimit)) seconds; the connection is closed",
-                             context: sql)
+        return PostgresError(
+            .connection,
+            "PostgreSQL at \(url.host):\(url.port) did not answer within \(Int(answerLimit)) seconds; the connection is closed",
+            context: sql)
     }
 
     /// A result that succeeded, for the caller to clear; an error result is
     /// cleared and becomes a `PostgresError`.
     private func check(_ result: OpaquePointer?, sql: String) throws(PostgresError) -> OpaquePointer {
         guard let result else {
-            throw PostgresError(isHealthy ? .statement : .connection, "PostgreSQL: \(Self.oneLine(PQerrorMessage(connection)))",
-                                context: sql)
+            throw PostgresError(
+                isHealthy ? .statement : .connection, "PostgreSQL: \(Self.oneLine(PQerrorMessage(connection)))",
+                context: sql)
         }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY, PGRES_TUPLES_OK:
@@ -275,7 +296,8 @@ public final class PostgresConnection {
         default:
             defer { PQclear(result) }
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-            let message = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+            let message =
+                PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
                 ?? Self.oneLine(PQresultErrorMessage(result))
             var code = PostgresError.code(sqlState: state)
             if code == .statement && !isHealthy { code = .connection }
@@ -305,7 +327,10 @@ public final class PostgresConnection {
                 } else {
                     let length = Int(PQgetlength(result, Int32(row), Int32(field)))
                     let pointer = PQgetvalue(result, Int32(row), Int32(field))
-                    values.append(pointer.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: length), as: UTF8.self) } ?? "")
+                    values.append(
+                        pointer.map {
+                            String(decoding: UnsafeRawBufferPointer(start: $0, count: length), as: UTF8.self)
+                        } ?? "")
                 }
             }
             rows.append(PostgresRow(columns: columns, values: values))
@@ -313,9 +338,12 @@ public final class PostgresConnection {
         return rows
     }
 
-    private static func withParameters<T>(_ parameters: [PostgresValue],
-                                          _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T)
-        throws(PostgresError) -> T {
+    private static func withParameters<T>(
+        _ parameters: [PostgresValue],
+        _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T
+    )
+        throws(PostgresError) -> T
+    {
         var encoded: [(bytes: [UInt8], binary: Bool)?] = []
         for parameter in parameters { encoded.append(try parameter.wire()) }
         // Each value is copied into memory that lives until libpq has sent it.
@@ -323,7 +351,9 @@ public final class PostgresConnection {
             guard let value else { return nil }
             let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(value.bytes.count, 0) + 1)
             value.bytes.withUnsafeBytes { raw in
-                if let base = raw.baseAddress { UnsafeMutableRawPointer(buffer).copyMemory(from: base, byteCount: raw.count) }
+                if let base = raw.baseAddress {
+                    UnsafeMutableRawPointer(buffer).copyMemory(from: base, byteCount: raw.count)
+                }
             }
             buffer[value.bytes.count] = 0
             return buffer
@@ -360,13 +390,18 @@ public final class PostgresConnection {
     private static func connectError(_ native: String, url: PostgresURL) -> PostgresError {
         let lower = native.lowercased()
         if lower.contains("password authentication failed") || lower.contains("no password supplied") {
-            return PostgresError(.authentication, "PostgreSQL at \(url.host):\(url.port) refused user '\(url.user)': check the user and password in the URL",
-                                 sqlState: "28P01", context: url.shown)
+            return PostgresError(
+                .authentication,
+                "PostgreSQL at \(url.host):\(url.port) refused user '\(url.user)': check the user and password in the URL",
+                sqlState: "28P01", context: url.shown)
         }
         if lower.contains("database \"") && lower.contains("does not exist") {
-            return PostgresError(.databaseMissing, "PostgreSQL at \(url.host):\(url.port) has no database '\(url.database)'; create it first (createdb)",
-                                 sqlState: "3D000", context: url.shown)
+            return PostgresError(
+                .databaseMissing,
+                "PostgreSQL at \(url.host):\(url.port) has no database '\(url.database)'; create it first (createdb)",
+                sqlState: "3D000", context: url.shown)
         }
-        return PostgresError(.connection, "cannot connect to PostgreSQL at \(url.host):\(url.port) (\(native))", context: url.shown)
+        return PostgresError(
+            .connection, "cannot connect to PostgreSQL at \(url.host):\(url.port) (\(native))", context: url.shown)
     }
 }

@@ -40,7 +40,9 @@ public struct PostgresResultView {
     public func bytes(_ row: Int, _ column: Int?) -> UnsafeRawBufferPointer? {
         guard let column, !isNull(row, column) else { return nil }
         let length = Int(PQgetlength(result, Int32(row), Int32(column)))
-        guard let start = PQgetvalue(result, Int32(row), Int32(column)) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        guard let start = PQgetvalue(result, Int32(row), Int32(column)) else {
+            return UnsafeRawBufferPointer(start: nil, count: 0)
+        }
         return UnsafeRawBufferPointer(start: UnsafeRawPointer(start), count: length)
     }
 
@@ -62,8 +64,10 @@ public struct PostgresResultView {
             let digit = bytes[index] &- UInt8(ascii: "0")
             guard digit < 10 else { return nil }
             let (times, overflowTimes) = value.multipliedReportingOverflow(by: 10)
-            let (next, overflowNext) = negative ? times.subtractingReportingOverflow(Int64(digit))
-                                                : times.addingReportingOverflow(Int64(digit))
+            let (next, overflowNext) =
+                negative
+                ? times.subtractingReportingOverflow(Int64(digit))
+                : times.addingReportingOverflow(Int64(digit))
             guard !overflowTimes, !overflowNext else { return nil }
             value = next
             index += 1

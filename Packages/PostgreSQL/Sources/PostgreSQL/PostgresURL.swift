@@ -25,17 +25,23 @@ public struct PostgresURL: Sendable, Equatable {
         // The scheme is case-insensitive; libpq reads only the lowercase spelling.
         let text = Self.isPostgres(given) ? given.prefix { $0 != ":" }.lowercased() + given.drop { $0 != ":" } : given
         guard Self.isPostgres(text), let components = URLComponents(string: text) else {
-            throw PostgresError(.usage, "'\(Self.redact(text))' is not a PostgreSQL URL; write postgres://USER[:PASSWORD]@HOST[:PORT]/DB")
+            throw PostgresError(
+                .usage,
+                "'\(Self.redact(text))' is not a PostgreSQL URL; write postgres://USER[:PASSWORD]@HOST[:PORT]/DB")
         }
         guard let host = components.host, !host.isEmpty else {
-            throw PostgresError(.usage, "the PostgreSQL URL '\(Self.redact(text))' names no host; write postgres://USER[:PASSWORD]@HOST[:PORT]/DB")
+            throw PostgresError(
+                .usage,
+                "the PostgreSQL URL '\(Self.redact(text))' names no host; write postgres://USER[:PASSWORD]@HOST[:PORT]/DB"
+            )
         }
         let database = String(components.path.drop(while: { $0 == "/" }))
         guard !database.isEmpty, !database.contains("/") else {
             throw PostgresError(.usage, "the PostgreSQL URL '\(Self.redact(text))' names no database; end it with /DB")
         }
         guard let user = components.user, !user.isEmpty else {
-            throw PostgresError(.usage, "the PostgreSQL URL '\(Self.redact(text))' names no user; write postgres://USER@HOST/DB")
+            throw PostgresError(
+                .usage, "the PostgreSQL URL '\(Self.redact(text))' names no user; write postgres://USER@HOST/DB")
         }
         self.text = text
         self.host = host
@@ -49,7 +55,9 @@ public struct PostgresURL: Sendable, Equatable {
 
     /// `text` with any password between `:` and `@` replaced by `***`.
     public static func redact(_ text: String) -> String {
-        guard let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].lastIndex(of: "@") else { return text }
+        guard let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].lastIndex(of: "@") else {
+            return text
+        }
         let credentials = text[scheme.upperBound..<at]
         guard let colon = credentials.firstIndex(of: ":") else { return text }
         return String(text[..<text.index(after: colon)]) + "***" + String(text[at...])

@@ -26,7 +26,9 @@ public enum PostgresValue: Sendable, Hashable {
             return (Array(text.utf8), false)
         case .integer(let value): return (Array(String(value).utf8), false)
         case .double(let value):
-            guard value.isFinite else { return (Array((value.isNaN ? "NaN" : value > 0 ? "Infinity" : "-Infinity").utf8), false) }
+            guard value.isFinite else {
+                return (Array((value.isNaN ? "NaN" : value > 0 ? "Infinity" : "-Infinity").utf8), false)
+            }
             return (Array("\(value)".utf8), false)
         case .bool(let value): return (Array((value ? "t" : "f").utf8), false)
         case .bytes(let bytes): return (bytes, true)

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Replaces a file so that a reader sees the old file or the whole new one:
@@ -18,8 +18,10 @@ public enum AtomicFile {
     }
 
     /// Replaces `path` with what `produce` writes to the descriptor it is given.
-    public static func replace(_ path: String, mode: mode_t = 0o644,
-                               _ produce: (Int32) throws(OutputError) -> Void) throws(OutputError) {
+    public static func replace(
+        _ path: String, mode: mode_t = 0o644,
+        _ produce: (Int32) throws(OutputError) -> Void
+    ) throws(OutputError) {
         try replace(path, mode: mode, failure: { $0 }, produce)
     }
 
@@ -30,13 +32,16 @@ public enum AtomicFile {
     ///
     /// The new file has `mode`, narrowed by the umask unless `exactMode`, when
     /// it is set exactly (a private file that must be 0600 whatever the umask).
-    public static func replace<Failure: Error>(_ path: String, mode: mode_t = 0o644, exactMode: Bool = false,
-                                               failure: (OutputError) -> Failure,
-                                               _ produce: (Int32) throws(Failure) -> Void) throws(Failure) {
+    public static func replace<Failure: Error>(
+        _ path: String, mode: mode_t = 0o644, exactMode: Bool = false,
+        failure: (OutputError) -> Failure,
+        _ produce: (Int32) throws(Failure) -> Void
+    ) throws(Failure) {
         let target = "'\(path)'"
         let folder = parentFolder(of: path)
         // A short name of its own, so a target name near the length limit still has room.
-        let temporary = folder + "/" + temporaryPrefix + String(UInt32.random(in: .min ... .max), radix: 16) + temporarySuffix
+        let temporary =
+            folder + "/" + temporaryPrefix + String(UInt32.random(in: .min ... .max), radix: 16) + temporarySuffix
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard descriptor >= 0 else { throw failure(OutputError(errno: errno, target: target, action: "create")) }
         var isOpen = true
@@ -46,13 +51,17 @@ public enum AtomicFile {
             if !renamed { unlink(temporary) }
         }
         if exactMode {
-            guard fchmod(descriptor, mode) == 0 else { throw failure(OutputError(errno: errno, target: target, action: "protect")) }
+            guard fchmod(descriptor, mode) == 0 else {
+                throw failure(OutputError(errno: errno, target: target, action: "protect"))
+            }
         }
         try produce(descriptor)
         guard fsync(descriptor) == 0 else { throw failure(OutputError(errno: errno, target: target, action: "flush")) }
         isOpen = false
         guard close(descriptor) == 0 else { throw failure(OutputError(errno: errno, target: target, action: "close")) }
-        guard rename(temporary, path) == 0 else { throw failure(OutputError(errno: errno, target: target, action: "save")) }
+        guard rename(temporary, path) == 0 else {
+            throw failure(OutputError(errno: errno, target: target, action: "save"))
+        }
         renamed = true
         // The new file is already in place and complete, so a folder that
         // cannot be flushed changes nothing a reader sees.

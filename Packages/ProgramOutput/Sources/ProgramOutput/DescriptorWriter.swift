@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // Named apart from the methods that would shadow them.
@@ -20,7 +20,9 @@ public enum DescriptorWriter {
     static let blockedWaitMilliseconds: Int32 = 50
 
     /// Writes all of `bytes` to `descriptor`; `target` names it in the error.
-    public static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, target: String) throws(OutputError) {
+    public static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, target: String)
+        throws(OutputError)
+    {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         var offset = 0
         var transient = 0

@@ -11,12 +11,15 @@ extension Database {
     /// that fails or does not check is removed.
     public func backup(to path: String) throws(SQLiteError) {
         guard !FileManager.default.fileExists(atPath: path) else {
-            throw SQLiteError(.cannotOpen, "'\(path)' already exists; give a new file.", openedPath: path, context: path)
+            throw SQLiteError(
+                .cannotOpen, "'\(path)' already exists; give a new file.", openedPath: path, context: path)
         }
         do throws(SQLiteError) {
             let copy = try Database(path: path)
             guard let backup = sqlite3_backup_init(copy.handle, "main", handle, "main") else {
-                throw SQLiteError.sqlite(sqlite3_errcode(copy.handle), copy.lastNativeMessage, systemErrno: copy.lastSystemErrno, context: path)
+                throw SQLiteError.sqlite(
+                    sqlite3_errcode(copy.handle), copy.lastNativeMessage, systemErrno: copy.lastSystemErrno,
+                    context: path)
             }
             // Locked or busy source: wait and step again (the busy handler of this connection is not used by backup_step).
             var rc = sqlite3_backup_step(backup, -1)
@@ -33,11 +36,15 @@ extension Database {
             }
             let check = try copy.rows("PRAGMA integrity_check").map { $0[0].stringValue ?? "" }
             guard check == ["ok"] else {
-                throw SQLiteError(.corrupt, "The copy at '\(path)' did not check (\(check.prefix(3).joined(separator: "; "))); it was removed.",
-                                  context: path)
+                throw SQLiteError(
+                    .corrupt,
+                    "The copy at '\(path)' did not check (\(check.prefix(3).joined(separator: "; "))); it was removed.",
+                    context: path)
             }
         } catch {
-            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            for suffix in ["", "-wal", "-shm", "-journal"] {
+                try? FileManager.default.removeItem(atPath: path + suffix)
+            }
             throw error
         }
     }

@@ -40,7 +40,8 @@ public final class Database {
             let systemErrno = raw.map { sqlite3_system_errno($0) } ?? 0
             if let raw { sqlite3_close_v2(raw) }
             let cannotOpen = rc & 0xff == SQLITE_CANTOPEN
-            throw SQLiteError.sqlite(rc, native, systemErrno: systemErrno, openedPath: cannotOpen ? path : nil, context: path)
+            throw SQLiteError.sqlite(
+                rc, native, systemErrno: systemErrno, openedPath: cannotOpen ? path : nil, context: path)
         }
         // SQLite falls back to read-only when opening for writing fails for any
         // reason, a failing disk included; writes would then fail later as
@@ -49,9 +50,14 @@ public final class Database {
             let writable = access(path, W_OK) == 0
             sqlite3_close_v2(raw)
             if writable {
-                throw SQLiteError(.notWritable, "The database at '\(path)' could not be opened for writing (the disk refused it); check the disk and try again.", openedPath: path, context: path)
+                throw SQLiteError(
+                    .notWritable,
+                    "The database at '\(path)' could not be opened for writing (the disk refused it); check the disk and try again.",
+                    openedPath: path, context: path)
             }
-            throw SQLiteError(.readOnly, "The database at '\(path)' is read-only; check the permissions of the file and its folder.", openedPath: path, context: path)
+            throw SQLiteError(
+                .readOnly, "The database at '\(path)' is read-only; check the permissions of the file and its folder.",
+                openedPath: path, context: path)
         }
         sqlite3_extended_result_codes(raw, 1)
         self.handle = raw
@@ -101,11 +107,13 @@ public final class Database {
         busyTimeoutNanoseconds = UInt64(max(0, milliseconds)) * 1_000_000
         // The callback captures nothing: it finds this connection through the
         // user data, which stays valid as long as the handle (closed in deinit).
-        sqlite3_busy_handler(handle, { userData, count in
-            guard let userData else { return 0 }
-            let database = Unmanaged<Database>.fromOpaque(userData).takeUnretainedValue()
-            return database.retryAfterBusy(count: count) ? 1 : 0
-        }, Unmanaged.passUnretained(self).toOpaque())
+        sqlite3_busy_handler(
+            handle,
+            { userData, count in
+                guard let userData else { return 0 }
+                let database = Unmanaged<Database>.fromOpaque(userData).takeUnretainedValue()
+                return database.retryAfterBusy(count: count) ? 1 : 0
+            }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     private var busyTimeoutNanoseconds: UInt64 = 0
@@ -177,8 +185,10 @@ public final class Database {
     /// `transaction` for a caller with an error type of its own: its body
     /// throws that type, and a failure to begin or commit is turned into it
     /// by `mapping`. Rolled back on any throw.
-    public func transaction<T, Failure: Error>(mapping: (SQLiteError) -> Failure,
-                                               _ body: () throws(Failure) -> T) throws(Failure) -> T {
+    public func transaction<T, Failure: Error>(
+        mapping: (SQLiteError) -> Failure,
+        _ body: () throws(Failure) -> T
+    ) throws(Failure) -> T {
         do throws(SQLiteError) { try execute("BEGIN IMMEDIATE") } catch { throw mapping(error) }
         let result: T
         do {

@@ -44,7 +44,8 @@ public struct Migrator: Sendable {
         if try db.userVersion() == steps.count, try isLedgerComplete(db) { return }
         for (index, step) in steps.enumerated() {
             try db.transaction { () throws(SQLiteError) in
-                try db.execute("CREATE TABLE IF NOT EXISTS \(ledger) (name TEXT PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL)")
+                try db.execute(
+                    "CREATE TABLE IF NOT EXISTS \(ledger) (name TEXT PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL)")
                 let applied = try appliedNames(db)
                 try refuseNewer(db, applied: applied)
                 guard !applied.contains(step.name) else { return }
@@ -52,15 +53,17 @@ public struct Migrator: Sendable {
                 try db.execute(step.sql)
                 // The time is the database's own, written by SQLite in the RFC 3339 form the
                 // product uses: this package depends on nothing of ours, not even Models.
-                try db.run("INSERT INTO \(ledger) (name, applied_at) VALUES (?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
-                           [.text(step.name)])
+                try db.run(
+                    "INSERT INTO \(ledger) (name, applied_at) VALUES (?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
+                    [.text(step.name)])
                 try db.setUserVersion(index + 1)
             }
         }
     }
 
     private func isLedgerComplete(_ db: Database) throws(SQLiteError) -> Bool {
-        let exists = try db.firstRow("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(ledger)]) != nil
+        let exists =
+            try db.firstRow("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(ledger)]) != nil
         guard exists else { return false }
         // Equal, not a superset: a name this build does not know must reach `refuseNewer`.
         return try appliedNames(db) == Set(steps.map(\.name))
@@ -75,7 +78,9 @@ public struct Migrator: Sendable {
         let unknown = applied.subtracting(steps.map(\.name)).sorted()
         guard version > steps.count || !unknown.isEmpty else { return }
         let what = unknown.first.map { "migration '\($0)'" } ?? "schema version \(version)"
-        throw SQLiteError(.newerSchema, "The database was written by a newer program (\(what); this one knows \(steps.count) steps); nothing was changed.",
-                          context: unknown.first ?? String(version))
+        throw SQLiteError(
+            .newerSchema,
+            "The database was written by a newer program (\(what); this one knows \(steps.count) steps); nothing was changed.",
+            context: unknown.first ?? String(version))
     }
 }

@@ -166,7 +166,8 @@ final class ColumnPositions: Sendable {
                             if entry == 0 { return nil }
                             let start = starts[entry - 1]
                             if starts[entry] - start == utf8.count,
-                               utf8.isEmpty || memcmp(bytes.baseAddress! + start, utf8.baseAddress!, utf8.count) == 0 {
+                                utf8.isEmpty || memcmp(bytes.baseAddress! + start, utf8.baseAddress!, utf8.count) == 0
+                            {
                                 return entry - 1
                             }
                             slot = (slot + 1) & mask

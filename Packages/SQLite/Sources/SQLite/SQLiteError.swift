@@ -57,8 +57,10 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     public let context: String?
 
     /// Makes an error from its parts.
-    public init(_ code: Code, _ message: String, native: String = "", systemErrno: Int32 = 0,
-                openedPath: String? = nil, context: String? = nil) {
+    public init(
+        _ code: Code, _ message: String, native: String = "", systemErrno: Int32 = 0,
+        openedPath: String? = nil, context: String? = nil
+    ) {
         self.code = code
         self.message = message
         self.native = native
@@ -89,30 +91,44 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// system's error behind an I/O failure: SQLite reports a full disk met
     /// while growing its shared-memory index or journal as an I/O error, not
     /// as SQLITE_FULL.
-    static func sqlite(_ resultCode: Int32, _ native: String, systemErrno: Int32 = 0, openedPath: String? = nil,
-                       context: String?) -> SQLiteError {
+    static func sqlite(
+        _ resultCode: Int32, _ native: String, systemErrno: Int32 = 0, openedPath: String? = nil,
+        context: String?
+    ) -> SQLiteError {
         let primary = resultCode & 0xff
         func make(_ code: Code, _ message: String) -> SQLiteError {
-            SQLiteError(code, message, native: native, systemErrno: systemErrno, openedPath: openedPath, context: context)
+            SQLiteError(
+                code, message, native: native, systemErrno: systemErrno, openedPath: openedPath, context: context)
         }
-        if primary == SQLITE_FULL || ((primary == SQLITE_IOERR || primary == SQLITE_CANTOPEN) && isDiskFull(errno: systemErrno)) {
+        if primary == SQLITE_FULL
+            || ((primary == SQLITE_IOERR || primary == SQLITE_CANTOPEN) && isDiskFull(errno: systemErrno))
+        {
             return make(.diskFull, "The disk is full; free some space and try again.")
         }
         switch primary {
         case SQLITE_NOTADB, SQLITE_CORRUPT:
             return make(.corrupt, "The database is damaged or is not a SQLite database (\(native)).")
         case SQLITE_CANTOPEN where isDeviceFailure(errno: systemErrno):
-            return make(.cannotOpen, "The database cannot be opened (\(native): \(cause(systemErrno))); check the disk and try again.")
+            return make(
+                .cannotOpen,
+                "The database cannot be opened (\(native): \(cause(systemErrno))); check the disk and try again.")
         case SQLITE_CANTOPEN:
-            return make(.cannotOpen, "The database cannot be opened (\(native)); check that its folder exists and that you may write to it.")
+            return make(
+                .cannotOpen,
+                "The database cannot be opened (\(native)); check that its folder exists and that you may write to it.")
         case SQLITE_PERM, SQLITE_READONLY, SQLITE_AUTH:
-            return make(.readOnly, "The database cannot be written (\(native)); check the permissions of the file and its folder.")
+            return make(
+                .readOnly,
+                "The database cannot be written (\(native)); check the permissions of the file and its folder.")
         case SQLITE_BUSY, SQLITE_LOCKED:
             return make(.busy, "The database stayed busy in another connection for too long; try again.")
         case SQLITE_CONSTRAINT:
             return make(.constraint, "The change breaks a rule of the database (\(native)); nothing was saved.")
         case SQLITE_IOERR where systemErrno != 0:
-            return make(.io, "The database could not be read or written (\(native): \(cause(systemErrno))); check the disk and try again.")
+            return make(
+                .io,
+                "The database could not be read or written (\(native): \(cause(systemErrno))); check the disk and try again."
+            )
         case SQLITE_IOERR:
             return make(.io, "The database could not be read or written (\(native)); check the disk and try again.")
         default:

@@ -27,7 +27,8 @@ public final class Statement {
         }
         guard rc == SQLITE_OK, let raw else {
             if let raw { sqlite3_finalize(raw) }
-            throw SQLiteError.sqlite(rc, database.lastNativeMessage, systemErrno: database.lastSystemErrno, context: sql)
+            throw SQLiteError.sqlite(
+                rc, database.lastNativeMessage, systemErrno: database.lastSystemErrno, context: sql)
         }
         if !rest.allSatisfy({ $0.isWhitespace || $0 == ";" }) {
             sqlite3_finalize(raw)
@@ -91,19 +92,22 @@ public final class Statement {
         /// The column's text, or nil for NULL.
         public func text(_ index: Int32) -> String? {
             guard sqlite3_column_type(statement.handle, index) != SQLITE_NULL,
-                  let text = sqlite3_column_text(statement.handle, index) else { return nil }
+                let text = sqlite3_column_text(statement.handle, index)
+            else { return nil }
             let length = Int(sqlite3_column_bytes(statement.handle, index))
             return String(decoding: UnsafeBufferPointer(start: text, count: length), as: UTF8.self)
         }
 
         /// The column as a number, or nil for NULL.
         public func double(_ index: Int32) -> Double? {
-            sqlite3_column_type(statement.handle, index) == SQLITE_NULL ? nil : sqlite3_column_double(statement.handle, index)
+            sqlite3_column_type(statement.handle, index) == SQLITE_NULL
+                ? nil : sqlite3_column_double(statement.handle, index)
         }
 
         /// The column as an integer, or nil for NULL.
         public func integer(_ index: Int32) -> Int64? {
-            sqlite3_column_type(statement.handle, index) == SQLITE_NULL ? nil : sqlite3_column_int64(statement.handle, index)
+            sqlite3_column_type(statement.handle, index) == SQLITE_NULL
+                ? nil : sqlite3_column_int64(statement.handle, index)
         }
     }
 
@@ -112,7 +116,9 @@ public final class Statement {
         sqlite3_clear_bindings(handle)
         let expected = Int(sqlite3_bind_parameter_count(handle))
         guard expected == values.count else {
-            throw SQLiteError(.misuse, "Internal error: the statement takes \(expected) values, \(values.count) were given.", context: sql)
+            throw SQLiteError(
+                .misuse, "Internal error: the statement takes \(expected) values, \(values.count) were given.",
+                context: sql)
         }
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
@@ -141,7 +147,8 @@ public final class Statement {
                 }
             }
             guard rc == SQLITE_OK else {
-                throw SQLiteError.sqlite(rc, database.lastNativeMessage, systemErrno: database.lastSystemErrno, context: sql)
+                throw SQLiteError.sqlite(
+                    rc, database.lastNativeMessage, systemErrno: database.lastSystemErrno, context: sql)
             }
         }
     }
@@ -152,7 +159,9 @@ public final class Statement {
         switch rc {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        default: throw SQLiteError.sqlite(rc, database.lastNativeMessage, systemErrno: database.lastSystemErrno, context: sql)
+        default:
+            throw SQLiteError.sqlite(
+                rc, database.lastNativeMessage, systemErrno: database.lastSystemErrno, context: sql)
         }
     }
 

@@ -14,8 +14,10 @@ public enum Scorer {
     /// Scores `answers` against `schema`, asking `judge` (the field-type
     /// registry's scorer at the composition root) how each field did.
     /// Fields in `hidden` (hidden by a form-logic condition) do not count.
-    public static func score(schema: FormSchema, answers: Answers, hidden: Set<FieldID> = [],
-                             judge: (FieldDefinition, JSONValue?) -> FieldScore) -> ScoreReport {
+    public static func score(
+        schema: FormSchema, answers: Answers, hidden: Set<FieldID> = [],
+        judge: (FieldDefinition, JSONValue?) -> FieldScore
+    ) -> ScoreReport {
         var earned = 0.0
         var possible = 0.0
         var criticalFailures: [FieldID] = []
@@ -24,9 +26,10 @@ public enum Scorer {
             let isHidden = hidden.contains(field.id)
             let outcome = judge(field, isHidden ? nil : answers[field.id])
             let weight = field.effectiveWeight
-            var contribution = FieldContribution(fieldID: field.id, label: field.label, type: field.type,
-                                                 weight: weight, critical: field.critical, outcome: outcome,
-                                                 earned: 0, possible: 0, hidden: isHidden)
+            var contribution = FieldContribution(
+                fieldID: field.id, label: field.label, type: field.type,
+                weight: weight, critical: field.critical, outcome: outcome,
+                earned: 0, possible: 0, hidden: isHidden)
             if !isHidden, case .scored(let fraction, let passed) = outcome {
                 let clamped = min(max(fraction, 0), 1)
                 contribution.earned = weight * clamped
@@ -37,7 +40,8 @@ public enum Scorer {
             }
             contributions.append(contribution)
         }
-        return ScoreReport(ratio: possible > 0 ? earned / possible : nil, earned: earned, possible: possible,
-                           criticalFailures: criticalFailures, fields: contributions)
+        return ScoreReport(
+            ratio: possible > 0 ? earned / possible : nil, earned: earned, possible: possible,
+            criticalFailures: criticalFailures, fields: contributions)
     }
 }

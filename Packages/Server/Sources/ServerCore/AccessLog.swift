@@ -21,9 +21,12 @@ struct AccessEntry: Sendable {
 
     /// The fields after `time`, `level` and `kind`.
     var fields: [(String, LogValue)] {
-        [("request_id", .string(requestID)), ("method", .string(String(method.prefix(16)))), ("route", .string(route)),
-         ("status", .integer(status)), ("duration_ms", .milliseconds(seconds * 1000)),
-         ("user_id", userID.map { .string($0) } ?? .null), ("client", client.isEmpty ? .null : .string(client))]
+        [
+            ("request_id", .string(requestID)), ("method", .string(String(method.prefix(16)))),
+            ("route", .string(route)),
+            ("status", .integer(status)), ("duration_ms", .milliseconds(seconds * 1000)),
+            ("user_id", userID.map { .string($0) } ?? .null), ("client", client.isEmpty ? .null : .string(client)),
+        ]
     }
 }
 

@@ -45,9 +45,12 @@ struct AnswerJudge: Sendable {
         guard case .object(var members) = next else { return next }
         for field in schema.fields {
             let type = registry.resolve(field)
-            guard type.vouchesForReport, let answer = members[field.id.rawValue], let before = previous[field.id.rawValue],
-                  let sealed = type.vouchedFingerprint(before), type.vouchedFingerprint(answer) == sealed else { continue }
-            members[field.id.rawValue] = type.coveredRevision(before) != nil ? before : type.covering(answer, revision: revision)
+            guard type.vouchesForReport, let answer = members[field.id.rawValue],
+                let before = previous[field.id.rawValue],
+                let sealed = type.vouchedFingerprint(before), type.vouchedFingerprint(answer) == sealed
+            else { continue }
+            members[field.id.rawValue] =
+                type.coveredRevision(before) != nil ? before : type.covering(answer, revision: revision)
         }
         return .object(members)
     }

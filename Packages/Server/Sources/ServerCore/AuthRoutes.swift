@@ -34,8 +34,9 @@ extension ServerApp {
         let now = Date()
         let address = ClientAddress.of(request, trustedProxies: config.trustedProxies)
         if let wait = loginThrottle.begin(address: address, username: username, now: now) {
-            throw ServerError.tooManyRequests("too many failed sign-ins for '\(username)' from this address; wait \(wait) seconds",
-                                              retryAfter: wait)
+            throw ServerError.tooManyRequests(
+                "too many failed sign-ins for '\(username)' from this address; wait \(wait) seconds",
+                retryAfter: wait)
         }
         // A busy server (503) leaves the attempt uncounted; only a wrong password counts.
         var outcome = LoginThrottle.Outcome.notChecked
@@ -45,8 +46,9 @@ extension ServerApp {
             (try session.user(username: username), try shared.refusal(in: session, now: now))
         }
         if let wait {
-            throw ServerError.tooManyRequests("too many failed sign-ins for '\(username)' from this address; wait \(wait) seconds",
-                                              retryAfter: wait)
+            throw ServerError.tooManyRequests(
+                "too many failed sign-ins for '\(username)' from this address; wait \(wait) seconds",
+                retryAfter: wait)
         }
         let matches = try passwordGate.run { PasswordHasher.verify(password, against: user?.passwordHash ?? decoyHash) }
         guard let user, matches else {
@@ -67,9 +69,10 @@ extension ServerApp {
         let now = Date()
         let next = newRefreshToken()
         let rotated = try store.write {
-            try $0.rotateRefreshToken(presentedHash: Digest.sha256Hex(Data(body.refreshToken.utf8)), nextHash: next.hash, now: now,
-                                      idleLifetime: TimeInterval(config.refreshIdleLifetime),
-                                      maximumAge: TimeInterval(config.refreshMaximumAge))
+            try $0.rotateRefreshToken(
+                presentedHash: Digest.sha256Hex(Data(body.refreshToken.utf8)), nextHash: next.hash, now: now,
+                idleLifetime: TimeInterval(config.refreshIdleLifetime),
+                maximumAge: TimeInterval(config.refreshMaximumAge))
         }
         guard let (user, sessionID) = rotated else {
             throw ServerError.authRequired("the refresh token is spent, expired, revoked or unknown; sign in again")
@@ -135,10 +138,12 @@ extension ServerApp {
     static let longestPassword = 4096
 
     private func grant(for user: StoredUser, sessionID: String, refreshToken: String, now: Date) -> TokenGrant {
-        let claims = AccessClaims(sub: user.id, sid: sessionID, role: user.role.rawValue,
-                                  exp: Int64(now.timeIntervalSince1970) + Int64(config.accessTokenLifetime))
-        return TokenGrant(accessToken: signer.sign(claims), refreshToken: refreshToken,
-                          expiresIn: config.accessTokenLifetime, user: user.wire)
+        let claims = AccessClaims(
+            sub: user.id, sid: sessionID, role: user.role.rawValue,
+            exp: Int64(now.timeIntervalSince1970) + Int64(config.accessTokenLifetime))
+        return TokenGrant(
+            accessToken: signer.sign(claims), refreshToken: refreshToken,
+            expiresIn: config.accessTokenLifetime, user: user.wire)
     }
 
     /// 32 random bytes as hex; only their SHA-256 is stored.

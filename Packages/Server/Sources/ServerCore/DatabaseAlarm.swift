@@ -19,7 +19,8 @@ final class DatabaseAlarm: Sendable {
     func refused(_ cause: String, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> String? {
         guard let unsaid = alarm.occurred(now: now) else { return nil }
         let more = unsaid > 0 ? " (\(unsaid) more requests answered 503 since the last line like this)" : ""
-        return "the database cannot be reached: \(cause); requests that need it are answered 503 UNAVAILABLE with Retry-After, and the server connects again by itself\(more)"
+        return
+            "the database cannot be reached: \(cause); requests that need it are answered 503 UNAVAILABLE with Retry-After, and the server connects again by itself\(more)"
     }
 
     /// For an error with a database `cause`: counts it and writes the line when one is due.

@@ -19,8 +19,9 @@ enum Digest {
         var length: UInt32 = 0
         let ok = key.withUnsafeBytes { k in
             message.withUnsafeBytes { m in
-                HMAC(EVP_sha256(), k.baseAddress, Int32(k.count), m.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                     m.count, &out, &length) != nil
+                HMAC(
+                    EVP_sha256(), k.baseAddress, Int32(k.count), m.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                    m.count, &out, &length) != nil
             }
         }
         return ok ? Array(out.prefix(Int(length))) : []
@@ -29,7 +30,9 @@ enum Digest {
     /// Compares two byte strings in time that does not depend on where they differ.
     static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count, !a.isEmpty else { return false }
-        return a.withUnsafeBytes { x in b.withUnsafeBytes { y in CRYPTO_memcmp(x.baseAddress, y.baseAddress, a.count) == 0 } }
+        return a.withUnsafeBytes { x in
+            b.withUnsafeBytes { y in CRYPTO_memcmp(x.baseAddress, y.baseAddress, a.count) == 0 }
+        }
     }
 }
 
@@ -47,7 +50,8 @@ public enum Hex {
 
     /// True for a 64-character lowercase or uppercase hex string (a SHA-256).
     public static func isSHA256(_ text: String) -> Bool {
-        text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) || (65...70).contains($0) }
+        text.utf8.count == 64
+            && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) || (65...70).contains($0) }
     }
 }
 

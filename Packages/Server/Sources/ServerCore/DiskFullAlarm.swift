@@ -19,7 +19,8 @@ final class DiskFullAlarm: Sendable {
     func refused(now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> String? {
         guard let unsaid = alarm.occurred(now: now) else { return nil }
         let more = unsaid > 0 ? " (\(unsaid) more writes refused since the last line like this)" : ""
-        return "the server's disk is full: uploads and syncs are refused 507 STORAGE_FULL until space is freed on the disk of the database and the upload folder; reads go on, nothing accepted was lost, nothing needs a restart\(more)"
+        return
+            "the server's disk is full: uploads and syncs are refused 507 STORAGE_FULL until space is freed on the disk of the database and the upload folder; reads go on, nothing accepted was lost, nothing needs a restart\(more)"
     }
 
     /// For a `STORAGE_FULL` error: counts it, writes the line when one is due, and

@@ -21,7 +21,8 @@ enum DuplicateKeys {
             case UInt8(ascii: "{"): stack.append(Frame(isObject: true))
             case UInt8(ascii: "["): stack.append(Frame(isObject: false))
             case UInt8(ascii: "}"), UInt8(ascii: "]"): if !stack.isEmpty { stack.removeLast() }
-            case UInt8(ascii: ","): if !stack.isEmpty, stack[stack.count - 1].isObject { stack[stack.count - 1].expectKey = true }
+            case UInt8(ascii: ","):
+                if !stack.isEmpty, stack[stack.count - 1].isObject { stack[stack.count - 1].expectKey = true }
             case UInt8(ascii: ":"): if !stack.isEmpty { stack[stack.count - 1].expectKey = false }
             case UInt8(ascii: "\""):
                 guard let (text, end) = string(in: bytes, from: i + 1) else { return nil }

@@ -16,7 +16,8 @@ enum FilePermissions {
             let path = databasePath + suffix
             if FileManager.default.fileExists(atPath: path) { chmod(path, 0o600) }
         }
-        for folder in [photoDirectory, photoDirectory + "/incoming"] where FileManager.default.fileExists(atPath: folder) {
+        for folder in [photoDirectory, photoDirectory + "/incoming"]
+        where FileManager.default.fileExists(atPath: folder) {
             chmod(folder, 0o700)
         }
     }
@@ -30,7 +31,8 @@ enum FilePermissions {
         for name in names where name.hasPrefix("upload-") {
             let path = folder + "/" + name
             guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
-                  modified < cutoff else { continue }
+                modified < cutoff
+            else { continue }
             if unlink(path) == 0 { removed += 1 }
         }
         return removed

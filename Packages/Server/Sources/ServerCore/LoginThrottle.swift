@@ -48,7 +48,10 @@ final class LoginThrottle: @unchecked Sendable {
     /// Reserves an attempt: nil when the password may be checked (then call
     /// `finish`), else the seconds to wait.
     func begin(address: String, username: String, now: Date) -> Int? {
-        let keys = [(Key(address: address, username: username), Self.perUser), (Key(address: address, username: nil), Self.perAddress)]
+        let keys = [
+            (Key(address: address, username: username), Self.perUser),
+            (Key(address: address, username: nil), Self.perAddress),
+        ]
         let deadline = Date().addingTimeInterval(longestWait)
         condition.lock()
         defer { condition.unlock() }

@@ -79,7 +79,9 @@ final class ServerMetrics: Sendable {
     }
 
     /// Counts one webhook attempt by what it left.
-    func webhookAttempted(_ outcome: WebhookDeliveryState) { state.withLock { $0.webhookAttempts[outcome, default: 0] += 1 } }
+    func webhookAttempted(_ outcome: WebhookDeliveryState) {
+        state.withLock { $0.webhookAttempts[outcome, default: 0] += 1 }
+    }
 
     /// Counts a request refused by a quota.
     func quotaRefused() { state.withLock { $0.quotaRefusals += 1 } }

@@ -27,51 +27,75 @@ enum MetricsExposition {
 
         family("jqc_server_requests_total", "counter", "Requests answered, by route pattern, method and status.")
         for (key, count) in counted.requests.sorted(by: { $0.key < $1.key }) {
-            sample("jqc_server_requests_total", [("route", key.route), ("method", key.method), ("status", String(key.status))],
-                   String(count))
+            sample(
+                "jqc_server_requests_total",
+                [("route", key.route), ("method", key.method), ("status", String(key.status))],
+                String(count))
         }
 
-        family("jqc_server_request_duration_seconds", "histogram", "Time from a complete request to its answer, by route pattern.")
+        family(
+            "jqc_server_request_duration_seconds", "histogram",
+            "Time from a complete request to its answer, by route pattern.")
         for (route, histogram) in counted.durations.sorted(by: { $0.key < $1.key }) {
             for (bound, count) in zip(ServerMetrics.buckets, histogram.counts) {
-                sample("jqc_server_request_duration_seconds_bucket", [("route", route), ("le", number(bound))], String(count))
+                sample(
+                    "jqc_server_request_duration_seconds_bucket", [("route", route), ("le", number(bound))],
+                    String(count))
             }
-            sample("jqc_server_request_duration_seconds_bucket", [("route", route), ("le", "+Inf")], String(histogram.count))
+            sample(
+                "jqc_server_request_duration_seconds_bucket", [("route", route), ("le", "+Inf")],
+                String(histogram.count))
             sample("jqc_server_request_duration_seconds_sum", [("route", route)], number(histogram.sum))
             sample("jqc_server_request_duration_seconds_count", [("route", route)], String(histogram.count))
         }
 
         family("jqc_server_sync_reports_total", "counter", "Reports answered by POST /reports/sync, by result.")
         for status in [SyncStatus.accepted, .conflict, .rejected] {
-            sample("jqc_server_sync_reports_total", [("status", status.rawValue)], String(counted.syncResults[status] ?? 0))
+            sample(
+                "jqc_server_sync_reports_total", [("status", status.rawValue)], String(counted.syncResults[status] ?? 0)
+            )
         }
 
-        family("jqc_server_photos_stored_total", "counter", "Photos stored for the first time (repeated uploads not counted).")
+        family(
+            "jqc_server_photos_stored_total", "counter",
+            "Photos stored for the first time (repeated uploads not counted).")
         sample("jqc_server_photos_stored_total", [], String(counted.photosStored))
 
-        family("jqc_server_webhook_attempts_total", "counter",
-               "Webhook deliveries attempted by this instance, by what the attempt left: delivered, retry (tried again later) or failed.")
-        for (state, label) in [(WebhookDeliveryState.delivered, "delivered"), (.pending, "retry"), (.failed, "failed")] {
-            sample("jqc_server_webhook_attempts_total", [("outcome", label)], String(counted.webhookAttempts[state] ?? 0))
+        family(
+            "jqc_server_webhook_attempts_total", "counter",
+            "Webhook deliveries attempted by this instance, by what the attempt left: delivered, retry (tried again later) or failed."
+        )
+        for (state, label) in [(WebhookDeliveryState.delivered, "delivered"), (.pending, "retry"), (.failed, "failed")]
+        {
+            sample(
+                "jqc_server_webhook_attempts_total", [("outcome", label)], String(counted.webhookAttempts[state] ?? 0))
         }
 
-        family("jqc_server_quota_refusals_total", "counter", "Requests refused (429 QUOTA_EXCEEDED) because a user's stored bytes, revisions of the day or a report's photos were at their quota.")
+        family(
+            "jqc_server_quota_refusals_total", "counter",
+            "Requests refused (429 QUOTA_EXCEEDED) because a user's stored bytes, revisions of the day or a report's photos were at their quota."
+        )
         sample("jqc_server_quota_refusals_total", [], String(counted.quotaRefusals))
 
-        family("jqc_server_storage_full_refusals_total", "counter",
-               "Requests refused (507 STORAGE_FULL) because the disk of the server's database or upload folder was full.")
+        family(
+            "jqc_server_storage_full_refusals_total", "counter",
+            "Requests refused (507 STORAGE_FULL) because the disk of the server's database or upload folder was full.")
         sample("jqc_server_storage_full_refusals_total", [], String(counted.storageFullRefusals))
 
         family("jqc_server_db_connections", "gauge", "Database connections open (a SQLite server holds one).")
         sample("jqc_server_db_connections", [], String(gauges.connections.open))
 
-        family("jqc_server_db_connections_in_use", "gauge", "Database connections a request holds now (PostgreSQL pool; SQLite reports 0).")
+        family(
+            "jqc_server_db_connections_in_use", "gauge",
+            "Database connections a request holds now (PostgreSQL pool; SQLite reports 0).")
         sample("jqc_server_db_connections_in_use", [], String(gauges.connections.inUse))
 
         family("jqc_server_workers_busy", "gauge", "Requests a worker thread is handling now.")
         sample("jqc_server_workers_busy", [], String(max(0, counted.busy)))
 
-        family("jqc_server_log_lines_dropped_total", "counter", "Log lines that could not be written (a full disk, a closed stderr).")
+        family(
+            "jqc_server_log_lines_dropped_total", "counter",
+            "Log lines that could not be written (a full disk, a closed stderr).")
         sample("jqc_server_log_lines_dropped_total", [], String(gauges.droppedLogLines))
         return out
     }

@@ -21,10 +21,11 @@ final class MetricsServer: Sendable {
         limits.workers = 2
         limits.waitingRequests = 16
         limits.bodySeconds = 30
-        server = HTTPServer(uploadDirectory: FileManager.default.temporaryDirectory.path, limits: limits, log: log,
-                            screen: { _ in (.none, nil) },
-                            overloaded: { _ in MetricsServer.plain(503, "busy; retry shortly\n") },
-                            handler: { request in MetricsServer.answer(request, text) })
+        server = HTTPServer(
+            uploadDirectory: FileManager.default.temporaryDirectory.path, limits: limits, log: log,
+            screen: { _ in (.none, nil) },
+            overloaded: { _ in MetricsServer.plain(503, "busy; retry shortly\n") },
+            handler: { request in MetricsServer.answer(request, text) })
     }
 
     /// Binds `host:port` and starts answering.
@@ -42,13 +43,18 @@ final class MetricsServer: Sendable {
             response.headers.append((name: "Allow", value: "GET, HEAD"))
             return response
         }
-        return ServerResponse(status: 200, headers: [(name: "Content-Type", value: MetricsExposition.contentType),
-                                                     (name: "Cache-Control", value: "no-store")],
-                              content: .data(Data(text().utf8)))
+        return ServerResponse(
+            status: 200,
+            headers: [
+                (name: "Content-Type", value: MetricsExposition.contentType),
+                (name: "Cache-Control", value: "no-store"),
+            ],
+            content: .data(Data(text().utf8)))
     }
 
     private static func plain(_ status: Int, _ text: String) -> ServerResponse {
-        ServerResponse(status: status, headers: [(name: "Content-Type", value: "text/plain; charset=utf-8")],
-                       content: .data(Data(text.utf8)))
+        ServerResponse(
+            status: status, headers: [(name: "Content-Type", value: "text/plain; charset=utf-8")],
+            content: .data(Data(text.utf8)))
     }
 }

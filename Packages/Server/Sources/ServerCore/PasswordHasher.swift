@@ -11,8 +11,9 @@ enum PasswordHasher {
     static func hash(_ password: String) -> String? {
         var out = [CChar](repeating: 0, count: Int(crypto_pwhash_STRBYTES))
         let chars = Array(password.utf8CString)
-        let result = crypto_pwhash_str(&out, chars, UInt64(chars.count - 1),
-                                       UInt64(crypto_pwhash_OPSLIMIT_INTERACTIVE), Int(crypto_pwhash_MEMLIMIT_INTERACTIVE))
+        let result = crypto_pwhash_str(
+            &out, chars, UInt64(chars.count - 1),
+            UInt64(crypto_pwhash_OPSLIMIT_INTERACTIVE), Int(crypto_pwhash_MEMLIMIT_INTERACTIVE))
         guard result == 0 else { return nil }
         return String(decoding: out.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }

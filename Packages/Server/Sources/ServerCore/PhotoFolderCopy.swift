@@ -9,19 +9,25 @@ enum PhotoFolderCopy {
     static func copy(from source: String, to target: String) throws(ServerError) -> Int {
         let files = FileManager.default
         do {
-            try files.createDirectory(atPath: target, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try files.createDirectory(
+                atPath: target, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw ServerError.internal("cannot create the photo folder '\(target)'")
         }
         guard files.fileExists(atPath: source) else { return 0 }
         var count = 0
-        let shards = ((try? files.contentsOfDirectory(atPath: source)) ?? []).filter { $0.count == 2 && Hex.isSHA256(String(repeating: $0, count: 32)) }.sorted()
+        let shards = ((try? files.contentsOfDirectory(atPath: source)) ?? []).filter {
+            $0.count == 2 && Hex.isSHA256(String(repeating: $0, count: 32))
+        }.sorted()
         for shard in shards {
-            let names = ((try? files.contentsOfDirectory(atPath: source + "/" + shard)) ?? []).filter { Hex.isSHA256($0) }
+            let names = ((try? files.contentsOfDirectory(atPath: source + "/" + shard)) ?? []).filter {
+                Hex.isSHA256($0)
+            }
             guard !names.isEmpty else { continue }
             let folder = target + "/" + shard
             do {
-                try files.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                try files.createDirectory(
+                    atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
                 throw ServerError.internal("cannot create the photo folder '\(folder)'")
             }
@@ -33,7 +39,8 @@ enum PhotoFolderCopy {
                     do {
                         try files.copyItem(atPath: from, toPath: to)
                     } catch {
-                        throw ServerError.internal("cannot copy the photo '\(from)' to '\(to)': \(error.localizedDescription)")
+                        throw ServerError.internal(
+                            "cannot copy the photo '\(from)' to '\(to)': \(error.localizedDescription)")
                     }
                 }
                 count += 1

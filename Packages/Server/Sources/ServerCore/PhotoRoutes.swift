@@ -12,15 +12,21 @@ extension ServerApp {
         guard case .multipart(let body) = input.request.body else {
             throw ServerError.badRequest("the photo must be sent as multipart/form-data")
         }
-        guard let localText = body.fields["local_id"], let localID = UUID(uuidString: localText.trimmingCharacters(in: .whitespaces)) else {
+        guard let localText = body.fields["local_id"],
+            let localID = UUID(uuidString: localText.trimmingCharacters(in: .whitespaces))
+        else {
             throw ServerError.badRequest("the part 'local_id' must be a UUID")
         }
-        guard let claimed = body.fields["sha256"]?.trimmingCharacters(in: .whitespacesAndNewlines), Hex.isSHA256(claimed) else {
+        guard let claimed = body.fields["sha256"]?.trimmingCharacters(in: .whitespacesAndNewlines),
+            Hex.isSHA256(claimed)
+        else {
             throw ServerError.badRequest("the part 'sha256' must be the 64 hex digits of the file's SHA-256")
         }
         var issueLocalID: UUID?
         if let text = body.fields["issue_local_id"], !text.isEmpty {
-            guard let id = UUID(uuidString: text) else { throw ServerError.badRequest("the part 'issue_local_id' must be a UUID") }
+            guard let id = UUID(uuidString: text) else {
+                throw ServerError.badRequest("the part 'issue_local_id' must be a UUID")
+            }
             issueLocalID = id
         }
         let fieldID = body.fields["field_id"].flatMap { $0.isEmpty ? nil : $0 }
@@ -38,17 +44,22 @@ extension ServerApp {
         }
         guard let file = body.file else { throw ServerError.badRequest("the part 'file' is missing") }
         guard file.sha256 == claimed.lowercased() else {
-            throw ServerError.unprocessable(code: .photoHashMismatch,
-                                            "the file's SHA-256 is \(file.sha256), not the \(claimed) sent; upload it again")
+            throw ServerError.unprocessable(
+                code: .photoHashMismatch,
+                "the file's SHA-256 is \(file.sha256), not the \(claimed) sent; upload it again")
         }
         // The quotas before anything is stored: photos of this report, and the caller's bytes.
         let (held, used) = try store.read { session in
-            (try session.photos(serverID: serverID).count, try session.usage(userID: caller.user.id, day: Quotas.day(Date())).bytes)
+            (
+                try session.photos(serverID: serverID).count,
+                try session.usage(userID: caller.user.id, day: Quotas.day(Date())).bytes
+            )
         }
         try config.quotas.checkPhoto(serverID, held: held, used: used, adding: file.byteSize)
         try photos.keep(descriptor: file.descriptor, sha256: file.sha256, byteSize: file.byteSize)
-        let photo = StoredPhoto(localID: localID, serverID: serverID, fieldID: fieldID, issueLocalID: issueLocalID,
-                                sha256: file.sha256, byteSize: file.byteSize)
+        let photo = StoredPhoto(
+            localID: localID, serverID: serverID, fieldID: fieldID, issueLocalID: issueLocalID,
+            sha256: file.sha256, byteSize: file.byteSize)
         let stored = try store.write { session -> (StoredPhoto, Bool) in
             // Two uploads of the same photo may race; the second answers as a repeat.
             if let raced = try session.photo(localID: localID) { return (raced, false) }
@@ -70,14 +81,18 @@ extension ServerApp {
             _ = try reportVisible(serverID, to: caller, in: session)
             return try session.photo(localID: localID)
         }
-        guard let photo, photo.serverID == serverID, let descriptor = try photos.open(sha256: photo.sha256, byteSize: photo.byteSize) else {
+        guard let photo, photo.serverID == serverID,
+            let descriptor = try photos.open(sha256: photo.sha256, byteSize: photo.byteSize)
+        else {
             throw ServerError.notFound("no photo '\(text)' on report '\(serverID)'")
         }
         return .file(descriptor: descriptor, byteSize: photo.byteSize, contentType: "image/jpeg")
     }
 
     /// The report a photo goes to: it must exist and be the caller's own (supervisors: any).
-    private func photoTarget(_ serverID: String, caller: Caller, in session: any StorageSession) throws(ServerError) -> StoredReport {
+    private func photoTarget(_ serverID: String, caller: Caller, in session: any StorageSession) throws(ServerError)
+        -> StoredReport
+    {
         try reportVisible(serverID, to: caller, in: session)
     }
 }

@@ -15,8 +15,9 @@ public struct PhotoVault: PhotoStore {
     public init(directory: String) throws(ServerError) {
         self.directory = directory
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         } catch {
             throw ServerError.internal("cannot create the photo folder '\(directory)'")
         }
@@ -46,7 +47,8 @@ public struct PhotoVault: PhotoStore {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            throw ServerError.disk("cannot store the photo: cannot create its folder", errno: Self.systemErrno(of: error))
+            throw ServerError.disk(
+                "cannot store the photo: cannot create its folder", errno: Self.systemErrno(of: error))
         }
         if FileManager.default.fileExists(atPath: target) { return }
         var status = stat()
@@ -55,7 +57,8 @@ public struct PhotoVault: PhotoStore {
         }
         guard fsync(descriptor) == 0 else { throw Self.failure("flush", errno) }
         // The open file itself, by its descriptor: linkat through /proc follows to that inode, not to a name.
-        if linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, target, AT_SYMLINK_FOLLOW) == 0 || errno == EEXIST {
+        if linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, target, AT_SYMLINK_FOLLOW) == 0 || errno == EEXIST
+        {
             try Self.flush(folder)
             return
         }
@@ -68,7 +71,8 @@ public struct PhotoVault: PhotoStore {
     /// Writes the bytes readable through `descriptor` to `target`, atomically, flushed.
     private static func copy(_ descriptor: Int32, to target: String) throws(ServerError) {
         do throws(OutputError) {
-            try AtomicFile.replace(target, mode: 0o600, exactMode: true, failure: { $0 }) { (output: Int32) throws(OutputError) in
+            try AtomicFile.replace(target, mode: 0o600, exactMode: true, failure: { $0 }) {
+                (output: Int32) throws(OutputError) in
                 var buffer = [UInt8](repeating: 0, count: 64 * 1024)
                 var offset: off_t = 0
                 while true {

@@ -12,21 +12,30 @@ public enum PrivateFolder {
         var status = stat()
         if lstat(path, &status) != 0 {
             do {
-                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
+                try FileManager.default.createDirectory(
+                    atPath: path, withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700])
             } catch {
-                throw ServerError.internal("cannot create the upload folder '\(path)'; give \(option) a folder this user may create")
+                throw ServerError.internal(
+                    "cannot create the upload folder '\(path)'; give \(option) a folder this user may create")
             }
-            guard lstat(path, &status) == 0 else { throw ServerError.internal("cannot read the upload folder '\(path)'") }
+            guard lstat(path, &status) == 0 else {
+                throw ServerError.internal("cannot read the upload folder '\(path)'")
+            }
         }
         if (status.st_mode & S_IFMT) == S_IFLNK {
-            throw ServerError.internal("the upload folder '\(path)' is a symbolic link; give \(option) a real folder that only this user can write in")
+            throw ServerError.internal(
+                "the upload folder '\(path)' is a symbolic link; give \(option) a real folder that only this user can write in"
+            )
         }
         guard (status.st_mode & S_IFMT) == S_IFDIR else {
-            throw ServerError.internal("the upload folder '\(path)' is not a folder; give \(option) a folder that only this user can write in")
+            throw ServerError.internal(
+                "the upload folder '\(path)' is not a folder; give \(option) a folder that only this user can write in")
         }
         guard status.st_uid == geteuid() else {
-            throw ServerError.internal("the upload folder '\(path)' belongs to another user (uid \(status.st_uid)), who could replace uploads in it; give \(option) a folder of this user's, mode 0700")
+            throw ServerError.internal(
+                "the upload folder '\(path)' belongs to another user (uid \(status.st_uid)), who could replace uploads in it; give \(option) a folder of this user's, mode 0700"
+            )
         }
         if status.st_mode & 0o077 != 0 && chmod(path, 0o700) != 0 {
             throw ServerError.internal("cannot make the upload folder '\(path)' private (mode 0700)")

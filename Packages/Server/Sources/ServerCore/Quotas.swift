@@ -25,12 +25,15 @@ struct Quotas: Sendable, Equatable {
 
     /// Refuses, inside the transaction about to store them, `bytes` and
     /// `revisions` more for `userID` past the quotas; counts them otherwise.
-    func charge(userID: String, bytes added: Int64, revisions: Int, in session: any StorageSession, now: Date) throws(ServerError) {
+    func charge(userID: String, bytes added: Int64, revisions: Int, in session: any StorageSession, now: Date)
+        throws(ServerError)
+    {
         let today = Self.day(now)
         let used = try session.usage(userID: userID, day: today)
         if revisions > 0 && used.revisions + revisions > revisionsPerDay {
-            throw ServerError.quotaExceeded("this account has sent \(used.revisions) revisions today, and may send \(revisionsPerDay) a day; the rest are kept on the device and sent tomorrow",
-                                            retryAfter: Self.secondsToNextDay(now))
+            throw ServerError.quotaExceeded(
+                "this account has sent \(used.revisions) revisions today, and may send \(revisionsPerDay) a day; the rest are kept on the device and sent tomorrow",
+                retryAfter: Self.secondsToNextDay(now))
         }
         try checkBytes(used.bytes, adding: added)
         try session.addUsage(userID: userID, bytes: added, revisions: revisions, day: today)
@@ -39,7 +42,8 @@ struct Quotas: Sendable, Equatable {
     /// Refuses one more photo for a report holding `held`, or `adding` its bytes to the `used` of its sender, past the quotas.
     func checkPhoto(_ serverID: String, held: Int, used: Int64, adding: Int64) throws(ServerError) {
         guard held < photosPerReport else {
-            throw ServerError.quotaExceeded("report '\(serverID)' holds \(held) photos, the most one report may hold", retryAfter: 3_600)
+            throw ServerError.quotaExceeded(
+                "report '\(serverID)' holds \(held) photos, the most one report may hold", retryAfter: 3_600)
         }
         try checkBytes(used, adding: adding)
     }
@@ -47,14 +51,16 @@ struct Quotas: Sendable, Equatable {
     /// Refuses a new resumable upload of `adding` bytes when the user's unfinished ones announce `held`.
     func checkUploads(held: Int64, adding: Int64) throws(ServerError) {
         guard held + adding > uploadBytes else { return }
-        throw ServerError.quotaExceeded("this account's unfinished uploads hold \(held) bytes, and may hold \(uploadBytes); finish or let them expire first (--quota-upload-bytes)",
-                                        retryAfter: 3_600)
+        throw ServerError.quotaExceeded(
+            "this account's unfinished uploads hold \(held) bytes, and may hold \(uploadBytes); finish or let them expire first (--quota-upload-bytes)",
+            retryAfter: 3_600)
     }
 
     /// Refuses `adding` more bytes to `used` past the quota.
     func checkBytes(_ used: Int64, adding: Int64) throws(ServerError) {
         guard used + adding > bytes else { return }
-        throw ServerError.quotaExceeded("this account stores \(used) bytes, and may store \(bytes); ask an administrator to raise the quota (--quota-bytes)",
-                                        retryAfter: 3_600)
+        throw ServerError.quotaExceeded(
+            "this account stores \(used) bytes, and may store \(bytes); ask an administrator to raise the quota (--quota-bytes)",
+            retryAfter: 3_600)
     }
 }

@@ -20,9 +20,11 @@ enum ReportRules {
     /// What is wrong with the report's ids, `completed_at_device` or `base_revision`, if anything.
     static func fieldProblem(_ report: WireReport) -> String? {
         var problems: [String] = []
-        let ids: [(String, String?)] = [("template_id", report.templateID), ("facility_id", report.facilityID), ("area_id", report.areaID),
-                                        ("assignment_id", report.assignmentID), ("parent_server_id", report.parentServerID),
-                                        ("server_id", report.serverID)]
+        let ids: [(String, String?)] = [
+            ("template_id", report.templateID), ("facility_id", report.facilityID), ("area_id", report.areaID),
+            ("assignment_id", report.assignmentID), ("parent_server_id", report.parentServerID),
+            ("server_id", report.serverID),
+        ]
         for (name, value) in ids {
             guard let value else { continue }
             if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
@@ -32,7 +34,8 @@ enum ReportRules {
             }
         }
         if let text = report.completedAtDevice, !isRFC3339(text) {
-            problems.append("'completed_at_device' must be an RFC 3339 time such as 2026-03-01T09:30:00Z, not '\(text.prefix(40))'")
+            problems.append(
+                "'completed_at_device' must be an RFC 3339 time such as 2026-03-01T09:30:00Z, not '\(text.prefix(40))'")
         }
         if let base = report.baseRevision {
             if base < 1 {
@@ -46,14 +49,19 @@ enum ReportRules {
 
     /// Why a re-inspection may not link `parent`, if it may not: the parent
     /// must exist and be the caller's own (a supervisor may link any).
-    static func parentRefusal(_ report: WireReport, parent: StoredReport?,
-                              caller: Caller) -> (code: ServerError.Code, message: String)? {
+    static func parentRefusal(
+        _ report: WireReport, parent: StoredReport?,
+        caller: Caller
+    ) -> (code: ServerError.Code, message: String)? {
         guard report.parentServerID != nil || report.parentLocalID != nil else { return nil }
-        let named = report.parentServerID.map { "parent_server_id '\($0.prefix(80))'" }
+        let named =
+            report.parentServerID.map { "parent_server_id '\($0.prefix(80))'" }
             ?? "parent_local_id \(report.parentLocalID?.uuidString.lowercased() ?? "")"
         guard let parent else { return (.reportInvalid, "\(named) names no report on this server") }
         guard caller.isSupervisor || parent.ownerID == caller.user.id else {
-            return (.forbidden, "\(named) is another inspector's report; only its owner or a supervisor may re-inspect it")
+            return (
+                .forbidden, "\(named) is another inspector's report; only its owner or a supervisor may re-inspect it"
+            )
         }
         return nil
     }

@@ -27,7 +27,9 @@ private struct BatchReport: Decodable {
     private enum Keys: String, CodingKey { case localID = "local_id" }
 
     init(from decoder: any Decoder) {
-        localIDText = (try? decoder.container(keyedBy: Keys.self)).flatMap { try? $0.decodeIfPresent(String.self, forKey: .localID) }
+        localIDText = (try? decoder.container(keyedBy: Keys.self)).flatMap {
+            try? $0.decodeIfPresent(String.self, forKey: .localID)
+        }
         do {
             report = .success(try WireReport(from: decoder))
         } catch let error as DecodingError {
@@ -40,8 +42,9 @@ private struct BatchReport: Decodable {
     /// Why the report could not be read, its key paths relative to the report as if it had been sent alone.
     static func describe(_ error: DecodingError) -> String {
         func local(_ context: DecodingError.Context) -> DecodingError.Context {
-            DecodingError.Context(codingPath: Array(context.codingPath.dropFirst(2)), debugDescription: context.debugDescription,
-                                  underlyingError: context.underlyingError)
+            DecodingError.Context(
+                codingPath: Array(context.codingPath.dropFirst(2)), debugDescription: context.debugDescription,
+                underlyingError: context.underlyingError)
         }
         let relative: DecodingError
         switch error {
@@ -96,7 +99,9 @@ extension ServerApp {
         let caller = try input.requireCaller()
         let batch = try input.decode(SyncBatch.self)
         guard batch.reports.count <= SyncRequest.maximumBatch else {
-            throw ServerError.tooLarge("a batch holds at most \(SyncRequest.maximumBatch) reports, not \(batch.reports.count); send them in parts")
+            throw ServerError.tooLarge(
+                "a batch holds at most \(SyncRequest.maximumBatch) reports, not \(batch.reports.count); send them in parts"
+            )
         }
         var localIDs: [UUID] = []
         for (index, element) in batch.reports.enumerated() {
@@ -108,15 +113,20 @@ extension ServerApp {
         let schemaVersion = batch.schemaVersion ?? Self.schemaVersion
         let merging = batch.merge == SyncRequest.mergeFields
         // The versions the reports name (contract 1.1), each read and compiled once.
-        let named = Set(batch.reports.compactMap { element -> TemplateVersionKey? in
-            guard case .success(let report) = element.report, let version = report.templateVersion else { return nil }
-            return TemplateVersionKey(id: report.templateID, version: version)
-        })
-        let (templates, versions) = try store.read { session -> ([String: CompiledTemplate], [TemplateVersionKey: CompiledTemplate]) in
+        let named = Set(
+            batch.reports.compactMap { element -> TemplateVersionKey? in
+                guard case .success(let report) = element.report, let version = report.templateVersion else {
+                    return nil
+                }
+                return TemplateVersionKey(id: report.templateID, version: version)
+            })
+        let (templates, versions) = try store.read {
+            session -> ([String: CompiledTemplate], [TemplateVersionKey: CompiledTemplate]) in
             let templates = try templateCache.templates(in: session)
             var versions: [TemplateVersionKey: CompiledTemplate] = [:]
             for key in named {
-                versions[key] = try templateCache.template(id: key.id, version: key.version, current: templates, in: session)
+                versions[key] = try templateCache.template(
+                    id: key.id, version: key.version, current: templates, in: session)
             }
             return (templates, versions)
         }
@@ -124,15 +134,21 @@ extension ServerApp {
         var judged: [(WireReport, Judgement)?] = []
         for (element, localID) in zip(batch.reports, localIDs) {
             if schemaVersion != Self.schemaVersion {
-                early.append(SyncResult(localID: localID, status: .rejected, errorCode: ServerError.Code.schemaUnsupported.rawValue,
-                                        error: "this server reads report schema version \(Self.schemaVersion), not \(schemaVersion); update the app"))
+                early.append(
+                    SyncResult(
+                        localID: localID, status: .rejected, errorCode: ServerError.Code.schemaUnsupported.rawValue,
+                        error:
+                            "this server reads report schema version \(Self.schemaVersion), not \(schemaVersion); update the app"
+                    ))
                 judged.append(nil)
                 continue
             }
             switch element.report {
             case .failure(let error):
-                early.append(SyncResult(localID: localID, status: .rejected, errorCode: ServerError.Code.reportInvalid.rawValue,
-                                        error: BatchReport.describe(error)))
+                early.append(
+                    SyncResult(
+                        localID: localID, status: .rejected, errorCode: ServerError.Code.reportInvalid.rawValue,
+                        error: BatchReport.describe(error)))
                 judged.append(nil)
             case .success(let report):
                 early.append(nil)
@@ -146,59 +162,73 @@ extension ServerApp {
                 if let result {
                     results.append(result)
                 } else if let (report, judgement) = item {
-                    results.append(try accept(report, judgement, merging: merging ? judgement.template : nil,
-                                              from: caller, in: session, accepted: &accepted))
+                    results.append(
+                        try accept(
+                            report, judgement, merging: merging ? judgement.template : nil,
+                            from: caller, in: session, accepted: &accepted))
                 }
             }
             try session.reopenReviews(accepted, at: RFC3339.string(Date()))
             // Over a quota, the whole batch is refused (429) and nothing of it stays: the device keeps it and retries.
             if !accepted.isEmpty {
-                try config.quotas.charge(userID: caller.user.id, bytes: Int64(accepted.reduce(0) { $0 + $1.payloadBytes }),
-                                         revisions: accepted.count, in: session, now: Date())
+                try config.quotas.charge(
+                    userID: caller.user.id, bytes: Int64(accepted.reduce(0) { $0 + $1.payloadBytes }),
+                    revisions: accepted.count, in: session, now: Date())
             }
             return (results, try session.setting(ReviewCursor.generationKey) ?? "0")
         }
         // Webhook senders read the events just recorded.
         if results.contains(where: { $0.status == .accepted }) { webhookBell.ring() }
         metrics.synced(results.map(\.status))
-        return .ok(SyncResponse(results: results, minSupportedAppVersion: config.minAppVersion,
-                                serverSchemaVersion: Self.schemaVersion, contractVersion: Self.contractVersion,
-                                serverGeneration: generation))
+        return .ok(
+            SyncResponse(
+                results: results, minSupportedAppVersion: config.minAppVersion,
+                serverSchemaVersion: Self.schemaVersion, contractVersion: Self.contractVersion,
+                serverGeneration: generation))
     }
 
     /// The answers of a report against its template: problems and score.
     /// Against the version it names (contract 1.1), or the current one when it names none.
-    private func judge(_ report: WireReport, templates: [String: CompiledTemplate],
-                       versions: [TemplateVersionKey: CompiledTemplate]) -> Judgement {
+    private func judge(
+        _ report: WireReport, templates: [String: CompiledTemplate],
+        versions: [TemplateVersionKey: CompiledTemplate]
+    ) -> Judgement {
         guard let current = templates[report.templateID] else {
             return Judgement(templateKnown: false, answerProblem: nil, score: nil)
         }
         var template = current
         if let version = report.templateVersion, version != current.template.version {
             guard let named = versions[TemplateVersionKey(id: report.templateID, version: version)] else {
-                return Judgement(templateKnown: true, answerProblem: "template '\(report.templateID)' has no version \(version) on this server (its current one is \(current.template.version))",
-                                 score: nil)
+                return Judgement(
+                    templateKnown: true,
+                    answerProblem:
+                        "template '\(report.templateID)' has no version \(version) on this server (its current one is \(current.template.version))",
+                    score: nil)
             }
             template = named
         }
         guard let answers = Answers(json: report.payload.answers) else {
-            return Judgement(templateKnown: true,
-                             answerProblem: "'payload.answers' must be an object from field id to answer, not \(report.payload.answers.kindDescription)",
-                             score: nil, template: template)
+            return Judgement(
+                templateKnown: true,
+                answerProblem:
+                    "'payload.answers' must be an object from field id to answer, not \(report.payload.answers.kindDescription)",
+                score: nil, template: template)
         }
         let problems = judge.problems(template, answers: answers)
-        return Judgement(templateKnown: true, answerProblem: ReportRules.line(problems),
-                         score: judge.score(template, answers: answers), template: template)
+        return Judgement(
+            templateKnown: true, answerProblem: ReportRules.line(problems),
+            score: judge.score(template, answers: answers), template: template)
     }
-
 
     /// The contract's rules for one report (docs/contract.md), inside the batch's transaction.
     /// A rejection writes nothing.
     /// Each revision it accepts is added to `accepted` (its review reopens when the batch is written).
     /// With `merging` (the report's template, when the batch asked to merge), an
     /// amendment of an older revision is merged with the server's changes when they are disjoint.
-    private func accept(_ report: WireReport, _ judgement: Judgement, merging: CompiledTemplate?, from caller: Caller,
-                        in session: any StorageSession, accepted: inout [AcceptedRevision]) throws(ServerError) -> SyncResult {
+    private func accept(
+        _ report: WireReport, _ judgement: Judgement, merging: CompiledTemplate?, from caller: Caller,
+        in session: any StorageSession, accepted: inout [AcceptedRevision]
+    ) throws(ServerError) -> SyncResult {
         func rejected(_ code: ServerError.Code, _ message: String) -> SyncResult {
             SyncResult(localID: report.localID, status: .rejected, errorCode: code.rawValue, error: message)
         }
@@ -212,77 +242,103 @@ extension ServerApp {
                 return rejected(.forbidden, "report \(report.localID) belongs to another inspector")
             }
             if let serverID = report.serverID, serverID != existing.serverID {
-                return rejected(.reportInvalid, "server_id '\(serverID)' is not the server id of report \(report.localID)")
+                return rejected(
+                    .reportInvalid, "server_id '\(serverID)' is not the server id of report \(report.localID)")
             }
             // Replay wins over conflict: a revision already accepted from this
             // payload and base is answered as it was, whatever happened since.
-            if let earlier = try session.deviceRevision(serverID: existing.serverID, baseRevision: report.baseRevision,
-                                                        payloadJSON: payloadJSON) {
+            if let earlier = try session.deviceRevision(
+                serverID: existing.serverID, baseRevision: report.baseRevision,
+                payloadJSON: payloadJSON)
+            {
                 if merging != nil, let replayed = try session.revision(serverID: existing.serverID, revision: earlier),
-                   let fields = replayed.mergedFields {
+                    let fields = replayed.mergedFields
+                {
                     return MergeAnswer.accepted(report.localID, existing.serverID, replayed, mergedFields: fields)
                 }
-                return SyncResult(localID: report.localID, status: .accepted, serverID: existing.serverID, revision: earlier)
+                return SyncResult(
+                    localID: report.localID, status: .accepted, serverID: existing.serverID, revision: earlier)
             }
             if let problem = try validate(report, judgement, in: session) { return rejected(.reportInvalid, problem) }
             let base = report.baseRevision ?? 0
             if base < existing.currentRevision {
                 let current = try session.revision(serverID: existing.serverID, revision: existing.currentRevision)
                 if let template = merging, let baseRevision = report.baseRevision, let current,
-                   let stored = try session.revision(serverID: existing.serverID, revision: baseRevision) {
-                    return try merge(report, onto: existing, base: stored, current: current, template: template,
-                                     payloadJSON: payloadJSON, from: caller, in: session, accepted: &accepted)
+                    let stored = try session.revision(serverID: existing.serverID, revision: baseRevision)
+                {
+                    return try merge(
+                        report, onto: existing, base: stored, current: current, template: template,
+                        payloadJSON: payloadJSON, from: caller, in: session, accepted: &accepted)
                 }
-                return SyncResult(localID: report.localID, status: .conflict, serverID: existing.serverID,
-                                  serverPayload: current.map { CanonicalJSON.value($0.payloadJSON) },
-                                  serverRevision: existing.currentRevision)
+                return SyncResult(
+                    localID: report.localID, status: .conflict, serverID: existing.serverID,
+                    serverPayload: current.map { CanonicalJSON.value($0.payloadJSON) },
+                    serverRevision: existing.currentRevision)
             }
             if base > existing.currentRevision {
-                return rejected(.reportInvalid, "base_revision \(base) is ahead of the server's revision \(existing.currentRevision)")
+                return rejected(
+                    .reportInvalid,
+                    "base_revision \(base) is ahead of the server's revision \(existing.currentRevision)")
             }
             if existing.currentRevision >= config.deviceRevisionLimit {
-                return rejected(.reportInvalid, ServerError.revisionLimit(existing.serverID, limit: config.deviceRevisionLimit).message)
+                return rejected(
+                    .reportInvalid,
+                    ServerError.revisionLimit(existing.serverID, limit: config.deviceRevisionLimit).message)
             }
-            let revision = try session.appendRevision(serverID: existing.serverID, baseRevision: report.baseRevision,
-                                                      payload: report.payload, issuesJSON: issuesJSON, score: judgement.score,
-                                                      source: "device", authorID: caller.user.id, limit: config.maxRevisions,
-                                                      now: now)
-            accepted.append(AcceptedRevision(serverID: existing.serverID, localID: report.localID, ownerID: existing.ownerID,
-                                             revision: revision, kind: "amended", actor: caller.person, payloadBytes: payloadJSON.utf8.count))
-            return SyncResult(localID: report.localID, status: .accepted, serverID: existing.serverID, revision: revision)
+            let revision = try session.appendRevision(
+                serverID: existing.serverID, baseRevision: report.baseRevision,
+                payload: report.payload, issuesJSON: issuesJSON, score: judgement.score,
+                source: "device", authorID: caller.user.id, limit: config.maxRevisions,
+                now: now)
+            accepted.append(
+                AcceptedRevision(
+                    serverID: existing.serverID, localID: report.localID, ownerID: existing.ownerID,
+                    revision: revision, kind: "amended", actor: caller.person, payloadBytes: payloadJSON.utf8.count))
+            return SyncResult(
+                localID: report.localID, status: .accepted, serverID: existing.serverID, revision: revision)
         }
 
         if let serverID = report.serverID {
-            return rejected(.reportInvalid, "no report with server_id '\(serverID)' and local_id \(report.localID) on this server")
+            return rejected(
+                .reportInvalid, "no report with server_id '\(serverID)' and local_id \(report.localID) on this server")
         }
         if let problem = try validate(report, judgement, in: session) { return rejected(.reportInvalid, problem) }
         if let assignment = report.assignmentID, !caller.isSupervisor,
-           try session.managedAssignment(id: assignment)?.inspectorID != caller.user.id {
-            return rejected(.reportInvalid, "assignment '\(assignment.prefix(80))' is not an assignment of yours on this server")
+            try session.managedAssignment(id: assignment)?.inspectorID != caller.user.id
+        {
+            return rejected(
+                .reportInvalid, "assignment '\(assignment.prefix(80))' is not an assignment of yours on this server")
         }
         let parent = try parentReport(of: report, in: session)
         if let refusal = ReportRules.parentRefusal(report, parent: parent, caller: caller) {
             return rejected(refusal.code, refusal.message)
         }
-        let serverID = try session.insertReport(report, ownerID: caller.user.id, payloadJSON: payloadJSON,
-                                                issuesJSON: issuesJSON, score: judgement.score, now: now)
+        let serverID = try session.insertReport(
+            report, ownerID: caller.user.id, payloadJSON: payloadJSON,
+            issuesJSON: issuesJSON, score: judgement.score, now: now)
         if let parent {
             try session.clearFollowUp(parentServerID: parent.serverID, childServerID: serverID)
         }
         if let assignment = report.assignmentID {
             try session.closeAssignment(id: assignment, inspectorID: caller.user.id)
         }
-        accepted.append(AcceptedRevision(serverID: serverID, localID: report.localID, ownerID: caller.user.id, revision: 1,
-                                         kind: "accepted", actor: caller.person, payloadBytes: payloadJSON.utf8.count))
+        accepted.append(
+            AcceptedRevision(
+                serverID: serverID, localID: report.localID, ownerID: caller.user.id, revision: 1,
+                kind: "accepted", actor: caller.person, payloadBytes: payloadJSON.utf8.count))
         return SyncResult(localID: report.localID, status: .accepted, serverID: serverID, revision: 1)
     }
 
     /// Every problem with a report's references and answers, joined into one
     /// line; nil when it is acceptable. The answers were judged already.
-    private func validate(_ report: WireReport, _ judgement: Judgement, in session: any StorageSession) throws(ServerError) -> String? {
+    private func validate(_ report: WireReport, _ judgement: Judgement, in session: any StorageSession)
+        throws(ServerError) -> String?
+    {
         guard judgement.templateKnown else { return "unknown template '\(report.templateID)'" }
         // A retired site still takes the reports made on it before it was retired.
-        guard try session.managedFacility(id: report.facilityID) != nil else { return "unknown facility '\(report.facilityID)'" }
+        guard try session.managedFacility(id: report.facilityID) != nil else {
+            return "unknown facility '\(report.facilityID)'"
+        }
         if let areaID = report.areaID {
             guard let area = try session.area(id: areaID), area.facilityID == report.facilityID else {
                 return "area '\(areaID)' is not an area of facility '\(report.facilityID)'"
@@ -292,7 +348,9 @@ extension ServerApp {
     }
 
     /// The parent a re-inspection names, by server id when it gives one, else by local id.
-    private func parentReport(of report: WireReport, in session: any StorageSession) throws(ServerError) -> StoredReport? {
+    private func parentReport(of report: WireReport, in session: any StorageSession) throws(ServerError)
+        -> StoredReport?
+    {
         if let id = report.parentServerID { return try session.report(serverID: id) }
         if let id = report.parentLocalID { return try session.report(localID: id) }
         return nil
@@ -332,13 +390,16 @@ extension ServerApp {
     /// `PATCH /reports/{server_id}` (supervisors): a new server revision; 409 on a stale base.
     func patchReport(_ input: RouteInput) throws(ServerError) -> Reply {
         let caller = try input.requireCaller()
-        guard caller.isSupervisor else { throw ServerError.forbidden("only supervisors may edit a report on the server") }
+        guard caller.isSupervisor else {
+            throw ServerError.forbidden("only supervisors may edit a report on the server")
+        }
         let serverID = try input.parameter("server_id")
         let patch = try input.decode(ReportPatch.self)
         let document = try store.write { session in
             let report = try reportVisible(serverID, to: caller, in: session)
-            _ = try reviseOnServer(report, payload: patch.payload, baseRevision: patch.baseRevision, source: "supervisor",
-                                   author: caller.person, in: session)
+            _ = try reviseOnServer(
+                report, payload: patch.payload, baseRevision: patch.baseRevision, source: "supervisor",
+                author: caller.person, in: session)
             return try reportDocument(try session.report(serverID: serverID) ?? report, in: session)
         }
         webhookBell.ring()
@@ -347,44 +408,65 @@ extension ServerApp {
 
     /// Makes a server-side revision (supervisor edit or admin tool) after
     /// checking the base revision and the answers; returns the new revision.
-    func reviseOnServer(_ report: StoredReport, payload: WirePayload, baseRevision: Int, source: String, author: WirePerson,
-                        in session: any StorageSession) throws(ServerError) -> Int {
+    func reviseOnServer(
+        _ report: StoredReport, payload: WirePayload, baseRevision: Int, source: String, author: WirePerson,
+        in session: any StorageSession
+    ) throws(ServerError) -> Int {
         guard baseRevision == report.currentRevision else {
-            throw ServerError.conflict("base_revision \(baseRevision) is not the current revision \(report.currentRevision); reload and edit again")
+            throw ServerError.conflict(
+                "base_revision \(baseRevision) is not the current revision \(report.currentRevision); reload and edit again"
+            )
         }
         guard let template = try session.template(id: report.templateID) else {
-            throw ServerError.unprocessable(code: .reportInvalid, "the report's template '\(report.templateID)' is gone")
+            throw ServerError.unprocessable(
+                code: .reportInvalid, "the report's template '\(report.templateID)' is gone")
         }
         if let problem = problems(in: payload, template: template) {
             throw ServerError.unprocessable(code: .reportInvalid, problem)
         }
         var payload = payload
         let previous = try session.revision(serverID: report.serverID, revision: report.currentRevision)
-        payload.answers = judge.keepingSignatures(payload.answers, previous: CanonicalJSON.value(previous?.payloadJSON ?? "{}")["answers"] ?? .null,
-                                                  revision: report.currentRevision, schema: template.schema)
+        payload.answers = judge.keepingSignatures(
+            payload.answers, previous: CanonicalJSON.value(previous?.payloadJSON ?? "{}")["answers"] ?? .null,
+            revision: report.currentRevision, schema: template.schema)
         let score = Answers(json: payload.answers).flatMap { judge.score(schema: template.schema, answers: $0) }
-        let revision = try session.appendRevision(serverID: report.serverID, baseRevision: baseRevision, payload: payload,
-                                                  issuesJSON: nil, score: score, source: source, authorID: author.id,
-                                                  limit: config.maxRevisions, now: Date())
-        try session.reopenReviews([AcceptedRevision(serverID: report.serverID, localID: report.localID, ownerID: report.ownerID,
-                                                    revision: revision, kind: "edited", actor: author)], at: RFC3339.string(Date()))
+        let revision = try session.appendRevision(
+            serverID: report.serverID, baseRevision: baseRevision, payload: payload,
+            issuesJSON: nil, score: score, source: source, authorID: author.id,
+            limit: config.maxRevisions, now: Date())
+        try session.reopenReviews(
+            [
+                AcceptedRevision(
+                    serverID: report.serverID, localID: report.localID, ownerID: report.ownerID,
+                    revision: revision, kind: "edited", actor: author)
+            ], at: RFC3339.string(Date()))
         return revision
     }
 
     /// The report if it exists and the caller may see it: 404 otherwise (also for another inspector's).
-    func reportVisible(_ serverID: String, to caller: Caller, in session: any StorageSession) throws(ServerError) -> StoredReport {
-        guard let report = try session.report(serverID: serverID) else { throw ServerError.notFound("no report '\(serverID)'") }
+    func reportVisible(_ serverID: String, to caller: Caller, in session: any StorageSession) throws(ServerError)
+        -> StoredReport
+    {
+        guard let report = try session.report(serverID: serverID) else {
+            throw ServerError.notFound("no report '\(serverID)'")
+        }
         // Another inspector's report answers as an unknown one: its existence is not told.
-        guard caller.isSupervisor || report.ownerID == caller.user.id else { throw ServerError.notFound("no report '\(serverID)'") }
+        guard caller.isSupervisor || report.ownerID == caller.user.id else {
+            throw ServerError.notFound("no report '\(serverID)'")
+        }
         return report
     }
 
     /// `{"report": {...as in sync..., "revision", "photos", "review"}}`, of the
     /// current revision or of an earlier one (`?revision=N`; 404 for one it does not hold).
-    func reportDocument(_ report: StoredReport, revision number: Int? = nil, in session: any StorageSession) throws(ServerError) -> JSONValue {
+    func reportDocument(_ report: StoredReport, revision number: Int? = nil, in session: any StorageSession)
+        throws(ServerError) -> JSONValue
+    {
         let shown = number ?? report.currentRevision
         let revision = try session.revision(serverID: report.serverID, revision: shown)
-        if number != nil && revision == nil { throw ServerError.notFound("report '\(report.serverID)' has no revision \(shown)") }
+        if number != nil && revision == nil {
+            throw ServerError.notFound("report '\(report.serverID)' has no revision \(shown)")
+        }
         var payload = CanonicalJSON.value(revision?.payloadJSON ?? "{}")
         if case .object(var members) = payload {
             members["follow_up_required"] = .bool(report.followUpRequired)
@@ -401,7 +483,9 @@ extension ServerApp {
             "completed_at": .string(report.acceptedAt),
         ]
         let generation = try session.setting(ReviewCursor.generationKey) ?? "0"
-        let review = try session.review(serverID: report.serverID) ?? StoredReview.awaiting(report, revision: report.currentRevision)
+        let review =
+            try session.review(serverID: report.serverID)
+            ?? StoredReview.awaiting(report, revision: report.currentRevision)
         object["review"] = CanonicalJSON.value(CanonicalJSON.string(review.wire(generation: generation)))
         if let base = revision?.baseRevision { object["base_revision"] = .integer(Int64(base)) }
         if let v = report.areaID { object["area_id"] = .string(v) }

@@ -26,14 +26,18 @@ extension ServerApp {
     /// with the current review.
     func decideReview(_ input: RouteInput) throws(ServerError) -> Reply {
         let caller = try input.requireCaller()
-        guard caller.isSupervisor else { throw ServerError.forbidden("only supervisors and admins may decide on a report") }
+        guard caller.isSupervisor else {
+            throw ServerError.forbidden("only supervisors and admins may decide on a report")
+        }
         let serverID = try input.parameter("server_id")
         let body = try input.decode(DecisionBody.self)
         guard let decision = ReviewDecision(rawValue: body.decision) else {
-            throw ServerError.badRequest("'decision' must be approve, return or reject, not \(OneLine.quote(body.decision, limit: 40))")
+            throw ServerError.badRequest(
+                "'decision' must be approve, return or reject, not \(OneLine.quote(body.decision, limit: 40))")
         }
-        let (review, generation, _) = try recordDecision(serverID: serverID, decision: decision, revision: body.revision,
-                                                      comment: body.comment, fieldComments: body.fieldComments ?? [], by: caller)
+        let (review, generation, _) = try recordDecision(
+            serverID: serverID, decision: decision, revision: body.revision,
+            comment: body.comment, fieldComments: body.fieldComments ?? [], by: caller)
         return .ok(ReviewResponse(review: review.wire(generation: generation)))
     }
 
@@ -43,22 +47,32 @@ extension ServerApp {
     /// the template, a stale revision refused (409 `REVISION_STALE` with the
     /// current review), the same decision again recording nothing. Returns
     /// the review as it now stands, the server's generation, and whether the decision was recorded.
-    func recordDecision(serverID: String, decision: ReviewDecision, revision: Int, comment rawComment: String?,
-                        fieldComments rawFieldComments: [FieldComment], by caller: Caller) throws(ServerError) -> (StoredReview, String, Bool) {
-        guard caller.isSupervisor else { throw ServerError.forbidden("only supervisors and admins may decide on a report") }
-        let comment = rawComment.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+    func recordDecision(
+        serverID: String, decision: ReviewDecision, revision: Int, comment rawComment: String?,
+        fieldComments rawFieldComments: [FieldComment], by caller: Caller
+    ) throws(ServerError) -> (StoredReview, String, Bool) {
+        guard caller.isSupervisor else {
+            throw ServerError.forbidden("only supervisors and admins may decide on a report")
+        }
+        let comment = rawComment.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap {
+            $0.isEmpty ? nil : $0
+        }
         let fieldComments = try Self.checkedFieldComments(rawFieldComments)
         if let comment, comment.count > Self.longestComment {
             throw ServerError.badRequest("'comment' is longer than \(Self.longestComment) characters")
         }
         if decision != .approve && comment == nil && fieldComments.isEmpty {
-            throw ServerError.badRequest("to \(decision.rawValue) a report, say why: give a 'comment' or at least one field comment")
+            throw ServerError.badRequest(
+                "to \(decision.rawValue) a report, say why: give a 'comment' or at least one field comment")
         }
         let now = RFC3339.string(Date())
         let outcome = try store.write { session -> (StoredReview, String, Bool) in
             let generation = try session.setting(ReviewCursor.generationKey) ?? "0"
-            guard let report = try session.report(serverID: serverID) else { throw ServerError.notFound("no report '\(serverID)'") }
-            let current = try session.review(serverID: serverID)
+            guard let report = try session.report(serverID: serverID) else {
+                throw ServerError.notFound("no report '\(serverID)'")
+            }
+            let current =
+                try session.review(serverID: serverID)
                 ?? StoredReview.awaiting(report, revision: report.currentRevision)
             guard revision == report.currentRevision else {
                 throw ServerError.revisionStale(
@@ -68,21 +82,27 @@ extension ServerApp {
             if !fieldComments.isEmpty {
                 let known = Set((try session.template(id: report.templateID))?.schema.fields.map(\.id.rawValue) ?? [])
                 if let unknown = fieldComments.first(where: { !known.contains($0.fieldID) }) {
-                    throw ServerError.badRequest("template '\(report.templateID)' has no field \(OneLine.quote(unknown.fieldID, limit: 40))")
+                    throw ServerError.badRequest(
+                        "template '\(report.templateID)' has no field \(OneLine.quote(unknown.fieldID, limit: 40))")
                 }
             }
-            let decided = StoredReview(serverID: report.serverID, localID: report.localID, ownerID: report.ownerID,
-                                       revision: report.currentRevision, state: decision.state, decidedBy: caller.person,
-                                       decidedAt: now, comment: comment, fieldComments: fieldComments)
+            let decided = StoredReview(
+                serverID: report.serverID, localID: report.localID, ownerID: report.ownerID,
+                revision: report.currentRevision, state: decision.state, decidedBy: caller.person,
+                decidedAt: now, comment: comment, fieldComments: fieldComments)
             // The same decision, comments and person on the same revision: answered as it stands, nothing recorded.
-            if current.state == decided.state && current.revision == decided.revision && current.decidedBy?.id == caller.user.id
-                && current.comment == comment && current.fieldComments == fieldComments {
+            if current.state == decided.state && current.revision == decided.revision
+                && current.decidedBy?.id == caller.user.id
+                && current.comment == comment && current.fieldComments == fieldComments
+            {
                 return (current, generation, false)
             }
             let saved = try session.saveReviews([decided]).first ?? decided
-            try session.recordReportEvent(StoredReportEvent(serverID: report.serverID, at: now, actor: caller.person,
-                                                            kind: decision.eventKind, revision: report.currentRevision,
-                                                            comment: comment, fieldComments: fieldComments, change: saved.change))
+            try session.recordReportEvent(
+                StoredReportEvent(
+                    serverID: report.serverID, at: now, actor: caller.person,
+                    kind: decision.eventKind, revision: report.currentRevision,
+                    comment: comment, fieldComments: fieldComments, change: saved.change))
             return (saved, generation, true)
         }
         // Webhook senders read the decision just recorded.
@@ -107,16 +127,21 @@ extension ServerApp {
             var after: Int64 = 0
             if let since = query["since"], !since.isEmpty {
                 guard let position = ReviewCursor.decode(since, generation: generation) else {
-                    throw ServerError.cursorInvalid("'since' is not a cursor of this server's data: \(OneLine.quote(since, limit: 40)); pull again without it")
+                    throw ServerError.cursorInvalid(
+                        "'since' is not a cursor of this server's data: \(OneLine.quote(since, limit: 40)); pull again without it"
+                    )
                 }
                 after = position
             }
-            let rows = try session.reviews(after: after, ownerID: caller.isSupervisor ? nil : caller.user.id, limit: limit + 1)
+            let rows = try session.reviews(
+                after: after, ownerID: caller.isSupervisor ? nil : caller.user.id, limit: limit + 1)
             return (rows, generation, after)
         }
         let shown = Array(page.prefix(limit))
         let cursor = ReviewCursor.encode(shown.last?.change ?? after, generation: generation)
-        return .ok(ReviewsResponse(reviews: shown.map { $0.wire(generation: generation) }, cursor: cursor, more: page.count > limit))
+        return .ok(
+            ReviewsResponse(
+                reviews: shown.map { $0.wire(generation: generation) }, cursor: cursor, more: page.count > limit))
     }
 
     /// `GET /reports/{server_id}/events`: oldest first; the report's inspector
@@ -125,15 +150,21 @@ extension ServerApp {
         let caller = try input.requireCaller()
         let serverID = try input.parameter("server_id")
         let events = try store.read { session -> [StoredReportEvent] in
-            guard let report = try session.report(serverID: serverID), caller.isSupervisor || report.ownerID == caller.user.id else {
+            guard let report = try session.report(serverID: serverID),
+                caller.isSupervisor || report.ownerID == caller.user.id
+            else {
                 throw ServerError.notFound("no report '\(serverID)'")
             }
             return try session.reportEvents(serverID: serverID)
         }
-        return .ok(ReportEventsResponse(events: events.map { event in
-            WireReportEvent(at: event.at, actor: event.actor, kind: event.kind, revision: event.revision, comment: event.comment,
-                            fieldComments: event.fieldComments.flatMap { $0.isEmpty ? nil : $0 })
-        }))
+        return .ok(
+            ReportEventsResponse(
+                events: events.map { event in
+                    WireReportEvent(
+                        at: event.at, actor: event.actor, kind: event.kind, revision: event.revision,
+                        comment: event.comment,
+                        fieldComments: event.fieldComments.flatMap { $0.isEmpty ? nil : $0 })
+                }))
     }
 
     /// Field comments trimmed, each non-empty and bounded.
@@ -143,9 +174,13 @@ extension ServerApp {
         }
         return try comments.map { (item) throws(ServerError) -> FieldComment in
             let text = item.comment.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !text.isEmpty else { throw ServerError.badRequest("the comment on field \(OneLine.quote(item.fieldID, limit: 40)) is empty") }
+            guard !text.isEmpty else {
+                throw ServerError.badRequest("the comment on field \(OneLine.quote(item.fieldID, limit: 40)) is empty")
+            }
             guard text.count <= longestComment else {
-                throw ServerError.badRequest("the comment on field \(OneLine.quote(item.fieldID, limit: 40)) is longer than \(longestComment) characters")
+                throw ServerError.badRequest(
+                    "the comment on field \(OneLine.quote(item.fieldID, limit: 40)) is longer than \(longestComment) characters"
+                )
             }
             return FieldComment(fieldID: item.fieldID, comment: text)
         }

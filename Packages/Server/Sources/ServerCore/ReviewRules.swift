@@ -22,13 +22,17 @@ extension StorageSession {
     /// is also the webhooks' outbox, read in that order.
     func reopenReviews(_ accepted: [AcceptedRevision], at: String) throws(ServerError) {
         guard !accepted.isEmpty else { return }
-        let saved = try saveReviews(accepted.map { item in
-            StoredReview(serverID: item.serverID, localID: item.localID, ownerID: item.ownerID, revision: item.revision,
-                         state: .awaitingReview)
-        })
+        let saved = try saveReviews(
+            accepted.map { item in
+                StoredReview(
+                    serverID: item.serverID, localID: item.localID, ownerID: item.ownerID, revision: item.revision,
+                    state: .awaitingReview)
+            })
         for (item, review) in zip(accepted, saved) {
-            try recordReportEvent(StoredReportEvent(serverID: item.serverID, at: at, actor: item.actor, kind: item.kind,
-                                                    revision: item.revision, change: review.change))
+            try recordReportEvent(
+                StoredReportEvent(
+                    serverID: item.serverID, at: at, actor: item.actor, kind: item.kind,
+                    revision: item.revision, change: review.change))
         }
     }
 }
@@ -51,7 +55,9 @@ enum ReviewCursor {
 extension StoredReview {
     /// The review as the contract writes it.
     func wire(generation: String) -> WireReview {
-        WireReview(serverID: serverID, localID: localID, revision: revision, state: state, decidedBy: decidedBy, decidedAt: decidedAt,
-                   comment: comment, fieldComments: fieldComments, change: ReviewCursor.encode(change, generation: generation))
+        WireReview(
+            serverID: serverID, localID: localID, revision: revision, state: state, decidedBy: decidedBy,
+            decidedAt: decidedAt,
+            comment: comment, fieldComments: fieldComments, change: ReviewCursor.encode(change, generation: generation))
     }
 }

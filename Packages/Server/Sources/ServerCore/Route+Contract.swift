@@ -32,7 +32,8 @@ extension Route {
             case .reportEvents: (.reportEvents, .none, true)
             case .exportReports: (.exportReports, .none, true)
             }
-        self.init(method: route.method.rawValue, pattern: route.template, endpoint: endpoint, body: body,
-                  requiresToken: requiresToken, apiRoute: route)
+        self.init(
+            method: route.method.rawValue, pattern: route.template, endpoint: endpoint, body: body,
+            requiresToken: requiresToken, apiRoute: route)
     }
 }

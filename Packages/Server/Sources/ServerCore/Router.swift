@@ -78,25 +78,45 @@ public enum Router {
     /// Only the server has these (the device's client never calls them), so they
     /// are listed here and not in the contract's table.
     public static let administration: [Route] = [
-        Route(method: "GET", pattern: "/admin/facilities", endpoint: .adminFacilities, body: .none, requiresToken: true),
-        Route(method: "POST", pattern: "/admin/facilities", endpoint: .adminAddFacility, body: .json, requiresToken: true),
-        Route(method: "POST", pattern: "/admin/facilities/import", endpoint: .adminImportFacilities, body: .json, requiresToken: true),
-        Route(method: "PATCH", pattern: "/admin/facilities/{id}", endpoint: .adminChangeFacility, body: .json, requiresToken: true),
+        Route(
+            method: "GET", pattern: "/admin/facilities", endpoint: .adminFacilities, body: .none, requiresToken: true),
+        Route(
+            method: "POST", pattern: "/admin/facilities", endpoint: .adminAddFacility, body: .json, requiresToken: true),
+        Route(
+            method: "POST", pattern: "/admin/facilities/import", endpoint: .adminImportFacilities, body: .json,
+            requiresToken: true),
+        Route(
+            method: "PATCH", pattern: "/admin/facilities/{id}", endpoint: .adminChangeFacility, body: .json,
+            requiresToken: true),
         Route(method: "GET", pattern: "/admin/areas", endpoint: .adminAreas, body: .none, requiresToken: true),
         Route(method: "POST", pattern: "/admin/areas", endpoint: .adminAddArea, body: .json, requiresToken: true),
-        Route(method: "POST", pattern: "/admin/areas/import", endpoint: .adminImportAreas, body: .json, requiresToken: true),
-        Route(method: "PATCH", pattern: "/admin/areas/{id}", endpoint: .adminChangeArea, body: .json, requiresToken: true),
-        Route(method: "GET", pattern: "/admin/assignments", endpoint: .adminAssignments, body: .none, requiresToken: true),
-        Route(method: "POST", pattern: "/admin/assignments", endpoint: .adminCreateAssignment, body: .json, requiresToken: true),
-        Route(method: "POST", pattern: "/admin/assignments/import", endpoint: .adminImportAssignments, body: .json,
-              requiresToken: true),
-        Route(method: "PATCH", pattern: "/admin/assignments/{id}", endpoint: .adminChangeAssignment, body: .json, requiresToken: true),
+        Route(
+            method: "POST", pattern: "/admin/areas/import", endpoint: .adminImportAreas, body: .json,
+            requiresToken: true),
+        Route(
+            method: "PATCH", pattern: "/admin/areas/{id}", endpoint: .adminChangeArea, body: .json, requiresToken: true),
+        Route(
+            method: "GET", pattern: "/admin/assignments", endpoint: .adminAssignments, body: .none, requiresToken: true),
+        Route(
+            method: "POST", pattern: "/admin/assignments", endpoint: .adminCreateAssignment, body: .json,
+            requiresToken: true),
+        Route(
+            method: "POST", pattern: "/admin/assignments/import", endpoint: .adminImportAssignments, body: .json,
+            requiresToken: true),
+        Route(
+            method: "PATCH", pattern: "/admin/assignments/{id}", endpoint: .adminChangeAssignment, body: .json,
+            requiresToken: true),
         Route(method: "GET", pattern: "/admin/templates", endpoint: .adminTemplates, body: .none, requiresToken: true),
-        Route(method: "POST", pattern: "/admin/templates", endpoint: .adminPublishTemplates, body: .json, requiresToken: true),
-        Route(method: "PATCH", pattern: "/admin/templates/{id}", endpoint: .adminChangeTemplate, body: .json, requiresToken: true),
+        Route(
+            method: "POST", pattern: "/admin/templates", endpoint: .adminPublishTemplates, body: .json,
+            requiresToken: true),
+        Route(
+            method: "PATCH", pattern: "/admin/templates/{id}", endpoint: .adminChangeTemplate, body: .json,
+            requiresToken: true),
         Route(method: "GET", pattern: "/admin/users", endpoint: .adminUsers, body: .none, requiresToken: true),
         Route(method: "POST", pattern: "/admin/users", endpoint: .adminAddUser, body: .json, requiresToken: true),
-        Route(method: "PATCH", pattern: "/admin/users/{id}", endpoint: .adminChangeUser, body: .json, requiresToken: true),
+        Route(
+            method: "PATCH", pattern: "/admin/users/{id}", endpoint: .adminChangeUser, body: .json, requiresToken: true),
         Route(method: "GET", pattern: "/admin/events", endpoint: .adminEvents, body: .none, requiresToken: true),
     ]
 
@@ -132,9 +152,13 @@ public enum Router {
     /// Each route with its pattern split once: a request is matched several times
     /// (its body policy, its handler, the access log), each against every route.
     private static let patterns: [(route: Route, segments: [Segment])] = table.map { route in
-        (route, split(route.pattern).map { part in
-            part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(part)
-        })
+        (
+            route,
+            split(route.pattern).map { part in
+                part.hasPrefix("{") && part.hasSuffix("}")
+                    ? .parameter(String(part.dropFirst().dropLast())) : .literal(part)
+            }
+        )
     }
 
     private static func split(_ path: String) -> [Substring] {

@@ -65,7 +65,10 @@ enum JSONBody {
     static func encode<T: Encodable>(_ value: T) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)) ?? Data(#"{"ok":false,"error":"the response could not be encoded","code":"\#(ServerError.Code.internal.rawValue)"}"#.utf8)
+        return (try? encoder.encode(value))
+            ?? Data(
+                #"{"ok":false,"error":"the response could not be encoded","code":"\#(ServerError.Code.internal.rawValue)"}"#
+                    .utf8)
     }
 
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(ServerError) -> T {
@@ -159,8 +162,10 @@ final class ServerApp: Sendable {
     /// The wire contract this server speaks, sent with every sync answer.
     static let contractVersion = "1.1"
 
-    init(config: ServerConfig, store: any ServerStorage, signer: TokenSigner, judge: AnswerJudge, photos: any PhotoStore,
-         uploads: any UploadStore, log: ServerLog, metrics: ServerMetrics = ServerMetrics()) {
+    init(
+        config: ServerConfig, store: any ServerStorage, signer: TokenSigner, judge: AnswerJudge, photos: any PhotoStore,
+        uploads: any UploadStore, log: ServerLog, metrics: ServerMetrics = ServerMetrics()
+    ) {
         self.config = config
         self.uploads = uploads
         self.log = log
@@ -169,13 +174,15 @@ final class ServerApp: Sendable {
         loginThrottle = LoginThrottle(window: TimeInterval(config.signInWindow))
         self.store = store
         self.signer = signer
-        consoleSessions = ConsoleSessions(tokenKey: signer.key, idleLifetime: config.consoleIdleLifetime,
-                                          maximumAge: config.consoleMaximumAge, secure: config.behindTLS)
+        consoleSessions = ConsoleSessions(
+            tokenKey: signer.key, idleLifetime: config.consoleIdleLifetime,
+            maximumAge: config.consoleMaximumAge, secure: config.behindTLS)
         self.judge = judge
         templateCache = TemplateCache(registry: judge.registry)
         self.photos = photos
-        faults = FaultInjector(rate: config.faultRate, drop: config.faultDrop, afterAccept: config.faultAfterAccept,
-                               seed: config.seed)
+        faults = FaultInjector(
+            rate: config.faultRate, drop: config.faultDrop, afterAccept: config.faultAfterAccept,
+            seed: config.seed)
         decoyHash = PasswordHasher.hash(Hex.encode(PasswordHasher.randomBytes(16))) ?? ""
     }
 
@@ -200,8 +207,9 @@ final class ServerApp: Sendable {
     func screen(_ head: RequestHead) -> (BodyPolicy, ServerResponse?) {
         let clock = AnswerClock()
         func refused(_ response: ServerResponse) -> ServerResponse {
-            finish(response, method: head.method, path: head.path, headers: head.headers, peer: head.clientAddress,
-                   userID: nil, clock: clock)
+            finish(
+                response, method: head.method, path: head.path, headers: head.headers, peer: head.clientAddress,
+                userID: nil, clock: clock)
         }
         let policy = bodyPolicy(method: head.method, path: head.path)
         // Injected faults come first, as an overloaded proxy in front would.
@@ -211,14 +219,21 @@ final class ServerApp: Sendable {
             return (policy, refused(.drop))
         case .unavailable?:
             logFault("503", head.method, head.path)
-            return (policy, refused(respond(ServerError.unavailable("the server is busy (injected fault); retry shortly", retryAfter: 1))))
+            return (
+                policy,
+                refused(
+                    respond(
+                        ServerError.unavailable("the server is busy (injected fault); retry shortly", retryAfter: 1)))
+            )
         case nil:
             break
         }
         do throws(ServerError) {
             // Answered here, with the server's own headers, well before libmicrohttpd's
             // buffer would make it answer a longer line itself.
-            if head.target.utf8.count > Self.longestTarget { throw ServerError.targetTooLong(limit: Self.longestTarget) }
+            if head.target.utf8.count > Self.longestTarget {
+                throw ServerError.targetTooLong(limit: Self.longestTarget)
+            }
             if head.target.range(of: "%00", options: .caseInsensitive) != nil || head.path.utf8.contains(0) {
                 throw ServerError.badRequest("the path must not contain %00 (a NUL byte)")
             }
@@ -232,14 +247,17 @@ final class ServerApp: Sendable {
                 // A console form: refused unread without a session (sign-in aside); its length checked below.
                 if let refusal = screenConsole(head) { return (policy, refused(refusal)) }
             } else {
-                guard case .route(let route, _) = Router.match(method: head.method, path: head.path) else { return (policy, nil) }
+                guard case .route(let route, _) = Router.match(method: head.method, path: head.path) else {
+                    return (policy, nil)
+                }
                 if route.requiresToken { _ = try bearerClaims(head.headers) }
                 if route.body == .octets {
                     let type = head.headers["content-type"]?.lowercased() ?? ""
                     let media = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
                     guard media == "application/offset+octet-stream" else {
                         throw ServerError.unsupportedMediaType(
-                            "this route takes Content-Type: application/offset+octet-stream, not '\(type.isEmpty ? "nothing" : String(type.prefix(60)))'")
+                            "this route takes Content-Type: application/offset+octet-stream, not '\(type.isEmpty ? "nothing" : String(type.prefix(60)))'"
+                        )
                     }
                 }
                 if route.body == .json {
@@ -247,7 +265,8 @@ final class ServerApp: Sendable {
                     let media = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
                     guard media == "application/json" else {
                         throw ServerError.unsupportedMediaType(
-                            "this route takes Content-Type: application/json, not '\(type.isEmpty ? "nothing" : String(type.prefix(60)))'")
+                            "this route takes Content-Type: application/json, not '\(type.isEmpty ? "nothing" : String(type.prefix(60)))'"
+                        )
                     }
                 }
             }
@@ -257,16 +276,20 @@ final class ServerApp: Sendable {
                 case .json(let limit) where declared > Int64(limit):
                     throw ServerError.tooLarge("the body of \(declared) bytes is over the limit of \(limit) bytes")
                 case .multipart(let limit) where declared > limit + 256 * 1024:
-                    throw ServerError.tooLarge("the body of \(declared) bytes is over the photo limit of \(limit) bytes")
+                    throw ServerError.tooLarge(
+                        "the body of \(declared) bytes is over the photo limit of \(limit) bytes")
                 case .octets(let limit, _) where declared > limit:
-                    throw ServerError.tooLarge("the body of \(declared) bytes is over the photo limit of \(limit) bytes")
+                    throw ServerError.tooLarge(
+                        "the body of \(declared) bytes is over the photo limit of \(limit) bytes")
                 default:
                     break
                 }
             }
             // An upload's body is numbered before it arrives, so what asks after it waits for it (`UploadArrivals`).
-            if case .octets(let limit, _) = policy, case .route(_, let parameters) = Router.match(method: head.method, path: head.path),
-               let uploadID = parameters["upload_id"] {
+            if case .octets(let limit, _) = policy,
+                case .route(_, let parameters) = Router.match(method: head.method, path: head.path),
+                let uploadID = parameters["upload_id"]
+            {
                 return (.octets(limit: limit, tag: arrivals.begin(uploadID)), nil)
             }
         } catch {
@@ -274,8 +297,10 @@ final class ServerApp: Sendable {
             // then refused by the handler, after the latency, not here.
             if error.status == 401 && config.latencyMilliseconds > 0 { return (policy, nil) }
             if error.status != 401 {
-                log.note("refused \(head.method) \(head.path.prefix(80)) before its body: \(error.status)", address: head.clientAddress,
-                         level: .debug)
+                log.note(
+                    "refused \(head.method) \(head.path.prefix(80)) before its body: \(error.status)",
+                    address: head.clientAddress,
+                    level: .debug)
             }
             return (policy, refused(respond(error)))
         }
@@ -345,14 +370,19 @@ final class ServerApp: Sendable {
                 return ServerResponse(status: status, headers: jsonHeaders, content: .data(body))
             case .file(let descriptor, let size, let contentType):
                 // A photo is field evidence of one organisation: no cache on the way keeps a copy.
-                return ServerResponse(status: 200, headers: [(name: "Content-Type", value: contentType),
-                                                             (name: "Content-Security-Policy", value: "default-src 'none'; sandbox"),
-                                                             (name: "Cache-Control", value: "private, no-store")],
-                                      content: .file(descriptor: descriptor, byteSize: size))
+                return ServerResponse(
+                    status: 200,
+                    headers: [
+                        (name: "Content-Type", value: contentType),
+                        (name: "Content-Security-Policy", value: "default-src 'none'; sandbox"),
+                        (name: "Cache-Control", value: "private, no-store"),
+                    ],
+                    content: .file(descriptor: descriptor, byteSize: size))
             case .stream(let stream, let headers):
                 return ServerResponse(status: 200, headers: headers, content: .stream(stream))
             case .status(let status, let headers, let body):
-                return ServerResponse(status: status, headers: (body.isEmpty ? [] : jsonHeaders) + headers, content: .data(body))
+                return ServerResponse(
+                    status: status, headers: (body.isEmpty ? [] : jsonHeaders) + headers, content: .data(body))
             }
         }
         return finish(answer(), for: request, userID: userID, clock: clock)
@@ -388,11 +418,11 @@ final class ServerApp: Sendable {
         case .reportEvents: return try reportEvents(input)
         case .exportReports: return try exportReports(input)
         case .adminFacilities, .adminAddFacility, .adminChangeFacility, .adminImportFacilities,
-             .adminAreas, .adminAddArea, .adminChangeArea, .adminImportAreas,
-             .adminAssignments, .adminCreateAssignment, .adminChangeAssignment, .adminImportAssignments,
-             .adminTemplates, .adminPublishTemplates, .adminChangeTemplate,
-             .adminUsers, .adminAddUser, .adminChangeUser,
-             .adminEvents:
+            .adminAreas, .adminAddArea, .adminChangeArea, .adminImportAreas,
+            .adminAssignments, .adminCreateAssignment, .adminChangeAssignment, .adminImportAssignments,
+            .adminTemplates, .adminPublishTemplates, .adminChangeTemplate,
+            .adminUsers, .adminAddUser, .adminChangeUser,
+            .adminEvents:
             return try administer(endpoint, input)
         }
     }
@@ -409,10 +439,15 @@ final class ServerApp: Sendable {
         var headers = jsonHeaders
         if let retry = error.retryAfter { headers.append((name: "Retry-After", value: String(retry))) }
         if error.status == 401 { headers.append((name: "WWW-Authenticate", value: "Bearer")) }
-        for (name, value) in error.headers.sorted(by: { $0.key < $1.key }) { headers.append((name: name, value: value)) }
-        let body = error.data.map { data in
-            JSONBody.encode(["ok": false, "error": .string(error.message), "code": .string(error.code.rawValue), "data": data] as JSONValue)
-        } ?? JSONBody.encode(Envelope<EmptyData>.failure(code: error.code.rawValue, message: error.message))
+        for (name, value) in error.headers.sorted(by: { $0.key < $1.key }) {
+            headers.append((name: name, value: value))
+        }
+        let body =
+            error.data.map { data in
+                JSONBody.encode(
+                    ["ok": false, "error": .string(error.message), "code": .string(error.code.rawValue), "data": data]
+                        as JSONValue)
+            } ?? JSONBody.encode(Envelope<EmptyData>.failure(code: error.code.rawValue, message: error.message))
         return ServerResponse(status: error.status, headers: headers, content: .data(body))
     }
 }

@@ -15,29 +15,40 @@ public enum ServerCommand {
 
     /// Every command, for the man page.
     static var catalog: CommandCatalog {
-        CommandCatalog(commands: [serve, ExportCommand.spec] + legacyAdmin + AdminCommands.all.map(\.spec), globalOptions: globalOptions)
+        CommandCatalog(
+            commands: [serve, ExportCommand.spec] + legacyAdmin + AdminCommands.all.map(\.spec),
+            globalOptions: globalOptions)
     }
 
     /// `--version`.
-    static var versionLine: String { "jqc-server \(ProductVersion.current) (libmicrohttpd \(HTTPServer.libraryVersion))" }
+    static var versionLine: String {
+        "jqc-server \(ProductVersion.current) (libmicrohttpd \(HTTPServer.libraryVersion))"
+    }
 
-    static let serve = CommandSpec("serve", summary: "serve the wire contract (docs/contract.md) over HTTP (the default command)",
-                                   options: ServerConfig.options,
-                                   discussion: "Port 0 picks a free port; the first line printed is 'listening on http://HOST:PORT'.")
+    static let serve = CommandSpec(
+        "serve", summary: "serve the wire contract (docs/contract.md) over HTTP (the default command)",
+        options: ServerConfig.options,
+        discussion: "Port 0 picks a free port; the first line printed is 'listening on http://HOST:PORT'.")
 
     static let editReport = CommandSpec(
         "admin edit-report", summary: "make a new server revision of a report (how conflicts arise in tests)",
         positionals: [PositionalSpec("SERVER_ID", help: "the report's server id")],
-        options: [.value("db", "FILE", help: "the server's database"),
-                  .value("answer", "FIELD_ID=JSON", repeatable: true, help: "set one answer to a JSON value; repeatable"),
-                  .value("field-types-dir", "DIR", repeatable: true,
-                         help: "look for external field types (jqc-field-NAME) here too, as the server does; repeatable")],
+        options: [
+            .value("db", "FILE", help: "the server's database"),
+            .value("answer", "FIELD_ID=JSON", repeatable: true, help: "set one answer to a JSON value; repeatable"),
+            .value(
+                "field-types-dir", "DIR", repeatable: true,
+                help: "look for external field types (jqc-field-NAME) here too, as the server does; repeatable"),
+        ],
         discussion: "The new answers are judged and scored as the server judges a report, with the same field types.\n"
             + "Example: jqc-server admin --db server.db edit-report R1 --answer 2=3 --answer 15='\"Ana\"'")
 
     static let importTemplates = CommandSpec(
         "admin import-templates", summary: "add or replace templates from a file shaped like GET /templates",
-        positionals: [PositionalSpec("FILE", help: "a JSON file {\"templates\": [...]}, optionally in an {\"ok\", \"data\"} envelope")],
+        positionals: [
+            PositionalSpec(
+                "FILE", help: "a JSON file {\"templates\": [...]}, optionally in an {\"ok\", \"data\"} envelope")
+        ],
         options: [.value("db", "FILE", help: "the server's database")])
 
     /// Runs one invocation and returns the exit code; output that could not
@@ -59,17 +70,32 @@ public enum ServerCommand {
             }
             if arguments.first == "help" {
                 if arguments.contains("--man") {
-                    OutputChannel.standardOutput.write(ManPage.roff(
-                        program: "jqc-server", summary: "the JanitorialQC server: the wire contract over HTTP, on SQLite or PostgreSQL",
-                        version: ProductVersion.current, date: ProductVersion.date, catalog: catalog,
-                        sections: [("Exit status", [["0 stopped cleanly", "1 could not start or serve (one line on stderr says why)",
-                                                     "2 usage error", "3 (admin, export) not found", "4 (admin, export) invalid input", "7 (admin) conflict",
-                                                     "141 the reader closed the output before all of it was written (a closed pipe, as in '| head')"]
-                                                        .joined(separator: "\n")])]))
+                    OutputChannel.standardOutput.write(
+                        ManPage.roff(
+                            program: "jqc-server",
+                            summary: "the JanitorialQC server: the wire contract over HTTP, on SQLite or PostgreSQL",
+                            version: ProductVersion.current, date: ProductVersion.date, catalog: catalog,
+                            sections: [
+                                (
+                                    "Exit status",
+                                    [
+                                        [
+                                            "0 stopped cleanly",
+                                            "1 could not start or serve (one line on stderr says why)",
+                                            "2 usage error", "3 (admin, export) not found",
+                                            "4 (admin, export) invalid input", "7 (admin) conflict",
+                                            "141 the reader closed the output before all of it was written (a closed pipe, as in '| head')",
+                                        ]
+                                        .joined(separator: "\n")
+                                    ]
+                                )
+                            ]))
                     return 0
                 }
-                OutputChannel.standardOutput.line(HelpFormatter.overview(program: "jqc-server", summary: "the JanitorialQC server",
-                                                                         commands: catalog.commands, globalOptions: globalOptions))
+                OutputChannel.standardOutput.line(
+                    HelpFormatter.overview(
+                        program: "jqc-server", summary: "the JanitorialQC server",
+                        commands: catalog.commands, globalOptions: globalOptions))
                 return 0
             }
             let words = arguments.first == "serve" ? Array(arguments.dropFirst()) : arguments
@@ -79,8 +105,11 @@ public enum ServerCommand {
                 return 0
             }
             if parsed.flag("help") {
-                OutputChannel.standardOutput.line(HelpFormatter.help(serve, program: "jqc-server", globalOptions: globalOptions))
-                OutputChannel.standardOutput.line("\nAdministration: 'jqc-server admin --help' lists the commands; docs/administer.md walks through a first day.")
+                OutputChannel.standardOutput.line(
+                    HelpFormatter.help(serve, program: "jqc-server", globalOptions: globalOptions))
+                OutputChannel.standardOutput.line(
+                    "\nAdministration: 'jqc-server admin --help' lists the commands; docs/administer.md walks through a first day."
+                )
                 return 0
             }
             return ServerRunner.serve(try ServerConfig.from(parsed), storage: storage)
@@ -93,7 +122,9 @@ public enum ServerCommand {
     /// The admin commands that are not part of the organisation's administration.
     static let legacyAdmin: [CommandSpec] = [editReport, importTemplates]
 
-    private static func admin(_ arguments: [String], parser: ArgumentParser, storage: StorageOpener) throws(UsageError) -> Int32 {
+    private static func admin(_ arguments: [String], parser: ArgumentParser, storage: StorageOpener) throws(UsageError)
+        -> Int32
+    {
         // The command may come after options (`admin --db FILE edit-report ...`).
         var rest = arguments
         var position = 0
@@ -104,40 +135,53 @@ public enum ServerCommand {
             if !word.hasPrefix("-") { commandIndex = position; break }
             position += 1
         }
-        let names = (legacyAdmin.map(\.name) + AdminCommands.all.map(\.spec.name)).map { String($0.dropFirst("admin ".count)) }
+        let names = (legacyAdmin.map(\.name) + AdminCommands.all.map(\.spec.name)).map {
+            String($0.dropFirst("admin ".count))
+        }
         guard let commandIndex else {
             OutputChannel.standardOutput.line("Usage: jqc-server admin --db FILE|URL COMMAND ...\n\nCommands:")
             for spec in legacyAdmin + AdminCommands.all.map(\.spec) {
-                OutputChannel.standardOutput.line("  \(spec.name.dropFirst("admin ".count).padding(toLength: 20, withPad: " ", startingAt: 0)) \(spec.summary)")
+                OutputChannel.standardOutput.line(
+                    "  \(spec.name.dropFirst("admin ".count).padding(toLength: 20, withPad: " ", startingAt: 0)) \(spec.summary)"
+                )
             }
-            OutputChannel.standardOutput.line("\n'jqc-server admin COMMAND --help' says more; docs/administer.md walks through a first day.")
+            OutputChannel.standardOutput.line(
+                "\n'jqc-server admin COMMAND --help' says more; docs/administer.md walks through a first day.")
             return arguments.contains("--help") || arguments.contains("-h") ? 0 : 2
         }
         var name = rest.remove(at: commandIndex)
         // A group's command is two words (`webhook add`).
-        if names.contains(where: { $0.hasPrefix(name + " ") }), commandIndex < rest.count, !rest[commandIndex].hasPrefix("-") {
+        if names.contains(where: { $0.hasPrefix(name + " ") }), commandIndex < rest.count,
+            !rest[commandIndex].hasPrefix("-")
+        {
             name += " " + rest.remove(at: commandIndex)
         }
         guard names.contains(name) else {
             let near = names.filter { $0.hasPrefix(String(name.prefix(3))) }
-            throw UsageError("'admin' has no command '\(name)'\(near.isEmpty ? "" : "; did you mean \(near.joined(separator: " or "))?") "
-                             + "See 'jqc-server admin --help'.")
+            throw UsageError(
+                "'admin' has no command '\(name)'\(near.isEmpty ? "" : "; did you mean \(near.joined(separator: " or "))?") "
+                    + "See 'jqc-server admin --help'.")
         }
         let command = AdminCommands.all.first { $0.spec.name == "admin " + name }
         let spec = command?.spec ?? legacyAdmin.first { $0.name == "admin " + name } ?? editReport
         let parsed = try parser.parse(rest, for: spec)
         if parsed.flag("help") {
-            OutputChannel.standardOutput.line(HelpFormatter.help(spec, program: "jqc-server", globalOptions: globalOptions))
+            OutputChannel.standardOutput.line(
+                HelpFormatter.help(spec, program: "jqc-server", globalOptions: globalOptions))
             return 0
         }
-        guard let db = parsed.value("db") else { throw UsageError("'\(spec.name)' needs --db FILE or --db postgres://....") }
+        guard let db = parsed.value("db") else {
+            throw UsageError("'\(spec.name)' needs --db FILE or --db postgres://....")
+        }
         let edits = name == "edit-report" ? try AdminTool.answers(parsed.all("answer")) : []
         let json = parsed.flag("json")
         do throws(ServerError) {
             // The admin commands may create the database: private from the start, as the server keeps it.
             umask(0o077)
             if name == "restore" { try AdminCommands.placeBackup(parsed.positional(0) ?? "", at: db) }
-            if name == "backup" || name == "new-generation", !DatabaseLocation.isPostgres(db), !FileManager.default.fileExists(atPath: db) {
+            if name == "backup" || name == "new-generation", !DatabaseLocation.isPostgres(db),
+                !FileManager.default.fileExists(atPath: db)
+            {
                 throw ServerError.notFound("no database '\(db)'; give --db the server's database file")
             }
             let opened = try storage.open(db, StorageOpener.Settings(connections: 1, uploadDirectory: nil))
@@ -155,7 +199,8 @@ public enum ServerCommand {
             }
             switch name {
             case "edit-report":
-                return try AdminTool.editReport(store: store, serverID: parsed.positional(0) ?? "", answers: edits, judge: judge)
+                return try AdminTool.editReport(
+                    store: store, serverID: parsed.positional(0) ?? "", answers: edits, judge: judge)
             default:
                 return try AdminTool.importTemplates(store: store, path: parsed.positional(0) ?? "")
             }
@@ -163,8 +208,11 @@ public enum ServerCommand {
             // Messages quote what a file or the database held: through the one sanitiser to the terminal.
             OutputChannel.standardError.write("jqc-server: \(OneLine.escaped(error.message))\n")
             if json {
-                OutputChannel.standardOutput.line(String(decoding: JSONBody.encode(
-                    ["error": ["code": .string(error.code.rawValue), "message": .string(error.message)]] as JSONValue), as: UTF8.self))
+                OutputChannel.standardOutput.line(
+                    String(
+                        decoding: JSONBody.encode(
+                            ["error": ["code": .string(error.code.rawValue), "message": .string(error.message)]]
+                                as JSONValue), as: UTF8.self))
             }
             switch error.status {
             case 404: return 3
@@ -196,35 +244,49 @@ enum AdminTool {
     }
 
     /// Appends a revision with `answers` changed, judged and scored by `judge` (the server's field types).
-    static func editReport(store: any ServerStorage, serverID: String, answers: [(String, JSONValue)],
-                           judge: AnswerJudge) throws(ServerError) -> Int32 {
+    static func editReport(
+        store: any ServerStorage, serverID: String, answers: [(String, JSONValue)],
+        judge: AnswerJudge
+    ) throws(ServerError) -> Int32 {
         let revision = try store.write { session -> Int in
-            guard let report = try session.report(serverID: serverID) else { throw ServerError.notFound("no report '\(serverID)'") }
+            guard let report = try session.report(serverID: serverID) else {
+                throw ServerError.notFound("no report '\(serverID)'")
+            }
             guard let current = try session.revision(serverID: serverID, revision: report.currentRevision),
-                  let payload = try? JSONDecoder().decode(WirePayload.self, from: Data(current.payloadJSON.utf8)) else {
+                let payload = try? JSONDecoder().decode(WirePayload.self, from: Data(current.payloadJSON.utf8))
+            else {
                 throw ServerError.internal("report '\(serverID)' has no readable current revision")
             }
             var next = payload
             var members = payload.answers.objectValue ?? [:]
             for (field, value) in answers { members[field] = value }
             guard let template = try session.template(id: report.templateID) else {
-                throw ServerError.unprocessable(code: .reportInvalid, "the report's template '\(report.templateID)' is gone")
+                throw ServerError.unprocessable(
+                    code: .reportInvalid, "the report's template '\(report.templateID)' is gone")
             }
-            next.answers = judge.keepingSignatures(.object(members), previous: payload.answers, revision: report.currentRevision,
-                                                   schema: template.schema)
+            next.answers = judge.keepingSignatures(
+                .object(members), previous: payload.answers, revision: report.currentRevision,
+                schema: template.schema)
             if let answers = Answers(json: next.answers) {
                 let problems = judge.problems(schema: template.schema, answers: answers)
-                if !problems.isEmpty { throw ServerError.unprocessable(code: .reportInvalid, problems.joined(separator: "; ")) }
+                if !problems.isEmpty {
+                    throw ServerError.unprocessable(code: .reportInvalid, problems.joined(separator: "; "))
+                }
                 next.score = judge.score(schema: template.schema, answers: answers)
             }
-            let revision = try session.appendRevision(serverID: serverID, baseRevision: report.currentRevision, payload: next,
-                                                      issuesJSON: nil, score: next.score, source: "admin", authorID: nil,
-                                                      limit: ServerConfig(database: "").maxRevisions, now: Date())
+            let revision = try session.appendRevision(
+                serverID: serverID, baseRevision: report.currentRevision, payload: next,
+                issuesJSON: nil, score: next.score, source: "admin", authorID: nil,
+                limit: ServerConfig(database: "").maxRevisions, now: Date())
             let actor = AdminActor.commandLine
-            try session.reopenReviews([AcceptedRevision(serverID: serverID, localID: report.localID, ownerID: report.ownerID,
-                                                        revision: revision, kind: "edited",
-                                                        actor: WirePerson(id: actor.id, displayName: actor.name))],
-                                      at: RFC3339.string(Date()))
+            try session.reopenReviews(
+                [
+                    AcceptedRevision(
+                        serverID: serverID, localID: report.localID, ownerID: report.ownerID,
+                        revision: revision, kind: "edited",
+                        actor: WirePerson(id: actor.id, displayName: actor.name))
+                ],
+                at: RFC3339.string(Date()))
             return revision
         }
         OutputChannel.standardOutput.line("report \(serverID) is now at revision \(revision)")
@@ -233,7 +295,8 @@ enum AdminTool {
 
     static func importTemplates(store: any ServerStorage, path: String) throws(ServerError) -> Int32 {
         guard let data = FileManager.default.contents(atPath: path),
-              let json = try? JSONDecoder().decode(JSONValue.self, from: data) else {
+            let json = try? JSONDecoder().decode(JSONValue.self, from: data)
+        else {
             throw ServerError.badRequest("'\(path)' cannot be read as JSON")
         }
         let body = json["ok"] != nil ? (json["data"] ?? .null) : json
@@ -251,7 +314,9 @@ enum AdminTool {
         guard problems.isEmpty else { throw ServerError.badRequest(problems.joined(separator: "; ")) }
         try store.write { session in
             let start = try session.templates().count
-            for (offset, template) in templates.enumerated() { try session.insertTemplate(template, position: start + offset) }
+            for (offset, template) in templates.enumerated() {
+                try session.insertTemplate(template, position: start + offset)
+            }
         }
         OutputChannel.standardOutput.line("imported \(templates.count) template\(templates.count == 1 ? "" : "s")")
         return 0

@@ -93,14 +93,19 @@ struct ServerConfig: Sendable {
 
     /// The options of the serve command.
     static let options: [OptionSpec] = [
-        .value("db", "FILE|URL", help: "a SQLite database file (created if missing) or postgres://USER[:PASSWORD]@HOST[:PORT]/DB"),
+        .value(
+            "db", "FILE|URL",
+            help: "a SQLite database file (created if missing) or postgres://USER[:PASSWORD]@HOST[:PORT]/DB"),
         .value("db-connections", "N", help: "connections to PostgreSQL this process may hold (default 8)"),
         .value("upload-dir", "DIR", help: "local folder uploads stream to before they are checked (PostgreSQL only)"),
         .value("host", "ADDRESS", help: "address to listen on (default 127.0.0.1)"),
         .value("port", "PORT", help: "port to listen on; 0 picks a free one (default 8080)"),
         .flag("demo", help: "seed the demo world and its inspector and supervisor accounts"),
-        .value("demo-inspector", "USER:PASSWORD", help: "the demo inspector's account (default inspector:inspector-pass)"),
-        .value("demo-supervisor", "USER:PASSWORD", help: "the demo supervisor's account (default supervisor:supervisor-pass)"),
+        .value(
+            "demo-inspector", "USER:PASSWORD", help: "the demo inspector's account (default inspector:inspector-pass)"),
+        .value(
+            "demo-supervisor", "USER:PASSWORD",
+            help: "the demo supervisor's account (default supervisor:supervisor-pass)"),
         .value("min-app-version", "VERSION", help: "lowest client version the server supports (default 0.1.0)"),
         .value("fault-rate", "P", help: "share of requests answered 503 with Retry-After (0 to 1)"),
         .value("fault-drop", "P", help: "share of connections closed without a response (0 to 1)"),
@@ -110,12 +115,22 @@ struct ServerConfig: Sendable {
         .value("max-photo-bytes", "N", help: "largest photo accepted (default 52428800)"),
         .value("max-json-bytes", "N", help: "largest JSON body accepted, a sync batch included (default 2097152)"),
         .value("access-token-ttl", "SECONDS", help: "access token lifetime (default 900)"),
-        .value("refresh-idle-ttl", "SECONDS", help: "a refresh token unused this long is refused (default 2592000, 30 days)"),
-        .value("refresh-max-age", "SECONDS", help: "a session older than this must sign in again (default 7776000, 90 days)"),
+        .value(
+            "refresh-idle-ttl", "SECONDS",
+            help: "a refresh token unused this long is refused (default 2592000, 30 days)"),
+        .value(
+            "refresh-max-age", "SECONDS",
+            help: "a session older than this must sign in again (default 7776000, 90 days)"),
         .value("max-revisions", "N", help: "revisions one report may have (default 500)"),
         .value("password-checks", "N", help: "password checks run at once; each takes 64 MiB (default 2)"),
-        .value("trusted-proxy", "ADDRESS", repeatable: true, help: "a reverse proxy whose X-Forwarded-For names the client; repeatable"),
-        .value("sign-in-window", "SECONDS", help: "failed sign-ins are counted over this many seconds: 10 per address and user, 100 per address (default 60)"),
+        .value(
+            "trusted-proxy", "ADDRESS", repeatable: true,
+            help: "a reverse proxy whose X-Forwarded-For names the client; repeatable"),
+        .value(
+            "sign-in-window", "SECONDS",
+            help:
+                "failed sign-ins are counted over this many seconds: 10 per address and user, 100 per address (default 60)"
+        ),
         .value("max-connections", "N", help: "open connections in all (default 2048)"),
         .value("max-connections-per-address", "N", help: "open connections from one client address (default 256)"),
         .value("workers", "N", help: "threads running requests (default 16)"),
@@ -123,29 +138,58 @@ struct ServerConfig: Sendable {
         .value("header-timeout", "SECONDS", help: "time to send a request's headers (default 10)"),
         .value("body-timeout", "SECONDS", help: "time to send a request's body, or read a response (default 300)"),
         .value("idle-timeout", "SECONDS", help: "silence after which a connection is closed (default 30)"),
-        .value("field-types-dir", "DIR", repeatable: true,
-               help: "a folder of external field types (executables named jqc-field-NAME), searched after $JQC_FIELD_TYPES_PATH; repeatable"),
-        .value("field-type-timeout", "SECONDS",
-               help: "seconds an external field type has for each answer (default $JQC_FIELD_TYPE_TIMEOUT, or 2)"),
-        .value("log-level", "LEVEL", help: "least severe log lines written: error, warn, info (with a line per request) or debug (default info)"),
+        .value(
+            "field-types-dir", "DIR", repeatable: true,
+            help:
+                "a folder of external field types (executables named jqc-field-NAME), searched after $JQC_FIELD_TYPES_PATH; repeatable"
+        ),
+        .value(
+            "field-type-timeout", "SECONDS",
+            help: "seconds an external field type has for each answer (default $JQC_FIELD_TYPE_TIMEOUT, or 2)"),
+        .value(
+            "log-level", "LEVEL",
+            help: "least severe log lines written: error, warn, info (with a line per request) or debug (default info)"),
         .value("log-file", "PATH", help: "append the log to PATH (created 0600, reopened on SIGHUP) instead of stderr"),
-        .flag("behind-tls", help: "the server is reached through a TLS reverse proxy: the console's cookies are marked Secure"),
-        .value("console-idle-ttl", "SECONDS", help: "a console session with no page opened for this long ends (default 3600)"),
-        .value("console-max-age", "SECONDS", help: "a console session ends this long after signing in, whatever its use (default 43200, 12 hours)"),
-        .value("metrics-port", "PORT", help: "serve Prometheus metrics at /metrics on this port; 0 picks a free one (default: none)"),
+        .flag(
+            "behind-tls",
+            help: "the server is reached through a TLS reverse proxy: the console's cookies are marked Secure"),
+        .value(
+            "console-idle-ttl", "SECONDS",
+            help: "a console session with no page opened for this long ends (default 3600)"),
+        .value(
+            "console-max-age", "SECONDS",
+            help: "a console session ends this long after signing in, whatever its use (default 43200, 12 hours)"),
+        .value(
+            "metrics-port", "PORT",
+            help: "serve Prometheus metrics at /metrics on this port; 0 picks a free one (default: none)"),
         .value("metrics-host", "ADDRESS", help: "address of the metrics listener (default 127.0.0.1)"),
-        .value("quota-bytes", "N", help: "bytes one user may store, revisions and photos (default 21474836480, 20 GiB)"),
+        .value(
+            "quota-bytes", "N", help: "bytes one user may store, revisions and photos (default 21474836480, 20 GiB)"),
         .value("quota-revisions-per-day", "N", help: "revisions one user may send a UTC day (default 100000)"),
         .value("quota-photos-per-report", "N", help: "photos one report may hold (default 500)"),
-        .value("quota-upload-bytes", "N", help: "bytes one user's unfinished resumable uploads may announce in all (default 2147483648, 2 GiB)"),
-        .value("upload-ttl", "SECONDS", help: "an unfinished resumable upload is dropped this long after its last byte, 3600 or more (default 86400)"),
-        .value("webhook-senders", "N", help: "webhook deliveries this instance makes at once; 0 leaves them to other instances (default 4)"),
-        .value("webhook-timeout", "SECONDS", help: "seconds a webhook receiver has to answer 2xx, 1 to 10 (default 10)"),
-        .value("webhook-lease", "SECONDS", help: "seconds a delivery stays with the instance attempting it before another may (default 60)"),
-        .value("webhook-first-retry-ms", "N", help: "milliseconds before a failed delivery's second attempt; each later wait doubles (default 10000)"),
+        .value(
+            "quota-upload-bytes", "N",
+            help: "bytes one user's unfinished resumable uploads may announce in all (default 2147483648, 2 GiB)"),
+        .value(
+            "upload-ttl", "SECONDS",
+            help:
+                "an unfinished resumable upload is dropped this long after its last byte, 3600 or more (default 86400)"),
+        .value(
+            "webhook-senders", "N",
+            help: "webhook deliveries this instance makes at once; 0 leaves them to other instances (default 4)"),
+        .value(
+            "webhook-timeout", "SECONDS", help: "seconds a webhook receiver has to answer 2xx, 1 to 10 (default 10)"),
+        .value(
+            "webhook-lease", "SECONDS",
+            help: "seconds a delivery stays with the instance attempting it before another may (default 60)"),
+        .value(
+            "webhook-first-retry-ms", "N",
+            help: "milliseconds before a failed delivery's second attempt; each later wait doubles (default 10000)"),
         .value("webhook-longest-retry", "SECONDS", help: "the longest wait between attempts (default 3600)"),
         .value("webhook-attempts", "N", help: "attempts before a delivery is failed and kept for replay (default 12)"),
-        .value("webhook-keep-days", "N", help: "days a delivered webhook event is kept for 'admin webhook deliveries' and replay (default 30)"),
+        .value(
+            "webhook-keep-days", "N",
+            help: "days a delivered webhook event is kept for 'admin webhook deliveries' and replay (default 30)"),
     ]
 
     /// Reads a configuration from parsed arguments, naming the first bad value.
@@ -154,21 +198,29 @@ struct ServerConfig: Sendable {
             throw UsageError("jqc-server needs --db FILE or --db postgres://..., the database to serve from.")
         }
         var config = ServerConfig(database: db)
-        config.databaseConnections = try whole(parsed, "db-connections", default: config.databaseConnections, range: 1...256)
+        config.databaseConnections = try whole(
+            parsed, "db-connections", default: config.databaseConnections, range: 1...256)
         if let folder = parsed.value("upload-dir") {
             guard DatabaseLocation.isPostgres(db) else {
-                throw UsageError("--upload-dir is for a PostgreSQL database; a SQLite server keeps uploads beside its file.")
+                throw UsageError(
+                    "--upload-dir is for a PostgreSQL database; a SQLite server keeps uploads beside its file.")
             }
             config.uploadDirectory = folder
         }
         if let host = parsed.value("host") { config.host = host == "localhost" ? "127.0.0.1" : host }
         if let port = parsed.value("port") {
-            guard let value = UInt16(port) else { throw UsageError("--port '\(port)' is not a port number (0 to 65535).") }
+            guard let value = UInt16(port) else {
+                throw UsageError("--port '\(port)' is not a port number (0 to 65535).")
+            }
             config.port = value
         }
         config.demo = parsed.flag("demo")
-        if let account = parsed.value("demo-inspector") { config.demoInspector = try Self.account(account, option: "demo-inspector") }
-        if let account = parsed.value("demo-supervisor") { config.demoSupervisor = try Self.account(account, option: "demo-supervisor") }
+        if let account = parsed.value("demo-inspector") {
+            config.demoInspector = try Self.account(account, option: "demo-inspector")
+        }
+        if let account = parsed.value("demo-supervisor") {
+            config.demoSupervisor = try Self.account(account, option: "demo-supervisor")
+        }
         if let version = parsed.value("min-app-version") {
             guard SemanticVersion(version) != nil else {
                 throw UsageError("--min-app-version '\(version)' is not a version like 1.2.0.")
@@ -184,18 +236,25 @@ struct ServerConfig: Sendable {
             config.seed = value
         }
         if let text = parsed.value("max-photo-bytes") {
-            guard let value = Int64(text), value > 0 else { throw UsageError("--max-photo-bytes '\(text)' is not a positive number of bytes.") }
+            guard let value = Int64(text), value > 0 else {
+                throw UsageError("--max-photo-bytes '\(text)' is not a positive number of bytes.")
+            }
             config.maxPhotoBytes = value
         }
-        config.maxJSONBytes = try whole(parsed, "max-json-bytes", default: 2 * 1024 * 1024, range: 1024...(256 * 1024 * 1024))
+        config.maxJSONBytes = try whole(
+            parsed, "max-json-bytes", default: 2 * 1024 * 1024, range: 1024...(256 * 1024 * 1024))
         config.accessTokenLifetime = try whole(parsed, "access-token-ttl", default: 900, range: 1...86_400)
-        config.refreshIdleLifetime = try whole(parsed, "refresh-idle-ttl", default: config.refreshIdleLifetime,
-                                               range: 1...(3650 * 86_400))
-        config.refreshMaximumAge = try whole(parsed, "refresh-max-age", default: config.refreshMaximumAge,
-                                             range: 1...(3650 * 86_400))
+        config.refreshIdleLifetime = try whole(
+            parsed, "refresh-idle-ttl", default: config.refreshIdleLifetime,
+            range: 1...(3650 * 86_400))
+        config.refreshMaximumAge = try whole(
+            parsed, "refresh-max-age", default: config.refreshMaximumAge,
+            range: 1...(3650 * 86_400))
         config.behindTLS = parsed.flag("behind-tls")
-        config.consoleIdleLifetime = try whole(parsed, "console-idle-ttl", default: config.consoleIdleLifetime, range: 60...(30 * 86_400))
-        config.consoleMaximumAge = try whole(parsed, "console-max-age", default: config.consoleMaximumAge, range: 60...(90 * 86_400))
+        config.consoleIdleLifetime = try whole(
+            parsed, "console-idle-ttl", default: config.consoleIdleLifetime, range: 60...(30 * 86_400))
+        config.consoleMaximumAge = try whole(
+            parsed, "console-max-age", default: config.consoleMaximumAge, range: 60...(90 * 86_400))
         config.maxRevisions = try whole(parsed, "max-revisions", default: config.maxRevisions, range: 1...100_000)
         config.signInWindow = try whole(parsed, "sign-in-window", default: config.signInWindow, range: 10...86_400)
         config.passwordChecks = try whole(parsed, "password-checks", default: config.passwordChecks, range: 1...64)
@@ -207,12 +266,16 @@ struct ServerConfig: Sendable {
         }
         var http = HTTPLimits()
         http.connections = try whole(parsed, "max-connections", default: http.connections, range: 16...60_000)
-        http.connectionsPerAddress = try whole(parsed, "max-connections-per-address", default: http.connectionsPerAddress,
-                                               range: 1...60_000)
+        http.connectionsPerAddress = try whole(
+            parsed, "max-connections-per-address", default: http.connectionsPerAddress,
+            range: 1...60_000)
         http.workers = try whole(parsed, "workers", default: http.workers, range: 1...512)
-        http.waitingRequests = try whole(parsed, "max-waiting-requests", default: http.waitingRequests, range: 1...100_000)
-        http.headerSeconds = TimeInterval(try whole(parsed, "header-timeout", default: Int(http.headerSeconds), range: 1...3600))
-        http.bodySeconds = TimeInterval(try whole(parsed, "body-timeout", default: Int(http.bodySeconds), range: 1...86_400))
+        http.waitingRequests = try whole(
+            parsed, "max-waiting-requests", default: http.waitingRequests, range: 1...100_000)
+        http.headerSeconds = TimeInterval(
+            try whole(parsed, "header-timeout", default: Int(http.headerSeconds), range: 1...3600))
+        http.bodySeconds = TimeInterval(
+            try whole(parsed, "body-timeout", default: Int(http.bodySeconds), range: 1...86_400))
         http.idleSeconds = try whole(parsed, "idle-timeout", default: http.idleSeconds, range: 1...3600)
         config.http = http
         config.fieldTypeDirectories = parsed.all("field-types-dir")
@@ -226,16 +289,23 @@ struct ServerConfig: Sendable {
         try readObservability(parsed, into: &config)
         try readWebhooks(parsed, into: &config)
         if let text = parsed.value("quota-bytes") {
-            guard let value = Int64(text), value > 0 else { throw UsageError("--quota-bytes '\(text)' is not a positive number of bytes.") }
+            guard let value = Int64(text), value > 0 else {
+                throw UsageError("--quota-bytes '\(text)' is not a positive number of bytes.")
+            }
             config.quotas.bytes = value
         }
-        config.quotas.revisionsPerDay = try whole(parsed, "quota-revisions-per-day", default: config.quotas.revisionsPerDay, range: 1...10_000_000)
+        config.quotas.revisionsPerDay = try whole(
+            parsed, "quota-revisions-per-day", default: config.quotas.revisionsPerDay, range: 1...10_000_000)
         if let text = parsed.value("quota-upload-bytes") {
-            guard let value = Int64(text), value > 0 else { throw UsageError("--quota-upload-bytes '\(text)' is not a positive number of bytes.") }
+            guard let value = Int64(text), value > 0 else {
+                throw UsageError("--quota-upload-bytes '\(text)' is not a positive number of bytes.")
+            }
             config.quotas.uploadBytes = value
         }
-        config.uploadLifetime = try whole(parsed, "upload-ttl", default: config.uploadLifetime, range: 3_600...(30 * 86_400))
-        config.quotas.photosPerReport = try whole(parsed, "quota-photos-per-report", default: config.quotas.photosPerReport, range: 1...100_000)
+        config.uploadLifetime = try whole(
+            parsed, "upload-ttl", default: config.uploadLifetime, range: 3_600...(30 * 86_400))
+        config.quotas.photosPerReport = try whole(
+            parsed, "quota-photos-per-report", default: config.quotas.photosPerReport, range: 1...100_000)
         return config
     }
 
@@ -243,21 +313,30 @@ struct ServerConfig: Sendable {
     private static func readWebhooks(_ parsed: ParsedArguments, into config: inout ServerConfig) throws(UsageError) {
         var settings = WebhookSettings()
         settings.senders = try whole(parsed, "webhook-senders", default: settings.senders, range: 0...64)
-        settings.timeout = TimeInterval(try whole(parsed, "webhook-timeout", default: Int(settings.timeout), range: 1...10))
-        settings.lease = TimeInterval(try whole(parsed, "webhook-lease", default: Int(settings.lease), range: 2...86_400))
+        settings.timeout = TimeInterval(
+            try whole(parsed, "webhook-timeout", default: Int(settings.timeout), range: 1...10))
+        settings.lease = TimeInterval(
+            try whole(parsed, "webhook-lease", default: Int(settings.lease), range: 2...86_400))
         guard settings.lease > settings.timeout else {
-            throw UsageError("--webhook-lease \(Int(settings.lease)) must be longer than --webhook-timeout \(Int(settings.timeout)), so an attempt ends before another instance may take its delivery.")
+            throw UsageError(
+                "--webhook-lease \(Int(settings.lease)) must be longer than --webhook-timeout \(Int(settings.timeout)), so an attempt ends before another instance may take its delivery."
+            )
         }
-        settings.firstDelay = TimeInterval(try whole(parsed, "webhook-first-retry-ms", default: Int(settings.firstDelay * 1000),
-                                                     range: 10...86_400_000)) / 1000
-        settings.longestDelay = TimeInterval(try whole(parsed, "webhook-longest-retry", default: Int(settings.longestDelay), range: 1...604_800))
+        settings.firstDelay =
+            TimeInterval(
+                try whole(
+                    parsed, "webhook-first-retry-ms", default: Int(settings.firstDelay * 1000),
+                    range: 10...86_400_000)) / 1000
+        settings.longestDelay = TimeInterval(
+            try whole(parsed, "webhook-longest-retry", default: Int(settings.longestDelay), range: 1...604_800))
         settings.attempts = try whole(parsed, "webhook-attempts", default: settings.attempts, range: 1...100)
         settings.keepDays = try whole(parsed, "webhook-keep-days", default: settings.keepDays, range: 1...3650)
         config.webhooks = settings
     }
 
     /// The log and metrics options.
-    private static func readObservability(_ parsed: ParsedArguments, into config: inout ServerConfig) throws(UsageError) {
+    private static func readObservability(_ parsed: ParsedArguments, into config: inout ServerConfig) throws(UsageError)
+    {
         if let text = parsed.value("log-level") {
             guard let level = LogLevel(name: text) else {
                 throw UsageError("--log-level '\(text)' is not a level; give error, warn, info or debug.")
@@ -269,7 +348,9 @@ struct ServerConfig: Sendable {
             config.logFile = path
         }
         if let port = parsed.value("metrics-port") {
-            guard let value = UInt16(port) else { throw UsageError("--metrics-port '\(port)' is not a port number (0 to 65535).") }
+            guard let value = UInt16(port) else {
+                throw UsageError("--metrics-port '\(port)' is not a port number (0 to 65535).")
+            }
             config.metricsPort = value
         }
         if let host = parsed.value("metrics-host") {
@@ -283,8 +364,11 @@ struct ServerConfig: Sendable {
         }
     }
 
-    private static func account(_ text: String, option: String) throws(UsageError) -> (username: String, password: String) {
-        guard let colon = text.firstIndex(of: ":"), colon != text.startIndex, text.index(after: colon) != text.endIndex else {
+    private static func account(_ text: String, option: String) throws(UsageError) -> (
+        username: String, password: String
+    ) {
+        guard let colon = text.firstIndex(of: ":"), colon != text.startIndex, text.index(after: colon) != text.endIndex
+        else {
             throw UsageError("--\(option) must be USER:PASSWORD, both non-empty.")
         }
         return (String(text[..<colon]), String(text[text.index(after: colon)...]))
@@ -298,11 +382,14 @@ struct ServerConfig: Sendable {
         return value
     }
 
-    private static func whole(_ parsed: ParsedArguments, _ name: String, default value: Int,
-                              range: ClosedRange<Int>) throws(UsageError) -> Int {
+    private static func whole(
+        _ parsed: ParsedArguments, _ name: String, default value: Int,
+        range: ClosedRange<Int>
+    ) throws(UsageError) -> Int {
         guard let text = parsed.value(name) else { return value }
         guard let number = Int(text), range.contains(number) else {
-            throw UsageError("--\(name) '\(text)' is not a whole number from \(range.lowerBound) to \(range.upperBound).")
+            throw UsageError(
+                "--\(name) '\(text)' is not a whole number from \(range.lowerBound) to \(range.upperBound).")
         }
         return number
     }

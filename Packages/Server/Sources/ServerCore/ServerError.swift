@@ -24,8 +24,10 @@ public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     public let cause: String?
 
     /// Makes an error with an explicit status and code.
-    public init(status: Int, code: Code, _ message: String, retryAfter: Int? = nil, data: JSONValue? = nil,
-                headers: [(name: String, value: String)] = [], cause: String? = nil) {
+    public init(
+        status: Int, code: Code, _ message: String, retryAfter: Int? = nil, data: JSONValue? = nil,
+        headers: [(name: String, value: String)] = [], cause: String? = nil
+    ) {
         self.cause = cause
         self.status = status
         self.code = code
@@ -41,7 +43,9 @@ public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// 401: no token, or one that is expired, forged or revoked.
-    public static func authRequired(_ message: String = "sign in first: the access token is missing, expired or revoked") -> ServerError {
+    public static func authRequired(
+        _ message: String = "sign in first: the access token is missing, expired or revoked"
+    ) -> ServerError {
         ServerError(status: 401, code: .authRequired, message)
     }
 
@@ -72,7 +76,9 @@ public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// 414: a request target longer than any route of the server takes.
     public static func targetTooLong(limit: Int) -> ServerError {
-        ServerError(status: 414, code: .uriTooLong, "the request target is longer than \(limit) bytes; no route of this server takes one so long")
+        ServerError(
+            status: 414, code: .uriTooLong,
+            "the request target is longer than \(limit) bytes; no route of this server takes one so long")
     }
 
     /// 422: well-formed but not acceptable (a photo hash mismatch, invalid answers).
@@ -98,8 +104,9 @@ public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// 503 `UNAVAILABLE`: the database could not be reached or did not answer
     /// in time (`cause` says how, in the log); the device retries in 5 seconds.
     public static func databaseUnreachable(_ cause: String) -> ServerError {
-        ServerError(status: 503, code: .unavailable, "the server cannot reach its database right now; retry in 5 seconds",
-                    retryAfter: 5, cause: cause)
+        ServerError(
+            status: 503, code: .unavailable, "the server cannot reach its database right now; retry in 5 seconds",
+            retryAfter: 5, cause: cause)
     }
 
     /// 500: a failure of the server itself (the disk, the database); transient for clients.
@@ -116,9 +123,10 @@ public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// 507 `STORAGE_FULL`: the server's disk (or its quota) is full, so
     /// nothing of the request was kept; transient for clients, like a 503.
     public static func storageFull() -> ServerError {
-        ServerError(status: 507, code: .storageFull,
-                    "the server's disk is full, so nothing of this request was kept; the server's operator must free space; retry in \(storageFullRetryAfter) seconds",
-                    retryAfter: storageFullRetryAfter)
+        ServerError(
+            status: 507, code: .storageFull,
+            "the server's disk is full, so nothing of this request was kept; the server's operator must free space; retry in \(storageFullRetryAfter) seconds",
+            retryAfter: storageFullRetryAfter)
     }
 
     /// 503: the database or the request queue is too busy right now.
@@ -128,7 +136,8 @@ public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// 422: a report already has as many revisions as the server keeps.
     public static func revisionLimit(_ serverID: String, limit: Int) -> ServerError {
-        unprocessable(code: .reportInvalid, "report '\(serverID)' already has \(limit) revisions, the most this server keeps")
+        unprocessable(
+            code: .reportInvalid, "report '\(serverID)' already has \(limit) revisions, the most this server keeps")
     }
 
     /// 409 `REVISION_STALE`: a decision on a revision that is no longer the current one; `data` holds the current review.

@@ -29,7 +29,9 @@ enum ServerRunner {
             let sink = try config.logFile.map { path throws(OutputError) in try LogSink.file(path) } ?? .standardError()
             log = ServerLog(level: config.logLevel, sink: sink, stamp: { RFC3339.string($0, milliseconds: true) })
         } catch {
-            OutputChannel.standardError.write("jqc-server: cannot open the log file '\(config.logFile ?? "")' (\(error.reason)); give --log-file a file this user may write\n")
+            OutputChannel.standardError.write(
+                "jqc-server: cannot open the log file '\(config.logFile ?? "")' (\(error.reason)); give --log-file a file this user may write\n"
+            )
             return 1
         }
         do throws(ServerError) {
@@ -47,17 +49,21 @@ enum ServerRunner {
             if expired > 0 { log.note("removed \(expired) expired resumable upload(s)", level: .info) }
             if config.demo { try DemoWorld.seed(store, config: config) }
             let key = try signingKey(store)
-            let registry = ServerFieldTypes.registry(directories: config.fieldTypeDirectories, timeout: config.fieldTypeTimeout,
-                                                     warn: { log.note($0, level: .warn) })
-            let app = ServerApp(config: config, store: store, signer: TokenSigner(key: key), judge: AnswerJudge(registry: registry),
-                                photos: database.photos, uploads: database.uploads, log: log)
-            webhooks = WebhookDispatcher(store: store, settings: config.webhooks, bell: app.webhookBell, log: log, metrics: app.metrics,
-                                         diskFull: app.diskFullAlarm)
-            server = HTTPServer(uploadDirectory: database.uploadDirectory, limits: limits, log: log,
-                                screen: { head in app.screen(head) },
-                                overloaded: { request in app.overloaded(request) },
-                                abandoned: { request in app.abandonedUpload(request) },
-                                handler: { request in app.handle(request) })
+            let registry = ServerFieldTypes.registry(
+                directories: config.fieldTypeDirectories, timeout: config.fieldTypeTimeout,
+                warn: { log.note($0, level: .warn) })
+            let app = ServerApp(
+                config: config, store: store, signer: TokenSigner(key: key), judge: AnswerJudge(registry: registry),
+                photos: database.photos, uploads: database.uploads, log: log)
+            webhooks = WebhookDispatcher(
+                store: store, settings: config.webhooks, bell: app.webhookBell, log: log, metrics: app.metrics,
+                diskFull: app.diskFullAlarm)
+            server = HTTPServer(
+                uploadDirectory: database.uploadDirectory, limits: limits, log: log,
+                screen: { head in app.screen(head) },
+                overloaded: { request in app.overloaded(request) },
+                abandoned: { request in app.abandonedUpload(request) },
+                handler: { request in app.handle(request) })
             do throws(HTTPServerError) {
                 try server.start(host: config.host, port: config.port)
             } catch {
@@ -69,7 +75,8 @@ enum ServerRunner {
                     try metrics.start(host: config.metricsHost, port: port)
                 } catch {
                     server.stop(grace: 0)
-                    throw ServerError.internal("the metrics listener (--metrics-host, --metrics-port): \(error.message)")
+                    throw ServerError.internal(
+                        "the metrics listener (--metrics-host, --metrics-port): \(error.message)")
                 }
                 metricsServer = metrics
             }
@@ -85,14 +92,16 @@ enum ServerRunner {
             banner += "metrics on http://\(metricsHost):\(metricsServer.port)/metrics\n"
         }
         if config.demo {
-            banner += "demo accounts: \(config.demoInspector.username) / \(config.demoInspector.password) (inspector), "
+            banner +=
+                "demo accounts: \(config.demoInspector.username) / \(config.demoInspector.password) (inspector), "
                 + "\(config.demoSupervisor.username) / \(config.demoSupervisor.password) (supervisor)\n"
         }
         // The address line is how a supervisor or a test learns the port (with
         // --port 0): a server that cannot say where it listens stops.
         guard OutputChannel.standardOutput.write(banner) else {
             let reason = OutputChannel.standardOutput.failure?.reason ?? "unknown error"
-            OutputChannel.standardError.write("jqc-server: cannot write the address to standard output (\(reason)); stopping\n")
+            OutputChannel.standardError.write(
+                "jqc-server: cannot write the address to standard output (\(reason)); stopping\n")
             StopWatchdog.arm(seconds: 15)
             metricsServer?.stop()
             server.stop(grace: 0)
@@ -128,7 +137,9 @@ enum ServerRunner {
             try log.sink.reopen()
             log.note("reopened the log file '\(path)' (SIGHUP)", level: .info)
         } catch {
-            log.note("cannot reopen the log file '\(path)' (\(error.reason)); writing on to the file open before", level: .error)
+            log.note(
+                "cannot reopen the log file '\(path)' (\(error.reason)); writing on to the file open before",
+                level: .error)
         }
     }
 

@@ -34,8 +34,9 @@ struct SharedSignInLimit {
     private func check(in session: any StorageSession, adding: Int, now: Date) throws(ServerError) -> Int? {
         var wait: Int?
         for (key, limit) in keys {
-            let (failures, started) = try session.countSignInFailures(key: key, adding: adding, now: now,
-                                                                      window: window)
+            let (failures, started) = try session.countSignInFailures(
+                key: key, adding: adding, now: now,
+                window: window)
             if failures >= limit {
                 let left = Int(Double(started) + window - now.timeIntervalSince1970.rounded(.down))
                 wait = max(wait ?? 1, max(1, left))

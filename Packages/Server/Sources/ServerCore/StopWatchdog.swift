@@ -11,7 +11,8 @@ enum StopWatchdog {
     static func arm(seconds: TimeInterval) {
         let thread = Thread {
             Thread.sleep(forTimeInterval: seconds)
-            ProgramExit.immediately("jqc-server: stopping took longer than \(Int(seconds)) s; exiting now. Accepted reports are safe.")
+            ProgramExit.immediately(
+                "jqc-server: stopping took longer than \(Int(seconds)) s; exiting now. Accepted reports are safe.")
         }
         thread.start()
     }

@@ -30,7 +30,8 @@ final class TemplateCache: Sendable {
         var compiled: [String: CompiledTemplate] = [:]
         // Retired templates too: a report made on one before it was retired is still judged.
         for template in try session.managedTemplates().map(\.template) {
-            compiled[template.id] = CompiledTemplate(template: template, logic: FormLogic(schema: template.schema, registry: registry))
+            compiled[template.id] = CompiledTemplate(
+                template: template, logic: FormLogic(schema: template.schema, registry: registry))
         }
         loaded.withLock { $0 = (revision, compiled) }
         return compiled
@@ -39,14 +40,17 @@ final class TemplateCache: Sendable {
     /// The version a report names (contract 1.1), compiled once: the current
     /// one when it names none or the current version, else the published one;
     /// nil for a version this server never published.
-    func template(id: String, version: Int?, current: [String: CompiledTemplate],
-                  in session: any StorageSession) throws(ServerError) -> CompiledTemplate? {
+    func template(
+        id: String, version: Int?, current: [String: CompiledTemplate],
+        in session: any StorageSession
+    ) throws(ServerError) -> CompiledTemplate? {
         guard let now = current[id] else { return nil }
         guard let version, version != now.template.version else { return now }
         let key = "\(id)\u{0}\(version)"
         if let cached = earlier.withLock({ $0[key] }) { return cached }
         guard let template = try session.templateVersion(id: id, version: version) else { return nil }
-        let compiled = CompiledTemplate(template: template, logic: FormLogic(schema: template.schema, registry: registry))
+        let compiled = CompiledTemplate(
+            template: template, logic: FormLogic(schema: template.schema, registry: registry))
         earlier.withLock { $0[key] = compiled }
         return compiled
     }

@@ -25,7 +25,9 @@ struct TokenSigner: Sendable {
     /// The claims of a token that is well-formed, correctly signed and not
     /// expired at `now`; nil otherwise (the caller answers 401 either way).
     func verify(_ token: String, now: Date) -> AccessClaims? {
-        guard let claims = open(token, as: AccessClaims.self), claims.exp > Int64(now.timeIntervalSince1970) else { return nil }
+        guard let claims = open(token, as: AccessClaims.self), claims.exp > Int64(now.timeIntervalSince1970) else {
+            return nil
+        }
         return claims
     }
 
@@ -43,9 +45,9 @@ struct TokenSigner: Sendable {
     func open<Claims: Decodable>(_ token: String, as type: Claims.Type) -> Claims? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, token.utf8.count < 4096,
-              let mac = Base64URL.decode(parts[1]),
-              Digest.constantTimeEqual(mac, Digest.hmacSHA256(key: key, message: Array(parts[0].utf8))),
-              let payload = Base64URL.decode(parts[0])
+            let mac = Base64URL.decode(parts[1]),
+            Digest.constantTimeEqual(mac, Digest.hmacSHA256(key: key, message: Array(parts[0].utf8))),
+            let payload = Base64URL.decode(parts[0])
         else { return nil }
         return try? JSONDecoder().decode(type, from: Data(payload))
     }

@@ -9,8 +9,10 @@ public enum UploadBytes {
 
     /// Calls `take` with the bytes of `descriptor` from `start` for `count`
     /// bytes, a piece at a time, with each piece's offset from `start`.
-    public static func read(_ descriptor: Int32, from start: Int64 = 0, count: Int64,
-                            _ take: (Int64, UnsafeRawBufferPointer) throws(ServerError) -> Void) throws(ServerError) {
+    public static func read(
+        _ descriptor: Int32, from start: Int64 = 0, count: Int64,
+        _ take: (Int64, UnsafeRawBufferPointer) throws(ServerError) -> Void
+    ) throws(ServerError) {
         var buffer = [UInt8](repeating: 0, count: pieceSize)
         var done: Int64 = 0
         while done < count {
@@ -18,7 +20,9 @@ public enum UploadBytes {
             let got = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, wanted, off_t(start + done)) }
             if got < 0 && errno == EINTR { continue }
             guard got > 0 else {
-                throw ServerError.internal("cannot read the upload back (\(got == 0 ? "it is shorter than expected" : String(cString: strerror(errno))))")
+                throw ServerError.internal(
+                    "cannot read the upload back (\(got == 0 ? "it is shorter than expected" : String(cString: strerror(errno))))"
+                )
             }
             let failure = buffer.withUnsafeBytes { raw -> ServerError? in
                 do throws(ServerError) {
@@ -34,13 +38,17 @@ public enum UploadBytes {
     }
 
     /// Writes `bytes` to `descriptor` at `offset`, whole.
-    public static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, at offset: Int64) throws(ServerError) {
+    public static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, at offset: Int64)
+        throws(ServerError)
+    {
         var written = 0
         while written < bytes.count {
-            let count = pwrite(descriptor, bytes.baseAddress! + written, bytes.count - written, off_t(offset + Int64(written)))
+            let count = pwrite(
+                descriptor, bytes.baseAddress! + written, bytes.count - written, off_t(offset + Int64(written)))
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else {
-                throw ServerError.disk("cannot keep the upload's bytes on the server's disk; send them again later", errno: errno)
+                throw ServerError.disk(
+                    "cannot keep the upload's bytes on the server's disk; send them again later", errno: errno)
             }
             written += count
         }

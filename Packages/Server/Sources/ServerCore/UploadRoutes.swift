@@ -14,16 +14,21 @@ extension ServerApp {
         guard Hex.isSHA256(request.sha256) else {
             throw ServerError.badRequest("'sha256' must be the 64 hex digits of the file's SHA-256")
         }
-        guard request.byteSize > 0 else { throw ServerError.badRequest("'byte_size' must be a positive number of bytes") }
+        guard request.byteSize > 0 else {
+            throw ServerError.badRequest("'byte_size' must be a positive number of bytes")
+        }
         guard request.byteSize <= config.maxPhotoBytes else {
-            throw ServerError.tooLarge("a photo of \(request.byteSize) bytes is over the photo limit of \(config.maxPhotoBytes) bytes")
+            throw ServerError.tooLarge(
+                "a photo of \(request.byteSize) bytes is over the photo limit of \(config.maxPhotoBytes) bytes")
         }
         let now = Date()
         // Ownership first: nothing about someone else's report is revealed or stored.
         let (existing, held, used) = try store.read { session -> (StoredPhoto?, Int, Int64) in
             _ = try reportVisible(serverID, to: caller, in: session)
-            return (try session.photo(localID: request.localID), try session.photos(serverID: serverID).count,
-                    try session.usage(userID: caller.user.id, day: Quotas.day(now)).bytes)
+            return (
+                try session.photo(localID: request.localID), try session.photos(serverID: serverID).count,
+                try session.usage(userID: caller.user.id, day: Quotas.day(now)).bytes
+            )
         }
         if let existing {
             guard existing.serverID == serverID else {
@@ -38,8 +43,10 @@ extension ServerApp {
                 arrivals.awaitEarlier(upload.id)
                 upload = try uploads.upload(id: upload.id, userID: caller.user.id, now: now) ?? upload
             }
-            if upload.serverID == serverID && upload.sha256 == request.sha256.lowercased() && upload.byteSize == request.byteSize
-                && !upload.finished {
+            if upload.serverID == serverID && upload.sha256 == request.sha256.lowercased()
+                && upload.byteSize == request.byteSize
+                && !upload.finished
+            {
                 // Every byte arrived but the photo could not be stored then (a full disk, the database
                 // away): it is stored now, so the client is answered the photo, not an upload at its end.
                 if upload.offset == upload.byteSize { return try complete(upload, caller: caller, status: 200) }
@@ -49,10 +56,11 @@ extension ServerApp {
             try uploads.drop(upload)
         }
         try config.quotas.checkPhoto(serverID, held: held, used: used, adding: request.byteSize)
-        let upload = StoredUpload(id: StoredUpload.makeID(), userID: caller.user.id, serverID: serverID, localID: request.localID,
-                                  fieldID: request.fieldID.flatMap { $0.isEmpty ? nil : $0 }, issueLocalID: request.issueLocalID,
-                                  sha256: request.sha256.lowercased(), byteSize: request.byteSize, offset: 0,
-                                  expiresAt: now.addingTimeInterval(TimeInterval(config.uploadLifetime)), finished: false)
+        let upload = StoredUpload(
+            id: StoredUpload.makeID(), userID: caller.user.id, serverID: serverID, localID: request.localID,
+            fieldID: request.fieldID.flatMap { $0.isEmpty ? nil : $0 }, issueLocalID: request.issueLocalID,
+            sha256: request.sha256.lowercased(), byteSize: request.byteSize, offset: 0,
+            expiresAt: now.addingTimeInterval(TimeInterval(config.uploadLifetime)), finished: false)
         let quotas = config.quotas
         try uploads.create(upload, now: now) { held in
             do throws(ServerError) {
@@ -72,8 +80,11 @@ extension ServerApp {
         let id = try input.parameter("upload_id")
         guard StoredUpload.isID(id) else { throw Self.uploadGone(id) }
         arrivals.awaitEarlier(id)
-        guard let upload = try uploads.upload(id: id, userID: caller.user.id, now: Date()) else { throw Self.uploadGone(id) }
-        return .status(200, headers: Self.offsetHeaders(upload.finished ? upload.byteSize : upload.offset), body: Data())
+        guard let upload = try uploads.upload(id: id, userID: caller.user.id, now: Date()) else {
+            throw Self.uploadGone(id)
+        }
+        return .status(
+            200, headers: Self.offsetHeaders(upload.finished ? upload.byteSize : upload.offset), body: Data())
     }
 
     /// `PATCH /uploads/{upload_id}` with `Upload-Offset: N` and the bytes
@@ -85,22 +96,29 @@ extension ServerApp {
         let id = try input.parameter("upload_id")
         guard StoredUpload.isID(id) else { throw Self.uploadGone(id) }
         guard let text = input.request.headers["upload-offset"]?.trimmingCharacters(in: .whitespaces),
-              let claimed = Int64(text), claimed >= 0 else {
-            throw ServerError.badRequest("the request needs 'Upload-Offset: N', the bytes the server holds (ask with HEAD)")
+            let claimed = Int64(text), claimed >= 0
+        else {
+            throw ServerError.badRequest(
+                "the request needs 'Upload-Offset: N', the bytes the server holds (ask with HEAD)")
         }
         guard case .octets(let body) = input.request.body else {
             throw ServerError.badRequest("the bytes must be sent as Content-Type: application/offset+octet-stream")
         }
         arrivals.awaitEarlier(id, than: input.request.tag)
         let now = Date()
-        guard var upload = try uploads.upload(id: id, userID: caller.user.id, now: now) else { throw Self.uploadGone(id) }
+        guard var upload = try uploads.upload(id: id, userID: caller.user.id, now: now) else {
+            throw Self.uploadGone(id)
+        }
         if upload.finished {
-            guard claimed == upload.byteSize, body.file.byteSize == 0 else { throw Self.wrongOffset(upload.byteSize, claimed) }
+            guard claimed == upload.byteSize, body.file.byteSize == 0 else {
+                throw Self.wrongOffset(upload.byteSize, claimed)
+            }
             return try storedPhoto(of: upload, created: false)
         }
         guard claimed == upload.offset else { throw Self.wrongOffset(upload.offset, claimed) }
         guard claimed + body.file.byteSize <= upload.byteSize else {
-            throw ServerError.tooLarge("the upload is \(upload.byteSize) bytes; \(body.file.byteSize) bytes from \(claimed) go past its end")
+            throw ServerError.tooLarge(
+                "the upload is \(upload.byteSize) bytes; \(body.file.byteSize) bytes from \(claimed) go past its end")
         }
         if claimed == 0, body.complete, body.file.byteSize == upload.byteSize {
             // The whole photo in one request, the way a client sends one when nothing was cut short: it is
@@ -108,19 +126,22 @@ extension ServerApp {
             // without a copy in the upload's own file first.
             do {
                 return try complete(upload, caller: caller, arrived: body.file)
-            } catch where error.status >= 500 {
+            } catch  where error.status >= 500 {
                 // The photo could not be stored now (a full disk, the database away): its bytes are kept in the
                 // upload as any PATCH's are, so that once there is room the client need not send them again.
                 let expiry = now.addingTimeInterval(TimeInterval(config.uploadLifetime))
-                _ = try? uploads.append(upload, from: body.file.descriptor, count: body.file.byteSize, expiresAt: expiry, durably: true)
+                _ = try? uploads.append(
+                    upload, from: body.file.descriptor, count: body.file.byteSize, expiresAt: expiry, durably: true)
                 throw error
             }
         }
         if body.file.byteSize > 0 {
             let expiry = now.addingTimeInterval(TimeInterval(config.uploadLifetime))
             let completes = claimed + body.file.byteSize == upload.byteSize
-            switch try uploads.append(upload, from: body.file.descriptor, count: body.file.byteSize, expiresAt: expiry,
-                                      durably: !completes) {
+            switch try uploads.append(
+                upload, from: body.file.descriptor, count: body.file.byteSize, expiresAt: expiry,
+                durably: !completes)
+            {
             case .appended(let offset):
                 upload.offset = offset
                 upload.expiresAt = expiry
@@ -140,15 +161,20 @@ extension ServerApp {
     func abandonedUpload(_ request: ServerRequest) {
         defer { arrivals.end(request.tag) }
         guard case .octets(let body) = request.body, body.file.byteSize > 0,
-              case .route(let route, let parameters) = Router.match(method: request.method, path: request.path),
-              route.endpoint == .appendUpload else { return }
+            case .route(let route, let parameters) = Router.match(method: request.method, path: request.path),
+            route.endpoint == .appendUpload
+        else { return }
         do throws(ServerError) {
             let caller = try authenticate(request, allowRevoked: false)
             _ = try appendUpload(RouteInput(request: request, parameters: parameters, caller: caller))
-            log.note("kept \(body.file.byteSize) bytes of an upload cut short", address: request.clientAddress, level: .debug)
+            log.note(
+                "kept \(body.file.byteSize) bytes of an upload cut short", address: request.clientAddress, level: .debug
+            )
         } catch {
-            log.note("bytes of an upload cut short were not kept: \(error.status) \(error.message)", address: request.clientAddress,
-                     level: .debug)
+            log.note(
+                "bytes of an upload cut short were not kept: \(error.status) \(error.message)",
+                address: request.clientAddress,
+                level: .debug)
         }
     }
 
@@ -157,16 +183,23 @@ extension ServerApp {
     /// from the upload's own file or, when one request brought every byte,
     /// from `arrived`, the request's body. Answered 201 when stored now and
     /// 200 when it was already, or `status`.
-    private func complete(_ upload: StoredUpload, caller: Caller, status: Int? = nil,
-                          arrived: UploadedFile? = nil) throws(ServerError) -> Reply {
+    private func complete(
+        _ upload: StoredUpload, caller: Caller, status: Int? = nil,
+        arrived: UploadedFile? = nil
+    ) throws(ServerError) -> Reply {
         let (descriptor, sha256): (Int32, String)
-        if let arrived { (descriptor, sha256) = (arrived.descriptor, arrived.sha256) } else { (descriptor, sha256) = try uploads.assemble(upload) }
+        if let arrived {
+            (descriptor, sha256) = (arrived.descriptor, arrived.sha256)
+        } else {
+            (descriptor, sha256) = try uploads.assemble(upload)
+        }
         // The body's descriptor belongs to the request, which closes it.
         defer { if arrived == nil { close(descriptor) } }
         guard sha256 == upload.sha256 else {
             try uploads.drop(upload)
-            throw ServerError.unprocessable(code: .photoHashMismatch,
-                                            "the file's SHA-256 is \(sha256), not the \(upload.sha256) announced; upload it again")
+            throw ServerError.unprocessable(
+                code: .photoHashMismatch,
+                "the file's SHA-256 is \(sha256), not the \(upload.sha256) announced; upload it again")
         }
         let existing = try store.read { session -> StoredPhoto? in
             _ = try reportVisible(upload.serverID, to: caller, in: session)
@@ -174,14 +207,17 @@ extension ServerApp {
         }
         if existing == nil {
             let (held, used) = try store.read { session in
-                (try session.photos(serverID: upload.serverID).count,
-                 try session.usage(userID: caller.user.id, day: Quotas.day(Date())).bytes)
+                (
+                    try session.photos(serverID: upload.serverID).count,
+                    try session.usage(userID: caller.user.id, day: Quotas.day(Date())).bytes
+                )
             }
             try config.quotas.checkPhoto(upload.serverID, held: held, used: used, adding: upload.byteSize)
             try photos.keep(descriptor: descriptor, sha256: sha256, byteSize: upload.byteSize)
         }
-        let photo = StoredPhoto(localID: upload.localID, serverID: upload.serverID, fieldID: upload.fieldID,
-                                issueLocalID: upload.issueLocalID, sha256: sha256, byteSize: upload.byteSize)
+        let photo = StoredPhoto(
+            localID: upload.localID, serverID: upload.serverID, fieldID: upload.fieldID,
+            issueLocalID: upload.issueLocalID, sha256: sha256, byteSize: upload.byteSize)
         let stored = try store.write { session -> (StoredPhoto, Bool) in
             if let raced = try session.photo(localID: upload.localID) { return (raced, false) }
             try session.insertPhoto(photo, uploadedBy: caller.user.id)
@@ -205,7 +241,9 @@ extension ServerApp {
     }
 
     private func session(_ upload: StoredUpload) -> UploadSession {
-        UploadSession(url: APIRoute.uploadStatus.fullPath(upload.id), offset: upload.offset, expiresAt: RFC3339.string(upload.expiresAt))
+        UploadSession(
+            url: APIRoute.uploadStatus.fullPath(upload.id), offset: upload.offset,
+            expiresAt: RFC3339.string(upload.expiresAt))
     }
 
     func uploaded(_ photo: StoredPhoto) -> PhotoUploadResponse.UploadedPhoto {
@@ -218,12 +256,16 @@ extension ServerApp {
 
     /// 404 `UPLOAD_GONE`: expired, dropped, finished long ago, someone else's or never made; all look alike.
     static func uploadGone(_ id: String) -> ServerError {
-        ServerError(status: 404, code: .uploadGone, "no upload '\(id.prefix(40))' here; it expired or was dropped: begin a new one")
+        ServerError(
+            status: 404, code: .uploadGone,
+            "no upload '\(id.prefix(40))' here; it expired or was dropped: begin a new one")
     }
 
     /// 409 `UPLOAD_OFFSET_MISMATCH` with the offset the server holds in `Upload-Offset`.
     static func wrongOffset(_ held: Int64, _ claimed: Int64) -> ServerError {
-        ServerError(status: 409, code: .uploadOffsetMismatch, "the server holds \(held) bytes of this upload, not \(claimed); send from \(held)",
-                    headers: offsetHeaders(held))
+        ServerError(
+            status: 409, code: .uploadOffsetMismatch,
+            "the server holds \(held) bytes of this upload, not \(claimed); send from \(held)",
+            headers: offsetHeaders(held))
     }
 }

@@ -64,12 +64,13 @@ final class ConnectionDeadlines: Sendable {
     /// seconds later for a large body (so a big photo on a slow link has time).
     func enter(_ key: UInt, _ phase: Phase, extra: TimeInterval = 0, watchingClose: Bool = false) {
         let start = now()
-        let deadline: UInt64? = switch phase {
-        case .headers: start + headerTimeout
-        case .body, .replying, .streaming: start + bodyTimeout + UInt64(max(0, extra) * 1_000_000_000)
-        case .idle: start + idleTimeout
-        case .working: nil
-        }
+        let deadline: UInt64? =
+            switch phase {
+            case .headers: start + headerTimeout
+            case .body, .replying, .streaming: start + bodyTimeout + UInt64(max(0, extra) * 1_000_000_000)
+            case .idle: start + idleTimeout
+            case .working: nil
+            }
         entries.withLock { all in
             guard var entry = all[key] else { return }
             entry.phase = phase
@@ -109,12 +110,13 @@ final class ConnectionDeadlines: Sendable {
             }
         }
         for (address, phase) in late {
-            let what = switch phase {
-            case .headers: "did not finish its request headers in time"
-            case .idle: "sent no new request in time"
-            case .body: "did not finish its request body in time"
-            case .working, .replying, .streaming: "did not read its response in time"
-            }
+            let what =
+                switch phase {
+                case .headers: "did not finish its request headers in time"
+                case .idle: "sent no new request in time"
+                case .body: "did not finish its request body in time"
+                case .working, .replying, .streaming: "did not read its response in time"
+                }
             log.note("connection closed: it \(what)", address: address)
         }
     }

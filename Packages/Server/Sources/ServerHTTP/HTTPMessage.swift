@@ -93,8 +93,10 @@ public struct ServerRequest: Sendable {
     /// The screen's number for a request read as `BodyPolicy.octets`; 0 otherwise.
     public var tag: UInt64 = 0
 
-    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
-                body: RequestBody = .none, clientAddress: String = "") {
+    public init(
+        method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
+        body: RequestBody = .none, clientAddress: String = ""
+    ) {
         self.method = method
         self.path = path
         self.query = query
@@ -125,8 +127,10 @@ public struct ServerResponse: Sendable {
     public var dropConnection: Bool
 
     /// Makes a response.
-    public init(status: Int, headers: [(name: String, value: String)] = [], content: Content = .data(Data()),
-                dropConnection: Bool = false) {
+    public init(
+        status: Int, headers: [(name: String, value: String)] = [], content: Content = .data(Data()),
+        dropConnection: Bool = false
+    ) {
         self.status = status
         self.headers = headers
         self.content = content

@@ -73,11 +73,13 @@ public final class HTTPServer: @unchecked Sendable {
     public private(set) var port: UInt16 = 0
 
     /// Makes a server; nothing listens until `start`.
-    public init(uploadDirectory: String, limits: HTTPLimits, log: ServerLog,
-         screen: @escaping @Sendable (RequestHead) -> (BodyPolicy, ServerResponse?),
-         overloaded: @escaping @Sendable (ServerRequest) -> ServerResponse,
-         abandoned: @escaping @Sendable (ServerRequest) -> Void = { _ in },
-         handler: @escaping @Sendable (ServerRequest) -> ServerResponse) {
+    public init(
+        uploadDirectory: String, limits: HTTPLimits, log: ServerLog,
+        screen: @escaping @Sendable (RequestHead) -> (BodyPolicy, ServerResponse?),
+        overloaded: @escaping @Sendable (ServerRequest) -> ServerResponse,
+        abandoned: @escaping @Sendable (ServerRequest) -> Void = { _ in },
+        handler: @escaping @Sendable (ServerRequest) -> ServerResponse
+    ) {
         self.uploadDirectory = uploadDirectory
         self.limits = limits
         self.log = log
@@ -86,23 +88,27 @@ public final class HTTPServer: @unchecked Sendable {
         self.overloaded = overloaded
         self.abandoned = abandoned
         self.handler = handler
-        deadlines = ConnectionDeadlines(headerTimeout: limits.headerSeconds, bodyTimeout: limits.bodySeconds,
-                                        idleTimeout: TimeInterval(limits.idleSeconds), log: log)
-        workers = RequestWorkers(count: limits.workers, capacity: limits.waitingRequests, maximumWait: limits.waitSeconds)
+        deadlines = ConnectionDeadlines(
+            headerTimeout: limits.headerSeconds, bodyTimeout: limits.bodySeconds,
+            idleTimeout: TimeInterval(limits.idleSeconds), log: log)
+        workers = RequestWorkers(
+            count: limits.workers, capacity: limits.waitingRequests, maximumWait: limits.waitSeconds)
     }
 
     /// Binds `host:port` and starts accepting connections.
     public func start(host: String, port: UInt16) throws(HTTPServerError) {
-        let flags = MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
+        let flags =
+            MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
         let me = Unmanaged.passUnretained(self).toOpaque()
         let logger = UnsafeMutablePointer<jqc_mhd_logger>.allocate(capacity: 1)
         logger.initialize(to: jqc_mhd_logger(line: HTTPServer.logLine, cls: me))
         self.logger = logger
         func launch(_ address: UnsafePointer<sockaddr>, _ extra: UInt32) -> OpaquePointer? {
-            jqc_mhd_start(flags | extra, address, HTTPServer.accessHandler, me, HTTPServer.completedHandler, me,
-                          HTTPServer.connectionHandler, me, HTTPServer.requestLineHandler, me, logger,
-                          UInt32(limits.idleSeconds), UInt32(limits.connections), UInt32(limits.connectionsPerAddress),
-                          UInt32(limits.eventThreads))
+            jqc_mhd_start(
+                flags | extra, address, HTTPServer.accessHandler, me, HTTPServer.completedHandler, me,
+                HTTPServer.connectionHandler, me, HTTPServer.requestLineHandler, me, logger,
+                UInt32(limits.idleSeconds), UInt32(limits.connections), UInt32(limits.connectionsPerAddress),
+                UInt32(limits.eventThreads))
         }
         var v4 = sockaddr_in()
         var v6 = sockaddr_in6()
@@ -110,7 +116,9 @@ public final class HTTPServer: @unchecked Sendable {
         if inet_pton(AF_INET, host, &v4.sin_addr) == 1 {
             v4.sin_family = sa_family_t(AF_INET)
             v4.sin_port = port.bigEndian
-            started = withUnsafePointer(to: &v4) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { launch($0, 0) } }
+            started = withUnsafePointer(to: &v4) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { launch($0, 0) }
+            }
         } else if inet_pton(AF_INET6, host, &v6.sin6_addr) == 1 {
             v6.sin6_family = sa_family_t(AF_INET6)
             v6.sin6_port = port.bigEndian
@@ -118,7 +126,8 @@ public final class HTTPServer: @unchecked Sendable {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { launch($0, MHD_USE_IPv6.rawValue) }
             }
         } else {
-            throw HTTPServerError(.badAddress, "'\(host)' is not an IP address; give --host an IPv4 or IPv6 address such as 127.0.0.1")
+            throw HTTPServerError(
+                .badAddress, "'\(host)' is not an IP address; give --host an IPv4 or IPv6 address such as 127.0.0.1")
         }
         guard let started else {
             throw HTTPServerError(.cannotListen, "could not listen on \(host):\(port); is the port already in use?")
@@ -201,24 +210,30 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// The request line arrived: the request's state begins, with the target as sent.
-    private static let requestLineHandler: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?)
-        -> UnsafeMutableRawPointer? = { cls, uri, connection in
-        guard let cls, let connection else { return nil }
-        let server = server(cls)
-        server.deadlines.enter(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection))), .headers)
-        let context = RequestContext(target: uri.map { String(cString: $0) } ?? "/", connection: connection,
-                                     address: address(of: connection))
-        server.inFlight.withLock { $0 += 1 }
-        return Unmanaged.passRetained(context).toOpaque()
-    }
+    private static let requestLineHandler:
+        @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?)
+            -> UnsafeMutableRawPointer? = { cls, uri, connection in
+                guard let cls, let connection else { return nil }
+                let server = server(cls)
+                server.deadlines.enter(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection))), .headers)
+                let context = RequestContext(
+                    target: uri.map { String(cString: $0) } ?? "/", connection: connection,
+                    address: address(of: connection))
+                server.inFlight.withLock { $0 += 1 }
+                return Unmanaged.passRetained(context).toOpaque()
+            }
 
     private static let logLine: jqc_mhd_log_line = { cls, line in
         guard let cls, let line else { return }
-        server(cls).libraryLog.note("libmicrohttpd: " + String(cString: line).trimmingCharacters(in: .whitespacesAndNewlines))
+        server(cls).libraryLog.note(
+            "libmicrohttpd: " + String(cString: line).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
-    private static let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadSize, state in
-        guard let cls, let connection, let state, let uploadSize, let existing = state.pointee else { return MHD_Result.NO }
+    private static let accessHandler: MHD_AccessHandlerCallback = {
+        cls, connection, url, method, _, uploadData, uploadSize, state in
+        guard let cls, let connection, let state, let uploadSize, let existing = state.pointee else {
+            return MHD_Result.NO
+        }
         let server = server(cls)
         let context = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
         if !context.started {
@@ -229,23 +244,27 @@ public final class HTTPServer: @unchecked Sendable {
             let (policy, early) = server.screen(head)
             if let early { return server.reply(early, on: context) }
             context.policy = policy
-            context.fileLimit = switch policy {
-            case .multipart(let limit), .octets(let limit, _): limit
-            default: 0
-            }
+            context.fileLimit =
+                switch policy {
+                case .multipart(let limit), .octets(let limit, _): limit
+                default: 0
+                }
             context.partLimit = server.limits.multipartParts
             context.begin(uploadDirectory: server.uploadDirectory)
             // The body deadline grows by a second for every 64 KiB announced, up to the route's limit.
-            let declared = head.headers["content-length"].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) } ?? 0
-            let limit: Double = switch policy {
-            case .none: 0
-            case .json(let limit): Double(limit)
-            case .multipart(let limit), .octets(let limit, _): Double(limit)
-            }
-            let streamsFile = switch policy {
-            case .multipart, .octets: true
-            default: false
-            }
+            let declared =
+                head.headers["content-length"].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+            let limit: Double =
+                switch policy {
+                case .none: 0
+                case .json(let limit): Double(limit)
+                case .multipart(let limit), .octets(let limit, _): Double(limit)
+                }
+            let streamsFile =
+                switch policy {
+                case .multipart, .octets: true
+                default: false
+                }
             server.deadlines.enter(context.key, .body, extra: min(declared, limit) / 65_536, watchingClose: streamsFile)
             return MHD_Result.YES
         }
@@ -260,8 +279,9 @@ public final class HTTPServer: @unchecked Sendable {
                     // MHD cannot queue a response in the middle of a body, so the
                     // 413 is written on the socket directly and the connection closed.
                     context.refused = true
-                    server.log.note("request body over its limit of \(limit) bytes; answered 413 and closed",
-                                    address: context.address, level: .info)
+                    server.log.note(
+                        "request body over its limit of \(limit) bytes; answered 413 and closed",
+                        address: context.address, level: .info)
                     context.writeAndClose(server.tooLarge(limit))
                     uploadSize.pointee = 0
                     return MHD_Result.NO
@@ -320,7 +340,8 @@ public final class HTTPServer: @unchecked Sendable {
     /// The 413 written when a body passes its limit while arriving.
     func tooLarge(_ limit: Int64) -> ServerResponse {
         let body = #"{"code":"TOO_LARGE","error":"the body is over the limit of \#(limit) bytes","ok":false}"#
-        return ServerResponse(status: 413, headers: [(name: "Content-Type", value: "application/json; charset=utf-8")],
-                              content: .data(Data(body.utf8)))
+        return ServerResponse(
+            status: 413, headers: [(name: "Content-Type", value: "application/json; charset=utf-8")],
+            content: .data(Data(body.utf8)))
     }
 }

@@ -17,7 +17,11 @@ public enum HTTPServerPanic {
 
     private static let handler: MHD_PanicCallback = { _, file, line, reason in
         let place = file.map { String(cString: $0) } ?? "libmicrohttpd"
-        let why = reason.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "an unrecoverable error"
-        ProgramExit.immediately("jqc-server: the HTTP layer stopped (\(why) at \(place):\(line)); exiting. Accepted reports are safe; start the server again.")
+        let why =
+            reason.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) }
+            ?? "an unrecoverable error"
+        ProgramExit.immediately(
+            "jqc-server: the HTTP layer stopped (\(why) at \(place):\(line)); exiting. Accepted reports are safe; start the server again."
+        )
     }
 }

@@ -60,8 +60,9 @@ final class RequestContext: @unchecked Sendable {
         let me = Unmanaged.passUnretained(self).toOpaque()
         MHD_get_connection_values(connection, MHD_ValueKind.HEADER_KIND, RequestContext.headerIterator, me)
         MHD_get_connection_values(connection, MHD_ValueKind.GET_ARGUMENT_KIND, RequestContext.queryIterator, me)
-        return RequestHead(method: method, path: path, target: target, headers: headers,
-                           conflictingHeaders: conflicting.sorted(), clientAddress: address)
+        return RequestHead(
+            method: method, path: path, target: target, headers: headers,
+            conflictingHeaders: conflicting.sorted(), clientAddress: address)
     }
 
     /// Prepares to take in the body, once the head was accepted.
@@ -74,7 +75,8 @@ final class RequestContext: @unchecked Sendable {
         let me = Unmanaged.passUnretained(self).toOpaque()
         let contentType = headers["content-type"]?.lowercased() ?? ""
         guard contentType.hasPrefix("multipart/form-data") else {
-            unreadable = "the body must be multipart/form-data, not '\(contentType.isEmpty ? "nothing" : String(contentType.prefix(80)))'"
+            unreadable =
+                "the body must be multipart/form-data, not '\(contentType.isEmpty ? "nothing" : String(contentType.prefix(80)))'"
             return
         }
         postProcessor = MHD_create_post_processor(connection, 64 * 1024, RequestContext.postIterator, me)
@@ -132,7 +134,8 @@ final class RequestContext: @unchecked Sendable {
             if received > fileLimit + Self.multipartOverhead { overLimit = true }
             guard !overLimit, unreadable == nil, let postProcessor, let base = bytes.baseAddress else { return }
             if MHD_post_process(postProcessor, base.assumingMemoryBound(to: CChar.self), bytes.count) != MHD_Result.YES,
-               unreadable == nil {
+                unreadable == nil
+            {
                 unreadable = "the multipart body is malformed"
             }
         }
@@ -165,8 +168,10 @@ final class RequestContext: @unchecked Sendable {
                 return request
             }
             self.hasher = nil
-            request.body = .octets(OctetBody(file: UploadedFile(descriptor: fileDescriptor, byteSize: fileBytes, sha256: sha256),
-                                             complete: complete))
+            request.body = .octets(
+                OctetBody(
+                    file: UploadedFile(descriptor: fileDescriptor, byteSize: fileBytes, sha256: sha256),
+                    complete: complete))
         case .multipart(let fileLimit):
             if overLimit {
                 request.body = .tooLarge(limit: fileLimit)
@@ -190,15 +195,18 @@ final class RequestContext: @unchecked Sendable {
 
     /// Queues `response` on the connection (every response says `nosniff`);
     /// a streamed body calls `progress` each time the client takes more of it.
-    func send(_ response: ServerResponse, streams: StreamRegistry? = nil, progress: @escaping @Sendable () -> Void = {}) -> MHD_Result {
+    func send(_ response: ServerResponse, streams: StreamRegistry? = nil, progress: @escaping @Sendable () -> Void = {})
+        -> MHD_Result
+    {
         if response.dropConnection { return MHD_Result.NO }
         // From here the response's descriptor, if any, belongs to MHD or is closed below.
         var made: OpaquePointer?
         switch response.content {
         case .data(let data):
             made = data.withUnsafeBytes { bytes in
-                MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
-                                                MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
+                MHD_create_response_from_buffer(
+                    bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
+                    MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
             }
         case .file(let fd, let size):
             made = MHD_create_response_from_fd64(UInt64(size), fd)

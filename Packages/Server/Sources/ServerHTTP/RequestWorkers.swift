@@ -25,7 +25,7 @@ final class RequestWorkers: @unchecked Sendable {
         for index in 0..<max(1, count) {
             let thread = Thread { [unowned self] in self.serve() }
             thread.name = "jqc-worker-\(index)"
-            thread.stackSize = 8 << 20  // as a default pthread: deeply nested JSON recurses in the decoder
+            thread.stackSize = 8 << 20 // as a default pthread: deeply nested JSON recurses in the decoder
             thread.start()
         }
     }

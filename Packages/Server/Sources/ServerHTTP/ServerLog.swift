@@ -28,8 +28,10 @@ public final class ServerLog: Sendable {
 
     /// A log of the lines at or above `level`, to `sink`, with notes at most
     /// `burst` every `interval` seconds, each line starting with `stamp` of its time.
-    public init(burst: Int = 20, interval: TimeInterval = 10, level: LogLevel = .info, sink: LogSink = .standardError(),
-                stamp: @escaping @Sendable (Date) -> String) {
+    public init(
+        burst: Int = 20, interval: TimeInterval = 10, level: LogLevel = .info, sink: LogSink = .standardError(),
+        stamp: @escaping @Sendable (Date) -> String
+    ) {
         self.burst = burst
         self.interval = UInt64(interval * 1_000_000_000)
         self.level = level
@@ -54,7 +56,9 @@ public final class ServerLog: Sendable {
         window.withLock { state in
             if now &- state.start >= interval {
                 if state.suppressed > 0 {
-                    lines.append(noteLine("\(state.suppressed) more lines like these were not written", address: nil, level: .warn))
+                    lines.append(
+                        noteLine(
+                            "\(state.suppressed) more lines like these were not written", address: nil, level: .warn))
                 }
                 state = Window(start: now, written: 0, suppressed: 0)
             }

@@ -43,14 +43,19 @@ final class StreamPump: @unchecked Sendable {
 
     /// The MHD response reading from this pump, which it now owns; nil (the
     /// source finished) when MHD cannot make one.
-    static func response(for stream: ResponseStream, connection: OpaquePointer, registry: StreamRegistry,
-                         progress: @escaping @Sendable () -> Void) -> OpaquePointer? {
+    static func response(
+        for stream: ResponseStream, connection: OpaquePointer, registry: StreamRegistry,
+        progress: @escaping @Sendable () -> Void
+    ) -> OpaquePointer? {
         guard let source = stream.take() else { return nil }
         let pump = StreamPump(source: source, limit: stream.bufferedBytes, connection: connection, progress: progress)
         pump.registry = registry
         let owned = Unmanaged.passRetained(pump).toOpaque()
-        guard let made = MHD_create_response_from_callback(jqc_mhd_size_unknown, 32 * 1024, StreamPump.reader, owned,
-                                                           StreamPump.released) else {
+        guard
+            let made = MHD_create_response_from_callback(
+                jqc_mhd_size_unknown, 32 * 1024, StreamPump.reader, owned,
+                StreamPump.released)
+        else {
             Unmanaged<StreamPump>.fromOpaque(owned).release()
             source.finish()
             return nil

@@ -45,12 +45,14 @@ final class ConnectionPool: @unchecked Sendable {
     /// which a person at a device expects an answer, and far under the
     /// clients' own timeouts.
     func connect(statementLimit: Int = ConnectionPool.statementLimit) throws(PostgresError) -> PostgresConnection {
-        let connection = try PostgresConnection(url: url, connectTimeoutSeconds: Self.connectLimit,
-                                                answerLimit: TimeInterval(statementLimit + 1))
+        let connection = try PostgresConnection(
+            url: url, connectTimeoutSeconds: Self.connectLimit,
+            answerLimit: TimeInterval(statementLimit + 1))
         // A transaction left open by a client that vanished (its network split) holds its row
         // locks until PostgreSQL ends it: after `idleInTransaction` seconds, not TCP's hours.
-        try connection.script("SET lock_timeout = '\(Self.lockWait)s'; SET statement_timeout = '\(statementLimit)s'; "
-                              + "SET idle_in_transaction_session_timeout = '\(Self.idleInTransaction)s'")
+        try connection.script(
+            "SET lock_timeout = '\(Self.lockWait)s'; SET statement_timeout = '\(statementLimit)s'; "
+                + "SET idle_in_transaction_session_timeout = '\(Self.idleInTransaction)s'")
         return connection
     }
 

@@ -32,20 +32,31 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
             try Self.run(connection, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             // The snapshot waits on a reader as slow as its network; it holds no row lock.
             try Self.run(connection, "SET LOCAL idle_in_transaction_session_timeout = 0")
-            let generation = try Self.rows(connection, "SELECT value FROM settings WHERE key = $1", [.text("server_generation")])
+            let generation =
+                try Self.rows(connection, "SELECT value FROM settings WHERE key = $1", [.text("server_generation")])
                 .first?.string("value") ?? "0"
             let after = try query.position(generation: generation)
-            let latest = try Self.rows(connection, "SELECT COALESCE(MAX(review_change), 0) AS latest FROM reports").first?.int("latest") ?? 0
-            let versions = try Self.rows(connection, "SELECT template_id, version, published_at, form_schema FROM template_versions").map { row in
-                PublishedVersion(templateID: row.string("template_id") ?? "", version: Int(row.int("version") ?? 0),
-                                 publishedAt: row.string("published_at") ?? "", schemaJSON: row.string("form_schema") ?? "{}")
+            let latest =
+                try Self.rows(connection, "SELECT COALESCE(MAX(review_change), 0) AS latest FROM reports").first?.int(
+                    "latest") ?? 0
+            let versions = try Self.rows(
+                connection, "SELECT template_id, version, published_at, form_schema FROM template_versions"
+            ).map { row in
+                PublishedVersion(
+                    templateID: row.string("template_id") ?? "", version: Int(row.int("version") ?? 0),
+                    publishedAt: row.string("published_at") ?? "", schemaJSON: row.string("form_schema") ?? "{}")
             }
-            let filters: [PostgresValue] = [.integer(after), query.templateID.map(PostgresValue.text) ?? .null,
-                                             query.facilityID.map(PostgresValue.text) ?? .null,
-                                             query.reviewState.map { PostgresValue.text($0.rawValue) } ?? .null]
-            let matching = try Self.rows(connection, "SELECT COUNT(*) AS matching FROM reports r WHERE " + Self.condition, filters)
+            let filters: [PostgresValue] = [
+                .integer(after), query.templateID.map(PostgresValue.text) ?? .null,
+                query.facilityID.map(PostgresValue.text) ?? .null,
+                query.reviewState.map { PostgresValue.text($0.rawValue) } ?? .null,
+            ]
+            let matching =
+                try Self.rows(connection, "SELECT COUNT(*) AS matching FROM reports r WHERE " + Self.condition, filters)
                 .first?.int("matching") ?? 0
-            try Self.rows(connection, """
+            try Self.rows(
+                connection,
+                """
                 DECLARE jqc_export NO SCROLL CURSOR FOR
                 SELECT r.server_id, r.local_id, r.template_id, r.facility_id, r.area_id, r.assignment_id, r.parent_local_id,
                     r.parent_server_id, r.completed_at_device, r.current_revision, r.score,
@@ -91,10 +102,12 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
                 let full = page.rowCount >= Self.pageSize
                 if page.rowCount > 0 {
                     let ids = (0..<page.rowCount).map { page.string($0, at.serverID) ?? "" }
-                    for row in try connection.query("""
+                    for row in try connection.query(
+                        """
                         SELECT \(PostgresSession.photoColumns) FROM photos WHERE server_id IN (SELECT json_array_elements_text($1::json))
                         ORDER BY server_id, seq
-                        """, [.text(Self.jsonArray(ids))]) {
+                        """, [.text(Self.jsonArray(ids))])
+                    {
                         if let photo = PostgresSession.photo(row) { photos[photo.serverID, default: []].append(photo) }
                     }
                 }
@@ -106,18 +119,24 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
                     let review = ExportedReview(
                         revision: page.int(row, at.reviewedRevision).map { Int($0) } ?? 1,
                         state: text(at.reviewState).flatMap(ReviewState.init(rawValue:)) ?? .awaitingReview,
-                        decidedByID: text(at.decidedBy), decidedByName: text(at.decidedByName), decidedAt: text(at.decidedAt),
+                        decidedByID: text(at.decidedBy), decidedByName: text(at.decidedByName),
+                        decidedAt: text(at.decidedAt),
                         comment: text(at.comment), fieldCommentsJSON: text(at.fieldComments) ?? "[]",
                         change: page.int(row, at.change) ?? 0)
-                    reports.append(ExportedReport(
-                        serverID: text(at.serverID) ?? "", localID: text(at.localID) ?? "", templateID: text(at.templateID) ?? "",
-                        facilityID: text(at.facilityID) ?? "", areaID: text(at.areaID), assignmentID: text(at.assignmentID),
-                        parentLocalID: text(at.parentLocalID), parentServerID: text(at.parentServerID),
-                        completedAtDevice: text(at.completedAtDevice), acceptedAt: text(at.acceptedAt) ?? "",
-                        revision: page.int(row, at.revision).map { Int($0) } ?? 1, baseRevision: page.int(row, at.baseRevision).map { Int($0) },
-                        score: page.double(row, at.score), followUpRequired: page.bool(row, at.flagged) == true,
-                        payloadJSON: text(at.payload) ?? "{}", issuesJSON: text(at.issues) ?? "[]",
-                        revisionAcceptedAt: text(at.createdAt) ?? "", inspector: text(at.username) ?? "", review: review))
+                    reports.append(
+                        ExportedReport(
+                            serverID: text(at.serverID) ?? "", localID: text(at.localID) ?? "",
+                            templateID: text(at.templateID) ?? "",
+                            facilityID: text(at.facilityID) ?? "", areaID: text(at.areaID),
+                            assignmentID: text(at.assignmentID),
+                            parentLocalID: text(at.parentLocalID), parentServerID: text(at.parentServerID),
+                            completedAtDevice: text(at.completedAtDevice), acceptedAt: text(at.acceptedAt) ?? "",
+                            revision: page.int(row, at.revision).map { Int($0) } ?? 1,
+                            baseRevision: page.int(row, at.baseRevision).map { Int($0) },
+                            score: page.double(row, at.score), followUpRequired: page.bool(row, at.flagged) == true,
+                            payloadJSON: text(at.payload) ?? "{}", issuesJSON: text(at.issues) ?? "[]",
+                            revisionAcceptedAt: text(at.createdAt) ?? "", inspector: text(at.username) ?? "",
+                            review: review))
                 }
                 return (reports, !full)
             }
@@ -166,7 +185,8 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
     private struct Columns {
         let serverID, localID, templateID, facilityID, areaID, assignmentID, parentLocalID, parentServerID: Int?
         let completedAtDevice, revision, score, flagged, acceptedAt, reviewState, reviewedRevision, decidedBy: Int?
-        let decidedByName, decidedAt, comment, fieldComments, change, baseRevision, payload, issues, createdAt, username: Int?
+        let decidedByName, decidedAt, comment, fieldComments, change, baseRevision, payload, issues, createdAt,
+            username: Int?
 
         init(_ page: PostgresResultView) {
             serverID = page.column("server_id"); localID = page.column("local_id")
@@ -179,7 +199,8 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
             decidedBy = page.column("review_decided_by"); decidedByName = page.column("review_decided_by_name")
             decidedAt = page.column("review_decided_at"); comment = page.column("review_comment")
             fieldComments = page.column("review_field_comments"); change = page.column("review_change")
-            baseRevision = page.column("base_revision"); payload = page.column("payload"); issues = page.column("issues")
+            baseRevision = page.column("base_revision"); payload = page.column("payload");
+            issues = page.column("issues")
             createdAt = page.column("created_at"); username = page.column("username")
         }
     }
@@ -199,8 +220,12 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
     }
 
     @discardableResult
-    private static func rows(_ connection: PostgresConnection, _ sql: String, _ values: [PostgresValue] = []) throws(ServerError) -> [PostgresRow] {
-        do throws(PostgresError) { return try connection.query(sql, values) } catch { throw ServerError.database(error) }
+    private static func rows(_ connection: PostgresConnection, _ sql: String, _ values: [PostgresValue] = [])
+        throws(ServerError) -> [PostgresRow]
+    {
+        do throws(PostgresError) { return try connection.query(sql, values) } catch {
+            throw ServerError.database(error)
+        }
     }
 
     private static func run(_ connection: PostgresConnection, _ sql: String) throws(ServerError) {

@@ -16,7 +16,9 @@ enum PostgresMigrations {
 
     /// Every step, in order.
     static let steps: [(name: String, sql: String)] = [
-        ("001-schema", """
+        (
+            "001-schema",
+            """
             CREATE TABLE settings (key text PRIMARY KEY, value text NOT NULL);
             CREATE TABLE counters (name text PRIMARY KEY, value bigint NOT NULL);
             INSERT INTO counters (name, value) VALUES ('assignments', 0), ('templates', 0);
@@ -64,11 +66,14 @@ enum PostgresMigrations {
             CREATE INDEX photos_report ON photos(server_id, seq);
             CREATE TABLE sign_in_failures (key text PRIMARY KEY, window_start bigint NOT NULL, failures integer NOT NULL);
             CREATE INDEX sign_in_failures_age ON sign_in_failures(window_start)
-            """),
+            """
+        ),
         // Administration: the admin role, disabled users, retired sites and
         // templates, every published template version, cancelled
         // assignments, and the log of who changed what.
-        ("002-administration", """
+        (
+            "002-administration",
+            """
             ALTER TABLE users DROP CONSTRAINT users_role_check;
             ALTER TABLE users ADD CONSTRAINT users_role_check CHECK (role IN ('inspector', 'supervisor', 'admin'));
             ALTER TABLE users ADD COLUMN disabled_at text;
@@ -84,12 +89,15 @@ enum PostgresMigrations {
             CREATE TABLE admin_events (
                 seq bigserial PRIMARY KEY, at text NOT NULL, actor_id text NOT NULL, actor_name text NOT NULL,
                 kind text NOT NULL, subject text NOT NULL, detail text NOT NULL)
-            """),
+            """
+        ),
         // Reviews (contract 1.1): the review of each report's current revision
         // kept on the report's row, its position from the 'reviews' counter
         // (its row locked until commit, so positions become visible in
         // order), and each report's append-only events.
-        ("003-reviews", """
+        (
+            "003-reviews",
+            """
             ALTER TABLE reports ADD COLUMN review_state text NOT NULL DEFAULT 'awaiting_review';
             ALTER TABLE reports ADD COLUMN reviewed_revision integer NOT NULL DEFAULT 1;
             ALTER TABLE reports ADD COLUMN review_decided_by text;
@@ -112,18 +120,24 @@ enum PostgresMigrations {
             SELECT v.server_id, v.created_at, COALESCE(v.author_id, 'jqc-server admin'), COALESCE(u.display_name, 'jqc-server admin'),
                    CASE WHEN v.revision = 1 THEN 'accepted' WHEN v.source = 'device' THEN 'amended' ELSE 'edited' END, v.revision
             FROM report_revisions v LEFT JOIN users u ON u.id = v.author_id ORDER BY v.server_id, v.revision
-            """),
+            """
+        ),
         // The console's queue sorted by score: lowest first, unscored last, newest first among equals.
-        ("004-queue-by-score", """
+        (
+            "004-queue-by-score",
+            """
             CREATE INDEX reports_score ON reports(score ASC NULLS LAST, seq DESC);
-            """),
+            """
+        ),
         // Webhooks (contract 1.1): each report event carries the position of its
         // review change (from the 'reviews' counter, so positions become
         // visible in commit order), the order webhooks read the record in (the
         // outbox); the hooks, each with its cursor in that order; and their
         // deliveries, taken by one instance at a time (FOR UPDATE SKIP LOCKED,
         // then a lease that every instance honours until it runs out).
-        ("005-webhooks", """
+        (
+            "005-webhooks",
+            """
             ALTER TABLE report_events ADD COLUMN change bigint NOT NULL DEFAULT 0;
             CREATE INDEX report_events_change ON report_events(change) WHERE change > 0;
             CREATE TABLE webhooks (
@@ -139,28 +153,37 @@ enum PostgresMigrations {
             CREATE INDEX webhook_deliveries_order ON webhook_deliveries(webhook_id, report_server_id, id) WHERE state = 'pending';
             CREATE INDEX webhook_deliveries_failed ON webhook_deliveries(id) WHERE state = 'failed';
             CREATE INDEX webhook_deliveries_delivered ON webhook_deliveries(delivered_at) WHERE state = 'delivered'
-            """),
+            """
+        ),
         // Quotas: what each user has stored (revision payloads and photos they
         // sent, in bytes) and their revisions of the current UTC day, kept in
         // the transactions that store them (the row locked until commit).
-        ("006-quotas", """
+        (
+            "006-quotas",
+            """
             CREATE TABLE user_usage (user_id text PRIMARY KEY, bytes bigint NOT NULL, day text NOT NULL, revisions integer NOT NULL);
             INSERT INTO user_usage (user_id, bytes, day, revisions)
             SELECT u.id,
                    COALESCE((SELECT SUM(octet_length(v.payload)) FROM report_revisions v WHERE v.author_id = u.id), 0)
                    + COALESCE((SELECT SUM(p.byte_size) FROM photos p WHERE p.uploaded_by = u.id), 0), '', 0
             FROM users u
-            """),
+            """
+        ),
         // Merging disjoint edits (contract 1.1): a merged revision keeps the
         // payload the device sent (a replay finds it by that) and the fields
         // that came from the server's side.
-        ("007-merges", """
+        (
+            "007-merges",
+            """
             ALTER TABLE report_revisions ADD COLUMN sent_payload text;
             ALTER TABLE report_revisions ADD COLUMN merged_fields text
-            """),
+            """
+        ),
         // Resumable photo uploads (contract 1.1): a row each, the bytes as chunks
         // at their byte positions, so any instance continues what another began.
-        ("008-resumable-uploads", """
+        (
+            "008-resumable-uploads",
+            """
             CREATE TABLE resumable_uploads (
                 id text PRIMARY KEY, user_id text NOT NULL REFERENCES users(id), server_id text NOT NULL, local_id text NOT NULL,
                 field_id text, issue_local_id text, sha256 text NOT NULL, byte_size bigint NOT NULL, byte_offset bigint NOT NULL,
@@ -169,37 +192,53 @@ enum PostgresMigrations {
             CREATE TABLE upload_chunks (
                 upload_id text NOT NULL REFERENCES resumable_uploads(id) ON DELETE CASCADE, position bigint NOT NULL,
                 bytes bytea NOT NULL, PRIMARY KEY (upload_id, position));
-            """),
+            """
+        ),
         // A new upload counts its user's unfinished ones (the per-user limit of bytes
         // held): by this index, without reading every finished upload not yet expired.
-        ("009-unfinished-uploads", """
+        (
+            "009-unfinished-uploads",
+            """
             CREATE INDEX resumable_uploads_unfinished ON resumable_uploads(user_id) WHERE finished_at IS NULL
-            """),
+            """
+        ),
     ]
 
     /// Brings the database to this build's schema, or refuses it.
     static func migrate(_ connection: PostgresConnection) throws(PostgresError) {
         try connection.query("SELECT pg_advisory_lock($1)", [.integer(lockKey)])
         defer { _ = try? connection.query("SELECT pg_advisory_unlock($1)", [.integer(lockKey)]) }
-        let hasLedger = try !connection.query("""
+        let hasLedger = try !connection.query(
+            """
             SELECT 1 AS found FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1
-            """, [.text(ledger)]).isEmpty
+            """, [.text(ledger)]
+        ).isEmpty
         if !hasLedger {
-            let others = try connection.query("""
-                SELECT COUNT(*) AS tables FROM information_schema.tables WHERE table_schema = current_schema()
-                """).first?.int("tables") ?? 0
+            let others =
+                try connection.query(
+                    """
+                    SELECT COUNT(*) AS tables FROM information_schema.tables WHERE table_schema = current_schema()
+                    """
+                ).first?.int("tables") ?? 0
             guard others == 0 else {
-                throw PostgresError(.usage, "database '\(connection.url.database)' at \(connection.url.host):\(connection.url.port) holds \(others) table(s) of another program, not a jqc-server database; it was left untouched. Give --db an empty database or the server's own.")
+                throw PostgresError(
+                    .usage,
+                    "database '\(connection.url.database)' at \(connection.url.host):\(connection.url.port) holds \(others) table(s) of another program, not a jqc-server database; it was left untouched. Give --db an empty database or the server's own."
+                )
             }
         }
         try connection.transaction { connection throws(PostgresError) in
             if !hasLedger {
-                try connection.script("CREATE TABLE \(ledger) (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
+                try connection.script(
+                    "CREATE TABLE \(ledger) (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
             }
             let applied = Set(try connection.query("SELECT name FROM \(ledger)").compactMap { $0.string("name") })
             let known = Set(steps.map(\.name))
             if let unknown = applied.subtracting(known).sorted().last {
-                throw PostgresError(.usage, "database '\(connection.url.database)' was written by a newer jqc-server (migration '\(unknown)'); use that version. Nothing was changed.")
+                throw PostgresError(
+                    .usage,
+                    "database '\(connection.url.database)' was written by a newer jqc-server (migration '\(unknown)'); use that version. Nothing was changed."
+                )
             }
             for step in steps where !applied.contains(step.name) {
                 try connection.script(step.sql)

@@ -24,7 +24,9 @@ struct PostgresPhotoStore: PhotoStore {
         guard Hex.isSHA256(sha256) else { throw ServerError.badRequest("'sha256' is not a SHA-256") }
         let hash = sha256.lowercased()
         try store.writing { session throws(ServerError) in
-            if try !session.query("SELECT 1 AS found FROM photo_blobs WHERE sha256 = $1", [.text(hash)]).isEmpty { return }
+            if try !session.query("SELECT 1 AS found FROM photo_blobs WHERE sha256 = $1", [.text(hash)]).isEmpty {
+                return
+            }
             // Read through the descriptor the upload was written and hashed through, and hash
             // again what is stored: bytes that are not the ones checked are never kept under the hash.
             guard lseek(descriptor, 0, SEEK_SET) == 0, let hasher = BodyHasher() else {
@@ -37,16 +39,18 @@ struct PostgresPhotoStore: PhotoStore {
                 let count = try Self.fill(&buffer, from: descriptor)
                 if count == 0 { break }
                 buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-                try session.query("INSERT INTO photo_chunks (sha256, chunk, bytes) VALUES ($1, $2, $3)",
-                                  [.text(hash), .integer(Int64(chunk)), .bytes(Array(buffer[0..<count]))])
+                try session.query(
+                    "INSERT INTO photo_chunks (sha256, chunk, bytes) VALUES ($1, $2, $3)",
+                    [.text(hash), .integer(Int64(chunk)), .bytes(Array(buffer[0..<count]))])
                 chunk += 1
                 total += Int64(count)
             }
             guard total == byteSize, hasher.finish() == hash else {
                 throw ServerError.internal("the upload changed while it was stored; send it again")
             }
-            try session.query("INSERT INTO photo_blobs (sha256, byte_size, chunks) VALUES ($1, $2, $3)",
-                              [.text(hash), .integer(total), .integer(Int64(chunk))])
+            try session.query(
+                "INSERT INTO photo_blobs (sha256, byte_size, chunks) VALUES ($1, $2, $3)",
+                [.text(hash), .integer(total), .integer(Int64(chunk))])
         }
     }
 
@@ -62,11 +66,17 @@ struct PostgresPhotoStore: PhotoStore {
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         do throws(ServerError) {
             let found = try store.reading { session throws(ServerError) -> Bool in
-                guard let chunks = try session.query("SELECT chunks FROM photo_blobs WHERE sha256 = $1", [.text(hash)]).first?.int("chunks")
+                guard
+                    let chunks = try session.query("SELECT chunks FROM photo_blobs WHERE sha256 = $1", [.text(hash)])
+                        .first?.int("chunks")
                 else { return false }
                 for chunk in 0..<chunks {
-                    guard let bytes = try session.query("SELECT bytes FROM photo_chunks WHERE sha256 = $1 AND chunk = $2",
-                                                        [.text(hash), .integer(chunk)]).first?.bytes("bytes") else {
+                    guard
+                        let bytes = try session.query(
+                            "SELECT bytes FROM photo_chunks WHERE sha256 = $1 AND chunk = $2",
+                            [.text(hash), .integer(chunk)]
+                        ).first?.bytes("bytes")
+                    else {
                         throw ServerError.internal("photo \(hash) is missing part \(chunk) in the database")
                     }
                     try Self.write(bytes, to: descriptor)
@@ -77,7 +87,9 @@ struct PostgresPhotoStore: PhotoStore {
                 close(descriptor)
                 return nil
             }
-            guard lseek(descriptor, 0, SEEK_SET) == 0 else { throw ServerError.internal("cannot rewind the spooled photo") }
+            guard lseek(descriptor, 0, SEEK_SET) == 0 else {
+                throw ServerError.internal("cannot rewind the spooled photo")
+            }
             return descriptor
         } catch {
             close(descriptor)
@@ -93,7 +105,9 @@ struct PostgresPhotoStore: PhotoStore {
                 read(descriptor, raw.baseAddress! + filled, raw.count - filled)
             }
             if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw ServerError.internal("cannot read the upload back (\(String(cString: strerror(errno))))") }
+            guard count >= 0 else {
+                throw ServerError.internal("cannot read the upload back (\(String(cString: strerror(errno))))")
+            }
             if count == 0 { break }
             filled += count
         }
@@ -103,7 +117,9 @@ struct PostgresPhotoStore: PhotoStore {
     private static func write(_ bytes: [UInt8], to descriptor: Int32) throws(ServerError) {
         var offset = 0
         while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { raw in Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset) }
+            let count = bytes.withUnsafeBytes { raw in
+                Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+            }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { throw ServerError.disk("cannot spool the photo; try again later", errno: errno) }
             offset += count

@@ -52,9 +52,10 @@ public final class PostgresServerStorage: ServerStorage, @unchecked Sendable {
         var uploads = settings.uploadDirectory ?? ""
         if settings.uploadDirectory == nil { uploads = try PrivateFolder.fresh(prefix: "jqc-server-uploads-") }
         let photos = try PostgresPhotoStore(store: store, scratchDirectory: uploads)
-        return OpenedDatabase(store: store, photos: photos, uploadDirectory: uploads,
-                              uploads: PostgresUploadStore(store: store, scratchDirectory: uploads),
-                              uploadDirectoryIsTemporary: settings.uploadDirectory == nil)
+        return OpenedDatabase(
+            store: store, photos: photos, uploadDirectory: uploads,
+            uploads: PostgresUploadStore(store: store, scratchDirectory: uploads),
+            uploadDirectoryIsTemporary: settings.uploadDirectory == nil)
     }
 
     public func read<T>(_ body: (any StorageSession) throws -> T) throws(ServerError) -> T {
@@ -72,8 +73,9 @@ public final class PostgresServerStorage: ServerStorage, @unchecked Sendable {
     /// `body` in a read-only REPEATABLE READ transaction (one snapshot).
     func reading<T>(_ body: (PostgresSession) throws(ServerError) -> T) throws(ServerError) -> T {
         try pool.with { connection throws(ServerError) -> T in
-            try Self.transaction(PostgresSession(connection: connection, locksReports: false),
-                                 "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+            try Self.transaction(
+                PostgresSession(connection: connection, locksReports: false),
+                "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
         }
     }
 
@@ -97,8 +99,10 @@ public final class PostgresServerStorage: ServerStorage, @unchecked Sendable {
     }
 
     /// Begins with `begin`, runs `body`, commits; rolls back when anything throws.
-    private static func transaction<T>(_ session: PostgresSession, _ begin: String,
-                                       _ body: (PostgresSession) throws(ServerError) -> T) throws(ServerError) -> T {
+    private static func transaction<T>(
+        _ session: PostgresSession, _ begin: String,
+        _ body: (PostgresSession) throws(ServerError) -> T
+    ) throws(ServerError) -> T {
         do throws(ServerError) {
             try session.script(begin)
             let value = try body(session)
@@ -114,6 +118,8 @@ public final class PostgresServerStorage: ServerStorage, @unchecked Sendable {
 extension PostgresServerStorage {
     /// PostgreSQL's own tools back it up: `pg_dump -Fc` (photos are in the database).
     public func backup(to path: String) throws(ServerError) {
-        throw ServerError.badRequest("'admin backup' copies a SQLite database; back up PostgreSQL with 'pg_dump -Fc' (docs/deploy.md, Backups and restores)")
+        throw ServerError.badRequest(
+            "'admin backup' copies a SQLite database; back up PostgreSQL with 'pg_dump -Fc' (docs/deploy.md, Backups and restores)"
+        )
     }
 }

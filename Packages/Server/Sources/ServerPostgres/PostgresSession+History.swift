@@ -5,7 +5,9 @@ import ServerCore
 
 /// History pages and the team roll-up.
 extension PostgresSession {
-    func history(_ filter: HistoryQuery, limit: Int, offset: Int) throws(ServerError) -> ([(StoredReport, StoredUser)], Int) {
+    func history(_ filter: HistoryQuery, limit: Int, offset: Int) throws(ServerError) -> (
+        [(StoredReport, StoredUser)], Int
+    ) {
         let (where_, arguments) = Self.whereClause(filter)
         let total = try query("SELECT COUNT(*) AS total FROM reports r \(where_)", arguments).first?.int("total") ?? 0
         return (try reportsPage(filter, limit: limit, offset: offset), Int(total))
@@ -13,7 +15,9 @@ extension PostgresSession {
 
     /// The page is chosen from the reports alone, and only its rows are joined to their owners:
     /// a deep offset skips reports without joining each one it skips.
-    func reportsPage(_ filter: HistoryQuery, limit: Int, offset: Int) throws(ServerError) -> [(StoredReport, StoredUser)] {
+    func reportsPage(_ filter: HistoryQuery, limit: Int, offset: Int) throws(ServerError) -> [(
+        StoredReport, StoredUser
+    )] {
         let (where_, arguments) = Self.whereClause(filter)
         let order = Self.orderClause(filter.order)
         let reportColumns = Self.reportColumns.split(separator: ",")
@@ -21,7 +25,8 @@ extension PostgresSession {
             .map { "r.\($0) AS \($0)" }
             .joined(separator: ", ")
         let page = arguments.count
-        let rows = try query("""
+        let rows = try query(
+            """
             SELECT \(reportColumns), u.id AS owner_id, u.username AS owner_username, u.role AS owner_role,
                    u.display_name AS owner_display_name, u.password_hash AS owner_password_hash
             FROM (SELECT * FROM reports r \(where_) ORDER BY \(order) LIMIT $\(page + 1) OFFSET $\(page + 2)) r
@@ -29,7 +34,8 @@ extension PostgresSession {
             """, arguments + [.integer(Int64(limit)), .integer(Int64(offset))])
         let list = rows.compactMap { row -> (StoredReport, StoredUser)? in
             guard let report = Self.report(row),
-                  let owner = Self.user(row, prefix: "owner_") else { return nil }
+                let owner = Self.user(row, prefix: "owner_")
+            else { return nil }
             return (report, owner)
         }
         return list
@@ -40,8 +46,12 @@ extension PostgresSession {
         unfiltered.reviewState = nil
         let (where_, arguments) = Self.whereClause(unfiltered)
         var counts: [ReviewState: Int] = [:]
-        for row in try query("SELECT r.review_state AS state, COUNT(*) AS n FROM reports r \(where_) GROUP BY r.review_state", arguments) {
-            if let state = row.string("state").flatMap(ReviewState.init(rawValue:)) { counts[state] = Int(row.int("n") ?? 0) }
+        for row in try query(
+            "SELECT r.review_state AS state, COUNT(*) AS n FROM reports r \(where_) GROUP BY r.review_state", arguments)
+        {
+            if let state = row.string("state").flatMap(ReviewState.init(rawValue:)) {
+                counts[state] = Int(row.int("n") ?? 0)
+            }
         }
         return counts
     }
@@ -64,7 +74,8 @@ extension PostgresSession {
     }
 
     func rollup() throws(ServerError) -> [RollupLine] {
-        let rows = try query("""
+        let rows = try query(
+            """
             SELECT u.id AS id, u.username AS username, u.role AS role, u.display_name AS display_name,
                    u.password_hash AS password_hash,
                    COUNT(r.server_id) AS completed,
@@ -75,8 +86,9 @@ extension PostgresSession {
             """)
         return rows.compactMap { row in
             guard let user = Self.user(row) else { return nil }
-            return RollupLine(user: user, completed: Int(row.int("completed") ?? 0), pendingFollowUp: Int(row.int("pending") ?? 0),
-                              averageScore: row.double("average"))
+            return RollupLine(
+                user: user, completed: Int(row.int("completed") ?? 0), pendingFollowUp: Int(row.int("pending") ?? 0),
+                averageScore: row.double("average"))
         }
     }
 }

@@ -8,24 +8,32 @@ extension PostgresSession {
     static let photoColumns = "local_id, server_id, field_id, issue_local_id, sha256, byte_size"
 
     static func photo(_ row: PostgresRow) -> StoredPhoto? {
-        guard let local = row.uuid("local_id"), let serverID = row.string("server_id"), let sha = row.string("sha256") else { return nil }
-        return StoredPhoto(localID: local, serverID: serverID, fieldID: row.string("field_id"),
-                           issueLocalID: row.uuid("issue_local_id"), sha256: sha, byteSize: row.int("byte_size") ?? 0)
+        guard let local = row.uuid("local_id"), let serverID = row.string("server_id"), let sha = row.string("sha256")
+        else { return nil }
+        return StoredPhoto(
+            localID: local, serverID: serverID, fieldID: row.string("field_id"),
+            issueLocalID: row.uuid("issue_local_id"), sha256: sha, byteSize: row.int("byte_size") ?? 0)
     }
 
     func photo(localID: UUID) throws(ServerError) -> StoredPhoto? {
-        try query("SELECT \(Self.photoColumns) FROM photos WHERE local_id = $1", [.id(localID)]).first.flatMap(Self.photo)
+        try query("SELECT \(Self.photoColumns) FROM photos WHERE local_id = $1", [.id(localID)]).first.flatMap(
+            Self.photo)
     }
 
     func photos(serverID: String) throws(ServerError) -> [StoredPhoto] {
-        try query("SELECT \(Self.photoColumns) FROM photos WHERE server_id = $1 ORDER BY seq", [.text(serverID)]).compactMap(Self.photo)
+        try query("SELECT \(Self.photoColumns) FROM photos WHERE server_id = $1 ORDER BY seq", [.text(serverID)])
+            .compactMap(Self.photo)
     }
 
     func insertPhoto(_ photo: StoredPhoto, uploadedBy: String) throws(ServerError) {
-        try query("""
+        try query(
+            """
             INSERT INTO photos (local_id, server_id, field_id, issue_local_id, sha256, byte_size, uploaded_by, created_at)
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-            """, [.id(photo.localID), .text(photo.serverID), .optional(photo.fieldID), .id(photo.issueLocalID),
-                  .text(photo.sha256), .integer(photo.byteSize), .text(uploadedBy), .text(RFC3339.string(Date()))])
+            """,
+            [
+                .id(photo.localID), .text(photo.serverID), .optional(photo.fieldID), .id(photo.issueLocalID),
+                .text(photo.sha256), .integer(photo.byteSize), .text(uploadedBy), .text(RFC3339.string(Date())),
+            ])
     }
 }

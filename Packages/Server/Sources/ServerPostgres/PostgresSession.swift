@@ -59,8 +59,9 @@ final class PostgresSession: StorageSession {
     }
 
     func setSetting(_ key: String, _ value: String) throws(ServerError) {
-        try query("INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                  [.text(key), .text(value)])
+        try query(
+            "INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            [.text(key), .text(value)])
     }
 }
 

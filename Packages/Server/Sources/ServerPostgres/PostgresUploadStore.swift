@@ -21,26 +21,32 @@ struct PostgresUploadStore: UploadStore {
 
     static func upload(_ row: PostgresRow) -> StoredUpload? {
         guard let id = row.string("id"), let user = row.string("user_id"), let serverID = row.string("server_id"),
-              let local = row.uuid("local_id"), let sha = row.string("sha256"), let size = row.int("byte_size"),
-              let offset = row.int("byte_offset"), let expires = row.int("expires_at") else { return nil }
-        return StoredUpload(id: id, userID: user, serverID: serverID, localID: local, fieldID: row.string("field_id"),
-                            issueLocalID: row.uuid("issue_local_id"), sha256: sha, byteSize: size, offset: offset,
-                            expiresAt: Date(timeIntervalSince1970: TimeInterval(expires)), finished: row.string("finished_at") != nil)
+            let local = row.uuid("local_id"), let sha = row.string("sha256"), let size = row.int("byte_size"),
+            let offset = row.int("byte_offset"), let expires = row.int("expires_at")
+        else { return nil }
+        return StoredUpload(
+            id: id, userID: user, serverID: serverID, localID: local, fieldID: row.string("field_id"),
+            issueLocalID: row.uuid("issue_local_id"), sha256: sha, byteSize: size, offset: offset,
+            expiresAt: Date(timeIntervalSince1970: TimeInterval(expires)), finished: row.string("finished_at") != nil)
     }
 
     private static func seconds(_ date: Date) -> PostgresValue { .integer(Int64(date.timeIntervalSince1970)) }
 
     func upload(id: String, userID: String, now: Date) throws(ServerError) -> StoredUpload? {
         try store.reading { session throws(ServerError) in
-            try session.query("SELECT \(Self.columns) FROM resumable_uploads WHERE id = $1 AND user_id = $2 AND expires_at > $3",
-                              [.text(id), .text(userID), Self.seconds(now)]).first.flatMap(Self.upload)
+            try session.query(
+                "SELECT \(Self.columns) FROM resumable_uploads WHERE id = $1 AND user_id = $2 AND expires_at > $3",
+                [.text(id), .text(userID), Self.seconds(now)]
+            ).first.flatMap(Self.upload)
         }
     }
 
     func upload(localID: UUID, userID: String, now: Date) throws(ServerError) -> StoredUpload? {
         try store.reading { session throws(ServerError) in
-            try session.query("SELECT \(Self.columns) FROM resumable_uploads WHERE local_id = $1 AND user_id = $2 AND expires_at > $3",
-                              [PostgresValue.id(localID), .text(userID), Self.seconds(now)]).first.flatMap(Self.upload)
+            try session.query(
+                "SELECT \(Self.columns) FROM resumable_uploads WHERE local_id = $1 AND user_id = $2 AND expires_at > $3",
+                [PostgresValue.id(localID), .text(userID), Self.seconds(now)]
+            ).first.flatMap(Self.upload)
         }
     }
 
@@ -48,37 +54,53 @@ struct PostgresUploadStore: UploadStore {
         _ = try store.writing { session throws(ServerError) -> Bool in
             // The user's row orders two creations of theirs on two instances.
             _ = try session.query("SELECT id FROM users WHERE id = $1 FOR UPDATE", [.text(upload.userID)])
-            let held = try session.query("""
-                SELECT COALESCE(SUM(byte_size), 0)::bigint AS held FROM resumable_uploads
-                WHERE user_id = $1 AND finished_at IS NULL AND expires_at > $2
-                """, [.text(upload.userID), Self.seconds(now)]).first?.int("held") ?? 0
+            let held =
+                try session.query(
+                    """
+                    SELECT COALESCE(SUM(byte_size), 0)::bigint AS held FROM resumable_uploads
+                    WHERE user_id = $1 AND finished_at IS NULL AND expires_at > $2
+                    """, [.text(upload.userID), Self.seconds(now)]
+                ).first?.int("held") ?? 0
             if let refusal = admit(held) { throw refusal }
-            _ = try session.query("""
+            _ = try session.query(
+                """
                 INSERT INTO resumable_uploads (id, user_id, server_id, local_id, field_id, issue_local_id, sha256, byte_size,
                                                byte_offset, expires_at, created_at)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0, $9, $10)
-                """, [.text(upload.id), .text(upload.userID), .text(upload.serverID), PostgresValue.id(upload.localID),
-                      .optional(upload.fieldID), PostgresValue.id(upload.issueLocalID), .text(upload.sha256),
-                      .integer(upload.byteSize), Self.seconds(upload.expiresAt), .text(RFC3339.string(now))])
+                """,
+                [
+                    .text(upload.id), .text(upload.userID), .text(upload.serverID), PostgresValue.id(upload.localID),
+                    .optional(upload.fieldID), PostgresValue.id(upload.issueLocalID), .text(upload.sha256),
+                    .integer(upload.byteSize), Self.seconds(upload.expiresAt), .text(RFC3339.string(now)),
+                ])
             return true
         }
     }
 
     /// Always durable: the chunks are rows of the database, which any instance may read next.
-    func append(_ upload: StoredUpload, from source: Int32, count: Int64, expiresAt: Date,
-                durably: Bool) throws(ServerError) -> UploadAppend {
+    func append(
+        _ upload: StoredUpload, from source: Int32, count: Int64, expiresAt: Date,
+        durably: Bool
+    ) throws(ServerError) -> UploadAppend {
         try store.writing { session throws(ServerError) -> UploadAppend in
-            guard let held = try session.query("SELECT \(Self.columns) FROM resumable_uploads WHERE id = $1 FOR UPDATE",
-                                               [.text(upload.id)]).first.flatMap(Self.upload), !held.finished else { return .gone }
+            guard
+                let held = try session.query(
+                    "SELECT \(Self.columns) FROM resumable_uploads WHERE id = $1 FOR UPDATE",
+                    [.text(upload.id)]
+                ).first.flatMap(Self.upload), !held.finished
+            else { return .gone }
             guard held.offset == upload.offset else { return .moved(held.offset) }
-            _ = try session.query("DELETE FROM upload_chunks WHERE upload_id = $1 AND position >= $2",
-                                  [.text(upload.id), .integer(held.offset)])
+            _ = try session.query(
+                "DELETE FROM upload_chunks WHERE upload_id = $1 AND position >= $2",
+                [.text(upload.id), .integer(held.offset)])
             try UploadBytes.read(source, count: count) { at, bytes throws(ServerError) in
-                _ = try session.query("INSERT INTO upload_chunks (upload_id, position, bytes) VALUES ($1, $2, $3)",
-                                      [.text(upload.id), .integer(held.offset + at), .bytes(Array(bytes))])
+                _ = try session.query(
+                    "INSERT INTO upload_chunks (upload_id, position, bytes) VALUES ($1, $2, $3)",
+                    [.text(upload.id), .integer(held.offset + at), .bytes(Array(bytes))])
             }
-            _ = try session.query("UPDATE resumable_uploads SET byte_offset = $1, expires_at = $2 WHERE id = $3",
-                                  [.integer(held.offset + count), Self.seconds(expiresAt), .text(upload.id)])
+            _ = try session.query(
+                "UPDATE resumable_uploads SET byte_offset = $1, expires_at = $2 WHERE id = $3",
+                [.integer(held.offset + count), Self.seconds(expiresAt), .text(upload.id)])
             return .appended(held.offset + count)
         }
     }
@@ -87,7 +109,8 @@ struct PostgresUploadStore: UploadStore {
         var template = Array((scratchDirectory + "/upload-assembled-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
-            throw ServerError.internal("cannot read the upload back (\(String(cString: strerror(errno)))); try again later")
+            throw ServerError.internal(
+                "cannot read the upload back (\(String(cString: strerror(errno)))); try again later")
         }
         // Kept by name until the photo store has it, removed after (and by the start-up sweep of `upload-*` after a crash).
         let name = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
@@ -96,9 +119,14 @@ struct PostgresUploadStore: UploadStore {
             let written = try store.reading { session throws(ServerError) -> Int64 in
                 var position: Int64 = 0
                 while position < upload.byteSize {
-                    guard let bytes = try session.query("SELECT bytes FROM upload_chunks WHERE upload_id = $1 AND position = $2",
-                                                        [.text(upload.id), .integer(position)]).first?.bytes("bytes"), !bytes.isEmpty else {
-                        throw ServerError.internal("upload \(upload.id) is missing bytes from \(position) in the database; begin it again")
+                    guard
+                        let bytes = try session.query(
+                            "SELECT bytes FROM upload_chunks WHERE upload_id = $1 AND position = $2",
+                            [.text(upload.id), .integer(position)]
+                        ).first?.bytes("bytes"), !bytes.isEmpty
+                    else {
+                        throw ServerError.internal(
+                            "upload \(upload.id) is missing bytes from \(position) in the database; begin it again")
                     }
                     let failure = bytes.withUnsafeBytes { raw -> ServerError? in
                         do throws(ServerError) {
@@ -113,7 +141,9 @@ struct PostgresUploadStore: UploadStore {
                 }
                 return position
             }
-            guard written == upload.byteSize else { throw ServerError.internal("upload \(upload.id) holds more bytes than announced") }
+            guard written == upload.byteSize else {
+                throw ServerError.internal("upload \(upload.id) holds more bytes than announced")
+            }
             return (descriptor, try UploadBytes.sha256(descriptor, count: written))
         } catch {
             close(descriptor)
@@ -124,8 +154,9 @@ struct PostgresUploadStore: UploadStore {
     func finish(_ upload: StoredUpload) throws(ServerError) {
         _ = try store.writing { session throws(ServerError) -> Bool in
             _ = try session.query("DELETE FROM upload_chunks WHERE upload_id = $1", [.text(upload.id)])
-            _ = try session.query("UPDATE resumable_uploads SET finished_at = $1, byte_offset = byte_size WHERE id = $2",
-                                  [.text(RFC3339.string(Date())), .text(upload.id)])
+            _ = try session.query(
+                "UPDATE resumable_uploads SET finished_at = $1, byte_offset = byte_size WHERE id = $2",
+                [.text(RFC3339.string(Date())), .text(upload.id)])
             return true
         }
     }
@@ -139,11 +170,13 @@ struct PostgresUploadStore: UploadStore {
 
     func sweep(now: Date, limit: Int) throws(ServerError) -> Int {
         try store.writing { session throws(ServerError) -> Int in
-            try session.query("""
+            try session.query(
+                """
                 DELETE FROM resumable_uploads WHERE id IN (
                     SELECT id FROM resumable_uploads WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)
                 RETURNING id
-                """, [Self.seconds(now), .integer(Int64(limit))]).count
+                """, [Self.seconds(now), .integer(Int64(limit))]
+            ).count
         }
     }
 }

@@ -35,17 +35,26 @@ final class SQLiteExportReader: ExportReader, @unchecked Sendable {
         }
         do throws(ServerError) {
             // The first read fixes the snapshot: everything below, and every page, sees the same data.
-            let generation = try database.query("SELECT value FROM settings WHERE key = ?", [.text("server_generation")])
+            let generation =
+                try database.query("SELECT value FROM settings WHERE key = ?", [.text("server_generation")])
                 .first?.text("value") ?? "0"
             let after = try query.position(generation: generation)
-            let latest = try database.query("SELECT COALESCE(MAX(review_change), 0) AS latest FROM reports").first?.integer("latest") ?? 0
-            let versions = try database.query("SELECT template_id, version, published_at, form_schema FROM template_versions").map { row in
-                PublishedVersion(templateID: row.text("template_id") ?? "", version: Int(row.integer("version") ?? 0),
-                                 publishedAt: row.text("published_at") ?? "", schemaJSON: row.text("form_schema") ?? "{}")
+            let latest =
+                try database.query("SELECT COALESCE(MAX(review_change), 0) AS latest FROM reports").first?.integer(
+                    "latest") ?? 0
+            let versions = try database.query(
+                "SELECT template_id, version, published_at, form_schema FROM template_versions"
+            ).map { row in
+                PublishedVersion(
+                    templateID: row.text("template_id") ?? "", version: Int(row.integer("version") ?? 0),
+                    publishedAt: row.text("published_at") ?? "", schemaJSON: row.text("form_schema") ?? "{}")
             }
             let (filter, values) = Self.filter(query)
-            let matching = try database.query("SELECT COUNT(*) AS matching FROM reports r WHERE r.review_change > ?" + filter,
-                                              [.integer(after)] + values).first?.integer("matching") ?? 0
+            let matching =
+                try database.query(
+                    "SELECT COUNT(*) AS matching FROM reports r WHERE r.review_change > ?" + filter,
+                    [.integer(after)] + values
+                ).first?.integer("matching") ?? 0
             self.matching = Int(matching)
             self.generation = generation
             self.after = after
@@ -91,10 +100,12 @@ final class SQLiteExportReader: ExportReader, @unchecked Sendable {
                 fieldCommentsJSON: row.text("review_field_comments") ?? "[]", change: row.integer("review_change") ?? 0)
             return ExportedReport(
                 serverID: serverID, localID: row.text("local_id") ?? "", templateID: row.text("template_id") ?? "",
-                facilityID: row.text("facility_id") ?? "", areaID: row.text("area_id"), assignmentID: row.text("assignment_id"),
+                facilityID: row.text("facility_id") ?? "", areaID: row.text("area_id"),
+                assignmentID: row.text("assignment_id"),
                 parentLocalID: row.text("parent_local_id"), parentServerID: row.text("parent_server_id"),
                 completedAtDevice: row.text("completed_at_device"), acceptedAt: row.text("accepted_at") ?? "",
-                revision: Int(row.integer("current_revision") ?? 1), baseRevision: row.integer("base_revision").map { Int($0) },
+                revision: Int(row.integer("current_revision") ?? 1),
+                baseRevision: row.integer("base_revision").map { Int($0) },
                 score: row.real("score"), followUpRequired: (row.integer("flagged") ?? 0) != 0,
                 payloadJSON: row.text("payload") ?? "{}", issuesJSON: row.text("issues") ?? "[]",
                 revisionAcceptedAt: row.text("created_at") ?? "", inspector: row.text("username") ?? "", review: review,
@@ -116,10 +127,12 @@ final class SQLiteExportReader: ExportReader, @unchecked Sendable {
     private func photos(of serverIDs: [String], in database: Database) throws(ServerError) -> [String: [StoredPhoto]] {
         let list = CanonicalJSON.string(serverIDs)
         var byReport: [String: [StoredPhoto]] = [:]
-        for row in try database.query("""
+        for row in try database.query(
+            """
             SELECT \(SQLiteSession.photoColumns) FROM photos WHERE server_id IN (SELECT value FROM json_each(?))
             ORDER BY created_at, local_id
-            """, [.text(list)]) {
+            """, [.text(list)])
+        {
             if let photo = SQLiteSession.photo(row) { byReport[photo.serverID, default: []].append(photo) }
         }
         return byReport

@@ -9,7 +9,7 @@ extension SQLiteServerStorage {
         _ = try withDatabase(writing: false) { database throws(ServerError) -> Bool in
             do throws(SQLiteError) {
                 try database.backup(to: path)
-            } catch where error.code == .cannotOpen && error.openedPath == path {
+            } catch  where error.code == .cannotOpen && error.openedPath == path {
                 throw ServerError.conflict(error.message)
             } catch {
                 throw ServerError.database(error)

@@ -39,7 +39,9 @@ public final class SQLiteServerStorage: ServerStorage, @unchecked Sendable {
             throw ServerError.database(error)
         }
         guard !foreign else {
-            throw ServerError.internal("'\(path)' is a SQLite database of another program, not a jqc-server database; it was left untouched. Give --db a new file or the server's own database.")
+            throw ServerError.internal(
+                "'\(path)' is a SQLite database of another program, not a jqc-server database; it was left untouched. Give --db a new file or the server's own database."
+            )
         }
         try migrate()
     }
@@ -49,9 +51,11 @@ public final class SQLiteServerStorage: ServerStorage, @unchecked Sendable {
     private static func isForeign(_ database: Database) throws(SQLiteError) -> Bool {
         let applicationID = try database.applicationID()
         let objects = try database.scalar("SELECT count(*) FROM sqlite_master").int64Value ?? 0
-        let ledger = try database.firstRow("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = ?",
-                                           [.text(ServerMigrations.migrator.ledger)])
-        let ours = applicationID == ServerMigrations.applicationID || (applicationID == 0 && (objects == 0 || ledger != nil))
+        let ledger = try database.firstRow(
+            "SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = ?",
+            [.text(ServerMigrations.migrator.ledger)])
+        let ours =
+            applicationID == ServerMigrations.applicationID || (applicationID == 0 && (objects == 0 || ledger != nil))
         return !ours
     }
 
@@ -60,8 +64,9 @@ public final class SQLiteServerStorage: ServerStorage, @unchecked Sendable {
     public static func open(path: String, settings: StorageOpener.Settings) throws(ServerError) -> OpenedDatabase {
         let store = try SQLiteServerStorage(path: path)
         let vault = try PhotoVault(directory: PhotoVault.directory(besideDatabase: path))
-        return OpenedDatabase(store: store, photos: vault, uploadDirectory: vault.uploadDirectory,
-                              uploads: SQLiteUploadStore(storage: store, folder: vault.uploadDirectory))
+        return OpenedDatabase(
+            store: store, photos: vault, uploadDirectory: vault.uploadDirectory,
+            uploads: SQLiteUploadStore(storage: store, folder: vault.uploadDirectory))
     }
 
     public func read<T>(_ body: (any StorageSession) throws -> T) throws(ServerError) -> T {
@@ -83,7 +88,9 @@ public final class SQLiteServerStorage: ServerStorage, @unchecked Sendable {
         guard lock.lock(before: Date().addingTimeInterval(lockWait)) else { throw ServerError.busy() }
         defer { lock.unlock() }
         guard writing else { return try body(database) }
-        return try database.transaction(mapping: ServerError.database) { () throws(ServerError) -> T in try body(database) }
+        return try database.transaction(mapping: ServerError.database) { () throws(ServerError) -> T in
+            try body(database)
+        }
     }
 
     public func openExport(_ query: ExportQuery) throws(ServerError) -> any ExportReader {
@@ -93,7 +100,7 @@ public final class SQLiteServerStorage: ServerStorage, @unchecked Sendable {
     private func migrate() throws(ServerError) {
         do throws(SQLiteError) {
             try ServerMigrations.migrator.migrate(database)
-        } catch where error.code == .newerSchema {
+        } catch  where error.code == .newerSchema {
             let step = error.context.map { "migration '\($0)'" } ?? "a newer schema"
             throw ServerError.internal("the database was written by a newer jqc-server (\(step)); use that version")
         } catch {

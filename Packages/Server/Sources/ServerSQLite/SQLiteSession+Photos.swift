@@ -8,25 +8,34 @@ extension SQLiteSession {
     static let photoColumns = "local_id, server_id, field_id, issue_local_id, sha256, byte_size"
 
     static func photo(_ row: Row) -> StoredPhoto? {
-        guard let local = row.uuid("local_id"), let serverID = row.text("server_id"), let sha = row.text("sha256") else { return nil }
-        return StoredPhoto(localID: local, serverID: serverID, fieldID: row.text("field_id"),
-                           issueLocalID: row.uuid("issue_local_id"), sha256: sha, byteSize: row.integer("byte_size") ?? 0)
+        guard let local = row.uuid("local_id"), let serverID = row.text("server_id"), let sha = row.text("sha256")
+        else { return nil }
+        return StoredPhoto(
+            localID: local, serverID: serverID, fieldID: row.text("field_id"),
+            issueLocalID: row.uuid("issue_local_id"), sha256: sha, byteSize: row.integer("byte_size") ?? 0)
     }
 
     func photo(localID: UUID) throws(ServerError) -> StoredPhoto? {
-        try db.query("SELECT \(Self.photoColumns) FROM photos WHERE local_id = ?", [.id(localID)]).first.flatMap(Self.photo)
+        try db.query("SELECT \(Self.photoColumns) FROM photos WHERE local_id = ?", [.id(localID)]).first.flatMap(
+            Self.photo)
     }
 
     func photos(serverID: String) throws(ServerError) -> [StoredPhoto] {
-        try db.query("SELECT \(Self.photoColumns) FROM photos WHERE server_id = ? ORDER BY created_at, local_id",
-                     [.text(serverID)]).compactMap(Self.photo)
+        try db.query(
+            "SELECT \(Self.photoColumns) FROM photos WHERE server_id = ? ORDER BY created_at, local_id",
+            [.text(serverID)]
+        ).compactMap(Self.photo)
     }
 
     func insertPhoto(_ photo: StoredPhoto, uploadedBy: String) throws(ServerError) {
-        try db.update("""
+        try db.update(
+            """
             INSERT INTO photos (local_id, server_id, field_id, issue_local_id, sha256, byte_size, uploaded_by, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, [.id(photo.localID), .text(photo.serverID), .optional(photo.fieldID), .id(photo.issueLocalID),
-                  .text(photo.sha256), .integer(photo.byteSize), .text(uploadedBy), .text(RFC3339.string(Date()))])
+            """,
+            [
+                .id(photo.localID), .text(photo.serverID), .optional(photo.fieldID), .id(photo.issueLocalID),
+                .text(photo.sha256), .integer(photo.byteSize), .text(uploadedBy), .text(RFC3339.string(Date())),
+            ])
     }
 }

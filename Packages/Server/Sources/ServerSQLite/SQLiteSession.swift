@@ -13,7 +13,8 @@ struct SQLiteSession: StorageSession {
     }
 
     func setSetting(_ key: String, _ value: String) throws(ServerError) {
-        try db.update("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                      [.text(key), .text(value)])
+        try db.update(
+            "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            [.text(key), .text(value)])
     }
 }

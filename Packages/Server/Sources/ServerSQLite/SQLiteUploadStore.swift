@@ -20,11 +20,13 @@ struct SQLiteUploadStore: UploadStore {
 
     static func upload(_ row: Row) -> StoredUpload? {
         guard let id = row.text("id"), let user = row.text("user_id"), let serverID = row.text("server_id"),
-              let local = row.uuid("local_id"), let sha = row.text("sha256"), let size = row.integer("byte_size"),
-              let offset = row.integer("byte_offset"), let expires = row.integer("expires_at") else { return nil }
-        return StoredUpload(id: id, userID: user, serverID: serverID, localID: local, fieldID: row.text("field_id"),
-                            issueLocalID: row.uuid("issue_local_id"), sha256: sha, byteSize: size, offset: offset,
-                            expiresAt: Date(timeIntervalSince1970: TimeInterval(expires)), finished: row.text("finished_at") != nil)
+            let local = row.uuid("local_id"), let sha = row.text("sha256"), let size = row.integer("byte_size"),
+            let offset = row.integer("byte_offset"), let expires = row.integer("expires_at")
+        else { return nil }
+        return StoredUpload(
+            id: id, userID: user, serverID: serverID, localID: local, fieldID: row.text("field_id"),
+            issueLocalID: row.uuid("issue_local_id"), sha256: sha, byteSize: size, offset: offset,
+            expiresAt: Date(timeIntervalSince1970: TimeInterval(expires)), finished: row.text("finished_at") != nil)
     }
 
     private func path(_ id: String) throws(ServerError) -> String {
@@ -33,17 +35,23 @@ struct SQLiteUploadStore: UploadStore {
     }
 
     func upload(id: String, userID: String, now: Date) throws(ServerError) -> StoredUpload? {
-        try held(try storage.withDatabase(writing: false) { db throws(ServerError) in
-            try db.query("SELECT \(Self.columns) FROM resumable_uploads WHERE id = ? AND user_id = ? AND expires_at > ?",
-                         [.text(id), .text(userID), .integer(Int64(now.timeIntervalSince1970))]).first.flatMap(Self.upload)
-        })
+        try held(
+            try storage.withDatabase(writing: false) { db throws(ServerError) in
+                try db.query(
+                    "SELECT \(Self.columns) FROM resumable_uploads WHERE id = ? AND user_id = ? AND expires_at > ?",
+                    [.text(id), .text(userID), .integer(Int64(now.timeIntervalSince1970))]
+                ).first.flatMap(Self.upload)
+            })
     }
 
     func upload(localID: UUID, userID: String, now: Date) throws(ServerError) -> StoredUpload? {
-        try held(try storage.withDatabase(writing: false) { db throws(ServerError) in
-            try db.query("SELECT \(Self.columns) FROM resumable_uploads WHERE local_id = ? AND user_id = ? AND expires_at > ?",
-                         [.id(localID), .text(userID), .integer(Int64(now.timeIntervalSince1970))]).first.flatMap(Self.upload)
-        })
+        try held(
+            try storage.withDatabase(writing: false) { db throws(ServerError) in
+                try db.query(
+                    "SELECT \(Self.columns) FROM resumable_uploads WHERE local_id = ? AND user_id = ? AND expires_at > ?",
+                    [.id(localID), .text(userID), .integer(Int64(now.timeIntervalSince1970))]
+                ).first.flatMap(Self.upload)
+            })
     }
 
     /// `upload`, if the folder holds its bytes. An unfinished upload whose
@@ -55,7 +63,9 @@ struct SQLiteUploadStore: UploadStore {
     private func held(_ upload: StoredUpload?) throws(ServerError) -> StoredUpload? {
         guard let upload, !upload.finished else { return upload }
         var status = stat()
-        if lstat(try path(upload.id), &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int64(status.st_size) >= upload.offset {
+        if lstat(try path(upload.id), &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
+            Int64(status.st_size) >= upload.offset
+        {
             return upload
         }
         try drop(upload)
@@ -65,10 +75,13 @@ struct SQLiteUploadStore: UploadStore {
     func create(_ upload: StoredUpload, now: Date, admit: (Int64) -> ServerError?) throws(ServerError) {
         let file = try path(upload.id)
         _ = try storage.withDatabase(writing: true) { db throws(ServerError) -> Bool in
-            let held = try db.query("""
-                SELECT COALESCE(SUM(byte_size), 0) AS held FROM resumable_uploads
-                WHERE user_id = ? AND finished_at IS NULL AND expires_at > ?
-                """, [.text(upload.userID), .integer(Int64(now.timeIntervalSince1970))]).first?.integer("held") ?? 0
+            let held =
+                try db.query(
+                    """
+                    SELECT COALESCE(SUM(byte_size), 0) AS held FROM resumable_uploads
+                    WHERE user_id = ? AND finished_at IS NULL AND expires_at > ?
+                    """, [.text(upload.userID), .integer(Int64(now.timeIntervalSince1970))]
+                ).first?.integer("held") ?? 0
             if let refusal = admit(held) { throw refusal }
             let descriptor = open(file, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else {
@@ -76,13 +89,18 @@ struct SQLiteUploadStore: UploadStore {
             }
             close(descriptor)
             do throws(ServerError) {
-                try db.update("""
+                try db.update(
+                    """
                     INSERT INTO resumable_uploads (id, user_id, server_id, local_id, field_id, issue_local_id, sha256, byte_size,
                                                    byte_offset, expires_at, created_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)
-                    """, [.text(upload.id), .text(upload.userID), .text(upload.serverID), .id(upload.localID), .optional(upload.fieldID),
-                          .id(upload.issueLocalID), .text(upload.sha256), .integer(upload.byteSize),
-                          .integer(Int64(upload.expiresAt.timeIntervalSince1970)), .text(RFC3339.string(now))])
+                    """,
+                    [
+                        .text(upload.id), .text(upload.userID), .text(upload.serverID), .id(upload.localID),
+                        .optional(upload.fieldID),
+                        .id(upload.issueLocalID), .text(upload.sha256), .integer(upload.byteSize),
+                        .integer(Int64(upload.expiresAt.timeIntervalSince1970)), .text(RFC3339.string(now)),
+                    ])
             } catch {
                 unlink(file)
                 throw error
@@ -91,19 +109,24 @@ struct SQLiteUploadStore: UploadStore {
         }
     }
 
-    func append(_ upload: StoredUpload, from source: Int32, count: Int64, expiresAt: Date,
-                durably: Bool) throws(ServerError) -> UploadAppend {
+    func append(
+        _ upload: StoredUpload, from source: Int32, count: Int64, expiresAt: Date,
+        durably: Bool
+    ) throws(ServerError) -> UploadAppend {
         let descriptor = try openPartial(upload.id, writing: true)
         guard descriptor >= 0 else { return .gone }
         defer { close(descriptor) }
         guard flock(descriptor, LOCK_EX) == 0 else { throw ServerError.internal("cannot lock the upload") }
         let held = try storage.withDatabase(writing: false) { db throws(ServerError) -> StoredUpload? in
-            try db.query("SELECT \(Self.columns) FROM resumable_uploads WHERE id = ?", [.text(upload.id)]).first.flatMap(Self.upload)
+            try db.query("SELECT \(Self.columns) FROM resumable_uploads WHERE id = ?", [.text(upload.id)]).first
+                .flatMap(Self.upload)
         }
         guard let held, !held.finished else { return .gone }
         guard held.offset == upload.offset else { return .moved(held.offset) }
         // Bytes past the offset are from an append that never committed: they go first.
-        guard ftruncate(descriptor, off_t(held.offset)) == 0 else { throw ServerError.internal("cannot trim the upload") }
+        guard ftruncate(descriptor, off_t(held.offset)) == 0 else {
+            throw ServerError.internal("cannot trim the upload")
+        }
         do throws(ServerError) {
             try UploadBytes.read(source, count: count) { at, bytes throws(ServerError) in
                 try UploadBytes.write(bytes, to: descriptor, at: held.offset + at)
@@ -117,7 +140,8 @@ struct SQLiteUploadStore: UploadStore {
         // row still says the earlier offset, and the bytes past it go first at the next append.
         if !durably { return .appended(held.offset + count) }
         guard fsync(descriptor) == 0 else {
-            let failure = ServerError.disk("cannot flush the upload to the server's disk; send it again later", errno: errno)
+            let failure = ServerError.disk(
+                "cannot flush the upload to the server's disk; send it again later", errno: errno)
             // Bytes that were not kept give their room back at once; the offset still says what is held.
             _ = ftruncate(descriptor, off_t(held.offset))
             throw failure
@@ -126,10 +150,14 @@ struct SQLiteUploadStore: UploadStore {
         let changed: Int
         do throws(ServerError) {
             changed = try storage.withDatabase(writing: true) { db throws(ServerError) -> Int in
-                try db.changing("UPDATE resumable_uploads SET byte_offset = ?, expires_at = ? WHERE id = ? AND byte_offset = ?",
-                                [.integer(next), .integer(Int64(expiresAt.timeIntervalSince1970)), .text(upload.id), .integer(held.offset)])
+                try db.changing(
+                    "UPDATE resumable_uploads SET byte_offset = ?, expires_at = ? WHERE id = ? AND byte_offset = ?",
+                    [
+                        .integer(next), .integer(Int64(expiresAt.timeIntervalSince1970)), .text(upload.id),
+                        .integer(held.offset),
+                    ])
             }
-        } catch where error.code == .storageFull {
+        } catch  where error.code == .storageFull {
             // The database could not move the offset (its transaction rolled back): the bytes past it give their room back.
             _ = ftruncate(descriptor, off_t(held.offset))
             throw error
@@ -139,7 +167,9 @@ struct SQLiteUploadStore: UploadStore {
 
     func assemble(_ upload: StoredUpload) throws(ServerError) -> (descriptor: Int32, sha256: String) {
         let descriptor = try openPartial(upload.id, writing: false)
-        guard descriptor >= 0 else { throw ServerError.internal("the upload's bytes are missing on the server's disk; begin it again") }
+        guard descriptor >= 0 else {
+            throw ServerError.internal("the upload's bytes are missing on the server's disk; begin it again")
+        }
         do throws(ServerError) {
             var status = stat()
             guard fstat(descriptor, &status) == 0, Int64(status.st_size) == upload.byteSize else {
@@ -154,8 +184,9 @@ struct SQLiteUploadStore: UploadStore {
 
     func finish(_ upload: StoredUpload) throws(ServerError) {
         _ = try storage.withDatabase(writing: true) { db throws(ServerError) -> Int in
-            try db.changing("UPDATE resumable_uploads SET finished_at = ?, byte_offset = byte_size WHERE id = ?",
-                            [.text(RFC3339.string(Date())), .text(upload.id)])
+            try db.changing(
+                "UPDATE resumable_uploads SET finished_at = ?, byte_offset = byte_size WHERE id = ?",
+                [.text(RFC3339.string(Date())), .text(upload.id)])
         }
         unlink(try path(upload.id))
     }
@@ -171,7 +202,9 @@ struct SQLiteUploadStore: UploadStore {
         let query = "SELECT id FROM resumable_uploads WHERE expires_at <= ? LIMIT ?"
         let bounds: [SQLValue] = [.integer(Int64(now.timeIntervalSince1970)), .integer(Int64(limit))]
         // Looked for first without the write lock: every new upload sweeps, and there is seldom anything to sweep.
-        let due = try storage.withDatabase(writing: false) { db throws(ServerError) -> Bool in !(try db.query(query, bounds).isEmpty) }
+        let due = try storage.withDatabase(writing: false) { db throws(ServerError) -> Bool in
+            !(try db.query(query, bounds).isEmpty)
+        }
         guard due else { return 0 }
         let expired = try storage.withDatabase(writing: true) { db throws(ServerError) -> [String] in
             let ids = try db.query(query, bounds).compactMap { $0.text("id") }
@@ -188,12 +221,16 @@ struct SQLiteUploadStore: UploadStore {
         let descriptor = open(try path(id), (writing ? O_RDWR : O_RDONLY) | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ENOENT { return -1 }
-            throw ServerError.internal("cannot open the upload on the server's disk (\(String(cString: strerror(errno))))")
+            throw ServerError.internal(
+                "cannot open the upload on the server's disk (\(String(cString: strerror(errno))))")
         }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_uid == geteuid(), status.st_nlink == 1 else {
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_uid == geteuid(),
+            status.st_nlink == 1
+        else {
             close(descriptor)
-            throw ServerError.internal("the upload's file on the server's disk is not one the server made; it was left alone")
+            throw ServerError.internal(
+                "the upload's file on the server's disk is not one the server made; it was left alone")
         }
         return descriptor
     }

@@ -6,9 +6,10 @@ import SQLite
 /// schema by adding a step.
 enum ServerMigrations {
     /// The migrator over `steps`.
-    static let migrator = Migrator(ledger: "server_migrations",
-                                   steps: steps.map { Migrator.Step(name: $0.name, sql: $0.sql.joined(separator: ";\n")) },
-                                   applicationID: applicationID)
+    static let migrator = Migrator(
+        ledger: "server_migrations",
+        steps: steps.map { Migrator.Step(name: $0.name, sql: $0.sql.joined(separator: ";\n")) },
+        applicationID: applicationID)
 
     /// Marks a SQLite file as a jqc-server database ("JQCS"), in the header's
     /// `application_id`; databases made before the mark carry 0 and their ledger.
@@ -16,196 +17,229 @@ enum ServerMigrations {
 
     /// Every step, in order.
     static let steps: [(name: String, sql: [String])] = [
-        ("001-accounts", [
-            """
-            CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)
-            """,
-            """
-            CREATE TABLE users (
-                id TEXT PRIMARY KEY, username TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL,
-                role TEXT NOT NULL CHECK (role IN ('inspector', 'supervisor')), display_name TEXT NOT NULL)
-            """,
-            """
-            CREATE TABLE sessions (
-                id TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id),
-                created_at TEXT NOT NULL, revoked_at TEXT)
-            """,
-            """
-            CREATE TABLE refresh_tokens (
-                token_hash TEXT PRIMARY KEY, session_id TEXT NOT NULL REFERENCES sessions(id),
-                issued_at TEXT NOT NULL, spent_at TEXT)
-            """,
-        ]),
-        ("002-reference-data", [
-            """
-            CREATE TABLE facilities (
-                id TEXT PRIMARY KEY, name TEXT NOT NULL, address TEXT NOT NULL, project_name TEXT NOT NULL,
-                position INTEGER NOT NULL)
-            """,
-            """
-            CREATE TABLE areas (
-                id TEXT PRIMARY KEY, facility_id TEXT NOT NULL REFERENCES facilities(id), name TEXT NOT NULL,
-                area_type TEXT NOT NULL, position INTEGER NOT NULL)
-            """,
-            """
-            CREATE TABLE templates (
-                id TEXT PRIMARY KEY, name TEXT NOT NULL, version INTEGER NOT NULL, form_schema TEXT NOT NULL,
-                position INTEGER NOT NULL)
-            """,
-            """
-            CREATE TABLE assignments (
-                id TEXT PRIMARY KEY, inspector_id TEXT NOT NULL REFERENCES users(id),
-                template_id TEXT NOT NULL REFERENCES templates(id), facility_id TEXT NOT NULL REFERENCES facilities(id),
-                area_id TEXT, due_at TEXT, status TEXT NOT NULL CHECK (status IN ('open', 'closed')),
-                change_seq INTEGER NOT NULL)
-            """,
-        ]),
-        ("003-reports", [
-            """
-            CREATE TABLE reports (
-                server_id TEXT PRIMARY KEY, seq INTEGER NOT NULL UNIQUE, local_id TEXT NOT NULL UNIQUE,
-                owner_id TEXT NOT NULL REFERENCES users(id), template_id TEXT NOT NULL, facility_id TEXT NOT NULL,
-                area_id TEXT, assignment_id TEXT, parent_local_id TEXT, parent_server_id TEXT,
-                completed_at_device TEXT, current_revision INTEGER NOT NULL, score REAL,
-                follow_up_required INTEGER NOT NULL, follow_up_cleared_by TEXT, accepted_at TEXT NOT NULL)
-            """,
-            "CREATE INDEX reports_owner ON reports(owner_id, seq)",
-            """
-            CREATE TABLE report_revisions (
-                server_id TEXT NOT NULL REFERENCES reports(server_id), revision INTEGER NOT NULL,
-                base_revision INTEGER, payload TEXT NOT NULL, issues TEXT NOT NULL,
-                source TEXT NOT NULL CHECK (source IN ('device', 'supervisor', 'admin')),
-                author_id TEXT, created_at TEXT NOT NULL, PRIMARY KEY (server_id, revision))
-            """,
-            """
-            CREATE TABLE photos (
-                local_id TEXT PRIMARY KEY, server_id TEXT NOT NULL REFERENCES reports(server_id), field_id TEXT,
-                issue_local_id TEXT, sha256 TEXT NOT NULL, byte_size INTEGER NOT NULL,
-                uploaded_by TEXT NOT NULL REFERENCES users(id), created_at TEXT NOT NULL)
-            """,
-            "CREATE INDEX photos_report ON photos(server_id)",
-        ]),
-        ("004-sign-in-failures", [
-            "CREATE TABLE sign_in_failures (key TEXT PRIMARY KEY, window_start INTEGER NOT NULL, failures INTEGER NOT NULL)",
-            "CREATE INDEX sign_in_failures_age ON sign_in_failures(window_start)",
-        ]),
+        (
+            "001-accounts",
+            [
+                """
+                CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)
+                """,
+                """
+                CREATE TABLE users (
+                    id TEXT PRIMARY KEY, username TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL,
+                    role TEXT NOT NULL CHECK (role IN ('inspector', 'supervisor')), display_name TEXT NOT NULL)
+                """,
+                """
+                CREATE TABLE sessions (
+                    id TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id),
+                    created_at TEXT NOT NULL, revoked_at TEXT)
+                """,
+                """
+                CREATE TABLE refresh_tokens (
+                    token_hash TEXT PRIMARY KEY, session_id TEXT NOT NULL REFERENCES sessions(id),
+                    issued_at TEXT NOT NULL, spent_at TEXT)
+                """,
+            ]
+        ),
+        (
+            "002-reference-data",
+            [
+                """
+                CREATE TABLE facilities (
+                    id TEXT PRIMARY KEY, name TEXT NOT NULL, address TEXT NOT NULL, project_name TEXT NOT NULL,
+                    position INTEGER NOT NULL)
+                """,
+                """
+                CREATE TABLE areas (
+                    id TEXT PRIMARY KEY, facility_id TEXT NOT NULL REFERENCES facilities(id), name TEXT NOT NULL,
+                    area_type TEXT NOT NULL, position INTEGER NOT NULL)
+                """,
+                """
+                CREATE TABLE templates (
+                    id TEXT PRIMARY KEY, name TEXT NOT NULL, version INTEGER NOT NULL, form_schema TEXT NOT NULL,
+                    position INTEGER NOT NULL)
+                """,
+                """
+                CREATE TABLE assignments (
+                    id TEXT PRIMARY KEY, inspector_id TEXT NOT NULL REFERENCES users(id),
+                    template_id TEXT NOT NULL REFERENCES templates(id), facility_id TEXT NOT NULL REFERENCES facilities(id),
+                    area_id TEXT, due_at TEXT, status TEXT NOT NULL CHECK (status IN ('open', 'closed')),
+                    change_seq INTEGER NOT NULL)
+                """,
+            ]
+        ),
+        (
+            "003-reports",
+            [
+                """
+                CREATE TABLE reports (
+                    server_id TEXT PRIMARY KEY, seq INTEGER NOT NULL UNIQUE, local_id TEXT NOT NULL UNIQUE,
+                    owner_id TEXT NOT NULL REFERENCES users(id), template_id TEXT NOT NULL, facility_id TEXT NOT NULL,
+                    area_id TEXT, assignment_id TEXT, parent_local_id TEXT, parent_server_id TEXT,
+                    completed_at_device TEXT, current_revision INTEGER NOT NULL, score REAL,
+                    follow_up_required INTEGER NOT NULL, follow_up_cleared_by TEXT, accepted_at TEXT NOT NULL)
+                """,
+                "CREATE INDEX reports_owner ON reports(owner_id, seq)",
+                """
+                CREATE TABLE report_revisions (
+                    server_id TEXT NOT NULL REFERENCES reports(server_id), revision INTEGER NOT NULL,
+                    base_revision INTEGER, payload TEXT NOT NULL, issues TEXT NOT NULL,
+                    source TEXT NOT NULL CHECK (source IN ('device', 'supervisor', 'admin')),
+                    author_id TEXT, created_at TEXT NOT NULL, PRIMARY KEY (server_id, revision))
+                """,
+                """
+                CREATE TABLE photos (
+                    local_id TEXT PRIMARY KEY, server_id TEXT NOT NULL REFERENCES reports(server_id), field_id TEXT,
+                    issue_local_id TEXT, sha256 TEXT NOT NULL, byte_size INTEGER NOT NULL,
+                    uploaded_by TEXT NOT NULL REFERENCES users(id), created_at TEXT NOT NULL)
+                """,
+                "CREATE INDEX photos_report ON photos(server_id)",
+            ]
+        ),
+        (
+            "004-sign-in-failures",
+            [
+                "CREATE TABLE sign_in_failures (key TEXT PRIMARY KEY, window_start INTEGER NOT NULL, failures INTEGER NOT NULL)",
+                "CREATE INDEX sign_in_failures_age ON sign_in_failures(window_start)",
+            ]
+        ),
         // Administration: admins (kept as supervisors marked is_admin, since
         // SQLite cannot change the role column's CHECK in place), disabled
         // users, retired sites and templates, every published template
         // version, cancelled assignments, and the log of who changed what.
-        ("005-administration", [
-            "ALTER TABLE users ADD COLUMN is_admin INTEGER NOT NULL DEFAULT 0",
-            "ALTER TABLE users ADD COLUMN disabled_at TEXT",
-            "ALTER TABLE facilities ADD COLUMN retired_at TEXT",
-            "ALTER TABLE areas ADD COLUMN retired_at TEXT",
-            "ALTER TABLE templates ADD COLUMN retired_at TEXT",
-            """
-            CREATE TABLE template_versions (
-                template_id TEXT NOT NULL, version INTEGER NOT NULL, name TEXT NOT NULL, form_schema TEXT NOT NULL,
-                published_at TEXT NOT NULL, published_by TEXT NOT NULL, PRIMARY KEY (template_id, version))
-            """,
-            """
-            INSERT INTO template_versions (template_id, version, name, form_schema, published_at, published_by)
-            SELECT id, version, name, form_schema, '', 'import' FROM templates
-            """,
-            "ALTER TABLE assignments ADD COLUMN cancelled_at TEXT",
-            """
-            CREATE TABLE admin_events (
-                seq INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, actor_id TEXT NOT NULL, actor_name TEXT NOT NULL,
-                kind TEXT NOT NULL, subject TEXT NOT NULL, detail TEXT NOT NULL)
-            """,
-        ]),
+        (
+            "005-administration",
+            [
+                "ALTER TABLE users ADD COLUMN is_admin INTEGER NOT NULL DEFAULT 0",
+                "ALTER TABLE users ADD COLUMN disabled_at TEXT",
+                "ALTER TABLE facilities ADD COLUMN retired_at TEXT",
+                "ALTER TABLE areas ADD COLUMN retired_at TEXT",
+                "ALTER TABLE templates ADD COLUMN retired_at TEXT",
+                """
+                CREATE TABLE template_versions (
+                    template_id TEXT NOT NULL, version INTEGER NOT NULL, name TEXT NOT NULL, form_schema TEXT NOT NULL,
+                    published_at TEXT NOT NULL, published_by TEXT NOT NULL, PRIMARY KEY (template_id, version))
+                """,
+                """
+                INSERT INTO template_versions (template_id, version, name, form_schema, published_at, published_by)
+                SELECT id, version, name, form_schema, '', 'import' FROM templates
+                """,
+                "ALTER TABLE assignments ADD COLUMN cancelled_at TEXT",
+                """
+                CREATE TABLE admin_events (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, actor_id TEXT NOT NULL, actor_name TEXT NOT NULL,
+                    kind TEXT NOT NULL, subject TEXT NOT NULL, detail TEXT NOT NULL)
+                """,
+            ]
+        ),
         // Reviews (contract 1.1): the review of each report's current revision
         // kept on the report's row, its position in the order of review
         // changes, and each report's append-only events. Reports accepted
         // before are awaiting review, with the events their revisions tell.
-        ("006-reviews", [
-            "ALTER TABLE reports ADD COLUMN review_state TEXT NOT NULL DEFAULT 'awaiting_review'",
-            "ALTER TABLE reports ADD COLUMN reviewed_revision INTEGER NOT NULL DEFAULT 1",
-            "ALTER TABLE reports ADD COLUMN review_decided_by TEXT",
-            "ALTER TABLE reports ADD COLUMN review_decided_by_name TEXT",
-            "ALTER TABLE reports ADD COLUMN review_decided_at TEXT",
-            "ALTER TABLE reports ADD COLUMN review_comment TEXT",
-            "ALTER TABLE reports ADD COLUMN review_field_comments TEXT NOT NULL DEFAULT '[]'",
-            "ALTER TABLE reports ADD COLUMN review_change INTEGER NOT NULL DEFAULT 0",
-            "UPDATE reports SET reviewed_revision = current_revision, review_change = seq",
-            "CREATE INDEX reports_review_change ON reports(review_change)",
-            "CREATE INDEX reports_owner_review_change ON reports(owner_id, review_change)",
-            "CREATE INDEX reports_review_state ON reports(review_state, seq)",
-            """
-            CREATE TABLE report_events (
-                seq INTEGER PRIMARY KEY AUTOINCREMENT, server_id TEXT NOT NULL REFERENCES reports(server_id), at TEXT NOT NULL,
-                actor_id TEXT NOT NULL, actor_name TEXT NOT NULL, kind TEXT NOT NULL, revision INTEGER NOT NULL,
-                comment TEXT, field_comments TEXT)
-            """,
-            "CREATE INDEX report_events_report ON report_events(server_id, seq)",
-            """
-            INSERT INTO report_events (server_id, at, actor_id, actor_name, kind, revision)
-            SELECT v.server_id, v.created_at, COALESCE(v.author_id, 'jqc-server admin'), COALESCE(u.display_name, 'jqc-server admin'),
-                   CASE WHEN v.revision = 1 THEN 'accepted' WHEN v.source = 'device' THEN 'amended' ELSE 'edited' END, v.revision
-            FROM report_revisions v LEFT JOIN users u ON u.id = v.author_id ORDER BY v.server_id, v.revision
-            """,
-        ]),
+        (
+            "006-reviews",
+            [
+                "ALTER TABLE reports ADD COLUMN review_state TEXT NOT NULL DEFAULT 'awaiting_review'",
+                "ALTER TABLE reports ADD COLUMN reviewed_revision INTEGER NOT NULL DEFAULT 1",
+                "ALTER TABLE reports ADD COLUMN review_decided_by TEXT",
+                "ALTER TABLE reports ADD COLUMN review_decided_by_name TEXT",
+                "ALTER TABLE reports ADD COLUMN review_decided_at TEXT",
+                "ALTER TABLE reports ADD COLUMN review_comment TEXT",
+                "ALTER TABLE reports ADD COLUMN review_field_comments TEXT NOT NULL DEFAULT '[]'",
+                "ALTER TABLE reports ADD COLUMN review_change INTEGER NOT NULL DEFAULT 0",
+                "UPDATE reports SET reviewed_revision = current_revision, review_change = seq",
+                "CREATE INDEX reports_review_change ON reports(review_change)",
+                "CREATE INDEX reports_owner_review_change ON reports(owner_id, review_change)",
+                "CREATE INDEX reports_review_state ON reports(review_state, seq)",
+                """
+                CREATE TABLE report_events (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT, server_id TEXT NOT NULL REFERENCES reports(server_id), at TEXT NOT NULL,
+                    actor_id TEXT NOT NULL, actor_name TEXT NOT NULL, kind TEXT NOT NULL, revision INTEGER NOT NULL,
+                    comment TEXT, field_comments TEXT)
+                """,
+                "CREATE INDEX report_events_report ON report_events(server_id, seq)",
+                """
+                INSERT INTO report_events (server_id, at, actor_id, actor_name, kind, revision)
+                SELECT v.server_id, v.created_at, COALESCE(v.author_id, 'jqc-server admin'), COALESCE(u.display_name, 'jqc-server admin'),
+                       CASE WHEN v.revision = 1 THEN 'accepted' WHEN v.source = 'device' THEN 'amended' ELSE 'edited' END, v.revision
+                FROM report_revisions v LEFT JOIN users u ON u.id = v.author_id ORDER BY v.server_id, v.revision
+                """,
+            ]
+        ),
         // Webhooks (contract 1.1): each report event carries the position of its
         // review change, the order webhooks read the record in (the outbox);
         // the hooks, each with its cursor in that order; and their
         // deliveries, taken under a lease by one sender at a time.
-        ("007-webhooks", [
-            "ALTER TABLE report_events ADD COLUMN change INTEGER NOT NULL DEFAULT 0",
-            "CREATE INDEX report_events_change ON report_events(change) WHERE change > 0",
-            """
-            CREATE TABLE webhooks (
-                id TEXT PRIMARY KEY, position INTEGER NOT NULL, url TEXT NOT NULL, events TEXT NOT NULL, secret TEXT NOT NULL,
-                allow_private INTEGER NOT NULL, created_at TEXT NOT NULL, disabled_at TEXT, disabled_reason TEXT,
-                cursor INTEGER NOT NULL)
-            """,
-            """
-            CREATE TABLE webhook_deliveries (
-                id INTEGER PRIMARY KEY, webhook_id TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
-                event_id TEXT NOT NULL, type TEXT NOT NULL, at TEXT NOT NULL, report_server_id TEXT NOT NULL, body TEXT NOT NULL,
-                state TEXT NOT NULL, attempts INTEGER NOT NULL, next_attempt_at INTEGER NOT NULL, lease_until INTEGER, lease_owner TEXT,
-                last_status INTEGER, last_error TEXT, last_attempt_at TEXT, delivered_at TEXT)
-            """,
-            "CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_attempt_at) WHERE state = 'pending'",
-            "CREATE INDEX webhook_deliveries_order ON webhook_deliveries(webhook_id, report_server_id, id) WHERE state = 'pending'",
-            "CREATE INDEX webhook_deliveries_failed ON webhook_deliveries(id) WHERE state = 'failed'",
-            "CREATE INDEX webhook_deliveries_delivered ON webhook_deliveries(delivered_at) WHERE state = 'delivered'",
-        ]),
+        (
+            "007-webhooks",
+            [
+                "ALTER TABLE report_events ADD COLUMN change INTEGER NOT NULL DEFAULT 0",
+                "CREATE INDEX report_events_change ON report_events(change) WHERE change > 0",
+                """
+                CREATE TABLE webhooks (
+                    id TEXT PRIMARY KEY, position INTEGER NOT NULL, url TEXT NOT NULL, events TEXT NOT NULL, secret TEXT NOT NULL,
+                    allow_private INTEGER NOT NULL, created_at TEXT NOT NULL, disabled_at TEXT, disabled_reason TEXT,
+                    cursor INTEGER NOT NULL)
+                """,
+                """
+                CREATE TABLE webhook_deliveries (
+                    id INTEGER PRIMARY KEY, webhook_id TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+                    event_id TEXT NOT NULL, type TEXT NOT NULL, at TEXT NOT NULL, report_server_id TEXT NOT NULL, body TEXT NOT NULL,
+                    state TEXT NOT NULL, attempts INTEGER NOT NULL, next_attempt_at INTEGER NOT NULL, lease_until INTEGER, lease_owner TEXT,
+                    last_status INTEGER, last_error TEXT, last_attempt_at TEXT, delivered_at TEXT)
+                """,
+                "CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_attempt_at) WHERE state = 'pending'",
+                "CREATE INDEX webhook_deliveries_order ON webhook_deliveries(webhook_id, report_server_id, id) WHERE state = 'pending'",
+                "CREATE INDEX webhook_deliveries_failed ON webhook_deliveries(id) WHERE state = 'failed'",
+                "CREATE INDEX webhook_deliveries_delivered ON webhook_deliveries(delivered_at) WHERE state = 'delivered'",
+            ]
+        ),
         // Quotas: what each user has stored (revision payloads and photos they
         // sent, in bytes) and their revisions of the current UTC day, kept in
         // the transactions that store them.
-        ("008-quotas", [
-            "CREATE TABLE user_usage (user_id TEXT PRIMARY KEY, bytes INTEGER NOT NULL, day TEXT NOT NULL, revisions INTEGER NOT NULL)",
-            """
-            INSERT INTO user_usage (user_id, bytes, day, revisions)
-            SELECT u.id,
-                   COALESCE((SELECT SUM(length(CAST(v.payload AS BLOB))) FROM report_revisions v WHERE v.author_id = u.id), 0)
-                   + COALESCE((SELECT SUM(p.byte_size) FROM photos p WHERE p.uploaded_by = u.id), 0), '', 0
-            FROM users u
-            """,
-        ]),
+        (
+            "008-quotas",
+            [
+                "CREATE TABLE user_usage (user_id TEXT PRIMARY KEY, bytes INTEGER NOT NULL, day TEXT NOT NULL, revisions INTEGER NOT NULL)",
+                """
+                INSERT INTO user_usage (user_id, bytes, day, revisions)
+                SELECT u.id,
+                       COALESCE((SELECT SUM(length(CAST(v.payload AS BLOB))) FROM report_revisions v WHERE v.author_id = u.id), 0)
+                       + COALESCE((SELECT SUM(p.byte_size) FROM photos p WHERE p.uploaded_by = u.id), 0), '', 0
+                FROM users u
+                """,
+            ]
+        ),
         // Merging disjoint edits (contract 1.1): a merged revision keeps the
         // payload the device sent (a replay finds it by that) and the fields
         // that came from the server's side.
-        ("009-merges", [
-            "ALTER TABLE report_revisions ADD COLUMN sent_payload TEXT",
-            "ALTER TABLE report_revisions ADD COLUMN merged_fields TEXT",
-        ]),
+        (
+            "009-merges",
+            [
+                "ALTER TABLE report_revisions ADD COLUMN sent_payload TEXT",
+                "ALTER TABLE report_revisions ADD COLUMN merged_fields TEXT",
+            ]
+        ),
         // Resumable photo uploads (contract 1.1): a row each; the bytes in the
         // private upload folder (`partial-<id>`) until the photo is stored.
-        ("010-resumable-uploads", [
-            """
-            CREATE TABLE resumable_uploads (
-                id TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id), server_id TEXT NOT NULL, local_id TEXT NOT NULL,
-                field_id TEXT, issue_local_id TEXT, sha256 TEXT NOT NULL, byte_size INTEGER NOT NULL, byte_offset INTEGER NOT NULL,
-                expires_at INTEGER NOT NULL, finished_at TEXT, created_at TEXT NOT NULL, UNIQUE (user_id, local_id))
-            """,
-            "CREATE INDEX resumable_uploads_expiry ON resumable_uploads(expires_at)",
-        ]),
+        (
+            "010-resumable-uploads",
+            [
+                """
+                CREATE TABLE resumable_uploads (
+                    id TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id), server_id TEXT NOT NULL, local_id TEXT NOT NULL,
+                    field_id TEXT, issue_local_id TEXT, sha256 TEXT NOT NULL, byte_size INTEGER NOT NULL, byte_offset INTEGER NOT NULL,
+                    expires_at INTEGER NOT NULL, finished_at TEXT, created_at TEXT NOT NULL, UNIQUE (user_id, local_id))
+                """,
+                "CREATE INDEX resumable_uploads_expiry ON resumable_uploads(expires_at)",
+            ]
+        ),
         // A new upload counts its user's unfinished ones (the per-user limit of bytes
         // held): by this index, without reading every finished upload not yet expired.
-        ("011-unfinished-uploads", [
-            "CREATE INDEX resumable_uploads_unfinished ON resumable_uploads(user_id) WHERE finished_at IS NULL",
-        ]),
+        (
+            "011-unfinished-uploads",
+            [
+                "CREATE INDEX resumable_uploads_unfinished ON resumable_uploads(user_id) WHERE finished_at IS NULL"
+            ]
+        ),
     ]
 }

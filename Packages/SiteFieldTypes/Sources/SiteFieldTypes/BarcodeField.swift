@@ -31,17 +31,26 @@ public struct BarcodeField: FieldType {
                 _ = try NSRegularExpression(pattern: source)
                 return []
             } catch {
-                return [field.problem("'pattern' \(Typed.quote(source)) is not a valid regular expression; fix it or remove it")]
+                return [
+                    field.problem(
+                        "'pattern' \(Typed.quote(source)) is not a valid regular expression; fix it or remove it")
+                ]
             }
         case let other?:
-            return [field.problem("'pattern' must be a non-empty string (a regular expression), not \(Refusal.describe(other)); fix it or remove it")]
+            return [
+                field.problem(
+                    "'pattern' must be a non-empty string (a regular expression), not \(Refusal.describe(other)); fix it or remove it"
+                )
+            ]
         }
     }
 
     /// A string on one line, matching the whole `pattern` when there is one.
     public func validate(_ answer: JSONValue, for field: FieldDefinition) -> String? {
         if answer.isNull { return nil }
-        guard case .string(let code) = answer else { return "a barcode answer " + Refusal.wrongKind(answer, expected: "a string") }
+        guard case .string(let code) = answer else {
+            return "a barcode answer " + Refusal.wrongKind(answer, expected: "a string")
+        }
         if isBlank(answer) { return nil }
         if code.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             return "a barcode must be one line of text without control characters"
@@ -50,11 +59,16 @@ public struct BarcodeField: FieldType {
     }
 
     /// The code as scanned or typed, surrounding spaces removed.
-    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError) -> JSONValue {
+    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError)
+        -> JSONValue
+    {
         let code = Refusal.trimmed(input)
         guard !code.isEmpty else { throw Refusal.blankInput(input, expected: "the code as scanned") }
         if code.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            throw AnswerInputError(input: input, message: "\(Typed.quote(input)) has a line break or control character; scan or type the code on one line")
+            throw AnswerInputError(
+                input: input,
+                message:
+                    "\(Typed.quote(input)) has a line break or control character; scan or type the code on one line")
         }
         if let problem = patternProblem(code, for: field) {
             throw AnswerInputError(input: input, message: "\(Typed.quote(input)): \(problem)")
@@ -81,6 +95,7 @@ public struct BarcodeField: FieldType {
         let whole = NSRange(code.startIndex..., in: code)
         let match = regex.firstMatch(in: code, options: [.anchored], range: whole)
         if let match, match.range == whole { return nil }
-        return "the code \(Typed.quote(code)) does not match this field's pattern \(Typed.quote(source)); scan it again or check the label"
+        return
+            "the code \(Typed.quote(code)) does not match this field's pattern \(Typed.quote(source)); scan it again or check the label"
     }
 }

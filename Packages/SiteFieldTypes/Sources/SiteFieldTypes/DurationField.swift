@@ -21,7 +21,9 @@ public struct DurationField: FieldType {
     /// The bounds the field sets, in seconds (either may be nil).
     public func bounds(_ field: FieldDefinition) -> (min: Int64?, max: Int64?) {
         func bound(_ key: String) -> Int64? {
-            guard let raw = field.raw[key], raw.numberValue != nil, let value = raw.integerValue, value >= 0 else { return nil }
+            guard let raw = field.raw[key], raw.numberValue != nil, let value = raw.integerValue, value >= 0 else {
+                return nil
+            }
             return value
         }
         return (bound("min_seconds"), bound("max_seconds"))
@@ -33,7 +35,10 @@ public struct DurationField: FieldType {
         for key in ["min_seconds", "max_seconds"] {
             guard let raw = field.raw[key], !raw.isNull else { continue }
             if raw.numberValue == nil || (raw.integerValue ?? -1) < 0 {
-                problems.append(field.problem("'\(key)' must be a whole number of seconds, 0 or more, not \(Refusal.describe(raw)); change it or remove it"))
+                problems.append(
+                    field.problem(
+                        "'\(key)' must be a whole number of seconds, 0 or more, not \(Refusal.describe(raw)); change it or remove it"
+                    ))
             }
         }
         let (low, high) = bounds(field)
@@ -53,7 +58,9 @@ public struct DurationField: FieldType {
     }
 
     /// `1h30m`, `90m`, `45s`, `1h 30m 15s`, `01:30:00` (hours:minutes:seconds).
-    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError) -> JSONValue {
+    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError)
+        -> JSONValue
+    {
         let expected = "a duration like 1h30m, 90m, 45s or 01:30:00"
         let text = Refusal.trimmed(input).lowercased()
         guard !text.isEmpty else { throw Refusal.blankInput(input, expected: expected) }
@@ -82,7 +89,9 @@ public struct DurationField: FieldType {
     /// `1h 30m`, `45s`, `0s`.
     public func display(_ answer: JSONValue?, for field: FieldDefinition, style: TerminalStyle) -> String {
         guard let answer, !isBlank(answer) else { return AnswerDisplay.noAnswer(style) }
-        guard answer.numberValue != nil, let seconds = answer.integerValue, seconds >= 0 else { return AnswerDisplay.unreadable(answer, style) }
+        guard answer.numberValue != nil, let seconds = answer.integerValue, seconds >= 0 else {
+            return AnswerDisplay.unreadable(answer, style)
+        }
         return style.paint(Self.text(seconds), .accent)
     }
 
@@ -98,8 +107,9 @@ public struct DurationField: FieldType {
         if text.contains(":") {
             let parts = text.split(separator: ":", omittingEmptySubsequences: false)
             guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.count <= 5 && $0.allSatisfy(\.isASCII) }),
-                  let h = Int64(parts[0]), let m = Int64(parts[1]), let s = Int64(parts[2]),
-                  h >= 0, (0..<60).contains(m), (0..<60).contains(s), parts[1].count == 2, parts[2].count == 2 else { return nil }
+                let h = Int64(parts[0]), let m = Int64(parts[1]), let s = Int64(parts[2]),
+                h >= 0, (0..<60).contains(m), (0..<60).contains(s), parts[1].count == 2, parts[2].count == 2
+            else { return nil }
             let total = h * 3600 + m * 60 + s
             return total <= limit ? total : nil
         }
@@ -112,7 +122,9 @@ public struct DurationField: FieldType {
             if char.isASCII, char.isNumber {
                 digits.append(char)
                 guard digits.count <= 7 else { return nil }
-            } else if let (rank, factor) = ranks[char], let value = Int64(digits), rank > lastRank, used.insert(char).inserted {
+            } else if let (rank, factor) = ranks[char], let value = Int64(digits), rank > lastRank,
+                used.insert(char).inserted
+            {
                 total += value * factor
                 digits = ""
                 lastRank = rank
@@ -126,8 +138,12 @@ public struct DurationField: FieldType {
 
     func boundsProblem(_ seconds: Int64, for field: FieldDefinition) -> String? {
         let (low, high) = bounds(field)
-        if let low, seconds < low { return "\(Self.text(seconds)) is shorter than the \(Self.text(low)) this field allows at least" }
-        if let high, seconds > high { return "\(Self.text(seconds)) is longer than the \(Self.text(high)) this field allows at most" }
+        if let low, seconds < low {
+            return "\(Self.text(seconds)) is shorter than the \(Self.text(low)) this field allows at least"
+        }
+        if let high, seconds > high {
+            return "\(Self.text(seconds)) is longer than the \(Self.text(high)) this field allows at most"
+        }
         return nil
     }
 }

@@ -38,7 +38,9 @@ public struct MeterReadingField: FieldType {
     public func checkDefinition(_ field: FieldDefinition) -> [SchemaProblem] {
         guard let raw = field.raw["unit"], !raw.isNull else { return [] }
         guard let text = raw.stringValue, !Refusal.trimmed(text).isEmpty, text.count <= 16 else {
-            return [field.problem("'unit' must be a short text such as \"kWh\", not \(Refusal.describe(raw)); change it")]
+            return [
+                field.problem("'unit' must be a short text such as \"kWh\", not \(Refusal.describe(raw)); change it")
+            ]
         }
         return []
     }
@@ -47,7 +49,8 @@ public struct MeterReadingField: FieldType {
     public func isBlank(_ answer: JSONValue) -> Bool {
         switch answer {
         case .null: return true
-        case .object(let object): return (object["reading"] ?? .null).isNull && (object["photos"]?.arrayValue ?? []).isEmpty
+        case .object(let object):
+            return (object["reading"] ?? .null).isNull && (object["photos"]?.arrayValue ?? []).isEmpty
         default: return false
         }
     }
@@ -57,7 +60,8 @@ public struct MeterReadingField: FieldType {
     public func validate(_ answer: JSONValue, for field: FieldDefinition) -> String? {
         if answer.isNull { return nil }
         guard case .object(let object) = answer else {
-            return "a meter reading " + Refusal.wrongKind(answer, expected: "{\"reading\": number, \"photos\": [photo local ids]}")
+            return "a meter reading "
+                + Refusal.wrongKind(answer, expected: "{\"reading\": number, \"photos\": [photo local ids]}")
         }
         if let reading = object["reading"], !reading.isNull {
             guard let value = Numbers.finite(reading), value >= 0 else {
@@ -73,7 +77,9 @@ public struct MeterReadingField: FieldType {
                 guard case .string(let id) = item, UUID(uuidString: id) != nil else {
                     return "a meter reading's photos must be photo local ids (UUIDs), not \(Refusal.describe(item))"
                 }
-                guard seen.insert(id.lowercased()).inserted else { return "photo \(id) is listed twice; list each photo once" }
+                guard seen.insert(id.lowercased()).inserted else {
+                    return "photo \(id) is listed twice; list each photo once"
+                }
             }
         }
         for key in object.keys where key != "reading" && key != "photos" {
@@ -83,7 +89,9 @@ public struct MeterReadingField: FieldType {
     }
 
     /// `48213.7`, or with the field's unit after it (`48213.7 kWh`).
-    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError) -> JSONValue {
+    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError)
+        -> JSONValue
+    {
         let expected = "the number on the dial, like 48213.7\(unit(field).map { " (in \($0))" } ?? "")"
         var text = Refusal.trimmed(input)
         guard !text.isEmpty else { throw Refusal.blankInput(input, expected: expected) }
@@ -91,21 +99,26 @@ public struct MeterReadingField: FieldType {
             text = Refusal.trimmed(String(text.dropLast(unit.count)))
         }
         guard let value = Numbers.decimal(text), value >= 0 else {
-            throw AnswerInputError(input: input, message: "\(Typed.quote(input)) is not a meter reading; type \(expected)")
+            throw AnswerInputError(
+                input: input, message: "\(Typed.quote(input)) is not a meter reading; type \(expected)")
         }
         return .object(["reading": Numbers.json(value)])
     }
 
     /// What to type, and how to add the photo.
     public func prompt(for field: FieldDefinition, style: TerminalStyle) -> [String] {
-        ["Type the number on the dial\(unit(field).map { " (in \($0))" } ?? ""), like 48213.7.",
-         "Then type the path of the dial's photo (a .jpg or .png file) to attach it; typing the number again keeps the photos."]
+        [
+            "Type the number on the dial\(unit(field).map { " (in \($0))" } ?? ""), like 48213.7.",
+            "Then type the path of the dial's photo (a .jpg or .png file) to attach it; typing the number again keeps the photos.",
+        ]
     }
 
     /// `48213.7 kWh, 1 photo`; a reading still without its photo says so.
     public func display(_ answer: JSONValue?, for field: FieldDefinition, style: TerminalStyle) -> String {
         guard let answer, !isBlank(answer) else { return AnswerDisplay.noAnswer(style) }
-        guard validate(answer, for: field) == nil, case .object(let object) = answer else { return AnswerDisplay.unreadable(answer, style) }
+        guard validate(answer, for: field) == nil, case .object(let object) = answer else {
+            return AnswerDisplay.unreadable(answer, style)
+        }
         let photos = object["photos"]?.arrayValue?.count ?? 0
         let photoText = photos == 0 ? style.paint("no photo yet", .bad) : "\(photos) photo\(photos == 1 ? "" : "s")"
         guard let reading = Numbers.finite(object["reading"]) else { return "no reading yet, \(photoText)" }
@@ -129,7 +142,9 @@ public struct MeterReadingField: FieldType {
 
     /// A new reading keeps the photos already attached.
     public func mergingTyped(_ typed: JSONValue, into existing: JSONValue?, for field: FieldDefinition) -> JSONValue {
-        guard case .object(var object) = typed, let photos = existing?.objectValue?["photos"], !photos.isNull else { return typed }
+        guard case .object(var object) = typed, let photos = existing?.objectValue?["photos"], !photos.isNull else {
+            return typed
+        }
         object["photos"] = photos
         return .object(object)
     }
@@ -138,7 +153,9 @@ public struct MeterReadingField: FieldType {
     public func layout(_ answer: JSONValue, for field: FieldDefinition) -> AnswerLayout {
         let object = answer.objectValue ?? [:]
         let ids = (object["photos"]?.arrayValue ?? []).compactMap(\.stringValue).map { $0.lowercased() }
-        return .photos(ids: ids, caption: Numbers.finite(object["reading"]).map { "Reading: \(readingText($0, field))" } ?? "No reading yet")
+        return .photos(
+            ids: ids,
+            caption: Numbers.finite(object["reading"]).map { "Reading: \(readingText($0, field))" } ?? "No reading yet")
     }
 
     private func readingText(_ reading: Double, _ field: FieldDefinition) -> String {

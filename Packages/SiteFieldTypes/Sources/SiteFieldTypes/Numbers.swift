@@ -10,7 +10,8 @@ enum Numbers {
         if body.first == "+" || body.first == "-" { body = body.dropFirst() }
         let pieces = body.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         guard pieces.allSatisfy({ $0.allSatisfy { ("0"..."9").contains($0) } }),
-              pieces.contains(where: { !$0.isEmpty }), body.count <= 40 else { return nil }
+            pieces.contains(where: { !$0.isEmpty }), body.count <= 40
+        else { return nil }
         guard let value = Double(String(text)), value.isFinite else { return nil }
         return value
     }

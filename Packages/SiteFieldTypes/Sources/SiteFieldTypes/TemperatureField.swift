@@ -52,7 +52,9 @@ public struct TemperatureField: FieldType {
 
     /// The allowed range in the field's unit, when the definition gives a valid one.
     public func allowedRange(_ field: FieldDefinition) -> ClosedRange<Double>? {
-        guard let low = Numbers.finite(field.raw["allowed_min"]), let high = Numbers.finite(field.raw["allowed_max"]), low <= high else { return nil }
+        guard let low = Numbers.finite(field.raw["allowed_min"]), let high = Numbers.finite(field.raw["allowed_max"]),
+            low <= high
+        else { return nil }
         return low...high
     }
 
@@ -66,14 +68,23 @@ public struct TemperatureField: FieldType {
         for key in ["allowed_min", "allowed_max"] {
             switch field.raw[key] {
             case nil, .null?:
-                problems.append(field.problem("a temperature field needs '\(key)' (the allowed range, in the field's unit); add it"))
+                problems.append(
+                    field.problem("a temperature field needs '\(key)' (the allowed range, in the field's unit); add it")
+                )
             case let value?:
-                if let number = Numbers.finite(value) { bounds.append(number) }
-                else { problems.append(field.problem("'\(key)' must be a number, not \(Refusal.describe(value)); change it")) }
+                if let number = Numbers.finite(value) {
+                    bounds.append(number)
+                } else {
+                    problems.append(
+                        field.problem("'\(key)' must be a number, not \(Refusal.describe(value)); change it"))
+                }
             }
         }
         if bounds.count == 2, bounds[0] > bounds[1] {
-            problems.append(field.problem("'allowed_min' \(Numbers.text(bounds[0])) is above 'allowed_max' \(Numbers.text(bounds[1])); swap them"))
+            problems.append(
+                field.problem(
+                    "'allowed_min' \(Numbers.text(bounds[0])) is above 'allowed_max' \(Numbers.text(bounds[1])); swap them"
+                ))
         }
         return problems
     }
@@ -82,14 +93,19 @@ public struct TemperatureField: FieldType {
     public func validate(_ answer: JSONValue, for field: FieldDefinition) -> String? {
         if isBlank(answer) || answer == NotApplicable.answer { return nil }
         guard let (value, unit) = reading(answer, field: field) else {
-            return "a temperature answer " + Refusal.wrongKind(answer, expected: "{\"value\": number, \"unit\": \"C\" or \"F\"}, a number, or \"N/A\"")
+            return "a temperature answer "
+                + Refusal.wrongKind(
+                    answer, expected: "{\"value\": number, \"unit\": \"C\" or \"F\"}, a number, or \"N/A\"")
         }
-        return value < unit.absoluteZero ? "the temperature \(Numbers.text(value)) \(unit.rawValue) is below absolute zero" : nil
+        return value < unit.absoluteZero
+            ? "the temperature \(Numbers.text(value)) \(unit.rawValue) is below absolute zero" : nil
     }
 
     /// `4.5`, `40F`, `4.5 °C`, `-18c` or `n/a`; a reading in the other unit is
     /// converted to the field's (to 0.1 degree).
-    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError) -> JSONValue {
+    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError)
+        -> JSONValue
+    {
         let fieldUnit = unit(field)
         let expected = "a reading like 4.5 (in \(fieldUnit.rawValue)), 40F or 4.5 C, or n/a"
         let text = Refusal.trimmed(input)
@@ -97,8 +113,10 @@ public struct TemperatureField: FieldType {
         if NotApplicable.isTyped(text) { return NotApplicable.answer }
         var body = Substring(text)
         var typedUnit = fieldUnit
-        for (suffixes, unit) in [(["\u{2103}", "\u{00B0}C", "\u{00B0}c", "C", "c"], Unit.celsius),
-                                 (["\u{2109}", "\u{00B0}F", "\u{00B0}f", "F", "f"], Unit.fahrenheit)] {
+        for (suffixes, unit) in [
+            (["\u{2103}", "\u{00B0}C", "\u{00B0}c", "C", "c"], Unit.celsius),
+            (["\u{2109}", "\u{00B0}F", "\u{00B0}f", "F", "f"], Unit.fahrenheit),
+        ] {
             if let suffix = suffixes.first(where: { body.hasSuffix($0) }) {
                 body = body.dropLast(suffix.count)
                 typedUnit = unit
@@ -106,10 +124,12 @@ public struct TemperatureField: FieldType {
             }
         }
         guard let typed = Numbers.decimal(Substring(body.trimmingCharacters(in: .whitespaces))) else {
-            throw AnswerInputError(input: input, message: "\(Typed.quote(input)) is not a temperature; type \(expected)")
+            throw AnswerInputError(
+                input: input, message: "\(Typed.quote(input)) is not a temperature; type \(expected)")
         }
         guard typed >= typedUnit.absoluteZero else {
-            throw AnswerInputError(input: input, message: "\(Typed.quote(input)) is below absolute zero; check the reading")
+            throw AnswerInputError(
+                input: input, message: "\(Typed.quote(input)) is below absolute zero; check the reading")
         }
         let value = typedUnit == fieldUnit ? typed : Numbers.rounded(typedUnit.convert(typed, to: fieldUnit), places: 1)
         return .object(["value": Numbers.json(value), "unit": .string(fieldUnit.rawValue)])
@@ -118,9 +138,13 @@ public struct TemperatureField: FieldType {
     /// The unit and the allowed range.
     public func prompt(for field: FieldDefinition, style: TerminalStyle) -> [String] {
         let unit = unit(field)
-        var lines = ["Type the reading in \(unit.rawValue), like 4.5 (or with its unit: 40F, 4.5 C); n/a if it does not apply."]
+        var lines = [
+            "Type the reading in \(unit.rawValue), like 4.5 (or with its unit: 40F, 4.5 C); n/a if it does not apply."
+        ]
         if let range = allowedRange(field) {
-            lines.append("Passes from \(Numbers.text(range.lowerBound)) to \(Numbers.text(range.upperBound)) \(degrees(unit, style)).")
+            lines.append(
+                "Passes from \(Numbers.text(range.lowerBound)) to \(Numbers.text(range.upperBound)) \(degrees(unit, style))."
+            )
         }
         return lines
     }
@@ -129,14 +153,17 @@ public struct TemperatureField: FieldType {
     public func display(_ answer: JSONValue?, for field: FieldDefinition, style: TerminalStyle) -> String {
         guard let answer, !isBlank(answer) else { return AnswerDisplay.noAnswer(style) }
         if NotApplicable.isAnswer(answer) { return AnswerDisplay.notApplicable(style) }
-        guard let (value, unit) = reading(answer, field: field), value >= unit.absoluteZero else { return AnswerDisplay.unreadable(answer, style) }
+        guard let (value, unit) = reading(answer, field: field), value >= unit.absoluteZero else {
+            return AnswerDisplay.unreadable(answer, style)
+        }
         let shown = "\(Numbers.text(value, places: 2)) \(degrees(unit, style))"
         guard let range = allowedRange(field) else { return style.paint(shown, .accent) }
         let fieldUnit = self.unit(field)
         if range.contains(unit.convert(value, to: fieldUnit)) {
             return style.paint("\(shown) \(style.pick("\u{2713}", "ok"))", .good)
         }
-        let allowed = "allowed \(Numbers.text(range.lowerBound)) to \(Numbers.text(range.upperBound)) \(degrees(fieldUnit, style))"
+        let allowed =
+            "allowed \(Numbers.text(range.lowerBound)) to \(Numbers.text(range.upperBound)) \(degrees(fieldUnit, style))"
         return style.paint("\(shown) \(style.pick("\u{2717}", "out of range")) (\(allowed))", .bad)
     }
 
@@ -145,7 +172,9 @@ public struct TemperatureField: FieldType {
         guard let answer, !isBlank(answer) else { return .unanswered }
         if NotApplicable.isAnswer(answer) { return .notApplicable }
         guard let (value, unit) = reading(answer, field: field), value >= unit.absoluteZero else {
-            return .unreadable("a temperature must be {\"value\": number, \"unit\": \"C\" or \"F\"} or a number, not \(Refusal.describe(answer))")
+            return .unreadable(
+                "a temperature must be {\"value\": number, \"unit\": \"C\" or \"F\"} or a number, not \(Refusal.describe(answer))"
+            )
         }
         guard let range = allowedRange(field) else {
             return .unreadable("the field has no valid allowed range ('allowed_min' to 'allowed_max') to score against")
@@ -158,7 +187,8 @@ public struct TemperatureField: FieldType {
     func reading(_ answer: JSONValue, field: FieldDefinition) -> (Double, Unit)? {
         if let number = Numbers.finite(answer) { return (number, unit(field)) }
         guard case .object(let object) = answer, let value = Numbers.finite(object["value"]),
-              let unit = object["unit"]?.stringValue.flatMap({ Unit(rawValue: $0) }) else { return nil }
+            let unit = object["unit"]?.stringValue.flatMap({ Unit(rawValue: $0) })
+        else { return nil }
         return (value, unit)
     }
 

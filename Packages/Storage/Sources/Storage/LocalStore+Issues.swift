@@ -12,10 +12,14 @@ extension LocalStore {
             try Self.requireEditable(issue.reportLocalID, db)
             var stored = issue
             stored.creationSequence = try Self.nextSequence("issue", db)
-            try db.run("""
+            try db.run(
+                """
                 INSERT INTO issues (local_id, report_local_id, severity, description, creation_seq) VALUES (?, ?, ?, ?, ?)
-                """, [SQLValue(issue.localID), SQLValue(issue.reportLocalID), .text(issue.severity.rawValue),
-                      .text(issue.description), .integer(stored.creationSequence)])
+                """,
+                [
+                    SQLValue(issue.localID), SQLValue(issue.reportLocalID), .text(issue.severity.rawValue),
+                    .text(issue.description), .integer(stored.creationSequence),
+                ])
             return stored
         }
     }
@@ -23,8 +27,11 @@ extension LocalStore {
     /// The issues of a report, in the order flagged.
     public func issues(ofReport localID: UUID) throws(StorageError) -> [Issue] {
         try read { db throws(StorageError) -> [Issue] in
-            try db.rows("SELECT \(Self.issueColumns) FROM issues WHERE report_local_id = ? ORDER BY creation_seq", [SQLValue(localID)])
-                .map { (row: Row) throws(StorageError) -> Issue in try Self.issue(from: row) }
+            try db.rows(
+                "SELECT \(Self.issueColumns) FROM issues WHERE report_local_id = ? ORDER BY creation_seq",
+                [SQLValue(localID)]
+            )
+            .map { (row: Row) throws(StorageError) -> Issue in try Self.issue(from: row) }
         }
     }
 
@@ -40,13 +47,15 @@ extension LocalStore {
 
     private static func issue(from row: Row) throws(StorageError) -> Issue {
         guard let localID = row["local_id"].uuidValue,
-              let report = row["report_local_id"].uuidValue,
-              let severity = IssueSeverity(rawValue: row["severity"].stringValue ?? ""),
-              let description = row["description"].stringValue
+            let report = row["report_local_id"].uuidValue,
+            let severity = IssueSeverity(rawValue: row["severity"].stringValue ?? ""),
+            let description = row["description"].stringValue
         else {
-            throw StorageError(.corruptStore, "An issue record cannot be read; the store is damaged.", context: "issues")
+            throw StorageError(
+                .corruptStore, "An issue record cannot be read; the store is damaged.", context: "issues")
         }
-        return Issue(localID: localID, reportLocalID: report, severity: severity, description: description,
-                     creationSequence: row["creation_seq"].int64Value ?? 0)
+        return Issue(
+            localID: localID, reportLocalID: report, severity: severity, description: description,
+            creationSequence: row["creation_seq"].int64Value ?? 0)
     }
 }

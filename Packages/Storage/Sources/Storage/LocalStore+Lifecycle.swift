@@ -31,17 +31,24 @@ extension LocalStore {
     /// saved one in between) is refused the same way, so that what it saved
     /// is never overwritten; the caller reads the report again and retries.
     @discardableResult
-    public func apply(_ event: ReportEvent, to localID: UUID, answers: Answers? = nil,
-                      score: ((Answers) -> Double?)? = nil, followUpRequired: Bool? = nil,
-                      clearingFollowUpOf parent: UUID? = nil,
-                      derive: ((Answers) -> Answers)? = nil, templateVersion: Int? = nil,
-                      basedOn read: Answers? = nil) throws(StorageError) -> Report {
-        let edit: ((inout Report) -> Void)? = answers == nil && followUpRequired == nil ? nil : { report in
-            if let answers { report.answers = answers }
-            if let followUpRequired { report.followUpRequired = followUpRequired }
-        }
-        return try perform(event, on: localID, edit: edit, score: score, derive: derive, templateVersion: templateVersion,
-                           basedOn: read) { db throws(StorageError) in
+    public func apply(
+        _ event: ReportEvent, to localID: UUID, answers: Answers? = nil,
+        score: ((Answers) -> Double?)? = nil, followUpRequired: Bool? = nil,
+        clearingFollowUpOf parent: UUID? = nil,
+        derive: ((Answers) -> Answers)? = nil, templateVersion: Int? = nil,
+        basedOn read: Answers? = nil
+    ) throws(StorageError) -> Report {
+        let edit: ((inout Report) -> Void)? =
+            answers == nil && followUpRequired == nil
+            ? nil
+            : { report in
+                if let answers { report.answers = answers }
+                if let followUpRequired { report.followUpRequired = followUpRequired }
+            }
+        return try perform(
+            event, on: localID, edit: edit, score: score, derive: derive, templateVersion: templateVersion,
+            basedOn: read
+        ) { db throws(StorageError) in
             if let parent {
                 try db.run("UPDATE reports SET follow_up_required = 0 WHERE local_id = ?", [SQLValue(parent)])
             }
@@ -52,14 +59,17 @@ extension LocalStore {
     /// revision), then the effects, then `score` on the resulting answers;
     /// photo files of a removed report are deleted after the commit.
     /// `alongside` runs last, in the same transaction.
-    func perform(_ event: ReportEvent, on localID: UUID, edit: ((inout Report) -> Void)?,
-                 score: ((Answers) -> Double?)?, derive: ((Answers) -> Answers)? = nil, templateVersion: Int? = nil,
-                 basedOn read: Answers? = nil,
-                 alongside: (StoreDatabase) throws(StorageError) -> Void = { _ in }) throws(StorageError) -> Report {
+    func perform(
+        _ event: ReportEvent, on localID: UUID, edit: ((inout Report) -> Void)?,
+        score: ((Answers) -> Double?)?, derive: ((Answers) -> Answers)? = nil, templateVersion: Int? = nil,
+        basedOn read: Answers? = nil,
+        alongside: (StoreDatabase) throws(StorageError) -> Void = { _ in }
+    ) throws(StorageError) -> Report {
         var filesToRemove: [String] = []
         let result = try write { db throws(StorageError) -> Report in
-            let (report, files) = try Self.perform(event, on: localID, edit: edit, score: score, derive: derive,
-                                                   templateVersion: templateVersion, basedOn: read, reload: true, db)
+            let (report, files) = try Self.perform(
+                event, on: localID, edit: edit, score: score, derive: derive,
+                templateVersion: templateVersion, basedOn: read, reload: true, db)
             filesToRemove = files
             try alongside(db)
             return report
@@ -81,8 +91,10 @@ extension LocalStore {
     /// and its events rarely touch them): the stored text is kept unless an
     /// effect replaces it.
     @discardableResult
-    public func apply(_ events: [(localID: UUID, event: ReportEvent)],
-                      retryAt: [UUID: Date] = [:]) throws(StorageError) -> [ReportLifecycle] {
+    public func apply(
+        _ events: [(localID: UUID, event: ReportEvent)],
+        retryAt: [UUID: Date] = [:]
+    ) throws(StorageError) -> [ReportLifecycle] {
         var filesToRemove: [String] = []
         let result = try write { db throws(StorageError) -> [ReportLifecycle] in
             // Every report's row in one query; a report named again is read again, after its first event.
@@ -93,10 +105,13 @@ extension LocalStore {
                 if let row = rows.removeValue(forKey: localID) {
                     held = (row, try ReportRows.report(from: row, readingAnswers: false))
                 }
-                let (report, files) = try Self.perform(event, on: localID, edit: nil, score: nil, reload: false, held: held, db)
+                let (report, files) = try Self.perform(
+                    event, on: localID, edit: nil, score: nil, reload: false, held: held, db)
                 filesToRemove += files
                 if let date = retryAt[localID] {
-                    try db.run("UPDATE reports SET next_attempt_at = ? WHERE local_id = ?", [SQLValue(date), SQLValue(localID)])
+                    try db.run(
+                        "UPDATE reports SET next_attempt_at = ? WHERE local_id = ?",
+                        [SQLValue(date), SQLValue(localID)])
                 }
                 lifecycles.append(report.lifecycle)
             }
@@ -113,8 +128,10 @@ extension LocalStore {
     static func reportRows(_ ids: [UUID], _ db: StoreDatabase) throws(StorageError) -> [UUID: Row] {
         guard !ids.isEmpty else { return [:] }
         var rows: [UUID: Row] = [:]
-        for row in try db.rows("SELECT \(ReportRows.columns) FROM reports WHERE local_id IN (SELECT value FROM json_each(?))",
-                               [ReportRows.idList(ids)]) {
+        for row in try db.rows(
+            "SELECT \(ReportRows.columns) FROM reports WHERE local_id IN (SELECT value FROM json_each(?))",
+            [ReportRows.idList(ids)])
+        {
             // A row whose id cannot be read is left out: the report is read again on its own, and refused as damaged.
             if let id = row["local_id"].uuidValue { rows[id] = row }
         }
@@ -128,10 +145,12 @@ extension LocalStore {
     /// the stored text is written back as it was (and `score` is not asked).
     /// `held` is the report's row and the report read from it without its
     /// answers, when the caller read them in this transaction already.
-    static func perform(_ event: ReportEvent, on localID: UUID, edit: ((inout Report) -> Void)?,
-                        score: ((Answers) -> Double?)?, derive: ((Answers) -> Answers)? = nil, templateVersion: Int? = nil,
-                        basedOn read: Answers? = nil, reload: Bool, held: (row: Row, report: Report)? = nil,
-                        _ db: StoreDatabase) throws(StorageError) -> (Report, [String]) {
+    static func perform(
+        _ event: ReportEvent, on localID: UUID, edit: ((inout Report) -> Void)?,
+        score: ((Answers) -> Double?)?, derive: ((Answers) -> Answers)? = nil, templateVersion: Int? = nil,
+        basedOn read: Answers? = nil, reload: Bool, held: (row: Row, report: Report)? = nil,
+        _ db: StoreDatabase
+    ) throws(StorageError) -> (Report, [String]) {
         var filesToRemove: [String] = []
         let readingAnswers = reload || edit != nil || read != nil
         let row: Row
@@ -139,19 +158,28 @@ extension LocalStore {
         if let held, !readingAnswers {
             (row, report) = held
         } else {
-            guard let fetched = try db.firstRow("SELECT \(ReportRows.columns) FROM reports WHERE local_id = ?", [SQLValue(localID)]) else {
-                throw StorageError(.notFound, "No report with local id '\(localID.uuidString)' on this device; 'jqc list' shows them.", context: localID.uuidString)
+            guard
+                let fetched = try db.firstRow(
+                    "SELECT \(ReportRows.columns) FROM reports WHERE local_id = ?", [SQLValue(localID)])
+            else {
+                throw StorageError(
+                    .notFound, "No report with local id '\(localID.uuidString)' on this device; 'jqc list' shows them.",
+                    context: localID.uuidString)
             }
             row = fetched
             report = try ReportRows.report(from: row, readingAnswers: readingAnswers)
         }
         if let templateVersion, let now = report.templateVersion, now != templateVersion {
-            throw StorageError(.notAllowed, "Report \(localID.uuidString.prefix(8).lowercased()) moved onto version \(now) of its template meanwhile; nothing was changed. Look at it again ('jqc show') and do it again.",
-                               context: "\(event.name) \(localID.uuidString)")
+            throw StorageError(
+                .notAllowed,
+                "Report \(localID.uuidString.prefix(8).lowercased()) moved onto version \(now) of its template meanwhile; nothing was changed. Look at it again ('jqc show') and do it again.",
+                context: "\(event.name) \(localID.uuidString)")
         }
         if let read, read != report.answers {
-            throw StorageError(.notAllowed, "Report \(localID.uuidString.prefix(8).lowercased()) was changed by another program meanwhile; nothing was changed. Look at it again ('jqc show') and do it again.",
-                               context: "\(event.name) \(localID.uuidString)")
+            throw StorageError(
+                .notAllowed,
+                "Report \(localID.uuidString.prefix(8).lowercased()) was changed by another program meanwhile; nothing was changed. Look at it again ('jqc show') and do it again.",
+                context: "\(event.name) \(localID.uuidString)")
         }
         var answersReplaced = false
         let effects: [ReportEffect]
@@ -163,7 +191,9 @@ extension LocalStore {
         report.updatedAtDevice = Date()
         if let edit {
             guard effects.contains(.recordRevision) else {
-                throw StorageError(.notAllowed, "Answers cannot be changed when you \(event.name) a report; nothing was changed.", context: "\(event.name) \(localID.uuidString)")
+                throw StorageError(
+                    .notAllowed, "Answers cannot be changed when you \(event.name) a report; nothing was changed.",
+                    context: "\(event.name) \(localID.uuidString)")
             }
             edit(&report)
         }
@@ -203,7 +233,10 @@ extension LocalStore {
             case .removeLocalCopy:
                 let outstanding = try Self.outstandingPhotoCount(localID, db)
                 guard outstanding == 0 else {
-                    throw StorageError(.notAllowed, "This report still has \(outstanding) photo\(outstanding == 1 ? "" : "s") not uploaded; it is kept until every photo is uploaded.", context: "\(event.name) \(localID.uuidString)")
+                    throw StorageError(
+                        .notAllowed,
+                        "This report still has \(outstanding) photo\(outstanding == 1 ? "" : "s") not uploaded; it is kept until every photo is uploaded.",
+                        context: "\(event.name) \(localID.uuidString)")
                 }
                 filesToRemove = try Self.deleteReport(localID, db)
                 return (report, filesToRemove)
@@ -216,7 +249,9 @@ extension LocalStore {
             report.score = score(report.answers)
         }
         // Stored answers are already canonical JSON: unparsed, they are kept as they are.
-        let answersText = readingAnswers || answersReplaced ? report.answers.json.canonicalString() : (row["answers"].stringValue ?? "{}")
+        let answersText =
+            readingAnswers || answersReplaced
+            ? report.answers.json.canonicalString() : (row["answers"].stringValue ?? "{}")
         try Self.updateReport(report, answersText: answersText, previous: row, db)
         if let revisionReason {
             try Self.insertRevision(of: report, answersText: answersText, reason: revisionReason, db)
@@ -225,15 +260,20 @@ extension LocalStore {
         case .accepted(_, let revision, _), .merged(_, let revision, _, _, _, _):
             // The uploaded (or merged) answers are the newest revision (a PENDING
             // report cannot be edited); mark them as the server's revision.
-            try db.run("""
+            try db.run(
+                """
                 UPDATE report_revisions SET server_revision = ?
                 WHERE report_local_id = ? AND seq = (SELECT max(seq) FROM report_revisions WHERE report_local_id = ?)
                 """, [.integer(Int64(revision)), SQLValue(localID), SQLValue(localID)])
             // What came from the server's side, shown until another revision is accepted.
             var fields: String? = nil
-            if case .merged(_, _, _, _, _, let merged) = event { fields = JSONValue.array(merged.map(JSONValue.string)).canonicalString() }
+            if case .merged(_, _, _, _, _, let merged) = event {
+                fields = JSONValue.array(merged.map(JSONValue.string)).canonicalString()
+            }
             if fields != nil || !row["merged_fields"].isNull {
-                try db.run("UPDATE reports SET merged_fields = ? WHERE local_id = ?", [fields.map(SQLValue.text) ?? .null, SQLValue(localID)])
+                try db.run(
+                    "UPDATE reports SET merged_fields = ? WHERE local_id = ?",
+                    [fields.map(SQLValue.text) ?? .null, SQLValue(localID)])
             }
         default:
             break
@@ -257,16 +297,24 @@ extension LocalStore {
     /// device held stays (a merge never drops what the device recorded).
     private static func adopt(_ issues: [WireIssue], into localID: UUID, _ db: StoreDatabase) throws(StorageError) {
         for issue in issues {
-            let known = try db.firstRow("SELECT local_id FROM issues WHERE local_id = ? AND report_local_id = ?",
-                                        [SQLValue(issue.localID), SQLValue(localID)]) != nil
+            let known =
+                try db.firstRow(
+                    "SELECT local_id FROM issues WHERE local_id = ? AND report_local_id = ?",
+                    [SQLValue(issue.localID), SQLValue(localID)]) != nil
             if known {
-                try db.run("UPDATE issues SET severity = ?, description = ? WHERE local_id = ?",
-                           [.text(issue.severity.rawValue), .text(issue.description), SQLValue(issue.localID)])
+                try db.run(
+                    "UPDATE issues SET severity = ?, description = ? WHERE local_id = ?",
+                    [.text(issue.severity.rawValue), .text(issue.description), SQLValue(issue.localID)])
             } else {
-                try db.run("""
+                try db.run(
+                    """
                     INSERT INTO issues (local_id, report_local_id, severity, description, creation_seq) VALUES (?, ?, ?, ?, ?)
-                    """, [SQLValue(issue.localID), SQLValue(localID), .text(issue.severity.rawValue), .text(issue.description),
-                          .integer(try nextSequence("issue", db))])
+                    """,
+                    [
+                        SQLValue(issue.localID), SQLValue(localID), .text(issue.severity.rawValue),
+                        .text(issue.description),
+                        .integer(try nextSequence("issue", db)),
+                    ])
             }
         }
     }
@@ -274,7 +322,10 @@ extension LocalStore {
     /// Takes the server's payload (`{"answers": {...}, "score"?, "follow_up_required"?}`).
     private static func adopt(_ payload: JSONValue, into report: inout Report) throws(StorageError) {
         guard let object = payload["answers"], let answers = Answers(json: object) else {
-            throw StorageError(.notAllowed, "The server's revision has no 'answers' object, so it cannot be taken; keep yours or sync again. Nothing was changed.", context: payload.canonicalString())
+            throw StorageError(
+                .notAllowed,
+                "The server's revision has no 'answers' object, so it cannot be taken; keep yours or sync again. Nothing was changed.",
+                context: payload.canonicalString())
         }
         report.answers = answers
         if let score = payload["score"] {
@@ -287,24 +338,37 @@ extension LocalStore {
 
     /// The answers of the newest revision the server holds (saved while
     /// SYNCED, or accepted by the server).
-    private static func syncedAnswers(of localID: UUID, _ db: StoreDatabase) throws(StorageError) -> (answers: Answers, templateVersion: Int?) {
-        guard let row = try db.firstRow("""
-            SELECT answers, template_version FROM report_revisions
-            WHERE report_local_id = ? AND server_revision IS NOT NULL ORDER BY seq DESC LIMIT 1
-            """, [SQLValue(localID)]) else {
-            throw StorageError(.notAllowed, "The synced answers of this report are not on this device, so the amendment cannot be discarded; nothing was changed.", context: localID.uuidString)
+    private static func syncedAnswers(of localID: UUID, _ db: StoreDatabase) throws(StorageError) -> (
+        answers: Answers, templateVersion: Int?
+    ) {
+        guard
+            let row = try db.firstRow(
+                """
+                SELECT answers, template_version FROM report_revisions
+                WHERE report_local_id = ? AND server_revision IS NOT NULL ORDER BY seq DESC LIMIT 1
+                """, [SQLValue(localID)])
+        else {
+            throw StorageError(
+                .notAllowed,
+                "The synced answers of this report are not on this device, so the amendment cannot be discarded; nothing was changed.",
+                context: localID.uuidString)
         }
         do {
             return (try ReportRows.answers(row["answers"]), row["template_version"].int64Value.map(Int.init))
         } catch {
-            throw StorageError(.corruptStore, "A saved revision of report '\(localID.uuidString)' cannot be read; the store is damaged.", context: "report_revisions")
+            throw StorageError(
+                .corruptStore,
+                "A saved revision of report '\(localID.uuidString)' cannot be read; the store is damaged.",
+                context: "report_revisions")
         }
     }
 
     /// Deletes a report with its revisions, issues and photo rows; returns the photo file names.
     private static func deleteReport(_ localID: UUID, _ db: StoreDatabase) throws(StorageError) -> [String] {
         let id = SQLValue(localID)
-        let files = try db.rows("SELECT file_name FROM photos WHERE report_local_id = ?", [id]).compactMap { $0["file_name"].stringValue }
+        let files = try db.rows("SELECT file_name FROM photos WHERE report_local_id = ?", [id]).compactMap {
+            $0["file_name"].stringValue
+        }
         try db.run("DELETE FROM photos WHERE report_local_id = ?", [id])
         try db.run("DELETE FROM issues WHERE report_local_id = ?", [id])
         try db.run("DELETE FROM report_revisions WHERE report_local_id = ?", [id])

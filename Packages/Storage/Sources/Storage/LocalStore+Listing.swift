@@ -45,10 +45,12 @@ extension LocalStore {
         try read { db throws(StorageError) in
             // Columns by position, in the order of the SELECT above.
             try db.forEachRow(sql, values) { row in
-                body(ReportListing(localID: row.text(0) ?? "", state: row.text(1) ?? "", templateID: row.text(2) ?? "",
-                                   templateName: row.text(3), facilityID: row.text(4) ?? "", areaID: row.text(5),
-                                   serverID: row.text(6), score: row.double(7), followUpRequired: (row.integer(8) ?? 0) != 0,
-                                   parentLocalID: row.text(9), reviewState: row.text(10)))
+                body(
+                    ReportListing(
+                        localID: row.text(0) ?? "", state: row.text(1) ?? "", templateID: row.text(2) ?? "",
+                        templateName: row.text(3), facilityID: row.text(4) ?? "", areaID: row.text(5),
+                        serverID: row.text(6), score: row.double(7), followUpRequired: (row.integer(8) ?? 0) != 0,
+                        parentLocalID: row.text(9), reviewState: row.text(10)))
             }
         }
     }
@@ -56,11 +58,12 @@ extension LocalStore {
     /// How many reports there are (of one state).
     public func reportCount(state: ReportState?) throws(StorageError) -> Int {
         try read { db throws(StorageError) in
-            let value = if let state {
-                try db.scalar("SELECT COUNT(*) FROM reports WHERE state = ?", [.text(state.rawValue)])
-            } else {
-                try db.scalar("SELECT COUNT(*) FROM reports")
-            }
+            let value =
+                if let state {
+                    try db.scalar("SELECT COUNT(*) FROM reports WHERE state = ?", [.text(state.rawValue)])
+                } else {
+                    try db.scalar("SELECT COUNT(*) FROM reports")
+                }
             return Int(value.int64Value ?? 0)
         }
     }

@@ -17,39 +17,59 @@ extension LocalStore {
     /// photo missing from its field or a field naming a photo that was never
     /// recorded.
     @discardableResult
-    public func addPhoto(_ photo: Photo, capBytes: Int64? = nil,
-                         placeInAnswer: ((JSONValue?, String) -> JSONValue)? = nil) throws(StorageError) -> Photo {
+    public func addPhoto(
+        _ photo: Photo, capBytes: Int64? = nil,
+        placeInAnswer: ((JSONValue?, String) -> JSONValue)? = nil
+    ) throws(StorageError) -> Photo {
         guard PhotoFileStore.isValidName(photo.fileName) else {
-            throw StorageError(.permission, "The photo name '\(photo.fileName)' is not one jqc makes (<UUID>.jpg); photos stay inside the profile's photo folder.", context: "addPhoto")
+            throw StorageError(
+                .permission,
+                "The photo name '\(photo.fileName)' is not one jqc makes (<UUID>.jpg); photos stay inside the profile's photo folder.",
+                context: "addPhoto")
         }
         return try write { db throws(StorageError) -> Photo in
             try Self.requireEditable(photo.reportLocalID, db)
             if let issue = photo.issueLocalID {
-                let owner = try db.scalar("SELECT report_local_id FROM issues WHERE local_id = ?", [SQLValue(issue)]).stringValue
+                let owner = try db.scalar("SELECT report_local_id FROM issues WHERE local_id = ?", [SQLValue(issue)])
+                    .stringValue
                 guard owner == photo.reportLocalID.uuidString else {
-                    throw StorageError(.notFound, "No issue '\(issue.uuidString)' on this report; 'jqc show' lists its issues.", context: "addPhoto")
+                    throw StorageError(
+                        .notFound, "No issue '\(issue.uuidString)' on this report; 'jqc show' lists its issues.",
+                        context: "addPhoto")
                 }
             }
             if let capBytes {
-                let used = try db.scalar("SELECT coalesce(sum(byte_size), 0) FROM photos WHERE report_local_id = ?",
-                                         [SQLValue(photo.reportLocalID)]).int64Value ?? 0
+                let used =
+                    try db.scalar(
+                        "SELECT coalesce(sum(byte_size), 0) FROM photos WHERE report_local_id = ?",
+                        [SQLValue(photo.reportLocalID)]
+                    ).int64Value ?? 0
                 guard used + photo.byteSize <= capBytes else {
-                    throw StorageError(.photoCapExceeded, "The report's photos would be over their cap (\(used) of \(capBytes) bytes used, \(photo.byteSize) more).",
-                                       context: photo.reportLocalID.uuidString)
+                    throw StorageError(
+                        .photoCapExceeded,
+                        "The report's photos would be over their cap (\(used) of \(capBytes) bytes used, \(photo.byteSize) more).",
+                        context: photo.reportLocalID.uuidString)
                 }
             }
             let sequence = try Self.nextSequence("photo", db)
-            try db.run("""
+            try db.run(
+                """
                 INSERT INTO photos (local_id, report_local_id, field_id, issue_local_id, file_name, upload_state,
                     original_bytes, byte_size, sha256, creation_seq)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, [SQLValue(photo.localID), SQLValue(photo.reportLocalID), SQLValue(photo.fieldID?.rawValue),
-                      SQLValue(photo.issueLocalID), .text(photo.fileName), .text(photo.uploadState.rawValue),
-                      .integer(photo.originalByteSize), .integer(photo.byteSize), .text(photo.sha256), .integer(sequence)])
+                """,
+                [
+                    SQLValue(photo.localID), SQLValue(photo.reportLocalID), SQLValue(photo.fieldID?.rawValue),
+                    SQLValue(photo.issueLocalID), .text(photo.fileName), .text(photo.uploadState.rawValue),
+                    .integer(photo.originalByteSize), .integer(photo.byteSize), .text(photo.sha256), .integer(sequence),
+                ])
             if let placeInAnswer, let field = photo.fieldID {
-                _ = try Self.perform(.autosave, on: photo.reportLocalID, edit: { report in
-                    report.answers[field] = placeInAnswer(report.answers[field], photo.localID.uuidString.lowercased())
-                }, score: nil, reload: false, db)
+                _ = try Self.perform(
+                    .autosave, on: photo.reportLocalID,
+                    edit: { report in
+                        report.answers[field] = placeInAnswer(
+                            report.answers[field], photo.localID.uuidString.lowercased())
+                    }, score: nil, reload: false, db)
             }
             return photo
         }
@@ -70,33 +90,46 @@ extension LocalStore {
     /// The photos of a report, in the order they were added.
     public func photos(ofReport localID: UUID) throws(StorageError) -> [Photo] {
         try read { db throws(StorageError) -> [Photo] in
-            try db.rows("SELECT \(Self.photoColumns) FROM photos WHERE report_local_id = ? ORDER BY creation_seq", [SQLValue(localID)])
-                .map { (row: Row) throws(StorageError) -> Photo in try Self.photo(from: row) }
+            try db.rows(
+                "SELECT \(Self.photoColumns) FROM photos WHERE report_local_id = ? ORDER BY creation_seq",
+                [SQLValue(localID)]
+            )
+            .map { (row: Row) throws(StorageError) -> Photo in try Self.photo(from: row) }
         }
     }
 
     /// Every photo in an upload state, in the order added (the upload queue).
     public func photos(uploadState: PhotoUploadState) throws(StorageError) -> [Photo] {
         try read { db throws(StorageError) -> [Photo] in
-            try db.rows("SELECT \(Self.photoColumns) FROM photos WHERE upload_state = ? ORDER BY creation_seq", [.text(uploadState.rawValue)])
-                .map { (row: Row) throws(StorageError) -> Photo in try Self.photo(from: row) }
+            try db.rows(
+                "SELECT \(Self.photoColumns) FROM photos WHERE upload_state = ? ORDER BY creation_seq",
+                [.text(uploadState.rawValue)]
+            )
+            .map { (row: Row) throws(StorageError) -> Photo in try Self.photo(from: row) }
         }
     }
 
     /// How many photos are in an upload state, counted without loading them.
     public func photoCount(uploadState: PhotoUploadState) throws(StorageError) -> Int {
         try read { db throws(StorageError) -> Int in
-            Int(try db.scalar("SELECT count(*) FROM photos WHERE upload_state = ?", [.text(uploadState.rawValue)]).int64Value ?? 0)
+            Int(
+                try db.scalar("SELECT count(*) FROM photos WHERE upload_state = ?", [.text(uploadState.rawValue)])
+                    .int64Value ?? 0)
         }
     }
 
     /// Records a photo's upload state, with the error of a failed attempt.
-    public func setUploadState(_ state: PhotoUploadState, photo localID: UUID, error: String? = nil) throws(StorageError) {
+    public func setUploadState(_ state: PhotoUploadState, photo localID: UUID, error: String? = nil)
+        throws(StorageError)
+    {
         try write { db throws(StorageError) in
-            let changed = try db.run("UPDATE photos SET upload_state = ?, last_error = ? WHERE local_id = ?",
-                                     [.text(state.rawValue), SQLValue(error), SQLValue(localID)])
+            let changed = try db.run(
+                "UPDATE photos SET upload_state = ?, last_error = ? WHERE local_id = ?",
+                [.text(state.rawValue), SQLValue(error), SQLValue(localID)])
             guard changed == 1 else {
-                throw StorageError(.notFound, "No photo with local id '\(localID.uuidString)' on this device.", context: "setUploadState")
+                throw StorageError(
+                    .notFound, "No photo with local id '\(localID.uuidString)' on this device.",
+                    context: "setUploadState")
             }
         }
     }
@@ -127,7 +160,9 @@ extension LocalStore {
     /// The stored bytes of a report's photos, for the per-report photo cap.
     public func photoBytes(ofReport localID: UUID) throws(StorageError) -> Int64 {
         try read { db throws(StorageError) in
-            try db.scalar("SELECT coalesce(sum(byte_size), 0) FROM photos WHERE report_local_id = ?", [SQLValue(localID)]).int64Value ?? 0
+            try db.scalar(
+                "SELECT coalesce(sum(byte_size), 0) FROM photos WHERE report_local_id = ?", [SQLValue(localID)]
+            ).int64Value ?? 0
         }
     }
 
@@ -137,8 +172,11 @@ extension LocalStore {
     }
 
     static func outstandingPhotoCount(_ localID: UUID, _ db: StoreDatabase) throws(StorageError) -> Int {
-        Int(try db.scalar("SELECT count(*) FROM photos WHERE report_local_id = ? AND upload_state <> ?",
-                          [SQLValue(localID), .text(PhotoUploadState.uploaded.rawValue)]).int64Value ?? 0)
+        Int(
+            try db.scalar(
+                "SELECT count(*) FROM photos WHERE report_local_id = ? AND upload_state <> ?",
+                [SQLValue(localID), .text(PhotoUploadState.uploaded.rawValue)]
+            ).int64Value ?? 0)
     }
 
     /// Refuses a change to a report that does not exist or cannot be edited.
@@ -155,15 +193,16 @@ extension LocalStore {
 
     private static func photo(from row: Row) throws(StorageError) -> Photo {
         guard let localID = row["local_id"].uuidValue,
-              let report = row["report_local_id"].uuidValue,
-              let fileName = row["file_name"].stringValue,
-              let state = PhotoUploadState(rawValue: row["upload_state"].stringValue ?? "")
+            let report = row["report_local_id"].uuidValue,
+            let fileName = row["file_name"].stringValue,
+            let state = PhotoUploadState(rawValue: row["upload_state"].stringValue ?? "")
         else {
             throw StorageError(.corruptStore, "A photo record cannot be read; the store is damaged.", context: "photos")
         }
-        return Photo(localID: localID, reportLocalID: report, fieldID: row["field_id"].stringValue.map { FieldID($0) },
-                     issueLocalID: row["issue_local_id"].uuidValue,
-                     fileName: fileName, uploadState: state, originalByteSize: row["original_bytes"].int64Value ?? 0,
-                     byteSize: row["byte_size"].int64Value ?? 0, sha256: row["sha256"].stringValue ?? "")
+        return Photo(
+            localID: localID, reportLocalID: report, fieldID: row["field_id"].stringValue.map { FieldID($0) },
+            issueLocalID: row["issue_local_id"].uuidValue,
+            fileName: fileName, uploadState: state, originalByteSize: row["original_bytes"].int64Value ?? 0,
+            byteSize: row["byte_size"].int64Value ?? 0, sha256: row["sha256"].stringValue ?? "")
     }
 }

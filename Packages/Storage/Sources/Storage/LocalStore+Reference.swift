@@ -10,11 +10,15 @@ extension LocalStore {
         try write { db throws(StorageError) in
             try db.run("DELETE FROM areas")
             try db.run("DELETE FROM facilities")
-            let insertFacility = try db.prepare("INSERT OR REPLACE INTO facilities (id, name, address, project_name) VALUES (?, ?, ?, ?)")
+            let insertFacility = try db.prepare(
+                "INSERT OR REPLACE INTO facilities (id, name, address, project_name) VALUES (?, ?, ?, ?)")
             for facility in facilities {
-                try insertFacility.run([.text(facility.id), .text(facility.name), .text(facility.address), .text(facility.projectName)])
+                try insertFacility.run([
+                    .text(facility.id), .text(facility.name), .text(facility.address), .text(facility.projectName),
+                ])
             }
-            let insertArea = try db.prepare("INSERT OR REPLACE INTO areas (id, facility_id, name, area_type) VALUES (?, ?, ?, ?)")
+            let insertArea = try db.prepare(
+                "INSERT OR REPLACE INTO areas (id, facility_id, name, area_type) VALUES (?, ?, ?, ?)")
             for area in areas {
                 try insertArea.run([.text(area.id), .text(area.facilityID), .text(area.name), .text(area.areaType)])
             }
@@ -24,9 +28,11 @@ extension LocalStore {
     /// Every cached facility, by name.
     public func facilities() throws(StorageError) -> [Facility] {
         try read { db throws(StorageError) in
-            try db.rows("SELECT id, name, address, project_name FROM facilities ORDER BY name COLLATE NOCASE, id").map { row in
-                Facility(id: row["id"].stringValue ?? "", name: row["name"].stringValue ?? "",
-                         address: row["address"].stringValue ?? "", projectName: row["project_name"].stringValue ?? "")
+            try db.rows("SELECT id, name, address, project_name FROM facilities ORDER BY name COLLATE NOCASE, id").map {
+                row in
+                Facility(
+                    id: row["id"].stringValue ?? "", name: row["name"].stringValue ?? "",
+                    address: row["address"].stringValue ?? "", projectName: row["project_name"].stringValue ?? "")
             }
         }
     }
@@ -39,10 +45,13 @@ extension LocalStore {
     /// The cached areas of a facility, by name.
     public func areas(facilityID: String) throws(StorageError) -> [Area] {
         try read { db throws(StorageError) in
-            try db.rows("SELECT id, facility_id, name, area_type FROM areas WHERE facility_id = ? ORDER BY name COLLATE NOCASE, id",
-                        [.text(facilityID)]).map { row in
-                Area(id: row["id"].stringValue ?? "", facilityID: row["facility_id"].stringValue ?? "",
-                     name: row["name"].stringValue ?? "", areaType: row["area_type"].stringValue ?? "")
+            try db.rows(
+                "SELECT id, facility_id, name, area_type FROM areas WHERE facility_id = ? ORDER BY name COLLATE NOCASE, id",
+                [.text(facilityID)]
+            ).map { row in
+                Area(
+                    id: row["id"].stringValue ?? "", facilityID: row["facility_id"].stringValue ?? "",
+                    name: row["name"].stringValue ?? "", areaType: row["area_type"].stringValue ?? "")
             }
         }
     }
@@ -54,18 +63,22 @@ extension LocalStore {
     /// arriving later is kept among the versions only.
     public func upsertTemplates(_ templates: [Template]) throws(StorageError) {
         try write { db throws(StorageError) in
-            let statement = try db.prepare("""
+            let statement = try db.prepare(
+                """
                 INSERT INTO templates (id, name, version, form_schema) VALUES (?, ?, ?, ?)
                 ON CONFLICT (id) DO UPDATE SET name = excluded.name, version = excluded.version, form_schema = excluded.form_schema
                 WHERE excluded.version >= templates.version
                 """)
-            let version = try db.prepare("""
+            let version = try db.prepare(
+                """
                 INSERT INTO template_versions (template_id, name, version, form_schema) VALUES (?, ?, ?, ?)
                 ON CONFLICT (template_id, version) DO UPDATE SET name = excluded.name, form_schema = excluded.form_schema
                 """)
             for template in templates {
-                let values: [SQLValue] = [.text(template.id), .text(template.name), .integer(Int64(template.version)),
-                                          .text(template.rawSchema.canonicalString())]
+                let values: [SQLValue] = [
+                    .text(template.id), .text(template.name), .integer(Int64(template.version)),
+                    .text(template.rawSchema.canonicalString()),
+                ]
                 try statement.run(values)
                 try version.run(values)
             }
@@ -75,14 +88,16 @@ extension LocalStore {
     /// Every cached template, by name.
     public func templates() throws(StorageError) -> [Template] {
         try read { db throws(StorageError) in
-            try db.rows("SELECT id, name, version, form_schema FROM templates ORDER BY name COLLATE NOCASE, id").map(Self.template(from:))
+            try db.rows("SELECT id, name, version, form_schema FROM templates ORDER BY name COLLATE NOCASE, id").map(
+                Self.template(from:))
         }
     }
 
     /// The cached template with this id, or nil.
     public func template(id: String) throws(StorageError) -> Template? {
         try read { db throws(StorageError) in
-            try db.firstRow("SELECT id, name, version, form_schema FROM templates WHERE id = ?", [.text(id)]).map(Self.template(from:))
+            try db.firstRow("SELECT id, name, version, form_schema FROM templates WHERE id = ?", [.text(id)]).map(
+                Self.template(from:))
         }
     }
 
@@ -96,7 +111,10 @@ extension LocalStore {
     static func template(from row: Row) throws(StorageError) -> Template {
         let id = row["id"].stringValue ?? ""
         let unreadable = { (why: String) in
-            StorageError(.corruptStore, "The cached template '\(id)' cannot be read (\(why)); clear the cache ('jqc cache clear') and sync again.", context: "templates")
+            StorageError(
+                .corruptStore,
+                "The cached template '\(id)' cannot be read (\(why)); clear the cache ('jqc cache clear') and sync again.",
+                context: "templates")
         }
         let raw: JSONValue
         do throws(ModelsError) {
@@ -104,8 +122,10 @@ extension LocalStore {
         } catch {
             throw unreadable(error.message)
         }
-        let object: JSONValue = .object(["id": .string(id), "name": .string(row["name"].stringValue ?? ""),
-                                         "version": .integer(row["version"].int64Value ?? 1), "form_schema": raw])
+        let object: JSONValue = .object([
+            "id": .string(id), "name": .string(row["name"].stringValue ?? ""),
+            "version": .integer(row["version"].int64Value ?? 1), "form_schema": raw,
+        ])
         switch Template.decode(object) {
         case .success(let template): return template
         case .failure(let errors): throw unreadable(errors.problems.map(\.message).joined(separator: "; "))
@@ -130,26 +150,31 @@ extension LocalStore {
     }
 
     private static func upsert(_ assignments: [Assignment], _ db: StoreDatabase) throws(StorageError) {
-        let statement = try db.prepare("""
+        let statement = try db.prepare(
+            """
             INSERT INTO assignments (id, template_id, facility_id, area_id, due_at, status) VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT (id) DO UPDATE SET template_id = excluded.template_id, facility_id = excluded.facility_id,
                 area_id = excluded.area_id, due_at = excluded.due_at, status = excluded.status
             """)
         for a in assignments {
-            try statement.run([.text(a.id), .text(a.templateID), .text(a.facilityID), SQLValue(a.areaID),
-                               SQLValue(a.dueAt), .text(a.status.rawValue)])
+            try statement.run([
+                .text(a.id), .text(a.templateID), .text(a.facilityID), SQLValue(a.areaID),
+                SQLValue(a.dueAt), .text(a.status.rawValue),
+            ])
         }
     }
 
     /// Every cached assignment, in the order the server first sent them.
     public func assignments() throws(StorageError) -> [Assignment] {
         try read { db throws(StorageError) in
-            try db.rows("SELECT id, template_id, facility_id, area_id, due_at, status FROM assignments ORDER BY rowid").map { row in
-                Assignment(id: row["id"].stringValue ?? "", templateID: row["template_id"].stringValue ?? "",
-                           facilityID: row["facility_id"].stringValue ?? "", areaID: row["area_id"].stringValue,
-                           dueAt: row["due_at"].stringValue,
-                           status: AssignmentStatus(rawValue: row["status"].stringValue ?? "") ?? .open)
-            }
+            try db.rows("SELECT id, template_id, facility_id, area_id, due_at, status FROM assignments ORDER BY rowid")
+                .map { row in
+                    Assignment(
+                        id: row["id"].stringValue ?? "", templateID: row["template_id"].stringValue ?? "",
+                        facilityID: row["facility_id"].stringValue ?? "", areaID: row["area_id"].stringValue,
+                        dueAt: row["due_at"].stringValue,
+                        status: AssignmentStatus(rawValue: row["status"].stringValue ?? "") ?? .open)
+                }
         }
     }
 
@@ -163,8 +188,10 @@ extension LocalStore {
         try write { db throws(StorageError) in
             try db.run("DELETE FROM areas")
             try db.run("DELETE FROM facilities")
-            try db.run("DELETE FROM templates WHERE id NOT IN (SELECT template_id FROM reports WHERE state <> 'SYNCED')")
-            try db.run("""
+            try db.run(
+                "DELETE FROM templates WHERE id NOT IN (SELECT template_id FROM reports WHERE state <> 'SYNCED')")
+            try db.run(
+                """
                 DELETE FROM template_versions WHERE NOT EXISTS (SELECT 1 FROM templates t WHERE t.id = template_versions.template_id)
                     OR (NOT EXISTS (SELECT 1 FROM templates t WHERE t.id = template_versions.template_id AND t.version = template_versions.version)
                         AND NOT EXISTS (SELECT 1 FROM reports r WHERE r.template_id = template_versions.template_id

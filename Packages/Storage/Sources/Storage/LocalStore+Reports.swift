@@ -8,23 +8,32 @@ extension LocalStore {
     /// Starts a report as a DRAFT: allocates its creation sequence and saves
     /// its first revision, in one transaction.
     @discardableResult
-    public func createReport(localID: UUID = UUID(), templateID: String, templateVersion: Int? = nil, facilityID: String, areaID: String? = nil,
-                             assignmentID: String? = nil, parentLocalID: UUID? = nil, parentServerID: String? = nil,
-                             followUpRequired: Bool = false, answers: Answers = Answers()) throws(StorageError) -> Report {
+    public func createReport(
+        localID: UUID = UUID(), templateID: String, templateVersion: Int? = nil, facilityID: String,
+        areaID: String? = nil,
+        assignmentID: String? = nil, parentLocalID: UUID? = nil, parentServerID: String? = nil,
+        followUpRequired: Bool = false, answers: Answers = Answers()
+    ) throws(StorageError) -> Report {
         try write { db throws(StorageError) -> Report in
             if try Self.loadReport(localID, db) != nil {
-                throw StorageError(.notAllowed, "A report with local id '\(localID.uuidString)' already exists on this device.", context: "createReport")
+                throw StorageError(
+                    .notAllowed, "A report with local id '\(localID.uuidString)' already exists on this device.",
+                    context: "createReport")
             }
             let sequence = try Self.nextSequence("report", db)
-            try db.run("""
+            try db.run(
+                """
                 INSERT INTO reports (local_id, assignment_id, template_id, facility_id, area_id, state, answers,
                     schema_version, updated_at_device, parent_local_id, parent_server_id, follow_up_required, creation_seq,
                     template_version)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, [SQLValue(localID), SQLValue(assignmentID), .text(templateID), .text(facilityID), SQLValue(areaID),
-                      .text(ReportState.draft.rawValue), .text(answers.json.canonicalString()),
-                      .integer(Int64(Report.currentSchemaVersion)), SQLValue(Date()), SQLValue(parentLocalID),
-                      SQLValue(parentServerID), SQLValue(followUpRequired), .integer(sequence), SQLValue(templateVersion)])
+                """,
+                [
+                    SQLValue(localID), SQLValue(assignmentID), .text(templateID), .text(facilityID), SQLValue(areaID),
+                    .text(ReportState.draft.rawValue), .text(answers.json.canonicalString()),
+                    .integer(Int64(Report.currentSchemaVersion)), SQLValue(Date()), SQLValue(parentLocalID),
+                    SQLValue(parentServerID), SQLValue(followUpRequired), .integer(sequence), SQLValue(templateVersion),
+                ])
             let report = try Self.requireReport(localID, db)
             try Self.insertRevision(of: report, answersText: answers.json.canonicalString(), reason: .created, db)
             return report
@@ -40,11 +49,14 @@ extension LocalStore {
     /// clock); only those in `state` when given.
     public func reports(state: ReportState? = nil) throws(StorageError) -> [Report] {
         try read { db throws(StorageError) -> [Report] in
-            let rows = if let state {
-                try db.rows("SELECT \(ReportRows.columns) FROM reports WHERE state = ? ORDER BY creation_seq DESC", [.text(state.rawValue)])
-            } else {
-                try db.rows("SELECT \(ReportRows.columns) FROM reports ORDER BY creation_seq DESC")
-            }
+            let rows =
+                if let state {
+                    try db.rows(
+                        "SELECT \(ReportRows.columns) FROM reports WHERE state = ? ORDER BY creation_seq DESC",
+                        [.text(state.rawValue)])
+                } else {
+                    try db.rows("SELECT \(ReportRows.columns) FROM reports ORDER BY creation_seq DESC")
+                }
             return try rows.map { (row: Row) throws(StorageError) -> Report in try ReportRows.report(from: row) }
         }
     }
@@ -53,9 +65,11 @@ extension LocalStore {
     /// device (BR-04), whatever the device clock says (BR-07).
     public func pendingReports(limit: Int = Int(Int32.max)) throws(StorageError) -> [Report] {
         try read { db throws(StorageError) -> [Report] in
-            try db.rows("SELECT \(ReportRows.columns) FROM reports WHERE state = ? ORDER BY creation_seq ASC LIMIT ?",
-                        [.text(ReportState.pending.rawValue), .integer(Int64(max(0, limit)))])
-                .map { (row: Row) throws(StorageError) -> Report in try ReportRows.report(from: row) }
+            try db.rows(
+                "SELECT \(ReportRows.columns) FROM reports WHERE state = ? ORDER BY creation_seq ASC LIMIT ?",
+                [.text(ReportState.pending.rawValue), .integer(Int64(max(0, limit)))]
+            )
+            .map { (row: Row) throws(StorageError) -> Report in try ReportRows.report(from: row) }
         }
     }
 
@@ -63,23 +77,28 @@ extension LocalStore {
     /// them: one query, answers never read.
     public func pendingQueue() throws(StorageError) -> [QueuedReport] {
         try read { db throws(StorageError) -> [QueuedReport] in
-            try db.rows("""
+            try db.rows(
+                """
                 SELECT r.local_id, r.server_id, r.accepted_revision, r.attempt_count, r.next_attempt_at, r.parent_local_id,
                     (SELECT count(*) FROM photos p WHERE p.report_local_id = r.local_id AND p.upload_state <> ?) AS outstanding
                 FROM reports r WHERE r.state = ? ORDER BY r.creation_seq ASC
-                """, [.text(PhotoUploadState.uploaded.rawValue), .text(ReportState.pending.rawValue)])
-                .map { (row: Row) throws(StorageError) -> QueuedReport in
-                    guard let localID = row["local_id"].uuidValue else {
-                        throw StorageError(.corruptStore, "A pending report in the store cannot be read (column local_id); the store is damaged.",
-                                           context: "reports.local_id")
-                    }
-                    return QueuedReport(localID: localID, serverID: row["server_id"].stringValue,
-                                        acceptedRevision: row["accepted_revision"].int64Value.map(Int.init),
-                                        attemptCount: Int(row["attempt_count"].int64Value ?? 0),
-                                        nextAttemptAt: ReportRows.date(row["next_attempt_at"]),
-                                        parentLocalID: row["parent_local_id"].uuidValue,
-                                        outstandingPhotos: Int(row["outstanding"].int64Value ?? 0))
+                """, [.text(PhotoUploadState.uploaded.rawValue), .text(ReportState.pending.rawValue)]
+            )
+            .map { (row: Row) throws(StorageError) -> QueuedReport in
+                guard let localID = row["local_id"].uuidValue else {
+                    throw StorageError(
+                        .corruptStore,
+                        "A pending report in the store cannot be read (column local_id); the store is damaged.",
+                        context: "reports.local_id")
                 }
+                return QueuedReport(
+                    localID: localID, serverID: row["server_id"].stringValue,
+                    acceptedRevision: row["accepted_revision"].int64Value.map(Int.init),
+                    attemptCount: Int(row["attempt_count"].int64Value ?? 0),
+                    nextAttemptAt: ReportRows.date(row["next_attempt_at"]),
+                    parentLocalID: row["parent_local_id"].uuidValue,
+                    outstandingPhotos: Int(row["outstanding"].int64Value ?? 0))
+            }
         }
     }
 
@@ -92,23 +111,29 @@ extension LocalStore {
     /// `templateVersion`, when given, is the template version the answer was
     /// read for: a report moved onto another version meanwhile is refused.
     @discardableResult
-    public func saveAnswer(_ localID: UUID, field: FieldID, value: JSONValue?,
-                           derive: ((Answers) -> Answers)? = nil,
-                           score: ((Answers) -> Double?)? = nil, templateVersion: Int? = nil) throws(StorageError) -> Report {
-        try perform(.autosave, on: localID, edit: { report in
-            report.answers[field] = (value?.isNull ?? true) ? nil : value
-            if let derive { report.answers = derive(report.answers) }
-        }, score: score, templateVersion: templateVersion)
+    public func saveAnswer(
+        _ localID: UUID, field: FieldID, value: JSONValue?,
+        derive: ((Answers) -> Answers)? = nil,
+        score: ((Answers) -> Double?)? = nil, templateVersion: Int? = nil
+    ) throws(StorageError) -> Report {
+        try perform(
+            .autosave, on: localID,
+            edit: { report in
+                report.answers[field] = (value?.isNull ?? true) ? nil : value
+                if let derive { report.answers = derive(report.answers) }
+            }, score: score, templateVersion: templateVersion)
     }
 
     /// Every saved revision of a report's answers, oldest first.
     public func revisions(of localID: UUID) throws(StorageError) -> [ReportRevision] {
         try read { db throws(StorageError) -> [ReportRevision] in
-            try db.rows("""
+            try db.rows(
+                """
                 SELECT report_local_id, seq, answers, state, server_revision, saved_at_device, reason, template_version, set_aside
                 FROM report_revisions WHERE report_local_id = ? ORDER BY seq
-                """, [SQLValue(localID)])
-                .map { (row: Row) throws(StorageError) -> ReportRevision in try ReportRows.revision(from: row) }
+                """, [SQLValue(localID)]
+            )
+            .map { (row: Row) throws(StorageError) -> ReportRevision in try ReportRows.revision(from: row) }
         }
     }
 
@@ -120,7 +145,8 @@ extension LocalStore {
 
     /// Remembers the field where the interactive runner stopped (nil: start over).
     public func setResumeField(_ localID: UUID, _ field: FieldID?) throws(StorageError) {
-        try updateColumn(localID, "UPDATE reports SET resume_field_id = ? WHERE local_id = ?", SQLValue(field?.rawValue))
+        try updateColumn(
+            localID, "UPDATE reports SET resume_field_id = ? WHERE local_id = ?", SQLValue(field?.rawValue))
     }
 
     /// The field where the interactive runner stopped, if any.
@@ -140,8 +166,12 @@ extension LocalStore {
     /// When the next upload attempt is due, or nil for as soon as possible.
     public func nextAttempt(of localID: UUID) throws(StorageError) -> Date? {
         try read { db throws(StorageError) -> Date? in
-            guard let row = try db.firstRow("SELECT next_attempt_at FROM reports WHERE local_id = ?", [SQLValue(localID)]) else {
-                throw StorageError(.notFound, "No report with local id '\(localID.uuidString)' on this device; 'jqc list' shows them.", context: localID.uuidString)
+            guard
+                let row = try db.firstRow("SELECT next_attempt_at FROM reports WHERE local_id = ?", [SQLValue(localID)])
+            else {
+                throw StorageError(
+                    .notFound, "No report with local id '\(localID.uuidString)' on this device; 'jqc list' shows them.",
+                    context: localID.uuidString)
             }
             return ReportRows.date(row["next_attempt_at"])
         }
@@ -166,13 +196,16 @@ extension LocalStore {
     /// for changes, or awaiting a decision) are left out: they stay.
     public func syncedReportTimes() throws(StorageError) -> [(localID: UUID, syncedAt: Date)] {
         try read { db throws(StorageError) -> [(localID: UUID, syncedAt: Date)] in
-            try db.rows("""
+            try db.rows(
+                """
                 SELECT local_id, updated_at_device FROM reports WHERE state = 'SYNCED'
                     AND (review_state IS NULL OR review_state NOT IN ('returned', 'awaiting_review'))
                 ORDER BY creation_seq
-                """).compactMap { row in
+                """
+            ).compactMap { row in
                 guard let text = row["local_id"].stringValue, let id = UUID(uuidString: text),
-                      let date = ReportRows.date(row["updated_at_device"]) else { return nil }
+                    let date = ReportRows.date(row["updated_at_device"])
+                else { return nil }
                 return (localID: id, syncedAt: date)
             }
         }
@@ -181,8 +214,11 @@ extension LocalStore {
     /// How many PENDING reports have failed at least `attempts` times in a row.
     public func pendingCount(failedAtLeast attempts: Int) throws(StorageError) -> Int {
         try read { db throws(StorageError) -> Int in
-            Int(try db.scalar("SELECT count(*) FROM reports WHERE state = 'PENDING' AND attempt_count >= ?",
-                              [.integer(Int64(attempts))]).int64Value ?? 0)
+            Int(
+                try db.scalar(
+                    "SELECT count(*) FROM reports WHERE state = 'PENDING' AND attempt_count >= ?",
+                    [.integer(Int64(attempts))]
+                ).int64Value ?? 0)
         }
     }
 
@@ -198,7 +234,10 @@ extension LocalStore {
     // MARK: - Inside a transaction
 
     static func loadReport(_ localID: UUID, _ db: StoreDatabase) throws(StorageError) -> Report? {
-        guard let row = try db.firstRow("SELECT \(ReportRows.columns) FROM reports WHERE local_id = ?", [SQLValue(localID)]) else {
+        guard
+            let row = try db.firstRow(
+                "SELECT \(ReportRows.columns) FROM reports WHERE local_id = ?", [SQLValue(localID)])
+        else {
             return nil
         }
         return try ReportRows.report(from: row)
@@ -206,7 +245,9 @@ extension LocalStore {
 
     static func requireReport(_ localID: UUID, _ db: StoreDatabase) throws(StorageError) -> Report {
         guard let report = try loadReport(localID, db) else {
-            throw StorageError(.notFound, "No report with local id '\(localID.uuidString)' on this device; 'jqc list' shows them.", context: localID.uuidString)
+            throw StorageError(
+                .notFound, "No report with local id '\(localID.uuidString)' on this device; 'jqc list' shows them.",
+                context: localID.uuidString)
         }
         return report
     }
@@ -216,20 +257,28 @@ extension LocalStore {
     /// transaction, only the columns whose value changed are written: a
     /// lifecycle step usually moves a few columns, and leaves the answers and
     /// the constrained columns it did not touch as they are.
-    static func updateReport(_ report: Report, answersText: String, previous: Row? = nil, _ db: StoreDatabase) throws(StorageError) {
+    static func updateReport(_ report: Report, answersText: String, previous: Row? = nil, _ db: StoreDatabase)
+        throws(StorageError)
+    {
         let lifecycle = report.lifecycle
-        let values: [SQLValue] = [SQLValue(lifecycle.serverID), SQLValue(report.assignmentID), SQLValue(report.areaID),
-                  .text(lifecycle.state.rawValue), .text(answersText),
-                  .integer(Int64(report.schemaVersion)), SQLValue(lifecycle.baseRevision),
-                  SQLValue(lifecycle.acceptedRevision), SQLValue(report.updatedAtDevice),
-                  SQLValue(report.completedAtDevice), .integer(Int64(lifecycle.attemptCount)),
-                  SQLValue(lifecycle.lastError?.code), SQLValue(lifecycle.lastError?.message),
-                  SQLValue(lifecycle.conflict?.revision), SQLValue(lifecycle.conflict?.payload.canonicalString()),
-                  SQLValue(report.score), SQLValue(report.parentServerID), SQLValue(report.followUpRequired)]
+        let values: [SQLValue] =
+            [
+                SQLValue(lifecycle.serverID), SQLValue(report.assignmentID), SQLValue(report.areaID),
+                .text(lifecycle.state.rawValue), .text(answersText),
+                .integer(Int64(report.schemaVersion)), SQLValue(lifecycle.baseRevision),
+                SQLValue(lifecycle.acceptedRevision), SQLValue(report.updatedAtDevice),
+                SQLValue(report.completedAtDevice), .integer(Int64(lifecycle.attemptCount)),
+                SQLValue(lifecycle.lastError?.code), SQLValue(lifecycle.lastError?.message),
+                SQLValue(lifecycle.conflict?.revision), SQLValue(lifecycle.conflict?.payload.canonicalString()),
+                SQLValue(report.score), SQLValue(report.parentServerID), SQLValue(report.followUpRequired),
+            ]
             + ReportRows.reviewValues(lifecycle.review)
-            + [SQLValue(lifecycle.conflict?.fields.map { JSONValue.array($0.map(JSONValue.string)).canonicalString() }),
-               SQLValue(report.templateVersion), SQLValue(report.templateMove?.json.canonicalString()),
-               SQLValue(report.keepsTemplateVersion)]
+            + [
+                SQLValue(
+                    lifecycle.conflict?.fields.map { JSONValue.array($0.map(JSONValue.string)).canonicalString() }),
+                SQLValue(report.templateVersion), SQLValue(report.templateMove?.json.canonicalString()),
+                SQLValue(report.keepsTemplateVersion),
+            ]
         var columns: [String] = []
         var changed: [SQLValue] = []
         for (column, value) in zip(updatedColumns, values) where previous.map({ $0[column] != value }) ?? true {
@@ -237,8 +286,9 @@ extension LocalStore {
             changed.append(value)
         }
         guard !columns.isEmpty else { return }
-        try db.run("UPDATE reports SET " + columns.map { "\($0) = ?" }.joined(separator: ", ") + " WHERE local_id = ?",
-                   changed + [SQLValue(report.localID)])
+        try db.run(
+            "UPDATE reports SET " + columns.map { "\($0) = ?" }.joined(separator: ", ") + " WHERE local_id = ?",
+            changed + [SQLValue(report.localID)])
     }
 
     /// The columns `updateReport` writes, in the order of its values.
@@ -254,18 +304,27 @@ extension LocalStore {
 
     /// Keeps the report's current answers as its next revision. A SYNCED
     /// report's answers are the server's `base_revision`, and are marked so.
-    static func insertRevision(of report: Report, answersText: String, reason: RevisionReason,
-                               setAside: [SetAsideAnswer] = [], _ db: StoreDatabase) throws(StorageError) {
-        let next = (try db.scalar("SELECT max(seq) FROM report_revisions WHERE report_local_id = ?",
-                                  [SQLValue(report.localID)]).int64Value ?? 0) + 1
+    static func insertRevision(
+        of report: Report, answersText: String, reason: RevisionReason,
+        setAside: [SetAsideAnswer] = [], _ db: StoreDatabase
+    ) throws(StorageError) {
+        let next =
+            (try db.scalar(
+                "SELECT max(seq) FROM report_revisions WHERE report_local_id = ?",
+                [SQLValue(report.localID)]
+            ).int64Value ?? 0) + 1
         let serverRevision = report.state == .synced ? report.lifecycle.baseRevision : nil
-        try db.run("""
+        try db.run(
+            """
             INSERT INTO report_revisions (report_local_id, seq, answers, state, server_revision, saved_at_device, reason,
                 template_version, set_aside)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [SQLValue(report.localID), .integer(next), .text(answersText),
-                  .text(report.state.rawValue), SQLValue(serverRevision), SQLValue(Date()), .text(reason.rawValue),
-                  SQLValue(report.templateVersion),
-                  setAside.isEmpty ? .null : .text(JSONValue.array(setAside.map(\.json)).canonicalString())])
+            """,
+            [
+                SQLValue(report.localID), .integer(next), .text(answersText),
+                .text(report.state.rawValue), SQLValue(serverRevision), SQLValue(Date()), .text(reason.rawValue),
+                SQLValue(report.templateVersion),
+                setAside.isEmpty ? .null : .text(JSONValue.array(setAside.map(\.json)).canonicalString()),
+            ])
     }
 }

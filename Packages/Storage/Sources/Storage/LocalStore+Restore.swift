@@ -49,27 +49,40 @@ extension LocalStore {
     /// `acceptedReports()` made after the report of creation sequence
     /// `cursor` (0: from the first), each with its own sequence number: the
     /// check of a restored server goes on from where an earlier cycle stopped.
-    public func acceptedReports(after cursor: Int64) throws(StorageError) -> [(sequence: Int64, report: AcceptedReport)] {
+    public func acceptedReports(after cursor: Int64) throws(StorageError) -> [(sequence: Int64, report: AcceptedReport)]
+    {
         try read { db throws(StorageError) -> [(sequence: Int64, report: AcceptedReport)] in
             // A conflict's base is the server's revision it met; an amendment being written holds its base too.
-            let rows = try db.rows("""
+            let rows = try db.rows(
+                """
                 SELECT local_id, server_id, max(COALESCE(base_revision, 0), COALESCE(conflict_server_revision, 0)) AS base_revision,
                        creation_seq FROM reports
                 WHERE server_id IS NOT NULL AND state IN (?, ?, ?, ?) AND creation_seq > ?
                 ORDER BY creation_seq
-                """, [.text(ReportState.synced.rawValue), .text(ReportState.pending.rawValue), .text(ReportState.conflict.rawValue),
-                      .text(ReportState.draft.rawValue), .integer(cursor)])
+                """,
+                [
+                    .text(ReportState.synced.rawValue), .text(ReportState.pending.rawValue),
+                    .text(ReportState.conflict.rawValue),
+                    .text(ReportState.draft.rawValue), .integer(cursor),
+                ])
             var reports: [(sequence: Int64, report: AcceptedReport)] = []
             for row in rows {
                 guard let localID = row["local_id"].uuidValue, let serverID = row["server_id"].stringValue else {
                     continue
                 }
-                let photos = try db.rows("SELECT local_id FROM photos WHERE report_local_id = ? AND upload_state = ? ORDER BY creation_seq",
-                                         [SQLValue(localID), .text(PhotoUploadState.uploaded.rawValue)])
-                    .compactMap { $0["local_id"].stringValue.flatMap(UUID.init(uuidString:)) }
-                reports.append((Int64(row["creation_seq"].int64Value ?? 0),
-                                AcceptedReport(localID: localID, serverID: serverID, baseRevision: Int(row["base_revision"].int64Value ?? 0),
-                                               uploadedPhotos: photos)))
+                let photos = try db.rows(
+                    "SELECT local_id FROM photos WHERE report_local_id = ? AND upload_state = ? ORDER BY creation_seq",
+                    [SQLValue(localID), .text(PhotoUploadState.uploaded.rawValue)]
+                )
+                .compactMap { $0["local_id"].stringValue.flatMap(UUID.init(uuidString:)) }
+                reports.append(
+                    (
+                        Int64(row["creation_seq"].int64Value ?? 0),
+                        AcceptedReport(
+                            localID: localID, serverID: serverID,
+                            baseRevision: Int(row["base_revision"].int64Value ?? 0),
+                            uploadedPhotos: photos)
+                    ))
             }
             return reports
         }
@@ -88,20 +101,23 @@ extension LocalStore {
         case .revision(let revision, let lacking): event = .serverBehind(revision: revision); photos = lacking
         case .photos(let lacking): event = .serverLostPhotos; photos = lacking
         }
-        return try perform(event, on: localID, edit: nil, score: nil, alongside: { db throws(StorageError) in
-            let ids: [UUID]
-            if let photos {
-                ids = photos
-            } else {
-                ids = try db.rows("SELECT local_id FROM photos WHERE report_local_id = ?", [SQLValue(localID)])
-                    .compactMap { $0["local_id"].stringValue.flatMap(UUID.init(uuidString:)) }
-            }
-            for photo in ids {
-                try db.run("UPDATE photos SET upload_state = ?, last_error = NULL WHERE local_id = ? AND report_local_id = ?",
-                           [.text(PhotoUploadState.pending.rawValue), SQLValue(photo), SQLValue(localID)])
-                try db.run("DELETE FROM photo_upload_sessions WHERE photo_local_id = ?", [SQLValue(photo)])
-            }
-        })
+        return try perform(
+            event, on: localID, edit: nil, score: nil,
+            alongside: { db throws(StorageError) in
+                let ids: [UUID]
+                if let photos {
+                    ids = photos
+                } else {
+                    ids = try db.rows("SELECT local_id FROM photos WHERE report_local_id = ?", [SQLValue(localID)])
+                        .compactMap { $0["local_id"].stringValue.flatMap(UUID.init(uuidString:)) }
+                }
+                for photo in ids {
+                    try db.run(
+                        "UPDATE photos SET upload_state = ?, last_error = NULL WHERE local_id = ? AND report_local_id = ?",
+                        [.text(PhotoUploadState.pending.rawValue), SQLValue(photo), SQLValue(localID)])
+                    try db.run("DELETE FROM photo_upload_sessions WHERE photo_local_id = ?", [SQLValue(photo)])
+                }
+            })
     }
 
     /// Takes the server's new generation, in one transaction: the reviews

@@ -50,7 +50,8 @@ extension LocalStore {
                 let review = ReportReview(wire)
                 var read = rows.removeValue(forKey: wire.localID)
                 if read == nil {
-                    read = try db.firstRow("SELECT \(ReportRows.columns) FROM reports WHERE local_id = ?", [SQLValue(wire.localID)])
+                    read = try db.firstRow(
+                        "SELECT \(ReportRows.columns) FROM reports WHERE local_id = ?", [SQLValue(wire.localID)])
                 }
                 guard let row = read else {
                     result.ignored += 1
@@ -63,13 +64,17 @@ extension LocalStore {
                 }
                 if held.lifecycle.review == review { continue }
                 do throws(StorageError) {
-                    _ = try Self.perform(.reviewed(review), on: wire.localID, edit: nil, score: nil, reload: false, held: (row, held), db)
-                } catch where error.code == .notAllowed {
+                    _ = try Self.perform(
+                        .reviewed(review), on: wire.localID, edit: nil, score: nil, reload: false, held: (row, held), db
+                    )
+                } catch  where error.code == .notAllowed {
                     result.ignored += 1
                     continue
                 }
                 result.recorded += 1
-                if review.isReturned, held.lifecycle.review?.isReturned != true || held.lifecycle.review?.revision != review.revision {
+                if review.isReturned,
+                    held.lifecycle.review?.isReturned != true || held.lifecycle.review?.revision != review.revision
+                {
                     result.returned.append(ReturnedReport(localID: wire.localID, serverID: wire.serverID))
                 }
             }
@@ -106,7 +111,10 @@ extension LocalStore {
     /// (SYNCED, or amended and still a DRAFT).
     public func returnedCount() throws(StorageError) -> Int {
         try read { db throws(StorageError) -> Int in
-            Int(try db.scalar("SELECT count(*) FROM reports WHERE review_state = 'returned' AND state IN ('SYNCED', 'DRAFT')")
+            Int(
+                try db.scalar(
+                    "SELECT count(*) FROM reports WHERE review_state = 'returned' AND state IN ('SYNCED', 'DRAFT')"
+                )
                 .int64Value ?? 0)
         }
     }
@@ -114,10 +122,12 @@ extension LocalStore {
     /// The reports returned for changes and not sent again yet, newest first.
     public func returnedReports() throws(StorageError) -> [Report] {
         try read { db throws(StorageError) -> [Report] in
-            try db.rows("""
+            try db.rows(
+                """
                 SELECT \(ReportRows.columns) FROM reports
                 WHERE review_state = 'returned' AND state IN ('SYNCED', 'DRAFT') ORDER BY creation_seq DESC
-                """).map { (row: Row) throws(StorageError) -> Report in try ReportRows.report(from: row) }
+                """
+            ).map { (row: Row) throws(StorageError) -> Report in try ReportRows.report(from: row) }
         }
     }
 }

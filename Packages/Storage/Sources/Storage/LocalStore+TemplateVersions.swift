@@ -32,12 +32,14 @@ extension LocalStore {
     /// one here (drafts kept on their version left out), by id.
     public func templatesWithDraftsBehind() throws(StorageError) -> [String] {
         try read { db throws(StorageError) -> [String] in
-            try db.rows("""
+            try db.rows(
+                """
                 SELECT DISTINCT r.template_id AS id FROM reports r JOIN templates t ON t.id = r.template_id
                 WHERE r.state = 'DRAFT' AND r.template_version_kept = 0
                     AND (r.template_version IS NULL OR r.template_version < t.version)
                 ORDER BY r.template_id
-                """).compactMap { $0["id"].stringValue }
+                """
+            ).compactMap { $0["id"].stringValue }
         }
     }
 
@@ -52,19 +54,26 @@ extension LocalStore {
     /// wholly on one version or the other. Returns the moved reports, in
     /// creation order.
     @discardableResult
-    public func moveReports(ofTemplate templateID: String, only: UUID? = nil,
-                            plan: (Report, Template?, Template) -> PlannedMove) throws(StorageError) -> [(report: Report, move: TemplateMove)] {
+    public func moveReports(
+        ofTemplate templateID: String, only: UUID? = nil,
+        plan: (Report, Template?, Template) -> PlannedMove
+    ) throws(StorageError) -> [(report: Report, move: TemplateMove)] {
         try write { db throws(StorageError) -> [(report: Report, move: TemplateMove)] in
-            guard let row = try db.firstRow("SELECT id, name, version, form_schema FROM templates WHERE id = ?", [.text(templateID)]) else {
+            guard
+                let row = try db.firstRow(
+                    "SELECT id, name, version, form_schema FROM templates WHERE id = ?", [.text(templateID)])
+            else {
                 return []
             }
             let newest = try Self.template(from: row)
             let rows: [Row]
             if let only {
-                rows = try db.rows("SELECT \(ReportRows.columns) FROM reports WHERE local_id = ? AND template_id = ?",
-                                   [SQLValue(only), .text(templateID)])
+                rows = try db.rows(
+                    "SELECT \(ReportRows.columns) FROM reports WHERE local_id = ? AND template_id = ?",
+                    [SQLValue(only), .text(templateID)])
             } else {
-                rows = try db.rows("""
+                rows = try db.rows(
+                    """
                     SELECT \(ReportRows.columns) FROM reports
                     WHERE template_id = ? AND state = 'DRAFT' AND template_version_kept = 0
                         AND (template_version IS NULL OR template_version < ?)
@@ -91,11 +100,16 @@ extension LocalStore {
                 report.updatedAtDevice = Date()
                 let text = planned.answers.json.canonicalString()
                 try Self.updateReport(report, answersText: text, db)
-                try Self.insertRevision(of: report, answersText: text, reason: .templateMove, setAside: planned.move.setAside, db)
+                try Self.insertRevision(
+                    of: report, answersText: text, reason: .templateMove, setAside: planned.move.setAside, db)
                 // The runner resumes at a field the new version still has, or from the start.
-                if let field = try db.scalar("SELECT resume_field_id FROM reports WHERE local_id = ?", [SQLValue(report.localID)]).stringValue,
-                   newest.schema.field(FieldID(field)) == nil {
-                    try db.run("UPDATE reports SET resume_field_id = NULL WHERE local_id = ?", [SQLValue(report.localID)])
+                if let field = try db.scalar(
+                    "SELECT resume_field_id FROM reports WHERE local_id = ?", [SQLValue(report.localID)]
+                ).stringValue,
+                    newest.schema.field(FieldID(field)) == nil
+                {
+                    try db.run(
+                        "UPDATE reports SET resume_field_id = NULL WHERE local_id = ?", [SQLValue(report.localID)])
                 }
                 moved.append((report: report, move: planned.move))
             }
@@ -107,12 +121,14 @@ extension LocalStore {
     /// report, oldest move first (only the revisions that hold some are read).
     public func setAsideAnswers(of localID: UUID) throws(StorageError) -> [SetAsideAnswer] {
         try read { db throws(StorageError) -> [SetAsideAnswer] in
-            try db.rows("""
+            try db.rows(
+                """
                 SELECT report_local_id, seq, answers, state, server_revision, saved_at_device, reason, template_version, set_aside
                 FROM report_revisions WHERE report_local_id = ? AND set_aside IS NOT NULL ORDER BY seq
-                """, [SQLValue(localID)])
-                .map { (row: Row) throws(StorageError) -> ReportRevision in try ReportRows.revision(from: row) }
-                .flatMap(\.setAside)
+                """, [SQLValue(localID)]
+            )
+            .map { (row: Row) throws(StorageError) -> ReportRevision in try ReportRows.revision(from: row) }
+            .flatMap(\.setAside)
         }
     }
 
@@ -122,7 +138,8 @@ extension LocalStore {
     public func keepTemplateVersion(_ localID: UUID, _ keep: Bool) throws(StorageError) -> Report {
         try write { db throws(StorageError) -> Report in
             _ = try Self.requireReport(localID, db)
-            try db.run("UPDATE reports SET template_version_kept = ? WHERE local_id = ?", [SQLValue(keep), SQLValue(localID)])
+            try db.run(
+                "UPDATE reports SET template_version_kept = ? WHERE local_id = ?", [SQLValue(keep), SQLValue(localID)])
             return try Self.requireReport(localID, db)
         }
     }
@@ -133,19 +150,26 @@ extension LocalStore {
     /// there; in one transaction, with a `template-kept` revision. Nil when
     /// the report's last change is not a move (nothing to put back); refused
     /// when the version it came from is no longer on this device.
-    public func putBackOnPreviousVersion(_ localID: UUID,
-                                         score: (Answers, Template) -> Double?) throws(StorageError) -> Report? {
+    public func putBackOnPreviousVersion(
+        _ localID: UUID,
+        score: (Answers, Template) -> Double?
+    ) throws(StorageError) -> Report? {
         try write { db throws(StorageError) -> Report? in
             var report = try Self.requireReport(localID, db)
-            let revisions = try db.rows("""
+            let revisions = try db.rows(
+                """
                 SELECT report_local_id, seq, answers, state, server_revision, saved_at_device, reason, template_version, set_aside
                 FROM report_revisions WHERE report_local_id = ? ORDER BY seq DESC LIMIT 2
-                """, [SQLValue(localID)]).map { (row: Row) throws(StorageError) -> ReportRevision in try ReportRows.revision(from: row) }
+                """, [SQLValue(localID)]
+            ).map { (row: Row) throws(StorageError) -> ReportRevision in try ReportRows.revision(from: row) }
             guard let move = report.templateMove, revisions.count == 2, revisions[0].reason == .templateMove,
-                  revisions[0].templateVersion == report.templateVersion, let from = move.fromVersion else { return nil }
+                revisions[0].templateVersion == report.templateVersion, let from = move.fromVersion
+            else { return nil }
             guard let old = try Self.templateVersion(report.templateID, from, db) else {
-                throw StorageError(.notAllowed, "Version \(from) of the template is no longer on this device, so the report cannot go back to it; nothing was changed.",
-                                   context: "keep \(localID.uuidString)")
+                throw StorageError(
+                    .notAllowed,
+                    "Version \(from) of the template is no longer on this device, so the report cannot go back to it; nothing was changed.",
+                    context: "keep \(localID.uuidString)")
             }
             do throws(ModelsError) {
                 _ = try report.apply(.autosave)
@@ -166,9 +190,12 @@ extension LocalStore {
     }
 
     static func templateVersion(_ id: String, _ version: Int, _ db: StoreDatabase) throws(StorageError) -> Template? {
-        guard let row = try db.firstRow("""
-            SELECT template_id AS id, name, version, form_schema FROM template_versions WHERE template_id = ? AND version = ?
-            """, [.text(id), .integer(Int64(version))]) else { return nil }
+        guard
+            let row = try db.firstRow(
+                """
+                SELECT template_id AS id, name, version, form_schema FROM template_versions WHERE template_id = ? AND version = ?
+                """, [.text(id), .integer(Int64(version))])
+        else { return nil }
         return try template(from: row)
     }
 }

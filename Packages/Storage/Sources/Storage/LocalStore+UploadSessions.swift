@@ -22,9 +22,12 @@ extension LocalStore {
     /// The upload a photo continues, if one was begun.
     public func uploadSession(photo localID: UUID) throws(StorageError) -> PhotoUploadSession? {
         try read { db throws(StorageError) -> PhotoUploadSession? in
-            guard let row = try db.firstRow("SELECT url, byte_offset FROM photo_upload_sessions WHERE photo_local_id = ?",
-                                            [SQLValue(localID)]),
-                  let url = row["url"].stringValue, let offset = row["byte_offset"].int64Value else { return nil }
+            guard
+                let row = try db.firstRow(
+                    "SELECT url, byte_offset FROM photo_upload_sessions WHERE photo_local_id = ?",
+                    [SQLValue(localID)]),
+                let url = row["url"].stringValue, let offset = row["byte_offset"].int64Value
+            else { return nil }
             return PhotoUploadSession(url: url, offset: offset)
         }
     }
@@ -32,7 +35,8 @@ extension LocalStore {
     /// Remembers the upload a photo continues and how far it got.
     public func saveUploadSession(_ session: PhotoUploadSession, photo localID: UUID) throws(StorageError) {
         _ = try write { db throws(StorageError) -> Int in
-            try db.run("""
+            try db.run(
+                """
                 INSERT INTO photo_upload_sessions (photo_local_id, url, byte_offset, updated_at) VALUES (?, ?, ?, ?)
                 ON CONFLICT (photo_local_id) DO UPDATE SET url = excluded.url, byte_offset = excluded.byte_offset,
                     updated_at = excluded.updated_at

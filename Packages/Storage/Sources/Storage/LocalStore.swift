@@ -74,7 +74,8 @@ public final class LocalStore: @unchecked Sendable {
     static func nextSequence(_ name: String, _ db: StoreDatabase) throws(StorageError) -> Int64 {
         try db.run("UPDATE sequences SET value = value + 1 WHERE name = ?", [.text(name)])
         guard let value = try db.scalar("SELECT value FROM sequences WHERE name = ?", [.text(name)]).int64Value else {
-            throw StorageError(.corruptStore, "The store has lost its '\(name)' sequence; it is damaged.", context: name)
+            throw StorageError(
+                .corruptStore, "The store has lost its '\(name)' sequence; it is damaged.", context: name)
         }
         return value
     }
@@ -125,7 +126,8 @@ extension LocalStore {
     /// Adds one to the counter stored under `key` and returns the new count, in one transaction.
     public func incrementCounter(_ key: String) throws(StorageError) -> Int64 {
         try write { db throws(StorageError) in
-            let next = (Int64(try db.scalar("SELECT value FROM meta WHERE key = ?", [.text(key)]).stringValue ?? "0") ?? 0) + 1
+            let next =
+                (Int64(try db.scalar("SELECT value FROM meta WHERE key = ?", [.text(key)]).stringValue ?? "0") ?? 0) + 1
             try Self.setMeta(key, String(next), db)
             return next
         }
@@ -142,7 +144,8 @@ extension LocalStore {
     public func deviceID() throws(StorageError) -> UUID {
         try write { db throws(StorageError) -> UUID in
             if let text = try db.scalar("SELECT value FROM meta WHERE key = ?", [.text(MetaKey.deviceID)]).stringValue,
-               let id = UUID(uuidString: text) {
+                let id = UUID(uuidString: text)
+            {
                 return id
             }
             let id = UUID()
@@ -153,8 +156,9 @@ extension LocalStore {
 
     static func setMeta(_ key: String, _ value: String?, _ db: StoreDatabase) throws(StorageError) {
         if let value {
-            try db.run("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                       [.text(key), .text(value)])
+            try db.run(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                [.text(key), .text(value)])
         } else {
             try db.run("DELETE FROM meta WHERE key = ?", [.text(key)])
         }

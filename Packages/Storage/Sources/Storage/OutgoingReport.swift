@@ -37,10 +37,12 @@ public struct OutgoingReport: Sendable, Hashable {
     public var issues: [WireIssue]
 
     /// An outgoing report.
-    public init(localID: UUID, serverID: String? = nil, baseRevision: Int? = nil, assignmentID: String? = nil,
-                templateID: String, templateVersion: Int? = nil, facilityID: String, areaID: String? = nil,
-                parentLocalID: UUID? = nil, parentServerID: String? = nil, completedAtDevice: Date? = nil,
-                answersJSON: String, score: Double? = nil, followUpRequired: Bool = false, issues: [WireIssue] = []) {
+    public init(
+        localID: UUID, serverID: String? = nil, baseRevision: Int? = nil, assignmentID: String? = nil,
+        templateID: String, templateVersion: Int? = nil, facilityID: String, areaID: String? = nil,
+        parentLocalID: UUID? = nil, parentServerID: String? = nil, completedAtDevice: Date? = nil,
+        answersJSON: String, score: Double? = nil, followUpRequired: Bool = false, issues: [WireIssue] = []
+    ) {
         self.localID = localID
         self.serverID = serverID
         self.baseRevision = baseRevision

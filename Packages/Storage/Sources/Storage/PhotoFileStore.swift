@@ -1,9 +1,9 @@
 import Foundation
 import ProgramOutput
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // Named apart from the methods of PhotoFileStore that would shadow them.
@@ -48,7 +48,10 @@ public struct PhotoFileStore: Sendable {
     /// The location of a stored file; refuses any name that is not `<UUID>.jpg`.
     public func url(for name: String) throws(StorageError) -> URL {
         guard Self.isValidName(name) else {
-            throw StorageError(.permission, "The photo name '\(name)' is not one jqc makes (<UUID>.jpg); photos stay inside the profile's photo folder.", context: directory.path)
+            throw StorageError(
+                .permission,
+                "The photo name '\(name)' is not one jqc makes (<UUID>.jpg); photos stay inside the profile's photo folder.",
+                context: directory.path)
         }
         return directory.appendingPathComponent(name, isDirectory: false)
     }
@@ -64,14 +67,16 @@ public struct PhotoFileStore: Sendable {
     public func store(contentsOf source: URL, as localID: UUID = UUID()) throws(StorageError) -> StoredPhotoFile {
         let input = try Self.openForReading(source.path)
         defer { close(input) }
-        return try write(named: Self.fileName(for: localID)) { (emit: (UnsafeRawBufferPointer) throws(StorageError) -> Void) throws(StorageError) in
+        return try write(named: Self.fileName(for: localID)) {
+            (emit: (UnsafeRawBufferPointer) throws(StorageError) -> Void) throws(StorageError) in
             try Self.forEachChunk(of: input, path: source.path, emit)
         }
     }
 
     /// Writes bytes into the store as `<localID>.jpg` (a compressed image made in memory).
     public func store(_ data: Data, as localID: UUID = UUID()) throws(StorageError) -> StoredPhotoFile {
-        try write(named: Self.fileName(for: localID)) { (emit: (UnsafeRawBufferPointer) throws(StorageError) -> Void) throws(StorageError) in
+        try write(named: Self.fileName(for: localID)) {
+            (emit: (UnsafeRawBufferPointer) throws(StorageError) -> Void) throws(StorageError) in
             var offset = 0
             while offset < data.count {
                 let end = min(offset + SHA256.chunkSize, data.count)
@@ -117,7 +122,8 @@ public struct PhotoFileStore: Sendable {
             let path = directory.appendingPathComponent(name).path
             var info = stat()
             guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-                  now.timeIntervalSince1970 - Double(info.st_mtim.tv_sec) > age else { continue }
+                now.timeIntervalSince1970 - Double(info.st_mtim.tv_sec) > age
+            else { continue }
             if unlink(path) == 0 { removed += 1 }
         }
         return removed
@@ -128,15 +134,19 @@ public struct PhotoFileStore: Sendable {
     /// Writes the file (exactly 0600) from the chunks `produce` emits,
     /// hashing them on the way, through `AtomicFile`: a temporary file
     /// flushed and renamed into place, so a reader sees the whole file or none.
-    private func write(named name: String,
-                       _ produce: ((UnsafeRawBufferPointer) throws(StorageError) -> Void) throws(StorageError) -> Void)
+    private func write(
+        named name: String,
+        _ produce: ((UnsafeRawBufferPointer) throws(StorageError) -> Void) throws(StorageError) -> Void
+    )
         throws(StorageError) -> StoredPhotoFile
     {
         let target = try url(for: name)
         let hasher = try SHA256.Hasher()
         var size: Int64 = 0
-        try AtomicFile.replace(target.path, mode: 0o600, exactMode: true,
-                               failure: { Self.fileError($0.errno, path: target.path, doing: $0.action) }) {
+        try AtomicFile.replace(
+            target.path, mode: 0o600, exactMode: true,
+            failure: { Self.fileError($0.errno, path: target.path, doing: $0.action) }
+        ) {
             (output: Int32) throws(StorageError) in
             try produce { (bytes: UnsafeRawBufferPointer) throws(StorageError) in
                 hasher.update(bytes)
@@ -161,8 +171,10 @@ public struct PhotoFileStore: Sendable {
     }
 
     /// Reads an open file to its end in 64 KiB chunks, one buffer reused.
-    static func forEachChunk(of fd: Int32, path: String,
-                             _ body: (UnsafeRawBufferPointer) throws(StorageError) -> Void) throws(StorageError) {
+    static func forEachChunk(
+        of fd: Int32, path: String,
+        _ body: (UnsafeRawBufferPointer) throws(StorageError) -> Void
+    ) throws(StorageError) {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: SHA256.chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         while true {
@@ -201,7 +213,10 @@ public struct PhotoFileStore: Sendable {
         guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
             let code = errno
             if code == EACCES || code == EPERM || code == EROFS {
-                throw StorageError(.permission, "The folder '\(path)' cannot be created (\(String(cString: strerror(code)))); check the permissions of its parent.", context: path)
+                throw StorageError(
+                    .permission,
+                    "The folder '\(path)' cannot be created (\(String(cString: strerror(code)))); check the permissions of its parent.",
+                    context: path)
             }
             throw fileError(code, path: path, doing: "create the folder")
         }
@@ -216,7 +231,8 @@ public struct PhotoFileStore: Sendable {
         case ENOENT:
             return StorageError(.notFound, "There is no file at '\(path)'.", context: path)
         case EACCES, EPERM, EROFS:
-            return StorageError(.permission, "Cannot \(action) '\(path)' (\(native)); check its permissions.", context: path)
+            return StorageError(
+                .permission, "Cannot \(action) '\(path)' (\(native)); check its permissions.", context: path)
         default:
             return StorageError(.io, "Cannot \(action) '\(path)' (\(native)).", context: path)
         }

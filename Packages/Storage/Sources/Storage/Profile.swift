@@ -18,8 +18,10 @@ public struct Profile: Sendable, Hashable {
     }
 
     /// Resolves the profile from an explicit `--home` and the environment.
-    public static func resolve(home: String? = nil,
-                               environment: [String: String] = ProcessInfo.processInfo.environment) -> Profile {
+    public static func resolve(
+        home: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> Profile {
         let cwd = FileManager.default.currentDirectoryPath
         func absolute(_ path: String) -> URL {
             URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: cwd, isDirectory: true)).absoluteURL
@@ -28,7 +30,8 @@ public struct Profile: Sendable, Hashable {
             let url = absolute(home)
             return Profile(dataDirectory: url, credentialsDirectory: url)
         }
-        let userHome = nonEmpty(environment["HOME"]).map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let userHome =
+            nonEmpty(environment["HOME"]).map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? FileManager.default.homeDirectoryForCurrentUser
         // The XDG spec says relative values are to be ignored.
         func xdg(_ name: String, default fallback: String) -> URL {
@@ -37,8 +40,11 @@ public struct Profile: Sendable, Hashable {
             }
             return userHome.appendingPathComponent(fallback, isDirectory: true)
         }
-        return Profile(dataDirectory: xdg("XDG_DATA_HOME", default: ".local/share").appendingPathComponent("jqc", isDirectory: true),
-                       credentialsDirectory: xdg("XDG_CONFIG_HOME", default: ".config").appendingPathComponent("jqc", isDirectory: true))
+        return Profile(
+            dataDirectory: xdg("XDG_DATA_HOME", default: ".local/share").appendingPathComponent(
+                "jqc", isDirectory: true),
+            credentialsDirectory: xdg("XDG_CONFIG_HOME", default: ".config").appendingPathComponent(
+                "jqc", isDirectory: true))
     }
 
     /// The store file, `jqc.sqlite` in the data folder.

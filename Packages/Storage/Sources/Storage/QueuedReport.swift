@@ -20,8 +20,10 @@ public struct QueuedReport: Sendable, Hashable {
     public var outstandingPhotos: Int
 
     /// A queued report.
-    public init(localID: UUID, serverID: String? = nil, acceptedRevision: Int? = nil, attemptCount: Int = 0,
-                nextAttemptAt: Date? = nil, parentLocalID: UUID? = nil, outstandingPhotos: Int = 0) {
+    public init(
+        localID: UUID, serverID: String? = nil, acceptedRevision: Int? = nil, attemptCount: Int = 0,
+        nextAttemptAt: Date? = nil, parentLocalID: UUID? = nil, outstandingPhotos: Int = 0
+    ) {
         self.localID = localID
         self.serverID = serverID
         self.acceptedRevision = acceptedRevision

@@ -25,7 +25,10 @@ enum ReportRows {
     static func report(from row: Row, readingAnswers: Bool = true) throws(StorageError) -> Report {
         let id = row["local_id"].stringValue ?? "?"
         func damaged(_ column: String) -> StorageError {
-            StorageError(.corruptStore, "The report '\(id)' in the store cannot be read (column \(column)); the store is damaged.", context: "reports.\(column)")
+            StorageError(
+                .corruptStore,
+                "The report '\(id)' in the store cannot be read (column \(column)); the store is damaged.",
+                context: "reports.\(column)")
         }
         guard let localID = row["local_id"].uuidValue else { throw damaged("local_id") }
         guard let state = ReportState(rawValue: row["state"].stringValue ?? "") else { throw damaged("state") }
@@ -59,7 +62,9 @@ enum ReportRows {
             review: try review(from: row, damaged: damaged))
         var move: TemplateMove?
         if let text = row["template_move"].stringValue {
-            guard let json = try? JSONValue.parse(text), let read = TemplateMove(json: json) else { throw damaged("template_move") }
+            guard let json = try? JSONValue.parse(text), let read = TemplateMove(json: json) else {
+                throw damaged("template_move")
+            }
             move = read
         }
         var report = Report(
@@ -82,7 +87,8 @@ enum ReportRows {
     /// A stored list of field names (JSON), nil when none is stored or it cannot be read.
     static func names(_ value: SQLValue) -> [String]? {
         if value.stringValue == "[]" { return [] }
-        guard let text = value.stringValue, let parsed = try? JSONValue.parse(text), let items = parsed.arrayValue else { return nil }
+        guard let text = value.stringValue, let parsed = try? JSONValue.parse(text), let items = parsed.arrayValue
+        else { return nil }
         return items.compactMap(\.stringValue)
     }
 
@@ -106,29 +112,38 @@ enum ReportRows {
                 comments.append(FieldComment(fieldID: field, comment: comment))
             }
         }
-        return ReportReview(state: state, revision: Int(revision), decidedBy: decidedBy,
-                            decidedAt: row["review_decided_at"].stringValue, comment: row["review_comment"].stringValue,
-                            fieldComments: comments)
+        return ReportReview(
+            state: state, revision: Int(revision), decidedBy: decidedBy,
+            decidedAt: row["review_decided_at"].stringValue, comment: row["review_comment"].stringValue,
+            fieldComments: comments)
     }
 
     /// The review's columns, in the order of `columns` (`review_state` ... `review_field_comments`).
     static func reviewValues(_ review: ReportReview?) -> [SQLValue] {
         guard let review else { return Array(repeating: .null, count: 7) }
-        let comments = review.fieldComments.isEmpty ? "[]"
-            : JSONValue.array(review.fieldComments.map { ["field_id": .string($0.fieldID), "comment": .string($0.comment)] }).canonicalString()
-        return [.text(review.state.rawValue), .integer(Int64(review.revision)), SQLValue(review.decidedBy?.id),
-                SQLValue(review.decidedBy?.displayName), SQLValue(review.decidedAt), SQLValue(review.comment),
-                .text(comments)]
+        let comments =
+            review.fieldComments.isEmpty
+            ? "[]"
+            : JSONValue.array(
+                review.fieldComments.map { ["field_id": .string($0.fieldID), "comment": .string($0.comment)] }
+            ).canonicalString()
+        return [
+            .text(review.state.rawValue), .integer(Int64(review.revision)), SQLValue(review.decidedBy?.id),
+            SQLValue(review.decidedBy?.displayName), SQLValue(review.decidedAt), SQLValue(review.comment),
+            .text(comments),
+        ]
     }
 
     static func revision(from row: Row) throws(StorageError) -> ReportRevision {
         let id = row["report_local_id"].stringValue ?? "?"
-        let damaged = StorageError(.corruptStore, "A saved revision of report '\(id)' cannot be read; the store is damaged.", context: "report_revisions")
+        let damaged = StorageError(
+            .corruptStore, "A saved revision of report '\(id)' cannot be read; the store is damaged.",
+            context: "report_revisions")
         guard let localID = UUID(uuidString: id),
-              let sequence = row["seq"].int64Value,
-              let state = ReportState(rawValue: row["state"].stringValue ?? ""),
-              let reason = RevisionReason(rawValue: row["reason"].stringValue ?? ""),
-              let answers = try? answers(row["answers"])
+            let sequence = row["seq"].int64Value,
+            let state = ReportState(rawValue: row["state"].stringValue ?? ""),
+            let reason = RevisionReason(rawValue: row["reason"].stringValue ?? ""),
+            let answers = try? answers(row["answers"])
         else { throw damaged }
         var setAside: [SetAsideAnswer] = []
         if let text = row["set_aside"].stringValue {
@@ -136,11 +151,12 @@ enum ReportRows {
             setAside = items.compactMap(SetAsideAnswer.init(json:))
             guard setAside.count == items.count else { throw damaged }
         }
-        return ReportRevision(reportLocalID: localID, sequence: sequence, answers: answers, state: state,
-                              serverRevision: row["server_revision"].int64Value.map(Int.init),
-                              savedAtDevice: date(row["saved_at_device"]) ?? Date(timeIntervalSince1970: 0),
-                              reason: reason, templateVersion: row["template_version"].int64Value.map(Int.init),
-                              setAside: setAside)
+        return ReportRevision(
+            reportLocalID: localID, sequence: sequence, answers: answers, state: state,
+            serverRevision: row["server_revision"].int64Value.map(Int.init),
+            savedAtDevice: date(row["saved_at_device"]) ?? Date(timeIntervalSince1970: 0),
+            reason: reason, templateVersion: row["template_version"].int64Value.map(Int.init),
+            setAside: setAside)
     }
 
     /// Answers as stored: the canonical JSON of the `answers` object.

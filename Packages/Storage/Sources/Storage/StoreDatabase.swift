@@ -43,7 +43,9 @@ final class StoreDatabase {
     }
 
     /// Each row of a query as it is read (see `Statement.forEachRow`).
-    func forEachRow(_ sql: String, _ values: [SQLValue] = [], _ body: (Statement.ColumnReader) -> Bool) throws(StorageError) {
+    func forEachRow(_ sql: String, _ values: [SQLValue] = [], _ body: (Statement.ColumnReader) -> Bool)
+        throws(StorageError)
+    {
         do throws(SQLiteError) { try sqlite.prepare(sql).forEachRow(values, body) } catch { throw StorageError(error) }
     }
 

@@ -34,13 +34,15 @@ enum StoreFile {
     /// switch to WAL and first migration, where SQLite may answer busy
     /// without waiting through the busy handler; each step is idempotent, so
     /// the one that loses simply does it again once the other is done.
-    private static func settingUp(within milliseconds: Int32, _ body: () throws(StorageError) -> Void) throws(StorageError) {
+    private static func settingUp(within milliseconds: Int32, _ body: () throws(StorageError) -> Void)
+        throws(StorageError)
+    {
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(milliseconds) * 1_000_000
         while true {
             do {
                 try body()
                 return
-            } catch where error.code == .busy && DispatchTime.now().uptimeNanoseconds < deadline {
+            } catch  where error.code == .busy && DispatchTime.now().uptimeNanoseconds < deadline {
                 usleep(UInt32.random(in: 5_000...25_000))
             }
         }
@@ -57,17 +59,26 @@ enum StoreFile {
 
     /// The refusal of a store written by a newer jqc.
     static func newerStore(path: String, version: Int) -> StorageError {
-        StorageError(.newerStore, "The store at '\(path)' was written by a newer version of jqc (store version \(version), this jqc knows \(Migrations.all.count)). Update jqc; the store was left untouched.", context: path)
+        StorageError(
+            .newerStore,
+            "The store at '\(path)' was written by a newer version of jqc (store version \(version), this jqc knows \(Migrations.all.count)). Update jqc; the store was left untouched.",
+            context: path)
     }
 
     /// The refusal of a file that is not a SQLite database or is damaged.
     static func notAStore(path: String, native: String? = nil) -> StorageError {
-        StorageError(.corruptStore, "The file at '\(path)' is not a jqc store or is damaged; it was left untouched. Move it aside or choose another --home.", context: native.map { "\(path): \($0)" } ?? path)
+        StorageError(
+            .corruptStore,
+            "The file at '\(path)' is not a jqc store or is damaged; it was left untouched. Move it aside or choose another --home.",
+            context: native.map { "\(path): \($0)" } ?? path)
     }
 
     /// The refusal of a SQLite database that belongs to another program.
     static func foreignDatabase(path: String) -> StorageError {
-        StorageError(.corruptStore, "The file at '\(path)' is a SQLite database of another program, not a jqc store; it was left untouched. Choose another --home.", context: path)
+        StorageError(
+            .corruptStore,
+            "The file at '\(path)' is a SQLite database of another program, not a jqc store; it was left untouched. Choose another --home.",
+            context: path)
     }
 
     /// True when a file with at least one byte exists at `path`; checks its
@@ -76,16 +87,22 @@ enum StoreFile {
     /// permission, or the device failing (named as such, with its cause).
     private static func unreadable(_ path: String, _ code: Int32) -> StorageError {
         if StorageError.isDeviceFailure(errno: code) {
-            return StorageError(.io, "The store at '\(path)' cannot be read (\(StorageError.cause(code))); check the disk and try again.", context: path)
+            return StorageError(
+                .io,
+                "The store at '\(path)' cannot be read (\(StorageError.cause(code))); check the disk and try again.",
+                context: path)
         }
-        return StorageError(.permission, "The store at '\(path)' cannot be read (\(StorageError.cause(code))); check its permissions.", context: path)
+        return StorageError(
+            .permission, "The store at '\(path)' cannot be read (\(StorageError.cause(code))); check its permissions.",
+            context: path)
     }
 
     private static func hasContent(_ path: String) throws(StorageError) -> Bool {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return false }
         if isDirectory.boolValue {
-            throw StorageError(.permission, "The store path '\(path)' is a folder, not a file; choose another --home.", context: path)
+            throw StorageError(
+                .permission, "The store path '\(path)' is a folder, not a file; choose another --home.", context: path)
         }
         let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw unreadable(path, errno) }
@@ -94,7 +111,9 @@ enum StoreFile {
         var count = 0
         var interrupted = 0
         while count < bytes.count {
-            let read = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count) }
+            let read = bytes.withUnsafeMutableBytes {
+                Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count)
+            }
             if read > 0 {
                 count += read
             } else if read == 0 {
@@ -123,7 +142,7 @@ enum StoreFile {
             applicationID = try db.applicationID()
             version = try db.userVersion()
             objectCount = try db.scalar("SELECT count(*) FROM sqlite_master").int64Value ?? 0
-        } catch where error.code == .corruptStore {
+        } catch  where error.code == .corruptStore {
             throw notAStore(path: path, native: error.context)
         }
         if applicationID != 0 && applicationID != Migrations.applicationID {

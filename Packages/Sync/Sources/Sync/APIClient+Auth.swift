@@ -8,8 +8,9 @@ extension APIClient {
     @discardableResult
     public func login(username: String, password: String) async throws(APIError) -> Credentials {
         let body = try encode(LoginRequest(username: username, password: password))
-        let (grant, _) = try await perform(Call(.login, body: body, authenticated: false),
-                                           as: TokenGrant.self)
+        let (grant, _) = try await perform(
+            Call(.login, body: body, authenticated: false),
+            as: TokenGrant.self)
         let credentials = Credentials(grant)
         try keep(credentials)
         return credentials
@@ -31,7 +32,7 @@ extension APIClient {
         let body = try encode(RefreshRequest(refreshToken: current.refreshToken))
         do throws(APIError) {
             _ = try await perform(Call(.logout, body: body, refreshOn401: false), as: JSONValue.self)
-        } catch where error.code == .authRequired {
+        } catch  where error.code == .authRequired {
             // The session was already over on the server: signed out either way.
         }
     }

@@ -15,8 +15,10 @@ public struct HistoryFilter: Sendable, Hashable {
     public var to: String?
 
     /// A filter; nothing set asks for every report the caller may see.
-    public init(facilityID: String? = nil, inspectorID: String? = nil, templateID: String? = nil,
-                from: String? = nil, to: String? = nil) {
+    public init(
+        facilityID: String? = nil, inspectorID: String? = nil, templateID: String? = nil,
+        from: String? = nil, to: String? = nil
+    ) {
         self.facilityID = facilityID
         self.inspectorID = inspectorID
         self.templateID = templateID
@@ -29,7 +31,10 @@ public struct HistoryFilter: Sendable, Hashable {
 
     /// The query parameters, in the contract's names, of the filters that are set.
     public var queryItems: [(String, String)] {
-        [("facility_id", facilityID), ("inspector_id", inspectorID), ("template_id", templateID), ("from", from), ("to", to)]
-            .compactMap { name, value in value.map { (name, $0) } }
+        [
+            ("facility_id", facilityID), ("inspector_id", inspectorID), ("template_id", templateID), ("from", from),
+            ("to", to),
+        ]
+        .compactMap { name, value in value.map { (name, $0) } }
     }
 }

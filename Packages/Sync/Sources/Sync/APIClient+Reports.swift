@@ -19,8 +19,10 @@ public struct PhotoUpload: Sendable, Hashable {
     public var filePath: String
 
     /// A photo upload.
-    public init(serverID: String, localID: UUID, fieldID: String? = nil, issueLocalID: UUID? = nil,
-                sha256: String, filePath: String) {
+    public init(
+        serverID: String, localID: UUID, fieldID: String? = nil, issueLocalID: UUID? = nil,
+        sha256: String, filePath: String
+    ) {
         self.serverID = serverID
         self.localID = localID
         self.fieldID = fieldID
@@ -78,19 +80,23 @@ extension APIClient {
     /// `SyncRequest.maximumBatch` reports (`tooLarge` beyond).
     public func syncReports(_ request: SyncRequest) async throws(APIError) -> SyncResponse {
         let body = try encode(request)
-        return try await perform(Call(.syncReports, body: body), as: SyncResponse.self, reading: SyncResponseReader.read).0
+        return try await perform(
+            Call(.syncReports, body: body), as: SyncResponse.self, reading: SyncResponseReader.read
+        ).0
     }
 
     /// `POST /reports/sync` with a body already written (`SyncRequestBody`):
     /// the sync engine writes the next batch while the one before is in flight.
     func syncReports(_ body: SyncRequestBody) async throws(APIError) -> SyncResponse {
-        try await perform(Call(.syncReports, body: body.data), as: SyncResponse.self, reading: SyncResponseReader.read).0
+        try await perform(Call(.syncReports, body: body.data), as: SyncResponse.self, reading: SyncResponseReader.read)
+            .0
     }
 
     /// `POST /reports/{server_id}/photos`: streams the file from disk as multipart.
     /// Idempotent on the photo's `local_id` (`created` false the second time).
     public func uploadPhoto(_ photo: PhotoUpload) async throws(APIError) -> PhotoReceipt {
-        let response = try await exchange(authenticated: true) { (token: String?) async throws(NetworkingError) -> HTTPResponse in
+        let response = try await exchange(authenticated: true) {
+            (token: String?) async throws(NetworkingError) -> HTTPResponse in
             try await self.transport.upload(self.multipart(photo, token: token))
         }
         return try receipt(response)
@@ -102,13 +108,18 @@ extension APIClient {
     /// `finished` is called once per photo as its upload ends (after its
     /// second try, for one refused with 401), with its index and whether it
     /// was stored, on any thread, one call at a time.
-    public func uploadPhotos(_ photos: [PhotoUpload], maxConcurrent: Int,
-                             finished: @escaping @Sendable (_ index: Int, _ uploaded: Bool) -> Void = { _, _ in })
-        async -> [Result<PhotoReceipt, APIError>] {
+    public func uploadPhotos(
+        _ photos: [PhotoUpload], maxConcurrent: Int,
+        finished: @escaping @Sendable (_ index: Int, _ uploaded: Bool) -> Void = { _, _ in }
+    )
+        async -> [Result<PhotoReceipt, APIError>]
+    {
         guard let token = credentials?.accessToken else {
             return photos.map { _ in .failure(APIError(.authRequired, APIError.signInAgain)) }
         }
-        var responses = await transport.uploadAll(photos.map { multipart($0, token: token) }, maxConcurrent: maxConcurrent) { index, result in
+        var responses = await transport.uploadAll(
+            photos.map { multipart($0, token: token) }, maxConcurrent: maxConcurrent
+        ) { index, result in
             let status = (try? result.get())?.status
             if status != 401 { finished(index, status.map { (200...299).contains($0) } ?? false) }
         }
@@ -116,9 +127,13 @@ extension APIClient {
         if !rejected.isEmpty {
             do throws(APIError) {
                 if credentials?.accessToken == token { _ = try await sharedRefresh() }
-                guard let renewed = credentials?.accessToken else { throw APIError(.authRequired, APIError.signInAgain) }
-                let again = await transport.uploadAll(rejected.map { multipart(photos[$0], token: renewed) },
-                                                      maxConcurrent: maxConcurrent) { index, result in
+                guard let renewed = credentials?.accessToken else {
+                    throw APIError(.authRequired, APIError.signInAgain)
+                }
+                let again = await transport.uploadAll(
+                    rejected.map { multipart(photos[$0], token: renewed) },
+                    maxConcurrent: maxConcurrent
+                ) { index, result in
                     let status = (try? result.get())?.status
                     finished(rejected[index], status.map { (200...299).contains($0) } ?? false)
                 }
@@ -140,7 +155,9 @@ extension APIClient {
 
     /// `PATCH /reports/{server_id}` (supervisors): a new server revision on top of
     /// `baseRevision`; `conflict` when that is no longer the current one.
-    public func amendReport(serverID: String, payload: WirePayload, baseRevision: Int) async throws(APIError) -> RemoteReport {
+    public func amendReport(serverID: String, payload: WirePayload, baseRevision: Int) async throws(APIError)
+        -> RemoteReport
+    {
         struct Amendment: Encodable {
             let payload: WirePayload
             let baseRevision: Int
@@ -155,7 +172,9 @@ extension APIClient {
 
     /// `GET /inspections?status=completed`: inspectors see their own, supervisors everyone's;
     /// `filter` narrows it (contract 1.1 parameters).
-    public func history(limit: Int = 30, offset: Int = 0, filter: HistoryFilter = HistoryFilter()) async throws(APIError) -> HistoryPage {
+    public func history(limit: Int = 30, offset: Int = 0, filter: HistoryFilter = HistoryFilter())
+        async throws(APIError) -> HistoryPage
+    {
         let query = [("status", "completed"), ("limit", String(limit)), ("offset", String(offset))] + filter.queryItems
         return try await perform(Call(.inspections, query: query), as: HistoryPage.self).0
     }

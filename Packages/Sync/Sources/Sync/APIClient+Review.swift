@@ -63,7 +63,9 @@ public struct ReviewQueueFilter: Sendable, Hashable {
     /// The query parameters, in the contract's names.
     public var queryItems: [(String, String)] {
         [("review_state", state.rawValue)]
-            + [("facility_id", facilityID), ("inspector_id", inspectorID)].compactMap { name, value in value.map { (name, $0) } }
+            + [("facility_id", facilityID), ("inspector_id", inspectorID)].compactMap { name, value in
+                value.map { (name, $0) }
+            }
     }
 }
 
@@ -73,7 +75,9 @@ extension APIClient {
     /// `GET /inspections?status=completed&review_state=...`: completed reports
     /// by the review state of their current revision, newest first. A 1.0
     /// server ignores the filter and sends items without `review_state`.
-    public func reviewQueue(_ filter: ReviewQueueFilter, limit: Int = 30, offset: Int = 0) async throws(APIError) -> HistoryPage {
+    public func reviewQueue(_ filter: ReviewQueueFilter, limit: Int = 30, offset: Int = 0) async throws(APIError)
+        -> HistoryPage
+    {
         let query = [("status", "completed"), ("limit", String(limit)), ("offset", String(offset))] + filter.queryItems
         return try await perform(Call(.inspections, query: query), as: HistoryPage.self).0
     }
@@ -99,14 +103,17 @@ extension APIClient {
         let body = try encode(request)
         let refusal = RefusalBody()
         do throws(APIError) {
-            let response = try await exchange(authenticated: true) { (token: String?) async throws(NetworkingError) -> HTTPResponse in
-                let response = try await self.transport.send(HTTPRequest(method: HTTPMethod(APIRoute.decideReview.method), url: url,
-                                                                         headers: self.headers(token: token, json: true), body: body))
+            let response = try await exchange(authenticated: true) {
+                (token: String?) async throws(NetworkingError) -> HTTPResponse in
+                let response = try await self.transport.send(
+                    HTTPRequest(
+                        method: HTTPMethod(APIRoute.decideReview.method), url: url,
+                        headers: self.headers(token: token, json: true), body: body))
                 if response.status == 409 { refusal.keep(response.body) }
                 return response
             }
             return .decided(try decode(response, as: ReviewResponse.self).review)
-        } catch where error.status == 409 {
+        } catch  where error.status == 409 {
             guard error.serverCode == nil || error.serverSaid(.revisionStale) else { throw error }
             return .stale(current: refusal.currentReview(), error: error)
         }

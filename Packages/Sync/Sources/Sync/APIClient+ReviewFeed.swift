@@ -12,7 +12,9 @@ extension APIClient {
     /// server's order of changes. A server without reviews answers
     /// `notFound`; a cursor it did not issue, `badRequest` with the server
     /// code `CURSOR_INVALID`.
-    public func reviews(since cursor: String? = nil, limit: Int = APIClient.reviewsPageLimit) async throws(APIError) -> ReviewsResponse {
+    public func reviews(since cursor: String? = nil, limit: Int = APIClient.reviewsPageLimit) async throws(APIError)
+        -> ReviewsResponse
+    {
         var query: [(String, String)] = []
         if let cursor { query.append(("since", cursor)) }
         query.append(("limit", String(min(max(limit, 1), Self.reviewsPageLimit))))

@@ -19,7 +19,10 @@ public struct ServerPhoto: Sendable, Hashable, Decodable {
     public var issueLocalID: UUID?
 
     /// A photo as listed.
-    public init(localID: UUID, url: String, byteSize: Int64, sha256: String? = nil, fieldID: String? = nil, issueLocalID: UUID? = nil) {
+    public init(
+        localID: UUID, url: String, byteSize: Int64, sha256: String? = nil, fieldID: String? = nil,
+        issueLocalID: UUID? = nil
+    ) {
         self.localID = localID
         self.url = url
         self.byteSize = byteSize
@@ -102,11 +105,15 @@ extension APIClient {
     /// `GET /reports/{server_id}/photos/{local_id}`: the JPEG's bytes handed
     /// to `sink` as they arrive, never held whole; a 401 refreshes once and
     /// asks again (`sink` then sees only the second answer's bytes).
-    public func downloadPhoto(serverID: String, localID: UUID, into sink: @escaping DownloadSink) async throws(APIError) {
+    public func downloadPhoto(serverID: String, localID: UUID, into sink: @escaping DownloadSink) async throws(APIError)
+    {
         let url = self.url(APIRoute.downloadPhoto.path(serverID, localID.uuidString.lowercased()))
         _ = try await exchange(authenticated: true) { (token: String?) async throws(NetworkingError) -> HTTPResponse in
-            try await self.transport.download(HTTPRequest(method: HTTPMethod(APIRoute.downloadPhoto.method), url: url, headers: self.headers(token: token, json: false)),
-                                              maximumBytes: Self.largestPhotoDownload, into: sink)
+            try await self.transport.download(
+                HTTPRequest(
+                    method: HTTPMethod(APIRoute.downloadPhoto.method), url: url,
+                    headers: self.headers(token: token, json: false)),
+                maximumBytes: Self.largestPhotoDownload, into: sink)
         }
     }
 }

@@ -23,13 +23,18 @@ extension APIClient {
     /// `POST /reports/{server_id}/uploads` (contract 1.1): begins, or finds,
     /// the resumable upload of `photo`, `byteSize` bytes long.
     public func beginUpload(_ photo: PhotoUpload, byteSize: Int64) async throws(APIError) -> UploadStart {
-        let body = try encode(UploadRequest(localID: photo.localID, fieldID: photo.fieldID, issueLocalID: photo.issueLocalID,
-                                            sha256: photo.sha256.lowercased(), byteSize: byteSize))
-        let (answer, status) = try await perform(Call(.createUpload, photo.serverID, body: body), as: UploadStartResponse.self)
+        let body = try encode(
+            UploadRequest(
+                localID: photo.localID, fieldID: photo.fieldID, issueLocalID: photo.issueLocalID,
+                sha256: photo.sha256.lowercased(), byteSize: byteSize))
+        let (answer, status) = try await perform(
+            Call(.createUpload, photo.serverID, body: body), as: UploadStartResponse.self)
         if let uploaded = answer.photo { return .photo(PhotoReceipt(photo: uploaded, created: false)) }
         guard let upload = answer.upload, Self.isUploadPath(upload.url) else {
-            throw APIError(.invalidResponse, "The server at \(host) answered the upload of photo \(photo.localID.wireString) with no upload url of its own.",
-                           status: status)
+            throw APIError(
+                .invalidResponse,
+                "The server at \(host) answered the upload of photo \(photo.localID.wireString) with no upload url of its own.",
+                status: status)
         }
         return .upload(upload)
     }
@@ -39,13 +44,18 @@ extension APIClient {
         let url = try uploadURL(path)
         let response: HTTPResponse
         do throws(APIError) {
-            response = try await exchange(authenticated: true) { (token: String?) async throws(NetworkingError) -> HTTPResponse in
-                try await self.transport.send(HTTPRequest(method: HTTPMethod(APIRoute.uploadStatus.method), url: url, headers: self.headers(token: token, json: false)))
+            response = try await exchange(authenticated: true) {
+                (token: String?) async throws(NetworkingError) -> HTTPResponse in
+                try await self.transport.send(
+                    HTTPRequest(
+                        method: HTTPMethod(APIRoute.uploadStatus.method), url: url,
+                        headers: self.headers(token: token, json: false)))
             }
-        } catch where error.status == 404 {
+        } catch  where error.status == 404 {
             // A HEAD answer has no body to carry the code: every 404 of an upload means it is gone.
-            throw APIError(.notFound, "The server at \(host) no longer holds this upload; it begins again.", status: 404,
-                           serverCode: APIError.ServerCode.uploadGone.rawValue)
+            throw APIError(
+                .notFound, "The server at \(host) no longer holds this upload; it begins again.", status: 404,
+                serverCode: APIError.ServerCode.uploadGone.rawValue)
         }
         guard response.status == 200 else { throw APIError.from(response, host: host, authenticated: true) }
         return try offset(response)
@@ -53,17 +63,22 @@ extension APIClient {
 
     /// `PATCH {url}` with `Upload-Offset: offset` and the bytes of `file`
     /// from `offset` to its end, read from disk while they are sent.
-    public func appendUpload(_ path: String, offset: Int64, file: String, byteSize: Int64) async throws(APIError) -> UploadStep {
+    public func appendUpload(_ path: String, offset: Int64, file: String, byteSize: Int64) async throws(APIError)
+        -> UploadStep
+    {
         let url = try uploadURL(path)
         let range = FileRange(path: file, offset: offset, length: byteSize - offset)
-        let response = try await exchange(authenticated: true) { (token: String?) async throws(NetworkingError) -> HTTPResponse in
+        let response = try await exchange(authenticated: true) {
+            (token: String?) async throws(NetworkingError) -> HTTPResponse in
             var headers = self.headers(token: token, json: false)
             headers.append((name: "Content-Type", value: "application/offset+octet-stream"))
             headers.append((name: "Upload-Offset", value: String(offset)))
-            return try await self.transport.send(HTTPRequest(method: HTTPMethod(APIRoute.appendUpload.method), url: url, headers: headers), body: range)
+            return try await self.transport.send(
+                HTTPRequest(method: HTTPMethod(APIRoute.appendUpload.method), url: url, headers: headers), body: range)
         }
         switch response.status {
-        case 204, 409 where response.headers["upload-offset"] != nil:
+        case 204,
+            409 where response.headers["upload-offset"] != nil:
             return .held(try self.offset(response))
         case 200, 201:
             let photo = try decode(response, as: PhotoUploadResponse.self).photo
@@ -89,15 +104,20 @@ extension APIClient {
 
     private nonisolated func uploadURL(_ path: String) throws(APIError) -> String {
         guard Self.isUploadPath(path) else {
-            throw APIError(.invalidResponse, "The server's upload url '\(path.prefix(80))' is not a path under /api/v1/ of the same server.")
+            throw APIError(
+                .invalidResponse,
+                "The server's upload url '\(path.prefix(80))' is not a path under /api/v1/ of the same server.")
         }
         return String(apiBase.dropLast(APIRoute.basePath.count)) + path
     }
 
     private func offset(_ response: HTTPResponse) throws(APIError) -> Int64 {
-        guard let text = response.headers["upload-offset"], let value = Int64(text.trimmingCharacters(in: .whitespaces)), value >= 0 else {
-            throw APIError(.invalidResponse, "The server at \(host) answered an upload without a readable Upload-Offset.",
-                           status: response.status)
+        guard let text = response.headers["upload-offset"],
+            let value = Int64(text.trimmingCharacters(in: .whitespaces)), value >= 0
+        else {
+            throw APIError(
+                .invalidResponse, "The server at \(host) answered an upload without a readable Upload-Offset.",
+                status: response.status)
         }
         return value
     }

@@ -6,7 +6,8 @@ import Networking
 /// A signed-in session: the tokens and the user they belong to.
 ///
 /// Its descriptions never show the tokens, so it can be printed or logged.
-public struct Credentials: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+public struct Credentials: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable
+{
     /// The bearer token sent on every authenticated request.
     public var accessToken: String
     /// The token that buys the next access token; spent on use (it rotates).
@@ -27,7 +28,9 @@ public struct Credentials: Sendable, Hashable, CustomStringConvertible, CustomDe
     }
 
     /// The user, with the tokens redacted.
-    public var description: String { "Credentials(user: \(user.username), role: \(user.role.rawValue), tokens redacted)" }
+    public var description: String {
+        "Credentials(user: \(user.username), role: \(user.role.rawValue), tokens redacted)"
+    }
     /// Same as `description`: the tokens never appear.
     public var debugDescription: String { description }
     /// Mirrors only the user, so `dump` and reflection never show the tokens.
@@ -88,15 +91,20 @@ public actor APIClient {
     /// `credentials` (persisted by the app) or none. Refuses plain `http://`
     /// to any host but the loopback address (`ServerURLRule`): every request
     /// goes through a client, so none is sent in cleartext over a network.
-    public init(configuration: Configuration, transport: any HTTPTransport, credentials: Credentials? = nil,
-                onTokensChanged: @escaping TokensChanged = { _ in }) throws(APIError) {
+    public init(
+        configuration: Configuration, transport: any HTTPTransport, credentials: Credentials? = nil,
+        onTokensChanged: @escaping TokensChanged = { _ in }
+    ) throws(APIError) {
         var base = configuration.serverURL.trimmingCharacters(in: .whitespaces)
         while base.hasSuffix("/") { base.removeLast() }
         if base.hasSuffix(APIRoute.basePath) { base.removeLast(APIRoute.basePath.count) }
         guard let components = URLComponents(string: base), let scheme = components.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", let name = components.host, !name.isEmpty,
-              components.user == nil, components.password == nil, components.query == nil, components.fragment == nil else {
-            throw APIError(.transport, "'\(configuration.serverURL)' is not a server URL; use https://HOST or http://127.0.0.1:PORT.")
+            scheme == "http" || scheme == "https", let name = components.host, !name.isEmpty,
+            components.user == nil, components.password == nil, components.query == nil, components.fragment == nil
+        else {
+            throw APIError(
+                .transport,
+                "'\(configuration.serverURL)' is not a server URL; use https://HOST or http://127.0.0.1:PORT.")
         }
         guard scheme == "https" || ServerURLRule.isLoopback(name) else {
             throw APIError(.transport, ServerURLRule.refusal(base, host: name))
@@ -124,8 +132,10 @@ public actor APIClient {
         var refreshOn401 = true
 
         /// A call of `route` with `parameters` in its path template, in order.
-        init(_ route: APIRoute, _ parameters: String..., query: [(String, String)] = [], body: Data? = nil,
-             authenticated: Bool = true, refreshOn401: Bool = true) {
+        init(
+            _ route: APIRoute, _ parameters: String..., query: [(String, String)] = [], body: Data? = nil,
+            authenticated: Bool = true, refreshOn401: Bool = true
+        ) {
             method = HTTPMethod(route.method)
             path = route.path(filling: parameters)
             self.query = query
@@ -138,12 +148,17 @@ public actor APIClient {
     /// Performs `call` and decodes the envelope's `data` as `Payload`. `reading`,
     /// when given, reads the usual answers from their bytes first; whatever it
     /// leaves (nil) is decoded, and refused, as without it.
-    func perform<Payload: Decodable & Sendable>(_ call: Call, as type: Payload.Type,
-                                                reading: (Data) -> Payload? = { _ in nil }) async throws(APIError) -> (Payload, status: Int) {
+    func perform<Payload: Decodable & Sendable>(
+        _ call: Call, as type: Payload.Type,
+        reading: (Data) -> Payload? = { _ in nil }
+    ) async throws(APIError) -> (Payload, status: Int) {
         let url = self.url(call.path, call.query)
-        let response = try await exchange(authenticated: call.authenticated, refreshOn401: call.refreshOn401) { (token: String?) async throws(NetworkingError) -> HTTPResponse in
-            try await self.transport.send(HTTPRequest(method: call.method, url: url,
-                                                      headers: self.headers(token: token, json: true), body: call.body))
+        let response = try await exchange(authenticated: call.authenticated, refreshOn401: call.refreshOn401) {
+            (token: String?) async throws(NetworkingError) -> HTTPResponse in
+            try await self.transport.send(
+                HTTPRequest(
+                    method: call.method, url: url,
+                    headers: self.headers(token: token, json: true), body: call.body))
         }
         if let read = reading(response.body) { return (read, response.status) }
         return (try decode(response, as: type), response.status)
@@ -151,8 +166,10 @@ public actor APIClient {
 
     /// Sends through `send` with the current access token; on a 401 refreshes once and sends once more;
     /// on a short `Retry-After` waits and sends once more. Returns only 2xx answers.
-    func exchange(authenticated: Bool, refreshOn401: Bool = true,
-                  _ send: @Sendable (String?) async throws(NetworkingError) -> HTTPResponse) async throws(APIError) -> HTTPResponse {
+    func exchange(
+        authenticated: Bool, refreshOn401: Bool = true,
+        _ send: @Sendable (String?) async throws(NetworkingError) -> HTTPResponse
+    ) async throws(APIError) -> HTTPResponse {
         var refreshed = !refreshOn401
         var waited = false
         while true {
@@ -175,7 +192,8 @@ public actor APIClient {
             }
             let failure = APIError.from(response, host: host, authenticated: authenticated)
             if !waited, let wait = failure.retryAfter, wait <= configuration.longestRetryAfterWait,
-               failure.code == .rateLimited || failure.code == .unavailable {
+                failure.code == .rateLimited || failure.code == .unavailable
+            {
                 waited = true
                 do {
                     try await Task.sleep(for: .milliseconds(Int64((wait * 1000).rounded())))
@@ -189,7 +207,9 @@ public actor APIClient {
     }
 
     /// The envelope's `data` from a 2xx answer; anything else is `invalidResponse`.
-    func decode<Payload: Decodable & Sendable>(_ response: HTTPResponse, as type: Payload.Type) throws(APIError) -> Payload {
+    func decode<Payload: Decodable & Sendable>(_ response: HTTPResponse, as type: Payload.Type) throws(APIError)
+        -> Payload
+    {
         do {
             switch try JSONDecoder().decode(Envelope<Payload>.self, from: response.body) {
             case .success(let payload):
@@ -271,18 +291,22 @@ public actor APIClient {
     }
 
     private func refreshOnce() async -> Result<Credentials, APIError> {
-        guard let spent = credentials?.refreshToken else { return .failure(APIError(.authRequired, APIError.signInAgain)) }
+        guard let spent = credentials?.refreshToken else {
+            return .failure(APIError(.authRequired, APIError.signInAgain))
+        }
         do throws(APIError) {
             let body = try encode(RefreshRequest(refreshToken: spent))
-            let (grant, _) = try await perform(Call(.refresh, body: body, authenticated: false),
-                                               as: TokenGrant.self)
+            let (grant, _) = try await perform(
+                Call(.refresh, body: body, authenticated: false),
+                as: TokenGrant.self)
             let renewed = Credentials(grant)
             try keep(renewed)
             return .success(renewed)
-        } catch where error.code == .authRequired {
+        } catch  where error.code == .authRequired {
             // The refresh token is spent, revoked or unknown: the session is over.
             if credentials?.refreshToken == spent { forget() }
-            return .failure(APIError(.authRequired, APIError.signInAgain, status: error.status, serverCode: error.serverCode))
+            return .failure(
+                APIError(.authRequired, APIError.signInAgain, status: error.status, serverCode: error.serverCode))
         } catch {
             return .failure(error)
         }

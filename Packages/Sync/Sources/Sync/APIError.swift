@@ -68,7 +68,9 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     public let retryAfter: Double?
 
     /// An error; `status`, `serverCode` and `retryAfter` only when the server gave them.
-    public init(_ code: Code, _ message: String, status: Int? = nil, serverCode: String? = nil, retryAfter: Double? = nil) {
+    public init(
+        _ code: Code, _ message: String, status: Int? = nil, serverCode: String? = nil, retryAfter: Double? = nil
+    ) {
         self.code = code
         self.message = message
         self.status = status
@@ -95,15 +97,16 @@ extension APIError {
 
     /// The API's view of a transport failure.
     init(_ error: NetworkingError) {
-        let code: Code = switch error.code {
-        case .unreachable, .timedOut: .offline
-        case .connectionLost: .connectionLost
-        case .tls: .tls
-        case .tooLarge: .invalidResponse
-        case .fileUnreadable: .fileUnreadable
-        case .cancelled: .cancelled
-        default: .transport // `.transport`, and any failure Networking's catalogue gains later
-        }
+        let code: Code =
+            switch error.code {
+            case .unreachable, .timedOut: .offline
+            case .connectionLost: .connectionLost
+            case .tls: .tls
+            case .tooLarge: .invalidResponse
+            case .fileUnreadable: .fileUnreadable
+            case .cancelled: .cancelled
+            default: .transport // `.transport`, and any failure Networking's catalogue gains later
+            }
         self.init(code, error.message)
     }
 
@@ -118,15 +121,19 @@ extension APIError {
         let wait = retryAfter.map { "; try again in \(Self.format($0)) s" } ?? "; try again later"
         switch status {
         case 429:
-            return APIError(.rateLimited, "The server at \(host) asks to slow down (HTTP 429)\(reason)\(wait).",
-                            status: status, serverCode: serverCode, retryAfter: retryAfter)
+            return APIError(
+                .rateLimited, "The server at \(host) asks to slow down (HTTP 429)\(reason)\(wait).",
+                status: status, serverCode: serverCode, retryAfter: retryAfter)
         case 503:
-            return APIError(.unavailable, "The server at \(host) is busy or down (HTTP 503)\(wait).",
-                            status: status, serverCode: serverCode, retryAfter: retryAfter)
+            return APIError(
+                .unavailable, "The server at \(host) is busy or down (HTTP 503)\(wait).",
+                status: status, serverCode: serverCode, retryAfter: retryAfter)
         case 507:
-            return APIError(.storageFull, "The server at \(host) cannot store anything: its disk is full (HTTP 507); "
-                            + "nothing on this device was lost\(wait).",
-                            status: status, serverCode: serverCode, retryAfter: retryAfter)
+            return APIError(
+                .storageFull,
+                "The server at \(host) cannot store anything: its disk is full (HTTP 507); "
+                    + "nothing on this device was lost\(wait).",
+                status: status, serverCode: serverCode, retryAfter: retryAfter)
         default:
             break
         }
@@ -135,35 +142,50 @@ extension APIError {
         case 401 where authenticated:
             return APIError(.authRequired, signInAgain, status: status, serverCode: serverCode)
         case 401:
-            return APIError(.authRequired, "The server at \(host) refused the sign-in\(reason).", status: status, serverCode: serverCode)
+            return APIError(
+                .authRequired, "The server at \(host) refused the sign-in\(reason).", status: status,
+                serverCode: serverCode)
         case 403:
-            return APIError(.forbidden, "The server at \(host) does not allow this for your account\(reason).",
-                            status: status, serverCode: serverCode)
+            return APIError(
+                .forbidden, "The server at \(host) does not allow this for your account\(reason).",
+                status: status, serverCode: serverCode)
         case 404:
-            return APIError(.notFound, "The server at \(host) has no such thing\(reason).", status: status, serverCode: serverCode)
+            return APIError(
+                .notFound, "The server at \(host) has no such thing\(reason).", status: status, serverCode: serverCode)
         case 409:
-            return APIError(.conflict, "The server at \(host) has a newer revision\(reason).", status: status, serverCode: serverCode)
+            return APIError(
+                .conflict, "The server at \(host) has a newer revision\(reason).", status: status,
+                serverCode: serverCode)
         case 413:
-            return APIError(.tooLarge, "The server at \(host) refused a request that is too large\(reason).",
-                            status: status, serverCode: serverCode)
+            return APIError(
+                .tooLarge, "The server at \(host) refused a request that is too large\(reason).",
+                status: status, serverCode: serverCode)
         case 422 where serverCode == ServerCode.photoHashMismatch.rawValue:
-            return APIError(.hashMismatch, "The server at \(host) received photo bytes that do not match their sha256; "
-                            + "nothing was stored. Check the photo file on this device.", status: status, serverCode: serverCode)
+            return APIError(
+                .hashMismatch,
+                "The server at \(host) received photo bytes that do not match their sha256; "
+                    + "nothing was stored. Check the photo file on this device.", status: status, serverCode: serverCode
+            )
         case 500...599:
-            return APIError(.serverError, "The server at \(host) failed (HTTP \(status))\(reason); it will be tried again.",
-                            status: status, serverCode: serverCode)
+            return APIError(
+                .serverError, "The server at \(host) failed (HTTP \(status))\(reason); it will be tried again.",
+                status: status, serverCode: serverCode)
         default:
-            return APIError(.badRequest, "The server at \(host) could not use the request (HTTP \(status))\(reason).",
-                            status: status, serverCode: serverCode)
+            return APIError(
+                .badRequest, "The server at \(host) could not use the request (HTTP \(status))\(reason).",
+                status: status, serverCode: serverCode)
         }
     }
 
     /// An answer that is not the contract's: an HTML error page, truncated or mistyped JSON.
     static func notTheAPI(_ response: HTTPResponse, host: String) -> APIError {
-        let type = response.headers["content-type"].flatMap { $0.split(separator: ";").first }
+        let type =
+            response.headers["content-type"].flatMap { $0.split(separator: ";").first }
             .map { $0.trimmingCharacters(in: .whitespaces) } ?? "no content type"
-        return APIError(.invalidResponse, "The server at \(host) answered something that is not the JQC API "
-                        + "(HTTP \(response.status), \(type)).", status: response.status)
+        return APIError(
+            .invalidResponse,
+            "The server at \(host) answered something that is not the JQC API "
+                + "(HTTP \(response.status), \(type)).", status: response.status)
     }
 
     /// A server's text on one line, at most 200 characters.
@@ -214,13 +236,15 @@ enum RetryAfter {
         let words = value.split(separator: " ")
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         guard words.count == 6, words[0].hasSuffix(","), words[5] == "GMT",
-              let day = Int32(words[1]), (1...31).contains(day), words[1].count == 2,
-              let month = months.firstIndex(of: String(words[2])),
-              let year = Int32(words[3]), words[3].count == 4 else { return nil }
+            let day = Int32(words[1]), (1...31).contains(day), words[1].count == 2,
+            let month = months.firstIndex(of: String(words[2])),
+            let year = Int32(words[3]), words[3].count == 4
+        else { return nil }
         let clock = words[4].split(separator: ":")
         guard clock.count == 3, clock.allSatisfy({ $0.count == 2 }),
-              let hour = Int32(clock[0]), let minute = Int32(clock[1]), let second = Int32(clock[2]),
-              hour < 24, minute < 60, second < 61 else { return nil }
+            let hour = Int32(clock[0]), let minute = Int32(clock[1]), let second = Int32(clock[2]),
+            hour < 24, minute < 60, second < 61
+        else { return nil }
         var parts = tm()
         parts.tm_year = year - 1900
         parts.tm_mon = Int32(month)

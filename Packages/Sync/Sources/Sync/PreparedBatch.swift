@@ -20,8 +20,9 @@ struct PreparedBatch: Sendable {
         self.reports = reports
         self.deviceID = deviceID
         self.appVersion = appVersion
-        written = SyncRequestBody(deviceID: deviceID, appVersion: appVersion, schemaVersion: Report.currentSchemaVersion,
-                                  reports: reports)
+        written = SyncRequestBody(
+            deviceID: deviceID, appVersion: appVersion, schemaVersion: Report.currentSchemaVersion,
+            reports: reports)
     }
 
     /// The request to send. A re-inspection read before its parent's answer
@@ -37,6 +38,7 @@ struct PreparedBatch: Sendable {
             }
         }
         guard changed else { return written }
-        return SyncRequestBody(deviceID: deviceID, appVersion: appVersion, schemaVersion: Report.currentSchemaVersion, reports: reports)
+        return SyncRequestBody(
+            deviceID: deviceID, appVersion: appVersion, schemaVersion: Report.currentSchemaVersion, reports: reports)
     }
 }

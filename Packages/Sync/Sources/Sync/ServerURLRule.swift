@@ -14,7 +14,8 @@ public enum ServerURLRule {
         guard parts.count == 4 else { return false }
         for part in parts {
             guard !part.isEmpty, part.count <= 3, part.allSatisfy({ $0.isASCII && $0.isNumber }),
-                  let value = Int(part), value <= 255, part == "0" || !part.hasPrefix("0") else { return false }
+                let value = Int(part), value <= 255, part == "0" || !part.hasPrefix("0")
+            else { return false }
         }
         return parts[0] == "127"
     }
@@ -22,6 +23,7 @@ public enum ServerURLRule {
     /// The line a person reads when `url` is plain `http://` to `host`, not the loopback address.
     static func refusal(_ url: String, host: String) -> String {
         let https = "https://" + url.drop { $0 != ":" }.dropFirst(3)
-        return "Refusing plain http:// to '\(host)': the password and tokens would cross the network in cleartext. Use https (\(https)); http:// is only for the loopback address (127.0.0.1, localhost, [::1]). Nothing was sent."
+        return
+            "Refusing plain http:// to '\(host)': the password and tokens would cross the network in cleartext. Use https (\(https)); http:// is only for the loopback address (127.0.0.1, localhost, [::1]). Nothing was sent."
     }
 }

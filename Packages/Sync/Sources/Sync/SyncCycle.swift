@@ -58,8 +58,10 @@ public struct SyncCycle: Sendable {
         public var isAmendment: Bool
 
         /// A candidate.
-        public init(localID: UUID, attemptCount: Int = 0, nextAttemptAt: Date? = nil, awaitingPhotos: Bool = false,
-                    outstandingPhotos: Int = 0, parentLocalID: UUID? = nil, isAmendment: Bool = false) {
+        public init(
+            localID: UUID, attemptCount: Int = 0, nextAttemptAt: Date? = nil, awaitingPhotos: Bool = false,
+            outstandingPhotos: Int = 0, parentLocalID: UUID? = nil, isAmendment: Bool = false
+        ) {
             self.isAmendment = isAmendment
             self.localID = localID
             self.attemptCount = attemptCount
@@ -231,8 +233,10 @@ public struct SyncCycle: Sendable {
     private var checkedAfter = -1
 
     /// A cycle that has not started.
-    public init(policy: RetryPolicy = RetryPolicy(), now: Date, retentionDays: Int, askedByPerson: Bool = false,
-                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+    public init(
+        policy: RetryPolicy = RetryPolicy(), now: Date, retentionDays: Int, askedByPerson: Bool = false,
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
         self.askedByPerson = askedByPerson
         self.policy = policy
         self.now = now
@@ -280,7 +284,9 @@ public struct SyncCycle: Sendable {
             generationChecked = true
             guard let restore else { return nextBatch(after: checkedAfter, recording: []) }
             summary.serverRestore = restore
-            guard restore.reportsSentAgain > 0 || restore.photosSentAgain > 0 else { return nextBatch(after: checkedAfter, recording: []) }
+            guard restore.reportsSentAgain > 0 || restore.photosSentAgain > 0 else {
+                return nextBatch(after: checkedAfter, recording: [])
+            }
             // What the restored server lacked is PENDING again: read the queue again and send it in this cycle.
             phase = .loadQueue
             return [.loadQueue]
@@ -313,8 +319,10 @@ public struct SyncCycle: Sendable {
 
         case (.pullReviews(let page), .reviewsCursorInvalid):
             guard !reviewsRestarted else {
-                summary.reviewsError = SyncFailure(kind: .refused, code: .cursorInvalid,
-                                                   message: "The server refused the reviews feed even from its start; reviews are pulled again next sync.")
+                summary.reviewsError = SyncFailure(
+                    kind: .refused, code: .cursorInvalid,
+                    message:
+                        "The server refused the reviews feed even from its start; reviews are pulled again next sync.")
                 return beginCleanup()
             }
             // A cursor of another server generation, or one this server never issued: start the feed again.
@@ -371,7 +379,9 @@ public struct SyncCycle: Sendable {
         if batches.isEmpty, summary.reference != nil, !generationChecked { batches = [[]] }
         // An amendment names a server id and a revision that a server restored from a backup
         // may lack: an empty batch learns the generation first, and it is checked before any is sent.
-        if !generationChecked, batches.first?.isEmpty == false, due.contains(where: { candidates[$0]?.isAmendment == true }) {
+        if !generationChecked, batches.first?.isEmpty == false,
+            due.contains(where: { candidates[$0]?.isAmendment == true })
+        {
             batches.insert([], at: 0)
         }
         return nextBatch(after: -1, recording: [])
@@ -410,8 +420,9 @@ public struct SyncCycle: Sendable {
             let candidate = candidates[localID]
             guard let result = byID[localID] else {
                 // The server skipped it: nothing is known, so try again later.
-                let failure = SyncFailure(kind: .transient, code: .incomplete,
-                                          message: "The server did not answer for this report; it will be sent again.")
+                let failure = SyncFailure(
+                    kind: .transient, code: .incomplete,
+                    message: "The server did not answer for this report; it will be sent again.")
                 events.append(RecordedEvent(localID, .transportFailed(code: failure.code, message: failure.message)))
                 retryAt[localID] = retryDate(afterAttempt: (candidate?.attemptCount ?? 0) + 1, failure: failure)
                 summary.failed += 1
@@ -420,8 +431,14 @@ public struct SyncCycle: Sendable {
             switch result.status {
             case .accepted:
                 guard let serverID = result.serverID, let revision = result.revision else {
-                    events.append(RecordedEvent(localID, .transportFailed(code: SyncFailure.Code.invalidResponse.rawValue,
-                        message: "The server accepted this report without a server id or revision; it will be sent again.")))
+                    events.append(
+                        RecordedEvent(
+                            localID,
+                            .transportFailed(
+                                code: SyncFailure.Code.invalidResponse.rawValue,
+                                message:
+                                    "The server accepted this report without a server id or revision; it will be sent again."
+                            )))
                     retryAt[localID] = retryDate(afterAttempt: (candidate?.attemptCount ?? 0) + 1, failure: nil)
                     summary.failed += 1
                     continue
@@ -429,11 +446,17 @@ public struct SyncCycle: Sendable {
                 let outstanding = candidate?.outstandingPhotos ?? 0
                 if result.merged == true, let payload = result.serverPayload, payload["answers"]?.objectValue != nil {
                     let fields = result.mergedFields ?? []
-                    events.append(RecordedEvent(localID, .merged(serverID: serverID, revision: revision, photosOutstanding: outstanding,
-                                                                 payload: payload, issues: result.serverIssues ?? [], fields: fields)))
+                    events.append(
+                        RecordedEvent(
+                            localID,
+                            .merged(
+                                serverID: serverID, revision: revision, photosOutstanding: outstanding,
+                                payload: payload, issues: result.serverIssues ?? [], fields: fields)))
                     summary.merged.append(MergedReport(localID: localID, fields: fields))
                 } else {
-                    events.append(RecordedEvent(localID, .accepted(serverID: serverID, revision: revision, photosOutstanding: outstanding)))
+                    events.append(
+                        RecordedEvent(
+                            localID, .accepted(serverID: serverID, revision: revision, photosOutstanding: outstanding)))
                 }
                 acceptedThisCycle.insert(localID)
                 summary.accepted += 1
@@ -442,8 +465,12 @@ public struct SyncCycle: Sendable {
                 if let parent = candidate?.parentLocalID { parents.append(parent) }
             case .conflict:
                 let revision = result.serverRevision ?? result.revision ?? 0
-                events.append(RecordedEvent(localID, .conflict(serverRevision: revision, serverPayload: result.serverPayload ?? .object([:]),
-                                                                       fields: result.conflictingFields)))
+                events.append(
+                    RecordedEvent(
+                        localID,
+                        .conflict(
+                            serverRevision: revision, serverPayload: result.serverPayload ?? .object([:]),
+                            fields: result.conflictingFields)))
                 summary.conflicts.append(localID)
             case .rejected:
                 let code = result.errorCode ?? SyncFailure.Code.rejected.rawValue
@@ -493,7 +520,8 @@ public struct SyncCycle: Sendable {
     /// Full-jitter backoff from the policy, never sooner than the server's `Retry-After`
     /// and never later than the policy's longest delay.
     private func retryDate(afterAttempt attempt: Int, failure: SyncFailure?) -> Date {
-        policy.nextAttempt(after: now, delay: policy.delay(afterAttempt: attempt, random: random()), retryAfter: failure?.retryAfter)
+        policy.nextAttempt(
+            after: now, delay: policy.delay(afterAttempt: attempt, random: random()), retryAfter: failure?.retryAfter)
     }
 
     // MARK: - Photos
@@ -549,7 +577,9 @@ public struct SyncCycle: Sendable {
                 if firstFailure[owner] == nil { firstFailure[owner] = failure }
                 summary.photosFailed += 1
                 if failure.kind == .authRequired { sawAuth = sawAuth ?? failure }
-                if failure.kind == .transient && failure.code == SyncFailure.offlineCode { sawOffline = sawOffline ?? failure }
+                if failure.kind == .transient && failure.code == SyncFailure.offlineCode {
+                    sawOffline = sawOffline ?? failure
+                }
             } else {
                 uploaded.append(outcome.photoLocalID)
                 summary.photosUploaded += 1
@@ -569,10 +599,17 @@ public struct SyncCycle: Sendable {
                 summary.synced += 1
             } else {
                 let message = "Photos still uploading (\(left) left)."
-                events.append(RecordedEvent(item.reportLocalID, .transportFailed(code: SyncFailure.Code.photoUploadFailed.rawValue,
-                                                                                  message: message)))
-                let attempts = acceptedThisCycle.contains(item.reportLocalID) ? 0 : (candidates[item.reportLocalID]?.attemptCount ?? 0)
-                retryAt[item.reportLocalID] = retryDate(afterAttempt: attempts + 1, failure: firstFailure[item.reportLocalID])
+                events.append(
+                    RecordedEvent(
+                        item.reportLocalID,
+                        .transportFailed(
+                            code: SyncFailure.Code.photoUploadFailed.rawValue,
+                            message: message)))
+                let attempts =
+                    acceptedThisCycle.contains(item.reportLocalID)
+                    ? 0 : (candidates[item.reportLocalID]?.attemptCount ?? 0)
+                retryAt[item.reportLocalID] = retryDate(
+                    afterAttempt: attempts + 1, failure: firstFailure[item.reportLocalID])
             }
         }
         var actions: [Action] = [.markPhotos(uploaded: uploaded, failed: failed)]

@@ -26,15 +26,26 @@ extension SyncEngine {
         for id in ids {
             guard let (photo, serverID) = run.photos[id] else { continue }
             guard let url = try? store.photoFiles?.url(for: photo.fileName),
-                  FileManager.default.isReadableFile(atPath: url.path) else {
-                outcomes.append(SyncCycle.PhotoOutcome(photoLocalID: id, failure: SyncFailure(
-                    kind: .refused, code: .photoFileMissing,
-                    message: "The photo file '\(photo.fileName)' is missing from this device; it cannot be uploaded.")))
+                FileManager.default.isReadableFile(atPath: url.path)
+            else {
+                outcomes.append(
+                    SyncCycle.PhotoOutcome(
+                        photoLocalID: id,
+                        failure: SyncFailure(
+                            kind: .refused, code: .photoFileMissing,
+                            message:
+                                "The photo file '\(photo.fileName)' is missing from this device; it cannot be uploaded."
+                        )))
                 continue
             }
-            ready.append((id, PhotoUpload(serverID: serverID, localID: photo.localID, fieldID: photo.fieldID?.rawValue,
-                                          issueLocalID: photo.issueLocalID, sha256: photo.sha256, filePath: url.path),
-                          photo.byteSize))
+            ready.append(
+                (
+                    id,
+                    PhotoUpload(
+                        serverID: serverID, localID: photo.localID, fieldID: photo.fieldID?.rawValue,
+                        issueLocalID: photo.issueLocalID, sha256: photo.sha256, filePath: url.path),
+                    photo.byteSize
+                ))
         }
         guard !ready.isEmpty else { return outcomes }
         if speaksResumableUploads {
@@ -45,7 +56,8 @@ extension SyncEngine {
         let totalBytes = sizes.reduce(0, +)
         let sent = Mutex<(done: Int, bytes: Int64)>((0, 0))
         let progress = self.progress
-        let results = await client.uploadPhotos(ready.map(\.upload), maxConcurrent: configuration.maxConcurrentUploads) { index, uploaded in
+        let results = await client.uploadPhotos(ready.map(\.upload), maxConcurrent: configuration.maxConcurrentUploads)
+        { index, uploaded in
             let now = sent.withLock { sent in
                 sent.done += 1
                 if uploaded { sent.bytes += sizes[index] }

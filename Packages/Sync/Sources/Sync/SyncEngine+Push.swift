@@ -7,10 +7,11 @@ extension SyncEngine {
     /// needs to decide whether each is due; their answers are not read.
     func loadQueue() throws(StorageError) -> [SyncCycle.Candidate] {
         try store.pendingQueue().map { report in
-            SyncCycle.Candidate(localID: report.localID, attemptCount: report.attemptCount, nextAttemptAt: report.nextAttemptAt,
-                                awaitingPhotos: report.acceptedRevision != nil, outstandingPhotos: report.outstandingPhotos,
-                                parentLocalID: report.parentLocalID,
-                                isAmendment: report.serverID != nil && report.acceptedRevision == nil)
+            SyncCycle.Candidate(
+                localID: report.localID, attemptCount: report.attemptCount, nextAttemptAt: report.nextAttemptAt,
+                awaitingPhotos: report.acceptedRevision != nil, outstandingPhotos: report.outstandingPhotos,
+                parentLocalID: report.parentLocalID,
+                isAmendment: report.serverID != nil && report.acceptedRevision == nil)
         }
     }
 
@@ -28,8 +29,9 @@ extension SyncEngine {
         do throws(APIError) {
             let response = try await client.syncReports(body)
             rememberContract(response.contractVersion ?? "1.0")
-            return .batchAnswered(results: response.results, minimumAppVersion: response.minSupportedAppVersion,
-                                  serverGeneration: response.serverGeneration)
+            return .batchAnswered(
+                results: response.results, minimumAppVersion: response.minSupportedAppVersion,
+                serverGeneration: response.serverGeneration)
         } catch {
             return .batchFailed(SyncFailure(error))
         }

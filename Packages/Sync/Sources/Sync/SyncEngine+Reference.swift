@@ -31,13 +31,16 @@ extension SyncEngine {
                 templates.append(template)
             case .failure(let problems):
                 let id = raw["id"].flatMap { $0.stringValue ?? $0.integerValue.map(String.init) } ?? "?"
-                skipped.append(SkippedTemplate(id: id, reason: problems.problems.first?.description ?? "unreadable schema"))
+                skipped.append(
+                    SkippedTemplate(id: id, reason: problems.problems.first?.description ?? "unreadable schema"))
             }
         }
         try store.replaceFacilities(facilities, areas: areas)
         try store.upsertTemplates(templates)
         try store.upsertAssignments(assignments.assignments, cursor: assignments.cursor)
-        return .referencePulled(ReferenceCounts(facilities: facilities.count, areas: areas.count, templates: templates.count,
-                                                assignments: assignments.assignments.count, skippedTemplates: skipped))
+        return .referencePulled(
+            ReferenceCounts(
+                facilities: facilities.count, areas: areas.count, templates: templates.count,
+                assignments: assignments.assignments.count, skippedTemplates: skipped))
     }
 }

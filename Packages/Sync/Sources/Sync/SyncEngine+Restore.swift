@@ -29,7 +29,9 @@ extension SyncEngine {
         for (index, (sequence, report)) in try store.acceptedReports(after: cursor).enumerated() {
             defer { checked = sequence }
             // Now and then too, for a cycle killed in the middle.
-            if index > 0, index % Self.generationCheckStep == 0 { try store.setMeta(MetaKey.generationCheck, "\(generation) \(checked)") }
+            if index > 0, index % Self.generationCheckStep == 0 {
+                try store.setMeta(MetaKey.generationCheck, "\(generation) \(checked)")
+            }
             let repair: RestoreRepair
             do throws(APIError) {
                 let held = try await client.serverReport(serverID: report.serverID)
@@ -42,7 +44,7 @@ extension SyncEngine {
                 } else {
                     continue
                 }
-            } catch where error.code == .notFound {
+            } catch  where error.code == .notFound {
                 repair = .report
             } catch {
                 if checked > cursor { try store.setMeta(MetaKey.generationCheck, "\(generation) \(checked)") }
@@ -55,7 +57,7 @@ extension SyncEngine {
                 case .revision(_, let photos): restore.reportsSentAgain += 1; restore.photosSentAgain += photos.count
                 case .photos(let photos): restore.photosSentAgain += photos.count
                 }
-            } catch where error.code == .notAllowed || error.code == .notFound {
+            } catch  where error.code == .notAllowed || error.code == .notFound {
                 // Another process moved or removed it meanwhile.
                 continue
             }

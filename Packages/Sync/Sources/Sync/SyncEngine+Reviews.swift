@@ -48,6 +48,8 @@ extension SyncEngine {
 
     /// One page of `GET /reviews`.
     func reviewsPage(since cursor: String?) async -> Result<ReviewsResponse, APIError> {
-        do throws(APIError) { return .success(try await client.reviews(since: cursor)) } catch { return .failure(error) }
+        do throws(APIError) { return .success(try await client.reviews(since: cursor)) } catch {
+            return .failure(error)
+        }
     }
 }

@@ -55,7 +55,9 @@ extension SyncEngine {
         case .failed(let error):
             result = .failure(error)
         case .noRoute:
-            do throws(APIError) { result = .success(try await client.uploadPhoto(photo)) } catch { result = .failure(error) }
+            do throws(APIError) { result = .success(try await client.uploadPhoto(photo)) } catch {
+                result = .failure(error)
+            }
         }
         switch result {
         case .success(let receipt):
@@ -120,7 +122,9 @@ extension SyncEngine {
                 // store the photo then), a PATCH of no bytes asks the server for the photo.
                 known = nil
                 let before = offset
-                switch try await client.appendUpload(current.url, offset: offset, file: photo.filePath, byteSize: byteSize) {
+                switch try await client.appendUpload(
+                    current.url, offset: offset, file: photo.filePath, byteSize: byteSize)
+                {
                 case .stored(let receipt):
                     drop()
                     return .stored(receipt)

@@ -22,8 +22,10 @@ public struct SyncEngine: Sendable {
         public var askedByPerson: Bool
 
         /// A configuration.
-        public init(policy: RetryPolicy = RetryPolicy(), retentionDays: Int, appVersion: String, maxConcurrentUploads: Int = 4,
-                    askedByPerson: Bool = false, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+        public init(
+            policy: RetryPolicy = RetryPolicy(), retentionDays: Int, appVersion: String, maxConcurrentUploads: Int = 4,
+            askedByPerson: Bool = false, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+        ) {
             self.askedByPerson = askedByPerson
             self.policy = policy
             self.retentionDays = retentionDays
@@ -43,8 +45,10 @@ public struct SyncEngine: Sendable {
     public let progress: @Sendable (SyncProgress) -> Void
 
     /// An engine over `store` and `client`.
-    public init(store: LocalStore, client: APIClient, configuration: Configuration,
-                progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }) {
+    public init(
+        store: LocalStore, client: APIClient, configuration: Configuration,
+        progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }
+    ) {
         self.store = store
         self.client = client
         self.configuration = configuration
@@ -64,8 +68,9 @@ public struct SyncEngine: Sendable {
     /// one's; a run stopped in between sends the unrecorded batches again,
     /// and the server answers them as the replays they are.
     public func run(now: Date = Date()) async throws(StorageError) -> SyncSummary {
-        var cycle = SyncCycle(policy: configuration.policy, now: now, retentionDays: configuration.retentionDays,
-                              askedByPerson: configuration.askedByPerson, random: configuration.random)
+        var cycle = SyncCycle(
+            policy: configuration.policy, now: now, retentionDays: configuration.retentionDays,
+            askedByPerson: configuration.askedByPerson, random: configuration.random)
         var run = SyncRun()
         var queue = cycle.start()
         var inFlight: InFlightBatch?
@@ -96,7 +101,10 @@ public struct SyncEngine: Sendable {
                     return summary
                 case .sendBatch(let ids):
                     // Written while the batch before was in flight, or now; sent on its own task.
-                    let prepared = if let prepared = run.prepared, prepared.ids == ids { prepared } else { try prepare(ids, run: &run) }
+                    let prepared =
+                        if let prepared = run.prepared, prepared.ids == ids { prepared } else {
+                            try prepare(ids, run: &run)
+                        }
                     run.prepared = nil
                     let body = prepared.body(knownServerIDs: run.acceptedServerIDs)
                     let engine = self
@@ -125,7 +133,8 @@ public struct SyncEngine: Sendable {
     }
 
     /// Performs one action; returns the event it produced, if any.
-    private func perform(_ action: SyncCycle.Action, run: inout SyncRun) async throws(StorageError) -> SyncCycle.Event? {
+    private func perform(_ action: SyncCycle.Action, run: inout SyncRun) async throws(StorageError) -> SyncCycle.Event?
+    {
         switch action {
         case .pullReference:
             return try await pullReference()
@@ -172,12 +181,13 @@ public struct SyncEngine: Sendable {
         guard !events.isEmpty else { return }
         do throws(StorageError) {
             try store.apply(events.map { (localID: $0.localID, event: $0.event) }, retryAt: retryAt)
-        } catch where error.code == .notAllowed || error.code == .notFound {
+        } catch  where error.code == .notAllowed || error.code == .notFound {
             for item in events {
                 do throws(StorageError) {
-                    try store.apply([(localID: item.localID, event: item.event)],
-                                    retryAt: retryAt[item.localID].map { [item.localID: $0] } ?? [:])
-                } catch where error.code == .notAllowed || error.code == .notFound {
+                    try store.apply(
+                        [(localID: item.localID, event: item.event)],
+                        retryAt: retryAt[item.localID].map { [item.localID: $0] } ?? [:])
+                } catch  where error.code == .notAllowed || error.code == .notFound {
                     continue
                 }
             }
@@ -191,7 +201,7 @@ public struct SyncEngine: Sendable {
             do throws(StorageError) {
                 try store.apply(.expire, to: id)
                 removed += 1
-            } catch where error.code == .notAllowed || error.code == .notFound {
+            } catch  where error.code == .notAllowed || error.code == .notFound {
                 kept += 1
             }
         }
@@ -231,7 +241,11 @@ struct InFlightBatch {
 
     /// The answer; cancelling the waiting task cancels the request.
     func answer() async -> SyncCycle.Event {
-        await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+        await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }
     }
 }
 

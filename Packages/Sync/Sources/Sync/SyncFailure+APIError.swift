@@ -11,8 +11,10 @@ extension SyncFailure {
         case .offline:
             self.init(kind: .transient, code: .offline, message: error.message, retryAfter: error.retryAfter)
         default:
-            self.init(kind: error.isTransient ? .transient : .refused, code: Code(carrying: error.code), message: error.message,
-                      retryAfter: error.retryAfter)
+            self.init(
+                kind: error.isTransient ? .transient : .refused, code: Code(carrying: error.code),
+                message: error.message,
+                retryAfter: error.retryAfter)
         }
     }
 }

@@ -11,7 +11,10 @@ struct SyncRequestBody: Sendable {
     let data: Data
 
     /// The body for `reports`, sent by `deviceID`.
-    init(deviceID: UUID, appVersion: String, schemaVersion: Int, reports: [OutgoingReport], merge: String? = SyncRequest.mergeFields) {
+    init(
+        deviceID: UUID, appVersion: String, schemaVersion: Int, reports: [OutgoingReport],
+        merge: String? = SyncRequest.mergeFields
+    ) {
         var out: [UInt8] = []
         out.reserveCapacity(256 + reports.reduce(0) { $0 + $1.answersJSON.utf8.count + 640 })
         out.append(contentsOf: #"{"device_id":"#.utf8)

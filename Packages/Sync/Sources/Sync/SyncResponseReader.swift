@@ -78,8 +78,9 @@ struct SyncResponseReader {
             return true
         }
         guard read, let results, let minimum = minimum ?? nil, let schema = schema ?? nil else { return nil }
-        return SyncResponse(results: results, minSupportedAppVersion: minimum, serverSchemaVersion: schema,
-                            contractVersion: contract ?? nil, serverGeneration: generation ?? nil)
+        return SyncResponse(
+            results: results, minSupportedAppVersion: minimum, serverSchemaVersion: schema,
+            contractVersion: contract ?? nil, serverGeneration: generation ?? nil)
     }
 
     private mutating func results() -> [SyncResult]? {
@@ -111,7 +112,9 @@ struct SyncResponseReader {
                 guard localID == nil, let value = reader.uuid() else { return false }
                 localID = value
             case "status":
-                guard status == nil, let value = reader.string().flatMap(SyncStatus.init(rawValue:)) else { return false }
+                guard status == nil, let value = reader.string().flatMap(SyncStatus.init(rawValue:)) else {
+                    return false
+                }
                 status = value
             case "server_id":
                 guard serverID == nil, let value = reader.optional({ $0.id() }) else { return false }
@@ -146,10 +149,11 @@ struct SyncResponseReader {
             return true
         }
         guard read, let localID, let status else { return nil }
-        return SyncResult(localID: localID, status: status, serverID: serverID ?? nil, revision: revision ?? nil,
-                          serverRevision: serverRevision ?? nil, errorCode: errorCode ?? nil, error: error ?? nil,
-                          merged: merged ?? nil, mergedFields: mergedFields ?? nil,
-                          conflictingFields: conflictingFields ?? nil)
+        return SyncResult(
+            localID: localID, status: status, serverID: serverID ?? nil, revision: revision ?? nil,
+            serverRevision: serverRevision ?? nil, errorCode: errorCode ?? nil, error: error ?? nil,
+            merged: merged ?? nil, mergedFields: mergedFields ?? nil,
+            conflictingFields: conflictingFields ?? nil)
     }
 
     // MARK: - JSON, strictly
@@ -244,13 +248,16 @@ struct SyncResponseReader {
         while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
             let digit = Int(bytes[index] - UInt8(ascii: "0"))
             let (times, overflowTimes) = value.multipliedReportingOverflow(by: 10)
-            let (next, overflowPlus) = negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
+            let (next, overflowPlus) =
+                negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
             guard !overflowTimes, !overflowPlus else { return nil }
             value = next
             index += 1
         }
         let digits = index - first
-        guard digits > 0, digits == 1 || bytes[first] != UInt8(ascii: "0"), !(negative && value == 0) else { return nil }
+        guard digits > 0, digits == 1 || bytes[first] != UInt8(ascii: "0"), !(negative && value == 0) else {
+            return nil
+        }
         if index < bytes.count {
             switch bytes[index] {
             case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): return nil
@@ -306,7 +313,8 @@ struct SyncResponseReader {
     private static func isWordByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"): return true
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+            return true
         default: return false
         }
     }

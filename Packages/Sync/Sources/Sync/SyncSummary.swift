@@ -26,8 +26,10 @@ public struct ReferenceCounts: Sendable, Hashable {
     public var skippedTemplates: [SkippedTemplate]
 
     /// Reference counts.
-    public init(facilities: Int = 0, areas: Int = 0, templates: Int = 0, assignments: Int = 0,
-                skippedTemplates: [SkippedTemplate] = []) {
+    public init(
+        facilities: Int = 0, areas: Int = 0, templates: Int = 0, assignments: Int = 0,
+        skippedTemplates: [SkippedTemplate] = []
+    ) {
         self.facilities = facilities
         self.areas = areas
         self.templates = templates
@@ -54,7 +56,8 @@ public struct ReviewCounts: Sendable, Hashable {
 
     /// These counts with a stored page's added.
     public func adding(_ page: ReviewPageResult) -> ReviewCounts {
-        ReviewCounts(received: received + page.received, recorded: recorded + page.recorded, ignored: ignored + page.ignored)
+        ReviewCounts(
+            received: received + page.received, recorded: recorded + page.recorded, ignored: ignored + page.ignored)
     }
 }
 
@@ -179,12 +182,17 @@ public struct SyncSummary: Sendable, Hashable {
             "accepted": .integer(Int64(accepted)),
             "synced": .integer(Int64(synced)),
             "conflicts": .array(conflicts.map { .string($0.wireString) }),
-            "merged": .array(merged.map {
-                ["local_id": .string($0.localID.wireString), "fields": .array($0.fields.map(JSONValue.string))]
-            }),
-            "rejected": .array(rejected.map {
-                ["local_id": .string($0.localID.wireString), "code": .string($0.code), "message": .string($0.message)]
-            }),
+            "merged": .array(
+                merged.map {
+                    ["local_id": .string($0.localID.wireString), "fields": .array($0.fields.map(JSONValue.string))]
+                }),
+            "rejected": .array(
+                rejected.map {
+                    [
+                        "local_id": .string($0.localID.wireString), "code": .string($0.code),
+                        "message": .string($0.message),
+                    ]
+                }),
             "failed": .integer(Int64(failed)),
             "waiting": .integer(Int64(waiting)),
             "needs_attention": .integer(Int64(needsPerson)),
@@ -200,24 +208,36 @@ public struct SyncSummary: Sendable, Hashable {
                 "areas": .integer(Int64(reference.areas)),
                 "templates": .integer(Int64(reference.templates)),
                 "assignments": .integer(Int64(reference.assignments)),
-                "skipped_templates": .array(reference.skippedTemplates.map { ["id": .string($0.id), "reason": .string($0.reason)] }),
+                "skipped_templates": .array(
+                    reference.skippedTemplates.map { ["id": .string($0.id), "reason": .string($0.reason)] }),
             ]
         } else {
             object["pulled"] = .null
         }
-        object["reviews"] = reviews.map {
-            ["received": .integer(Int64($0.received)), "recorded": .integer(Int64($0.recorded)), "ignored": .integer(Int64($0.ignored))]
-        } ?? .null
-        object["server_restored"] = serverRestore.map {
-            ["reports_sent_again": .integer(Int64($0.reportsSentAgain)), "photos_sent_again": .integer(Int64($0.photosSentAgain))]
-        } ?? .null
+        object["reviews"] =
+            reviews.map {
+                [
+                    "received": .integer(Int64($0.received)), "recorded": .integer(Int64($0.recorded)),
+                    "ignored": .integer(Int64($0.ignored)),
+                ]
+            } ?? .null
+        object["server_restored"] =
+            serverRestore.map {
+                [
+                    "reports_sent_again": .integer(Int64($0.reportsSentAgain)),
+                    "photos_sent_again": .integer(Int64($0.photosSentAgain)),
+                ]
+            } ?? .null
         object["moved"] = .array(moved.map(\.json))
-        object["returned"] = .array(returned.map { ["local_id": .string($0.localID.wireString), "server_id": .string($0.serverID)] })
+        object["returned"] = .array(
+            returned.map { ["local_id": .string($0.localID.wireString), "server_id": .string($0.serverID)] })
         if let reviewsError {
             object["reviews_error"] = ["code": .string(reviewsError.code), "message": .string(reviewsError.message)]
         }
         if let referenceError {
-            object["reference_error"] = ["code": .string(referenceError.code), "message": .string(referenceError.message)]
+            object["reference_error"] = [
+                "code": .string(referenceError.code), "message": .string(referenceError.message),
+            ]
         }
         return .object(object)
     }

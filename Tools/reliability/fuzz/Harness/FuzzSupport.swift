@@ -9,7 +9,9 @@ func expect(_ condition: @autoclosure () -> Bool, _ promise: @autoclosure () -> 
 /// The house rule for anything a person reads: one non-empty line.
 func isOneLine(_ text: String) -> Bool {
     !text.trimmingCharacters(in: .whitespaces).isEmpty
-        && !text.unicodeScalars.contains { $0 == "\n" || $0 == "\r" || $0 == "\u{2028}" || $0 == "\u{2029}" || $0 == "\u{85}" }
+        && !text.unicodeScalars.contains {
+            $0 == "\n" || $0 == "\r" || $0 == "\u{2028}" || $0 == "\u{2029}" || $0 == "\u{85}"
+        }
 }
 
 /// `text` as JSON, so a failure message shows control characters plainly.

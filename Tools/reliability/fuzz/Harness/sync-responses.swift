@@ -43,7 +43,8 @@ enum Endpoint: Int, CaseIterable {
         case .sync:
             let payload = WirePayload(answers: ["2": 4, "4": "pass"], score: 0.9, followUpRequired: false)
             let report = WireReport(localID: device, templateID: "101", facilityID: "fac-1", payload: payload)
-            return try await client.syncReports(SyncRequest(deviceID: device, appVersion: "1.4.0", schemaVersion: 1, reports: [report]))
+            return try await client.syncReports(
+                SyncRequest(deviceID: device, appVersion: "1.4.0", schemaVersion: 1, reports: [report]))
         case .uploadPhoto:
             let receipt = try await client.uploadPhoto(Self.photo)
             return receipt
@@ -53,19 +54,25 @@ enum Endpoint: Int, CaseIterable {
             return results.count
         case .report: return try await client.report(serverID: "r-7")
         case .amend:
-            return try await client.amendReport(serverID: "r-7", payload: WirePayload(answers: [:], score: nil, followUpRequired: true), baseRevision: 2)
+            return try await client.amendReport(
+                serverID: "r-7", payload: WirePayload(answers: [:], score: nil, followUpRequired: true), baseRevision: 2
+            )
         case .history: return try await client.history()
         case .rollup: return try await client.rollup()
         }
     }
 
-    static let photo = PhotoUpload(serverID: "r-7", localID: device, fieldID: "14", sha256: String(repeating: "ab", count: 32), filePath: "/nonexistent/photo.jpg")
+    static let photo = PhotoUpload(
+        serverID: "r-7", localID: device, fieldID: "14", sha256: String(repeating: "ab", count: 32),
+        filePath: "/nonexistent/photo.jpg")
 }
 
 /// An error a person may read: one line, a status only when one arrived, a sane wait.
 func checkError(_ error: APIError) {
     expect(isOneLine(error.message), "an API error is one line, got \(shown(error.message))")
-    if let wait = error.retryAfter { expect(wait.isFinite && wait >= 0, "Retry-After is a finite wait of 0 or more, got \(wait)") }
+    if let wait = error.retryAfter {
+        expect(wait.isFinite && wait >= 0, "Retry-After is a finite wait of 0 or more, got \(wait)")
+    }
 }
 
 final class Finished: @unchecked Sendable {
@@ -90,28 +97,36 @@ public func fuzzSyncResponses(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
         rest = Array(rest[(split + 1)...])
     }
     let response = HTTPResponse(status: status, headers: headers, body: Data(rest))
-    let credentials = Credentials(accessToken: "access-1", refreshToken: "refresh-1",
-                                  user: WireUser(id: "u1", username: "ana", role: .inspector, displayName: "Ana"))
-    let configuration = APIClient.Configuration(serverURL: "http://127.0.0.1:8080", appVersion: "1.4.0", deviceID: device,
-                                                longestRetryAfterWait: 0)
+    let credentials = Credentials(
+        accessToken: "access-1", refreshToken: "refresh-1",
+        user: WireUser(id: "u1", username: "ana", role: .inspector, displayName: "Ana"))
+    let configuration = APIClient.Configuration(
+        serverURL: "http://127.0.0.1:8080", appVersion: "1.4.0", deviceID: device,
+        longestRetryAfterWait: 0)
     let finished = Finished()
     Task {
         defer { finished.semaphore.signal() }
         let client: APIClient
         do {
-            client = try APIClient(configuration: configuration, transport: CannedTransport(response: response), credentials: credentials)
+            client = try APIClient(
+                configuration: configuration, transport: CannedTransport(response: response), credentials: credentials)
         } catch {
             fatalError("the client refuses its own configuration: \(error)")
         }
         do throws(APIError) {
             let value = try await endpoint.call(client)
             // Logout signs out whatever the server says to a 401; uploadPhotos reports failures per photo.
-            let mayPass = (200...299).contains(status) || (endpoint == .logout && status == 401) || endpoint == .uploadPhotos
+            let mayPass =
+                (200...299).contains(status) || (endpoint == .logout && status == 401) || endpoint == .uploadPhotos
             expect(mayPass, "\(endpoint) succeeded on HTTP \(status)")
-            if let receipt = value as? PhotoReceipt { expect(receipt.created == (status == 201), "a receipt is new exactly on 201") }
+            if let receipt = value as? PhotoReceipt {
+                expect(receipt.created == (status == 201), "a receipt is new exactly on 201")
+            }
         } catch {
             checkError(error)
-            if let got = error.status { expect(got == status, "an error reports the status that arrived (\(got), not \(status))") }
+            if let got = error.status {
+                expect(got == status, "an error reports the status that arrived (\(got), not \(status))")
+            }
             if (200...299).contains(status) {
                 expect(error.code == .invalidResponse, "a 2xx answer fails only as not the API, got \(error.code)")
             }

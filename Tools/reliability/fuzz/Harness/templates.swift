@@ -27,14 +27,17 @@ func checkTemplate(_ item: JSONValue) {
     // The lint path: every field that decodes is linted, even when the template does not.
     let items = item["form_schema"]?["fields"]?.arrayValue ?? []
     let decodable = items.enumerated().compactMap { try? FieldDefinition.decode($0.element, index: $0.offset).get() }
-    checkProblems(registry.lint(FormSchema(fields: decodable)), fields: decodable.count, what: "lint of the decodable fields")
+    checkProblems(
+        registry.lint(FormSchema(fields: decodable)), fields: decodable.count, what: "lint of the decodable fields")
 
     switch Template.decode(item) {
     case .failure(let errors):
         expect(!errors.problems.isEmpty, "a template that does not decode names at least one problem")
         for problem in errors.problems {
             expect(!problem.message.isEmpty, "every decoding problem says something")
-            if let index = problem.fieldIndex { expect(index >= 0 && index < items.count, "a decoding problem points at a field of the list") }
+            if let index = problem.fieldIndex {
+                expect(index >= 0 && index < items.count, "a decoding problem points at a field of the list")
+            }
         }
     case .success(let template):
         let fields = template.schema.fields
@@ -50,15 +53,17 @@ func checkTemplate(_ item: JSONValue) {
         for (index, field) in fields.enumerated() {
             if let type = registry.type(named: field.type) {
                 for problem in type.checkDefinition(field) {
-                    expect(isOneLine(problem.message), "a definition problem is one line, got \(shown(problem.message))")
+                    expect(
+                        isOneLine(problem.message), "a definition problem is one line, got \(shown(problem.message))")
                     expect(problem.fieldID == field.id, "a definition problem names its field")
                 }
             }
             expect(registry.resolve(field).name == field.type, "field #\(index + 1) resolves to a type of its own name")
         }
         let required = fields.filter { $0.required && registry.resolve($0).isAnswerable }
-        expect(registry.completionProblems(template.schema, answers: Answers()).count == required.count,
-               "an empty report lacks exactly the required answerable fields")
+        expect(
+            registry.completionProblems(template.schema, answers: Answers()).count == required.count,
+            "an empty report lacks exactly the required answerable fields")
         checkRoundTrip(template)
         checkLogic(template, items: items)
     }
@@ -72,7 +77,9 @@ func checkLogic(_ template: Template, items: [JSONValue]) {
     let ids = Set(template.schema.fields.map(\.id))
     for problem in logic.problems + logic.warnings {
         expect(ids.contains(problem.fieldID), "a logic problem names a field of the form")
-        expect(isOneLine(problem.message) && !problem.message.isEmpty, "a logic problem is one line, got \(shown(problem.message))")
+        expect(
+            isOneLine(problem.message) && !problem.message.isEmpty,
+            "a logic problem is one line, got \(shown(problem.message))")
     }
     var answers = Answers()
     var state = logic.evaluate(answers)
@@ -93,7 +100,9 @@ func checkLogic(_ template: Template, items: [JSONValue]) {
 func checkProblems(_ problems: [SchemaProblem], fields: Int, what: String) {
     for problem in problems {
         expect(!problem.message.isEmpty, "every \(what) problem says something")
-        if let index = problem.fieldIndex { expect(index >= 0 && index < fields, "a \(what) problem points at a field of the schema") }
+        if let index = problem.fieldIndex {
+            expect(index >= 0 && index < fields, "a \(what) problem points at a field of the schema")
+        }
     }
 }
 
@@ -108,13 +117,15 @@ func checkRoundTrip(_ template: Template) {
         expect(false, "a stored template decodes again: \(template.json.canonicalString())")
         return
     }
-    expect(again.id == template.id && again.name == template.name && again.version == template.version,
-           "a stored template keeps its id, name and version")
+    expect(
+        again.id == template.id && again.name == template.name && again.version == template.version,
+        "a stored template keeps its id, name and version")
     expect(again.schema.fields.count == template.schema.fields.count, "a stored template keeps its fields")
     for (a, b) in zip(template.schema.fields, again.schema.fields) {
-        expect(a.id == b.id && a.type == b.type && a.label == b.label && a.required == b.required
-               && a.options == b.options && a.max == b.max && a.columns == b.columns && a.weight == b.weight
-               && a.critical == b.critical && a.col == b.col && a.row == b.row && a.colSpan == b.colSpan
-               && a.rowSpan == b.rowSpan, "a stored field reads back the same: \(a.json.canonicalString())")
+        expect(
+            a.id == b.id && a.type == b.type && a.label == b.label && a.required == b.required
+                && a.options == b.options && a.max == b.max && a.columns == b.columns && a.weight == b.weight
+                && a.critical == b.critical && a.col == b.col && a.row == b.row && a.colSpan == b.colSpan
+                && a.rowSpan == b.rowSpan, "a stored field reads back the same: \(a.json.canonicalString())")
     }
 }

@@ -36,13 +36,19 @@ public struct CheckboxField: FieldType {
     }
 
     /// `yes y true 1 x` tick it, `no n false 0` leave it unticked, `n/a` excludes it.
-    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError) -> JSONValue {
+    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError)
+        -> JSONValue
+    {
         let word = Refusal.trimmed(input).lowercased()
         guard !word.isEmpty else { throw Refusal.blankInput(input, expected: "yes or no") }
         if ["yes", "y", "true", "1", "x"].contains(word) { return .bool(true) }
         if ["no", "n", "false", "0"].contains(word) { return .bool(false) }
         if NotApplicable.isTyped(word) { return NotApplicable.answer }
-        throw AnswerInputError(input: input, message: "\(OneLine.quote(input)) is not a checkbox answer; type yes or no (also y/n, true/false, 1/0, x), or n/a")
+        throw AnswerInputError(
+            input: input,
+            message:
+                "\(OneLine.quote(input)) is not a checkbox answer; type yes or no (also y/n, true/false, 1/0, x), or n/a"
+        )
     }
 
     /// What to type.
@@ -58,7 +64,9 @@ public struct CheckboxField: FieldType {
         case true?: return style.paint(style.pick("\u{2611} yes", "[x] yes"), .good)
         case false?:
             let box = style.paint(style.pick("\u{2610} no", "[ ] no"), .bad)
-            if case .string(let s) = answer, s != "false" { return box + " (\(OneLine.display(s, style: style, limit: 40)))" }
+            if case .string(let s) = answer, s != "false" {
+                return box + " (\(OneLine.display(s, style: style, limit: 40)))"
+            }
             return box
         case nil: return AnswerDisplay.unreadable(answer, style)
         }

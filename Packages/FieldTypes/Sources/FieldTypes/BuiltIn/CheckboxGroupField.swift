@@ -24,7 +24,8 @@ public struct CheckboxGroupField: FieldType {
         var seen: Set<String> = []
         for (index, item) in items.enumerated() {
             guard case .string(let text) = item else {
-                return "item \(index + 1) of the checkbox_group answer must be an option string, not \(Refusal.describe(item))"
+                return
+                    "item \(index + 1) of the checkbox_group answer must be an option string, not \(Refusal.describe(item))"
             }
             guard options.contains(text) else {
                 return "\(OneLine.quote(text)) is not one of the options (\(options.summary))"
@@ -38,7 +39,9 @@ public struct CheckboxGroupField: FieldType {
 
     /// Comma-separated option texts (any case) or 1-based numbers: `1,3` or
     /// `Mop, Bucket`. An option whose text contains a comma is matched whole.
-    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError) -> JSONValue {
+    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError)
+        -> JSONValue
+    {
         let options = OptionList(field)
         let expected = "options separated by commas, by text or number (\(options.summary))"
         guard !Refusal.trimmed(input).isEmpty else { throw Refusal.blankInput(input, expected: expected) }
@@ -55,10 +58,17 @@ public struct CheckboxGroupField: FieldType {
                 }
             }
             guard let matched else {
-                throw AnswerInputError(input: input, message: "\(OneLine.quote(Refusal.trimmed(tokens[start]))) is not one of the options; type \(expected)")
+                throw AnswerInputError(
+                    input: input,
+                    message:
+                        "\(OneLine.quote(Refusal.trimmed(tokens[start]))) is not one of the options; type \(expected)")
             }
             guard !chosen.contains(matched.option) else {
-                throw AnswerInputError(input: input, message: "\(OneLine.quote(matched.option)) is listed twice in \(OneLine.quote(input)); list each option once")
+                throw AnswerInputError(
+                    input: input,
+                    message:
+                        "\(OneLine.quote(matched.option)) is listed twice in \(OneLine.quote(input)); list each option once"
+                )
             }
             chosen.append(matched.option)
             start = matched.end
@@ -70,7 +80,8 @@ public struct CheckboxGroupField: FieldType {
 
     /// The numbered options.
     public func prompt(for field: FieldDefinition, style: TerminalStyle) -> [String] {
-        ["Choose any: type their numbers or texts separated by commas (like 1,3)."] + OptionList(field).numberedLines(style)
+        ["Choose any: type their numbers or texts separated by commas (like 1,3)."]
+            + OptionList(field).numberedLines(style)
     }
 
     /// The chosen options, comma-separated.

@@ -19,7 +19,9 @@ public struct DateField: FieldType {
     }
 
     /// `YYYY-MM-DD`, or `today` for the device's date (in UTC).
-    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError) -> JSONValue {
+    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError)
+        -> JSONValue
+    {
         let text = Refusal.trimmed(input)
         guard !text.isEmpty else { throw Refusal.blankInput(input, expected: "a date as YYYY-MM-DD or today") }
         if text.lowercased() == "today" { return .string(RFC3339.day(context.deviceTime)) }

@@ -23,7 +23,8 @@ extension DisplayOnlyFieldType {
             problems.append(field.problem("a \(name) field shows its 'label' and has none; add the text to show"))
         }
         if field.required {
-            problems.append(field.problem("a \(name) field takes no answer, so it cannot be required; remove 'required'"))
+            problems.append(
+                field.problem("a \(name) field takes no answer, so it cannot be required; remove 'required'"))
         }
         return problems
     }
@@ -34,8 +35,11 @@ extension DisplayOnlyFieldType {
     }
 
     /// Every input is refused.
-    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError) -> JSONValue {
-        throw AnswerInputError(input: input, message: "\(OneLine.quote(field.displayName)) is a \(noun); it takes no answer")
+    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError)
+        -> JSONValue
+    {
+        throw AnswerInputError(
+            input: input, message: "\(OneLine.quote(field.displayName)) is a \(noun); it takes no answer")
     }
 
     /// Nothing to type.
@@ -45,6 +49,8 @@ extension DisplayOnlyFieldType {
     public func display(_ answer: JSONValue?, for field: FieldDefinition, style: TerminalStyle) -> String {
         let text = text(for: field, style: style)
         guard let answer, !answer.isNull else { return text }
-        return text + " " + style.paint("(unexpected answer: \(OneLine.display(answer.canonicalString(), style: style, limit: 60)))", .warning)
+        return text + " "
+            + style.paint(
+                "(unexpected answer: \(OneLine.display(answer.canonicalString(), style: style, limit: 60)))", .warning)
     }
 }

@@ -17,7 +17,9 @@ public struct EmailField: FieldType {
     }
 
     /// The address as typed, without surrounding spaces.
-    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError) -> JSONValue {
+    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError)
+        -> JSONValue
+    {
         let text = try TextAnswer.parse(input, expected: "an email address like someone@example.org")
         guard Self.isAddress(text) else { throw AnswerInputError(input: input, message: Self.refusal(text)) }
         return .string(text)
@@ -37,12 +39,15 @@ public struct EmailField: FieldType {
     /// control characters, a domain of non-empty dot-separated labels whose
     /// last label has at least two letters.
     static func isAddress(_ text: String) -> Bool {
-        guard !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) else { return false }
+        guard
+            !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F })
+        else { return false }
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty else { return false }
         let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
         guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty && !$0.hasPrefix("-") && !$0.hasSuffix("-") }),
-              let tld = labels.last else { return false }
+            let tld = labels.last
+        else { return false }
         return tld.count >= 2 && tld.allSatisfy(\.isLetter)
     }
 

@@ -22,7 +22,8 @@ public struct ImageField: FieldType {
         var seen: Set<String> = []
         for (index, item) in items.enumerated() {
             guard case .string(let id) = item, UUID(uuidString: id) != nil else {
-                return "item \(index + 1) of the image answer must be a photo local id (a UUID), not \(Refusal.describe(item))"
+                return
+                    "item \(index + 1) of the image answer must be a photo local id (a UUID), not \(Refusal.describe(item))"
             }
             guard seen.insert(id.lowercased()).inserted else {
                 return "photo \(id) is listed twice; list each photo once"
@@ -32,8 +33,14 @@ public struct ImageField: FieldType {
     }
 
     /// Always refused: photos are files, attached with a command.
-    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError) -> JSONValue {
-        throw AnswerInputError(input: input, message: "\(field.messageName) takes photos, not typed text (\(OneLine.quote(input))); attach them with: \(Self.command(field, context.reportLocalID))")
+    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError)
+        -> JSONValue
+    {
+        throw AnswerInputError(
+            input: input,
+            message:
+                "\(field.messageName) takes photos, not typed text (\(OneLine.quote(input))); attach them with: \(Self.command(field, context.reportLocalID))"
+        )
     }
 
     /// Its answer is the photos attached to it.
@@ -53,18 +60,24 @@ public struct ImageField: FieldType {
 
     /// How to attach photos to this report: here, type the files' paths.
     public func prompt(for field: FieldDefinition, style: TerminalStyle, context: InputContext) -> [String] {
-        ["Type the path of a photo (several separated by spaces) to attach it, or later: \(Self.command(field, context.reportLocalID.map { String($0.prefix(8)) }))"]
+        [
+            "Type the path of a photo (several separated by spaces) to attach it, or later: \(Self.command(field, context.reportLocalID.map { String($0.prefix(8)) }))"
+        ]
     }
 
     /// `2 photos`.
     public func display(_ answer: JSONValue?, for field: FieldDefinition, style: TerminalStyle) -> String {
         guard let answer, !isBlank(answer) else { return AnswerDisplay.noAnswer(style) }
-        guard case .array(let items) = answer, validate(answer, for: field) == nil else { return AnswerDisplay.unreadable(answer, style) }
+        guard case .array(let items) = answer, validate(answer, for: field) == nil else {
+            return AnswerDisplay.unreadable(answer, style)
+        }
         return items.count == 1 ? "1 photo" : "\(items.count) photos"
     }
 
     static func command(_ field: FieldDefinition, _ reportID: String?) -> String {
-        let id = field.id.rawValue.contains(where: { $0 == " " || $0 == "'" }) ? OneLine.quote(field.id.rawValue) : OneLine.flatten(field.id.rawValue, lineBreak: " ")
+        let id =
+            field.id.rawValue.contains(where: { $0 == " " || $0 == "'" })
+            ? OneLine.quote(field.id.rawValue) : OneLine.flatten(field.id.rawValue, lineBreak: " ")
         return "jqc photo add \(reportID.map { OneLine.flatten($0, lineBreak: " ") } ?? "LOCAL_ID") --field \(id) FILE"
     }
 }

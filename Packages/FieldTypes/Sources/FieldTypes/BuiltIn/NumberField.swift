@@ -25,11 +25,14 @@ public struct NumberField: FieldType {
 
     /// Locale-free decimal notation: `12`, `-3.5`, `+2`, `.5`, `1e3`. A comma is
     /// refused rather than guessed at (`1,5` could be 1.5 or fifteen hundred).
-    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError) -> JSONValue {
+    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError)
+        -> JSONValue
+    {
         let text = Refusal.trimmed(input)
         guard !text.isEmpty else { throw Refusal.blankInput(input, expected: "a number like 12 or -3.5") }
         guard let value = Self.number(text) else {
-            let hint = text.contains(",")
+            let hint =
+                text.contains(",")
                 ? "use a point for decimals (1.5) and no thousands separators"
                 : "type digits with a point for decimals, like 12, -3.5 or 1e3"
             throw AnswerInputError(input: input, message: "\(OneLine.quote(input)) is not a number; \(hint)")
@@ -68,7 +71,8 @@ public struct NumberField: FieldType {
             if power.first == "+" || power.first == "-" { power = power.dropFirst() }
             guard !power.isEmpty, digitsOnly(power) else { return nil }
         }
-        if pieces.count == 1, exponent.isEmpty, let whole = Int64(text.hasPrefix("+") ? String(text.dropFirst()) : text) {
+        if pieces.count == 1, exponent.isEmpty, let whole = Int64(text.hasPrefix("+") ? String(text.dropFirst()) : text)
+        {
             return .integer(whole)
         }
         guard let value = Double(text), value.isFinite else { return nil }

@@ -28,7 +28,9 @@ public struct PassFailField: FieldType {
     }
 
     /// `pass`/`p`, `fail`/`f` (any case), or `n/a`.
-    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError) -> JSONValue {
+    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError)
+        -> JSONValue
+    {
         let word = Refusal.trimmed(input).lowercased()
         guard !word.isEmpty else { throw Refusal.blankInput(input, expected: "pass or fail") }
         switch word {
@@ -36,7 +38,8 @@ public struct PassFailField: FieldType {
         case "fail", "f": return .string("fail")
         case _ where NotApplicable.isTyped(word): return NotApplicable.answer
         default:
-            throw AnswerInputError(input: input, message: "\(OneLine.quote(input)) is not pass or fail; type pass (p), fail (f) or n/a")
+            throw AnswerInputError(
+                input: input, message: "\(OneLine.quote(input)) is not pass or fail; type pass (p), fail (f) or n/a")
         }
     }
 
@@ -51,9 +54,12 @@ public struct PassFailField: FieldType {
         if NotApplicable.isAnswer(answer) { return AnswerDisplay.notApplicable(style) }
         guard case .string(let text) = answer else { return AnswerDisplay.unreadable(answer, style) }
         let passes = PassKeywords.passes(text)
-        let verdict = passes ? style.paint(style.pick("\u{2713} pass", "pass"), .good)
-                             : style.paint(style.pick("\u{2717} fail", "fail"), .bad)
-        return text == "pass" || text == "fail" ? verdict : "\(verdict) (\(OneLine.display(text, style: style, limit: 40)))"
+        let verdict =
+            passes
+            ? style.paint(style.pick("\u{2713} pass", "pass"), .good)
+            : style.paint(style.pick("\u{2717} fail", "fail"), .bad)
+        return text == "pass" || text == "fail"
+            ? verdict : "\(verdict) (\(OneLine.display(text, style: style, limit: 40)))"
     }
 
     /// A pass keyword scores 1 and passes, any other string 0 and fails.

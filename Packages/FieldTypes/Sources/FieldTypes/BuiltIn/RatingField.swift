@@ -42,12 +42,16 @@ public struct RatingField: FieldType {
     public func checkDefinition(_ field: FieldDefinition) -> [SchemaProblem] {
         var problems: [SchemaProblem] = []
         if let max = field.max, !Self.allowedMax.contains(max) {
-            problems.append(field.problem("'max' is \(max), but a rating scale must be from 1 to 10 (default 5); change 'max'"))
+            problems.append(
+                field.problem("'max' is \(max), but a rating scale must be from 1 to 10 (default 5); change 'max'"))
         }
         if let raw = field.raw["pass_min"], !raw.isNull {
             let scale = scale(field)
             if !(raw.integerValue.flatMap { Int(exactly: $0) }.map { (1...scale).contains($0) } ?? false) {
-                problems.append(field.problem("'pass_min' must be a whole number from 1 to \(scale) (the lowest passing rating), not \(Refusal.describe(raw)); change it or remove it"))
+                problems.append(
+                    field.problem(
+                        "'pass_min' must be a whole number from 1 to \(scale) (the lowest passing rating), not \(Refusal.describe(raw)); change it or remove it"
+                    ))
             }
         }
         return problems
@@ -70,13 +74,17 @@ public struct RatingField: FieldType {
         guard answer.numberValue != nil, let value = answer.integerValue else {
             return "a rating " + Refusal.wrongKind(answer, expected: "a whole number from 0 to \(scale) (or \"N/A\")")
         }
-        return (0...Int64(scale)).contains(value) ? nil : "the rating \(value) is out of range; it must be from 0 to \(scale)"
+        return (0...Int64(scale)).contains(value)
+            ? nil : "the rating \(value) is out of range; it must be from 0 to \(scale)"
     }
 
     /// `4`, `4/5`, stars (`****`, `★★★★☆`, `[****-]`), `0` to clear, or `n/a`.
-    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError) -> JSONValue {
+    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError)
+        -> JSONValue
+    {
         let scale = scale(field)
-        let expected = "a whole number from 1 to \(scale) (or \(min(4, scale))/\(scale), \(String(repeating: "*", count: min(4, scale)))), 0 to clear the rating, or n/a"
+        let expected =
+            "a whole number from 1 to \(scale) (or \(min(4, scale))/\(scale), \(String(repeating: "*", count: min(4, scale)))), 0 to clear the rating, or n/a"
         let text = Refusal.trimmed(input)
         guard !text.isEmpty else { throw Refusal.blankInput(input, expected: expected) }
         if NotApplicable.isTyped(text) { return NotApplicable.answer }
@@ -86,10 +94,15 @@ public struct RatingField: FieldType {
         } else if let slash = text.firstIndex(of: "/") {
             let over = Refusal.trimmed(String(text[text.index(after: slash)...]))
             guard let top = Int(Refusal.trimmed(String(text[..<slash]))), let bottom = Int(over) else {
-                throw AnswerInputError(input: input, message: "\(OneLine.quote(input)) is not a rating; type \(expected)")
+                throw AnswerInputError(
+                    input: input, message: "\(OneLine.quote(input)) is not a rating; type \(expected)")
             }
             guard bottom == scale else {
-                throw AnswerInputError(input: input, message: "\(OneLine.quote(input)) is out of \(bottom), but this rating is out of \(scale); type \(min(top, scale))/\(scale) or \(expected)")
+                throw AnswerInputError(
+                    input: input,
+                    message:
+                        "\(OneLine.quote(input)) is out of \(bottom), but this rating is out of \(scale); type \(min(top, scale))/\(scale) or \(expected)"
+                )
             }
             value = top
         } else if let number = Int(text) {
@@ -106,8 +119,10 @@ public struct RatingField: FieldType {
     /// The scale and how to type a rating.
     public func prompt(for field: FieldDefinition, style: TerminalStyle) -> [String] {
         let scale = scale(field)
-        return ["Rate from 1 to \(scale) stars: type a number (or \(String(repeating: "*", count: min(4, scale)))); 0 clears; n/a if it does not apply.",
-                "Passes at \(passMinimum(field)) or more."]
+        return [
+            "Rate from 1 to \(scale) stars: type a number (or \(String(repeating: "*", count: min(4, scale)))); 0 clears; n/a if it does not apply.",
+            "Passes at \(passMinimum(field)) or more.",
+        ]
     }
 
     /// Stars and the value: `★★★★☆ 4/5`, or `[****-] 4/5` in ASCII; only the
@@ -156,7 +171,8 @@ public struct RatingField: FieldType {
         let filled: Set<Character> = ["*", "\u{2605}"]
         let empty: Set<Character> = ["-", "\u{2606}"]
         guard !body.isEmpty, body.allSatisfy({ filled.contains($0) || empty.contains($0) }),
-              body.contains(where: { filled.contains($0) || $0 == "\u{2606}" }) else { return nil }
+            body.contains(where: { filled.contains($0) || $0 == "\u{2606}" })
+        else { return nil }
         return body.filter { filled.contains($0) }.count
     }
 }

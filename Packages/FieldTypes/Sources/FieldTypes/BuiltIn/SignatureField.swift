@@ -20,13 +20,15 @@ public struct SignatureField: FieldType {
     /// Who signed, when and the fingerprint; a signature image is a photo.
     public func layout(_ answer: JSONValue, for field: FieldDefinition) -> AnswerLayout {
         if case .string(let id) = answer { return .photos(ids: [id.lowercased()], caption: "Signature image") }
-        return .signature(signer: answer["signer"]?.stringValue ?? "", signedAt: answer["signed_at_device"]?.stringValue ?? "",
-                          fingerprint: answer["sha256"]?.stringValue ?? "")
+        return .signature(
+            signer: answer["signer"]?.stringValue ?? "", signedAt: answer["signed_at_device"]?.stringValue ?? "",
+            fingerprint: answer["sha256"]?.stringValue ?? "")
     }
 
     /// The `sha256` of a typed signature, lowercased; nil for a signature image.
     public func vouchedFingerprint(_ answer: JSONValue) -> String? {
-        guard case .object(let object) = answer, case .string(let digest)? = object["sha256"], Self.isDigest(digest) else {
+        guard case .object(let object) = answer, case .string(let digest)? = object["sha256"], Self.isDigest(digest)
+        else {
             return nil
         }
         return digest.lowercased()
@@ -34,7 +36,8 @@ public struct SignatureField: FieldType {
 
     /// `covers_revision` of a typed signature a later revision kept.
     public func coveredRevision(_ answer: JSONValue) -> Int? {
-        guard case .object(let object) = answer, case .integer(let revision)? = object["covers_revision"], revision >= 1 else {
+        guard case .object(let object) = answer, case .integer(let revision)? = object["covers_revision"], revision >= 1
+        else {
             return nil
         }
         return Int(revision)
@@ -42,7 +45,8 @@ public struct SignatureField: FieldType {
 
     /// A typed signature with `"covers_revision": revision` added, unless it has one.
     public func covering(_ answer: JSONValue, revision: Int) -> JSONValue {
-        guard case .object(var object) = answer, object["covers_revision"] == nil, vouchedFingerprint(answer) != nil else {
+        guard case .object(var object) = answer, object["covers_revision"] == nil, vouchedFingerprint(answer) != nil
+        else {
             return answer
         }
         object["covers_revision"] = .integer(Int64(revision))
@@ -52,7 +56,8 @@ public struct SignatureField: FieldType {
     /// The signature object (non-empty `signer`, RFC 3339 `signed_at_device`,
     /// 64-hex `sha256`), or a UUID string.
     public func validate(_ answer: JSONValue, for field: FieldDefinition) -> String? {
-        let expected = "an object {\"signer\", \"signed_at_device\", \"sha256\"} or a signature photo's local id (a UUID)"
+        let expected =
+            "an object {\"signer\", \"signed_at_device\", \"sha256\"} or a signature photo's local id (a UUID)"
         switch answer {
         case .string(let text):
             if isBlank(answer) || UUID(uuidString: text) != nil { return nil }
@@ -75,11 +80,17 @@ public struct SignatureField: FieldType {
 
     /// The signer's name; the signature records it with the device's time and
     /// the caller's digest of the report's content.
-    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError) -> JSONValue {
+    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError)
+        -> JSONValue
+    {
         let signer = Refusal.trimmed(OneLine.flatten(input, lineBreak: " "))
         guard !signer.isEmpty else { throw Refusal.blankInput(input, expected: "the signer's full name") }
         guard Self.isDigest(context.contentDigest) else {
-            throw AnswerInputError(input: input, message: "cannot sign as \(OneLine.quote(signer)): the report's content fingerprint is unavailable; save the report and sign again")
+            throw AnswerInputError(
+                input: input,
+                message:
+                    "cannot sign as \(OneLine.quote(signer)): the report's content fingerprint is unavailable; save the report and sign again"
+            )
         }
         return .object([
             "signer": .string(signer),
@@ -90,8 +101,10 @@ public struct SignatureField: FieldType {
 
     /// What to type, and why to sign last.
     public func prompt(for field: FieldDefinition, style: TerminalStyle) -> [String] {
-        ["Type the signer's full name.",
-         "The signature records the name, this device's time and a fingerprint of the report as it stands: sign last."]
+        [
+            "Type the signer's full name.",
+            "The signature records the name, this device's time and a fingerprint of the report as it stands: sign last.",
+        ]
     }
 
     /// `signed by NAME at TIME`, or `signature image UUID`.
@@ -106,7 +119,8 @@ public struct SignatureField: FieldType {
             let signer = OneLine.display(answer["signer"]?.stringValue ?? "", style: style, limit: 60)
             let time = answer["signed_at_device"]?.stringValue ?? ""
             if let covered = coveredRevision(answer) {
-                return "signed by \(style.paint(signer, .good)) at \(time), covering revision \(covered) only (changed since by someone else)"
+                return
+                    "signed by \(style.paint(signer, .good)) at \(time), covering revision \(covered) only (changed since by someone else)"
             }
             return "signed by \(style.paint(signer, .good)) at \(time)"
         }

@@ -22,7 +22,9 @@ struct SingleChoice {
         if let option = options.match(input) { return .string(option) }
         if allowsNotApplicable, NotApplicable.isTyped(input) { return NotApplicable.answer }
         let notApplicable = allowsNotApplicable ? ", or n/a" : ""
-        throw AnswerInputError(input: input, message: "\(OneLine.quote(input)) is not one of the options; type \(expected)\(notApplicable)")
+        throw AnswerInputError(
+            input: input, message: "\(OneLine.quote(input)) is not one of the options; type \(expected)\(notApplicable)"
+        )
     }
 
     func prompt(field: FieldDefinition, style: TerminalStyle) -> [String] {
@@ -60,7 +62,9 @@ extension SingleChoiceFieldType {
     }
 
     /// An option's text (any case) or its 1-based number (or `n/a` where allowed).
-    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError) -> JSONValue {
+    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError)
+        -> JSONValue
+    {
         try choice.parse(input, field: field)
     }
 

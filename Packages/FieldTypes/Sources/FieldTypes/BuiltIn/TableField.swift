@@ -27,7 +27,10 @@ public struct TableField: FieldType {
             if key.isEmpty {
                 problems.append(field.problem("column \(index + 1) has a blank name; name every column"))
             } else if !seen.insert(key).inserted, reported.insert(key).inserted {
-                problems.append(field.problem("column \(OneLine.quote(column)) appears more than once (columns are matched ignoring case); keep one"))
+                problems.append(
+                    field.problem(
+                        "column \(OneLine.quote(column)) appears more than once (columns are matched ignoring case); keep one"
+                    ))
             }
         }
         return problems
@@ -36,20 +39,24 @@ public struct TableField: FieldType {
     /// A list of non-empty rows, each an object whose keys are columns and whose values are strings.
     public func validate(_ answer: JSONValue, for field: FieldDefinition) -> String? {
         guard case .array(let rows) = answer else {
-            return "a table answer " + Refusal.wrongKind(answer, expected: "a list of rows (objects from column name to text)")
+            return "a table answer "
+                + Refusal.wrongKind(answer, expected: "a list of rows (objects from column name to text)")
         }
         let columns = field.columns ?? []
         for (index, row) in rows.enumerated() {
             guard case .object(let cells) = row else {
-                return "row \(index + 1) of the table must be an object from column name to text, not \(Refusal.describe(row))"
+                return
+                    "row \(index + 1) of the table must be an object from column name to text, not \(Refusal.describe(row))"
             }
             guard !cells.isEmpty else { return "row \(index + 1) of the table is empty; give at least one cell" }
             for (column, value) in cells.sorted(by: { $0.key < $1.key }) {
                 guard columns.contains(column) else {
-                    return "row \(index + 1) has column \(OneLine.quote(column)), which is not one of the table's columns (\(Self.columnList(columns)))"
+                    return
+                        "row \(index + 1) has column \(OneLine.quote(column)), which is not one of the table's columns (\(Self.columnList(columns)))"
                 }
                 guard case .string = value else {
-                    return "row \(index + 1), column \(OneLine.quote(column)) must be text, not \(Refusal.describe(value))"
+                    return
+                        "row \(index + 1), column \(OneLine.quote(column)) must be text, not \(Refusal.describe(value))"
                 }
             }
         }
@@ -59,7 +66,9 @@ public struct TableField: FieldType {
     /// One row: `Column=value;Column=value`. Column names match ignoring case;
     /// a value may contain `=`; write `\;` for a semicolon inside a value.
     /// The answer is a list holding that one row; `appendingRows` adds it to existing rows.
-    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError) -> JSONValue {
+    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError)
+        -> JSONValue
+    {
         let columns = field.columns ?? []
         let example = columns.prefix(2).map { "\($0)=..." }.joined(separator: ";")
         let expected = "one row as \(example.isEmpty ? "Column=value" : example) (columns: \(Self.columnList(columns)))"
@@ -67,14 +76,23 @@ public struct TableField: FieldType {
         var row: [String: JSONValue] = [:]
         for cell in Self.cells(input) where !Refusal.trimmed(cell).isEmpty {
             guard let equals = cell.firstIndex(of: "=") else {
-                throw AnswerInputError(input: input, message: "\(OneLine.quote(Refusal.trimmed(cell))) has no '='; type \(expected)")
+                throw AnswerInputError(
+                    input: input, message: "\(OneLine.quote(Refusal.trimmed(cell))) has no '='; type \(expected)")
             }
             let name = Refusal.trimmed(String(cell[..<equals]))
             guard let column = columns.first(where: { OptionList.normalized($0) == name.lowercased() }) else {
-                throw AnswerInputError(input: input, message: "\(OneLine.quote(name)) is not a column of this table; the columns are \(Self.columnList(columns))")
+                throw AnswerInputError(
+                    input: input,
+                    message:
+                        "\(OneLine.quote(name)) is not a column of this table; the columns are \(Self.columnList(columns))"
+                )
             }
             guard row[column] == nil else {
-                throw AnswerInputError(input: input, message: "column \(OneLine.quote(column)) is given twice in \(OneLine.quote(input)); give each column once")
+                throw AnswerInputError(
+                    input: input,
+                    message:
+                        "column \(OneLine.quote(column)) is given twice in \(OneLine.quote(input)); give each column once"
+                )
             }
             row[column] = .string(Refusal.trimmed(String(cell[cell.index(after: equals)...])))
         }
@@ -86,7 +104,9 @@ public struct TableField: FieldType {
     public var holdsRows: Bool { true }
 
     /// The existing rows followed by the new ones.
-    public func appendingRows(_ rows: JSONValue, to existing: JSONValue?, for field: FieldDefinition) throws(AnswerInputError) -> JSONValue {
+    public func appendingRows(_ rows: JSONValue, to existing: JSONValue?, for field: FieldDefinition)
+        throws(AnswerInputError) -> JSONValue
+    {
         try Self.appendingRows(rows, to: existing)
     }
 
@@ -97,33 +117,45 @@ public struct TableField: FieldType {
         for row in rows {
             for key in (row.objectValue ?? [:]).keys.sorted() where !columns.contains(key) { columns.append(key) }
         }
-        return .table(columns: columns, rows: rows.map { row in
-            let object = row.objectValue ?? [:]
-            return columns.map { column in object[column].map { $0.stringValue ?? $0.canonicalString() } ?? "" }
-        })
+        return .table(
+            columns: columns,
+            rows: rows.map { row in
+                let object = row.objectValue ?? [:]
+                return columns.map { column in object[column].map { $0.stringValue ?? $0.canonicalString() } ?? "" }
+            })
     }
 
     /// The existing rows followed by the new ones (for `--add-row`). Nil or a
     /// blank existing answer starts a new table; anything that is not a list
     /// of rows is refused rather than overwritten.
-    public static func appendingRows(_ newRows: JSONValue, to existing: JSONValue?) throws(AnswerInputError) -> JSONValue {
+    public static func appendingRows(_ newRows: JSONValue, to existing: JSONValue?) throws(AnswerInputError)
+        -> JSONValue
+    {
         guard case .array(let added) = newRows else {
-            throw AnswerInputError(input: newRows.canonicalString(), message: "the new rows \(Refusal.wrongKind(newRows, expected: "a list of rows"))")
+            throw AnswerInputError(
+                input: newRows.canonicalString(),
+                message: "the new rows \(Refusal.wrongKind(newRows, expected: "a list of rows"))")
         }
         switch existing {
         case nil, .null?: return .array(added)
         case .array(let rows)?: return .array(rows + added)
         case .string(let s)? where Refusal.trimmed(s).isEmpty: return .array(added)
         case let other?:
-            throw AnswerInputError(input: other.canonicalString(), message: "the table's current answer is not a list of rows (\(Refusal.describe(other))); use --clear first, then add rows")
+            throw AnswerInputError(
+                input: other.canonicalString(),
+                message:
+                    "the table's current answer is not a list of rows (\(Refusal.describe(other))); use --clear first, then add rows"
+            )
         }
     }
 
     /// The columns and how to type a row.
     public func prompt(for field: FieldDefinition, style: TerminalStyle) -> [String] {
         let columns = field.columns ?? []
-        return ["Columns: \(OneLine.display(Self.columnList(columns), style: style))",
-                "Type one row as \(OneLine.display(columns.map { "\($0)=..." }.joined(separator: ";"), style: style)) (\\; for a semicolon in a value)."]
+        return [
+            "Columns: \(OneLine.display(Self.columnList(columns), style: style))",
+            "Type one row as \(OneLine.display(columns.map { "\($0)=..." }.joined(separator: ";"), style: style)) (\\; for a semicolon in a value).",
+        ]
     }
 
     /// `2 rows: Area=Lobby, Count=3 | Area=Hall, Count=1`, cut when long.
@@ -136,10 +168,11 @@ public struct TableField: FieldType {
             guard case .object(let cells) = row else { return AnswerDisplay.unreadable(answer, style) }
             let known = columns.filter { cells[$0] != nil }
             let others = cells.keys.filter { !columns.contains($0) }.sorted()
-            shown.append((known + others).map { column in
-                let value = cells[column]?.stringValue ?? cells[column]?.canonicalString() ?? ""
-                return "\(column)=\(value)"
-            }.joined(separator: ", "))
+            shown.append(
+                (known + others).map { column in
+                    let value = cells[column]?.stringValue ?? cells[column]?.canonicalString() ?? ""
+                    return "\(column)=\(value)"
+                }.joined(separator: ", "))
         }
         let count = rows.count == 1 ? "1 row" : "\(rows.count) rows"
         return OneLine.display("\(count): " + shown.joined(separator: " | "), style: style)
@@ -169,6 +202,9 @@ public struct TableField: FieldType {
     }
 
     static func columnList(_ columns: [String]) -> String {
-        columns.isEmpty ? "none defined" : columns.map { OneLine.cut(OneLine.flatten($0, lineBreak: " "), limit: 30, ellipsis: "...") }.joined(separator: ", ")
+        columns.isEmpty
+            ? "none defined"
+            : columns.map { OneLine.cut(OneLine.flatten($0, lineBreak: " "), limit: 30, ellipsis: "...") }.joined(
+                separator: ", ")
     }
 }

@@ -17,7 +17,9 @@ public struct TextField: FieldType {
     }
 
     /// The text as typed, without surrounding spaces.
-    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError) -> JSONValue {
+    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError)
+        -> JSONValue
+    {
         .string(try TextAnswer.parse(input, expected: "the text"))
     }
 

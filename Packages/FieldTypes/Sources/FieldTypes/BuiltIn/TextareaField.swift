@@ -17,7 +17,9 @@ public struct TextareaField: FieldType {
     }
 
     /// The text as typed, line breaks kept, surrounding blank space removed.
-    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError) -> JSONValue {
+    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError)
+        -> JSONValue
+    {
         .string(try TextAnswer.parse(input, expected: "the notes"))
     }
 

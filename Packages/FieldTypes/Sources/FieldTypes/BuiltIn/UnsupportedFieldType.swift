@@ -20,13 +20,21 @@ public struct UnsupportedFieldType: FieldType {
     public func validate(_ answer: JSONValue, for field: FieldDefinition) -> String? { nil }
 
     /// Refused, naming the type.
-    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError) -> JSONValue {
-        throw AnswerInputError(input: input, message: "\(OneLine.quote(input)) cannot be read: \(Self.unsupported(field)); update jqc to answer it, or set its JSON with --value-json")
+    public func parse(_ input: String, for field: FieldDefinition, context: InputContext) throws(AnswerInputError)
+        -> JSONValue
+    {
+        throw AnswerInputError(
+            input: input,
+            message:
+                "\(OneLine.quote(input)) cannot be read: \(Self.unsupported(field)); update jqc to answer it, or set its JSON with --value-json"
+        )
     }
 
     /// Says the type is unsupported.
     public func prompt(for field: FieldDefinition, style: TerminalStyle) -> [String] {
-        ["This field uses field type \(OneLine.quote(name)), which this version of jqc does not support; update jqc to answer it."]
+        [
+            "This field uses field type \(OneLine.quote(name)), which this version of jqc does not support; update jqc to answer it."
+        ]
     }
 
     /// `unsupported field type 'geopoint': {"lat":1}` (the kept answer), or `(no answer)`.

@@ -30,7 +30,8 @@ public enum LogicValue: Sendable, Hashable {
     public func compare(_ other: LogicValue) -> ComparisonResult? {
         switch (self, other) {
         case (.number(let a), .number(let b)): return a < b ? .less : (a == b ? .equal : .greater)
-        case (.date(let a), .date(let b)), (.text(let a), .text(let b)): return a < b ? .less : (a == b ? .equal : .greater)
+        case (.date(let a), .date(let b)), (.text(let a), .text(let b)):
+            return a < b ? .less : (a == b ? .equal : .greater)
         default: return nil
         }
     }

@@ -26,7 +26,10 @@ struct OptionList {
             if key.isEmpty {
                 problems.append(field.problem("option \(index + 1) is blank; give every option some text"))
             } else if !seen.insert(key).inserted, reported.insert(key).inserted {
-                problems.append(field.problem("option \(OneLine.quote(option)) appears more than once (options are matched ignoring case); keep one"))
+                problems.append(
+                    field.problem(
+                        "option \(OneLine.quote(option)) appears more than once (options are matched ignoring case); keep one"
+                    ))
             }
         }
         return problems
@@ -48,7 +51,9 @@ struct OptionList {
 
     /// "1 Clean, 2 Dirty, ..." for messages, at most ten choices.
     var summary: String {
-        let shown = options.prefix(10).enumerated().map { "\($0.offset + 1) \(OneLine.cut(OneLine.flatten($0.element, lineBreak: " "), limit: 30, ellipsis: "..."))" }
+        let shown = options.prefix(10).enumerated().map {
+            "\($0.offset + 1) \(OneLine.cut(OneLine.flatten($0.element, lineBreak: " "), limit: 30, ellipsis: "..."))"
+        }
         return shown.joined(separator: ", ") + (options.count > 10 ? ", ..." : "")
     }
 

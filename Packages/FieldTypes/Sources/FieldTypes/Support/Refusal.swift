@@ -20,7 +20,10 @@ public enum Refusal {
 
     /// The error for typed input that is blank.
     public static func blankInput(_ input: String, expected: String) -> AnswerInputError {
-        AnswerInputError(input: input, message: "nothing was typed (\(OneLine.quote(input))); type \(expected), or use --clear to unset the answer")
+        AnswerInputError(
+            input: input,
+            message: "nothing was typed (\(OneLine.quote(input))); type \(expected), or use --clear to unset the answer"
+        )
     }
 
     /// Typed input trimmed of surrounding whitespace and line breaks.

@@ -20,9 +20,11 @@ public struct HistoryItem: Sendable, Hashable, Codable {
     /// Contract 1.1: the current revision (nil from a 1.0 server).
     public var revision: Int?
 
-    public init(serverID: String, localID: UUID, templateID: String, facilityID: String, areaID: String? = nil,
-                score: Double? = nil, followUpRequired: Bool = false, parentServerID: String? = nil,
-                completedAt: String, inspector: Inspector, reviewState: ReviewState? = nil, revision: Int? = nil) {
+    public init(
+        serverID: String, localID: UUID, templateID: String, facilityID: String, areaID: String? = nil,
+        score: Double? = nil, followUpRequired: Bool = false, parentServerID: String? = nil,
+        completedAt: String, inspector: Inspector, reviewState: ReviewState? = nil, revision: Int? = nil
+    ) {
         self.reviewState = reviewState
         self.revision = revision
         self.serverID = serverID

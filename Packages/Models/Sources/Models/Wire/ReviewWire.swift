@@ -90,8 +90,10 @@ public struct WireReview: Sendable, Hashable, Codable {
     /// Opaque: where the review stands in the server's order of changes.
     public var change: String
 
-    public init(serverID: String, localID: UUID, revision: Int, state: ReviewState, decidedBy: WirePerson? = nil,
-                decidedAt: String? = nil, comment: String? = nil, fieldComments: [FieldComment] = [], change: String) {
+    public init(
+        serverID: String, localID: UUID, revision: Int, state: ReviewState, decidedBy: WirePerson? = nil,
+        decidedAt: String? = nil, comment: String? = nil, fieldComments: [FieldComment] = [], change: String
+    ) {
         self.serverID = serverID
         self.localID = localID
         self.revision = revision
@@ -197,8 +199,10 @@ public struct WireReportEvent: Sendable, Hashable, Codable {
     public var comment: String?
     public var fieldComments: [FieldComment]?
 
-    public init(at: String, actor: WirePerson, kind: String, revision: Int, comment: String? = nil,
-                fieldComments: [FieldComment]? = nil) {
+    public init(
+        at: String, actor: WirePerson, kind: String, revision: Int, comment: String? = nil,
+        fieldComments: [FieldComment]? = nil
+    ) {
         self.at = at
         self.actor = actor
         self.kind = kind

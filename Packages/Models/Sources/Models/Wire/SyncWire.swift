@@ -87,10 +87,12 @@ public struct WireReport: Sendable, Hashable, Codable {
     public var payload: WirePayload
     public var issues: [WireIssue]
 
-    public init(localID: UUID, serverID: String? = nil, baseRevision: Int? = nil, assignmentID: String? = nil,
-                templateID: String, templateVersion: Int? = nil, facilityID: String, areaID: String? = nil,
-                parentLocalID: UUID? = nil, parentServerID: String? = nil, completedAtDevice: String? = nil,
-                payload: WirePayload, issues: [WireIssue] = []) {
+    public init(
+        localID: UUID, serverID: String? = nil, baseRevision: Int? = nil, assignmentID: String? = nil,
+        templateID: String, templateVersion: Int? = nil, facilityID: String, areaID: String? = nil,
+        parentLocalID: UUID? = nil, parentServerID: String? = nil, completedAtDevice: String? = nil,
+        payload: WirePayload, issues: [WireIssue] = []
+    ) {
         self.localID = localID
         self.serverID = serverID
         self.baseRevision = baseRevision
@@ -222,10 +224,12 @@ public struct SyncResult: Sendable, Hashable, Codable {
     /// With a CONFLICT to a merge request: exactly the fields both sides changed, or those a merged revision failed on.
     public var conflictingFields: [String]?
 
-    public init(localID: UUID, status: SyncStatus, serverID: String? = nil, revision: Int? = nil,
-                serverPayload: JSONValue? = nil, serverRevision: Int? = nil, errorCode: String? = nil,
-                error: String? = nil, merged: Bool? = nil, serverIssues: [WireIssue]? = nil,
-                mergedFields: [String]? = nil, conflictingFields: [String]? = nil) {
+    public init(
+        localID: UUID, status: SyncStatus, serverID: String? = nil, revision: Int? = nil,
+        serverPayload: JSONValue? = nil, serverRevision: Int? = nil, errorCode: String? = nil,
+        error: String? = nil, merged: Bool? = nil, serverIssues: [WireIssue]? = nil,
+        mergedFields: [String]? = nil, conflictingFields: [String]? = nil
+    ) {
         self.localID = localID
         self.status = status
         self.serverID = serverID
@@ -295,8 +299,10 @@ public struct SyncResponse: Sendable, Hashable, Codable {
     /// Changes only when the server's data was restored from a backup (contract 1.1).
     public var serverGeneration: String?
 
-    public init(results: [SyncResult], minSupportedAppVersion: String, serverSchemaVersion: Int,
-                contractVersion: String? = nil, serverGeneration: String? = nil) {
+    public init(
+        results: [SyncResult], minSupportedAppVersion: String, serverSchemaVersion: Int,
+        contractVersion: String? = nil, serverGeneration: String? = nil
+    ) {
         self.results = results
         self.minSupportedAppVersion = minSupportedAppVersion
         self.serverSchemaVersion = serverSchemaVersion

@@ -15,12 +15,18 @@ struct AdminCommand: Sendable {
     let spec: CommandSpec
     let run: @Sendable (ParsedArguments, Administration) throws(ServerError) -> AdminOutput
 
-    init(_ name: String, summary: String, positionals: [PositionalSpec] = [], options: [OptionSpec] = [], discussion: String? = nil,
-         run: @escaping @Sendable (ParsedArguments, Administration) throws(ServerError) -> AdminOutput) {
-        spec = CommandSpec("admin " + name, summary: summary, positionals: positionals,
-                           options: [.value("db", "FILE|URL", help: "the server's database"),
-                                     .flag("json", help: "print one JSON document instead of text")] + options,
-                           discussion: discussion)
+    init(
+        _ name: String, summary: String, positionals: [PositionalSpec] = [], options: [OptionSpec] = [],
+        discussion: String? = nil,
+        run: @escaping @Sendable (ParsedArguments, Administration) throws(ServerError) -> AdminOutput
+    ) {
+        spec = CommandSpec(
+            "admin " + name, summary: summary, positionals: positionals,
+            options: [
+                .value("db", "FILE|URL", help: "the server's database"),
+                .flag("json", help: "print one JSON document instead of text"),
+            ] + options,
+            discussion: discussion)
         self.run = run
     }
 }
@@ -36,80 +42,154 @@ enum AdminCommands {
     // MARK: Sites
 
     static let sites: [AdminCommand] = [
-        AdminCommand("facilities", summary: "list every facility, retired ones marked") { _, admin throws(ServerError) in
+        AdminCommand("facilities", summary: "list every facility, retired ones marked") {
+            _, admin throws(ServerError) in
             let list = try admin.facilities()
-            return AdminOutput(lines: table(["ID", "NAME", "ADDRESS", "PROJECT", "STATE"], list.map {
-                [$0.facility.id, $0.facility.name, $0.facility.address, $0.facility.projectName, $0.retiredAt == nil ? "active" : "retired"]
-            }, empty: "No facilities yet: add one with 'admin add-facility' or import a spreadsheet with 'admin import-facilities'."),
-                               json: ["facilities": .array(list.map(AdminWire.facility))])
+            return AdminOutput(
+                lines: table(
+                    ["ID", "NAME", "ADDRESS", "PROJECT", "STATE"],
+                    list.map {
+                        [
+                            $0.facility.id, $0.facility.name, $0.facility.address, $0.facility.projectName,
+                            $0.retiredAt == nil ? "active" : "retired",
+                        ]
+                    },
+                    empty:
+                        "No facilities yet: add one with 'admin add-facility' or import a spreadsheet with 'admin import-facilities'."
+                ),
+                json: ["facilities": .array(list.map(AdminWire.facility))])
         },
-        AdminCommand("add-facility", summary: "add a facility (a site devices inspect)",
-                     positionals: [PositionalSpec("ID", help: "the organisation's own id for the site, e.g. F-100")],
-                     options: [.value("name", "NAME", help: "its name (required)"), .value("address", "TEXT", help: "its address"),
-                               .value("project", "NAME", help: "the project or portfolio it belongs to")]) { parsed, admin throws(ServerError) in
-            let record = try admin.addFacility(Facility(id: parsed.positional(0) ?? "", name: parsed.value("name") ?? "",
-                                                        address: parsed.value("address") ?? "", projectName: parsed.value("project") ?? ""),
-                                               by: actor)
-            return AdminOutput(lines: ["added facility \(show(record.facility.id)) (\(show(record.facility.name)))"],
-                               json: ["facility": AdminWire.facility(record)])
+        AdminCommand(
+            "add-facility", summary: "add a facility (a site devices inspect)",
+            positionals: [PositionalSpec("ID", help: "the organisation's own id for the site, e.g. F-100")],
+            options: [
+                .value("name", "NAME", help: "its name (required)"), .value("address", "TEXT", help: "its address"),
+                .value("project", "NAME", help: "the project or portfolio it belongs to"),
+            ]
+        ) { parsed, admin throws(ServerError) in
+            let record = try admin.addFacility(
+                Facility(
+                    id: parsed.positional(0) ?? "", name: parsed.value("name") ?? "",
+                    address: parsed.value("address") ?? "", projectName: parsed.value("project") ?? ""),
+                by: actor)
+            return AdminOutput(
+                lines: ["added facility \(show(record.facility.id)) (\(show(record.facility.name)))"],
+                json: ["facility": AdminWire.facility(record)])
         },
-        AdminCommand("edit-facility", summary: "change a facility's name, address or project",
-                     positionals: [PositionalSpec("ID", help: "the facility")],
-                     options: [.value("name", "NAME", help: "a new name"), .value("address", "TEXT", help: "a new address"),
-                               .value("project", "NAME", help: "a new project")]) { parsed, admin throws(ServerError) in
-            let record = try admin.changeFacility(id: parsed.positional(0) ?? "", .init(name: parsed.value("name"), address: parsed.value("address"),
-                                                                                      projectName: parsed.value("project")), by: actor)
-            return AdminOutput(lines: ["facility \(show(record.facility.id)): \(show(record.facility.name)), \(show(record.facility.address))"],
-                               json: ["facility": AdminWire.facility(record)])
+        AdminCommand(
+            "edit-facility", summary: "change a facility's name, address or project",
+            positionals: [PositionalSpec("ID", help: "the facility")],
+            options: [
+                .value("name", "NAME", help: "a new name"), .value("address", "TEXT", help: "a new address"),
+                .value("project", "NAME", help: "a new project"),
+            ]
+        ) { parsed, admin throws(ServerError) in
+            let record = try admin.changeFacility(
+                id: parsed.positional(0) ?? "",
+                .init(
+                    name: parsed.value("name"), address: parsed.value("address"),
+                    projectName: parsed.value("project")), by: actor)
+            return AdminOutput(
+                lines: [
+                    "facility \(show(record.facility.id)): \(show(record.facility.name)), \(show(record.facility.address))"
+                ],
+                json: ["facility": AdminWire.facility(record)])
         },
-        AdminCommand("retire-facility", summary: "retire a facility: devices drop it at their next sync; its reports stay",
-                     positionals: [PositionalSpec("ID", help: "the facility")],
-                     options: [.flag("restore", help: "bring a retired facility back")]) { parsed, admin throws(ServerError) in
-            let record = try admin.setFacilityRetired(id: parsed.positional(0) ?? "", retired: !parsed.flag("restore"), by: actor)
-            return AdminOutput(lines: ["facility \(show(record.facility.id)) is \(record.retiredAt == nil ? "active" : "retired")"],
-                               json: ["facility": AdminWire.facility(record)])
+        AdminCommand(
+            "retire-facility", summary: "retire a facility: devices drop it at their next sync; its reports stay",
+            positionals: [PositionalSpec("ID", help: "the facility")],
+            options: [.flag("restore", help: "bring a retired facility back")]
+        ) { parsed, admin throws(ServerError) in
+            let record = try admin.setFacilityRetired(
+                id: parsed.positional(0) ?? "", retired: !parsed.flag("restore"), by: actor)
+            return AdminOutput(
+                lines: ["facility \(show(record.facility.id)) is \(record.retiredAt == nil ? "active" : "retired")"],
+                json: ["facility": AdminWire.facility(record)])
         },
-        AdminCommand("import-facilities", summary: "add or update facilities from a CSV or JSON file, by id",
-                     positionals: [PositionalSpec("FILE", help: "CSV with columns id,name,address,project_name; or JSON {\"facilities\": [...], \"areas\": [...]}")],
-                     discussion: "Importing the same file twice changes nothing. A file with a bad row imports nothing and names the row.") { parsed, admin throws(ServerError) in
+        AdminCommand(
+            "import-facilities", summary: "add or update facilities from a CSV or JSON file, by id",
+            positionals: [
+                PositionalSpec(
+                    "FILE",
+                    help:
+                        "CSV with columns id,name,address,project_name; or JSON {\"facilities\": [...], \"areas\": [...]}"
+                )
+            ],
+            discussion:
+                "Importing the same file twice changes nothing. A file with a bad row imports nothing and names the row."
+        ) { parsed, admin throws(ServerError) in
             let path = parsed.positional(0) ?? ""
             let (sites, areas) = try admin.importFacilities(try read(path), source: path, by: actor)
-            return AdminOutput(lines: [sites.summary("facilities")] + (areas == ImportOutcome() ? [] : [areas.summary("areas")]),
-                               json: ["facilities": sites.json, "areas": areas.json])
+            return AdminOutput(
+                lines: [sites.summary("facilities")] + (areas == ImportOutcome() ? [] : [areas.summary("areas")]),
+                json: ["facilities": sites.json, "areas": areas.json])
         },
-        AdminCommand("areas", summary: "list areas (of one facility, or all), retired ones marked",
-                     options: [.value("facility", "ID", help: "only this facility's areas")]) { parsed, admin throws(ServerError) in
+        AdminCommand(
+            "areas", summary: "list areas (of one facility, or all), retired ones marked",
+            options: [.value("facility", "ID", help: "only this facility's areas")]
+        ) { parsed, admin throws(ServerError) in
             let list = try admin.areas(facilityID: parsed.value("facility"))
-            return AdminOutput(lines: table(["ID", "FACILITY", "NAME", "TYPE", "STATE"], list.map {
-                [$0.area.id, $0.area.facilityID, $0.area.name, $0.area.areaType, $0.retiredAt == nil ? "active" : "retired"]
-            }, empty: "No areas."), json: ["areas": .array(list.map(AdminWire.area))])
+            return AdminOutput(
+                lines: table(
+                    ["ID", "FACILITY", "NAME", "TYPE", "STATE"],
+                    list.map {
+                        [
+                            $0.area.id, $0.area.facilityID, $0.area.name, $0.area.areaType,
+                            $0.retiredAt == nil ? "active" : "retired",
+                        ]
+                    }, empty: "No areas."), json: ["areas": .array(list.map(AdminWire.area))])
         },
-        AdminCommand("add-area", summary: "add an area to a facility",
-                     positionals: [PositionalSpec("ID", help: "the organisation's own id for the area, e.g. A-101")],
-                     options: [.value("facility", "ID", help: "its facility (required)"), .value("name", "NAME", help: "its name (required)"),
-                               .value("type", "TYPE", help: "its kind: washroom, lobby, kitchen, ...")]) { parsed, admin throws(ServerError) in
-            let record = try admin.addArea(Area(id: parsed.positional(0) ?? "", facilityID: parsed.value("facility") ?? "",
-                                                name: parsed.value("name") ?? "", areaType: parsed.value("type") ?? ""), by: actor)
-            return AdminOutput(lines: ["added area \(show(record.area.id)) (\(show(record.area.name))) to facility \(show(record.area.facilityID))"],
-                               json: ["area": AdminWire.area(record)])
+        AdminCommand(
+            "add-area", summary: "add an area to a facility",
+            positionals: [PositionalSpec("ID", help: "the organisation's own id for the area, e.g. A-101")],
+            options: [
+                .value("facility", "ID", help: "its facility (required)"),
+                .value("name", "NAME", help: "its name (required)"),
+                .value("type", "TYPE", help: "its kind: washroom, lobby, kitchen, ..."),
+            ]
+        ) { parsed, admin throws(ServerError) in
+            let record = try admin.addArea(
+                Area(
+                    id: parsed.positional(0) ?? "", facilityID: parsed.value("facility") ?? "",
+                    name: parsed.value("name") ?? "", areaType: parsed.value("type") ?? ""), by: actor)
+            return AdminOutput(
+                lines: [
+                    "added area \(show(record.area.id)) (\(show(record.area.name))) to facility \(show(record.area.facilityID))"
+                ],
+                json: ["area": AdminWire.area(record)])
         },
-        AdminCommand("edit-area", summary: "change an area's name or type", positionals: [PositionalSpec("ID", help: "the area")],
-                     options: [.value("name", "NAME", help: "a new name"), .value("type", "TYPE", help: "a new type")]) { parsed, admin throws(ServerError) in
-            let record = try admin.changeArea(id: parsed.positional(0) ?? "", .init(name: parsed.value("name"), areaType: parsed.value("type")),
-                                              by: actor)
-            return AdminOutput(lines: ["area \(show(record.area.id)): \(show(record.area.name)) (\(show(record.area.areaType)))"],
-                               json: ["area": AdminWire.area(record)])
+        AdminCommand(
+            "edit-area", summary: "change an area's name or type",
+            positionals: [PositionalSpec("ID", help: "the area")],
+            options: [.value("name", "NAME", help: "a new name"), .value("type", "TYPE", help: "a new type")]
+        ) { parsed, admin throws(ServerError) in
+            let record = try admin.changeArea(
+                id: parsed.positional(0) ?? "", .init(name: parsed.value("name"), areaType: parsed.value("type")),
+                by: actor)
+            return AdminOutput(
+                lines: ["area \(show(record.area.id)): \(show(record.area.name)) (\(show(record.area.areaType)))"],
+                json: ["area": AdminWire.area(record)])
         },
-        AdminCommand("retire-area", summary: "retire an area: devices drop it at their next sync; its reports stay",
-                     positionals: [PositionalSpec("ID", help: "the area")],
-                     options: [.flag("restore", help: "bring a retired area back")]) { parsed, admin throws(ServerError) in
-            let record = try admin.setAreaRetired(id: parsed.positional(0) ?? "", retired: !parsed.flag("restore"), by: actor)
-            return AdminOutput(lines: ["area \(show(record.area.id)) is \(record.retiredAt == nil ? "active" : "retired")"],
-                               json: ["area": AdminWire.area(record)])
+        AdminCommand(
+            "retire-area", summary: "retire an area: devices drop it at their next sync; its reports stay",
+            positionals: [PositionalSpec("ID", help: "the area")],
+            options: [.flag("restore", help: "bring a retired area back")]
+        ) { parsed, admin throws(ServerError) in
+            let record = try admin.setAreaRetired(
+                id: parsed.positional(0) ?? "", retired: !parsed.flag("restore"), by: actor)
+            return AdminOutput(
+                lines: ["area \(show(record.area.id)) is \(record.retiredAt == nil ? "active" : "retired")"],
+                json: ["area": AdminWire.area(record)])
         },
-        AdminCommand("import-areas", summary: "add or update areas from a CSV or JSON file, by id",
-                     positionals: [PositionalSpec("FILE", help: "CSV with columns id,facility_id,name,area_type; or JSON {\"areas\": [...]}")],
-                     discussion: "Importing the same file twice changes nothing. A file with a bad row imports nothing and names the row.") { parsed, admin throws(ServerError) in
+        AdminCommand(
+            "import-areas", summary: "add or update areas from a CSV or JSON file, by id",
+            positionals: [
+                PositionalSpec(
+                    "FILE", help: "CSV with columns id,facility_id,name,area_type; or JSON {\"areas\": [...]}")
+            ],
+            discussion:
+                "Importing the same file twice changes nothing. A file with a bad row imports nothing and names the row."
+        ) { parsed, admin throws(ServerError) in
             let path = parsed.positional(0) ?? ""
             let outcome = try admin.importAreas(try read(path), source: path, by: actor)
             return AdminOutput(lines: [outcome.summary("areas")], json: ["areas": outcome.json])
@@ -119,49 +199,93 @@ enum AdminCommands {
     // MARK: Assignments
 
     static let assignments: [AdminCommand] = [
-        AdminCommand("assignments", summary: "list assignments: open, done and cancelled",
-                     options: [.value("inspector", "USER", help: "only this inspector's (user name or id)")]) { parsed, admin throws(ServerError) in
+        AdminCommand(
+            "assignments", summary: "list assignments: open, done and cancelled",
+            options: [.value("inspector", "USER", help: "only this inspector's (user name or id)")]
+        ) { parsed, admin throws(ServerError) in
             let list = try admin.assignments(inspector: parsed.value("inspector"))
             let names = Dictionary(try admin.users().map { ($0.id, $0.username) }, uniquingKeysWith: { a, _ in a })
-            return AdminOutput(lines: table(["ID", "INSPECTOR", "TEMPLATE", "FACILITY", "AREA", "DUE", "STATE"], list.map {
-                let state = $0.cancelledAt != nil ? "cancelled" : ($0.assignment.status == .open ? "open" : "done")
-                return [$0.assignment.id, names[$0.inspectorID] ?? $0.inspectorID, $0.assignment.templateID, $0.assignment.facilityID, $0.assignment.areaID ?? "-",
-                        $0.assignment.dueAt ?? "-", state]
-            }, empty: "No assignments yet: create one with 'admin assign'."), json: ["assignments": .array(list.map(AdminWire.assignment))])
+            return AdminOutput(
+                lines: table(
+                    ["ID", "INSPECTOR", "TEMPLATE", "FACILITY", "AREA", "DUE", "STATE"],
+                    list.map {
+                        let state =
+                            $0.cancelledAt != nil ? "cancelled" : ($0.assignment.status == .open ? "open" : "done")
+                        return [
+                            $0.assignment.id, names[$0.inspectorID] ?? $0.inspectorID, $0.assignment.templateID,
+                            $0.assignment.facilityID, $0.assignment.areaID ?? "-",
+                            $0.assignment.dueAt ?? "-", state,
+                        ]
+                    }, empty: "No assignments yet: create one with 'admin assign'."),
+                json: ["assignments": .array(list.map(AdminWire.assignment))])
         },
-        AdminCommand("assign", summary: "give an inspector an inspection to do: a template at a facility, by a due date",
-                     options: [.value("inspector", "USER", help: "the inspector (user name or id; required)"),
-                               .value("template", "ID", help: "the template (required)"), .value("facility", "ID", help: "the facility (required)"),
-                               .value("area", "ID", help: "an area of that facility"),
-                               .value("due", "DATE", help: "due by: YYYY-MM-DD (the end of that day, UTC) or an RFC 3339 time"),
-                               .value("id", "ID", help: "the organisation's own id for it (default: one is made)")],
-                     discussion: "Recurring schedules are not made here: create each assignment, or import them from a spreadsheet.") { parsed, admin throws(ServerError) in
-            let record = try admin.createAssignment(.init(id: parsed.value("id"), inspector: parsed.value("inspector") ?? "",
-                                                          templateID: parsed.value("template") ?? "", facilityID: parsed.value("facility") ?? "",
-                                                          areaID: parsed.value("area"), due: parsed.value("due")), by: actor)
+        AdminCommand(
+            "assign", summary: "give an inspector an inspection to do: a template at a facility, by a due date",
+            options: [
+                .value("inspector", "USER", help: "the inspector (user name or id; required)"),
+                .value("template", "ID", help: "the template (required)"),
+                .value("facility", "ID", help: "the facility (required)"),
+                .value("area", "ID", help: "an area of that facility"),
+                .value("due", "DATE", help: "due by: YYYY-MM-DD (the end of that day, UTC) or an RFC 3339 time"),
+                .value("id", "ID", help: "the organisation's own id for it (default: one is made)"),
+            ],
+            discussion:
+                "Recurring schedules are not made here: create each assignment, or import them from a spreadsheet."
+        ) { parsed, admin throws(ServerError) in
+            let record = try admin.createAssignment(
+                .init(
+                    id: parsed.value("id"), inspector: parsed.value("inspector") ?? "",
+                    templateID: parsed.value("template") ?? "", facilityID: parsed.value("facility") ?? "",
+                    areaID: parsed.value("area"), due: parsed.value("due")), by: actor)
             let inspector = parsed.value("inspector") ?? record.inspectorID
-            return AdminOutput(lines: ["assignment \(show(record.assignment.id)) for \(show(inspector)): template \(show(record.assignment.templateID)) at \(show(record.assignment.facilityID))\(record.assignment.dueAt.map { ", due \($0)" } ?? "")"],
-                               json: ["assignment": AdminWire.assignment(record)])
+            return AdminOutput(
+                lines: [
+                    "assignment \(show(record.assignment.id)) for \(show(inspector)): template \(show(record.assignment.templateID)) at \(show(record.assignment.facilityID))\(record.assignment.dueAt.map { ", due \($0)" } ?? "")"
+                ],
+                json: ["assignment": AdminWire.assignment(record)])
         },
-        AdminCommand("edit-assignment", summary: "change an open assignment's template, facility, area or due date",
-                     positionals: [PositionalSpec("ID", help: "the assignment")],
-                     options: [.value("template", "ID", help: "another template"), .value("facility", "ID", help: "another facility"),
-                               .value("area", "ID", help: "another area ('' for none)"), .value("due", "DATE", help: "another due date ('' for none)")],
-                     discussion: "The inspector stays: to give the work to someone else, cancel it and assign it anew.") { parsed, admin throws(ServerError) in
-            let record = try admin.changeAssignment(id: parsed.positional(0) ?? "", .init(templateID: parsed.value("template"),
-                                                                                        facilityID: parsed.value("facility"),
-                                                                                        areaID: parsed.value("area"), due: parsed.value("due")),
-                                                    by: actor)
-            return AdminOutput(lines: ["assignment \(show(record.assignment.id)) changed"], json: ["assignment": AdminWire.assignment(record)])
+        AdminCommand(
+            "edit-assignment", summary: "change an open assignment's template, facility, area or due date",
+            positionals: [PositionalSpec("ID", help: "the assignment")],
+            options: [
+                .value("template", "ID", help: "another template"), .value("facility", "ID", help: "another facility"),
+                .value("area", "ID", help: "another area ('' for none)"),
+                .value("due", "DATE", help: "another due date ('' for none)"),
+            ],
+            discussion: "The inspector stays: to give the work to someone else, cancel it and assign it anew."
+        ) { parsed, admin throws(ServerError) in
+            let record = try admin.changeAssignment(
+                id: parsed.positional(0) ?? "",
+                .init(
+                    templateID: parsed.value("template"),
+                    facilityID: parsed.value("facility"),
+                    areaID: parsed.value("area"), due: parsed.value("due")),
+                by: actor)
+            return AdminOutput(
+                lines: ["assignment \(show(record.assignment.id)) changed"],
+                json: ["assignment": AdminWire.assignment(record)])
         },
-        AdminCommand("cancel-assignment", summary: "cancel an assignment: devices see it closed at their next sync",
-                     positionals: [PositionalSpec("ID", help: "the assignment")]) { parsed, admin throws(ServerError) in
+        AdminCommand(
+            "cancel-assignment", summary: "cancel an assignment: devices see it closed at their next sync",
+            positionals: [PositionalSpec("ID", help: "the assignment")]
+        ) { parsed, admin throws(ServerError) in
             let record = try admin.cancelAssignment(id: parsed.positional(0) ?? "", by: actor)
-            return AdminOutput(lines: ["assignment \(show(record.assignment.id)) is cancelled"], json: ["assignment": AdminWire.assignment(record)])
+            return AdminOutput(
+                lines: ["assignment \(show(record.assignment.id)) is cancelled"],
+                json: ["assignment": AdminWire.assignment(record)])
         },
-        AdminCommand("import-assignments", summary: "add or update assignments from a CSV or JSON file, by id",
-                     positionals: [PositionalSpec("FILE", help: "CSV with columns id,inspector,template_id,facility_id,area_id,due_at; or JSON {\"assignments\": [...]}")],
-                     discussion: "Importing the same file twice changes nothing. A file with a bad row imports nothing and names the row.") { parsed, admin throws(ServerError) in
+        AdminCommand(
+            "import-assignments", summary: "add or update assignments from a CSV or JSON file, by id",
+            positionals: [
+                PositionalSpec(
+                    "FILE",
+                    help:
+                        "CSV with columns id,inspector,template_id,facility_id,area_id,due_at; or JSON {\"assignments\": [...]}"
+                )
+            ],
+            discussion:
+                "Importing the same file twice changes nothing. A file with a bad row imports nothing and names the row."
+        ) { parsed, admin throws(ServerError) in
             let path = parsed.positional(0) ?? ""
             let outcome = try admin.importAssignments(try read(path), source: path, by: actor)
             return AdminOutput(lines: [outcome.summary("assignments")], json: ["assignments": outcome.json])
@@ -171,91 +295,150 @@ enum AdminCommands {
     // MARK: Templates
 
     static let templates: [AdminCommand] = [
-        AdminCommand("templates", summary: "list templates with their versions, retired ones marked") { _, admin throws(ServerError) in
+        AdminCommand("templates", summary: "list templates with their versions, retired ones marked") {
+            _, admin throws(ServerError) in
             let list = try admin.templates()
-            return AdminOutput(lines: table(["ID", "NAME", "VERSION", "VERSIONS", "FIELDS", "STATE"], list.map {
-                [$0.template.id, $0.template.name, String($0.template.version), $0.versions.map(String.init).joined(separator: ","),
-                 String($0.template.schema.fields.count), $0.retiredAt == nil ? "active" : "retired"]
-            }, empty: "No templates yet: publish one with 'admin publish-template FILE'."), json: ["templates": .array(list.map(AdminWire.template))])
+            return AdminOutput(
+                lines: table(
+                    ["ID", "NAME", "VERSION", "VERSIONS", "FIELDS", "STATE"],
+                    list.map {
+                        [
+                            $0.template.id, $0.template.name, String($0.template.version),
+                            $0.versions.map(String.init).joined(separator: ","),
+                            String($0.template.schema.fields.count), $0.retiredAt == nil ? "active" : "retired",
+                        ]
+                    }, empty: "No templates yet: publish one with 'admin publish-template FILE'."),
+                json: ["templates": .array(list.map(AdminWire.template))])
         },
-        AdminCommand("publish-template", summary: "publish templates from a file as new versions, after checking them",
-                     positionals: [PositionalSpec("FILE", help: "a template object, or {\"templates\": [...]} as GET /templates returns")],
-                     discussion: "The file is checked as 'jqc templates lint' checks it; any problem refuses the whole file (exit 4) and lists every one. A template equal to its current version is left alone; otherwise it becomes the next version. Devices get it at their next sync; reports are judged by the version they were made on.") { parsed, admin throws(ServerError) in
+        AdminCommand(
+            "publish-template", summary: "publish templates from a file as new versions, after checking them",
+            positionals: [
+                PositionalSpec("FILE", help: "a template object, or {\"templates\": [...]} as GET /templates returns")
+            ],
+            discussion:
+                "The file is checked as 'jqc templates lint' checks it; any problem refuses the whole file (exit 4) and lists every one. A template equal to its current version is left alone; otherwise it becomes the next version. Devices get it at their next sync; reports are judged by the version they were made on."
+        ) { parsed, admin throws(ServerError) in
             let path = parsed.positional(0) ?? ""
             guard let document = try? JSONDecoder().decode(JSONValue.self, from: try read(path)) else {
                 throw ServerError.badRequest("'\(path)' is not valid JSON")
             }
             let published = try admin.publishTemplates(document, source: path, by: actor)
-            return AdminOutput(lines: published.map {
-                switch $0 {
-                case .published(let id, let version): "published template \(show(id)) version \(version)"
-                case .unchanged(let id, let version): "template \(show(id)) is unchanged at version \(version); nothing published"
-                }
-            }, json: ["templates": .array(published.map(AdminWire.publication))])
+            return AdminOutput(
+                lines: published.map {
+                    switch $0 {
+                    case .published(let id, let version): "published template \(show(id)) version \(version)"
+                    case .unchanged(let id, let version):
+                        "template \(show(id)) is unchanged at version \(version); nothing published"
+                    }
+                }, json: ["templates": .array(published.map(AdminWire.publication))])
         },
-        AdminCommand("retire-template", summary: "retire a template: devices drop it; reports made on it are still accepted",
-                     positionals: [PositionalSpec("ID", help: "the template")],
-                     options: [.flag("restore", help: "bring a retired template back")]) { parsed, admin throws(ServerError) in
-            let record = try admin.setTemplateRetired(id: parsed.positional(0) ?? "", retired: !parsed.flag("restore"), by: actor)
-            return AdminOutput(lines: ["template \(show(record.template.id)) is \(record.retiredAt == nil ? "active" : "retired")"],
-                               json: ["template": AdminWire.template(record)])
+        AdminCommand(
+            "retire-template", summary: "retire a template: devices drop it; reports made on it are still accepted",
+            positionals: [PositionalSpec("ID", help: "the template")],
+            options: [.flag("restore", help: "bring a retired template back")]
+        ) { parsed, admin throws(ServerError) in
+            let record = try admin.setTemplateRetired(
+                id: parsed.positional(0) ?? "", retired: !parsed.flag("restore"), by: actor)
+            return AdminOutput(
+                lines: ["template \(show(record.template.id)) is \(record.retiredAt == nil ? "active" : "retired")"],
+                json: ["template": AdminWire.template(record)])
         },
     ]
 
     // MARK: People
 
     static let users: [AdminCommand] = [
-        AdminCommand("users", summary: "list every user with their role, disabled ones marked") { _, admin throws(ServerError) in
+        AdminCommand("users", summary: "list every user with their role, disabled ones marked") {
+            _, admin throws(ServerError) in
             let list = try admin.users()
-            return AdminOutput(lines: table(["ID", "USERNAME", "ROLE", "NAME", "STATE"], list.map {
-                [$0.id, $0.username, $0.role.rawValue, $0.displayName, $0.isDisabled ? "disabled" : "active"]
-            }, empty: "No users yet: add the first admin with 'admin add-user NAME --role admin'."), json: ["users": .array(list.map(AdminWire.user))])
+            return AdminOutput(
+                lines: table(
+                    ["ID", "USERNAME", "ROLE", "NAME", "STATE"],
+                    list.map {
+                        [$0.id, $0.username, $0.role.rawValue, $0.displayName, $0.isDisabled ? "disabled" : "active"]
+                    }, empty: "No users yet: add the first admin with 'admin add-user NAME --role admin'."),
+                json: ["users": .array(list.map(AdminWire.user))])
         },
-        AdminCommand("add-user", summary: "add a user, or reset their password, role and name (password read from stdin)",
-                     positionals: [PositionalSpec("USERNAME", help: "the user name to sign in with")],
-                     options: [.value("role", "ROLE", help: "inspector, supervisor or admin (default inspector)"),
-                               .value("display-name", "NAME", help: "the name shown in history and the roll-up")],
-                     discussion: "The password, at least \(Administration.shortestPassword) characters, is asked without echo at a terminal, or read from the first line of standard input. An existing user is reset and signed out everywhere.") { parsed, admin throws(ServerError) in
+        AdminCommand(
+            "add-user", summary: "add a user, or reset their password, role and name (password read from stdin)",
+            positionals: [PositionalSpec("USERNAME", help: "the user name to sign in with")],
+            options: [
+                .value("role", "ROLE", help: "inspector, supervisor or admin (default inspector)"),
+                .value("display-name", "NAME", help: "the name shown in history and the roll-up"),
+            ],
+            discussion:
+                "The password, at least \(Administration.shortestPassword) characters, is asked without echo at a terminal, or read from the first line of standard input. An existing user is reset and signed out everywhere."
+        ) { parsed, admin throws(ServerError) in
             let text = parsed.value("role") ?? "inspector"
-            guard let role = UserRole(rawValue: text) else { throw ServerError.badRequest("--role must be inspector, supervisor or admin, not '\(text)'") }
-            let user = try admin.addUser(username: parsed.positional(0) ?? "", password: PasswordInput.read(for: parsed.positional(0) ?? ""), role: role,
-                                         displayName: parsed.value("display-name"), resetting: true, by: actor)
-            return AdminOutput(lines: ["user \(show(user.username)) (\(user.role.rawValue)) has id \(user.id)"], json: ["user": AdminWire.user(user)])
+            guard let role = UserRole(rawValue: text) else {
+                throw ServerError.badRequest("--role must be inspector, supervisor or admin, not '\(text)'")
+            }
+            let user = try admin.addUser(
+                username: parsed.positional(0) ?? "", password: PasswordInput.read(for: parsed.positional(0) ?? ""),
+                role: role,
+                displayName: parsed.value("display-name"), resetting: true, by: actor)
+            return AdminOutput(
+                lines: ["user \(show(user.username)) (\(user.role.rawValue)) has id \(user.id)"],
+                json: ["user": AdminWire.user(user)])
         },
-        AdminCommand("edit-user", summary: "change a user's role or display name",
-                     positionals: [PositionalSpec("USER", help: "the user name or id")],
-                     options: [.value("role", "ROLE", help: "inspector, supervisor or admin"),
-                               .value("display-name", "NAME", help: "a new display name")]) { parsed, admin throws(ServerError) in
+        AdminCommand(
+            "edit-user", summary: "change a user's role or display name",
+            positionals: [PositionalSpec("USER", help: "the user name or id")],
+            options: [
+                .value("role", "ROLE", help: "inspector, supervisor or admin"),
+                .value("display-name", "NAME", help: "a new display name"),
+            ]
+        ) { parsed, admin throws(ServerError) in
             let role = try parsed.value("role").map { (text) throws(ServerError) -> UserRole in
-                guard let role = UserRole(rawValue: text) else { throw ServerError.badRequest("--role must be inspector, supervisor or admin, not '\(text)'") }
+                guard let role = UserRole(rawValue: text) else {
+                    throw ServerError.badRequest("--role must be inspector, supervisor or admin, not '\(text)'")
+                }
                 return role
             }
-            let user = try admin.changeUser(parsed.positional(0) ?? "", role: role, displayName: parsed.value("display-name"), by: actor)
-            return AdminOutput(lines: ["user \(show(user.username)) is a \(user.role.rawValue) named \(show(user.displayName))"],
-                               json: ["user": AdminWire.user(user)])
+            let user = try admin.changeUser(
+                parsed.positional(0) ?? "", role: role, displayName: parsed.value("display-name"), by: actor)
+            return AdminOutput(
+                lines: ["user \(show(user.username)) is a \(user.role.rawValue) named \(show(user.displayName))"],
+                json: ["user": AdminWire.user(user)])
         },
-        AdminCommand("disable-user", summary: "disable a user: every session ends at once; their reports stay",
-                     positionals: [PositionalSpec("USER", help: "the user name or id")],
-                     options: [.flag("enable", help: "enable a disabled user again")]) { parsed, admin throws(ServerError) in
-            let user = try admin.setUserDisabled(parsed.positional(0) ?? "", disabled: !parsed.flag("enable"), by: actor)
-            return AdminOutput(lines: ["user \(show(user.username)) is \(user.isDisabled ? "disabled; every session of theirs is signed out" : "enabled")"],
-                               json: ["user": AdminWire.user(user)])
+        AdminCommand(
+            "disable-user", summary: "disable a user: every session ends at once; their reports stay",
+            positionals: [PositionalSpec("USER", help: "the user name or id")],
+            options: [.flag("enable", help: "enable a disabled user again")]
+        ) { parsed, admin throws(ServerError) in
+            let user = try admin.setUserDisabled(
+                parsed.positional(0) ?? "", disabled: !parsed.flag("enable"), by: actor)
+            return AdminOutput(
+                lines: [
+                    "user \(show(user.username)) is \(user.isDisabled ? "disabled; every session of theirs is signed out" : "enabled")"
+                ],
+                json: ["user": AdminWire.user(user)])
         },
-        AdminCommand("set-password", summary: "change a user's password (read from stdin) and sign them out everywhere",
-                     positionals: [PositionalSpec("USERNAME", help: "the user whose password changes")],
-                     discussion: "The password, at least \(Administration.shortestPassword) characters, is asked without echo at a terminal, or read from the first line of standard input.") { parsed, admin throws(ServerError) in
-            let user = try admin.setPassword(parsed.positional(0) ?? "", password: PasswordInput.read(for: parsed.positional(0) ?? ""), by: actor)
-            return AdminOutput(lines: ["the password of \(show(user.username)) is changed; every session of theirs is signed out"],
-                               json: ["user": AdminWire.user(user)])
+        AdminCommand(
+            "set-password", summary: "change a user's password (read from stdin) and sign them out everywhere",
+            positionals: [PositionalSpec("USERNAME", help: "the user whose password changes")],
+            discussion:
+                "The password, at least \(Administration.shortestPassword) characters, is asked without echo at a terminal, or read from the first line of standard input."
+        ) { parsed, admin throws(ServerError) in
+            let user = try admin.setPassword(
+                parsed.positional(0) ?? "", password: PasswordInput.read(for: parsed.positional(0) ?? ""), by: actor)
+            return AdminOutput(
+                lines: ["the password of \(show(user.username)) is changed; every session of theirs is signed out"],
+                json: ["user": AdminWire.user(user)])
         },
     ]
 
-    static let events = AdminCommand("events", summary: "the log of administrative changes: who, when, what",
-                                     options: [.value("limit", "N", help: "the newest N events (default 100)")]) { parsed, admin throws(ServerError) in
+    static let events = AdminCommand(
+        "events", summary: "the log of administrative changes: who, when, what",
+        options: [.value("limit", "N", help: "the newest N events (default 100)")]
+    ) { parsed, admin throws(ServerError) in
         let list = try admin.events(limit: try ServerApp.limit(parsed.value("limit")), before: nil)
-        return AdminOutput(lines: table(["SEQ", "AT", "BY", "WHAT", "SUBJECT"], list.map {
-            [String($0.sequence), $0.at, $0.actorName, $0.kind, $0.subject]
-        }, empty: "No administrative changes yet."), json: ["events": .array(list.map(AdminWire.event))])
+        return AdminOutput(
+            lines: table(
+                ["SEQ", "AT", "BY", "WHAT", "SUBJECT"],
+                list.map {
+                    [String($0.sequence), $0.at, $0.actorName, $0.kind, $0.subject]
+                }, empty: "No administrative changes yet."), json: ["events": .array(list.map(AdminWire.event))])
     }
 
     // MARK: Output
@@ -270,8 +453,10 @@ enum AdminCommands {
         var widths = header.map(\.count)
         for row in cells { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
         func line(_ row: [String]) -> String {
-            row.enumerated().map { i, cell in i == row.count - 1 ? cell : cell.padding(toLength: widths[i], withPad: " ", startingAt: 0) }
-                .joined(separator: "  ")
+            row.enumerated().map { i, cell in
+                i == row.count - 1 ? cell : cell.padding(toLength: widths[i], withPad: " ", startingAt: 0)
+            }
+            .joined(separator: "  ")
         }
         return [line(header)] + cells.map(line)
     }
@@ -281,8 +466,12 @@ enum AdminCommands {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
             throw ServerError.notFound("cannot read '\(path)': no such file")
         }
-        if let size = attributes[.size] as? Int, size > 64 << 20 { throw ServerError.tooLarge("'\(path)' is over 64 MiB") }
-        guard let data = FileManager.default.contents(atPath: path) else { throw ServerError.badRequest("cannot read '\(path)'") }
+        if let size = attributes[.size] as? Int, size > 64 << 20 {
+            throw ServerError.tooLarge("'\(path)' is over 64 MiB")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ServerError.badRequest("cannot read '\(path)'")
+        }
         return data
     }
 }

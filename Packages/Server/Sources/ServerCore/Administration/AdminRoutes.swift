@@ -16,38 +16,57 @@ extension ServerApp {
             return .ok(["facilities": .array(try admin.facilities().map(AdminWire.facility))] as JSONValue)
         case .adminAddFacility:
             let body = try input.decode(JSONValue.self)
-            let facility = Facility(id: try Self.text(body, "id"), name: try Self.text(body, "name"),
-                                    address: try Self.text(body, "address", optional: true) ?? "",
-                                    projectName: try Self.text(body, "project_name", optional: true) ?? "")
-            return .ok(["facility": AdminWire.facility(try admin.addFacility(facility, by: actor))] as JSONValue, status: 201)
+            let facility = Facility(
+                id: try Self.text(body, "id"), name: try Self.text(body, "name"),
+                address: try Self.text(body, "address", optional: true) ?? "",
+                projectName: try Self.text(body, "project_name", optional: true) ?? "")
+            return .ok(
+                ["facility": AdminWire.facility(try admin.addFacility(facility, by: actor))] as JSONValue, status: 201)
         case .adminChangeFacility:
             let id = try input.parameter("id")
             let body = try input.decode(JSONValue.self)
-            var record = try admin.changeFacility(id: id, .init(name: try Self.text(body, "name", optional: true),
-                                                                address: try Self.text(body, "address", optional: true),
-                                                                projectName: try Self.text(body, "project_name", optional: true)),
-                                                  by: actor)
-            if let retired = try Self.flag(body, "retired") { record = try admin.setFacilityRetired(id: id, retired: retired, by: actor) }
+            var record = try admin.changeFacility(
+                id: id,
+                .init(
+                    name: try Self.text(body, "name", optional: true),
+                    address: try Self.text(body, "address", optional: true),
+                    projectName: try Self.text(body, "project_name", optional: true)),
+                by: actor)
+            if let retired = try Self.flag(body, "retired") {
+                record = try admin.setFacilityRetired(id: id, retired: retired, by: actor)
+            }
             return .ok(["facility": AdminWire.facility(record)] as JSONValue)
         case .adminImportFacilities:
-            let (sites, areas) = try admin.importFacilities(try Self.importBody(input), source: "the request", by: actor)
+            let (sites, areas) = try admin.importFacilities(
+                try Self.importBody(input), source: "the request", by: actor)
             return .ok(["facilities": sites.json, "areas": areas.json] as JSONValue)
         case .adminAreas:
-            return .ok(["areas": .array(try admin.areas(facilityID: input.request.query["facility_id"]).map(AdminWire.area))] as JSONValue)
+            return .ok(
+                ["areas": .array(try admin.areas(facilityID: input.request.query["facility_id"]).map(AdminWire.area))]
+                    as JSONValue)
         case .adminAddArea:
             let body = try input.decode(JSONValue.self)
-            let area = Area(id: try Self.text(body, "id"), facilityID: try Self.text(body, "facility_id"), name: try Self.text(body, "name"),
-                            areaType: try Self.text(body, "area_type", optional: true) ?? "")
+            let area = Area(
+                id: try Self.text(body, "id"), facilityID: try Self.text(body, "facility_id"),
+                name: try Self.text(body, "name"),
+                areaType: try Self.text(body, "area_type", optional: true) ?? "")
             return .ok(["area": AdminWire.area(try admin.addArea(area, by: actor))] as JSONValue, status: 201)
         case .adminChangeArea:
             let id = try input.parameter("id")
             let body = try input.decode(JSONValue.self)
-            var record = try admin.changeArea(id: id, .init(name: try Self.text(body, "name", optional: true),
-                                                            areaType: try Self.text(body, "area_type", optional: true)), by: actor)
-            if let retired = try Self.flag(body, "retired") { record = try admin.setAreaRetired(id: id, retired: retired, by: actor) }
+            var record = try admin.changeArea(
+                id: id,
+                .init(
+                    name: try Self.text(body, "name", optional: true),
+                    areaType: try Self.text(body, "area_type", optional: true)), by: actor)
+            if let retired = try Self.flag(body, "retired") {
+                record = try admin.setAreaRetired(id: id, retired: retired, by: actor)
+            }
             return .ok(["area": AdminWire.area(record)] as JSONValue)
         case .adminImportAreas:
-            return .ok(["areas": try admin.importAreas(try Self.importBody(input), source: "the request", by: actor).json] as JSONValue)
+            return .ok(
+                ["areas": try admin.importAreas(try Self.importBody(input), source: "the request", by: actor).json]
+                    as JSONValue)
         case .adminAssignments:
             let list = try admin.assignments(inspector: input.request.query["inspector"])
             return .ok(["assignments": .array(list.map(AdminWire.assignment))] as JSONValue)
@@ -56,56 +75,76 @@ extension ServerApp {
             let request = Administration.AssignmentRequest(
                 id: try Self.text(body, "id", optional: true), inspector: try Self.text(body, "inspector"),
                 templateID: try Self.text(body, "template_id"), facilityID: try Self.text(body, "facility_id"),
-                areaID: try Self.text(body, "area_id", optional: true), due: try Self.text(body, "due_at", optional: true))
-            return .ok(["assignment": AdminWire.assignment(try admin.createAssignment(request, by: actor))] as JSONValue, status: 201)
+                areaID: try Self.text(body, "area_id", optional: true),
+                due: try Self.text(body, "due_at", optional: true))
+            return .ok(
+                ["assignment": AdminWire.assignment(try admin.createAssignment(request, by: actor))] as JSONValue,
+                status: 201)
         case .adminChangeAssignment:
             let id = try input.parameter("id")
             let body = try input.decode(JSONValue.self)
             if try Self.flag(body, "cancelled") == true {
-                return .ok(["assignment": AdminWire.assignment(try admin.cancelAssignment(id: id, by: actor))] as JSONValue)
+                return .ok(
+                    ["assignment": AdminWire.assignment(try admin.cancelAssignment(id: id, by: actor))] as JSONValue)
             }
             let edit = Administration.AssignmentChange(
-                templateID: try Self.text(body, "template_id", optional: true), facilityID: try Self.text(body, "facility_id", optional: true),
+                templateID: try Self.text(body, "template_id", optional: true),
+                facilityID: try Self.text(body, "facility_id", optional: true),
                 areaID: try Self.text(body, "area_id", optional: true, nullClears: true),
                 due: try Self.text(body, "due_at", optional: true, nullClears: true))
-            return .ok(["assignment": AdminWire.assignment(try admin.changeAssignment(id: id, edit, by: actor))] as JSONValue)
+            return .ok(
+                ["assignment": AdminWire.assignment(try admin.changeAssignment(id: id, edit, by: actor))] as JSONValue)
         case .adminImportAssignments:
             let outcome = try admin.importAssignments(try Self.importBody(input), source: "the request", by: actor)
             return .ok(["assignments": outcome.json] as JSONValue)
         case .adminTemplates:
             return .ok(["templates": .array(try admin.templates().map(AdminWire.template))] as JSONValue)
         case .adminPublishTemplates:
-            let published = try admin.publishTemplates(try input.decode(JSONValue.self), source: "the request", by: actor)
+            let published = try admin.publishTemplates(
+                try input.decode(JSONValue.self), source: "the request", by: actor)
             return .ok(["templates": .array(published.map(AdminWire.publication))] as JSONValue, status: 201)
         case .adminChangeTemplate:
             let id = try input.parameter("id")
             guard let retired = try Self.flag(try input.decode(JSONValue.self), "retired") else {
-                throw ServerError.badRequest("send {\"retired\": true} or {\"retired\": false}; publish a new version with POST /admin/templates")
+                throw ServerError.badRequest(
+                    "send {\"retired\": true} or {\"retired\": false}; publish a new version with POST /admin/templates"
+                )
             }
-            return .ok(["template": AdminWire.template(try admin.setTemplateRetired(id: id, retired: retired, by: actor))] as JSONValue)
+            return .ok(
+                ["template": AdminWire.template(try admin.setTemplateRetired(id: id, retired: retired, by: actor))]
+                    as JSONValue)
         case .adminUsers:
             return .ok(["users": .array(try admin.users().map(AdminWire.user))] as JSONValue)
         case .adminAddUser:
             let body = try input.decode(JSONValue.self)
-            let user = try admin.addUser(username: try Self.text(body, "username"), password: try Self.text(body, "password"),
-                                         role: try Self.role(body) ?? .inspector,
-                                         displayName: try Self.text(body, "display_name", optional: true), by: actor)
+            let user = try admin.addUser(
+                username: try Self.text(body, "username"), password: try Self.text(body, "password"),
+                role: try Self.role(body) ?? .inspector,
+                displayName: try Self.text(body, "display_name", optional: true), by: actor)
             return .ok(["user": AdminWire.user(user)] as JSONValue, status: 201)
         case .adminChangeUser:
             let id = try input.parameter("id")
             let body = try input.decode(JSONValue.self)
-            var user = try admin.changeUser(id, role: try Self.role(body), displayName: try Self.text(body, "display_name", optional: true),
-                                            by: actor)
-            if let password = try Self.text(body, "password", optional: true) { user = try admin.setPassword(id, password: password, by: actor) }
-            if let disabled = try Self.flag(body, "disabled") { user = try admin.setUserDisabled(id, disabled: disabled, by: actor) }
+            var user = try admin.changeUser(
+                id, role: try Self.role(body), displayName: try Self.text(body, "display_name", optional: true),
+                by: actor)
+            if let password = try Self.text(body, "password", optional: true) {
+                user = try admin.setPassword(id, password: password, by: actor)
+            }
+            if let disabled = try Self.flag(body, "disabled") {
+                user = try admin.setUserDisabled(id, disabled: disabled, by: actor)
+            }
             return .ok(["user": AdminWire.user(user)] as JSONValue)
         case .adminEvents:
             let limit = try Self.limit(input.request.query["limit"])
             let before = try input.request.query["before"].map { (text) throws(ServerError) -> Int64 in
-                guard let value = Int64(text), value > 0 else { throw ServerError.badRequest("'before' must be an event's seq") }
+                guard let value = Int64(text), value > 0 else {
+                    throw ServerError.badRequest("'before' must be an event's seq")
+                }
                 return value
             }
-            return .ok(["events": .array(try admin.events(limit: limit, before: before).map(AdminWire.event))] as JSONValue)
+            return .ok(
+                ["events": .array(try admin.events(limit: limit, before: before).map(AdminWire.event))] as JSONValue)
         default:
             throw ServerError.notFound("no such management route")
         }
@@ -113,7 +152,9 @@ extension ServerApp {
 
     /// A text member of a JSON body; 400 when required and missing, or not text.
     /// With `nullClears`, an explicit null reads as "" (clear the value).
-    static func text(_ body: JSONValue, _ key: String, optional: Bool = false, nullClears: Bool = false) throws(ServerError) -> String? {
+    static func text(_ body: JSONValue, _ key: String, optional: Bool = false, nullClears: Bool = false)
+        throws(ServerError) -> String?
+    {
         switch body[key] {
         case .string(let text)?: return text
         case .null? where nullClears: return ""
@@ -138,13 +179,17 @@ extension ServerApp {
 
     static func role(_ body: JSONValue) throws(ServerError) -> UserRole? {
         guard let text = try text(body, "role", optional: true) else { return nil }
-        guard let role = UserRole(rawValue: text) else { throw ServerError.badRequest("'role' must be inspector, supervisor or admin") }
+        guard let role = UserRole(rawValue: text) else {
+            throw ServerError.badRequest("'role' must be inspector, supervisor or admin")
+        }
         return role
     }
 
     static func limit(_ text: String?) throws(ServerError) -> Int {
         guard let text else { return 100 }
-        guard let value = Int(text), (1...1000).contains(value) else { throw ServerError.badRequest("'limit' must be 1 to 1000") }
+        guard let value = Int(text), (1...1000).contains(value) else {
+            throw ServerError.badRequest("'limit' must be 1 to 1000")
+        }
         return value
     }
 
@@ -155,7 +200,9 @@ extension ServerApp {
             guard let text = csv.stringValue else { throw ServerError.badRequest("'csv' must be the file's text") }
             return Data(text.utf8)
         }
-        guard case .data(let data) = input.request.body else { throw ServerError.badRequest("the request needs a JSON body") }
+        guard case .data(let data) = input.request.body else {
+            throw ServerError.badRequest("the request needs a JSON body")
+        }
         return data
     }
 }

@@ -14,32 +14,42 @@ enum AdminWire {
 
     static func assignment(_ record: ManagedAssignment) -> JSONValue {
         let state = record.cancelledAt != nil ? "cancelled" : (record.assignment.status == .open ? "open" : "done")
-        return Administration.json(record).merging(["status": .string(record.assignment.status.rawValue), "state": .string(state),
-                                                    "cancelled_at": optional(record.cancelledAt)])
+        return Administration.json(record).merging([
+            "status": .string(record.assignment.status.rawValue), "state": .string(state),
+            "cancelled_at": optional(record.cancelledAt),
+        ])
     }
 
     static func template(_ record: ManagedTemplate) -> JSONValue {
-        ["id": .string(record.template.id), "name": .string(record.template.name),
-         "version": .integer(Int64(record.template.version)),
-         "versions": .array(record.versions.map { .integer(Int64($0)) }),
-         "fields": .integer(Int64(record.template.schema.fields.count)), "retired_at": optional(record.retiredAt)]
+        [
+            "id": .string(record.template.id), "name": .string(record.template.name),
+            "version": .integer(Int64(record.template.version)),
+            "versions": .array(record.versions.map { .integer(Int64($0)) }),
+            "fields": .integer(Int64(record.template.schema.fields.count)), "retired_at": optional(record.retiredAt),
+        ]
     }
 
     static func user(_ user: StoredUser) -> JSONValue {
-        ["id": .string(user.id), "username": .string(user.username), "role": .string(user.role.rawValue),
-         "display_name": .string(user.displayName), "disabled_at": optional(user.disabledAt)]
+        [
+            "id": .string(user.id), "username": .string(user.username), "role": .string(user.role.rawValue),
+            "display_name": .string(user.displayName), "disabled_at": optional(user.disabledAt),
+        ]
     }
 
     static func event(_ event: AdminEvent) -> JSONValue {
-        ["seq": .integer(event.sequence), "at": .string(event.at),
-         "actor": ["id": .string(event.actorID), "name": .string(event.actorName)],
-         "kind": .string(event.kind), "subject": .string(event.subject), "detail": event.detail]
+        [
+            "seq": .integer(event.sequence), "at": .string(event.at),
+            "actor": ["id": .string(event.actorID), "name": .string(event.actorName)],
+            "kind": .string(event.kind), "subject": .string(event.subject), "detail": event.detail,
+        ]
     }
 
     static func publication(_ publication: Administration.Publication) -> JSONValue {
         switch publication {
-        case .published(let id, let version): ["id": .string(id), "version": .integer(Int64(version)), "published": true]
-        case .unchanged(let id, let version): ["id": .string(id), "version": .integer(Int64(version)), "published": false]
+        case .published(let id, let version):
+            ["id": .string(id), "version": .integer(Int64(version)), "published": true]
+        case .unchanged(let id, let version):
+            ["id": .string(id), "version": .integer(Int64(version)), "published": false]
         }
     }
 

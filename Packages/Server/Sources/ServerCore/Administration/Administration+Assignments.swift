@@ -29,7 +29,9 @@ extension Administration {
     func assignments(inspector: String?) throws(ServerError) -> [ManagedAssignment] {
         try store.read { session in
             guard let inspector else { return try session.managedAssignments(inspectorID: nil) }
-            guard let user = try Self.user(inspector, in: session) else { throw ServerError.notFound("no user '\(inspector)'") }
+            guard let user = try Self.user(inspector, in: session) else {
+                throw ServerError.notFound("no user '\(inspector)'")
+            }
             return try session.managedAssignments(inspectorID: user.id)
         }
     }
@@ -50,11 +52,17 @@ extension Administration {
     /// Changes an open assignment's template, facility, area or due date.
     /// The inspector stays: to give the work to someone else, cancel it and
     /// create another, so the first inspector's device sees it end.
-    func changeAssignment(id: String, _ edit: AssignmentChange, by actor: AdminActor) throws(ServerError) -> ManagedAssignment {
+    func changeAssignment(id: String, _ edit: AssignmentChange, by actor: AdminActor) throws(ServerError)
+        -> ManagedAssignment
+    {
         try change(by: actor) { session, events in
-            guard let current = try session.managedAssignment(id: id) else { throw ServerError.notFound("no assignment '\(id)'") }
+            guard let current = try session.managedAssignment(id: id) else {
+                throw ServerError.notFound("no assignment '\(id)'")
+            }
             guard current.assignment.status == .open else {
-                throw ServerError.conflict("assignment '\(id)' is \(current.cancelledAt == nil ? "done" : "cancelled"); create another instead")
+                throw ServerError.conflict(
+                    "assignment '\(id)' is \(current.cancelledAt == nil ? "done" : "cancelled"); create another instead"
+                )
             }
             let assignment = current.assignment
             let request = AssignmentRequest(
@@ -73,7 +81,9 @@ extension Administration {
     /// Cancels an assignment: devices see it closed at their next pull. Twice changes nothing.
     func cancelAssignment(id: String, by actor: AdminActor) throws(ServerError) -> ManagedAssignment {
         try change(by: actor) { session, events in
-            guard let current = try session.managedAssignment(id: id) else { throw ServerError.notFound("no assignment '\(id)'") }
+            guard let current = try session.managedAssignment(id: id) else {
+                throw ServerError.notFound("no assignment '\(id)'")
+            }
             guard current.cancelledAt == nil else { return current }
             guard current.assignment.status == .open else {
                 throw ServerError.conflict("assignment '\(id)' is done already: a report for it was accepted")
@@ -89,25 +99,34 @@ extension Administration {
     /// stored assignment changes nothing; a changed row of an open one updates
     /// it; every row is checked first and one bad row imports nothing.
     func importAssignments(_ data: Data, source: String, by actor: AdminActor) throws(ServerError) -> ImportOutcome {
-        let rows = try ImportTable.rows(data, listKey: "assignments", required: ["id", "inspector", "template_id", "facility_id"],
-                                        source: source)
+        let rows = try ImportTable.rows(
+            data, listKey: "assignments", required: ["id", "inspector", "template_id", "facility_id"],
+            source: source)
         return try change(by: actor) { session, events in
             var problems: [String] = []
             var resolved: [(ManagedAssignment, String)] = []
             var seen: [String: String] = [:]
             for row in rows {
                 do throws(ServerError) {
-                    let request = AssignmentRequest(id: row["id"], inspector: row["inspector"], templateID: row["template_id"],
-                                                    facilityID: row["facility_id"], areaID: row["area_id"].isEmpty ? nil : row["area_id"],
-                                                    due: row["due_at"].isEmpty ? nil : row["due_at"])
-                    guard !(request.id ?? "").isEmpty else { throw ServerError.badRequest("an imported assignment needs its id") }
+                    let request = AssignmentRequest(
+                        id: row["id"], inspector: row["inspector"], templateID: row["template_id"],
+                        facilityID: row["facility_id"], areaID: row["area_id"].isEmpty ? nil : row["area_id"],
+                        due: row["due_at"].isEmpty ? nil : row["due_at"])
+                    guard !(request.id ?? "").isEmpty else {
+                        throw ServerError.badRequest("an imported assignment needs its id")
+                    }
                     let (record, _) = try Self.resolve(request, label: row.label, in: session)
                     if let earlier = seen[record.assignment.id] {
-                        throw ServerError.badRequest("assignment '\(record.assignment.id)' is also in \(earlier); give each its own id")
+                        throw ServerError.badRequest(
+                            "assignment '\(record.assignment.id)' is also in \(earlier); give each its own id")
                     }
                     seen[record.assignment.id] = row.label
-                    if let old = try session.managedAssignment(id: record.assignment.id), old.inspectorID != record.inspectorID {
-                        throw ServerError.badRequest("assignment '\(record.assignment.id)' is another inspector's; cancel it and import it under a new id")
+                    if let old = try session.managedAssignment(id: record.assignment.id),
+                        old.inspectorID != record.inspectorID
+                    {
+                        throw ServerError.badRequest(
+                            "assignment '\(record.assignment.id)' is another inspector's; cancel it and import it under a new id"
+                        )
                     }
                     resolved.append((record, row.label))
                 } catch {
@@ -146,38 +165,49 @@ extension Administration {
 
     /// The assignment a request describes, every reference checked: an
     /// enabled inspector, a live template and facility, an area of that facility.
-    static func resolve(_ request: AssignmentRequest, label: String?,
-                        in session: any StorageSession) throws(ServerError) -> (ManagedAssignment, StoredUser) {
+    static func resolve(
+        _ request: AssignmentRequest, label: String?,
+        in session: any StorageSession
+    ) throws(ServerError) -> (ManagedAssignment, StoredUser) {
         guard let inspector = try user(request.inspector.trimmingCharacters(in: .whitespaces), in: session) else {
             throw ServerError.notFound("no user '\(request.inspector.prefix(60))'; add them with 'admin add-user'")
         }
         guard inspector.role == .inspector else {
-            throw ServerError.badRequest("'\(inspector.username)' is a \(inspector.role.rawValue); assignments are for inspectors")
+            throw ServerError.badRequest(
+                "'\(inspector.username)' is a \(inspector.role.rawValue); assignments are for inspectors")
         }
         guard !inspector.isDisabled else { throw ServerError.badRequest("'\(inspector.username)' is disabled") }
         guard let template = try session.managedTemplates().first(where: { $0.template.id == request.templateID }),
-              template.retiredAt == nil else {
-            throw ServerError.notFound("no template '\(request.templateID.prefix(60))' (or it is retired); see 'admin templates'")
+            template.retiredAt == nil
+        else {
+            throw ServerError.notFound(
+                "no template '\(request.templateID.prefix(60))' (or it is retired); see 'admin templates'")
         }
         guard let facility = try session.managedFacility(id: request.facilityID), facility.retiredAt == nil else {
-            throw ServerError.notFound("no facility '\(request.facilityID.prefix(60))' (or it is retired); see 'admin facilities'")
+            throw ServerError.notFound(
+                "no facility '\(request.facilityID.prefix(60))' (or it is retired); see 'admin facilities'")
         }
         if let areaID = request.areaID {
             guard let area = try session.area(id: areaID), area.facilityID == facility.facility.id else {
-                throw ServerError.badRequest("area '\(areaID.prefix(60))' is not an area of facility '\(facility.facility.id)'")
+                throw ServerError.badRequest(
+                    "area '\(areaID.prefix(60))' is not an area of facility '\(facility.facility.id)'")
             }
         }
-        let id = try request.id.map { (text) throws(ServerError) in try AdminInput.id(text, "an assignment") }
+        let id =
+            try request.id.map { (text) throws(ServerError) in try AdminInput.id(text, "an assignment") }
             ?? "AS-" + UUID().uuidString.prefix(8).lowercased()
-        let assignment = Assignment(id: id, templateID: template.template.id, facilityID: facility.facility.id, areaID: request.areaID,
-                                    dueAt: try request.due.map { (text) throws(ServerError) in try AdminInput.due(text) }, status: .open)
+        let assignment = Assignment(
+            id: id, templateID: template.template.id, facilityID: facility.facility.id, areaID: request.areaID,
+            dueAt: try request.due.map { (text) throws(ServerError) in try AdminInput.due(text) }, status: .open)
         return (ManagedAssignment(assignment: assignment, inspectorID: inspector.id, cancelledAt: nil), inspector)
     }
 
     static func json(_ record: ManagedAssignment) -> JSONValue {
         let a = record.assignment
-        return ["id": .string(a.id), "inspector_id": .string(record.inspectorID), "template_id": .string(a.templateID),
-                "facility_id": .string(a.facilityID), "area_id": a.areaID.map { .string($0) } ?? .null,
-                "due_at": a.dueAt.map { .string($0) } ?? .null]
+        return [
+            "id": .string(a.id), "inspector_id": .string(record.inspectorID), "template_id": .string(a.templateID),
+            "facility_id": .string(a.facilityID), "area_id": a.areaID.map { .string($0) } ?? .null,
+            "due_at": a.dueAt.map { .string($0) } ?? .null,
+        ]
     }
 }

@@ -38,9 +38,12 @@ extension Administration {
     }
 
     /// Changes a facility's name, address or project; 404 for an unknown one.
-    func changeFacility(id: String, _ edit: FacilityChange, by actor: AdminActor) throws(ServerError) -> ManagedFacility {
+    func changeFacility(id: String, _ edit: FacilityChange, by actor: AdminActor) throws(ServerError) -> ManagedFacility
+    {
         try change(by: actor) { session, events in
-            guard var record = try session.managedFacility(id: id) else { throw ServerError.notFound("no facility '\(id)'") }
+            guard var record = try session.managedFacility(id: id) else {
+                throw ServerError.notFound("no facility '\(id)'")
+            }
             var next = record.facility
             if let name = edit.name { next.name = name }
             if let address = edit.address { next.address = address }
@@ -58,7 +61,9 @@ extension Administration {
     /// stay) or brings it back. Doing it twice changes nothing.
     func setFacilityRetired(id: String, retired: Bool, by actor: AdminActor) throws(ServerError) -> ManagedFacility {
         try change(by: actor) { session, events in
-            guard var record = try session.managedFacility(id: id) else { throw ServerError.notFound("no facility '\(id)'") }
+            guard var record = try session.managedFacility(id: id) else {
+                throw ServerError.notFound("no facility '\(id)'")
+            }
             guard (record.retiredAt != nil) != retired else { return record }
             record.retiredAt = retired ? events.at : nil
             try session.setFacilityRetired(id: id, at: record.retiredAt)
@@ -74,7 +79,9 @@ extension Administration {
             guard try session.managedFacility(id: area.facilityID) != nil else {
                 throw ServerError.notFound("no facility '\(area.facilityID)'; add it first")
             }
-            guard try session.area(id: area.id) == nil else { throw ServerError.conflict("area '\(area.id)' exists already; change it instead") }
+            guard try session.area(id: area.id) == nil else {
+                throw ServerError.conflict("area '\(area.id)' exists already; change it instead")
+            }
             try session.insertArea(area, position: try session.managedAreas(facilityID: area.facilityID).count)
             try events.record("area.added", area.id, Self.json(area))
             return ManagedArea(area: area, retiredAt: nil)
@@ -117,20 +124,25 @@ extension Administration {
     /// (`{"facilities": [...], "areas": [...]}`, the shape devices import),
     /// keyed by id: a new id is added, a changed row updates, an equal one
     /// is left alone. Every row is checked first; one bad row imports nothing.
-    func importFacilities(_ data: Data, source: String, by actor: AdminActor) throws(ServerError) -> (ImportOutcome, ImportOutcome) {
+    func importFacilities(_ data: Data, source: String, by actor: AdminActor) throws(ServerError) -> (
+        ImportOutcome, ImportOutcome
+    ) {
         let rows = try ImportTable.rows(data, listKey: "facilities", required: ["id", "name"], source: source)
         var problems: [String] = []
         let facilities = Self.collect(rows, "facility", &problems, id: \.id) { (row) throws(ServerError) in
-            try Self.checked(Facility(id: row["id"], name: row["name"], address: row["address"], projectName: row["project_name"]))
+            try Self.checked(
+                Facility(id: row["id"], name: row["name"], address: row["address"], projectName: row["project_name"]))
         }
         // A JSON file may carry the areas too, as a device's file does.
         var areaRows: [ImportRow] = []
         if let text = String(data: data, encoding: .utf8), text.first(where: { !$0.isWhitespace }) == "{",
-           let document = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)), document["areas"] != nil {
+            let document = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)), document["areas"] != nil
+        {
             areaRows = try ImportTable.json(text, listKey: "areas", source: source)
         }
         let areas = Self.collect(areaRows, "area", &problems, id: \.id) { (row) throws(ServerError) in
-            try Self.checked(Area(id: row["id"], facilityID: row["facility_id"], name: row["name"], areaType: row["area_type"]))
+            try Self.checked(
+                Area(id: row["id"], facilityID: row["facility_id"], name: row["name"], areaType: row["area_type"]))
         }
         return try change(by: actor) { session, events in
             let known = Set(try session.managedFacilities().map(\.facility.id)).union(facilities.map(\.id))
@@ -146,10 +158,12 @@ extension Administration {
 
     /// Imports areas from CSV (`id,facility_id,name,area_type`) or JSON (`{"areas": [...]}`), keyed by id.
     func importAreas(_ data: Data, source: String, by actor: AdminActor) throws(ServerError) -> ImportOutcome {
-        let rows = try ImportTable.rows(data, listKey: "areas", required: ["id", "facility_id", "name"], source: source)
+        let rows = try ImportTable.rows(
+            data, listKey: "areas", required: ["id", "facility_id", "name"], source: source)
         var problems: [String] = []
         let areas = Self.collect(rows, "area", &problems, id: \.id) { (row) throws(ServerError) in
-            try Self.checked(Area(id: row["id"], facilityID: row["facility_id"], name: row["name"], areaType: row["area_type"]))
+            try Self.checked(
+                Area(id: row["id"], facilityID: row["facility_id"], name: row["name"], areaType: row["area_type"]))
         }
         return try change(by: actor) { session, events in
             let known = Set(try session.managedFacilities().map(\.facility.id))
@@ -164,21 +178,27 @@ extension Administration {
     // MARK: Checks and merging
 
     static func checked(_ facility: Facility) throws(ServerError) -> Facility {
-        Facility(id: try AdminInput.id(facility.id, "a facility"), name: try AdminInput.text(facility.name, "the facility's name"),
-                 address: try AdminInput.text(facility.address, "the address", required: false),
-                 projectName: try AdminInput.text(facility.projectName, "the project name", required: false))
+        Facility(
+            id: try AdminInput.id(facility.id, "a facility"),
+            name: try AdminInput.text(facility.name, "the facility's name"),
+            address: try AdminInput.text(facility.address, "the address", required: false),
+            projectName: try AdminInput.text(facility.projectName, "the project name", required: false))
     }
 
     static func checked(_ area: Area) throws(ServerError) -> Area {
-        Area(id: try AdminInput.id(area.id, "an area"), facilityID: try AdminInput.id(area.facilityID, "the area's facility"),
-             name: try AdminInput.text(area.name, "the area's name"),
-             areaType: try AdminInput.text(area.areaType, "the area type", required: false, limit: 60))
+        Area(
+            id: try AdminInput.id(area.id, "an area"),
+            facilityID: try AdminInput.id(area.facilityID, "the area's facility"),
+            name: try AdminInput.text(area.name, "the area's name"),
+            areaType: try AdminInput.text(area.areaType, "the area type", required: false, limit: 60))
     }
 
     /// The values of `rows` that `make` accepts; each refusal is added to
     /// `problems` with its row, and so is an id given twice.
-    static func collect<T>(_ rows: [ImportRow], _ what: String, _ problems: inout [String], id: (T) -> String,
-                           _ make: (ImportRow) throws(ServerError) -> T) -> [T] {
+    static func collect<T>(
+        _ rows: [ImportRow], _ what: String, _ problems: inout [String], id: (T) -> String,
+        _ make: (ImportRow) throws(ServerError) -> T
+    ) -> [T] {
         var values: [T] = [], seen: [String: String] = [:]
         for row in rows {
             do throws(ServerError) {
@@ -204,23 +224,34 @@ extension Administration {
         throw ServerError.badRequest("'\(source)' was not imported, nothing changed: \(shown)\(more)")
     }
 
-    private static func merge(_ facilities: [Facility], into session: any StorageSession,
-                              events: EventRecorder) throws(ServerError) -> ImportOutcome {
-        try merge(facilities, existing: try session.managedFacilities().map(\.facility), kind: "facility", id: \.id, json: json,
-                  events: events) { (facility, position) throws(ServerError) in try session.insertFacility(facility, position: position) }
+    private static func merge(
+        _ facilities: [Facility], into session: any StorageSession,
+        events: EventRecorder
+    ) throws(ServerError) -> ImportOutcome {
+        try merge(
+            facilities, existing: try session.managedFacilities().map(\.facility), kind: "facility", id: \.id,
+            json: json,
+            events: events
+        ) { (facility, position) throws(ServerError) in try session.insertFacility(facility, position: position) }
     }
 
-    private static func merge(_ areas: [Area], into session: any StorageSession, events: EventRecorder) throws(ServerError) -> ImportOutcome {
-        try merge(areas, existing: try session.managedAreas(facilityID: nil).map(\.area), kind: "area", id: \.id, json: json,
-                  events: events) { (area, position) throws(ServerError) in try session.insertArea(area, position: position) }
+    private static func merge(_ areas: [Area], into session: any StorageSession, events: EventRecorder)
+        throws(ServerError) -> ImportOutcome
+    {
+        try merge(
+            areas, existing: try session.managedAreas(facilityID: nil).map(\.area), kind: "area", id: \.id, json: json,
+            events: events
+        ) { (area, position) throws(ServerError) in try session.insertArea(area, position: position) }
     }
 
     /// Merges imported records into `existing` by id: a new id is saved at
     /// the end of the list, a changed record saved in its place, an equal one
     /// left alone; each change is an event naming the import.
-    private static func merge<T: Equatable>(_ records: [T], existing: [T], kind: String, id: (T) -> String, json: (T) -> JSONValue,
-                                            events: EventRecorder,
-                                            save: (T, Int) throws(ServerError) -> Void) throws(ServerError) -> ImportOutcome {
+    private static func merge<T: Equatable>(
+        _ records: [T], existing: [T], kind: String, id: (T) -> String, json: (T) -> JSONValue,
+        events: EventRecorder,
+        save: (T, Int) throws(ServerError) -> Void
+    ) throws(ServerError) -> ImportOutcome {
         var outcome = ImportOutcome()
         let known = Dictionary(existing.map { (id($0), $0) }, uniquingKeysWith: { a, _ in a })
         var position = known.count
@@ -242,12 +273,17 @@ extension Administration {
     }
 
     static func json(_ facility: Facility) -> JSONValue {
-        ["id": .string(facility.id), "name": .string(facility.name), "address": .string(facility.address),
-         "project_name": .string(facility.projectName)]
+        [
+            "id": .string(facility.id), "name": .string(facility.name), "address": .string(facility.address),
+            "project_name": .string(facility.projectName),
+        ]
     }
 
     static func json(_ area: Area) -> JSONValue {
-        ["id": .string(area.id), "facility_id": .string(area.facilityID), "name": .string(area.name), "area_type": .string(area.areaType)]
+        [
+            "id": .string(area.id), "facility_id": .string(area.facilityID), "name": .string(area.name),
+            "area_type": .string(area.areaType),
+        ]
     }
 }
 

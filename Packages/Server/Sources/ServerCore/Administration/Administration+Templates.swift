@@ -24,15 +24,19 @@ extension Administration {
     /// nothing is published. A template equal to its current version is
     /// left as it is; otherwise its version is the next after the highest
     /// ever published (or the file's own, when that is higher).
-    func publishTemplates(_ document: JSONValue, source: String, by actor: AdminActor) throws(ServerError) -> [Publication] {
+    func publishTemplates(_ document: JSONValue, source: String, by actor: AdminActor) throws(ServerError)
+        -> [Publication]
+    {
         let unwrapped = document["ok"] != nil ? (document["data"] ?? .null) : document
-        let wrapped: JSONValue = unwrapped["templates"] == nil && unwrapped["form_schema"] != nil
+        let wrapped: JSONValue =
+            unwrapped["templates"] == nil && unwrapped["form_schema"] != nil
             ? ["templates": .array([unwrapped])] : unwrapped
         let (_, problems) = TemplateLint.problems(wrapped, source: source, registry: judge.registry)
         guard problems.isEmpty else {
-            throw ServerError.unprocessable(code: .templateInvalid,
-                                            "'\(source)' was not published; \(problems.count) problem\(problems.count == 1 ? "" : "s"): "
-                                                + problems.joined(separator: "; "))
+            throw ServerError.unprocessable(
+                code: .templateInvalid,
+                "'\(source)' was not published; \(problems.count) problem\(problems.count == 1 ? "" : "s"): "
+                    + problems.joined(separator: "; "))
         }
         var templates: [Template] = []
         for item in wrapped["templates"]?.arrayValue ?? [] {
@@ -46,7 +50,8 @@ extension Administration {
                 let id = try AdminInput.id(template.id, "a template")
                 let current = existing.first { $0.template.id == id }
                 if let current, current.template.name == template.name,
-                   CanonicalJSON.string(current.template.rawSchema) == CanonicalJSON.string(template.rawSchema) {
+                    CanonicalJSON.string(current.template.rawSchema) == CanonicalJSON.string(template.rawSchema)
+                {
                     out.append(.unchanged(id: id, version: current.template.version))
                     continue
                 }
@@ -54,8 +59,12 @@ extension Administration {
                 template.version = max(template.version, highest + 1)
                 try session.publishTemplate(template, publishedBy: actor.id, now: now())
                 if current?.retiredAt != nil { try session.setTemplateRetired(id: id, at: nil) }
-                try events.record("template.published", id, ["version": .integer(Int64(template.version)), "name": .string(template.name),
-                                                               "fields": .integer(Int64(template.schema.fields.count))])
+                try events.record(
+                    "template.published", id,
+                    [
+                        "version": .integer(Int64(template.version)), "name": .string(template.name),
+                        "fields": .integer(Int64(template.schema.fields.count)),
+                    ])
                 out.append(.published(id: id, version: template.version))
             }
             return out

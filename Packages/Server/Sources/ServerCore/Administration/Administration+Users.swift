@@ -13,8 +13,10 @@ extension Administration {
 
     /// Adds a user; 409 when the user name is taken (unless `resetting`,
     /// which keeps `admin add-user`'s old meaning: reset them, signing them out).
-    func addUser(username rawName: String, password: String, role: UserRole, displayName: String?, resetting: Bool = false,
-                 by actor: AdminActor) throws(ServerError) -> StoredUser {
+    func addUser(
+        username rawName: String, password: String, role: UserRole, displayName: String?, resetting: Bool = false,
+        by actor: AdminActor
+    ) throws(ServerError) -> StoredUser {
         let username = try Self.username(rawName)
         let name = try AdminInput.text(displayName ?? username, "the display name", limit: 120)
         let hash = try Self.hash(password)
@@ -25,31 +27,48 @@ extension Administration {
             try session.upsertUser(id: id, username: username, passwordHash: hash, role: role, displayName: name)
             if existing != nil {
                 try session.revokeSessions(userID: id, now: now())
-                try events.record("user.reset", id, ["username": .string(username), "role": .string(role.rawValue),
-                                                     "display_name": .string(name)])
+                try events.record(
+                    "user.reset", id,
+                    [
+                        "username": .string(username), "role": .string(role.rawValue),
+                        "display_name": .string(name),
+                    ])
             } else {
-                try events.record("user.added", id, ["username": .string(username), "role": .string(role.rawValue),
-                                                     "display_name": .string(name)])
+                try events.record(
+                    "user.added", id,
+                    [
+                        "username": .string(username), "role": .string(role.rawValue),
+                        "display_name": .string(name),
+                    ])
             }
-            return StoredUser(id: id, username: username, role: role, displayName: name, passwordHash: hash,
-                              disabledAt: existing?.disabledAt)
+            return StoredUser(
+                id: id, username: username, role: role, displayName: name, passwordHash: hash,
+                disabledAt: existing?.disabledAt)
         }
     }
 
     /// Changes a user's role or display name; takes effect on their next request.
-    func changeUser(_ who: String, role: UserRole?, displayName: String?, by actor: AdminActor) throws(ServerError) -> StoredUser {
-        let name = try displayName.map { (text) throws(ServerError) in try AdminInput.text(text, "the display name", limit: 120) }
+    func changeUser(_ who: String, role: UserRole?, displayName: String?, by actor: AdminActor) throws(ServerError)
+        -> StoredUser
+    {
+        let name = try displayName.map { (text) throws(ServerError) in
+            try AdminInput.text(text, "the display name", limit: 120)
+        }
         return try change(by: actor) { session, events in
-            guard var user = try Self.user(who, in: session) else { throw ServerError.notFound("no user '\(who.prefix(60))'") }
+            guard var user = try Self.user(who, in: session) else {
+                throw ServerError.notFound("no user '\(who.prefix(60))'")
+            }
             if let role, role != .admin, user.id == actor.id {
-                throw ServerError.conflict("you cannot take the admin role from yourself; another admin, or 'jqc-server admin', can")
+                throw ServerError.conflict(
+                    "you cannot take the admin role from yourself; another admin, or 'jqc-server admin', can")
             }
             var detail: [String: JSONValue] = [:]
             if let role, role != user.role { user.role = role; detail["role"] = .string(role.rawValue) }
             if let name, name != user.displayName { user.displayName = name; detail["display_name"] = .string(name) }
             guard !detail.isEmpty else { return user }
-            try session.upsertUser(id: user.id, username: user.username, passwordHash: user.passwordHash, role: user.role,
-                                   displayName: user.displayName)
+            try session.upsertUser(
+                id: user.id, username: user.username, passwordHash: user.passwordHash, role: user.role,
+                displayName: user.displayName)
             try events.record("user.changed", user.id, .object(detail))
             return user
         }
@@ -59,13 +78,16 @@ extension Administration {
     /// instance (each request reads the account), or enables them again.
     func setUserDisabled(_ who: String, disabled: Bool, by actor: AdminActor) throws(ServerError) -> StoredUser {
         try change(by: actor) { session, events in
-            guard var user = try Self.user(who, in: session) else { throw ServerError.notFound("no user '\(who.prefix(60))'") }
+            guard var user = try Self.user(who, in: session) else {
+                throw ServerError.notFound("no user '\(who.prefix(60))'")
+            }
             if disabled && user.id == actor.id { throw ServerError.conflict("you cannot disable your own account") }
             guard user.isDisabled != disabled else { return user }
             user.disabledAt = disabled ? events.at : nil
             try session.setUserDisabled(id: user.id, at: user.disabledAt)
             if disabled { try session.revokeSessions(userID: user.id, now: now()) }
-            try events.record(disabled ? "user.disabled" : "user.enabled", user.id, ["username": .string(user.username)])
+            try events.record(
+                disabled ? "user.disabled" : "user.enabled", user.id, ["username": .string(user.username)])
             return user
         }
     }
@@ -78,8 +100,9 @@ extension Administration {
                 throw ServerError.notFound("no user '\(who.prefix(60))'; add them with 'admin add-user'")
             }
             user.passwordHash = hash
-            try session.upsertUser(id: user.id, username: user.username, passwordHash: hash, role: user.role,
-                                   displayName: user.displayName)
+            try session.upsertUser(
+                id: user.id, username: user.username, passwordHash: hash, role: user.role,
+                displayName: user.displayName)
             try session.revokeSessions(userID: user.id, now: now())
             try events.record("user.password_set", user.id, ["username": .string(user.username)])
             return user

@@ -30,8 +30,10 @@ public struct ImportOutcome: Sendable, Equatable {
     }
 
     var json: JSONValue {
-        ["added": .array(added.map { .string($0) }), "updated": .array(updated.map { .string($0) }),
-         "unchanged": .array(unchanged.map { .string($0) })]
+        [
+            "added": .array(added.map { .string($0) }), "updated": .array(updated.map { .string($0) }),
+            "unchanged": .array(unchanged.map { .string($0) }),
+        ]
     }
 }
 
@@ -52,7 +54,9 @@ struct Administration: Sendable {
     }
 
     /// Runs `body` in one write transaction with a recorder of events.
-    func change<T>(by actor: AdminActor, _ body: (any StorageSession, EventRecorder) throws -> T) throws(ServerError) -> T {
+    func change<T>(by actor: AdminActor, _ body: (any StorageSession, EventRecorder) throws -> T) throws(ServerError)
+        -> T
+    {
         let stamp = RFC3339.string(now())
         return try store.write { session in
             try body(session, EventRecorder(session: session, actor: actor, at: stamp))
@@ -73,8 +77,10 @@ struct EventRecorder {
     let at: String
 
     func record(_ kind: String, _ subject: String, _ detail: JSONValue = .object([:])) throws(ServerError) {
-        try session.recordAdminEvent(AdminEvent(at: at, actorID: actor.id, actorName: actor.name, kind: kind, subject: subject,
-                                                detail: detail))
+        try session.recordAdminEvent(
+            AdminEvent(
+                at: at, actorID: actor.id, actorName: actor.name, kind: kind, subject: subject,
+                detail: detail))
     }
 }
 
@@ -84,7 +90,9 @@ enum AdminInput {
     static func id(_ value: String, _ what: String) throws(ServerError) -> String {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { throw ServerError.badRequest("\(what) needs an id") }
-        guard trimmed.count <= 100 else { throw ServerError.badRequest("\(what) id '\(trimmed.prefix(40))...' is longer than 100 characters") }
+        guard trimmed.count <= 100 else {
+            throw ServerError.badRequest("\(what) id '\(trimmed.prefix(40))...' is longer than 100 characters")
+        }
         guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "/" }) else {
             throw ServerError.badRequest("\(what) id '\(trimmed.prefix(40))' holds a control character or '/'")
         }
@@ -92,7 +100,9 @@ enum AdminInput {
     }
 
     /// A name or other text: at most `limit` characters, no control characters.
-    static func text(_ value: String, _ what: String, required: Bool = true, limit: Int = 200) throws(ServerError) -> String {
+    static func text(_ value: String, _ what: String, required: Bool = true, limit: Int = 200) throws(ServerError)
+        -> String
+    {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if required && trimmed.isEmpty { throw ServerError.badRequest("\(what) must not be empty") }
         guard trimmed.count <= limit else { throw ServerError.badRequest("\(what) is longer than \(limit) characters") }
@@ -107,7 +117,9 @@ enum AdminInput {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if trimmed.count == 10, RFC3339.date(trimmed + "T23:59:59Z") != nil { return trimmed + "T23:59:59Z" }
         guard let date = RFC3339.date(trimmed) else {
-            throw ServerError.badRequest("due date '\(trimmed.prefix(40))' is neither YYYY-MM-DD nor an RFC 3339 time such as 2026-12-24T17:00:00Z")
+            throw ServerError.badRequest(
+                "due date '\(trimmed.prefix(40))' is neither YYYY-MM-DD nor an RFC 3339 time such as 2026-12-24T17:00:00Z"
+            )
         }
         return RFC3339.string(date)
     }

@@ -17,7 +17,9 @@ struct ImportRow: Sendable {
 /// list under `listKey`, possibly inside an `{"ok", "data"}` envelope).
 enum ImportTable {
     /// The rows of `data`, which names its columns; `required` must all be among them.
-    static func rows(_ data: Data, listKey: String, required: [String], source: String) throws(ServerError) -> [ImportRow] {
+    static func rows(_ data: Data, listKey: String, required: [String], source: String) throws(ServerError)
+        -> [ImportRow]
+    {
         guard let text = String(data: data, encoding: .utf8) else {
             throw ServerError.badRequest("'\(source)' is not UTF-8 text; save the spreadsheet as CSV UTF-8")
         }
@@ -28,8 +30,9 @@ enum ImportTable {
         if !isJSON, let row = rows.first {
             let missing = required.filter { row.values[$0] == nil }
             if !missing.isEmpty {
-                throw ServerError.badRequest("'\(source)' has no column \(missing.map { "'\($0)'" }.joined(separator: ", ")); "
-                                             + "its columns are \(required.joined(separator: ", ")) and optional others")
+                throw ServerError.badRequest(
+                    "'\(source)' has no column \(missing.map { "'\($0)'" }.joined(separator: ", ")); "
+                        + "its columns are \(required.joined(separator: ", ")) and optional others")
             }
         }
         return rows
@@ -58,7 +61,8 @@ enum ImportTable {
                 case .bool(let flag): values[key] = flag ? "true" : "false"
                 case .null: values[key] = ""
                 default:
-                    throw ServerError.badRequest("'\(source)' item \(index + 1): '\(key)' must be text, a number or a boolean")
+                    throw ServerError.badRequest(
+                        "'\(source)' item \(index + 1): '\(key)' must be text, a number or a boolean")
                 }
             }
             rows.append(ImportRow(label: "item \(index + 1)", values: values))
@@ -83,8 +87,14 @@ enum ImportTable {
             if quoted {
                 if scalar == "\"" {
                     if let next = iterator.next() {
-                        if next == "\"" { cell.unicodeScalars.append("\"") } else { quoted = false; afterQuote = true; pending = next }
-                    } else { quoted = false; afterQuote = true }
+                        if next == "\"" {
+                            cell.unicodeScalars.append("\"")
+                        } else {
+                            quoted = false; afterQuote = true; pending = next
+                        }
+                    } else {
+                        quoted = false; afterQuote = true
+                    }
                 } else {
                     if scalar == "\n" { line += 1 }
                     cell.unicodeScalars.append(scalar)
@@ -94,7 +104,9 @@ enum ImportTable {
             switch scalar {
             case "\"":
                 guard cell.isEmpty && !afterQuote else {
-                    throw ServerError.badRequest("'\(source)' row \(line): a quote inside a cell that does not start with one; quote the whole cell")
+                    throw ServerError.badRequest(
+                        "'\(source)' row \(line): a quote inside a cell that does not start with one; quote the whole cell"
+                    )
                 }
                 quoted = true
             case ",":
@@ -107,12 +119,15 @@ enum ImportTable {
                 recordLine = line
             default:
                 guard !afterQuote else {
-                    throw ServerError.badRequest("'\(source)' row \(line): text after a closing quote; quote the whole cell")
+                    throw ServerError.badRequest(
+                        "'\(source)' row \(line): text after a closing quote; quote the whole cell")
                 }
                 cell.unicodeScalars.append(scalar)
             }
         }
-        guard !quoted else { throw ServerError.badRequest("'\(source)' row \(recordLine): a quoted cell is never closed") }
+        guard !quoted else {
+            throw ServerError.badRequest("'\(source)' row \(recordLine): a quoted cell is never closed")
+        }
         if !cell.isEmpty || !cells.isEmpty { endRecord() }
         guard let header = records.first else { return [] }
         let names = header.cells.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
@@ -122,10 +137,14 @@ enum ImportTable {
         var rows: [ImportRow] = []
         for record in records.dropFirst() {
             guard record.cells.count <= names.count else {
-                throw ServerError.badRequest("'\(source)' row \(record.line) has \(record.cells.count) cells but the header names \(names.count) columns")
+                throw ServerError.badRequest(
+                    "'\(source)' row \(record.line) has \(record.cells.count) cells but the header names \(names.count) columns"
+                )
             }
             var values: [String: String] = [:]
-            for (index, name) in names.enumerated() { values[name] = index < record.cells.count ? record.cells[index] : "" }
+            for (index, name) in names.enumerated() {
+                values[name] = index < record.cells.count ? record.cells[index] : ""
+            }
             rows.append(ImportRow(label: "row \(record.line)", values: values))
         }
         // An empty file still has the columns of its header.

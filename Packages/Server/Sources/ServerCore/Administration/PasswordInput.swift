@@ -6,7 +6,8 @@ import ProgramOutput
 enum PasswordInput {
     static func read(for username: String) -> String {
         guard isatty(STDIN_FILENO) == 1 else { return readLine(strippingNewline: true) ?? "" }
-        OutputChannel.standardError.write("Password for \(username) (at least \(Administration.shortestPassword) characters): ")
+        OutputChannel.standardError.write(
+            "Password for \(username) (at least \(Administration.shortestPassword) characters): ")
         var saved = termios()
         let canHide = tcgetattr(STDIN_FILENO, &saved) == 0
         if canHide {

@@ -15,12 +15,15 @@ extension ServerApp {
     func consoleAdminHome(_ input: ConsoleInput) throws(ServerError) -> ConsolePage {
         _ = try input.requireAdmin()
         let events = try administration.events(limit: 20, before: nil)
-        var html = "<ul class=\"sections\">" + Self.adminSections.map {
-            "<li><a href=\"\(Self.consolePath)/admin/\($0.path)\">\(HTML.escape($0.title))</a></li>"
-        }.joined() + "</ul>\n"
+        var html =
+            "<ul class=\"sections\">"
+            + Self.adminSections.map {
+                "<li><a href=\"\(Self.consolePath)/admin/\($0.path)\">\(HTML.escape($0.title))</a></li>"
+            }.joined() + "</ul>\n"
         html += "<section><h2>Latest changes</h2><ol class=\"events\">"
         for event in events.reversed() {
-            html += "<li><span class=\"when\">\(ConsoleLayout.time(event.at))</span> <strong>\(HTML.escape(event.actorName))</strong> "
+            html +=
+                "<li><span class=\"when\">\(ConsoleLayout.time(event.at))</span> <strong>\(HTML.escape(event.actorName))</strong> "
                 + "\(HTML.escape(event.kind)) <code>\(HTML.escape(event.subject))</code></li>"
         }
         html += "</ol></section>\n"
@@ -28,9 +31,12 @@ extension ServerApp {
     }
 
     /// `GET /console/admin/{section}`.
-    func consoleAdminSection(_ input: ConsoleInput, _ section: String, status: Int = 200, error: String? = nil) throws(ServerError) -> ConsolePage {
+    func consoleAdminSection(_ input: ConsoleInput, _ section: String, status: Int = 200, error: String? = nil)
+        throws(ServerError) -> ConsolePage
+    {
         _ = try input.requireAdmin()
-        guard let viewer = input.viewer, let title = Self.adminSections.first(where: { $0.path == section })?.title else {
+        guard let viewer = input.viewer, let title = Self.adminSections.first(where: { $0.path == section })?.title
+        else {
             throw ServerError.notFound("there is no administration page \(OneLine.quote(section, limit: 40))")
         }
         let form = ConsoleAdminForms(csrf: viewer.csrf)
@@ -38,13 +44,15 @@ extension ServerApp {
         switch section {
         case "sites": body = form.sites(try administration.facilities(), try administration.areas(facilityID: nil))
         case "assignments":
-            body = form.assignments(try administration.assignments(inspector: nil), users: try administration.users(),
-                                    templates: try administration.templates(), facilities: try administration.facilities())
+            body = form.assignments(
+                try administration.assignments(inspector: nil), users: try administration.users(),
+                templates: try administration.templates(), facilities: try administration.facilities())
         case "templates": body = form.templates(try administration.templates())
         default: body = form.people(try administration.users())
         }
-        return ConsolePage(status: status, title: title,
-                           body: ConsoleLayout.notice(Self.noticeText(input)) + ConsoleLayout.error(error) + body, viewer: viewer)
+        return ConsolePage(
+            status: status, title: title,
+            body: ConsoleLayout.notice(Self.noticeText(input)) + ConsoleLayout.error(error) + body, viewer: viewer)
     }
 
     /// `POST /console/admin/{action}`: one change, then back to its section
@@ -61,7 +69,8 @@ extension ServerApp {
         }
         let section: String
         switch action {
-        case "facility-add", "facility-change", "facility-retire", "facility-restore", "area-add", "area-change", "area-retire", "area-restore":
+        case "facility-add", "facility-change", "facility-retire", "facility-restore", "area-add", "area-change",
+            "area-retire", "area-restore":
             section = "sites"
         case "assignment-create", "assignment-cancel": section = "assignments"
         case "template-publish", "template-retire", "template-restore": section = "templates"
@@ -71,27 +80,43 @@ extension ServerApp {
         do throws(ServerError) {
             switch action {
             case "facility-add":
-                _ = try admin.addFacility(Facility(id: try need("id", "the site's id"), name: try need("name", "the site's name"),
-                                                   address: form.text("address") ?? "", projectName: form.text("project_name") ?? ""), by: actor)
+                _ = try admin.addFacility(
+                    Facility(
+                        id: try need("id", "the site's id"), name: try need("name", "the site's name"),
+                        address: form.text("address") ?? "", projectName: form.text("project_name") ?? ""), by: actor)
             case "facility-change":
-                _ = try admin.changeFacility(id: try need("id", "the site's id"),
-                                             .init(name: form.text("name"), address: form.raw("address").map { $0.trimmingCharacters(in: .whitespaces) },
-                                                   projectName: form.raw("project_name").map { $0.trimmingCharacters(in: .whitespaces) }), by: actor)
+                _ = try admin.changeFacility(
+                    id: try need("id", "the site's id"),
+                    .init(
+                        name: form.text("name"),
+                        address: form.raw("address").map { $0.trimmingCharacters(in: .whitespaces) },
+                        projectName: form.raw("project_name").map { $0.trimmingCharacters(in: .whitespaces) }),
+                    by: actor)
             case "facility-retire", "facility-restore":
-                _ = try admin.setFacilityRetired(id: try need("id", "the site's id"), retired: action == "facility-retire", by: actor)
+                _ = try admin.setFacilityRetired(
+                    id: try need("id", "the site's id"), retired: action == "facility-retire", by: actor)
             case "area-add":
-                _ = try admin.addArea(Area(id: try need("id", "the area's id"), facilityID: try need("facility_id", "the area's site"),
-                                           name: try need("name", "the area's name"), areaType: form.text("area_type") ?? ""), by: actor)
+                _ = try admin.addArea(
+                    Area(
+                        id: try need("id", "the area's id"), facilityID: try need("facility_id", "the area's site"),
+                        name: try need("name", "the area's name"), areaType: form.text("area_type") ?? ""), by: actor)
             case "area-change":
-                _ = try admin.changeArea(id: try need("id", "the area's id"),
-                                         .init(name: form.text("name"), areaType: form.raw("area_type").map { $0.trimmingCharacters(in: .whitespaces) }),
-                                         by: actor)
+                _ = try admin.changeArea(
+                    id: try need("id", "the area's id"),
+                    .init(
+                        name: form.text("name"),
+                        areaType: form.raw("area_type").map { $0.trimmingCharacters(in: .whitespaces) }),
+                    by: actor)
             case "area-retire", "area-restore":
-                _ = try admin.setAreaRetired(id: try need("id", "the area's id"), retired: action == "area-retire", by: actor)
+                _ = try admin.setAreaRetired(
+                    id: try need("id", "the area's id"), retired: action == "area-retire", by: actor)
             case "assignment-create":
-                _ = try admin.createAssignment(.init(id: form.text("id"), inspector: try need("inspector", "the inspector"),
-                                                     templateID: try need("template_id", "the form"), facilityID: try need("facility_id", "the site"),
-                                                     areaID: form.text("area_id"), due: form.text("due")), by: actor)
+                _ = try admin.createAssignment(
+                    .init(
+                        id: form.text("id"), inspector: try need("inspector", "the inspector"),
+                        templateID: try need("template_id", "the form"),
+                        facilityID: try need("facility_id", "the site"),
+                        areaID: form.text("area_id"), due: form.text("due")), by: actor)
             case "assignment-cancel":
                 _ = try admin.cancelAssignment(id: try need("id", "the assignment's id"), by: actor)
             case "template-publish":
@@ -101,26 +126,36 @@ extension ServerApp {
                 }
                 _ = try admin.publishTemplates(document, source: "the form", by: actor)
             case "template-retire", "template-restore":
-                _ = try admin.setTemplateRetired(id: try need("id", "the form's id"), retired: action == "template-retire", by: actor)
+                _ = try admin.setTemplateRetired(
+                    id: try need("id", "the form's id"), retired: action == "template-retire", by: actor)
             case "user-add":
-                guard let role = UserRole(rawValue: try need("role", "a role")) else { throw ServerError.badRequest("choose inspector, supervisor or admin") }
-                _ = try admin.addUser(username: try need("username", "a user name"), password: form.raw("password") ?? "", role: role,
-                                      displayName: form.text("display_name"), by: actor)
+                guard let role = UserRole(rawValue: try need("role", "a role")) else {
+                    throw ServerError.badRequest("choose inspector, supervisor or admin")
+                }
+                _ = try admin.addUser(
+                    username: try need("username", "a user name"), password: form.raw("password") ?? "", role: role,
+                    displayName: form.text("display_name"), by: actor)
             case "user-change":
                 let role = try form.text("role").map { (text) throws(ServerError) -> UserRole in
-                    guard let role = UserRole(rawValue: text) else { throw ServerError.badRequest("choose inspector, supervisor or admin") }
+                    guard let role = UserRole(rawValue: text) else {
+                        throw ServerError.badRequest("choose inspector, supervisor or admin")
+                    }
                     return role
                 }
-                _ = try admin.changeUser(try need("id", "the person"), role: role, displayName: form.text("display_name"), by: actor)
+                _ = try admin.changeUser(
+                    try need("id", "the person"), role: role, displayName: form.text("display_name"), by: actor)
             case "user-disable", "user-enable":
-                _ = try admin.setUserDisabled(try need("id", "the person"), disabled: action == "user-disable", by: actor)
+                _ = try admin.setUserDisabled(
+                    try need("id", "the person"), disabled: action == "user-disable", by: actor)
             default:
                 _ = try admin.setPassword(try need("id", "the person"), password: form.raw("password") ?? "", by: actor)
             }
         } catch {
             guard error.status < 500 else { throw error }
-            return .page(try consoleAdminSection(input, section, status: error.status,
-                                                 error: error.message.prefix(1).uppercased() + error.message.dropFirst() + "."))
+            return .page(
+                try consoleAdminSection(
+                    input, section, status: error.status,
+                    error: error.message.prefix(1).uppercased() + error.message.dropFirst() + "."))
         }
         return .redirect("\(Self.consolePath)/admin/\(section)?notice=saved")
     }

@@ -25,7 +25,9 @@ struct ConsoleForm: Sendable, Equatable {
 
     /// One field, trimmed; nil when absent or blank.
     func text(_ name: String) -> String? {
-        guard let value = fields[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else { return nil }
+        guard let value = fields[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else {
+            return nil
+        }
         return value
     }
 

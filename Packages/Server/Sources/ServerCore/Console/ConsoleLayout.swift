@@ -28,7 +28,8 @@ enum ConsoleLayout {
         var links = [("queue", viewer.isSupervisor ? "Review queue" : "My reports")]
         if viewer.isSupervisor { links += [("sites", "Sites"), ("team", "Team")] }
         if viewer.isAdmin { links.append(("admin", "Administration")) }
-        let items = links.map { "<a href=\"\(ServerApp.consolePath)/\($0.0)\">\(HTML.escape($0.1))</a>" }.joined(separator: " ")
+        let items = links.map { "<a href=\"\(ServerApp.consolePath)/\($0.0)\">\(HTML.escape($0.1))</a>" }.joined(
+            separator: " ")
         return """
             <nav>
             <span class="brand">JanitorialQC</span> \(items)
@@ -58,11 +59,13 @@ enum ConsoleLayout {
         case 429: title = "Too many attempts"
         default: title = error.status >= 500 ? "The server could not answer" : "That could not be done"
         }
-        let back = viewer == nil
+        let back =
+            viewer == nil
             ? "<p><a href=\"\(ServerApp.consolePath)/sign-in\">Sign in</a></p>"
             : "<p><a href=\"\(ServerApp.consolePath)/queue\">Back to the queue</a></p>"
-        return ConsolePage(status: error.status, title: title,
-                           body: "<p class=\"error\">\(HTML.escape(error.message))</p>\n\(back)", viewer: viewer)
+        return ConsolePage(
+            status: error.status, title: title,
+            body: "<p class=\"error\">\(HTML.escape(error.message))</p>\n\(back)", viewer: viewer)
     }
 
     /// A notice above the page (after a form did what it said).
@@ -110,6 +113,7 @@ enum ConsoleLayout {
     /// A link to a report's page.
     static func reportLink(_ serverID: String, text: String? = nil, revision: Int? = nil) -> String {
         let query = revision.map { "?revision=\($0)" } ?? ""
-        return "<a class=\"open\" href=\"\(ServerApp.consolePath)/reports/\(HTML.percent(serverID))\(query)\">\(HTML.escape(text ?? serverID))</a>"
+        return
+            "<a class=\"open\" href=\"\(ServerApp.consolePath)/reports/\(HTML.percent(serverID))\(query)\">\(HTML.escape(text ?? serverID))</a>"
     }
 }

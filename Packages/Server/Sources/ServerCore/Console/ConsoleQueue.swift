@@ -15,7 +15,8 @@ extension ServerApp {
     func consoleQueue(_ input: ConsoleInput) throws(ServerError) -> ConsolePage {
         let caller = try input.requireCaller()
         // No `state` at all opens on what awaits review; an empty one (chosen "all states") is every state.
-        let stateText = input.request.query["state"] == nil ? ReviewState.awaitingReview.rawValue : (input.query("state") ?? "")
+        let stateText =
+            input.request.query["state"] == nil ? ReviewState.awaitingReview.rawValue : (input.query("state") ?? "")
         var query = HistoryQuery(ownerID: caller.isSupervisor ? nil : caller.user.id)
         if !stateText.isEmpty {
             guard let state = ReviewState(rawValue: stateText) else {
@@ -28,7 +29,9 @@ extension ServerApp {
         query.templateID = input.query("template")
         query.acceptedFrom = try moment(input.query("from"), name: "from", endOfDay: false)
         query.acceptedTo = try moment(input.query("to"), name: "to", endOfDay: true)
-        let sortText = input.query("sort") ?? (query.reviewState == .awaitingReview ? HistoryOrder.oldest.rawValue : HistoryOrder.newest.rawValue)
+        let sortText =
+            input.query("sort")
+            ?? (query.reviewState == .awaitingReview ? HistoryOrder.oldest.rawValue : HistoryOrder.newest.rawValue)
         guard let order = HistoryOrder(rawValue: sortText) else {
             throw ServerError.badRequest("the queue cannot be sorted by \(OneLine.quote(sortText, limit: 40))")
         }
@@ -39,27 +42,33 @@ extension ServerApp {
         }
         // One snapshot: the page, the counts of every state (the total is one of them, or their sum), the filters' choices.
         let found = try store.read { session in
-            (try session.reportsPage(query, limit: Self.queuePageSize, offset: (page - 1) * Self.queuePageSize),
-             try session.reviewStateCounts(query), try session.managedFacilities(),
-             try templateCache.templates(in: session).values.map(\.template).sorted { $0.name < $1.name },
-             caller.isSupervisor ? try session.users(role: .inspector) : [caller.user])
+            (
+                try session.reportsPage(query, limit: Self.queuePageSize, offset: (page - 1) * Self.queuePageSize),
+                try session.reviewStateCounts(query), try session.managedFacilities(),
+                try templateCache.templates(in: session).values.map(\.template).sorted { $0.name < $1.name },
+                caller.isSupervisor ? try session.users(role: .inspector) : [caller.user]
+            )
         }
         let (rows, counts, facilities, templates, inspectors) = found
         let total = query.reviewState.map { counts[$0] ?? 0 } ?? counts.values.reduce(0, +)
-        let facilityNames = Dictionary(facilities.map { ($0.facility.id, $0.facility.name) }, uniquingKeysWith: { a, _ in a })
+        let facilityNames = Dictionary(
+            facilities.map { ($0.facility.id, $0.facility.name) }, uniquingKeysWith: { a, _ in a })
         let templateNames = Self.templateNames(templates)
 
-        let filters: [(String, String)] = [("state", stateText), ("facility", query.facilityID ?? ""),
-                                           ("inspector", query.inspectorID ?? ""), ("template", query.templateID ?? ""),
-                                           ("from", input.query("from") ?? ""), ("to", input.query("to") ?? ""),
-                                           ("sort", input.query("sort") ?? "")]
+        let filters: [(String, String)] = [
+            ("state", stateText), ("facility", query.facilityID ?? ""),
+            ("inspector", query.inspectorID ?? ""), ("template", query.templateID ?? ""),
+            ("from", input.query("from") ?? ""), ("to", input.query("to") ?? ""),
+            ("sort", input.query("sort") ?? ""),
+        ]
         var html = ""
         html += "<ul id=\"counts\">"
         let allCount = counts.values.reduce(0, +)
         let countLink = { (state: String, label: String, count: Int) -> String in
             let link = Self.queueURL(state: state, filters.filter { $0.0 != "state" && $0.0 != "sort" })
             let current = state == stateText ? " class=\"current\"" : ""
-            return "<li data-state=\"\(state.isEmpty ? "all" : state)\"\(current)><a href=\"\(HTML.attribute(link))\">\(HTML.escape(label)) <span class=\"count\">\(count)</span></a></li>"
+            return
+                "<li data-state=\"\(state.isEmpty ? "all" : state)\"\(current)><a href=\"\(HTML.attribute(link))\">\(HTML.escape(label)) <span class=\"count\">\(count)</span></a></li>"
         }
         for state in ReviewState.allCases {
             html += countLink(state.rawValue, ConsoleLayout.stateName(state), counts[state] ?? 0)
@@ -68,25 +77,41 @@ extension ServerApp {
         html += "</ul>\n"
 
         html += "<form id=\"filters\" method=\"get\" action=\"\(Self.consolePath)/queue\">\n"
-        html += "<label>State <select name=\"state\">"
-            + HTML.options([("", "all states")] + ReviewState.allCases.map { ($0.rawValue, ConsoleLayout.stateName($0)) }, selected: stateText)
+        html +=
+            "<label>State <select name=\"state\">"
+            + HTML.options(
+                [("", "all states")] + ReviewState.allCases.map { ($0.rawValue, ConsoleLayout.stateName($0)) },
+                selected: stateText)
             + "</select></label>\n"
-        html += "<label>Site <select name=\"facility\">"
-            + HTML.options([("", "every site")] + facilities.map { ($0.facility.id, $0.facility.name) }, selected: query.facilityID ?? "")
+        html +=
+            "<label>Site <select name=\"facility\">"
+            + HTML.options(
+                [("", "every site")] + facilities.map { ($0.facility.id, $0.facility.name) },
+                selected: query.facilityID ?? "")
             + "</select></label>\n"
         if caller.isSupervisor {
-            html += "<label>Inspector <select name=\"inspector\">"
-                + HTML.options([("", "everyone")] + inspectors.map { ($0.id, $0.displayName) }, selected: query.inspectorID ?? "")
+            html +=
+                "<label>Inspector <select name=\"inspector\">"
+                + HTML.options(
+                    [("", "everyone")] + inspectors.map { ($0.id, $0.displayName) }, selected: query.inspectorID ?? "")
                 + "</select></label>\n"
         }
-        html += "<label>Form <select name=\"template\">"
+        html +=
+            "<label>Form <select name=\"template\">"
             + HTML.options([("", "every form")] + templates.map { ($0.id, $0.name) }, selected: query.templateID ?? "")
             + "</select></label>\n"
-        html += "<label>From <input type=\"date\" name=\"from\" value=\"\(HTML.attribute(input.query("from") ?? ""))\"></label>\n"
-        html += "<label>To <input type=\"date\" name=\"to\" value=\"\(HTML.attribute(input.query("to") ?? ""))\"></label>\n"
-        html += "<label>Sort <select name=\"sort\">"
-            + HTML.options([("", "default"), (HistoryOrder.oldest.rawValue, "oldest first"), (HistoryOrder.newest.rawValue, "newest first"),
-                            (HistoryOrder.lowestScore.rawValue, "lowest score first")], selected: input.query("sort") ?? "")
+        html +=
+            "<label>From <input type=\"date\" name=\"from\" value=\"\(HTML.attribute(input.query("from") ?? ""))\"></label>\n"
+        html +=
+            "<label>To <input type=\"date\" name=\"to\" value=\"\(HTML.attribute(input.query("to") ?? ""))\"></label>\n"
+        html +=
+            "<label>Sort <select name=\"sort\">"
+            + HTML.options(
+                [
+                    ("", "default"), (HistoryOrder.oldest.rawValue, "oldest first"),
+                    (HistoryOrder.newest.rawValue, "newest first"),
+                    (HistoryOrder.lowestScore.rawValue, "lowest score first"),
+                ], selected: input.query("sort") ?? "")
             + "</select></label>\n"
         html += "<button type=\"submit\">Show</button>\n</form>\n"
 
@@ -94,11 +119,14 @@ extension ServerApp {
         let last = (page - 1) * Self.queuePageSize + rows.count
         html += "<p class=\"muted\">\(total == 0 ? "No reports match." : "Reports \(first)–\(last) of \(total).")</p>\n"
         if !rows.isEmpty {
-            html += "<table id=\"queue\">\n<thead><tr><th>Report</th><th>Completed</th><th>Site</th><th>Form</th><th>Inspector</th>"
+            html +=
+                "<table id=\"queue\">\n<thead><tr><th>Report</th><th>Completed</th><th>Site</th><th>Form</th><th>Inspector</th>"
                 + "<th class=\"num\">Score</th><th>Review</th><th class=\"num\">Revision</th></tr></thead>\n<tbody>\n"
             for (report, owner) in rows {
-                let flag = report.followUpRequired ? " <span class=\"flag\" title=\"follow-up required\">follow-up</span>" : ""
-                html += "<tr class=\"report\" data-server-id=\"\(HTML.attribute(report.serverID))\">"
+                let flag =
+                    report.followUpRequired ? " <span class=\"flag\" title=\"follow-up required\">follow-up</span>" : ""
+                html +=
+                    "<tr class=\"report\" data-server-id=\"\(HTML.attribute(report.serverID))\">"
                     + "<td>\(ConsoleLayout.reportLink(report.serverID))\(flag)</td>"
                     + "<td class=\"completed\">\(ConsoleLayout.time(report.acceptedAt))</td>"
                     + "<td class=\"facility\">\(HTML.escape(facilityNames[report.facilityID] ?? report.facilityID))</td>"
@@ -118,8 +146,10 @@ extension ServerApp {
         if page > 1 { pager.append(pageLink(page - 1, "previous", "← previous")) }
         if last < total && page < Self.queueDeepestPage { pager.append(pageLink(page + 1, "next", "next →")) }
         if !pager.isEmpty { html += "<p class=\"pager\">\(pager.joined(separator: " "))</p>\n" }
-        return ConsolePage(title: caller.isSupervisor ? "Review queue" : "My reports", body: ConsoleLayout.notice(Self.noticeText(input)) + html,
-                           viewer: input.viewer)
+        return ConsolePage(
+            title: caller.isSupervisor ? "Review queue" : "My reports",
+            body: ConsoleLayout.notice(Self.noticeText(input)) + html,
+            viewer: input.viewer)
     }
 
     /// A link to the queue: the state always carried, empty or not (no state

@@ -8,23 +8,30 @@ import Scoring
 /// and its printable view (the same without forms).
 extension ServerApp {
     /// `GET /console/reports/{id}[?revision=N]` and `.../print`.
-    func consoleReport(_ input: ConsoleInput, serverID: String, printable: Bool = false, status: Int = 200, error: String? = nil)
-        throws(ServerError) -> ConsolePage {
+    func consoleReport(
+        _ input: ConsoleInput, serverID: String, printable: Bool = false, status: Int = 200, error: String? = nil
+    )
+        throws(ServerError) -> ConsolePage
+    {
         let caller = try input.requireCaller()
         var number: Int?
         if let text = input.query("revision") {
             guard let value = Int(text), value >= 1, value <= Int(Int32.max) else {
-                throw ServerError.notFound("report \(OneLine.quote(serverID, limit: 60)) has no revision \(OneLine.quote(text, limit: 20))")
+                throw ServerError.notFound(
+                    "report \(OneLine.quote(serverID, limit: 60)) has no revision \(OneLine.quote(text, limit: 20))")
             }
             number = value
         }
         let view = try consoleReportView(serverID: serverID, revision: number, caller: caller)
-        let page = ConsoleReportRenderer(view: view, judgement: ConsoleJudgement(view: view, registry: judge.registry), registry: judge.registry,
-                                         viewer: input.viewer, printable: printable, form: input.form)
-        let title = "\(view.template?.name ?? view.report.templateID) at \(view.facility?.name ?? view.report.facilityID)"
-        return ConsolePage(status: status, title: title,
-                           body: ConsoleLayout.notice(Self.noticeText(input)) + ConsoleLayout.error(error) + page.html,
-                           viewer: input.viewer, printable: printable)
+        let page = ConsoleReportRenderer(
+            view: view, judgement: ConsoleJudgement(view: view, registry: judge.registry), registry: judge.registry,
+            viewer: input.viewer, printable: printable, form: input.form)
+        let title =
+            "\(view.template?.name ?? view.report.templateID) at \(view.facility?.name ?? view.report.facilityID)"
+        return ConsolePage(
+            status: status, title: title,
+            body: ConsoleLayout.notice(Self.noticeText(input)) + ConsoleLayout.error(error) + page.html,
+            viewer: input.viewer, printable: printable)
     }
 
     /// `POST /console/reports/{id}/review`: the decision form. Done: back to
@@ -33,7 +40,8 @@ extension ServerApp {
     func consoleDecide(_ input: ConsoleInput, serverID: String) throws(ServerError) -> ConsoleReply {
         let caller = try input.requireSupervisor()
         try input.requireCSRF()
-        guard let decisionText = input.form.text("decision"), let decision = ReviewDecision(rawValue: decisionText) else {
+        guard let decisionText = input.form.text("decision"), let decision = ReviewDecision(rawValue: decisionText)
+        else {
             throw ServerError.badRequest("choose approve, return or reject")
         }
         guard let revision = input.form.text("revision").flatMap({ Int($0) }) else {
@@ -45,28 +53,36 @@ extension ServerApp {
             return FieldComment(fieldID: String(name.dropFirst(prefix.count)), comment: text)
         }
         do throws(ServerError) {
-            let (_, _, recorded) = try recordDecision(serverID: serverID, decision: decision, revision: revision,
-                                                      comment: input.form.raw("comment"), fieldComments: fieldComments, by: caller)
+            let (_, _, recorded) = try recordDecision(
+                serverID: serverID, decision: decision, revision: revision,
+                comment: input.form.raw("comment"), fieldComments: fieldComments, by: caller)
             let notice = recorded ? decision.state.rawValue : "unchanged"
             return .redirect("\(Self.consolePath)/reports/\(HTML.percent(serverID))?notice=\(notice)")
         } catch {
-            if error.code == .revisionStale { return .page(try consoleStale(input, serverID: serverID, decidedOn: revision, error: error)) }
+            if error.code == .revisionStale {
+                return .page(try consoleStale(input, serverID: serverID, decidedOn: revision, error: error))
+            }
             guard error.status == 400 else { throw error }
-            return .page(try consoleReport(input, serverID: serverID, status: 400,
-                                           error: error.message.prefix(1).uppercased() + error.message.dropFirst() + "."))
+            return .page(
+                try consoleReport(
+                    input, serverID: serverID, status: 400,
+                    error: error.message.prefix(1).uppercased() + error.message.dropFirst() + "."))
         }
     }
 
     /// The 409 page of a decision on a revision that is no longer current:
     /// what changed from the revision decided on to the current one.
-    private func consoleStale(_ input: ConsoleInput, serverID: String, decidedOn revision: Int, error: ServerError) throws(ServerError) -> ConsolePage {
+    private func consoleStale(_ input: ConsoleInput, serverID: String, decidedOn revision: Int, error: ServerError)
+        throws(ServerError) -> ConsolePage
+    {
         let caller = try input.requireCaller()
         let current = try consoleReportView(serverID: serverID, revision: nil, caller: caller)
         let seen = try store.read { session in try session.revision(serverID: serverID, revision: revision) }
         var view = current
         view.previous = seen
-        let renderer = ConsoleReportRenderer(view: view, judgement: ConsoleJudgement(view: view, registry: judge.registry),
-                                             registry: judge.registry, viewer: input.viewer, printable: false, form: .empty)
+        let renderer = ConsoleReportRenderer(
+            view: view, judgement: ConsoleJudgement(view: view, registry: judge.registry),
+            registry: judge.registry, viewer: input.viewer, printable: false, form: .empty)
         let body = """
             <section id="stale" class="card warning">
             <p class="error">Nothing was recorded: the report changed while you were looking at it. You decided on revision \(revision); revision \(current.report.currentRevision) is now current.</p>
@@ -85,12 +101,16 @@ extension ServerApp {
         let missing = ServerError.notFound("there is no such photo")
         guard let localID = UUID(uuidString: text) else { throw missing }
         let photo = try store.read { session -> StoredPhoto? in
-            guard let report = try session.report(serverID: serverID), caller.isSupervisor || report.ownerID == caller.user.id else {
+            guard let report = try session.report(serverID: serverID),
+                caller.isSupervisor || report.ownerID == caller.user.id
+            else {
                 return nil
             }
             return try session.photo(localID: localID)
         }
-        guard let photo, photo.serverID == serverID, let descriptor = try photos.open(sha256: photo.sha256, byteSize: photo.byteSize) else {
+        guard let photo, photo.serverID == serverID,
+            let descriptor = try photos.open(sha256: photo.sha256, byteSize: photo.byteSize)
+        else {
             throw missing
         }
         return .photo(descriptor: descriptor, byteSize: photo.byteSize)

@@ -28,7 +28,8 @@ struct ConsoleReportRenderer {
         out += events()
         if decides { out += decisionForm() }
         if !printable {
-            out += "<p class=\"muted\"><a href=\"\(ServerApp.consolePath)/reports/\(HTML.percent(serverID))/print\">Printable view</a></p>\n"
+            out +=
+                "<p class=\"muted\"><a href=\"\(ServerApp.consolePath)/reports/\(HTML.percent(serverID))/print\">Printable view</a></p>\n"
         }
         return out
     }
@@ -39,22 +40,32 @@ struct ConsoleReportRenderer {
         let report = view.report
         var rows: [(String, String)] = [
             ("Report", "<code>\(HTML.escape(report.serverID))</code>"),
-            ("Site", HTML.escape(view.facility?.name ?? report.facilityID) + (view.area.map { " · " + HTML.escape($0.name) } ?? "")),
+            (
+                "Site",
+                HTML.escape(view.facility?.name ?? report.facilityID)
+                    + (view.area.map { " · " + HTML.escape($0.name) } ?? "")
+            ),
             ("Form", HTML.escape(view.template?.name ?? report.templateID)),
             ("Inspector", HTML.escape(view.owner?.displayName ?? report.ownerID)),
             ("Completed", ConsoleLayout.time(report.acceptedAt)),
-            ("Revision", isCurrent ? "\(view.revision.revision) (current)"
-                : "\(view.revision.revision) of \(report.currentRevision) · \(ConsoleLayout.reportLink(serverID, text: "see the current one"))"),
+            (
+                "Revision",
+                isCurrent
+                    ? "\(view.revision.revision) (current)"
+                    : "\(view.revision.revision) of \(report.currentRevision) · \(ConsoleLayout.reportLink(serverID, text: "see the current one"))"
+            ),
         ]
         if report.followUpRequired { rows.append(("Follow-up", "<span class=\"flag\">required</span>")) }
         if let parent = report.parentServerID { rows.append(("Re-inspects", ConsoleLayout.reportLink(parent))) }
         let review = view.review
         var reviewText = "<span id=\"review-state\">\(ConsoleLayout.stateBadge(review.state))</span>"
         if let by = review.decidedBy {
-            reviewText += " by \(HTML.escape(by.displayName)), \(ConsoleLayout.time(review.decidedAt)), on revision \(review.revision)"
+            reviewText +=
+                " by \(HTML.escape(by.displayName)), \(ConsoleLayout.time(review.decidedAt)), on revision \(review.revision)"
         }
         rows.append(("Review", reviewText))
-        var out = "<dl class=\"meta\">" + rows.map { "<div><dt>\($0.0)</dt><dd>\($0.1)</dd></div>" }.joined() + "</dl>\n"
+        var out =
+            "<dl class=\"meta\">" + rows.map { "<div><dt>\($0.0)</dt><dd>\($0.1)</dd></div>" }.joined() + "</dl>\n"
         if let comment = review.comment {
             out += "<p class=\"review-comment\" id=\"review-comment\">\(HTML.escape(comment))</p>\n"
         }
@@ -65,13 +76,16 @@ struct ConsoleReportRenderer {
 
     private func score() -> String {
         guard let template = view.template else {
-            return "<section id=\"score\" class=\"score\"><p>The form <code>\(HTML.escape(view.report.templateID))</code> is no longer on the server; the answers are shown as stored.</p></section>\n"
+            return
+                "<section id=\"score\" class=\"score\"><p>The form <code>\(HTML.escape(view.report.templateID))</code> is no longer on the server; the answers are shown as stored.</p></section>\n"
         }
         guard let score = judgement.score, score.ratio != nil else {
-            return "<section id=\"score\" class=\"score\"><p class=\"muted\">Nothing on this form is scored.</p></section>\n"
+            return
+                "<section id=\"score\" class=\"score\"><p class=\"muted\">Nothing on this form is scored.</p></section>\n"
         }
         let failed = score.failedCritical
-        var out = "<section id=\"score\" class=\"score\(failed ? " failed" : "")\">"
+        var out =
+            "<section id=\"score\" class=\"score\(failed ? " failed" : "")\">"
             + "<span class=\"percent\">\(HTML.escape(score.percentText))</span><div>"
             + "<p class=\"verdict\">\(failed ? "Failed: a critical field failed" : "Score")</p>"
             + "<p>\(String(format: "%.1f", score.earned)) of \(String(format: "%.1f", score.possible)) points</p>"
@@ -79,15 +93,18 @@ struct ConsoleReportRenderer {
             let labels = score.criticalFailures.map { id in
                 HTML.escape(template.schema.fields.first { $0.id == id }?.displayName ?? "field \(id.rawValue)")
             }
-            out += "<p class=\"critical-failures\"><strong>Critical failure:</strong> \(labels.joined(separator: ", "))</p>"
+            out +=
+                "<p class=\"critical-failures\"><strong>Critical failure:</strong> \(labels.joined(separator: ", "))</p>"
         }
         out += "</div></section>\n"
-        out += "<details class=\"breakdown\"\(printable || failed ? " open" : "")><summary>Score breakdown</summary><table>"
+        out +=
+            "<details class=\"breakdown\"\(printable || failed ? " open" : "")><summary>Score breakdown</summary><table>"
             + "<thead><tr><th>Field</th><th class=\"num\">Weight</th><th>Outcome</th><th class=\"num\">Points</th></tr></thead><tbody>"
         for line in score.fields {
             if case .notScoreable = line.outcome { continue }
             let (text, cls) = Self.outcome(line)
-            out += "<tr class=\"\(cls)\"><td>\(HTML.escape(line.label))\(line.critical ? " <span class=\"badge critical\">critical</span>" : "")</td>"
+            out +=
+                "<tr class=\"\(cls)\"><td>\(HTML.escape(line.label))\(line.critical ? " <span class=\"badge critical\">critical</span>" : "")</td>"
                 + "<td class=\"num\">\(String(format: "%g", line.weight))</td><td class=\"outcome \(cls)\">\(HTML.escape(text))</td>"
                 + "<td class=\"num\">\(line.counts ? String(format: "%.1f / %.1f", line.earned, line.possible) : "–")</td></tr>"
         }
@@ -102,7 +119,11 @@ struct ConsoleReportRenderer {
         case .unanswered: return ("unanswered", "")
         case .notApplicable: return ("N/A", "")
         case .unreadable(let why): return ("unreadable: \(why)", "failed")
-        case .scored(let fraction, let passed): return ("\(passed ? "passed" : "failed") (\(String(format: "%.0f%%", fraction * 100)))", passed ? "passed" : "failed")
+        case .scored(let fraction, let passed):
+            return (
+                "\(passed ? "passed" : "failed") (\(String(format: "%.0f%%", fraction * 100)))",
+                passed ? "passed" : "failed"
+            )
         }
     }
 
@@ -112,7 +133,8 @@ struct ConsoleReportRenderer {
         guard let template = view.template else {
             var out = "<section class=\"form-section\"><h2>Answers</h2>"
             for id in view.answers.answeredIDs {
-                out += "<div class=\"field\" data-field-id=\"\(HTML.attribute(id.rawValue))\"><div class=\"label\">field \(HTML.escape(id.rawValue))</div>"
+                out +=
+                    "<div class=\"field\" data-field-id=\"\(HTML.attribute(id.rawValue))\"><div class=\"label\">field \(HTML.escape(id.rawValue))</div>"
                     + "<div class=\"answer\"><code>\(HTML.escape(view.answers[id]?.canonicalString() ?? ""))</code></div></div>"
             }
             return out + "</section>\n"
@@ -150,15 +172,19 @@ struct ConsoleReportRenderer {
         var marks = ""
         if field.required { marks += " <span class=\"req\" title=\"required\">*</span>" }
         if field.critical { marks += " <span class=\"badge critical\">critical</span>" }
-        var out = "<div class=\"field\(hidden ? " hidden-field" : "")\" data-field-id=\"\(HTML.attribute(id))\">"
+        var out =
+            "<div class=\"field\(hidden ? " hidden-field" : "")\" data-field-id=\"\(HTML.attribute(id))\">"
             + "<div class=\"label\">\(HTML.escape(field.displayName))\(marks)</div><div class=\"answer\">"
-        out += hidden ? "<span class=\"muted\">hidden by a condition: not asked, not scored</span>" : answer(field, type: type)
+        out +=
+            hidden
+            ? "<span class=\"muted\">hidden by a condition: not asked, not scored</span>" : answer(field, type: type)
         for comment in view.review.fieldComments where comment.fieldID == id {
             out += "<p class=\"field-comment\">\(HTML.escape(comment.comment))</p>"
         }
         if decides {
             let name = "field_comment:\(id)"
-            out += "<textarea class=\"field-comment-box\" form=\"decision\" name=\"\(HTML.attribute(name))\" rows=\"1\" maxlength=\"\(ServerApp.longestComment)\" "
+            out +=
+                "<textarea class=\"field-comment-box\" form=\"decision\" name=\"\(HTML.attribute(name))\" rows=\"1\" maxlength=\"\(ServerApp.longestComment)\" "
                 + "placeholder=\"Comment on this field (optional)\" aria-label=\"Comment on \(HTML.attribute(field.displayName))\">"
                 + HTML.escape(form.raw(name) ?? "") + "</textarea>"
         }
@@ -170,7 +196,9 @@ struct ConsoleReportRenderer {
         let shown = type.display(value, for: field, style: Self.style)
         guard let value, !type.isBlank(value), type.validate(value, for: field) == nil else {
             // Photos uploaded for a photo field whose answer does not list them yet are still shown.
-            let attached = view.photos.filter { $0.fieldID == field.id.rawValue }.map { $0.localID.uuidString.lowercased() }
+            let attached = view.photos.filter { $0.fieldID == field.id.rawValue }.map {
+                $0.localID.uuidString.lowercased()
+            }
             if type.takesPhotos && !attached.isEmpty { return photoStrip(attached) }
             return "<span class=\"muted\">\(HTML.escape(shown))</span>"
         }
@@ -182,18 +210,23 @@ struct ConsoleReportRenderer {
         case .list(let items):
             return "<ul>" + items.map { "<li>\(HTML.escape($0))</li>" }.joined() + "</ul>"
         case .table(let columns, let rows):
-            return "<table class=\"answer-table\"><thead><tr>" + columns.map { "<th>\(HTML.escape($0))</th>" }.joined() + "</tr></thead><tbody>"
-                + rows.map { "<tr>" + $0.map { "<td>\(HTML.escape($0))</td>" }.joined() + "</tr>" }.joined() + "</tbody></table>"
+            return "<table class=\"answer-table\"><thead><tr>" + columns.map { "<th>\(HTML.escape($0))</th>" }.joined()
+                + "</tr></thead><tbody>"
+                + rows.map { "<tr>" + $0.map { "<td>\(HTML.escape($0))</td>" }.joined() + "</tr>" }.joined()
+                + "</tbody></table>"
         case .photos(var ids, let caption):
-            for photo in view.photos where photo.fieldID == field.id.rawValue && !ids.contains(photo.localID.uuidString.lowercased()) {
+            for photo in view.photos
+            where photo.fieldID == field.id.rawValue && !ids.contains(photo.localID.uuidString.lowercased()) {
                 ids.append(photo.localID.uuidString.lowercased())
             }
             return (caption.map { HTML.escape($0) } ?? "") + photoStrip(ids)
         case .signature(let signer, let time, let fingerprint):
-            var out = "Signed by <strong>\(HTML.escape(signer))</strong> at \(HTML.escape(time)) <span class=\"muted\">(device time)</span>, "
+            var out =
+                "Signed by <strong>\(HTML.escape(signer))</strong> at \(HTML.escape(time)) <span class=\"muted\">(device time)</span>, "
                 + "content hash <code class=\"hash\">\(HTML.escape(fingerprint))</code>"
             if let covered = type.coveredRevision(value) {
-                out += " <span class=\"covers\">covering revision \(covered) only: the answers were changed since by someone else</span>"
+                out +=
+                    " <span class=\"covers\">covering revision \(covered) only: the answers were changed since by someone else</span>"
             }
             return out
         }
@@ -204,8 +237,10 @@ struct ConsoleReportRenderer {
         var out = "<div class=\"photos\">"
         for id in ids {
             if let photo = view.photos.first(where: { $0.localID.uuidString.lowercased() == id.lowercased() }) {
-                let url = "\(ServerApp.consolePath)/reports/\(HTML.percent(serverID))/photos/\(photo.localID.uuidString.lowercased())"
-                out += "<figure class=\"photo\"><a class=\"photo-link\" href=\"\(url)\"><img class=\"photo-thumb\" src=\"\(url)\" alt=\"photo\" loading=\"lazy\"></a>"
+                let url =
+                    "\(ServerApp.consolePath)/reports/\(HTML.percent(serverID))/photos/\(photo.localID.uuidString.lowercased())"
+                out +=
+                    "<figure class=\"photo\"><a class=\"photo-link\" href=\"\(url)\"><img class=\"photo-thumb\" src=\"\(url)\" alt=\"photo\" loading=\"lazy\"></a>"
                     + "<figcaption>\(String(format: "%.0f", Double(photo.byteSize) / 1024)) KB</figcaption></figure>"
             } else {
                 out += "<figure class=\"photo missing\"><p>not uploaded yet</p></figure>"
@@ -216,25 +251,35 @@ struct ConsoleReportRenderer {
 
     /// Photos shown neither at a photo field nor with an issue.
     private func otherPhotos() -> String {
-        let fieldIDs = Set((view.template?.schema.fields ?? []).filter { registry.resolve($0).takesPhotos && !judgement.hidden.contains($0.id) }.map(\.id.rawValue))
+        let fieldIDs = Set(
+            (view.template?.schema.fields ?? []).filter {
+                registry.resolve($0).takesPhotos && !judgement.hidden.contains($0.id)
+            }.map(\.id.rawValue))
         let issuePhotos = Set(view.issues.flatMap(\.photoLocalIDs))
         let loose = view.photos.filter { photo in
-            !(photo.fieldID.map(fieldIDs.contains) ?? false) && photo.issueLocalID == nil && !issuePhotos.contains(photo.localID)
+            !(photo.fieldID.map(fieldIDs.contains) ?? false) && photo.issueLocalID == nil
+                && !issuePhotos.contains(photo.localID)
         }
         guard !loose.isEmpty else { return "" }
-        return "<section><h2>Other photos</h2>\(photoStrip(loose.map { $0.localID.uuidString.lowercased() }))</section>\n"
+        return
+            "<section><h2>Other photos</h2>\(photoStrip(loose.map { $0.localID.uuidString.lowercased() }))</section>\n"
     }
 
     // MARK: Issues
 
     private func issues() -> String {
         let issues = view.issues
-        guard !issues.isEmpty else { return "<section id=\"issues\"><h2>Issues</h2><p class=\"muted\">No issues flagged.</p></section>\n" }
+        guard !issues.isEmpty else {
+            return "<section id=\"issues\"><h2>Issues</h2><p class=\"muted\">No issues flagged.</p></section>\n"
+        }
         var out = "<section id=\"issues\"><h2>Issues (\(issues.count))</h2>\n"
         for issue in issues {
             let attached = view.photos.filter { $0.issueLocalID == issue.localID }.map(\.localID)
-            let ids = (issue.photoLocalIDs + attached.filter { !issue.photoLocalIDs.contains($0) }).map { $0.uuidString.lowercased() }
-            out += "<div class=\"issue\"><p><span class=\"badge severity severity-\(issue.severity.rawValue)\">\(HTML.escape(issue.severity.rawValue))</span> "
+            let ids = (issue.photoLocalIDs + attached.filter { !issue.photoLocalIDs.contains($0) }).map {
+                $0.uuidString.lowercased()
+            }
+            out +=
+                "<div class=\"issue\"><p><span class=\"badge severity severity-\(issue.severity.rawValue)\">\(HTML.escape(issue.severity.rawValue))</span> "
                 + "<span class=\"description\">\(HTML.escape(issue.description))</span></p>\(ids.isEmpty ? "" : photoStrip(ids))</div>\n"
         }
         return out + "</section>\n"
@@ -244,7 +289,10 @@ struct ConsoleReportRenderer {
 
     /// What changed from `earlier` to the shown revision, field by field.
     func changes(from earlier: StoredRevision?, heading: Bool) -> String {
-        var out = heading ? "<section id=\"changes\"><h2>What changed since the previous revision</h2>\n" : "<section id=\"changes\">\n"
+        var out =
+            heading
+            ? "<section id=\"changes\"><h2>What changed since the previous revision</h2>\n"
+            : "<section id=\"changes\">\n"
         guard let earlier else {
             return out + "<p class=\"muted\">This is the first revision.</p></section>\n"
         }
@@ -260,26 +308,35 @@ struct ConsoleReportRenderer {
                 guard let field else { return value?.canonicalString() ?? "unanswered" }
                 return self.registry.display(field, value, style: Self.style)
             }
-            rows += "<tr><td>\(HTML.escape(field?.displayName ?? "field \(id.rawValue)"))</td>"
+            rows +=
+                "<tr><td>\(HTML.escape(field?.displayName ?? "field \(id.rawValue)"))</td>"
                 + "<td class=\"before\">\(HTML.escape(shown(before[id])))</td><td class=\"after\">\(HTML.escape(shown(after[id])))</td></tr>"
         }
         if earlier.issuesJSON != view.revision.issuesJSON {
             rows += "<tr><td>Issues</td><td class=\"before\" colspan=\"2\">the issues changed</td></tr>"
         }
-        if rows.isEmpty { return out + "<p class=\"muted\">No answer changed from revision \(earlier.revision).</p></section>\n" }
-        out += "<table><thead><tr><th>Field</th><th>Revision \(earlier.revision)</th><th>Revision \(view.revision.revision)</th></tr></thead><tbody>"
+        if rows.isEmpty {
+            return out + "<p class=\"muted\">No answer changed from revision \(earlier.revision).</p></section>\n"
+        }
+        out +=
+            "<table><thead><tr><th>Field</th><th>Revision \(earlier.revision)</th><th>Revision \(view.revision.revision)</th></tr></thead><tbody>"
         return out + rows + "</tbody></table></section>\n"
     }
 
     private func events() -> String {
-        guard !view.events.isEmpty else { return "<section id=\"events\"><h2>Events</h2><p class=\"muted\">No events yet.</p></section>\n" }
+        guard !view.events.isEmpty else {
+            return "<section id=\"events\"><h2>Events</h2><p class=\"muted\">No events yet.</p></section>\n"
+        }
         var out = "<section id=\"events\"><h2>Events</h2><ol class=\"events\">\n"
         for event in view.events {
-            out += "<li><span class=\"when\">\(ConsoleLayout.time(event.at))</span> <strong>\(HTML.escape(event.actor.displayName))</strong> "
+            out +=
+                "<li><span class=\"when\">\(ConsoleLayout.time(event.at))</span> <strong>\(HTML.escape(event.actor.displayName))</strong> "
                 + "\(HTML.escape(Self.eventWords(event.kind))) revision \(event.revision)"
             if let comment = event.comment { out += ": <q>\(HTML.escape(comment))</q>" }
             for item in event.fieldComments ?? [] {
-                let label = view.template?.schema.fields.first { $0.id.rawValue == item.fieldID }?.displayName ?? "field \(item.fieldID)"
+                let label =
+                    view.template?.schema.fields.first { $0.id.rawValue == item.fieldID }?.displayName
+                    ?? "field \(item.fieldID)"
                 out += "<br><span class=\"muted\">on \(HTML.escape(label)):</span> \(HTML.escape(item.comment))"
             }
             out += "</li>\n"

@@ -31,7 +31,8 @@ struct ConsoleReportView: Sendable {
 
     /// The issues of the shown revision, read leniently (one unreadable issue is skipped, never the page).
     var issues: [WireIssue] {
-        (try? JSONDecoder().decode([LenientIssue].self, from: Data(revision.issuesJSON.utf8)))?.compactMap(\.issue) ?? []
+        (try? JSONDecoder().decode([LenientIssue].self, from: Data(revision.issuesJSON.utf8)))?.compactMap(\.issue)
+            ?? []
     }
 
     /// One element of the stored issues: the issue, or nil when it cannot be read.
@@ -64,9 +65,13 @@ struct ConsoleJudgement: Sendable {
 extension ServerApp {
     /// A report's page's contents, when the caller may see the report: its
     /// inspector or a supervisor. Anyone else gets 404, as for an unknown id.
-    func consoleReportView(serverID: String, revision number: Int?, caller: Caller) throws(ServerError) -> ConsoleReportView {
+    func consoleReportView(serverID: String, revision number: Int?, caller: Caller) throws(ServerError)
+        -> ConsoleReportView
+    {
         try store.read { session in
-            guard let report = try session.report(serverID: serverID), caller.isSupervisor || report.ownerID == caller.user.id else {
+            guard let report = try session.report(serverID: serverID),
+                caller.isSupervisor || report.ownerID == caller.user.id
+            else {
                 throw ServerError.notFound("there is no report \(OneLine.quote(serverID, limit: 60)) that you may see")
             }
             let shown = number ?? report.currentRevision
@@ -77,7 +82,8 @@ extension ServerApp {
                 report: report, revision: revision,
                 previous: shown > 1 ? try session.revision(serverID: serverID, revision: shown - 1) : nil,
                 template: try session.template(id: report.templateID), photos: try session.photos(serverID: serverID),
-                review: try session.review(serverID: serverID) ?? StoredReview.awaiting(report, revision: report.currentRevision),
+                review: try session.review(serverID: serverID)
+                    ?? StoredReview.awaiting(report, revision: report.currentRevision),
                 events: try session.reportEvents(serverID: serverID), owner: try session.user(id: report.ownerID),
                 facility: try session.managedFacility(id: report.facilityID)?.facility,
                 area: try report.areaID.flatMap { (id) throws(ServerError) in try session.area(id: id) })

@@ -72,15 +72,18 @@ struct ConsoleInput: Sendable {
     /// 403 unless the form carried the session's CSRF token.
     func requireCSRF() throws(ServerError) {
         guard csrfValid else {
-            throw ServerError.forbidden("the form was refused: it did not carry this session's security token. Open the page again and resend it")
+            throw ServerError.forbidden(
+                "the form was refused: it did not carry this session's security token. Open the page again and resend it"
+            )
         }
     }
 
     /// The signed-in person as pages show them.
     var viewer: ConsoleViewer? {
         guard let caller, let csrf else { return nil }
-        return ConsoleViewer(displayName: caller.user.displayName, role: caller.user.role.rawValue, isSupervisor: caller.isSupervisor,
-                             isAdmin: caller.isAdmin, csrf: csrf)
+        return ConsoleViewer(
+            displayName: caller.user.displayName, role: caller.user.role.rawValue, isSupervisor: caller.isSupervisor,
+            isAdmin: caller.isAdmin, csrf: csrf)
     }
 
     /// A query argument, trimmed; nil when absent or blank.
@@ -109,9 +112,14 @@ extension ServerApp {
     func screenConsole(_ head: RequestHead) -> ServerResponse? {
         guard head.method == "POST", head.path != Self.consolePath + "/sign-in" else { return nil }
         let cookies = ConsoleSessions.cookies(head.headers["cookie"])
-        if let value = cookies[ConsoleSessions.cookieName], consoleSessions.verify(value, now: Date()) != nil { return nil }
-        return consoleResponse(.page(ConsoleLayout.errorPage(ServerError.forbidden("your session has ended; sign in again"),
-                                                             viewer: nil)), cookies: [])
+        if let value = cookies[ConsoleSessions.cookieName], consoleSessions.verify(value, now: Date()) != nil {
+            return nil
+        }
+        return consoleResponse(
+            .page(
+                ConsoleLayout.errorPage(
+                    ServerError.forbidden("your session has ended; sign in again"),
+                    viewer: nil)), cookies: [])
     }
 
     /// Answers one console request (a page, a form, a photo); never throws.
@@ -125,7 +133,8 @@ extension ServerApp {
             if let found = try? consoleCaller(verified) {
                 caller = found
                 // Every page opened renews the idle expiry, never past the absolute one.
-                let renewed = consoleSessions.claims(userID: verified.sub, sessionID: verified.sid, signedInAt: verified.iat, now: now)
+                let renewed = consoleSessions.claims(
+                    userID: verified.sub, sessionID: verified.sid, signedInAt: verified.iat, now: now)
                 claims = renewed
                 cookies.append(consoleSessions.sessionCookie(renewed, now: now))
             } else {
@@ -138,29 +147,45 @@ extension ServerApp {
             switch request.body {
             case .data(let data):
                 guard let decoded = ConsoleForm.decode(data) else {
-                    return (consoleResponse(.page(ConsoleLayout.errorPage(ServerError.badRequest("the form could not be read"),
-                                                                          viewer: nil)), cookies: cookies), caller?.user.id)
+                    return (
+                        consoleResponse(
+                            .page(
+                                ConsoleLayout.errorPage(
+                                    ServerError.badRequest("the form could not be read"),
+                                    viewer: nil)), cookies: cookies), caller?.user.id
+                    )
                 }
                 form = decoded
             case .tooLarge(let limit):
-                return (consoleResponse(.page(ConsoleLayout.errorPage(ServerError.tooLarge("the form is over the limit of \(limit) bytes"),
-                                                                      viewer: nil)), cookies: cookies), caller?.user.id)
+                return (
+                    consoleResponse(
+                        .page(
+                            ConsoleLayout.errorPage(
+                                ServerError.tooLarge("the form is over the limit of \(limit) bytes"),
+                                viewer: nil)), cookies: cookies), caller?.user.id
+                )
             default:
                 break
             }
         }
         let csrf = claims.map { consoleSessions.csrfToken(sessionID: $0.sid) }
-        let input = ConsoleInput(request: request, segments: segments, form: form, caller: caller, csrf: csrf,
-                                 csrfValid: claims.map { consoleSessions.csrfMatches(form.raw("csrf"), sessionID: $0.sid) } ?? false)
+        let input = ConsoleInput(
+            request: request, segments: segments, form: form, caller: caller, csrf: csrf,
+            csrfValid: claims.map { consoleSessions.csrfMatches(form.raw("csrf"), sessionID: $0.sid) } ?? false)
         let reply: ConsoleReply
         do throws(ServerError) {
             reply = try routeConsole(input, cookies: &cookies)
         } catch {
             if error.status == 401 {
                 // Signed out: a page opened goes to sign-in and comes back after.
-                if request.method == "GET" { return (consoleResponse(.redirect(Self.signInPath(next: request)), cookies: cookies), nil) }
+                if request.method == "GET" {
+                    return (consoleResponse(.redirect(Self.signInPath(next: request)), cookies: cookies), nil)
+                }
             }
-            return (consoleResponse(.page(ConsoleLayout.errorPage(error, viewer: input.viewer)), cookies: cookies), caller?.user.id)
+            return (
+                consoleResponse(.page(ConsoleLayout.errorPage(error, viewer: input.viewer)), cookies: cookies),
+                caller?.user.id
+            )
         }
         return (consoleResponse(reply, cookies: cookies), caller?.user.id)
     }
@@ -179,7 +204,8 @@ extension ServerApp {
             try only("GET")
             return .stylesheet
         case "sign-in" where path.count == 1:
-            return method == "POST" ? try consoleSignIn(input, cookies: &cookies) : try consoleSignInPage(input, cookies: &cookies)
+            return method == "POST"
+                ? try consoleSignIn(input, cookies: &cookies) : try consoleSignInPage(input, cookies: &cookies)
         case "sign-out" where path.count == 1:
             try only("POST")
             return try consoleSignOut(input, cookies: &cookies)
@@ -216,7 +242,8 @@ extension ServerApp {
             try only("GET")
             return .page(try consoleAdminHome(input))
         case (2, "admin"):
-            return method == "POST" ? try consoleAdminAction(input, action: path[1]) : .page(try consoleAdminSection(input, path[1]))
+            return method == "POST"
+                ? try consoleAdminAction(input, action: path[1]) : .page(try consoleAdminSection(input, path[1]))
         default:
             throw ServerError.notFound("there is no console page \(OneLine.quote(input.request.path, limit: 80))")
         }
@@ -232,7 +259,8 @@ extension ServerApp {
         case (0, _): return consolePath + "/"
         case (1, let first) where known.contains(first): return consolePath + "/" + first
         case (2, "reports"): return consolePath + "/reports/{server_id}"
-        case (3, "reports") where ["print", "review"].contains(parts[2]): return consolePath + "/reports/{server_id}/" + parts[2]
+        case (3, "reports") where ["print", "review"].contains(parts[2]):
+            return consolePath + "/reports/{server_id}/" + parts[2]
         case (4, "reports") where parts[2] == "photos": return consolePath + "/reports/{server_id}/photos/{local_id}"
         case (2, "sites"): return consolePath + "/sites/{facility_id}"
         case (2, "admin"): return consolePath + "/admin/{page}"
@@ -261,8 +289,11 @@ extension ServerApp {
     func consoleResponse(_ reply: ConsoleReply, cookies: [String]) -> ServerResponse {
         // A photo opened alone is shown by the browser's own image viewer, which styles itself inline;
         // the photo's policy allows that and nothing else (no script can run in an image, and it is sandboxed).
-        var policy = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
-        if case .photo = reply { policy = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'; sandbox" }
+        var policy =
+            "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+        if case .photo = reply {
+            policy = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'; sandbox"
+        }
         var headers: [(name: String, value: String)] = [
             (name: "Content-Security-Policy", value: policy),
             (name: "X-Frame-Options", value: "DENY"),
@@ -273,7 +304,8 @@ extension ServerApp {
         case .page(let page):
             headers.append((name: "Content-Type", value: "text/html; charset=utf-8"))
             headers.append((name: "Cache-Control", value: "no-store"))
-            return ServerResponse(status: page.status, headers: headers, content: .data(Data(ConsoleLayout.document(page).utf8)))
+            return ServerResponse(
+                status: page.status, headers: headers, content: .data(Data(ConsoleLayout.document(page).utf8)))
         case .redirect(let location):
             headers.append((name: "Location", value: location))
             headers.append((name: "Cache-Control", value: "no-store"))

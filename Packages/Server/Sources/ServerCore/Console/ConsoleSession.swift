@@ -44,7 +44,8 @@ struct ConsoleSessions: Sendable {
     /// The claims of a new session, or of one renewed by a page opened at `now`.
     func claims(userID: String, sessionID: String, signedInAt: Int64, now: Date) -> ConsoleClaims {
         let seconds = Int64(now.timeIntervalSince1970)
-        return ConsoleClaims(sub: userID, sid: sessionID, iat: signedInAt, exp: min(seconds + idleLifetime, signedInAt + maximumAge))
+        return ConsoleClaims(
+            sub: userID, sid: sessionID, iat: signedInAt, exp: min(seconds + idleLifetime, signedInAt + maximumAge))
     }
 
     /// The cookie's value for these claims.
@@ -55,7 +56,8 @@ struct ConsoleSessions: Sendable {
     func verify(_ value: String, now: Date) -> ConsoleClaims? {
         let seconds = Int64(now.timeIntervalSince1970)
         guard value.utf8.count < 2048, let claims = signer.open(value, as: ConsoleClaims.self),
-              claims.exp > seconds, claims.iat + maximumAge > seconds else { return nil }
+            claims.exp > seconds, claims.iat + maximumAge > seconds
+        else { return nil }
         return claims
     }
 
@@ -73,7 +75,8 @@ struct ConsoleSessions: Sendable {
 
     /// A `Set-Cookie` value: `HttpOnly`, `SameSite=Strict`, the console's path, `Secure` behind TLS.
     func setCookie(_ name: String, _ value: String, maxAge: Int64) -> String {
-        "\(name)=\(value); Path=\(Self.cookiePath); Max-Age=\(max(0, maxAge)); HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
+        "\(name)=\(value); Path=\(Self.cookiePath); Max-Age=\(max(0, maxAge)); HttpOnly; SameSite=Strict"
+            + (secure ? "; Secure" : "")
     }
 
     /// The `Set-Cookie` of a session cookie carrying `claims`.

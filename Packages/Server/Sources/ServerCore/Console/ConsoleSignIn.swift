@@ -16,10 +16,13 @@ extension ServerApp {
         let next = input.form.text("next")
         let expected = ConsoleSessions.cookies(input.request.headers["cookie"])[ConsoleSessions.signInCookieName]
         guard let expected, let presented = input.form.raw("csrf"),
-              Digest.constantTimeEqual(Array(expected.utf8), Array(presented.utf8)) else {
-            return .page(signInForm(next: next, username: input.form.text("username"),
-                                    error: "The sign-in form had expired or came from another page; sign in again.",
-                                    status: 403, cookies: &cookies))
+            Digest.constantTimeEqual(Array(expected.utf8), Array(presented.utf8))
+        else {
+            return .page(
+                signInForm(
+                    next: next, username: input.form.text("username"),
+                    error: "The sign-in form had expired or came from another page; sign in again.",
+                    status: 403, cookies: &cookies))
         }
         let username = input.form.text("username") ?? ""
         let password = input.form.raw("password") ?? ""
@@ -28,16 +31,23 @@ extension ServerApp {
             user = try verifySignIn(username: username, password: password, request: input.request)
         } catch {
             guard error.status == 401 || error.status == 429 || error.status == 400 else { throw error }
-            return .page(signInForm(next: next, username: username, error: error.message.prefix(1).uppercased() + error.message.dropFirst() + ".",
-                                    status: error.status, cookies: &cookies))
+            return .page(
+                signInForm(
+                    next: next, username: username,
+                    error: error.message.prefix(1).uppercased() + error.message.dropFirst() + ".",
+                    status: error.status, cookies: &cookies))
         }
         let now = Date()
         let sessionID = try store.write { session in
             // The session's refresh token is never given out: a console session cannot be refreshed through the API.
             try session.createSession(userID: user.id, refreshHash: newRefreshToken().hash, now: now)
         }
-        let claims = consoleSessions.claims(userID: user.id, sessionID: sessionID, signedInAt: Int64(now.timeIntervalSince1970), now: now)
-        cookies = [consoleSessions.sessionCookie(claims, now: now), consoleSessions.expiredCookie(ConsoleSessions.signInCookieName)]
+        let claims = consoleSessions.claims(
+            userID: user.id, sessionID: sessionID, signedInAt: Int64(now.timeIntervalSince1970), now: now)
+        cookies = [
+            consoleSessions.sessionCookie(claims, now: now),
+            consoleSessions.expiredCookie(ConsoleSessions.signInCookieName),
+        ]
         return .redirect(Self.nextPath(next))
     }
 
@@ -54,12 +64,15 @@ extension ServerApp {
     /// Where to go after signing in: a console page asked for, else the queue.
     static func nextPath(_ next: String?) -> String {
         guard let next, next.hasPrefix(consolePath + "/"), !next.hasPrefix(consolePath + "/sign-"),
-              !next.contains("//"), !next.contains("\\"), next.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
+            !next.contains("//"), !next.contains("\\"),
+            next.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
         else { return consolePath + "/queue" }
         return next
     }
 
-    private func signInForm(next: String?, username: String?, error: String?, status: Int, cookies: inout [String]) -> ConsolePage {
+    private func signInForm(next: String?, username: String?, error: String?, status: Int, cookies: inout [String])
+        -> ConsolePage
+    {
         let token = Hex.encode(PasswordHasher.randomBytes(24))
         cookies.append(consoleSessions.setCookie(ConsoleSessions.signInCookieName, token, maxAge: 3600))
         let body = """

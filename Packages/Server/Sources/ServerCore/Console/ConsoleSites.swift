@@ -19,15 +19,20 @@ extension ServerApp {
                 var open = all
                 open.openFollowUps = true
                 let scores = try session.reportsPage(all, limit: Self.siteChartLength, offset: 0).compactMap(\.0.score)
-                return (site, try session.reviewStateCounts(all).values.reduce(0, +), try session.reviewStateCounts(open).values.reduce(0, +),
-                        scores.isEmpty ? nil : scores.reduce(0, +) / Double(scores.count))
+                return (
+                    site, try session.reviewStateCounts(all).values.reduce(0, +),
+                    try session.reviewStateCounts(open).values.reduce(0, +),
+                    scores.isEmpty ? nil : scores.reduce(0, +) / Double(scores.count)
+                )
             }
         }
-        var html = "<table id=\"sites\"><thead><tr><th>Site</th><th>Address</th><th class=\"num\">Inspections</th>"
+        var html =
+            "<table id=\"sites\"><thead><tr><th>Site</th><th>Address</th><th class=\"num\">Inspections</th>"
             + "<th class=\"num\">Average of the last \(Self.siteChartLength)</th><th class=\"num\">Open follow-ups</th></tr></thead><tbody>\n"
         for (site, total, followUps, average) in rows {
             let retired = site.retiredAt == nil ? "" : " <span class=\"muted\">(retired)</span>"
-            html += "<tr><td><a class=\"site\" href=\"\(Self.consolePath)/sites/\(HTML.percent(site.facility.id))\">\(HTML.escape(site.facility.name))</a>\(retired)</td>"
+            html +=
+                "<tr><td><a class=\"site\" href=\"\(Self.consolePath)/sites/\(HTML.percent(site.facility.id))\">\(HTML.escape(site.facility.name))</a>\(retired)</td>"
                 + "<td>\(HTML.escape(site.facility.address))</td><td class=\"num\">\(total)</td>"
                 + "<td class=\"num\">\(ConsoleLayout.percent(average))</td><td class=\"num\">\(followUps)</td></tr>\n"
         }
@@ -45,8 +50,11 @@ extension ServerApp {
             }
             var open = HistoryQuery(facilityID: facilityID)
             open.openFollowUps = true
-            return (site, try session.history(HistoryQuery(facilityID: facilityID), limit: Self.siteChartLength, offset: 0),
-                    try session.history(open, limit: 100, offset: 0), try templateCache.templates(in: session).values.map(\.template))
+            return (
+                site, try session.history(HistoryQuery(facilityID: facilityID), limit: Self.siteChartLength, offset: 0),
+                try session.history(open, limit: 100, offset: 0),
+                try templateCache.templates(in: session).values.map(\.template)
+            )
         }
         let (site, recent, followUps, templates) = found
         let templateNames = Self.templateNames(templates)
@@ -54,8 +62,10 @@ extension ServerApp {
             guard let score = row.0.score else { return nil }
             return ConsoleChart.Point(label: "\(row.0.acceptedAt.prefix(10)) \(row.1.displayName)", ratio: score)
         }
-        var html = "<p>\(HTML.escape(site.facility.address))\(site.facility.projectName.isEmpty ? "" : " · " + HTML.escape(site.facility.projectName))</p>\n"
-        html += "<section><h2>Scores of the last \(points.count) scored inspections</h2>\(ConsoleChart.scores(points))</section>\n"
+        var html =
+            "<p>\(HTML.escape(site.facility.address))\(site.facility.projectName.isEmpty ? "" : " · " + HTML.escape(site.facility.projectName))</p>\n"
+        html +=
+            "<section><h2>Scores of the last \(points.count) scored inspections</h2>\(ConsoleChart.scores(points))</section>\n"
         html += "<section id=\"follow-ups\"><h2>Open follow-ups (\(followUps.1))</h2>"
         if followUps.0.isEmpty {
             html += "<p class=\"muted\">None: every report that asked for a follow-up has been re-inspected.</p>"
@@ -69,13 +79,17 @@ extension ServerApp {
             html += "</ul>"
         }
         html += "</section>\n<section><h2>Latest inspections</h2>"
-        html += "<p><a href=\"\(HTML.attribute(Self.queueURL(state: "", [("facility", facilityID)])))\">All of this site's reports in the queue</a></p>"
-        html += "<table><thead><tr><th>Report</th><th>Completed</th><th>Form</th><th>Inspector</th><th class=\"num\">Score</th><th>Review</th></tr></thead><tbody>"
+        html +=
+            "<p><a href=\"\(HTML.attribute(Self.queueURL(state: "", [("facility", facilityID)])))\">All of this site's reports in the queue</a></p>"
+        html +=
+            "<table><thead><tr><th>Report</th><th>Completed</th><th>Form</th><th>Inspector</th><th class=\"num\">Score</th><th>Review</th></tr></thead><tbody>"
         for (report, owner) in recent.0 {
             let form = HTML.escape(templateNames[report.templateID] ?? report.templateID)
-            html += "<tr><td>\(ConsoleLayout.reportLink(report.serverID))</td><td>\(ConsoleLayout.time(report.acceptedAt))</td>"
+            html +=
+                "<tr><td>\(ConsoleLayout.reportLink(report.serverID))</td><td>\(ConsoleLayout.time(report.acceptedAt))</td>"
             html += "<td>\(form)</td><td>\(HTML.escape(owner.displayName))</td>"
-            html += "<td class=\"num\">\(ConsoleLayout.percent(report.score))</td><td>\(ConsoleLayout.stateBadge(report.reviewState))</td></tr>"
+            html +=
+                "<td class=\"num\">\(ConsoleLayout.percent(report.score))</td><td>\(ConsoleLayout.stateBadge(report.reviewState))</td></tr>"
         }
         html += "</tbody></table></section>\n"
         return ConsolePage(title: site.facility.name, body: html, viewer: input.viewer)
@@ -92,13 +106,18 @@ extension ServerApp {
     func consoleTeam(_ input: ConsoleInput) throws(ServerError) -> ConsolePage {
         _ = try input.requireSupervisor()
         let lines = try store.read { session in
-            try session.rollup().map { (line) throws(ServerError) in (line, try session.reviewStateCounts(HistoryQuery(inspectorID: line.user.id))) }
+            try session.rollup().map { (line) throws(ServerError) in
+                (line, try session.reviewStateCounts(HistoryQuery(inspectorID: line.user.id)))
+            }
         }
-        var html = "<table id=\"team\"><thead><tr><th>Inspector</th><th class=\"num\">Completed</th><th class=\"num\">Open follow-ups</th>"
-            + "<th class=\"num\">Average score</th>" + ReviewState.allCases.map { "<th class=\"num\">\(HTML.escape(ConsoleLayout.stateName($0)))</th>" }.joined()
+        var html =
+            "<table id=\"team\"><thead><tr><th>Inspector</th><th class=\"num\">Completed</th><th class=\"num\">Open follow-ups</th>"
+            + "<th class=\"num\">Average score</th>"
+            + ReviewState.allCases.map { "<th class=\"num\">\(HTML.escape(ConsoleLayout.stateName($0)))</th>" }.joined()
             + "</tr></thead><tbody>\n"
         for (line, counts) in lines {
-            html += "<tr><td><a href=\"\(HTML.attribute(Self.queueURL(state: "", [("inspector", line.user.id)])))\">\(HTML.escape(line.user.displayName))</a>"
+            html +=
+                "<tr><td><a href=\"\(HTML.attribute(Self.queueURL(state: "", [("inspector", line.user.id)])))\">\(HTML.escape(line.user.displayName))</a>"
                 + "\(line.user.isDisabled ? " <span class=\"muted\">(disabled)</span>" : "")</td>"
                 + "<td class=\"num\">\(line.completed)</td><td class=\"num\">\(line.pendingFollowUp)</td>"
                 + "<td class=\"num\">\(ConsoleLayout.percent(line.averageScore))</td>"

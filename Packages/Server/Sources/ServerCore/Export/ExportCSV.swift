@@ -16,8 +16,10 @@ import Models
 /// gets a leading `'` unless it is a number (a negative score stays a number).
 enum ExportCSV {
     /// The report columns, before the fields.
-    static let reportColumns = ["server_id", "local_id", "template_id", "template_version", "facility_id", "area_id", "inspector",
-                                "completed_at", "score", "review_state", "revision", "change"]
+    static let reportColumns = [
+        "server_id", "local_id", "template_id", "template_version", "facility_id", "area_id", "inspector",
+        "completed_at", "score", "review_state", "revision", "change",
+    ]
 
     /// The header row for a template with these field ids.
     static func header(fieldIDs: [String]) -> String {
@@ -27,9 +29,12 @@ enum ExportCSV {
     /// One report's row.
     static func row(_ row: ExportedReport, templateVersion: Int?, fieldIDs: [String], generation: String) -> String {
         let answers = (try? JSONValue.parse(row.payloadJSON))?["answers"]?.objectValue ?? [:]
-        var cells = [row.serverID, row.localID, row.templateID, templateVersion.map(String.init) ?? "", row.facilityID,
-                     row.areaID ?? "", row.inspector, row.acceptedAt, row.score.map(JSONText.number) ?? "", row.review.state.rawValue,
-                     String(row.revision), ReviewCursor.encode(row.review.change, generation: generation)]
+        var cells = [
+            row.serverID, row.localID, row.templateID, templateVersion.map(String.init) ?? "", row.facilityID,
+            row.areaID ?? "", row.inspector, row.acceptedAt, row.score.map(JSONText.number) ?? "",
+            row.review.state.rawValue,
+            String(row.revision), ReviewCursor.encode(row.review.change, generation: generation),
+        ]
         cells.reserveCapacity(cells.count + fieldIDs.count)
         for id in fieldIDs { cells.append(text(answers[id])) }
         return line(cells)
@@ -62,7 +67,9 @@ enum ExportCSV {
         if let first = text.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first), !isNumber(text) {
             text = "'" + text
         }
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else { return text }
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else {
+            return text
+        }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 

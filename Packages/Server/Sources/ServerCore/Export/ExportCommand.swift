@@ -16,11 +16,14 @@ enum ExportCommand {
         options: [
             .value("db", "FILE|URL", help: "the server's database (a SQLite file or a postgres:// URL)"),
             .value("format", "FORMAT", values: ["jsonl", "csv", "zip"], help: "what to write"),
-            .value("since", "CHANGE", help: "only reports changed after this change (the 'change' of an earlier export's last line)"),
+            .value(
+                "since", "CHANGE",
+                help: "only reports changed after this change (the 'change' of an earlier export's last line)"),
             .value("template", "ID", help: "only this template's reports; csv needs it"),
             .value("output", short: "o", "FILE", help: "the file to write; replaced whole once the export is complete"),
         ],
-        discussion: "The rows and shapes are those of GET /api/v1/exports/reports (docs/exports.md). The last line of a\n"
+        discussion:
+            "The rows and shapes are those of GET /api/v1/exports/reports (docs/exports.md). The last line of a\n"
             + "JSON Lines export, and the summary printed, give the change to pass as --since next time.\n"
             + "Example: jqc-server export --db server.db --format zip -o reports.zip")
 
@@ -28,32 +31,43 @@ enum ExportCommand {
     static func run(_ arguments: [String], parser: ArgumentParser, storage: StorageOpener) throws(UsageError) -> Int32 {
         let parsed = try parser.parse(arguments, for: spec)
         if parsed.flag("help") {
-            OutputChannel.standardOutput.line(HelpFormatter.help(spec, program: "jqc-server", globalOptions: ServerCommand.globalOptions))
+            OutputChannel.standardOutput.line(
+                HelpFormatter.help(spec, program: "jqc-server", globalOptions: ServerCommand.globalOptions))
             return 0
         }
         guard let db = parsed.value("db") else { throw UsageError("'export' needs --db FILE or --db postgres://....") }
-        guard let formatText = parsed.value("format") else { throw UsageError("'export' needs --format jsonl, csv or zip.") }
-        guard let output = parsed.value("output") else { throw UsageError("'export' needs -o FILE, the file to write.") }
+        guard let formatText = parsed.value("format") else {
+            throw UsageError("'export' needs --format jsonl, csv or zip.")
+        }
+        guard let output = parsed.value("output") else {
+            throw UsageError("'export' needs -o FILE, the file to write.")
+        }
         let archive = formatText == "zip"
         guard let format = archive ? .jsonl : ExportFormat(rawValue: formatText) else {
             throw UsageError("--format must be jsonl, csv or zip, not '\(formatText)'.")
         }
         let template = parsed.value("template")
-        if format == .csv && template == nil { throw UsageError("a csv export is one template's table: give --template ID.") }
+        if format == .csv && template == nil {
+            throw UsageError("a csv export is one template's table: give --template ID.")
+        }
         let query = ExportQuery(since: parsed.value("since"), templateID: template)
         do throws(ServerError) {
             let opened = try storage.open(db, StorageOpener.Settings(connections: 2, uploadDirectory: nil))
             let export = try ReportExport.open(opened.store, query: query, format: format)
             defer { export.finish() }
             let progress = ExportProgress(total: export.matching, photos: archive)
-            let photos = archive ? try write(export, archiveTo: output, photos: opened.photos, progress: progress)
+            let photos =
+                archive
+                ? try write(export, archiveTo: output, photos: opened.photos, progress: progress)
                 : try write(export, to: output, progress: progress)
             progress.done()
             var summary = "exported \(export.count) report\(export.count == 1 ? "" : "s")"
             if archive { summary += " and \(photos.written) photo\(photos.written == 1 ? "" : "s")" }
             OutputChannel.standardOutput.line("\(summary) to \(output); next time: --since \(export.change)")
             if photos.missing > 0 {
-                OutputChannel.standardError.write("jqc-server: \(photos.missing) photo\(photos.missing == 1 ? " was" : "s were") recorded but their bytes are missing; the archive has the rest\n")
+                OutputChannel.standardError.write(
+                    "jqc-server: \(photos.missing) photo\(photos.missing == 1 ? " was" : "s were") recorded but their bytes are missing; the archive has the rest\n"
+                )
             }
             return 0
         } catch {
@@ -67,9 +81,14 @@ enum ExportCommand {
     }
 
     /// JSON Lines or CSV, streamed into the file's replacement.
-    private static func write(_ export: ReportExport, to output: String, progress: ExportProgress) throws(ServerError) -> PhotoCount {
+    private static func write(_ export: ReportExport, to output: String, progress: ExportProgress) throws(ServerError)
+        -> PhotoCount
+    {
         export.onReport = { _ in progress.report() }
-        try AtomicFile.replace(output, mode: 0o600, failure: { ServerError.internal("could not write \(OneLine.quote(output, limit: 200)): \($0.reason)") }) {
+        try AtomicFile.replace(
+            output, mode: 0o600,
+            failure: { ServerError.internal("could not write \(OneLine.quote(output, limit: 200)): \($0.reason)") }
+        ) {
             (descriptor) throws(ServerError) in
             while let chunk = try chunk(of: export) {
                 try writeAll(descriptor, Array(chunk), output)
@@ -80,15 +99,23 @@ enum ExportCommand {
 
     /// The archive: each report's photos as its line is written, the lines
     /// spooled beside the output and added last as `reports.jsonl`.
-    private static func write(_ export: ReportExport, archiveTo output: String, photos store: any PhotoStore,
-                              progress: ExportProgress) throws(ServerError) -> PhotoCount {
-        let folder = (output as NSString).deletingLastPathComponent.isEmpty ? "." : (output as NSString).deletingLastPathComponent
+    private static func write(
+        _ export: ReportExport, archiveTo output: String, photos store: any PhotoStore,
+        progress: ExportProgress
+    ) throws(ServerError) -> PhotoCount {
+        let folder =
+            (output as NSString).deletingLastPathComponent.isEmpty
+            ? "." : (output as NSString).deletingLastPathComponent
         let lines = try ScratchFile(folder: folder)
         defer { lines.remove() }
         var count = PhotoCount()
-        try AtomicFile.replace(output, mode: 0o600, failure: { ServerError.internal("could not write \(OneLine.quote(output, limit: 200)): \($0.reason)") }) {
+        try AtomicFile.replace(
+            output, mode: 0o600,
+            failure: { ServerError.internal("could not write \(OneLine.quote(output, limit: 200)): \($0.reason)") }
+        ) {
             (descriptor) throws(ServerError) in
-            let zip = try ZipWriter(descriptor: descriptor, target: OneLine.quote(output, limit: 200), scratchFolder: folder)
+            let zip = try ZipWriter(
+                descriptor: descriptor, target: OneLine.quote(output, limit: 200), scratchFolder: folder)
             defer { zip.abandon() }
             export.onReport = { (row) throws(ServerError) in
                 progress.report()
@@ -108,7 +135,9 @@ enum ExportCommand {
                 try lines.append(Array(chunk))
             }
             try lines.rewind()
-            try zip.add("reports.jsonl", expectedSize: lines.size) { (buffer) throws(ServerError) -> Int in try lines.read(into: buffer) }
+            try zip.add("reports.jsonl", expectedSize: lines.size) { (buffer) throws(ServerError) -> Int in
+                try lines.read(into: buffer)
+            }
             try zip.finish()
         }
         return count
@@ -134,9 +163,11 @@ enum ExportCommand {
 
     /// A name safe as one folder of the archive: letters, digits, `-`, `_` and `.` (not alone).
     static func safe(_ name: String) -> String {
-        let kept = String(name.unicodeScalars.map { scalar -> Character in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar)) ? Character(scalar) : "_"
-        })
+        let kept = String(
+            name.unicodeScalars.map { scalar -> Character in
+                scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar))
+                    ? Character(scalar) : "_"
+            })
         return kept.isEmpty || kept == "." || kept == ".." ? "_" : kept
     }
 

@@ -17,7 +17,9 @@ enum ExportLine {
     /// Appends the report object of `row`: as `GET /reports/{id}` shows it
     /// with `template_version`, and with the export's `change` and
     /// `review_state` when `exportKeys` (a webhook event leaves them out).
-    static func writeReport(_ row: ExportedReport, templateVersion: Int?, generation: String, exportKeys: Bool, into out: inout JSONText) {
+    static func writeReport(
+        _ row: ExportedReport, templateVersion: Int?, generation: String, exportKeys: Bool, into out: inout JSONText
+    ) {
         let change = ReviewCursor.encode(row.review.change, generation: generation)
         out.beginObject()
         if let v = row.areaID { out.key("area_id"); out.string(v) }

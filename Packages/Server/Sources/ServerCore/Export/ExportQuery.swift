@@ -20,7 +20,9 @@ public struct ExportQuery: Sendable, Equatable {
     public var reviewState: ReviewState?
 
     /// Makes a query.
-    public init(since: String? = nil, templateID: String? = nil, facilityID: String? = nil, reviewState: ReviewState? = nil) {
+    public init(
+        since: String? = nil, templateID: String? = nil, facilityID: String? = nil, reviewState: ReviewState? = nil
+    ) {
         self.since = since
         self.templateID = templateID
         self.facilityID = facilityID
@@ -32,7 +34,9 @@ public struct ExportQuery: Sendable, Equatable {
     public func position(generation: String) throws(ServerError) -> Int64 {
         guard let since, !since.isEmpty else { return 0 }
         guard let position = ReviewCursor.decode(since, generation: generation) else {
-            throw ServerError.cursorInvalid("'since' is not a change of this server's data: \(OneLine.quote(since, limit: 40)); export again without it")
+            throw ServerError.cursorInvalid(
+                "'since' is not a change of this server's data: \(OneLine.quote(since, limit: 40)); export again without it"
+            )
         }
         return position
     }
@@ -74,10 +78,13 @@ public struct ExportedReport: Sendable {
     public var photos: [StoredPhoto]
 
     /// Groups what the store read.
-    public init(serverID: String, localID: String, templateID: String, facilityID: String, areaID: String?, assignmentID: String?,
-                parentLocalID: String?, parentServerID: String?, completedAtDevice: String?, acceptedAt: String, revision: Int,
-                baseRevision: Int?, score: Double?, followUpRequired: Bool, payloadJSON: String, issuesJSON: String,
-                revisionAcceptedAt: String, inspector: String, review: ExportedReview, photos: [StoredPhoto] = []) {
+    public init(
+        serverID: String, localID: String, templateID: String, facilityID: String, areaID: String?,
+        assignmentID: String?,
+        parentLocalID: String?, parentServerID: String?, completedAtDevice: String?, acceptedAt: String, revision: Int,
+        baseRevision: Int?, score: Double?, followUpRequired: Bool, payloadJSON: String, issuesJSON: String,
+        revisionAcceptedAt: String, inspector: String, review: ExportedReview, photos: [StoredPhoto] = []
+    ) {
         self.serverID = serverID
         self.localID = localID
         self.templateID = templateID
@@ -115,8 +122,11 @@ public struct ExportedReview: Sendable {
     public var change: Int64
 
     /// Groups what the store read.
-    public init(revision: Int, state: ReviewState, decidedByID: String?, decidedByName: String?, decidedAt: String?, comment: String?,
-                fieldCommentsJSON: String, change: Int64) {
+    public init(
+        revision: Int, state: ReviewState, decidedByID: String?, decidedByName: String?, decidedAt: String?,
+        comment: String?,
+        fieldCommentsJSON: String, change: Int64
+    ) {
         self.revision = revision
         self.state = state
         self.decidedByID = decidedByID

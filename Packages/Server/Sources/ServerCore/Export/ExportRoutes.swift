@@ -42,12 +42,14 @@ extension ExportQuery {
         if let text = value("review_state") {
             guard let chosen = ReviewState.allCases.first(where: { $0.rawValue == text }) else {
                 let states = ReviewState.allCases.map(\.rawValue).joined(separator: ", ")
-                throw ServerError.badRequest("'review_state' must be one of \(states), not \(OneLine.quote(text, limit: 40))")
+                throw ServerError.badRequest(
+                    "'review_state' must be one of \(states), not \(OneLine.quote(text, limit: 40))")
             }
             state = chosen
         }
-        let exportQuery = ExportQuery(since: value("since"), templateID: value("template_id"), facilityID: value("facility_id"),
-                                      reviewState: state)
+        let exportQuery = ExportQuery(
+            since: value("since"), templateID: value("template_id"), facilityID: value("facility_id"),
+            reviewState: state)
         if format == .csv && exportQuery.templateID == nil {
             throw ServerError.badRequest("a CSV export is one template's table: give 'template_id'")
         }
@@ -73,10 +75,12 @@ extension ServerApp {
         }
         let type = format == .csv ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8"
         let name = format == .csv ? "reports-\(query.templateID ?? "").csv" : "reports.jsonl"
-        return .stream(ResponseStream(export), headers: [
-            (name: "Content-Type", value: type), (name: "Cache-Control", value: "no-store"),
-            (name: "Content-Disposition", value: "attachment; filename=\"\(Self.safeFileName(name))\""),
-        ])
+        return .stream(
+            ResponseStream(export),
+            headers: [
+                (name: "Content-Type", value: type), (name: "Cache-Control", value: "no-store"),
+                (name: "Content-Disposition", value: "attachment; filename=\"\(Self.safeFileName(name))\""),
+            ])
     }
 
     /// Opens an export in a slot of its own (given back when it finishes),
@@ -97,9 +101,10 @@ extension ServerApp {
 
     /// A file name safe inside a quoted `Content-Disposition` value.
     static func safeFileName(_ name: String) -> String {
-        String(name.unicodeScalars.map { scalar -> Character in
-            let allowed = CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar)
-            return scalar.isASCII && allowed ? Character(scalar) : "_"
-        }.prefix(100))
+        String(
+            name.unicodeScalars.map { scalar -> Character in
+                let allowed = CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar)
+                return scalar.isASCII && allowed ? Character(scalar) : "_"
+            }.prefix(100))
     }
 }

@@ -41,7 +41,9 @@ public final class ReportExport: StreamSource, @unchecked Sendable {
     }
 
     /// Opens an export of `store`, refusing an unknown template for CSV (404).
-    static func open(_ store: any ServerStorage, query: ExportQuery, format: ExportFormat) throws(ServerError) -> ReportExport {
+    static func open(_ store: any ServerStorage, query: ExportQuery, format: ExportFormat) throws(ServerError)
+        -> ReportExport
+    {
         let reader = PrefetchingReader(try store.openExport(query))
         if format == .csv, let template = query.templateID, !TemplateVersions(reader.versions).knows(template) {
             reader.close()
@@ -89,8 +91,11 @@ public final class ReportExport: StreamSource, @unchecked Sendable {
             case .jsonl:
                 ExportLine.write(row, templateVersion: version, generation: reader.generation, into: &text)
             case .csv:
-                text.appendContinuing(ExportCSV.row(row, templateVersion: version, fieldIDs: fieldIDs,
-                                                    generation: reader.generation).utf8)
+                text.appendContinuing(
+                    ExportCSV.row(
+                        row, templateVersion: version, fieldIDs: fieldIDs,
+                        generation: reader.generation
+                    ).utf8)
             }
             count += 1
             try onReport?(row)

@@ -8,7 +8,9 @@ struct TemplateVersions: Sendable {
     private let byTemplate: [String: [PublishedVersion]]
 
     init(_ versions: [PublishedVersion]) {
-        byTemplate = Dictionary(grouping: versions, by: \.templateID).mapValues { $0.sorted { $0.version < $1.version } }
+        byTemplate = Dictionary(grouping: versions, by: \.templateID).mapValues {
+            $0.sorted { $0.version < $1.version }
+        }
     }
 
     /// The version a revision accepted at `acceptedAt` was judged against:

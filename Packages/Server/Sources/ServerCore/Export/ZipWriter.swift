@@ -33,19 +33,21 @@ final class ZipWriter {
     /// Adds an entry named `name` with the bytes `read` produces (it fills the
     /// buffer it is given and returns how many bytes it put there, 0 at the end).
     /// `expectedSize` (when known) decides whether the entry needs ZIP64 sizes.
-    func add(_ name: String, expectedSize: UInt64?, read: (UnsafeMutableRawBufferPointer) throws(ServerError) -> Int) throws(ServerError) {
+    func add(_ name: String, expectedSize: UInt64?, read: (UnsafeMutableRawBufferPointer) throws(ServerError) -> Int)
+        throws(ServerError)
+    {
         let zip64 = (expectedSize ?? UInt64.max) >= 0xFFFF_FFFF || offset >= 0xFFFF_FFFF
         let nameBytes = Array(name.utf8)
         let headerOffset = offset
         var local = Bytes()
         local.u32(0x0403_4B50)
-        local.u16(zip64 ? 45 : 20)                  // version needed
-        local.u16(0x0808)                           // bit 3: data descriptor; bit 11: UTF-8 name
-        local.u16(0)                                // stored
+        local.u16(zip64 ? 45 : 20) // version needed
+        local.u16(0x0808) // bit 3: data descriptor; bit 11: UTF-8 name
+        local.u16(0) // stored
         local.u16(stamp.time)
         local.u16(stamp.date)
-        local.u32(0)                                // CRC-32, in the data descriptor
-        local.u32(zip64 ? 0xFFFF_FFFF : 0)          // sizes, in the data descriptor
+        local.u32(0) // CRC-32, in the data descriptor
+        local.u32(zip64 ? 0xFFFF_FFFF : 0) // sizes, in the data descriptor
         local.u32(zip64 ? 0xFFFF_FFFF : 0)
         local.u16(UInt16(nameBytes.count))
         local.u16(zip64 ? 20 : 0)
@@ -101,7 +103,7 @@ final class ZipWriter {
         }
         var central = Bytes()
         central.u32(0x0201_4B50)
-        central.u16(0x031E)                         // made by: Unix, 3.0
+        central.u16(0x031E) // made by: Unix, 3.0
         central.u16(zip64 || bigOffset ? 45 : 20)
         central.u16(0x0808)
         central.u16(0)
@@ -112,10 +114,10 @@ final class ZipWriter {
         central.u32(bigSize ? 0xFFFF_FFFF : UInt32(size))
         central.u16(UInt16(nameBytes.count))
         central.u16(UInt16(extra.bytes.count))
-        central.u16(0)                              // comment
-        central.u16(0)                              // disk
-        central.u16(0)                              // internal attributes
-        central.u32(UInt32(0o100644) << 16)         // a regular file, rw-r--r--
+        central.u16(0) // comment
+        central.u16(0) // disk
+        central.u16(0) // internal attributes
+        central.u32(UInt32(0o100644) << 16) // a regular file, rw-r--r--
         central.u32(bigOffset ? 0xFFFF_FFFF : UInt32(headerOffset))
         central.append(nameBytes)
         central.append(extra.bytes)
@@ -129,7 +131,9 @@ final class ZipWriter {
             while true {
                 let count = Glibc.read(source, buffer.baseAddress, buffer.count)
                 if count >= 0 { return count }
-                if errno != EINTR { throw ServerError.internal("could not read '\(name)' (\(String(cString: strerror(errno))))") }
+                if errno != EINTR {
+                    throw ServerError.internal("could not read '\(name)' (\(String(cString: strerror(errno))))")
+                }
             }
         }
     }
@@ -207,8 +211,12 @@ final class ZipWriter {
 private struct Bytes {
     var bytes: [UInt8] = []
     mutating func u16(_ value: UInt16) { bytes.append(UInt8(value & 0xFF)); bytes.append(UInt8(value >> 8)) }
-    mutating func u32(_ value: UInt32) { for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8((value >> UInt32(shift)) & 0xFF)) } }
-    mutating func u64(_ value: UInt64) { for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8((value >> UInt64(shift)) & 0xFF)) } }
+    mutating func u32(_ value: UInt32) {
+        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8((value >> UInt32(shift)) & 0xFF)) }
+    }
+    mutating func u64(_ value: UInt64) {
+        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8((value >> UInt64(shift)) & 0xFF)) }
+    }
     mutating func append(_ more: [UInt8]) { bytes.append(contentsOf: more) }
 }
 
@@ -223,7 +231,8 @@ final class ScratchFile {
         path = folder + "/.jqc-export-" + String(UInt64.random(in: .min ... .max), radix: 16)
         descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw ServerError.internal("could not make a scratch file in '\(folder)' (\(String(cString: strerror(errno))))")
+            throw ServerError.internal(
+                "could not make a scratch file in '\(folder)' (\(String(cString: strerror(errno))))")
         }
     }
 
@@ -264,7 +273,9 @@ final class ScratchFile {
         while true {
             let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
             if count >= 0 { return count }
-            if errno != EINTR { throw ServerError.internal("could not read back '\(path)' (\(String(cString: strerror(errno))))") }
+            if errno != EINTR {
+                throw ServerError.internal("could not read back '\(path)' (\(String(cString: strerror(errno))))")
+            }
         }
     }
 

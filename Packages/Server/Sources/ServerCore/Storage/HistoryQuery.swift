@@ -37,8 +37,10 @@ public struct HistoryQuery: Sendable, Equatable {
     public var order = HistoryOrder.newest
 
     /// A query; nothing set is every report.
-    public init(ownerID: String? = nil, inspectorID: String? = nil, facilityID: String? = nil, templateID: String? = nil,
-                acceptedFrom: String? = nil, acceptedTo: String? = nil, reviewState: ReviewState? = nil) {
+    public init(
+        ownerID: String? = nil, inspectorID: String? = nil, facilityID: String? = nil, templateID: String? = nil,
+        acceptedFrom: String? = nil, acceptedTo: String? = nil, reviewState: ReviewState? = nil
+    ) {
         self.reviewState = reviewState
         self.ownerID = ownerID
         self.inspectorID = inspectorID

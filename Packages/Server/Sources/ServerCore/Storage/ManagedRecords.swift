@@ -82,8 +82,10 @@ public struct AdminEvent: Sendable, Equatable {
     public var detail: JSONValue
 
     /// Makes an event.
-    public init(sequence: Int64 = 0, at: String, actorID: String, actorName: String, kind: String, subject: String,
-                detail: JSONValue) {
+    public init(
+        sequence: Int64 = 0, at: String, actorID: String, actorName: String, kind: String, subject: String,
+        detail: JSONValue
+    ) {
         self.sequence = sequence
         self.at = at
         self.actorID = actorID

@@ -32,8 +32,10 @@ public struct OpenedDatabase: Sendable {
     public var uploadDirectoryIsTemporary: Bool
 
     /// Groups what a store's opener made.
-    public init(store: any ServerStorage, photos: any PhotoStore, uploadDirectory: String, uploads: any UploadStore,
-                uploadDirectoryIsTemporary: Bool = false) {
+    public init(
+        store: any ServerStorage, photos: any PhotoStore, uploadDirectory: String, uploads: any UploadStore,
+        uploadDirectoryIsTemporary: Bool = false
+    ) {
         self.store = store
         self.photos = photos
         self.uploadDirectory = uploadDirectory

@@ -63,7 +63,8 @@ public struct StorageOpener: Sendable {
     func open(_ location: String, _ settings: Settings) throws(ServerError) -> OpenedDatabase {
         if DatabaseLocation.isPostgres(location) {
             guard let openPostgres else {
-                throw ServerError.internal("PostgreSQL support is not in this build; give --db the path of a SQLite database file")
+                throw ServerError.internal(
+                    "PostgreSQL support is not in this build; give --db the path of a SQLite database file")
             }
             return try openPostgres(location, settings)
         }

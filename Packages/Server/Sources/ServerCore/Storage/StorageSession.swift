@@ -21,7 +21,8 @@ public protocol StorageSession {
     /// Every user of a role, by user name.
     func users(role: UserRole) throws(ServerError) -> [StoredUser]
     /// Adds a user, or updates the password, role and name of an existing one.
-    func upsertUser(id: String, username: String, passwordHash: String, role: UserRole, displayName: String) throws(ServerError)
+    func upsertUser(id: String, username: String, passwordHash: String, role: UserRole, displayName: String)
+        throws(ServerError)
     /// Starts a session with its first refresh token; returns the session id.
     func createSession(userID: String, refreshHash: String, now: Date) throws(ServerError) -> String
     /// Spends a live refresh token and issues its successor in the same
@@ -29,8 +30,10 @@ public protocol StorageSession {
     /// revoked. A spent token presented again means it was copied: the whole
     /// session is revoked. A token unused for `idleLifetime`, or a session
     /// older than `maximumAge`, ends the session too.
-    func rotateRefreshToken(presentedHash: String, nextHash: String, now: Date, idleLifetime: TimeInterval,
-                            maximumAge: TimeInterval) throws(ServerError) -> (StoredUser, String)?
+    func rotateRefreshToken(
+        presentedHash: String, nextHash: String, now: Date, idleLifetime: TimeInterval,
+        maximumAge: TimeInterval
+    ) throws(ServerError) -> (StoredUser, String)?
     /// Whether session `id` is live and belongs to user `userID`.
     func isSessionLive(_ id: String, userID: String) throws(ServerError) -> Bool
     /// Ends one session: its refresh tokens and access tokens stop working.
@@ -43,7 +46,9 @@ public protocol StorageSession {
     /// starts afresh once the last one is over) and returns the failures in
     /// the current window and the Unix second it began: the count every
     /// instance on the database shares.
-    func countSignInFailures(key: String, adding: Int, now: Date, window: TimeInterval) throws(ServerError) -> (Int, Int64)
+    func countSignInFailures(key: String, adding: Int, now: Date, window: TimeInterval) throws(ServerError) -> (
+        Int, Int64
+    )
     /// Forgets the failures of `key` (a right password), and entries idle since `staleBefore`.
     func clearSignInFailures(key: String, staleBefore: Date) throws(ServerError)
 
@@ -132,16 +137,21 @@ public protocol StorageSession {
     func deviceRevision(serverID: String, baseRevision: Int?, payloadJSON: String) throws(ServerError) -> Int?
     /// Marks a revision just appended as a merge (contract 1.1): the payload
     /// the device sent, by which a replay finds it, and what came from the server's side.
-    func recordMerge(serverID: String, revision: Int, sentPayloadJSON: String, mergedFields: [String]) throws(ServerError)
+    func recordMerge(serverID: String, revision: Int, sentPayloadJSON: String, mergedFields: [String])
+        throws(ServerError)
     /// Stores a new report at revision 1; returns its server id.
-    func insertReport(_ report: WireReport, ownerID: String, payloadJSON: String, issuesJSON: String, score: Double?,
-                      now: Date) throws(ServerError) -> String
+    func insertReport(
+        _ report: WireReport, ownerID: String, payloadJSON: String, issuesJSON: String, score: Double?,
+        now: Date
+    ) throws(ServerError) -> String
     /// Adds the next revision of a report and makes it current; returns its
     /// number. Refused past `limit` revisions. A payload that asks for a
     /// follow-up raises the flag again, even if a re-inspection had cleared it.
     /// Nil `issuesJSON` keeps the current revision's issues.
-    func appendRevision(serverID: String, baseRevision: Int?, payload: WirePayload, issuesJSON: String?, score: Double?,
-                        source: String, authorID: String?, limit: Int, now: Date) throws(ServerError) -> Int
+    func appendRevision(
+        serverID: String, baseRevision: Int?, payload: WirePayload, issuesJSON: String?, score: Double?,
+        source: String, authorID: String?, limit: Int, now: Date
+    ) throws(ServerError) -> Int
     /// Marks the parent's follow-up as done by `childServerID`, once.
     func clearFollowUp(parentServerID: String, childServerID: String) throws(ServerError)
 
@@ -190,18 +200,21 @@ public protocol StorageSession {
     func reportEvents(afterChange: Int64, limit: Int) throws(ServerError) -> [StoredReportEvent]
     /// Writes each event, in order, as a pending delivery due at `dueAt`
     /// (ms since 1970) to each of `webhooks` (ids) that is sent its type.
-    func enqueueWebhookEvents(_ events: [WebhookEvent], to webhooks: [(id: String, events: [WebhookEventType])],
-                              dueAt: Int64) throws(ServerError)
+    func enqueueWebhookEvents(
+        _ events: [WebhookEvent], to webhooks: [(id: String, events: [WebhookEventType])],
+        dueAt: Int64) throws(ServerError)
     /// Takes at most `limit` deliveries that are due, whose hook is enabled,
     /// that no other sender holds (or whose lease ran out), and that no
     /// earlier pending delivery of the same report to the same hook precedes;
     /// each is held under `lease` until `leaseUntil` (ms since 1970).
     /// On a shared database two instances never take the same one at once.
-    func claimWebhookDeliveries(now: Int64, leaseUntil: Int64, lease: String, limit: Int) throws(ServerError) -> [ClaimedDelivery]
+    func claimWebhookDeliveries(now: Int64, leaseUntil: Int64, lease: String, limit: Int) throws(ServerError)
+        -> [ClaimedDelivery]
     /// Records an attempt of a delivery still held under `lease` (and
     /// disables its hook when the record says so); false when the lease was
     /// lost to another sender, whose record counts instead.
-    func finishWebhookDelivery(id: Int64, lease: String, _ record: WebhookAttemptRecord, at: String) throws(ServerError) -> Bool
+    func finishWebhookDelivery(id: Int64, lease: String, _ record: WebhookAttemptRecord, at: String) throws(ServerError)
+        -> Bool
     /// The newest `limit` deliveries (of one hook, or all; failed ones only when asked), newest first.
     func webhookDeliveries(webhookID: String?, failedOnly: Bool, limit: Int) throws(ServerError) -> [WebhookDelivery]
     /// One delivery.
@@ -222,7 +235,9 @@ public protocol StorageSession {
     // MARK: History and roll-up
 
     /// One page of the reports `query` matches, newest first, and how many it matches in all.
-    func history(_ query: HistoryQuery, limit: Int, offset: Int) throws(ServerError) -> ([(StoredReport, StoredUser)], Int)
+    func history(_ query: HistoryQuery, limit: Int, offset: Int) throws(ServerError) -> (
+        [(StoredReport, StoredUser)], Int
+    )
     /// One page of the reports `query` matches, in its order, without counting them (the console's queue counts by state).
     func reportsPage(_ query: HistoryQuery, limit: Int, offset: Int) throws(ServerError) -> [(StoredReport, StoredUser)]
     /// How many reports `query` matches in each review state (its own `reviewState` left out).

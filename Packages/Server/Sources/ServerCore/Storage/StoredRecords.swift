@@ -17,8 +17,10 @@ public struct StoredUser: Sendable, Equatable {
     public var disabledAt: String?
 
     /// Makes a user record.
-    public init(id: String, username: String, role: UserRole, displayName: String, passwordHash: String,
-                disabledAt: String? = nil) {
+    public init(
+        id: String, username: String, role: UserRole, displayName: String, passwordHash: String,
+        disabledAt: String? = nil
+    ) {
         self.id = id
         self.username = username
         self.role = role
@@ -68,10 +70,12 @@ public struct StoredReport: Sendable, Equatable {
     public var reviewState: ReviewState
 
     /// Makes a report record.
-    public init(serverID: String, localID: UUID, ownerID: String, templateID: String, facilityID: String, areaID: String?,
-                assignmentID: String?, parentLocalID: UUID?, parentServerID: String?, completedAtDevice: String?,
-                currentRevision: Int, score: Double?, followUpRequired: Bool, acceptedAt: String,
-                reviewState: ReviewState = .awaitingReview) {
+    public init(
+        serverID: String, localID: UUID, ownerID: String, templateID: String, facilityID: String, areaID: String?,
+        assignmentID: String?, parentLocalID: UUID?, parentServerID: String?, completedAtDevice: String?,
+        currentRevision: Int, score: Double?, followUpRequired: Bool, acceptedAt: String,
+        reviewState: ReviewState = .awaitingReview
+    ) {
         self.reviewState = reviewState
         self.serverID = serverID
         self.localID = localID
@@ -131,7 +135,8 @@ public struct StoredPhoto: Sendable, Equatable {
     public var byteSize: Int64
 
     /// Makes a photo record.
-    public init(localID: UUID, serverID: String, fieldID: String?, issueLocalID: UUID?, sha256: String, byteSize: Int64) {
+    public init(localID: UUID, serverID: String, fieldID: String?, issueLocalID: UUID?, sha256: String, byteSize: Int64)
+    {
         self.localID = localID
         self.serverID = serverID
         self.fieldID = fieldID
@@ -158,8 +163,11 @@ public struct StoredReview: Sendable, Equatable {
     public var change: Int64
 
     /// Makes a review record.
-    public init(serverID: String, localID: UUID, ownerID: String, revision: Int, state: ReviewState, decidedBy: WirePerson? = nil,
-                decidedAt: String? = nil, comment: String? = nil, fieldComments: [FieldComment] = [], change: Int64 = 0) {
+    public init(
+        serverID: String, localID: UUID, ownerID: String, revision: Int, state: ReviewState,
+        decidedBy: WirePerson? = nil,
+        decidedAt: String? = nil, comment: String? = nil, fieldComments: [FieldComment] = [], change: Int64 = 0
+    ) {
         self.serverID = serverID
         self.localID = localID
         self.ownerID = ownerID
@@ -174,8 +182,9 @@ public struct StoredReview: Sendable, Equatable {
 
     /// A review awaiting a decision on `revision`, as every accepted revision starts.
     public static func awaiting(_ report: StoredReport, revision: Int) -> StoredReview {
-        StoredReview(serverID: report.serverID, localID: report.localID, ownerID: report.ownerID, revision: revision,
-                     state: .awaitingReview)
+        StoredReview(
+            serverID: report.serverID, localID: report.localID, ownerID: report.ownerID, revision: revision,
+            state: .awaitingReview)
     }
 }
 
@@ -195,8 +204,10 @@ public struct StoredReportEvent: Sendable, Equatable {
     public var change: Int64
 
     /// Makes an event.
-    public init(serverID: String, at: String, actor: WirePerson, kind: String, revision: Int, comment: String? = nil,
-                fieldComments: [FieldComment]? = nil, change: Int64 = 0) {
+    public init(
+        serverID: String, at: String, actor: WirePerson, kind: String, revision: Int, comment: String? = nil,
+        fieldComments: [FieldComment]? = nil, change: Int64 = 0
+    ) {
         self.change = change
         self.serverID = serverID
         self.at = at

@@ -22,8 +22,10 @@ public struct StoredUpload: Sendable, Equatable {
     /// The photo was stored: nothing more is taken, its bytes are gone.
     public var finished: Bool
 
-    public init(id: String, userID: String, serverID: String, localID: UUID, fieldID: String?, issueLocalID: UUID?,
-                sha256: String, byteSize: Int64, offset: Int64, expiresAt: Date, finished: Bool) {
+    public init(
+        id: String, userID: String, serverID: String, localID: UUID, fieldID: String?, issueLocalID: UUID?,
+        sha256: String, byteSize: Int64, offset: Int64, expiresAt: Date, finished: Bool
+    ) {
         self.id = id
         self.userID = userID
         self.serverID = serverID
@@ -43,7 +45,8 @@ public struct StoredUpload: Sendable, Equatable {
     /// Whether `text` has the shape of an upload id: the one check before it names a file or a row.
     public static func isID(_ text: String) -> Bool {
         let digits = text.utf8.dropFirst(2)
-        return text.hasPrefix("U-") && digits.count == 32 && digits.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+        return text.hasPrefix("U-") && digits.count == 32
+            && digits.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 }
 
@@ -78,8 +81,10 @@ public protocol UploadStore: Sendable {
     /// store) a store may leave them unflushed and its recorded offset where
     /// it was: should storing the photo fail, the upload still holds the
     /// earlier offset and the client sends the rest again.
-    func append(_ upload: StoredUpload, from descriptor: Int32, count: Int64, expiresAt: Date,
-                durably: Bool) throws(ServerError) -> UploadAppend
+    func append(
+        _ upload: StoredUpload, from descriptor: Int32, count: Int64, expiresAt: Date,
+        durably: Bool
+    ) throws(ServerError) -> UploadAppend
     /// A descriptor reading the upload's bytes whole from the start, in a
     /// private local file, and their SHA-256. The caller closes it.
     func assemble(_ upload: StoredUpload) throws(ServerError) -> (descriptor: Int32, sha256: String)

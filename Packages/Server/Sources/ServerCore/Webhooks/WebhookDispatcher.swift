@@ -26,8 +26,10 @@ final class WebhookDispatcher: Sendable {
     private let fanning = Atomic<Bool>(false)
     private let running = DispatchGroup()
 
-    init(store: any ServerStorage, settings: WebhookSettings, bell: WebhookBell, log: ServerLog, metrics: ServerMetrics,
-         diskFull: DiskFullAlarm = DiskFullAlarm()) {
+    init(
+        store: any ServerStorage, settings: WebhookSettings, bell: WebhookBell, log: ServerLog, metrics: ServerMetrics,
+        diskFull: DiskFullAlarm = DiskFullAlarm()
+    ) {
         self.diskFull = diskFull
         self.metrics = metrics
         self.store = store
@@ -65,12 +67,15 @@ final class WebhookDispatcher: Sendable {
             let claimed: [ClaimedDelivery]
             do throws(ServerError) {
                 claimed = try store.write { session in
-                    try session.claimWebhookDeliveries(now: WebhookOutbox.milliseconds(now),
-                                                       leaseUntil: WebhookOutbox.milliseconds(now.addingTimeInterval(settings.lease)),
-                                                       lease: lease, limit: 1)
+                    try session.claimWebhookDeliveries(
+                        now: WebhookOutbox.milliseconds(now),
+                        leaseUntil: WebhookOutbox.milliseconds(now.addingTimeInterval(settings.lease)),
+                        lease: lease, limit: 1)
                 }
             } catch {
-                if !diskFull.noted(error, in: log) { log.note("webhook deliveries cannot be read now: \(error.message)", level: .warn) }
+                if !diskFull.noted(error, in: log) {
+                    log.note("webhook deliveries cannot be read now: \(error.message)", level: .warn)
+                }
                 seen = bell.wait(after: bell.count, timeout: max(settings.poll, 1))
                 continue
             }
@@ -97,7 +102,9 @@ final class WebhookDispatcher: Sendable {
             if made > 0 { bell.ring() }
             return made
         } catch {
-            if !diskFull.noted(error, in: log) { log.note("webhook events cannot be read now: \(error.message)", level: .warn) }
+            if !diskFull.noted(error, in: log) {
+                log.note("webhook events cannot be read now: \(error.message)", level: .warn)
+            }
             return 0
         }
     }
@@ -106,18 +113,25 @@ final class WebhookDispatcher: Sendable {
     private func prune() {
         let now = Int64(Date().timeIntervalSince1970)
         let due = nextPrune.load(ordering: .relaxed)
-        guard now >= due, nextPrune.compareExchange(expected: due, desired: now + 3600, ordering: .relaxed).exchanged else { return }
+        guard now >= due, nextPrune.compareExchange(expected: due, desired: now + 3600, ordering: .relaxed).exchanged
+        else { return }
         let cutoff = RFC3339.string(Date().addingTimeInterval(-Double(settings.keepDays) * 86_400))
         do throws(ServerError) {
             var cleared = 0
             while true {
-                let gone = try store.write { session in try session.pruneWebhookDeliveries(deliveredBefore: cutoff, limit: 5_000) }
+                let gone = try store.write { session in
+                    try session.pruneWebhookDeliveries(deliveredBefore: cutoff, limit: 5_000)
+                }
                 cleared += gone
                 if gone < 5_000 || stopping.load(ordering: .relaxed) { break }
             }
-            if cleared > 0 { log.note("cleared \(cleared) webhook deliveries delivered before \(cutoff)", level: .info) }
+            if cleared > 0 {
+                log.note("cleared \(cleared) webhook deliveries delivered before \(cutoff)", level: .info)
+            }
         } catch {
-            if !diskFull.noted(error, in: log) { log.note("old webhook deliveries could not be cleared: \(error.message)", level: .warn) }
+            if !diskFull.noted(error, in: log) {
+                log.note("old webhook deliveries could not be cleared: \(error.message)", level: .warn)
+            }
         }
     }
 
@@ -132,12 +146,17 @@ final class WebhookDispatcher: Sendable {
             outcome = .failure(NetworkingError(.unreachable, refusal.message))
         case .success(let pins):
             let time = Int64(Date().timeIntervalSince1970)
-            let request = HTTPRequest(method: .post, url: hook.url, headers: [
-                (name: "Content-Type", value: "application/json"),
-                (name: WebhookSignature.header, value: WebhookSignature.value(secret: hook.secret, time: time, body: body)),
-                (name: "X-JQC-Event", value: delivery.eventType),
-                (name: "X-JQC-Event-Id", value: delivery.eventID),
-            ], body: Data(body.utf8))
+            let request = HTTPRequest(
+                method: .post, url: hook.url,
+                headers: [
+                    (name: "Content-Type", value: "application/json"),
+                    (
+                        name: WebhookSignature.header,
+                        value: WebhookSignature.value(secret: hook.secret, time: time, body: body)
+                    ),
+                    (name: "X-JQC-Event", value: delivery.eventType),
+                    (name: "X-JQC-Event-Id", value: delivery.eventID),
+                ], body: Data(body.utf8))
             outcome = settings.transport(pins: pins).perform(request)
         }
         let record = settings.record(outcome, made: delivery.attempts, now: Date(), random: Double.random(in: 0..<1))
@@ -145,7 +164,8 @@ final class WebhookDispatcher: Sendable {
     }
 
     /// Records an attempt under its lease, counts and logs it.
-    private func finish(_ delivery: WebhookDelivery, lease: String, hook: StoredWebhook, _ record: WebhookAttemptRecord) {
+    private func finish(_ delivery: WebhookDelivery, lease: String, hook: StoredWebhook, _ record: WebhookAttemptRecord)
+    {
         let now = Date()
         let kept: Bool
         do throws(ServerError) {
@@ -154,14 +174,18 @@ final class WebhookDispatcher: Sendable {
             }
         } catch {
             // Unrecorded: the lease runs out and the delivery is attempted again (the receiver drops the duplicate by its id).
-            if !diskFull.noted(error, in: log) { log.note("webhook delivery \(delivery.id) could not be recorded: \(error.message)", level: .warn) }
+            if !diskFull.noted(error, in: log) {
+                log.note("webhook delivery \(delivery.id) could not be recorded: \(error.message)", level: .warn)
+            }
             return
         }
         if kept { metrics.webhookAttempted(record.state) }
-        var fields: [(String, LogValue)] = [("webhook", .string(hook.id)), ("delivery", .integer(Int(delivery.id))),
-                                            ("event", .string(delivery.eventType)), ("event_id", .string(delivery.eventID)),
-                                            ("attempt", .integer(delivery.attempts + 1)), ("outcome", .string(record.state.rawValue)),
-                                            ("status", record.status.map { .integer($0) } ?? .null)]
+        var fields: [(String, LogValue)] = [
+            ("webhook", .string(hook.id)), ("delivery", .integer(Int(delivery.id))),
+            ("event", .string(delivery.eventType)), ("event_id", .string(delivery.eventID)),
+            ("attempt", .integer(delivery.attempts + 1)), ("outcome", .string(record.state.rawValue)),
+            ("status", record.status.map { .integer($0) } ?? .null),
+        ]
         if let error = record.error { fields.append(("error", .string(String(error.prefix(300))))) }
         if !kept { fields.append(("lease", .string("lost to another sender; its record counts"))) }
         log.record(record.state == .delivered ? .info : .warn, kind: "webhook", fields)

@@ -36,7 +36,8 @@ enum WebhookOutbox {
             guard let last = records.last else { continue }
             var events: [WebhookEvent] = []
             for record in records {
-                events += try self.events(of: record, wanted: Set(hook.events), generation: generation, versions: &versions, in: session)
+                events += try self.events(
+                    of: record, wanted: Set(hook.events), generation: generation, versions: &versions, in: session)
             }
             try session.enqueueWebhookEvents(events, to: [(hook.id, hook.events)], dueAt: milliseconds(now))
             try session.setWebhookCursor(id: hook.id, change: last.change)
@@ -49,32 +50,43 @@ enum WebhookOutbox {
     static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
 
     /// The events one entry of the record makes for a hook sent `wanted`.
-    static func events(of record: StoredReportEvent, wanted: Set<WebhookEventType>, generation: String,
-                       versions: inout TemplateVersionCache, in session: any StorageSession) throws(ServerError) -> [WebhookEvent] {
+    static func events(
+        of record: StoredReportEvent, wanted: Set<WebhookEventType>, generation: String,
+        versions: inout TemplateVersionCache, in session: any StorageSession
+    ) throws(ServerError) -> [WebhookEvent] {
         guard let report = try session.report(serverID: record.serverID),
-              let revision = try session.revision(serverID: record.serverID, revision: record.revision) else { return [] }
+            let revision = try session.revision(serverID: record.serverID, revision: record.revision)
+        else { return [] }
         var events: [WebhookEvent] = []
         if let decided = ReviewState(rawValue: record.kind), decided != .awaitingReview {
             guard wanted.contains(.reportReviewed) else { return [] }
-            let review = StoredReview(serverID: report.serverID, localID: report.localID, ownerID: report.ownerID, revision: record.revision,
-                                      state: decided, decidedBy: record.actor, decidedAt: record.at, comment: record.comment,
-                                      fieldComments: record.fieldComments ?? [], change: record.change)
-            let object = try reportObject(report, revision, review: review, generation: generation,
-                                          version: versions.version(of: report.templateID, in: session), in: session)
+            let review = StoredReview(
+                serverID: report.serverID, localID: report.localID, ownerID: report.ownerID, revision: record.revision,
+                state: decided, decidedBy: record.actor, decidedAt: record.at, comment: record.comment,
+                fieldComments: record.fieldComments ?? [], change: record.change)
+            let object = try reportObject(
+                report, revision, review: review, generation: generation,
+                version: versions.version(of: report.templateID, in: session), in: session)
             let wire = CanonicalJSON.string(review.wire(generation: generation))
-            events.append(event(.reportReviewed, record, generation: generation) { out in
-                out.key("report"); out.raw(object[...].utf8)
-                out.key("review"); out.raw(wire[...].utf8)
-            })
+            events.append(
+                event(.reportReviewed, record, generation: generation) { out in
+                    out.key("report"); out.raw(object[...].utf8)
+                    out.key("review"); out.raw(wire[...].utf8)
+                })
             return events
         }
         // accepted, amended, edited, merged: a revision was accepted.
         if wanted.contains(.reportAccepted) {
-            let review = StoredReview(serverID: report.serverID, localID: report.localID, ownerID: report.ownerID, revision: record.revision,
-                                      state: .awaitingReview, change: record.change)
-            let object = try reportObject(report, revision, review: review, generation: generation,
-                                          version: versions.version(of: report.templateID, in: session), in: session)
-            events.append(event(.reportAccepted, record, generation: generation) { out in out.key("report"); out.raw(object[...].utf8) })
+            let review = StoredReview(
+                serverID: report.serverID, localID: report.localID, ownerID: report.ownerID, revision: record.revision,
+                state: .awaitingReview, change: record.change)
+            let object = try reportObject(
+                report, revision, review: review, generation: generation,
+                version: versions.version(of: report.templateID, in: session), in: session)
+            events.append(
+                event(.reportAccepted, record, generation: generation) { out in
+                    out.key("report"); out.raw(object[...].utf8)
+                })
         }
         if wanted.contains(.issueFlagged) {
             for issue in try newIssues(report, revision, in: session) {
@@ -82,7 +94,10 @@ enum WebhookOutbox {
                 guard case .object(var members) = issue else { continue }
                 members["report_server_id"] = .string(report.serverID)
                 let text = JSONValue.object(members).canonicalString()
-                events.append(event(.issueFlagged, record, generation: generation, issue: id) { out in out.key("issue"); out.raw(text[...].utf8) })
+                events.append(
+                    event(.issueFlagged, record, generation: generation, issue: id) { out in
+                        out.key("issue"); out.raw(text[...].utf8)
+                    })
             }
         }
         return events
@@ -91,8 +106,10 @@ enum WebhookOutbox {
     /// An event of `record`: its id made from the data's generation, the
     /// record's position, the type and the issue, so the same event has the
     /// same id for every hook; its body `{"at", "id", ...members..., "type"}`.
-    private static func event(_ type: WebhookEventType, _ record: StoredReportEvent, generation: String, issue: String? = nil,
-                              _ members: (inout JSONText) -> Void) -> WebhookEvent {
+    private static func event(
+        _ type: WebhookEventType, _ record: StoredReportEvent, generation: String, issue: String? = nil,
+        _ members: (inout JSONText) -> Void
+    ) -> WebhookEvent {
         let id = eventID("\(generation).\(record.change).\(type.rawValue).\(issue ?? "")")
         var out = JSONText(capacity: 2048)
         out.beginObject()
@@ -101,7 +118,9 @@ enum WebhookOutbox {
         members(&out)
         out.key("type"); out.string(type.rawValue)
         out.endObject()
-        return WebhookEvent(id: id, type: type, at: record.at, reportServerID: record.serverID, body: String(decoding: out.bytes, as: UTF8.self))
+        return WebhookEvent(
+            id: id, type: type, at: record.at, reportServerID: record.serverID,
+            body: String(decoding: out.bytes, as: UTF8.self))
     }
 
     /// A UUID (version 8, name-based) from the SHA-256 of `name`.
@@ -111,26 +130,35 @@ enum WebhookOutbox {
         let variant = Int(String(hex[16]), radix: 16) ?? 0
         hex[16] = Array("89ab")[variant & 3]
         let text = String(hex)
-        let parts = [text.prefix(8), text.dropFirst(8).prefix(4), text.dropFirst(12).prefix(4), text.dropFirst(16).prefix(4), text.dropFirst(20)]
+        let parts = [
+            text.prefix(8), text.dropFirst(8).prefix(4), text.dropFirst(12).prefix(4), text.dropFirst(16).prefix(4),
+            text.dropFirst(20),
+        ]
         return parts.joined(separator: "-")
     }
 
     /// The report as `GET /reports/{id}` shows `revision`, with `review` and the template's version.
-    private static func reportObject(_ report: StoredReport, _ revision: StoredRevision, review: StoredReview, generation: String,
-                                     version: Int?, in session: any StorageSession) throws(ServerError) -> String {
+    private static func reportObject(
+        _ report: StoredReport, _ revision: StoredRevision, review: StoredReview, generation: String,
+        version: Int?, in session: any StorageSession
+    ) throws(ServerError) -> String {
         // The flag as that revision asked (a later re-inspection may have cleared it since).
-        let flagged = revision.revision == report.currentRevision ? report.followUpRequired
+        let flagged =
+            revision.revision == report.currentRevision
+            ? report.followUpRequired
             : CanonicalJSON.value(revision.payloadJSON)["follow_up_required"]?.boolValue ?? false
         let row = ExportedReport(
             serverID: report.serverID, localID: report.localID.uuidString.lowercased(), templateID: report.templateID,
             facilityID: report.facilityID, areaID: report.areaID, assignmentID: report.assignmentID,
             parentLocalID: report.parentLocalID?.uuidString.lowercased(), parentServerID: report.parentServerID,
             completedAtDevice: report.completedAtDevice, acceptedAt: report.acceptedAt, revision: revision.revision,
-            baseRevision: revision.baseRevision, score: nil, followUpRequired: flagged, payloadJSON: revision.payloadJSON,
+            baseRevision: revision.baseRevision, score: nil, followUpRequired: flagged,
+            payloadJSON: revision.payloadJSON,
             issuesJSON: revision.issuesJSON, revisionAcceptedAt: "", inspector: "",
-            review: ExportedReview(revision: review.revision, state: review.state, decidedByID: review.decidedBy?.id,
-                                   decidedByName: review.decidedBy?.displayName, decidedAt: review.decidedAt, comment: review.comment,
-                                   fieldCommentsJSON: ReviewCoding.json(review.fieldComments), change: review.change),
+            review: ExportedReview(
+                revision: review.revision, state: review.state, decidedByID: review.decidedBy?.id,
+                decidedByName: review.decidedBy?.displayName, decidedAt: review.decidedAt, comment: review.comment,
+                fieldCommentsJSON: ReviewCoding.json(review.fieldComments), change: review.change),
             photos: try session.photos(serverID: report.serverID))
         var out = JSONText(capacity: 2048)
         ExportLine.writeReport(row, templateVersion: version, generation: generation, exportKeys: false, into: &out)
@@ -138,15 +166,22 @@ enum WebhookOutbox {
     }
 
     /// The revision's issues whose local ids the previous revision did not hold.
-    private static func newIssues(_ report: StoredReport, _ revision: StoredRevision, in session: any StorageSession) throws(ServerError) -> [JSONValue] {
-        guard revision.issuesJSON != "[]", let issues = CanonicalJSON.value(revision.issuesJSON).arrayValue, !issues.isEmpty else { return [] }
+    private static func newIssues(_ report: StoredReport, _ revision: StoredRevision, in session: any StorageSession)
+        throws(ServerError) -> [JSONValue]
+    {
+        guard revision.issuesJSON != "[]", let issues = CanonicalJSON.value(revision.issuesJSON).arrayValue,
+            !issues.isEmpty
+        else { return [] }
         var known = Set<String>()
-        if revision.revision > 1, let previous = try session.revision(serverID: report.serverID, revision: revision.revision - 1) {
+        if revision.revision > 1,
+            let previous = try session.revision(serverID: report.serverID, revision: revision.revision - 1)
+        {
             for issue in CanonicalJSON.value(previous.issuesJSON).arrayValue ?? [] {
                 if let id = issue["local_id"]?.stringValue { known.insert(id.lowercased()) }
             }
         }
-        return issues.filter { issue in issue["local_id"]?.stringValue.map { !known.contains($0.lowercased()) } ?? false }
+        return issues.filter { issue in issue["local_id"]?.stringValue.map { !known.contains($0.lowercased()) } ?? false
+        }
     }
 }
 

@@ -17,7 +17,9 @@ public enum WebhookEventType: String, CaseIterable, Sendable, Comparable {
     }
 
     /// The stored comma list of `types`.
-    public static func text(_ types: [WebhookEventType]) -> String { types.sorted().map(\.rawValue).joined(separator: ",") }
+    public static func text(_ types: [WebhookEventType]) -> String {
+        types.sorted().map(\.rawValue).joined(separator: ",")
+    }
 }
 
 /// A receiver the operator registered.
@@ -39,8 +41,11 @@ public struct StoredWebhook: Sendable, Equatable {
     public var disabledReason: String?
 
     /// Makes a record.
-    public init(id: String, url: String, events: [WebhookEventType], secret: String, allowsPrivateTargets: Bool, createdAt: String,
-                disabledAt: String? = nil, disabledReason: String? = nil) {
+    public init(
+        id: String, url: String, events: [WebhookEventType], secret: String, allowsPrivateTargets: Bool,
+        createdAt: String,
+        disabledAt: String? = nil, disabledReason: String? = nil
+    ) {
         self.id = id
         self.url = url
         self.events = events
@@ -108,8 +113,11 @@ public struct WebhookDelivery: Sendable, Equatable {
     public var deliveredAt: String?
 
     /// Makes a record.
-    public init(id: Int64, webhookID: String, event: WebhookEvent, state: WebhookDeliveryState, attempts: Int, nextAttemptAt: Int64,
-                lastStatus: Int?, lastError: String?, lastAttemptAt: String?, deliveredAt: String?) {
+    public init(
+        id: Int64, webhookID: String, event: WebhookEvent, state: WebhookDeliveryState, attempts: Int,
+        nextAttemptAt: Int64,
+        lastStatus: Int?, lastError: String?, lastAttemptAt: String?, deliveredAt: String?
+    ) {
         self.id = id
         self.webhookID = webhookID
         self.event = event
@@ -147,7 +155,9 @@ public struct WebhookAttemptRecord: Sendable, Equatable {
     public var disablesHook: String?
 
     /// Makes a record.
-    public init(state: WebhookDeliveryState, nextAttemptAt: Int64?, status: Int?, error: String?, disablesHook: String? = nil) {
+    public init(
+        state: WebhookDeliveryState, nextAttemptAt: Int64?, status: Int?, error: String?, disablesHook: String? = nil
+    ) {
         self.state = state
         self.nextAttemptAt = nextAttemptAt
         self.status = status

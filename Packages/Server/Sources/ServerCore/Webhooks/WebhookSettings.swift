@@ -32,7 +32,9 @@ struct WebhookSettings: Sendable, Equatable {
     /// What an attempt's outcome leaves: delivered on 2xx; the hook disabled
     /// on 410; otherwise another attempt after the delay, or `failed` once
     /// `attempts` are spent. `made` counts the attempts before this one.
-    func record(_ outcome: Result<HTTPResponse, NetworkingError>, made: Int, now: Date, random: Double) -> WebhookAttemptRecord {
+    func record(_ outcome: Result<HTTPResponse, NetworkingError>, made: Int, now: Date, random: Double)
+        -> WebhookAttemptRecord
+    {
         let attempt = made + 1
         let status: Int?
         let problem: String
@@ -40,28 +42,35 @@ struct WebhookSettings: Sendable, Equatable {
         case .success(let response) where (200...299).contains(response.status):
             return WebhookAttemptRecord(state: .delivered, nextAttemptAt: nil, status: response.status, error: nil)
         case .success(let response) where response.status == 410:
-            return WebhookAttemptRecord(state: .failed, nextAttemptAt: nil, status: 410,
-                                        error: "the receiver answered 410 Gone; the hook is disabled",
-                                        disablesHook: "the receiver answered 410 Gone at \(RFC3339.string(now))")
+            return WebhookAttemptRecord(
+                state: .failed, nextAttemptAt: nil, status: 410,
+                error: "the receiver answered 410 Gone; the hook is disabled",
+                disablesHook: "the receiver answered 410 Gone at \(RFC3339.string(now))")
         case .success(let response):
             status = response.status
-            problem = (300...399).contains(response.status)
-                ? "the receiver answered \(response.status) (a redirect, which is not followed)" : "the receiver answered \(response.status)"
+            problem =
+                (300...399).contains(response.status)
+                ? "the receiver answered \(response.status) (a redirect, which is not followed)"
+                : "the receiver answered \(response.status)"
         case .failure(let error):
             status = nil
             problem = error.code == .timedOut ? "no answer within \(Int(timeout)) s" : error.message
         }
         guard attempt < attempts else {
-            return WebhookAttemptRecord(state: .failed, nextAttemptAt: nil, status: status, error: "\(problem); gave up after \(attempt) attempts")
+            return WebhookAttemptRecord(
+                state: .failed, nextAttemptAt: nil, status: status,
+                error: "\(problem); gave up after \(attempt) attempts")
         }
         let next = now.addingTimeInterval(delay(afterAttempt: attempt, random: random))
-        return WebhookAttemptRecord(state: .pending, nextAttemptAt: WebhookOutbox.milliseconds(next), status: status, error: problem)
+        return WebhookAttemptRecord(
+            state: .pending, nextAttemptAt: WebhookOutbox.milliseconds(next), status: status, error: problem)
     }
 
     /// The transport of one delivery: no proxy, no redirect, the answer bounded, connecting only to `pins`.
     func transport(pins: [String]) -> CurlTransport {
-        var options = CurlTransport.Options(connectTimeout: min(timeout, 5), totalTimeout: timeout, maximumResponseBytes: 64 * 1024,
-                                            userAgent: "jqc-server webhooks")
+        var options = CurlTransport.Options(
+            connectTimeout: min(timeout, 5), totalTimeout: timeout, maximumResponseBytes: 64 * 1024,
+            userAgent: "jqc-server webhooks")
         options.pinnedAddresses = pins
         options.usesProxyEnvironment = false
         return CurlTransport(options: options)

@@ -1,7 +1,7 @@
 import FieldTypes
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where a webhook posts: an `http` or `https` URL whose host, unless the
@@ -18,19 +18,28 @@ struct WebhookTarget: Sendable, Equatable {
     /// Reads a URL: `http` or `https`, a host, no user name or password (they would be shown wherever the URL is).
     init(_ text: String) throws(ServerError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard trimmed.count <= 2000, !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == " " }),
-              let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased() else {
-            throw ServerError.badRequest("'\(OneLine.escaped(String(text.prefix(80))))' is not a URL; give http://HOST/PATH or https://HOST/PATH")
+        guard trimmed.count <= 2000,
+            !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == " " }),
+            let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased()
+        else {
+            throw ServerError.badRequest(
+                "'\(OneLine.escaped(String(text.prefix(80))))' is not a URL; give http://HOST/PATH or https://HOST/PATH"
+            )
         }
         guard scheme == "http" || scheme == "https" else {
-            throw ServerError.badRequest("a webhook's URL must be http or https, not '\(OneLine.escaped(String(scheme.prefix(20))))'")
+            throw ServerError.badRequest(
+                "a webhook's URL must be http or https, not '\(OneLine.escaped(String(scheme.prefix(20))))'")
         }
         guard components.user == nil && components.password == nil else {
-            throw ServerError.badRequest("a webhook's URL must not hold a user name or password; the receiver checks the signature instead")
+            throw ServerError.badRequest(
+                "a webhook's URL must not hold a user name or password; the receiver checks the signature instead")
         }
         var host = components.host ?? ""
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !host.isEmpty else { throw ServerError.badRequest("the webhook URL '\(OneLine.escaped(String(trimmed.prefix(80))))' names no host") }
+        guard !host.isEmpty else {
+            throw ServerError.badRequest(
+                "the webhook URL '\(OneLine.escaped(String(trimmed.prefix(80))))' names no host")
+        }
         url = trimmed
         self.host = host.lowercased()
         port = components.port ?? (scheme == "https" ? 443 : 80)
@@ -53,7 +62,9 @@ struct WebhookTarget: Sendable, Equatable {
     /// used now: it does not resolve, or resolves to an internal address.
     func resolve(allowingPrivate: Bool) -> Result<[String], WebhookTargetRefusal> {
         if let bytes = Self.literal(host) {
-            if !allowingPrivate, let kind = InternalAddress.kind(of: bytes) { return .failure(WebhookTargetRefusal(Self.refusal(host, kind))) }
+            if !allowingPrivate, let kind = InternalAddress.kind(of: bytes) {
+                return .failure(WebhookTargetRefusal(Self.refusal(host, kind)))
+            }
             return .success([])
         }
         var hints = addrinfo()
@@ -62,18 +73,26 @@ struct WebhookTarget: Sendable, Equatable {
         var list: UnsafeMutablePointer<addrinfo>?
         let code = getaddrinfo(host, String(port), &hints, &list)
         guard code == 0, let first = list else {
-            return .failure(WebhookTargetRefusal("cannot resolve '\(OneLine.escaped(host))': \(String(cString: gai_strerror(code)))"))
+            return .failure(
+                WebhookTargetRefusal(
+                    "cannot resolve '\(OneLine.escaped(host))': \(String(cString: gai_strerror(code)))"))
         }
         defer { freeaddrinfo(first) }
         var addresses: [(text: String, bytes: [UInt8])] = []
         var cursor: UnsafeMutablePointer<addrinfo>? = first
         while let entry = cursor {
-            if let found = Self.address(entry.pointee), !addresses.contains(where: { $0.bytes == found.bytes }) { addresses.append(found) }
+            if let found = Self.address(entry.pointee), !addresses.contains(where: { $0.bytes == found.bytes }) {
+                addresses.append(found)
+            }
             cursor = entry.pointee.ai_next
         }
-        guard !addresses.isEmpty else { return .failure(WebhookTargetRefusal("'\(OneLine.escaped(host))' resolves to no address")) }
+        guard !addresses.isEmpty else {
+            return .failure(WebhookTargetRefusal("'\(OneLine.escaped(host))' resolves to no address"))
+        }
         if !allowingPrivate, let inside = addresses.first(where: { InternalAddress.kind(of: $0.bytes) != nil }) {
-            return .failure(WebhookTargetRefusal(Self.refusal("\(host) (\(inside.text))", InternalAddress.kind(of: inside.bytes) ?? "internal")))
+            return .failure(
+                WebhookTargetRefusal(
+                    Self.refusal("\(host) (\(inside.text))", InternalAddress.kind(of: inside.bytes) ?? "internal")))
         }
         let pinned = addresses.map { $0.bytes.count == 16 ? "[\($0.text)]" : $0.text }.joined(separator: ",")
         return .success(["\(host):\(port):\(pinned)"])
@@ -134,7 +153,9 @@ enum InternalAddress {
         if bytes.count == 4 { return kind4(bytes) }
         guard bytes.count == 16 else { return "unknown" }
         // IPv4 mapped (::ffff:a.b.c.d), and the NAT64 prefix 64:ff9b::/96: the IPv4 address inside decides.
-        if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xff && bytes[11] == 0xff { return kind4(Array(bytes[12...])) }
+        if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xff && bytes[11] == 0xff {
+            return kind4(Array(bytes[12...]))
+        }
         if bytes[0..<12] == [0x00, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0] { return kind4(Array(bytes[12...])) }
         if bytes[0..<15].allSatisfy({ $0 == 0 }) { return bytes[15] == 1 ? "loopback" : "unspecified" }
         if bytes[0] == 0xfe && bytes[1] & 0xc0 == 0x80 { return "link-local" }
