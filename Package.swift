@@ -45,7 +45,7 @@ let package = Package(
             dependencies: ["JQCAgent"],
             path: "Apps/jqc-agent"
         ),
-        /// The server of CONTRACT.md; its `main` hands the arguments and the two stores to ServerCore.
+        /// The server of docs/contract.md; its `main` hands the arguments and the two stores to ServerCore.
         .executableTarget(
             name: "jqc-server",
             dependencies: [

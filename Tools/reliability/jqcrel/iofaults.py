@@ -34,7 +34,7 @@ POINTS = {
     "mkdir": "posix/io/dir/mkdir",     # from mkdir_preload.c: libfiu does not wrap mkdir
 }
 ERRNOS = {"ENOSPC": 28, "EIO": 5, "EAGAIN": 11, "EINTR": 4}
-# CLI.md's exit codes, and 141 for a reader that closed the output.
+# The exit codes of docs/commands.md, and 141 for a reader that closed the output.
 DOCUMENTED_EXITS = {0, 1, 2, 3, 4, 5, 6, 7, 73, 75, 141}
 # Words the Swift runtime prints when a program traps.
 TRAP_WORDS = ("Fatal error", "Crash", "Backtrace", "Unexpectedly found nil", "unexpectedError")
