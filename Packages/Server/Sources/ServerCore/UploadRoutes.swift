@@ -120,6 +120,7 @@ extension ServerApp {
             throw ServerError.tooLarge(
                 "the upload is \(upload.byteSize) bytes; \(body.file.byteSize) bytes from \(claimed) go past its end")
         }
+        let expiry = now.addingTimeInterval(TimeInterval(config.uploadLifetime))
         if claimed == 0, body.complete, body.file.byteSize == upload.byteSize {
             // The whole photo in one request, the way a client sends one when nothing was cut short: it is
             // stored from the bytes as they arrived, hashed on the way in, as the multipart route stores one,
@@ -129,14 +130,12 @@ extension ServerApp {
             } catch  where error.status >= 500 {
                 // The photo could not be stored now (a full disk, the database away): its bytes are kept in the
                 // upload as any PATCH's are, so that once there is room the client need not send them again.
-                let expiry = now.addingTimeInterval(TimeInterval(config.uploadLifetime))
                 _ = try? uploads.append(
                     upload, from: body.file.descriptor, count: body.file.byteSize, expiresAt: expiry, durably: true)
                 throw error
             }
         }
         if body.file.byteSize > 0 {
-            let expiry = now.addingTimeInterval(TimeInterval(config.uploadLifetime))
             let completes = claimed + body.file.byteSize == upload.byteSize
             switch try uploads.append(
                 upload, from: body.file.descriptor, count: body.file.byteSize, expiresAt: expiry,

@@ -88,10 +88,13 @@ extension APIClient {
         }
     }
 
+    /// Where every upload url of this server begins.
+    private static let uploadPathPrefix = APIRoute.basePath + "/"
+
     /// An upload's url is a path under the API on this same server; anything else is refused.
     /// Read byte by byte: every photo's url passes here twice.
     static func isUploadPath(_ path: String) -> Bool {
-        guard path.utf8.starts(with: (APIRoute.basePath + "/").utf8) else { return false }
+        guard path.utf8.starts(with: uploadPathPrefix.utf8) else { return false }
         var previous: UInt8 = 0
         for byte in path.utf8 {
             if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { return false }
