@@ -320,3 +320,39 @@ struct HostileUploadURLTests {
         #expect(session.offset == 0)
     }
 }
+
+/// Connections kept open from one request to the next.
+@Suite("Kept connections")
+struct KeptConnectionTests {
+    @Test(
+        "a kept connection the server closes under a request costs nothing: the bytes from the file are sent again whole on a new one"
+    )
+    func closedUnderABody() async throws {
+        let directory = TemporaryDirectory()
+        let file = directory.path("photo.jpg")
+        let bytes = Data((0..<120_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        try bytes.write(to: URL(fileURLWithPath: file))
+        let canned = try CannedHTTPServer(
+            [
+                CannedHTTPServer.response(
+                    status: 204, headers: [("Upload-Offset", "60000")], body: Data(), saysClose: false),
+                CannedHTTPServer.response(status: 204, headers: [("Upload-Offset", "120000")], body: Data()),
+            ], hangsUpOnKeptConnections: true)
+        defer { canned.stop() }
+        let transport = CurlTransport()
+        let url = canned.baseURL + "/api/v1/uploads/U-1"
+        let first = try await transport.send(
+            HTTPRequest(method: .patch, url: url), body: FileRange(path: file, offset: 0, length: 60_000))
+        let second = try await transport.send(
+            HTTPRequest(method: .patch, url: url), body: FileRange(path: file, offset: 60_000, length: 60_000))
+        #expect(first.headers["upload-offset"] == "60000")
+        #expect(second.status == 204)
+        #expect(second.headers["upload-offset"] == "120000")
+        // The second request went on the kept connection and again on a new one, whole both times (on a loaded
+        // machine libcurl may leave the kept connection and use a new one at once: then it went once, whole).
+        let bodies = canned.bodies
+        #expect(bodies.first == bytes.prefix(60_000))
+        #expect((2...3).contains(bodies.count))
+        #expect(bodies.dropFirst().allSatisfy { $0 == bytes.suffix(60_000) })
+    }
+}

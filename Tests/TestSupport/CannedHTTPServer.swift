@@ -7,7 +7,11 @@ import Synchronization
 /// A loopback HTTP endpoint that answers every request with canned bytes,
 /// for the answers a real JQC server never gives: HTML error pages, truncated
 /// JSON, oversized bodies, gzip. Responses are served in order; the last one
-/// repeats. One connection at a time, each closed after its answer.
+/// repeats. One connection at a time, closed after an answer that says
+/// `Connection: close`, kept otherwise until its next request or a new
+/// connection comes. With `hangsUpOnKeptConnections`, a request that comes
+/// on a kept connection is read and the connection closed without an answer
+/// (as a server does that closed an idle connection the client still kept).
 /// Call `stop()` when done: the serving thread keeps the server alive until then.
 public final class CannedHTTPServer: @unchecked Sendable {
     // `listener` and `port` are immutable; the mutable state is behind Mutexes.
@@ -15,8 +19,10 @@ public final class CannedHTTPServer: @unchecked Sendable {
     public let port: Int
     private let listener: Int32
     private let responses: [Data]
+    private let hangsUpOnKeptConnections: Bool
     private let served = Mutex<Int>(0)
     private let heads = Mutex<[String]>([])
+    private let received = Mutex<[Data]>([])
     private let stopping = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
 
@@ -26,12 +32,16 @@ public final class CannedHTTPServer: @unchecked Sendable {
     /// The request heads (request line and headers) received so far, in order.
     public var requests: [String] { heads.withLock { $0 } }
 
+    /// The request bodies received so far, in order.
+    public var bodies: [Data] { received.withLock { $0 } }
+
     /// Starts serving `responses` (raw HTTP responses, see `response(...)`).
-    public init(_ responses: [Data]) throws {
+    public init(_ responses: [Data], hangsUpOnKeptConnections: Bool = false) throws {
         guard !responses.isEmpty else {
             throw ServerLaunchError(message: "a canned server needs at least one response")
         }
         self.responses = responses
+        self.hangsUpOnKeptConnections = hangsUpOnKeptConnections
         let (socket, port) = try Self.listen()
         listener = socket
         self.port = port
@@ -46,12 +56,14 @@ public final class CannedHTTPServer: @unchecked Sendable {
     }
 
     /// A raw HTTP/1.1 response with `Connection: close`; without `contentLength`
-    /// the body ends when the connection closes.
+    /// the body ends when the connection closes. With `saysClose` false it
+    /// does not say so, and the client keeps the connection for its next
+    /// request, which finds it closed (the server closes it all the same).
     public static func response(
         status: Int, reason: String = "Whatever", headers: [(String, String)] = [],
-        body: Data, contentLength: Bool = true
+        body: Data, contentLength: Bool = true, saysClose: Bool = true
     ) -> Data {
-        var head = "HTTP/1.1 \(status) \(reason)\r\nConnection: close\r\n"
+        var head = "HTTP/1.1 \(status) \(reason)\r\n" + (saysClose ? "Connection: close\r\n" : "")
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if contentLength { head += "Content-Length: \(body.count)\r\n" }
         head += "\r\n"
@@ -81,30 +93,52 @@ public final class CannedHTTPServer: @unchecked Sendable {
             guard poll(&poller, 1, 100) > 0 else { continue }
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { continue }
-            answer(connection)
+            var kept = false
+            while (kept ? nextRequestComes(on: connection) : true) && answer(connection, kept: kept) { kept = true }
             close(connection)
         }
     }
 
-    private func answer(_ connection: Int32) {
+    /// Waits on a kept connection until a request comes on it (true), or a
+    /// new connection comes, it is closed, or the server stops (false).
+    private func nextRequestComes(on connection: Int32) -> Bool {
+        while !stopping.load(ordering: .relaxed) {
+            var pollers = [
+                pollfd(fd: connection, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
+            ]
+            guard poll(&pollers, 2, 100) > 0 else { continue }
+            return pollers[0].revents != 0
+        }
+        return false
+    }
+
+    /// Answers one request; true when the connection stays open for another.
+    private func answer(_ connection: Int32, kept: Bool) -> Bool {
         // Read the whole body first: closing with unread bytes would reset the connection.
-        guard let (head, _) = Self.readRequest(connection, timeout: 5) else { return }
+        guard let (head, body) = Self.readRequest(connection, timeout: 5) else { return false }
         heads.withLock { $0.append(head) }
+        received.withLock { $0.append(body) }
+        if kept && hangsUpOnKeptConnections { return false }
         let index = served.withLock { value -> Int in
             defer { value += 1 }
             return min(value, responses.count - 1)
         }
         let response = responses[index]
-        response.withUnsafeBytes { raw in
-            guard let start = raw.baseAddress else { return }
+        let whole = response.withUnsafeBytes { raw -> Bool in
+            guard let start = raw.baseAddress else { return false }
             var offset = 0
             while offset < raw.count {
                 // MSG_NOSIGNAL: a client that hangs up early must not SIGPIPE the test process.
                 let sent = send(connection, start + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-                guard sent > 0 else { return }
+                guard sent > 0 else { return false }
                 offset += sent
             }
+            return true
         }
+        let headEnd = response.range(of: Data("\r\n\r\n".utf8))?.upperBound ?? response.endIndex
+        let answered = String(decoding: response[..<headEnd], as: UTF8.self).lowercased()
+        return whole && !answered.contains("\r\nconnection: close\r\n")
     }
 
     /// One request off a connection: its head (request line and headers) and

@@ -43,6 +43,10 @@ static inline CURLcode jqc_multi_message_result(const CURLMsg *message) {
 static inline int jqc_multi_message_is_done(const CURLMsg *message) {
     return message->msg == CURLMSG_DONE;
 }
+/* Where libcurl rewinds a streamed body to, when it sends it again on a new connection. */
+static inline CURLcode jqc_easy_setopt_seek_function(CURL *handle, int (*callback)(void *, curl_off_t, int)) {
+    return curl_easy_setopt(handle, CURLOPT_SEEKFUNCTION, callback);
+}
 static inline CURLcode jqc_easy_setopt_read_function(CURL *handle, size_t (*callback)(char *, size_t, size_t, void *)) {
     return curl_easy_setopt(handle, CURLOPT_READFUNCTION, callback);
 }

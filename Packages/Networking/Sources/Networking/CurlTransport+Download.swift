@@ -2,7 +2,7 @@ internal import CCurl
 import Foundation
 
 extension CurlTransport {
-    /// Performs a GET on a thread of its own with its 2xx body streamed to
+    /// Performs a GET through the transport's loop with its 2xx body streamed to
     /// `sink` as libcurl receives it: at most one receive buffer of the body
     /// is in memory. The answer has no total time cap (a large photo on a
     /// slow link); one slower than `uploadMinimumBytesPerSecond` for
@@ -11,16 +11,14 @@ extension CurlTransport {
         async throws(NetworkingError) -> HTTPResponse
     {
         let options = self.options
-        return try await Self.onOwnThread(url: request.url) { cancellation in
-            do throws(NetworkingError) {
-                let easy = try EasyHandle(url: request.url, options: options, cancellation: cancellation)
-                try easy.prepare(request)
-                let target = DownloadTarget(
-                    handle: easy.raw, sink: sink, maximumBytes: maximumBytes,
-                    errorLimit: options.maximumResponseBytes)
-                try target.attach(options: options, host: RequestTarget(request.url))
-                let result = withExtendedLifetime(target) { easy.perform() }
-                let host = RequestTarget(request.url)
+        return try await loop.perform(url: request.url) { cancellation throws(NetworkingError) in
+            let easy = try EasyHandle(url: request.url, options: options, cancellation: cancellation)
+            try easy.prepare(request)
+            let target = DownloadTarget(
+                handle: easy.raw, sink: sink, maximumBytes: maximumBytes, errorLimit: options.maximumResponseBytes)
+            let host = RequestTarget(request.url)
+            try target.attach(options: options, host: host)
+            return LoopTransfer(easy) { result in
                 if target.exceeded {
                     return .failure(
                         NetworkingError(
@@ -34,8 +32,6 @@ extension CurlTransport {
                             .transport, "The download from \(host.host) could not be kept.", url: host.redactedURL))
                 }
                 return result.map { HTTPResponse(status: $0.status, headers: $0.headers, body: target.otherBody) }
-            } catch {
-                return .failure(error)
             }
         }.get()
     }

@@ -8,13 +8,15 @@ import Foundation
 /// upper-case `HTTP_PROXY` on purpose) and keeps at most
 /// `Options.maximumResponseBytes` of an answer.
 ///
-/// Threads: libcurl's easy interface blocks, so no transfer ever runs on the
-/// Swift cooperative pool. Each `send` or `upload` creates its easy handle on
-/// a thread of its own, which blocks in `curl_easy_perform` and resumes the
-/// caller's continuation with a `Sendable` result; `uploadAll` runs one
-/// thread that drives every upload through one multi handle. A handle never
-/// leaves the thread that made it, which is what makes the non-`Sendable`
-/// handle classes safe here.
+/// Threads: no transfer ever runs on the Swift cooperative pool. Every
+/// `send`, `upload` and `download` of one transport goes through its
+/// `TransferLoop`: one worker thread driving one libcurl multi handle, which
+/// keeps the connections to a server open from one request to the next and
+/// runs requests made at once side by side; the caller's continuation is
+/// resumed with a `Sendable` result. `uploadAll` runs a thread of its own
+/// through another multi handle, and `perform` runs on the caller's thread.
+/// A handle never leaves the thread that made it, which is what makes the
+/// non-`Sendable` handle classes safe here.
 public struct CurlTransport: HTTPTransport {
     /// Limits and trust settings, the same for every request of a transport.
     public struct Options: Sendable, Hashable {
@@ -60,37 +62,31 @@ public struct CurlTransport: HTTPTransport {
 
     /// The options every request of this transport uses.
     public let options: Options
+    /// The thread and connections every `send`, `upload` and `download` of this transport goes through.
+    let loop = TransferLoop()
 
     /// A transport with `options`.
     public init(options: Options = Options()) {
         self.options = options
     }
 
-    /// Performs one request on a thread of its own; cancelling the task stops the transfer.
+    /// Performs one request through the transport's loop; cancelling the task stops the transfer.
     public func send(_ request: HTTPRequest) async throws(NetworkingError) -> HTTPResponse {
         let options = self.options
-        return try await Self.onOwnThread(url: request.url) { cancellation in
-            do throws(NetworkingError) {
-                let easy = try EasyHandle(url: request.url, options: options, cancellation: cancellation)
-                try easy.prepare(request)
-                return easy.perform()
-            } catch {
-                return .failure(error)
-            }
+        return try await loop.perform(url: request.url) { cancellation throws(NetworkingError) in
+            let easy = try EasyHandle(url: request.url, options: options, cancellation: cancellation)
+            try easy.prepare(request)
+            return LoopTransfer(easy)
         }.get()
     }
 
     /// Posts one `multipart/form-data` upload, streaming its file from disk.
     public func upload(_ upload: MultipartUpload) async throws(NetworkingError) -> HTTPResponse {
         let options = self.options
-        return try await Self.onOwnThread(url: upload.url) { cancellation in
-            do throws(NetworkingError) {
-                let easy = try EasyHandle(url: upload.url, options: options, cancellation: cancellation)
-                try easy.prepare(upload, options: options)
-                return easy.perform()
-            } catch {
-                return .failure(error)
-            }
+        return try await loop.perform(url: upload.url) { cancellation throws(NetworkingError) in
+            let easy = try EasyHandle(url: upload.url, options: options, cancellation: cancellation)
+            try easy.prepare(upload, options: options)
+            return LoopTransfer(easy)
         }.get()
     }
 
@@ -137,34 +133,6 @@ public struct CurlTransport: HTTPTransport {
     }
 
     // MARK: - Threads
-
-    /// Runs `work` on a new thread and waits for it without blocking the caller's thread.
-    ///
-    /// Safe because everything crossing threads is `Sendable`: the closure
-    /// captures only the request and options (values), the cancellation flag
-    /// is atomic, and the result is a `Sendable` value. The easy handle is
-    /// created, used and released inside `work`, on the new thread.
-    static func onOwnThread(
-        url: String,
-        _ work: @escaping @Sendable (TransferCancellation) -> Result<HTTPResponse, NetworkingError>
-    ) async -> Result<HTTPResponse, NetworkingError> {
-        let cancellation = TransferCancellation()
-        if Task.isCancelled {
-            let host = RequestTarget(url)
-            return .failure(
-                NetworkingError(.cancelled, "The request to \(host.host) was cancelled.", url: host.redactedURL))
-        }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation {
-                (continuation: CheckedContinuation<Result<HTTPResponse, NetworkingError>, Never>) in
-                Thread.detachNewThread {
-                    continuation.resume(returning: work(cancellation))
-                }
-            }
-        } onCancel: {
-            cancellation.cancel()
-        }
-    }
 
     /// The multi loop of `uploadAll`; runs on its own worker thread, which owns every handle it makes.
     private static func runConcurrently(

@@ -8,6 +8,7 @@ import Foundation
 final class FileSource {
     private let descriptor: Int32
     private var position: Int64
+    private let start: Int64
     private let end: Int64
     /// The bytes sent.
     let length: Int64
@@ -27,18 +28,32 @@ final class FileSource {
         }
         self.descriptor = descriptor
         position = range.offset
+        start = range.offset
         end = range.offset + range.length
         length = range.length
     }
 
     deinit { close(descriptor) }
 
-    /// Points the handle's read callback at this source.
+    /// Points the handle's read and seek callbacks at this source.
     func attach(to handle: UnsafeMutableRawPointer) -> Bool {
         let me = Unmanaged.passUnretained(self).toOpaque()
         return jqc_easy_setopt_read_function(handle) { data, size, count, context in
             FileSource.fill(data, size * count, context)
         } == CURLE_OK && jqc_easy_setopt_pointer(handle, CURLOPT_READDATA, me) == CURLE_OK
+            && jqc_easy_setopt_seek_function(handle) { context, offset, origin in
+                FileSource.seek(context, offset, origin)
+            } == CURLE_OK && jqc_easy_setopt_pointer(handle, CURLOPT_SEEKDATA, me) == CURLE_OK
+    }
+
+    /// Rewinds the body (libcurl sends it again on a new connection when a
+    /// kept one turned out closed): `offset` counts from the range's first byte.
+    private static func seek(_ context: UnsafeMutableRawPointer?, _ offset: curl_off_t, _ origin: Int32) -> Int32 {
+        guard let context, origin == SEEK_SET, offset >= 0 else { return Int32(CURL_SEEKFUNC_CANTSEEK) }
+        let source = Unmanaged<FileSource>.fromOpaque(context).takeUnretainedValue()
+        guard source.start + Int64(offset) <= source.end else { return Int32(CURL_SEEKFUNC_FAIL) }
+        source.position = source.start + Int64(offset)
+        return Int32(CURL_SEEKFUNC_OK)
     }
 
     private static func fill(_ data: UnsafeMutablePointer<CChar>?, _ capacity: Int, _ context: UnsafeMutableRawPointer?)

@@ -6,7 +6,8 @@ internal import CCurl
 /// Not `Sendable`: the one worker thread of `CurlTransport.uploadAll` creates,
 /// drives and releases it, together with every easy handle it holds.
 final class MultiHandle {
-    private let raw: UnsafeMutableRawPointer
+    /// The raw handle; valid until `deinit`. `curl_multi_wakeup` is the one call other threads may make on it.
+    let raw: UnsafeMutableRawPointer
     /// The transfers in flight, by their raw easy handle, with the index of their input.
     private var active: [UnsafeMutableRawPointer: (index: Int, easy: EasyHandle)] = [:]
 
