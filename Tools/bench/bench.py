@@ -442,7 +442,8 @@ class Bench:
         home, n = self.photo_profile(name, url, n, pool)
         total = self.count(home, "SELECT sum(byte_size) FROM photos")
         agent_s, agent_rss = self.upload_photos_agent(home, f"{name}-agent")
-        log(f"(b) agent: {agent_s:.2f} s, CPU {self.cpu[name + '-agent']:.2f} s, max RSS {agent_rss / 1024:.1f} MiB")
+        log(f"(b) agent: {agent_s:.2f} s, CPU {self.cpu[name + '-agent']:.2f} s, max RSS {agent_rss / 1024:.1f} MiB, "
+            f"server CPU {self.server_cpu_used[name + '-agent']:.2f} s")
 
         # The same pictures, to the same reports, with fresh photo ids and bytes the server does not hold yet.
         db = sqlite3.connect(os.path.join(home, "jqc.sqlite"))
@@ -471,7 +472,8 @@ class Bench:
         codes = open(os.path.join(self.work, f"out-{label}.txt")).read().split()
         if rc != 0 or codes.count("201") != n:
             raise Fatal(f"(b) curl: rc {rc}, {codes.count('201')} of {n} photos 201")
-        log(f"(b) curl: {curl_s:.2f} s, CPU {self.cpu[label]:.2f} s, ratio {agent_s / curl_s:.2f}")
+        log(f"(b) curl: {curl_s:.2f} s, CPU {self.cpu[label]:.2f} s, server CPU {self.server_cpu_used[label]:.2f} s, "
+            f"ratio {agent_s / curl_s:.2f}")
         resumable_s = self.photos_resumable_curl(home, url, token, device, rows, name)
         log(f"(b) curl, resumable route: {resumable_s:.2f} s, agent / that {agent_s / resumable_s:.2f}")
         return {"n": n, "total": total, "agent_s": agent_s, "curl_s": curl_s, "ratio": agent_s / curl_s,

@@ -90,7 +90,8 @@ final class TransferLoop: Sendable {
         let cancellation = TransferCancellation()
         if Task.isCancelled { return .failure(Self.cancelled(url)) }
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPResponse, NetworkingError>, Never>) in
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<HTTPResponse, NetworkingError>, Never>) in
                 submit(
                     LoopJob(url: url, cancellation: cancellation, start: start) { continuation.resume(returning: $0) })
             }

@@ -217,13 +217,15 @@ extension ServerApp {
         let photo = StoredPhoto(
             localID: upload.localID, serverID: upload.serverID, fieldID: upload.fieldID,
             issueLocalID: upload.issueLocalID, sha256: sha256, byteSize: upload.byteSize)
+        // The photo recorded and its upload marked finished in one transaction: never one without the other.
         let stored = try store.write { session -> (StoredPhoto, Bool) in
+            try session.finishUpload(upload.id, at: Date())
             if let raced = try session.photo(localID: upload.localID) { return (raced, false) }
             try session.insertPhoto(photo, uploadedBy: caller.user.id)
             try session.addUsage(userID: caller.user.id, bytes: photo.byteSize, revisions: 0, day: Quotas.day(Date()))
             return (photo, true)
         }
-        try uploads.finish(upload)
+        uploads.release(upload)
         if stored.1 { metrics.photoStored() }
         guard stored.0.serverID == upload.serverID else {
             throw ServerError.badRequest("photo \(upload.localID) already belongs to another report")

@@ -25,6 +25,13 @@ extension PostgresSession {
             .compactMap(Self.photo)
     }
 
+    func finishUpload(_ id: String, at: Date) throws(ServerError) {
+        try query("DELETE FROM upload_chunks WHERE upload_id = $1", [.text(id)])
+        try query(
+            "UPDATE resumable_uploads SET finished_at = $1, byte_offset = byte_size WHERE id = $2",
+            [.text(RFC3339.string(at)), .text(id)])
+    }
+
     func insertPhoto(_ photo: StoredPhoto, uploadedBy: String) throws(ServerError) {
         try query(
             """

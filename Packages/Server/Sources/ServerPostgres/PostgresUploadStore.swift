@@ -151,15 +151,8 @@ struct PostgresUploadStore: UploadStore {
         }
     }
 
-    func finish(_ upload: StoredUpload) throws(ServerError) {
-        _ = try store.writing { session throws(ServerError) -> Bool in
-            _ = try session.query("DELETE FROM upload_chunks WHERE upload_id = $1", [.text(upload.id)])
-            _ = try session.query(
-                "UPDATE resumable_uploads SET finished_at = $1, byte_offset = byte_size WHERE id = $2",
-                [.text(RFC3339.string(Date())), .text(upload.id)])
-            return true
-        }
-    }
+    /// Nothing: the chunks went in the transaction that marked the upload finished.
+    func release(_ upload: StoredUpload) {}
 
     func drop(_ upload: StoredUpload) throws(ServerError) {
         _ = try store.writing { session throws(ServerError) -> Bool in

@@ -15,6 +15,12 @@ extension SQLiteSession {
             issueLocalID: row.uuid("issue_local_id"), sha256: sha, byteSize: row.integer("byte_size") ?? 0)
     }
 
+    func finishUpload(_ id: String, at: Date) throws(ServerError) {
+        try db.update(
+            "UPDATE resumable_uploads SET finished_at = ?, byte_offset = byte_size WHERE id = ?",
+            [.text(RFC3339.string(at)), .text(id)])
+    }
+
     func photo(localID: UUID) throws(ServerError) -> StoredPhoto? {
         try db.query("SELECT \(Self.photoColumns) FROM photos WHERE local_id = ?", [.id(localID)]).first.flatMap(
             Self.photo)

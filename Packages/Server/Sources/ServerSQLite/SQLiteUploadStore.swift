@@ -4,9 +4,12 @@ import ServerCore
 import SQLite
 
 /// Resumable uploads of a SQLite server: a row each in `resumable_uploads`,
-/// the bytes in `partial-<id>` in the server's private upload folder. The
-/// file is only ever opened with `O_NOFOLLOW` and checked to be a regular
-/// file of this user's; its name comes from an id checked to be `U-` and hex.
+/// the bytes in `partial-<id>` in the server's private upload folder, made
+/// when the first bytes are kept (a photo whose bytes all come in one
+/// request is stored from that request, and never has one). The file is
+/// only ever opened with `O_NOFOLLOW` and checked to be a regular file of
+/// this user's with one name; its name comes from an id checked to be `U-`
+/// and hex.
 /// An append takes an `flock` on the file, writes and flushes the bytes,
 /// then moves the row's offset only if it is still the one it read, so the
 /// row never counts bytes that are not on disk.
@@ -54,8 +57,9 @@ struct SQLiteUploadStore: UploadStore {
             })
     }
 
-    /// `upload`, if the folder holds its bytes. An unfinished upload whose
-    /// file is missing, or shorter than its offset, is dropped and answered
+    /// `upload`, if the folder holds its bytes (none are needed at offset 0,
+    /// before its file is made). An unfinished upload whose file is missing,
+    /// or shorter than its offset, is dropped and answered
     /// as gone: its bytes stayed behind when the database was restored from
     /// a backup (uploads in flight are not in one), or the upload folder was
     /// emptied. Left, it would be offered to the client again and again, and
@@ -63,17 +67,18 @@ struct SQLiteUploadStore: UploadStore {
     private func held(_ upload: StoredUpload?) throws(ServerError) -> StoredUpload? {
         guard let upload, !upload.finished else { return upload }
         var status = stat()
-        if lstat(try path(upload.id), &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
-            Int64(status.st_size) >= upload.offset
-        {
-            return upload
+        guard lstat(try path(upload.id), &status) == 0 else {
+            if errno == ENOENT && upload.offset == 0 { return upload }
+            try drop(upload)
+            return nil
         }
+        if (status.st_mode & S_IFMT) == S_IFREG, Int64(status.st_size) >= upload.offset { return upload }
         try drop(upload)
         return nil
     }
 
     func create(_ upload: StoredUpload, now: Date, admit: (Int64) -> ServerError?) throws(ServerError) {
-        let file = try path(upload.id)
+        _ = try path(upload.id)
         _ = try storage.withDatabase(writing: true) { db throws(ServerError) -> Bool in
             let held =
                 try db.query(
@@ -83,28 +88,18 @@ struct SQLiteUploadStore: UploadStore {
                     """, [.text(upload.userID), .integer(Int64(now.timeIntervalSince1970))]
                 ).first?.integer("held") ?? 0
             if let refusal = admit(held) { throw refusal }
-            let descriptor = open(file, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else {
-                throw ServerError.disk("cannot begin the upload on the server's disk; try again later", errno: errno)
-            }
-            close(descriptor)
-            do throws(ServerError) {
-                try db.update(
-                    """
-                    INSERT INTO resumable_uploads (id, user_id, server_id, local_id, field_id, issue_local_id, sha256, byte_size,
-                                                   byte_offset, expires_at, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)
-                    """,
-                    [
-                        .text(upload.id), .text(upload.userID), .text(upload.serverID), .id(upload.localID),
-                        .optional(upload.fieldID),
-                        .id(upload.issueLocalID), .text(upload.sha256), .integer(upload.byteSize),
-                        .integer(Int64(upload.expiresAt.timeIntervalSince1970)), .text(RFC3339.string(now)),
-                    ])
-            } catch {
-                unlink(file)
-                throw error
-            }
+            try db.update(
+                """
+                INSERT INTO resumable_uploads (id, user_id, server_id, local_id, field_id, issue_local_id, sha256, byte_size,
+                                               byte_offset, expires_at, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)
+                """,
+                [
+                    .text(upload.id), .text(upload.userID), .text(upload.serverID), .id(upload.localID),
+                    .optional(upload.fieldID),
+                    .id(upload.issueLocalID), .text(upload.sha256), .integer(upload.byteSize),
+                    .integer(Int64(upload.expiresAt.timeIntervalSince1970)), .text(RFC3339.string(now)),
+                ])
             return true
         }
     }
@@ -114,15 +109,21 @@ struct SQLiteUploadStore: UploadStore {
         durably: Bool
     ) throws(ServerError) -> UploadAppend {
         let descriptor = try openPartial(upload.id, writing: true)
-        guard descriptor >= 0 else { return .gone }
         defer { close(descriptor) }
         guard flock(descriptor, LOCK_EX) == 0 else { throw ServerError.internal("cannot lock the upload") }
         let held = try storage.withDatabase(writing: false) { db throws(ServerError) -> StoredUpload? in
             try db.query("SELECT \(Self.columns) FROM resumable_uploads WHERE id = ?", [.text(upload.id)]).first
                 .flatMap(Self.upload)
         }
-        guard let held, !held.finished else { return .gone }
+        guard let held, !held.finished else {
+            // Dropped or finished meanwhile: a file made by this append holds nothing anyone needs.
+            unlink(try path(upload.id))
+            return .gone
+        }
         guard held.offset == upload.offset else { return .moved(held.offset) }
+        var status = stat()
+        // A file made just now, or emptied behind the server's back, does not hold the bytes the row counts.
+        guard fstat(descriptor, &status) == 0, Int64(status.st_size) >= held.offset else { return .gone }
         // Bytes past the offset are from an append that never committed: they go first.
         guard ftruncate(descriptor, off_t(held.offset)) == 0 else {
             throw ServerError.internal("cannot trim the upload")
@@ -182,13 +183,9 @@ struct SQLiteUploadStore: UploadStore {
         }
     }
 
-    func finish(_ upload: StoredUpload) throws(ServerError) {
-        _ = try storage.withDatabase(writing: true) { db throws(ServerError) -> Int in
-            try db.changing(
-                "UPDATE resumable_uploads SET finished_at = ?, byte_offset = byte_size WHERE id = ?",
-                [.text(RFC3339.string(Date())), .text(upload.id)])
-        }
-        unlink(try path(upload.id))
+    func release(_ upload: StoredUpload) {
+        guard StoredUpload.isID(upload.id) else { return }
+        unlink(folder + "/partial-" + upload.id)
     }
 
     func drop(_ upload: StoredUpload) throws(ServerError) {
@@ -216,11 +213,17 @@ struct SQLiteUploadStore: UploadStore {
     }
 
     /// The upload's file, never through a link, checked to be a regular file
-    /// of this user's with one name; -1 when it is not there.
+    /// of this user's with one name; made (0600) when `writing` and not
+    /// there yet; -1 when it is not there to read.
     private func openPartial(_ id: String, writing: Bool) throws(ServerError) -> Int32 {
-        let descriptor = open(try path(id), (writing ? O_RDWR : O_RDONLY) | O_NOFOLLOW | O_CLOEXEC)
+        let flags = writing ? O_RDWR | O_CREAT : O_RDONLY
+        let descriptor = open(try path(id), flags | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            if errno == ENOENT { return -1 }
+            if errno == ENOENT && !writing { return -1 }
+            if writing {
+                throw ServerError.disk(
+                    "cannot keep the upload's bytes on the server's disk; try again later", errno: errno)
+            }
             throw ServerError.internal(
                 "cannot open the upload on the server's disk (\(String(cString: strerror(errno))))")
         }

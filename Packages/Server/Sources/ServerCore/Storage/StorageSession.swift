@@ -178,6 +178,10 @@ public protocol StorageSession {
     func photos(serverID: String) throws(ServerError) -> [StoredPhoto]
     /// Records an uploaded photo.
     func insertPhoto(_ photo: StoredPhoto, uploadedBy: String) throws(ServerError)
+    /// Marks the resumable upload `id` finished at `at`, in the transaction
+    /// that records its photo, and drops any of its bytes the database holds;
+    /// bytes kept elsewhere are let go of by `UploadStore.release` after.
+    func finishUpload(_ id: String, at: Date) throws(ServerError)
 
     // MARK: Webhooks
 

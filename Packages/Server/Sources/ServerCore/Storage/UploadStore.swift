@@ -88,8 +88,9 @@ public protocol UploadStore: Sendable {
     /// A descriptor reading the upload's bytes whole from the start, in a
     /// private local file, and their SHA-256. The caller closes it.
     func assemble(_ upload: StoredUpload) throws(ServerError) -> (descriptor: Int32, sha256: String)
-    /// Marks the upload finished and lets go of its bytes.
-    func finish(_ upload: StoredUpload) throws(ServerError)
+    /// Lets go of the bytes of an upload marked finished (`StorageSession.finishUpload`) that the
+    /// store keeps outside its database; nothing for a store that keeps them in it.
+    func release(_ upload: StoredUpload)
     /// Removes the upload and its bytes.
     func drop(_ upload: StoredUpload) throws(ServerError)
     /// Removes uploads expired at `now` (at most `limit`); how many.
