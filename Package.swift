@@ -256,6 +256,7 @@ let package = Package(
             dependencies: [
                 "TestSupport", "jqc-server",
                 .product(name: "ServerCore", package: "Server"),
+                .product(name: "ServerHTTP", package: "Server"),
                 .product(name: "SQLite", package: "SQLite"),
                 .product(name: "Models", package: "Models"),
                 .product(name: "APIRoutes", package: "Models"),

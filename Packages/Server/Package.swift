@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "ServerCore", targets: ["ServerCore"]),
         .library(name: "ServerSQLite", targets: ["ServerSQLite"]),
         .library(name: "ServerPostgres", targets: ["ServerPostgres"]),
+        .library(name: "ServerHTTP", targets: ["ServerHTTP"]),
     ],
     dependencies: [
         .package(path: "../Models"),

@@ -102,8 +102,14 @@ struct ResumableUploadTests {
         let first = try RunningProgram("jqc", ["--home", profile.home, "sync"])
         running.withLock { $0 = first.pid }
         _ = first.wait()
-        let partials = try FileManager.default.contentsOfDirectory(atPath: server.uploadDirectory).filter {
-            $0.hasPrefix("partial-")
+        // The server keeps the bytes that arrived before the break, in the upload's file, once it has seen the cut.
+        var partials: [String] = []
+        let deadline = ContinuousClock.now + .seconds(20)
+        while partials.isEmpty && ContinuousClock.now < deadline {
+            partials = try FileManager.default.contentsOfDirectory(atPath: server.uploadDirectory).filter {
+                $0.hasPrefix("partial-")
+            }
+            if partials.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
         }
         try #require(partials.count == 1, "one upload begun: \(partials)")
         // The server loses it (a restored database, an emptied upload folder).

@@ -1,5 +1,6 @@
 import Foundation
 @testable import ServerCore
+import ServerHTTP
 import Testing
 
 /// The text of tokens: base64url without padding, one spelling per byte string,
@@ -46,5 +47,35 @@ struct TokenTextTests {
         #expect(Base64URL.decode("QQ==") == nil)
         #expect(Base64URL.decode("Q+") == nil)
         #expect(Base64URL.decode("") == [])
+    }
+}
+
+/// Access tokens remembered once verified: a token still ends at its expiry,
+/// and one altered in any byte is refused, whether or not the genuine one was seen.
+@Suite("Verified access tokens")
+struct VerifiedTokenTests {
+    @Test("a token verified once is refused after its expiry and any alteration of it is refused, before and after")
+    func rememberedTokens() {
+        let signer = TokenSigner(key: Array(repeating: 7, count: 32))
+        let claims = AccessClaims(sub: "U-1", sid: "S-1", role: "inspector", exp: 2_000)
+        let token = signer.sign(claims)
+        let altered = String(token.dropLast()) + (token.hasSuffix("A") ? "B" : "A")
+        #expect(signer.verify(altered, now: Date(timeIntervalSince1970: 1_000)) == nil)
+        #expect(signer.verify(token, now: Date(timeIntervalSince1970: 1_000)) == claims)
+        #expect(signer.verify(token, now: Date(timeIntervalSince1970: 1_999)) == claims)
+        #expect(signer.verify(token, now: Date(timeIntervalSince1970: 2_000)) == nil)
+        #expect(signer.verify(altered, now: Date(timeIntervalSince1970: 1_000)) == nil)
+        let other = TokenSigner(key: Array(repeating: 8, count: 32))
+        #expect(other.verify(token, now: Date(timeIntervalSince1970: 1_000)) == nil)
+    }
+
+    @Test("header text is trimmed of spaces and tabs only, as Foundation trims them")
+    func trimming() {
+        for text in ["", " ", "\t", "  12 ", "\tBearer x\t", "a b", " é ", "x\u{00A0}", " \r1\n "] {
+            #expect(
+                text.trimmingHTTPSpace() == text.trimmingCharacters(in: CharacterSet(charactersIn: " \t")), "'\(text)'")
+            #expect(
+                Substring(text).trimmingHTTPSpace() == text.trimmingCharacters(in: CharacterSet(charactersIn: " \t")))
+        }
     }
 }

@@ -123,7 +123,7 @@ extension ServerApp {
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
             throw ServerError.authRequired("the Authorization header must be 'Bearer <access token>'")
         }
-        guard let claims = signer.verify(String(parts[1]).trimmingCharacters(in: .whitespaces), now: Date()) else {
+        guard let claims = signer.verify(parts[1].trimmingHTTPSpace(), now: Date()) else {
             throw ServerError.authRequired("the access token is invalid or expired; refresh it or sign in again")
         }
         return claims

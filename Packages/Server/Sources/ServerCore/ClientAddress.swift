@@ -9,7 +9,7 @@ import ServerHTTP
 enum ClientAddress {
     static func of(_ request: ServerRequest, trustedProxies: Set<String>) -> String {
         guard trustedProxies.contains(request.clientAddress), let forwarded = request.headers["x-forwarded-for"],
-            let last = forwarded.split(separator: ",").last?.trimmingCharacters(in: .whitespaces),
+            let last = forwarded.split(separator: ",").last?.trimmingHTTPSpace(),
             !last.isEmpty, last.utf8.count <= 64, Self.isAddress(last)
         else {
             return request.clientAddress

@@ -253,7 +253,7 @@ final class ServerApp: Sendable {
                 if route.requiresToken { _ = try bearerClaims(head.headers) }
                 if route.body == .octets {
                     let type = head.headers["content-type"]?.lowercased() ?? ""
-                    let media = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+                    let media = type.split(separator: ";").first.map { $0.trimmingHTTPSpace() } ?? ""
                     guard media == "application/offset+octet-stream" else {
                         throw ServerError.unsupportedMediaType(
                             "this route takes Content-Type: application/offset+octet-stream, not '\(type.isEmpty ? "nothing" : String(type.prefix(60)))'"
@@ -262,7 +262,7 @@ final class ServerApp: Sendable {
                 }
                 if route.body == .json {
                     let type = head.headers["content-type"]?.lowercased() ?? ""
-                    let media = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+                    let media = type.split(separator: ";").first.map { $0.trimmingHTTPSpace() } ?? ""
                     guard media == "application/json" else {
                         throw ServerError.unsupportedMediaType(
                             "this route takes Content-Type: application/json, not '\(type.isEmpty ? "nothing" : String(type.prefix(60)))'"
@@ -270,7 +270,7 @@ final class ServerApp: Sendable {
                     }
                 }
             }
-            let declared = head.headers["content-length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+            let declared = head.headers["content-length"].flatMap { Int64($0.trimmingHTTPSpace()) }
             if let declared {
                 switch policy {
                 case .json(let limit) where declared > Int64(limit):

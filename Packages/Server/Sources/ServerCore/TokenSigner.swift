@@ -18,6 +18,8 @@ struct AccessClaims: Codable, Equatable, Sendable {
 /// a restart and a second server on the same database accepts them.
 struct TokenSigner: Sendable {
     let key: [UInt8]
+    /// Access tokens already verified by this signer.
+    let verified = VerifiedTokens()
 
     /// The token for these claims.
     func sign(_ claims: AccessClaims) -> String { seal(claims) }
@@ -25,9 +27,12 @@ struct TokenSigner: Sendable {
     /// The claims of a token that is well-formed, correctly signed and not
     /// expired at `now`; nil otherwise (the caller answers 401 either way).
     func verify(_ token: String, now: Date) -> AccessClaims? {
-        guard let claims = open(token, as: AccessClaims.self), claims.exp > Int64(now.timeIntervalSince1970) else {
+        let known = verified.claims(of: token)
+        guard let claims = known ?? open(token, as: AccessClaims.self), claims.exp > Int64(now.timeIntervalSince1970)
+        else {
             return nil
         }
+        if known == nil { verified.remember(token, claims) }
         return claims
     }
 

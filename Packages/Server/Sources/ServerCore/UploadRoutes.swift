@@ -95,7 +95,7 @@ extension ServerApp {
         let caller = try input.requireCaller()
         let id = try input.parameter("upload_id")
         guard StoredUpload.isID(id) else { throw Self.uploadGone(id) }
-        guard let text = input.request.headers["upload-offset"]?.trimmingCharacters(in: .whitespaces),
+        guard let text = input.request.headers["upload-offset"]?.trimmingHTTPSpace(),
             let claimed = Int64(text), claimed >= 0
         else {
             throw ServerError.badRequest(

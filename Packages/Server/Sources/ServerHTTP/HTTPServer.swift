@@ -253,7 +253,7 @@ public final class HTTPServer: @unchecked Sendable {
             context.begin(uploadDirectory: server.uploadDirectory)
             // The body deadline grows by a second for every 64 KiB announced, up to the route's limit.
             let declared =
-                head.headers["content-length"].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+                head.headers["content-length"].flatMap { Double($0.trimmingHTTPSpace()) } ?? 0
             let limit: Double =
                 switch policy {
                 case .none: 0

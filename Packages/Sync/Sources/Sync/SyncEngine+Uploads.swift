@@ -19,12 +19,26 @@ extension SyncEngine {
     /// Uploads photos through resumable uploads (contract 1.1), at most
     /// `maxConcurrentUploads` at once, each streamed from its file from the
     /// offset the server holds; a photo whose server has no such route goes
-    /// by the multipart route instead.
+    /// by the multipart route instead. The `POST` that begins a photo's
+    /// upload is made while the photo before it in the same slot is being
+    /// sent, so that its bytes can follow at once.
     func uploadResumably(_ photos: [(upload: PhotoUpload, bytes: Int64)]) async -> [SyncCycle.PhotoOutcome] {
         let total = photos.count
         let totalBytes = photos.map(\.bytes).reduce(0, +)
         let limit = max(1, configuration.maxConcurrentUploads)
         let engine = self
+        var ahead: [Int: Task<Result<UploadStart, APIError>, Never>] = [:]
+        defer { for task in ahead.values { task.cancel() } }
+        func beginAhead(_ index: Int) {
+            guard index < photos.count, ahead[index] == nil else { return }
+            let (upload, bytes) = photos[index]
+            let client = self.client
+            ahead[index] = Task {
+                do throws(APIError) { return .success(try await client.beginUpload(upload, byteSize: bytes)) } catch {
+                    return .failure(error)
+                }
+            }
+        }
         return await withTaskGroup(of: (SyncCycle.PhotoOutcome, Int64).self) { group in
             var outcomes: [SyncCycle.PhotoOutcome] = []
             var next = 0
@@ -32,8 +46,10 @@ extension SyncEngine {
             func startNext() {
                 guard next < photos.count else { return }
                 let (upload, bytes) = photos[next]
+                let begun = ahead.removeValue(forKey: next)
+                beginAhead(next + limit)
                 next += 1
-                group.addTask { (await engine.uploadOne(upload, byteSize: bytes), bytes) }
+                group.addTask { (await engine.uploadOne(upload, byteSize: bytes, begun: begun), bytes) }
             }
             for _ in 0..<limit { startNext() }
             for await (outcome, bytes) in group {
@@ -47,9 +63,12 @@ extension SyncEngine {
     }
 
     /// One photo: resumable, or by the multipart route when the server has no `/uploads`.
-    private func uploadOne(_ photo: PhotoUpload, byteSize: Int64) async -> SyncCycle.PhotoOutcome {
+    /// `begun` is its upload's `POST`, made ahead, if it was.
+    private func uploadOne(
+        _ photo: PhotoUpload, byteSize: Int64, begun: Task<Result<UploadStart, APIError>, Never>?
+    ) async -> SyncCycle.PhotoOutcome {
         let result: Result<PhotoReceipt, APIError>
-        switch await resume(photo, byteSize: byteSize) {
+        switch await resume(photo, byteSize: byteSize, begun: await begun?.value) {
         case .stored(let receipt):
             result = .success(receipt)
         case .failed(let error):
@@ -78,8 +97,11 @@ extension SyncEngine {
     /// store only once an attempt ended short of the last byte: an upload
     /// begun and finished in one go writes nothing, and one cut short before
     /// that is found again by the same `POST`, which answers its url and
-    /// offset.
-    private func resume(_ photo: PhotoUpload, byteSize: Int64) async -> ResumableOutcome {
+    /// offset. `begun`, the answer to a `POST` made ahead, stands for the
+    /// first `POST` when no upload of the photo is kept.
+    private func resume(
+        _ photo: PhotoUpload, byteSize: Int64, begun: Result<UploadStart, APIError>? = nil
+    ) async -> ResumableOutcome {
         let stalledAttempts = 3
         var session: PhotoUploadSession?
         do throws(StorageError) { session = try store.uploadSession(photo: photo.localID) } catch { session = nil }
@@ -94,12 +116,20 @@ extension SyncEngine {
             kept = false
         }
         var known: Int64?
+        var ahead = begun
         var stalled = 0
         var lastError = APIError(.connectionLost, "The upload of photo \(photo.localID.wireString) made no progress.")
         while stalled < stalledAttempts {
             do throws(APIError) {
                 guard let current = session else {
-                    switch try await client.beginUpload(photo, byteSize: byteSize) {
+                    let start: UploadStart
+                    if let answered = ahead {
+                        ahead = nil
+                        start = try answered.get()
+                    } else {
+                        start = try await client.beginUpload(photo, byteSize: byteSize)
+                    }
+                    switch start {
                     case .photo(let receipt):
                         drop()
                         return .stored(receipt)
