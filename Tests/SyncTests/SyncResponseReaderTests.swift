@@ -127,3 +127,52 @@ struct SyncResponseReaderTests {
         #expect(SyncResponseReader.read(Data(bytes)) == nil)
     }
 }
+
+/// The two answers of every photo's resumable upload, read from their bytes:
+/// the same values the decoder makes of them, or nothing, for the decoder.
+@Suite("A photo upload's answers as they are read")
+struct UploadAnswerReaderTests {
+    static let photo =
+        #"{"local_id":"A1B2C3D4-E5F6-4789-8ABC-DEF012345678","url":"/api/v1/reports/R-1/photos/x","byte_size":307200}"#
+
+    static func decoded<Payload: Decodable & Sendable>(_ text: String, as type: Payload.Type) -> Payload? {
+        guard case .success(let payload)? = try? JSONDecoder().decode(Envelope<Payload>.self, from: Data(text.utf8))
+        else { return nil }
+        return payload
+    }
+
+    @Test(
+        "a new upload, one found again and a photo the server holds are read as the decoder reads them",
+        arguments: [
+            #"{"ok":true,"data":{"upload":{"url":"/api/v1/uploads/U-1f","offset":0,"expires_at":"2026-12-02T18:00:00Z"}}}"#,
+            #"{"data":{"upload":{"expires_at":"2026-12-02T18:00:00Z","offset":1048576,"url":"/api/v1/uploads/U-2"},"photo":null},"ok":true}"#,
+            #"{"ok":true,"data":{"photo":\#(photo)}}"#,
+            #" { "ok" : true , "data" : { "upload" : null , "photo" : \#(photo) } } "#,
+        ])
+    func uploadStart(text: String) throws {
+        let expected = try #require(Self.decoded(text, as: UploadStartResponse.self))
+        #expect(SyncResponseReader.readUploadStart(Data(text.utf8)) == expected)
+    }
+
+    @Test("the photo stored at the last byte is read as the decoder reads it")
+    func photoStored() throws {
+        let text = #"{"ok":true,"data":{"photo":\#(Self.photo)}}"#
+        let expected = try #require(Self.decoded(text, as: PhotoUploadResponse.self))
+        #expect(SyncResponseReader.readPhotoUpload(Data(text.utf8)) == expected)
+    }
+
+    @Test(
+        "what the reader is not sure of is left to the decoder: another key, an escape, a fraction, a failure, broken JSON",
+        arguments: [
+            #"{"ok":true,"data":{"upload":{"url":"/api/v1/uploads/U-1","offset":0,"expires_at":"x","extra":1}}}"#,
+            #"{"ok":true,"data":{"upload":{"url":"\/api\/v1\/uploads\/U-1","offset":0,"expires_at":"x"}}}"#,
+            #"{"ok":true,"data":{"upload":{"url":"/api/v1/uploads/U-1","offset":1.5,"expires_at":"x"}}}"#,
+            #"{"ok":false,"error":{"code":"QUOTA_EXCEEDED","message":"no"}}"#,
+            #"{"ok":true,"data":{"photo":\#(photo)}"#,
+            #"{"ok":true,"data":{"photo":{"local_id":"not-a-uuid","url":"/x","byte_size":1}}}"#,
+        ])
+    func leftToTheDecoder(text: String) {
+        #expect(SyncResponseReader.readUploadStart(Data(text.utf8)) == nil)
+        #expect(SyncResponseReader.readPhotoUpload(Data(text.utf8)) == nil)
+    }
+}

@@ -10,7 +10,7 @@ enum Digest {
         let ok = data.withUnsafeBytes { bytes in
             EVP_Digest(bytes.baseAddress, bytes.count, &digest, &length, EVP_sha256(), nil) == 1
         }
-        return ok ? digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined() : ""
+        return ok ? Hex.encode(digest.prefix(Int(length))) : ""
     }
 
     /// HMAC-SHA256 of `message` under `key`.
@@ -39,14 +39,16 @@ enum Digest {
 /// Hex and base64url text for bytes.
 public enum Hex {
     public static func encode<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
-        let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
+        out.reserveCapacity(bytes.underestimatedCount * 2)
         for byte in bytes {
             out.append(digits[Int(byte >> 4)])
             out.append(digits[Int(byte & 0x0f)])
         }
         return String(decoding: out, as: UTF8.self)
     }
+
+    private static let digits = Array("0123456789abcdef".utf8)
 
     /// True for a 64-character lowercase or uppercase hex string (a SHA-256).
     public static func isSHA256(_ text: String) -> Bool {

@@ -135,7 +135,7 @@ public enum Router {
         guard path.hasPrefix(basePath + "/") else { return .notFound }
         let segments = split(String(path.dropFirst(basePath.count)))
         var allowed: [String] = []
-        for (route, pattern) in patterns {
+        for (route, pattern) in patterns[segments.count] ?? [] {
             guard let parameters = bind(pattern, to: segments) else { continue }
             if route.method == method { return .route(route, parameters: parameters) }
             allowed.append(route.method)
@@ -151,15 +151,18 @@ public enum Router {
 
     /// Each route with its pattern split once: a request is matched several times
     /// (its body policy, its handler, the access log), each against every route.
-    private static let patterns: [(route: Route, segments: [Segment])] = table.map { route in
-        (
-            route,
-            split(route.pattern).map { part in
-                part.hasPrefix("{") && part.hasSuffix("}")
-                    ? .parameter(String(part.dropFirst().dropLast())) : .literal(part)
-            }
-        )
-    }
+    /// Grouped by their number of segments, in the table's order: a path is only ever compared with its own length's.
+    private static let patterns: [Int: [(route: Route, segments: [Segment])]] = Dictionary(
+        grouping: table.map { route in
+            (
+                route: route,
+                segments: split(route.pattern).map { part -> Segment in
+                    part.hasPrefix("{") && part.hasSuffix("}")
+                        ? .parameter(String(part.dropFirst().dropLast())) : .literal(part)
+                }
+            )
+        },
+        by: { $0.segments.count })
 
     private static func split(_ path: String) -> [Substring] {
         path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
@@ -169,7 +172,7 @@ public enum Router {
         guard pattern.count == segments.count else { return nil }
         for (expected, actual) in zip(pattern, segments) {
             switch expected {
-            case .literal(let text): if text != actual { return nil }
+            case .literal(let text): if !text.utf8.elementsEqual(actual.utf8) { return nil }
             case .parameter: if actual.isEmpty { return nil }
             }
         }

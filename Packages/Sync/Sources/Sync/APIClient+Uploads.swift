@@ -28,7 +28,8 @@ extension APIClient {
                 localID: photo.localID, fieldID: photo.fieldID, issueLocalID: photo.issueLocalID,
                 sha256: photo.sha256.lowercased(), byteSize: byteSize))
         let (answer, status) = try await perform(
-            Call(.createUpload, photo.serverID, body: body), as: UploadStartResponse.self)
+            Call(.createUpload, photo.serverID, body: body), as: UploadStartResponse.self,
+            reading: SyncResponseReader.readUploadStart)
         if let uploaded = answer.photo { return .photo(PhotoReceipt(photo: uploaded, created: false)) }
         guard let upload = answer.upload, Self.isUploadPath(upload.url) else {
             throw APIError(
@@ -81,7 +82,9 @@ extension APIClient {
             409 where response.headers["upload-offset"] != nil:
             return .held(try self.offset(response))
         case 200, 201:
-            let photo = try decode(response, as: PhotoUploadResponse.self).photo
+            var answer = SyncResponseReader.readPhotoUpload(response.body)
+            if answer == nil { answer = try decode(response, as: PhotoUploadResponse.self) }
+            guard let photo = answer?.photo else { throw APIError.notTheAPI(response, host: host) }
             return .stored(PhotoReceipt(photo: photo, created: response.status == 201))
         default:
             throw APIError.from(response, host: host, authenticated: true)

@@ -18,19 +18,24 @@ struct SyncResponseReader {
     /// The envelope's `data` from `{"ok": true, "data": {...}}`, or nil when
     /// the decoder must read this answer.
     static func read(_ body: Data) -> SyncResponse? {
-        body.withUnsafeBytes { raw -> SyncResponse? in
+        read(body) { $0.response() }
+    }
+
+    /// The envelope's `data`, read by `data`, or nil when the decoder must read this answer.
+    static func read<Payload>(_ body: Data, _ data: (inout SyncResponseReader) -> Payload?) -> Payload? {
+        body.withUnsafeBytes { raw -> Payload? in
             var reader = SyncResponseReader(raw.bindMemory(to: UInt8.self))
-            guard let response = reader.envelope() else { return nil }
+            guard let payload = reader.envelope(data) else { return nil }
             reader.skipSpace()
-            return reader.at == reader.bytes.count ? response : nil
+            return reader.at == reader.bytes.count ? payload : nil
         }
     }
 
     // MARK: - The answer's objects
 
-    private mutating func envelope() -> SyncResponse? {
+    private mutating func envelope<Payload>(_ payload: (inout SyncResponseReader) -> Payload?) -> Payload? {
         var ok: Bool?
-        var data: SyncResponse?
+        var data: Payload?
         let read = object { reader, key in
             switch key {
             case "ok":
@@ -38,8 +43,8 @@ struct SyncResponseReader {
                 guard ok == nil, reader.literal("true") else { return false }
                 ok = true
             case "data":
-                guard data == nil, let response = reader.response() else { return false }
-                data = response
+                guard data == nil, let value = payload(&reader) else { return false }
+                data = value
             default:
                 return false
             }
@@ -159,7 +164,7 @@ struct SyncResponseReader {
     // MARK: - JSON, strictly
 
     /// An object whose every key `member` reads the value of (false: give up).
-    private mutating func object(_ member: (inout SyncResponseReader, String) -> Bool) -> Bool {
+    mutating func object(_ member: (inout SyncResponseReader, String) -> Bool) -> Bool {
         guard take(UInt8(ascii: "{")) else { return false }
         if take(UInt8(ascii: "}")) { return true }
         repeat {
@@ -169,7 +174,7 @@ struct SyncResponseReader {
     }
 
     /// `null` as .some(nil), a value `read` reads as .some(value), nil for anything else.
-    private mutating func optional<Value>(_ read: (inout SyncResponseReader) -> Value?) -> Value?? {
+    mutating func optional<Value>(_ read: (inout SyncResponseReader) -> Value?) -> Value?? {
         if literal("null") { return .some(nil) }
         guard let value = read(&self) else { return nil }
         return .some(value)
@@ -184,14 +189,14 @@ struct SyncResponseReader {
         }
     }
 
-    private mutating func take(_ byte: UInt8) -> Bool {
+    mutating func take(_ byte: UInt8) -> Bool {
         skipSpace()
         guard at < bytes.count, bytes[at] == byte else { return false }
         at += 1
         return true
     }
 
-    private mutating func literal(_ word: StaticString) -> Bool {
+    mutating func literal(_ word: StaticString) -> Bool {
         skipSpace()
         let count = word.utf8CodeUnitCount
         guard bytes.count - at >= count else { return false }
@@ -204,14 +209,14 @@ struct SyncResponseReader {
         return true
     }
 
-    private mutating func boolean() -> Bool? {
+    mutating func boolean() -> Bool? {
         if literal("true") { return true }
         if literal("false") { return false }
         return nil
     }
 
     /// A string without escapes, of valid UTF-8 and no control characters.
-    private mutating func string() -> String? {
+    mutating func string() -> String? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = at
         while at < bytes.count {
@@ -238,7 +243,7 @@ struct SyncResponseReader {
     }
 
     /// An integer as JSON writes it (no fraction, no exponent, no leading zero), within `Int`.
-    private mutating func integer() -> Int? {
+    mutating func integer() -> Int? {
         skipSpace()
         var index = at
         let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
@@ -280,7 +285,7 @@ struct SyncResponseReader {
     }
 
     /// A hyphenated UUID in either case, as `UUID(uuidString:)` reads it.
-    private mutating func uuid() -> UUID? {
+    mutating func uuid() -> UUID? {
         guard take(UInt8(ascii: "\"")), bytes.count - at >= 37, bytes[at + 36] == UInt8(ascii: "\"") else { return nil }
         var id: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         let ok = withUnsafeMutableBytes(of: &id) { out -> Bool in
