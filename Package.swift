@@ -85,7 +85,6 @@ let package = Package(
                 .product(name: "ArgumentParsing", package: "ArgumentParsing"),
                 .product(name: "ProgramOutput", package: "ProgramOutput"),
                 .product(name: "Models", package: "Models"),
-                .product(name: "Storage", package: "Storage"),
                 .product(name: "Sync", package: "Sync"),
                 .product(name: "Scoring", package: "Scoring"),
                 .product(name: "FieldTypes", package: "FieldTypes"),

@@ -3,7 +3,8 @@ import PackageDescription
 
 /// Models: the product's value types (reference data, form schemas, reports,
 /// the report state machine, answers as JSON values) and the wire types of
-/// the contract. It depends on nothing of ours and performs no I/O.
+/// the contract. It depends on nothing of ours but UUIDText (the ids it
+/// writes) and performs no I/O.
 /// APIRoutes: the contract's route table, the one list of methods and paths
 /// the device's client calls and the server serves.
 let package = Package(
@@ -13,8 +14,9 @@ let package = Package(
         .library(name: "Models", targets: ["Models"]),
         .library(name: "APIRoutes", targets: ["APIRoutes"]),
     ],
+    dependencies: [.package(path: "../UUIDText")],
     targets: [
-        .target(name: "Models"),
+        .target(name: "Models", dependencies: [.product(name: "UUIDText", package: "UUIDText")]),
         .target(name: "APIRoutes"),
     ],
     swiftLanguageModes: [.v6]

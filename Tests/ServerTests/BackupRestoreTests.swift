@@ -24,6 +24,11 @@ struct BackupRestoreTests {
         return id
     }
 
+    /// Where a backup of `database` goes in `folder`: a dump for PostgreSQL, a database file for SQLite.
+    func backupFile(in folder: TemporaryDirectory, of database: String) -> String {
+        folder.path(database.hasPrefix("postgres://") ? "backup.dump" : "backup.db")
+    }
+
     /// Backs up the server's database to `file`: `admin backup` for SQLite, `pg_dump -Fc` for PostgreSQL.
     func backUp(_ database: String, to file: String) throws {
         if database.hasPrefix("postgres://") {
@@ -80,16 +85,29 @@ struct BackupRestoreTests {
     /// The report's photos as the server lists them, each downloaded and hashed.
     func serverPhotoHashes(_ server: ServerProcess, serverID: String, token: String) async throws -> [String] {
         let client = HTTPTestClient()
-        let report = try await client.send("GET", server.url("/reports/\(serverID)"), token: token)
-        guard report.status == 200 else { return [] }
         var hashes: [String] = []
-        for photo in report.data["report"]?["photos"]?.arrayValue ?? [] {
+        for photo in try await serverReport(server, serverID, token: token)?["photos"]?.arrayValue ?? [] {
             let localID = try #require(photo["local_id"]?.stringValue)
             let bytes = try await client.send("GET", server.url("/reports/\(serverID)/photos/\(localID)"), token: token)
             #expect(bytes.status == 200)
             hashes.append(try PhotoContractTests.sha256(bytes.body))
         }
         return hashes
+    }
+
+    /// The report as the server holds it, or nil when it has none by this id.
+    func serverReport(_ server: ServerProcess, _ serverID: String, token: String) async throws -> JSONValue? {
+        let report = try await HTTPTestClient().send("GET", server.url("/reports/\(serverID)"), token: token)
+        return report.status == 200 ? report.data["report"] : nil
+    }
+
+    /// Whether the server holds a report's photos, at least one, byte for byte as the device lists them.
+    func photosMatch(_ profile: DemoProfile, _ id: String, on server: ServerProcess, token: String) async throws -> Bool
+    {
+        let shown = try profile.show(id)
+        let serverID = try #require(shown["server_id"]?.stringValue)
+        let hashes = try await serverPhotoHashes(server, serverID: serverID, token: token)
+        return !hashes.isEmpty && hashes == (shown["photos"]?.arrayValue ?? []).compactMap { $0["sha256"]?.stringValue }
     }
 
     /// Amends a report: field 2 changed, signed again, completed.
@@ -127,7 +145,7 @@ struct BackupRestoreTests {
         // The backup is taken while the second device syncs.
         var during: [String] = []
         for seed in UInt32(21)...24 { during.append(try completedReport(second, photo: "d\(seed).jpg", seed: seed)) }
-        let file = folder.path(database.hasPrefix("postgres://") ? "backup.dump" : "backup.db")
+        let file = backupFile(in: folder, of: database)
         let syncing = Task.detached { try second.jqc(["sync"]) }
         try backUp(database, to: file)
         let synced = try await syncing.value
@@ -139,10 +157,7 @@ struct BackupRestoreTests {
             try completedReport(first, photo: "l2.jpg", seed: 32),
         ]
         let amended = early[0]
-        try #require(try first.jqc(["amend", amended]).status == 0)
-        try #require(try first.jqc(["answer", amended, "2", "2"]).status == 0)
-        try first.sign(amended)
-        try #require(try first.jqc(["complete", amended]).status == 0)
+        try amend(first, amended, answer: "2")
         let twice = early[1]
         try amend(first, twice, answer: "3")
         try #require(try first.jqc(["sync"]).status == 0)
@@ -164,18 +179,12 @@ struct BackupRestoreTests {
         // Every report accepted before the backup is there, with its photo byte for byte.
         for id in early {
             #expect(try copies(fresh, id) == 1)
-            let shown = try first.show(id)
-            let serverID = try #require(shown["server_id"]?.stringValue)
-            let hashes = try await serverPhotoHashes(server, serverID: serverID, token: token)
-            #expect(
-                hashes == (shown["photos"]?.arrayValue ?? []).compactMap { $0["sha256"]?.stringValue }, "report \(id)")
+            #expect(try await photosMatch(first, id, on: server, token: token), "report \(id)")
         }
         // Those accepted after it are not, nor the amendment.
         for id in late { #expect(try copies(fresh, id) == 0) }
         let amendedServerID = try #require(try first.show(amended)["server_id"]?.stringValue)
-        #expect(
-            try await HTTPTestClient().send("GET", server.url("/reports/\(amendedServerID)"), token: token).data[
-                "report"]?["revision"] == 1)
+        #expect(try await serverReport(server, amendedServerID, token: token)?["revision"] == 1)
 
         // The devices sync again: the first sends its two late reports and its two amendments, and says so.
         try first.route(to: server.baseURL)
@@ -202,26 +211,18 @@ struct BackupRestoreTests {
         for (profile, ids) in [(first, early + late), (second, during + [secondLate]), (third, [thirdLate])] {
             for id in ids {
                 #expect(try copies(fresh, id) == 1, "report \(id) is held exactly once")
-                let shown = try profile.show(id)
-                #expect(shown["state"] == "SYNCED", "report \(id)")
-                let serverID = try #require(shown["server_id"]?.stringValue)
-                let hashes = try await serverPhotoHashes(server, serverID: serverID, token: token)
-                #expect(
-                    !hashes.isEmpty
-                        && hashes == (shown["photos"]?.arrayValue ?? []).compactMap { $0["sha256"]?.stringValue },
-                    "report \(id)")
+                #expect(try profile.show(id)["state"] == "SYNCED", "report \(id)")
+                #expect(try await photosMatch(profile, id, on: server, token: token), "report \(id)")
             }
         }
         // The amendment is the server's revision 2 again, with the device's answer.
-        let held = try await HTTPTestClient().send("GET", server.url("/reports/\(amendedServerID)"), token: token).data[
-            "report"]
+        let held = try await serverReport(server, amendedServerID, token: token)
         #expect(held?["revision"] == 2)
         #expect(held?["payload"]?["answers"]?["2"] == 2)
         #expect(try first.show(amended)["server_id"]?.stringValue == amendedServerID)
         // The amendment made while the server was down is revision 2 of the restored server, with its answer.
         let twiceServerID = try #require(try first.show(twice)["server_id"]?.stringValue)
-        let second2 = try await HTTPTestClient().send("GET", server.url("/reports/\(twiceServerID)"), token: token)
-            .data["report"]
+        let second2 = try await serverReport(server, twiceServerID, token: token)
         #expect(second2?["revision"] == 2)
         #expect(second2?["payload"]?["answers"]?["2"] == 1)
         // The late reports were sent as new uploads: new server ids.
@@ -242,7 +243,7 @@ struct BackupRestoreTests {
         let profile = try DemoProfile.signedIn(to: server.baseURL)
         try #require(try profile.jqc(["sync"]).status == 0, "the device learns the server's generation")
         // The backup holds none of the reports that follow.
-        let file = folder.path(database.hasPrefix("postgres://") ? "backup.dump" : "backup.db")
+        let file = backupFile(in: folder, of: database)
         try backUp(database, to: file)
         var ids: [String] = []
         for glass in 0..<48 {

@@ -12,7 +12,7 @@ struct RouterTests {
 
     @Test("paths resolve to their route with parameters, and unknown ones do not")
     func matching() throws {
-        let upload = try #require(Router.table.first { $0.endpoint == .uploadPhoto })
+        let upload = try #require(Router.table.first { $0.endpoint == .contract(.uploadPhoto) })
         #expect(
             Router.match(method: "POST", path: "/api/v1/reports/R7/photos")
                 == .route(upload, parameters: ["server_id": "R7"]))

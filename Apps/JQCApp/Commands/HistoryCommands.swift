@@ -3,7 +3,6 @@ import FieldTypes
 import Foundation
 import JQCCore
 import Models
-import Storage
 import Sync
 
 /// history and rollup (F11): the server's views, read-only. History needs the

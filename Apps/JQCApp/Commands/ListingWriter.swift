@@ -1,6 +1,5 @@
 import JQCCore
 import Models
-import Storage
 
 /// Writes `jqc list` as its rows are read from the store: a fixed-width
 /// table for a person, or one JSON document, built as bytes and written

@@ -3,7 +3,6 @@ import FieldTypes
 import Foundation
 import JQCCore
 import Models
-import Storage
 
 /// `migrate`: move a draft onto the newest version of its template now, show
 /// what that would do, or leave it on its version.

@@ -3,7 +3,6 @@ import FieldTypes
 import Foundation
 import JQCCore
 import Models
-import Storage
 
 /// facilities, areas, templates, assignments; their imports; templates lint; cache clear.
 enum ReferenceCommands {

@@ -3,7 +3,6 @@ import FieldTypes
 import Foundation
 import JQCCore
 import Models
-import Storage
 
 /// start, show, list, answer, complete, delete, reinspect, explain.
 enum ReportCommands {

@@ -75,7 +75,7 @@ enum ReportLookup {
         var written: [String] = []
         for photo in photos {
             let id = photo.localID.uuidString.lowercased()
-            guard let source = try? workspace.photoFileStore?.url(for: photo.fileName),
+            guard let source = workspace.storedPhotos?.file(of: photo),
                 let handle = try? FileHandle(forReadingFrom: source)
             else {
                 throw AppError.failure(

@@ -4,7 +4,6 @@ import FormLogic
 import JQCCore
 import Models
 import Scoring
-import Storage
 
 /// Turns a report into what `show`, `list` and the exports print.
 ///

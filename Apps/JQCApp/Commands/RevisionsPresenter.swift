@@ -2,7 +2,6 @@ import Foundation
 import FieldTypes
 import JQCCore
 import Models
-import Storage
 
 /// `show LOCAL_ID --history`: every revision of a report's answers kept on
 /// this device, each with its number, when (device clock), what saved it and

@@ -4,7 +4,6 @@ import Foundation
 import JQCCore
 import Models
 import ProgramOutput
-import Storage
 import Sync
 
 /// sync, retry, amend (F8, F9, BR-08).

@@ -3,7 +3,6 @@ import FieldTypes
 import JQCCore
 import Models
 import Scoring
-import Storage
 
 /// The three formats of `jqc export`.
 enum ExportFormat: String, CaseIterable, Sendable {
@@ -48,7 +47,7 @@ struct ExportedReport {
     let registry: FieldTypeRegistry
     /// The `show` presenter, reused so every export carries the `show --json` document.
     let presenter: ReportPresenter
-    private let photoFiles: PhotoFileStore?
+    private let storedPhotos: StoredPhotos?
     /// Set for a report read from the server: the folder its fetched photos were saved in.
     private let fetchedPhotos: URL?
     /// "server" for a report read from the server (not on this device); nil for the device's own.
@@ -70,7 +69,7 @@ struct ExportedReport {
         self.exportedAt = exportedAt
         self.registry = workspace.registry
         self.presenter = ReportPresenter(workspace: workspace, style: .plain)
-        self.photoFiles = workspace.photoFileStore
+        self.storedPhotos = workspace.storedPhotos
         self.fetchedPhotos = nil
         self.source = nil
         self.inspector = inspector
@@ -91,7 +90,7 @@ struct ExportedReport {
         self.exportedAt = exportedAt
         self.registry = workspace.registry
         self.presenter = ReportPresenter(workspace: workspace, style: .plain)
-        self.photoFiles = nil
+        self.storedPhotos = nil
         self.fetchedPhotos = photoFolder
         self.source = "server"
         self.inspector = nil
@@ -123,10 +122,7 @@ struct ExportedReport {
             let url = fetchedPhotos.appendingPathComponent(photo.fileName)
             return FileManager.default.isReadableFile(atPath: url.path) ? url : nil
         }
-        guard let url = try? photoFiles?.url(for: photo.fileName),
-            FileManager.default.isReadableFile(atPath: url.path)
-        else { return nil }
-        return url
+        return storedPhotos?.file(of: photo)
     }
 
     /// The score contribution of a field, if it has one.

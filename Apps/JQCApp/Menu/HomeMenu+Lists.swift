@@ -1,7 +1,6 @@
 import Foundation
 import JQCCore
 import Models
-import Storage
 
 extension HomeMenu {
     /// Which reports a report list shows.

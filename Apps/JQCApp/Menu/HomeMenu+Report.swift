@@ -1,7 +1,6 @@
 import Foundation
 import JQCCore
 import Models
-import Storage
 
 extension HomeMenu {
     /// One report: the `show` view, then what can be done to it, by letter.

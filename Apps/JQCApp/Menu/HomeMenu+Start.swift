@@ -1,7 +1,6 @@
 import Foundation
 import JQCCore
 import Models
-import Storage
 
 extension HomeMenu {
     /// Start from a template: choose the template, the facility, then the

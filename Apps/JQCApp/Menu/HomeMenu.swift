@@ -2,7 +2,6 @@ import ArgumentParsing
 import Foundation
 import JQCCore
 import Models
-import Storage
 
 /// How the menu reads and writes: lines in, lines out. The dispatcher wires
 /// standard input and output; tests can wire anything.

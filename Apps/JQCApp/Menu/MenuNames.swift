@@ -1,6 +1,5 @@
 import JQCCore
 import Models
-import Storage
 
 /// Names of the cached templates, facilities and areas, read once per screen,
 /// so lists show "Lobby walkthrough" rather than "lobby-walk".

@@ -4,7 +4,6 @@ import Foundation
 import JQCCore
 import Models
 import Scoring
-import Storage
 
 /// Drives a `FormRunner` over lines of input and output: draws each field
 /// with its type's prompt and display, saves every answer at once (autosave),

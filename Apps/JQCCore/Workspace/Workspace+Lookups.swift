@@ -77,8 +77,8 @@ extension Workspace {
         try storage { () throws(StorageError) in try store.allIssues() }.count
     }
 
-    /// The folder of the profile's photo files, for reading them (exports).
-    public var photoFileStore: PhotoFileStore? { store.photoFiles }
+    /// The profile's photo files, for reading them (exports).
+    public var storedPhotos: StoredPhotos? { store.photoFiles.map(StoredPhotos.init) }
 
     // MARK: The runner's place
 

@@ -1,4 +1,5 @@
 import Foundation
+import UUIDText
 
 /// A value bound to a statement's `?` parameter or read from a result column.
 ///
@@ -29,7 +30,7 @@ public enum SQLValue: Sendable, Hashable {
     /// Seconds since 1970 as a number, or NULL when `value` is nil.
     public init(_ value: Date?) { self = value.map { .real($0.timeIntervalSince1970) } ?? .null }
     /// The canonical uppercase text of the UUID, or NULL when `value` is nil.
-    public init(_ value: UUID?) { self = value.map { .text(UUIDText.canonical($0)) } ?? .null }
+    public init(_ value: UUID?) { self = value.map { .text(UUIDText.uppercase($0)) } ?? .null }
 
     /// The integer, when this is an integer (or a real that is a whole number).
     public var int64Value: Int64? {

@@ -1,38 +1,6 @@
 import APIRoutes
 import Foundation
 
-/// Every operation the server offers, one case per route: those of the
-/// contract's table (`APIRoute`, matched to these in `Route(serving:)`) and
-/// the management API's, which only the server has.
-public enum Endpoint: String, Sendable, CaseIterable {
-    /// `POST /auth/login`, `POST /auth/refresh`, `POST /auth/logout`, `GET /auth/me`.
-    case login, refresh, logout, me
-    /// The reference data: facilities, a facility's areas, templates, assignments.
-    case facilities, areas, templates, assignments
-    /// `POST /reports/sync`, `GET /reports/{id}`, `PATCH /reports/{id}`.
-    case syncReports, getReport, patchReport
-    /// `POST /reports/{id}/photos` and `GET /reports/{id}/photos/{local_id}`.
-    case uploadPhoto, downloadPhoto
-    /// Contract 1.1's resumable uploads: `POST /reports/{id}/uploads`, `HEAD` and `PATCH /uploads/{upload_id}`.
-    case createUpload, uploadStatus, appendUpload
-    /// `GET /inspections` and `GET /rollup`.
-    case inspections, rollup
-    /// Contract 1.1's review: `GET /reviews`, `POST /reports/{id}/review`, `GET /reports/{id}/events`.
-    case reviews, decideReview, reportEvents
-    /// Contract 1.1's exports: `GET /exports/reports`.
-    case exportReports
-    /// The management API of admins (`/admin/...`; not part of the device contract).
-    case adminFacilities, adminAddFacility, adminChangeFacility, adminImportFacilities
-    case adminAreas, adminAddArea, adminChangeArea, adminImportAreas
-    case adminAssignments, adminCreateAssignment, adminChangeAssignment, adminImportAssignments
-    case adminTemplates, adminPublishTemplates, adminChangeTemplate
-    case adminUsers, adminAddUser, adminChangeUser
-    case adminEvents
-
-    /// Whether only admins may use it.
-    public var isAdministration: Bool { rawValue.hasPrefix("admin") }
-}
-
 /// One line of the route table: method, path pattern, and what the route needs.
 public struct Route: Sendable, Equatable {
     /// How a route's request body is read.
@@ -58,7 +26,7 @@ public struct Route: Sendable, Equatable {
     /// Whether a valid access token is required.
     public let requiresToken: Bool
     /// The route of the contract's table this one serves; nil for the management API's.
-    public internal(set) var apiRoute: APIRoute? = nil
+    public var apiRoute: APIRoute? { endpoint.apiRoute }
 
     /// The whole path pattern as served, base path included.
     public var fullPattern: String { Router.basePath + pattern }
@@ -79,45 +47,63 @@ public enum Router {
     /// are listed here and not in the contract's table.
     public static let administration: [Route] = [
         Route(
-            method: "GET", pattern: "/admin/facilities", endpoint: .adminFacilities, body: .none, requiresToken: true),
-        Route(
-            method: "POST", pattern: "/admin/facilities", endpoint: .adminAddFacility, body: .json, requiresToken: true),
-        Route(
-            method: "POST", pattern: "/admin/facilities/import", endpoint: .adminImportFacilities, body: .json,
+            method: "GET", pattern: "/admin/facilities", endpoint: .administration(.facilities), body: .none,
             requiresToken: true),
         Route(
-            method: "PATCH", pattern: "/admin/facilities/{id}", endpoint: .adminChangeFacility, body: .json,
-            requiresToken: true),
-        Route(method: "GET", pattern: "/admin/areas", endpoint: .adminAreas, body: .none, requiresToken: true),
-        Route(method: "POST", pattern: "/admin/areas", endpoint: .adminAddArea, body: .json, requiresToken: true),
-        Route(
-            method: "POST", pattern: "/admin/areas/import", endpoint: .adminImportAreas, body: .json,
+            method: "POST", pattern: "/admin/facilities", endpoint: .administration(.addFacility), body: .json,
             requiresToken: true),
         Route(
-            method: "PATCH", pattern: "/admin/areas/{id}", endpoint: .adminChangeArea, body: .json, requiresToken: true),
-        Route(
-            method: "GET", pattern: "/admin/assignments", endpoint: .adminAssignments, body: .none, requiresToken: true),
-        Route(
-            method: "POST", pattern: "/admin/assignments", endpoint: .adminCreateAssignment, body: .json,
+            method: "POST", pattern: "/admin/facilities/import", endpoint: .administration(.importFacilities),
+            body: .json,
             requiresToken: true),
         Route(
-            method: "POST", pattern: "/admin/assignments/import", endpoint: .adminImportAssignments, body: .json,
+            method: "PATCH", pattern: "/admin/facilities/{id}", endpoint: .administration(.changeFacility), body: .json,
             requiresToken: true),
         Route(
-            method: "PATCH", pattern: "/admin/assignments/{id}", endpoint: .adminChangeAssignment, body: .json,
-            requiresToken: true),
-        Route(method: "GET", pattern: "/admin/templates", endpoint: .adminTemplates, body: .none, requiresToken: true),
+            method: "GET", pattern: "/admin/areas", endpoint: .administration(.areas), body: .none, requiresToken: true),
         Route(
-            method: "POST", pattern: "/admin/templates", endpoint: .adminPublishTemplates, body: .json,
+            method: "POST", pattern: "/admin/areas", endpoint: .administration(.addArea), body: .json,
             requiresToken: true),
         Route(
-            method: "PATCH", pattern: "/admin/templates/{id}", endpoint: .adminChangeTemplate, body: .json,
+            method: "POST", pattern: "/admin/areas/import", endpoint: .administration(.importAreas), body: .json,
             requiresToken: true),
-        Route(method: "GET", pattern: "/admin/users", endpoint: .adminUsers, body: .none, requiresToken: true),
-        Route(method: "POST", pattern: "/admin/users", endpoint: .adminAddUser, body: .json, requiresToken: true),
         Route(
-            method: "PATCH", pattern: "/admin/users/{id}", endpoint: .adminChangeUser, body: .json, requiresToken: true),
-        Route(method: "GET", pattern: "/admin/events", endpoint: .adminEvents, body: .none, requiresToken: true),
+            method: "PATCH", pattern: "/admin/areas/{id}", endpoint: .administration(.changeArea), body: .json,
+            requiresToken: true),
+        Route(
+            method: "GET", pattern: "/admin/assignments", endpoint: .administration(.assignments), body: .none,
+            requiresToken: true),
+        Route(
+            method: "POST", pattern: "/admin/assignments", endpoint: .administration(.createAssignment), body: .json,
+            requiresToken: true),
+        Route(
+            method: "POST", pattern: "/admin/assignments/import", endpoint: .administration(.importAssignments),
+            body: .json,
+            requiresToken: true),
+        Route(
+            method: "PATCH", pattern: "/admin/assignments/{id}", endpoint: .administration(.changeAssignment),
+            body: .json,
+            requiresToken: true),
+        Route(
+            method: "GET", pattern: "/admin/templates", endpoint: .administration(.templates), body: .none,
+            requiresToken: true),
+        Route(
+            method: "POST", pattern: "/admin/templates", endpoint: .administration(.publishTemplates), body: .json,
+            requiresToken: true),
+        Route(
+            method: "PATCH", pattern: "/admin/templates/{id}", endpoint: .administration(.changeTemplate), body: .json,
+            requiresToken: true),
+        Route(
+            method: "GET", pattern: "/admin/users", endpoint: .administration(.users), body: .none, requiresToken: true),
+        Route(
+            method: "POST", pattern: "/admin/users", endpoint: .administration(.addUser), body: .json,
+            requiresToken: true),
+        Route(
+            method: "PATCH", pattern: "/admin/users/{id}", endpoint: .administration(.changeUser), body: .json,
+            requiresToken: true),
+        Route(
+            method: "GET", pattern: "/admin/events", endpoint: .administration(.events), body: .none,
+            requiresToken: true),
     ]
 
     /// What a path resolved to.

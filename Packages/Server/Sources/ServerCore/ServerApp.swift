@@ -353,7 +353,7 @@ final class ServerApp: Sendable {
                     }
                     var input = RouteInput(request: request, parameters: parameters, caller: nil)
                     if route.requiresToken {
-                        input.caller = try authenticate(request, allowRevoked: route.endpoint == .logout)
+                        input.caller = try authenticate(request, allowRevoked: route.endpoint == .contract(.logout))
                         userID = input.caller?.user.id
                     }
                     reply = try dispatch(route.endpoint, input)
@@ -361,7 +361,7 @@ final class ServerApp: Sendable {
             } catch {
                 return respond(error)
             }
-            if endpoint == .syncReports && faults.dropAfterAccept() {
+            if endpoint == .contract(.syncReports) && faults.dropAfterAccept() {
                 logFault("drop-after-accept", request.method, request.path)
                 return .drop
             }
@@ -395,35 +395,29 @@ final class ServerApp: Sendable {
 
     private func dispatch(_ endpoint: Endpoint, _ input: RouteInput) throws(ServerError) -> Reply {
         switch endpoint {
-        case .login: return try login(input)
-        case .refresh: return try refresh(input)
-        case .logout: return try logout(input)
-        case .me: return try me(input)
-        case .facilities: return try facilities(input)
-        case .areas: return try areas(input)
-        case .templates: return try templates(input)
-        case .assignments: return try assignments(input)
-        case .syncReports: return try syncReports(input)
-        case .getReport: return try getReport(input)
-        case .patchReport: return try patchReport(input)
-        case .uploadPhoto: return try uploadPhoto(input)
-        case .createUpload: return try createUpload(input)
-        case .uploadStatus: return try uploadStatus(input)
-        case .appendUpload: return try appendUpload(input)
-        case .downloadPhoto: return try downloadPhoto(input)
-        case .inspections: return try inspections(input)
-        case .rollup: return try rollup(input)
-        case .reviews: return try reviewFeed(input)
-        case .decideReview: return try decideReview(input)
-        case .reportEvents: return try reportEvents(input)
-        case .exportReports: return try exportReports(input)
-        case .adminFacilities, .adminAddFacility, .adminChangeFacility, .adminImportFacilities,
-            .adminAreas, .adminAddArea, .adminChangeArea, .adminImportAreas,
-            .adminAssignments, .adminCreateAssignment, .adminChangeAssignment, .adminImportAssignments,
-            .adminTemplates, .adminPublishTemplates, .adminChangeTemplate,
-            .adminUsers, .adminAddUser, .adminChangeUser,
-            .adminEvents:
-            return try administer(endpoint, input)
+        case .contract(.login): return try login(input)
+        case .contract(.refresh): return try refresh(input)
+        case .contract(.logout): return try logout(input)
+        case .contract(.me): return try me(input)
+        case .contract(.facilities): return try facilities(input)
+        case .contract(.areas): return try areas(input)
+        case .contract(.templates): return try templates(input)
+        case .contract(.assignments): return try assignments(input)
+        case .contract(.syncReports): return try syncReports(input)
+        case .contract(.getReport): return try getReport(input)
+        case .contract(.patchReport): return try patchReport(input)
+        case .contract(.uploadPhoto): return try uploadPhoto(input)
+        case .contract(.createUpload): return try createUpload(input)
+        case .contract(.uploadStatus): return try uploadStatus(input)
+        case .contract(.appendUpload): return try appendUpload(input)
+        case .contract(.downloadPhoto): return try downloadPhoto(input)
+        case .contract(.inspections): return try inspections(input)
+        case .contract(.rollup): return try rollup(input)
+        case .contract(.reviews): return try reviewFeed(input)
+        case .contract(.decideReview): return try decideReview(input)
+        case .contract(.reportEvents): return try reportEvents(input)
+        case .contract(.exportReports): return try exportReports(input)
+        case .administration(let operation): return try administer(operation, input)
         }
     }
 

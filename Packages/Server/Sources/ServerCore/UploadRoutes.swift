@@ -161,7 +161,7 @@ extension ServerApp {
         defer { arrivals.end(request.tag) }
         guard case .octets(let body) = request.body, body.file.byteSize > 0,
             case .route(let route, let parameters) = Router.match(method: request.method, path: request.path),
-            route.endpoint == .appendUpload
+            route.endpoint == .contract(.appendUpload)
         else { return }
         do throws(ServerError) {
             let caller = try authenticate(request, allowRevoked: false)

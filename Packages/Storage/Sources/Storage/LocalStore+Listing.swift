@@ -2,24 +2,6 @@ import Foundation
 import Models
 import SQLite
 
-/// One line of `jqc list`: what a listing shows of a report, read without
-/// decoding its answers.
-public struct ReportListing: Sendable, Equatable {
-    public var localID: String
-    public var state: String
-    public var templateID: String
-    /// The cached template's name, when the template is cached.
-    public var templateName: String?
-    public var facilityID: String
-    public var areaID: String?
-    public var serverID: String?
-    public var score: Double?
-    public var followUpRequired: Bool
-    public var parentLocalID: String?
-    /// The stored review's state (`awaiting_review`, `approved`, `returned`, `rejected`); nil before one arrived.
-    public var reviewState: String?
-}
-
 extension LocalStore {
     /// Reports newest first (optionally of one state, at most `limit`), each
     /// handed to `body` as it is read: memory stays flat however many there are.

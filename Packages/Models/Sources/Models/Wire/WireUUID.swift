@@ -1,29 +1,11 @@
 import Foundation
+import UUIDText
 
 extension UUID {
     /// The form ids take on the wire and on screen: lowercase, as RFC 4122
-    /// recommends. Written byte by byte (Foundation's `uuidString` goes
-    /// through the C library's printf, and a sync writes thousands).
-    public var wireString: String {
-        withUnsafeBytes(of: uuid) { bytes in
-            String(unsafeUninitializedCapacity: 36) { out in
-                let digits = UUID.lowercaseDigits
-                var at = 0
-                for (index, byte) in bytes.enumerated() {
-                    if index == 4 || index == 6 || index == 8 || index == 10 {
-                        out[at] = UInt8(ascii: "-")
-                        at += 1
-                    }
-                    out[at] = digits[Int(byte >> 4)]
-                    out[at + 1] = digits[Int(byte & 0x0F)]
-                    at += 2
-                }
-                return at
-            }
-        }
-    }
-
-    private static let lowercaseDigits = Array("0123456789abcdef".utf8)
+    /// recommends, written by `UUIDText` byte by byte (Foundation's
+    /// `uuidString` goes through the C library's printf, and a sync writes thousands).
+    public var wireString: String { UUIDText.lowercase(self) }
 }
 
 extension KeyedEncodingContainer {

@@ -6,15 +6,15 @@ import Models
 extension ServerApp {
     var administration: Administration { Administration(store: store, judge: judge) }
 
-    func administer(_ endpoint: Endpoint, _ input: RouteInput) throws(ServerError) -> Reply {
+    func administer(_ operation: AdminOperation, _ input: RouteInput) throws(ServerError) -> Reply {
         let caller = try input.requireCaller()
         guard caller.isAdmin else { throw ServerError.forbidden("the management API is for admins only") }
         let actor = AdminActor(id: caller.user.id, name: caller.user.displayName)
         let admin = administration
-        switch endpoint {
-        case .adminFacilities:
+        switch operation {
+        case .facilities:
             return .ok(["facilities": .array(try admin.facilities().map(AdminWire.facility))] as JSONValue)
-        case .adminAddFacility:
+        case .addFacility:
             let body = try input.decode(JSONValue.self)
             let facility = Facility(
                 id: try Self.text(body, "id"), name: try Self.text(body, "name"),
@@ -22,7 +22,7 @@ extension ServerApp {
                 projectName: try Self.text(body, "project_name", optional: true) ?? "")
             return .ok(
                 ["facility": AdminWire.facility(try admin.addFacility(facility, by: actor))] as JSONValue, status: 201)
-        case .adminChangeFacility:
+        case .changeFacility:
             let id = try input.parameter("id")
             let body = try input.decode(JSONValue.self)
             var record = try admin.changeFacility(
@@ -36,22 +36,22 @@ extension ServerApp {
                 record = try admin.setFacilityRetired(id: id, retired: retired, by: actor)
             }
             return .ok(["facility": AdminWire.facility(record)] as JSONValue)
-        case .adminImportFacilities:
+        case .importFacilities:
             let (sites, areas) = try admin.importFacilities(
                 try Self.importBody(input), source: "the request", by: actor)
             return .ok(["facilities": sites.json, "areas": areas.json] as JSONValue)
-        case .adminAreas:
+        case .areas:
             return .ok(
                 ["areas": .array(try admin.areas(facilityID: input.request.query["facility_id"]).map(AdminWire.area))]
                     as JSONValue)
-        case .adminAddArea:
+        case .addArea:
             let body = try input.decode(JSONValue.self)
             let area = Area(
                 id: try Self.text(body, "id"), facilityID: try Self.text(body, "facility_id"),
                 name: try Self.text(body, "name"),
                 areaType: try Self.text(body, "area_type", optional: true) ?? "")
             return .ok(["area": AdminWire.area(try admin.addArea(area, by: actor))] as JSONValue, status: 201)
-        case .adminChangeArea:
+        case .changeArea:
             let id = try input.parameter("id")
             let body = try input.decode(JSONValue.self)
             var record = try admin.changeArea(
@@ -63,14 +63,14 @@ extension ServerApp {
                 record = try admin.setAreaRetired(id: id, retired: retired, by: actor)
             }
             return .ok(["area": AdminWire.area(record)] as JSONValue)
-        case .adminImportAreas:
+        case .importAreas:
             return .ok(
                 ["areas": try admin.importAreas(try Self.importBody(input), source: "the request", by: actor).json]
                     as JSONValue)
-        case .adminAssignments:
+        case .assignments:
             let list = try admin.assignments(inspector: input.request.query["inspector"])
             return .ok(["assignments": .array(list.map(AdminWire.assignment))] as JSONValue)
-        case .adminCreateAssignment:
+        case .createAssignment:
             let body = try input.decode(JSONValue.self)
             let request = Administration.AssignmentRequest(
                 id: try Self.text(body, "id", optional: true), inspector: try Self.text(body, "inspector"),
@@ -80,7 +80,7 @@ extension ServerApp {
             return .ok(
                 ["assignment": AdminWire.assignment(try admin.createAssignment(request, by: actor))] as JSONValue,
                 status: 201)
-        case .adminChangeAssignment:
+        case .changeAssignment:
             let id = try input.parameter("id")
             let body = try input.decode(JSONValue.self)
             if try Self.flag(body, "cancelled") == true {
@@ -94,16 +94,16 @@ extension ServerApp {
                 due: try Self.text(body, "due_at", optional: true, nullClears: true))
             return .ok(
                 ["assignment": AdminWire.assignment(try admin.changeAssignment(id: id, edit, by: actor))] as JSONValue)
-        case .adminImportAssignments:
+        case .importAssignments:
             let outcome = try admin.importAssignments(try Self.importBody(input), source: "the request", by: actor)
             return .ok(["assignments": outcome.json] as JSONValue)
-        case .adminTemplates:
+        case .templates:
             return .ok(["templates": .array(try admin.templates().map(AdminWire.template))] as JSONValue)
-        case .adminPublishTemplates:
+        case .publishTemplates:
             let published = try admin.publishTemplates(
                 try input.decode(JSONValue.self), source: "the request", by: actor)
             return .ok(["templates": .array(published.map(AdminWire.publication))] as JSONValue, status: 201)
-        case .adminChangeTemplate:
+        case .changeTemplate:
             let id = try input.parameter("id")
             guard let retired = try Self.flag(try input.decode(JSONValue.self), "retired") else {
                 throw ServerError.badRequest(
@@ -113,16 +113,16 @@ extension ServerApp {
             return .ok(
                 ["template": AdminWire.template(try admin.setTemplateRetired(id: id, retired: retired, by: actor))]
                     as JSONValue)
-        case .adminUsers:
+        case .users:
             return .ok(["users": .array(try admin.users().map(AdminWire.user))] as JSONValue)
-        case .adminAddUser:
+        case .addUser:
             let body = try input.decode(JSONValue.self)
             let user = try admin.addUser(
                 username: try Self.text(body, "username"), password: try Self.text(body, "password"),
                 role: try Self.role(body) ?? .inspector,
                 displayName: try Self.text(body, "display_name", optional: true), by: actor)
             return .ok(["user": AdminWire.user(user)] as JSONValue, status: 201)
-        case .adminChangeUser:
+        case .changeUser:
             let id = try input.parameter("id")
             let body = try input.decode(JSONValue.self)
             var user = try admin.changeUser(
@@ -135,7 +135,7 @@ extension ServerApp {
                 user = try admin.setUserDisabled(id, disabled: disabled, by: actor)
             }
             return .ok(["user": AdminWire.user(user)] as JSONValue)
-        case .adminEvents:
+        case .events:
             let limit = try Self.limit(input.request.query["limit"])
             let before = try input.request.query["before"].map { (text) throws(ServerError) -> Int64 in
                 guard let value = Int64(text), value > 0 else {

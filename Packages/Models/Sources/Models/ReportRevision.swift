@@ -1,5 +1,4 @@
 import Foundation
-import Models
 
 /// Why a revision of a report's answers was saved.
 public enum RevisionReason: String, Sendable, Hashable, CaseIterable {
@@ -46,5 +45,21 @@ public struct ReportRevision: Sendable, Hashable {
     /// saved before the device kept versions).
     public var templateVersion: Int?
     /// The answers a move onto a newer template version set aside (`templateMove` revisions).
-    public var setAside: [SetAsideAnswer] = []
+    public var setAside: [SetAsideAnswer]
+
+    /// A revision as it was saved.
+    public init(
+        reportLocalID: UUID, sequence: Int64, answers: Answers, state: ReportState, serverRevision: Int?,
+        savedAtDevice: Date, reason: RevisionReason, templateVersion: Int?, setAside: [SetAsideAnswer] = []
+    ) {
+        self.reportLocalID = reportLocalID
+        self.sequence = sequence
+        self.answers = answers
+        self.state = state
+        self.serverRevision = serverRevision
+        self.savedAtDevice = savedAtDevice
+        self.reason = reason
+        self.templateVersion = templateVersion
+        self.setAside = setAside
+    }
 }
