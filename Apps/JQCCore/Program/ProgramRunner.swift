@@ -19,7 +19,7 @@ public enum ProgramRunner {
     ) -> Int32 {
         ProgramExit.ignoreBrokenPipes()
         let code = dispatch(program, arguments: arguments, environment: environment)
-        return ProgramExit.code(code, program: program.name)
+        return ProgramExit.code(code.rawValue, program: program.name)
     }
 
     /// The version line of `--version`.
@@ -45,7 +45,7 @@ public enum ProgramRunner {
     }
 
     /// Finds, parses and runs the command; prints its output or its error.
-    static func dispatch(_ program: Program, arguments: [String], environment: [String: String]) -> Int32 {
+    static func dispatch(_ program: Program, arguments: [String], environment: [String: String]) -> ExitCode {
         let commands = program.commands
         let catalog = CommandCatalog(commands: commands.map(\.spec), globalOptions: GlobalOptions.all)
         let wantsJSON = arguments.contains("--json")
@@ -116,7 +116,7 @@ public enum ProgramRunner {
     private static func run(
         _ command: Command, rest: [String], program: Program, parser: ArgumentParser, wantsJSON: Bool,
         environment: [String: String]
-    ) -> Int32 {
+    ) -> ExitCode {
         let parsed: ParsedArguments
         do {
             parsed = try parser.parse(rest, for: command.spec)
@@ -173,7 +173,7 @@ public enum ProgramRunner {
     }
 
     /// Prints an error as docs/commands.md says and returns its exit code.
-    public static func report(_ error: AppError, program: Program, json: Bool) -> Int32 {
+    public static func report(_ error: AppError, program: Program, json: Bool) -> ExitCode {
         // Output that could not be written is reported once, by `ProgramExit`, as it exits.
         if error.code == .outputFailed { return error.exitCode }
         if json {
