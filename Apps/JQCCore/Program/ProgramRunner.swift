@@ -60,7 +60,7 @@ public enum ProgramRunner {
             } catch {
                 return report(AppError.usage(error.message), program: program, json: wantsJSON)
             }
-            if parsed.flag("version") {
+            if parsed[GlobalOptions.version] {
                 if wantsJSON {
                     standardOutput.line(
                         JSONValue.object(["program": .string(program.name), "version": .string(AppVersion.current)])
@@ -82,7 +82,7 @@ public enum ProgramRunner {
                 return ExitCode.ok
             }
             if let atTerminal = program.atTerminalWithoutCommand, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1,
-                !parsed.flag("help")
+                !parsed[GlobalOptions.help]
             {
                 return atTerminal(arguments, environment)
             }
@@ -123,12 +123,12 @@ public enum ProgramRunner {
         } catch {
             return report(AppError.usage(error.message), program: program, json: wantsJSON)
         }
-        if parsed.flag("help") {
+        if parsed[GlobalOptions.help] {
             standardOutput.line(
                 HelpFormatter.help(command.spec, program: program.name, globalOptions: GlobalOptions.all))
             return ExitCode.ok
         }
-        if parsed.flag("version") {
+        if parsed[GlobalOptions.version] {
             standardOutput.line(versionLine(program))
             return ExitCode.ok
         }
@@ -162,12 +162,12 @@ public enum ProgramRunner {
     public static func makeContext(_ parsed: ParsedArguments, environment: [String: String], program: Program)
         -> AppContext
     {
-        let profile = Profile.resolve(home: parsed.value("home"), environment: environment)
+        let profile = Profile.resolve(home: try? parsed[GlobalOptions.home], environment: environment)
         return AppContext(
             profile: profile,
             registry: FieldTypeSetup.registry(profile: profile, environment: environment, program: program),
             style: TerminalStyle.detect(environment: environment, isTerminal: isatty(STDOUT_FILENO) == 1),
-            json: parsed.flag("json"),
+            json: parsed[GlobalOptions.json],
             stdinIsTerminal: isatty(STDIN_FILENO) == 1,
             environment: environment)
     }

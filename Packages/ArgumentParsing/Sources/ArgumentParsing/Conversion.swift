@@ -65,3 +65,17 @@ extension Conversion where Value: RawRepresentable & CaseIterable & Sendable, Va
         checked({ Value(rawValue: $0) }, otherwise: message)
     }
 }
+
+extension Conversion where Value == Double {
+    /// A number within `range`: "--rate 'x' is not a number from 0.0 to 1.0." unless `otherwise` says more.
+    public static func number(
+        in range: ClosedRange<Double>,
+        otherwise message: (@Sendable (_ word: String, _ label: String) -> String)? = nil
+    ) -> Conversion<Double> {
+        checked(
+            { word in Double(word).flatMap { range.contains($0) ? $0 : nil } },
+            otherwise: message ?? { word, label in
+                "\(label) '\(word)' is not a number from \(range.lowerBound) to \(range.upperBound)."
+            })
+    }
+}
