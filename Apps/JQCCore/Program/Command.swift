@@ -18,11 +18,6 @@ public struct Invocation {
     public let arguments: ParsedArguments
     public let context: AppContext
 
-    /// A required positional argument (the parser has checked it is there).
-    public func positional(_ index: Int) -> String {
-        arguments.positional(index) ?? ""
-    }
-
     /// The option's value, converted (a word that does not convert is a usage error, exit 2), or its default.
     public subscript<Value>(option: Option<Value>) -> Value {
         get throws(AppError) {
