@@ -6,26 +6,35 @@ public struct ParsedArguments: Sendable, Equatable {
     /// The words of each declared positional argument, by its name, as the parser matched them to the spec.
     var arguments: [String: [String]] = [:]
     /// Every value given per option long name, in order.
-    public var values: [String: [String]]
+    var values: [String: [String]]
     /// Flags that were given.
-    public var flags: Set<String>
+    var flags: Set<String>
 
-    public init(positionals: [String] = [], values: [String: [String]] = [:], flags: Set<String> = []) {
+    init(positionals: [String] = [], values: [String: [String]] = [:], flags: Set<String> = []) {
         self.positionals = positionals
         self.values = values
         self.flags = flags
     }
 
+    // Reading by name is what the declarations replace: `Option`, `Flag` and
+    // `Argument` are read through themselves (`parsed[Self.port]`). These stay
+    // for the parser's own tests (Tests/ArgumentParsingTests), which check what
+    // was parsed word by word.
+
     /// True when the flag was given.
+    @available(*, deprecated, message: "read a flag through its declaration: parsed[Self.flag]")
     public func flag(_ name: String) -> Bool { flags.contains(name) }
 
     /// The last value given for an option, or nil.
+    @available(*, deprecated, message: "read an option through its declaration: try parsed[Self.option]")
     public func value(_ name: String) -> String? { values[name]?.last }
 
     /// Every value given for a repeatable option.
+    @available(*, deprecated, message: "read an option through its declaration: try parsed[Self.option]")
     public func all(_ name: String) -> [String] { values[name] ?? [] }
 
     /// The positional at `index`, or nil.
+    @available(*, deprecated, message: "read an argument through its declaration: try parsed[Self.argument]")
     public func positional(_ index: Int) -> String? {
         index < positionals.count ? positionals[index] : nil
     }
