@@ -38,10 +38,10 @@ public final class AgentLoop {
     }
 
     /// One cycle; returns its exit code (docs/commands.md: 0 done, 75 offline, 6 sign in).
-    public func runOnce() -> Int32 {
+    public func runOnce() -> ExitCode {
         let started = Date()
         log.log(.info, "cycle_started", ["pending": .integer(Int64((try? context.workspace().status().pending) ?? 0))])
-        let code: Int32
+        let code: ExitCode
         do {
             let summary = try SyncService(context: context, caFile: caFile).sync(
                 waitingForOtherSync: {
@@ -119,7 +119,7 @@ public final class AgentLoop {
 
     /// Cycles until SIGTERM or SIGINT, pausing `interval` seconds between them
     /// (doubling up to an hour while offline). Returns 0 after a clean stop.
-    public func runLoop(interval: Double) -> Int32 {
+    public func runLoop(interval: Double) -> ExitCode {
         Self.installStopHandlers()
         log.log(.info, "agent_started", ["interval_seconds": .double(interval)])
         var pause = interval

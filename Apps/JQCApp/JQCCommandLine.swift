@@ -32,7 +32,7 @@ public enum JQCCommandLine {
     }
 
     /// `jqc` with no command on a terminal: the home menu on standard input and output.
-    static func openHomeMenu(arguments: [String], environment: [String: String]) -> Int32 {
+    static func openHomeMenu(arguments: [String], environment: [String: String]) -> ExitCode {
         let parsed: ParsedArguments
         do {
             parsed = try ArgumentParser(globalOptions: GlobalOptions.all).parse(
@@ -48,9 +48,10 @@ public enum JQCCommandLine {
             write: { standardOutput.line($0) },
             clear: { if clears { standardOutput.write("\u{1B}[H\u{1B}[2J") } })
         do {
-            return try HomeMenu(
-                context: ProgramRunner.makeContext(parsed, environment: environment, program: program), io: io
-            ).run()
+            return ExitCode(
+                rawValue: try HomeMenu(
+                    context: ProgramRunner.makeContext(parsed, environment: environment, program: program), io: io
+                ).run())
         } catch {
             return ProgramRunner.report(error, program: program, json: false)
         }

@@ -1,3 +1,4 @@
+import Foundation
 import ServerCore
 import ServerPostgres
 import ServerSQLite

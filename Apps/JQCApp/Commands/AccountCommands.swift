@@ -8,27 +8,29 @@ import ProgramOutput
 enum AccountCommands {
     static var all: [Command] { [login, logout, whoami] }
 
+    static let server = Option("server", "URL", help: "the server, https://HOST or http://127.0.0.1:PORT")
+    static let username = Option("username", "NAME", help: "your user name")
+    static let passwordStdin = Flag(
+        "password-stdin", help: "read the password from the first line of standard input (scripts)")
+    static let caFile = Option(
+        "cacert", "FILE", help: "trust the certificate authorities in FILE instead of the system's")
+
     static let login = Command(
         CommandSpec(
             "login", summary: "sign in to a server; the password is asked without echo",
-            options: [
-                .value("server", "URL", help: "the server, https://HOST or http://127.0.0.1:PORT"),
-                .value("username", "NAME", help: "your user name"),
-                .flag("password-stdin", help: "read the password from the first line of standard input (scripts)"),
-                .value("cacert", "FILE", help: "trust the certificate authorities in FILE instead of the system's"),
-            ],
+            options: [server.spec, username.spec, passwordStdin.spec, caFile.spec],
             discussion:
                 "Examples:\n  jqc login --server https://qc.example.com --username dana\n  printf '%s\\n' \"$PW\" | jqc login --server URL --username dana --password-stdin"
         )
     ) { (inv) throws(AppError) -> CommandOutput in
-        guard let server = inv.arguments.value("server"), !server.isEmpty else {
+        guard let server = try inv[Self.server], !server.isEmpty else {
             throw AppError.usage("Give the server: 'jqc login --server URL --username NAME'.")
         }
-        guard let username = inv.arguments.value("username"), !username.isEmpty else {
+        guard let username = try inv[Self.username], !username.isEmpty else {
             throw AppError.usage("Give your user name: 'jqc login --server URL --username NAME'.")
         }
         let password: String
-        if inv.arguments.flag("password-stdin") {
+        if inv[Self.passwordStdin] {
             password = readLine(strippingNewline: true) ?? ""
         } else if inv.context.stdinIsTerminal {
             password = PasswordPrompt.read("Password for \(username): ")
@@ -38,7 +40,7 @@ enum AccountCommands {
         guard !password.isEmpty else {
             throw AppError.usage("No password was given; nothing was changed.")
         }
-        let service = SyncService(context: inv.context, caFile: inv.arguments.value("cacert"))
+        let service = SyncService(context: inv.context, caFile: try inv[Self.caFile])
         let user = try service.login(serverURL: server, username: username, password: password)
         // The display name came from the server: `identity` shows it through `oneLine`.
         return CommandOutput(

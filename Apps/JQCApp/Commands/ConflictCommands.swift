@@ -41,13 +41,32 @@ enum ConflictCommands {
             ])
     }
 
+    static let report = Argument("LOCAL_ID", help: "the report in CONFLICT")
+    static let keepMine = Flag("keep-mine", help: "upload this device's answers on top of the server's revision")
+    static let takeServer = Flag(
+        "take-server", help: "take the server's revision; this device's answers stay in its history")
+    static let pick = Option(
+        repeating: "pick", "FIELD_ID=mine|server", help: "choose a side for one field; repeat for each differing field",
+        as: Conversion<FieldPick>.checked(
+            { pick in
+                let parts = pick.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2, let side = ConflictSide(rawValue: parts[1].lowercased()) else { return nil }
+                return FieldPick(fieldID: parts[0], side: side)
+            }, otherwise: { word, label in "'\(label) \(word)' must be FIELD_ID=mine or FIELD_ID=server." }))
+
+    /// One `--pick`: a field and the side chosen for it.
+    struct FieldPick: Sendable {
+        let fieldID: String
+        let side: ConflictSide
+    }
+
     static let diff = Command(
         CommandSpec(
             "diff", summary: "a conflicting report: this device's answers and the server's, field by field",
-            positionals: [PositionalSpec("LOCAL_ID", help: "the report in CONFLICT")])
+            positionals: [report.spec])
     ) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
-        let report = try workspace.report(inv.positional(0))
+        let report = try workspace.report(try inv[Self.report])
         let fields = try workspace.conflictFields(report)
         let lines = ConflictPresenter(workspace: workspace, style: inv.context.style).diffLines(report, fields: fields)
         return CommandOutput(
@@ -71,37 +90,23 @@ enum ConflictCommands {
     static let resolve = Command(
         CommandSpec(
             "resolve", summary: "decide a conflict: keep mine, take the server's, or choose per field",
-            positionals: [PositionalSpec("LOCAL_ID", help: "the report in CONFLICT")],
-            options: [
-                .flag("keep-mine", help: "upload this device's answers on top of the server's revision"),
-                .flag("take-server", help: "take the server's revision; this device's answers stay in its history"),
-                .value(
-                    "pick", "FIELD_ID=mine|server", repeatable: true,
-                    help: "choose a side for one field; repeat for each differing field"),
-            ])
+            positionals: [report.spec],
+            options: [keepMine.spec, takeServer.spec, pick.spec])
     ) { (inv) throws(AppError) -> CommandOutput in
-        let args = inv.arguments
-        let picks = args.all("pick")
-        let modes = [args.flag("keep-mine"), args.flag("take-server"), !picks.isEmpty].filter { $0 }.count
+        let modes = [inv[Self.keepMine], inv[Self.takeServer], inv.isGiven(Self.pick)].filter { $0 }.count
         guard modes == 1 else {
             throw AppError.usage("Give exactly one of --keep-mine, --take-server or --pick FIELD_ID=mine|server.")
         }
         let workspace = try inv.workspace()
-        let report = try workspace.report(inv.positional(0))
+        let report = try workspace.report(try inv[Self.report])
         let resolved: Report
-        if args.flag("keep-mine") {
+        if inv[Self.keepMine] {
             resolved = try workspace.resolveKeepingMine(report)
-        } else if args.flag("take-server") {
+        } else if inv[Self.takeServer] {
             resolved = try workspace.resolveTakingServer(report)
         } else {
             var choices: [String: ConflictSide] = [:]
-            for pick in picks {
-                let parts = pick.split(separator: "=", maxSplits: 1).map(String.init)
-                guard parts.count == 2, let side = ConflictSide(rawValue: parts[1].lowercased()) else {
-                    throw AppError.usage("'--pick \(pick)' must be FIELD_ID=mine or FIELD_ID=server.")
-                }
-                choices[parts[0]] = side
-            }
+            for pick in try inv[Self.pick] { choices[pick.fieldID] = pick.side }
             resolved = try workspace.resolve(report, picks: choices)
         }
         let line = ConflictPresenter(workspace: workspace, style: inv.context.style).resolvedLine(resolved)

@@ -6,23 +6,23 @@ import Models
 
 /// `jqc explain LOCAL_ID FIELD_ID`: why a field is shown, hidden, required or computed.
 enum ExplainCommand {
+    static let report = Argument("LOCAL_ID", help: "the report's id or a unique prefix of it")
+    static let field = Argument("FIELD_ID", help: "the field to explain")
+
     static let explain = Command(
         CommandSpec(
             "explain",
             summary:
                 "why a field is shown, hidden, required or calculated: its conditions as a tree with each leaf's value",
-            positionals: [
-                PositionalSpec("LOCAL_ID", help: "the report's id or a unique prefix of it"),
-                PositionalSpec("FIELD_ID", help: "the field to explain"),
-            ],
+            positionals: [report.spec, field.spec],
             discussion:
                 "Each condition is printed as a tree: every leaf with the answer it read and whether it held.\nExample:\n  jqc explain 6f1c 12"
         )
     ) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
-        let report = try workspace.report(inv.positional(0))
+        let report = try workspace.report(try inv[Self.report])
         let template = try workspace.template(for: report)
-        let field = try workspace.field(inv.positional(1), of: template)
+        let field = try workspace.field(try inv[Self.field], of: template)
         let logic = workspace.logic(template)
         guard let explanation = logic.explain(field.id, answers: report.answers) else {
             throw AppError.notFound("Template '\(template.name)' has no field '\(field.id)'.")

@@ -7,26 +7,29 @@ import Models
 /// `export`: a report as JSON, CSV or one self-contained HTML page.
 enum ExportCommand {
     /// `jqc export (LOCAL_ID... | --state S | --all) --format json|csv|html [-o FILE]`.
+    static let reports = Argument(
+        variadic: "LOCAL_ID", help: "the report's id or a unique prefix of it, or a server id; several for one file",
+        optional: true)
+    static let format = Option(
+        "format", "FORMAT", values: ExportFormat.allCases.map(\.rawValue),
+        help: "the format, by default from the -o file's extension",
+        as: .checked(
+            ExportFormat.init(typed:),
+            otherwise: { word, _ in "'\(word)' is not an export format; use --format \(ExportFormat.choices)." }))
+    static let output = Option(
+        "output", short: "o", "FILE", help: "write to FILE (atomically) instead of standard output")
+    static let state = Option(
+        repeating: "state", "STATE", values: ReportState.allCases.map(\.rawValue),
+        help: "every local report in this state, into one file; repeatable, or a comma list", as: .text)
+    static let everyReport = Flag("all", help: "every local report, into one file")
+
     static let export = Command(
         CommandSpec(
             "export",
             summary:
                 "export a report as JSON, CSV or a self-contained HTML page to print; or several into one CSV or JSON file",
-            positionals: [
-                PositionalSpec(
-                    "LOCAL_ID", help: "the report's id or a unique prefix of it, or a server id; several for one file",
-                    optional: true, variadic: true)
-            ],
-            options: [
-                .value(
-                    "format", "FORMAT", values: ExportFormat.allCases.map(\.rawValue),
-                    help: "the format, by default from the -o file's extension"),
-                .value("output", short: "o", "FILE", help: "write to FILE (atomically) instead of standard output"),
-                .value(
-                    "state", "STATE", repeatable: true, values: ReportState.allCases.map(\.rawValue),
-                    help: "every local report in this state, into one file; repeatable, or a comma list"),
-                .flag("all", help: "every local report, into one file"),
-            ],
+            positionals: [reports.spec],
+            options: [format.spec, output.spec, state.spec, everyReport.spec],
             discussion: """
                 Any report can be exported, whatever its state. Without -o the export alone goes to standard output.
                 JSON: the 'show --json' document plus template version, facility and area names and exported_at.
@@ -45,10 +48,9 @@ enum ExportCommand {
                   jqc export --state SYNCED,PENDING -o week.csv
                 """)
     ) { (inv) throws(AppError) -> CommandOutput in
-        let args = inv.arguments
-        let ids = args.positionals
-        let states = try states(args.all("state"))
-        let all = args.flag("all")
+        let ids = try inv[Self.reports]
+        let states = try states(try inv[Self.state])
+        let all = inv[Self.everyReport]
         let choices = (ids.isEmpty ? 0 : 1) + (states.isEmpty ? 0 : 1) + (all ? 1 : 0)
         guard choices == 1 else {
             throw AppError.usage(
@@ -56,13 +58,10 @@ enum ExportCommand {
                     ? "'export' needs a LOCAL_ID, --state STATE or --all."
                     : "give LOCAL_IDs, --state or --all, one of them.")
         }
-        let outputPath = args.value("output")
+        let outputPath = try inv[Self.output]
         let format: ExportFormat
-        if let typed = args.value("format") {
-            guard let parsed = ExportFormat(typed: typed) else {
-                throw AppError.usage("'\(typed)' is not an export format; use --format \(ExportFormat.choices).")
-            }
-            format = parsed
+        if let typed = try inv[Self.format] {
+            format = typed
         } else if let outputPath, let implied = ExportFormat(fileName: outputPath) {
             format = implied
         } else if let outputPath {
@@ -94,7 +93,7 @@ enum ExportCommand {
         let shortID: String
         var fetchedPhotos: URL?
         defer { if let fetchedPhotos { try? FileManager.default.removeItem(at: fetchedPhotos) } }
-        switch try ReportLookup.find(inv.positional(0), in: workspace, context: inv.context) {
+        switch try ReportLookup.find(ids[0], in: workspace, context: inv.context) {
         case .local(let report):
             if let target {
                 return try exported(

@@ -35,17 +35,19 @@ enum FieldTypeCommands {
             ], showsStatusLine: false)
     }
 
+    static let executable = Argument("PATH", help: "the executable, named jqc-field-NAME")
+
     static let check = Command(
         CommandSpec(
             "field-types check",
             summary: "run the field-type conformance kit against an external field type; exit 4 listing every failure",
-            positionals: [PositionalSpec("PATH", help: "the executable, named jqc-field-NAME")],
+            positionals: [executable.spec],
             discussion:
                 "The plugin is started as jqc starts it (same time limit, JQC_FIELD_TYPE_TIMEOUT) and must answer "
                 + "'samples' with the examples the kit needs. Exit 0 when conformant, 4 when something failed, 3 when PATH does not exist."
         )
     ) { (inv) throws(AppError) -> CommandOutput in
-        let path = inv.positional(0)
+        let path = try inv[Self.executable]
         guard FileManager.default.fileExists(atPath: path) else {
             throw AppError.notFound("'\(path)' does not exist; give the path of a jqc-field-NAME executable.")
         }

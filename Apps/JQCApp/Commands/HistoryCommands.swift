@@ -11,22 +11,26 @@ import Sync
 enum HistoryCommands {
     static var all: [Command] { [history, rollup] }
 
+    static let limit = Option(
+        "limit", "N", default: 30, help: "how many to show, 1-100", as: .count(in: 1...100))
+    static let offset = Option(
+        "offset", "N", default: 0, help: "how many to skip, for the next page", as: .count(in: 0...Int(Int32.max)))
+    static let inspector = Option(
+        "inspector", "ID", help: "only this inspector's inspections (a user id, as in 'jqc rollup --json')", as: .id)
+    static let facility = Option("facility", "ID", help: "only inspections of this facility", as: .id)
+    static let template = Option("template", "ID", help: "only inspections of this template", as: .id)
+    static let from = Option(
+        "from", "DATE", help: "completed on or after DATE: YYYY-MM-DD (from 00:00:00 UTC that day) or RFC 3339",
+        as: HistoryMoment.conversion(endOfDay: false))
+    static let to = Option(
+        "to", "DATE", help: "completed on or before DATE: YYYY-MM-DD (to 23:59:59 UTC that day) or RFC 3339",
+        as: HistoryMoment.conversion(endOfDay: true))
+
     static let history = Command(
         CommandSpec(
             "history", summary: "completed inspections on the server, newest first (online only)",
             options: [
-                .value("limit", "N", help: "how many to show, 1-100 (default 30)"),
-                .value("offset", "N", help: "how many to skip, for the next page (default 0)"),
-                .value(
-                    "inspector", "ID", help: "only this inspector's inspections (a user id, as in 'jqc rollup --json')"),
-                .value("facility", "ID", help: "only inspections of this facility"),
-                .value("template", "ID", help: "only inspections of this template"),
-                .value(
-                    "from", "DATE",
-                    help: "completed on or after DATE: YYYY-MM-DD (from 00:00:00 UTC that day) or RFC 3339"),
-                .value(
-                    "to", "DATE", help: "completed on or before DATE: YYYY-MM-DD (to 23:59:59 UTC that day) or RFC 3339"
-                ),
+                limit.spec, offset.spec, inspector.spec, facility.spec, template.spec, from.spec, to.spec,
             ],
             discussion: """
                 Inspectors see their own inspections; supervisors see everyone's. An inspector asking for someone
@@ -38,8 +42,8 @@ enum HistoryCommands {
                 Exit codes: 0 shown; 2 a date not understood; 75 offline or server unavailable (HISTORY_REQUIRES_NETWORK); 6 sign in again.
                 """)
     ) { (inv) throws(AppError) -> CommandOutput in
-        let limit = try number(inv, "limit", default: 30, range: 1...100)
-        let offset = try number(inv, "offset", default: 0, range: 0...Int(Int32.max))
+        let limit = try inv[Self.limit]
+        let offset = try inv[Self.offset]
         let filter = try historyFilter(inv)
         let page = try SyncService(context: inv.context).history(limit: limit, offset: offset, filter: filter)
         let workspace = try? inv.context.workspace()
@@ -112,51 +116,14 @@ enum HistoryCommands {
 
     /// The `--inspector`, `--facility`, `--template`, `--from` and `--to` of `history`.
     static func historyFilter(_ inv: Invocation) throws(AppError) -> HistoryFilter {
-        let args = inv.arguments
-        func id(_ name: String) throws(AppError) -> String? {
-            guard let text = args.value(name) else { return nil }
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
-            guard !trimmed.isEmpty else { throw AppError.usage("--\(name) needs an id.") }
-            return trimmed
-        }
-        let from = try args.value("from").map { (text) throws(AppError) in
-            try moment(text, option: "from", endOfDay: false)
-        }
-        let to = try args.value("to").map { (text) throws(AppError) in try moment(text, option: "to", endOfDay: true) }
-        if let from, let to, let start = RFC3339.date(from), let end = RFC3339.date(to), start > end {
-            throw AppError.usage(
-                "--from \(args.value("from") ?? "") is after --to \(args.value("to") ?? ""); nothing could match.")
+        let from = try inv[Self.from]
+        let to = try inv[Self.to]
+        if let from, let to, let start = RFC3339.date(from.sent), let end = RFC3339.date(to.sent), start > end {
+            throw AppError.usage("--from \(from.given) is after --to \(to.given); nothing could match.")
         }
         return HistoryFilter(
-            facilityID: try id("facility"), inspectorID: try id("inspector"), templateID: try id("template"),
-            from: from, to: to)
-    }
-
-    /// A `--from`/`--to` as the RFC 3339 time sent: a plain `YYYY-MM-DD` is that UTC day's
-    /// first second (`--from`) or last second (`--to`); an RFC 3339 time is sent in UTC.
-    static func moment(_ text: String, option: String, endOfDay: Bool) throws(AppError) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if RFC3339.isDay(trimmed) { return trimmed + (endOfDay ? "T23:59:59Z" : "T00:00:00Z") }
-        guard let date = RFC3339.date(trimmed) else {
-            throw AppError.usage(
-                "--\(option) takes a date YYYY-MM-DD or an RFC 3339 time such as 2026-03-01T08:00:00Z; got \(OneLine.quote(text))."
-            )
-        }
-        return RFC3339.string(
-            date, milliseconds: date.timeIntervalSince1970.rounded(.down) != date.timeIntervalSince1970)
-    }
-
-    /// A whole-number option within `range`, or a usage error (exit 2).
-    static func number(_ inv: Invocation, _ name: String, default fallback: Int, range: ClosedRange<Int>)
-        throws(AppError) -> Int
-    {
-        guard let text = inv.arguments.value(name) else { return fallback }
-        guard let value = Int(text), range.contains(value) else {
-            throw AppError.usage(
-                "--\(name) takes a whole number from \(range.lowerBound)\(range.upperBound == Int(Int32.max) ? " up" : " to \(range.upperBound)"); got '\(text)'."
-            )
-        }
-        return value
+            facilityID: try inv[Self.facility], inspectorID: try inv[Self.inspector],
+            templateID: try inv[Self.template], from: from?.sent, to: to?.sent)
     }
 
     /// A wire value in the contract's JSON shape.

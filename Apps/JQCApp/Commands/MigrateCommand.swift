@@ -7,20 +7,22 @@ import Models
 /// `migrate`: move a draft onto the newest version of its template now, show
 /// what that would do, or leave it on its version.
 enum MigrateCommand {
+    static let report = Argument("LOCAL_ID", help: "the report's id or a unique prefix of it")
+    static let dryRun = Flag(
+        "dry-run", help: "show what the move would keep, set aside and leave to answer; change nothing")
+    static let keepVersion = Flag(
+        "keep-version",
+        help:
+            "leave the draft on its version when newer ones arrive, until 'jqc migrate LOCAL_ID' moves it (the server must still accept that version); a draft a move just took, unchanged since, goes back to the version it came from with its answers"
+    )
+
     static let migrate = Command(
         CommandSpec(
             "migrate",
             summary:
                 "move a draft onto the newest version of its template now, show what that would do (--dry-run), or leave it on its version (--keep-version)",
-            positionals: [PositionalSpec("LOCAL_ID", help: "the report's id or a unique prefix of it")],
-            options: [
-                .flag("dry-run", help: "show what the move would keep, set aside and leave to answer; change nothing"),
-                .flag(
-                    "keep-version",
-                    help:
-                        "leave the draft on its version when newer ones arrive, until 'jqc migrate LOCAL_ID' moves it (the server must still accept that version); a draft a move just took, unchanged since, goes back to the version it came from with its answers"
-                ),
-            ],
+            positionals: [report.spec],
+            options: [dryRun.spec, keepVersion.spec],
             discussion: """
                 Drafts move by themselves when a sync or 'jqc templates import' brings a newer version of their template:
                 an answer to the same field whose new type reads it is kept; an answer to a removed field, or one the new
@@ -30,10 +32,10 @@ enum MigrateCommand {
                 5 the report is not a draft (or a rejected report), or --keep-version on a draft changed since it moved.
                 """)
     ) { (inv) throws(AppError) -> CommandOutput in
-        let dryRun = inv.arguments.flag("dry-run"), keep = inv.arguments.flag("keep-version")
+        let dryRun = inv[Self.dryRun], keep = inv[Self.keepVersion]
         guard !(dryRun && keep) else { throw AppError.usage("Give --dry-run or --keep-version, not both.") }
         let workspace = try inv.workspace()
-        let report = try workspace.report(inv.positional(0))
+        let report = try workspace.report(try inv[Self.report])
         let short = workspace.short(report)
         if keep {
             let (kept, putBack) = try workspace.keepVersion(report)

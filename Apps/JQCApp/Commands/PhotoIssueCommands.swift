@@ -7,18 +7,17 @@ import Models
 enum PhotoIssueCommands {
     static var all: [Command] { [photoAdd, issueAdd, issues] }
 
+    static let report = Argument("LOCAL_ID", help: "the report (DRAFT or REJECTED)")
+    static let files = Argument(variadic: "FILE", help: "JPEG or PNG files; never changed")
+    static let field = Option("field", "FIELD_ID", help: "the image field the photos answer")
+    static let issue = Option("issue", "ISSUE_ID", help: "the issue the photos document (its id or a unique prefix)")
+
     static let photoAdd = Command(
         CommandSpec(
             "photo add",
             summary: "import photo files into a report, compressed; attach them to an image field or an issue",
-            positionals: [
-                PositionalSpec("LOCAL_ID", help: "the report (DRAFT or REJECTED)"),
-                PositionalSpec("FILE", help: "JPEG or PNG files; never changed", variadic: true),
-            ],
-            options: [
-                .value("field", "FIELD_ID", help: "the image field the photos answer"),
-                .value("issue", "ISSUE_ID", help: "the issue the photos document (its id or a unique prefix)"),
-            ],
+            positionals: [report.spec, files.spec],
+            options: [field.spec, issue.spec],
             discussion: """
                 Each photo is compressed to a JPEG in the profile's photo folder and waits to upload after the report is accepted.
                 Every import states the report's photo cap and the room left ('jqc settings photo-cap-mb N' changes the cap).
@@ -29,24 +28,24 @@ enum PhotoIssueCommands {
                   jqc photo add 3f2a --issue 9b1c leak.png
                 """)
     ) { (inv) throws(AppError) -> CommandOutput in
-        let args = inv.arguments
-        let files = Array(args.positionals.dropFirst())
+        let files = try inv[Self.files]
         guard !files.isEmpty else {
             throw AppError.usage(
                 "'photo add' needs at least one FILE. Usage: jqc photo add LOCAL_ID [--field FIELD_ID | --issue ISSUE_ID] FILE..."
             )
         }
-        if args.value("field") != nil && args.value("issue") != nil {
+        let field = try inv[Self.field]
+        if field != nil && inv.isGiven(Self.issue) {
             throw AppError.usage("Give either --field or --issue, not both; a photo belongs to one place.")
         }
         let workspace = try inv.workspace()
-        let report = try workspace.report(inv.positional(0))
-        let issue = try args.value("issue").map { (reference: String) throws(AppError) -> Issue in
+        let report = try workspace.report(try inv[Self.report])
+        let issue = try inv[Self.issue].map { (reference: String) throws(AppError) -> Issue in
             try workspace.issue(reference, of: report)
         }
         let result = try workspace.addPhotos(
-            to: report, fieldID: args.value("field"), issueLocalID: issue?.localID, files: files)
-        return photosAdded(result, to: report, field: args.value("field"), issue: issue, in: workspace)
+            to: report, fieldID: field, issueLocalID: issue?.localID, files: files)
+        return photosAdded(result, to: report, field: field, issue: issue, in: workspace)
     }
 
     /// What `photo add` prints once the photos are in; the menu says the same.
@@ -87,27 +86,28 @@ enum PhotoIssueCommands {
         return CommandOutput(lines: lines, json: json)
     }
 
+    static let severity = Option(
+        "severity", "S", values: IssueSeverity.allCases.map(\.rawValue), help: "how bad it is")
+    static let description = Option("description", "TEXT", help: "what is wrong")
+    static let photo = Option("photo", "FILE", help: "a JPEG or PNG showing it, imported like 'photo add'")
+
     static let issueAdd = Command(
         CommandSpec(
             "issue add", summary: "flag an issue on a report, with a severity, a description and optionally a photo",
-            positionals: [PositionalSpec("LOCAL_ID", help: "the report (DRAFT or REJECTED)")],
-            options: [
-                .value("severity", "S", values: IssueSeverity.allCases.map(\.rawValue), help: "how bad it is"),
-                .value("description", "TEXT", help: "what is wrong"),
-                .value("photo", "FILE", help: "a JPEG or PNG showing it, imported like 'photo add'"),
-            ],
+            positionals: [report.spec],
+            options: [severity.spec, description.spec, photo.spec],
             discussion:
                 "Example:\n  jqc issue add 3f2a --severity high --description \"Hand dryer broken\" --photo dryer.jpg")
     ) { (inv) throws(AppError) -> CommandOutput in
-        let args = inv.arguments
-        guard let severity = args.value("severity"), let description = args.value("description") else {
+        guard let severity = try inv[Self.severity], let description = try inv[Self.description] else {
             throw AppError.usage("'issue add' needs --severity S (\(Workspace.severityList)) and --description TEXT.")
         }
         let workspace = try inv.workspace()
-        let report = try workspace.report(inv.positional(0))
+        let report = try workspace.report(try inv[Self.report])
+        let file = try inv[Self.photo]
         let (issue, photo) = try workspace.addIssue(
-            to: report, severity: severity, description: description, photoFile: args.value("photo"))
-        return issueAdded(issue, photo: photo, from: args.value("photo"), on: report, in: workspace)
+            to: report, severity: severity, description: description, photoFile: file)
+        return issueAdded(issue, photo: photo, from: file, on: report, in: workspace)
     }
 
     /// What `issue add` prints once the issue (and its photo, from `file`) is saved; the menu says the same.

@@ -37,13 +37,17 @@ enum ReferenceCommands {
             ])
     }
 
+    static let facility = Argument("FACILITY", help: "the facility id")
+    /// The file `templates import`, `templates lint`, `facilities import` and `assignments import` read.
+    static let jsonFile = Argument("FILE", help: "the JSON file")
+
     static let areas = Command(
         CommandSpec(
             "areas", summary: "cached areas of a facility (offline)",
-            positionals: [PositionalSpec("FACILITY", help: "the facility id")])
+            positionals: [facility.spec])
     ) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
-        let facility = inv.positional(0)
+        let facility = try inv[Self.facility]
         guard try workspace.facility(id: facility) != nil else {
             throw AppError.notFound("No facility '\(facility)' on this device. See 'jqc facilities'.")
         }
@@ -190,9 +194,9 @@ enum ReferenceCommands {
     static let templatesImport = Command(
         CommandSpec(
             "templates import", summary: "load templates from a contract-shaped JSON file ({\"templates\": [...]})",
-            positionals: [PositionalSpec("FILE", help: "the JSON file")])
+            positionals: [jsonFile.spec])
     ) { (inv) throws(AppError) -> CommandOutput in
-        importedTemplates(try inv.workspace().importTemplates(path: inv.positional(0)))
+        importedTemplates(try inv.workspace().importTemplates(path: try inv[Self.jsonFile]))
     }
 
     /// What `templates import` prints; the menu says the same.
@@ -217,9 +221,9 @@ enum ReferenceCommands {
         CommandSpec(
             "templates lint",
             summary: "check a template file against the field-type registry; exit 4 listing every problem",
-            positionals: [PositionalSpec("FILE", help: "the JSON file")])
+            positionals: [jsonFile.spec])
     ) { (inv) throws(AppError) -> CommandOutput in
-        let path = inv.positional(0)
+        let path = try inv[Self.jsonFile]
         let document = try Workspace.readReferenceFile(path)
         let (templates, all) = Workspace.lintTemplates(document, source: path, registry: inv.context.registry)
         guard all.isEmpty else {
@@ -237,9 +241,9 @@ enum ReferenceCommands {
         CommandSpec(
             "facilities import",
             summary: "load facilities and areas from a JSON file ({\"facilities\": [...], \"areas\": [...]})",
-            positionals: [PositionalSpec("FILE", help: "the JSON file")])
+            positionals: [jsonFile.spec])
     ) { (inv) throws(AppError) -> CommandOutput in
-        importedFacilities(try inv.workspace().importFacilities(path: inv.positional(0)))
+        importedFacilities(try inv.workspace().importFacilities(path: try inv[Self.jsonFile]))
     }
 
     /// What `facilities import` prints; the menu says the same.
@@ -263,9 +267,9 @@ enum ReferenceCommands {
     static let assignmentsImport = Command(
         CommandSpec(
             "assignments import", summary: "load assignments from a JSON file ({\"assignments\": [...]})",
-            positionals: [PositionalSpec("FILE", help: "the JSON file")])
+            positionals: [jsonFile.spec])
     ) { (inv) throws(AppError) -> CommandOutput in
-        importedAssignments(try inv.workspace().importAssignments(path: inv.positional(0)))
+        importedAssignments(try inv.workspace().importAssignments(path: try inv[Self.jsonFile]))
     }
 
     /// What `assignments import` prints; the menu says the same.

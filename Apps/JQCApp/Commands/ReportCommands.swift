@@ -8,31 +8,33 @@ import Models
 enum ReportCommands {
     static var all: [Command] { [start, show, list, answer, complete, delete, reinspect, ExplainCommand.explain] }
 
+    /// A report named by its id, a unique prefix of it, or (for `show`) a server id.
+    static let report = Argument("LOCAL_ID", help: "the report")
+
+    static let assignment = Option("assignment", "ID", help: "the assignment to answer")
+    static let template = Option("template", "ID", help: "the template to use")
+    static let facility = Option("facility", "ID", help: "the facility inspected")
+    static let area = Option("area", "ID", help: "the area inspected (optional)")
+
     static let start = Command(
         CommandSpec(
             "start", summary: "start a new inspection (a DRAFT) from an assignment, or from a template at a facility",
-            options: [
-                .value("assignment", "ID", help: "the assignment to answer"),
-                .value("template", "ID", help: "the template to use"),
-                .value("facility", "ID", help: "the facility inspected"),
-                .value("area", "ID", help: "the area inspected (optional)"),
-            ],
+            options: [assignment.spec, template.spec, facility.spec, area.spec],
             discussion:
                 "Examples:\n  jqc start --assignment AS-1\n  jqc start --template 101 --facility F-100 --area A-101")
     ) { (inv) throws(AppError) -> CommandOutput in
-        let args = inv.arguments
         let workspace = try inv.workspace()
         let report: Report
-        if let assignment = args.value("assignment") {
-            if args.value("template") != nil || args.value("facility") != nil {
+        if let assignment = try inv[Self.assignment] {
+            if inv.isGiven(Self.template) || inv.isGiven(Self.facility) {
                 throw AppError.usage("Give either --assignment, or --template with --facility; not both.")
             }
             report = try workspace.start(assignmentID: assignment)
         } else {
-            guard let template = args.value("template"), let facility = args.value("facility") else {
+            guard let template = try inv[Self.template], let facility = try inv[Self.facility] else {
                 throw AppError.usage("'start' needs --assignment ID, or --template ID with --facility ID.")
             }
-            report = try workspace.start(templateID: template, facilityID: facility, areaID: args.value("area"))
+            report = try workspace.start(templateID: template, facilityID: facility, areaID: try inv[Self.area])
         }
         let id = report.localID.uuidString.lowercased()
         let template = try workspace.template(for: report)
@@ -44,20 +46,22 @@ enum ReportCommands {
             json: ["local_id": .string(id), "state": .string(report.state.rawValue)])
     }
 
+    static let shownReport = Argument(
+        "LOCAL_ID", help: "the report's id or a unique prefix of it, or a server id")
+    static let photosFolder = Option(
+        "photos", "DIR",
+        help: "also save the report's photos into DIR as <photo id>.jpg (DIR is made, 0700, if missing)")
+    static let history = Flag(
+        "history",
+        help:
+            "every revision of the report's answers kept on this device: number, when, what saved it, the answers that changed"
+    )
+
     static let show = Command(
         CommandSpec(
             "show", summary: "show a report: answers, score and its breakdown, photos, issues, state",
-            positionals: [PositionalSpec("LOCAL_ID", help: "the report's id or a unique prefix of it, or a server id")],
-            options: [
-                .value(
-                    "photos", "DIR",
-                    help: "also save the report's photos into DIR as <photo id>.jpg (DIR is made, 0700, if missing)"),
-                .flag(
-                    "history",
-                    help:
-                        "every revision of the report's answers kept on this device: number, when, what saved it, the answers that changed"
-                ),
-            ],
+            positionals: [shownReport.spec],
+            options: [photosFolder.spec, history.spec],
             discussion: """
                 A server id (R-...) of a report this device does not hold is read from the server when a profile is
                 signed in (a supervisor reads anyone's, an inspector their own): online only, shown as a local report
@@ -67,13 +71,14 @@ enum ReportCommands {
                 """)
     ) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
-        let folder = inv.arguments.value("photos")
-        if inv.arguments.flag("history") {
+        let folder = try inv[Self.photosFolder]
+        let id = try inv[Self.shownReport]
+        if inv[Self.history] {
             guard folder == nil else { throw AppError.usage("Give --history or --photos DIR, not both.") }
             return try RevisionsPresenter(workspace: workspace, style: inv.context.style).output(
-                workspace.report(inv.positional(0)))
+                workspace.report(id))
         }
-        switch try ReportLookup.find(inv.positional(0), in: workspace, context: inv.context) {
+        switch try ReportLookup.find(id, in: workspace, context: inv.context) {
         case .local(let report):
             var output = try shown(report, in: workspace, style: inv.context.style)
             guard let folder else { return output }
@@ -122,34 +127,30 @@ enum ReportCommands {
         )
     }
 
+    static let state = Option(
+        "state", "STATE", values: ReportState.allCases.map(\.rawValue), help: "only reports in this state",
+        as: .checked(
+            { ReportState(rawValue: $0.uppercased()) },
+            otherwise: { word, _ in "'\(word)' is not a report state; use DRAFT, PENDING, SYNCED, CONFLICT or REJECTED."
+            }
+        ))
+    static let limit = Option(
+        "limit", "N", default: 30, help: "at most N reports",
+        as: .checked(
+            { Int($0).flatMap { $0 >= 1 ? $0 : nil } },
+            otherwise: { word, label in "'\(label) \(word)' must be a whole number from 1." }))
+    static let everyReport = Flag("all", help: "every report, however many (streamed: memory stays flat)")
+
     static let list = Command(
         CommandSpec(
             "list", summary: "local reports, newest first: the newest 30, or --limit N, or --all",
-            options: [
-                .value(
-                    "state", "STATE", values: ReportState.allCases.map(\.rawValue), help: "only reports in this state"),
-                .value("limit", "N", help: "at most N reports (default 30)"),
-                .flag("all", help: "every report, however many (streamed: memory stays flat)"),
-            ])
+            options: [state.spec, limit.spec, everyReport.spec])
     ) { (inv) throws(AppError) -> CommandOutput in
-        var state: ReportState?
-        if let text = inv.arguments.value("state") {
-            guard let parsed = ReportState(rawValue: text.uppercased()) else {
-                throw AppError.usage(
-                    "'\(text)' is not a report state; use DRAFT, PENDING, SYNCED, CONFLICT or REJECTED.")
-            }
-            state = parsed
+        let state = try inv[Self.state]
+        if inv.isGiven(Self.limit), inv[Self.everyReport] {
+            throw AppError.usage("give --limit N or --all, not both.")
         }
-        var limit: Int? = 30
-        if let text = inv.arguments.value("limit") {
-            guard !inv.arguments.flag("all") else { throw AppError.usage("give --limit N or --all, not both.") }
-            guard let value = Int(text), value >= 1 else {
-                throw AppError.usage("'--limit \(text)' must be a whole number from 1.")
-            }
-            limit = value
-        } else if inv.arguments.flag("all") {
-            limit = nil
-        }
+        let limit: Int? = inv[Self.everyReport] ? nil : try inv[Self.limit]
         let workspace = try inv.workspace()
         let total = try workspace.reportCount(state: state)
         let writer = ListingWriter(json: inv.context.json, serverHasReviews: try workspace.serverHasReviews())
@@ -158,27 +159,27 @@ enum ReportCommands {
         return CommandOutput(lines: [], json: .null)
     }
 
+    static let field = Argument("FIELD_ID", help: "the field")
+    static let typedValue = Argument(optional: "VALUE", help: "the answer as typed")
+    static let valueJSON = Option(
+        "value-json", "JSON", help: "set the contract's JSON encoding instead of typed input")
+    static let clear = Flag("clear", help: "unset the answer")
+    static let addRow = Flag("add-row", help: "append VALUE as one more row of a table field")
+
     static let answer = Command(
         CommandSpec(
             "answer", summary: "set one answer, typed as a person types it; saved at once",
-            positionals: [
-                PositionalSpec("LOCAL_ID", help: "the report"), PositionalSpec("FIELD_ID", help: "the field"),
-                PositionalSpec("VALUE", help: "the answer as typed", optional: true),
-            ],
-            options: [
-                .value("value-json", "JSON", help: "set the contract's JSON encoding instead of typed input"),
-                .flag("clear", help: "unset the answer"),
-                .flag("add-row", help: "append VALUE as one more row of a table field"),
-            ],
+            positionals: [report.spec, field.spec, typedValue.spec],
+            options: [valueJSON.spec, clear.spec, addRow.spec],
             discussion: """
                 Typed values: a rating '4'; pass/fail 'pass', 'fail', 'n/a'; a checkbox 'yes'/'no'; an option's text or
                 number for radio and select; comma-separated options for a checkbox group; 'YYYY-MM-DD' for a date; the
                 signer's name for a signature; 'Col=value;Col=value' for a table row (repeat with --add-row).
                 """)
     ) { (inv) throws(AppError) -> CommandOutput in
-        let args = inv.arguments
-        let value = args.positional(2)
-        let modes = [value != nil, args.value("value-json") != nil, args.flag("clear")].filter { $0 }.count
+        let value = try inv[Self.typedValue]
+        let json = try inv[Self.valueJSON]
+        let modes = [value != nil, json != nil, inv[Self.clear]].filter { $0 }.count
         guard modes == 1 else {
             throw AppError.usage(
                 modes == 0
@@ -186,20 +187,21 @@ enum ReportCommands {
                     : "Give only one of VALUE, --value-json JSON and --clear.")
         }
         let input: AnswerInput
-        if args.flag("clear") {
+        if inv[Self.clear] {
             input = .clear
-        } else if let json = args.value("value-json") {
+        } else if let json {
             input = .json(json)
-        } else if args.flag("add-row") {
+        } else if inv[Self.addRow] {
             input = .addRow(value ?? "")
         } else {
             input = .typed(value ?? "")
         }
         let workspace = try inv.workspace()
-        let report = try workspace.report(inv.positional(0))
-        let saved = try workspace.answer(report, fieldID: inv.positional(1), input: input)
+        let report = try workspace.report(try inv[Self.report])
+        let fieldID = try inv[Self.field]
+        let saved = try workspace.answer(report, fieldID: fieldID, input: input)
         let template = try workspace.template(for: saved)
-        let field = try workspace.field(inv.positional(1), of: template)
+        let field = try workspace.field(fieldID, of: template)
         let shown = workspace.registry.display(field, saved.answers[field.id], style: inv.context.style)
         let withdrawn = try workspace.withdrawnSignatures(before: report, after: saved)
         return CommandOutput(
@@ -216,16 +218,18 @@ enum ReportCommands {
             ])
     }
 
+    static let followUp = Flag("follow-up", help: "ask for a re-inspection of this report")
+
     static let complete = Command(
         CommandSpec(
             "complete", summary: "mark a DRAFT or REJECTED report complete (PENDING); no network needed",
-            positionals: [PositionalSpec("LOCAL_ID", help: "the report")],
-            options: [.flag("follow-up", help: "ask for a re-inspection of this report")])
+            positionals: [report.spec],
+            options: [followUp.spec])
     ) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
-        let report = try workspace.report(inv.positional(0))
+        let report = try workspace.report(try inv[Self.report])
         return try completed(
-            try workspace.complete(report, followUp: inv.arguments.flag("follow-up")), in: workspace,
+            try workspace.complete(report, followUp: inv[Self.followUp]), in: workspace,
             style: inv.context.style)
     }
 
@@ -254,16 +258,19 @@ enum ReportCommands {
             ])
     }
 
+    static let draft = Argument("LOCAL_ID", help: "the draft")
+    static let yes = Flag("yes", short: "y", help: "do not ask; required when no one is at a terminal to answer")
+
     static let delete = Command(
         CommandSpec(
             "delete",
             summary: "delete a draft with its photos and issues (an amended draft returns to its synced answers)",
-            positionals: [PositionalSpec("LOCAL_ID", help: "the draft")],
-            options: [.flag("yes", short: "y", help: "do not ask; required when no one is at a terminal to answer")])
+            positionals: [draft.spec],
+            options: [yes.spec])
     ) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
-        let report = try workspace.report(inv.positional(0))
-        if !inv.arguments.flag("yes") {
+        let report = try workspace.report(try inv[Self.draft])
+        if !inv[Self.yes] {
             guard inv.context.stdinIsTerminal, !inv.context.json else {
                 throw AppError.usage(
                     "'delete' asks before it deletes; add --yes to delete \(workspace.short(report)) without asking.")
@@ -298,13 +305,15 @@ enum ReportCommands {
             json: ["local_id": .string(id), "deleted": true])
     }
 
+    static let parent = Argument("LOCAL_ID", help: "the completed parent report")
+
     static let reinspect = Command(
         CommandSpec(
             "reinspect", summary: "start a re-inspection of a completed report, pre-filled from it",
-            positionals: [PositionalSpec("LOCAL_ID", help: "the completed parent report")])
+            positionals: [parent.spec])
     ) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
-        let parent = try workspace.report(inv.positional(0))
+        let parent = try workspace.report(try inv[Self.parent])
         return reinspected(try workspace.reinspect(parent), of: parent, in: workspace)
     }
 

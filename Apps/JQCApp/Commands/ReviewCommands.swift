@@ -12,18 +12,39 @@ import Sync
 enum ReviewCommands {
     static var all: [Command] { [list, show, approve, returnToInspector, reject] }
 
+    static let state = Option(
+        "state", "STATE", help: "awaiting_review (default), approved, returned or rejected",
+        as: .checked(
+            { ReviewState(rawValue: $0.trimmingCharacters(in: .whitespaces).lowercased()) },
+            otherwise: { word, label in
+                "\(label) takes \(ReviewState.allCases.map(\.rawValue).joined(separator: ", ")); got \(OneLine.quote(word))."
+            }))
+    static let facility = Option("facility", "ID", help: "only reports of this facility", as: .id)
+    static let inspector = Option(
+        "inspector", "ID", help: "only this inspector's reports (a user id, as in 'jqc rollup --json')", as: .id)
+    static let limit = Option(
+        "limit", "N", default: 30, help: "how many to show, 1-100", as: .count(in: 1...100))
+
+    /// The report decided on or shown, trimmed.
+    static func serverIDArgument(help: String) -> Argument<String> {
+        Argument(
+            "SERVER_ID", help: help,
+            as: .checked(
+                { word in
+                    let id = word.trimmingCharacters(in: .whitespaces)
+                    return id.isEmpty ? nil : id
+                }, otherwise: { _, _ in "Give the report's server id, as 'jqc review list' shows it." }))
+    }
+    static let listedReport = serverIDArgument(help: "the report's server id, as 'jqc review list' shows it")
+    static let decidedReport = serverIDArgument(help: "the report's server id")
+
     static let onlineNote =
         "Online only: offline it says so in one line and exits 75 (REVIEW_REQUIRES_NETWORK); 6 sign in again."
 
     static let list = Command(
         CommandSpec(
             "review list", summary: "supervisors: the review queue on the server, newest first (online only)",
-            options: [
-                .value("state", "STATE", help: "awaiting_review (default), approved, returned or rejected"),
-                .value("facility", "ID", help: "only reports of this facility"),
-                .value("inspector", "ID", help: "only this inspector's reports (a user id, as in 'jqc rollup --json')"),
-                .value("limit", "N", help: "how many to show, 1-100 (default 30)"),
-            ],
+            options: [state.spec, facility.spec, inspector.spec, limit.spec],
             discussion: """
                 Completed reports whose current revision is in the review state asked for. Supervisors and admins see
                 everyone's; an inspector sees their own. Decide with 'jqc review approve|return|reject SERVER_ID'.
@@ -34,10 +55,10 @@ enum ReviewCommands {
                 \(onlineNote)
                 """)
     ) { (inv) throws(AppError) -> CommandOutput in
-        let state = try reviewState(inv.arguments.value("state"))
-        let limit = try HistoryCommands.number(inv, "limit", default: 30, range: 1...100)
+        let state = try inv[Self.state] ?? .awaitingReview
+        let limit = try inv[Self.limit]
         let filter = ReviewQueueFilter(
-            state: state, facilityID: try id(inv, "facility"), inspectorID: try id(inv, "inspector"))
+            state: state, facilityID: try inv[Self.facility], inspectorID: try inv[Self.inspector])
         let page = try SyncService(context: inv.context).reviewQueue(filter, limit: limit)
         let workspace = try? inv.context.workspace()
         let rows = page.items.map { item -> [String] in
@@ -79,7 +100,7 @@ enum ReviewCommands {
     static let show = Command(
         CommandSpec(
             "review show", summary: "a report as the server holds it, its review and its events (online only)",
-            positionals: [PositionalSpec("SERVER_ID", help: "the report's server id, as 'jqc review list' shows it")],
+            positionals: [listedReport.spec],
             discussion: """
                 The answers, score, issues and photos as 'jqc show SERVER_ID' shows them, then the review of the current
                 revision (its state, who decided, the comment and the comments on fields) and the report's events, oldest
@@ -89,7 +110,7 @@ enum ReviewCommands {
                 \(onlineNote)
                 """)
     ) { (inv) throws(AppError) -> CommandOutput in
-        let serverID = try serverID(inv)
+        let serverID = try inv[Self.listedReport]
         let workspace = try inv.workspace()
         let service = SyncService(context: inv.context)
         let reviewed = try service.reviewedReport(serverID)
@@ -113,48 +134,68 @@ enum ReviewCommands {
     static let approve = Command(
         CommandSpec(
             "review approve", summary: "supervisors: approve a report's revision (online only)",
-            positionals: [PositionalSpec("SERVER_ID", help: "the report's server id")],
-            options: [revisionOption, .value("comment", "TEXT", help: "a comment for the inspector (optional)")],
+            positionals: [decidedReport.spec],
+            options: [revision.spec, approvalComment.spec],
             discussion: decisionDiscussion(
                 "approve", example: "jqc review approve R-8f2c --comment 'Spotless, thank you'"))
     ) { (inv) throws(AppError) -> CommandOutput in
-        try decide(.approve, inv)
+        try decide(.approve, inv, comment: approvalComment)
     }
 
     static let returnToInspector = Command(
         CommandSpec(
             "review return", summary: "supervisors: send a report back to its inspector for changes (online only)",
-            positionals: [PositionalSpec("SERVER_ID", help: "the report's server id")],
-            options: [
-                revisionOption, .value("comment", "TEXT", help: "what to change (this or at least one --field)"),
-                fieldOption,
-            ],
+            positionals: [decidedReport.spec],
+            options: [revision.spec, returnComment.spec, fieldComment.spec],
             discussion: decisionDiscussion(
                 "return",
                 example: "jqc review return R-8f2c --comment 'Photos too dark' --field 14='Retake in daylight'"))
     ) { (inv) throws(AppError) -> CommandOutput in
-        try decide(.return, inv)
+        try decide(.return, inv, comment: returnComment)
     }
 
     static let reject = Command(
         CommandSpec(
             "review reject", summary: "supervisors: reject a report's revision (online only)",
-            positionals: [PositionalSpec("SERVER_ID", help: "the report's server id")],
-            options: [
-                revisionOption, .value("comment", "TEXT", help: "why (this or at least one --field)"), fieldOption,
-            ],
+            positionals: [decidedReport.spec],
+            options: [revision.spec, rejectionComment.spec, fieldComment.spec],
             discussion: decisionDiscussion(
                 "reject", example: "jqc review reject R-8f2c --comment 'Wrong site: this is F-200'"))
     ) { (inv) throws(AppError) -> CommandOutput in
-        try decide(.reject, inv)
+        try decide(.reject, inv, comment: rejectionComment)
     }
 
-    static let revisionOption = OptionSpec.value(
+    static let revision = Option(
         "revision", "N",
-        help: "the revision you looked at (default: the current one, fetched first); a stale one is refused")
-    static let fieldOption = OptionSpec.value(
-        "field", "FIELD_ID=TEXT", repeatable: true, help: "a comment on one field of the report's template (repeatable)"
-    )
+        help: "the revision you looked at (default: the current one, fetched first); a stale one is refused",
+        as: .checked(
+            { Int($0.trimmingCharacters(in: .whitespaces)).flatMap { $0 >= 1 ? $0 : nil } },
+            otherwise: { word, label in "\(label) takes a revision number from 1 up; got \(OneLine.quote(word))." }))
+    static let fieldComment = Option(
+        repeating: "field", "FIELD_ID=TEXT", help: "a comment on one field of the report's template (repeatable)",
+        as: .checked(
+            { given in
+                let parts = given.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let id = parts.first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+                let text = parts.count == 2 ? parts[1].trimmingCharacters(in: .whitespacesAndNewlines) : ""
+                return id.isEmpty || text.isEmpty ? nil : FieldComment(fieldID: id, comment: text)
+            },
+            otherwise: { word, label in
+                "\(label) takes FIELD_ID=TEXT, such as --field 14='Retake in daylight'; got \(OneLine.quote(word))."
+            }))
+    /// `--comment`, trimmed; given empty, a usage error.
+    static func comment(help: String) -> Option<String?> {
+        Option(
+            "comment", "TEXT", help: help,
+            as: .checked(
+                { word in
+                    let trimmed = word.trimmingCharacters(in: .whitespacesAndNewlines)
+                    return trimmed.isEmpty ? nil : trimmed
+                }, otherwise: { _, label in "\(label) needs some text." }))
+    }
+    static let approvalComment = comment(help: "a comment for the inspector (optional)")
+    static let returnComment = comment(help: "what to change (this or at least one --field)")
+    static let rejectionComment = comment(help: "why (this or at least one --field)")
 
     static func decisionDiscussion(_ verb: String, example: String) -> String {
         """
@@ -174,11 +215,13 @@ enum ReviewCommands {
     }
 
     /// Posts one decision after checking its options and the report's fields.
-    static func decide(_ decision: ReviewDecision, _ inv: Invocation) throws(AppError) -> CommandOutput {
-        let serverID = try serverID(inv)
-        let comment = try commentText(inv)
-        let fieldComments = try fields(inv)
-        let pinned = try revision(inv)
+    static func decide(_ decision: ReviewDecision, _ inv: Invocation, comment option: Option<String?>)
+        throws(AppError) -> CommandOutput
+    {
+        let serverID = try inv[Self.decidedReport]
+        let comment = try inv[option]
+        let fieldComments = try inv[Self.fieldComment]
+        let pinned = try inv[Self.revision]
         if decision != .approve && comment == nil && fieldComments.isEmpty {
             throw AppError.usage(
                 "'review \(decision.rawValue)' needs --comment TEXT or at least one --field FIELD_ID=TEXT saying why.")
@@ -256,68 +299,6 @@ enum ReviewCommands {
         return CommandOutput(
             lines: lines.map { OneLine.flatten($0, lineBreak: " ") }, json: .object(json),
             showsStatusLine: false, exitCode: ExitCode.conflict)
-    }
-
-    // MARK: - Options
-
-    /// The SERVER_ID positional, trimmed.
-    static func serverID(_ inv: Invocation) throws(AppError) -> String {
-        let id = inv.positional(0).trimmingCharacters(in: .whitespaces)
-        guard !id.isEmpty else { throw AppError.usage("Give the report's server id, as 'jqc review list' shows it.") }
-        return id
-    }
-
-    /// `--state`, awaiting review when not given.
-    static func reviewState(_ text: String?) throws(AppError) -> ReviewState {
-        guard let text else { return .awaitingReview }
-        guard let state = ReviewState(rawValue: text.trimmingCharacters(in: .whitespaces).lowercased()) else {
-            throw AppError.usage(
-                "--state takes \(ReviewState.allCases.map(\.rawValue).joined(separator: ", ")); got \(OneLine.quote(text))."
-            )
-        }
-        return state
-    }
-
-    /// `--facility` or `--inspector`, trimmed; empty is a usage error.
-    static func id(_ inv: Invocation, _ name: String) throws(AppError) -> String? {
-        guard let text = inv.arguments.value(name) else { return nil }
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty else { throw AppError.usage("--\(name) needs an id.") }
-        return trimmed
-    }
-
-    /// `--comment`, trimmed; given empty is a usage error.
-    static func commentText(_ inv: Invocation) throws(AppError) -> String? {
-        guard let text = inv.arguments.value("comment") else { return nil }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw AppError.usage("--comment needs some text.") }
-        return trimmed
-    }
-
-    /// Every `--field FIELD_ID=TEXT`, in the order given.
-    static func fields(_ inv: Invocation) throws(AppError) -> [FieldComment] {
-        var comments: [FieldComment] = []
-        for given in inv.arguments.all("field") {
-            let parts = given.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let id = parts.first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-            let text = parts.count == 2 ? parts[1].trimmingCharacters(in: .whitespacesAndNewlines) : ""
-            guard !id.isEmpty, !text.isEmpty else {
-                throw AppError.usage(
-                    "--field takes FIELD_ID=TEXT, such as --field 14='Retake in daylight'; got \(OneLine.quote(given))."
-                )
-            }
-            comments.append(FieldComment(fieldID: id, comment: text))
-        }
-        return comments
-    }
-
-    /// `--revision N`, a positive whole number.
-    static func revision(_ inv: Invocation) throws(AppError) -> Int? {
-        guard let text = inv.arguments.value("revision") else { return nil }
-        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value >= 1 else {
-            throw AppError.usage("--revision takes a revision number from 1 up; got \(OneLine.quote(text)).")
-        }
-        return value
     }
 
     /// A table cell cut to 24 characters.

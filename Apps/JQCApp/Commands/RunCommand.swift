@@ -7,10 +7,12 @@ import ProgramOutput
 
 /// `jqc run`: the interactive step-by-step form runner.
 enum RunCommand {
+    static let report = Argument("LOCAL_ID", help: "the report (DRAFT or REJECTED)")
+
     static let run = Command(
         CommandSpec(
             "run", summary: "answer a report field by field in the terminal; every answer is saved at once",
-            positionals: [PositionalSpec("LOCAL_ID", help: "the report (DRAFT or REJECTED)")],
+            positionals: [report.spec],
             discussion:
                 "On a terminal or with answers piped in, one per line. /help inside lists the commands (back, skip, jump, clear, done, quit)."
         )
@@ -20,7 +22,7 @@ enum RunCommand {
                 "'run' is interactive and has no --json form; use 'answer', 'show' and 'complete' in scripts.")
         }
         let workspace = try inv.workspace()
-        let report = try workspace.report(inv.positional(0))
+        let report = try workspace.report(try inv[Self.report])
         let echoed = inv.context.stdinIsTerminal
         // Ctrl-C: every answer was saved when it was typed; say so, and how to go on.
         let interrupt = InterruptExit(

@@ -10,12 +10,16 @@ import Sync
 enum SyncCommands {
     static var all: [Command] { [sync, retry, amend] }
 
+    static let caFile = Option(
+        "cacert", "FILE", help: "trust the certificate authorities in FILE instead of the system's")
+    static let pendingReport = Argument(
+        optional: "LOCAL_ID", help: "the report (all pending reports with failed attempts when omitted)")
+    static let syncedReport = Argument("LOCAL_ID", help: "the report")
+
     static let sync = Command(
         CommandSpec(
             "sync", summary: "one sync cycle in the foreground: reference data down, reports and photos up",
-            options: [
-                .value("cacert", "FILE", help: "trust the certificate authorities in FILE instead of the system's")
-            ],
+            options: [caFile.spec],
             discussion: """
                 Exit codes: 0 done; 75 offline or server unavailable (nothing lost, try later); 6 sign in again;
                 7 new conflicts a person must resolve ('jqc conflicts'); 1 the server refused the request or answered
@@ -25,7 +29,7 @@ enum SyncCommands {
                 """)
     ) { (inv) throws(AppError) -> CommandOutput in
         let showProgress = !inv.context.json && isatty(STDERR_FILENO) == 1
-        let summary = try SyncService(context: inv.context, caFile: inv.arguments.value("cacert"))
+        let summary = try SyncService(context: inv.context, caFile: try inv[Self.caFile])
             .sync(
                 askedByPerson: true,
                 waitingForOtherSync: {
@@ -51,15 +55,11 @@ enum SyncCommands {
     static let retry = Command(
         CommandSpec(
             "retry", summary: "try again at the next sync: reset the retry count of one pending report, or of all",
-            positionals: [
-                PositionalSpec(
-                    "LOCAL_ID", help: "the report (all pending reports with failed attempts when omitted)",
-                    optional: true)
-            ])
+            positionals: [pendingReport.spec])
     ) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
         let reports: [Report]
-        if let reference = inv.arguments.positional(0) {
+        if let reference = try inv[Self.pendingReport] {
             reports = [try workspace.report(reference)]
         } else {
             reports = try workspace.reportsWithFailedAttempts()
@@ -79,10 +79,10 @@ enum SyncCommands {
             "amend",
             summary:
                 "reopen a SYNCED report as a DRAFT to correct it, or to change one returned for changes (keeps its server id and base revision)",
-            positionals: [PositionalSpec("LOCAL_ID", help: "the report")])
+            positionals: [syncedReport.spec])
     ) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
-        let report = try workspace.report(inv.positional(0))
+        let report = try workspace.report(try inv[Self.syncedReport])
         let amended = try workspace.amend(report)
         var lines = [
             "\(workspace.short(amended)) is a DRAFT again; change answers, then 'jqc complete' to send the correction."

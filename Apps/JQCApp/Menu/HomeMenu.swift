@@ -59,7 +59,7 @@ public final class HomeMenu {
         if let status = try? context.status() {
             io.write(status.line)
         }
-        return ExitCode.ok
+        return ExitCode.ok.rawValue
     }
 
     // MARK: Home

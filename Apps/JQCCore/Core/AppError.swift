@@ -1,3 +1,4 @@
+import ArgumentParsing
 import Models
 
 /// The one error type of the apps: a machine code for `--json`, one line for
@@ -8,11 +9,11 @@ public struct AppError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, with the offending value quoted, and what to do next.
     public let message: String
     /// The process exit code.
-    public let exitCode: Int32
+    public let exitCode: ExitCode
     /// Every individual problem, for errors that collect them (missing answers, template lint).
     public let problems: [String]
 
-    public init(code: Code, _ message: String, exitCode: Int32, problems: [String] = []) {
+    public init(code: Code, _ message: String, exitCode: ExitCode, problems: [String] = []) {
         self.code = code
         self.message = message
         self.exitCode = exitCode
@@ -55,16 +56,5 @@ public struct AppError: Error, Sendable, Equatable, CustomStringConvertible {
         exitCode: ExitCode.failure)
 }
 
-/// The exit codes (docs/commands.md).
-public enum ExitCode {
-    public static let ok: Int32 = 0
-    public static let failure: Int32 = 1
-    public static let usage: Int32 = 2
-    public static let notFound: Int32 = 3
-    public static let validation: Int32 = 4
-    public static let blocked: Int32 = 5
-    public static let authRequired: Int32 = 6
-    public static let conflict: Int32 = 7
-    public static let lockHeld: Int32 = 73
-    public static let temporary: Int32 = 75
-}
+/// The exit codes of docs/commands.md, named (ArgumentParsing's `ExitCode`).
+public typealias ExitCode = ArgumentParsing.ExitCode

@@ -18,10 +18,25 @@ public struct Invocation {
     public let arguments: ParsedArguments
     public let context: AppContext
 
-    /// A required positional argument (the parser has checked it is there).
-    public func positional(_ index: Int) -> String {
-        arguments.positional(index) ?? ""
+    /// The option's value, converted (a word that does not convert is a usage error, exit 2), or its default.
+    public subscript<Value>(option: Option<Value>) -> Value {
+        get throws(AppError) {
+            do { return try arguments[option] } catch { throw AppError.usage(error.message) }
+        }
     }
+
+    /// True when the flag was given.
+    public subscript(flag: Flag) -> Bool { arguments[flag] }
+
+    /// The argument's value, converted (a word that does not convert is a usage error, exit 2).
+    public subscript<Value>(argument: Argument<Value>) -> Value {
+        get throws(AppError) {
+            do { return try arguments[argument] } catch { throw AppError.usage(error.message) }
+        }
+    }
+
+    /// True when the option was given, whatever its value.
+    public func isGiven<Value>(_ option: Option<Value>) -> Bool { arguments.isGiven(option) }
 
     /// The workspace over the profile's store.
     public func workspace() throws(AppError) -> Workspace {
@@ -31,12 +46,15 @@ public struct Invocation {
 
 /// The options every command accepts.
 public enum GlobalOptions {
-    public static let all: [OptionSpec] = [
-        .value(
-            "home", "DIR",
-            help: "profile directory (store, photos, credentials); default $JQC_HOME or $XDG_DATA_HOME/jqc"),
-        .flag("json", help: "print one JSON document on stdout"),
-        .flag("help", short: "h", help: "show help"),
-        .flag("version", help: "print the program's version and the libraries it runs with"),
-    ]
+    /// The profile directory.
+    public static let home = Option(
+        "home", "DIR", help: "profile directory (store, photos, credentials); default $JQC_HOME or $XDG_DATA_HOME/jqc")
+    /// One JSON document on stdout.
+    public static let json = Flag("json", help: "print one JSON document on stdout")
+    /// Help instead of running the command.
+    public static let help = Flag("help", short: "h", help: "show help")
+    /// The version line instead of running the command.
+    public static let version = Flag("version", help: "print the program's version and the libraries it runs with")
+
+    public static let all: [OptionSpec] = [home.spec, json.spec, help.spec, version.spec]
 }

@@ -9,23 +9,26 @@ public enum HelpCommands {
         CommandOutput(lines: [text], json: .object(["help": .string(text)]), showsStatusLine: false)
     }
 
+    /// `help`'s words: the command or group to describe.
+    private static let words = Argument(
+        variadic: "COMMAND", help: "a command or group, e.g. 'photo add'", optional: true)
+    /// `help --man`.
+    private static let man = Flag("man", help: "print the program's man page (roff) instead")
+    /// `completion`'s shell.
+    private static let shell = Argument("SHELL", help: "the shell", values: CompletionScript.shells)
+
     /// `help [COMMAND...]` of `program` (`--man`: its man page).
     public static func help(_ program: Program) -> Command {
         Command(
             CommandSpec(
                 "help", summary: "show the help of a command, a group of commands, or the program",
-                positionals: [
-                    PositionalSpec(
-                        "COMMAND", help: "a command or group, e.g. 'photo add'", optional: true,
-                        variadic: true)
-                ],
-                options: [.flag("man", help: "print the program's man page (roff) instead")])
+                positionals: [Self.words.spec], options: [Self.man.spec])
         ) { invocation throws(AppError) in
             let catalog = program.catalog
-            if invocation.arguments.flag("man") {
+            if invocation[Self.man] {
                 return text(program.manPage)
             }
-            let words = invocation.arguments.positionals
+            let words = try invocation[Self.words]
             guard !words.isEmpty else {
                 return text(
                     HelpFormatter.overview(
@@ -53,13 +56,13 @@ public enum HelpCommands {
         Command(
             CommandSpec(
                 "completion", summary: "print a shell completion script (bash, zsh or fish)",
-                positionals: [PositionalSpec("SHELL", help: "the shell", values: CompletionScript.shells)],
+                positionals: [Self.shell.spec],
                 discussion:
                     "Example: \(program.name) completion bash > ~/.local/share/bash-completion/completions/\(program.name)"
             )
         ) {
             invocation throws(AppError) in
-            let shell = invocation.positional(0)
+            let shell = try invocation[Self.shell]
             guard let script = CompletionScript.script(for: shell, program: program.name, catalog: program.catalog)
             else {
                 throw AppError.usage("no completion for the shell '\(shell)'; choose bash, zsh or fish.")

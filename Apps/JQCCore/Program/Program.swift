@@ -19,13 +19,15 @@ public struct Program: Sendable {
     public let warn: @Sendable (String) -> Void
     /// What the program does when given no command while a person is at a
     /// terminal (`jqc`: the home menu); nil prints the command overview.
-    public let atTerminalWithoutCommand: (@Sendable (_ arguments: [String], _ environment: [String: String]) -> Int32)?
+    public let atTerminalWithoutCommand:
+        (@Sendable (_ arguments: [String], _ environment: [String: String]) -> ExitCode)?
 
     /// Makes a program.
     public init(
         name: String, summary: String, commands: @escaping @Sendable (Program) -> [Command],
         warn: @escaping @Sendable (String) -> Void,
-        atTerminalWithoutCommand: (@Sendable (_ arguments: [String], _ environment: [String: String]) -> Int32)? = nil
+        atTerminalWithoutCommand: (@Sendable (_ arguments: [String], _ environment: [String: String]) -> ExitCode)? =
+            nil
     ) {
         self.name = name
         self.summary = summary

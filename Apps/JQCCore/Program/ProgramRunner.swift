@@ -19,7 +19,7 @@ public enum ProgramRunner {
     ) -> Int32 {
         ProgramExit.ignoreBrokenPipes()
         let code = dispatch(program, arguments: arguments, environment: environment)
-        return ProgramExit.code(code, program: program.name)
+        return ProgramExit.code(code.rawValue, program: program.name)
     }
 
     /// The version line of `--version`.
@@ -45,7 +45,7 @@ public enum ProgramRunner {
     }
 
     /// Finds, parses and runs the command; prints its output or its error.
-    static func dispatch(_ program: Program, arguments: [String], environment: [String: String]) -> Int32 {
+    static func dispatch(_ program: Program, arguments: [String], environment: [String: String]) -> ExitCode {
         let commands = program.commands
         let catalog = CommandCatalog(commands: commands.map(\.spec), globalOptions: GlobalOptions.all)
         let wantsJSON = arguments.contains("--json")
@@ -60,7 +60,7 @@ public enum ProgramRunner {
             } catch {
                 return report(AppError.usage(error.message), program: program, json: wantsJSON)
             }
-            if parsed.flag("version") {
+            if parsed[GlobalOptions.version] {
                 if wantsJSON {
                     standardOutput.line(
                         JSONValue.object(["program": .string(program.name), "version": .string(AppVersion.current)])
@@ -82,7 +82,7 @@ public enum ProgramRunner {
                 return ExitCode.ok
             }
             if let atTerminal = program.atTerminalWithoutCommand, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1,
-                !parsed.flag("help")
+                !parsed[GlobalOptions.help]
             {
                 return atTerminal(arguments, environment)
             }
@@ -116,19 +116,19 @@ public enum ProgramRunner {
     private static func run(
         _ command: Command, rest: [String], program: Program, parser: ArgumentParser, wantsJSON: Bool,
         environment: [String: String]
-    ) -> Int32 {
+    ) -> ExitCode {
         let parsed: ParsedArguments
         do {
             parsed = try parser.parse(rest, for: command.spec)
         } catch {
             return report(AppError.usage(error.message), program: program, json: wantsJSON)
         }
-        if parsed.flag("help") {
+        if parsed[GlobalOptions.help] {
             standardOutput.line(
                 HelpFormatter.help(command.spec, program: program.name, globalOptions: GlobalOptions.all))
             return ExitCode.ok
         }
-        if parsed.flag("version") {
+        if parsed[GlobalOptions.version] {
             standardOutput.line(versionLine(program))
             return ExitCode.ok
         }
@@ -162,18 +162,18 @@ public enum ProgramRunner {
     public static func makeContext(_ parsed: ParsedArguments, environment: [String: String], program: Program)
         -> AppContext
     {
-        let profile = Profile.resolve(home: parsed.value("home"), environment: environment)
+        let profile = Profile.resolve(home: try? parsed[GlobalOptions.home], environment: environment)
         return AppContext(
             profile: profile,
             registry: FieldTypeSetup.registry(profile: profile, environment: environment, program: program),
             style: TerminalStyle.detect(environment: environment, isTerminal: isatty(STDOUT_FILENO) == 1),
-            json: parsed.flag("json"),
+            json: parsed[GlobalOptions.json],
             stdinIsTerminal: isatty(STDIN_FILENO) == 1,
             environment: environment)
     }
 
     /// Prints an error as docs/commands.md says and returns its exit code.
-    public static func report(_ error: AppError, program: Program, json: Bool) -> Int32 {
+    public static func report(_ error: AppError, program: Program, json: Bool) -> ExitCode {
         // Output that could not be written is reported once, by `ProgramExit`, as it exits.
         if error.code == .outputFailed { return error.exitCode }
         if json {

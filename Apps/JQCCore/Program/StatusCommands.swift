@@ -41,22 +41,23 @@ public enum StatusCommands {
         return CommandOutput(lines: lines, json: summary.json, showsStatusLine: false)
     }
 
+    /// `settings NAME VALUE`: the setting to change, and its new value.
+    private static let settingName = Argument(optional: "NAME", help: "the setting to change")
+    private static let settingValue = Argument(optional: "VALUE", help: "its new value")
+
     public static let settings = Command(
         CommandSpec(
             "settings", summary: "show the profile's settings, or change one",
-            positionals: [
-                PositionalSpec("NAME", help: "the setting to change", optional: true),
-                PositionalSpec("VALUE", help: "its new value", optional: true),
-            ])
+            positionals: [Self.settingName.spec, Self.settingValue.spec])
     ) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.context.workspace()
         var current = workspace.settings
-        if let name = inv.arguments.positional(0) {
+        if let name = try inv[Self.settingName] {
             guard let entry = Settings.entries.first(where: { $0.name == name }) else {
                 throw AppError.usage(
                     "There is no setting '\(name)'. Settings: \(Settings.entries.map(\.name).joined(separator: ", ")).")
             }
-            guard let text = inv.arguments.positional(1) else {
+            guard let text = try inv[Self.settingValue] else {
                 throw AppError.usage(
                     "Give a value: 'jqc settings \(name) VALUE' (\(entry.range.lowerBound)-\(entry.range.upperBound)).")
             }

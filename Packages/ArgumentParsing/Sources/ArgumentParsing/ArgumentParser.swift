@@ -87,6 +87,7 @@ public struct ArgumentParser: Sendable {
             }
             index += 1
         }
+        result.name(by: spec)
         if result.flags.contains("help") { return result }
         try checkPositionals(result.positionals, spec: spec)
         return result

@@ -1,30 +1,74 @@
-/// The result of parsing: positional values and options, looked up by name.
+/// The result of parsing: positional values and options, read through their
+/// declarations (`try parsed[Self.port]`, `parsed[Self.json]`).
 public struct ParsedArguments: Sendable, Equatable {
     /// Positional arguments, in order.
     public var positionals: [String]
+    /// The words of each declared positional argument, by its name, as the parser matched them to the spec.
+    var arguments: [String: [String]] = [:]
     /// Every value given per option long name, in order.
-    public var values: [String: [String]]
+    var values: [String: [String]]
     /// Flags that were given.
-    public var flags: Set<String>
+    var flags: Set<String>
 
-    public init(positionals: [String] = [], values: [String: [String]] = [:], flags: Set<String> = []) {
+    init(positionals: [String] = [], values: [String: [String]] = [:], flags: Set<String> = []) {
         self.positionals = positionals
         self.values = values
         self.flags = flags
     }
 
+    // Reading by name is what the declarations replace: `Option`, `Flag` and
+    // `Argument` are read through themselves (`parsed[Self.port]`). These stay
+    // for the parser's own tests (Tests/ArgumentParsingTests), which check what
+    // was parsed word by word.
+
     /// True when the flag was given.
+    @available(*, deprecated, message: "read a flag through its declaration: parsed[Self.flag]")
     public func flag(_ name: String) -> Bool { flags.contains(name) }
 
     /// The last value given for an option, or nil.
+    @available(*, deprecated, message: "read an option through its declaration: try parsed[Self.option]")
     public func value(_ name: String) -> String? { values[name]?.last }
 
     /// Every value given for a repeatable option.
+    @available(*, deprecated, message: "read an option through its declaration: try parsed[Self.option]")
     public func all(_ name: String) -> [String] { values[name] ?? [] }
 
     /// The positional at `index`, or nil.
+    @available(*, deprecated, message: "read an argument through its declaration: try parsed[Self.argument]")
     public func positional(_ index: Int) -> String? {
         index < positionals.count ? positionals[index] : nil
+    }
+}
+
+extension ParsedArguments {
+    /// The option's value: its word converted, or its default (nil, empty) when absent.
+    public subscript<Value>(option: Option<Value>) -> Value {
+        get throws(UsageError) { try option.read(values[option.spec.long] ?? []) }
+    }
+
+    /// True when the flag was given.
+    public subscript(flag: Flag) -> Bool { flags.contains(flag.spec.long) }
+
+    /// The argument's value: its word converted (nil or empty for an optional one that is absent).
+    public subscript<Value>(argument: Argument<Value>) -> Value {
+        get throws(UsageError) { try argument.read(arguments[argument.spec.name] ?? []) }
+    }
+
+    /// True when the option was given, whatever its value (checks that come before its conversion).
+    public func isGiven<Value>(_ option: Option<Value>) -> Bool { values[option.spec.long] != nil }
+
+    /// True when the argument was given.
+    public func isGiven<Value>(_ argument: Argument<Value>) -> Bool { arguments[argument.spec.name] != nil }
+
+    /// Matches the positional words to `spec`'s arguments, in order; a variadic one takes the rest.
+    mutating func name(by spec: CommandSpec) {
+        arguments = [:]
+        guard let last = spec.positionals.last else { return }
+        for (index, word) in positionals.enumerated() {
+            let argument = index < spec.positionals.count ? spec.positionals[index] : last
+            guard index < spec.positionals.count || last.variadic else { break }
+            arguments[argument.name, default: []].append(word)
+        }
     }
 }
 

@@ -4,14 +4,32 @@ import Foundation
 import Models
 import ProgramOutput
 import ServerHTTP
-@_exported import func Foundation.exit
 
 /// The command line of `jqc-server`: serving, and the admin commands.
 public enum ServerCommand {
-    static let globalOptions: [OptionSpec] = [
-        .flag("help", short: "h", help: "show this help"),
-        .flag("version", help: "print the server's version and the libraries it runs with"),
-    ]
+    /// Help instead of running the command.
+    static let help = Flag("help", short: "h", help: "show this help")
+    /// The version line instead of serving.
+    static let version = Flag("version", help: "print the server's version and the libraries it runs with")
+    static let globalOptions: [OptionSpec] = [help.spec, version.spec]
+
+    /// `help --man`: the man page instead of the overview (`help` is not parsed; the word is looked for).
+    static let man = Flag("man", help: "print the program's man page (roff) instead")
+
+    /// The admin commands' database, and their `--json`.
+    static let db = Option("db", "FILE", help: "the server's database")
+    static let json = Flag("json", help: "print one JSON document instead of text")
+
+    /// `admin edit-report`'s report, answers and field types.
+    static let serverID = Argument("SERVER_ID", help: "the report's server id")
+    static let answers = Option(
+        repeating: "answer", "FIELD_ID=JSON", help: "set one answer to a JSON value; repeatable")
+    static let fieldTypesDir = Option(
+        repeating: "field-types-dir", "DIR",
+        help: "look for external field types (jqc-field-NAME) here too, as the server does; repeatable")
+    /// `admin import-templates`'s file.
+    static let templatesFile = Argument(
+        "FILE", help: "a JSON file {\"templates\": [...]}, optionally in an {\"ok\", \"data\"} envelope")
 
     /// Every command, for the man page.
     static var catalog: CommandCatalog {
@@ -32,34 +50,23 @@ public enum ServerCommand {
 
     static let editReport = CommandSpec(
         "admin edit-report", summary: "make a new server revision of a report (how conflicts arise in tests)",
-        positionals: [PositionalSpec("SERVER_ID", help: "the report's server id")],
-        options: [
-            .value("db", "FILE", help: "the server's database"),
-            .value("answer", "FIELD_ID=JSON", repeatable: true, help: "set one answer to a JSON value; repeatable"),
-            .value(
-                "field-types-dir", "DIR", repeatable: true,
-                help: "look for external field types (jqc-field-NAME) here too, as the server does; repeatable"),
-        ],
+        positionals: [serverID.spec], options: [db.spec, answers.spec, fieldTypesDir.spec],
         discussion: "The new answers are judged and scored as the server judges a report, with the same field types.\n"
             + "Example: jqc-server admin --db server.db edit-report R1 --answer 2=3 --answer 15='\"Ana\"'")
 
     static let importTemplates = CommandSpec(
         "admin import-templates", summary: "add or replace templates from a file shaped like GET /templates",
-        positionals: [
-            PositionalSpec(
-                "FILE", help: "a JSON file {\"templates\": [...]}, optionally in an {\"ok\", \"data\"} envelope")
-        ],
-        options: [.value("db", "FILE", help: "the server's database")])
+        positionals: [templatesFile.spec], options: [db.spec])
 
     /// Runs one invocation and returns the exit code; output that could not
     /// be written is reported as the program exits (`ProgramExit`).
     /// `storage` opens what `--db` names; the composition root passes the stores this build has.
     public static func run(arguments: [String], storage: StorageOpener) -> Int32 {
         ProgramExit.ignoreBrokenPipes()
-        return ProgramExit.code(dispatch(arguments: arguments, storage: storage), program: "jqc-server")
+        return ProgramExit.code(dispatch(arguments: arguments, storage: storage).rawValue, program: "jqc-server")
     }
 
-    private static func dispatch(arguments: [String], storage: StorageOpener) -> Int32 {
+    private static func dispatch(arguments: [String], storage: StorageOpener) -> ExitCode {
         let parser = ArgumentParser(globalOptions: globalOptions)
         do {
             if arguments.first == "admin" {
@@ -69,7 +76,7 @@ public enum ServerCommand {
                 return try ExportCommand.run(Array(arguments.dropFirst()), parser: parser, storage: storage)
             }
             if arguments.first == "help" {
-                if arguments.contains("--man") {
+                if arguments.contains("--\(man.spec.long)") {
                     OutputChannel.standardOutput.write(
                         ManPage.roff(
                             program: "jqc-server",
@@ -90,32 +97,32 @@ public enum ServerCommand {
                                     ]
                                 )
                             ]))
-                    return 0
+                    return .ok
                 }
                 OutputChannel.standardOutput.line(
                     HelpFormatter.overview(
                         program: "jqc-server", summary: "the JanitorialQC server",
                         commands: catalog.commands, globalOptions: globalOptions))
-                return 0
+                return .ok
             }
             let words = arguments.first == "serve" ? Array(arguments.dropFirst()) : arguments
             let parsed = try parser.parse(words, for: serve)
-            if parsed.flag("version") {
+            if parsed[version] {
                 OutputChannel.standardOutput.line(versionLine)
-                return 0
+                return .ok
             }
-            if parsed.flag("help") {
+            if parsed[help] {
                 OutputChannel.standardOutput.line(
                     HelpFormatter.help(serve, program: "jqc-server", globalOptions: globalOptions))
                 OutputChannel.standardOutput.line(
                     "\nAdministration: 'jqc-server admin --help' lists the commands; docs/administer.md walks through a first day."
                 )
-                return 0
+                return .ok
             }
             return ServerRunner.serve(try ServerConfig.from(parsed), storage: storage)
         } catch {
             OutputChannel.standardError.write("jqc-server: \(error.message)\n")
-            return 2
+            return .usage
         }
     }
 
@@ -123,7 +130,7 @@ public enum ServerCommand {
     static let legacyAdmin: [CommandSpec] = [editReport, importTemplates]
 
     private static func admin(_ arguments: [String], parser: ArgumentParser, storage: StorageOpener) throws(UsageError)
-        -> Int32
+        -> ExitCode
     {
         // The command may come after options (`admin --db FILE edit-report ...`).
         var rest = arguments
@@ -131,7 +138,7 @@ public enum ServerCommand {
         var commandIndex: Int?
         while position < rest.count {
             let word = rest[position]
-            if word == "--db" { position += 2; continue }
+            if word == "--\(db.spec.long)" { position += 2; continue }
             if !word.hasPrefix("-") { commandIndex = position; break }
             position += 1
         }
@@ -147,7 +154,7 @@ public enum ServerCommand {
             }
             OutputChannel.standardOutput.line(
                 "\n'jqc-server admin COMMAND --help' says more; docs/administer.md walks through a first day.")
-            return arguments.contains("--help") || arguments.contains("-h") ? 0 : 2
+            return arguments.contains("--help") || arguments.contains("-h") ? .ok : .usage
         }
         var name = rest.remove(at: commandIndex)
         // A group's command is two words (`webhook add`).
@@ -165,20 +172,22 @@ public enum ServerCommand {
         let command = AdminCommands.all.first { $0.spec.name == "admin " + name }
         let spec = command?.spec ?? legacyAdmin.first { $0.name == "admin " + name } ?? editReport
         let parsed = try parser.parse(rest, for: spec)
-        if parsed.flag("help") {
+        if parsed[help] {
             OutputChannel.standardOutput.line(
                 HelpFormatter.help(spec, program: "jqc-server", globalOptions: globalOptions))
-            return 0
+            return .ok
         }
-        guard let db = parsed.value("db") else {
+        guard let db = try parsed[Self.db] else {
             throw UsageError("'\(spec.name)' needs --db FILE or --db postgres://....")
         }
-        let edits = name == "edit-report" ? try AdminTool.answers(parsed.all("answer")) : []
-        let json = parsed.flag("json")
+        let edits = name == "edit-report" ? try AdminTool.answers(try parsed[answers]) : []
+        let json = parsed[Self.json]
+        let directories = try parsed[fieldTypesDir]
+        let arguments = AdminArguments(parsed)
         do throws(ServerError) {
             // The admin commands may create the database: private from the start, as the server keeps it.
             umask(0o077)
-            if name == "restore" { try AdminCommands.placeBackup(parsed.positional(0) ?? "", at: db) }
+            if name == "restore" { try AdminCommands.placeBackup(try arguments[AdminCommands.backupFile], at: db) }
             if name == "backup" || name == "new-generation", !DatabaseLocation.isPostgres(db),
                 !FileManager.default.fileExists(atPath: db)
             {
@@ -187,22 +196,22 @@ public enum ServerCommand {
             let opened = try storage.open(db, StorageOpener.Settings(connections: 1, uploadDirectory: nil))
             defer { opened.removeTemporaryUploads() }
             let store = opened.store
-            let judge = AnswerJudge(registry: ServerFieldTypes.registry(directories: parsed.all("field-types-dir")))
+            let judge = AnswerJudge(registry: ServerFieldTypes.registry(directories: directories))
             if let command {
-                let output = try command.run(parsed, Administration(store: store, judge: judge))
+                let output = try command.run(arguments, Administration(store: store, judge: judge))
                 if json {
                     OutputChannel.standardOutput.line(String(decoding: JSONBody.encode(output.json), as: UTF8.self))
                 } else {
                     for line in output.lines { OutputChannel.standardOutput.line(line) }
                 }
-                return 0
+                return .ok
             }
             switch name {
             case "edit-report":
                 return try AdminTool.editReport(
-                    store: store, serverID: parsed.positional(0) ?? "", answers: edits, judge: judge)
+                    store: store, serverID: try arguments[serverID], answers: edits, judge: judge)
             default:
-                return try AdminTool.importTemplates(store: store, path: parsed.positional(0) ?? "")
+                return try AdminTool.importTemplates(store: store, path: try arguments[templatesFile])
             }
         } catch {
             // Messages quote what a file or the database held: through the one sanitiser to the terminal.
@@ -215,10 +224,10 @@ public enum ServerCommand {
                                 as JSONValue), as: UTF8.self))
             }
             switch error.status {
-            case 404: return 3
-            case 409: return 7
-            case 400, 413, 422: return 4
-            default: return 1
+            case 404: return .notFound
+            case 409: return .conflict
+            case 400, 413, 422: return .validation
+            default: return .failure
             }
         }
     }
@@ -247,7 +256,7 @@ enum AdminTool {
     static func editReport(
         store: any ServerStorage, serverID: String, answers: [(String, JSONValue)],
         judge: AnswerJudge
-    ) throws(ServerError) -> Int32 {
+    ) throws(ServerError) -> ExitCode {
         let revision = try store.write { session -> Int in
             guard let report = try session.report(serverID: serverID) else {
                 throw ServerError.notFound("no report '\(serverID)'")
@@ -290,10 +299,10 @@ enum AdminTool {
             return revision
         }
         OutputChannel.standardOutput.line("report \(serverID) is now at revision \(revision)")
-        return 0
+        return .ok
     }
 
-    static func importTemplates(store: any ServerStorage, path: String) throws(ServerError) -> Int32 {
+    static func importTemplates(store: any ServerStorage, path: String) throws(ServerError) -> ExitCode {
         guard let data = FileManager.default.contents(atPath: path),
             let json = try? JSONDecoder().decode(JSONValue.self, from: data)
         else {
@@ -319,7 +328,7 @@ enum AdminTool {
             }
         }
         OutputChannel.standardOutput.line("imported \(templates.count) template\(templates.count == 1 ? "" : "s")")
-        return 0
+        return .ok
     }
 
 }

@@ -1,5 +1,4 @@
 import ArgumentParsing
-import ExternalFieldTypes
 import Foundation
 import ServerHTTP
 
@@ -18,9 +17,9 @@ struct ServerConfig: Sendable {
     /// Seed the demo world and its two accounts.
     var demo = false
     /// The demo inspector's user name and password.
-    var demoInspector = (username: "inspector", password: "inspector-pass")
+    var demoInspector = DemoAccount(username: "inspector", password: "inspector-pass")
     /// The demo supervisor's user name and password.
-    var demoSupervisor = (username: "supervisor", password: "supervisor-pass")
+    var demoSupervisor = DemoAccount(username: "supervisor", password: "supervisor-pass")
     /// The `min_supported_app_version` of every sync response.
     var minAppVersion = "0.1.0"
     /// Share of requests answered 503 with `Retry-After`.
@@ -92,306 +91,100 @@ struct ServerConfig: Sendable {
     }
 
     /// The options of the serve command.
-    static let options: [OptionSpec] = [
-        .value(
-            "db", "FILE|URL",
-            help: "a SQLite database file (created if missing) or postgres://USER[:PASSWORD]@HOST[:PORT]/DB"),
-        .value("db-connections", "N", help: "connections to PostgreSQL this process may hold (default 8)"),
-        .value("upload-dir", "DIR", help: "local folder uploads stream to before they are checked (PostgreSQL only)"),
-        .value("host", "ADDRESS", help: "address to listen on (default 127.0.0.1)"),
-        .value("port", "PORT", help: "port to listen on; 0 picks a free one (default 8080)"),
-        .flag("demo", help: "seed the demo world and its inspector and supervisor accounts"),
-        .value(
-            "demo-inspector", "USER:PASSWORD", help: "the demo inspector's account (default inspector:inspector-pass)"),
-        .value(
-            "demo-supervisor", "USER:PASSWORD",
-            help: "the demo supervisor's account (default supervisor:supervisor-pass)"),
-        .value("min-app-version", "VERSION", help: "lowest client version the server supports (default 0.1.0)"),
-        .value("fault-rate", "P", help: "share of requests answered 503 with Retry-After (0 to 1)"),
-        .value("fault-drop", "P", help: "share of connections closed without a response (0 to 1)"),
-        .value("fault-after-accept", "P", help: "share of sync batches stored, then left without a response (0 to 1)"),
-        .value("latency-ms", "N", help: "milliseconds added before every response"),
-        .value("seed", "N", help: "seed for the fault injector's randomness"),
-        .value("max-photo-bytes", "N", help: "largest photo accepted (default 52428800)"),
-        .value("max-json-bytes", "N", help: "largest JSON body accepted, a sync batch included (default 2097152)"),
-        .value("access-token-ttl", "SECONDS", help: "access token lifetime (default 900)"),
-        .value(
-            "refresh-idle-ttl", "SECONDS",
-            help: "a refresh token unused this long is refused (default 2592000, 30 days)"),
-        .value(
-            "refresh-max-age", "SECONDS",
-            help: "a session older than this must sign in again (default 7776000, 90 days)"),
-        .value("max-revisions", "N", help: "revisions one report may have (default 500)"),
-        .value("password-checks", "N", help: "password checks run at once; each takes 64 MiB (default 2)"),
-        .value(
-            "trusted-proxy", "ADDRESS", repeatable: true,
-            help: "a reverse proxy whose X-Forwarded-For names the client; repeatable"),
-        .value(
-            "sign-in-window", "SECONDS",
-            help:
-                "failed sign-ins are counted over this many seconds: 10 per address and user, 100 per address (default 60)"
-        ),
-        .value("max-connections", "N", help: "open connections in all (default 2048)"),
-        .value("max-connections-per-address", "N", help: "open connections from one client address (default 256)"),
-        .value("workers", "N", help: "threads running requests (default 16)"),
-        .value("max-waiting-requests", "N", help: "requests waiting for a worker before 503 (default 256)"),
-        .value("header-timeout", "SECONDS", help: "time to send a request's headers (default 10)"),
-        .value("body-timeout", "SECONDS", help: "time to send a request's body, or read a response (default 300)"),
-        .value("idle-timeout", "SECONDS", help: "silence after which a connection is closed (default 30)"),
-        .value(
-            "field-types-dir", "DIR", repeatable: true,
-            help:
-                "a folder of external field types (executables named jqc-field-NAME), searched after $JQC_FIELD_TYPES_PATH; repeatable"
-        ),
-        .value(
-            "field-type-timeout", "SECONDS",
-            help: "seconds an external field type has for each answer (default $JQC_FIELD_TYPE_TIMEOUT, or 2)"),
-        .value(
-            "log-level", "LEVEL",
-            help: "least severe log lines written: error, warn, info (with a line per request) or debug (default info)"),
-        .value("log-file", "PATH", help: "append the log to PATH (created 0600, reopened on SIGHUP) instead of stderr"),
-        .flag(
-            "behind-tls",
-            help: "the server is reached through a TLS reverse proxy: the console's cookies are marked Secure"),
-        .value(
-            "console-idle-ttl", "SECONDS",
-            help: "a console session with no page opened for this long ends (default 3600)"),
-        .value(
-            "console-max-age", "SECONDS",
-            help: "a console session ends this long after signing in, whatever its use (default 43200, 12 hours)"),
-        .value(
-            "metrics-port", "PORT",
-            help: "serve Prometheus metrics at /metrics on this port; 0 picks a free one (default: none)"),
-        .value("metrics-host", "ADDRESS", help: "address of the metrics listener (default 127.0.0.1)"),
-        .value(
-            "quota-bytes", "N", help: "bytes one user may store, revisions and photos (default 21474836480, 20 GiB)"),
-        .value("quota-revisions-per-day", "N", help: "revisions one user may send a UTC day (default 100000)"),
-        .value("quota-photos-per-report", "N", help: "photos one report may hold (default 500)"),
-        .value(
-            "quota-upload-bytes", "N",
-            help: "bytes one user's unfinished resumable uploads may announce in all (default 2147483648, 2 GiB)"),
-        .value(
-            "upload-ttl", "SECONDS",
-            help:
-                "an unfinished resumable upload is dropped this long after its last byte, 3600 or more (default 86400)"),
-        .value(
-            "webhook-senders", "N",
-            help: "webhook deliveries this instance makes at once; 0 leaves them to other instances (default 4)"),
-        .value(
-            "webhook-timeout", "SECONDS", help: "seconds a webhook receiver has to answer 2xx, 1 to 10 (default 10)"),
-        .value(
-            "webhook-lease", "SECONDS",
-            help: "seconds a delivery stays with the instance attempting it before another may (default 60)"),
-        .value(
-            "webhook-first-retry-ms", "N",
-            help: "milliseconds before a failed delivery's second attempt; each later wait doubles (default 10000)"),
-        .value("webhook-longest-retry", "SECONDS", help: "the longest wait between attempts (default 3600)"),
-        .value("webhook-attempts", "N", help: "attempts before a delivery is failed and kept for replay (default 12)"),
-        .value(
-            "webhook-keep-days", "N",
-            help: "days a delivered webhook event is kept for 'admin webhook deliveries' and replay (default 30)"),
-    ]
+    static var options: [OptionSpec] { ServerOptions.all }
 
     /// Reads a configuration from parsed arguments, naming the first bad value.
     static func from(_ parsed: ParsedArguments) throws(UsageError) -> ServerConfig {
-        guard let db = parsed.value("db"), !db.isEmpty else {
+        typealias O = ServerOptions
+        guard let db = try parsed[O.db], !db.isEmpty else {
             throw UsageError("jqc-server needs --db FILE or --db postgres://..., the database to serve from.")
         }
         var config = ServerConfig(database: db)
-        config.databaseConnections = try whole(
-            parsed, "db-connections", default: config.databaseConnections, range: 1...256)
-        if let folder = parsed.value("upload-dir") {
+        config.databaseConnections = try parsed[O.dbConnections]
+        if let folder = try parsed[O.uploadDir] {
             guard DatabaseLocation.isPostgres(db) else {
                 throw UsageError(
                     "--upload-dir is for a PostgreSQL database; a SQLite server keeps uploads beside its file.")
             }
             config.uploadDirectory = folder
         }
-        if let host = parsed.value("host") { config.host = host == "localhost" ? "127.0.0.1" : host }
-        if let port = parsed.value("port") {
-            guard let value = UInt16(port) else {
-                throw UsageError("--port '\(port)' is not a port number (0 to 65535).")
-            }
-            config.port = value
-        }
-        config.demo = parsed.flag("demo")
-        if let account = parsed.value("demo-inspector") {
-            config.demoInspector = try Self.account(account, option: "demo-inspector")
-        }
-        if let account = parsed.value("demo-supervisor") {
-            config.demoSupervisor = try Self.account(account, option: "demo-supervisor")
-        }
-        if let version = parsed.value("min-app-version") {
-            guard SemanticVersion(version) != nil else {
-                throw UsageError("--min-app-version '\(version)' is not a version like 1.2.0.")
-            }
-            config.minAppVersion = version
-        }
-        config.faultRate = try probability(parsed, "fault-rate")
-        config.faultDrop = try probability(parsed, "fault-drop")
-        config.faultAfterAccept = try probability(parsed, "fault-after-accept")
-        config.latencyMilliseconds = try whole(parsed, "latency-ms", default: 0, range: 0...600_000)
-        if let seed = parsed.value("seed") {
-            guard let value = UInt64(seed) else { throw UsageError("--seed '\(seed)' is not a whole number.") }
-            config.seed = value
-        }
-        if let text = parsed.value("max-photo-bytes") {
-            guard let value = Int64(text), value > 0 else {
-                throw UsageError("--max-photo-bytes '\(text)' is not a positive number of bytes.")
-            }
-            config.maxPhotoBytes = value
-        }
-        config.maxJSONBytes = try whole(
-            parsed, "max-json-bytes", default: 2 * 1024 * 1024, range: 1024...(256 * 1024 * 1024))
-        config.accessTokenLifetime = try whole(parsed, "access-token-ttl", default: 900, range: 1...86_400)
-        config.refreshIdleLifetime = try whole(
-            parsed, "refresh-idle-ttl", default: config.refreshIdleLifetime,
-            range: 1...(3650 * 86_400))
-        config.refreshMaximumAge = try whole(
-            parsed, "refresh-max-age", default: config.refreshMaximumAge,
-            range: 1...(3650 * 86_400))
-        config.behindTLS = parsed.flag("behind-tls")
-        config.consoleIdleLifetime = try whole(
-            parsed, "console-idle-ttl", default: config.consoleIdleLifetime, range: 60...(30 * 86_400))
-        config.consoleMaximumAge = try whole(
-            parsed, "console-max-age", default: config.consoleMaximumAge, range: 60...(90 * 86_400))
-        config.maxRevisions = try whole(parsed, "max-revisions", default: config.maxRevisions, range: 1...100_000)
-        config.signInWindow = try whole(parsed, "sign-in-window", default: config.signInWindow, range: 10...86_400)
-        config.passwordChecks = try whole(parsed, "password-checks", default: config.passwordChecks, range: 1...64)
-        for proxy in parsed.all("trusted-proxy") {
-            guard ClientAddress.isAddress(proxy) else {
-                throw UsageError("--trusted-proxy '\(proxy)' is not an IP address.")
-            }
-            config.trustedProxies.insert(proxy)
-        }
-        var http = HTTPLimits()
-        http.connections = try whole(parsed, "max-connections", default: http.connections, range: 16...60_000)
-        http.connectionsPerAddress = try whole(
-            parsed, "max-connections-per-address", default: http.connectionsPerAddress,
-            range: 1...60_000)
-        http.workers = try whole(parsed, "workers", default: http.workers, range: 1...512)
-        http.waitingRequests = try whole(
-            parsed, "max-waiting-requests", default: http.waitingRequests, range: 1...100_000)
-        http.headerSeconds = TimeInterval(
-            try whole(parsed, "header-timeout", default: Int(http.headerSeconds), range: 1...3600))
-        http.bodySeconds = TimeInterval(
-            try whole(parsed, "body-timeout", default: Int(http.bodySeconds), range: 1...86_400))
-        http.idleSeconds = try whole(parsed, "idle-timeout", default: http.idleSeconds, range: 1...3600)
-        config.http = http
-        config.fieldTypeDirectories = parsed.all("field-types-dir")
-        if let text = parsed.value("field-type-timeout") {
-            do throws(ExternalFieldTypesError) {
-                config.fieldTypeTimeout = try ExternalFieldTypeSettings.timeout(text, source: "--field-type-timeout")
-            } catch {
-                throw UsageError(error.message + ".")
-            }
-        }
+        config.host = try parsed[O.host]
+        config.port = try parsed[O.port]
+        config.demo = parsed[O.demo]
+        config.demoInspector = try parsed[O.demoInspector]
+        config.demoSupervisor = try parsed[O.demoSupervisor]
+        config.minAppVersion = try parsed[O.minAppVersion]
+        config.faultRate = try parsed[O.faultRate] ?? config.faultRate
+        config.faultDrop = try parsed[O.faultDrop] ?? config.faultDrop
+        config.faultAfterAccept = try parsed[O.faultAfterAccept] ?? config.faultAfterAccept
+        config.latencyMilliseconds = try parsed[O.latency] ?? config.latencyMilliseconds
+        config.seed = try parsed[O.seed]
+        config.maxPhotoBytes = try parsed[O.maxPhotoBytes]
+        config.maxJSONBytes = try parsed[O.maxJSONBytes]
+        config.accessTokenLifetime = try parsed[O.accessTokenTTL]
+        config.refreshIdleLifetime = try parsed[O.refreshIdleTTL]
+        config.refreshMaximumAge = try parsed[O.refreshMaxAge]
+        config.behindTLS = parsed[O.behindTLS]
+        config.consoleIdleLifetime = try parsed[O.consoleIdleTTL]
+        config.consoleMaximumAge = try parsed[O.consoleMaxAge]
+        config.maxRevisions = try parsed[O.maxRevisions]
+        config.signInWindow = try parsed[O.signInWindow]
+        config.passwordChecks = try parsed[O.passwordChecks]
+        config.trustedProxies = Set(try parsed[O.trustedProxy])
+        config.http.connections = try parsed[O.maxConnections]
+        config.http.connectionsPerAddress = try parsed[O.maxConnectionsPerAddress]
+        config.http.workers = try parsed[O.workers]
+        config.http.waitingRequests = try parsed[O.maxWaitingRequests]
+        config.http.headerSeconds = TimeInterval(try parsed[O.headerTimeout])
+        config.http.bodySeconds = TimeInterval(try parsed[O.bodyTimeout])
+        config.http.idleSeconds = try parsed[O.idleTimeout]
+        config.fieldTypeDirectories = try parsed[O.fieldTypesDir]
+        config.fieldTypeTimeout = try parsed[O.fieldTypeTimeout]
         try readObservability(parsed, into: &config)
         try readWebhooks(parsed, into: &config)
-        if let text = parsed.value("quota-bytes") {
-            guard let value = Int64(text), value > 0 else {
-                throw UsageError("--quota-bytes '\(text)' is not a positive number of bytes.")
-            }
-            config.quotas.bytes = value
-        }
-        config.quotas.revisionsPerDay = try whole(
-            parsed, "quota-revisions-per-day", default: config.quotas.revisionsPerDay, range: 1...10_000_000)
-        if let text = parsed.value("quota-upload-bytes") {
-            guard let value = Int64(text), value > 0 else {
-                throw UsageError("--quota-upload-bytes '\(text)' is not a positive number of bytes.")
-            }
-            config.quotas.uploadBytes = value
-        }
-        config.uploadLifetime = try whole(
-            parsed, "upload-ttl", default: config.uploadLifetime, range: 3_600...(30 * 86_400))
-        config.quotas.photosPerReport = try whole(
-            parsed, "quota-photos-per-report", default: config.quotas.photosPerReport, range: 1...100_000)
+        config.quotas.bytes = try parsed[O.quotaBytes]
+        config.quotas.revisionsPerDay = try parsed[O.quotaRevisionsPerDay]
+        config.quotas.uploadBytes = try parsed[O.quotaUploadBytes]
+        config.uploadLifetime = try parsed[O.uploadTTL]
+        config.quotas.photosPerReport = try parsed[O.quotaPhotosPerReport]
         return config
     }
 
     /// The webhook options: the lease outlasts an attempt, so a delivery in flight is never taken by another instance.
     private static func readWebhooks(_ parsed: ParsedArguments, into config: inout ServerConfig) throws(UsageError) {
+        typealias O = ServerOptions
         var settings = WebhookSettings()
-        settings.senders = try whole(parsed, "webhook-senders", default: settings.senders, range: 0...64)
-        settings.timeout = TimeInterval(
-            try whole(parsed, "webhook-timeout", default: Int(settings.timeout), range: 1...10))
-        settings.lease = TimeInterval(
-            try whole(parsed, "webhook-lease", default: Int(settings.lease), range: 2...86_400))
+        settings.senders = try parsed[O.webhookSenders]
+        settings.timeout = TimeInterval(try parsed[O.webhookTimeout])
+        settings.lease = TimeInterval(try parsed[O.webhookLease])
         guard settings.lease > settings.timeout else {
             throw UsageError(
                 "--webhook-lease \(Int(settings.lease)) must be longer than --webhook-timeout \(Int(settings.timeout)), so an attempt ends before another instance may take its delivery."
             )
         }
-        settings.firstDelay =
-            TimeInterval(
-                try whole(
-                    parsed, "webhook-first-retry-ms", default: Int(settings.firstDelay * 1000),
-                    range: 10...86_400_000)) / 1000
-        settings.longestDelay = TimeInterval(
-            try whole(parsed, "webhook-longest-retry", default: Int(settings.longestDelay), range: 1...604_800))
-        settings.attempts = try whole(parsed, "webhook-attempts", default: settings.attempts, range: 1...100)
-        settings.keepDays = try whole(parsed, "webhook-keep-days", default: settings.keepDays, range: 1...3650)
+        settings.firstDelay = TimeInterval(try parsed[O.webhookFirstRetry]) / 1000
+        settings.longestDelay = TimeInterval(try parsed[O.webhookLongestRetry])
+        settings.attempts = try parsed[O.webhookAttempts]
+        settings.keepDays = try parsed[O.webhookKeepDays]
         config.webhooks = settings
     }
 
     /// The log and metrics options.
     private static func readObservability(_ parsed: ParsedArguments, into config: inout ServerConfig) throws(UsageError)
     {
-        if let text = parsed.value("log-level") {
-            guard let level = LogLevel(name: text) else {
-                throw UsageError("--log-level '\(text)' is not a level; give error, warn, info or debug.")
-            }
-            config.logLevel = level
-        }
-        if let path = parsed.value("log-file") {
-            guard !path.isEmpty else { throw UsageError("--log-file needs the path of a file to append the log to.") }
-            config.logFile = path
-        }
-        if let port = parsed.value("metrics-port") {
-            guard let value = UInt16(port) else {
-                throw UsageError("--metrics-port '\(port)' is not a port number (0 to 65535).")
-            }
-            config.metricsPort = value
-        }
-        if let host = parsed.value("metrics-host") {
+        typealias O = ServerOptions
+        config.logLevel = try parsed[O.logLevel]
+        config.logFile = try parsed[O.logFile]
+        config.metricsPort = try parsed[O.metricsPort]
+        if parsed.isGiven(O.metricsHost) {
             guard config.metricsPort != nil else {
                 throw UsageError("--metrics-host needs --metrics-port, the port the metrics are served on.")
             }
-            config.metricsHost = host == "localhost" ? "127.0.0.1" : host
+            config.metricsHost = try parsed[O.metricsHost]
         }
         if let port = config.metricsPort, port != 0, port == config.port, config.metricsHost == config.host {
             throw UsageError("--metrics-port \(port) is the API's own port; give the metrics a port of their own.")
         }
-    }
-
-    private static func account(_ text: String, option: String) throws(UsageError) -> (
-        username: String, password: String
-    ) {
-        guard let colon = text.firstIndex(of: ":"), colon != text.startIndex, text.index(after: colon) != text.endIndex
-        else {
-            throw UsageError("--\(option) must be USER:PASSWORD, both non-empty.")
-        }
-        return (String(text[..<colon]), String(text[text.index(after: colon)...]))
-    }
-
-    private static func probability(_ parsed: ParsedArguments, _ name: String) throws(UsageError) -> Double {
-        guard let text = parsed.value(name) else { return 0 }
-        guard let value = Double(text), value >= 0, value <= 1 else {
-            throw UsageError("--\(name) '\(text)' is not a share between 0 and 1.")
-        }
-        return value
-    }
-
-    private static func whole(
-        _ parsed: ParsedArguments, _ name: String, default value: Int,
-        range: ClosedRange<Int>
-    ) throws(UsageError) -> Int {
-        guard let text = parsed.value(name) else { return value }
-        guard let number = Int(text), range.contains(number) else {
-            throw UsageError(
-                "--\(name) '\(text)' is not a whole number from \(range.lowerBound) to \(range.upperBound).")
-        }
-        return number
     }
 }
 

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import Foundation
 import Models
 import ServerHTTP
@@ -7,7 +8,7 @@ import ProgramOutput
 /// the demo world, listens (and for metrics, with `--metrics-port`), prints
 /// the addresses, reopens the log file on SIGHUP, and shuts down cleanly.
 enum ServerRunner {
-    static func serve(_ config: ServerConfig, storage: StorageOpener) -> Int32 {
+    static func serve(_ config: ServerConfig, storage: StorageOpener) -> ExitCode {
         signal(SIGPIPE, SIG_IGN)
         HTTPServerPanic.install()
         BodyMemory.mapLargeAllocations(from: 128 * 1024)
@@ -32,7 +33,7 @@ enum ServerRunner {
             OutputChannel.standardError.write(
                 "jqc-server: cannot open the log file '\(config.logFile ?? "")' (\(error.reason)); give --log-file a file this user may write\n"
             )
-            return 1
+            return .failure
         }
         do throws(ServerError) {
             guard PasswordHasher.prepare() else { throw ServerError.internal("libsodium could not start") }
@@ -83,7 +84,7 @@ enum ServerRunner {
         } catch {
             OutputChannel.standardError.write("jqc-server: \(error.message)\n")
             opened?.removeTemporaryUploads()
-            return 1
+            return .failure
         }
         let shownHost = config.host.contains(":") ? "[\(config.host)]" : config.host
         var banner = "listening on http://\(shownHost):\(server.port)\n"
@@ -106,7 +107,7 @@ enum ServerRunner {
             metricsServer?.stop()
             server.stop(grace: 0)
             opened?.removeTemporaryUploads()
-            return 1
+            return .failure
         }
         if config.logFile != nil { log.note(banner.split(separator: "\n").first.map(String.init) ?? "", level: .info) }
         webhooks.start()
@@ -125,7 +126,7 @@ enum ServerRunner {
         // An attempt still in flight is left to its lease: attempted again later, by this instance or another.
         webhooks.stop(grace: 2)
         opened?.removeTemporaryUploads()
-        return 0
+        return .ok
     }
 
     /// SIGHUP: the log file is opened again by its name, so logrotate may move

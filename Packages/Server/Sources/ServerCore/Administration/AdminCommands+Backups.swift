@@ -5,19 +5,24 @@ import Models
 /// `jqc-server admin backup`, `restore` and `new-generation`: copies of the
 /// data, and what an operator runs on a restored database before serving it.
 extension AdminCommands {
+    /// `backup -o FILE`: the new backup file.
+    static let backupOutput = Option(
+        "output", short: "o", "FILE", help: "the new backup file (required); photos go to FILE.photos")
+    /// `restore FILE`: the backup to restore from.
+    static let backupFile = Argument(
+        "FILE", help: "the backup ('admin backup -o FILE'); its photos are read from FILE.photos")
+
     static let backups: [AdminCommand] = [
         AdminCommand(
             "backup", summary: "copy a SQLite database and its photos while servers run (PostgreSQL: pg_dump)",
-            options: [
-                .value("output", short: "o", "FILE", help: "the new backup file (required); photos go to FILE.photos")
-            ],
+            options: [backupOutput.spec],
             discussion:
                 "The copy is one consistent moment of the database, taken through SQLite's online backup API while servers go on writing, and checked; the photos beside it are linked or copied after it. An existing FILE is refused. To restore: 'admin restore FILE --db NEW', or copy FILE and FILE.photos into place and run 'admin new-generation'."
         ) { parsed, admin throws(ServerError) in
-            guard let output = parsed.value("output") else {
+            guard let output = try parsed[backupOutput] else {
                 throw ServerError.badRequest("'admin backup' needs -o FILE, the new backup file")
             }
-            let backup = try admin.backup(database: parsed.value("db") ?? "", to: output, by: actor)
+            let backup = try admin.backup(database: try parsed[db] ?? "", to: output, by: actor)
             return AdminOutput(
                 lines: [
                     "backed up to \(show(backup.file))"
@@ -34,10 +39,7 @@ extension AdminCommands {
         },
         AdminCommand(
             "restore", summary: "make a new SQLite database from a backup, with a new generation",
-            positionals: [
-                PositionalSpec(
-                    "FILE", help: "the backup ('admin backup -o FILE'); its photos are read from FILE.photos")
-            ],
+            positionals: [backupFile.spec],
             discussion:
                 "--db names the new database, which must not exist yet. The copy is given a new server generation: devices that synced after the backup was taken send again what it lacks."
         ) { _, admin throws(ServerError) in

@@ -13,19 +13,16 @@ struct AdminOutput {
 /// One `jqc-server admin` command: its spec and what it does.
 struct AdminCommand: Sendable {
     let spec: CommandSpec
-    let run: @Sendable (ParsedArguments, Administration) throws(ServerError) -> AdminOutput
+    let run: @Sendable (AdminArguments, Administration) throws(ServerError) -> AdminOutput
 
     init(
         _ name: String, summary: String, positionals: [PositionalSpec] = [], options: [OptionSpec] = [],
         discussion: String? = nil,
-        run: @escaping @Sendable (ParsedArguments, Administration) throws(ServerError) -> AdminOutput
+        run: @escaping @Sendable (AdminArguments, Administration) throws(ServerError) -> AdminOutput
     ) {
         spec = CommandSpec(
             "admin " + name, summary: summary, positionals: positionals,
-            options: [
-                .value("db", "FILE|URL", help: "the server's database"),
-                .flag("json", help: "print one JSON document instead of text"),
-            ] + options,
+            options: [AdminCommands.db.spec, ServerCommand.json.spec] + options,
             discussion: discussion)
         self.run = run
     }
@@ -36,6 +33,9 @@ struct AdminCommand: Sendable {
 /// event of the log (`admin events`), its actor the operator's login name.
 enum AdminCommands {
     static let actor = AdminActor.commandLine
+
+    /// `--db`, as the administration commands describe it (a SQLite file or a PostgreSQL URL).
+    static let db = Option("db", "FILE|URL", help: "the server's database")
 
     static let all: [AdminCommand] = sites + assignments + templates + users + [events] + webhooks + backups
 
@@ -61,16 +61,13 @@ enum AdminCommands {
         },
         AdminCommand(
             "add-facility", summary: "add a facility (a site devices inspect)",
-            positionals: [PositionalSpec("ID", help: "the organisation's own id for the site, e.g. F-100")],
-            options: [
-                .value("name", "NAME", help: "its name (required)"), .value("address", "TEXT", help: "its address"),
-                .value("project", "NAME", help: "the project or portfolio it belongs to"),
-            ]
+            positionals: [Site.newFacility.spec],
+            options: [Site.name.spec, Site.address.spec, Site.project.spec]
         ) { parsed, admin throws(ServerError) in
             let record = try admin.addFacility(
                 Facility(
-                    id: parsed.positional(0) ?? "", name: parsed.value("name") ?? "",
-                    address: parsed.value("address") ?? "", projectName: parsed.value("project") ?? ""),
+                    id: try parsed[Site.newFacility], name: try parsed[Site.name] ?? "",
+                    address: try parsed[Site.address] ?? "", projectName: try parsed[Site.project] ?? ""),
                 by: actor)
             return AdminOutput(
                 lines: ["added facility \(show(record.facility.id)) (\(show(record.facility.name)))"],
@@ -78,17 +75,14 @@ enum AdminCommands {
         },
         AdminCommand(
             "edit-facility", summary: "change a facility's name, address or project",
-            positionals: [PositionalSpec("ID", help: "the facility")],
-            options: [
-                .value("name", "NAME", help: "a new name"), .value("address", "TEXT", help: "a new address"),
-                .value("project", "NAME", help: "a new project"),
-            ]
+            positionals: [Site.facility.spec],
+            options: [Site.newName.spec, Site.newAddress.spec, Site.newProject.spec]
         ) { parsed, admin throws(ServerError) in
             let record = try admin.changeFacility(
-                id: parsed.positional(0) ?? "",
+                id: try parsed[Site.facility],
                 .init(
-                    name: parsed.value("name"), address: parsed.value("address"),
-                    projectName: parsed.value("project")), by: actor)
+                    name: try parsed[Site.newName], address: try parsed[Site.newAddress],
+                    projectName: try parsed[Site.newProject]), by: actor)
             return AdminOutput(
                 lines: [
                     "facility \(show(record.facility.id)): \(show(record.facility.name)), \(show(record.facility.address))"
@@ -97,28 +91,22 @@ enum AdminCommands {
         },
         AdminCommand(
             "retire-facility", summary: "retire a facility: devices drop it at their next sync; its reports stay",
-            positionals: [PositionalSpec("ID", help: "the facility")],
-            options: [.flag("restore", help: "bring a retired facility back")]
+            positionals: [Site.facility.spec],
+            options: [Site.restoreFacility.spec]
         ) { parsed, admin throws(ServerError) in
             let record = try admin.setFacilityRetired(
-                id: parsed.positional(0) ?? "", retired: !parsed.flag("restore"), by: actor)
+                id: try parsed[Site.facility], retired: !parsed[Site.restoreFacility], by: actor)
             return AdminOutput(
                 lines: ["facility \(show(record.facility.id)) is \(record.retiredAt == nil ? "active" : "retired")"],
                 json: ["facility": AdminWire.facility(record)])
         },
         AdminCommand(
             "import-facilities", summary: "add or update facilities from a CSV or JSON file, by id",
-            positionals: [
-                PositionalSpec(
-                    "FILE",
-                    help:
-                        "CSV with columns id,name,address,project_name; or JSON {\"facilities\": [...], \"areas\": [...]}"
-                )
-            ],
+            positionals: [Site.facilitiesFile.spec],
             discussion:
                 "Importing the same file twice changes nothing. A file with a bad row imports nothing and names the row."
         ) { parsed, admin throws(ServerError) in
-            let path = parsed.positional(0) ?? ""
+            let path = try parsed[Site.facilitiesFile]
             let (sites, areas) = try admin.importFacilities(try read(path), source: path, by: actor)
             return AdminOutput(
                 lines: [sites.summary("facilities")] + (areas == ImportOutcome() ? [] : [areas.summary("areas")]),
@@ -126,9 +114,9 @@ enum AdminCommands {
         },
         AdminCommand(
             "areas", summary: "list areas (of one facility, or all), retired ones marked",
-            options: [.value("facility", "ID", help: "only this facility's areas")]
+            options: [Site.onlyFacility.spec]
         ) { parsed, admin throws(ServerError) in
-            let list = try admin.areas(facilityID: parsed.value("facility"))
+            let list = try admin.areas(facilityID: try parsed[Site.onlyFacility])
             return AdminOutput(
                 lines: table(
                     ["ID", "FACILITY", "NAME", "TYPE", "STATE"],
@@ -141,17 +129,13 @@ enum AdminCommands {
         },
         AdminCommand(
             "add-area", summary: "add an area to a facility",
-            positionals: [PositionalSpec("ID", help: "the organisation's own id for the area, e.g. A-101")],
-            options: [
-                .value("facility", "ID", help: "its facility (required)"),
-                .value("name", "NAME", help: "its name (required)"),
-                .value("type", "TYPE", help: "its kind: washroom, lobby, kitchen, ..."),
-            ]
+            positionals: [Site.newArea.spec],
+            options: [Site.areaFacility.spec, Site.name.spec, Site.areaType.spec]
         ) { parsed, admin throws(ServerError) in
             let record = try admin.addArea(
                 Area(
-                    id: parsed.positional(0) ?? "", facilityID: parsed.value("facility") ?? "",
-                    name: parsed.value("name") ?? "", areaType: parsed.value("type") ?? ""), by: actor)
+                    id: try parsed[Site.newArea], facilityID: try parsed[Site.areaFacility] ?? "",
+                    name: try parsed[Site.name] ?? "", areaType: try parsed[Site.areaType] ?? ""), by: actor)
             return AdminOutput(
                 lines: [
                     "added area \(show(record.area.id)) (\(show(record.area.name))) to facility \(show(record.area.facilityID))"
@@ -160,11 +144,12 @@ enum AdminCommands {
         },
         AdminCommand(
             "edit-area", summary: "change an area's name or type",
-            positionals: [PositionalSpec("ID", help: "the area")],
-            options: [.value("name", "NAME", help: "a new name"), .value("type", "TYPE", help: "a new type")]
+            positionals: [Site.area.spec],
+            options: [Site.newName.spec, Site.newAreaType.spec]
         ) { parsed, admin throws(ServerError) in
             let record = try admin.changeArea(
-                id: parsed.positional(0) ?? "", .init(name: parsed.value("name"), areaType: parsed.value("type")),
+                id: try parsed[Site.area],
+                .init(name: try parsed[Site.newName], areaType: try parsed[Site.newAreaType]),
                 by: actor)
             return AdminOutput(
                 lines: ["area \(show(record.area.id)): \(show(record.area.name)) (\(show(record.area.areaType)))"],
@@ -172,25 +157,22 @@ enum AdminCommands {
         },
         AdminCommand(
             "retire-area", summary: "retire an area: devices drop it at their next sync; its reports stay",
-            positionals: [PositionalSpec("ID", help: "the area")],
-            options: [.flag("restore", help: "bring a retired area back")]
+            positionals: [Site.area.spec],
+            options: [Site.restoreArea.spec]
         ) { parsed, admin throws(ServerError) in
             let record = try admin.setAreaRetired(
-                id: parsed.positional(0) ?? "", retired: !parsed.flag("restore"), by: actor)
+                id: try parsed[Site.area], retired: !parsed[Site.restoreArea], by: actor)
             return AdminOutput(
                 lines: ["area \(show(record.area.id)) is \(record.retiredAt == nil ? "active" : "retired")"],
                 json: ["area": AdminWire.area(record)])
         },
         AdminCommand(
             "import-areas", summary: "add or update areas from a CSV or JSON file, by id",
-            positionals: [
-                PositionalSpec(
-                    "FILE", help: "CSV with columns id,facility_id,name,area_type; or JSON {\"areas\": [...]}")
-            ],
+            positionals: [Site.areasFile.spec],
             discussion:
                 "Importing the same file twice changes nothing. A file with a bad row imports nothing and names the row."
         ) { parsed, admin throws(ServerError) in
-            let path = parsed.positional(0) ?? ""
+            let path = try parsed[Site.areasFile]
             let outcome = try admin.importAreas(try read(path), source: path, by: actor)
             return AdminOutput(lines: [outcome.summary("areas")], json: ["areas": outcome.json])
         },
@@ -201,9 +183,9 @@ enum AdminCommands {
     static let assignments: [AdminCommand] = [
         AdminCommand(
             "assignments", summary: "list assignments: open, done and cancelled",
-            options: [.value("inspector", "USER", help: "only this inspector's (user name or id)")]
+            options: [Work.onlyInspector.spec]
         ) { parsed, admin throws(ServerError) in
-            let list = try admin.assignments(inspector: parsed.value("inspector"))
+            let list = try admin.assignments(inspector: try parsed[Work.onlyInspector])
             let names = Dictionary(try admin.users().map { ($0.id, $0.username) }, uniquingKeysWith: { a, _ in a })
             return AdminOutput(
                 lines: table(
@@ -222,22 +204,18 @@ enum AdminCommands {
         AdminCommand(
             "assign", summary: "give an inspector an inspection to do: a template at a facility, by a due date",
             options: [
-                .value("inspector", "USER", help: "the inspector (user name or id; required)"),
-                .value("template", "ID", help: "the template (required)"),
-                .value("facility", "ID", help: "the facility (required)"),
-                .value("area", "ID", help: "an area of that facility"),
-                .value("due", "DATE", help: "due by: YYYY-MM-DD (the end of that day, UTC) or an RFC 3339 time"),
-                .value("id", "ID", help: "the organisation's own id for it (default: one is made)"),
+                Work.inspector.spec, Work.template.spec, Work.facility.spec, Work.area.spec, Work.due.spec,
+                Work.id.spec,
             ],
             discussion:
                 "Recurring schedules are not made here: create each assignment, or import them from a spreadsheet."
         ) { parsed, admin throws(ServerError) in
             let record = try admin.createAssignment(
                 .init(
-                    id: parsed.value("id"), inspector: parsed.value("inspector") ?? "",
-                    templateID: parsed.value("template") ?? "", facilityID: parsed.value("facility") ?? "",
-                    areaID: parsed.value("area"), due: parsed.value("due")), by: actor)
-            let inspector = parsed.value("inspector") ?? record.inspectorID
+                    id: try parsed[Work.id], inspector: try parsed[Work.inspector] ?? "",
+                    templateID: try parsed[Work.template] ?? "", facilityID: try parsed[Work.facility] ?? "",
+                    areaID: try parsed[Work.area], due: try parsed[Work.due]), by: actor)
+            let inspector = try parsed[Work.inspector] ?? record.inspectorID
             return AdminOutput(
                 lines: [
                     "assignment \(show(record.assignment.id)) for \(show(inspector)): template \(show(record.assignment.templateID)) at \(show(record.assignment.facilityID))\(record.assignment.dueAt.map { ", due \($0)" } ?? "")"
@@ -246,20 +224,16 @@ enum AdminCommands {
         },
         AdminCommand(
             "edit-assignment", summary: "change an open assignment's template, facility, area or due date",
-            positionals: [PositionalSpec("ID", help: "the assignment")],
-            options: [
-                .value("template", "ID", help: "another template"), .value("facility", "ID", help: "another facility"),
-                .value("area", "ID", help: "another area ('' for none)"),
-                .value("due", "DATE", help: "another due date ('' for none)"),
-            ],
+            positionals: [Work.assignment.spec],
+            options: [Work.otherTemplate.spec, Work.otherFacility.spec, Work.otherArea.spec, Work.otherDue.spec],
             discussion: "The inspector stays: to give the work to someone else, cancel it and assign it anew."
         ) { parsed, admin throws(ServerError) in
             let record = try admin.changeAssignment(
-                id: parsed.positional(0) ?? "",
+                id: try parsed[Work.assignment],
                 .init(
-                    templateID: parsed.value("template"),
-                    facilityID: parsed.value("facility"),
-                    areaID: parsed.value("area"), due: parsed.value("due")),
+                    templateID: try parsed[Work.otherTemplate],
+                    facilityID: try parsed[Work.otherFacility],
+                    areaID: try parsed[Work.otherArea], due: try parsed[Work.otherDue]),
                 by: actor)
             return AdminOutput(
                 lines: ["assignment \(show(record.assignment.id)) changed"],
@@ -267,26 +241,20 @@ enum AdminCommands {
         },
         AdminCommand(
             "cancel-assignment", summary: "cancel an assignment: devices see it closed at their next sync",
-            positionals: [PositionalSpec("ID", help: "the assignment")]
+            positionals: [Work.assignment.spec]
         ) { parsed, admin throws(ServerError) in
-            let record = try admin.cancelAssignment(id: parsed.positional(0) ?? "", by: actor)
+            let record = try admin.cancelAssignment(id: try parsed[Work.assignment], by: actor)
             return AdminOutput(
                 lines: ["assignment \(show(record.assignment.id)) is cancelled"],
                 json: ["assignment": AdminWire.assignment(record)])
         },
         AdminCommand(
             "import-assignments", summary: "add or update assignments from a CSV or JSON file, by id",
-            positionals: [
-                PositionalSpec(
-                    "FILE",
-                    help:
-                        "CSV with columns id,inspector,template_id,facility_id,area_id,due_at; or JSON {\"assignments\": [...]}"
-                )
-            ],
+            positionals: [Work.assignmentsFile.spec],
             discussion:
                 "Importing the same file twice changes nothing. A file with a bad row imports nothing and names the row."
         ) { parsed, admin throws(ServerError) in
-            let path = parsed.positional(0) ?? ""
+            let path = try parsed[Work.assignmentsFile]
             let outcome = try admin.importAssignments(try read(path), source: path, by: actor)
             return AdminOutput(lines: [outcome.summary("assignments")], json: ["assignments": outcome.json])
         },
@@ -312,13 +280,11 @@ enum AdminCommands {
         },
         AdminCommand(
             "publish-template", summary: "publish templates from a file as new versions, after checking them",
-            positionals: [
-                PositionalSpec("FILE", help: "a template object, or {\"templates\": [...]} as GET /templates returns")
-            ],
+            positionals: [Forms.templatesFile.spec],
             discussion:
                 "The file is checked as 'jqc templates lint' checks it; any problem refuses the whole file (exit 4) and lists every one. A template equal to its current version is left alone; otherwise it becomes the next version. Devices get it at their next sync; reports are judged by the version they were made on."
         ) { parsed, admin throws(ServerError) in
-            let path = parsed.positional(0) ?? ""
+            let path = try parsed[Forms.templatesFile]
             guard let document = try? JSONDecoder().decode(JSONValue.self, from: try read(path)) else {
                 throw ServerError.badRequest("'\(path)' is not valid JSON")
             }
@@ -334,11 +300,11 @@ enum AdminCommands {
         },
         AdminCommand(
             "retire-template", summary: "retire a template: devices drop it; reports made on it are still accepted",
-            positionals: [PositionalSpec("ID", help: "the template")],
-            options: [.flag("restore", help: "bring a retired template back")]
+            positionals: [Forms.template.spec],
+            options: [Forms.restoreTemplate.spec]
         ) { parsed, admin throws(ServerError) in
             let record = try admin.setTemplateRetired(
-                id: parsed.positional(0) ?? "", retired: !parsed.flag("restore"), by: actor)
+                id: try parsed[Forms.template], retired: !parsed[Forms.restoreTemplate], by: actor)
             return AdminOutput(
                 lines: ["template \(show(record.template.id)) is \(record.retiredAt == nil ? "active" : "retired")"],
                 json: ["template": AdminWire.template(record)])
@@ -361,53 +327,40 @@ enum AdminCommands {
         },
         AdminCommand(
             "add-user", summary: "add a user, or reset their password, role and name (password read from stdin)",
-            positionals: [PositionalSpec("USERNAME", help: "the user name to sign in with")],
-            options: [
-                .value("role", "ROLE", help: "inspector, supervisor or admin (default inspector)"),
-                .value("display-name", "NAME", help: "the name shown in history and the roll-up"),
-            ],
+            positionals: [People.newUsername.spec],
+            options: [People.role.spec, People.displayName.spec],
             discussion:
                 "The password, at least \(Administration.shortestPassword) characters, is asked without echo at a terminal, or read from the first line of standard input. An existing user is reset and signed out everywhere."
         ) { parsed, admin throws(ServerError) in
-            let text = parsed.value("role") ?? "inspector"
-            guard let role = UserRole(rawValue: text) else {
-                throw ServerError.badRequest("--role must be inspector, supervisor or admin, not '\(text)'")
-            }
+            let role = try parsed[People.role]
+            let username = try parsed[People.newUsername]
             let user = try admin.addUser(
-                username: parsed.positional(0) ?? "", password: PasswordInput.read(for: parsed.positional(0) ?? ""),
+                username: username, password: PasswordInput.read(for: username),
                 role: role,
-                displayName: parsed.value("display-name"), resetting: true, by: actor)
+                displayName: try parsed[People.displayName], resetting: true, by: actor)
             return AdminOutput(
                 lines: ["user \(show(user.username)) (\(user.role.rawValue)) has id \(user.id)"],
                 json: ["user": AdminWire.user(user)])
         },
         AdminCommand(
             "edit-user", summary: "change a user's role or display name",
-            positionals: [PositionalSpec("USER", help: "the user name or id")],
-            options: [
-                .value("role", "ROLE", help: "inspector, supervisor or admin"),
-                .value("display-name", "NAME", help: "a new display name"),
-            ]
+            positionals: [People.user.spec],
+            options: [People.newRole.spec, People.newDisplayName.spec]
         ) { parsed, admin throws(ServerError) in
-            let role = try parsed.value("role").map { (text) throws(ServerError) -> UserRole in
-                guard let role = UserRole(rawValue: text) else {
-                    throw ServerError.badRequest("--role must be inspector, supervisor or admin, not '\(text)'")
-                }
-                return role
-            }
+            let role = try parsed[People.newRole]
             let user = try admin.changeUser(
-                parsed.positional(0) ?? "", role: role, displayName: parsed.value("display-name"), by: actor)
+                try parsed[People.user], role: role, displayName: try parsed[People.newDisplayName], by: actor)
             return AdminOutput(
                 lines: ["user \(show(user.username)) is a \(user.role.rawValue) named \(show(user.displayName))"],
                 json: ["user": AdminWire.user(user)])
         },
         AdminCommand(
             "disable-user", summary: "disable a user: every session ends at once; their reports stay",
-            positionals: [PositionalSpec("USER", help: "the user name or id")],
-            options: [.flag("enable", help: "enable a disabled user again")]
+            positionals: [People.user.spec],
+            options: [People.enable.spec]
         ) { parsed, admin throws(ServerError) in
             let user = try admin.setUserDisabled(
-                parsed.positional(0) ?? "", disabled: !parsed.flag("enable"), by: actor)
+                try parsed[People.user], disabled: !parsed[People.enable], by: actor)
             return AdminOutput(
                 lines: [
                     "user \(show(user.username)) is \(user.isDisabled ? "disabled; every session of theirs is signed out" : "enabled")"
@@ -416,23 +369,25 @@ enum AdminCommands {
         },
         AdminCommand(
             "set-password", summary: "change a user's password (read from stdin) and sign them out everywhere",
-            positionals: [PositionalSpec("USERNAME", help: "the user whose password changes")],
+            positionals: [People.passwordUser.spec],
             discussion:
                 "The password, at least \(Administration.shortestPassword) characters, is asked without echo at a terminal, or read from the first line of standard input."
         ) { parsed, admin throws(ServerError) in
-            let user = try admin.setPassword(
-                parsed.positional(0) ?? "", password: PasswordInput.read(for: parsed.positional(0) ?? ""), by: actor)
+            let username = try parsed[People.passwordUser]
+            let user = try admin.setPassword(username, password: PasswordInput.read(for: username), by: actor)
             return AdminOutput(
                 lines: ["the password of \(show(user.username)) is changed; every session of theirs is signed out"],
                 json: ["user": AdminWire.user(user)])
         },
     ]
 
+    static let eventLimit = Option("limit", "N", help: "the newest N events (default 100)")
+
     static let events = AdminCommand(
         "events", summary: "the log of administrative changes: who, when, what",
-        options: [.value("limit", "N", help: "the newest N events (default 100)")]
+        options: [eventLimit.spec]
     ) { parsed, admin throws(ServerError) in
-        let list = try admin.events(limit: try ServerApp.limit(parsed.value("limit")), before: nil)
+        let list = try admin.events(limit: try ServerApp.limit(try parsed[eventLimit]), before: nil)
         return AdminOutput(
             lines: table(
                 ["SEQ", "AT", "BY", "WHAT", "SUBJECT"],

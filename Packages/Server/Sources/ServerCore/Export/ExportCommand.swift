@@ -11,46 +11,55 @@ import ProgramOutput
 /// The file is replaced atomically, streamed; a progress bar goes to stderr
 /// when it is a terminal.
 enum ExportCommand {
+    /// What `--format` names: a stream of lines, one template's table, or an archive with the photos.
+    enum Kind: String, CaseIterable, Sendable {
+        case jsonl, csv, zip
+    }
+
+    static let db = Option("db", "FILE|URL", help: "the server's database (a SQLite file or a postgres:// URL)")
+    static let format = Option(
+        "format", "FORMAT", values: Kind.allCases.map(\.rawValue), help: "what to write",
+        as: Conversion<Kind>.choice(otherwise: { word, label in "\(label) must be jsonl, csv or zip, not '\(word)'." }))
+    static let since = Option(
+        "since", "CHANGE",
+        help: "only reports changed after this change (the 'change' of an earlier export's last line)")
+    static let template = Option("template", "ID", help: "only this template's reports; csv needs it")
+    static let output = Option(
+        "output", short: "o", "FILE", help: "the file to write; replaced whole once the export is complete")
+
     static let spec = CommandSpec(
         "export", summary: "write every report (or those changed since a change) to a file, with the photos in a zip",
-        options: [
-            .value("db", "FILE|URL", help: "the server's database (a SQLite file or a postgres:// URL)"),
-            .value("format", "FORMAT", values: ["jsonl", "csv", "zip"], help: "what to write"),
-            .value(
-                "since", "CHANGE",
-                help: "only reports changed after this change (the 'change' of an earlier export's last line)"),
-            .value("template", "ID", help: "only this template's reports; csv needs it"),
-            .value("output", short: "o", "FILE", help: "the file to write; replaced whole once the export is complete"),
-        ],
+        options: [db.spec, format.spec, since.spec, template.spec, output.spec],
         discussion:
             "The rows and shapes are those of GET /api/v1/exports/reports (docs/exports.md). The last line of a\n"
             + "JSON Lines export, and the summary printed, give the change to pass as --since next time.\n"
             + "Example: jqc-server export --db server.db --format zip -o reports.zip")
 
     /// Runs the command on the words after `export`; the exit code.
-    static func run(_ arguments: [String], parser: ArgumentParser, storage: StorageOpener) throws(UsageError) -> Int32 {
+    static func run(_ arguments: [String], parser: ArgumentParser, storage: StorageOpener) throws(UsageError)
+        -> ExitCode
+    {
         let parsed = try parser.parse(arguments, for: spec)
-        if parsed.flag("help") {
+        if parsed[ServerCommand.help] {
             OutputChannel.standardOutput.line(
                 HelpFormatter.help(spec, program: "jqc-server", globalOptions: ServerCommand.globalOptions))
-            return 0
+            return .ok
         }
-        guard let db = parsed.value("db") else { throw UsageError("'export' needs --db FILE or --db postgres://....") }
-        guard let formatText = parsed.value("format") else {
+        guard let db = try parsed[Self.db] else { throw UsageError("'export' needs --db FILE or --db postgres://....") }
+        guard parsed.isGiven(Self.format) else {
             throw UsageError("'export' needs --format jsonl, csv or zip.")
         }
-        guard let output = parsed.value("output") else {
+        guard let output = try parsed[Self.output] else {
             throw UsageError("'export' needs -o FILE, the file to write.")
         }
-        let archive = formatText == "zip"
-        guard let format = archive ? .jsonl : ExportFormat(rawValue: formatText) else {
-            throw UsageError("--format must be jsonl, csv or zip, not '\(formatText)'.")
-        }
-        let template = parsed.value("template")
+        let kind = try parsed[Self.format]
+        let archive = kind == .zip
+        let format: ExportFormat = kind == .csv ? .csv : .jsonl
+        let template = try parsed[Self.template]
         if format == .csv && template == nil {
             throw UsageError("a csv export is one template's table: give --template ID.")
         }
-        let query = ExportQuery(since: parsed.value("since"), templateID: template)
+        let query = ExportQuery(since: try parsed[Self.since], templateID: template)
         do throws(ServerError) {
             let opened = try storage.open(db, StorageOpener.Settings(connections: 2, uploadDirectory: nil))
             let export = try ReportExport.open(opened.store, query: query, format: format)
@@ -69,13 +78,13 @@ enum ExportCommand {
                     "jqc-server: \(photos.missing) photo\(photos.missing == 1 ? " was" : "s were") recorded but their bytes are missing; the archive has the rest\n"
                 )
             }
-            return 0
+            return .ok
         } catch {
             OutputChannel.standardError.write("jqc-server: \(OneLine.escaped(error.message))\n")
             switch error.status {
-            case 404: return 3
-            case 400: return 4
-            default: return 1
+            case 404: return .notFound
+            case 400: return .validation
+            default: return .failure
             }
         }
     }
