@@ -58,7 +58,7 @@ enum ServerRunner {
                 photos: database.photos, uploads: database.uploads, log: log)
             webhooks = WebhookDispatcher(
                 store: store, settings: config.webhooks, bell: app.webhookBell, log: log, metrics: app.metrics,
-                diskFull: app.diskFullAlarm)
+                diskFull: app.diskFullAlarm, databaseAlarm: app.databaseAlarm)
             server = HTTPServer(
                 uploadDirectory: database.uploadDirectory, limits: limits, log: log,
                 screen: { head in app.screen(head) },

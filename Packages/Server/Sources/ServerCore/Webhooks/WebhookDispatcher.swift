@@ -19,6 +19,9 @@ final class WebhookDispatcher: Sendable {
     private let metrics: ServerMetrics
     /// A full disk is said once in a while, not at every poll.
     private let diskFull: DiskFullAlarm
+    /// A database out of reach is said once in a while, in the same line and count as the requests' (not by every
+    /// sender at every poll, which would crowd that line out of a log that drops what comes too fast).
+    private let databaseAlarm: DatabaseAlarm
     private let stopping = Atomic<Bool>(false)
     /// When (seconds since 1970) the next clearing of old deliveries is due; the sender that takes it moves it on.
     private let nextPrune = Atomic<Int64>(0)
@@ -28,9 +31,10 @@ final class WebhookDispatcher: Sendable {
 
     init(
         store: any ServerStorage, settings: WebhookSettings, bell: WebhookBell, log: ServerLog, metrics: ServerMetrics,
-        diskFull: DiskFullAlarm = DiskFullAlarm()
+        diskFull: DiskFullAlarm = DiskFullAlarm(), databaseAlarm: DatabaseAlarm = DatabaseAlarm()
     ) {
         self.diskFull = diskFull
+        self.databaseAlarm = databaseAlarm
         self.metrics = metrics
         self.store = store
         self.settings = settings
@@ -73,9 +77,7 @@ final class WebhookDispatcher: Sendable {
                         lease: lease, limit: 1)
                 }
             } catch {
-                if !diskFull.noted(error, in: log) {
-                    log.note("webhook deliveries cannot be read now: \(error.message)", level: .warn)
-                }
+                if !diskFull.noted(error, in: log) { unread("webhook deliveries", error) }
                 seen = bell.wait(after: bell.count, timeout: max(settings.poll, 1))
                 continue
             }
@@ -87,6 +89,12 @@ final class WebhookDispatcher: Sendable {
             }
             attempt(delivery, lease: lease)
         }
+    }
+
+    /// Says that `what` cannot be read now: through the database alarm when the database is out of reach.
+    private func unread(_ what: String, _ error: ServerError) {
+        guard error.cause == nil else { return databaseAlarm.noted(error, in: log) }
+        log.note("\(what) cannot be read now: \(error.message)", level: .warn)
     }
 
     /// Makes deliveries from the events recorded since each hook's cursor,
@@ -102,9 +110,7 @@ final class WebhookDispatcher: Sendable {
             if made > 0 { bell.ring() }
             return made
         } catch {
-            if !diskFull.noted(error, in: log) {
-                log.note("webhook events cannot be read now: \(error.message)", level: .warn)
-            }
+            if !diskFull.noted(error, in: log) { unread("webhook events", error) }
             return 0
         }
     }
