@@ -133,12 +133,7 @@ final class TransferLoop: Sendable {
                 do throws(NetworkingError) {
                     let transfer = try job.start(job.cancellation)
                     guard multi.add(transfer.easy, index: nextID) else {
-                        let target = RequestTarget(job.url)
-                        job.done(
-                            .failure(
-                                NetworkingError(
-                                    .transport, "Could not start the request to \(target.host).",
-                                    url: target.redactedURL)))
+                        job.done(.failure(Self.error(.transport, job.url) { "Could not start the request to \($0)." }))
                         continue
                     }
                     active[nextID] = (transfer, job)
@@ -173,18 +168,25 @@ final class TransferLoop: Sendable {
             return jobs
         }
         for job in jobs {
-            let target = RequestTarget(job.url)
             job.done(
                 .failure(
-                    NetworkingError(
-                        .transport, "Could not start a request to \(target.host): libcurl failed to initialise.",
-                        url: target.redactedURL)))
+                    Self.error(.transport, job.url) {
+                        "Could not start a request to \($0): libcurl failed to initialise."
+                    }
+                ))
         }
     }
 
     private static func cancelled(_ url: String) -> NetworkingError {
+        error(.cancelled, url) { "The request to \($0) was cancelled." }
+    }
+
+    /// An error for the request to `url`: `message` given its host, the url without its secrets.
+    private static func error(
+        _ code: NetworkingError.Code, _ url: String, _ message: (String) -> String
+    ) -> NetworkingError {
         let target = RequestTarget(url)
-        return NetworkingError(.cancelled, "The request to \(target.host) was cancelled.", url: target.redactedURL)
+        return NetworkingError(code, message(target.host), url: target.redactedURL)
     }
 
     private static func seconds(_ duration: Duration) -> Double {
