@@ -44,6 +44,17 @@ struct SharedRouteTableTests {
         #expect(APIRoute.rollup.path() == "/rollup")
     }
 
+    @Test("a path segment is percent-encoded exactly as Foundation encodes it, every character up to U+07FF and beyond")
+    func escapingAsFoundation() {
+        let allowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/;?#"))
+        var texts = (0..<0x800).compactMap { Unicode.Scalar($0).map { "a\(Character($0))z" } }
+        texts += ["", "R 7/ü?", "e\u{301}", "東京", "🧹🧽", "%41", "a;b?c#d", "\u{FEFF}x", "\u{10FFFF}"]
+        for text in texts {
+            #expect(
+                APIRoute.escapeSegment(text) == text.addingPercentEncoding(withAllowedCharacters: allowed), "\(text)")
+        }
+    }
+
     /// Each call of the client and the route of the table it is meant to reach.
     static let calls: [(APIRoute, @Sendable (APIClient) async throws -> Void)] = [
         (.login, { _ = try await $0.login(username: "inspector", password: "inspector-pass") }),

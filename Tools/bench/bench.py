@@ -79,6 +79,8 @@ class Bench:
         self.failures = []  # (a) agent runs that failed
         self.cpu = {}       # label -> CPU seconds (user + system) of the timed process
         self.server_cpu_used = {}  # label -> CPU seconds the servers used meanwhile
+        self.cpu_split = {}  # label -> (user, system) CPU seconds of the timed process
+        self.server_cpu_split = {}  # label -> (user, system) CPU seconds the servers used meanwhile
 
     # ---------- processes ----------
 
@@ -98,13 +100,13 @@ class Bench:
         return m.group(1)
 
     def server_cpu(self):
-        """CPU seconds (user + system) each running server has used so far."""
+        """CPU seconds (user, system) each running server has used so far."""
         tick = os.sysconf("SC_CLK_TCK")
         cpu = {}
         for proc in self.servers:
             try:
                 fields = open(f"/proc/{proc.pid}/stat").read().rsplit(")", 1)[1].split()
-                cpu[proc.bench_name] = (int(fields[11]) + int(fields[12])) / tick
+                cpu[proc.bench_name] = (int(fields[11]) / tick, int(fields[12]) / tick)
             except (OSError, IndexError, ValueError):
                 pass
         return cpu
@@ -134,15 +136,26 @@ class Bench:
         r = subprocess.run(["/usr/bin/time", "-v", "-o", tfile, *cmd], stdout=out, stderr=subprocess.STDOUT)
         wall = time.monotonic() - t0
         after = self.server_cpu()
-        self.server_cpu_used[label] = sum(after[k] - before.get(k, 0) for k in after)
-        rss, cpu = 0, 0.0
+        used = [(after[k][0] - before.get(k, (0, 0))[0], after[k][1] - before.get(k, (0, 0))[1]) for k in after]
+        self.server_cpu_split[label] = (sum(u for u, _ in used), sum(s for _, s in used))
+        self.server_cpu_used[label] = sum(self.server_cpu_split[label])
+        rss, user, system = 0, 0.0, 0.0
         for line in open(tfile):
             if "Maximum resident set size" in line:
                 rss = int(line.split(":")[1])
-            if "User time" in line or "System time" in line:
-                cpu += float(line.split(":")[1])
-        self.cpu[label] = cpu
+            if "User time" in line:
+                user = float(line.split(":")[1])
+            if "System time" in line:
+                system = float(line.split(":")[1])
+        self.cpu[label] = user + system
+        self.cpu_split[label] = (user, system)
         return wall, rss, r.returncode
+
+    @staticmethod
+    def split(user_system):
+        """CPU seconds as "total s (user / system)"."""
+        user, system = user_system
+        return f"{user + system:.2f} s ({user:.2f} / {system:.2f})"
 
     def agent(self, home, label):
         logf = os.path.join(self.work, f"agent-{label}.log")
@@ -442,8 +455,8 @@ class Bench:
         home, n = self.photo_profile(name, url, n, pool)
         total = self.count(home, "SELECT sum(byte_size) FROM photos")
         agent_s, agent_rss = self.upload_photos_agent(home, f"{name}-agent")
-        log(f"(b) agent: {agent_s:.2f} s, CPU {self.cpu[name + '-agent']:.2f} s, max RSS {agent_rss / 1024:.1f} MiB, "
-            f"server CPU {self.server_cpu_used[name + '-agent']:.2f} s")
+        log(f"(b) agent: {agent_s:.2f} s, CPU {self.split(self.cpu_split[name + '-agent'])}, "
+            f"max RSS {agent_rss / 1024:.1f} MiB, server CPU {self.split(self.server_cpu_split[name + '-agent'])}")
 
         # The same pictures, to the same reports, with fresh photo ids and bytes the server does not hold yet.
         db = sqlite3.connect(os.path.join(home, "jqc.sqlite"))
@@ -472,8 +485,8 @@ class Bench:
         codes = open(os.path.join(self.work, f"out-{label}.txt")).read().split()
         if rc != 0 or codes.count("201") != n:
             raise Fatal(f"(b) curl: rc {rc}, {codes.count('201')} of {n} photos 201")
-        log(f"(b) curl: {curl_s:.2f} s, CPU {self.cpu[label]:.2f} s, server CPU {self.server_cpu_used[label]:.2f} s, "
-            f"ratio {agent_s / curl_s:.2f}")
+        log(f"(b) curl: {curl_s:.2f} s, CPU {self.split(self.cpu_split[label])}, "
+            f"server CPU {self.split(self.server_cpu_split[label])}, ratio {agent_s / curl_s:.2f}")
         resumable_s = self.photos_resumable_curl(home, url, token, device, rows, name)
         log(f"(b) curl, resumable route: {resumable_s:.2f} s, agent / that {agent_s / resumable_s:.2f}")
         return {"n": n, "total": total, "agent_s": agent_s, "curl_s": curl_s, "ratio": agent_s / curl_s,

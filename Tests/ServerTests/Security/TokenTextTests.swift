@@ -71,7 +71,9 @@ struct VerifiedTokenTests {
 
     @Test("header text is trimmed of spaces and tabs only, as Foundation trims them")
     func trimming() {
-        for text in ["", " ", "\t", "  12 ", "\tBearer x\t", "a b", " é ", "x\u{00A0}", " \r1\n "] {
+        for text in [
+            "", " ", "\t", "  12 ", "\tBearer x\t", "a b", " é ", "x\u{00A0}", " \r1\n ", " \u{301}x\t", "\t\t",
+        ] {
             #expect(
                 text.trimmingHTTPSpace() == text.trimmingCharacters(in: CharacterSet(charactersIn: " \t")), "'\(text)'")
             #expect(

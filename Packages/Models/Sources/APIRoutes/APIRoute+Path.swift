@@ -14,25 +14,65 @@ extension APIRoute {
     /// parameters is a programming error.
     public func path(_ values: String...) -> String { path(filling: values) }
 
-    /// `path(_:)` with the values as an array.
+    /// `path(_:)` with the values as an array. Written byte by byte, since
+    /// every request the device makes and every upload url the server gives
+    /// is built here.
     public func path(filling values: [String]) -> String {
-        precondition(
-            values.count == parameters.count, "\(template) takes \(parameters.count) parameters, not \(values.count)")
+        var out: [UInt8] = []
         var remaining = values[...]
-        return template.split(separator: "/", omittingEmptySubsequences: false).map { segment -> String in
-            guard segment.hasPrefix("{") && segment.hasSuffix("}") else { return String(segment) }
-            return Self.escapeSegment(remaining.removeFirst())
-        }.joined(separator: "/")
+        var inParameter = false
+        var missing = false
+        for byte in template.utf8 {
+            switch byte {
+            case UInt8(ascii: "{"):
+                inParameter = true
+            case UInt8(ascii: "}"):
+                inParameter = false
+                guard let value = remaining.popFirst() else {
+                    missing = true
+                    break
+                }
+                Self.appendEscaped(value, to: &out)
+            default:
+                if !inParameter { out.append(byte) }
+            }
+        }
+        precondition(
+            remaining.isEmpty && !missing,
+            "\(template) takes \(parameters.count) parameters, not \(values.count)")
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The whole path as sent, `basePath` included: `getReport.fullPath("R7")` is `/api/v1/reports/R7`.
     public func fullPath(_ values: String...) -> String { Self.basePath + path(filling: values) }
 
-    /// Characters left as they are in one path segment.
-    public static let pathSegmentAllowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/;?#"))
-
-    /// `text` percent-encoded as one path segment.
+    /// `text` percent-encoded as one path segment: every byte of its UTF-8 but
+    /// letters, digits and `-._~!$&'()*+,=:@` as `%XX` (uppercase hex), as
+    /// Foundation encodes for `CharacterSet.urlPathAllowed` less `/;?#`.
     public static func escapeSegment(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: pathSegmentAllowed) ?? text
+        var out: [UInt8] = []
+        appendEscaped(text, to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
+
+    private static func appendEscaped(_ text: String, to out: inout [UInt8]) {
+        for byte in text.utf8 {
+            if segmentAllowed[Int(byte)] {
+                out.append(byte)
+            } else {
+                out.append(UInt8(ascii: "%"))
+                out.append(upperHex[Int(byte >> 4)])
+                out.append(upperHex[Int(byte & 0xF)])
+            }
+        }
+    }
+
+    /// Which bytes stand for themselves in a path segment.
+    private static let segmentAllowed: [Bool] = (0..<256).map { byte in
+        let unreservedOrSubDelimiter = Array("-._~!$&'()*+,=:@".utf8)
+        return (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+            || unreservedOrSubDelimiter.contains(UInt8(byte))
+    }
+
+    private static let upperHex = Array("0123456789ABCDEF".utf8)
 }
