@@ -234,6 +234,29 @@ struct HostileServerTests {
         #expect(apiError.code == .invalidResponse)
     }
 
+    @Test(
+        "a header whose name or value would break the request's framing is not sent; the others are, an empty one too")
+    func headerInjection() async throws {
+        let canned = try CannedHTTPServer([CannedHTTPServer.response(status: 200, contentType: "text/plain", "ok")])
+        defer { canned.stop() }
+        let token = String(repeating: "t0K", count: 150)
+        let headers: [(name: String, value: String)] = [
+            ("X-Before", "1"), ("X-Split", "a\r\nX-Injected: yes"), ("X-Feed", "b\nX-Injected: yes"),
+            ("X-Bad:Name", "v"), ("X-Name\r\nX-Injected", "w"), ("", "nameless"), ("X-Empty", ""),
+            ("Authorization", "Bearer " + token),
+        ]
+        let response = try await CurlTransport().send(
+            HTTPRequest(method: .get, url: canned.baseURL + "/x", headers: headers))
+        #expect(response.status == 200)
+        let head = try #require(canned.requests.first)
+        let lines = head.components(separatedBy: "\r\n")
+        #expect(lines.contains("X-Before: 1"), "\(head)")
+        #expect(lines.contains { $0.hasPrefix("X-Empty:") }, "an empty header is sent, with an empty value: \(head)")
+        #expect(lines.contains("Authorization: Bearer \(token)"), "a long value is sent whole")
+        #expect(!head.contains("X-Injected") && !head.contains("X-Split") && !head.contains("X-Feed"), "\(head)")
+        #expect(!head.contains("X-Bad") && !head.contains("nameless"), "\(head)")
+    }
+
     @Test("a gzip-compressed answer arrives decompressed")
     func compressed() async throws {
         let directory = TemporaryDirectory()

@@ -131,6 +131,9 @@ class Bench:
         """Runs cmd under /usr/bin/time -v; returns (wall seconds, max RSS KiB, returncode)."""
         tfile = os.path.join(self.work, f"time-{label}.txt")
         out = open(os.path.join(self.work, f"out-{label}.txt"), "w")
+        # What earlier steps wrote (profiles, photo copies, the run before) is
+        # flushed first, so that no timed run pays for another's writeback.
+        os.sync()
         before = self.server_cpu()
         t0 = time.monotonic()
         r = subprocess.run(["/usr/bin/time", "-v", "-o", tfile, *cmd], stdout=out, stderr=subprocess.STDOUT)

@@ -7,12 +7,12 @@ extension CurlTransport {
     public func send(_ request: HTTPRequest, body: FileRange) async throws(NetworkingError) -> HTTPResponse {
         let options = self.options
         return try await loop.perform(url: request.url) { cancellation throws(NetworkingError) in
-            let target = RequestTarget(request.url)
             let easy = try EasyHandle(url: request.url, options: options, cancellation: cancellation)
-            let source = try FileSource(body, host: target)
+            let source = try FileSource(body, to: request.url)
             try easy.prepare(request.method, headers: request.headers, streaming: source, options: options)
             return LoopTransfer(easy) { result in
                 guard !source.failed else {
+                    let target = RequestTarget(request.url)
                     return .failure(
                         NetworkingError(
                             .fileUnreadable, "The file being sent to \(target.host) could not be read: '\(body.path)'.",

@@ -13,7 +13,9 @@ import Foundation
 final class EasyHandle {
     /// The raw handle; valid until `deinit`.
     let raw: UnsafeMutableRawPointer
-    private let target: RequestTarget
+    private let url: String
+    /// The url's host and redacted form, made only when a message needs them.
+    private lazy var target = RequestTarget(url)
     private let maximumResponseBytes: Int
     private let cancellation: TransferCancellation?
     private var headerList: HeaderList?
@@ -26,8 +28,9 @@ final class EasyHandle {
 
     /// A handle for `url` with the transport's fixed security and timeout settings.
     init(url: String, options: CurlTransport.Options, cancellation: TransferCancellation?) throws(NetworkingError) {
-        target = RequestTarget(url)
+        self.url = url
         guard CurlGlobal.ready, let handle = curl_easy_init() else {
+            let target = RequestTarget(url)
             throw NetworkingError(
                 .transport, "Could not start a request to \(target.host): libcurl failed to initialise.",
                 url: target.redactedURL)

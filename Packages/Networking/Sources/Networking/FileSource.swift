@@ -15,14 +15,15 @@ final class FileSource {
     /// The file could not be read mid-way.
     private(set) var failed = false
 
-    /// Opens `range.path`; throws when it cannot be read or is shorter than the range.
-    init(_ range: FileRange, host: RequestTarget) throws(NetworkingError) {
+    /// Opens `range.path` to send to `url`; throws when it cannot be read or is shorter than the range.
+    init(_ range: FileRange, to url: String) throws(NetworkingError) {
         let descriptor = open(range.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         var status = stat()
         guard descriptor >= 0, fstat(descriptor, &status) == 0, Int64(status.st_size) >= range.offset + range.length,
             range.offset >= 0, range.length >= 0
         else {
             if descriptor >= 0 { close(descriptor) }
+            let host = RequestTarget(url)
             throw NetworkingError(
                 .fileUnreadable, "Could not read '\(range.path)' to send it to \(host.host).", url: host.redactedURL)
         }

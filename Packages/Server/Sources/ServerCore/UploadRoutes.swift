@@ -200,17 +200,16 @@ extension ServerApp {
                 code: .photoHashMismatch,
                 "the file's SHA-256 is \(sha256), not the \(upload.sha256) announced; upload it again")
         }
-        let existing = try store.read { session -> StoredPhoto? in
+        // One read: the report still the caller's, the photo not yet held, and what the quotas count.
+        let (existing, held, used) = try store.read { session -> (StoredPhoto?, Int, Int64) in
             _ = try reportVisible(upload.serverID, to: caller, in: session)
-            return try session.photo(localID: upload.localID)
+            if let found = try session.photo(localID: upload.localID) { return (found, 0, 0) }
+            return (
+                nil, try session.photos(serverID: upload.serverID).count,
+                try session.usage(userID: caller.user.id, day: Quotas.day(Date())).bytes
+            )
         }
         if existing == nil {
-            let (held, used) = try store.read { session in
-                (
-                    try session.photos(serverID: upload.serverID).count,
-                    try session.usage(userID: caller.user.id, day: Quotas.day(Date())).bytes
-                )
-            }
             try config.quotas.checkPhoto(upload.serverID, held: held, used: used, adding: upload.byteSize)
             try photos.keep(descriptor: descriptor, sha256: sha256, byteSize: upload.byteSize)
         }
