@@ -48,7 +48,7 @@ public enum ProgramRunner {
     static func dispatch(_ program: Program, arguments: [String], environment: [String: String]) -> ExitCode {
         let commands = program.commands
         let catalog = CommandCatalog(commands: commands.map(\.spec), globalOptions: GlobalOptions.all)
-        let wantsJSON = arguments.contains("--json")
+        let wantsJSON = GlobalOptions.json.isWritten(in: arguments)
         let parser = ArgumentParser(globalOptions: GlobalOptions.all, program: program.name)
         let lookup = catalog.lookup(arguments)
         switch lookup {

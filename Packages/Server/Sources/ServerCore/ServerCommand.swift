@@ -76,7 +76,7 @@ public enum ServerCommand {
                 return try ExportCommand.run(Array(arguments.dropFirst()), parser: parser, storage: storage)
             }
             if arguments.first == "help" {
-                if arguments.contains("--\(man.spec.long)") {
+                if man.isWritten(in: arguments) {
                     OutputChannel.standardOutput.write(
                         ManPage.roff(
                             program: "jqc-server",
