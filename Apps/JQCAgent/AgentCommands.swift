@@ -28,7 +28,7 @@ enum AgentCommands {
                 cron:    */15 * * * *  jqc-agent run --once --log-file ~/.local/state/jqc-agent.log
                 systemd: ExecStart=/usr/local/bin/jqc-agent run --interval 300 --metrics-file /var/lib/node_exporter/jqc.prom
                 """)
-    ) { (inv) throws(AppError) -> CommandOutput in
+    ) { (inv) async throws(AppError) -> CommandOutput in
         let once = inv[Self.once]
         guard once != inv.isGiven(Self.interval) else {
             throw AppError.usage("Give either --once or --interval SECONDS.")
@@ -42,7 +42,7 @@ enum AgentCommands {
             context: inv.context, log: log, metrics: try inv[Self.metricsFile].map(MetricsFile.init(path:)),
             caFile: try inv[Self.caFile])
         try loop.checkMetricsFile()
-        let code = once ? loop.runOnce() : loop.runLoop(interval: seconds)
+        let code = once ? await loop.runOnce() : await loop.runLoop(interval: seconds)
         withExtendedLifetime(lock) {}
         return CommandOutput(lines: [], json: .null, showsStatusLine: false, exitCode: code)
     }
