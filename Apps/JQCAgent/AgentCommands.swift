@@ -36,7 +36,7 @@ enum AgentCommands {
         let seconds = try inv[Self.interval] ?? 0
         // The profile's store must open (a newer or damaged one stops the agent here, in one line).
         _ = try inv.context.workspace()
-        let lock = try ProfileLock.agent(profileDirectory: inv.context.profile.dataDirectory)
+        let lock = try inv.context.agentLock()
         let log = try AgentLog(file: try inv[Self.logFile])
         let loop = AgentLoop(
             context: inv.context, log: log, metrics: try inv[Self.metricsFile].map(MetricsFile.init(path:)),

@@ -69,7 +69,7 @@ enum AccountCommands {
         CommandSpec(
             "whoami", summary: "who is signed in (cached; works offline)")
     ) { (inv) throws(AppError) -> CommandOutput in
-        guard let saved = try CredentialStore(profile: inv.context.profile).load() else {
+        guard let saved = try inv.context.credentials.load() else {
             throw AppError(
                 code: .authRequired, "Not signed in. Sign in with 'jqc login --server URL --username NAME'.",
                 exitCode: ExitCode.authRequired)

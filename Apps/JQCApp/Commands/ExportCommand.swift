@@ -225,7 +225,7 @@ enum ExportCommand {
 
     /// The display name of the person signed in on this device (cached; offline), nil when no one is or it cannot be read.
     static func inspector(_ context: AppContext) -> String? {
-        guard let saved = try? CredentialStore(profile: context.profile).load() else { return nil }
+        guard let saved = try? context.credentials.load() else { return nil }
         let name = saved.user.displayName.isEmpty ? saved.user.username : saved.user.displayName
         return name.isEmpty ? nil : name
     }

@@ -20,7 +20,7 @@ public struct SyncService {
     }
 
     /// Where the session is kept.
-    public var credentials: CredentialStore { CredentialStore(profile: context.profile) }
+    public var credentials: CredentialStore { context.credentials }
 
     /// Signs in and saves the session; returns the user. Wrong credentials exit 6.
     public func login(serverURL: String, username: String, password: String) async throws(AppError) -> WireUser {
