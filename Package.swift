@@ -115,6 +115,7 @@ let package = Package(
         .executableTarget(
             name: "jqc-store-writer",
             dependencies: [
+                .product(name: "ArgumentParsing", package: "ArgumentParsing"),
                 .product(name: "ProgramOutput", package: "ProgramOutput"),
                 .product(name: "Models", package: "Models"),
                 .product(name: "Storage", package: "Storage"),

@@ -28,7 +28,7 @@ enum AgentCommands {
                 cron:    */15 * * * *  jqc-agent run --once --log-file ~/.local/state/jqc-agent.log
                 systemd: ExecStart=/usr/local/bin/jqc-agent run --interval 300 --metrics-file /var/lib/node_exporter/jqc.prom
                 """)
-    ) { (inv) throws(AppError) -> CommandOutput in
+    ) { (inv) async throws(AppError) -> CommandOutput in
         let once = inv[Self.once]
         guard once != inv.isGiven(Self.interval) else {
             throw AppError.usage("Give either --once or --interval SECONDS.")
@@ -36,13 +36,13 @@ enum AgentCommands {
         let seconds = try inv[Self.interval] ?? 0
         // The profile's store must open (a newer or damaged one stops the agent here, in one line).
         _ = try inv.context.workspace()
-        let lock = try ProfileLock.agent(profileDirectory: inv.context.profile.dataDirectory)
+        let lock = try inv.context.agentLock()
         let log = try AgentLog(file: try inv[Self.logFile])
         let loop = AgentLoop(
             context: inv.context, log: log, metrics: try inv[Self.metricsFile].map(MetricsFile.init(path:)),
             caFile: try inv[Self.caFile])
         try loop.checkMetricsFile()
-        let code = once ? loop.runOnce() : loop.runLoop(interval: seconds)
+        let code = once ? await loop.runOnce() : await loop.runLoop(interval: seconds)
         withExtendedLifetime(lock) {}
         return CommandOutput(lines: [], json: .null, showsStatusLine: false, exitCode: code)
     }

@@ -38,12 +38,12 @@ public final class AgentLoop {
     }
 
     /// One cycle; returns its exit code (docs/commands.md: 0 done, 75 offline, 6 sign in).
-    public func runOnce() -> ExitCode {
+    public func runOnce() async -> ExitCode {
         let started = Date()
         log.log(.info, "cycle_started", ["pending": .integer(Int64((try? context.workspace().status().pending) ?? 0))])
         let code: ExitCode
         do {
-            let summary = try SyncService(context: context, caFile: caFile).sync(
+            let summary = try await SyncService(context: context, caFile: caFile).sync(
                 waitingForOtherSync: {
                     log.log(
                         .info, "waiting_for_other_sync",
@@ -119,12 +119,12 @@ public final class AgentLoop {
 
     /// Cycles until SIGTERM or SIGINT, pausing `interval` seconds between them
     /// (doubling up to an hour while offline). Returns 0 after a clean stop.
-    public func runLoop(interval: Double) -> ExitCode {
+    public func runLoop(interval: Double) async -> ExitCode {
         Self.installStopHandlers()
         log.log(.info, "agent_started", ["interval_seconds": .double(interval)])
         var pause = interval
         while !Self.stopRequested.load(ordering: .relaxed) {
-            let code = runOnce()
+            let code = await runOnce()
             if code == ExitCode.authRequired {
                 log.log(.error, "agent_stopped", ["reason": "sign-in needed"])
                 return code
@@ -137,7 +137,7 @@ public final class AgentLoop {
             pause = code == ExitCode.temporary ? min(max(pause * 2, interval), 3600) : interval
             let until = Date().addingTimeInterval(pause)
             while Date() < until, !Self.stopRequested.load(ordering: .relaxed) {
-                Thread.sleep(forTimeInterval: 0.1)
+                try? await Task.sleep(nanoseconds: 100_000_000)
             }
         }
         log.log(.info, "agent_stopped", ["reason": "signal"])

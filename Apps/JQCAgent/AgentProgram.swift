@@ -18,8 +18,8 @@ public enum AgentProgram {
 
     /// Runs `jqc-agent` with these arguments and returns its exit code.
     public static func run(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment)
-        -> Int32
+        async -> Int32
     {
-        ProgramRunner.run(program, arguments: arguments, environment: environment)
+        await ProgramRunner.run(program, arguments: arguments, environment: environment)
     }
 }

@@ -21,18 +21,18 @@ public enum JQCCommandLine {
         },
         warn: { message in OutputChannel.standardError.write("jqc: warning: \(oneLine(message))\n") },
         atTerminalWithoutCommand: { arguments, environment in
-            openHomeMenu(arguments: arguments, environment: environment)
+            await openHomeMenu(arguments: arguments, environment: environment)
         })
 
     /// Runs `jqc` with these arguments and returns its exit code.
     public static func run(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment)
-        -> Int32
+        async -> Int32
     {
-        ProgramRunner.run(program, arguments: arguments, environment: environment)
+        await ProgramRunner.run(program, arguments: arguments, environment: environment)
     }
 
     /// `jqc` with no command on a terminal: the home menu on standard input and output.
-    static func openHomeMenu(arguments: [String], environment: [String: String]) -> ExitCode {
+    static func openHomeMenu(arguments: [String], environment: [String: String]) async -> ExitCode {
         let parsed: ParsedArguments
         do {
             parsed = try ArgumentParser(globalOptions: GlobalOptions.all).parse(
@@ -49,7 +49,7 @@ public enum JQCCommandLine {
             clear: { if clears { standardOutput.write("\u{1B}[H\u{1B}[2J") } })
         do {
             return ExitCode(
-                rawValue: try HomeMenu(
+                rawValue: try await HomeMenu(
                     context: ProgramRunner.makeContext(parsed, environment: environment, program: program), io: io
                 ).run())
         } catch {

@@ -10,7 +10,7 @@ import JQCCore
 @Suite("Home menu driven by scripted input")
 struct HomeMenuScriptTests {
     /// Runs the menu on a demo profile with these lines as input, then end of input.
-    func run(_ lines: [String], profile: DemoProfile) throws -> (code: Int32, output: [String]) {
+    func run(_ lines: [String], profile: DemoProfile) async throws -> (code: Int32, output: [String]) {
         let context = AppContext(
             profile: Profile.resolve(home: profile.home, environment: [:]),
             registry: FieldTypeRegistry.builtIn(), style: .plain, json: false,
@@ -21,23 +21,23 @@ struct HomeMenuScriptTests {
             readLine: {
                 output.append($0); return input.popFirst()
             }, write: { output.append($0) })
-        let code = try HomeMenu(context: context, io: io).run()
+        let code = try await HomeMenu(context: context, io: io).run()
         return (code, output)
     }
 
     @Test("end of input anywhere leaves the menu with exit 0 and the status line")
-    func endOfInput() throws {
+    func endOfInput() async throws {
         let profile = try DemoProfile()
-        let (code, output) = try run(["7"], profile: profile)
+        let (code, output) = try await run(["7"], profile: profile)
         #expect(code == 0)
         #expect(output.contains("Settings"))
         #expect(output.last == "not signed in · 0 pending · 0 conflicts · 0 failed")
     }
 
     @Test("a wrong letter is explained, the screen is drawn again, and b goes back home")
-    func wrongLetter() throws {
+    func wrongLetter() async throws {
         let profile = try DemoProfile()
-        let (code, output) = try run(["2", "x", "b", "q"], profile: profile)
+        let (code, output) = try await run(["2", "x", "b", "q"], profile: profile)
         #expect(code == 0)
         #expect(output.contains("No drafts: every report on this device is complete."))
         #expect(output.contains("'x' is not a choice here; type b or q."))
@@ -46,22 +46,22 @@ struct HomeMenuScriptTests {
     }
 
     @Test("a draft is deleted only after y, through the same rules as 'jqc delete'")
-    func deleteDraft() throws {
+    func deleteDraft() async throws {
         let profile = try DemoProfile()
         let id = try profile.start(["--assignment", "AS-1"])
-        let (_, kept) = try run(["2", "1", "d", "", "q"], profile: profile)
+        let (_, kept) = try await run(["2", "1", "d", "", "q"], profile: profile)
         #expect(kept.contains("Not deleted."))
         #expect((try profile.json(["list"])["reports"] as? [Any])?.count == 1)
-        let (_, output) = try run(["2", "1", "d", "y", "q"], profile: profile)
+        let (_, output) = try await run(["2", "1", "d", "y", "q"], profile: profile)
         #expect(output.contains("Deleted draft \(id.prefix(8)) with its photos and issues."))
         #expect((try profile.json(["list"])["reports"] as? [Any])?.count == 0)
     }
 
     @Test("flagging an issue: a wrong severity is refused as soon as it is typed, before the description is asked for")
-    func severityCheckedFirst() throws {
+    func severityCheckedFirst() async throws {
         let profile = try DemoProfile()
         let id = try profile.start(["--assignment", "AS-1"])
-        let (_, output) = try run(["2", "1", "i", "urgent", "high", "Leaking tap", "", "q"], profile: profile)
+        let (_, output) = try await run(["2", "1", "i", "urgent", "high", "Leaking tap", "", "q"], profile: profile)
         let refused = try #require(output.firstIndex { $0.contains("'urgent' is not a severity") }, "\(output)")
         let described = try #require(output.firstIndex { $0.hasPrefix("Description: ") }, "\(output)")
         #expect(refused < described, "the severity was checked only after the description")
@@ -76,10 +76,11 @@ struct HomeMenuScriptTests {
 @Suite("Home menu: a report in conflict")
 struct HomeMenuConflictTests {
     @Test("the report screen shows the differences and resolves field by field, refusing a wrong side")
-    func resolveFieldByField() throws {
+    func resolveFieldByField() async throws {
         let profile = try DemoProfile()
         let id = try ConflictCommandTests().conflicted(profile)
-        let (code, output) = try HomeMenuScriptTests().run(["3", "1", "v", "f", "x", "m", "m", "q"], profile: profile)
+        let (code, output) = try await HomeMenuScriptTests().run(
+            ["3", "1", "v", "f", "x", "m", "m", "q"], profile: profile)
         #expect(code == 0)
         #expect(
             output.contains { $0.contains("keep mine") } && output.contains { $0.contains("choose field by field") },
@@ -95,22 +96,22 @@ struct HomeMenuConflictTests {
 
     @Test(
         "choosing the server's side for an answer the signature never saw is refused and the report stays in conflict")
-    func mixedSidesUnderSignatureRefused() throws {
+    func mixedSidesUnderSignatureRefused() async throws {
         let profile = try DemoProfile()
         let id = try ConflictCommandTests().conflicted(profile)
-        let (_, output) = try HomeMenuScriptTests().run(["3", "1", "v", "f", "m", "s", "q"], profile: profile)
+        let (_, output) = try await HomeMenuScriptTests().run(["3", "1", "v", "f", "m", "s", "q"], profile: profile)
         #expect(output.contains { $0.contains("was not queued") && $0.contains("Inspector signature") }, "\(output)")
         #expect(try profile.show(id)["state"] == "CONFLICT")
     }
 
     @Test("take the server's asks first; y leaves the report SYNCED with the server's answers")
-    func takeServer() throws {
+    func takeServer() async throws {
         let profile = try DemoProfile()
         let id = try ConflictCommandTests().conflicted(profile)
-        let (_, kept) = try HomeMenuScriptTests().run(["3", "1", "s", "", "q"], profile: profile)
+        let (_, kept) = try await HomeMenuScriptTests().run(["3", "1", "s", "", "q"], profile: profile)
         #expect(kept.contains("Still in CONFLICT."), "\(kept)")
         #expect(try profile.show(id)["state"] == "CONFLICT")
-        let (_, output) = try HomeMenuScriptTests().run(["3", "1", "s", "y", "q"], profile: profile)
+        let (_, output) = try await HomeMenuScriptTests().run(["3", "1", "s", "y", "q"], profile: profile)
         #expect(output.contains { $0.contains("Took the server's revision 2") }, "\(output)")
         let shown = try profile.show(id)
         #expect(shown["state"] == "SYNCED")

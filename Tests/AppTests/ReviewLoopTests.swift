@@ -30,7 +30,7 @@ struct ReviewLoopTests {
     }
 
     /// The home menu on `profile` with these lines as input, then end of input; everything it wrote.
-    func menu(_ lines: [String], profile: DemoProfile) throws -> [String] {
+    func menu(_ lines: [String], profile: DemoProfile) async throws -> [String] {
         let context = AppContext(
             profile: Profile.resolve(home: profile.home, environment: [:]),
             registry: FieldTypeRegistry.builtIn(), style: .plain, json: false,
@@ -41,7 +41,7 @@ struct ReviewLoopTests {
             readLine: {
                 output.append($0); return input.popFirst()
             }, write: { output.append($0) })
-        _ = try HomeMenu(context: context, io: io).run()
+        _ = try await HomeMenu(context: context, io: io).run()
         return output
     }
 
@@ -50,7 +50,7 @@ struct ReviewLoopTests {
     @Test(
         "returned with a comment on the photo field: sync says so; list, status, show, export and the menu show it; amended, completed and synced, the server holds revision 2 awaiting review"
     )
-    func returnedAmendedAndSentBack() throws {
+    func returnedAmendedAndSentBack() async throws {
         let server = try ServerProcess(["--demo"])
         let inspector = try DemoProfile.signedIn(to: server.baseURL)
         let supervisor = try DemoProfile.signedIn(to: server.baseURL, as: "supervisor")
@@ -119,7 +119,7 @@ struct ReviewLoopTests {
         #expect(returned.stdout.contains("[14] Evidence photos: Too dark to see the floor"))
 
         // The home menu: Returned to me, the report, r amends it and opens the runner, which shows the comment at field 14.
-        let output = try menu(["10", "1", "r", "/jump 14", "/q", "q"], profile: inspector)
+        let output = try await menu(["10", "1", "r", "/jump 14", "/q", "q"], profile: inspector)
         #expect(output.contains { $0.hasPrefix(" 10) Returned to me (1)") }, "\(output)")
         #expect(
             output.contains {

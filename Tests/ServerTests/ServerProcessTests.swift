@@ -138,6 +138,35 @@ struct ServerProcessTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
+    @Test("admin finds its command among its options as jqc does: --db before or after it, a group's words apart")
+    func adminCommandWords() throws {
+        let dir = TemporaryDirectory()
+        let db = dir.path("s.db")
+        for arguments in [
+            ["admin", "--db", db, "facilities", "--json"],
+            ["admin", "facilities", "--db=\(db)", "--json"],
+            ["admin", "--json", "--db", db, "webhook", "list"],
+            ["admin", "webhook", "--db", db, "--json", "list"],
+        ] {
+            let outcome = try Programs.run("jqc-server", arguments)
+            #expect(outcome.status == 0, "\(arguments): \(outcome.stderr)")
+            #expect(outcome.stdout.hasPrefix("{\""), "\(arguments): \(outcome.stdout)")
+        }
+        let near = try Programs.run("jqc-server", ["admin", "--db", db, "facilitis"])
+        #expect(near.status == 2)
+        #expect(
+            near.stderr
+                == "jqc-server: 'admin' has no command 'facilitis'; did you mean facilities? See 'jqc-server admin --help'.\n"
+        )
+        let far = try Programs.run("jqc-server", ["admin", "--db", db, "bogus"])
+        #expect(far.status == 2)
+        #expect(far.stderr == "jqc-server: 'admin' has no command 'bogus'. See 'jqc-server admin --help'.\n")
+        let none = try Programs.run("jqc-server", ["admin", "--db", db])
+        #expect(none.status == 2 && none.stdout.contains("\nCommands:\n  edit-report "), "\(none.stdout)")
+        let asked = try Programs.run("jqc-server", ["admin", "-h"])
+        #expect(asked.status == 0 && asked.stdout == none.stdout)
+    }
+
     @Test("--help lists the options and exits 0")
     func help() throws {
         let outcome = try Programs.run("jqc-server", ["--help"])

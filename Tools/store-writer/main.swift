@@ -1,5 +1,6 @@
 // jqc-store-writer: saves answers into a store from its own process, the
 // second writer of the two-process store tests and the reliability tools.
+import ArgumentParsing
 import Foundation
 import Models
 import ProgramOutput
@@ -13,27 +14,43 @@ func fail(_ message: String, code: Int32) -> Never {
     exit(code)
 }
 
-var options: [String: String] = [:]
-var arguments = CommandLine.arguments.dropFirst()
-while let flag = arguments.popFirst() {
-    if flag == "--help" || flag == "-h" {
+/// The writer's options, each declared once and read back through its declaration.
+enum Writer {
+    static let store = Option("store", "PATH", help: "the store file (made if absent)")
+    static let report = Option(
+        "report", "UUID", help: "the report the answers go to (made if absent)",
+        as: .checked({ UUID(uuidString: $0) }, otherwise: { _, label in "'\(label)' must be a UUID; \(usage)" }))
+    static let count = Option(
+        "count", "N", help: "how many answers to save",
+        as: .whole(in: 0...Int.max, otherwise: { _, label in "'\(label)' must be a whole number, 0 or more; \(usage)" })
+    )
+    static let fieldPrefix = Option("field-prefix", "P", default: "f", help: "the field ids' prefix", as: .text)
+    static let help = Flag("help", short: "h", help: "show this line")
+    static let spec = CommandSpec(
+        "jqc-store-writer", summary: "saves answers into a store",
+        options: [store.spec, report.spec, count.spec, fieldPrefix.spec])
+}
+
+let path: String
+let reportID: UUID
+let count: Int
+let prefix: String
+do throws(UsageError) {
+    let parsed = try ArgumentParser(globalOptions: [Writer.help.spec], program: "jqc-store-writer").parse(
+        Array(CommandLine.arguments.dropFirst()), for: Writer.spec)
+    if parsed[Writer.help] {
         OutputChannel.standardOutput.line(usage)
         exit(0)
     }
-    guard ["--store", "--report", "--count", "--field-prefix"].contains(flag) else {
-        fail("unknown option '\(flag)'; \(usage)", code: 2)
+    guard let store = try parsed[Writer.store] else { fail("'--store' is required; \(usage)", code: 2) }
+    guard let report = try parsed[Writer.report] else { fail("'--report' must be a UUID; \(usage)", code: 2) }
+    guard let answers = try parsed[Writer.count] else {
+        fail("'--count' must be a whole number, 0 or more; \(usage)", code: 2)
     }
-    guard let value = arguments.popFirst() else { fail("'\(flag)' needs a value; \(usage)", code: 2) }
-    options[flag] = value
+    (path, reportID, count, prefix) = (store, report, answers, try parsed[Writer.fieldPrefix])
+} catch {
+    fail(error.message, code: 2)
 }
-guard let path = options["--store"] else { fail("'--store' is required; \(usage)", code: 2) }
-guard let reportID = options["--report"].flatMap(UUID.init(uuidString:)) else {
-    fail("'--report' must be a UUID; \(usage)", code: 2)
-}
-guard let count = options["--count"].flatMap(Int.init), count >= 0 else {
-    fail("'--count' must be a whole number, 0 or more; \(usage)", code: 2)
-}
-let prefix = options["--field-prefix"] ?? "f"
 
 do {
     let store = try LocalStore.open(at: path)

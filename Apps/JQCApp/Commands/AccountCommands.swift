@@ -22,7 +22,7 @@ enum AccountCommands {
             discussion:
                 "Examples:\n  jqc login --server https://qc.example.com --username dana\n  printf '%s\\n' \"$PW\" | jqc login --server URL --username dana --password-stdin"
         )
-    ) { (inv) throws(AppError) -> CommandOutput in
+    ) { (inv) async throws(AppError) -> CommandOutput in
         guard let server = try inv[Self.server], !server.isEmpty else {
             throw AppError.usage("Give the server: 'jqc login --server URL --username NAME'.")
         }
@@ -41,7 +41,7 @@ enum AccountCommands {
             throw AppError.usage("No password was given; nothing was changed.")
         }
         let service = SyncService(context: inv.context, caFile: try inv[Self.caFile])
-        let user = try service.login(serverURL: server, username: username, password: password)
+        let user = try await service.login(serverURL: server, username: username, password: password)
         // The display name came from the server: `identity` shows it through `oneLine`.
         return CommandOutput(
             lines: ["Signed in to \(oneLine(server)) as \(user.identity)."],
@@ -52,8 +52,8 @@ enum AccountCommands {
         CommandSpec(
             "logout",
             summary: "sign out: revoke the session on the server (best effort) and forget it here; reports stay")
-    ) { (inv) throws(AppError) -> CommandOutput in
-        let (signedIn, told) = try SyncService(context: inv.context).logout()
+    ) { (inv) async throws(AppError) -> CommandOutput in
+        let (signedIn, told) = try await SyncService(context: inv.context).logout()
         let line =
             !signedIn
             ? "Not signed in; nothing to do."
@@ -69,7 +69,7 @@ enum AccountCommands {
         CommandSpec(
             "whoami", summary: "who is signed in (cached; works offline)")
     ) { (inv) throws(AppError) -> CommandOutput in
-        guard let saved = try CredentialStore(profile: inv.context.profile).load() else {
+        guard let saved = try inv.context.credentials.load() else {
             throw AppError(
                 code: .authRequired, "Not signed in. Sign in with 'jqc login --server URL --username NAME'.",
                 exitCode: ExitCode.authRequired)

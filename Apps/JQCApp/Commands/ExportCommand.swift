@@ -47,7 +47,7 @@ enum ExportCommand {
                   jqc export 3f2a --format csv > washroom.csv
                   jqc export --state SYNCED,PENDING -o week.csv
                 """)
-    ) { (inv) throws(AppError) -> CommandOutput in
+    ) { (inv) async throws(AppError) -> CommandOutput in
         let ids = try inv[Self.reports]
         let states = try states(try inv[Self.state])
         let all = inv[Self.everyReport]
@@ -86,14 +86,14 @@ enum ExportCommand {
                 throw AppError.usage(
                     "HTML is one report a page: export reports one at a time, or several as --format csv or json.")
             }
-            return try several(ids: ids, states: states, format: format, target: target, inv)
+            return try await several(ids: ids, states: states, format: format, target: target, inv)
         }
         let workspace = try inv.workspace()
         let content: ExportedReport
         let shortID: String
         var fetchedPhotos: URL?
         defer { if let fetchedPhotos { try? FileManager.default.removeItem(at: fetchedPhotos) } }
-        switch try ReportLookup.find(ids[0], in: workspace, context: inv.context) {
+        switch try await ReportLookup.find(ids[0], in: workspace, context: inv.context) {
         case .local(let report):
             if let target {
                 return try exported(
@@ -109,7 +109,7 @@ enum ExportCommand {
                 let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
                     "jqc-export-\(UUID().uuidString.lowercased())")
                 fetchedPhotos = folder
-                try SyncService(context: inv.context).savePhotos(of: fetched, to: folder.path)
+                try await SyncService(context: inv.context).savePhotos(of: fetched, to: folder.path)
             }
             content = ExportedReport(
                 fetched: fetched, workspace: workspace, exportedAt: inv.context.now(), photoFolder: fetchedPhotos)
@@ -145,7 +145,7 @@ enum ExportCommand {
     static func several(
         ids: [String], states: [ReportState], format: ExportFormat, target: URL?,
         _ inv: Invocation
-    ) throws(AppError) -> CommandOutput {
+    ) async throws(AppError) -> CommandOutput {
         let workspace = try inv.workspace()
         let now = inv.context.now()
         let name = inspector(inv.context)
@@ -154,7 +154,8 @@ enum ExportCommand {
         var seen = Set<UUID>()
         if !ids.isEmpty {
             for id in ids {
-                guard case .local(let report) = try ReportLookup.find(id, in: workspace, context: inv.context) else {
+                guard case .local(let report) = try await ReportLookup.find(id, in: workspace, context: inv.context)
+                else {
                     throw AppError.notFound(
                         "'\(OneLine.flatten(id, lineBreak: " "))' is a report this device does not hold; export it alone to read it from the server."
                     )
@@ -224,7 +225,7 @@ enum ExportCommand {
 
     /// The display name of the person signed in on this device (cached; offline), nil when no one is or it cannot be read.
     static func inspector(_ context: AppContext) -> String? {
-        guard let saved = try? CredentialStore(profile: context.profile).load() else { return nil }
+        guard let saved = try? context.credentials.load() else { return nil }
         let name = saved.user.displayName.isEmpty ? saved.user.username : saved.user.displayName
         return name.isEmpty ? nil : name
     }

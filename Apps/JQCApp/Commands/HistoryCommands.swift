@@ -41,11 +41,11 @@ enum HistoryCommands {
                   jqc history --inspector U-INSPECTOR --template 101 --from 2026-03-01T08:00:00+01:00
                 Exit codes: 0 shown; 2 a date not understood; 75 offline or server unavailable (HISTORY_REQUIRES_NETWORK); 6 sign in again.
                 """)
-    ) { (inv) throws(AppError) -> CommandOutput in
+    ) { (inv) async throws(AppError) -> CommandOutput in
         let limit = try inv[Self.limit]
         let offset = try inv[Self.offset]
         let filter = try historyFilter(inv)
-        let page = try SyncService(context: inv.context).history(limit: limit, offset: offset, filter: filter)
+        let page = try await SyncService(context: inv.context).history(limit: limit, offset: offset, filter: filter)
         let workspace = try? inv.context.workspace()
         let rows = page.items.map { item -> [String] in
             let template = workspace?.templateName(item.templateID) ?? item.templateID
@@ -89,8 +89,8 @@ enum HistoryCommands {
                 when it was fetched (device time). Exit codes: 0 shown (fresh or cached); 75 offline with no saved
                 copy (ROLLUP_REQUIRES_NETWORK); 5 the account is not a supervisor; 6 sign in again.
                 """)
-    ) { (inv) throws(AppError) -> CommandOutput in
-        let view = try SyncService(context: inv.context).teamView()
+    ) { (inv) async throws(AppError) -> CommandOutput in
+        let view = try await SyncService(context: inv.context).teamView()
         let rows = view.rollup.inspectors.map { line -> [String] in
             [
                 line.displayName.isEmpty ? line.id : line.displayName, String(line.completed),

@@ -69,7 +69,7 @@ enum ReportCommands {
                 Exit codes: 0 shown; 3 no such report on this device or on the server; 75 offline
                 (SERVER_REPORT_REQUIRES_NETWORK); 6 sign in again.
                 """)
-    ) { (inv) throws(AppError) -> CommandOutput in
+    ) { (inv) async throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
         let folder = try inv[Self.photosFolder]
         let id = try inv[Self.shownReport]
@@ -78,7 +78,7 @@ enum ReportCommands {
             return try RevisionsPresenter(workspace: workspace, style: inv.context.style).output(
                 workspace.report(id))
         }
-        switch try ReportLookup.find(id, in: workspace, context: inv.context) {
+        switch try await ReportLookup.find(id, in: workspace, context: inv.context) {
         case .local(let report):
             var output = try shown(report, in: workspace, style: inv.context.style)
             guard let folder else { return output }
@@ -91,7 +91,8 @@ enum ReportCommands {
             return output
         case .server(let fetched):
             let service = SyncService(context: inv.context)
-            let saved = try folder.map { (folder) throws(AppError) in try service.savePhotos(of: fetched, to: folder) }
+            var saved: [String]?
+            if let folder { saved = try await service.savePhotos(of: fetched, to: folder) }
             return ReportLookup.shown(
                 fetched, in: workspace, style: inv.context.style, savedPhotos: saved, photoFolder: folder)
         }

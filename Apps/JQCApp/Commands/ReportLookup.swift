@@ -16,7 +16,9 @@ enum ReportLookup {
     }
 
     /// The report `reference` names (see the type's note).
-    static func find(_ reference: String, in workspace: Workspace, context: AppContext) throws(AppError) -> Found {
+    static func find(_ reference: String, in workspace: Workspace, context: AppContext) async throws(AppError)
+        -> Found
+    {
         do throws(AppError) {
             return .local(try workspace.report(reference))
         } catch  where error.code == .notFound {
@@ -24,7 +26,7 @@ enum ReportLookup {
             if let held = try workspace.reports().first(where: { $0.serverID == id }) { return .local(held) }
             let service = SyncService(context: context)
             guard !id.isEmpty, service.isSignedIn else { throw error }
-            return .server(try service.serverReport(id))
+            return .server(try await service.serverReport(id))
         }
     }
 

@@ -54,12 +54,12 @@ enum ReviewCommands {
                 Exit codes: 0 shown; 2 a bad option.
                 \(onlineNote)
                 """)
-    ) { (inv) throws(AppError) -> CommandOutput in
+    ) { (inv) async throws(AppError) -> CommandOutput in
         let state = try inv[Self.state] ?? .awaitingReview
         let limit = try inv[Self.limit]
         let filter = ReviewQueueFilter(
             state: state, facilityID: try inv[Self.facility], inspectorID: try inv[Self.inspector])
-        let page = try SyncService(context: inv.context).reviewQueue(filter, limit: limit)
+        let page = try await SyncService(context: inv.context).reviewQueue(filter, limit: limit)
         let workspace = try? inv.context.workspace()
         let rows = page.items.map { item -> [String] in
             let template: String = workspace?.templateName(item.templateID) ?? item.templateID
@@ -109,13 +109,13 @@ enum ReviewCommands {
                 Exit codes: 0 shown; 3 no such report on the server for this account.
                 \(onlineNote)
                 """)
-    ) { (inv) throws(AppError) -> CommandOutput in
+    ) { (inv) async throws(AppError) -> CommandOutput in
         let serverID = try inv[Self.listedReport]
         let workspace = try inv.workspace()
         let service = SyncService(context: inv.context)
-        let reviewed = try service.reviewedReport(serverID)
+        let reviewed = try await service.reviewedReport(serverID)
         // A server that sends no review is older than contract 1.1: it has no events route either.
-        let events = reviewed.review == nil ? nil : try service.reportEvents(serverID)
+        let events = reviewed.review == nil ? nil : try await service.reportEvents(serverID)
         var output = ReportLookup.shown(reviewed.fetched, in: workspace, style: inv.context.style)
         let presenter = ReviewPresenter(
             workspace: workspace, style: inv.context.style,
@@ -138,8 +138,8 @@ enum ReviewCommands {
             options: [revision.spec, approvalComment.spec],
             discussion: decisionDiscussion(
                 "approve", example: "jqc review approve R-8f2c --comment 'Spotless, thank you'"))
-    ) { (inv) throws(AppError) -> CommandOutput in
-        try decide(.approve, inv, comment: approvalComment)
+    ) { (inv) async throws(AppError) -> CommandOutput in
+        try await decide(.approve, inv, comment: approvalComment)
     }
 
     static let returnToInspector = Command(
@@ -150,8 +150,8 @@ enum ReviewCommands {
             discussion: decisionDiscussion(
                 "return",
                 example: "jqc review return R-8f2c --comment 'Photos too dark' --field 14='Retake in daylight'"))
-    ) { (inv) throws(AppError) -> CommandOutput in
-        try decide(.return, inv, comment: returnComment)
+    ) { (inv) async throws(AppError) -> CommandOutput in
+        try await decide(.return, inv, comment: returnComment)
     }
 
     static let reject = Command(
@@ -161,8 +161,8 @@ enum ReviewCommands {
             options: [revision.spec, rejectionComment.spec, fieldComment.spec],
             discussion: decisionDiscussion(
                 "reject", example: "jqc review reject R-8f2c --comment 'Wrong site: this is F-200'"))
-    ) { (inv) throws(AppError) -> CommandOutput in
-        try decide(.reject, inv, comment: rejectionComment)
+    ) { (inv) async throws(AppError) -> CommandOutput in
+        try await decide(.reject, inv, comment: rejectionComment)
     }
 
     static let revision = Option(
@@ -216,7 +216,7 @@ enum ReviewCommands {
 
     /// Posts one decision after checking its options and the report's fields.
     static func decide(_ decision: ReviewDecision, _ inv: Invocation, comment option: Option<String?>)
-        throws(AppError) -> CommandOutput
+        async throws(AppError) -> CommandOutput
     {
         let serverID = try inv[Self.decidedReport]
         let comment = try inv[option]
@@ -228,7 +228,7 @@ enum ReviewCommands {
         }
         let workspace = try inv.workspace()
         let service = SyncService(context: inv.context)
-        let current = try service.reviewedReport(serverID)
+        let current = try await service.reviewedReport(serverID)
         guard current.review != nil else {
             throw AppError.blocked(
                 .reviewUnsupported,
@@ -251,13 +251,14 @@ enum ReviewCommands {
             decision: decision, revision: decided, comment: comment,
             fieldComments: fieldComments.isEmpty ? nil : fieldComments)
         let presenter = ReviewPresenter(workspace: workspace, style: inv.context.style, template: template)
-        switch try service.decide(serverID, request) {
+        switch try await service.decide(serverID, request) {
         case .decided(let review):
             return CommandOutput(
                 lines: [presenter.decidedLine(review, decision: decision, report: current)],
                 json: ["review": HistoryCommands.encoded(review)], showsStatusLine: false)
         case .stale(let review, _):
-            return stale(serverID, decided: decided, currentReview: review, service: service, presenter: presenter)
+            return await stale(
+                serverID, decided: decided, currentReview: review, service: service, presenter: presenter)
         }
     }
 
@@ -266,11 +267,11 @@ enum ReviewCommands {
     static func stale(
         _ serverID: String, decided: Int, currentReview: WireReview?, service: SyncService,
         presenter: ReviewPresenter
-    ) -> CommandOutput {
+    ) async -> CommandOutput {
         // The report as it is now, and as it was when decided on; either may fail (the connection went): the line still stands.
-        let now = try? service.reviewedReport(serverID, revision: currentReview?.revision)
+        let now = try? await service.reviewedReport(serverID, revision: currentReview?.revision)
         let currentRevision = currentReview?.revision ?? now?.revision
-        let before = try? service.reviewedReport(serverID, revision: decided)
+        let before = try? await service.reviewedReport(serverID, revision: decided)
         let headline: String
         if let currentRevision, currentRevision < decided {
             headline =

@@ -27,9 +27,9 @@ enum SyncCommands {
                 is full (nothing saved is lost; free some space and sync again: nothing is sent twice).
                 While another sync of this profile runs (jqc-agent, say), it waits for that one to finish, then runs.
                 """)
-    ) { (inv) throws(AppError) -> CommandOutput in
+    ) { (inv) async throws(AppError) -> CommandOutput in
         let showProgress = !inv.context.json && isatty(STDERR_FILENO) == 1
-        let summary = try SyncService(context: inv.context, caFile: try inv[Self.caFile])
+        let summary = try await SyncService(context: inv.context, caFile: try inv[Self.caFile])
             .sync(
                 askedByPerson: true,
                 waitingForOtherSync: {

@@ -226,7 +226,7 @@ extension HomeMenu {
 
     /// Completed inspections on the server, newest first, a page at a time
     /// (online only); offline or signed out, the reason and what to do instead.
-    func historyScreen() -> Flow {
+    func historyScreen() async -> Flow {
         let pageSize = 15
         var offset = 0
         while true {
@@ -235,7 +235,7 @@ extension HomeMenu {
             let lines: [String]
             var keys = Self.backKeys
             do {
-                let page = try SyncService(context: context).history(limit: pageSize, offset: offset)
+                let page = try await SyncService(context: context).history(limit: pageSize, offset: offset)
                 lines = historyLines(page, offset: offset)
                 if offset + page.items.count < page.total { keys.insert(MenuScreen.Key("n", "next page"), at: 0) }
                 if offset > 0 { keys.insert(MenuScreen.Key("p", "previous page"), at: 0) }

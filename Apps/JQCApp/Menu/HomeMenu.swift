@@ -53,9 +53,9 @@ public final class HomeMenu {
 
     /// Runs the menu until the person quits or input ends, and returns the exit code (0).
     /// Fails only when the profile's store cannot be opened at all.
-    public func run() throws(AppError) -> Int32 {
+    public func run() async throws(AppError) -> Int32 {
         _ = try context.workspace()
-        while home() == .back {}
+        while await home() == .back {}
         if let status = try? context.status() {
             io.write(status.line)
         }
@@ -65,7 +65,7 @@ public final class HomeMenu {
     // MARK: Home
 
     /// The home screen: one pass of drawing it and acting on one choice.
-    private func home() -> Flow {
+    private func home() async -> Flow {
         let screen: MenuScreen
         do { screen = try homeScreen() } catch {
             fail(error)
@@ -79,7 +79,7 @@ public final class HomeMenu {
         case .item(2): return reportListScreen(.pendingSync) == .quit ? .quit : .back
         case .item(3): return issuesScreen() == .quit ? .quit : .back
         case .item(4): return facilitiesScreen() == .quit ? .quit : .back
-        case .item(5): return historyScreen() == .quit ? .quit : .back
+        case .item(5): return await historyScreen() == .quit ? .quit : .back
         case .item(6): return settingsScreen() == .quit ? .quit : .back
         case .item(7): return startFromTemplate() == .quit ? .quit : .back
         case .item(8): return reportListScreen(.all) == .quit ? .quit : .back

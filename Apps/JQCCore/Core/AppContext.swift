@@ -10,12 +10,14 @@ public final class AppContext {
     /// The status of this profile's work, and whether it has a saved session.
     public func status() throws(AppError) -> StatusSummary {
         var summary = try workspace().status()
-        summary.signedIn = FileManager.default.fileExists(atPath: CredentialStore(profile: profile).fileURL.path)
+        summary.signedIn = FileManager.default.fileExists(atPath: credentials.fileURL.path)
         return summary
     }
 
-    /// Where the store, photos and credentials live.
-    public let profile: Profile
+    /// Where the store, photos and credentials live: the core's own, so the
+    /// programs above it reach the profile's files only through the context
+    /// (`credentials`, `agentLock()`, `workspace()`).
+    let profile: Profile
     /// The field types this build knows; built once at the composition root.
     public let registry: FieldTypeRegistry
     /// Terminal style for human output.
@@ -56,6 +58,14 @@ public final class AppContext {
         } catch {
             throw AppError(storage: error)
         }
+    }
+
+    /// Where this profile's session is kept.
+    public var credentials: CredentialStore { CredentialStore(profile: profile) }
+
+    /// The agent's lock on this profile, or exit 73 when another agent holds it.
+    public func agentLock() throws(AppError) -> ProfileLock {
+        try ProfileLock.agent(profileDirectory: profile.dataDirectory)
     }
 
     /// The whole inspection workflow over this context's store.

@@ -13,35 +13,60 @@ import Foundation
 public final class ProfileLock {
     private let descriptor: Int32
 
+    /// Takes the lock on `name` in `profileDirectory` when it is free; nil when another process holds it.
+    public static func take(_ name: String, in profileDirectory: URL) throws(AppError) -> ProfileLock? {
+        let (fd, path) = try openFile(name, in: profileDirectory)
+        guard try attempt(fd, path: path) else {
+            close(fd)
+            return nil
+        }
+        return ProfileLock(descriptor: fd)
+    }
+
     /// Takes the lock on `name` in `profileDirectory`, waiting up to `patience`
-    /// seconds for its holder (`waiting` is called once if it has to wait);
-    /// nil when it is still held after that.
+    /// seconds for its holder (`waiting` is called once if it has to wait); nil
+    /// when it is still held after that. The wait is a suspension, not a
+    /// blocked thread, so it holds no thread another task of the process needs.
     public static func take(
-        _ name: String, in profileDirectory: URL, patience: TimeInterval = 0,
-        waiting: () -> Void = {}
-    ) throws(AppError) -> ProfileLock? {
+        _ name: String, in profileDirectory: URL, patience: TimeInterval, waiting: () -> Void = {}
+    ) async throws(AppError) -> ProfileLock? {
+        let (fd, path) = try openFile(name, in: profileDirectory)
+        let deadline = Date().addingTimeInterval(patience)
+        var told = false
+        while try !attempt(fd, path: path) {
+            guard Date() < deadline else {
+                close(fd)
+                return nil
+            }
+            if !told { waiting(); told = true }
+            try? await Task.sleep(nanoseconds: 50_000_000)
+        }
+        return ProfileLock(descriptor: fd)
+    }
+
+    /// Opens (or makes, 0600) the lock file `name` in `profileDirectory`.
+    private static func openFile(_ name: String, in profileDirectory: URL) throws(AppError) -> (Int32, String) {
         let path = profileDirectory.appendingPathComponent(name).path
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw AppError.failure(
                 .lockUnavailable, "Cannot open the lock '\(path)': \(String(cString: strerror(errno))).")
         }
-        let deadline = Date().addingTimeInterval(patience)
-        var told = false
+        return (fd, path)
+    }
+
+    /// One try at the lock on `fd`: true when taken, false while another holds it (the file is closed on an error).
+    private static func attempt(_ fd: Int32, path: String) throws(AppError) -> Bool {
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let reason = errno
-            guard reason == EWOULDBLOCK || reason == EINTR else {
+            if reason == EINTR { continue }
+            guard reason == EWOULDBLOCK else {
                 close(fd)
                 throw AppError.failure(.lockUnavailable, "Cannot lock '\(path)': \(String(cString: strerror(reason))).")
             }
-            guard Date() < deadline else {
-                close(fd)
-                return nil
-            }
-            if !told { waiting(); told = true }
-            usleep(50_000)
+            return false
         }
-        return ProfileLock(descriptor: fd)
+        return true
     }
 
     /// The agent's lock, or exit 73 when another agent holds it. Holds the agent's pid.
@@ -58,10 +83,10 @@ public final class ProfileLock {
     }
 
     /// One sync cycle's lock, after any cycle already running has finished (exit 75 after `patience`).
-    static func syncCycle(profileDirectory: URL, patience: TimeInterval = 600, waiting: () -> Void) throws(AppError)
-        -> ProfileLock
+    static func syncCycle(profileDirectory: URL, patience: TimeInterval = 600, waiting: () -> Void)
+        async throws(AppError) -> ProfileLock
     {
-        guard let lock = try take("sync.lock", in: profileDirectory, patience: patience, waiting: waiting) else {
+        guard let lock = try await take("sync.lock", in: profileDirectory, patience: patience, waiting: waiting) else {
             throw AppError(
                 code: .syncRunning, "Another sync of this profile is still running; try again later. Nothing was lost.",
                 exitCode: ExitCode.temporary)

@@ -4,10 +4,12 @@ import ArgumentParsing
 public struct Command: Sendable {
     /// Names, arguments, options and help.
     public let spec: CommandSpec
-    /// Runs the command; throws `AppError` for anything a person must hear about.
-    public let run: @Sendable (Invocation) throws(AppError) -> CommandOutput
+    /// Runs the command; throws `AppError` for anything a person must hear about. A
+    /// command that reaches the server awaits it; one that does not is synchronous
+    /// inside (a synchronous closure is accepted as it is).
+    public let run: @Sendable (Invocation) async throws(AppError) -> CommandOutput
 
-    public init(_ spec: CommandSpec, run: @escaping @Sendable (Invocation) throws(AppError) -> CommandOutput) {
+    public init(_ spec: CommandSpec, run: @escaping @Sendable (Invocation) async throws(AppError) -> CommandOutput) {
         self.spec = spec
         self.run = run
     }

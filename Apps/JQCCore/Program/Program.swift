@@ -20,13 +20,15 @@ public struct Program: Sendable {
     /// What the program does when given no command while a person is at a
     /// terminal (`jqc`: the home menu); nil prints the command overview.
     public let atTerminalWithoutCommand:
-        (@Sendable (_ arguments: [String], _ environment: [String: String]) -> ExitCode)?
+        (@Sendable (_ arguments: [String], _ environment: [String: String]) async -> ExitCode)?
 
     /// Makes a program.
     public init(
         name: String, summary: String, commands: @escaping @Sendable (Program) -> [Command],
         warn: @escaping @Sendable (String) -> Void,
-        atTerminalWithoutCommand: (@Sendable (_ arguments: [String], _ environment: [String: String]) -> ExitCode)? =
+        atTerminalWithoutCommand: (
+            @Sendable (_ arguments: [String], _ environment: [String: String]) async -> ExitCode
+        )? =
             nil
     ) {
         self.name = name

@@ -16,9 +16,9 @@ public enum ProgramRunner {
     public static func run(
         _ program: Program, arguments: [String],
         environment: [String: String] = ProcessInfo.processInfo.environment
-    ) -> Int32 {
+    ) async -> Int32 {
         ProgramExit.ignoreBrokenPipes()
-        let code = dispatch(program, arguments: arguments, environment: environment)
+        let code = await dispatch(program, arguments: arguments, environment: environment)
         return ProgramExit.code(code.rawValue, program: program.name)
     }
 
@@ -45,10 +45,10 @@ public enum ProgramRunner {
     }
 
     /// Finds, parses and runs the command; prints its output or its error.
-    static func dispatch(_ program: Program, arguments: [String], environment: [String: String]) -> ExitCode {
+    static func dispatch(_ program: Program, arguments: [String], environment: [String: String]) async -> ExitCode {
         let commands = program.commands
         let catalog = CommandCatalog(commands: commands.map(\.spec), globalOptions: GlobalOptions.all)
-        let wantsJSON = arguments.contains("--json")
+        let wantsJSON = GlobalOptions.json.isWritten(in: arguments)
         let parser = ArgumentParser(globalOptions: GlobalOptions.all, program: program.name)
         let lookup = catalog.lookup(arguments)
         switch lookup {
@@ -84,7 +84,7 @@ public enum ProgramRunner {
             if let atTerminal = program.atTerminalWithoutCommand, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1,
                 !parsed[GlobalOptions.help]
             {
-                return atTerminal(arguments, environment)
+                return await atTerminal(arguments, environment)
             }
             standardOutput.line(
                 HelpFormatter.overview(
@@ -108,7 +108,7 @@ public enum ProgramRunner {
             guard let command = commands.first(where: { $0.spec.name == name }) else {
                 return report(AppError.usage("unknown command '\(name)'"), program: program, json: wantsJSON)
             }
-            return run(
+            return await run(
                 command, rest: rest, program: program, parser: parser, wantsJSON: wantsJSON, environment: environment)
         }
     }
@@ -116,7 +116,7 @@ public enum ProgramRunner {
     private static func run(
         _ command: Command, rest: [String], program: Program, parser: ArgumentParser, wantsJSON: Bool,
         environment: [String: String]
-    ) -> ExitCode {
+    ) async -> ExitCode {
         let parsed: ParsedArguments
         do {
             parsed = try parser.parse(rest, for: command.spec)
@@ -134,7 +134,7 @@ public enum ProgramRunner {
         }
         let context = makeContext(parsed, environment: environment, program: program)
         do {
-            let output = try command.run(Invocation(arguments: parsed, context: context))
+            let output = try await command.run(Invocation(arguments: parsed, context: context))
             if context.json {
                 // A command that wrote its own output (the agent's log, the runner) returns JSON null.
                 if !output.json.isNull { standardOutput.line(output.json.canonicalString()) }

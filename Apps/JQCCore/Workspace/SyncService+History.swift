@@ -31,17 +31,15 @@ extension SyncService {
     /// One page of the server's completed inspections (the user's own; everyone's for a supervisor).
     /// Offline exits 75 (`HISTORY_REQUIRES_NETWORK`); signed out or an ended session exits 6.
     /// `filter` narrows it by facility, inspector, template and completion time (contract 1.1).
-    public func history(limit: Int, offset: Int, filter: HistoryFilter = HistoryFilter()) throws(AppError)
+    public func history(limit: Int, offset: Int, filter: HistoryFilter = HistoryFilter()) async throws(AppError)
         -> HistoryPage
     {
         let saved = try signedInSession()
         let client = try sessionClient(saved)
-        let result = Self.blocking(or: .failure(APIError(.cancelled, "The request was interrupted."))) {
-            () async -> Result<HistoryPage, APIError> in
-            do throws(APIError) {
-                return .success(try await client.history(limit: limit, offset: offset, filter: filter))
-            } catch { return .failure(error) }
-        }
+        let result: Result<HistoryPage, APIError>
+        do throws(APIError) {
+            result = .success(try await client.history(limit: limit, offset: offset, filter: filter))
+        } catch { result = .failure(error) }
         switch result {
         case .success(let page):
             return page
@@ -57,13 +55,11 @@ extension SyncService {
     /// The team roll-up: fetched and saved when the server answers; the saved
     /// copy of the same user when it cannot be reached; `ROLLUP_REQUIRES_NETWORK`
     /// (75) with no saved copy. An account that is not a supervisor is refused (5).
-    public func teamView() throws(AppError) -> TeamView {
+    public func teamView() async throws(AppError) -> TeamView {
         let saved = try signedInSession()
         let client = try sessionClient(saved)
-        let result = Self.blocking(or: .failure(APIError(.cancelled, "The request was interrupted."))) {
-            () async -> Result<Rollup, APIError> in
-            do throws(APIError) { return .success(try await client.rollup()) } catch { return .failure(error) }
-        }
+        let result: Result<Rollup, APIError>
+        do throws(APIError) { result = .success(try await client.rollup()) } catch { result = .failure(error) }
         let store = try context.store()
         switch result {
         case .success(let rollup):

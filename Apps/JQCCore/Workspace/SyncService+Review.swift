@@ -25,17 +25,19 @@ extension SyncService {
     static let reviewNeedsNetwork = "Reviewing needs a connection to the server; try again when online."
 
     /// Completed reports in the review state of `filter`, newest first, at most `limit`.
-    public func reviewQueue(_ filter: ReviewQueueFilter, limit: Int) throws(AppError) -> HistoryPage {
-        try reviewCall { client throws(APIError) in try await client.reviewQueue(filter, limit: limit) }
+    public func reviewQueue(_ filter: ReviewQueueFilter, limit: Int) async throws(AppError) -> HistoryPage {
+        try await reviewCall { client throws(APIError) in try await client.reviewQueue(filter, limit: limit) }
     }
 
     /// `GET /reports/{server_id}` (at `revision` when given) with its review.
     /// Unknown, or not the caller's to read: `NOT_FOUND` (3). A server that
     /// does not serve earlier revisions answers with its current one.
-    public func reviewedReport(_ serverID: String, revision: Int? = nil) throws(AppError) -> ReviewedServerReport {
+    public func reviewedReport(_ serverID: String, revision: Int? = nil) async throws(AppError)
+        -> ReviewedServerReport
+    {
         let fetched: ReviewedReport
         do throws(AppError) {
-            fetched = try reviewCall { client throws(APIError) in
+            fetched = try await reviewCall { client throws(APIError) in
                 try await client.reviewedReport(serverID: serverID, revision: revision)
             }
         } catch  where error.code == .notFound || error.code == .serverForbidden {
@@ -50,9 +52,9 @@ extension SyncService {
 
     /// The report's events, oldest first; nil when the server keeps none (a
     /// server of contract 1.0 has no such route and answers 404).
-    public func reportEvents(_ serverID: String) throws(AppError) -> [WireReportEvent]? {
+    public func reportEvents(_ serverID: String) async throws(AppError) -> [WireReportEvent]? {
         do throws(AppError) {
-            return try reviewCall { client throws(APIError) in try await client.reportEvents(serverID: serverID) }
+            return try await reviewCall { client throws(APIError) in try await client.reportEvents(serverID: serverID) }
                 .events
         } catch  where error.code == .notFound {
             return nil
@@ -63,10 +65,10 @@ extension SyncService {
     /// error. An account that is not a supervisor or admin: `REVIEW_FORBIDDEN`
     /// (5); a decision the server refuses (no comment, a field comment on no
     /// field): `REVIEW_INVALID` (4) in the server's words.
-    public func decide(_ serverID: String, _ request: ReviewRequest) throws(AppError) -> ReviewOutcome {
+    public func decide(_ serverID: String, _ request: ReviewRequest) async throws(AppError) -> ReviewOutcome {
         let saved = try signedInSession()
         do throws(AppError) {
-            return try reviewCall(saved) { client throws(APIError) in
+            return try await reviewCall(saved) { client throws(APIError) in
                 try await client.decide(serverID: serverID, request)
             }
         } catch  where error.code == .serverForbidden {
@@ -87,15 +89,13 @@ extension SyncService {
     /// and `NOT_FOUND` for the caller to word; anything else as `AppError(api:)`.
     private func reviewCall<T: Sendable>(
         _ saved: CredentialStore.Saved? = nil,
-        _ body: @escaping @Sendable (APIClient) async throws(APIError) -> T
-    ) throws(AppError) -> T {
+        _ body: (APIClient) async throws(APIError) -> T
+    ) async throws(AppError) -> T {
         let session: CredentialStore.Saved
         if let saved { session = saved } else { session = try signedInSession() }
         let client = try sessionClient(session)
-        let result = Self.blocking(or: .failure(APIError(.cancelled, "The request was interrupted."))) {
-            () async -> Result<T, APIError> in
-            do throws(APIError) { return .success(try await body(client)) } catch { return .failure(error) }
-        }
+        let result: Result<T, APIError>
+        do throws(APIError) { result = .success(try await body(client)) } catch { result = .failure(error) }
         switch result {
         case .success(let value):
             return value

@@ -78,15 +78,13 @@ extension SyncService {
     /// `GET /reports/{server_id}`. Unknown to the server, or not the caller's
     /// to read: `NOT_FOUND` (3), the same words for both. Offline:
     /// `SERVER_REPORT_REQUIRES_NETWORK` (75). Signed out: `AUTH_REQUIRED` (6).
-    public func serverReport(_ serverID: String) throws(AppError) -> FetchedReport {
+    public func serverReport(_ serverID: String) async throws(AppError) -> FetchedReport {
         let saved = try signedInSession()
         let client = try sessionClient(saved)
         // With its review (contract 1.1; none from a 1.0 server), so `show` says where it stands.
-        let result = Self.blocking(or: .failure(APIError(.cancelled, "The request was interrupted."))) {
-            () async -> Result<ReviewedReport, APIError> in
-            do throws(APIError) { return .success(try await client.reviewedReport(serverID: serverID)) } catch {
-                return .failure(error)
-            }
+        let result: Result<ReviewedReport, APIError>
+        do throws(APIError) { result = .success(try await client.reviewedReport(serverID: serverID)) } catch {
+            result = .failure(error)
         }
         switch result {
         case .success(let fetched):
@@ -102,7 +100,7 @@ extension SyncService {
     /// made (0700) when it does not exist; a path that is something else is
     /// refused. Returns the paths written, in the report's photo order.
     @discardableResult
-    public func savePhotos(of fetched: FetchedReport, to folder: String) throws(AppError) -> [String] {
+    public func savePhotos(of fetched: FetchedReport, to folder: String) async throws(AppError) -> [String] {
         try Self.preparePhotoFolder(folder)
         guard !fetched.photos.isEmpty else { return [] }
         let saved = try signedInSession()
@@ -110,7 +108,7 @@ extension SyncService {
         var written: [String] = []
         for photo in fetched.photos {
             let path = (folder as NSString).appendingPathComponent(FetchedReport.fileName(photo.localID))
-            try download(photo.localID, of: fetched, with: client, to: path)
+            try await download(photo.localID, of: fetched, with: client, to: path)
             written.append(path)
         }
         return written
@@ -118,42 +116,40 @@ extension SyncService {
 
     /// One photo, streamed into `path` atomically (mode 0600).
     private func download(_ photoID: UUID, of fetched: FetchedReport, with client: APIClient, to path: String)
-        throws(AppError)
+        async throws(AppError)
     {
         let serverID = fetched.serverID
         let expected = fetched.expectedHashes[photoID]
         let shown = String(photoID.uuidString.lowercased().prefix(8))
-        try AtomicFile.replace(
-            path, mode: 0o600, exactMode: true,
-            failure: { Self.photoFileError($0, path: path) }
-        ) { (descriptor: Int32) throws(AppError) in
-            let hasher: SHA256.Hasher
-            do throws(StorageError) { hasher = try SHA256.Hasher() } catch { throw AppError(storage: error) }
-            let state = PhotoStream(hasher: hasher)
-            let result = Self.blocking(or: .failure(APIError(.cancelled, "The download was interrupted."))) {
-                () async -> Result<Void, APIError> in
-                do throws(APIError) {
-                    try await client.downloadPhoto(serverID: serverID, localID: photoID) { bytes in
-                        state.write(bytes, to: descriptor, target: path)
-                    }
-                    return .success(())
-                } catch {
-                    return .failure(error)
-                }
+        let file = try AtomicFile.Replacement(
+            path, mode: 0o600, exactMode: true, failure: { Self.photoFileError($0, path: path) })
+        defer { withExtendedLifetime(file) {} }
+        let descriptor = file.descriptor
+        let hasher: SHA256.Hasher
+        do throws(StorageError) { hasher = try SHA256.Hasher() } catch { throw AppError(storage: error) }
+        let state = PhotoStream(hasher: hasher)
+        let result: Result<Void, APIError>
+        do throws(APIError) {
+            try await client.downloadPhoto(serverID: serverID, localID: photoID) { bytes in
+                state.write(bytes, to: descriptor, target: path)
             }
-            if let failure = state.failure { throw Self.photoFileError(failure, path: path) }
-            if case .failure(let error) = result {
-                throw Self.serverReportError(error, serverID: serverID, photo: shown)
-            }
-            let actual: String
-            do throws(StorageError) { actual = try state.finish() } catch { throw AppError(storage: error) }
-            if let expected, expected != actual {
-                throw AppError.failure(
-                    .photoDownloadMismatch,
-                    "Photo \(shown) of report '\(serverID)' arrived with other bytes than the server lists (SHA-256 \(actual.prefix(12))..., not \(expected.prefix(12))...); nothing was saved. Try again."
-                )
-            }
+            result = .success(())
+        } catch {
+            result = .failure(error)
         }
+        if let failure = state.failure { throw Self.photoFileError(failure, path: path) }
+        if case .failure(let error) = result {
+            throw Self.serverReportError(error, serverID: serverID, photo: shown)
+        }
+        let actual: String
+        do throws(StorageError) { actual = try state.finish() } catch { throw AppError(storage: error) }
+        if let expected, expected != actual {
+            throw AppError.failure(
+                .photoDownloadMismatch,
+                "Photo \(shown) of report '\(serverID)' arrived with other bytes than the server lists (SHA-256 \(actual.prefix(12))..., not \(expected.prefix(12))...); nothing was saved. Try again."
+            )
+        }
+        try file.commit(failure: { Self.photoFileError($0, path: path) })
     }
 
     /// Makes `folder` (0700) when it is not there; refuses a path that is not a folder.

@@ -3,7 +3,6 @@ import Models
 import Networking
 import Storage
 import Sync
-import Synchronization
 
 /// Sign-in and sync for the commands: the API client built from the saved
 /// session (tokens rotated by a refresh are saved at once), and one sync
@@ -21,20 +20,18 @@ public struct SyncService {
     }
 
     /// Where the session is kept.
-    public var credentials: CredentialStore { CredentialStore(profile: context.profile) }
+    public var credentials: CredentialStore { context.credentials }
 
     /// Signs in and saves the session; returns the user. Wrong credentials exit 6.
-    public func login(serverURL: String, username: String, password: String) throws(AppError) -> WireUser {
+    public func login(serverURL: String, username: String, password: String) async throws(AppError) -> WireUser {
         let store = credentials
         let ca = caFile
         let client = try makeClient(
             serverURL: serverURL, saved: nil, onChange: Self.keeping(in: store, serverURL: serverURL, caFile: ca))
-        let result = Self.blocking(or: .failure(APIError(.cancelled, "The sign-in was interrupted."))) {
-            () async -> Result<Credentials, APIError> in
-            do throws(APIError) {
-                return .success(try await client.login(username: username, password: password))
-            } catch { return .failure(error) }
-        }
+        let result: Result<Credentials, APIError>
+        do throws(APIError) {
+            result = .success(try await client.login(username: username, password: password))
+        } catch { result = .failure(error) }
         switch result {
         case .success(let granted):
             // Kept by the client's callback, which failed the sign-in if it could not.
@@ -51,7 +48,7 @@ public struct SyncService {
 
     /// Revokes the refresh token (best effort) and deletes the saved session.
     /// Returns whether the server was told. Reports, photos and issues stay.
-    public func logout() throws(AppError) -> (signedIn: Bool, serverTold: Bool) {
+    public func logout() async throws(AppError) -> (signedIn: Bool, serverTold: Bool) {
         let store = credentials
         guard let saved = try store.load() else { return (false, false) }
         defer { store.delete() }
@@ -60,10 +57,8 @@ public struct SyncService {
         else {
             return (true, false)
         }
-        let told = Self.blocking(or: false) { () async -> Bool in
-            do throws(APIError) { try await client.logout(); return true } catch { return false }
-        }
-        return (true, told)
+        do throws(APIError) { try await client.logout() } catch { return (true, false) }
+        return (true, true)
     }
 
     /// Runs one sync cycle with the saved session, after any cycle already
@@ -73,7 +68,7 @@ public struct SyncService {
     public func sync(
         askedByPerson: Bool = false, waitingForOtherSync: () -> Void = {},
         progress: @escaping @Sendable (SyncProgress) -> Void
-    ) throws(AppError) -> SyncSummary {
+    ) async throws(AppError) -> SyncSummary {
         let store = credentials
         guard let saved = try store.load() else {
             throw AppError(
@@ -83,7 +78,7 @@ public struct SyncService {
         }
         let local = try context.store()
         let settings = try context.workspace().settings
-        let lock = try ProfileLock.syncCycle(
+        let lock = try await ProfileLock.syncCycle(
             profileDirectory: context.profile.dataDirectory, waiting: waitingForOtherSync)
         defer { withExtendedLifetime(lock) {} }
         let client = try makeClient(
@@ -96,11 +91,8 @@ public struct SyncService {
                 askedByPerson: askedByPerson),
             progress: progress)
         let now = context.now()
-        let result = Self.blocking(
-            or: .failure(StorageError(.io, "The sync was interrupted; nothing was lost.", context: "sync"))
-        ) { () async -> Result<SyncSummary, StorageError> in
-            do throws(StorageError) { return .success(try await engine.run(now: now)) } catch { return .failure(error) }
-        }
+        let result: Result<SyncSummary, StorageError>
+        do throws(StorageError) { result = .success(try await engine.run(now: now)) } catch { result = .failure(error) }
         switch result {
         case .success(var summary):
             // Templates the cycle brought: drafts on an older version move onto the newest,
@@ -148,21 +140,6 @@ public struct SyncService {
         } catch {
             throw AppError.usage(error.message)
         }
-    }
-
-    /// Runs async work to the end from a synchronous command (`fallback` only
-    /// if the task ended without storing its value, which it always does).
-    static func blocking<T: Sendable>(or fallback: T, _ body: @escaping @Sendable () async -> T) -> T {
-        let box = Mutex<T?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            let value = await body()
-            box.withLock { $0 = value }
-            done.signal()
-        }
-        done.wait()
-        // The task stored its value before signalling.
-        return box.withLock { $0.take() } ?? fallback
     }
 }
 

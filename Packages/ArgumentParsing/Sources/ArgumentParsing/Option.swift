@@ -76,6 +76,13 @@ public struct Flag: Sendable {
     public init(_ long: String, short: Character? = nil, help: String) {
         spec = .flag(long, short: short, help: help)
     }
+
+    /// True when one of `words` is the flag as written (`--json`, `-h`), before
+    /// they are parsed: for what must be known when parsing fails, such as the
+    /// shape a usage error is answered in (`--json`).
+    public func isWritten(in words: [String]) -> Bool {
+        words.contains("--\(spec.long)") || spec.short.map { words.contains("-\($0)") } == true
+    }
 }
 
 /// A positional argument, declared once: its name, help, and the type its

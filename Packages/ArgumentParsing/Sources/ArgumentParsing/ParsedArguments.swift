@@ -1,8 +1,9 @@
-/// The result of parsing: positional values and options, read through their
-/// declarations (`try parsed[Self.port]`, `parsed[Self.json]`).
+/// The result of parsing: positional values and options, read only through
+/// their declarations (`try parsed[Self.port]`, `parsed[Self.json]`). What
+/// was given is kept by name inside this module; no command reads it so.
 public struct ParsedArguments: Sendable, Equatable {
     /// Positional arguments, in order.
-    public var positionals: [String]
+    var positionals: [String]
     /// The words of each declared positional argument, by its name, as the parser matched them to the spec.
     var arguments: [String: [String]] = [:]
     /// Every value given per option long name, in order.
@@ -14,29 +15,6 @@ public struct ParsedArguments: Sendable, Equatable {
         self.positionals = positionals
         self.values = values
         self.flags = flags
-    }
-
-    // Reading by name is what the declarations replace: `Option`, `Flag` and
-    // `Argument` are read through themselves (`parsed[Self.port]`). These stay
-    // for the parser's own tests (Tests/ArgumentParsingTests), which check what
-    // was parsed word by word.
-
-    /// True when the flag was given.
-    @available(*, deprecated, message: "read a flag through its declaration: parsed[Self.flag]")
-    public func flag(_ name: String) -> Bool { flags.contains(name) }
-
-    /// The last value given for an option, or nil.
-    @available(*, deprecated, message: "read an option through its declaration: try parsed[Self.option]")
-    public func value(_ name: String) -> String? { values[name]?.last }
-
-    /// Every value given for a repeatable option.
-    @available(*, deprecated, message: "read an option through its declaration: try parsed[Self.option]")
-    public func all(_ name: String) -> [String] { values[name] ?? [] }
-
-    /// The positional at `index`, or nil.
-    @available(*, deprecated, message: "read an argument through its declaration: try parsed[Self.argument]")
-    public func positional(_ index: Int) -> String? {
-        index < positionals.count ? positionals[index] : nil
     }
 }
 

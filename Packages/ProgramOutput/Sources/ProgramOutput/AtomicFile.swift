@@ -37,35 +37,71 @@ public enum AtomicFile {
         failure: (OutputError) -> Failure,
         _ produce: (Int32) throws(Failure) -> Void
     ) throws(Failure) {
-        let target = "'\(path)'"
-        let folder = parentFolder(of: path)
-        // A short name of its own, so a target name near the length limit still has room.
-        let temporary =
-            folder + "/" + temporaryPrefix + String(UInt32.random(in: .min ... .max), radix: 16) + temporarySuffix
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard descriptor >= 0 else { throw failure(OutputError(errno: errno, target: target, action: "create")) }
-        var isOpen = true
-        var renamed = false
-        defer {
+        let file = try Replacement(path, mode: mode, exactMode: exactMode, failure: failure)
+        defer { withExtendedLifetime(file) {} }
+        try produce(file.descriptor)
+        try file.commit(failure: failure)
+    }
+
+    /// One replacement of a file, step by step, for a producer `replace`
+    /// cannot call, such as one that awaits the bytes it writes (a download):
+    /// the temporary file is open for writing at `descriptor`, and `commit`
+    /// flushes, closes and renames it over the target. A replacement never
+    /// committed closes and removes its temporary file when it goes away, so
+    /// the previous file is untouched.
+    public final class Replacement {
+        /// Where the new file's bytes are written.
+        public let descriptor: Int32
+        private let path: String
+        private let temporary: String
+        private var isOpen = true
+        private var renamed = false
+
+        /// Creates the temporary file beside `path` with `mode` (exactly, whatever the umask, when `exactMode`).
+        public init<Failure: Error>(
+            _ path: String, mode: mode_t = 0o644, exactMode: Bool = false, failure: (OutputError) -> Failure
+        ) throws(Failure) {
+            let target = "'\(path)'"
+            let folder = parentFolder(of: path)
+            // A short name of its own, so a target name near the length limit still has room.
+            let temporary =
+                folder + "/" + temporaryPrefix + String(UInt32.random(in: .min ... .max), radix: 16) + temporarySuffix
+            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+            guard descriptor >= 0 else { throw failure(OutputError(errno: errno, target: target, action: "create")) }
+            if exactMode, fchmod(descriptor, mode) != 0 {
+                let error = OutputError(errno: errno, target: target, action: "protect")
+                close(descriptor)
+                unlink(temporary)
+                throw failure(error)
+            }
+            self.descriptor = descriptor
+            self.path = path
+            self.temporary = temporary
+        }
+
+        /// Puts the written file in place of the target: flush, close, rename, each checked.
+        public func commit<Failure: Error>(failure: (OutputError) -> Failure) throws(Failure) {
+            let target = "'\(path)'"
+            guard fsync(descriptor) == 0 else {
+                throw failure(OutputError(errno: errno, target: target, action: "flush"))
+            }
+            isOpen = false
+            guard close(descriptor) == 0 else {
+                throw failure(OutputError(errno: errno, target: target, action: "close"))
+            }
+            guard rename(temporary, path) == 0 else {
+                throw failure(OutputError(errno: errno, target: target, action: "save"))
+            }
+            renamed = true
+            // The new file is already in place and complete, so a folder that
+            // cannot be flushed changes nothing a reader sees.
+            try? flush(parentFolder(of: path))
+        }
+
+        deinit {
             if isOpen { close(descriptor) }
             if !renamed { unlink(temporary) }
         }
-        if exactMode {
-            guard fchmod(descriptor, mode) == 0 else {
-                throw failure(OutputError(errno: errno, target: target, action: "protect"))
-            }
-        }
-        try produce(descriptor)
-        guard fsync(descriptor) == 0 else { throw failure(OutputError(errno: errno, target: target, action: "flush")) }
-        isOpen = false
-        guard close(descriptor) == 0 else { throw failure(OutputError(errno: errno, target: target, action: "close")) }
-        guard rename(temporary, path) == 0 else {
-            throw failure(OutputError(errno: errno, target: target, action: "save"))
-        }
-        renamed = true
-        // The new file is already in place and complete, so a folder that
-        // cannot be flushed changes nothing a reader sees.
-        try? flush(folder)
     }
 
     /// Flushes a file or a folder that is already written to disk (fsync(2)

@@ -34,7 +34,7 @@ public enum ServerCommand {
     /// Every command, for the man page.
     static var catalog: CommandCatalog {
         CommandCatalog(
-            commands: [serve, ExportCommand.spec] + legacyAdmin + AdminCommands.all.map(\.spec),
+            commands: [serve, ExportCommand.spec] + adminCommands,
             globalOptions: globalOptions)
     }
 
@@ -76,7 +76,7 @@ public enum ServerCommand {
                 return try ExportCommand.run(Array(arguments.dropFirst()), parser: parser, storage: storage)
             }
             if arguments.first == "help" {
-                if arguments.contains("--\(man.spec.long)") {
+                if man.isWritten(in: arguments) {
                     OutputChannel.standardOutput.write(
                         ManPage.roff(
                             program: "jqc-server",
@@ -129,48 +129,67 @@ public enum ServerCommand {
     /// The admin commands that are not part of the organisation's administration.
     static let legacyAdmin: [CommandSpec] = [editReport, importTemplates]
 
+    /// Every `admin` command, in the order `admin --help` lists them.
+    static var adminCommands: [CommandSpec] { legacyAdmin + AdminCommands.all.map(\.spec) }
+
+    /// The word before every admin command's own words.
+    static let adminWord = "admin"
+
+    /// The admin commands as `admin`'s words find them: each named by its
+    /// words after `admin` (`edit-report`, `webhook add`), the database
+    /// (`--db FILE`) a valued option that may stand before them, as `--home`
+    /// stands before jqc's.
+    static var adminCatalog: CommandCatalog {
+        CommandCatalog(
+            commands: adminCommands.map { spec in
+                var named = spec
+                named.name = String(spec.name.dropFirst(adminWord.count + 1))
+                return named
+            },
+            globalOptions: globalOptions + [db.spec])
+    }
+
+    /// `admin` with no command: its commands, on stdout.
+    private static func adminOverview() {
+        OutputChannel.standardOutput.line("Usage: jqc-server admin --db FILE|URL COMMAND ...\n\nCommands:")
+        for spec in adminCommands {
+            OutputChannel.standardOutput.line(
+                "  \(spec.name.dropFirst(adminWord.count + 1).padding(toLength: 20, withPad: " ", startingAt: 0)) \(spec.summary)"
+            )
+        }
+        OutputChannel.standardOutput.line(
+            "\n'jqc-server admin COMMAND --help' says more; docs/administer.md walks through a first day.")
+    }
+
+    /// The usage error for admin words that name no command, with the commands that begin alike.
+    private static func unknownAdminCommand(_ name: String, catalog: CommandCatalog) -> UsageError {
+        let near = catalog.commands.map(\.name).filter { $0.hasPrefix(String(name.prefix(3))) }
+        return UsageError(
+            "'admin' has no command '\(name)'\(near.isEmpty ? "." : "; did you mean \(near.joined(separator: " or "))?") "
+                + "See 'jqc-server admin --help'.")
+    }
+
     private static func admin(_ arguments: [String], parser: ArgumentParser, storage: StorageOpener) throws(UsageError)
         -> ExitCode
     {
-        // The command may come after options (`admin --db FILE edit-report ...`).
-        var rest = arguments
-        var position = 0
-        var commandIndex: Int?
-        while position < rest.count {
-            let word = rest[position]
-            if word == "--\(db.spec.long)" { position += 2; continue }
-            if !word.hasPrefix("-") { commandIndex = position; break }
-            position += 1
+        let catalog = adminCatalog
+        let name: String
+        let rest: [String]
+        switch catalog.lookup(arguments) {
+        case .command(let found, let words):
+            (name, rest) = (found, words)
+        case .none:
+            adminOverview()
+            return help.isWritten(in: arguments) ? .ok : .usage
+        case .group(let word), .unknownCommand(let word, _):
+            throw unknownAdminCommand(word, catalog: catalog)
+        case .unknownSubcommand(let group, let word, _):
+            throw unknownAdminCommand("\(group) \(word)", catalog: catalog)
         }
-        let names = (legacyAdmin.map(\.name) + AdminCommands.all.map(\.spec.name)).map {
-            String($0.dropFirst("admin ".count))
+        guard let spec = adminCommands.first(where: { $0.name == "\(adminWord) \(name)" }) else {
+            throw unknownAdminCommand(name, catalog: catalog)
         }
-        guard let commandIndex else {
-            OutputChannel.standardOutput.line("Usage: jqc-server admin --db FILE|URL COMMAND ...\n\nCommands:")
-            for spec in legacyAdmin + AdminCommands.all.map(\.spec) {
-                OutputChannel.standardOutput.line(
-                    "  \(spec.name.dropFirst("admin ".count).padding(toLength: 20, withPad: " ", startingAt: 0)) \(spec.summary)"
-                )
-            }
-            OutputChannel.standardOutput.line(
-                "\n'jqc-server admin COMMAND --help' says more; docs/administer.md walks through a first day.")
-            return arguments.contains("--help") || arguments.contains("-h") ? .ok : .usage
-        }
-        var name = rest.remove(at: commandIndex)
-        // A group's command is two words (`webhook add`).
-        if names.contains(where: { $0.hasPrefix(name + " ") }), commandIndex < rest.count,
-            !rest[commandIndex].hasPrefix("-")
-        {
-            name += " " + rest.remove(at: commandIndex)
-        }
-        guard names.contains(name) else {
-            let near = names.filter { $0.hasPrefix(String(name.prefix(3))) }
-            throw UsageError(
-                "'admin' has no command '\(name)'\(near.isEmpty ? "" : "; did you mean \(near.joined(separator: " or "))?") "
-                    + "See 'jqc-server admin --help'.")
-        }
-        let command = AdminCommands.all.first { $0.spec.name == "admin " + name }
-        let spec = command?.spec ?? legacyAdmin.first { $0.name == "admin " + name } ?? editReport
+        let command = AdminCommands.all.first { $0.spec.name == spec.name }
         let parsed = try parser.parse(rest, for: spec)
         if parsed[help] {
             OutputChannel.standardOutput.line(

@@ -1,4 +1,0 @@
-import Foundation
-import JQCAgent
-
-exit(AgentProgram.run(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -1,4 +1,0 @@
-import Foundation
-import JQCApp
-
-exit(JQCCommandLine.run(arguments: Array(CommandLine.arguments.dropFirst())))
