@@ -151,6 +151,8 @@ final class ServerApp: Sendable {
     let uploads: any UploadStore
     /// The `PATCH` bodies of resumable uploads arriving here, in order.
     let arrivals = UploadArrivals()
+    /// When a new upload next looks for expired ones (start-up sweeps them all).
+    let uploadSweeps = SweepSchedule(seconds: 60)
     /// Says once in a while, not once a request, that the disk is full.
     let diskFullAlarm = DiskFullAlarm()
     let databaseAlarm = DatabaseAlarm()

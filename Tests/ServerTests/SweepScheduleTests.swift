@@ -1,0 +1,18 @@
+@testable import ServerCore
+import Testing
+
+@Suite("When new uploads look for expired ones")
+struct SweepScheduleTests {
+    @Test("the first new upload looks for expired uploads, then one a minute at most, however many come between")
+    func onceAMinute() {
+        let schedule = SweepSchedule(seconds: 60)
+        let second: UInt64 = 1_000_000_000
+        let start: UInt64 = 5 * second
+        #expect(schedule.isDue(now: start))
+        #expect(!schedule.isDue(now: start))
+        #expect(!schedule.isDue(now: start + 59 * second))
+        #expect(schedule.isDue(now: start + 60 * second))
+        #expect(!schedule.isDue(now: start + 61 * second))
+        #expect(schedule.isDue(now: start + 3_600 * second), "after a quiet hour the next upload looks at once")
+    }
+}
