@@ -68,11 +68,13 @@ extension APIRoute {
     }
 
     /// Which bytes stand for themselves in a path segment.
-    private static let segmentAllowed: [Bool] = (0..<256).map { byte in
-        let unreservedOrSubDelimiter = Array("-._~!$&'()*+,=:@".utf8)
-        return (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-            || unreservedOrSubDelimiter.contains(UInt8(byte))
-    }
+    private static let segmentAllowed: [Bool] = {
+        var allowed = [Bool](repeating: false, count: 256)
+        for byte in "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-._~!$&'()*+,=:@".utf8 {
+            allowed[Int(byte)] = true
+        }
+        return allowed
+    }()
 
     private static let upperHex = Array("0123456789ABCDEF".utf8)
 }

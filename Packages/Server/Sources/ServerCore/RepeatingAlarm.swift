@@ -7,32 +7,28 @@ import Synchronization
 /// condition that lasts for hours so leaves a few lines, not one per request.
 final class RepeatingAlarm: Sendable {
     private struct State {
-        /// When the last line was written (uptime nanoseconds); nil before the first.
-        var lastLine: UInt64?
-        /// Occurrences since that line.
+        var cadence: Cadence
+        /// Occurrences since the last line.
         var unsaid = 0
     }
 
-    private let state = Mutex(State())
-    private let interval: UInt64
+    private let state: Mutex<State>
 
     /// An alarm that repeats itself at most every `seconds`.
     init(seconds: UInt64) {
-        interval = seconds * 1_000_000_000
+        state = Mutex(State(cadence: Cadence(seconds: seconds)))
     }
 
     /// Counts one occurrence. When a line is due now, the occurrences not
     /// written since the last one; nil when one was written within `interval`.
     func occurred(now: UInt64) -> Int? {
         state.withLock { state -> Int? in
-            if let last = state.lastLine, now &- last < interval {
+            guard state.cadence.isDue(now: now) else {
                 state.unsaid += 1
                 return nil
             }
-            let unsaid = state.unsaid
-            state.lastLine = now
-            state.unsaid = 0
-            return unsaid
+            defer { state.unsaid = 0 }
+            return state.unsaid
         }
     }
 }

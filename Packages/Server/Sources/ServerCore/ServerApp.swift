@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ServerHTTP
 import Models
 import ProgramOutput
@@ -151,8 +152,10 @@ final class ServerApp: Sendable {
     let uploads: any UploadStore
     /// The `PATCH` bodies of resumable uploads arriving here, in order.
     let arrivals = UploadArrivals()
-    /// When a new upload next looks for expired ones (start-up sweeps them all).
-    let uploadSweeps = SweepSchedule(seconds: 60)
+    /// When a new upload next looks for expired ones: once a minute at most (start-up sweeps them all).
+    /// Uploads live an hour at least, and an expired one is refused whether swept or not (every
+    /// lookup and the quota ask its `expires_at`): sweeping later only frees its bytes later.
+    let uploadSweeps = Mutex(Cadence(seconds: 60))
     /// Says once in a while, not once a request, that the disk is full.
     let diskFullAlarm = DiskFullAlarm()
     let databaseAlarm = DatabaseAlarm()

@@ -36,7 +36,7 @@ extension ServerApp {
             }
             return .ok(UploadStartResponse(photo: uploaded(existing)))
         }
-        if uploadSweeps.isDue() { _ = try uploads.sweep(now: now, limit: 20) }
+        if uploadSweeps.withLock({ $0.isDue() }) { _ = try uploads.sweep(now: now, limit: 20) }
         if var upload = try uploads.upload(localID: request.localID, userID: caller.user.id, now: now) {
             if !upload.finished, upload.offset < upload.byteSize {
                 // A PATCH of it cut short may still be being kept: its offset is told once that is done, as HEAD tells it.
