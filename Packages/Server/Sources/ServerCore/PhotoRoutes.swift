@@ -40,7 +40,7 @@ extension ServerApp {
             guard existing.serverID == serverID else {
                 throw ServerError.badRequest("photo \(localID) already belongs to another report")
             }
-            return .ok(PhotoUploadResponse(photo: uploaded(existing)))
+            return .answer(PhotoUploadResponse(photo: uploaded(existing)))
         }
         guard let file = body.file else { throw ServerError.badRequest("the part 'file' is missing") }
         guard file.sha256 == claimed.lowercased() else {
@@ -51,7 +51,7 @@ extension ServerApp {
         // The quotas before anything is stored: photos of this report, and the caller's bytes.
         let (held, used) = try store.read { session in
             (
-                try session.photos(serverID: serverID).count,
+                try session.photoCount(serverID: serverID),
                 try session.usage(userID: caller.user.id, day: Quotas.day(Date())).bytes
             )
         }
@@ -68,7 +68,7 @@ extension ServerApp {
             return (photo, true)
         }
         if stored.1 { metrics.photoStored() }
-        return .ok(PhotoUploadResponse(photo: uploaded(stored.0)), status: stored.1 ? 201 : 200)
+        return .answer(PhotoUploadResponse(photo: uploaded(stored.0)), status: stored.1 ? 201 : 200)
     }
 
     /// `GET /reports/{server_id}/photos/{local_id}`: the JPEG bytes.

@@ -59,6 +59,16 @@ enum Reply: Sendable {
     static func ok<T: Encodable & Sendable>(_ payload: T, status: Int = 200) -> Reply {
         .json(status: status, body: JSONBody.encode(Envelope<T>.success(payload)))
     }
+
+    /// `ok(payload)`, written without `JSONEncoder` (`UploadReplies`).
+    static func answer(_ payload: UploadStartResponse, status: Int = 200) -> Reply {
+        .json(status: status, body: UploadReplies.envelope(payload))
+    }
+
+    /// `ok(payload)`, written without `JSONEncoder` (`UploadReplies`).
+    static func answer(_ payload: PhotoUploadResponse, status: Int = 200) -> Reply {
+        .json(status: status, body: UploadReplies.envelope(payload))
+    }
 }
 
 /// The JSON coding the server uses, with one-line messages for bad input.

@@ -22,22 +22,25 @@ extension ServerApp {
                 "a photo of \(request.byteSize) bytes is over the photo limit of \(config.maxPhotoBytes) bytes")
         }
         let now = Date()
-        // Ownership first: nothing about someone else's report is revealed or stored.
-        let (existing, held, used) = try store.read { session -> (StoredPhoto?, Int, Int64) in
+        // Ownership first: nothing about someone else's report is revealed or stored. One read finds the photo,
+        // what the quotas count and the photo's unfinished upload, if it has one.
+        let (existing, held, used, found) = try store.read {
+            session -> (StoredPhoto?, Int, Int64, StoredUpload?) in
             _ = try reportVisible(serverID, to: caller, in: session)
             return (
-                try session.photo(localID: request.localID), try session.photos(serverID: serverID).count,
-                try session.usage(userID: caller.user.id, day: Quotas.day(now)).bytes
+                try session.photo(localID: request.localID), try session.photoCount(serverID: serverID),
+                try session.usage(userID: caller.user.id, day: Quotas.day(now)).bytes,
+                try session.unexpiredUpload(localID: request.localID, userID: caller.user.id, now: now)
             )
         }
         if let existing {
             guard existing.serverID == serverID else {
                 throw ServerError.badRequest("photo \(request.localID) already belongs to another report")
             }
-            return .ok(UploadStartResponse(photo: uploaded(existing)))
+            return .answer(UploadStartResponse(photo: uploaded(existing)))
         }
         if uploadSweeps.withLock({ $0.isDue() }) { _ = try uploads.sweep(now: now, limit: 20) }
-        if var upload = try uploads.upload(localID: request.localID, userID: caller.user.id, now: now) {
+        if let found, var upload = try uploads.checked(found) {
             if !upload.finished, upload.offset < upload.byteSize {
                 // A PATCH of it cut short may still be being kept: its offset is told once that is done, as HEAD tells it.
                 arrivals.awaitEarlier(upload.id)
@@ -50,7 +53,7 @@ extension ServerApp {
                 // Every byte arrived but the photo could not be stored then (a full disk, the database
                 // away): it is stored now, so the client is answered the photo, not an upload at its end.
                 if upload.offset == upload.byteSize { return try complete(upload, caller: caller, status: 200) }
-                return .ok(UploadStartResponse(upload: session(upload)))
+                return .answer(UploadStartResponse(upload: session(upload)))
             }
             // Other bytes announced for the same photo: the old upload goes, the new one begins.
             try uploads.drop(upload)
@@ -70,7 +73,7 @@ extension ServerApp {
                 return error
             }
         }
-        return .ok(UploadStartResponse(upload: session(upload)), status: 201)
+        return .answer(UploadStartResponse(upload: session(upload)), status: 201)
     }
 
     /// `HEAD /uploads/{upload_id}`: 200 with `Upload-Offset`, the bytes held
@@ -106,9 +109,22 @@ extension ServerApp {
         }
         arrivals.awaitEarlier(id, than: input.request.tag)
         let now = Date()
-        guard var upload = try uploads.upload(id: id, userID: caller.user.id, now: now) else {
-            throw Self.uploadGone(id)
+        // One read finds the upload and, when this request brings its every byte, what storing the photo checks.
+        let (found, admission) = try store.read {
+            session -> (StoredUpload?, Result<PhotoAdmission, ServerError>?) in
+            guard let upload = try session.unexpiredUpload(id: id, userID: caller.user.id, now: now) else {
+                return (nil, nil)
+            }
+            guard !upload.finished, upload.offset == 0, claimed == 0, body.complete,
+                body.file.byteSize == upload.byteSize
+            else { return (upload, nil) }
+            do throws(ServerError) {
+                return (upload, .success(try self.admission(of: upload, caller: caller, in: session)))
+            } catch {
+                return (upload, .failure(error))
+            }
         }
+        guard let found, var upload = try uploads.checked(found) else { throw Self.uploadGone(id) }
         if upload.finished {
             guard claimed == upload.byteSize, body.file.byteSize == 0 else {
                 throw Self.wrongOffset(upload.byteSize, claimed)
@@ -126,7 +142,7 @@ extension ServerApp {
             // stored from the bytes as they arrived, hashed on the way in, as the multipart route stores one,
             // without a copy in the upload's own file first.
             do {
-                return try complete(upload, caller: caller, arrived: body.file)
+                return try complete(upload, caller: caller, arrived: body.file, admission: admission)
             } catch  where error.status >= 500 {
                 // The photo could not be stored now (a full disk, the database away): its bytes are kept in the
                 // upload as any PATCH's are, so that once there is room the client need not send them again.
@@ -184,7 +200,7 @@ extension ServerApp {
     /// 200 when it was already, or `status`.
     private func complete(
         _ upload: StoredUpload, caller: Caller, status: Int? = nil,
-        arrived: UploadedFile? = nil
+        arrived: UploadedFile? = nil, admission: Result<PhotoAdmission, ServerError>? = nil
     ) throws(ServerError) -> Reply {
         let (descriptor, sha256): (Int32, String)
         if let arrived {
@@ -200,17 +216,18 @@ extension ServerApp {
                 code: .photoHashMismatch,
                 "the file's SHA-256 is \(sha256), not the \(upload.sha256) announced; upload it again")
         }
-        // One read: the report still the caller's, the photo not yet held, and what the quotas count.
-        let (existing, held, used) = try store.read { session -> (StoredPhoto?, Int, Int64) in
-            _ = try reportVisible(upload.serverID, to: caller, in: session)
-            if let found = try session.photo(localID: upload.localID) { return (found, 0, 0) }
-            return (
-                nil, try session.photos(serverID: upload.serverID).count,
-                try session.usage(userID: caller.user.id, day: Quotas.day(Date())).bytes
-            )
+        // One read (or the one that found the upload): the report still the caller's, the photo not yet held,
+        // and what the quotas count.
+        let checks: PhotoAdmission
+        if let admission {
+            checks = try admission.get()
+        } else {
+            checks = try store.read { session throws(ServerError) in
+                try self.admission(of: upload, caller: caller, in: session)
+            }
         }
-        if existing == nil {
-            try config.quotas.checkPhoto(upload.serverID, held: held, used: used, adding: upload.byteSize)
+        if checks.existing == nil {
+            try config.quotas.checkPhoto(upload.serverID, held: checks.held, used: checks.used, adding: upload.byteSize)
             try photos.keep(descriptor: descriptor, sha256: sha256, byteSize: upload.byteSize)
         }
         let photo = StoredPhoto(
@@ -229,7 +246,22 @@ extension ServerApp {
         guard stored.0.serverID == upload.serverID else {
             throw ServerError.badRequest("photo \(upload.localID) already belongs to another report")
         }
-        return .ok(PhotoUploadResponse(photo: uploaded(stored.0)), status: status ?? (stored.1 ? 201 : 200))
+        return .answer(PhotoUploadResponse(photo: uploaded(stored.0)), status: status ?? (stored.1 ? 201 : 200))
+    }
+
+    /// What storing an upload's photo checks, read in one transaction: the
+    /// report still the caller's (thrown otherwise), the photo held already,
+    /// and, when it is not, the report's photos and the caller's bytes today.
+    private func admission(of upload: StoredUpload, caller: Caller, in session: any StorageSession) throws(ServerError)
+        -> PhotoAdmission
+    {
+        _ = try reportVisible(upload.serverID, to: caller, in: session)
+        if let found = try session.photo(localID: upload.localID) {
+            return PhotoAdmission(existing: found, held: 0, used: 0)
+        }
+        return PhotoAdmission(
+            existing: nil, held: try session.photoCount(serverID: upload.serverID),
+            used: try session.usage(userID: caller.user.id, day: Quotas.day(Date())).bytes)
     }
 
     /// The photo a finished upload stored, answered again.
@@ -237,7 +269,7 @@ extension ServerApp {
         guard let photo = try store.read({ session in try session.photo(localID: upload.localID) }) else {
             throw Self.uploadGone(upload.id)
         }
-        return .ok(PhotoUploadResponse(photo: uploaded(photo)), status: created ? 201 : 200)
+        return .answer(PhotoUploadResponse(photo: uploaded(photo)), status: created ? 201 : 200)
     }
 
     private func session(_ upload: StoredUpload) -> UploadSession {
@@ -268,4 +300,14 @@ extension ServerApp {
             "the server holds \(held) bytes of this upload, not \(claimed); send from \(held)",
             headers: offsetHeaders(held))
     }
+}
+
+/// What storing an upload's photo checks (`ServerApp.admission(of:caller:in:)`).
+struct PhotoAdmission: Sendable {
+    /// The photo, when the server holds it already.
+    let existing: StoredPhoto?
+    /// The report's photos.
+    let held: Int
+    /// The caller's bytes today.
+    let used: Int64
 }

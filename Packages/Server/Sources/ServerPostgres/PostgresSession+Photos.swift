@@ -25,6 +25,26 @@ extension PostgresSession {
             .compactMap(Self.photo)
     }
 
+    func photoCount(serverID: String) throws(ServerError) -> Int {
+        Int(
+            try query("SELECT COUNT(*) AS held FROM photos WHERE server_id = $1", [.text(serverID)]).first?.int("held")
+                ?? 0)
+    }
+
+    func unexpiredUpload(localID: UUID, userID: String, now: Date) throws(ServerError) -> StoredUpload? {
+        try query(
+            "SELECT \(PostgresUploadStore.columns) FROM resumable_uploads WHERE local_id = $1 AND user_id = $2 AND expires_at > $3",
+            [PostgresValue.id(localID), .text(userID), .integer(Int64(now.timeIntervalSince1970))]
+        ).first.flatMap(PostgresUploadStore.upload)
+    }
+
+    func unexpiredUpload(id: String, userID: String, now: Date) throws(ServerError) -> StoredUpload? {
+        try query(
+            "SELECT \(PostgresUploadStore.columns) FROM resumable_uploads WHERE id = $1 AND user_id = $2 AND expires_at > $3",
+            [.text(id), .text(userID), .integer(Int64(now.timeIntervalSince1970))]
+        ).first.flatMap(PostgresUploadStore.upload)
+    }
+
     func finishUpload(_ id: String, at: Date) throws(ServerError) {
         try query("DELETE FROM upload_chunks WHERE upload_id = $1", [.text(id)])
         try query(

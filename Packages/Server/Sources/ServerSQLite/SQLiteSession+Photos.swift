@@ -15,6 +15,20 @@ extension SQLiteSession {
             issueLocalID: row.uuid("issue_local_id"), sha256: sha, byteSize: row.integer("byte_size") ?? 0)
     }
 
+    func unexpiredUpload(localID: UUID, userID: String, now: Date) throws(ServerError) -> StoredUpload? {
+        try db.query(
+            "SELECT \(SQLiteUploadStore.columns) FROM resumable_uploads WHERE local_id = ? AND user_id = ? AND expires_at > ?",
+            [.id(localID), .text(userID), .integer(Int64(now.timeIntervalSince1970))]
+        ).first.flatMap(SQLiteUploadStore.upload)
+    }
+
+    func unexpiredUpload(id: String, userID: String, now: Date) throws(ServerError) -> StoredUpload? {
+        try db.query(
+            "SELECT \(SQLiteUploadStore.columns) FROM resumable_uploads WHERE id = ? AND user_id = ? AND expires_at > ?",
+            [.text(id), .text(userID), .integer(Int64(now.timeIntervalSince1970))]
+        ).first.flatMap(SQLiteUploadStore.upload)
+    }
+
     func finishUpload(_ id: String, at: Date) throws(ServerError) {
         try db.update(
             "UPDATE resumable_uploads SET finished_at = ?, byte_offset = byte_size WHERE id = ?",
@@ -31,6 +45,12 @@ extension SQLiteSession {
             "SELECT \(Self.photoColumns) FROM photos WHERE server_id = ? ORDER BY created_at, local_id",
             [.text(serverID)]
         ).compactMap(Self.photo)
+    }
+
+    func photoCount(serverID: String) throws(ServerError) -> Int {
+        Int(
+            try db.query("SELECT COUNT(*) AS held FROM photos WHERE server_id = ?", [.text(serverID)]).first?.integer(
+                "held") ?? 0)
     }
 
     func insertPhoto(_ photo: StoredPhoto, uploadedBy: String) throws(ServerError) {

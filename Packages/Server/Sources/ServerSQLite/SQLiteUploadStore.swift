@@ -47,15 +47,7 @@ struct SQLiteUploadStore: UploadStore {
             })
     }
 
-    func upload(localID: UUID, userID: String, now: Date) throws(ServerError) -> StoredUpload? {
-        try held(
-            try storage.withDatabase(writing: false) { db throws(ServerError) in
-                try db.query(
-                    "SELECT \(Self.columns) FROM resumable_uploads WHERE local_id = ? AND user_id = ? AND expires_at > ?",
-                    [.id(localID), .text(userID), .integer(Int64(now.timeIntervalSince1970))]
-                ).first.flatMap(Self.upload)
-            })
-    }
+    func checked(_ upload: StoredUpload) throws(ServerError) -> StoredUpload? { try held(upload) }
 
     /// `upload`, if the folder holds its bytes (none are needed at offset 0,
     /// before its file is made). An unfinished upload whose file is missing,

@@ -176,8 +176,17 @@ public protocol StorageSession {
     func photo(localID: UUID) throws(ServerError) -> StoredPhoto?
     /// The photos of one report, in upload order.
     func photos(serverID: String) throws(ServerError) -> [StoredPhoto]
+    /// How many photos one report holds (what the per-report photo limit counts).
+    func photoCount(serverID: String) throws(ServerError) -> Int
     /// Records an uploaded photo.
     func insertPhoto(_ photo: StoredPhoto, uploadedBy: String) throws(ServerError)
+    /// The unexpired resumable upload of photo `localID` by `userID`, as its
+    /// row stands (`UploadStore.checked` says whether its bytes are still held):
+    /// read with the other checks of a `POST /uploads`, in their transaction.
+    func unexpiredUpload(localID: UUID, userID: String, now: Date) throws(ServerError) -> StoredUpload?
+    /// The unexpired resumable upload `id` of `userID`, as its row stands: read
+    /// with what storing its photo checks, when one `PATCH` brings every byte.
+    func unexpiredUpload(id: String, userID: String, now: Date) throws(ServerError) -> StoredUpload?
     /// Marks the resumable upload `id` finished at `at`, in the transaction
     /// that records its photo, and drops any of its bytes the database holds;
     /// bytes kept elsewhere are let go of by `UploadStore.release` after.

@@ -68,8 +68,9 @@ public enum UploadAppend: Sendable, Equatable {
 public protocol UploadStore: Sendable {
     /// The upload `id` of `userID`, unexpired at `now`.
     func upload(id: String, userID: String, now: Date) throws(ServerError) -> StoredUpload?
-    /// The unexpired upload of photo `localID` by `userID`.
-    func upload(localID: UUID, userID: String, now: Date) throws(ServerError) -> StoredUpload?
+    /// `upload` (found by `StorageSession.unexpiredUpload`) if the store still
+    /// holds the bytes its offset counts; dropped, and nil, if it does not.
+    func checked(_ upload: StoredUpload) throws(ServerError) -> StoredUpload?
     /// Records a new upload with no bytes, unless `admit`, given the bytes
     /// the user's unfinished uploads announce (read in the same transaction),
     /// answers a refusal, which is thrown.
