@@ -19,16 +19,18 @@ public struct PhotoUploadSession: Sendable, Hashable {
 }
 
 extension LocalStore {
-    /// The upload a photo continues, if one was begun.
-    public func uploadSession(photo localID: UUID) throws(StorageError) -> PhotoUploadSession? {
-        try read { db throws(StorageError) -> PhotoUploadSession? in
-            guard
-                let row = try db.firstRow(
-                    "SELECT url, byte_offset FROM photo_upload_sessions WHERE photo_local_id = ?",
-                    [SQLValue(localID)]),
-                let url = row["url"].stringValue, let offset = row["byte_offset"].int64Value
-            else { return nil }
-            return PhotoUploadSession(url: url, offset: offset)
+    /// Every upload kept, by photo: read once for a whole run of uploads
+    /// instead of once a photo (only uploads cut short are kept, so there are few).
+    public func uploadSessions() throws(StorageError) -> [UUID: PhotoUploadSession] {
+        try read { db throws(StorageError) -> [UUID: PhotoUploadSession] in
+            var sessions: [UUID: PhotoUploadSession] = [:]
+            for row in try db.rows("SELECT photo_local_id, url, byte_offset FROM photo_upload_sessions") {
+                guard let id = row["photo_local_id"].uuidValue, let url = row["url"].stringValue,
+                    let offset = row["byte_offset"].int64Value
+                else { continue }
+                sessions[id] = PhotoUploadSession(url: url, offset: offset)
+            }
+            return sessions
         }
     }
 

@@ -23,7 +23,7 @@ extension APIClient {
     /// `POST /reports/{server_id}/uploads` (contract 1.1): begins, or finds,
     /// the resumable upload of `photo`, `byteSize` bytes long.
     public func beginUpload(_ photo: PhotoUpload, byteSize: Int64) async throws(APIError) -> UploadStart {
-        let body = try encode(
+        let body = UploadRequestBody.data(
             UploadRequest(
                 localID: photo.localID, fieldID: photo.fieldID, issueLocalID: photo.issueLocalID,
                 sha256: photo.sha256.lowercased(), byteSize: byteSize))

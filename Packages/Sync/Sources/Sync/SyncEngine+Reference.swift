@@ -13,13 +13,33 @@ extension SyncEngine {
         let facilities: [Facility], areas: [Area], rawTemplates: [JSONValue], assignments: AssignmentsResponse
         do throws(APIError) {
             facilities = try await client.facilities()
-            var all: [Area] = []
-            for facility in facilities {
-                all += try await client.areas(facilityID: facility.id)
+            // Then everything else at once: one round trip instead of one a facility and two more, which on a
+            // link with a long delay is most of the pull. The first failure in the order above is the one told.
+            let client = self.client
+            async let templatesAnswer = Self.answer { () async throws(APIError) in try await client.templates() }
+            async let assignmentsAnswer = Self.answer { () async throws(APIError) in
+                try await client.assignments(since: cursor)
             }
+            let areaAnswers = await withTaskGroup(of: (Int, Result<[Area], APIError>).self) { group in
+                for (index, facility) in facilities.enumerated() {
+                    group.addTask {
+                        (
+                            index,
+                            await Self.answer { () async throws(APIError) in
+                                try await client.areas(facilityID: facility.id)
+                            }
+                        )
+                    }
+                }
+                var answers = [Result<[Area], APIError>?](repeating: nil, count: facilities.count)
+                for await (index, answer) in group { answers[index] = answer }
+                return answers.compactMap { $0 }
+            }
+            var all: [Area] = []
+            for answer in areaAnswers { all += try answer.get() }
             areas = all
-            rawTemplates = try await client.templates()
-            assignments = try await client.assignments(since: cursor)
+            rawTemplates = try await templatesAnswer.get()
+            assignments = try await assignmentsAnswer.get()
         } catch {
             return .referenceFailed(SyncFailure(error))
         }
@@ -42,5 +62,12 @@ extension SyncEngine {
             ReferenceCounts(
                 facilities: facilities.count, areas: areas.count, templates: templates.count,
                 assignments: assignments.assignments.count, skippedTemplates: skipped))
+    }
+
+    /// What `call` answered, as a value, so that calls made at once are all awaited before one failure is told.
+    private static func answer<T: Sendable>(_ call: @Sendable () async throws(APIError) -> T) async -> Result<
+        T, APIError
+    > {
+        do throws(APIError) { return .success(try await call()) } catch { return .failure(error) }
     }
 }

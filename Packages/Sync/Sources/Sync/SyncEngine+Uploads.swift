@@ -27,6 +27,9 @@ extension SyncEngine {
         let totalBytes = photos.map(\.bytes).reduce(0, +)
         let limit = max(1, configuration.maxConcurrentUploads)
         let engine = self
+        // Uploads kept from runs cut short, read once for every photo (a store that cannot be read: none).
+        let kept: [UUID: PhotoUploadSession]
+        do throws(StorageError) { kept = try store.uploadSessions() } catch { kept = [:] }
         var ahead: [Int: Task<Result<UploadStart, APIError>, Never>] = [:]
         defer { for task in ahead.values { task.cancel() } }
         func beginAhead(_ index: Int) {
@@ -49,7 +52,10 @@ extension SyncEngine {
                 let begun = ahead.removeValue(forKey: next)
                 beginAhead(next + limit)
                 next += 1
-                group.addTask { (await engine.uploadOne(upload, byteSize: bytes, begun: begun), bytes) }
+                let session = kept[upload.localID]
+                group.addTask {
+                    (await engine.uploadOne(upload, byteSize: bytes, kept: session, begun: begun), bytes)
+                }
             }
             for _ in 0..<limit { startNext() }
             for await (outcome, bytes) in group {
@@ -63,12 +69,13 @@ extension SyncEngine {
     }
 
     /// One photo: resumable, or by the multipart route when the server has no `/uploads`.
-    /// `begun` is its upload's `POST`, made ahead, if it was.
+    /// `kept` is the upload kept for it, if one was; `begun` its upload's `POST`, made ahead, if it was.
     private func uploadOne(
-        _ photo: PhotoUpload, byteSize: Int64, begun: Task<Result<UploadStart, APIError>, Never>?
+        _ photo: PhotoUpload, byteSize: Int64, kept: PhotoUploadSession?,
+        begun: Task<Result<UploadStart, APIError>, Never>?
     ) async -> SyncCycle.PhotoOutcome {
         let result: Result<PhotoReceipt, APIError>
-        switch await resume(photo, byteSize: byteSize, begun: await begun?.value) {
+        switch await resume(photo, byteSize: byteSize, kept: kept, begun: await begun?.value) {
         case .stored(let receipt):
             result = .success(receipt)
         case .failed(let error):
@@ -100,11 +107,11 @@ extension SyncEngine {
     /// offset. `begun`, the answer to a `POST` made ahead, stands for the
     /// first `POST` when no upload of the photo is kept.
     private func resume(
-        _ photo: PhotoUpload, byteSize: Int64, begun: Result<UploadStart, APIError>? = nil
+        _ photo: PhotoUpload, byteSize: Int64, kept keptSession: PhotoUploadSession?,
+        begun: Result<UploadStart, APIError>? = nil
     ) async -> ResumableOutcome {
         let stalledAttempts = 3
-        var session: PhotoUploadSession?
-        do throws(StorageError) { session = try store.uploadSession(photo: photo.localID) } catch { session = nil }
+        var session = keptSession
         var kept = session != nil
         func keep(_ current: PhotoUploadSession) {
             session = current
