@@ -86,29 +86,6 @@ struct JSONBytes {
         bytes.append(contentsOf: String(value).utf8)
     }
 
-    /// A JSON string escaped as `JSONEncoder` escapes one: quotes, backslashes
-    /// and control characters (`\b \f \n \r \t` short, the rest as `\u00XX`);
-    /// everything else, `/` included, as it is.
-    mutating func string(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): raw("\\\"")
-            case UInt8(ascii: "\\"): raw("\\\\")
-            case 0x08: raw("\\b")
-            case 0x0C: raw("\\f")
-            case UInt8(ascii: "\n"): raw("\\n")
-            case UInt8(ascii: "\r"): raw("\\r")
-            case UInt8(ascii: "\t"): raw("\\t")
-            case 0..<0x20:
-                raw("\\u00")
-                bytes.append(Self.hexDigits[Int(byte >> 4)])
-                bytes.append(Self.hexDigits[Int(byte & 0xF)])
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
+    /// A JSON string, escaped as `JSONEncoder` escapes one (`JSONString`).
+    mutating func string(_ value: String) { JSONString.append(value, to: &bytes) }
 }

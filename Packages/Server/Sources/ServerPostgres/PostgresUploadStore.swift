@@ -34,10 +34,7 @@ struct PostgresUploadStore: UploadStore {
 
     func upload(id: String, userID: String, now: Date) throws(ServerError) -> StoredUpload? {
         try store.reading { session throws(ServerError) in
-            try session.query(
-                "SELECT \(Self.columns) FROM resumable_uploads WHERE id = $1 AND user_id = $2 AND expires_at > $3",
-                [.text(id), .text(userID), Self.seconds(now)]
-            ).first.flatMap(Self.upload)
+            try session.unexpiredUpload(id: id, userID: userID, now: now)
         }
     }
 

@@ -40,10 +40,7 @@ struct SQLiteUploadStore: UploadStore {
     func upload(id: String, userID: String, now: Date) throws(ServerError) -> StoredUpload? {
         try held(
             try storage.withDatabase(writing: false) { db throws(ServerError) in
-                try db.query(
-                    "SELECT \(Self.columns) FROM resumable_uploads WHERE id = ? AND user_id = ? AND expires_at > ?",
-                    [.text(id), .text(userID), .integer(Int64(now.timeIntervalSince1970))]
-                ).first.flatMap(Self.upload)
+                try SQLiteSession(db: db).unexpiredUpload(id: id, userID: userID, now: now)
             })
     }
 

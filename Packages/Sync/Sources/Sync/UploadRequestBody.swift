@@ -10,17 +10,17 @@ enum UploadRequestBody {
         var out: [UInt8] = []
         out.reserveCapacity(224)
         out.append(contentsOf: #"{"local_id":"#.utf8)
-        SyncRequestBody.string(request.localID.wireString, &out)
+        JSONString.append(request.localID.wireString, to: &out)
         if let field = request.fieldID {
             out.append(contentsOf: #","field_id":"#.utf8)
-            SyncRequestBody.string(field, &out)
+            JSONString.append(field, to: &out)
         }
         if let issue = request.issueLocalID {
             out.append(contentsOf: #","issue_local_id":"#.utf8)
-            SyncRequestBody.string(issue.wireString, &out)
+            JSONString.append(issue.wireString, to: &out)
         }
         out.append(contentsOf: #","sha256":"#.utf8)
-        SyncRequestBody.string(request.sha256, &out)
+        JSONString.append(request.sha256, to: &out)
         out.append(contentsOf: #","byte_size":"#.utf8)
         out.append(contentsOf: String(request.byteSize).utf8)
         out.append(UInt8(ascii: "}"))
