@@ -115,6 +115,36 @@ struct DatabaseTests {
         #expect(!db.isInTransaction)
     }
 
+    @Test("a snapshot's reads all see one state while another connection writes, and it ends however its body does")
+    func snapshot() throws {
+        let directory = TemporaryDirectory(prefix: "jqc-snapshot")
+        let path = directory.path("snapshot.sqlite")
+        let db = try Database(path: path)
+        try db.execute("PRAGMA journal_mode = WAL; CREATE TABLE t (k INTEGER PRIMARY KEY)")
+        db.cachesStatements = true
+        try db.run("INSERT INTO t (k) VALUES (1)")
+        let other = try Database(path: path, mode: .readWrite)
+        let seen = try db.snapshot(mapping: { $0 }) { () throws(SQLiteError) -> [SQLValue] in
+            let before = try db.scalar("SELECT count(*) FROM t")
+            try other.run("INSERT INTO t (k) VALUES (2)")
+            return [before, try db.scalar("SELECT count(*) FROM t")]
+        }
+        #expect(seen == [.integer(1), .integer(1)])
+        #expect(!db.isInTransaction)
+        #expect(try db.scalar("SELECT count(*) FROM t") == .integer(2))
+        // Ended on a throw too: the other connection can still checkpoint the whole log.
+        #expect(throws: SQLiteError.self) {
+            try db.snapshot(mapping: { $0 }) { () throws(SQLiteError) -> SQLValue in
+                _ = try db.scalar("SELECT count(*) FROM t")
+                return try db.scalar("SELECT nothing FROM t")
+            }
+        }
+        #expect(!db.isInTransaction)
+        try other.run("INSERT INTO t (k) VALUES (3)")
+        #expect(try other.rows("PRAGMA wal_checkpoint(TRUNCATE)").first?[0] == .integer(0))
+        #expect(try db.scalar("SELECT count(*) FROM t") == .integer(3))
+    }
+
     @Test("a wrong number of values is refused before anything runs")
     func wrongArity() throws {
         let db = try Database.inMemory()

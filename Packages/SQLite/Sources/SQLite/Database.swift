@@ -206,6 +206,32 @@ public final class Database {
         return result
     }
 
+    /// Runs `body`, which only reads, in one deferred transaction: every
+    /// statement sees the same snapshot, and the file's locks are taken once
+    /// for all of them instead of once a statement. Ended when `body` returns
+    /// or throws (a read has nothing to keep); a failure to begin is turned
+    /// into the caller's error by `mapping`.
+    public func snapshot<T, Failure: Error>(
+        mapping: (SQLiteError) -> Failure,
+        _ body: () throws(Failure) -> T
+    ) throws(Failure) -> T {
+        do throws(SQLiteError) { try execute("BEGIN") } catch { throw mapping(error) }
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            rollbackQuietly()
+            throw error
+        }
+        do throws(SQLiteError) {
+            try execute("COMMIT")
+        } catch {
+            rollbackQuietly()
+            throw mapping(error)
+        }
+        return result
+    }
+
     private func rollbackQuietly() {
         // A failed COMMIT or statement may already have ended the transaction.
         if isInTransaction { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }

@@ -9,8 +9,10 @@ import SQLite
 /// whole closure (waiting at most `lockWait` for it, then answering 503
 /// with `Retry-After`), so exactly one request thread at a time touches the
 /// connection; `write` also wraps the closure in an immediate transaction
-/// that rolls back on a throw. That makes the non-Sendable connection safe
-/// to share (`@unchecked Sendable`): it is never used outside the lock.
+/// that rolls back on a throw, and `read` in a deferred one, so that its
+/// statements share one snapshot and take the file's locks once. That
+/// makes the non-Sendable connection safe to share (`@unchecked
+/// Sendable`): it is never used outside the lock.
 /// Other processes (the admin command) open their own connection; SQLite's
 /// file locks, WAL and the busy timeout order them against this one.
 public final class SQLiteServerStorage: ServerStorage, @unchecked Sendable {
@@ -72,7 +74,9 @@ public final class SQLiteServerStorage: ServerStorage, @unchecked Sendable {
     public func read<T>(_ body: (any StorageSession) throws -> T) throws(ServerError) -> T {
         guard lock.lock(before: Date().addingTimeInterval(lockWait)) else { throw ServerError.busy() }
         defer { lock.unlock() }
-        return try SQLiteSession(db: database).run(body)
+        return try database.snapshot(mapping: ServerError.database) { () throws(ServerError) -> T in
+            try SQLiteSession(db: database).run(body)
+        }
     }
 
     public func write<T>(_ body: (any StorageSession) throws -> T) throws(ServerError) -> T {
