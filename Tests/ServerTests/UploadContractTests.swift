@@ -279,4 +279,36 @@ struct UploadContractTests {
         #expect(unsupported.status == 415)
         #expect(try await Self.head(me, url).header("Upload-Offset") == "0")
     }
+
+    @Test(
+        "a signed-out session can neither begin nor continue an upload: 401 before anything its body or headers get wrong, and no byte is kept"
+    )
+    func signedOutSession() async throws {
+        let server = try Shared.running()
+        let me = try await Session.inspector(server)
+        let photo = PhotoContractTests.jpeg(30_000)
+        let (serverID, url, _) = try await Self.begin(me, photo)
+        let out = try await me.post("/auth/logout", ["refresh_token": .string(me.refreshToken)])
+        #expect(out.status == 200)
+        let announced: JSONValue = [
+            "local_id": .string(UUID().uuidString.lowercased()),
+            "sha256": .string(try PhotoContractTests.sha256(photo)),
+            "byte_size": .integer(Int64(photo.count)),
+        ]
+        let begun = try await me.post("/reports/\(serverID)/uploads", announced)
+        #expect(begun.status == 401, "\(begun.status) \(begun.message)")
+        let malformed = try await me.post("/reports/\(serverID)/uploads", ["local_id": "not a uuid"])
+        #expect(malformed.status == 401, "\(malformed.status) \(malformed.message)")
+        let bytes = try await Self.patch(me, url, offset: 0, photo)
+        #expect(bytes.status == 401, "\(bytes.status) \(bytes.message)")
+        let noOffset = try await me.client.send(
+            "PATCH", server.baseURL + url, body: photo, token: me.accessToken,
+            headers: ["Content-Type": "application/offset+octet-stream"])
+        #expect(noOffset.status == 401, "\(noOffset.status) \(noOffset.message)")
+        // Signed in again, the same person finds the upload where it was: nothing of the refused PATCH was kept.
+        let again = try await Session.inspector(server)
+        #expect(try await Self.head(again, url).header("Upload-Offset") == "0")
+        let whole = try await Self.patch(again, url, offset: 0, photo)
+        #expect(whole.status == 201, "\(whole.status) \(whole.message)")
+    }
 }

@@ -101,15 +101,53 @@ extension ServerApp {
     /// logout succeed again after the session is already revoked.
     func authenticate(_ request: ServerRequest, allowRevoked: Bool) throws(ServerError) -> Caller {
         let claims = try bearerClaims(request.headers)
-        let found = try store.read { session -> (StoredUser?, Bool) in
-            (try session.user(id: claims.sub), try session.isSessionLive(claims.sid, userID: claims.sub))
+        return try store.read { session in try self.caller(claims, allowRevoked: allowRevoked, in: session) }
+    }
+
+    /// The caller behind `claims` (a token already verified), read in
+    /// `session`: the account still there and enabled, the session not
+    /// signed out unless `allowRevoked`; 401 otherwise.
+    func caller(_ claims: AccessClaims, allowRevoked: Bool = false, in session: any StorageSession)
+        throws(ServerError) -> Caller
+    {
+        guard let user = try session.user(id: claims.sub) else {
+            throw ServerError.authRequired("the account no longer exists")
         }
-        guard let user = found.0 else { throw ServerError.authRequired("the account no longer exists") }
         guard !user.isDisabled else { throw ServerError.authRequired(Self.disabledMessage) }
-        guard found.1 || allowRevoked else {
+        guard try session.isSessionLive(claims.sid, userID: claims.sub) || allowRevoked else {
             throw ServerError.authRequired("the session was signed out; sign in again")
         }
         return Caller(user: user, sessionID: claims.sid)
+    }
+
+    /// Routes that read their caller in their own first transaction rather
+    /// than in one before it: a photo's two requests (the upload begun, its
+    /// bytes), each a database transaction fewer.
+    static let readsOwnCaller: Set<Endpoint> = [.contract(.createUpload), .contract(.appendUpload)]
+
+    /// The caller of `input`, read in `session` for a route that reads its
+    /// own (and remembered there); the one authenticated before otherwise.
+    func caller(of input: RouteInput, in session: any StorageSession) throws(ServerError) -> Caller {
+        if let caller = input.caller { return caller }
+        guard let claims = input.claims else { throw ServerError.authRequired() }
+        let found = try caller(claims, in: session)
+        input.confirmed.confirm(found)
+        return found
+    }
+
+    /// `handler` for a route that reads its own caller, its errors in the
+    /// order of every other route's: one thrown before the caller was read
+    /// gives way to the 401 of a token whose account or session is gone.
+    func readingOwnCaller(_ input: RouteInput, _ handler: (RouteInput) throws(ServerError) -> Reply)
+        throws(ServerError) -> Reply
+    {
+        do {
+            return try handler(input)
+        } catch {
+            guard input.caller == nil, input.confirmed.value == nil else { throw error }
+            _ = try authenticate(input.request, allowRevoked: false)
+            throw error
+        }
     }
 
     /// The claims of the request's bearer token, checked from the headers

@@ -17,11 +17,26 @@ struct Caller: Sendable {
     var person: WirePerson { WirePerson(id: user.id, displayName: user.displayName) }
 }
 
+/// The caller a route that reads its own (`RouteInput.claims`) found: for
+/// the access log, and for the order of its errors.
+final class ConfirmedCaller: Sendable {
+    private let caller = Mutex<Caller?>(nil)
+
+    var value: Caller? { caller.withLock { $0 } }
+
+    func confirm(_ found: Caller) { caller.withLock { $0 = found } }
+}
+
 /// A matched request, ready for its endpoint's handler.
 struct RouteInput: Sendable {
     var request: ServerRequest
     var parameters: [String: String]
     var caller: Caller?
+    /// The verified token of a route that reads its caller in its own first
+    /// transaction (`ServerApp.caller(of:in:)`), instead of in one before it.
+    var claims: AccessClaims?
+    /// The caller such a route read, once it has.
+    let confirmed = ConfirmedCaller()
 
     /// The caller; every route that needs a token has one.
     func requireCaller() throws(ServerError) -> Caller {
@@ -337,6 +352,7 @@ final class ServerApp: Sendable {
         // A resumable upload's body is kept or refused by now, whatever the answer.
         defer { arrivals.end(request.tag) }
         var userID: String?
+        var confirmed: ConfirmedCaller?
         func answer() -> ServerResponse {
             if config.latencyMilliseconds > 0 { usleep(UInt32(config.latencyMilliseconds) * 1000) }
             if Self.isConsole(request.path) {
@@ -367,15 +383,20 @@ final class ServerApp: Sendable {
                         break
                     }
                     var input = RouteInput(request: request, parameters: parameters, caller: nil)
-                    if route.requiresToken {
+                    confirmed = input.confirmed
+                    if route.requiresToken && Self.readsOwnCaller.contains(route.endpoint) {
+                        input.claims = try bearerClaims(request.headers)
+                    } else if route.requiresToken {
                         input.caller = try authenticate(request, allowRevoked: route.endpoint == .contract(.logout))
                         userID = input.caller?.user.id
                     }
                     reply = try dispatch(route.endpoint, input)
                 }
             } catch {
+                userID = userID ?? confirmed?.value?.user.id
                 return respond(error)
             }
+            userID = userID ?? confirmed?.value?.user.id
             if endpoint == .contract(.syncReports) && faults.dropAfterAccept() {
                 logFault("drop-after-accept", request.method, request.path)
                 return .drop
@@ -422,9 +443,9 @@ final class ServerApp: Sendable {
         case .contract(.getReport): return try getReport(input)
         case .contract(.patchReport): return try patchReport(input)
         case .contract(.uploadPhoto): return try uploadPhoto(input)
-        case .contract(.createUpload): return try createUpload(input)
+        case .contract(.createUpload): return try readingOwnCaller(input, createUpload)
         case .contract(.uploadStatus): return try uploadStatus(input)
-        case .contract(.appendUpload): return try appendUpload(input)
+        case .contract(.appendUpload): return try readingOwnCaller(input, appendUpload)
         case .contract(.downloadPhoto): return try downloadPhoto(input)
         case .contract(.inspections): return try inspections(input)
         case .contract(.rollup): return try rollup(input)

@@ -8,7 +8,6 @@ extension ServerApp {
     /// 200 the same upload and its offset while it is unfinished; 200 the
     /// photo when the server holds it whole.
     func createUpload(_ input: RouteInput) throws(ServerError) -> Reply {
-        let caller = try input.requireCaller()
         let serverID = try input.parameter("server_id")
         let request = try input.decode(UploadRequest.self)
         guard Hex.isSHA256(request.sha256) else {
@@ -22,13 +21,14 @@ extension ServerApp {
                 "a photo of \(request.byteSize) bytes is over the photo limit of \(config.maxPhotoBytes) bytes")
         }
         let now = Date()
-        // Ownership first: nothing about someone else's report is revealed or stored. One read finds the photo,
-        // what the quotas count and the photo's unfinished upload, if it has one.
-        let (existing, held, used, found) = try store.read {
-            session -> (StoredPhoto?, Int, Int64, StoredUpload?) in
+        // The caller and ownership first: nothing about someone else's report is revealed or stored. One read
+        // finds them, the photo, what the quotas count and the photo's unfinished upload, if it has one.
+        let (caller, existing, held, used, found) = try store.read {
+            session -> (Caller, StoredPhoto?, Int, Int64, StoredUpload?) in
+            let caller = try self.caller(of: input, in: session)
             _ = try reportVisible(serverID, to: caller, in: session)
             return (
-                try session.photo(localID: request.localID), try session.photoCount(serverID: serverID),
+                caller, try session.photo(localID: request.localID), try session.photoCount(serverID: serverID),
                 try session.usage(userID: caller.user.id, day: Quotas.day(now)).bytes,
                 try session.unexpiredUpload(localID: request.localID, userID: caller.user.id, now: now)
             )
@@ -95,7 +95,6 @@ extension ServerApp {
     /// photo, or 422 `PHOTO_HASH_MISMATCH` (the upload dropped); 409 with the
     /// right `Upload-Offset` for a wrong one; 413 past the announced size.
     func appendUpload(_ input: RouteInput) throws(ServerError) -> Reply {
-        let caller = try input.requireCaller()
         let id = try input.parameter("upload_id")
         guard StoredUpload.isID(id) else { throw Self.uploadGone(id) }
         guard let text = input.request.headers["upload-offset"]?.trimmingHTTPSpace(),
@@ -109,19 +108,21 @@ extension ServerApp {
         }
         arrivals.awaitEarlier(id, than: input.request.tag)
         let now = Date()
-        // One read finds the upload and, when this request brings its every byte, what storing the photo checks.
-        let (found, admission) = try store.read {
-            session -> (StoredUpload?, Result<PhotoAdmission, ServerError>?) in
+        // One read finds the caller, the upload and, when this request brings its every byte, what storing the
+        // photo checks.
+        let (caller, found, admission) = try store.read {
+            session -> (Caller, StoredUpload?, Result<PhotoAdmission, ServerError>?) in
+            let caller = try self.caller(of: input, in: session)
             guard let upload = try session.unexpiredUpload(id: id, userID: caller.user.id, now: now) else {
-                return (nil, nil)
+                return (caller, nil, nil)
             }
             guard !upload.finished, upload.offset == 0, claimed == 0, body.complete,
                 body.file.byteSize == upload.byteSize
-            else { return (upload, nil) }
+            else { return (caller, upload, nil) }
             do throws(ServerError) {
-                return (upload, .success(try self.admission(of: upload, caller: caller, in: session)))
+                return (caller, upload, .success(try self.admission(of: upload, caller: caller, in: session)))
             } catch {
-                return (upload, .failure(error))
+                return (caller, upload, .failure(error))
             }
         }
         guard let found, var upload = try uploads.checked(found) else { throw Self.uploadGone(id) }
