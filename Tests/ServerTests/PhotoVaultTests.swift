@@ -1,0 +1,52 @@
+import Foundation
+@testable import ServerCore
+import Testing
+
+/// What a stored photo costs the server's machine after it is stored: its
+/// bytes are on disk under their hash, and not kept in memory besides, so a
+/// stream of uploads does not push out of the page cache what the database
+/// reads.
+@Suite("The photo folder")
+struct PhotoVaultTests {
+    @Test(
+        "a stored photo is on disk under its hash with its bytes, and none of its pages stay in the page cache"
+    )
+    func storedPhotoLeavesTheCache() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("vault-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let vault = try PhotoVault(directory: root)
+        let bytes = (0..<(512 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
+        let hash = String(repeating: "ab", count: 32)
+        let upload = vault.uploadDirectory + "/one"
+        let descriptor = open(upload, O_RDWR | O_CREAT | O_EXCL, 0o600)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        try #require(written == bytes.count)
+        #expect(try Self.residentPages(upload) > 0, "a file just written is in the page cache")
+
+        try vault.keep(descriptor: descriptor, sha256: hash, byteSize: Int64(bytes.count))
+
+        let stored = root + "/ab/" + hash
+        #expect(try Self.residentPages(stored) == 0)
+        #expect(FileManager.default.contents(atPath: stored) == Data(bytes))
+    }
+
+    /// How many of the file's pages the page cache holds, by mapping it and
+    /// asking the kernel (`mincore`), which reads none of them.
+    static func residentPages(_ path: String) throws -> Int {
+        let descriptor = open(path, O_RDONLY)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        var status = stat()
+        try #require(fstat(descriptor, &status) == 0)
+        let size = Int(status.st_size)
+        let map = try #require(mmap(nil, size, PROT_READ, MAP_SHARED, descriptor, 0))
+        try #require(map != MAP_FAILED)
+        defer { munmap(map, size) }
+        let page = sysconf(Int32(_SC_PAGESIZE))
+        var vector = [UInt8](repeating: 0, count: (size + page - 1) / page)
+        try #require(mincore(map, size, &vector) == 0)
+        return vector.filter { $0 & 1 == 1 }.count
+    }
+}
