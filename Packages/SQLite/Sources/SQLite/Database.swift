@@ -189,21 +189,7 @@ public final class Database {
         mapping: (SQLiteError) -> Failure,
         _ body: () throws(Failure) -> T
     ) throws(Failure) -> T {
-        do throws(SQLiteError) { try execute("BEGIN IMMEDIATE") } catch { throw mapping(error) }
-        let result: T
-        do {
-            result = try body()
-        } catch {
-            rollbackQuietly()
-            throw error
-        }
-        do throws(SQLiteError) {
-            try execute("COMMIT")
-        } catch {
-            rollbackQuietly()
-            throw mapping(error)
-        }
-        return result
+        try enclosed(begin: "BEGIN IMMEDIATE", mapping: mapping, body)
     }
 
     /// Runs `body`, which only reads, in one deferred transaction: every
@@ -215,7 +201,14 @@ public final class Database {
         mapping: (SQLiteError) -> Failure,
         _ body: () throws(Failure) -> T
     ) throws(Failure) -> T {
-        do throws(SQLiteError) { try execute("BEGIN") } catch { throw mapping(error) }
+        try enclosed(begin: "BEGIN", mapping: mapping, body)
+    }
+
+    /// `body` between `begin` and `COMMIT`, rolled back on any throw.
+    private func enclosed<T, Failure: Error>(
+        begin: String, mapping: (SQLiteError) -> Failure, _ body: () throws(Failure) -> T
+    ) throws(Failure) -> T {
+        do throws(SQLiteError) { try execute(begin) } catch { throw mapping(error) }
         let result: T
         do {
             result = try body()
