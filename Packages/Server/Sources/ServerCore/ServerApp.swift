@@ -352,7 +352,6 @@ final class ServerApp: Sendable {
         // A resumable upload's body is kept or refused by now, whatever the answer.
         defer { arrivals.end(request.tag) }
         var userID: String?
-        var confirmed: ConfirmedCaller?
         func answer() -> ServerResponse {
             if config.latencyMilliseconds > 0 { usleep(UInt32(config.latencyMilliseconds) * 1000) }
             if Self.isConsole(request.path) {
@@ -383,7 +382,8 @@ final class ServerApp: Sendable {
                         break
                     }
                     var input = RouteInput(request: request, parameters: parameters, caller: nil)
-                    confirmed = input.confirmed
+                    // A route that reads its own caller names it for the log however it ends.
+                    defer { userID = userID ?? input.confirmed.value?.user.id }
                     if route.requiresToken && Self.readsOwnCaller.contains(route.endpoint) {
                         input.claims = try bearerClaims(request.headers)
                     } else if route.requiresToken {
@@ -393,10 +393,8 @@ final class ServerApp: Sendable {
                     reply = try dispatch(route.endpoint, input)
                 }
             } catch {
-                userID = userID ?? confirmed?.value?.user.id
                 return respond(error)
             }
-            userID = userID ?? confirmed?.value?.user.id
             if endpoint == .contract(.syncReports) && faults.dropAfterAccept() {
                 logFault("drop-after-accept", request.method, request.path)
                 return .drop
