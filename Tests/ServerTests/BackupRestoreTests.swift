@@ -146,9 +146,9 @@ struct BackupRestoreTests {
         var during: [String] = []
         for seed in UInt32(21)...24 { during.append(try completedReport(second, photo: "d\(seed).jpg", seed: seed)) }
         let file = backupFile(in: folder, of: database)
-        let syncing = Task.detached { try second.jqc(["sync"]) }
+        async let syncing = OwnThread.run { try second.jqc(["sync"]) }
         try backUp(database, to: file)
-        let synced = try await syncing.value
+        let synced = try await syncing
         try #require(synced.status == 0, "\(synced.stdout)\(synced.stderr)")
 
         // After the backup: more reports accepted, on both devices, and an amendment of one the backup holds.

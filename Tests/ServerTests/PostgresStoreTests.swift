@@ -99,8 +99,8 @@ struct PostgresStoreTests {
     @Test("two instances started together on an empty database migrate once and seed the demo world once")
     func startTogether() async throws {
         let url = try ServerDatabases.freshPostgres()
-        async let first = Task.detached { try ServerProcess(["--demo"], database: url) }.value
-        async let second = Task.detached { try ServerProcess(["--demo"], database: url) }.value
+        async let first = OwnThread.run { try ServerProcess(["--demo"], database: url) }
+        async let second = OwnThread.run { try ServerProcess(["--demo"], database: url) }
         let servers = try await [first, second]
         // Each step of the schema ran once, whichever instance ran it.
         #expect(try ServerDatabases.query(url, "SELECT COUNT(*) FROM jqc_server_migrations") == "9")
