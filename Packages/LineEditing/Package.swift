@@ -15,9 +15,10 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"])]
         ),
-        /// The Ctrl-C handler of interactive commands, in C: it runs inside the signal handler.
-        .target(name: "CInterrupt"),
-        .target(name: "LineEditing", dependencies: ["CEditLine", "CInterrupt"]),
+        /// The handlers of the signals that end or stop a program at a terminal, and Ctrl-C's
+        /// message in interactive commands, in C: they run inside the signal handler.
+        .target(name: "CTerminalSignals"),
+        .target(name: "LineEditing", dependencies: ["CEditLine", "CTerminalSignals"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -100,5 +100,6 @@ public final class Terminal: @unchecked Sendable {
 /// A terminal test could not see what it waited for.
 public struct TerminalError: Error, CustomStringConvertible {
     public let message: String
+    public init(message: String) { self.message = message }
     public var description: String { message }
 }

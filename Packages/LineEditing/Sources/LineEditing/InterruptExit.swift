@@ -1,4 +1,4 @@
-import CInterrupt
+import CTerminalSignals
 
 /// Ctrl-C while a person is answering: one line on standard error, then exit
 /// 130 at once, from the signal handler itself. What was saved is in the

@@ -1,4 +1,5 @@
 import CEditLine
+import CTerminalSignals
 import Foundation
 
 /// Reads lines a person types. At a terminal (standard input and output both
@@ -10,6 +11,13 @@ import Foundation
 ///
 /// libedit keeps its state in globals, so one process has one editing reader,
 /// used from one thread at a time (the interactive command's).
+///
+/// libedit's own signal handlers are off: they read its state through a
+/// pointer it clears when a line is read, and a signal is handled on another
+/// thread than the reading one (the main thread, while the command runs on
+/// a worker), so a hangup that ends the read could crash the program. The
+/// handlers of `CTerminalSignals` do what matters instead: the terminal's
+/// modes put back before a signal ends or stops the program mid-line.
 public final class LineReader: @unchecked Sendable {
     /// Whether lines are edited with libedit.
     public let isEditing: Bool
@@ -28,7 +36,9 @@ public final class LineReader: @unchecked Sendable {
             // libedit reads and draws multibyte characters (an accented name, the ellipsis of a
             // continued line) by the locale's character type; without this it is plain ASCII.
             _ = setlocale(LC_CTYPE, "")
+            jqc_editline_without_signal_handlers()
             _ = rl_initialize()
+            jqc_handle_terminal_signals()
         }
     }
 
@@ -39,7 +49,10 @@ public final class LineReader: @unchecked Sendable {
             writePrompt(prompt)
             return Swift.readLine(strippingNewline: true)
         }
-        guard let raw = prompt.withCString({ CEditLine.readline($0) }) else { return nil }
+        jqc_line_editing_begins()
+        let read = prompt.withCString { CEditLine.readline($0) }
+        jqc_line_editing_ends()
+        guard let raw = read else { return nil }
         defer { free(raw) }
         let line = String(decoding: UnsafeRawBufferPointer(start: raw, count: strlen(raw)), as: UTF8.self)
         // History holds what was typed, once per run of equal lines, and never a blank line.
