@@ -32,6 +32,50 @@ struct PhotoVaultTests {
         #expect(FileManager.default.contents(atPath: stored) == Data(bytes))
     }
 
+    @Test(
+        "the photos of a new hash folder and of one already there are each stored whole, in folders only the server reads"
+    )
+    func foldersMadeOnDemand() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("vault-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let vault = try PhotoVault(directory: root)
+        for (index, hash) in [String(repeating: "c1", count: 32), "c1" + String(repeating: "d2", count: 31)]
+            .enumerated()
+        {
+            let bytes = Data("photo \(index)".utf8)
+            try Self.keep(bytes, as: hash, in: vault, name: "photo-\(index)")
+            #expect(FileManager.default.contents(atPath: root + "/c1/" + hash) == bytes)
+        }
+        let mode = try FileManager.default.attributesOfItem(atPath: root + "/c1")[.posixPermissions] as? Int
+        #expect(mode == 0o700)
+    }
+
+    @Test("a photo is stored whole even when the photo folder was removed while it arrived")
+    func folderRemovedMeanwhile() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("vault-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let vault = try PhotoVault(directory: root)
+        let hash = String(repeating: "e3", count: 32)
+        let bytes = Data("a photo whose folder went away".utf8)
+        try Self.keep(bytes, as: hash, in: vault, name: "gone") {
+            try FileManager.default.removeItem(atPath: root)
+        }
+        #expect(FileManager.default.contents(atPath: root + "/e3/" + hash) == bytes)
+    }
+
+    /// Writes `bytes` as an upload named `name`, runs `meanwhile`, then keeps it under `hash`.
+    static func keep(
+        _ bytes: Data, as hash: String, in vault: PhotoVault, name: String, meanwhile: () throws -> Void = {}
+    ) throws {
+        let descriptor = open(vault.uploadDirectory + "/" + name, O_RDWR | O_CREAT | O_EXCL, 0o600)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        try #require(written == bytes.count)
+        try meanwhile()
+        try vault.keep(descriptor: descriptor, sha256: hash, byteSize: Int64(bytes.count))
+    }
+
     /// How many of the file's pages the page cache holds, by mapping it and
     /// asking the kernel (`mincore`), which reads none of them.
     static func residentPages(_ path: String) throws -> Int {

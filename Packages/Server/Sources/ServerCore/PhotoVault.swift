@@ -41,32 +41,54 @@ public struct PhotoVault: PhotoStore {
     /// the same hash is kept (same hash, same bytes). On any failure nothing
     /// is stored under the hash and the error names the cause; the client
     /// sends the photo again.
+    ///
+    /// The hash's folder is made when the link finds it missing, not before
+    /// every photo: all but the first photos of a folder find it there, and
+    /// making a folder that exists waits on the lock of the folder above it,
+    /// which every upload would then share.
     public func keep(descriptor: Int32, sha256: String, byteSize: Int64) throws(ServerError) {
         guard let target = path(sha256: sha256) else { throw ServerError.badRequest("'sha256' is not a SHA-256") }
         let folder = (target as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw ServerError.disk(
-                "cannot store the photo: cannot create its folder", errno: Self.systemErrno(of: error))
-        }
         if FileManager.default.fileExists(atPath: target) { return }
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_size == byteSize, (status.st_mode & S_IFMT) == S_IFREG else {
             throw ServerError.internal("the upload changed while it was stored; send it again")
         }
         guard fsync(descriptor) == 0 else { throw Self.failure("flush", errno) }
-        // The open file itself, by its descriptor: linkat through /proc follows to that inode, not to a name.
-        if linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, target, AT_SYMLINK_FOLLOW) == 0 || errno == EEXIST
-        {
-            try Self.flush(folder)
-            Self.release(descriptor)
-            return
+        var folderMade = false
+        while true {
+            // The open file itself, by its descriptor: linkat through /proc follows to that inode, not to a name.
+            if linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, target, AT_SYMLINK_FOLLOW) == 0
+                || errno == EEXIST
+            {
+                if folderMade { try Self.flush(directory) }
+                try Self.flush(folder)
+                Self.release(descriptor)
+                return
+            }
+            guard errno == ENOENT else { throw Self.failure("store", errno) }
+            guard !folderMade, try makeFolder(folder) else { break }
+            folderMade = true
         }
-        guard errno == ENOENT else { throw Self.failure("store", errno) }
         // The upload's name was removed while it was written (a file no longer in a folder cannot be linked):
         // the bytes written through the descriptor are copied into place instead.
         try Self.copy(descriptor, to: target)
+    }
+
+    /// Makes a hash's folder; false when it was there already (the link's
+    /// missing name was then the upload's own). The photo folder itself is
+    /// made again too if it was removed while the server ran.
+    private func makeFolder(_ folder: String) throws(ServerError) -> Bool {
+        if mkdir(folder, 0o700) == 0 { return true }
+        if errno == EEXIST { return false }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            return true
+        } catch {
+            throw ServerError.disk(
+                "cannot store the photo: cannot create its folder", errno: Self.systemErrno(of: error))
+        }
     }
 
     /// Lets the kernel drop the cached pages of a photo now on disk: a
