@@ -53,7 +53,7 @@ struct TerminalSignalTests {
         _ = try terminal.waitFor("Field 2 of 15")
         try terminal.keys("3")
         #expect(kill(try Self.jqc(in: terminal), SIGTERM) == 0)
-        let words = try Self.contents(of: modes).split(whereSeparator: \.isWhitespace)
+        let words = try Self.modeWords(in: modes)
         #expect(words.contains("icanon") && words.contains("echo"), "the terminal is left in raw mode: \(words)")
         #expect(try profile.show(id)["answers"]?["2"] == 4)
     }
@@ -71,7 +71,7 @@ struct TerminalSignalTests {
         try terminal.press("C-z")
         _ = try terminal.waitFor("Stopped")
         try terminal.type("stty -a > \(modes)")
-        let words = try Self.contents(of: modes).split(whereSeparator: \.isWhitespace)
+        let words = try Self.modeWords(in: modes)
         #expect(words.contains("icanon") && words.contains("echo"), "stopped, jqc left the terminal raw: \(words)")
         try terminal.type("fg")
         _ = try terminal.waitFor("run \(id)\n")
@@ -93,6 +93,11 @@ struct TerminalSignalTests {
             Thread.sleep(forTimeInterval: 0.05)
         }
         throw TerminalError(message: "\(path) was never written")
+    }
+
+    /// The words of `stty -a` written to `path`: `icanon` and `echo` in a terminal's usual modes.
+    static func modeWords(in path: String) throws -> [Substring] {
+        try contents(of: path).split(whereSeparator: \.isWhitespace)
     }
 
     /// The `jqc` started by the terminal's program.

@@ -17,15 +17,10 @@ struct PhotoVaultTests {
         let vault = try PhotoVault(directory: root)
         let bytes = (0..<(512 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
         let hash = String(repeating: "ab", count: 32)
-        let upload = vault.uploadDirectory + "/one"
-        let descriptor = open(upload, O_RDWR | O_CREAT | O_EXCL, 0o600)
-        try #require(descriptor >= 0)
-        defer { close(descriptor) }
-        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        try #require(written == bytes.count)
-        #expect(try Self.residentPages(upload) > 0, "a file just written is in the page cache")
-
-        try vault.keep(descriptor: descriptor, sha256: hash, byteSize: Int64(bytes.count))
+        try Self.keep(Data(bytes), as: hash, in: vault, name: "one") { () throws in
+            #expect(
+                try Self.residentPages(vault.uploadDirectory + "/one") > 0, "a file just written is in the page cache")
+        }
 
         let stored = root + "/ab/" + hash
         #expect(try Self.residentPages(stored) == 0)

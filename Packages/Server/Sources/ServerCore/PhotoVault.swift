@@ -55,24 +55,33 @@ public struct PhotoVault: PhotoStore {
             throw ServerError.internal("the upload changed while it was stored; send it again")
         }
         guard fsync(descriptor) == 0 else { throw Self.failure("flush", errno) }
-        var folderMade = false
-        while true {
-            // The open file itself, by its descriptor: linkat through /proc follows to that inode, not to a name.
-            if linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, target, AT_SYMLINK_FOLLOW) == 0
-                || errno == EEXIST
-            {
-                if folderMade { try Self.flush(directory) }
-                try Self.flush(folder)
-                Self.release(descriptor)
-                return
-            }
-            guard errno == ENOENT else { throw Self.failure("store", errno) }
-            guard !folderMade, try makeFolder(folder) else { break }
-            folderMade = true
+        var linked = try Self.link(descriptor, to: target)
+        // The link found no folder, or no file: a folder made now is flushed into the one above it.
+        if !linked, try makeFolder(folder) {
+            try Self.flush(directory)
+            linked = try Self.link(descriptor, to: target)
         }
-        // The upload's name was removed while it was written (a file no longer in a folder cannot be linked):
-        // the bytes written through the descriptor are copied into place instead.
-        try Self.copy(descriptor, to: target)
+        guard linked else {
+            // The upload's name was removed while it was written (a file no longer in a folder cannot be
+            // linked): the bytes written through the descriptor are copied into place instead.
+            try Self.copy(descriptor, to: target)
+            return
+        }
+        try Self.flush(folder)
+        Self.release(descriptor)
+    }
+
+    /// Links the open file itself under `target`, by its descriptor (linkat
+    /// through /proc follows to that inode, not to a name); true when it is
+    /// there now (or a photo of the same hash was), false when a name on the
+    /// way is missing.
+    private static func link(_ descriptor: Int32, to target: String) throws(ServerError) -> Bool {
+        if linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, target, AT_SYMLINK_FOLLOW) == 0 || errno == EEXIST
+        {
+            return true
+        }
+        guard errno == ENOENT else { throw failure("store", errno) }
+        return false
     }
 
     /// Makes a hash's folder; false when it was there already (the link's
