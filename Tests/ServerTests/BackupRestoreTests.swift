@@ -279,6 +279,74 @@ struct BackupRestoreTests {
     }
 
     @Test(
+        "a restored server that answers 503 now and then while the device checks it: amendments on a revision it lost wait for the check to end, then go on top of the revision it holds, never REJECTED"
+    )
+    func amendmentsWaitForAnUnfinishedCheck() async throws {
+        let folder = TemporaryDirectory(prefix: "jqc-backup")
+        var server = try ServerProcess(["--demo"])
+        let database = server.databasePath
+        let profile = try DemoProfile.signedIn(to: server.baseURL)
+        var ids: [String] = []
+        for _ in 0..<10 {
+            let id = try profile.start(["--template", "lobby-walk", "--facility", "F-100", "--area", "A-102"])
+            try #require(try profile.jqc(["answer", id, "entrance", "pass"]).status == 0)
+            try #require(try profile.jqc(["answer", id, "glass", "1"]).status == 0)
+            try #require(try profile.jqc(["complete", id]).status == 0)
+            ids.append(id)
+        }
+        try #require(try profile.jqc(["sync"]).status == 0)
+        // The backup holds revision 1 of each report.
+        let file = backupFile(in: folder, of: database)
+        try backUp(database, to: file)
+        func amend(_ id: String, glass: Int) throws {
+            try #require(try profile.jqc(["amend", id]).status == 0)
+            try #require(try profile.jqc(["answer", id, "glass", String(glass)]).status == 0)
+            try #require(try profile.jqc(["complete", id]).status == 0)
+        }
+        for id in ids { try amend(id, glass: 2) }
+        try #require(try profile.jqc(["sync"]).status == 0)
+        #expect(server.stop() == 0)
+        // Each report amended again while the server is down: PENDING on revision 2, which the backup lacks.
+        for id in ids {
+            try amend(id, glass: 3)
+            try #require(try profile.show(id)["base_revision"] == 2)
+        }
+
+        // Restored, the server answers about three requests in ten 503: ten checks in a row
+        // seldom all pass in one cycle.
+        let fresh = try restore(file, like: database, into: folder)
+        server = try ServerProcess(["--demo", "--fault-rate", "0.3", "--seed", "11"], database: fresh)
+        try profile.route(to: server.baseURL)
+        var cycles = 0
+        while cycles < 120, try ids.contains(where: { try profile.show($0)["state"] == "PENDING" }) {
+            cycles += 1
+            _ = try profile.jqc(["retry"])
+            let agent = try profile.agent(["run", "--once"])
+            #expect([0, 75].contains(agent.status), "\(agent.stderr)")
+        }
+        #expect(cycles < 120, "the check ended within \(cycles) cycles")
+        #expect(server.stop() == 0)
+        // Every amendment is revision 2 of the restored server, with the device's last answer.
+        for id in ids {
+            let shown = try profile.show(id)
+            #expect(
+                shown["state"] == "SYNCED", "\(id) is \(shown["state"] ?? .null), not refused as ahead of the server")
+            #expect(try copies(fresh, id) == 1, "\(id) on the restored server once")
+            let revision = try ServerDatabases.query(
+                fresh,
+                "SELECT current_revision FROM reports WHERE lower(local_id) = '\(id.lowercased())'")
+            #expect(revision == "2", "\(id) is at revision \(revision)")
+        }
+        server = try ServerProcess(["--demo"], database: fresh)
+        let token = try await supervisorToken(server)
+        for id in ids {
+            let serverID = try #require(try profile.show(id)["server_id"]?.stringValue)
+            #expect(try await serverReport(server, serverID, token: token)?["payload"]?["answers"]?["glass"] == 3)
+        }
+        #expect(server.stop() == 0)
+    }
+
+    @Test(
         "admin backup refuses an existing file, PostgreSQL's with one line naming pg_dump; admin restore makes a new database with a new generation"
     )
     func backupCommands() throws {

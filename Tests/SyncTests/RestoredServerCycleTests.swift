@@ -101,4 +101,40 @@ import Testing
         #expect(cycle.handle(.generationCheckFailed(offline)) == [.loadSynced])
         #expect(cycle.summary.error == offline)
     }
+
+    @Test(
+        "a check the server answers 503 sends nothing more: the amendment waits for the next cycle, which checks again"
+    )
+    func checkUnavailable() {
+        let amendment = UUID()
+        var (cycle, actions) = pushing([SyncCycle.Candidate(localID: amendment, isAmendment: true)])
+        #expect(actions.first == .sendBatch([]))
+        actions = cycle.handle(.batchAnswered(results: [], minimumAppVersion: "1.0.0", serverGeneration: "g2"))
+        #expect(actions.last == .checkGeneration("g2"))
+        let unavailable = SyncFailure(kind: .transient, code: "UNAVAILABLE", message: "The server is unavailable.")
+        actions = cycle.handle(.generationCheckFailed(unavailable))
+        #expect(actions == [.loadSynced], "no batch and no photo goes to a server whose restore is unchecked")
+        #expect(cycle.summary.error == unavailable)
+        #expect(cycle.summary.accepted == 0 && cycle.summary.rejected.isEmpty)
+    }
+
+    @Test("a check the server refuses sends nothing more either; the cycle says why")
+    func checkRefused() {
+        let amendment = UUID()
+        var (cycle, _) = pushing([SyncCycle.Candidate(localID: amendment, isAmendment: true)])
+        _ = cycle.handle(.batchAnswered(results: [], minimumAppVersion: "1.0.0", serverGeneration: "g2"))
+        let refused = SyncFailure(kind: .refused, code: "BAD_RESPONSE", message: "The server's answer was malformed.")
+        #expect(cycle.handle(.generationCheckFailed(refused)) == [.loadSynced])
+        #expect(cycle.summary.error == refused)
+    }
+
+    @Test("with a re-inspection queued, whose parent a restored server may lack, the generation is checked first too")
+    func reinspectionWaitsForTheCheck() {
+        let parent = UUID(), reinspection = UUID()
+        var (cycle, actions) = pushing([SyncCycle.Candidate(localID: reinspection, parentLocalID: parent)])
+        #expect(actions.first == .sendBatch([]))
+        actions = cycle.handle(.batchAnswered(results: [], minimumAppVersion: "1.0.0", serverGeneration: "g1"))
+        #expect(actions == [.storeMinimumAppVersion("1.0.0"), .checkGeneration("g1")])
+        #expect(cycle.handle(.generationChecked(restore: nil)) == [.sendBatch([reinspection])])
+    }
 }

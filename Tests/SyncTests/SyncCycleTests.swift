@@ -147,6 +147,8 @@ import Testing
             .init(localID: withPhotos, outstandingPhotos: 3),
             .init(localID: clash), .init(localID: bad),
         ])
+        // A re-inspection waits for the empty batch that learns the server's generation (none: a 1.0 server).
+        _ = cycle.handle(.batchAnswered(results: [], minimumAppVersion: "1.2.0"))
         let payload: JSONValue = ["answers": ["1": "server"]]
         let actions = cycle.handle(
             .batchAnswered(

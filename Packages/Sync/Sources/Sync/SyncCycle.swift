@@ -292,11 +292,15 @@ public struct SyncCycle: Sendable {
             return [.loadQueue]
 
         case (.checkGeneration, .generationCheckFailed(let failure)):
+            // The generation is not stored: the next cycle checks again. Until
+            // then nothing more goes: an amendment on a revision the restored
+            // server lost would be refused, and a re-inspection of a report it
+            // lost too, which the check puts back in the queue first.
             generationChecked = true
             if let stopped = stopIfUnreachable(failure) { return stopped }
-            // The generation is not stored: the next cycle checks again.
+            if failure.kind == .transient { return stopNetwork(.offline, failure) }
             summary.error = failure
-            return nextBatch(after: checkedAfter, recording: [])
+            return beginCleanup()
 
         case (.loadPhotoWork, .photoWorkLoaded(let work)):
             return planPhotos(work)
@@ -377,10 +381,11 @@ public struct SyncCycle: Sendable {
         // Only after a good reference pull: a probe must not make a cycle whose
         // pull failed look as if it reached the server usefully.
         if batches.isEmpty, summary.reference != nil, !generationChecked { batches = [[]] }
-        // An amendment names a server id and a revision that a server restored from a backup
-        // may lack: an empty batch learns the generation first, and it is checked before any is sent.
+        // An amendment names a server id and a revision, and a re-inspection a parent, that a
+        // server restored from a backup may lack: an empty batch learns the generation first,
+        // and it is checked before any is sent.
         if !generationChecked, batches.first?.isEmpty == false,
-            due.contains(where: { candidates[$0]?.isAmendment == true })
+            due.contains(where: { candidates[$0]?.isAmendment == true || candidates[$0]?.parentLocalID != nil })
         {
             batches.insert([], at: 0)
         }

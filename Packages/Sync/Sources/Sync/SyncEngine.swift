@@ -154,6 +154,9 @@ public struct SyncEngine: Sendable {
             try clearFollowUp(parents)
             return nil
         case .checkGeneration(let generation):
+            // The check may put reports back in the queue or base them on an older revision:
+            // a batch read ahead of it is stale.
+            run.prepared = nil
             return try await checkGeneration(generation)
         case .loadPhotoWork:
             return .photoWorkLoaded(try loadPhotoWork(run: &run))
