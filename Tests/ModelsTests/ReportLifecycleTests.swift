@@ -203,6 +203,24 @@ struct ReportLifecycleTests {
         #expect(l.acceptedRevision == nil)
     }
 
+    @Test(
+        "a first acceptance by a server with reviews awaits review and holds the report from retention; by a 1.0 server it has no review"
+    )
+    func firstAcceptanceAwaitsReview() throws {
+        var reviewed = try Situation.pending.lifecycle()
+        try reviewed.apply(.accepted(serverID: "srv-7", revision: 1, photosOutstanding: 0, awaitingReview: true))
+        #expect(reviewed.state == .synced && reviewed.review == .awaiting(revision: 1))
+        #expect(throws: ModelsError.self) { try reviewed.apply(.expire) }
+        // The feed's decision on that revision then replaces it.
+        try reviewed.apply(.reviewed(ReportReview(state: .approved, revision: 1)))
+        #expect(reviewed.review?.state == .approved)
+
+        var plain = try Situation.pending.lifecycle()
+        try plain.apply(.accepted(serverID: "srv-7", revision: 1, photosOutstanding: 0))
+        #expect(plain.state == .synced && plain.review == nil)
+        #expect(try plain.apply(.expire) == [.removeLocalCopy])
+    }
+
     @Test("BR-05: accepted with photos outstanding stays PENDING until the last photo is uploaded")
     func acceptedWithPhotos() throws {
         var l = try Situation.pending.lifecycle()

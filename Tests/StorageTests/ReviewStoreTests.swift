@@ -57,6 +57,25 @@ struct ReviewStoreTests {
         #expect(try t.store.meta(MetaKey.reviewsCursor) == "c2")
     }
 
+    @Test(
+        "a report accepted by a server with reviews is stored awaiting review: the feed's awaiting review of it writes nothing, a decision does",
+        arguments: StoreKind.allCases)
+    func acceptedAwaiting(kind: StoreKind) throws {
+        let t = try TestStore(kind)
+        let draft = try t.store.createReport(templateID: "101", facilityID: "F-100")
+        try t.store.saveAnswer(draft.localID, field: "1", value: "clean")
+        try t.store.apply(.complete, to: draft.localID)
+        let report = try t.store.apply(
+            .accepted(serverID: "R-1", revision: 1, photosOutstanding: 0, awaitingReview: true), to: draft.localID)
+        #expect(try t.store.report(report.localID)?.lifecycle.review == .awaiting(revision: 1))
+        let page = try t.store.recordReviews([review(report, .awaitingReview)], cursor: "c1")
+        #expect(page.received == 1 && page.recorded == 0 && page.ignored == 0)
+        #expect(try t.store.meta(MetaKey.reviewsCursor) == "c1")
+        let decided = try t.store.recordReviews([review(report, .approved, change: "c2")], cursor: "c2")
+        #expect(decided.recorded == 1)
+        #expect(try t.store.report(report.localID)?.lifecycle.review?.state == .approved)
+    }
+
     @Test("reviews of reports this device does not hold, of older revisions, or of reports never accepted are ignored")
     func ignored() throws {
         let t = try TestStore(.memory)

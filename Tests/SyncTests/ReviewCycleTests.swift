@@ -128,4 +128,38 @@ import Testing
             .referenceFailed(SyncFailure(kind: .transient, code: SyncFailure.offlineCode, message: "No route.")))
         #expect(actions == [.loadSynced])
     }
+
+    /// A cycle that sent `report` in its first batch.
+    func pushing(_ report: UUID) -> SyncCycle {
+        var cycle = SyncCycle(now: now, retentionDays: 30, random: { 0.5 })
+        _ = cycle.start()
+        _ = cycle.handle(.referencePulled(ReferenceCounts()))
+        _ = cycle.handle(.queueLoaded([SyncCycle.Candidate(localID: report)]))
+        return cycle
+    }
+
+    @Test(
+        "a report accepted in an answer of a server with reviews (one naming a generation) is recorded awaiting review; in a 1.0 answer, without"
+    )
+    func acceptedAwaitsReviewOnlyFromAServerWithReviews() {
+        let report = UUID()
+        let accepted = [SyncResult(localID: report, status: .accepted, serverID: "r-1", revision: 1)]
+        var modern = pushing(report)
+        let withReviews = modern.handle(
+            .batchAnswered(results: accepted, minimumAppVersion: "1.0.0", serverGeneration: "g1"))
+        #expect(
+            withReviews.contains(
+                .record(
+                    events: [
+                        .init(
+                            report, .accepted(serverID: "r-1", revision: 1, photosOutstanding: 0, awaitingReview: true))
+                    ], retryAt: [:])))
+        var old = pushing(report)
+        let without = old.handle(.batchAnswered(results: accepted, minimumAppVersion: "1.0.0"))
+        #expect(
+            without.contains(
+                .record(
+                    events: [.init(report, .accepted(serverID: "r-1", revision: 1, photosOutstanding: 0))],
+                    retryAt: [:])))
+    }
 }

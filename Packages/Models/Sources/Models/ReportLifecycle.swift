@@ -87,13 +87,19 @@ extension ReportLifecycle {
             acceptedRevision = nil
             return [.recordRevision, .enqueueUpload]
 
-        case (.pending, .accepted(let serverID, let revision, let photosOutstanding)) where acceptedRevision == nil:
+        case (.pending, .accepted(let serverID, let revision, let photosOutstanding, let awaitingReview))
+        where acceptedRevision == nil:
             self.serverID = serverID
             baseRevision = revision
             attemptCount = 0
             lastError = nil
-            // A newly accepted revision starts awaiting review, without the comments of the one before.
-            if let review, review.revision < revision { self.review = .awaiting(revision: revision) }
+            // A newly accepted revision starts awaiting review, without the comments of the one before;
+            // so does a first one, when the server has reviews.
+            if let review {
+                if review.revision < revision { self.review = .awaiting(revision: revision) }
+            } else if awaitingReview {
+                self.review = .awaiting(revision: revision)
+            }
             if photosOutstanding > 0 {
                 acceptedRevision = revision
             } else {
@@ -103,7 +109,10 @@ extension ReportLifecycle {
 
         case (.pending, .merged(let serverID, let revision, let photosOutstanding, let payload, let issues, _))
         where acceptedRevision == nil:
-            _ = try apply(.accepted(serverID: serverID, revision: revision, photosOutstanding: photosOutstanding))
+            // Only a server with reviews merges (contract 1.1).
+            _ = try apply(
+                .accepted(
+                    serverID: serverID, revision: revision, photosOutstanding: photosOutstanding, awaitingReview: true))
             // The merged answers are the device's now, saved as a revision of their own.
             return [.adoptServerAnswers(payload), .adoptServerIssues(issues), .recordRevision]
 

@@ -20,7 +20,9 @@ public enum ReportEvent: Sendable, Hashable {
     /// The inspector marked it complete; required answers were checked before.
     case complete
     /// The server accepted it as `revision`; `photosOutstanding` owned photos are not yet uploaded.
-    case accepted(serverID: String, revision: Int, photosOutstanding: Int)
+    /// `awaitingReview`: the server has reviews (contract 1.1), so a first revision starts awaiting
+    /// one, as its reviews feed will say.
+    case accepted(serverID: String, revision: Int, photosOutstanding: Int, awaitingReview: Bool = false)
     /// The server accepted it merged with its own changes (contract 1.1): the
     /// device takes the merged `payload` and `issues` as its own; `fields` came from the server's side.
     case merged(

@@ -257,7 +257,7 @@ extension LocalStore {
             try Self.insertRevision(of: report, answersText: answersText, reason: revisionReason, db)
         }
         switch event {
-        case .accepted(_, let revision, _), .merged(_, let revision, _, _, _, _):
+        case .accepted(_, let revision, _, _), .merged(_, let revision, _, _, _, _):
             // The uploaded (or merged) answers are the newest revision (a PENDING
             // report cannot be edited); mark them as the server's revision.
             try db.run(

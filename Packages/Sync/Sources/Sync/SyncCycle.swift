@@ -274,7 +274,9 @@ public struct SyncCycle: Sendable {
             summary.online = true
             if let generation { seenGeneration = generation }
             // The empty batch of an idle cycle only learns the minimum version: nothing to record.
-            let recorded = batches[index].isEmpty ? [] : recordAnswers(results, batch: batches[index])
+            let recorded =
+                batches[index].isEmpty
+                ? [] : recordAnswers(results, batch: batches[index], serverHasReviews: generation != nil)
             return nextBatch(after: index, recording: [.storeMinimumAppVersion(minimum)] + recorded)
 
         case (.pushReports(let index), .batchFailed(let failure)):
@@ -416,7 +418,9 @@ public struct SyncCycle: Sendable {
         return actions
     }
 
-    private mutating func recordAnswers(_ results: [SyncResult], batch: [UUID]) -> [Action] {
+    /// The events of a batch's answer. `serverHasReviews`: the answer is contract 1.1 (it names a
+    /// generation), so a report accepted for the first time starts awaiting review.
+    private mutating func recordAnswers(_ results: [SyncResult], batch: [UUID], serverHasReviews: Bool) -> [Action] {
         let byID = Dictionary(results.map { ($0.localID, $0) }, uniquingKeysWith: { first, _ in first })
         var events: [RecordedEvent] = []
         var retryAt: [UUID: Date] = [:]
@@ -461,7 +465,10 @@ public struct SyncCycle: Sendable {
                 } else {
                     events.append(
                         RecordedEvent(
-                            localID, .accepted(serverID: serverID, revision: revision, photosOutstanding: outstanding)))
+                            localID,
+                            .accepted(
+                                serverID: serverID, revision: revision, photosOutstanding: outstanding,
+                                awaitingReview: serverHasReviews)))
                 }
                 acceptedThisCycle.insert(localID)
                 summary.accepted += 1
