@@ -129,9 +129,9 @@ import Testing
         #expect(actions == [.loadSynced])
     }
 
-    /// A cycle that sent `report` in its first batch.
-    func pushing(_ report: UUID) -> SyncCycle {
-        var cycle = SyncCycle(now: now, retentionDays: 30, random: { 0.5 })
+    /// A cycle that sent `report` in its first batch; `reviews`: the server answered the feed before.
+    func pushing(_ report: UUID, reviews: Bool) -> SyncCycle {
+        var cycle = SyncCycle(now: now, retentionDays: 30, serverHasReviews: reviews, random: { 0.5 })
         _ = cycle.start()
         _ = cycle.handle(.referencePulled(ReferenceCounts()))
         _ = cycle.handle(.queueLoaded([SyncCycle.Candidate(localID: report)]))
@@ -139,12 +139,12 @@ import Testing
     }
 
     @Test(
-        "a report accepted in an answer of a server with reviews (one naming a generation) is recorded awaiting review; in a 1.0 answer, without"
+        "a report accepted in a 1.1 answer (one naming a generation) of a server whose reviews feed answered before is recorded awaiting review; otherwise without"
     )
     func acceptedAwaitsReviewOnlyFromAServerWithReviews() {
         let report = UUID()
         let accepted = [SyncResult(localID: report, status: .accepted, serverID: "r-1", revision: 1)]
-        var modern = pushing(report)
+        var modern = pushing(report, reviews: true)
         let withReviews = modern.handle(
             .batchAnswered(results: accepted, minimumAppVersion: "1.0.0", serverGeneration: "g1"))
         #expect(
@@ -154,12 +154,13 @@ import Testing
                         .init(
                             report, .accepted(serverID: "r-1", revision: 1, photosOutstanding: 0, awaitingReview: true))
                     ], retryAt: [:])))
-        var old = pushing(report)
-        let without = old.handle(.batchAnswered(results: accepted, minimumAppVersion: "1.0.0"))
+        let plain = SyncCycle.Action.record(
+            events: [.init(report, .accepted(serverID: "r-1", revision: 1, photosOutstanding: 0))], retryAt: [:])
+        var old = pushing(report, reviews: true)
+        #expect(old.handle(.batchAnswered(results: accepted, minimumAppVersion: "1.0.0")).contains(plain))
+        var unknown = pushing(report, reviews: false)
         #expect(
-            without.contains(
-                .record(
-                    events: [.init(report, .accepted(serverID: "r-1", revision: 1, photosOutstanding: 0))],
-                    retryAt: [:])))
+            unknown.handle(.batchAnswered(results: accepted, minimumAppVersion: "1.0.0", serverGeneration: "g1"))
+                .contains(plain))
     }
 }

@@ -212,6 +212,10 @@ public struct SyncCycle: Sendable {
     /// A person asked for this cycle (`jqc sync`): reports waiting out a
     /// backoff are due now. The retry ceiling still holds ('jqc retry').
     public let askedByPerson: Bool
+    /// The server answered the reviews feed before this cycle (the store's mark): a report it
+    /// accepts for the first time, in an answer of contract 1.1, starts awaiting review, as the
+    /// feed would say later in the cycle.
+    public let serverHasReviews: Bool
 
     /// Where the cycle is.
     public private(set) var phase: Phase = .idle
@@ -235,9 +239,11 @@ public struct SyncCycle: Sendable {
     /// A cycle that has not started.
     public init(
         policy: RetryPolicy = RetryPolicy(), now: Date, retentionDays: Int, askedByPerson: Bool = false,
+        serverHasReviews: Bool = false,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
         self.askedByPerson = askedByPerson
+        self.serverHasReviews = serverHasReviews
         self.policy = policy
         self.now = now
         self.retentionDays = retentionDays
@@ -276,7 +282,7 @@ public struct SyncCycle: Sendable {
             // The empty batch of an idle cycle only learns the minimum version: nothing to record.
             let recorded =
                 batches[index].isEmpty
-                ? [] : recordAnswers(results, batch: batches[index], serverHasReviews: generation != nil)
+                ? [] : recordAnswers(results, batch: batches[index], contract11: generation != nil)
             return nextBatch(after: index, recording: [.storeMinimumAppVersion(minimum)] + recorded)
 
         case (.pushReports(let index), .batchFailed(let failure)):
@@ -418,9 +424,9 @@ public struct SyncCycle: Sendable {
         return actions
     }
 
-    /// The events of a batch's answer. `serverHasReviews`: the answer is contract 1.1 (it names a
-    /// generation), so a report accepted for the first time starts awaiting review.
-    private mutating func recordAnswers(_ results: [SyncResult], batch: [UUID], serverHasReviews: Bool) -> [Action] {
+    /// The events of a batch's answer. `contract11`: the answer names a generation; from a
+    /// server with reviews, a report accepted for the first time then starts awaiting review.
+    private mutating func recordAnswers(_ results: [SyncResult], batch: [UUID], contract11: Bool) -> [Action] {
         let byID = Dictionary(results.map { ($0.localID, $0) }, uniquingKeysWith: { first, _ in first })
         var events: [RecordedEvent] = []
         var retryAt: [UUID: Date] = [:]
@@ -468,7 +474,7 @@ public struct SyncCycle: Sendable {
                             localID,
                             .accepted(
                                 serverID: serverID, revision: revision, photosOutstanding: outstanding,
-                                awaitingReview: serverHasReviews)))
+                                awaitingReview: serverHasReviews && contract11)))
                 }
                 acceptedThisCycle.insert(localID)
                 summary.accepted += 1

@@ -70,7 +70,8 @@ public struct SyncEngine: Sendable {
     public func run(now: Date = Date()) async throws(StorageError) -> SyncSummary {
         var cycle = SyncCycle(
             policy: configuration.policy, now: now, retentionDays: configuration.retentionDays,
-            askedByPerson: configuration.askedByPerson, random: configuration.random)
+            askedByPerson: configuration.askedByPerson, serverHasReviews: try store.reviewsSupported(),
+            random: configuration.random)
         var run = SyncRun()
         var queue = cycle.start()
         var inFlight: InFlightBatch?
