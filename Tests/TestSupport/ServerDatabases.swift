@@ -24,14 +24,16 @@ public enum ServerDatabases {
         }
     }
 
-    /// The output of one query (`-At`: values only) on a server's database, file or URL.
+    /// The output of one query (`-At`: values only) on a server's database, file or URL. On
+    /// SQLite it waits up to 10 s for a running server's write to end, as the server's own
+    /// connections do, instead of failing at once with "database is locked".
     @discardableResult
     public static func query(_ location: String, _ sql: String) throws -> String {
         if location.hasPrefix("postgres://") {
             let cluster = try sharedCluster()
             return try cluster.psql(sql, database: String(location.split(separator: "/").last ?? "jqc"))
         }
-        let outcome = try Subprocess.run("/usr/bin/sqlite3", [location, sql])
+        let outcome = try Subprocess.run("/usr/bin/sqlite3", ["-cmd", ".timeout 10000", location, sql])
         guard outcome.status == 0 else { throw PostgresClusterError(message: "sqlite3: \(outcome.stderr)") }
         return outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
