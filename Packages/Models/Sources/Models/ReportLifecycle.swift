@@ -109,10 +109,7 @@ extension ReportLifecycle {
 
         case (.pending, .merged(let serverID, let revision, let photosOutstanding, let payload, let issues, _))
         where acceptedRevision == nil:
-            // Only a server with reviews merges (contract 1.1).
-            _ = try apply(
-                .accepted(
-                    serverID: serverID, revision: revision, photosOutstanding: photosOutstanding, awaitingReview: true))
+            _ = try apply(.accepted(serverID: serverID, revision: revision, photosOutstanding: photosOutstanding))
             // The merged answers are the device's now, saved as a revision of their own.
             return [.adoptServerAnswers(payload), .adoptServerIssues(issues), .recordRevision]
 
