@@ -54,17 +54,22 @@ class FaultFindings(Findings):
 
 
 def build_mkdir_preload(work):
-    """Compiles the mkdir failure point against the installed libfiu."""
-    source = os.path.join(os.path.dirname(__file__), "..", "fiu", "mkdir_preload.c")
-    library = os.path.join(work, "mkdir_preload.so")
-    done = subprocess.run(["cc", "-shared", "-fPIC", "-O2", "-o", library, source, "-lfiu", "-ldl"],
-                          capture_output=True, text=True)
-    if done.returncode != 0:
-        raise ToolError(f"cannot build the mkdir failure point (is libfiu-dev installed?): {done.stderr.strip()}")
+    """Compiles the mkdir failure point against the installed libfiu, and the
+    library that lets opens under /proc/ pass by every failure point; returns
+    both, the latter first (it must come before libfiu's in LD_PRELOAD)."""
+    built = []
+    for name in ("proc_open_preload", "mkdir_preload"):
+        source = os.path.join(os.path.dirname(__file__), "..", "fiu", f"{name}.c")
+        library = os.path.join(work, f"{name}.so")
+        done = subprocess.run(["cc", "-shared", "-fPIC", "-O2", "-o", library, source, "-lfiu", "-ldl"],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            raise ToolError(f"cannot build {name}.c (is libfiu-dev installed?): {done.stderr.strip()}")
+        built.append(library)
     for name in ("fiu_run_preload.so", "fiu_posix_preload.so"):
         if not os.path.exists(os.path.join(FIU_LIBRARIES, name)):
             raise ToolError(f"{FIU_LIBRARIES}/{name} is missing; install fiu-utils (Tools/setup does)")
-    return library
+    return built
 
 
 def free_port():
@@ -87,8 +92,9 @@ class Fault:
         env["FIU_ENABLE"] = (f"enable_random name={POINTS[self.point]},probability={self.probability},"
                              f"failinfo={ERRNOS[self.errno_name]}")
         env["FIU_CTRL_FIFO"] = ""
-        env["LD_PRELOAD"] = " ".join([os.path.join(FIU_LIBRARIES, "fiu_run_preload.so"),
-                                      os.path.join(FIU_LIBRARIES, "fiu_posix_preload.so"), self.preload])
+        proc_open, mkdir = self.preload
+        env["LD_PRELOAD"] = " ".join([proc_open, os.path.join(FIU_LIBRARIES, "fiu_run_preload.so"),
+                                      os.path.join(FIU_LIBRARIES, "fiu_posix_preload.so"), mkdir])
         return env
 
     def __str__(self):
