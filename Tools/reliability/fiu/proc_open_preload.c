@@ -17,30 +17,34 @@
 
 typedef int (*open_function)(const char *, int, ...);
 
-static int is_proc(const char *path) { return path && strncmp(path, "/proc/", 6) == 0; }
-
-static mode_t mode_of(int flags, va_list arguments) {
-    return (flags & (O_CREAT | O_TMPFILE)) ? (mode_t) va_arg(arguments, int) : 0;
+/* The open of `path` under /proc/ as a system call, libfiu's wrapper left out;
+ * any other through the next library's `name` (libfiu's, then libc's). */
+static int open_past_faults(open_function *next, const char *name, const char *path, int flags, mode_t mode) {
+    if (path && strncmp(path, "/proc/", 6) == 0) return (int) syscall(SYS_openat, AT_FDCWD, path, flags, mode);
+    if (!*next) *next = (open_function) dlsym(RTLD_NEXT, name);
+    return (*next)(path, flags, mode);
 }
 
 int open(const char *path, int flags, ...) {
     static open_function next;
-    va_list arguments;
-    va_start(arguments, flags);
-    mode_t mode = mode_of(flags, arguments);
-    va_end(arguments);
-    if (is_proc(path)) return (int) syscall(SYS_openat, AT_FDCWD, path, flags, mode);
-    if (!next) next = (open_function) dlsym(RTLD_NEXT, "open");
-    return next(path, flags, mode);
+    mode_t mode = 0;
+    if (flags & (O_CREAT | O_TMPFILE)) {
+        va_list arguments;
+        va_start(arguments, flags);
+        mode = (mode_t) va_arg(arguments, int);
+        va_end(arguments);
+    }
+    return open_past_faults(&next, "open", path, flags, mode);
 }
 
 int open64(const char *path, int flags, ...) {
     static open_function next;
-    va_list arguments;
-    va_start(arguments, flags);
-    mode_t mode = mode_of(flags, arguments);
-    va_end(arguments);
-    if (is_proc(path)) return (int) syscall(SYS_openat, AT_FDCWD, path, flags | O_LARGEFILE, mode);
-    if (!next) next = (open_function) dlsym(RTLD_NEXT, "open64");
-    return next(path, flags, mode);
+    mode_t mode = 0;
+    if (flags & (O_CREAT | O_TMPFILE)) {
+        va_list arguments;
+        va_start(arguments, flags);
+        mode = (mode_t) va_arg(arguments, int);
+        va_end(arguments);
+    }
+    return open_past_faults(&next, "open64", path, flags | O_LARGEFILE, mode);
 }
