@@ -325,8 +325,12 @@ final class EasyHandle {
         let name = Self.trimmed(line[..<colon])
         let value = Self.trimmed(line[(colon + 1)...])
         guard !name.isEmpty else { return }
-        let key = String(decoding: name.lazy.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
-        let text = String(decoding: value, as: UTF8.self)
+        // Both made from contiguous bytes: a lazily mapped or sliced collection takes the standard library's slow path.
+        let key = String(unsafeUninitializedCapacity: name.count) { buffer in
+            for (offset, byte) in name.enumerated() { buffer[offset] = byte >= 65 && byte <= 90 ? byte + 32 : byte }
+            return name.count
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: value), as: UTF8.self)
         if let earlier = headers[key] {
             headers[key] = earlier + ", " + text
         } else {

@@ -174,7 +174,12 @@ struct SQLiteUploadStore: UploadStore {
 
     func release(_ upload: StoredUpload) {
         guard StoredUpload.isID(upload.id) else { return }
-        unlink(folder + "/partial-" + upload.id)
+        let path = folder + "/partial-" + upload.id
+        // Most photos come whole in one request and never had a file. Looking costs nothing; an unlink holds
+        // the upload folder's lock, which every request's body file waits on while it is made.
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return }
+        unlink(path)
     }
 
     func drop(_ upload: StoredUpload) throws(ServerError) {
