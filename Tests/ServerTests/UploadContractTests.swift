@@ -149,6 +149,22 @@ struct UploadContractTests {
     }
 
     @Test(
+        "on SQLite, the bytes of an upload sent in two PATCHes are kept in the upload folder until the photo is stored, and not after"
+    )
+    func finishedUploadLeavesNoFile() async throws {
+        let server = try ServerProcess(["--demo"], sqlite: true)
+        let me = try await Session.inspector(server)
+        let photo = PhotoContractTests.jpeg(50_000)
+        let (_, url, _) = try await Self.begin(me, photo)
+        #expect(try await Self.patch(me, url, offset: 0, photo.prefix(20_000)).status == 204)
+        let partial = server.uploadDirectory + "/partial-" + (url.split(separator: "/").last.map(String.init) ?? "")
+        try #require(FileManager.default.fileExists(atPath: partial))
+        let last = try await Self.patch(me, url, offset: 20_000, photo[20_000...])
+        #expect(last.status == 201, "\(last.status) \(last.message)")
+        #expect(!FileManager.default.fileExists(atPath: partial), "the upload's bytes stayed behind")
+    }
+
+    @Test(
         "a wrong offset is 409 with the right one in Upload-Offset; bytes past the size are 413; neither keeps anything"
     )
     func wrongOffsetAndPastSize() async throws {
