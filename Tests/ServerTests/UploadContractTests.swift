@@ -117,14 +117,10 @@ struct UploadContractTests {
         "on SQLite, an unfinished upload whose bytes the upload folder no longer holds (a database restored from a backup, uploads in flight left behind) is gone: HEAD 404, and the same POST begins a new upload from 0 that completes"
     )
     func bytesLeftBehindBeginAgain() async throws {
-        let server = try ServerProcess(["--demo"], sqlite: true)
-        let me = try await Session.inspector(server)
         let photo = PhotoContractTests.jpeg(50_000)
-        let (serverID, url, localID) = try await Self.begin(me, photo)
-        #expect(try await Self.patch(me, url, offset: 0, photo.prefix(20_000)).status == 204)
-        let partial = server.uploadDirectory + "/partial-" + (url.split(separator: "/").last.map(String.init) ?? "")
-        try #require(FileManager.default.fileExists(atPath: partial))
-        try FileManager.default.removeItem(atPath: partial)
+        let kept = try await PartlyKept(photo)
+        let (server, me, serverID, url, localID) = (kept.server, kept.me, kept.serverID, kept.url, kept.localID)
+        try FileManager.default.removeItem(atPath: kept.partial)
 
         let head = try await Self.head(me, url)
         #expect(head.status == 404, "\(head.status)")
@@ -152,16 +148,30 @@ struct UploadContractTests {
         "on SQLite, the bytes of an upload sent in two PATCHes are kept in the upload folder until the photo is stored, and not after"
     )
     func finishedUploadLeavesNoFile() async throws {
-        let server = try ServerProcess(["--demo"], sqlite: true)
-        let me = try await Session.inspector(server)
         let photo = PhotoContractTests.jpeg(50_000)
-        let (_, url, _) = try await Self.begin(me, photo)
-        #expect(try await Self.patch(me, url, offset: 0, photo.prefix(20_000)).status == 204)
-        let partial = server.uploadDirectory + "/partial-" + (url.split(separator: "/").last.map(String.init) ?? "")
-        try #require(FileManager.default.fileExists(atPath: partial))
-        let last = try await Self.patch(me, url, offset: 20_000, photo[20_000...])
+        let kept = try await PartlyKept(photo)
+        let last = try await Self.patch(kept.me, kept.url, offset: 20_000, photo[20_000...])
         #expect(last.status == 201, "\(last.status) \(last.message)")
-        #expect(!FileManager.default.fileExists(atPath: partial), "the upload's bytes stayed behind")
+        #expect(!FileManager.default.fileExists(atPath: kept.partial), "the upload's bytes stayed behind")
+    }
+
+    /// A SQLite server's upload of `photo` whose first 20,000 bytes it keeps, in `partial`.
+    struct PartlyKept {
+        let server: ServerProcess
+        let me: Session
+        let serverID: String
+        let url: String
+        let localID: String
+        let partial: String
+
+        init(_ photo: Data) async throws {
+            server = try ServerProcess(["--demo"], sqlite: true)
+            me = try await Session.inspector(server)
+            (serverID, url, localID) = try await UploadContractTests.begin(me, photo)
+            #expect(try await UploadContractTests.patch(me, url, offset: 0, photo.prefix(20_000)).status == 204)
+            partial = server.uploadDirectory + "/partial-" + (url.split(separator: "/").last.map(String.init) ?? "")
+            try #require(FileManager.default.fileExists(atPath: partial))
+        }
     }
 
     @Test(

@@ -191,7 +191,7 @@ final class EasyHandle {
         ok = ok && jqc_easy_setopt_string(raw, CURLOPT_CUSTOMREQUEST, method.rawValue) == CURLE_OK
         ok = ok && jqc_easy_setopt_off_t(raw, CURLOPT_INFILESIZE_LARGE, curl_off_t(source.length)) == CURLE_OK
         ok = ok && source.attach(to: raw)
-        // A phone photo in one or two reads of the file, not one a 64 KiB (libcurl's default buffer).
+        // A phone photo in one or two reads of the file, not a read for every 64 KiB (libcurl's default buffer).
         ok = ok && jqc_easy_setopt_long(raw, CURLOPT_UPLOAD_BUFFERSIZE, 512 * 1024) == CURLE_OK
         ok = ok && jqc_easy_setopt_long(raw, CURLOPT_TIMEOUT_MS, 0) == CURLE_OK
         ok =
