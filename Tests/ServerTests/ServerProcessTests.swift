@@ -2,6 +2,7 @@ import Foundation
 import Models
 import Testing
 import SQLite
+import Synchronization
 import TestSupport
 
 @Suite("The server process: faults, shutdown, command line")
@@ -53,6 +54,43 @@ struct ServerProcessTests {
         let serverID = result["server_id"]?.stringValue ?? ""
         #expect(try await again.get("/reports/\(serverID)").status == 200)
         #expect(second.stop() == 0)
+    }
+
+    @Test(
+        "SIGTERM just after an answer whose worker is still inside libmicrohttpd: the server waits for it, then stops with exit 0"
+    )
+    func stopAfterSlowHandOver() async throws {
+        // The preload holds the first worker inside MHD_resume_connection for 2.5 s and the exit for 3 s:
+        // without the wait, the worker signals an event thread the stopped daemon has closed (and freed).
+        let folder = TemporaryDirectory()
+        let library = folder.path("slow_resume.so")
+        let built = try Subprocess.run(
+            "/usr/bin/cc",
+            ["-shared", "-fPIC", "-o", library, Fixtures.url("preload/slow_resume.c").path, "-ldl"])
+        try #require(built.status == 0, "\(built.stderr)")
+        let server = try ServerProcess(
+            ["--demo"],
+            environment: ["LD_PRELOAD": library, "JQC_SLOW_RESUME_MS": "2500", "JQC_SLOW_EXIT_MS": "3000"])
+        let answered = Arrival()
+        let login = Task {
+            defer { answered.done.store(true, ordering: .releasing) }
+            return try await HTTPTestClient().send(
+                "POST", server.url("/auth/login"), json: ["username": "inspector", "password": "inspector-pass"])
+        }
+        // Other connections' requests wake the event threads, which send the answer while the worker waits.
+        var nudges = 0
+        while !answered.done.load(ordering: .acquiring) && nudges < 200 {
+            _ = try await HTTPTestClient().send("GET", server.url("/auth/me"))
+            nudges += 1
+        }
+        #expect(try await login.value.status == 200)
+        #expect(server.stderr.contains("slow_resume: waiting") && !server.stderr.contains("slow_resume: signalled"))
+
+        #expect(server.stop() == 0)
+        let said = server.stderr
+        #expect(said.contains("slow_resume: signalled"), "\(said)")
+        #expect(!said.contains("found its channel closed"), "\(said)")
+        #expect(!said.contains("Failed to signal resume"), "\(said)")
     }
 
     @Test(
@@ -199,4 +237,9 @@ struct ServerProcessTests {
             #expect(outcome.stdout == expected, "\(outcome.stdout)")
         }
     }
+}
+
+/// Whether an answer has arrived, set by the task awaiting it.
+private final class Arrival: Sendable {
+    let done = Atomic(false)
 }

@@ -66,6 +66,10 @@ public final class HTTPServer: @unchecked Sendable {
     let deadlines: ConnectionDeadlines
     private let workers: RequestWorkers
     private let inFlight = Mutex(0)
+    /// Workers inside `MHD_resume_connection`. It uses the daemon after the
+    /// event thread may already have sent the answer and ended the request, so
+    /// the daemon is freed only once none is left there.
+    private let resuming = Atomic(0)
     /// Streamed responses being sent, ended before the daemon stops.
     private let streams = StreamRegistry()
 
@@ -158,6 +162,9 @@ public final class HTTPServer: @unchecked Sendable {
             let settle = Date().addingTimeInterval(2)
             while inFlight.withLock({ $0 }) > 0 && Date() < settle { usleep(20_000) }
         }
+        // The answer to the last request can be sent (and the request end) before the worker that handed it over
+        // has left MHD_resume_connection, which still signals the event thread through the daemon.
+        while resuming.load(ordering: .sequentiallyConsistent) > 0 { usleep(1_000) }
         MHD_stop_daemon(daemon)
         self.daemon = nil
     }
@@ -169,7 +176,10 @@ public final class HTTPServer: @unchecked Sendable {
         deadlines.enter(context.key, .working)
         let queued = workers.submit(accepted: { MHD_suspend_connection(context.connection) }) { [self] expired in
             context.pending = expired ? overloaded(request) : handler(request)
+            // Counted before the call: the request cannot end, nor `inFlight` fall, before MHD sees the resume.
+            resuming.add(1, ordering: .sequentiallyConsistent)
             MHD_resume_connection(context.connection)
+            resuming.subtract(1, ordering: .sequentiallyConsistent)
         }
         if queued { return MHD_Result.YES }
         return reply(overloaded(request), on: context)
