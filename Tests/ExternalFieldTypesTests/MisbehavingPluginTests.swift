@@ -142,7 +142,7 @@ struct MisbehavingPluginTests {
             String(repeating: "x", count: 200_000).jsonValue, for: FieldDefinition(id: "1", type: "deaf"), style: .plain
         )
         #expect(line.hasPrefix("field type 'deaf' unavailable"), "this process is still running: \(line.prefix(80))")
-        #expect(type.failure?.code == .exited)
+        #expect(type.failure?.code == .exited, "\(type.failure?.message ?? "no failure")")
     }
 
     @Test("an answer that breaks the protocol after a good start makes the type unavailable from then on")

@@ -60,7 +60,7 @@ struct ServerProcessTests {
         "SIGTERM just after an answer whose worker is still inside libmicrohttpd: the server waits for it, then stops with exit 0"
     )
     func stopAfterSlowHandOver() async throws {
-        // The preload holds the first worker inside MHD_resume_connection for 2.5 s and the exit for 3 s:
+        // The preload holds the first worker inside MHD_resume_connection for 3 s and the exit for 3.5 s:
         // without the wait, the worker signals an event thread the stopped daemon has closed (and freed).
         let folder = TemporaryDirectory()
         let library = folder.path("slow_resume.so")
@@ -70,18 +70,23 @@ struct ServerProcessTests {
         try #require(built.status == 0, "\(built.stderr)")
         let server = try ServerProcess(
             ["--demo"],
-            environment: ["LD_PRELOAD": library, "JQC_SLOW_RESUME_MS": "2500", "JQC_SLOW_EXIT_MS": "3000"])
+            environment: ["LD_PRELOAD": library, "JQC_SLOW_RESUME_MS": "3000", "JQC_SLOW_EXIT_MS": "3500"])
+        let port = try #require(server.baseURL.split(separator: ":").last.flatMap { UInt16($0) })
         let answered = Arrival()
         let login = Task {
             defer { answered.done.store(true, ordering: .releasing) }
             return try await HTTPTestClient().send(
                 "POST", server.url("/auth/login"), json: ["username": "inspector", "password": "inspector-pass"])
         }
-        // Other connections' requests wake the event threads, which send the answer while the worker waits.
-        var nudges = 0
-        while !answered.done.load(ordering: .acquiring) && nudges < 200 {
-            _ = try await HTTPTestClient().send("GET", server.url("/auth/me"))
-            nudges += 1
+        // The sign-in is the server's first request, so the worker held is its worker.
+        for _ in 0..<500 where !server.stderr.contains("slow_resume: waiting") {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        // New connections wake every event thread, and the one holding the sign-in sends its answer.
+        for _ in 0..<100 where !answered.done.load(ordering: .acquiring) {
+            let nudge = try RawConnection(port: port)
+            _ = nudge.send("GET /api/v1/auth/me HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            _ = nudge.readResponse(timeout: 5)
         }
         #expect(try await login.value.status == 200)
         #expect(server.stderr.contains("slow_resume: waiting") && !server.stderr.contains("slow_resume: signalled"))
