@@ -60,17 +60,18 @@ struct ServerProcessTests {
         "SIGTERM just after an answer whose worker is still inside libmicrohttpd: the server waits for it, then stops with exit 0"
     )
     func stopAfterSlowHandOver() async throws {
-        // The preload holds the first worker inside MHD_resume_connection for 3 s and the exit for 3.5 s:
-        // without the wait, the worker signals an event thread the stopped daemon has closed (and freed).
+        // The preload holds the first worker inside MHD_resume_connection until the test lets it go, and the
+        // exit for 5 s: without the wait, the worker signals an event thread the stopped daemon has closed (and freed).
         let folder = TemporaryDirectory()
         let library = folder.path("slow_resume.so")
         let built = try Subprocess.run(
             "/usr/bin/cc",
             ["-shared", "-fPIC", "-o", library, Fixtures.url("preload/slow_resume.c").path, "-ldl"])
         try #require(built.status == 0, "\(built.stderr)")
+        let release = folder.path("release")
         let server = try ServerProcess(
             ["--demo"],
-            environment: ["LD_PRELOAD": library, "JQC_SLOW_RESUME_MS": "3000", "JQC_SLOW_EXIT_MS": "3500"])
+            environment: ["LD_PRELOAD": library, "JQC_SLOW_RESUME_UNTIL": release, "JQC_SLOW_EXIT_MS": "5000"])
         let port = try #require(server.baseURL.split(separator: ":").last.flatMap { UInt16($0) })
         let answered = Arrival()
         let login = Task {
@@ -79,7 +80,7 @@ struct ServerProcessTests {
                 "POST", server.url("/auth/login"), json: ["username": "inspector", "password": "inspector-pass"])
         }
         // The sign-in is the server's first request, so the worker held is its worker.
-        for _ in 0..<500 where !server.stderr.contains("slow_resume: waiting") {
+        for _ in 0..<3000 where !server.stderr.contains("slow_resume: waiting") {
             try await Task.sleep(for: .milliseconds(20))
         }
         // New connections wake every event thread, and the one holding the sign-in sends its answer.
@@ -91,6 +92,10 @@ struct ServerProcessTests {
         #expect(try await login.value.status == 200)
         #expect(server.stderr.contains("slow_resume: waiting") && !server.stderr.contains("slow_resume: signalled"))
 
+        // Told to stop while the worker is still held; let go once a server without the wait has freed the daemon.
+        kill(server.pid, SIGTERM)
+        try await Task.sleep(for: .seconds(1))
+        #expect(FileManager.default.createFile(atPath: release, contents: Data()))
         #expect(server.stop() == 0)
         let said = server.stderr
         #expect(said.contains("slow_resume: signalled"), "\(said)")

@@ -3,11 +3,11 @@
  * is still handing an answer over. It widens two windows that are otherwise
  * a few instructions wide:
  *
- * - JQC_SLOW_RESUME_MS: the first time a thread signals an event thread from
- *   inside MHD_resume_connection (an 8-byte write to an eventfd), it sleeps
- *   this long first. Another connection's traffic wakes the event thread
- *   meanwhile, so the answer is sent and the request ends while the worker is
- *   still inside the call.
+ * - JQC_SLOW_RESUME_UNTIL: the first time a thread signals an event thread
+ *   from inside MHD_resume_connection (an 8-byte write to an eventfd), it
+ *   waits until the file named there exists (at most a minute). Another
+ *   connection's traffic wakes the event thread meanwhile, so the answer is
+ *   sent and the request ends while the worker is still inside the call.
  * - JQC_SLOW_EXIT_MS: exit() waits this long before it runs, so a thread that
  *   is still going after the server stopped gets to run.
  *
@@ -42,11 +42,11 @@ ssize_t write(int fd, const void *bytes, size_t count) {
     if (!real_write) real_write = (ssize_t (*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
     if (count != 8 || !called_from_resume(__builtin_return_address(0))) return real_write(fd, bytes, count);
     static atomic_int delayed;
-    const char *milliseconds = getenv("JQC_SLOW_RESUME_MS");
-    if (milliseconds && is_eventfd(fd) && atomic_fetch_add(&delayed, 1) == 0) {
+    const char *release = getenv("JQC_SLOW_RESUME_UNTIL");
+    if (release && is_eventfd(fd) && atomic_fetch_add(&delayed, 1) == 0) {
         static const char waiting[] = "slow_resume: waiting\n";
         real_write(2, waiting, sizeof waiting - 1);
-        usleep((useconds_t)atoi(milliseconds) * 1000);
+        for (int step = 0; step < 6000 && access(release, F_OK) != 0; step++) usleep(10 * 1000);
         if (!is_eventfd(fd)) {
             static const char closed[] = "slow_resume: the resume signal found its channel closed\n";
             real_write(2, closed, sizeof closed - 1);
