@@ -72,7 +72,8 @@ struct ServerProcessTests {
         let server = try ServerProcess(
             ["--demo"],
             environment: ["LD_PRELOAD": library, "JQC_SLOW_RESUME_UNTIL": release, "JQC_SLOW_EXIT_MS": "5000"])
-        let port = try #require(server.baseURL.split(separator: ":").last.flatMap { UInt16($0) })
+        let port = RawHTTP.port(of: server)
+        try #require(port != 0)
         let answered = Arrival()
         let login = Task {
             defer { answered.done.store(true, ordering: .releasing) }
@@ -85,9 +86,7 @@ struct ServerProcessTests {
         }
         // New connections wake every event thread, and the one holding the sign-in sends its answer.
         for _ in 0..<100 where !answered.done.load(ordering: .acquiring) {
-            let nudge = try RawConnection(port: port)
-            _ = nudge.send("GET /api/v1/auth/me HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-            _ = nudge.readResponse(timeout: 5)
+            _ = try RawConnection(port: port).exchange(RawHTTP.request("GET", "/api/v1/auth/me"), timeout: 5)
         }
         #expect(try await login.value.status == 200)
         #expect(server.stderr.contains("slow_resume: waiting") && !server.stderr.contains("slow_resume: signalled"))
