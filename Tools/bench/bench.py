@@ -480,10 +480,9 @@ class Bench:
         """One round of (b): the agent's timed run and curl's on the same
         pictures, then curl making the agent's own requests. `agent_first`
         says which of the two goes first: `bench_photos` alternates them, so
-        that whatever the first of a round pays falls on both sides (measured
-        2026-12-05 over 25 rounds each: a mean ratio of 1.20 with the agent
-        first and 1.17 with curl first, a difference of about 1.5 standard
-        errors)."""
+        that whatever the first of a round pays falls on both sides (the
+        rounds timed both ways are in BENCHMARKS.md, "The order of (b)'s
+        runs")."""
         log(f"(b) {n} photos, run {name}, {'agent' if agent_first else 'curl'} first")
         home, n = self.photo_profile(name, url, n, pool)
         total = self.count(home, "SELECT sum(byte_size) FROM photos")
