@@ -72,6 +72,8 @@ public final class HTTPServer: @unchecked Sendable {
     private let resuming = Atomic(0)
     /// Streamed responses being sent, ended before the daemon stops.
     private let streams = StreamRegistry()
+    /// Where file bodies gather before they are written: 64 buffers, 4 MiB at most.
+    let spool = SpoolBuffers(capacity: 64)
 
     /// The port actually bound (useful with port 0).
     public private(set) var port: UInt16 = 0
@@ -260,7 +262,7 @@ public final class HTTPServer: @unchecked Sendable {
                 default: 0
                 }
             context.partLimit = server.limits.multipartParts
-            context.begin(uploadDirectory: server.uploadDirectory)
+            context.begin(uploadDirectory: server.uploadDirectory, spool: server.spool)
             // The body deadline grows by a second for every 64 KiB announced, up to the route's limit.
             let declared =
                 head.headers["content-length"].flatMap { Double($0.trimmingHTTPSpace()) } ?? 0

@@ -41,6 +41,10 @@ final class RequestContext: @unchecked Sendable {
     private var fileBytes: Int64 = 0
     private var fileSeen = false
     private var hasher: BodyHasher?
+    /// Where the body's bytes gather before they are written (`SpoolBuffers`); nil: written as they arrive.
+    private var spool: (buffer: SpoolBuffers.Buffer, owner: SpoolBuffers)?
+    /// Bytes in `spool` not yet written.
+    private var spooled = 0
 
     /// The largest text part kept (ids and hashes are far smaller).
     private static let fieldLimit = 4096
@@ -65,10 +69,11 @@ final class RequestContext: @unchecked Sendable {
             conflictingHeaders: conflicting.sorted(), clientAddress: address)
     }
 
-    /// Prepares to take in the body, once the head was accepted.
-    func begin(uploadDirectory: String) {
+    /// Prepares to take in the body, once the head was accepted; a file body
+    /// gathers in a buffer from `spool` when one is free.
+    func begin(uploadDirectory: String, spool buffers: SpoolBuffers) {
         if case .octets = policy {
-            openFile(in: uploadDirectory)
+            openFile(in: uploadDirectory, spool: buffers)
             return
         }
         guard case .multipart = policy else { return }
@@ -84,15 +89,16 @@ final class RequestContext: @unchecked Sendable {
             unreadable = "the multipart body has no boundary"
             return
         }
-        openFile(in: uploadDirectory)
+        openFile(in: uploadDirectory, spool: buffers)
     }
 
     /// A new file (O_EXCL, never a link: O_NOFOLLOW), written, hashed and later
     /// read through this one descriptor only, never opened again by its name.
-    private func openFile(in uploadDirectory: String) {
+    private func openFile(in uploadDirectory: String, spool buffers: SpoolBuffers) {
         let path = uploadDirectory + "/upload-" + UUID().uuidString.lowercased()
         let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if fd >= 0, let started = BodyHasher() {
+            spool = buffers.take().map { (buffer: $0, owner: buffers) }
             fileDescriptor = fd
             filePath = path
             hasher = started
@@ -145,6 +151,9 @@ final class RequestContext: @unchecked Sendable {
     func finishRequest(complete: Bool = true) -> ServerRequest {
         var request = ServerRequest(method: method, path: path, query: query, headers: headers, clientAddress: address)
         if case .octets(_, let tag) = policy { request.tag = tag }
+        // Every byte that arrived is in the file before anyone reads it, a body cut short's too.
+        writeSpooled()
+        releaseSpool()
         if diskFull {
             request.body = .storageFull
             return request
@@ -274,6 +283,37 @@ final class RequestContext: @unchecked Sendable {
         fileDescriptor = -1
         if let filePath { unlink(filePath) }
         filePath = nil
+        releaseSpool()
+    }
+
+    private func releaseSpool() {
+        guard let spool else { return }
+        spool.owner.give(spool.buffer)
+        self.spool = nil
+        spooled = 0
+    }
+
+    /// Writes what gathered in the spool buffer.
+    private func writeSpooled() {
+        guard let spool, spooled > 0 else { return }
+        let count = spooled
+        spooled = 0
+        write(UnsafeRawBufferPointer(rebasing: spool.buffer.bytes[0..<count]))
+    }
+
+    /// Writes `bytes` to the body's file; a failure marks the body unreadable (and a full disk, full).
+    private func write(_ bytes: UnsafeRawBufferPointer) {
+        guard unreadable == nil, !diskFull else { return }
+        do throws(OutputError) {
+            try DescriptorWriter.writeAll(fileDescriptor, bytes, target: "the upload")
+        } catch {
+            unreadable = "the server could not store the upload (\(error.reason))"
+            if error.code == .full {
+                // The rest of the body is read and dropped; what was written gives its room back now.
+                diskFull = true
+                _ = ftruncate(fileDescriptor, 0)
+            }
+        }
     }
 
     private func appendFile(_ bytes: UnsafeRawBufferPointer) {
@@ -284,18 +324,19 @@ final class RequestContext: @unchecked Sendable {
             return
         }
         hasher?.update(bytes)
-        do throws(OutputError) {
-            try DescriptorWriter.writeAll(fileDescriptor, bytes, target: "the upload")
-        } catch {
-            unreadable = "the server could not store the upload (\(error.reason))"
-            if error.code == .full {
-                // The rest of the body is read and dropped; what was written gives its room back now.
-                diskFull = true
-                _ = ftruncate(fileDescriptor, 0)
-            }
+        fileBytes += Int64(bytes.count)
+        guard let spool, let base = bytes.baseAddress, let target = spool.buffer.bytes.baseAddress else {
+            write(bytes)
             return
         }
-        fileBytes += Int64(bytes.count)
+        var offset = 0
+        while offset < bytes.count, unreadable == nil, !diskFull {
+            let take = min(spool.buffer.bytes.count - spooled, bytes.count - offset)
+            (target + spooled).copyMemory(from: base + offset, byteCount: take)
+            spooled += take
+            offset += take
+            if spooled == spool.buffer.bytes.count { writeSpooled() }
+        }
     }
 
     private static let headerIterator: MHD_KeyValueIterator = { cls, _, key, value in
