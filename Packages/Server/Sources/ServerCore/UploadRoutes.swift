@@ -9,7 +9,12 @@ extension ServerApp {
     /// photo when the server holds it whole.
     func createUpload(_ input: RouteInput) throws(ServerError) -> Reply {
         let serverID = try input.parameter("server_id")
-        let request = try input.decode(UploadRequest.self)
+        let request: UploadRequest
+        if case .data(let body) = input.request.body, let plain = UploadRequestReader.read(body) {
+            request = plain
+        } else {
+            request = try input.decode(UploadRequest.self)
+        }
         guard Hex.isSHA256(request.sha256) else {
             throw ServerError.badRequest("'sha256' must be the 64 hex digits of the file's SHA-256")
         }
