@@ -43,21 +43,13 @@ enum UploadRequestReader {
                     guard byteSize == nil, let number = integer() else { return nil }
                     byteSize = number
                 case "field_id":
-                    guard fieldID == nil else { return nil }
-                    if takeNull() {
-                        fieldID = .some(nil)
-                    } else {
-                        guard let text = string() else { return nil }
-                        fieldID = text
-                    }
+                    guard fieldID == nil, let value = stringOrNull() else { return nil }
+                    fieldID = value
                 case "issue_local_id":
-                    guard issueLocalID == nil else { return nil }
-                    if takeNull() {
-                        issueLocalID = .some(nil)
-                    } else {
-                        guard let text = string(), let id = UUID(uuidString: text) else { return nil }
-                        issueLocalID = id
-                    }
+                    guard issueLocalID == nil, let value = stringOrNull() else { return nil }
+                    let id = value.flatMap { UUID(uuidString: $0) }
+                    guard value == nil || id != nil else { return nil }
+                    issueLocalID = .some(id)
                 default:
                     return nil
                 }
@@ -87,12 +79,15 @@ enum UploadRequestReader {
             return true
         }
 
-        private mutating func takeNull() -> Bool {
+        /// `null` as `.some(nil)`, or a string as `string()` reads one; nil for anything else.
+        private mutating func stringOrNull() -> String?? {
             skipSpace()
-            let word = Array("null".utf8)
-            guard bytes.count - at >= word.count, Array(bytes[at..<at + word.count]) == word else { return false }
-            at += word.count
-            return true
+            let null = "null".utf8
+            if bytes.count - at >= null.count, bytes[at..<at + null.count].elementsEqual(null) {
+                at += null.count
+                return .some(nil)
+            }
+            return string().map { .some($0) }
         }
 
         /// A string of printable ASCII without escapes; nil for anything else.
