@@ -114,6 +114,31 @@ struct TwoProcessTests {
         #expect(try store.revisions(of: report).count == 41)
     }
 
+    /// The moment two processes meet on a new store is short, so it is met
+    /// many times over: a store half set up by one process, seen by another,
+    /// must never be taken for another program's database.
+    @Test("three processes creating a new store together, forty times over, never refuse it")
+    func newStoreTogetherRepeatedly() throws {
+        let dir = TemporaryDirectory()
+        var refusals: [String] = []
+        for trial in 1...40 {
+            let path = dir.path("jqc-\(trial).sqlite")
+            let report = UUID()
+            let writers = try ["a", "b", "c"].map { prefix in
+                try RunningProgram(
+                    "jqc-store-writer",
+                    ["--store", path, "--report", report.uuidString, "--count", "1", "--field-prefix", prefix])
+            }
+            for outcome in writers.map({ $0.wait() }) where outcome.status != 0 {
+                refusals.append("trial \(trial): \(outcome.stderr)")
+            }
+            if refusals.isEmpty {
+                #expect(try LocalStore.open(at: path).report(report)?.answers.values.count == 3)
+            }
+        }
+        #expect(refusals.isEmpty, "\(refusals.count) refusals, first: \(refusals.first ?? "")")
+    }
+
     @Test("the writer refuses a damaged store with one line and exit 1")
     func writerRefusesDamagedStore() throws {
         let dir = TemporaryDirectory()

@@ -50,12 +50,19 @@ public final class SQLiteServerStorage: ServerStorage, @unchecked Sendable {
 
     /// True when the file holds tables but is not a jqc-server database: it
     /// carries another program's application id, or has no migration ledger.
+    /// Read in one snapshot: another process's first migration committing
+    /// between the reads would otherwise look like tables without a stamp.
     private static func isForeign(_ database: Database) throws(SQLiteError) -> Bool {
-        let applicationID = try database.applicationID()
-        let objects = try database.scalar("SELECT count(*) FROM sqlite_master").int64Value ?? 0
-        let ledger = try database.firstRow(
-            "SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = ?",
-            [.text(ServerMigrations.migrator.ledger)])
+        let (applicationID, objects, ledger) = try database.snapshot(mapping: { $0 }) {
+            () throws(SQLiteError) in
+            (
+                try database.applicationID(),
+                try database.scalar("SELECT count(*) FROM sqlite_master").int64Value ?? 0,
+                try database.firstRow(
+                    "SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = ?",
+                    [.text(ServerMigrations.migrator.ledger)])
+            )
+        }
         let ours =
             applicationID == ServerMigrations.applicationID || (applicationID == 0 && (objects == 0 || ledger != nil))
         return !ours

@@ -66,6 +66,11 @@ final class StoreDatabase {
         try sqlite.transaction(mapping: StorageError.init, body)
     }
 
+    /// Reads that all see one state of the file (see `Database.snapshot`).
+    func snapshot<T>(_ body: () throws(StorageError) -> T) throws(StorageError) -> T {
+        try sqlite.snapshot(mapping: StorageError.init, body)
+    }
+
     func userVersion() throws(StorageError) -> Int {
         do throws(SQLiteError) { return try sqlite.userVersion() } catch { throw StorageError(error) }
     }

@@ -13,7 +13,9 @@ enum StoreFile {
             // stay byte-identical, and a read-only connection cannot write.
             let inspector = try StoreDatabase(path: path, mode: .readOnly)
             inspector.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
-            try check(inspector, path: path)
+            try settingUp(within: busyTimeoutMilliseconds) { () throws(StorageError) in
+                try check(inspector, path: path)
+            }
         }
         let db = try StoreDatabase(path: path, mode: .readWriteCreate)
         db.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
@@ -139,9 +141,15 @@ enum StoreFile {
         let version: Int
         let objectCount: Int64
         do {
-            applicationID = try db.applicationID()
-            version = try db.userVersion()
-            objectCount = try db.scalar("SELECT count(*) FROM sqlite_master").int64Value ?? 0
+            // One snapshot for all three: read one by one, another process's
+            // first migration could commit between them, and a store seen
+            // unstamped yet with tables would be refused as another program's.
+            (applicationID, version, objectCount) = try db.snapshot { () throws(StorageError) in
+                (
+                    try db.applicationID(), try db.userVersion(),
+                    try db.scalar("SELECT count(*) FROM sqlite_master").int64Value ?? 0
+                )
+            }
         } catch  where error.code == .corruptStore {
             throw notAStore(path: path, native: error.context)
         }
