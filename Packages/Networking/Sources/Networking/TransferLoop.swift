@@ -46,6 +46,8 @@ final class TransferLoop: Sendable {
         var running = false
         /// The multi handle while the thread runs, to wake it.
         var multi: Waker?
+        /// True while the thread sleeps in `curl_multi_poll`, the only time a new request has to wake it.
+        var sleeping = false
     }
 
     /// The multi handle's address, for `curl_multi_wakeup` only, which libcurl
@@ -67,7 +69,8 @@ final class TransferLoop: Sendable {
     func submit(_ job: LoopJob) {
         let startThread = state.withLock { state -> Bool in
             state.queued.append(job)
-            state.multi?.wake()
+            // An awake thread takes the queue before it next sleeps: no wake-up (a system call) is needed.
+            if state.sleeping { state.multi?.wake() }
             guard !state.running else { return false }
             state.running = true
             return true
@@ -145,7 +148,7 @@ final class TransferLoop: Sendable {
             guard !active.isEmpty else {
                 // Nothing in flight: sleep until a request comes (the wake-up) or the loop has lingered long enough.
                 let left = linger - Self.seconds(ContinuousClock.now - idleSince)
-                multi.wait(milliseconds: Int32(max(1, min(left, 1) * 1000)))
+                sleep(on: multi, milliseconds: Int32(max(1, min(left, 1) * 1000)))
                 continue
             }
             let ended = multi.step()
@@ -155,8 +158,21 @@ final class TransferLoop: Sendable {
             }
             if active.isEmpty { idleSince = ContinuousClock.now }
             // A transfer that ended may have a request waiting behind it; otherwise sleep until a socket is ready.
-            if ended.isEmpty { multi.wait(milliseconds: 200) }
+            if ended.isEmpty { sleep(on: multi, milliseconds: 200) }
         }
+    }
+
+    /// Waits in `curl_multi_poll` unless a request is queued already; a
+    /// request queued while it waits wakes it (see `submit`).
+    private func sleep(on multi: MultiHandle, milliseconds: Int32) {
+        let idle = state.withLock { state -> Bool in
+            guard state.queued.isEmpty else { return false }
+            state.sleeping = true
+            return true
+        }
+        guard idle else { return }
+        multi.wait(milliseconds: milliseconds)
+        state.withLock { $0.sleeping = false }
     }
 
     /// No multi handle could be made: every request queued now fails, and the next one tries again.
