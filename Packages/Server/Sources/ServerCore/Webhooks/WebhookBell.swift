@@ -8,8 +8,20 @@ final class WebhookBell: @unchecked Sendable {
     private let condition = NSCondition()
     private var rings: UInt64 = 0
 
-    /// Wakes every waiting sender.
+    /// Wakes one waiting sender: enough to fan the new events out, and the
+    /// one woken wakes the rest (`ringAll`) once it has made deliveries. Every
+    /// change a client makes rings; waking every sender for each would set
+    /// them all contending for the database's write lock with the requests
+    /// that follow, though most changes make no delivery at all.
     func ring() {
+        condition.lock()
+        rings &+= 1
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Wakes every waiting sender: deliveries were made for all to share, or the senders stop.
+    func ringAll() {
         condition.lock()
         rings &+= 1
         condition.broadcast()

@@ -56,7 +56,7 @@ final class WebhookDispatcher: Sendable {
     /// Asks the senders to stop and waits up to `grace` seconds for attempts in flight.
     func stop(grace: TimeInterval) {
         stopping.store(true, ordering: .relaxed)
-        bell.ring()
+        bell.ringAll()
         _ = running.wait(timeout: .now() + grace)
     }
 
@@ -107,7 +107,7 @@ final class WebhookDispatcher: Sendable {
         do throws(ServerError) {
             let made = try store.write { session in try WebhookOutbox.fanOut(in: session, now: Date()) }
             // The other idle senders take their share at once.
-            if made > 0 { bell.ring() }
+            if made > 0 { bell.ringAll() }
             return made
         } catch {
             if !diskFull.noted(error, in: log) { unread("webhook events", error) }
