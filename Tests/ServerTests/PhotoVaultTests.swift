@@ -58,6 +58,31 @@ struct PhotoVaultTests {
         #expect(FileManager.default.contents(atPath: root + "/e3/" + hash) == bytes)
     }
 
+    @Test(
+        "a resumable upload's file stored as a photo keeps one name and its own bytes: written to again, the photo is unchanged"
+    )
+    func uploadFileCopied() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("vault-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let vault = try PhotoVault(directory: root)
+        let hash = String(repeating: "f4", count: 32)
+        let bytes = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let path = vault.uploadDirectory + "/partial-U-0123"
+        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL, 0o600)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        try #require(bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count)
+        try vault.keep(copying: descriptor, sha256: hash, byteSize: Int64(bytes.count))
+
+        // One name: the server opens an upload's file only when no other name shares it.
+        var status = stat()
+        #expect(fstat(descriptor, &status) == 0 && status.st_nlink == 1)
+        // The upload written to again (its storing failed afterwards, and the last bytes come again).
+        #expect(ftruncate(descriptor, 1_000) == 0)
+        #expect(pwrite(descriptor, "other bytes", 11, 1_000) == 11)
+        #expect(FileManager.default.contents(atPath: root + "/f4/" + hash) == bytes)
+    }
+
     /// Writes `bytes` as an upload named `name`, runs `meanwhile`, then keeps it under `hash`.
     static func keep(
         _ bytes: Data, as hash: String, in vault: PhotoVault, name: String, meanwhile: () throws -> Void = {}

@@ -71,6 +71,25 @@ public struct PhotoVault: PhotoStore {
         Self.release(descriptor)
     }
 
+    /// Stores a copy of the bytes readable through `descriptor`, flushed,
+    /// never a link to its file. A resumable upload's file is stored this
+    /// way: linked, it would be the stored photo's file too, and should the
+    /// photo's record then fail to be written, the upload could neither be
+    /// finished nor sent to again (its file must have one name) until it
+    /// expired.
+    public func keep(copying descriptor: Int32, sha256: String, byteSize: Int64) throws(ServerError) {
+        guard let target = path(sha256: sha256) else { throw ServerError.badRequest("'sha256' is not a SHA-256") }
+        if FileManager.default.fileExists(atPath: target) { return }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_size == byteSize, (status.st_mode & S_IFMT) == S_IFREG else {
+            throw ServerError.internal("the upload changed while it was stored; send it again")
+        }
+        // A folder made now is flushed into the one above it; the copy flushes itself and its folder.
+        if try makeFolder((target as NSString).deletingLastPathComponent) { try Self.flush(directory) }
+        try Self.copy(descriptor, to: target)
+        Self.release(descriptor)
+    }
+
     /// Links the open file itself under `target`, by its descriptor (linkat
     /// through /proc follows to that inode, not to a name); true when it is
     /// there now (or a photo of the same hash was), false when a name on the

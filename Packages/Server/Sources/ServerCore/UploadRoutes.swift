@@ -234,7 +234,13 @@ extension ServerApp {
         }
         if checks.existing == nil {
             try config.quotas.checkPhoto(upload.serverID, held: checks.held, used: checks.used, adding: upload.byteSize)
-            try photos.keep(descriptor: descriptor, sha256: sha256, byteSize: upload.byteSize)
+            // The request's own body may be linked into place; the upload's file, which a failure
+            // below leaves to be written to again, is copied.
+            if arrived == nil {
+                try photos.keep(copying: descriptor, sha256: sha256, byteSize: upload.byteSize)
+            } else {
+                try photos.keep(descriptor: descriptor, sha256: sha256, byteSize: upload.byteSize)
+            }
         }
         let photo = StoredPhoto(
             localID: upload.localID, serverID: upload.serverID, fieldID: upload.fieldID,

@@ -10,9 +10,20 @@ public protocol PhotoStore: Sendable {
     /// written and hashed through, never its name), under `sha256`, durably;
     /// bytes already stored under the same hash are kept as they are.
     func keep(descriptor: Int32, sha256: String, byteSize: Int64) throws(ServerError)
+    /// `keep` for a file that lives on after it (a resumable upload's own
+    /// file, written to again if storing its photo fails afterwards): the
+    /// photo never shares that file's bytes on disk.
+    func keep(copying descriptor: Int32, sha256: String, byteSize: Int64) throws(ServerError)
     /// An open, readable descriptor positioned at the first byte of the
     /// photo stored under `sha256`, or nil when none is. The caller closes it.
     func open(sha256: String, byteSize: Int64) throws(ServerError) -> Int32?
+}
+
+extension PhotoStore {
+    /// A store that always writes bytes of its own (a database) keeps a copy as it keeps anything.
+    public func keep(copying descriptor: Int32, sha256: String, byteSize: Int64) throws(ServerError) {
+        try keep(descriptor: descriptor, sha256: sha256, byteSize: byteSize)
+    }
 }
 
 /// What `--db` opened: the records, the photo bytes, and the local folder
