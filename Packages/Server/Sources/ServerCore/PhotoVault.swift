@@ -47,13 +47,8 @@ public struct PhotoVault: PhotoStore {
     /// making a folder that exists waits on the lock of the folder above it,
     /// which every upload would then share.
     public func keep(descriptor: Int32, sha256: String, byteSize: Int64) throws(ServerError) {
-        guard let target = path(sha256: sha256) else { throw ServerError.badRequest("'sha256' is not a SHA-256") }
+        guard let target = try place(sha256: sha256, of: descriptor, byteSize: byteSize) else { return }
         let folder = (target as NSString).deletingLastPathComponent
-        if FileManager.default.fileExists(atPath: target) { return }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_size == byteSize, (status.st_mode & S_IFMT) == S_IFREG else {
-            throw ServerError.internal("the upload changed while it was stored; send it again")
-        }
         guard fsync(descriptor) == 0 else { throw Self.failure("flush", errno) }
         var linked = try Self.link(descriptor, to: target)
         // The link found no folder, or no file: a folder made now is flushed into the one above it.
@@ -78,16 +73,24 @@ public struct PhotoVault: PhotoStore {
     /// finished nor sent to again (its file must have one name) until it
     /// expired.
     public func keep(copying descriptor: Int32, sha256: String, byteSize: Int64) throws(ServerError) {
-        guard let target = path(sha256: sha256) else { throw ServerError.badRequest("'sha256' is not a SHA-256") }
-        if FileManager.default.fileExists(atPath: target) { return }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_size == byteSize, (status.st_mode & S_IFMT) == S_IFREG else {
-            throw ServerError.internal("the upload changed while it was stored; send it again")
-        }
+        guard let target = try place(sha256: sha256, of: descriptor, byteSize: byteSize) else { return }
         // A folder made now is flushed into the one above it; the copy flushes itself and its folder.
         if try makeFolder((target as NSString).deletingLastPathComponent) { try Self.flush(directory) }
         try Self.copy(descriptor, to: target)
         Self.release(descriptor)
+    }
+
+    /// Where the upload read through `descriptor` goes, or nil when a photo
+    /// of its hash is stored already; refused when the hash is not one, or
+    /// when the file is no longer the regular file of `byteSize` bytes that was checked.
+    private func place(sha256: String, of descriptor: Int32, byteSize: Int64) throws(ServerError) -> String? {
+        guard let target = path(sha256: sha256) else { throw ServerError.badRequest("'sha256' is not a SHA-256") }
+        if FileManager.default.fileExists(atPath: target) { return nil }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_size == byteSize, (status.st_mode & S_IFMT) == S_IFREG else {
+            throw ServerError.internal("the upload changed while it was stored; send it again")
+        }
+        return target
     }
 
     /// Links the open file itself under `target`, by its descriptor (linkat
