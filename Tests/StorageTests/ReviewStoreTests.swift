@@ -76,6 +76,26 @@ struct ReviewStoreTests {
         #expect(try t.store.report(report.localID)?.lifecycle.review?.state == .approved)
     }
 
+    @Test(
+        "a page that names a report twice ends with its later review, even when the later one is the review stored before the page",
+        arguments: StoreKind.allCases)
+    func reviewedTwiceInOnePage(kind: StoreKind) throws {
+        let t = try TestStore(kind)
+        let report = try synced(t.store)
+        let other = try synced(t.store, serverID: "R-2")
+        _ = try t.store.recordReviews([review(report, .approved), review(other, .approved)], cursor: "c1")
+        let page = try t.store.recordReviews(
+            [
+                review(other, .approved, change: "c2"), review(report, .returned, change: "c3"),
+                review(report, .approved, change: "c4"),
+            ], cursor: "c4")
+        #expect(page.received == 3 && page.recorded == 2 && page.ignored == 0)
+        #expect(try t.store.report(report.localID)?.lifecycle.review?.state == .approved)
+        #expect(try t.store.report(other.localID)?.lifecycle.review?.state == .approved)
+        #expect(try t.store.returnedCount() == 0)
+        #expect(try t.store.meta(MetaKey.reviewsCursor) == "c4")
+    }
+
     @Test("reviews of reports this device does not hold, of older revisions, or of reports never accepted are ignored")
     func ignored() throws {
         let t = try TestStore(.memory)

@@ -43,10 +43,18 @@ extension LocalStore {
     public func recordReviews(_ reviews: [WireReview], cursor: String) throws(StorageError) -> ReviewPageResult {
         try write { db throws(StorageError) -> ReviewPageResult in
             var result = ReviewPageResult()
-            // The page's rows in one query; a report reviewed again in the page is read again.
-            var rows = try Self.reportRows(reviews.map(\.localID), db)
-            for wire in reviews {
-                result.received += 1
+            result.received = reviews.count
+            // Most reviews repeat what the device holds (those of the reports it has just sent):
+            // they are told apart on the review's columns alone, and only the others are read
+            // as whole reports. A report reviewed again in the page is compared again on its row.
+            var held = try Self.heldReviews(reviews.map(\.localID), db)
+            let changed = reviews.filter { wire in
+                guard let known = held.removeValue(forKey: wire.localID) else { return true }
+                return (known.serverID != nil && known.serverID != wire.serverID) || known.review != ReportReview(wire)
+            }
+            // The other rows in one query; a report reviewed again in the page is read again.
+            var rows = try Self.reportRows(changed.map(\.localID), db)
+            for wire in changed {
                 let review = ReportReview(wire)
                 var read = rows.removeValue(forKey: wire.localID)
                 if read == nil {
@@ -82,6 +90,33 @@ extension LocalStore {
             try Self.setMeta(MetaKey.reviewsSupported, "true", db)
             return result
         }
+    }
+
+    /// The server id and stored review of each of `ids` the store holds, read
+    /// from those columns only. A row whose review cannot be read is left out:
+    /// the report is then read whole, and refused as damaged.
+    private static func heldReviews(_ ids: [UUID], _ db: StoreDatabase) throws(StorageError)
+        -> [UUID: (serverID: String?, review: ReportReview?)]
+    {
+        guard !ids.isEmpty else { return [:] }
+        var held: [UUID: (serverID: String?, review: ReportReview?)] = [:]
+        for row in try db.rows(
+            """
+            SELECT local_id, server_id, review_state, review_revision, review_decided_by_id, review_decided_by_name,
+                review_decided_at, review_comment, review_field_comments
+            FROM reports WHERE local_id IN (SELECT value FROM json_each(?))
+            """,
+            [ReportRows.idList(ids)])
+        {
+            guard let id = row["local_id"].uuidValue else { continue }
+            do throws(StorageError) {
+                let review = try ReportRows.review(from: row) { StorageError(.corruptStore, $0) }
+                held[id] = (row["server_id"].stringValue, review)
+            } catch {
+                continue
+            }
+        }
+        return held
     }
 
     /// Forgets the reviews cursor: the next pull asks for every review (a

@@ -18,7 +18,9 @@ extension APIClient {
         var query: [(String, String)] = []
         if let cursor { query.append(("since", cursor)) }
         query.append(("limit", String(min(max(limit, 1), Self.reviewsPageLimit))))
-        return try await perform(Call(.reviews, query: query), as: ReviewsResponse.self).0
+        return try await perform(
+            Call(.reviews, query: query), as: ReviewsResponse.self, reading: SyncResponseReader.readReviews
+        ).0
     }
 }
 

@@ -63,7 +63,7 @@ struct SyncResponseReader {
         let read = object { reader, key in
             switch key {
             case "results":
-                guard results == nil, let list = reader.results() else { return false }
+                guard results == nil, let list = reader.list({ $0.result() }) else { return false }
                 results = list
             case "min_supported_app_version":
                 guard minimum == nil, let value = reader.optional({ $0.string() }) else { return false }
@@ -86,17 +86,6 @@ struct SyncResponseReader {
         return SyncResponse(
             results: results, minSupportedAppVersion: minimum, serverSchemaVersion: schema,
             contractVersion: contract ?? nil, serverGeneration: generation ?? nil)
-    }
-
-    private mutating func results() -> [SyncResult]? {
-        guard take(UInt8(ascii: "[")) else { return nil }
-        var results: [SyncResult] = []
-        if take(UInt8(ascii: "]")) { return results }
-        repeat {
-            guard let result = result() else { return nil }
-            results.append(result)
-        } while take(UInt8(ascii: ","))
-        return take(UInt8(ascii: "]")) ? results : nil
     }
 
     private mutating func result() -> SyncResult? {
@@ -140,10 +129,14 @@ struct SyncResponseReader {
                 guard merged == nil, let value = reader.optional({ $0.boolean() }) else { return false }
                 merged = value
             case "merged_fields":
-                guard mergedFields == nil, let value = reader.optional({ $0.strings() }) else { return false }
+                guard mergedFields == nil, let value = reader.optional({ $0.list({ $0.string() }) }) else {
+                    return false
+                }
                 mergedFields = value
             case "conflicting_fields":
-                guard conflictingFields == nil, let value = reader.optional({ $0.strings() }) else { return false }
+                guard conflictingFields == nil, let value = reader.optional({ $0.list({ $0.string() }) }) else {
+                    return false
+                }
                 conflictingFields = value
             case "server_payload", "server_issues":
                 // Only as null: a revision to adopt or merge is the decoder's to read.
@@ -178,6 +171,18 @@ struct SyncResponseReader {
         if literal("null") { return .some(nil) }
         guard let value = read(&self) else { return nil }
         return .some(value)
+    }
+
+    /// An array whose every item `item` reads (nil: give up).
+    mutating func list<Item>(_ item: (inout SyncResponseReader) -> Item?) -> [Item]? {
+        guard take(UInt8(ascii: "[")) else { return nil }
+        var items: [Item] = []
+        if take(UInt8(ascii: "]")) { return items }
+        repeat {
+            guard let value = item(&self) else { return nil }
+            items.append(value)
+        } while take(UInt8(ascii: ","))
+        return take(UInt8(ascii: "]")) ? items : nil
     }
 
     mutating func skipSpace() {
@@ -231,17 +236,6 @@ struct SyncResponseReader {
         return nil
     }
 
-    private mutating func strings() -> [String]? {
-        guard take(UInt8(ascii: "[")) else { return nil }
-        var items: [String] = []
-        if take(UInt8(ascii: "]")) { return items }
-        repeat {
-            guard let item = string() else { return nil }
-            items.append(item)
-        } while take(UInt8(ascii: ","))
-        return take(UInt8(ascii: "]")) ? items : nil
-    }
-
     /// An integer as JSON writes it (no fraction, no exponent, no leading zero), within `Int`.
     mutating func integer() -> Int? {
         skipSpace()
@@ -274,7 +268,7 @@ struct SyncResponseReader {
     }
 
     /// A server id: a non-empty string, or an integer written as one.
-    private mutating func id() -> String? {
+    mutating func id() -> String? {
         skipSpace()
         guard at < bytes.count else { return nil }
         if bytes[at] == UInt8(ascii: "\"") {
