@@ -139,7 +139,7 @@ extension ServerApp {
         }
         let shown = Array(page.prefix(limit))
         let cursor = ReviewCursor.encode(shown.last?.change ?? after, generation: generation)
-        return .ok(
+        return .answer(
             ReviewsResponse(
                 reviews: shown.map { $0.wire(generation: generation) }, cursor: cursor, more: page.count > limit))
     }

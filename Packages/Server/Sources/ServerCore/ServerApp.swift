@@ -75,6 +75,11 @@ enum Reply: Sendable {
         .json(status: status, body: JSONBody.encode(Envelope<T>.success(payload)))
     }
 
+    /// `ok(payload)`, written without `JSONEncoder` (`ReviewReplies`).
+    static func answer(_ payload: ReviewsResponse) -> Reply {
+        .json(status: 200, body: ReviewReplies.envelope(payload))
+    }
+
     /// `ok(payload)`, written without `JSONEncoder` (`UploadReplies`).
     static func answer(_ payload: UploadStartResponse, status: Int = 200) -> Reply {
         .json(status: status, body: UploadReplies.envelope(payload))
