@@ -40,7 +40,7 @@ public final class AgentLoop {
     /// One cycle; returns its exit code (docs/commands.md: 0 done, 75 offline, 6 sign in).
     public func runOnce() async -> ExitCode {
         let started = Date()
-        log.log(.info, "cycle_started", ["pending": .integer(Int64((try? context.workspace().status().pending) ?? 0))])
+        log.log(.info, "cycle_started", ["pending": .integer(Int64((try? context.workspace().pendingCount()) ?? 0))])
         let code: ExitCode
         do {
             let summary = try await SyncService(context: context, caFile: caFile).sync(
@@ -94,7 +94,7 @@ public final class AgentLoop {
                 log.log(summary.conflicts.isEmpty && summary.rejected.isEmpty ? .info : .warn, "cycle_finished", fields)
                 code = ExitCode.ok
             case .offline:
-                let pending = (try? context.workspace().status().pending) ?? 0
+                let pending = (try? context.workspace().pendingCount()) ?? 0
                 fields["message"] = .string(
                     "Waiting for \(summary.waitingFor). \(pending) report\(pending == 1 ? "" : "s") pending.")
                 log.log(.warn, "offline", fields)

@@ -35,6 +35,7 @@ struct AgentTests {
         let lines = try logLines(log)
         #expect(lines.map { $0["event"]?.stringValue } == ["cycle_started", "cycle_finished"])
         #expect(lines.allSatisfy { $0["ts"]?.stringValue != nil && $0["level"]?.stringValue != nil })
+        #expect(lines[0]["pending"] == 1, "the cycle's first line says how many reports were waiting")
         #expect(lines[1]["accepted"] == 1)
         let text = try String(contentsOfFile: metrics, encoding: .utf8)
         #expect(text.contains("jqc_reports_pending 0\n"))

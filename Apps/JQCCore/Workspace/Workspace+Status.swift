@@ -84,6 +84,14 @@ extension Workspace {
 }
 
 extension Workspace {
+    /// The PENDING reports alone, for the agent's log: counted by state, without the
+    /// rest of `status` (which reads every PENDING report's attempts for `needsAttention`).
+    public func pendingCount() throws(AppError) -> Int {
+        try storage { () throws(StorageError) -> Int in try store.reportCounts()[.pending] ?? 0 }
+    }
+}
+
+extension Workspace {
     /// The agent's cycles on this profile and when one last finished against the server.
     public func agentCycles() throws(AppError) -> (cycles: Int64, lastSuccess: Date?) {
         let cycles = try storage { () throws(StorageError) in try store.meta(MetaKey.agentCycles) }
