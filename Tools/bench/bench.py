@@ -269,17 +269,23 @@ class Bench:
         return None if t is None else datetime.fromtimestamp(t, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
     def wire_batches(self, home):
-        """The sync requests the agent would send, built from the store the way
-        ReportPayload.wire and SyncRequest encode them (every key, nulls included)."""
+        """The sync requests the agent sends, built from the store the way
+        SyncRequestBody writes them (every key, nulls included, the template
+        version when known, and the merge it asks for): the same JSON value
+        as the agent's bodies."""
         db = sqlite3.connect(os.path.join(home, "jqc.sqlite"))
         db.row_factory = sqlite3.Row
         device = db.execute("SELECT value FROM meta WHERE key='device_id'").fetchone()[0].lower()
         rows = db.execute("SELECT * FROM reports WHERE state='PENDING' ORDER BY creation_seq").fetchall()
         reports = []
         for r in rows:
-            reports.append({
-                "local_id": r["local_id"].lower(), "server_id": r["server_id"], "base_revision": r["base_revision"],
-                "assignment_id": r["assignment_id"], "template_id": r["template_id"], "facility_id": r["facility_id"],
+            report = {"local_id": r["local_id"].lower(), "server_id": r["server_id"], "base_revision": r["base_revision"],
+                      "assignment_id": r["assignment_id"], "template_id": r["template_id"]}
+            # The version the report was filled on (contract 1.1), named when the store knows it, as the agent does.
+            if r["template_version"] is not None:
+                report["template_version"] = r["template_version"]
+            reports.append(report | {
+                "facility_id": r["facility_id"],
                 "area_id": r["area_id"], "parent_local_id": r["parent_local_id"] and r["parent_local_id"].lower(),
                 "parent_server_id": r["parent_server_id"],
                 "completed_at_device": self.rfc3339(r["completed_at_device"]),
@@ -290,8 +296,9 @@ class Bench:
         db.close()
         batches = []
         for i in range(0, len(reports), BATCH):
+            # The agent asks every server for merges of disjoint edits (contract 1.1, "merge": "fields").
             batches.append(json.dumps({"device_id": device, "app_version": APP_VERSION, "schema_version": SCHEMA_VERSION,
-                                       "reports": reports[i:i + BATCH]}, separators=(",", ":")))
+                                       "reports": reports[i:i + BATCH], "merge": "fields"}, separators=(",", ":")))
         return device, batches
 
     def headers(self, token, device):
