@@ -40,23 +40,13 @@ enum ReviewReplies {
         }
         if let person = review.decidedBy {
             out.member("decided_by", first: false)
-            out.raw("{")
-            out.member("display_name", first: true)
-            out.string(person.displayName)
-            out.member("id", first: false)
-            out.string(person.id)
-            out.raw("}")
+            out.object("display_name", person.displayName, "id", person.id)
         }
         out.member("field_comments", first: false)
         out.raw("[")
         for (index, comment) in review.fieldComments.enumerated() {
             if index > 0 { out.raw(",") }
-            out.raw("{")
-            out.member("comment", first: true)
-            out.string(comment.comment)
-            out.member("field_id", first: false)
-            out.string(comment.fieldID)
-            out.raw("}")
+            out.object("comment", comment.comment, "field_id", comment.fieldID)
         }
         out.raw("]")
         out.member("local_id", first: false)

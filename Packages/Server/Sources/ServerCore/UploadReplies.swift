@@ -88,4 +88,14 @@ struct JSONBytes {
 
     /// A JSON string, escaped as `JSONEncoder` escapes one (`JSONString`).
     mutating func string(_ value: String) { JSONString.append(value, to: &bytes) }
+
+    /// `{"first":…,"second":…}`, an object of two strings; the caller names them in sorted order.
+    mutating func object(_ first: StaticString, _ firstValue: String, _ second: StaticString, _ secondValue: String) {
+        raw("{")
+        member(first, first: true)
+        string(firstValue)
+        member(second, first: false)
+        string(secondValue)
+        raw("}")
+    }
 }
