@@ -13,18 +13,15 @@ final class WebhookBell: @unchecked Sendable {
     /// change a client makes rings; waking every sender for each would set
     /// them all contending for the database's write lock with the requests
     /// that follow, though most changes make no delivery at all.
-    func ring() {
-        condition.lock()
-        rings &+= 1
-        condition.signal()
-        condition.unlock()
-    }
+    func ring() { ring(everyone: false) }
 
     /// Wakes every waiting sender: deliveries were made for all to share, or the senders stop.
-    func ringAll() {
+    func ringAll() { ring(everyone: true) }
+
+    private func ring(everyone: Bool) {
         condition.lock()
         rings &+= 1
-        condition.broadcast()
+        if everyone { condition.broadcast() } else { condition.signal() }
         condition.unlock()
     }
 
