@@ -13,6 +13,7 @@ public final class ServerProcess: @unchecked Sendable {
     public let directory: TemporaryDirectory
     private let process: Process
     private let stderrPath: String
+    private let crashReported = Atomic<Bool>(false)
 
     /// Starts the server with `--port 0 --db <tmp>/server.db` (a new PostgreSQL
     /// database instead under `JQC_TEST_SERVER_DATABASE=postgres`; or `database`, to
@@ -39,17 +40,17 @@ public final class ServerProcess: @unchecked Sendable {
         let serverArguments =
             ["--port", "0", "--db", databasePath] + (postgres && uploadFolder ? ["--upload-dir", uploadDirectory] : [])
             + arguments
+        // A server that crashes leaves the stacks of all its threads in its stderr, which `stop()` shows.
+        let inherited = ProcessInfo.processInfo.environment.merging(Self.crashReport) { own, _ in own }
         if let clock {
             try DeviceClock.requireWrapper()
             process.executableURL = URL(fileURLWithPath: DeviceClock.wrapper)
             process.arguments = clock.wrapperArguments + [Programs.path("jqc-server")] + serverArguments
-            process.environment = ProcessInfo.processInfo.environment.merging(DeviceClock.environment) { _, new in new }
+            process.environment = inherited.merging(DeviceClock.environment) { _, new in new }
         } else {
             process.executableURL = URL(fileURLWithPath: Programs.path("jqc-server"))
             process.arguments = serverArguments
-            if !environment.isEmpty {
-                process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-            }
+            process.environment = inherited.merging(environment) { _, new in new }
         }
         let out = Pipe()
         process.standardOutput = out
@@ -91,7 +92,28 @@ public final class ServerProcess: @unchecked Sendable {
         }
         process.waitUntilExit()
         _ = ServerProcess.running.withLock { $0.remove(process.processIdentifier) }
+        if process.terminationReason == .uncaughtSignal && Self.crashSignals.contains(process.terminationStatus) {
+            reportCrash()
+        }
         return process.terminationStatus
+    }
+
+    /// The signals of a crash (a bad pointer, a failed check), not of a stop or a kill a test sends.
+    private static let crashSignals: Set<Int32> = [SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE, SIGTRAP]
+
+    /// The Swift runtime's report of a crash: every thread's stack, written to the server's stderr.
+    private static let crashReport = ["SWIFT_BACKTRACE": "enable=yes,threads=all,interactive=no"]
+
+    /// A server that ended on a signal: its stderr (with the runtime's backtrace, if it crashed) goes
+    /// to the test run's stderr once, before the folder holding it is removed.
+    private func reportCrash() {
+        guard !crashReported.exchange(true, ordering: .relaxed) else { return }
+        let text = stderr
+        let tail = text.count > 60_000 ? "...\n" + String(text.suffix(60_000)) : text
+        FileHandle.standardError.write(
+            Data(
+                ("jqc-server \(process.processIdentifier) (\(databasePath.hasPrefix("postgres://") ? "PostgreSQL" : "SQLite")) "
+                    + "ended on signal \(process.terminationStatus); its stderr:\n\(tail)\n").utf8))
     }
 
     deinit { stop() }
