@@ -136,10 +136,13 @@ let package = Package(
 
         // MARK: - Tests: every test target of the project
 
+        /// The GNU parts of `posix_spawn` that the tests' child processes are started with.
+        .target(name: "CChildSpawn", path: "Tests/CChildSpawn"),
         /// Helpers shared by the test targets: fixtures, temporary profiles, processes.
         .target(
             name: "TestSupport",
             dependencies: [
+                "CChildSpawn",
                 .product(name: "Models", package: "Models"),
                 .product(name: "Storage", package: "Storage"),
                 .product(name: "Imaging", package: "Imaging"),

@@ -60,31 +60,23 @@ struct AdministerGuideTests {
         @discardableResult
         func run(_ line: String, expecting: Int32 = 0) throws -> LineOutcome {
             let command = line.replacingOccurrences(of: "<id>", with: id)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = ["-c", "set -euo pipefail\n\(settings)\n\(command)"]
-            process.currentDirectoryURL = folder.url
             var environment = ProcessInfo.processInfo.environment
             environment["PATH"] = Programs.productsDirectory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
             environment["HOME"] = folder.path("home")
             environment["XDG_DATA_HOME"] = folder.path("home/data")
             environment["XDG_CONFIG_HOME"] = folder.path("home/config")
             environment["JQC_HOME"] = nil
-            process.environment = environment
             let out = folder.path("out"), err = folder.path("err")
             _ = FileManager.default.createFile(atPath: out, contents: nil)
             _ = FileManager.default.createFile(atPath: err, contents: nil)
-            process.standardOutput = FileHandle(forWritingAtPath: out)
-            process.standardError = FileHandle(forWritingAtPath: err)
-            let input = Pipe()
-            process.standardInput = input
-            try process.run()
+            let process = try ChildProcess(
+                "/bin/bash", ["-c", "set -euo pipefail\n\(settings)\n\(command)"], environment: environment,
+                directory: folder.url.path, stdin: .pipe, stdout: .file(out), stderr: .file(err))
             let typed = AdministerGuideTests.passwords.first { line.contains($0.key) }?.value ?? ""
-            try input.fileHandleForWriting.write(contentsOf: Data(typed.utf8))
-            try input.fileHandleForWriting.close()
-            process.waitUntilExit()
+            try process.input?.write(contentsOf: Data(typed.utf8))
+            try process.input?.close()
             let outcome = LineOutcome(
-                status: process.terminationStatus,
+                status: process.wait().status,
                 stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
                 stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
             outputs.append((line, outcome))

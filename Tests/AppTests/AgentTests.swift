@@ -80,9 +80,8 @@ struct AgentTests {
         #expect(second.status == 73)
         #expect(second.stderr == "jqc-agent: Another jqc-agent is already syncing this profile; this one stops.\n")
 
-        kill(first.processIdentifier, SIGTERM)
-        first.waitUntilExit()
-        #expect(first.terminationStatus == 0)
+        first.signal(SIGTERM)
+        #expect(first.wait() == ChildExit(status: 0, signalled: false))
         #expect(try logLines(log).last?["event"] == "agent_stopped")
     }
 
@@ -101,10 +100,10 @@ struct AgentTests {
             let outcome = try profile.jqc(["answer", draft, "17", "note \(n)"])
             if outcome.status != 0 { failures.append(outcome.stderr) }
         }
-        kill(agent.processIdentifier, SIGTERM)
-        agent.waitUntilExit()
+        agent.signal(SIGTERM)
+        let stopped = agent.wait()
         #expect(failures.isEmpty, "\(failures)")
-        #expect(agent.terminationStatus == 0)
+        #expect(stopped == ChildExit(status: 0, signalled: false))
         #expect(try profile.show(draft)["answers"]?["17"] == "note 40")
         let logText = try String(contentsOfFile: log, encoding: .utf8)
         #expect(!logText.contains("database is locked"))

@@ -72,7 +72,7 @@ struct MultiInstanceTests {
         }
         kill(first.pid, SIGKILL)
         _ = first.stop()
-        agent.waitUntilExit()
+        agent.wait()
         let photosAtKill = Int(try ServerDatabases.query(url, "SELECT COUNT(*) FROM photos")) ?? 0
         #expect(
             photosAtKill < photos, "the kill came before the burst's photos were all up (\(photosAtKill) of \(photos))")

@@ -63,24 +63,18 @@ struct ReadmeExamplesTests {
         @discardableResult
         func run(_ line: String) throws -> LineOutcome {
             let command = filled(line)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = ["-c", "set -o pipefail\n\(filled(define))\n\(command)"]
-            process.currentDirectoryURL = folder.url
             let out = folder.path("out"), err = folder.path("err")
             _ = FileManager.default.createFile(atPath: out, contents: nil)
             _ = FileManager.default.createFile(atPath: err, contents: nil)
-            process.standardOutput = FileHandle(forWritingAtPath: out)
-            process.standardError = FileHandle(forWritingAtPath: err)
-            let input = Pipe()
-            process.standardInput = input
-            try process.run()
-            try input.fileHandleForWriting.write(
+            let process = try ChildProcess(
+                "/bin/bash", ["-c", "set -o pipefail\n\(filled(define))\n\(command)"],
+                environment: ProcessInfo.processInfo.environment, directory: folder.url.path, stdin: .pipe,
+                stdout: .file(out), stderr: .file(err))
+            try process.input?.write(
                 contentsOf: Data((stdinFor.first { line.hasPrefix($0.key) }?.value ?? "").utf8))
-            try input.fileHandleForWriting.close()
-            process.waitUntilExit()
+            try process.input?.close()
             let outcome = LineOutcome(
-                status: process.terminationStatus,
+                status: process.wait().status,
                 stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
                 stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
             outputs.append((line, outcome))
@@ -161,14 +155,10 @@ struct ReadmeExamplesTests {
                 "jqc-server", ["admin", "--db", reader.filled(database), "edit-report", serverID, "--answer", "2=1"]
             ).status == 0)
         reader.stdinFor = [:]
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Programs.path("jqc"))
-        process.arguments = ["--home", reader.folder.path("tmp-jqc-demo"), "sync"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 7)
+        let sync = try ChildProcess(
+            Programs.path("jqc"), ["--home", reader.folder.path("tmp-jqc-demo"), "sync"],
+            environment: ProcessInfo.processInfo.environment)
+        #expect(sync.wait() == ChildExit(status: 7, signalled: false))
 
         try reader.run(block: syncing[1])
         #expect(reader.outputs.contains { $0.line.hasPrefix("jqc diff") && $0.outcome.stdout.contains("differ") })

@@ -137,8 +137,8 @@ struct SyncAcceptanceTests {
         while Date() < deadline, (try? serverCounts(database, ids).reports) ?? 0 < ids.count {
             Thread.sleep(forTimeInterval: 0.02)
         }
-        kill(agent.processIdentifier, SIGKILL)
-        agent.waitUntilExit()
+        agent.signal(SIGKILL)
+        agent.wait()
         #expect(try serverCounts(database, ids).reports == ids.count, "the server stored the batch")
         for id in ids { #expect(try profile.show(id)["state"] == "PENDING", "no answer reached the device") }
 

@@ -13,31 +13,28 @@ final class ObservedServer: @unchecked Sendable {
     let banner: [String]
     let baseURL: String
     let logPath: String
-    private let process: Process
+    private let process: ChildProcess
 
     /// Starts `jqc-server --demo --port 0 --db <tmp>/server.db --log-file <tmp>/server.log`
     /// and `arguments`; `database` (a PostgreSQL URL, or a SQLite file elsewhere) replaces the file.
     init(_ arguments: [String], database: String? = nil) throws {
         logPath = directory.path("server.log")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Programs.path("jqc-server"))
         let folder = directory
         let store =
             database.map {
                 $0.hasPrefix("postgres://") ? ["--db", $0, "--upload-dir", folder.path("uploads")] : ["--db", $0]
             }
             ?? ["--db", folder.path("server.db")]
-        process.arguments = ["--demo", "--port", "0", "--log-file", logPath] + store + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess(
+            Programs.path("jqc-server"), ["--demo", "--port", "0", "--log-file", logPath] + store + arguments,
+            environment: ProcessInfo.processInfo.environment, stdout: .pipe)
         self.process = process
         banner = Self.lines(
-            of: out.fileHandleForReading, count: arguments.contains("--metrics-port") ? 3 : 2, timeout: 60)
+            of: process.output ?? FileHandle.nullDevice, count: arguments.contains("--metrics-port") ? 3 : 2,
+            timeout: 60)
         guard let first = banner.first, first.hasPrefix("listening on http://") else {
             process.terminate()
+            process.wait()
             throw ServerLaunchError(message: "jqc-server did not print its address: \(banner)")
         }
         baseURL = String(first.dropFirst("listening on ".count))
@@ -56,14 +53,13 @@ final class ObservedServer: @unchecked Sendable {
     }
 
     /// Sends `signal` to the server.
-    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+    func signal(_ number: Int32) { process.signal(number) }
 
     /// Stops the server with SIGTERM and returns its exit status.
     @discardableResult
     func stop() -> Int32 {
         if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        return process.terminationStatus
+        return process.wait().status
     }
 
     /// The log file as it is now.

@@ -28,26 +28,17 @@ public enum Programs {
         productsDirectory.appendingPathComponent(name).path
     }
 
-    /// Starts a built executable without waiting for it.
+    /// Starts a built executable without waiting for it; its output goes to `/dev/null`.
     public static func start(
         _ name: String, _ arguments: [String], environment: [String: String] = [:],
         stdin: String? = nil
-    ) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path(name))
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        if let stdin {
-            let pipe = Pipe()
-            process.standardInput = pipe
-            try process.run()
-            try pipe.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
-            try pipe.fileHandleForWriting.close()
-        } else {
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
+    ) throws -> ChildProcess {
+        let process = try ChildProcess(
+            path(name), arguments, environment: ChildProcess.environment(adding: environment),
+            stdin: stdin == nil ? .null : .pipe)
+        if let stdin, let input = process.input {
+            try input.write(contentsOf: Data(stdin.utf8))
+            try input.close()
         }
         return process
     }
@@ -65,20 +56,15 @@ public enum Programs {
 extension Programs {
     /// Runs `command` with bash (a pipeline, as a person types it) and returns its outcome.
     public static func runShell(_ command: String) throws -> ProcessOutcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", command]
-        process.standardInput = FileHandle.nullDevice
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
+        let process = try ChildProcess(
+            "/bin/bash", ["-c", command], environment: ProcessInfo.processInfo.environment, stdout: .pipe,
+            stderr: .pipe)
         // Small outputs only: both pipes are read after each other.
-        let output = try out.fileHandleForReading.readToEnd() ?? Data()
-        let errors = try err.fileHandleForReading.readToEnd() ?? Data()
-        process.waitUntilExit()
+        let output = try process.output?.readToEnd() ?? Data()
+        let errors = try process.errors?.readToEnd() ?? Data()
+        let exit = process.wait()
         return ProcessOutcome(
-            status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
+            status: exit.status, stdout: String(decoding: output, as: UTF8.self),
             stderr: String(decoding: errors, as: UTF8.self))
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// background threads so that it never blocks on a full pipe.
 public final class RunningProgram: @unchecked Sendable {
     // Written by the two reader threads under `lock`.
-    private let process = Process()
+    private let process: ChildProcess
     private let done = DispatchGroup()
     private var outData = Data()
     private var errData = Data()
@@ -18,35 +18,34 @@ public final class RunningProgram: @unchecked Sendable {
         clock: DeviceClock? = nil
     ) throws {
         var env = ProcessInfo.processInfo.environment
+        let executable: String
+        let allArguments: [String]
         if let clock {
             try DeviceClock.requireWrapper()
-            process.executableURL = URL(fileURLWithPath: DeviceClock.wrapper)
-            process.arguments = clock.wrapperArguments + [Programs.path(name)] + arguments
+            executable = DeviceClock.wrapper
+            allArguments = clock.wrapperArguments + [Programs.path(name)] + arguments
             for (key, value) in DeviceClock.environment { env[key] = value }
         } else {
-            process.executableURL = URL(fileURLWithPath: Programs.path(name))
-            process.arguments = arguments
+            executable = Programs.path(name)
+            allArguments = arguments
         }
         for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let input = Pipe()
-        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        if let stdin {
-            try input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
-            try input.fileHandleForWriting.close()
+        process = try ChildProcess(
+            executable, allArguments, environment: env, stdin: stdin == nil ? .null : .pipe, stdout: .pipe,
+            stderr: .pipe)
+        if let stdin, let input = process.input {
+            try input.write(contentsOf: Data(stdin.utf8))
+            try input.close()
         }
         done.enter()
         done.enter()
+        let out = process.output, err = process.errors
         DispatchQueue.global().async { [self] in
-            Self.drain(out.fileHandleForReading) { chunk in lock.withLock { outData.append(chunk) } }
+            if let out { Self.drain(out) { chunk in lock.withLock { outData.append(chunk) } } }
             done.leave()
         }
         DispatchQueue.global().async { [self] in
-            Self.drain(err.fileHandleForReading) { chunk in lock.withLock { errData.append(chunk) } }
+            if let err { Self.drain(err) { chunk in lock.withLock { errData.append(chunk) } } }
             done.leave()
         }
     }
@@ -55,7 +54,7 @@ public final class RunningProgram: @unchecked Sendable {
     public var isRunning: Bool { process.isRunning }
 
     /// The program's process id (to send it a signal).
-    public var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { process.pid }
 
     /// Reads `handle` chunk by chunk until its end.
     private static func drain(_ handle: FileHandle, into append: (Data) -> Void) {
@@ -64,17 +63,16 @@ public final class RunningProgram: @unchecked Sendable {
         }
     }
 
-    /// Waits for the process to end and returns what it printed and its status.
-    /// A pipe can stay open after the program exits when a process started at
-    /// that moment elsewhere (a server another test started) inherited its end:
-    /// what the program wrote has been read by then, so after a grace period
-    /// the outcome is returned without waiting for that end.
+    /// Waits for the process to end and returns what it printed and its
+    /// status (a signal's number, when one ended it). Only the program and
+    /// what it started hold its output pipes; a process it left running
+    /// would hold them open, so after a grace period what was read is returned.
     public func wait() -> ProcessOutcome {
-        process.waitUntilExit()
+        let exit = process.wait()
         _ = done.wait(timeout: .now() + 10)
         return lock.withLock {
             ProcessOutcome(
-                status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                status: exit.status, stdout: String(decoding: outData, as: UTF8.self),
                 stderr: String(decoding: errData, as: UTF8.self))
         }
     }

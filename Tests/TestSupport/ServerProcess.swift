@@ -11,7 +11,7 @@ public final class ServerProcess: @unchecked Sendable {
     /// Where the server streams uploads before checking them.
     public let uploadDirectory: String
     public let directory: TemporaryDirectory
-    private let process: Process
+    private let process: ChildProcess
     private let stderrPath: String
     private let crashReported = Atomic<Bool>(false)
 
@@ -36,34 +36,33 @@ public final class ServerProcess: @unchecked Sendable {
         uploadDirectory = postgres ? directory.path("uploads") : databasePath + ".photos/incoming"
         try before(databasePath)
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        let process = Process()
         let serverArguments =
             ["--port", "0", "--db", databasePath] + (postgres && uploadFolder ? ["--upload-dir", uploadDirectory] : [])
             + arguments
         // A server that crashes leaves the stacks of all its threads in its stderr, which `stop()` shows.
         let inherited = ProcessInfo.processInfo.environment.merging(Self.crashReport) { own, _ in own }
+        let process: ChildProcess
         if let clock {
             try DeviceClock.requireWrapper()
-            process.executableURL = URL(fileURLWithPath: DeviceClock.wrapper)
-            process.arguments = clock.wrapperArguments + [Programs.path("jqc-server")] + serverArguments
-            process.environment = inherited.merging(DeviceClock.environment) { _, new in new }
+            process = try ChildProcess(
+                DeviceClock.wrapper, clock.wrapperArguments + [Programs.path("jqc-server")] + serverArguments,
+                environment: inherited.merging(DeviceClock.environment) { _, new in new }, stdout: .pipe,
+                stderr: .file(stderrPath))
         } else {
-            process.executableURL = URL(fileURLWithPath: Programs.path("jqc-server"))
-            process.arguments = serverArguments
-            process.environment = inherited.merging(environment) { _, new in new }
+            process = try ChildProcess(
+                Programs.path("jqc-server"), serverArguments,
+                environment: inherited.merging(environment) { _, new in new }, stdout: .pipe,
+                stderr: .file(stderrPath))
         }
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle(forWritingAtPath: stderrPath)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
         self.process = process
-        _ = ServerProcess.running.withLock { $0.insert(process.processIdentifier) }
+        _ = ServerProcess.running.withLock { $0.insert(process.pid) }
         ServerProcess.installExitHandler
-        guard let line = ServerProcess.firstLine(of: out.fileHandleForReading, timeout: 60),
+        guard let out = process.output, let line = ServerProcess.firstLine(of: out, timeout: 60),
             line.hasPrefix("listening on http://")
         else {
             process.terminate()
+            process.wait()
+            _ = ServerProcess.running.withLock { $0.remove(process.pid) }
             let err = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
             throw ServerLaunchError(message: "jqc-server did not print its address; stderr: \(err)")
         }
@@ -74,7 +73,7 @@ public final class ServerProcess: @unchecked Sendable {
     public func url(_ path: String) -> String { baseURL + "/api/v1" + path }
 
     /// The server's process id (for `/proc/PID/status`).
-    public var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { process.pid }
 
     /// What the server wrote to stderr so far.
     public var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
@@ -85,17 +84,17 @@ public final class ServerProcess: @unchecked Sendable {
         if process.isRunning {
             // Under the clock wrapper the server is the wrapper's child, which the wrapper waits for
             // without passing signals on: the server is told first.
-            let pid = process.processIdentifier
+            let pid = process.pid
             let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
             for child in children.split(separator: " ").compactMap({ Int32($0) }) { kill(child, SIGTERM) }
             process.terminate()
         }
-        process.waitUntilExit()
-        _ = ServerProcess.running.withLock { $0.remove(process.processIdentifier) }
-        if process.terminationReason == .uncaughtSignal && Self.crashSignals.contains(process.terminationStatus) {
-            reportCrash()
+        let exit = process.wait()
+        _ = ServerProcess.running.withLock { $0.remove(process.pid) }
+        if exit.signalled && Self.crashSignals.contains(exit.status) {
+            reportCrash(signal: exit.status)
         }
-        return process.terminationStatus
+        return exit.status
     }
 
     /// The signals of a crash (a bad pointer, a failed check), not of a stop or a kill a test sends.
@@ -106,14 +105,14 @@ public final class ServerProcess: @unchecked Sendable {
 
     /// A server that ended on a signal: its stderr (with the runtime's backtrace, if it crashed) goes
     /// to the test run's stderr once, before the folder holding it is removed.
-    private func reportCrash() {
+    private func reportCrash(signal: Int32) {
         guard !crashReported.exchange(true, ordering: .relaxed) else { return }
         let text = stderr
         let tail = text.count > 60_000 ? "...\n" + String(text.suffix(60_000)) : text
         FileHandle.standardError.write(
             Data(
-                ("jqc-server \(process.processIdentifier) (\(databasePath.hasPrefix("postgres://") ? "PostgreSQL" : "SQLite")) "
-                    + "ended on signal \(process.terminationStatus); its stderr:\n\(tail)\n").utf8))
+                ("jqc-server \(process.pid) (\(databasePath.hasPrefix("postgres://") ? "PostgreSQL" : "SQLite")) "
+                    + "ended on signal \(signal); its stderr:\n\(tail)\n").utf8))
     }
 
     deinit { stop() }
