@@ -6,4 +6,4 @@ import ServerSQLite
 let stores = StorageOpener(
     file: { path, settings throws(ServerError) in try SQLiteServerStorage.open(path: path, settings: settings) },
     postgres: { url, settings throws(ServerError) in try PostgresServerStorage.open(url: url, settings: settings) })
-exit(ServerCommand.run(arguments: Array(CommandLine.arguments.dropFirst()), storage: stores))
+ServerCommand.main(arguments: Array(CommandLine.arguments.dropFirst()), storage: stores)

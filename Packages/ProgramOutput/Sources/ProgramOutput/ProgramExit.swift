@@ -20,6 +20,17 @@ public enum ProgramExit {
         _exit(code)
     }
 
+    /// Ends the process with `code` without running the C libraries' exit
+    /// handlers (OpenSSL's, ICU's): for a server, whose stop leaves a thread
+    /// that has not finished in time (a webhook attempt left to its lease)
+    /// running, possibly inside one of those libraries as they would tear
+    /// themselves down under it. Nothing waits for those handlers: every
+    /// program here writes its output straight to the descriptor, and its
+    /// data is committed before this is called.
+    public static func end(_ code: Int32) -> Never {
+        _exit(code)
+    }
+
     /// Call first: a closed pipe then fails a write with `EPIPE` that the
     /// program handles, instead of killing it with `SIGPIPE`.
     public static func ignoreBrokenPipes() {

@@ -66,6 +66,12 @@ public enum ServerCommand {
         return ProgramExit.code(dispatch(arguments: arguments, storage: storage).rawValue, program: "jqc-server")
     }
 
+    /// Runs one invocation and ends the process with its exit code (`ProgramExit.end`: a stopped
+    /// server may leave a thread inside a C library whose exit handlers must then not run).
+    public static func main(arguments: [String], storage: StorageOpener) -> Never {
+        ProgramExit.end(run(arguments: arguments, storage: storage))
+    }
+
     private static func dispatch(arguments: [String], storage: StorageOpener) -> ExitCode {
         let parser = ArgumentParser(globalOptions: globalOptions)
         do {

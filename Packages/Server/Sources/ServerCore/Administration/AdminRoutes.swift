@@ -145,8 +145,6 @@ extension ServerApp {
             }
             return .ok(
                 ["events": .array(try admin.events(limit: limit, before: before).map(AdminWire.event))] as JSONValue)
-        default:
-            throw ServerError.notFound("no such management route")
         }
     }
 
