@@ -264,6 +264,11 @@ final class EasyHandle {
         case CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_PARTIAL_FILE, CURLE_HTTP2, CURLE_HTTP2_STREAM:
             return NetworkingError(
                 .connectionLost, "The connection to \(host) broke before a complete answer: \(detail).", url: url)
+        case CURLE_SEND_FAIL_REWIND:
+            // A file's bytes that had gone on a connection that broke, which are not sent again by themselves.
+            return NetworkingError(
+                .connectionLost, "The connection to \(host) broke while the request's bytes were sent: \(detail).",
+                url: url)
         case CURLE_READ_ERROR:
             return NetworkingError(
                 .fileUnreadable, "The file being uploaded to \(host) could not be read: \(detail).", url: url)

@@ -47,13 +47,19 @@ final class FileSource {
             } == CURLE_OK && jqc_easy_setopt_pointer(handle, CURLOPT_SEEKDATA, me) == CURLE_OK
     }
 
-    /// Rewinds the body (libcurl sends it again on a new connection when a
-    /// kept one turned out closed): `offset` counts from the range's first byte.
+    /// Where libcurl would rewind the body to send the request again on a
+    /// new connection, the kept one having turned out closed. Before any
+    /// byte was read that costs nothing, and is allowed. After, it is
+    /// refused: a file's range is the body of a resumable upload's `PATCH`,
+    /// and the server keeps what arrived of one cut short, so the same
+    /// bytes sent again from the same offset would go for nothing (the
+    /// server answers 409 with the offset it holds). The request then fails
+    /// as a broken connection (`CURLE_SEND_FAIL_REWIND`), and the caller asks
+    /// the server how far the bytes got. `offset` counts from the range's first byte.
     private static func seek(_ context: UnsafeMutableRawPointer?, _ offset: curl_off_t, _ origin: Int32) -> Int32 {
         guard let context, origin == SEEK_SET, offset >= 0 else { return Int32(CURL_SEEKFUNC_CANTSEEK) }
         let source = Unmanaged<FileSource>.fromOpaque(context).takeUnretainedValue()
-        guard source.start + Int64(offset) <= source.end else { return Int32(CURL_SEEKFUNC_FAIL) }
-        source.position = source.start + Int64(offset)
+        guard source.start + Int64(offset) == source.position else { return Int32(CURL_SEEKFUNC_FAIL) }
         return Int32(CURL_SEEKFUNC_OK)
     }
 

@@ -8,7 +8,11 @@ public enum HTTPMethod: String, Sendable {
     case head = "HEAD"
 }
 
-/// Bytes of a file on disk sent as a request's body, read while it is sent.
+/// Bytes of a file on disk sent as a request's body, read while it is sent:
+/// a resumable upload's `PATCH`. Once any of them has gone, they are never
+/// sent again by the transport on its own (on a new connection, when the
+/// kept one broke under them): the request fails as a lost connection, and
+/// the caller asks the server how many arrived.
 public struct FileRange: Sendable, Hashable {
     /// The file.
     public var path: String
