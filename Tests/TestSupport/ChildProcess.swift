@@ -62,10 +62,14 @@ public final class ChildProcess: Sendable {
         _ path: String, _ arguments: [String], environment: [String: String], directory: String? = nil,
         stdin: ChildStream = .null, stdout: ChildStream = .null, stderr: ChildStream = .null
     ) throws {
+        /// A step of the set-up that returned an error number.
+        func check(_ code: Int32, _ step: String) throws {
+            guard code == 0 else { throw ChildProcessError.failed(step, path, code) }
+        }
         var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
+        try check(posix_spawn_file_actions_init(&actions), "prepare the start")
         defer { posix_spawn_file_actions_destroy(&actions) }
-        if let directory { child_spawn_change_directory(&actions, directory) }
+        if let directory { try check(child_spawn_change_directory(&actions, directory), "name the directory") }
         // The ends the child keeps, closed here once it has started; the ends the test keeps.
         var childEnds: [Int32] = []
         var kept: [Int32: FileHandle] = [:]
@@ -73,30 +77,34 @@ public final class ChildProcess: Sendable {
         for (target, stream) in [(Int32(0), stdin), (1, stdout), (2, stderr)] {
             switch stream {
             case .null:
-                posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
+                try check(
+                    posix_spawn_file_actions_addopen(
+                        &actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0), "open /dev/null")
             case .file(let path):
-                posix_spawn_file_actions_addopen(&actions, target, path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+                try check(
+                    posix_spawn_file_actions_addopen(&actions, target, path, O_WRONLY | O_CREAT | O_APPEND, 0o600),
+                    "open \(path)")
             case .pipe:
                 var ends: [Int32] = [-1, -1]
                 guard child_spawn_pipe(&ends) == 0 else { throw ChildProcessError.failed("pipe", path, errno) }
                 let (childEnd, testEnd) = target == 0 ? (ends[0], ends[1]) : (ends[1], ends[0])
                 childEnds.append(childEnd)
                 kept[target] = FileHandle(fileDescriptor: testEnd, closeOnDealloc: true)
-                posix_spawn_file_actions_adddup2(&actions, childEnd, target)
+                try check(posix_spawn_file_actions_adddup2(&actions, childEnd, target), "give the pipe")
             }
         }
-        child_spawn_close_from(&actions, 3)
+        try check(child_spawn_close_from(&actions, 3), "close the other descriptors")
         var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
+        try check(posix_spawnattr_init(&attributes), "prepare the start")
         defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
-        posix_spawnattr_setpgroup(&attributes, 0)
+        try check(posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP)), "ask a process group")
+        try check(posix_spawnattr_setpgroup(&attributes, 0), "ask a process group")
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-        guard spawned == 0 else { throw ChildProcessError.failed("start", path, spawned) }
+        try check(spawned, "start")
         self.pid = pid
         input = kept[0]
         output = kept[1]
@@ -150,7 +158,7 @@ public enum ChildProcessError: Error, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .failed(let step, let path, let code): "cannot \(step) for '\(path)': \(String(cString: strerror(code)))"
+        case .failed(let step, let path, let code): "'\(path)': cannot \(step): \(String(cString: strerror(code)))"
         }
     }
 }
