@@ -69,12 +69,10 @@ struct AdministerGuideTests {
             let out = folder.path("out"), err = folder.path("err")
             _ = FileManager.default.createFile(atPath: out, contents: nil)
             _ = FileManager.default.createFile(atPath: err, contents: nil)
+            let typed = AdministerGuideTests.passwords.first { line.contains($0.key) }?.value ?? ""
             let process = try ChildProcess(
                 "/bin/bash", ["-c", "set -euo pipefail\n\(settings)\n\(command)"], environment: environment,
-                directory: folder.url.path, stdin: .pipe, stdout: .file(out), stderr: .file(err))
-            let typed = AdministerGuideTests.passwords.first { line.contains($0.key) }?.value ?? ""
-            try process.input?.write(contentsOf: Data(typed.utf8))
-            try process.input?.close()
+                directory: folder.url.path, stdin: .text(typed), stdout: .file(out), stderr: .file(err))
             let outcome = LineOutcome(
                 status: process.wait().status,
                 stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",

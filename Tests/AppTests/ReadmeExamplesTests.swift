@@ -68,11 +68,9 @@ struct ReadmeExamplesTests {
             _ = FileManager.default.createFile(atPath: err, contents: nil)
             let process = try ChildProcess(
                 "/bin/bash", ["-c", "set -o pipefail\n\(filled(define))\n\(command)"],
-                environment: ProcessInfo.processInfo.environment, directory: folder.url.path, stdin: .pipe,
-                stdout: .file(out), stderr: .file(err))
-            try process.input?.write(
-                contentsOf: Data((stdinFor.first { line.hasPrefix($0.key) }?.value ?? "").utf8))
-            try process.input?.close()
+                environment: ProcessInfo.processInfo.environment, directory: folder.url.path,
+                stdin: .text(stdinFor.first { line.hasPrefix($0.key) }?.value ?? ""), stdout: .file(out),
+                stderr: .file(err))
             let outcome = LineOutcome(
                 status: process.wait().status,
                 stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",

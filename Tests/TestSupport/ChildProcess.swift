@@ -29,8 +29,10 @@ public struct ChildExit: Sendable, Equatable {
 public enum ChildStream: Sendable {
     /// `/dev/null`.
     case null
-    /// A pipe whose other end the test holds (`input`, `output` or `errors`).
+    /// A pipe whose other end the test holds (`output` or `errors`).
     case pipe
+    /// For standard input: this text, written to a pipe and the pipe closed once the child has started.
+    case text(String)
     /// A file, created if need be and appended to.
     case file(String)
 }
@@ -48,8 +50,6 @@ public enum ChildStream: Sendable {
 public final class ChildProcess: Sendable {
     /// The process id.
     public let pid: pid_t
-    /// The write end of the child's standard input, for `.pipe`.
-    public let input: FileHandle?
     /// The read end of the child's standard output, for `.pipe`.
     public let output: FileHandle?
     /// The read end of the child's standard error, for `.pipe`.
@@ -84,7 +84,7 @@ public final class ChildProcess: Sendable {
                 try check(
                     posix_spawn_file_actions_addopen(&actions, target, path, O_WRONLY | O_CREAT | O_APPEND, 0o600),
                     "open \(path)")
-            case .pipe:
+            case .pipe, .text:
                 var ends: [Int32] = [-1, -1]
                 guard child_spawn_pipe(&ends) == 0 else { throw ChildProcessError.failed("pipe", path, errno) }
                 let (childEnd, testEnd) = target == 0 ? (ends[0], ends[1]) : (ends[1], ends[0])
@@ -106,7 +106,10 @@ public final class ChildProcess: Sendable {
         let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         try check(spawned, "start")
         self.pid = pid
-        input = kept[0]
+        if case .text(let text) = stdin, let input = kept[0] {
+            try input.write(contentsOf: Data(text.utf8))
+            try input.close()
+        }
         output = kept[1]
         errors = kept[2]
     }

@@ -33,14 +33,9 @@ public enum Programs {
         _ name: String, _ arguments: [String], environment: [String: String] = [:],
         stdin: String? = nil
     ) throws -> ChildProcess {
-        let process = try ChildProcess(
+        try ChildProcess(
             path(name), arguments, environment: ChildProcess.environment(adding: environment),
-            stdin: stdin == nil ? .null : .pipe)
-        if let stdin, let input = process.input {
-            try input.write(contentsOf: Data(stdin.utf8))
-            try input.close()
-        }
-        return process
+            stdin: stdin.map { .text($0) } ?? .null)
     }
 
     /// Runs a built executable to the end and returns its outcome; with a

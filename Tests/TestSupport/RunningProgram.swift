@@ -31,12 +31,8 @@ public final class RunningProgram: @unchecked Sendable {
         }
         for (key, value) in environment { env[key] = value }
         process = try ChildProcess(
-            executable, allArguments, environment: env, stdin: stdin == nil ? .null : .pipe, stdout: .pipe,
+            executable, allArguments, environment: env, stdin: stdin.map { .text($0) } ?? .null, stdout: .pipe,
             stderr: .pipe)
-        if let stdin, let input = process.input {
-            try input.write(contentsOf: Data(stdin.utf8))
-            try input.close()
-        }
         done.enter()
         done.enter()
         let out = process.output, err = process.errors
