@@ -180,6 +180,59 @@ struct ResumableUploadTests {
     }
 
     @Test(
+        "a jqc-agent SIGKILLed three quarters of the way through 40 photos has recorded those the server stored: started again, it begins uploads for the others only"
+    )
+    func agentKilledAmidManyPhotos() async throws {
+        let server = try ServerProcess(["--demo"], sqlite: true)
+        let profile = try DemoProfile.signedIn(to: server.baseURL)
+        let id = try profile.startDraft()
+        try profile.answerRequired(id)
+        let count = 40
+        let files = try (0..<count).map { index in
+            try profile.writeNoisePNG("noise-\(index).png", width: 320, height: 320, seed: UInt32(index + 1))
+        }
+        let added = try profile.jqc(["photo", "add", id, "--field", "14"] + files)
+        try #require(added.status == 0, "photo add: \(added.stderr)")
+        try #require(try profile.jqc(["complete", id]).status == 0)
+        let sizes = try FileManager.default.subpathsOfDirectory(atPath: profile.home).filter { $0.hasSuffix(".jpg") }
+            .map { try FileManager.default.attributesOfItem(atPath: profile.home + "/" + $0)[.size] as? Int ?? 0 }
+        try #require(sizes.count == count)
+        // The link breaks once three quarters of the photos' bytes have gone up, and the agent is SIGKILLed then.
+        let running = Mutex<Int32>(0)
+        let proxy = try CuttingProxy(to: server.baseURL, cutEvery: Int64(sizes.reduce(0, +) * 3 / 4)) { _ in
+            running.withLock { pid in
+                if pid > 0 { kill(pid, SIGKILL) }
+                pid = 0
+            }
+        }
+        try profile.route(to: proxy.baseURL)
+        let first = try RunningProgram("jqc-agent", ["--home", profile.home, "run", "--once"])
+        running.withLock { $0 = first.pid }
+        let cut = first.wait()
+        running.withLock { $0 = 0 }
+        #expect(proxy.cuts == 1, "the agent was not cut short: \(cut.stdout) \(cut.stderr)")
+
+        func uploaded() throws -> Int {
+            try profile.show(id)["photos"]?.arrayValue?.filter { $0["upload_state"] == "UPLOADED" }.count ?? 0
+        }
+        // Before each upload past the first 20 began, at least 16 answers had come and been recorded.
+        let recorded = try uploaded()
+        #expect(recorded >= 16, "photos recorded as uploaded when the agent was killed: \(recorded)")
+        #expect(recorded < count)
+        let logged = server.stderr.utf8.count
+        try profile.route(to: server.baseURL)
+        let second = try profile.agent(["run", "--once"])
+        #expect(second.status == 0, "agent: \(second.stdout) \(second.stderr)")
+        #expect(try profile.show(id)["state"] == "SYNCED")
+        #expect(try uploaded() == count)
+        // No photo recorded as uploaded is begun again; the others are, each once.
+        let begun = String(decoding: server.stderr.utf8.dropFirst(logged), as: UTF8.self).split(separator: "\n")
+            .filter { $0.contains("\"method\":\"POST\"") && $0.contains("/uploads\"") }.count
+        #expect(
+            begun == count - recorded, "uploads begun after the restart: \(begun), photos left: \(count - recorded)")
+    }
+
+    @Test(
         "the multipart route of contract 1.0 through the same link never finishes the 20 MB photo: each attempt starts over and is cut"
     )
     func multipartThroughBreaks() async throws {

@@ -173,7 +173,8 @@ public struct SyncCycle: Sendable {
         case loadPhotoWork
         /// Upload these photos (concurrently) and answer `photosUploaded`.
         case uploadPhotos([UUID])
-        /// Record photo upload states.
+        /// Record photo upload states (the driver may have recorded some of
+        /// the uploaded ones already, as their uploads ended).
         case markPhotos(uploaded: [UUID], failed: [UUID: String])
         /// Pull one page of `GET /reviews` after the stored cursor (`fromStart`:
         /// drop the cursor first and pull without `since`), store it with its

@@ -19,38 +19,27 @@ extension SyncEngine {
     /// Uploads photos concurrently, streamed from the photo store, all in one
     /// run of the transport (its connections stay open and every slot stays
     /// busy), with progress as each ends. A file missing from the store fails
-    /// that photo only.
-    func upload(_ ids: [UUID], run: SyncRun) async -> [SyncCycle.PhotoOutcome] {
+    /// that photo only. Through resumable uploads, each photo's file is looked
+    /// for when its upload is about to begin, and the photos stored are
+    /// recorded as their uploads end (`run.recordedUploads`).
+    func upload(_ ids: [UUID], run: inout SyncRun) async -> [SyncCycle.PhotoOutcome] {
+        let photos = ids.compactMap { id in run.photos[id] }
+        guard !photos.isEmpty else { return [] }
+        if speaksResumableUploads {
+            let (outcomes, recorded) = await uploadResumably(photos)
+            run.recordedUploads.formUnion(recorded)
+            return outcomes
+        }
         var outcomes: [SyncCycle.PhotoOutcome] = []
         var ready: [(id: UUID, upload: PhotoUpload, bytes: Int64)] = []
-        for id in ids {
-            guard let (photo, serverID) = run.photos[id] else { continue }
-            guard let url = try? store.photoFiles?.url(for: photo.fileName),
-                FileManager.default.isReadableFile(atPath: url.path)
-            else {
-                outcomes.append(
-                    SyncCycle.PhotoOutcome(
-                        photoLocalID: id,
-                        failure: SyncFailure(
-                            kind: .refused, code: .photoFileMissing,
-                            message:
-                                "The photo file '\(photo.fileName)' is missing from this device; it cannot be uploaded."
-                        )))
-                continue
+        for (photo, serverID) in photos {
+            switch uploadable(photo, serverID: serverID) {
+            case .success(let upload): ready.append((photo.localID, upload, photo.byteSize))
+            case .failure(let failure):
+                outcomes.append(SyncCycle.PhotoOutcome(photoLocalID: photo.localID, failure: failure))
             }
-            ready.append(
-                (
-                    id,
-                    PhotoUpload(
-                        serverID: serverID, localID: photo.localID, fieldID: photo.fieldID?.rawValue,
-                        issueLocalID: photo.issueLocalID, sha256: photo.sha256, filePath: url.path),
-                    photo.byteSize
-                ))
         }
         guard !ready.isEmpty else { return outcomes }
-        if speaksResumableUploads {
-            return outcomes + (await uploadResumably(ready.map { ($0.upload, $0.bytes) }))
-        }
         let sizes = ready.map(\.bytes)
         let total = ready.count
         let totalBytes = sizes.reduce(0, +)
@@ -76,8 +65,26 @@ extension SyncEngine {
         return outcomes
     }
 
-    /// Records photo upload states, all in one transaction.
-    func markPhotos(uploaded: [UUID], failed: [UUID: String]) throws(StorageError) {
-        try store.setUploadStates(uploaded: uploaded, failed: failed)
+    /// The photo as an upload, streamed from its file in the photo store; a
+    /// file missing or unreadable fails that photo (`photoFileMissing`).
+    func uploadable(_ photo: Photo, serverID: String) -> Result<PhotoUpload, SyncFailure> {
+        guard let url = try? store.photoFiles?.url(for: photo.fileName),
+            FileManager.default.isReadableFile(atPath: url.path)
+        else {
+            return .failure(
+                SyncFailure(
+                    kind: .refused, code: .photoFileMissing,
+                    message: "The photo file '\(photo.fileName)' is missing from this device; it cannot be uploaded."))
+        }
+        return .success(
+            PhotoUpload(
+                serverID: serverID, localID: photo.localID, fieldID: photo.fieldID?.rawValue,
+                issueLocalID: photo.issueLocalID, sha256: photo.sha256, filePath: url.path))
+    }
+
+    /// Records photo upload states, all in one transaction, but for the
+    /// uploaded photos `recorded` already holds (written as their uploads ended).
+    func markPhotos(uploaded: [UUID], failed: [UUID: String], recorded: Set<UUID>) throws(StorageError) {
+        try store.setUploadStates(uploaded: uploaded.filter { !recorded.contains($0) }, failed: failed)
     }
 }

@@ -16,25 +16,45 @@ extension SyncEngine {
         SyncResponse.speaksContract11((try? store.meta(MetaKey.serverContract)) ?? nil)
     }
 
+    /// Photos stored by the server are recorded UPLOADED in the store this
+    /// many at a time while the next uploads are in flight, so that little
+    /// is left to record once the last ends, and a run cut short leaves the
+    /// photos the server holds recorded.
+    static let recordUploadsEvery = 16
+
     /// Uploads photos through resumable uploads (contract 1.1), at most
     /// `maxConcurrentUploads` at once, each streamed from its file from the
     /// offset the server holds; a photo whose server has no such route goes
     /// by the multipart route instead. The `POST` that begins a photo's
     /// upload is made while the photo before it in the same slot is being
-    /// sent, so that its bytes can follow at once.
-    func uploadResumably(_ photos: [(upload: PhotoUpload, bytes: Int64)]) async -> [SyncCycle.PhotoOutcome] {
+    /// sent, so that its bytes can follow at once. A photo's file is looked
+    /// for when its upload is about to begin (a missing one fails that photo
+    /// only). Photos stored are recorded UPLOADED every `recordUploadsEvery`
+    /// while the others go on; `recorded` names them, and the rest are left
+    /// to the cycle's `markPhotos`.
+    func uploadResumably(_ photos: [(photo: Photo, serverID: String)]) async -> (
+        outcomes: [SyncCycle.PhotoOutcome], recorded: Set<UUID>
+    ) {
         let total = photos.count
-        let totalBytes = photos.map(\.bytes).reduce(0, +)
+        let totalBytes = photos.map(\.photo.byteSize).reduce(0, +)
         let limit = max(1, configuration.maxConcurrentUploads)
         let engine = self
         // Uploads kept from runs cut short, read once for every photo (a store that cannot be read: none).
         let kept: [UUID: PhotoUploadSession]
         do throws(StorageError) { kept = try store.uploadSessions() } catch { kept = [:] }
+        // Each photo's file is looked for once, by whichever comes first: its POST made ahead, or its start.
+        var looked: [Int: Result<PhotoUpload, SyncFailure>] = [:]
+        func lookUp(_ index: Int) -> Result<PhotoUpload, SyncFailure> {
+            if let known = looked[index] { return known }
+            let found = uploadable(photos[index].photo, serverID: photos[index].serverID)
+            looked[index] = found
+            return found
+        }
         var ahead: [Int: Task<Result<UploadStart, APIError>, Never>] = [:]
         defer { for task in ahead.values { task.cancel() } }
         func beginAhead(_ index: Int) {
-            guard index < photos.count, ahead[index] == nil else { return }
-            let (upload, bytes) = photos[index]
+            guard index < photos.count, ahead[index] == nil, case .success(let upload) = lookUp(index) else { return }
+            let bytes = photos[index].photo.byteSize
             let client = self.client
             ahead[index] = Task {
                 do throws(APIError) { return .success(try await client.beginUpload(upload, byteSize: bytes)) } catch {
@@ -44,27 +64,55 @@ extension SyncEngine {
         }
         return await withTaskGroup(of: (SyncCycle.PhotoOutcome, Int64).self) { group in
             var outcomes: [SyncCycle.PhotoOutcome] = []
+            var unrecorded: [UUID] = []
+            var recorded: Set<UUID> = []
             var next = 0
             var sentBytes: Int64 = 0
+            func ended(_ outcome: SyncCycle.PhotoOutcome, bytes: Int64) {
+                outcomes.append(outcome)
+                if outcome.failure == nil {
+                    sentBytes += bytes
+                    unrecorded.append(outcome.photoLocalID)
+                }
+                progress(.photos(done: outcomes.count, total: total, bytes: sentBytes, totalBytes: totalBytes))
+            }
+            /// Starts the next photo whose file is there; a missing one ends at once and the one after is tried.
             func startNext() {
-                guard next < photos.count else { return }
-                let (upload, bytes) = photos[next]
-                let begun = ahead.removeValue(forKey: next)
-                beginAhead(next + limit)
-                next += 1
-                let session = kept[upload.localID]
-                group.addTask {
-                    (await engine.uploadOne(upload, byteSize: bytes, kept: session, begun: begun), bytes)
+                while next < photos.count {
+                    let index = next
+                    next += 1
+                    let begun = ahead.removeValue(forKey: index)
+                    beginAhead(index + limit)
+                    let found = lookUp(index)
+                    looked[index] = nil
+                    switch found {
+                    case .failure(let failure):
+                        ended(
+                            SyncCycle.PhotoOutcome(photoLocalID: photos[index].photo.localID, failure: failure),
+                            bytes: 0)
+                    case .success(let upload):
+                        let bytes = photos[index].photo.byteSize
+                        let session = kept[upload.localID]
+                        group.addTask {
+                            (await engine.uploadOne(upload, byteSize: bytes, kept: session, begun: begun), bytes)
+                        }
+                        return
+                    }
                 }
             }
             for _ in 0..<limit { startNext() }
             for await (outcome, bytes) in group {
-                outcomes.append(outcome)
-                if outcome.failure == nil { sentBytes += bytes }
-                progress(.photos(done: outcomes.count, total: total, bytes: sentBytes, totalBytes: totalBytes))
+                ended(outcome, bytes: bytes)
                 startNext()
+                guard unrecorded.count >= Self.recordUploadsEvery else { continue }
+                // A store that cannot write them now leaves them to the cycle's markPhotos, which says why.
+                do throws(StorageError) {
+                    try store.setUploadStates(uploaded: unrecorded, failed: [:])
+                    recorded.formUnion(unrecorded)
+                } catch {}
+                unrecorded.removeAll(keepingCapacity: true)
             }
-            return outcomes
+            return (outcomes, recorded)
         }
     }
 

@@ -162,9 +162,9 @@ public struct SyncEngine: Sendable {
         case .loadPhotoWork:
             return .photoWorkLoaded(try loadPhotoWork(run: &run))
         case .uploadPhotos(let ids):
-            return .photosUploaded(await upload(ids, run: run))
+            return .photosUploaded(await upload(ids, run: &run))
         case .markPhotos(let uploaded, let failed):
-            try markPhotos(uploaded: uploaded, failed: failed)
+            try markPhotos(uploaded: uploaded, failed: failed, recorded: run.recordedUploads)
             return nil
         case .pullReviews(let fromStart):
             return try await pullReviews(fromStart: fromStart, run: &run)
@@ -217,6 +217,8 @@ public struct SyncEngine: Sendable {
 struct SyncRun {
     /// Photos to upload, with their report's server id.
     var photos: [UUID: (photo: Photo, serverID: String)] = [:]
+    /// Photos recorded UPLOADED as their uploads ended; the cycle's `markPhotos` need not write them again.
+    var recordedUploads: Set<UUID> = []
     /// Reports sent so far, for progress.
     var reportsSent = 0
     /// Server ids the server accepted this run, some perhaps not recorded yet
