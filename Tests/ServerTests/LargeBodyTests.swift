@@ -6,8 +6,11 @@ import TestSupport
 /// Photo bodies longer than the 64 KiB in which the server gathers a body's
 /// bytes before writing them to its file: every byte lands in order, by
 /// either route, in a body cut short, and when more bodies are in flight
-/// than the server has buffers for.
-@Suite("Photo bodies past one spool buffer")
+/// than the server has buffers for. One at a time: while the 70 bodies hold
+/// every buffer of the server they share, a body cut short waits for one,
+/// and a `HEAD` that waits longer than its patience (10 s) rightly answers
+/// the bytes held before it.
+@Suite("Photo bodies past one spool buffer", .serialized)
 struct LargeBodyTests {
     /// A server of its own, with the default photo limit (the shared one's is 64 KiB).
     private static let server: Result<ServerProcess, any Error> = Result { try ServerProcess(["--demo"]) }
@@ -71,22 +74,30 @@ struct LargeBodyTests {
             let photo = PhotoContractTests.jpeg(120_000 + index)
             uploads.append((photo, try await UploadContractTests.begin(me, photo).url))
         }
-        // Then every body begun and past one buffer's worth within moments, well inside the server's idle limit.
-        var sends: [(photo: Data, connection: RawConnection)] = []
-        for upload in uploads {
-            let connection = try RawConnection(port: UInt16(port))
-            #expect(connection.send(Self.patchHead(me, upload.url, length: upload.photo.count)))
-            #expect(connection.send(upload.photo.prefix(100_000)))
-            sends.append((upload.photo, connection))
+        // Then every body begun and past one buffer's worth within moments, well inside the server's idle limit,
+        // then each ended and its answer read: blocking socket work, on a thread of its own, so that the other
+        // tests running meanwhile keep their share of the task threads.
+        let heads = uploads.map { Self.patchHead(me, $0.url, length: $0.photo.count) }
+        let photos = uploads.map(\.photo)
+        let exchanged = try await OwnThread.run { () throws -> (sent: [Bool], answers: [RawResponse?]) in
+            var sent: [Bool] = []
+            var connections: [RawConnection] = []
+            for (head, photo) in zip(heads, photos) {
+                let connection = try RawConnection(port: UInt16(port))
+                sent.append(connection.send(head) && connection.send(photo.prefix(100_000)))
+                connections.append(connection)
+            }
+            // Now each ends.
+            for (connection, photo) in zip(connections, photos) { sent.append(connection.send(photo[100_000...])) }
+            return (sent, connections.map { $0.readResponse(timeout: 60) })
         }
-        // Now each ends.
-        for send in sends { #expect(send.connection.send(send.photo[100_000...])) }
-        for send in sends {
-            let answer = try #require(send.connection.readResponse(timeout: 60))
+        #expect(exchanged.sent.allSatisfy { $0 }, "bytes not sent: \(exchanged.sent.filter { !$0 }.count)")
+        for (photo, answer) in zip(photos, exchanged.answers) {
+            let answer = try #require(answer)
             #expect(answer.status == 201, "\(answer.status)")
             let body = try JSONValue.parse(answer.body)
             let path = try #require(body["data"]?["photo"]?["url"]?.stringValue)
-            #expect(try await me.client.send("GET", server.baseURL + path, token: me.accessToken).body == send.photo)
+            #expect(try await me.client.send("GET", server.baseURL + path, token: me.accessToken).body == photo)
         }
     }
 }
