@@ -80,10 +80,10 @@ public final class ChildProcess: Sendable {
                 try check(
                     posix_spawn_file_actions_addopen(
                         &actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0), "open /dev/null")
-            case .file(let path):
+            case .file(let file):
                 try check(
-                    posix_spawn_file_actions_addopen(&actions, target, path, O_WRONLY | O_CREAT | O_APPEND, 0o600),
-                    "open \(path)")
+                    posix_spawn_file_actions_addopen(&actions, target, file, O_WRONLY | O_CREAT | O_APPEND, 0o600),
+                    "open \(file)")
             case .pipe, .text:
                 var ends: [Int32] = [-1, -1]
                 guard child_spawn_pipe(&ends) == 0 else { throw ChildProcessError.failed("pipe", path, errno) }

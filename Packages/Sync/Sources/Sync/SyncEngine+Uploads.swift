@@ -83,15 +83,12 @@ extension SyncEngine {
                     next += 1
                     let begun = ahead.removeValue(forKey: index)
                     beginAhead(index + limit)
-                    let found = lookUp(index)
-                    looked[index] = nil
-                    switch found {
+                    let (photo, serverID) = photos[index]
+                    switch looked.removeValue(forKey: index) ?? uploadable(photo, serverID: serverID) {
                     case .failure(let failure):
-                        ended(
-                            SyncCycle.PhotoOutcome(photoLocalID: photos[index].photo.localID, failure: failure),
-                            bytes: 0)
+                        ended(SyncCycle.PhotoOutcome(photoLocalID: photo.localID, failure: failure), bytes: 0)
                     case .success(let upload):
-                        let bytes = photos[index].photo.byteSize
+                        let bytes = photo.byteSize
                         let session = kept[upload.localID]
                         group.addTask {
                             (await engine.uploadOne(upload, byteSize: bytes, kept: session, begun: begun), bytes)
