@@ -50,6 +50,7 @@ let package = Package(
             name: "jqc-server",
             dependencies: [
                 .product(name: "ServerCore", package: "Server"),
+                .product(name: "ServerStore", package: "Server"),
                 .product(name: "ServerSQLite", package: "Server"),
                 .product(name: "ServerPostgres", package: "Server"),
             ],
@@ -259,6 +260,7 @@ let package = Package(
             dependencies: [
                 "TestSupport", "jqc-server",
                 .product(name: "ServerCore", package: "Server"),
+                .product(name: "ServerStore", package: "Server"),
                 .product(name: "ServerHTTP", package: "Server"),
                 .product(name: "SQLite", package: "SQLite"),
                 .product(name: "Models", package: "Models"),

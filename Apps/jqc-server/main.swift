@@ -2,6 +2,7 @@ import Foundation
 import ServerCore
 import ServerPostgres
 import ServerSQLite
+import ServerStore
 
 let stores = StorageOpener(
     file: { path, settings throws(ServerError) in try SQLiteServerStorage.open(path: path, settings: settings) },

@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "ServerCore", targets: ["ServerCore"]),
+        .library(name: "ServerStore", targets: ["ServerStore"]),
         .library(name: "ServerSQLite", targets: ["ServerSQLite"]),
         .library(name: "ServerPostgres", targets: ["ServerPostgres"]),
         .library(name: "ServerHTTP", targets: ["ServerHTTP"]),
@@ -37,13 +38,25 @@ let package = Package(
                 .product(name: "ProgramOutput", package: "ProgramOutput"),
             ]
         ),
-        /// Routes and rules, auth, the demo world, faults, `admin`, and the storage
-        /// seam (`ServerStorage`, `StorageSession`, the stored records), webhook deliveries
+        /// The storage seam: `ServerStorage`, `StorageSession`, the records they pass,
+        /// `ServerError`, and the files both stores keep (photo vault, upload bytes,
+        /// private folders); what the two stores depend on instead of ServerCore.
+        .target(
+            name: "ServerStore",
+            dependencies: [
+                "ServerHTTP", "COpenSSL", "CSodium",
+                .product(name: "ArgumentParsing", package: "ArgumentParsing"),
+                .product(name: "ProgramOutput", package: "ProgramOutput"),
+                .product(name: "Models", package: "Models"),
+                .product(name: "FieldTypes", package: "FieldTypes"),
+            ]
+        ),
+        /// Routes and rules, auth, the demo world, faults, `admin`, webhook deliveries
         /// (through Networking's libcurl transport); no store of its own.
         .target(
             name: "ServerCore",
             dependencies: [
-                "ServerHTTP", "CSodium", "COpenSSL",
+                "ServerHTTP", "ServerStore",
                 .product(name: "ArgumentParsing", package: "ArgumentParsing"),
                 .product(name: "ProgramOutput", package: "ProgramOutput"),
                 .product(name: "Models", package: "Models"),
@@ -60,7 +73,7 @@ let package = Package(
         .target(
             name: "ServerSQLite",
             dependencies: [
-                "ServerCore",
+                "ServerStore",
                 .product(name: "SQLite", package: "SQLite"),
                 .product(name: "Models", package: "Models"),
             ]
@@ -69,7 +82,7 @@ let package = Package(
         .target(
             name: "ServerPostgres",
             dependencies: [
-                "ServerCore", "ServerHTTP",
+                "ServerStore", "ServerHTTP",
                 .product(name: "PostgreSQL", package: "PostgreSQL"),
                 .product(name: "Models", package: "Models"),
             ]

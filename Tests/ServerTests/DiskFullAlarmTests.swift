@@ -1,4 +1,5 @@
 @testable import ServerCore
+@testable import ServerStore
 import Testing
 
 /// How often an operator reads that the server's disk is full: once when it

@@ -1,5 +1,6 @@
 import Foundation
 @testable import ServerCore
+@testable import ServerStore
 import Testing
 
 /// The codes the server writes in its error envelope are the contract's, to

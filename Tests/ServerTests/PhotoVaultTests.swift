@@ -1,5 +1,6 @@
 import Foundation
 @testable import ServerCore
+@testable import ServerStore
 import Testing
 
 /// What a stored photo costs the server's machine after it is stored: its

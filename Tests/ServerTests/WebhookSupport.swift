@@ -1,6 +1,7 @@
 import Foundation
 import Models
 @testable import ServerCore
+@testable import ServerStore
 import Testing
 import TestSupport
 

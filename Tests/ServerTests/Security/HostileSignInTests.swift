@@ -1,5 +1,6 @@
 import Foundation
 @testable import ServerCore
+@testable import ServerStore
 import Models
 import Testing
 import TestSupport

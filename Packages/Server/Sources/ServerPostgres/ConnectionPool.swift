@@ -1,6 +1,6 @@
 import Foundation
 import PostgreSQL
-import ServerCore
+import ServerStore
 
 /// At most `capacity` connections to one PostgreSQL database, opened as
 /// requests need them and kept for the next. A request waits at most

@@ -1,7 +1,7 @@
 import Foundation
 import Models
 import PostgreSQL
-import ServerCore
+import ServerStore
 
 /// An export's read of the PostgreSQL store: one pooled connection held
 /// for the whole export, a REPEATABLE READ READ ONLY transaction on it (one

@@ -1,5 +1,5 @@
 import PostgreSQL
-import ServerCore
+import ServerStore
 
 /// The PostgreSQL schema of the server, as named steps recorded in
 /// `jqc_server_migrations`. Instances starting together take an advisory

@@ -1,6 +1,6 @@
 import Foundation
 import PostgreSQL
-import ServerCore
+import ServerStore
 import ServerHTTP
 
 /// Photo bytes inside PostgreSQL, so instances share no disk: each distinct

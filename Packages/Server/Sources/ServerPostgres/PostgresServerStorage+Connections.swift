@@ -1,4 +1,4 @@
-import ServerCore
+import ServerStore
 
 extension PostgresServerStorage: ConnectionCounting {
     /// The pool's connections, for `jqc_server_db_connections` and `..._in_use`.

@@ -1,6 +1,6 @@
 import Foundation
 import PostgreSQL
-import ServerCore
+import ServerStore
 
 /// The server's PostgreSQL store (`--db postgres://...`): any number of
 /// `jqc-server` processes may serve one database, because every rule that

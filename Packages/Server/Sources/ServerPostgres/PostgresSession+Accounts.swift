@@ -1,7 +1,7 @@
 import Foundation
 import Models
 import PostgreSQL
-import ServerCore
+import ServerStore
 
 /// Users, sessions and refresh tokens.
 extension PostgresSession {

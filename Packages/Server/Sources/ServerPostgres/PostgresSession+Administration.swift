@@ -1,7 +1,7 @@
 import Foundation
 import Models
 import PostgreSQL
-import ServerCore
+import ServerStore
 
 /// What admins manage: every site, template, assignment and user, retired
 /// ones included, and the log of who changed what.

@@ -1,7 +1,7 @@
 import Foundation
 import Models
 import PostgreSQL
-import ServerCore
+import ServerStore
 
 /// Photo records; the bytes are in `photo_chunks`, by hash (`PostgresPhotoStore`).
 extension PostgresSession {

@@ -1,7 +1,7 @@
 import Foundation
 import Models
 import PostgreSQL
-import ServerCore
+import ServerStore
 
 /// Reports and their revisions. Inside a write every report read is locked
 /// until commit, so the revision a rule judged against is still the current

@@ -1,7 +1,7 @@
 import Foundation
 import Models
 import PostgreSQL
-import ServerCore
+import ServerStore
 
 /// Reviews (kept on each report's row) and report events.
 extension PostgresSession {

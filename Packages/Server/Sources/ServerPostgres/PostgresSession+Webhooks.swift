@@ -1,6 +1,6 @@
 import Foundation
 import PostgreSQL
-import ServerCore
+import ServerStore
 
 /// Webhooks, the outbox of their events, and deliveries. Any number of
 /// instances share them: a claim takes rows no other transaction holds

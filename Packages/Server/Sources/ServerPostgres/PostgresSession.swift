@@ -1,6 +1,6 @@
 import Foundation
 import PostgreSQL
-import ServerCore
+import ServerStore
 
 /// `StorageSession` on one PostgreSQL connection, inside a transaction of
 /// `PostgresServerStorage`. Its operations live one concern a file:

@@ -1,7 +1,7 @@
 import Foundation
 import Models
 import PostgreSQL
-import ServerCore
+import ServerStore
 
 /// Resumable uploads in PostgreSQL: a row each in `resumable_uploads` and
 /// the bytes in `upload_chunks`, one row per piece at its byte position,

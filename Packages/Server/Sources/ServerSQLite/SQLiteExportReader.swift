@@ -1,6 +1,6 @@
 import Foundation
 import Models
-import ServerCore
+import ServerStore
 import SQLite
 
 /// An export's read of the SQLite store: a connection of its own to the

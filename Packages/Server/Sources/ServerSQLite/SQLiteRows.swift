@@ -1,5 +1,5 @@
 import Foundation
-import ServerCore
+import ServerStore
 import SQLite
 
 /// The server's use of SQLite's `Database`: every failure as a `ServerError`.

@@ -1,4 +1,4 @@
-import ServerCore
+import ServerStore
 import SQLite
 
 extension SQLiteServerStorage {

@@ -1,5 +1,5 @@
 import Foundation
-import ServerCore
+import ServerStore
 import SQLite
 
 /// The server's SQLite store, the embedded default (`--db FILE`): one

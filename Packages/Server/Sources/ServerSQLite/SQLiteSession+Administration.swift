@@ -1,6 +1,6 @@
 import Foundation
 import Models
-import ServerCore
+import ServerStore
 import SQLite
 
 /// What admins manage: every site, template, assignment and user, retired

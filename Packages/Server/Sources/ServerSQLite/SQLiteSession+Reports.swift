@@ -1,6 +1,6 @@
 import Foundation
 import Models
-import ServerCore
+import ServerStore
 import SQLite
 
 /// Reports and their revisions.

@@ -1,6 +1,6 @@
 import Foundation
 import Models
-import ServerCore
+import ServerStore
 import SQLite
 
 /// Reviews (kept on each report's row) and report events.

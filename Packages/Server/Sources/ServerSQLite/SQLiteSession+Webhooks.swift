@@ -1,5 +1,5 @@
 import Foundation
-import ServerCore
+import ServerStore
 import SQLite
 
 /// Webhooks, the outbox of their events, and deliveries. One connection

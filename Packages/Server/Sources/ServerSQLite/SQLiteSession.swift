@@ -1,5 +1,5 @@
 import Foundation
-import ServerCore
+import ServerStore
 import SQLite
 
 /// `StorageSession` on one SQLite connection, valid inside a `read` or

@@ -1,6 +1,6 @@
 import Foundation
 import Models
-import ServerCore
+import ServerStore
 import SQLite
 
 /// Resumable uploads of a SQLite server: a row each in `resumable_uploads`,

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import ServerStore
 
 /// An admin command's parsed arguments, read through their declarations in
 /// the admin commands' error type: a word that does not convert is a bad

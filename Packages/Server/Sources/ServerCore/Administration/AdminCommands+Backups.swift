@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Foundation
 import Models
+import ServerStore
 
 /// `jqc-server admin backup`, `restore` and `new-generation`: copies of the
 /// data, and what an operator runs on a restored database before serving it.

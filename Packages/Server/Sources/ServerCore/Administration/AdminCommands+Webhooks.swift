@@ -2,6 +2,7 @@ import ArgumentParsing
 import FieldTypes
 import Foundation
 import Models
+import ServerStore
 
 /// `jqc-server admin webhook ...`: the receivers of events and their deliveries.
 extension AdminCommands {

@@ -3,6 +3,7 @@ import FieldTypes
 import Foundation
 import Models
 import ProgramOutput
+import ServerStore
 
 /// What an admin command says: lines for a person, a document for `--json`.
 struct AdminOutput {

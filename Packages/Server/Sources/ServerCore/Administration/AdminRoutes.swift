@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import ServerStore
 
 /// The management API (`/api/v1/admin/...`): admins only. Every route
 /// answers 403 to any other role before it reads anything else.

@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import ServerStore
 
 /// The JSON of administered records, the same in the management API and
 /// in `jqc-server admin ... --json`. A password hash never appears.

@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import ServerStore
 
 /// Assignments: work given to an inspector (a template at a facility,
 /// optionally an area, by a due date). Devices get every change through

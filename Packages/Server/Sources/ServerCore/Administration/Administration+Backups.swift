@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import ServerStore
 
 /// Backups and restores: a copy of the records and photos, and the new
 /// generation a restored database is given so that devices notice it went

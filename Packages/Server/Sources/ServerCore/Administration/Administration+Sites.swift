@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import ServerStore
 
 /// Facilities (sites) and their areas.
 extension Administration {

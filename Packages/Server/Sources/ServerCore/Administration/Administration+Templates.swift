@@ -1,6 +1,7 @@
 import FormLogic
 import Foundation
 import Models
+import ServerStore
 
 /// Templates: published from a file after the whole lint, every version
 /// kept, retired when no longer used.

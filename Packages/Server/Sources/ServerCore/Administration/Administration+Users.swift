@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import ServerStore
 
 /// People: inspectors, supervisors and admins; disabled ones keep their
 /// reports but can neither sign in nor use a token they hold.

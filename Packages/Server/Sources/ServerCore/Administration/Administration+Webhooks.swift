@@ -1,6 +1,7 @@
 import FieldTypes
 import Foundation
 import Models
+import ServerStore
 
 /// Webhooks: the receivers events are posted to, and their deliveries.
 extension Administration {

@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import ServerStore
 
 /// Who makes an administrative change: an admin signed in over the
 /// management API, or the operator at `jqc-server admin`.

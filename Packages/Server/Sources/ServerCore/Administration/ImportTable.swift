@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import ServerStore
 
 /// One row of an import file, its values by column name.
 struct ImportRow: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import ServerHTTP
+import ServerStore
 
 /// When a request began to be answered, for its duration.
 struct AnswerClock: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import ServerStore
 import Synchronization
 import ServerHTTP
 import Models

@@ -1,6 +1,7 @@
 import Foundation
 import ServerHTTP
 import Models
+import ServerStore
 import Synchronization
 
 extension ServerApp {

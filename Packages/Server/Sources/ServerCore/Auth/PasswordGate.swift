@@ -1,4 +1,5 @@
 import Foundation
+import ServerStore
 
 /// Runs password checks a few at a time. Each argon2id check takes 64 MiB
 /// and about 100 ms of a core, so unbounded concurrent sign-ins would take

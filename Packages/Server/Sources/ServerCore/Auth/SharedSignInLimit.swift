@@ -1,4 +1,5 @@
 import Foundation
+import ServerStore
 
 /// The sign-in limits of `LoginThrottle` (failures per address and user
 /// name, per address over all names, in one-minute windows) counted in the

@@ -1,4 +1,5 @@
 import Foundation
+import ServerStore
 
 /// What an access token says: who, which session, until when.
 struct AccessClaims: Codable, Equatable, Sendable {

@@ -1,6 +1,7 @@
 import FieldTypes
 import Foundation
 import Models
+import ServerStore
 
 /// The administration pages of the `admin` role: sites and areas,
 /// assignments, templates and people, each change made by the same

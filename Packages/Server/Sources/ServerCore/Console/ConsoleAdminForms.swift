@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import ServerStore
 
 /// The HTML of the administration sections: a table of what exists, each
 /// row with its own small forms, and a form to add one. Every form posts to

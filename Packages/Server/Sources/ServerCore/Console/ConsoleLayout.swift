@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import ServerStore
 
 /// The frame of every console page: the document, the navigation, the
 /// sign-out form, and the small pieces pages share (badges, scores, times).

@@ -1,6 +1,7 @@
 import FieldTypes
 import Foundation
 import Models
+import ServerStore
 
 /// The review queue: reports awaiting review first, filtered, sorted and
 /// paged by the store (an indexed offset), with counts per state. An

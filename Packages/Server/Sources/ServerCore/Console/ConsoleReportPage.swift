@@ -2,6 +2,7 @@ import FieldTypes
 import Foundation
 import Models
 import Scoring
+import ServerStore
 
 /// A report's page: its facts, score and breakdown, answers by section with
 /// photos inline, issues, what changed, its events and the decision form;

@@ -2,6 +2,7 @@ import FieldTypes
 import Foundation
 import Models
 import Scoring
+import ServerStore
 
 /// The HTML of a report's page. Every answer, label, comment and name is
 /// escaped; answers are shown by their field type, as the device shows them.

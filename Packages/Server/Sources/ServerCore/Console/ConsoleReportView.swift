@@ -3,6 +3,7 @@ import FormLogic
 import Foundation
 import Models
 import Scoring
+import ServerStore
 
 /// Everything a report's page shows, read in one transaction.
 struct ConsoleReportView: Sendable {

@@ -1,6 +1,7 @@
 import FieldTypes
 import Foundation
 import ServerHTTP
+import ServerStore
 
 /// A console page, rendered inside the layout.
 struct ConsolePage: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import ServerStore
 
 /// What the console's session cookie says: who, which session, since when,
 /// until when. Signed with a key of its own (derived from the token key), so

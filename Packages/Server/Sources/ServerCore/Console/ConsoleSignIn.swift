@@ -1,4 +1,5 @@
 import Foundation
+import ServerStore
 
 /// Signing in to the console and out of it, with the same accounts, the
 /// same throttle and the same session store as the API.

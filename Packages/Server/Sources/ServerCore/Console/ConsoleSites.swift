@@ -3,6 +3,7 @@ import FormLogic
 import Foundation
 import Models
 import Scoring
+import ServerStore
 
 /// Sites and team: per facility the trend of recent scores and its open
 /// follow-ups, per inspector the roll-up. Supervisors and admins only.

@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import ServerStore
 
 /// The CSV of an export: one template's reports, one row each, RFC 4180
 /// (CRLF line ends, a cell quoted when it holds a comma, a quote, CR or LF,

@@ -3,6 +3,7 @@ import FieldTypes
 import Foundation
 import Models
 import ProgramOutput
+import ServerStore
 
 /// `jqc-server export`: what `GET /exports/reports` streams, written to a
 /// file for an operator, straight from the database (the server may be

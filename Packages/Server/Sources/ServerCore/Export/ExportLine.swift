@@ -1,6 +1,7 @@
 import APIRoutes
 import Foundation
 import Models
+import ServerStore
 
 /// One JSON Lines record of an export: the report as `GET /reports/{id}`
 /// shows its current revision, plus `template_version`, `review_state` and

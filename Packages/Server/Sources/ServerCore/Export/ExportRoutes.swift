@@ -2,6 +2,7 @@ import FieldTypes
 import Foundation
 import Models
 import ServerHTTP
+import ServerStore
 import Synchronization
 
 /// How many exports may stream at once: each holds a thread, a read

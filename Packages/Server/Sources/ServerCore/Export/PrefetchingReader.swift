@@ -1,4 +1,5 @@
 import Foundation
+import ServerStore
 
 /// An `ExportReader` that reads its next page while the current one is
 /// written: a thread of its own asks the store for page N+1 as soon as page

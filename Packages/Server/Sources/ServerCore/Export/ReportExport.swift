@@ -2,6 +2,7 @@ import FieldTypes
 import Foundation
 import Models
 import ServerHTTP
+import ServerStore
 
 /// One export being written: the reader's pages rendered, a chunk of about
 /// `chunkBytes` at a time, as JSON Lines or CSV. The HTTP route streams its

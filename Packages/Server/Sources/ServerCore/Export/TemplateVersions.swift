@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import ServerStore
 
 /// The versions templates published, as an export needs them: which
 /// version a report was judged against, and the fields of every version.

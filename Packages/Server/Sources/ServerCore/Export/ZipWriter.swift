@@ -1,5 +1,6 @@
 import Foundation
 import ProgramOutput
+import ServerStore
 
 /// A ZIP archive written front to back onto a descriptor, entries stored
 /// (not compressed: JPEG photos do not shrink, and stored entries stream at

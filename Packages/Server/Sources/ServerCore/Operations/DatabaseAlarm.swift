@@ -1,5 +1,6 @@
 import Foundation
 import ServerHTTP
+import ServerStore
 
 /// Decides when the server says, in its log, that it cannot reach its
 /// database (refused, reset, or silent past a deadline): one line at the

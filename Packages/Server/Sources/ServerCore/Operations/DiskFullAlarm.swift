@@ -1,5 +1,6 @@
 import Foundation
 import ServerHTTP
+import ServerStore
 
 /// Decides when the server says, in its log, that its disk is full: one
 /// line at the first write refused for it (a request answered 507

@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import ServerStore
 import Synchronization
 
 /// What the server counts for Prometheus (`--metrics-port`): requests by

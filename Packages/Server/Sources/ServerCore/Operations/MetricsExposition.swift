@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import ServerStore
 
 /// The numbers read when `/metrics` is fetched rather than counted.
 struct MetricsGauges: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import ServerStore
 
 /// Copies a photo folder (`<two hex digits>/<sha256>`) for a backup or a
 /// restore: each photo hard-linked when both folders are on one file

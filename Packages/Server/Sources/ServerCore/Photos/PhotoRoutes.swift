@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import ServerStore
 
 extension ServerApp {
     /// `POST /reports/{server_id}/photos`: multipart `local_id`, `sha256`,

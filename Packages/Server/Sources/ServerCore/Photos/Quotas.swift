@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import ServerStore
 
 /// What one user may store (`--quota-*`), with defaults a real inspector
 /// never meets: bytes in all (the revisions and photos they send), revisions

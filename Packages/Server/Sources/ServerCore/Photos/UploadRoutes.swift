@@ -2,6 +2,7 @@ import APIRoutes
 import Foundation
 import Models
 import ServerHTTP
+import ServerStore
 
 extension ServerApp {
     /// `POST /reports/{server_id}/uploads` (contract 1.1): 201 a new upload;

@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import ServerStore
 
 /// The demo world of `--demo`: the facilities, areas and templates of
 /// `Tools/demo/` (the templates cover every built-in field type, and

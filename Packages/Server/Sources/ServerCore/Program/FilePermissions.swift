@@ -1,4 +1,5 @@
 import Foundation
+import ServerStore
 
 /// What the server does to its files at start-up: only its own user may
 /// read the database (it holds the token signing key and password hashes),

@@ -4,6 +4,7 @@ import Foundation
 import Models
 import ProgramOutput
 import ServerHTTP
+import ServerStore
 
 /// The command line of `jqc-server`: serving, and the admin commands.
 public enum ServerCommand {

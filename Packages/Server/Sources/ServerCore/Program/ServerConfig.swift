@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Foundation
 import ServerHTTP
+import ServerStore
 
 /// Everything `jqc-server` is started with, read from its command line.
 struct ServerConfig: Sendable {

@@ -3,6 +3,7 @@ import Foundation
 import Models
 import ServerHTTP
 import ProgramOutput
+import ServerStore
 
 /// Runs the server until SIGTERM or SIGINT: opens the log, the store, seeds
 /// the demo world, listens (and for metrics, with `--metrics-port`), prints

@@ -1,6 +1,7 @@
 import FieldTypes
 import Foundation
 import Models
+import ServerStore
 
 extension ServerApp {
     /// `GET /inspections?status=completed&limit=30&offset=0`: newest first;

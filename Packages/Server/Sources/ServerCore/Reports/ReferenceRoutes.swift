@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import ServerStore
 
 extension ServerApp {
     /// `GET /facilities`.

@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import ServerStore
 
 /// A sync that asks to merge (contract 1.1 "Merging disjoint edits"): an
 /// amendment of an older revision is merged with what the server changed

@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import ServerStore
 
 /// The contract's rules on a synced report's own fields and links, checked
 /// before anything is stored; each refusal names the field.

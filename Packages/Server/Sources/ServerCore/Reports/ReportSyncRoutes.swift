@@ -1,6 +1,7 @@
 import APIRoutes
 import Foundation
 import Models
+import ServerStore
 
 /// The top of a sync body, read once: each report is decoded in the same
 /// pass but on its own, so that one malformed report is REJECTED without

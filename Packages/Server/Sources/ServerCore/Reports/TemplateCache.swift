@@ -1,6 +1,7 @@
 import FieldTypes
 import FormLogic
 import Models
+import ServerStore
 import Synchronization
 
 /// A template with its form logic compiled once, to judge many reports with.

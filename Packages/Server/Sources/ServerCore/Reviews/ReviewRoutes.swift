@@ -1,6 +1,7 @@
 import FieldTypes
 import Foundation
 import Models
+import ServerStore
 
 /// `POST /reports/{server_id}/review` body, read leniently for one-line messages.
 private struct DecisionBody: Decodable {

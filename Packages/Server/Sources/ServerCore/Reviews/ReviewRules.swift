@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import ServerStore
 
 /// A revision the server accepted: its review starts again, awaiting a decision.
 struct AcceptedRevision: Sendable {
@@ -34,21 +35,6 @@ extension StorageSession {
                     serverID: item.serverID, at: at, actor: item.actor, kind: item.kind,
                     revision: item.revision, change: review.change))
         }
-    }
-}
-
-/// The reviews cursor: the data's generation and a position in the order of review changes.
-enum ReviewCursor {
-    /// The setting holding the generation of the server's data.
-    static let generationKey = "server_generation"
-
-    static func encode(_ change: Int64, generation: String) -> String { "\(generation).\(change)" }
-
-    /// The position a cursor names, when this server (this generation) issued it.
-    static func decode(_ text: String, generation: String) -> Int64? {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0] == generation, let change = Int64(parts[1]), change >= 0 else { return nil }
-        return change
     }
 }
 

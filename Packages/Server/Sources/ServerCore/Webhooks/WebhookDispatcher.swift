@@ -2,6 +2,7 @@ import Foundation
 import Models
 import Networking
 import ServerHTTP
+import ServerStore
 import Synchronization
 
 /// Delivers the outbox: `senders` threads, each taking one due delivery at

@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import ServerStore
 
 /// The webhook outbox is the report's own event record (`report_events`):
 /// every accepted revision and every decision is recorded there in the

@@ -1,6 +1,7 @@
 import Foundation
 import Models
 import Networking
+import ServerStore
 
 /// How this instance delivers webhooks (`--webhook-*`).
 struct WebhookSettings: Sendable, Equatable {

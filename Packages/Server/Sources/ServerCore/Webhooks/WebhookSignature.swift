@@ -1,4 +1,5 @@
 import Foundation
+import ServerStore
 
 /// `X-JQC-Signature: t=<unix seconds>,v1=<lowercase hex HMAC-SHA256>`: the
 /// key the hook's secret, the message the ASCII of `t`, a `.`, and the body's

@@ -1,5 +1,6 @@
 import FieldTypes
 import Foundation
+import ServerStore
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -45,6 +45,11 @@ public struct StorageOpener: Sendable {
         public var connections: Int
         /// Where uploads stream before they are checked, when `--upload-dir` names a folder.
         public var uploadDirectory: String?
+
+        public init(connections: Int, uploadDirectory: String?) {
+            self.connections = connections
+            self.uploadDirectory = uploadDirectory
+        }
     }
 
     public typealias Open = @Sendable (String, Settings) throws(ServerError) -> OpenedDatabase
@@ -60,7 +65,7 @@ public struct StorageOpener: Sendable {
     }
 
     /// Opens the database `--db` names.
-    func open(_ location: String, _ settings: Settings) throws(ServerError) -> OpenedDatabase {
+    public func open(_ location: String, _ settings: Settings) throws(ServerError) -> OpenedDatabase {
         if DatabaseLocation.isPostgres(location) {
             guard let openPostgres else {
                 throw ServerError.internal(

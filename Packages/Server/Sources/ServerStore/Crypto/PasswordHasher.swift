@@ -3,12 +3,12 @@ internal import CSodium
 
 /// Password hashes with libsodium's argon2id (`crypto_pwhash_str`), in the
 /// self-describing string form that carries its own salt and cost.
-enum PasswordHasher {
+public enum PasswordHasher {
     /// Makes sure libsodium is initialised; safe to call more than once.
-    static func prepare() -> Bool { sodium_init() >= 0 }
+    public static func prepare() -> Bool { sodium_init() >= 0 }
 
     /// Hashes a password at the interactive cost; nil only if memory runs out.
-    static func hash(_ password: String) -> String? {
+    public static func hash(_ password: String) -> String? {
         var out = [CChar](repeating: 0, count: Int(crypto_pwhash_STRBYTES))
         let chars = Array(password.utf8CString)
         let result = crypto_pwhash_str(
@@ -19,7 +19,7 @@ enum PasswordHasher {
     }
 
     /// True when `password` matches `stored`.
-    static func verify(_ password: String, against stored: String) -> Bool {
+    public static func verify(_ password: String, against stored: String) -> Bool {
         let chars = Array(password.utf8CString)
         var storedC = Array(stored.utf8CString)
         guard storedC.count <= Int(crypto_pwhash_STRBYTES) else { return false }
@@ -28,7 +28,7 @@ enum PasswordHasher {
     }
 
     /// `count` bytes from libsodium's CSPRNG.
-    static func randomBytes(_ count: Int) -> [UInt8] {
+    public static func randomBytes(_ count: Int) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         randombytes_buf(&bytes, count)
         return bytes

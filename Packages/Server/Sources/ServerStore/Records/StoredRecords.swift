@@ -33,7 +33,7 @@ public struct StoredUser: Sendable, Equatable {
     public var isDisabled: Bool { disabledAt != nil }
 
     /// The user as the contract shows them.
-    var wire: WireUser { WireUser(id: id, username: username, role: role, displayName: displayName) }
+    public var wire: WireUser { WireUser(id: id, username: username, role: role, displayName: displayName) }
 }
 
 /// A report's record: the latest state plus what links it.

@@ -6,7 +6,7 @@ import ProgramOutput
 /// path ever comes from the client except a hash already checked to be 64
 /// hex digits, so nothing can be written or read outside the folder.
 public struct PhotoVault: PhotoStore {
-    let directory: String
+    public let directory: String
 
     /// The folder a SQLite database's photos live in: beside the file.
     public static func directory(besideDatabase path: String) -> String { path + ".photos" }
@@ -28,7 +28,7 @@ public struct PhotoVault: PhotoStore {
     public var uploadDirectory: String { directory + "/incoming" }
 
     /// The path of the photo with this hash; nil for anything that is not a hash.
-    func path(sha256: String) -> String? {
+    public func path(sha256: String) -> String? {
         guard Hex.isSHA256(sha256) else { return nil }
         let hash = sha256.lowercased()
         return "\(directory)/\(hash.prefix(2))/\(hash)"
@@ -126,7 +126,7 @@ public struct PhotoVault: PhotoStore {
     /// stored photo is seldom read again soon, and the next upload's bytes
     /// reuse its pages instead of taking fresh ones and pushing out what the
     /// database reads. Advice only; a kernel that ignores it loses nothing.
-    static func release(_ descriptor: Int32) {
+    public static func release(_ descriptor: Int32) {
         _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED)
     }
 

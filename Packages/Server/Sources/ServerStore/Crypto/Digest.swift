@@ -2,9 +2,9 @@ import Foundation
 internal import COpenSSL
 
 /// One-shot digests and MACs (OpenSSL libcrypto).
-enum Digest {
+public enum Digest {
     /// Lowercase hex SHA-256 of `data` (a token's hash; empty only if OpenSSL fails).
-    static func sha256Hex(_ data: Data) -> String {
+    public static func sha256Hex(_ data: Data) -> String {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let ok = data.withUnsafeBytes { bytes in
@@ -14,7 +14,7 @@ enum Digest {
     }
 
     /// HMAC-SHA256 of `message` under `key`.
-    static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
+    public static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let ok = key.withUnsafeBytes { k in
@@ -28,7 +28,7 @@ enum Digest {
     }
 
     /// Compares two byte strings in time that does not depend on where they differ.
-    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    public static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count, !a.isEmpty else { return false }
         return a.withUnsafeBytes { x in
             b.withUnsafeBytes { y in CRYPTO_memcmp(x.baseAddress, y.baseAddress, a.count) == 0 }
@@ -59,7 +59,7 @@ public enum Hex {
 
 /// Base64url without padding (RFC 4648 section 5), read and written byte by
 /// byte: every request's token passes through `decode` twice.
-enum Base64URL {
+public enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
     /// Each byte's value in the alphabet, or -1.
     private static let values: [Int8] = {
@@ -68,7 +68,7 @@ enum Base64URL {
         return table
     }()
 
-    static func encode(_ bytes: [UInt8]) -> String {
+    public static func encode(_ bytes: [UInt8]) -> String {
         var text: [UInt8] = []
         text.reserveCapacity((bytes.count * 4 + 2) / 3)
         var index = 0
@@ -89,7 +89,7 @@ enum Base64URL {
     /// The bytes of `text`, or nil unless it is their one spelling: only
     /// characters of the alphabet, no padding, and the unused bits of the
     /// last character zero.
-    static func decode(_ text: Substring) -> [UInt8]? {
+    public static func decode(_ text: Substring) -> [UInt8]? {
         let characters = text.utf8
         guard characters.count % 4 != 1 else { return nil }
         var bytes: [UInt8] = []
