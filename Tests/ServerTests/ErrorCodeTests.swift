@@ -63,7 +63,7 @@ struct ErrorCodeTests {
     func sections() throws {
         let contract = try Self.contract()
         let errors: [ServerError] = [
-            ServerApp.uploadGone("x"), ServerApp.wrongOffset(1, 2),
+            UploadRoutes.uploadGone("x"), UploadRoutes.wrongOffset(1, 2),
             .revisionStale("x", review: .null), .cursorInvalid("x"),
         ]
         #expect(

@@ -87,7 +87,7 @@ extension AdminCommands {
         ) { parsed, admin throws(ServerError) in
             let list = try admin.webhookDeliveries(
                 webhookID: try parsed[Hooks.onlyWebhook], failedOnly: parsed[Hooks.failed],
-                limit: try ServerApp.limit(try parsed[Hooks.limit]))
+                limit: try AdminRoutes.limit(try parsed[Hooks.limit]))
             return AdminOutput(
                 lines: table(
                     ["ID", "WEBHOOK", "EVENT", "REPORT", "STATE", "ATTEMPTS", "LAST"],

@@ -388,7 +388,7 @@ enum AdminCommands {
         "events", summary: "the log of administrative changes: who, when, what",
         options: [eventLimit.spec]
     ) { parsed, admin throws(ServerError) in
-        let list = try admin.events(limit: try ServerApp.limit(try parsed[eventLimit]), before: nil)
+        let list = try admin.events(limit: try AdminRoutes.limit(try parsed[eventLimit]), before: nil)
         return AdminOutput(
             lines: table(
                 ["SEQ", "AT", "BY", "WHAT", "SUBJECT"],

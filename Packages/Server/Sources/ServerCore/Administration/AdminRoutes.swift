@@ -4,8 +4,8 @@ import ServerStore
 
 /// The management API (`/api/v1/admin/...`): admins only. Every route
 /// answers 403 to any other role before it reads anything else.
-extension ServerApp {
-    var administration: Administration { Administration(store: store, judge: judge) }
+struct AdminRoutes: RouteCapability {
+    let context: ServerContext
 
     func administer(_ operation: AdminOperation, _ input: RouteInput) throws(ServerError) -> Reply {
         let caller = try input.requireCaller()

@@ -115,8 +115,8 @@ extension Administration {
     static func username(_ value: String) throws(ServerError) -> String {
         let name = value.trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty else { throw ServerError.badRequest("the user name must not be empty") }
-        guard name.utf8.count <= ServerApp.longestUsername else {
-            throw ServerError.badRequest("the user name is longer than \(ServerApp.longestUsername) bytes")
+        guard name.utf8.count <= AuthRoutes.longestUsername else {
+            throw ServerError.badRequest("the user name is longer than \(AuthRoutes.longestUsername) bytes")
         }
         guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == " " }) else {
             throw ServerError.badRequest("the user name '\(name.prefix(40))' holds a space or a control character")
@@ -129,8 +129,8 @@ extension Administration {
         guard password.count >= shortestPassword else {
             throw ServerError.badRequest("the password must be at least \(shortestPassword) characters long")
         }
-        guard password.utf8.count <= ServerApp.longestPassword else {
-            throw ServerError.badRequest("the password is longer than \(ServerApp.longestPassword) bytes")
+        guard password.utf8.count <= AuthRoutes.longestPassword else {
+            throw ServerError.badRequest("the password is longer than \(AuthRoutes.longestPassword) bytes")
         }
         guard PasswordHasher.prepare(), let hash = PasswordHasher.hash(password) else {
             throw ServerError.internal("could not hash the password")

@@ -43,7 +43,7 @@ enum AccessLog {
 
     /// The full pattern of the route `path` matches (with any method), or `unmatched`.
     static func route(method: String, path: String) -> String {
-        if ServerApp.isConsole(path) { return ServerApp.consolePattern(path) }
+        if ConsoleRoutes.isConsole(path) { return ConsoleRoutes.consolePattern(path) }
         switch Router.match(method: method, path: path) {
         case .route(let route, _):
             return route.fullPattern

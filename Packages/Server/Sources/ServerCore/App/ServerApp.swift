@@ -5,191 +5,20 @@ import ServerHTTP
 import Models
 import ProgramOutput
 
-/// Who is asking: the user behind a valid access token.
-struct Caller: Sendable {
-    var user: StoredUser
-    /// The session the token belongs to.
-    var sessionID: String
-
-    /// Supervisors and admins read everyone's reports.
-    var isSupervisor: Bool { user.role.supervises }
-    var isAdmin: Bool { user.role == .admin }
-    /// The caller as review records name people.
-    var person: WirePerson { WirePerson(id: user.id, displayName: user.displayName) }
-}
-
-/// The caller a route that reads its own (`RouteInput.claims`) found: for
-/// the access log, and for the order of its errors.
-final class ConfirmedCaller: Sendable {
-    private let caller = Mutex<Caller?>(nil)
-
-    var value: Caller? { caller.withLock { $0 } }
-
-    func confirm(_ found: Caller) { caller.withLock { $0 = found } }
-}
-
-/// A matched request, ready for its endpoint's handler.
-struct RouteInput: Sendable {
-    var request: ServerRequest
-    var parameters: [String: String]
-    var caller: Caller?
-    /// The verified token of a route that reads its caller in its own first
-    /// transaction (`ServerApp.caller(of:in:)`), instead of in one before it.
-    var claims: AccessClaims?
-    /// The caller such a route read, once it has.
-    let confirmed = ConfirmedCaller()
-
-    /// The caller; every route that needs a token has one.
-    func requireCaller() throws(ServerError) -> Caller {
-        guard let caller else { throw ServerError.authRequired() }
-        return caller
-    }
-
-    /// A path parameter.
-    func parameter(_ name: String) throws(ServerError) -> String {
-        guard let value = parameters[name] else { throw ServerError.notFound("missing '\(name)' in the path") }
-        return value
-    }
-
-    /// The JSON body decoded as `T`; 400 with a one-line reason otherwise.
-    func decode<T: Decodable>(_ type: T.Type) throws(ServerError) -> T {
-        guard case .data(let data) = request.body else {
-            throw ServerError.badRequest("the request needs a JSON body")
-        }
-        return try JSONBody.decode(type, from: data)
-    }
-}
-
-/// What a handler answers.
-enum Reply: Sendable {
-    /// An envelope already encoded.
-    case json(status: Int, body: Data)
-    /// A file streamed from an open descriptor, which the HTTP layer closes.
-    case file(descriptor: Int32, byteSize: Int64, contentType: String)
-    /// A body streamed as it is produced (chunked), with its headers.
-    case stream(ResponseStream, headers: [(name: String, value: String)])
-    /// A status with headers of its own and a body, maybe empty (204, `HEAD`).
-    case status(Int, headers: [(name: String, value: String)], body: Data)
-
-    /// `{"ok": true, "data": payload}` with `status`.
-    static func ok<T: Encodable & Sendable>(_ payload: T, status: Int = 200) -> Reply {
-        .json(status: status, body: JSONBody.encode(Envelope<T>.success(payload)))
-    }
-
-    /// `ok(payload)`, written without `JSONEncoder` (`ReviewReplies`).
-    static func answer(_ payload: ReviewsResponse) -> Reply {
-        .json(status: 200, body: ReviewReplies.envelope(payload))
-    }
-
-    /// `ok(payload)`, written without `JSONEncoder` (`UploadReplies`).
-    static func answer(_ payload: UploadStartResponse, status: Int = 200) -> Reply {
-        .json(status: status, body: UploadReplies.envelope(payload))
-    }
-
-    /// `ok(payload)`, written without `JSONEncoder` (`UploadReplies`).
-    static func answer(_ payload: PhotoUploadResponse, status: Int = 200) -> Reply {
-        .json(status: status, body: UploadReplies.envelope(payload))
-    }
-}
-
-/// The JSON coding the server uses, with one-line messages for bad input.
-enum JSONBody {
-    static func encode<T: Encodable>(_ value: T) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value))
-            ?? Data(
-                #"{"ok":false,"error":"the response could not be encoded","code":"\#(ServerError.Code.internal.rawValue)"}"#
-                    .utf8)
-    }
-
-    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(ServerError) -> T {
-        if let key = DuplicateKeys.first(in: data) {
-            throw ServerError.badRequest("the key '\(key.prefix(80))' appears twice in one object; send it once")
-        }
-        do {
-            return try JSONDecoder().decode(type, from: data)
-        } catch let error as DecodingError {
-            throw ServerError.badRequest(describe(error))
-        } catch {
-            throw ServerError.badRequest("the body is not valid JSON")
-        }
-    }
-
-    /// One line naming the offending key path and what was wrong.
-    static func describe(_ error: DecodingError) -> String {
-        func path(_ keys: [any CodingKey]) -> String {
-            let text = keys.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
-            return text.hasPrefix(".") ? String(text.dropFirst()) : (text.isEmpty ? "the body" : text)
-        }
-        switch error {
-        case .dataCorrupted(let context):
-            if context.codingPath.isEmpty { return "the body is not valid JSON" }
-            return "'\(path(context.codingPath))' is invalid: \(context.debugDescription)"
-        case .keyNotFound(let key, let context):
-            return "'\(path(context.codingPath + [key]))' is missing"
-        case .typeMismatch(let type, let context):
-            return "'\(path(context.codingPath))' has the wrong type; expected \(describe(type))"
-        case .valueNotFound(let type, let context):
-            return "'\(path(context.codingPath))' is null; expected \(describe(type))"
-        @unknown default:
-            return "the body does not have the expected shape"
-        }
-    }
-
-    private static func describe(_ type: Any.Type) -> String {
-        switch type {
-        case is String.Type: return "a string"
-        case is Int.Type, is Int64.Type, is Double.Type: return "a number"
-        case is Bool.Type: return "a boolean"
-        default:
-            let name = String(describing: type)
-            if name.hasPrefix("Array") { return "an array" }
-            if name.hasPrefix("Dictionary") { return "an object" }
-            return "an object"
-        }
-    }
-}
-
-/// `{}`: the data of a response that has nothing to say.
-struct EmptyData: Codable, Sendable {}
-
 /// The running server's request handling: faults, routing, auth, dispatch
 /// to the endpoint handlers (one file per area), and the envelope.
-final class ServerApp: Sendable {
-    let config: ServerConfig
-    let store: any ServerStorage
-    let signer: TokenSigner
-    let faults: FaultInjector
-    let judge: AnswerJudge
-    /// The templates compiled once, reloaded when an import changes them.
-    let templateCache: TemplateCache
-    let photos: any PhotoStore
-    let loginThrottle: LoginThrottle
-    let passwordGate: PasswordGate
-    let log: ServerLog
-    /// What `/metrics` reports (`--metrics-port`).
-    let metrics: ServerMetrics
-    /// The console's session cookies and CSRF tokens.
-    let consoleSessions: ConsoleSessions
-    /// A hash checked when the user name is unknown, so a wrong name and a
-    /// wrong password take the same time.
-    let decoyHash: String
-    /// The exports streaming now, at most a few at once.
-    let exportSlots = ExportSlots(limit: 4)
-    /// Rung after a change of this instance wrote a webhook event, to wake its senders.
-    let webhookBell = WebhookBell()
-    /// Resumable uploads, records and partial bytes.
-    let uploads: any UploadStore
-    /// The `PATCH` bodies of resumable uploads arriving here, in order.
-    let arrivals = UploadArrivals()
-    /// When a new upload next looks for expired ones: once a minute at most (start-up sweeps them all).
-    /// Uploads live an hour at least, and an expired one is refused whether swept or not (every
-    /// lookup and the quota ask its `expires_at`): sweeping later only frees its bytes later.
-    let uploadSweeps = Mutex(Cadence(seconds: 60))
-    /// Says once in a while, not once a request, that the disk is full.
-    let diskFullAlarm = DiskFullAlarm()
-    let databaseAlarm = DatabaseAlarm()
+final class ServerApp: RouteCapability, Sendable {
+    let context: ServerContext
+    let auth: AuthRoutes
+    let reference: ReferenceRoutes
+    let reports: ReportSyncRoutes
+    let history: HistoryRoutes
+    let reviews: ReviewRoutes
+    let photoRoutes: PhotoRoutes
+    let uploadRoutes: UploadRoutes
+    let exports: ExportRoutes
+    let admin: AdminRoutes
+    let console: ConsoleRoutes
 
     /// The version of the report payload this server reads.
     static let schemaVersion = 1
@@ -202,29 +31,25 @@ final class ServerApp: Sendable {
         config: ServerConfig, store: any ServerStorage, signer: TokenSigner, judge: AnswerJudge, photos: any PhotoStore,
         uploads: any UploadStore, log: ServerLog, metrics: ServerMetrics = ServerMetrics()
     ) {
-        self.config = config
-        self.uploads = uploads
-        self.log = log
-        self.metrics = metrics
-        passwordGate = PasswordGate(limit: config.passwordChecks)
-        loginThrottle = LoginThrottle(window: TimeInterval(config.signInWindow))
-        self.store = store
-        self.signer = signer
-        consoleSessions = ConsoleSessions(
-            tokenKey: signer.key, idleLifetime: config.consoleIdleLifetime,
-            maximumAge: config.consoleMaximumAge, secure: config.behindTLS)
-        self.judge = judge
-        templateCache = TemplateCache(registry: judge.registry)
-        self.photos = photos
-        faults = FaultInjector(
-            rate: config.faultRate, drop: config.faultDrop, afterAccept: config.faultAfterAccept,
-            seed: config.seed)
-        decoyHash = PasswordHasher.hash(Hex.encode(PasswordHasher.randomBytes(16))) ?? ""
+        let context = ServerContext(
+            config: config, store: store, signer: signer, judge: judge, photos: photos, uploads: uploads, log: log,
+            metrics: metrics)
+        self.context = context
+        auth = AuthRoutes(context: context)
+        reference = ReferenceRoutes(context: context)
+        reports = ReportSyncRoutes(context: context)
+        history = HistoryRoutes(context: context)
+        reviews = ReviewRoutes(context: context)
+        photoRoutes = PhotoRoutes(context: context)
+        uploadRoutes = UploadRoutes(context: context)
+        exports = ExportRoutes(context: context)
+        admin = AdminRoutes(context: context)
+        console = ConsoleRoutes(context: context)
     }
 
     /// How the HTTP layer should read the body of this method and path.
     func bodyPolicy(method: String, path: String) -> BodyPolicy {
-        if Self.isConsole(path) { return consoleBodyPolicy(method: method, path: path) }
+        if ConsoleRoutes.isConsole(path) { return console.consoleBodyPolicy(method: method, path: path) }
         guard case .route(let route, _) = Router.match(method: method, path: path) else { return .none }
         switch route.body {
         case .none: return .none
@@ -279,9 +104,9 @@ final class ServerApp: Sendable {
             if head.headers["content-length"] != nil && head.headers["transfer-encoding"] != nil {
                 throw ServerError.badRequest("the request has both Content-Length and Transfer-Encoding; send one")
             }
-            if Self.isConsole(head.path) {
+            if ConsoleRoutes.isConsole(head.path) {
                 // A console form: refused unread without a session (sign-in aside); its length checked below.
-                if let refusal = screenConsole(head) { return (policy, refused(refusal)) }
+                if let refusal = console.screenConsole(head) { return (policy, refused(refusal)) }
             } else {
                 guard case .route(let route, _) = Router.match(method: head.method, path: head.path) else {
                     return (policy, nil)
@@ -360,8 +185,8 @@ final class ServerApp: Sendable {
         var userID: String?
         func answer() -> ServerResponse {
             if config.latencyMilliseconds > 0 { usleep(UInt32(config.latencyMilliseconds) * 1000) }
-            if Self.isConsole(request.path) {
-                let (response, user) = console(request)
+            if ConsoleRoutes.isConsole(request.path) {
+                let (response, user) = console.console(request)
                 userID = user
                 return response
             }
@@ -390,7 +215,7 @@ final class ServerApp: Sendable {
                     var input = RouteInput(request: request, parameters: parameters, caller: nil)
                     // A route that reads its own caller names it for the log however it ends.
                     defer { userID = userID ?? input.confirmed.value?.user.id }
-                    if route.requiresToken && Self.readsOwnCaller.contains(route.endpoint) {
+                    if route.requiresToken && AuthRoutes.readsOwnCaller.contains(route.endpoint) {
                         input.claims = try bearerClaims(request.headers)
                     } else if route.requiresToken {
                         input.caller = try authenticate(request, allowRevoked: route.endpoint == .contract(.logout))
@@ -435,29 +260,29 @@ final class ServerApp: Sendable {
 
     private func dispatch(_ endpoint: Endpoint, _ input: RouteInput) throws(ServerError) -> Reply {
         switch endpoint {
-        case .contract(.login): return try login(input)
-        case .contract(.refresh): return try refresh(input)
-        case .contract(.logout): return try logout(input)
-        case .contract(.me): return try me(input)
-        case .contract(.facilities): return try facilities(input)
-        case .contract(.areas): return try areas(input)
-        case .contract(.templates): return try templates(input)
-        case .contract(.assignments): return try assignments(input)
-        case .contract(.syncReports): return try syncReports(input)
-        case .contract(.getReport): return try getReport(input)
-        case .contract(.patchReport): return try patchReport(input)
-        case .contract(.uploadPhoto): return try uploadPhoto(input)
-        case .contract(.createUpload): return try readingOwnCaller(input, createUpload)
-        case .contract(.uploadStatus): return try uploadStatus(input)
-        case .contract(.appendUpload): return try readingOwnCaller(input, appendUpload)
-        case .contract(.downloadPhoto): return try downloadPhoto(input)
-        case .contract(.inspections): return try inspections(input)
-        case .contract(.rollup): return try rollup(input)
-        case .contract(.reviews): return try reviewFeed(input)
-        case .contract(.decideReview): return try decideReview(input)
-        case .contract(.reportEvents): return try reportEvents(input)
-        case .contract(.exportReports): return try exportReports(input)
-        case .administration(let operation): return try administer(operation, input)
+        case .contract(.login): return try auth.login(input)
+        case .contract(.refresh): return try auth.refresh(input)
+        case .contract(.logout): return try auth.logout(input)
+        case .contract(.me): return try auth.me(input)
+        case .contract(.facilities): return try reference.facilities(input)
+        case .contract(.areas): return try reference.areas(input)
+        case .contract(.templates): return try reference.templates(input)
+        case .contract(.assignments): return try reference.assignments(input)
+        case .contract(.syncReports): return try reports.syncReports(input)
+        case .contract(.getReport): return try reports.getReport(input)
+        case .contract(.patchReport): return try reports.patchReport(input)
+        case .contract(.uploadPhoto): return try photoRoutes.uploadPhoto(input)
+        case .contract(.createUpload): return try readingOwnCaller(input, uploadRoutes.createUpload)
+        case .contract(.uploadStatus): return try uploadRoutes.uploadStatus(input)
+        case .contract(.appendUpload): return try readingOwnCaller(input, uploadRoutes.appendUpload)
+        case .contract(.downloadPhoto): return try photoRoutes.downloadPhoto(input)
+        case .contract(.inspections): return try history.inspections(input)
+        case .contract(.rollup): return try history.rollup(input)
+        case .contract(.reviews): return try reviews.reviewFeed(input)
+        case .contract(.decideReview): return try reviews.decideReview(input)
+        case .contract(.reportEvents): return try reviews.reportEvents(input)
+        case .contract(.exportReports): return try exports.exportReports(input)
+        case .administration(let operation): return try admin.administer(operation, input)
         }
     }
 

@@ -4,7 +4,9 @@ import Models
 import ServerStore
 import Synchronization
 
-extension ServerApp {
+struct AuthRoutes: RouteCapability {
+    let context: ServerContext
+
     /// `POST /auth/login`.
     func login(_ input: RouteInput) throws(ServerError) -> Reply {
         let body = try input.decode(LoginRequest.self)
@@ -59,7 +61,7 @@ extension ServerApp {
         }
         outcome = .succeeded
         // Only the holder of the right password learns that the account is disabled.
-        guard !user.isDisabled else { throw ServerError.authRequired(Self.disabledMessage) }
+        guard !user.isDisabled else { throw ServerError.authRequired(AuthRoutes.disabledMessage) }
         try store.write { session in try shared.recordSuccess(in: session, now: now) }
         return user
     }
@@ -78,7 +80,7 @@ extension ServerApp {
         guard let (user, sessionID) = rotated else {
             throw ServerError.authRequired("the refresh token is spent, expired, revoked or unknown; sign in again")
         }
-        guard !user.isDisabled else { throw ServerError.authRequired(Self.disabledMessage) }
+        guard !user.isDisabled else { throw ServerError.authRequired(AuthRoutes.disabledMessage) }
         return .ok(grant(for: user, sessionID: sessionID, refreshToken: next.token, now: now))
     }
 
@@ -98,75 +100,10 @@ extension ServerApp {
         .ok(MeResponse(user: try input.requireCaller().user.wire))
     }
 
-    /// The caller behind the request's bearer token. `allowRevoked` lets
-    /// logout succeed again after the session is already revoked.
-    func authenticate(_ request: ServerRequest, allowRevoked: Bool) throws(ServerError) -> Caller {
-        let claims = try bearerClaims(request.headers)
-        return try store.read { session in try self.caller(claims, allowRevoked: allowRevoked, in: session) }
-    }
-
-    /// The caller behind `claims` (a token already verified), read in
-    /// `session`: the account still there and enabled, the session not
-    /// signed out unless `allowRevoked`; 401 otherwise.
-    func caller(_ claims: AccessClaims, allowRevoked: Bool = false, in session: any StorageSession)
-        throws(ServerError) -> Caller
-    {
-        guard let user = try session.user(id: claims.sub) else {
-            throw ServerError.authRequired("the account no longer exists")
-        }
-        guard !user.isDisabled else { throw ServerError.authRequired(Self.disabledMessage) }
-        guard try session.isSessionLive(claims.sid, userID: claims.sub) || allowRevoked else {
-            throw ServerError.authRequired("the session was signed out; sign in again")
-        }
-        return Caller(user: user, sessionID: claims.sid)
-    }
-
     /// Routes that read their caller in their own first transaction rather
     /// than in one before it: a photo's two requests (the upload begun, its
     /// bytes), each a database transaction fewer.
     static let readsOwnCaller: Set<Endpoint> = [.contract(.createUpload), .contract(.appendUpload)]
-
-    /// The caller of `input`, read in `session` for a route that reads its
-    /// own (and remembered there); the one authenticated before otherwise.
-    func caller(of input: RouteInput, in session: any StorageSession) throws(ServerError) -> Caller {
-        if let caller = input.caller { return caller }
-        guard let claims = input.claims else { throw ServerError.authRequired() }
-        let found = try caller(claims, in: session)
-        input.confirmed.confirm(found)
-        return found
-    }
-
-    /// `handler` for a route that reads its own caller, its errors in the
-    /// order of every other route's: one thrown before the caller was read
-    /// gives way to the 401 of a token whose account or session is gone.
-    func readingOwnCaller(_ input: RouteInput, _ handler: (RouteInput) throws(ServerError) -> Reply)
-        throws(ServerError) -> Reply
-    {
-        do {
-            return try handler(input)
-        } catch {
-            guard input.caller == nil, input.confirmed.value == nil else { throw error }
-            _ = try authenticate(input.request, allowRevoked: false)
-            throw error
-        }
-    }
-
-    /// The claims of the request's bearer token, checked from the headers
-    /// alone (signature and expiry); 401 otherwise. Cheap enough to run
-    /// before a body is read.
-    func bearerClaims(_ headers: [String: String]) throws(ServerError) -> AccessClaims {
-        guard let header = headers["authorization"] else {
-            throw ServerError.authRequired("this needs 'Authorization: Bearer <access token>'; sign in first")
-        }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
-            throw ServerError.authRequired("the Authorization header must be 'Bearer <access token>'")
-        }
-        guard let claims = signer.verify(parts[1].trimmingHTTPSpace(), now: Date()) else {
-            throw ServerError.authRequired("the access token is invalid or expired; refresh it or sign in again")
-        }
-        return claims
-    }
 
     /// What a disabled account is told.
     static let disabledMessage = "this account is disabled; ask your organisation's administrator"

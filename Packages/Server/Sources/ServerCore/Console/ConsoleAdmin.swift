@@ -6,7 +6,7 @@ import ServerStore
 /// The administration pages of the `admin` role: sites and areas,
 /// assignments, templates and people, each change made by the same
 /// `Administration` as `jqc-server admin` and the management API.
-extension ServerApp {
+extension ConsoleRoutes {
     /// The sections of the administration, by path and title.
     static let adminSections: [(path: String, title: String)] = [
         ("sites", "Sites and areas"), ("assignments", "Assignments"), ("templates", "Forms"), ("people", "People"),

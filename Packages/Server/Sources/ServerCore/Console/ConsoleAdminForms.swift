@@ -12,7 +12,7 @@ struct ConsoleAdminForms {
     private func form(
         _ action: String, hidden: [(String, String)] = [], _ inputs: String = "", button: String, cls: String = "inline"
     ) -> String {
-        "<form class=\"\(cls)\" method=\"post\" action=\"\(ServerApp.consolePath)/admin/\(action)\">\(ConsoleLayout.csrfField(csrf))"
+        "<form class=\"\(cls)\" method=\"post\" action=\"\(ConsoleRoutes.consolePath)/admin/\(action)\">\(ConsoleLayout.csrfField(csrf))"
             + hidden.map { "<input type=\"hidden\" name=\"\($0.0)\" value=\"\(HTML.attribute($0.1))\">" }.joined()
             + inputs + "<button type=\"submit\">\(HTML.escape(button))</button></form>"
     }
@@ -85,7 +85,7 @@ struct ConsoleAdminForms {
     ) -> String {
         let inspectors = users.filter { $0.role == .inspector && !$0.isDisabled }
         let names = Dictionary(users.map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a })
-        let templateNames = ServerApp.templateNames(templates.map(\.template))
+        let templateNames = ConsoleRoutes.templateNames(templates.map(\.template))
         let siteNames = Dictionary(
             facilities.map { ($0.facility.id, $0.facility.name) }, uniquingKeysWith: { a, _ in a })
         let create =

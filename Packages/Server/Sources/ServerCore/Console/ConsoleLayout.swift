@@ -14,7 +14,7 @@ enum ConsoleLayout {
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>\(HTML.escape(page.title)) · JanitorialQC</title>
-            <link rel="stylesheet" href="\(ServerApp.consolePath)/console.css">
+            <link rel="stylesheet" href="\(ConsoleRoutes.consolePath)/console.css">
             </head>
             <body\(page.printable ? " class=\"printable\"" : "")>
 
@@ -29,13 +29,13 @@ enum ConsoleLayout {
         var links = [("queue", viewer.isSupervisor ? "Review queue" : "My reports")]
         if viewer.isSupervisor { links += [("sites", "Sites"), ("team", "Team")] }
         if viewer.isAdmin { links.append(("admin", "Administration")) }
-        let items = links.map { "<a href=\"\(ServerApp.consolePath)/\($0.0)\">\(HTML.escape($0.1))</a>" }.joined(
+        let items = links.map { "<a href=\"\(ConsoleRoutes.consolePath)/\($0.0)\">\(HTML.escape($0.1))</a>" }.joined(
             separator: " ")
         return """
             <nav>
             <span class="brand">JanitorialQC</span> \(items)
             <span class="who">\(HTML.escape(viewer.displayName)) <span class="muted">(\(HTML.escape(viewer.role)))</span></span>
-            <form id="sign-out" method="post" action="\(ServerApp.consolePath)/sign-out">\(csrfField(viewer.csrf))<button type="submit">Sign out</button></form>
+            <form id="sign-out" method="post" action="\(ConsoleRoutes.consolePath)/sign-out">\(csrfField(viewer.csrf))<button type="submit">Sign out</button></form>
             </nav>
 
             """
@@ -62,8 +62,8 @@ enum ConsoleLayout {
         }
         let back =
             viewer == nil
-            ? "<p><a href=\"\(ServerApp.consolePath)/sign-in\">Sign in</a></p>"
-            : "<p><a href=\"\(ServerApp.consolePath)/queue\">Back to the queue</a></p>"
+            ? "<p><a href=\"\(ConsoleRoutes.consolePath)/sign-in\">Sign in</a></p>"
+            : "<p><a href=\"\(ConsoleRoutes.consolePath)/queue\">Back to the queue</a></p>"
         return ConsolePage(
             status: error.status, title: title,
             body: "<p class=\"error\">\(HTML.escape(error.message))</p>\n\(back)", viewer: viewer)
@@ -115,6 +115,6 @@ enum ConsoleLayout {
     static func reportLink(_ serverID: String, text: String? = nil, revision: Int? = nil) -> String {
         let query = revision.map { "?revision=\($0)" } ?? ""
         return
-            "<a class=\"open\" href=\"\(ServerApp.consolePath)/reports/\(HTML.percent(serverID))\(query)\">\(HTML.escape(text ?? serverID))</a>"
+            "<a class=\"open\" href=\"\(ConsoleRoutes.consolePath)/reports/\(HTML.percent(serverID))\(query)\">\(HTML.escape(text ?? serverID))</a>"
     }
 }

@@ -6,7 +6,7 @@ import ServerStore
 /// The review queue: reports awaiting review first, filtered, sorted and
 /// paged by the store (an indexed offset), with counts per state. An
 /// inspector's queue is their own reports.
-extension ServerApp {
+extension ConsoleRoutes {
     /// Reports on one page of the queue.
     static let queuePageSize = 50
     /// The deepest page the queue offers (past it, narrow the filters).
@@ -28,8 +28,9 @@ extension ServerApp {
         query.facilityID = input.query("facility")
         query.inspectorID = caller.isSupervisor ? input.query("inspector") : nil
         query.templateID = input.query("template")
-        query.acceptedFrom = try moment(input.query("from"), name: "from", endOfDay: false)
-        query.acceptedTo = try moment(input.query("to"), name: "to", endOfDay: true)
+        query.acceptedFrom = try HistoryRoutes(context: context).moment(
+            input.query("from"), name: "from", endOfDay: false)
+        query.acceptedTo = try HistoryRoutes(context: context).moment(input.query("to"), name: "to", endOfDay: true)
         let sortText =
             input.query("sort")
             ?? (query.reviewState == .awaitingReview ? HistoryOrder.oldest.rawValue : HistoryOrder.newest.rawValue)

@@ -7,7 +7,7 @@ import ServerStore
 /// A report's page: its facts, score and breakdown, answers by section with
 /// photos inline, issues, what changed, its events and the decision form;
 /// and its printable view (the same without forms).
-extension ServerApp {
+extension ConsoleRoutes {
     /// `GET /console/reports/{id}[?revision=N]` and `.../print`.
     func consoleReport(
         _ input: ConsoleInput, serverID: String, printable: Bool = false, status: Int = 200, error: String? = nil
@@ -54,7 +54,7 @@ extension ServerApp {
             return FieldComment(fieldID: String(name.dropFirst(prefix.count)), comment: text)
         }
         do throws(ServerError) {
-            let (_, _, recorded) = try recordDecision(
+            let (_, _, recorded) = try ReviewRoutes(context: context).recordDecision(
                 serverID: serverID, decision: decision, revision: revision,
                 comment: input.form.raw("comment"), fieldComments: fieldComments, by: caller)
             let notice = recorded ? decision.state.rawValue : "unchanged"

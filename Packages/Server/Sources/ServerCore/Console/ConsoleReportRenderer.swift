@@ -30,7 +30,7 @@ struct ConsoleReportRenderer {
         if decides { out += decisionForm() }
         if !printable {
             out +=
-                "<p class=\"muted\"><a href=\"\(ServerApp.consolePath)/reports/\(HTML.percent(serverID))/print\">Printable view</a></p>\n"
+                "<p class=\"muted\"><a href=\"\(ConsoleRoutes.consolePath)/reports/\(HTML.percent(serverID))/print\">Printable view</a></p>\n"
         }
         return out
     }
@@ -185,7 +185,7 @@ struct ConsoleReportRenderer {
         if decides {
             let name = "field_comment:\(id)"
             out +=
-                "<textarea class=\"field-comment-box\" form=\"decision\" name=\"\(HTML.attribute(name))\" rows=\"1\" maxlength=\"\(ServerApp.longestComment)\" "
+                "<textarea class=\"field-comment-box\" form=\"decision\" name=\"\(HTML.attribute(name))\" rows=\"1\" maxlength=\"\(ReviewRoutes.longestComment)\" "
                 + "placeholder=\"Comment on this field (optional)\" aria-label=\"Comment on \(HTML.attribute(field.displayName))\">"
                 + HTML.escape(form.raw(name) ?? "") + "</textarea>"
         }
@@ -239,7 +239,7 @@ struct ConsoleReportRenderer {
         for id in ids {
             if let photo = view.photos.first(where: { $0.localID.uuidString.lowercased() == id.lowercased() }) {
                 let url =
-                    "\(ServerApp.consolePath)/reports/\(HTML.percent(serverID))/photos/\(photo.localID.uuidString.lowercased())"
+                    "\(ConsoleRoutes.consolePath)/reports/\(HTML.percent(serverID))/photos/\(photo.localID.uuidString.lowercased())"
                 out +=
                     "<figure class=\"photo\"><a class=\"photo-link\" href=\"\(url)\"><img class=\"photo-thumb\" src=\"\(url)\" alt=\"photo\" loading=\"lazy\"></a>"
                     + "<figcaption>\(String(format: "%.0f", Double(photo.byteSize) / 1024)) KB</figcaption></figure>"
@@ -363,11 +363,11 @@ struct ConsoleReportRenderer {
     private func decisionForm() -> String {
         guard let viewer else { return "" }
         return """
-            <form id="decision" class="card" method="post" action="\(ServerApp.consolePath)/reports/\(HTML.percent(serverID))/review">
+            <form id="decision" class="card" method="post" action="\(ConsoleRoutes.consolePath)/reports/\(HTML.percent(serverID))/review">
             <h2>Decision on revision \(view.report.currentRevision)</h2>
             \(ConsoleLayout.csrfField(viewer.csrf))
             <input type="hidden" name="revision" value="\(view.report.currentRevision)">
-            <label>Comment for the inspector <textarea name="comment" rows="3" maxlength="\(ServerApp.longestComment)">\(HTML.escape(form.raw("comment") ?? ""))</textarea></label>
+            <label>Comment for the inspector <textarea name="comment" rows="3" maxlength="\(ReviewRoutes.longestComment)">\(HTML.escape(form.raw("comment") ?? ""))</textarea></label>
             <p class="muted">To return or reject, say why: a comment here or on at least one field above.</p>
             <div class="buttons">
             <button type="submit" name="decision" value="approve" class="approve">Approve</button>

@@ -63,7 +63,7 @@ struct ConsoleJudgement: Sendable {
     }
 }
 
-extension ServerApp {
+extension ConsoleRoutes {
     /// A report's page's contents, when the caller may see the report: its
     /// inspector or a supervisor. Anyone else gets 404, as for an unknown id.
     func consoleReportView(serverID: String, revision number: Int?, caller: Caller) throws(ServerError)

@@ -94,7 +94,9 @@ struct ConsoleInput: Sendable {
     }
 }
 
-extension ServerApp {
+struct ConsoleRoutes: RouteCapability {
+    let context: ServerContext
+
     /// The console's path prefix.
     static let consolePath = "/console"
 

@@ -3,7 +3,7 @@ import ServerStore
 
 /// Signing in to the console and out of it, with the same accounts, the
 /// same throttle and the same session store as the API.
-extension ServerApp {
+extension ConsoleRoutes {
     /// `GET /console/sign-in`: the form, with a token of its own (set as a
     /// cookie and echoed by the form, so another site cannot sign a person
     /// in to an account of its choosing).
@@ -29,7 +29,8 @@ extension ServerApp {
         let password = input.form.raw("password") ?? ""
         let user: StoredUser
         do throws(ServerError) {
-            user = try verifySignIn(username: username, password: password, request: input.request)
+            user = try AuthRoutes(context: context).verifySignIn(
+                username: username, password: password, request: input.request)
         } catch {
             guard error.status == 401 || error.status == 429 || error.status == 400 else { throw error }
             return .page(
@@ -41,7 +42,8 @@ extension ServerApp {
         let now = Date()
         let sessionID = try store.write { session in
             // The session's refresh token is never given out: a console session cannot be refreshed through the API.
-            try session.createSession(userID: user.id, refreshHash: newRefreshToken().hash, now: now)
+            try session.createSession(
+                userID: user.id, refreshHash: AuthRoutes(context: context).newRefreshToken().hash, now: now)
         }
         let claims = consoleSessions.claims(
             userID: user.id, sessionID: sessionID, signedInAt: Int64(now.timeIntervalSince1970), now: now)

@@ -7,7 +7,7 @@ import ServerStore
 
 /// Sites and team: per facility the trend of recent scores and its open
 /// follow-ups, per inspector the roll-up. Supervisors and admins only.
-extension ServerApp {
+extension ConsoleRoutes {
     /// How many recent inspections a site's chart shows.
     static let siteChartLength = 30
 

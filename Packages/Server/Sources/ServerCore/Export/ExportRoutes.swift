@@ -58,7 +58,9 @@ extension ExportQuery {
     }
 }
 
-extension ServerApp {
+struct ExportRoutes: RouteCapability {
+    let context: ServerContext
+
     /// `GET /exports/reports` (supervisors and admins): every matching
     /// report's current revision in order of change, from one snapshot,
     /// streamed as it is read. Anything refused (role, query, cursor,

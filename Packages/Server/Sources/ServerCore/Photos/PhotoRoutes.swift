@@ -2,7 +2,9 @@ import Foundation
 import Models
 import ServerStore
 
-extension ServerApp {
+struct PhotoRoutes: RouteCapability {
+    let context: ServerContext
+
     /// `POST /reports/{server_id}/photos`: multipart `local_id`, `sha256`,
     /// `file` (and optional `field_id`, `issue_local_id`). 201 the first
     /// time, 200 with the same body after; 413 over the limit; 422 when the

@@ -4,7 +4,9 @@ import Models
 import ServerHTTP
 import ServerStore
 
-extension ServerApp {
+struct UploadRoutes: RouteCapability {
+    let context: ServerContext
+
     /// `POST /reports/{server_id}/uploads` (contract 1.1): 201 a new upload;
     /// 200 the same upload and its offset while it is unfinished; 200 the
     /// photo when the server holds it whole.
@@ -45,7 +47,7 @@ extension ServerApp {
             }
             return .answer(UploadStartResponse(photo: uploaded(existing)))
         }
-        if uploadSweeps.withLock({ $0.isDue() }) { _ = try uploads.sweep(now: now, limit: 20) }
+        if context.uploadSweeps.withLock({ $0.isDue() }) { _ = try uploads.sweep(now: now, limit: 20) }
         if let found, var upload = try uploads.checked(found) {
             if !upload.finished, upload.offset < upload.byteSize {
                 // A PATCH of it cut short may still be being kept: its offset is told once that is done, as HEAD tells it.
@@ -289,10 +291,6 @@ extension ServerApp {
         UploadSession(
             url: APIRoute.uploadStatus.fullPath(upload.id), offset: upload.offset,
             expiresAt: RFC3339.string(upload.expiresAt))
-    }
-
-    func uploaded(_ photo: StoredPhoto) -> PhotoUploadResponse.UploadedPhoto {
-        PhotoUploadResponse.UploadedPhoto(localID: photo.localID, url: photoURL(photo), byteSize: photo.byteSize)
     }
 
     private static func offsetHeaders(_ offset: Int64) -> [(name: String, value: String)] {

@@ -64,7 +64,7 @@ enum ServerRunner {
                 uploadDirectory: database.uploadDirectory, limits: limits, log: log,
                 screen: { head in app.screen(head) },
                 overloaded: { request in app.overloaded(request) },
-                abandoned: { request in app.abandonedUpload(request) },
+                abandoned: { request in app.uploadRoutes.abandonedUpload(request) },
                 handler: { request in app.handle(request) })
             do throws(HTTPServerError) {
                 try server.start(host: config.host, port: config.port)

@@ -3,7 +3,9 @@ import Foundation
 import Models
 import ServerStore
 
-extension ServerApp {
+struct HistoryRoutes: RouteCapability {
+    let context: ServerContext
+
     /// `GET /inspections?status=completed&limit=30&offset=0`: newest first;
     /// an inspector's own, everyone's for a supervisor; narrowed by `facility_id`,
     /// `inspector_id`, `template_id`, `from` and `to` (contract 1.1, on `completed_at`).

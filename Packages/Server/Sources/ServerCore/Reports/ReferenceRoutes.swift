@@ -2,7 +2,9 @@ import Foundation
 import Models
 import ServerStore
 
-extension ServerApp {
+struct ReferenceRoutes: RouteCapability {
+    let context: ServerContext
+
     /// `GET /facilities`.
     func facilities(_ input: RouteInput) throws(ServerError) -> Reply {
         _ = try input.requireCaller()

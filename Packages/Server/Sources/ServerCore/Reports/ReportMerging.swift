@@ -5,7 +5,7 @@ import ServerStore
 /// A sync that asks to merge (contract 1.1 "Merging disjoint edits"): an
 /// amendment of an older revision is merged with what the server changed
 /// since, field by field, when the two sides changed different fields.
-extension ServerApp {
+extension ReportSyncRoutes {
     /// The answer to `report`, an amendment of `base` while the server holds
     /// `current`, inside the batch's transaction: a merged revision stored
     /// (its sent payload and the fields from the server's side kept for

@@ -88,7 +88,9 @@ private struct ReportPatch: Decodable {
     }
 }
 
-extension ServerApp {
+struct ReportSyncRoutes: RouteCapability {
+    let context: ServerContext
+
     /// `POST /reports/sync`: one result per report, in request order.
     ///
     /// The body is decoded once; every report is judged against its
@@ -111,7 +113,7 @@ extension ServerApp {
             }
             localIDs.append(id)
         }
-        let schemaVersion = batch.schemaVersion ?? Self.schemaVersion
+        let schemaVersion = batch.schemaVersion ?? ServerApp.schemaVersion
         let merging = batch.merge == SyncRequest.mergeFields
         // The versions the reports name (contract 1.1), each read and compiled once.
         let named = Set(
@@ -134,12 +136,12 @@ extension ServerApp {
         var early: [SyncResult?] = []
         var judged: [(WireReport, Judgement)?] = []
         for (element, localID) in zip(batch.reports, localIDs) {
-            if schemaVersion != Self.schemaVersion {
+            if schemaVersion != ServerApp.schemaVersion {
                 early.append(
                     SyncResult(
                         localID: localID, status: .rejected, errorCode: ServerError.Code.schemaUnsupported.rawValue,
                         error:
-                            "this server reads report schema version \(Self.schemaVersion), not \(schemaVersion); update the app"
+                            "this server reads report schema version \(ServerApp.schemaVersion), not \(schemaVersion); update the app"
                     ))
                 judged.append(nil)
                 continue
@@ -184,7 +186,7 @@ extension ServerApp {
         return .ok(
             SyncResponse(
                 results: results, minSupportedAppVersion: config.minAppVersion,
-                serverSchemaVersion: Self.schemaVersion, contractVersion: Self.contractVersion,
+                serverSchemaVersion: ServerApp.schemaVersion, contractVersion: ServerApp.contractVersion,
                 serverGeneration: generation))
     }
 
@@ -444,20 +446,6 @@ extension ServerApp {
         return revision
     }
 
-    /// The report if it exists and the caller may see it: 404 otherwise (also for another inspector's).
-    func reportVisible(_ serverID: String, to caller: Caller, in session: any StorageSession) throws(ServerError)
-        -> StoredReport
-    {
-        guard let report = try session.report(serverID: serverID) else {
-            throw ServerError.notFound("no report '\(serverID)'")
-        }
-        // Another inspector's report answers as an unknown one: its existence is not told.
-        guard caller.isSupervisor || report.ownerID == caller.user.id else {
-            throw ServerError.notFound("no report '\(serverID)'")
-        }
-        return report
-    }
-
     /// `{"report": {...as in sync..., "revision", "photos", "review"}}`, of the
     /// current revision or of an earlier one (`?revision=N`; 404 for one it does not hold).
     func reportDocument(_ report: StoredReport, revision number: Int? = nil, in session: any StorageSession)
@@ -510,7 +498,4 @@ extension ServerApp {
         return .object(object)
     }
 
-    func photoURL(_ photo: StoredPhoto) -> String {
-        APIRoute.downloadPhoto.fullPath(photo.serverID, photo.localID.uuidString.lowercased())
-    }
 }

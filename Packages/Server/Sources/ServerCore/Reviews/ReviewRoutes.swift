@@ -16,7 +16,9 @@ private struct DecisionBody: Decodable {
     }
 }
 
-extension ServerApp {
+struct ReviewRoutes: RouteCapability {
+    let context: ServerContext
+
     /// The longest review comment, in characters; and the most field comments one decision carries.
     static let longestComment = 4000
     static let mostFieldComments = 200
