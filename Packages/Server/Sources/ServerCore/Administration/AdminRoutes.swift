@@ -15,138 +15,222 @@ struct AdminRoutes: RouteCapability {
         switch operation {
         case .facilities:
             return .ok(["facilities": .array(try admin.facilities().map(AdminWire.facility))] as JSONValue)
-        case .addFacility:
-            let body = try input.decode(JSONValue.self)
-            let facility = Facility(
-                id: try Self.text(body, "id"), name: try Self.text(body, "name"),
-                address: try Self.text(body, "address", optional: true) ?? "",
-                projectName: try Self.text(body, "project_name", optional: true) ?? "")
-            return .ok(
-                ["facility": AdminWire.facility(try admin.addFacility(facility, by: actor))] as JSONValue, status: 201)
-        case .changeFacility:
-            let id = try input.parameter("id")
-            let body = try input.decode(JSONValue.self)
-            var record = try admin.changeFacility(
-                id: id,
-                .init(
-                    name: try Self.text(body, "name", optional: true),
-                    address: try Self.text(body, "address", optional: true),
-                    projectName: try Self.text(body, "project_name", optional: true)),
-                by: actor)
-            if let retired = try Self.flag(body, "retired") {
-                record = try admin.setFacilityRetired(id: id, retired: retired, by: actor)
-            }
-            return .ok(["facility": AdminWire.facility(record)] as JSONValue)
-        case .importFacilities:
-            let (sites, areas) = try admin.importFacilities(
-                try Self.importBody(input), source: "the request", by: actor)
-            return .ok(["facilities": sites.json, "areas": areas.json] as JSONValue)
-        case .areas:
-            return .ok(
-                ["areas": .array(try admin.areas(facilityID: input.request.query["facility_id"]).map(AdminWire.area))]
-                    as JSONValue)
-        case .addArea:
-            let body = try input.decode(JSONValue.self)
-            let area = Area(
-                id: try Self.text(body, "id"), facilityID: try Self.text(body, "facility_id"),
-                name: try Self.text(body, "name"),
-                areaType: try Self.text(body, "area_type", optional: true) ?? "")
-            return .ok(["area": AdminWire.area(try admin.addArea(area, by: actor))] as JSONValue, status: 201)
-        case .changeArea:
-            let id = try input.parameter("id")
-            let body = try input.decode(JSONValue.self)
-            var record = try admin.changeArea(
-                id: id,
-                .init(
-                    name: try Self.text(body, "name", optional: true),
-                    areaType: try Self.text(body, "area_type", optional: true)), by: actor)
-            if let retired = try Self.flag(body, "retired") {
-                record = try admin.setAreaRetired(id: id, retired: retired, by: actor)
-            }
-            return .ok(["area": AdminWire.area(record)] as JSONValue)
-        case .importAreas:
-            return .ok(
-                ["areas": try admin.importAreas(try Self.importBody(input), source: "the request", by: actor).json]
-                    as JSONValue)
+        case .addFacility: return try addFacility(input, admin, actor)
+        case .changeFacility: return try changeFacility(input, admin, actor)
+        case .importFacilities: return try importFacilities(input, admin, actor)
+        case .areas: return try areas(input, admin, actor)
+        case .addArea: return try addArea(input, admin, actor)
+        case .changeArea: return try changeArea(input, admin, actor)
+        case .importAreas: return try importAreas(input, admin, actor)
         case .assignments:
             let list = try admin.assignments(inspector: input.request.query["inspector"])
             return .ok(["assignments": .array(list.map(AdminWire.assignment))] as JSONValue)
-        case .createAssignment:
-            let body = try input.decode(JSONValue.self)
-            let request = Administration.AssignmentRequest(
-                id: try Self.text(body, "id", optional: true), inspector: try Self.text(body, "inspector"),
-                templateID: try Self.text(body, "template_id"), facilityID: try Self.text(body, "facility_id"),
-                areaID: try Self.text(body, "area_id", optional: true),
-                due: try Self.text(body, "due_at", optional: true))
-            return .ok(
-                ["assignment": AdminWire.assignment(try admin.createAssignment(request, by: actor))] as JSONValue,
-                status: 201)
-        case .changeAssignment:
-            let id = try input.parameter("id")
-            let body = try input.decode(JSONValue.self)
-            if try Self.flag(body, "cancelled") == true {
-                return .ok(
-                    ["assignment": AdminWire.assignment(try admin.cancelAssignment(id: id, by: actor))] as JSONValue)
-            }
-            let edit = Administration.AssignmentChange(
-                templateID: try Self.text(body, "template_id", optional: true),
-                facilityID: try Self.text(body, "facility_id", optional: true),
-                areaID: try Self.text(body, "area_id", optional: true, nullClears: true),
-                due: try Self.text(body, "due_at", optional: true, nullClears: true))
-            return .ok(
-                ["assignment": AdminWire.assignment(try admin.changeAssignment(id: id, edit, by: actor))] as JSONValue)
+        case .createAssignment: return try createAssignment(input, admin, actor)
+        case .changeAssignment: return try changeAssignment(input, admin, actor)
         case .importAssignments:
             let outcome = try admin.importAssignments(try Self.importBody(input), source: "the request", by: actor)
             return .ok(["assignments": outcome.json] as JSONValue)
         case .templates:
             return .ok(["templates": .array(try admin.templates().map(AdminWire.template))] as JSONValue)
-        case .publishTemplates:
-            let published = try admin.publishTemplates(
-                try input.decode(JSONValue.self), source: "the request", by: actor)
-            return .ok(["templates": .array(published.map(AdminWire.publication))] as JSONValue, status: 201)
-        case .changeTemplate:
-            let id = try input.parameter("id")
-            guard let retired = try Self.flag(try input.decode(JSONValue.self), "retired") else {
-                throw ServerError.badRequest(
-                    "send {\"retired\": true} or {\"retired\": false}; publish a new version with POST /admin/templates"
-                )
-            }
-            return .ok(
-                ["template": AdminWire.template(try admin.setTemplateRetired(id: id, retired: retired, by: actor))]
-                    as JSONValue)
+        case .publishTemplates: return try publishTemplates(input, admin, actor)
+        case .changeTemplate: return try changeTemplate(input, admin, actor)
         case .users:
             return .ok(["users": .array(try admin.users().map(AdminWire.user))] as JSONValue)
-        case .addUser:
-            let body = try input.decode(JSONValue.self)
-            let user = try admin.addUser(
-                username: try Self.text(body, "username"), password: try Self.text(body, "password"),
-                role: try Self.role(body) ?? .inspector,
-                displayName: try Self.text(body, "display_name", optional: true), by: actor)
-            return .ok(["user": AdminWire.user(user)] as JSONValue, status: 201)
-        case .changeUser:
-            let id = try input.parameter("id")
-            let body = try input.decode(JSONValue.self)
-            var user = try admin.changeUser(
-                id, role: try Self.role(body), displayName: try Self.text(body, "display_name", optional: true),
-                by: actor)
-            if let password = try Self.text(body, "password", optional: true) {
-                user = try admin.setPassword(id, password: password, by: actor)
-            }
-            if let disabled = try Self.flag(body, "disabled") {
-                user = try admin.setUserDisabled(id, disabled: disabled, by: actor)
-            }
-            return .ok(["user": AdminWire.user(user)] as JSONValue)
-        case .events:
-            let limit = try Self.limit(input.request.query["limit"])
-            let before = try input.request.query["before"].map { (text) throws(ServerError) -> Int64 in
-                guard let value = Int64(text), value > 0 else {
-                    throw ServerError.badRequest("'before' must be an event's seq")
-                }
-                return value
-            }
-            return .ok(
-                ["events": .array(try admin.events(limit: limit, before: before).map(AdminWire.event))] as JSONValue)
+        case .addUser: return try addUser(input, admin, actor)
+        case .changeUser: return try changeUser(input, admin, actor)
+        case .events: return try events(input, admin, actor)
         }
+    }
+
+    /// A new facility from the body; 201.
+    private func addFacility(_ input: RouteInput, _ admin: Administration, _ actor: AdminActor)
+        throws(ServerError) -> Reply
+    {
+        let body = try input.decode(JSONValue.self)
+        let facility = Facility(
+            id: try Self.text(body, "id"), name: try Self.text(body, "name"),
+            address: try Self.text(body, "address", optional: true) ?? "",
+            projectName: try Self.text(body, "project_name", optional: true) ?? "")
+        return .ok(
+            ["facility": AdminWire.facility(try admin.addFacility(facility, by: actor))] as JSONValue, status: 201)
+    }
+
+    /// A facility renamed, moved or re-projected, and retired or restored.
+    private func changeFacility(_ input: RouteInput, _ admin: Administration, _ actor: AdminActor)
+        throws(ServerError) -> Reply
+    {
+        let id = try input.parameter("id")
+        let body = try input.decode(JSONValue.self)
+        var record = try admin.changeFacility(
+            id: id,
+            .init(
+                name: try Self.text(body, "name", optional: true),
+                address: try Self.text(body, "address", optional: true),
+                projectName: try Self.text(body, "project_name", optional: true)),
+            by: actor)
+        if let retired = try Self.flag(body, "retired") {
+            record = try admin.setFacilityRetired(id: id, retired: retired, by: actor)
+        }
+        return .ok(["facility": AdminWire.facility(record)] as JSONValue)
+    }
+
+    /// Facilities and their areas from a CSV or JSON table in the body.
+    private func importFacilities(_ input: RouteInput, _ admin: Administration, _ actor: AdminActor)
+        throws(ServerError) -> Reply
+    {
+        let (sites, areas) = try admin.importFacilities(
+            try Self.importBody(input), source: "the request", by: actor)
+        return .ok(["facilities": sites.json, "areas": areas.json] as JSONValue)
+    }
+
+    /// The areas, of one facility when `facility_id` names it.
+    private func areas(_ input: RouteInput, _ admin: Administration, _ actor: AdminActor)
+        throws(ServerError) -> Reply
+    {
+        return .ok(
+            ["areas": .array(try admin.areas(facilityID: input.request.query["facility_id"]).map(AdminWire.area))]
+                as JSONValue)
+    }
+
+    /// A new area of a facility; 201.
+    private func addArea(_ input: RouteInput, _ admin: Administration, _ actor: AdminActor)
+        throws(ServerError) -> Reply
+    {
+        let body = try input.decode(JSONValue.self)
+        let area = Area(
+            id: try Self.text(body, "id"), facilityID: try Self.text(body, "facility_id"),
+            name: try Self.text(body, "name"),
+            areaType: try Self.text(body, "area_type", optional: true) ?? "")
+        return .ok(["area": AdminWire.area(try admin.addArea(area, by: actor))] as JSONValue, status: 201)
+    }
+
+    /// An area renamed or re-typed, and retired or restored.
+    private func changeArea(_ input: RouteInput, _ admin: Administration, _ actor: AdminActor)
+        throws(ServerError) -> Reply
+    {
+        let id = try input.parameter("id")
+        let body = try input.decode(JSONValue.self)
+        var record = try admin.changeArea(
+            id: id,
+            .init(
+                name: try Self.text(body, "name", optional: true),
+                areaType: try Self.text(body, "area_type", optional: true)), by: actor)
+        if let retired = try Self.flag(body, "retired") {
+            record = try admin.setAreaRetired(id: id, retired: retired, by: actor)
+        }
+        return .ok(["area": AdminWire.area(record)] as JSONValue)
+    }
+
+    /// Areas from a table in the body.
+    private func importAreas(_ input: RouteInput, _ admin: Administration, _ actor: AdminActor)
+        throws(ServerError) -> Reply
+    {
+        return .ok(
+            ["areas": try admin.importAreas(try Self.importBody(input), source: "the request", by: actor).json]
+                as JSONValue)
+    }
+
+    /// A new assignment of a template at a site to an inspector; 201.
+    private func createAssignment(_ input: RouteInput, _ admin: Administration, _ actor: AdminActor)
+        throws(ServerError) -> Reply
+    {
+        let body = try input.decode(JSONValue.self)
+        let request = Administration.AssignmentRequest(
+            id: try Self.text(body, "id", optional: true), inspector: try Self.text(body, "inspector"),
+            templateID: try Self.text(body, "template_id"), facilityID: try Self.text(body, "facility_id"),
+            areaID: try Self.text(body, "area_id", optional: true),
+            due: try Self.text(body, "due_at", optional: true))
+        return .ok(
+            ["assignment": AdminWire.assignment(try admin.createAssignment(request, by: actor))] as JSONValue,
+            status: 201)
+    }
+
+    /// An assignment changed, or cancelled with `"cancelled": true`.
+    private func changeAssignment(_ input: RouteInput, _ admin: Administration, _ actor: AdminActor)
+        throws(ServerError) -> Reply
+    {
+        let id = try input.parameter("id")
+        let body = try input.decode(JSONValue.self)
+        if try Self.flag(body, "cancelled") == true {
+            return .ok(
+                ["assignment": AdminWire.assignment(try admin.cancelAssignment(id: id, by: actor))] as JSONValue)
+        }
+        let edit = Administration.AssignmentChange(
+            templateID: try Self.text(body, "template_id", optional: true),
+            facilityID: try Self.text(body, "facility_id", optional: true),
+            areaID: try Self.text(body, "area_id", optional: true, nullClears: true),
+            due: try Self.text(body, "due_at", optional: true, nullClears: true))
+        return .ok(
+            ["assignment": AdminWire.assignment(try admin.changeAssignment(id: id, edit, by: actor))] as JSONValue)
+    }
+
+    /// Templates published from the body, each a new version; 201.
+    private func publishTemplates(_ input: RouteInput, _ admin: Administration, _ actor: AdminActor)
+        throws(ServerError) -> Reply
+    {
+        let published = try admin.publishTemplates(
+            try input.decode(JSONValue.self), source: "the request", by: actor)
+        return .ok(["templates": .array(published.map(AdminWire.publication))] as JSONValue, status: 201)
+    }
+
+    /// A template retired or restored.
+    private func changeTemplate(_ input: RouteInput, _ admin: Administration, _ actor: AdminActor)
+        throws(ServerError) -> Reply
+    {
+        let id = try input.parameter("id")
+        guard let retired = try Self.flag(try input.decode(JSONValue.self), "retired") else {
+            throw ServerError.badRequest(
+                "send {\"retired\": true} or {\"retired\": false}; publish a new version with POST /admin/templates"
+            )
+        }
+        return .ok(
+            ["template": AdminWire.template(try admin.setTemplateRetired(id: id, retired: retired, by: actor))]
+                as JSONValue)
+    }
+
+    /// A new account; 201.
+    private func addUser(_ input: RouteInput, _ admin: Administration, _ actor: AdminActor)
+        throws(ServerError) -> Reply
+    {
+        let body = try input.decode(JSONValue.self)
+        let user = try admin.addUser(
+            username: try Self.text(body, "username"), password: try Self.text(body, "password"),
+            role: try Self.role(body) ?? .inspector,
+            displayName: try Self.text(body, "display_name", optional: true), by: actor)
+        return .ok(["user": AdminWire.user(user)] as JSONValue, status: 201)
+    }
+
+    /// An account's role, name, password and whether it is disabled.
+    private func changeUser(_ input: RouteInput, _ admin: Administration, _ actor: AdminActor)
+        throws(ServerError) -> Reply
+    {
+        let id = try input.parameter("id")
+        let body = try input.decode(JSONValue.self)
+        var user = try admin.changeUser(
+            id, role: try Self.role(body), displayName: try Self.text(body, "display_name", optional: true),
+            by: actor)
+        if let password = try Self.text(body, "password", optional: true) {
+            user = try admin.setPassword(id, password: password, by: actor)
+        }
+        if let disabled = try Self.flag(body, "disabled") {
+            user = try admin.setUserDisabled(id, disabled: disabled, by: actor)
+        }
+        return .ok(["user": AdminWire.user(user)] as JSONValue)
+    }
+
+    /// The newest administration events, `limit` of them before `before`.
+    private func events(_ input: RouteInput, _ admin: Administration, _ actor: AdminActor)
+        throws(ServerError) -> Reply
+    {
+        let limit = try Self.limit(input.request.query["limit"])
+        let before = try input.request.query["before"].map { (text) throws(ServerError) -> Int64 in
+            guard let value = Int64(text), value > 0 else {
+                throw ServerError.badRequest("'before' must be an event's seq")
+            }
+            return value
+        }
+        return .ok(
+            ["events": .array(try admin.events(limit: limit, before: before).map(AdminWire.event))] as JSONValue)
     }
 
     /// A text member of a JSON body; 400 when required and missing, or not text.
