@@ -74,36 +74,9 @@ final class ServerApp: RouteCapability, Sendable {
         }
         let policy = bodyPolicy(method: head.method, path: head.path)
         // Injected faults come first, as an overloaded proxy in front would.
-        switch faults.beforeHandling() {
-        case .drop?:
-            logFault("drop", head.method, head.path)
-            return (policy, refused(.drop))
-        case .unavailable?:
-            logFault("503", head.method, head.path)
-            return (
-                policy,
-                refused(
-                    respond(
-                        ServerError.unavailable("the server is busy (injected fault); retry shortly", retryAfter: 1)))
-            )
-        case nil:
-            break
-        }
+        if let fault = injectedFault(head) { return (policy, refused(fault)) }
         do throws(ServerError) {
-            // Answered here, with the server's own headers, well before libmicrohttpd's
-            // buffer would make it answer a longer line itself.
-            if head.target.utf8.count > Self.longestTarget {
-                throw ServerError.targetTooLong(limit: Self.longestTarget)
-            }
-            if head.target.range(of: "%00", options: .caseInsensitive) != nil || head.path.utf8.contains(0) {
-                throw ServerError.badRequest("the path must not contain %00 (a NUL byte)")
-            }
-            if head.conflictingHeaders.contains("content-length") {
-                throw ServerError.badRequest("the request has two different Content-Length headers; send one")
-            }
-            if head.headers["content-length"] != nil && head.headers["transfer-encoding"] != nil {
-                throw ServerError.badRequest("the request has both Content-Length and Transfer-Encoding; send one")
-            }
+            try checkFraming(head)
             if ConsoleRoutes.isConsole(head.path) {
                 // A console form: refused unread without a session (sign-in aside); its length checked below.
                 if let refusal = console.screenConsole(head) { return (policy, refused(refusal)) }
@@ -111,41 +84,9 @@ final class ServerApp: RouteCapability, Sendable {
                 guard case .route(let route, _) = Router.match(method: head.method, path: head.path) else {
                     return (policy, nil)
                 }
-                if route.requiresToken { _ = try bearerClaims(head.headers) }
-                if route.body == .octets {
-                    let type = head.headers["content-type"]?.lowercased() ?? ""
-                    let media = type.split(separator: ";").first.map { $0.trimmingHTTPSpace() } ?? ""
-                    guard media == "application/offset+octet-stream" else {
-                        throw ServerError.unsupportedMediaType(
-                            "this route takes Content-Type: application/offset+octet-stream, not '\(type.isEmpty ? "nothing" : String(type.prefix(60)))'"
-                        )
-                    }
-                }
-                if route.body == .json {
-                    let type = head.headers["content-type"]?.lowercased() ?? ""
-                    let media = type.split(separator: ";").first.map { $0.trimmingHTTPSpace() } ?? ""
-                    guard media == "application/json" else {
-                        throw ServerError.unsupportedMediaType(
-                            "this route takes Content-Type: application/json, not '\(type.isEmpty ? "nothing" : String(type.prefix(60)))'"
-                        )
-                    }
-                }
+                try checkHead(head, of: route)
             }
-            let declared = head.headers["content-length"].flatMap { Int64($0.trimmingHTTPSpace()) }
-            if let declared {
-                switch policy {
-                case .json(let limit) where declared > Int64(limit):
-                    throw ServerError.tooLarge("the body of \(declared) bytes is over the limit of \(limit) bytes")
-                case .multipart(let limit) where declared > limit + 256 * 1024:
-                    throw ServerError.tooLarge(
-                        "the body of \(declared) bytes is over the photo limit of \(limit) bytes")
-                case .octets(let limit, _) where declared > limit:
-                    throw ServerError.tooLarge(
-                        "the body of \(declared) bytes is over the photo limit of \(limit) bytes")
-                default:
-                    break
-                }
-            }
+            try checkDeclaredLength(head, policy)
             // An upload's body is numbered before it arrives, so what asks after it waits for it (`UploadArrivals`).
             if case .octets(let limit, _) = policy,
                 case .route(_, let parameters) = Router.match(method: head.method, path: head.path),
@@ -166,6 +107,82 @@ final class ServerApp: RouteCapability, Sendable {
             return (policy, refused(respond(error)))
         }
         return (policy, nil)
+    }
+
+    /// The answer an injected fault gives before a request is handled: a dropped
+    /// connection or a 503; nil when no fault strikes.
+    private func injectedFault(_ head: RequestHead) -> ServerResponse? {
+        switch faults.beforeHandling() {
+        case .drop?:
+            logFault("drop", head.method, head.path)
+            return .drop
+        case .unavailable?:
+            logFault("503", head.method, head.path)
+            return respond(ServerError.unavailable("the server is busy (injected fault); retry shortly", retryAfter: 1))
+        case nil:
+            return nil
+        }
+    }
+
+    /// 400 for a target too long, a NUL in the path, or conflicting framing headers.
+    private func checkFraming(_ head: RequestHead) throws(ServerError) {
+        // Answered here, with the server's own headers, well before libmicrohttpd's
+        // buffer would make it answer a longer line itself.
+        if head.target.utf8.count > Self.longestTarget {
+            throw ServerError.targetTooLong(limit: Self.longestTarget)
+        }
+        if head.target.range(of: "%00", options: .caseInsensitive) != nil || head.path.utf8.contains(0) {
+            throw ServerError.badRequest("the path must not contain %00 (a NUL byte)")
+        }
+        if head.conflictingHeaders.contains("content-length") {
+            throw ServerError.badRequest("the request has two different Content-Length headers; send one")
+        }
+        if head.headers["content-length"] != nil && head.headers["transfer-encoding"] != nil {
+            throw ServerError.badRequest("the request has both Content-Length and Transfer-Encoding; send one")
+        }
+    }
+
+    /// 401 for a route that needs a token and has none valid; 415 for a body
+    /// route sent another media type than its own.
+    private func checkHead(_ head: RequestHead, of route: Route) throws(ServerError) {
+        if route.requiresToken { _ = try bearerClaims(head.headers) }
+        if route.body == .octets {
+            let type = head.headers["content-type"]?.lowercased() ?? ""
+            let media = type.split(separator: ";").first.map { $0.trimmingHTTPSpace() } ?? ""
+            guard media == "application/offset+octet-stream" else {
+                throw ServerError.unsupportedMediaType(
+                    "this route takes Content-Type: application/offset+octet-stream, not '\(type.isEmpty ? "nothing" : String(type.prefix(60)))'"
+                )
+            }
+        }
+        if route.body == .json {
+            let type = head.headers["content-type"]?.lowercased() ?? ""
+            let media = type.split(separator: ";").first.map { $0.trimmingHTTPSpace() } ?? ""
+            guard media == "application/json" else {
+                throw ServerError.unsupportedMediaType(
+                    "this route takes Content-Type: application/json, not '\(type.isEmpty ? "nothing" : String(type.prefix(60)))'"
+                )
+            }
+        }
+    }
+
+    /// 413 for a declared `Content-Length` past the route's limit.
+    private func checkDeclaredLength(_ head: RequestHead, _ policy: BodyPolicy) throws(ServerError) {
+        let declared = head.headers["content-length"].flatMap { Int64($0.trimmingHTTPSpace()) }
+        if let declared {
+            switch policy {
+            case .json(let limit) where declared > Int64(limit):
+                throw ServerError.tooLarge("the body of \(declared) bytes is over the limit of \(limit) bytes")
+            case .multipart(let limit) where declared > limit + 256 * 1024:
+                throw ServerError.tooLarge(
+                    "the body of \(declared) bytes is over the photo limit of \(limit) bytes")
+            case .octets(let limit, _) where declared > limit:
+                throw ServerError.tooLarge(
+                    "the body of \(declared) bytes is over the photo limit of \(limit) bytes")
+            default:
+                break
+            }
+        }
     }
 
     /// The answer when every worker is taken or a request waited too long for one.
