@@ -13,91 +13,18 @@ enum ServerRunner {
         signal(SIGPIPE, SIG_IGN)
         HTTPServerPanic.install()
         BodyMemory.mapLargeAllocations(from: 128 * 1024)
-        // Block the stop signals and SIGHUP before any thread starts, so every
-        // thread inherits the mask and only `sigwait` below ever receives them.
-        var stopSignals = sigset_t()
-        sigemptyset(&stopSignals)
-        sigaddset(&stopSignals, SIGTERM)
-        sigaddset(&stopSignals, SIGINT)
-        sigaddset(&stopSignals, SIGHUP)
-        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
-
-        let server: HTTPServer
+        var stopSignals = blockStopSignals()
+        guard let log = openLog(config) else { return .failure }
         var opened: OpenedDatabase?
-        var metricsServer: MetricsServer?
-        let webhooks: WebhookDispatcher
-        let log: ServerLog
-        do throws(OutputError) {
-            let sink = try config.logFile.map { path throws(OutputError) in try LogSink.file(path) } ?? .standardError()
-            log = ServerLog(level: config.logLevel, sink: sink, stamp: { RFC3339.string($0, milliseconds: true) })
-        } catch {
-            OutputChannel.standardError.write(
-                "jqc-server: cannot open the log file '\(config.logFile ?? "")' (\(error.reason)); give --log-file a file this user may write\n"
-            )
-            return .failure
-        }
+        let running: Running
         do throws(ServerError) {
-            guard PasswordHasher.prepare() else { throw ServerError.internal("libsodium could not start") }
-            FilePermissions.restrict(config)
-            var limits = config.http
-            limits.connections = FilePermissions.raiseOpenFileLimit(toServe: limits.connections)
-            let database = try storage.open(config.database, config.storageSettings)
-            opened = database
-            let store = database.store
-            FilePermissions.restrict(config)
-            let swept = FilePermissions.sweepUploads(in: database.uploadDirectory, olderThan: limits.bodySeconds + 60)
-            if swept > 0 { log.note("removed \(swept) unfinished upload(s) left by an earlier run", level: .info) }
-            let expired = try database.uploads.sweep(now: Date(), limit: 10_000)
-            if expired > 0 { log.note("removed \(expired) expired resumable upload(s)", level: .info) }
-            if config.demo { try DemoWorld.seed(store, config: config) }
-            let key = try signingKey(store)
-            let registry = ServerFieldTypes.registry(
-                directories: config.fieldTypeDirectories, timeout: config.fieldTypeTimeout,
-                warn: { log.note($0, level: .warn) })
-            let app = ServerApp(
-                config: config, store: store, signer: TokenSigner(key: key), judge: AnswerJudge(registry: registry),
-                photos: database.photos, uploads: database.uploads, log: log)
-            webhooks = WebhookDispatcher(
-                store: store, settings: config.webhooks, bell: app.webhookBell, log: log, metrics: app.metrics,
-                diskFull: app.diskFullAlarm, databaseAlarm: app.databaseAlarm)
-            server = HTTPServer(
-                uploadDirectory: database.uploadDirectory, limits: limits, log: log,
-                screen: { head in app.screen(head) },
-                overloaded: { request in app.overloaded(request) },
-                abandoned: { request in app.uploadRoutes.abandonedUpload(request) },
-                handler: { request in app.handle(request) })
-            do throws(HTTPServerError) {
-                try server.start(host: config.host, port: config.port)
-            } catch {
-                throw ServerError.internal(error.message)
-            }
-            if let port = config.metricsPort {
-                let metrics = MetricsServer(log: log, text: { app.metricsText() })
-                do throws(HTTPServerError) {
-                    try metrics.start(host: config.metricsHost, port: port)
-                } catch {
-                    server.stop(grace: 0)
-                    throw ServerError.internal(
-                        "the metrics listener (--metrics-host, --metrics-port): \(error.message)")
-                }
-                metricsServer = metrics
-            }
+            running = try start(config, storage: storage, log: log, opened: &opened)
         } catch {
             OutputChannel.standardError.write("jqc-server: \(error.message)\n")
             opened?.removeTemporaryUploads()
             return .failure
         }
-        let shownHost = config.host.contains(":") ? "[\(config.host)]" : config.host
-        var banner = "listening on http://\(shownHost):\(server.port)\n"
-        if let metricsServer {
-            let metricsHost = config.metricsHost.contains(":") ? "[\(config.metricsHost)]" : config.metricsHost
-            banner += "metrics on http://\(metricsHost):\(metricsServer.port)/metrics\n"
-        }
-        if config.demo {
-            banner +=
-                "demo accounts: \(config.demoInspector.username) / \(config.demoInspector.password) (inspector), "
-                + "\(config.demoSupervisor.username) / \(config.demoSupervisor.password) (supervisor)\n"
-        }
+        let banner = banner(config, port: running.server.port, metricsPort: running.metricsServer?.port)
         // The address line is how a supervisor or a test learns the port (with
         // --port 0): a server that cannot say where it listens stops.
         guard OutputChannel.standardOutput.write(banner) else {
@@ -105,13 +32,13 @@ enum ServerRunner {
             OutputChannel.standardError.write(
                 "jqc-server: cannot write the address to standard output (\(reason)); stopping\n")
             StopWatchdog.arm(seconds: 15)
-            metricsServer?.stop()
-            server.stop(grace: 0)
+            running.metricsServer?.stop()
+            running.server.stop(grace: 0)
             opened?.removeTemporaryUploads()
             return .failure
         }
         if config.logFile != nil { log.note(banner.split(separator: "\n").first.map(String.init) ?? "", level: .info) }
-        webhooks.start()
+        running.webhooks.start()
 
         var received: Int32 = 0
         while true {
@@ -122,12 +49,115 @@ enum ServerRunner {
         OutputChannel.standardError.write("jqc-server: stopping; finishing requests in flight\n")
         if config.logFile != nil { log.note("stopping; finishing requests in flight", level: .info) }
         StopWatchdog.arm(seconds: stopGrace + 15)
-        metricsServer?.stop()
-        server.stop(grace: stopGrace)
+        running.metricsServer?.stop()
+        running.server.stop(grace: stopGrace)
         // An attempt still in flight is left to its lease: attempted again later, by this instance or another.
-        webhooks.stop(grace: 2)
+        running.webhooks.stop(grace: 2)
         opened?.removeTemporaryUploads()
         return .ok
+    }
+
+    /// What a started server runs: the HTTP listener, the metrics listener
+    /// when asked for, and the webhook senders (started once the address is told).
+    private struct Running {
+        let server: HTTPServer
+        let metricsServer: MetricsServer?
+        let webhooks: WebhookDispatcher
+    }
+
+    /// Blocks the stop signals and SIGHUP before any thread starts, so every
+    /// thread inherits the mask and only `sigwait` in `serve` ever receives them.
+    private static func blockStopSignals() -> sigset_t {
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGTERM)
+        sigaddset(&stopSignals, SIGINT)
+        sigaddset(&stopSignals, SIGHUP)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        return stopSignals
+    }
+
+    /// The log on `--log-file` or stderr; nil, having said why, when the file cannot be opened.
+    private static func openLog(_ config: ServerConfig) -> ServerLog? {
+        do throws(OutputError) {
+            let sink = try config.logFile.map { path throws(OutputError) in try LogSink.file(path) } ?? .standardError()
+            return ServerLog(level: config.logLevel, sink: sink, stamp: { RFC3339.string($0, milliseconds: true) })
+        } catch {
+            OutputChannel.standardError.write(
+                "jqc-server: cannot open the log file '\(config.logFile ?? "")' (\(error.reason)); give --log-file a file this user may write\n"
+            )
+            return nil
+        }
+    }
+
+    /// Opens the store (`opened` as soon as it is, so a failure after can
+    /// clean up), sweeps what an earlier run left, seeds the demo world,
+    /// and starts the listeners.
+    private static func start(
+        _ config: ServerConfig, storage: StorageOpener, log: ServerLog, opened: inout OpenedDatabase?
+    ) throws(ServerError) -> Running {
+        guard PasswordHasher.prepare() else { throw ServerError.internal("libsodium could not start") }
+        FilePermissions.restrict(config)
+        var limits = config.http
+        limits.connections = FilePermissions.raiseOpenFileLimit(toServe: limits.connections)
+        let database = try storage.open(config.database, config.storageSettings)
+        opened = database
+        let store = database.store
+        FilePermissions.restrict(config)
+        let swept = FilePermissions.sweepUploads(in: database.uploadDirectory, olderThan: limits.bodySeconds + 60)
+        if swept > 0 { log.note("removed \(swept) unfinished upload(s) left by an earlier run", level: .info) }
+        let expired = try database.uploads.sweep(now: Date(), limit: 10_000)
+        if expired > 0 { log.note("removed \(expired) expired resumable upload(s)", level: .info) }
+        if config.demo { try DemoWorld.seed(store, config: config) }
+        let key = try signingKey(store)
+        let registry = ServerFieldTypes.registry(
+            directories: config.fieldTypeDirectories, timeout: config.fieldTypeTimeout,
+            warn: { log.note($0, level: .warn) })
+        let app = ServerApp(
+            config: config, store: store, signer: TokenSigner(key: key), judge: AnswerJudge(registry: registry),
+            photos: database.photos, uploads: database.uploads, log: log)
+        let webhooks = WebhookDispatcher(
+            store: store, settings: config.webhooks, bell: app.webhookBell, log: log, metrics: app.metrics,
+            diskFull: app.diskFullAlarm, databaseAlarm: app.databaseAlarm)
+        let server = HTTPServer(
+            uploadDirectory: database.uploadDirectory, limits: limits, log: log,
+            screen: { head in app.screen(head) },
+            overloaded: { request in app.overloaded(request) },
+            abandoned: { request in app.uploadRoutes.abandonedUpload(request) },
+            handler: { request in app.handle(request) })
+        do throws(HTTPServerError) {
+            try server.start(host: config.host, port: config.port)
+        } catch {
+            throw ServerError.internal(error.message)
+        }
+        guard let port = config.metricsPort else {
+            return Running(server: server, metricsServer: nil, webhooks: webhooks)
+        }
+        let metrics = MetricsServer(log: log, text: { app.metricsText() })
+        do throws(HTTPServerError) {
+            try metrics.start(host: config.metricsHost, port: port)
+        } catch {
+            server.stop(grace: 0)
+            throw ServerError.internal("the metrics listener (--metrics-host, --metrics-port): \(error.message)")
+        }
+        return Running(server: server, metricsServer: metrics, webhooks: webhooks)
+    }
+
+    /// What the server prints on standard output once it listens: its
+    /// address, the metrics address, and the demo accounts with `--demo`.
+    private static func banner(_ config: ServerConfig, port: UInt16, metricsPort: UInt16?) -> String {
+        let shownHost = config.host.contains(":") ? "[\(config.host)]" : config.host
+        var banner = "listening on http://\(shownHost):\(port)\n"
+        if let metricsPort {
+            let metricsHost = config.metricsHost.contains(":") ? "[\(config.metricsHost)]" : config.metricsHost
+            banner += "metrics on http://\(metricsHost):\(metricsPort)/metrics\n"
+        }
+        if config.demo {
+            banner +=
+                "demo accounts: \(config.demoInspector.username) / \(config.demoInspector.password) (inspector), "
+                + "\(config.demoSupervisor.username) / \(config.demoSupervisor.password) (supervisor)\n"
+        }
+        return banner
     }
 
     /// SIGHUP: the log file is opened again by its name, so logrotate may move
