@@ -106,6 +106,25 @@ struct ReportSyncRoutes: RouteCapability {
                 "a batch holds at most \(SyncRequest.maximumBatch) reports, not \(batch.reports.count); send them in parts"
             )
         }
+        let localIDs = try Self.localIDs(of: batch)
+        let (templates, versions) = try compiledTemplates(namedIn: batch)
+        let (early, judged) = screen(batch, localIDs: localIDs, templates: templates, versions: versions)
+        let merging = batch.merge == SyncRequest.mergeFields
+        let (results, generation) = try store.write { session -> ([SyncResult], String) in
+            try record(early, judged, merging: merging, from: caller, in: session)
+        }
+        // Webhook senders read the events just recorded.
+        if results.contains(where: { $0.status == .accepted }) { webhookBell.ring() }
+        metrics.synced(results.map(\.status))
+        return .ok(
+            SyncResponse(
+                results: results, minSupportedAppVersion: config.minAppVersion,
+                serverSchemaVersion: ServerApp.schemaVersion, contractVersion: ServerApp.contractVersion,
+                serverGeneration: generation))
+    }
+
+    /// Each report's `local_id`; 400 for the whole batch when one is not a UUID.
+    private static func localIDs(of batch: SyncBatch) throws(ServerError) -> [UUID] {
         var localIDs: [UUID] = []
         for (index, element) in batch.reports.enumerated() {
             guard let text = element.localIDText, let id = UUID(uuidString: text) else {
@@ -113,9 +132,13 @@ struct ReportSyncRoutes: RouteCapability {
             }
             localIDs.append(id)
         }
-        let schemaVersion = batch.schemaVersion ?? ServerApp.schemaVersion
-        let merging = batch.merge == SyncRequest.mergeFields
-        // The versions the reports name (contract 1.1), each read and compiled once.
+        return localIDs
+    }
+
+    /// The current templates, and the versions the reports name (contract 1.1), each read and compiled once.
+    private func compiledTemplates(namedIn batch: SyncBatch) throws(ServerError)
+        -> ([String: CompiledTemplate], [TemplateVersionKey: CompiledTemplate])
+    {
         let named = Set(
             batch.reports.compactMap { element -> TemplateVersionKey? in
                 guard case .success(let report) = element.report, let version = report.templateVersion else {
@@ -123,7 +146,7 @@ struct ReportSyncRoutes: RouteCapability {
                 }
                 return TemplateVersionKey(id: report.templateID, version: version)
             })
-        let (templates, versions) = try store.read {
+        return try store.read {
             session -> ([String: CompiledTemplate], [TemplateVersionKey: CompiledTemplate]) in
             let templates = try templateCache.templates(in: session)
             var versions: [TemplateVersionKey: CompiledTemplate] = [:]
@@ -133,6 +156,15 @@ struct ReportSyncRoutes: RouteCapability {
             }
             return (templates, versions)
         }
+    }
+
+    /// Each report of the batch, before any transaction: rejected at once
+    /// (another schema version, a report that does not decode), or judged.
+    private func screen(
+        _ batch: SyncBatch, localIDs: [UUID], templates: [String: CompiledTemplate],
+        versions: [TemplateVersionKey: CompiledTemplate]
+    ) -> (early: [SyncResult?], judged: [(WireReport, Judgement)?]) {
+        let schemaVersion = batch.schemaVersion ?? ServerApp.schemaVersion
         var early: [SyncResult?] = []
         var judged: [(WireReport, Judgement)?] = []
         for (element, localID) in zip(batch.reports, localIDs) {
@@ -158,36 +190,35 @@ struct ReportSyncRoutes: RouteCapability {
                 judged.append((report, judge(report, templates: templates, versions: versions)))
             }
         }
-        let (results, generation) = try store.write { session -> ([SyncResult], String) in
-            var results: [SyncResult] = []
-            var accepted: [AcceptedRevision] = []
-            for (result, item) in zip(early, judged) {
-                if let result {
-                    results.append(result)
-                } else if let (report, judgement) = item {
-                    results.append(
-                        try accept(
-                            report, judgement, merging: merging ? judgement.template : nil,
-                            from: caller, in: session, accepted: &accepted))
-                }
+        return (early, judged)
+    }
+
+    /// The batch's results inside its one transaction: each judged report
+    /// accepted or not, reviews reopened, the quota charged; and the data's generation.
+    private func record(
+        _ early: [SyncResult?], _ judged: [(WireReport, Judgement)?], merging: Bool, from caller: Caller,
+        in session: any StorageSession
+    ) throws(ServerError) -> ([SyncResult], String) {
+        var results: [SyncResult] = []
+        var accepted: [AcceptedRevision] = []
+        for (result, item) in zip(early, judged) {
+            if let result {
+                results.append(result)
+            } else if let (report, judgement) = item {
+                results.append(
+                    try accept(
+                        report, judgement, merging: merging ? judgement.template : nil,
+                        from: caller, in: session, accepted: &accepted))
             }
-            try session.reopenReviews(accepted, at: RFC3339.string(Date()))
-            // Over a quota, the whole batch is refused (429) and nothing of it stays: the device keeps it and retries.
-            if !accepted.isEmpty {
-                try config.quotas.charge(
-                    userID: caller.user.id, bytes: Int64(accepted.reduce(0) { $0 + $1.payloadBytes }),
-                    revisions: accepted.count, in: session, now: Date())
-            }
-            return (results, try session.setting(ReviewCursor.generationKey) ?? "0")
         }
-        // Webhook senders read the events just recorded.
-        if results.contains(where: { $0.status == .accepted }) { webhookBell.ring() }
-        metrics.synced(results.map(\.status))
-        return .ok(
-            SyncResponse(
-                results: results, minSupportedAppVersion: config.minAppVersion,
-                serverSchemaVersion: ServerApp.schemaVersion, contractVersion: ServerApp.contractVersion,
-                serverGeneration: generation))
+        try session.reopenReviews(accepted, at: RFC3339.string(Date()))
+        // Over a quota, the whole batch is refused (429) and nothing of it stays: the device keeps it and retries.
+        if !accepted.isEmpty {
+            try config.quotas.charge(
+                userID: caller.user.id, bytes: Int64(accepted.reduce(0) { $0 + $1.payloadBytes }),
+                revisions: accepted.count, in: session, now: Date())
+        }
+        return (results, try session.setting(ReviewCursor.generationKey) ?? "0")
     }
 
     /// The answers of a report against its template: problems and score.
@@ -232,104 +263,124 @@ struct ReportSyncRoutes: RouteCapability {
         _ report: WireReport, _ judgement: Judgement, merging: CompiledTemplate?, from caller: Caller,
         in session: any StorageSession, accepted: inout [AcceptedRevision]
     ) throws(ServerError) -> SyncResult {
-        func rejected(_ code: ServerError.Code, _ message: String) -> SyncResult {
-            SyncResult(localID: report.localID, status: .rejected, errorCode: code.rawValue, error: message)
-        }
-        let payloadJSON = CanonicalJSON.string(report.payload)
-        let issuesJSON = CanonicalJSON.string(report.issues)
-        let now = Date()
-        if let problem = ReportRules.fieldProblem(report) { return rejected(.reportInvalid, problem) }
-
+        let arrival = Arrival(
+            report: report, judgement: judgement, merging: merging, caller: caller,
+            payloadJSON: CanonicalJSON.string(report.payload), issuesJSON: CanonicalJSON.string(report.issues),
+            now: Date())
+        if let problem = ReportRules.fieldProblem(report) { return arrival.rejected(.reportInvalid, problem) }
         if let existing = try session.report(localID: report.localID) {
-            guard existing.ownerID == caller.user.id else {
-                return rejected(.forbidden, "report \(report.localID) belongs to another inspector")
-            }
-            if let serverID = report.serverID, serverID != existing.serverID {
-                return rejected(
-                    .reportInvalid, "server_id '\(serverID)' is not the server id of report \(report.localID)")
-            }
-            // Replay wins over conflict: a revision already accepted from this
-            // payload and base is answered as it was, whatever happened since.
-            if let earlier = try session.deviceRevision(
-                serverID: existing.serverID, baseRevision: report.baseRevision,
-                payloadJSON: payloadJSON)
-            {
-                if merging != nil, let replayed = try session.revision(serverID: existing.serverID, revision: earlier),
-                    let fields = replayed.mergedFields
-                {
-                    return MergeAnswer.accepted(report.localID, existing.serverID, replayed, mergedFields: fields)
-                }
-                return SyncResult(
-                    localID: report.localID, status: .accepted, serverID: existing.serverID, revision: earlier)
-            }
-            if let problem = try validate(report, judgement, in: session) { return rejected(.reportInvalid, problem) }
-            let base = report.baseRevision ?? 0
-            if base < existing.currentRevision {
-                let current = try session.revision(serverID: existing.serverID, revision: existing.currentRevision)
-                if let template = merging, let baseRevision = report.baseRevision, let current,
-                    let stored = try session.revision(serverID: existing.serverID, revision: baseRevision)
-                {
-                    return try merge(
-                        report, onto: existing, base: stored, current: current, template: template,
-                        payloadJSON: payloadJSON, from: caller, in: session, accepted: &accepted)
-                }
-                return SyncResult(
-                    localID: report.localID, status: .conflict, serverID: existing.serverID,
-                    serverPayload: current.map { CanonicalJSON.value($0.payloadJSON) },
-                    serverRevision: existing.currentRevision)
-            }
-            if base > existing.currentRevision {
-                return rejected(
-                    .reportInvalid,
-                    "base_revision \(base) is ahead of the server's revision \(existing.currentRevision)")
-            }
-            if existing.currentRevision >= config.deviceRevisionLimit {
-                return rejected(
-                    .reportInvalid,
-                    ServerError.revisionLimit(existing.serverID, limit: config.deviceRevisionLimit).message)
-            }
-            let revision = try session.appendRevision(
-                serverID: existing.serverID, baseRevision: report.baseRevision,
-                payload: report.payload, issuesJSON: issuesJSON, score: judgement.score,
-                source: "device", authorID: caller.user.id, limit: config.maxRevisions,
-                now: now)
-            accepted.append(
-                AcceptedRevision(
-                    serverID: existing.serverID, localID: report.localID, ownerID: existing.ownerID,
-                    revision: revision, kind: "amended", actor: caller.person, payloadBytes: payloadJSON.utf8.count))
-            return SyncResult(
-                localID: report.localID, status: .accepted, serverID: existing.serverID, revision: revision)
+            return try amend(existing, with: arrival, in: session, accepted: &accepted)
         }
+        return try insert(arrival, in: session, accepted: &accepted)
+    }
 
-        if let serverID = report.serverID {
-            return rejected(
-                .reportInvalid, "no report with server_id '\(serverID)' and local_id \(report.localID) on this server")
+    /// A report the server holds already: a replay answered as before, a
+    /// conflict or a merge for an older base, or a new revision appended.
+    private func amend(
+        _ existing: StoredReport, with arrival: Arrival, in session: any StorageSession,
+        accepted: inout [AcceptedRevision]
+    ) throws(ServerError) -> SyncResult {
+        guard existing.ownerID == arrival.caller.user.id else {
+            return arrival.rejected(.forbidden, "report \(arrival.report.localID) belongs to another inspector")
         }
-        if let problem = try validate(report, judgement, in: session) { return rejected(.reportInvalid, problem) }
-        if let assignment = report.assignmentID, !caller.isSupervisor,
-            try session.managedAssignment(id: assignment)?.inspectorID != caller.user.id
+        if let serverID = arrival.report.serverID, serverID != existing.serverID {
+            return arrival.rejected(
+                .reportInvalid, "server_id '\(serverID)' is not the server id of report \(arrival.report.localID)")
+        }
+        // Replay wins over conflict: a revision already accepted from this
+        // payload and base is answered as it was, whatever happened since.
+        if let earlier = try session.deviceRevision(
+            serverID: existing.serverID, baseRevision: arrival.report.baseRevision,
+            payloadJSON: arrival.payloadJSON)
         {
-            return rejected(
+            if arrival.merging != nil,
+                let replayed = try session.revision(serverID: existing.serverID, revision: earlier),
+                let fields = replayed.mergedFields
+            {
+                return MergeAnswer.accepted(arrival.report.localID, existing.serverID, replayed, mergedFields: fields)
+            }
+            return SyncResult(
+                localID: arrival.report.localID, status: .accepted, serverID: existing.serverID, revision: earlier)
+        }
+        if let problem = try validate(arrival.report, arrival.judgement, in: session) {
+            return arrival.rejected(.reportInvalid, problem)
+        }
+        let base = arrival.report.baseRevision ?? 0
+        if base < existing.currentRevision {
+            let current = try session.revision(serverID: existing.serverID, revision: existing.currentRevision)
+            if let template = arrival.merging, let baseRevision = arrival.report.baseRevision, let current,
+                let stored = try session.revision(serverID: existing.serverID, revision: baseRevision)
+            {
+                return try merge(
+                    arrival.report, onto: existing, base: stored, current: current, template: template,
+                    payloadJSON: arrival.payloadJSON, from: arrival.caller, in: session, accepted: &accepted)
+            }
+            return SyncResult(
+                localID: arrival.report.localID, status: .conflict, serverID: existing.serverID,
+                serverPayload: current.map { CanonicalJSON.value($0.payloadJSON) },
+                serverRevision: existing.currentRevision)
+        }
+        if base > existing.currentRevision {
+            return arrival.rejected(
+                .reportInvalid,
+                "base_revision \(base) is ahead of the server's revision \(existing.currentRevision)")
+        }
+        if existing.currentRevision >= config.deviceRevisionLimit {
+            return arrival.rejected(
+                .reportInvalid,
+                ServerError.revisionLimit(existing.serverID, limit: config.deviceRevisionLimit).message)
+        }
+        let revision = try session.appendRevision(
+            serverID: existing.serverID, baseRevision: arrival.report.baseRevision,
+            payload: arrival.report.payload, issuesJSON: arrival.issuesJSON, score: arrival.judgement.score,
+            source: "device", authorID: arrival.caller.user.id, limit: config.maxRevisions,
+            now: arrival.now)
+        accepted.append(
+            AcceptedRevision(
+                serverID: existing.serverID, localID: arrival.report.localID, ownerID: existing.ownerID,
+                revision: revision, kind: "amended", actor: arrival.caller.person,
+                payloadBytes: arrival.payloadJSON.utf8.count))
+        return SyncResult(
+            localID: arrival.report.localID, status: .accepted, serverID: existing.serverID, revision: revision)
+    }
+
+    /// A report new to the server: its links checked (assignment, parent),
+    /// then stored as revision 1.
+    private func insert(_ arrival: Arrival, in session: any StorageSession, accepted: inout [AcceptedRevision])
+        throws(ServerError) -> SyncResult
+    {
+        if let serverID = arrival.report.serverID {
+            return arrival.rejected(
+                .reportInvalid,
+                "no report with server_id '\(serverID)' and local_id \(arrival.report.localID) on this server")
+        }
+        if let problem = try validate(arrival.report, arrival.judgement, in: session) {
+            return arrival.rejected(.reportInvalid, problem)
+        }
+        if let assignment = arrival.report.assignmentID, !arrival.caller.isSupervisor,
+            try session.managedAssignment(id: assignment)?.inspectorID != arrival.caller.user.id
+        {
+            return arrival.rejected(
                 .reportInvalid, "assignment '\(assignment.prefix(80))' is not an assignment of yours on this server")
         }
-        let parent = try parentReport(of: report, in: session)
-        if let refusal = ReportRules.parentRefusal(report, parent: parent, caller: caller) {
-            return rejected(refusal.code, refusal.message)
+        let parent = try parentReport(of: arrival.report, in: session)
+        if let refusal = ReportRules.parentRefusal(arrival.report, parent: parent, caller: arrival.caller) {
+            return arrival.rejected(refusal.code, refusal.message)
         }
         let serverID = try session.insertReport(
-            report, ownerID: caller.user.id, payloadJSON: payloadJSON,
-            issuesJSON: issuesJSON, score: judgement.score, now: now)
+            arrival.report, ownerID: arrival.caller.user.id, payloadJSON: arrival.payloadJSON,
+            issuesJSON: arrival.issuesJSON, score: arrival.judgement.score, now: arrival.now)
         if let parent {
             try session.clearFollowUp(parentServerID: parent.serverID, childServerID: serverID)
         }
-        if let assignment = report.assignmentID {
-            try session.closeAssignment(id: assignment, inspectorID: caller.user.id)
+        if let assignment = arrival.report.assignmentID {
+            try session.closeAssignment(id: assignment, inspectorID: arrival.caller.user.id)
         }
         accepted.append(
             AcceptedRevision(
-                serverID: serverID, localID: report.localID, ownerID: caller.user.id, revision: 1,
-                kind: "accepted", actor: caller.person, payloadBytes: payloadJSON.utf8.count))
-        return SyncResult(localID: report.localID, status: .accepted, serverID: serverID, revision: 1)
+                serverID: serverID, localID: arrival.report.localID, ownerID: arrival.caller.user.id, revision: 1,
+                kind: "accepted", actor: arrival.caller.person, payloadBytes: arrival.payloadJSON.utf8.count))
+        return SyncResult(localID: arrival.report.localID, status: .accepted, serverID: serverID, revision: 1)
     }
 
     /// Every problem with a report's references and answers, joined into one
@@ -498,4 +549,22 @@ struct ReportSyncRoutes: RouteCapability {
         return .object(object)
     }
 
+}
+
+/// One report of a batch as it is accepted: what was sent, how it was
+/// judged, whether its sender asked to merge, and its canonical texts.
+private struct Arrival {
+    let report: WireReport
+    let judgement: Judgement
+    /// The template to merge with, when the batch asked to merge.
+    let merging: CompiledTemplate?
+    let caller: Caller
+    let payloadJSON: String
+    let issuesJSON: String
+    let now: Date
+
+    /// The report rejected with `code` and a one-line reason.
+    func rejected(_ code: ServerError.Code, _ message: String) -> SyncResult {
+        SyncResult(localID: report.localID, status: .rejected, errorCode: code.rawValue, error: message)
+    }
 }
