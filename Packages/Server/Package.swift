@@ -5,7 +5,7 @@ import PackageDescription
 /// (docs/contract.md): HTTP on libmicrohttpd (ServerHTTP), routes, rules,
 /// authentication, the demo world and the storage seam (ServerCore), and the
 /// SQLite and PostgreSQL stores behind the seam (ServerSQLite,
-/// ServerPostgres). The executable's `main` lives in
+/// ServerPostgres, with the SQL they share in ServerSQL). The executable's `main` lives in
 /// `Apps/jqc-server`.
 let package = Package(
     name: "Server",
@@ -51,6 +51,15 @@ let package = Package(
                 .product(name: "FieldTypes", package: "FieldTypes"),
             ]
         ),
+        /// The row API and the SQL both stores share: `SQLRow`, `SQLParameter`, the records
+        /// decoded once, and the operations whose SQL is the same on SQLite and PostgreSQL.
+        .target(
+            name: "ServerSQL",
+            dependencies: [
+                "ServerStore",
+                .product(name: "Models", package: "Models"),
+            ]
+        ),
         /// Routes and rules, auth, the demo world, faults, `admin`, webhook deliveries
         /// (through Networking's libcurl transport); no store of its own.
         .target(
@@ -73,7 +82,7 @@ let package = Package(
         .target(
             name: "ServerSQLite",
             dependencies: [
-                "ServerStore",
+                "ServerStore", "ServerSQL",
                 .product(name: "SQLite", package: "SQLite"),
                 .product(name: "Models", package: "Models"),
             ]
@@ -82,7 +91,7 @@ let package = Package(
         .target(
             name: "ServerPostgres",
             dependencies: [
-                "ServerStore", "ServerHTTP",
+                "ServerStore", "ServerSQL", "ServerHTTP",
                 .product(name: "PostgreSQL", package: "PostgreSQL"),
                 .product(name: "Models", package: "Models"),
             ]

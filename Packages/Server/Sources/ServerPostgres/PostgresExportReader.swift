@@ -1,6 +1,7 @@
 import Foundation
 import Models
 import PostgreSQL
+import ServerSQL
 import ServerStore
 
 /// An export's read of the PostgreSQL store: one pooled connection held
@@ -34,18 +35,15 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
             try Self.run(connection, "SET LOCAL idle_in_transaction_session_timeout = 0")
             let generation =
                 try Self.rows(connection, "SELECT value FROM settings WHERE key = $1", [.text("server_generation")])
-                .first?.string("value") ?? "0"
+                .first?.text("value") ?? "0"
             let after = try query.position(generation: generation)
             let latest =
-                try Self.rows(connection, "SELECT COALESCE(MAX(review_change), 0) AS latest FROM reports").first?.int(
+                try Self.rows(connection, "SELECT COALESCE(MAX(review_change), 0) AS latest FROM reports").first?
+                .integer(
                     "latest") ?? 0
             let versions = try Self.rows(
                 connection, "SELECT template_id, version, published_at, form_schema FROM template_versions"
-            ).map { row in
-                PublishedVersion(
-                    templateID: row.string("template_id") ?? "", version: Int(row.int("version") ?? 0),
-                    publishedAt: row.string("published_at") ?? "", schemaJSON: row.string("form_schema") ?? "{}")
-            }
+            ).map { SQLRecords.publishedVersion($0) }
             let filters: [PostgresValue] = [
                 .integer(after), query.templateID.map(PostgresValue.text) ?? .null,
                 query.facilityID.map(PostgresValue.text) ?? .null,
@@ -53,7 +51,7 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
             ]
             let matching =
                 try Self.rows(connection, "SELECT COUNT(*) AS matching FROM reports r WHERE " + Self.condition, filters)
-                .first?.int("matching") ?? 0
+                .first?.integer("matching") ?? 0
             try Self.rows(
                 connection,
                 """
@@ -104,11 +102,11 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
                     let ids = (0..<page.rowCount).map { page.string($0, at.serverID) ?? "" }
                     for row in try connection.query(
                         """
-                        SELECT \(PostgresSession.photoColumns) FROM photos WHERE server_id IN (SELECT json_array_elements_text($1::json))
+                        SELECT \(SQLRecords.photoColumns) FROM photos WHERE server_id IN (SELECT json_array_elements_text($1::json))
                         ORDER BY server_id, seq
                         """, [.text(Self.jsonArray(ids))])
                     {
-                        if let photo = PostgresSession.photo(row) { photos[photo.serverID, default: []].append(photo) }
+                        if let photo = SQLRecords.photo(row) { photos[photo.serverID, default: []].append(photo) }
                     }
                 }
                 if full { try connection.send(Self.fetch) }

@@ -219,7 +219,7 @@ enum PostgresMigrations {
                     """
                     SELECT COUNT(*) AS tables FROM information_schema.tables WHERE table_schema = current_schema()
                     """
-                ).first?.int("tables") ?? 0
+                ).first?.integer("tables") ?? 0
             guard others == 0 else {
                 throw PostgresError(
                     .usage,
@@ -232,7 +232,7 @@ enum PostgresMigrations {
                 try connection.script(
                     "CREATE TABLE \(ledger) (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
             }
-            let applied = Set(try connection.query("SELECT name FROM \(ledger)").compactMap { $0.string("name") })
+            let applied = Set(try connection.query("SELECT name FROM \(ledger)").compactMap { $0.text("name") })
             let known = Set(steps.map(\.name))
             if let unknown = applied.subtracting(known).sorted().last {
                 throw PostgresError(

@@ -68,7 +68,7 @@ struct PostgresPhotoStore: PhotoStore {
             let found = try store.reading { session throws(ServerError) -> Bool in
                 guard
                     let chunks = try session.query("SELECT chunks FROM photo_blobs WHERE sha256 = $1", [.text(hash)])
-                        .first?.int("chunks")
+                        .first?.integer("chunks")
                 else { return false }
                 for chunk in 0..<chunks {
                     guard

@@ -1,5 +1,5 @@
 import Foundation
-import PostgreSQL
+import ServerSQL
 import ServerStore
 
 /// Webhooks, the outbox of their events, and deliveries. Any number of
@@ -7,41 +7,8 @@ import ServerStore
 /// (`FOR UPDATE SKIP LOCKED`) and leases them, and a lease is honoured by
 /// every instance until it runs out.
 extension PostgresSession {
-    private static let hookColumns =
-        "h.id, h.url, h.events, h.secret, h.allow_private, h.created_at, h.disabled_at, h.disabled_reason"
-    private static let deliveryColumns = """
-        d.id, d.webhook_id, d.event_id, d.type, d.at, d.report_server_id, d.body, d.state, d.attempts, d.next_attempt_at, d.last_status, d.last_error, d.last_attempt_at, d.delivered_at
-        """
-
-    private static func hook(_ row: PostgresRow, id column: String = "id") -> StoredWebhook {
-        StoredWebhook(
-            id: row.string(column) ?? "", url: row.string("url") ?? "",
-            events: WebhookEventType.list(row.string("events") ?? ""),
-            secret: row.string("secret") ?? "", allowsPrivateTargets: row.bool("allow_private") ?? false,
-            createdAt: row.string("created_at") ?? "", disabledAt: row.string("disabled_at"),
-            disabledReason: row.string("disabled_reason"))
-    }
-
-    private static func delivery(_ row: PostgresRow) -> WebhookDelivery {
-        let event = WebhookEvent(
-            id: row.string("event_id") ?? "",
-            type: row.string("type").flatMap(WebhookEventType.init(rawValue:)) ?? .reportAccepted,
-            at: row.string("at") ?? "", reportServerID: row.string("report_server_id") ?? "",
-            body: row.string("body") ?? "")
-        return WebhookDelivery(
-            id: row.int("id") ?? 0, webhookID: row.string("webhook_id") ?? "", event: event,
-            state: row.string("state").flatMap(WebhookDeliveryState.init(rawValue:)) ?? .pending,
-            attempts: Int(row.int("attempts") ?? 0), nextAttemptAt: row.int("next_attempt_at") ?? 0,
-            lastStatus: row.int("last_status").map { Int($0) }, lastError: row.string("last_error"),
-            lastAttemptAt: row.string("last_attempt_at"), deliveredAt: row.string("delivered_at"))
-    }
-
-    func webhooks() throws(ServerError) -> [StoredWebhook] {
-        try query("SELECT \(Self.hookColumns) FROM webhooks h ORDER BY h.position").map { Self.hook($0) }
-    }
-
     func insertWebhook(_ webhook: StoredWebhook) throws(ServerError) {
-        try query(
+        try run(
             """
             INSERT INTO webhooks (id, url, events, secret, allow_private, created_at, disabled_at, disabled_reason, cursor)
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, (SELECT COALESCE(MAX(change), 0) FROM report_events))
@@ -49,40 +16,22 @@ extension PostgresSession {
             [
                 .text(webhook.id), .text(webhook.url), .text(WebhookEventType.text(webhook.events)),
                 .text(webhook.secret),
-                .bool(webhook.allowsPrivateTargets), .text(webhook.createdAt), .optional(webhook.disabledAt),
+                .flag(webhook.allowsPrivateTargets), .text(webhook.createdAt), .optional(webhook.disabledAt),
                 .optional(webhook.disabledReason),
             ])
     }
 
     func deleteWebhook(id: String) throws(ServerError) -> Bool {
-        try query("DELETE FROM webhook_deliveries WHERE webhook_id = $1", [.text(id)])
-        return try !query("DELETE FROM webhooks WHERE id = $1 RETURNING id", [.text(id)]).isEmpty
-    }
-
-    func setWebhookDisabled(id: String, at: String?, reason: String?) throws(ServerError) {
-        try query(
-            "UPDATE webhooks SET disabled_at = $1, disabled_reason = $2 WHERE id = $3",
-            [.optional(at), .optional(reason), .text(id)])
+        try run("DELETE FROM webhook_deliveries WHERE webhook_id = $1", [.text(id)])
+        return try !rows("DELETE FROM webhooks WHERE id = $1 RETURNING id", [.text(id)]).isEmpty
     }
 
     func webhooksForFanOut() throws(ServerError) -> [(hook: StoredWebhook, cursor: Int64)] {
-        try query(
+        try rows(
             """
-            SELECT \(Self.hookColumns), h.cursor FROM webhooks h WHERE h.disabled_at IS NULL ORDER BY h.position FOR UPDATE SKIP LOCKED
+            SELECT \(SQLRecords.hookColumns), h.cursor FROM webhooks h WHERE h.disabled_at IS NULL ORDER BY h.position FOR UPDATE SKIP LOCKED
             """
-        ).map { row in (Self.hook(row), row.int("cursor") ?? 0) }
-    }
-
-    func pendingWebhookDeliveries(webhookID: String) throws(ServerError) -> Int {
-        Int(
-            try query(
-                "SELECT count(*) AS waiting FROM webhook_deliveries WHERE webhook_id = $1 AND state = 'pending'",
-                [.text(webhookID)]
-            ).first?.int("waiting") ?? 0)
-    }
-
-    func setWebhookCursor(id: String, change: Int64) throws(ServerError) {
-        try query("UPDATE webhooks SET cursor = $1 WHERE id = $2", [.integer(change), .text(id)])
+        ).map { row in (SQLRecords.webhook(row), row.integer("cursor") ?? 0) }
     }
 
     func enqueueWebhookEvents(
@@ -104,7 +53,7 @@ extension PostgresSession {
         guard let data = try? JSONEncoder().encode(rows) else {
             throw ServerError.internal("the webhook events could not be encoded")
         }
-        try query(
+        try run(
             """
             INSERT INTO webhook_deliveries (webhook_id, event_id, type, at, report_server_id, body, state, attempts, next_attempt_at)
             SELECT webhook_id, event_id, type, at, report_server_id, body, 'pending', 0, $2
@@ -117,7 +66,7 @@ extension PostgresSession {
     func claimWebhookDeliveries(now: Int64, leaseUntil: Int64, lease: String, limit: Int) throws(ServerError)
         -> [ClaimedDelivery]
     {
-        let taken = try query(
+        let taken = try rows(
             """
             WITH due AS (
                 SELECT d.id FROM webhook_deliveries d JOIN webhooks h ON h.id = d.webhook_id
@@ -128,20 +77,21 @@ extension PostgresSession {
                 ORDER BY d.id LIMIT $2 FOR UPDATE OF d SKIP LOCKED)
             UPDATE webhook_deliveries SET lease_until = $3, lease_owner = $4 FROM due WHERE webhook_deliveries.id = due.id
             RETURNING webhook_deliveries.id
-            """, [.integer(now), .integer(Int64(limit)), .integer(leaseUntil), .text(lease)]
-        ).compactMap { $0.int("id") }
+            """, [.integer(now), .count(limit), .integer(leaseUntil), .text(lease)]
+        ).compactMap { $0.integer("id") }
         var claimed: [ClaimedDelivery] = []
         for id in taken.sorted() {
             guard
-                let row = try query(
+                let row = try rows(
                     """
-                    SELECT \(Self.deliveryColumns), \(Self.hookColumns.replacingOccurrences(of: "h.id", with: "h.id AS hook_id"))
+                    SELECT \(SQLRecords.deliveryColumns), \(SQLRecords.hookColumns.replacingOccurrences(of: "h.id", with: "h.id AS hook_id"))
                     FROM webhook_deliveries d JOIN webhooks h ON h.id = d.webhook_id
                     WHERE d.id = $1
                     """, [.integer(id)]
                 ).first
             else { continue }
-            claimed.append(ClaimedDelivery(delivery: Self.delivery(row), webhook: Self.hook(row, id: "hook_id")))
+            claimed.append(
+                ClaimedDelivery(delivery: SQLRecords.delivery(row), webhook: SQLRecords.webhook(row, id: "hook_id")))
         }
         return claimed
     }
@@ -149,7 +99,7 @@ extension PostgresSession {
     func finishWebhookDelivery(id: Int64, lease: String, _ record: WebhookAttemptRecord, at: String) throws(ServerError)
         -> Bool
     {
-        let changed = try query(
+        let changed = try rows(
             """
             UPDATE webhook_deliveries SET state = $1, attempts = attempts + 1, next_attempt_at = COALESCE($2, next_attempt_at),
                 last_status = $3, last_error = $4, last_attempt_at = $5,
@@ -157,49 +107,32 @@ extension PostgresSession {
             WHERE id = $6 AND lease_owner = $7 RETURNING webhook_id
             """,
             [
-                .text(record.state.rawValue), record.nextAttemptAt.map { PostgresValue.integer($0) } ?? .null,
+                .text(record.state.rawValue), .optional(record.nextAttemptAt),
                 .optional(record.status),
                 .optional(record.error), .text(at), .integer(id), .text(lease),
             ])
-        guard let hook = changed.first?.string("webhook_id") else { return false }
+        guard let hook = changed.first?.text("webhook_id") else { return false }
         if let reason = record.disablesHook {
-            try query(
+            try run(
                 "UPDATE webhooks SET disabled_at = $1, disabled_reason = $2 WHERE id = $3 AND disabled_at IS NULL",
                 [.text(at), .text(reason), .text(hook)])
         }
         return true
     }
 
-    func webhookDeliveries(webhookID: String?, failedOnly: Bool, limit: Int) throws(ServerError) -> [WebhookDelivery] {
-        try query(
-            """
-            SELECT \(Self.deliveryColumns) FROM webhook_deliveries d
-            WHERE ($1::text IS NULL OR d.webhook_id = $1) AND (NOT $2 OR d.state = 'failed') ORDER BY d.id DESC LIMIT $3
-            """, [.optional(webhookID), .bool(failedOnly), .integer(Int64(limit))]
-        ).map(Self.delivery)
-    }
-
-    func webhookDelivery(id: Int64) throws(ServerError) -> WebhookDelivery? {
-        try query(
-            """
-            SELECT \(Self.deliveryColumns) FROM webhook_deliveries d WHERE d.id = $1
-            """, [.integer(id)]
-        ).first.map(Self.delivery)
-    }
-
     func pruneWebhookDeliveries(deliveredBefore before: String, limit: Int) throws(ServerError) -> Int {
-        try query(
+        try rows(
             """
             DELETE FROM webhook_deliveries WHERE id IN (
                 SELECT id FROM webhook_deliveries WHERE state = 'delivered' AND delivered_at < $1 ORDER BY delivered_at LIMIT $2
                 FOR UPDATE SKIP LOCKED)
             RETURNING id
-            """, [.text(before), .integer(Int64(limit))]
+            """, [.text(before), .count(limit)]
         ).count
     }
 
     func replayWebhookDelivery(id: Int64, dueAt: Int64) throws(ServerError) -> Bool {
-        try !query(
+        try !rows(
             """
             UPDATE webhook_deliveries SET state = 'pending', attempts = 0, next_attempt_at = $1, lease_until = NULL, lease_owner = NULL
             WHERE id = $2 RETURNING id

@@ -1,14 +1,17 @@
 import Foundation
 import PostgreSQL
+import ServerSQL
 import ServerStore
 
 /// `StorageSession` on one PostgreSQL connection, inside a transaction of
-/// `PostgresServerStorage`. Its operations live one concern a file:
-/// accounts, reference data, reports, photos, history.
+/// `PostgresServerStorage`. The operations whose SQL both stores share are
+/// ServerSQL's (`SQLStatements`, their `?` numbered here); the ones
+/// PostgreSQL words its own way live here, one concern a file: accounts,
+/// reference data, reports, photos, history, webhooks.
 ///
 /// It remembers the first failure of the transaction, so the store can tell
 /// a write that lost a race (run it again) from one that failed.
-final class PostgresSession: StorageSession {
+final class PostgresSession: SQLStatements {
     let connection: PostgresConnection
     /// True inside a write: reports read are locked until commit.
     let locksReports: Bool
@@ -54,14 +57,18 @@ final class PostgresSession: StorageSession {
     /// ` FOR UPDATE` inside a write, nothing in a read.
     var lockClause: String { locksReports ? " FOR UPDATE" : "" }
 
-    func setting(_ key: String) throws(ServerError) -> String? {
-        try query("SELECT value FROM settings WHERE key = $1", [.text(key)]).first?.string("value")
+    static let userColumns = "id, username, role, display_name, password_hash, disabled_at"
+
+    /// The presented token's row is locked first, so of two instances
+    /// presenting it at once one spends it and the other finds it spent.
+    static let refreshTokenLock = " FOR UPDATE OF t, s"
+
+    func rows(_ sql: String, _ values: [SQLParameter]) throws(ServerError) -> [PostgresRow] {
+        try query(PostgresPlaceholders.numbered(sql), values.map(\.postgresValue))
     }
 
-    func setSetting(_ key: String, _ value: String) throws(ServerError) {
-        try query(
-            "INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            [.text(key), .text(value)])
+    func run(_ sql: String, _ values: [SQLParameter]) throws(ServerError) {
+        try query(PostgresPlaceholders.numbered(sql), values.map(\.postgresValue))
     }
 }
 
@@ -82,17 +89,4 @@ extension ServerError {
             return .internal("the server's database failed: \(error.message)")
         }
     }
-}
-
-extension PostgresValue {
-    /// A UUID as lowercase text, the way the server stores ids from devices.
-    static func id(_ uuid: UUID) -> PostgresValue { .text(uuid.uuidString.lowercased()) }
-    /// An optional UUID as lowercase text, or NULL.
-    static func id(_ uuid: UUID?) -> PostgresValue { uuid.map(id) ?? .null }
-    /// A count, or NULL.
-    static func optional(_ number: Int?) -> PostgresValue { number.map { .integer(Int64($0)) } ?? .null }
-}
-
-extension PostgresRow {
-    func uuid(_ column: String) -> UUID? { string(column).flatMap(UUID.init(uuidString:)) }
 }

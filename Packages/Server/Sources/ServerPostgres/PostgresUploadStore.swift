@@ -1,6 +1,6 @@
 import Foundation
 import Models
-import PostgreSQL
+import ServerSQL
 import ServerStore
 
 /// Resumable uploads in PostgreSQL: a row each in `resumable_uploads` and
@@ -15,23 +15,6 @@ struct PostgresUploadStore: UploadStore {
     /// A private local folder where a finished upload is read back.
     let scratchDirectory: String
 
-    static let columns = """
-        id, user_id, server_id, local_id, field_id, issue_local_id, sha256, byte_size, byte_offset, expires_at, finished_at
-        """
-
-    static func upload(_ row: PostgresRow) -> StoredUpload? {
-        guard let id = row.string("id"), let user = row.string("user_id"), let serverID = row.string("server_id"),
-            let local = row.uuid("local_id"), let sha = row.string("sha256"), let size = row.int("byte_size"),
-            let offset = row.int("byte_offset"), let expires = row.int("expires_at")
-        else { return nil }
-        return StoredUpload(
-            id: id, userID: user, serverID: serverID, localID: local, fieldID: row.string("field_id"),
-            issueLocalID: row.uuid("issue_local_id"), sha256: sha, byteSize: size, offset: offset,
-            expiresAt: Date(timeIntervalSince1970: TimeInterval(expires)), finished: row.string("finished_at") != nil)
-    }
-
-    private static func seconds(_ date: Date) -> PostgresValue { .integer(Int64(date.timeIntervalSince1970)) }
-
     func upload(id: String, userID: String, now: Date) throws(ServerError) -> StoredUpload? {
         try store.reading { session throws(ServerError) in
             try session.unexpiredUpload(id: id, userID: userID, now: now)
@@ -44,25 +27,25 @@ struct PostgresUploadStore: UploadStore {
     func create(_ upload: StoredUpload, now: Date, admit: (Int64) -> ServerError?) throws(ServerError) {
         _ = try store.writing { session throws(ServerError) -> Bool in
             // The user's row orders two creations of theirs on two instances.
-            _ = try session.query("SELECT id FROM users WHERE id = $1 FOR UPDATE", [.text(upload.userID)])
+            _ = try session.rows("SELECT id FROM users WHERE id = $1 FOR UPDATE", [.text(upload.userID)])
             let held =
-                try session.query(
+                try session.firstRow(
                     """
                     SELECT COALESCE(SUM(byte_size), 0)::bigint AS held FROM resumable_uploads
                     WHERE user_id = $1 AND finished_at IS NULL AND expires_at > $2
-                    """, [.text(upload.userID), Self.seconds(now)]
-                ).first?.int("held") ?? 0
+                    """, [.text(upload.userID), .seconds(now)]
+                )?.integer("held") ?? 0
             if let refusal = admit(held) { throw refusal }
-            _ = try session.query(
+            try session.run(
                 """
                 INSERT INTO resumable_uploads (id, user_id, server_id, local_id, field_id, issue_local_id, sha256, byte_size,
                                                byte_offset, expires_at, created_at)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0, $9, $10)
                 """,
                 [
-                    .text(upload.id), .text(upload.userID), .text(upload.serverID), PostgresValue.id(upload.localID),
-                    .optional(upload.fieldID), PostgresValue.id(upload.issueLocalID), .text(upload.sha256),
-                    .integer(upload.byteSize), Self.seconds(upload.expiresAt), .text(RFC3339.string(now)),
+                    .text(upload.id), .text(upload.userID), .text(upload.serverID), .id(upload.localID),
+                    .optional(upload.fieldID), .id(upload.issueLocalID), .text(upload.sha256),
+                    .integer(upload.byteSize), .seconds(upload.expiresAt), .stamp(now),
                 ])
             return true
         }
@@ -75,23 +58,23 @@ struct PostgresUploadStore: UploadStore {
     ) throws(ServerError) -> UploadAppend {
         try store.writing { session throws(ServerError) -> UploadAppend in
             guard
-                let held = try session.query(
-                    "SELECT \(Self.columns) FROM resumable_uploads WHERE id = $1 FOR UPDATE",
+                let held = try session.firstRow(
+                    "SELECT \(SQLRecords.uploadColumns) FROM resumable_uploads WHERE id = $1 FOR UPDATE",
                     [.text(upload.id)]
-                ).first.flatMap(Self.upload), !held.finished
+                ).flatMap({ SQLRecords.upload($0) }), !held.finished
             else { return .gone }
             guard held.offset == upload.offset else { return .moved(held.offset) }
-            _ = try session.query(
+            try session.run(
                 "DELETE FROM upload_chunks WHERE upload_id = $1 AND position >= $2",
                 [.text(upload.id), .integer(held.offset)])
             try UploadBytes.read(source, count: count) { at, bytes throws(ServerError) in
-                _ = try session.query(
+                try session.run(
                     "INSERT INTO upload_chunks (upload_id, position, bytes) VALUES ($1, $2, $3)",
                     [.text(upload.id), .integer(held.offset + at), .bytes(Array(bytes))])
             }
-            _ = try session.query(
+            try session.run(
                 "UPDATE resumable_uploads SET byte_offset = $1, expires_at = $2 WHERE id = $3",
-                [.integer(held.offset + count), Self.seconds(expiresAt), .text(upload.id)])
+                [.integer(held.offset + count), .seconds(expiresAt), .text(upload.id)])
             return .appended(held.offset + count)
         }
     }
@@ -147,19 +130,19 @@ struct PostgresUploadStore: UploadStore {
 
     func drop(_ upload: StoredUpload) throws(ServerError) {
         _ = try store.writing { session throws(ServerError) -> Bool in
-            _ = try session.query("DELETE FROM resumable_uploads WHERE id = $1", [.text(upload.id)])
+            try session.run("DELETE FROM resumable_uploads WHERE id = $1", [.text(upload.id)])
             return true
         }
     }
 
     func sweep(now: Date, limit: Int) throws(ServerError) -> Int {
         try store.writing { session throws(ServerError) -> Int in
-            try session.query(
+            try session.rows(
                 """
                 DELETE FROM resumable_uploads WHERE id IN (
                     SELECT id FROM resumable_uploads WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)
                 RETURNING id
-                """, [Self.seconds(now), .integer(Int64(limit))]
+                """, [.seconds(now), .count(limit)]
             ).count
         }
     }

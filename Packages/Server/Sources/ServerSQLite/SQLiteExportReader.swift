@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import ServerSQL
 import ServerStore
 import SQLite
 
@@ -44,11 +45,7 @@ final class SQLiteExportReader: ExportReader, @unchecked Sendable {
                     "latest") ?? 0
             let versions = try database.query(
                 "SELECT template_id, version, published_at, form_schema FROM template_versions"
-            ).map { row in
-                PublishedVersion(
-                    templateID: row.text("template_id") ?? "", version: Int(row.integer("version") ?? 0),
-                    publishedAt: row.text("published_at") ?? "", schemaJSON: row.text("form_schema") ?? "{}")
-            }
+            ).map { SQLRecords.publishedVersion($0) }
             let (filter, values) = Self.filter(query)
             let matching =
                 try database.query(
@@ -129,11 +126,11 @@ final class SQLiteExportReader: ExportReader, @unchecked Sendable {
         var byReport: [String: [StoredPhoto]] = [:]
         for row in try database.query(
             """
-            SELECT \(SQLiteSession.photoColumns) FROM photos WHERE server_id IN (SELECT value FROM json_each(?))
+            SELECT \(SQLRecords.photoColumns) FROM photos WHERE server_id IN (SELECT value FROM json_each(?))
             ORDER BY created_at, local_id
             """, [.text(list)])
         {
-            if let photo = SQLiteSession.photo(row) { byReport[photo.serverID, default: []].append(photo) }
+            if let photo = SQLRecords.photo(row) { byReport[photo.serverID, default: []].append(photo) }
         }
         return byReport
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ServerSQL
 import ServerStore
 import SQLite
 
@@ -20,21 +21,25 @@ extension Database {
     }
 }
 
-/// Columns read by name, never by position.
-extension Row {
-    func text(_ column: String) -> String? { self[column].stringValue }
-    func integer(_ column: String) -> Int64? { self[column].int64Value }
-    func real(_ column: String) -> Double? { self[column].doubleValue }
-    func uuid(_ column: String) -> UUID? { text(column).flatMap(UUID.init(uuidString:)) }
+/// Columns read by name, never by position, as both stores read them.
+extension Row: SQLRow {
+    public func text(_ column: String) -> String? { self[column].stringValue }
+    public func integer(_ column: String) -> Int64? { self[column].int64Value }
+    public func real(_ column: String) -> Double? { self[column].doubleValue }
+    /// 1 or 0 (any integer but 0 is yes).
+    public func flag(_ column: String) -> Bool? { integer(column).map { $0 != 0 } }
 }
 
-extension SQLValue {
-    /// Text, or NULL for nil.
-    static func optional(_ text: String?) -> SQLValue { text.map(SQLValue.text) ?? .null }
-    /// A count, or NULL for nil.
-    static func optional(_ number: Int?) -> SQLValue { number.map { .integer(Int64($0)) } ?? .null }
-    /// A UUID as lowercase text, the way the server stores ids from devices.
-    static func id(_ uuid: UUID) -> SQLValue { .text(uuid.uuidString.lowercased()) }
-    /// An optional UUID as lowercase text, or NULL.
-    static func id(_ uuid: UUID?) -> SQLValue { uuid.map(id) ?? .null }
+extension SQLParameter {
+    /// The value SQLite binds: a yes/no as 1 or 0, bytes as a blob.
+    var sqlValue: SQLValue {
+        switch self {
+        case .null: return .null
+        case .text(let text): return .text(text)
+        case .integer(let number): return .integer(number)
+        case .real(let number): return .real(number)
+        case .flag(let yes): return .integer(yes ? 1 : 0)
+        case .bytes(let bytes): return .blob(Data(bytes))
+        }
+    }
 }

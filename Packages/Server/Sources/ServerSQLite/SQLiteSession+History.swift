@@ -1,68 +1,13 @@
 import Foundation
-import Models
+import ServerSQL
 import ServerStore
-import SQLite
 
-/// History pages and the team roll-up.
+/// The team roll-up, and how SQLite words a flagged report (an integer) and
+/// sorts the lowest scores first (NULLs last).
 extension SQLiteSession {
-    func history(_ filter: HistoryQuery, limit: Int, offset: Int) throws(ServerError) -> (
-        [(StoredReport, StoredUser)], Int
-    ) {
-        let (where_, arguments) = Self.whereClause(filter)
-        let total =
-            try db.query("SELECT COUNT(*) AS total FROM reports r \(where_)", arguments).first?.integer("total") ?? 0
-        return (try reportsPage(filter, limit: limit, offset: offset), Int(total))
-    }
+    static let openFollowUps = "r.follow_up_required = 1 AND r.follow_up_cleared_by IS NULL"
 
-    /// The page is chosen from the reports alone, and only its rows are joined to their owners:
-    /// a deep offset skips reports without joining each one it skips.
-    func reportsPage(_ filter: HistoryQuery, limit: Int, offset: Int) throws(ServerError) -> [(
-        StoredReport, StoredUser
-    )] {
-        let (where_, arguments) = Self.whereClause(filter)
-        let order = Self.orderClause(filter.order)
-        let reportColumns = Self.reportColumns.split(separator: ",")
-            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-            .map { "r.\($0) AS \($0)" }
-            .joined(separator: ", ")
-        let rows = try db.query(
-            """
-            SELECT \(reportColumns), u.id AS owner_id_, u.username AS owner_username, u.role AS owner_role,
-                   u.display_name AS owner_display_name, u.password_hash AS owner_password_hash
-            FROM (SELECT * FROM reports r \(where_) ORDER BY \(order) LIMIT ? OFFSET ?) r
-            JOIN users u ON u.id = r.owner_id ORDER BY \(order)
-            """, arguments + [.integer(Int64(limit)), .integer(Int64(offset))])
-        return rows.compactMap { row -> (StoredReport, StoredUser)? in
-            guard let report = Self.report(row), let owner = Self.owner(row) else { return nil }
-            return (report, owner)
-        }
-    }
-
-    func reviewStateCounts(_ filter: HistoryQuery) throws(ServerError) -> [ReviewState: Int] {
-        var unfiltered = filter
-        unfiltered.reviewState = nil
-        let (where_, arguments) = Self.whereClause(unfiltered)
-        var counts: [ReviewState: Int] = [:]
-        for row in try db.query(
-            "SELECT r.review_state AS state, COUNT(*) AS n FROM reports r \(where_) GROUP BY r.review_state", arguments)
-        {
-            if let state = row.text("state").flatMap(ReviewState.init(rawValue:)) {
-                counts[state] = Int(row.integer("n") ?? 0)
-            }
-        }
-        return counts
-    }
-
-    /// `WHERE ...` of a query with its arguments: column names and operators
-    /// come from `HistoryQuery`, never from the request; values are parameters.
-    private static func whereClause(_ filter: HistoryQuery) -> (String, [SQLValue]) {
-        let conditions = filter.conditions
-        var parts = conditions.map { "\($0.column) \($0.op) ?" }
-        if filter.openFollowUps { parts.append("r.follow_up_required = 1 AND r.follow_up_cleared_by IS NULL") }
-        return (parts.isEmpty ? "" : "WHERE " + parts.joined(separator: " AND "), conditions.map { .text($0.value) })
-    }
-
-    private static func orderClause(_ order: HistoryOrder) -> String {
+    static func historyOrder(_ order: HistoryOrder) -> String {
         switch order {
         case .newest: return "r.seq DESC"
         case .oldest: return "r.seq ASC"
@@ -70,25 +15,15 @@ extension SQLiteSession {
         }
     }
 
-    /// The owner joined to a history row.
-    private static func owner(_ row: Row) -> StoredUser? {
-        guard let id = row.text("owner_id_"), let name = row.text("owner_username"),
-            let role = row.text("owner_role").flatMap(UserRole.init(rawValue:)),
-            let display = row.text("owner_display_name"), let hash = row.text("owner_password_hash")
-        else { return nil }
-        return StoredUser(id: id, username: name, role: role, displayName: display, passwordHash: hash)
-    }
-
     func rollup() throws(ServerError) -> [RollupLine] {
         try users(role: .inspector).map { user throws(ServerError) in
-            let row = try db.query(
+            let row = try firstRow(
                 """
                 SELECT COUNT(*) AS completed,
                        COALESCE(SUM(follow_up_required = 1 AND follow_up_cleared_by IS NULL), 0) AS pending,
                        AVG(score) AS average
                 FROM reports WHERE owner_id = ?
-                """, [.text(user.id)]
-            ).first
+                """, [.text(user.id)])
             return RollupLine(
                 user: user, completed: Int(row?.integer("completed") ?? 0),
                 pendingFollowUp: Int(row?.integer("pending") ?? 0), averageScore: row?.real("average"))

@@ -1,7 +1,7 @@
 import Foundation
 import Models
+import ServerSQL
 import ServerStore
-import SQLite
 
 /// Resumable uploads of a SQLite server: a row each in `resumable_uploads`,
 /// the bytes in `partial-<id>` in the server's private upload folder, made
@@ -16,21 +16,6 @@ import SQLite
 struct SQLiteUploadStore: UploadStore {
     let storage: SQLiteServerStorage
     let folder: String
-
-    static let columns = """
-        id, user_id, server_id, local_id, field_id, issue_local_id, sha256, byte_size, byte_offset, expires_at, finished_at
-        """
-
-    static func upload(_ row: Row) -> StoredUpload? {
-        guard let id = row.text("id"), let user = row.text("user_id"), let serverID = row.text("server_id"),
-            let local = row.uuid("local_id"), let sha = row.text("sha256"), let size = row.integer("byte_size"),
-            let offset = row.integer("byte_offset"), let expires = row.integer("expires_at")
-        else { return nil }
-        return StoredUpload(
-            id: id, userID: user, serverID: serverID, localID: local, fieldID: row.text("field_id"),
-            issueLocalID: row.uuid("issue_local_id"), sha256: sha, byteSize: size, offset: offset,
-            expiresAt: Date(timeIntervalSince1970: TimeInterval(expires)), finished: row.text("finished_at") != nil)
-    }
 
     private func path(_ id: String) throws(ServerError) -> String {
         guard StoredUpload.isID(id) else { throw ServerError.internal("'\(id.prefix(40))' is not an upload id") }
@@ -69,15 +54,16 @@ struct SQLiteUploadStore: UploadStore {
     func create(_ upload: StoredUpload, now: Date, admit: (Int64) -> ServerError?) throws(ServerError) {
         _ = try path(upload.id)
         _ = try storage.withDatabase(writing: true) { db throws(ServerError) -> Bool in
+            let session = SQLiteSession(db: db)
             let held =
-                try db.query(
+                try session.firstRow(
                     """
                     SELECT COALESCE(SUM(byte_size), 0) AS held FROM resumable_uploads
                     WHERE user_id = ? AND finished_at IS NULL AND expires_at > ?
-                    """, [.text(upload.userID), .integer(Int64(now.timeIntervalSince1970))]
-                ).first?.integer("held") ?? 0
+                    """, [.text(upload.userID), .seconds(now)]
+                )?.integer("held") ?? 0
             if let refusal = admit(held) { throw refusal }
-            try db.update(
+            try session.run(
                 """
                 INSERT INTO resumable_uploads (id, user_id, server_id, local_id, field_id, issue_local_id, sha256, byte_size,
                                                byte_offset, expires_at, created_at)
@@ -87,7 +73,7 @@ struct SQLiteUploadStore: UploadStore {
                     .text(upload.id), .text(upload.userID), .text(upload.serverID), .id(upload.localID),
                     .optional(upload.fieldID),
                     .id(upload.issueLocalID), .text(upload.sha256), .integer(upload.byteSize),
-                    .integer(Int64(upload.expiresAt.timeIntervalSince1970)), .text(RFC3339.string(now)),
+                    .seconds(upload.expiresAt), .stamp(now),
                 ])
             return true
         }
@@ -101,8 +87,9 @@ struct SQLiteUploadStore: UploadStore {
         defer { close(descriptor) }
         guard flock(descriptor, LOCK_EX) == 0 else { throw ServerError.internal("cannot lock the upload") }
         let held = try storage.withDatabase(writing: false) { db throws(ServerError) -> StoredUpload? in
-            try db.query("SELECT \(Self.columns) FROM resumable_uploads WHERE id = ?", [.text(upload.id)]).first
-                .flatMap(Self.upload)
+            try SQLiteSession(db: db).firstRow(
+                "SELECT \(SQLRecords.uploadColumns) FROM resumable_uploads WHERE id = ?", [.text(upload.id)]
+            ).flatMap { SQLRecords.upload($0) }
         }
         guard let held, !held.finished else {
             // Dropped or finished meanwhile: a file made by this append holds nothing anyone needs.
@@ -140,12 +127,9 @@ struct SQLiteUploadStore: UploadStore {
         let changed: Int
         do throws(ServerError) {
             changed = try storage.withDatabase(writing: true) { db throws(ServerError) -> Int in
-                try db.changing(
+                try SQLiteSession(db: db).change(
                     "UPDATE resumable_uploads SET byte_offset = ?, expires_at = ? WHERE id = ? AND byte_offset = ?",
-                    [
-                        .integer(next), .integer(Int64(expiresAt.timeIntervalSince1970)), .text(upload.id),
-                        .integer(held.offset),
-                    ])
+                    [.integer(next), .seconds(expiresAt), .text(upload.id), .integer(held.offset)])
             }
         } catch  where error.code == .storageFull {
             // The database could not move the offset (its transaction rolled back): the bytes past it give their room back.
@@ -184,22 +168,23 @@ struct SQLiteUploadStore: UploadStore {
 
     func drop(_ upload: StoredUpload) throws(ServerError) {
         _ = try storage.withDatabase(writing: true) { db throws(ServerError) -> Int in
-            try db.changing("DELETE FROM resumable_uploads WHERE id = ?", [.text(upload.id)])
+            try SQLiteSession(db: db).change("DELETE FROM resumable_uploads WHERE id = ?", [.text(upload.id)])
         }
         unlink(try path(upload.id))
     }
 
     func sweep(now: Date, limit: Int) throws(ServerError) -> Int {
         let query = "SELECT id FROM resumable_uploads WHERE expires_at <= ? LIMIT ?"
-        let bounds: [SQLValue] = [.integer(Int64(now.timeIntervalSince1970)), .integer(Int64(limit))]
+        let bounds: [SQLParameter] = [.seconds(now), .count(limit)]
         // Looked for first without the write lock: every new upload sweeps, and there is seldom anything to sweep.
         let due = try storage.withDatabase(writing: false) { db throws(ServerError) -> Bool in
-            !(try db.query(query, bounds).isEmpty)
+            try SQLiteSession(db: db).firstRow(query, bounds) != nil
         }
         guard due else { return 0 }
         let expired = try storage.withDatabase(writing: true) { db throws(ServerError) -> [String] in
-            let ids = try db.query(query, bounds).compactMap { $0.text("id") }
-            for id in ids { try db.update("DELETE FROM resumable_uploads WHERE id = ?", [.text(id)]) }
+            let session = SQLiteSession(db: db)
+            let ids = try session.rows(query, bounds).compactMap { $0.text("id") }
+            for id in ids { try session.run("DELETE FROM resumable_uploads WHERE id = ?", [.text(id)]) }
             return ids
         }
         for id in expired where StoredUpload.isID(id) { unlink(folder + "/partial-" + id) }
