@@ -33,17 +33,13 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
             try Self.run(connection, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             // The snapshot waits on a reader as slow as its network; it holds no row lock.
             try Self.run(connection, "SET LOCAL idle_in_transaction_session_timeout = 0")
-            let generation =
-                try Self.rows(connection, "SELECT value FROM settings WHERE key = $1", [.text("server_generation")])
-                .first?.text("value") ?? "0"
+            let rows = { (sql: String, values: [SQLParameter]) throws(ServerError) -> [PostgresRow] in
+                try Self.rows(connection, PostgresPlaceholders.numbered(sql), values.map(\.postgresValue))
+            }
+            let generation = try ExportStatements.generation(rows)
             let after = try query.position(generation: generation)
-            let latest =
-                try Self.rows(connection, "SELECT COALESCE(MAX(review_change), 0) AS latest FROM reports").first?
-                .integer(
-                    "latest") ?? 0
-            let versions = try Self.rows(
-                connection, "SELECT template_id, version, published_at, form_schema FROM template_versions"
-            ).map { SQLRecords.publishedVersion($0) }
+            let latest = try ExportStatements.latestChange(rows)
+            let versions = try ExportStatements.versions(rows)
             let filters: [PostgresValue] = [
                 .integer(after), query.templateID.map(PostgresValue.text) ?? .null,
                 query.facilityID.map(PostgresValue.text) ?? .null,
@@ -54,20 +50,9 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
                 .first?.integer("matching") ?? 0
             try Self.rows(
                 connection,
-                """
-                DECLARE jqc_export NO SCROLL CURSOR FOR
-                SELECT r.server_id, r.local_id, r.template_id, r.facility_id, r.area_id, r.assignment_id, r.parent_local_id,
-                    r.parent_server_id, r.completed_at_device, r.current_revision, r.score,
-                    (r.follow_up_required AND r.follow_up_cleared_by IS NULL) AS flagged,
-                    r.accepted_at, r.review_state, r.reviewed_revision, r.review_decided_by, r.review_decided_by_name, r.review_decided_at,
-                    r.review_comment, r.review_field_comments, r.review_change,
-                    v.base_revision, v.payload, v.issues, v.created_at, u.username
-                FROM reports r
-                JOIN report_revisions v ON v.server_id = r.server_id AND v.revision = r.current_revision
-                JOIN users u ON u.id = r.owner_id
-                WHERE \(Self.condition)
-                ORDER BY r.review_change
-                """, filters)
+                "DECLARE jqc_export NO SCROLL CURSOR FOR\n"
+                    + ExportStatements.reports(flagged: "r.follow_up_required AND r.follow_up_cleared_by IS NULL")
+                    + "\nWHERE \(Self.condition)\nORDER BY r.review_change", filters)
             self.matching = Int(matching)
             self.generation = generation
             self.lastChange = max(latest, after)

@@ -36,16 +36,13 @@ final class SQLiteExportReader: ExportReader, @unchecked Sendable {
         }
         do throws(ServerError) {
             // The first read fixes the snapshot: everything below, and every page, sees the same data.
-            let generation =
-                try database.query("SELECT value FROM settings WHERE key = ?", [.text("server_generation")])
-                .first?.text("value") ?? "0"
+            let rows = { (sql: String, values: [SQLParameter]) throws(ServerError) -> [Row] in
+                try database.query(sql, values.map(\.sqlValue))
+            }
+            let generation = try ExportStatements.generation(rows)
             let after = try query.position(generation: generation)
-            let latest =
-                try database.query("SELECT COALESCE(MAX(review_change), 0) AS latest FROM reports").first?.integer(
-                    "latest") ?? 0
-            let versions = try database.query(
-                "SELECT template_id, version, published_at, form_schema FROM template_versions"
-            ).map { SQLRecords.publishedVersion($0) }
+            let latest = try ExportStatements.latestChange(rows)
+            let versions = try ExportStatements.versions(rows)
             let (filter, values) = Self.filter(query)
             let matching =
                 try database.query(
@@ -66,18 +63,8 @@ final class SQLiteExportReader: ExportReader, @unchecked Sendable {
 
     func nextPage() throws(ServerError) -> [ExportedReport] {
         guard let database else { return [] }
-        var sql = """
-            SELECT r.server_id, r.local_id, r.template_id, r.facility_id, r.area_id, r.assignment_id, r.parent_local_id,
-                r.parent_server_id, r.completed_at_device, r.current_revision, r.score,
-                (r.follow_up_required != 0 AND r.follow_up_cleared_by IS NULL) AS flagged,
-                r.accepted_at, r.review_state, r.reviewed_revision, r.review_decided_by, r.review_decided_by_name, r.review_decided_at,
-                r.review_comment, r.review_field_comments, r.review_change,
-                v.base_revision, v.payload, v.issues, v.created_at, u.username
-            FROM reports r
-            JOIN report_revisions v ON v.server_id = r.server_id AND v.revision = r.current_revision
-            JOIN users u ON u.id = r.owner_id
-            WHERE r.review_change > ?
-            """
+        var sql = ExportStatements.reports(flagged: "r.follow_up_required != 0 AND r.follow_up_cleared_by IS NULL")
+        sql += "\nWHERE r.review_change > ?"
         let (filter, filterValues) = Self.filter(query)
         sql += filter
         var values: [SQLValue] = [.integer(after)] + filterValues
