@@ -17,7 +17,8 @@ extension SQLRecords {
 
     /// The columns a resumable upload is read from.
     public static let uploadColumns = """
-        id, user_id, server_id, local_id, field_id, issue_local_id, sha256, byte_size, byte_offset, expires_at, finished_at
+        id, user_id, server_id, local_id, field_id, issue_local_id, sha256, byte_size, byte_offset, expires_at,
+        finished_at
         """
 
     /// The resumable upload in `row`.

@@ -6,8 +6,8 @@ extension SQLRecords {
     /// The columns a report is read from (`report(_:prefix:)`).
     public static let reportColumns = """
         server_id, local_id, owner_id, template_id, facility_id, area_id, assignment_id, parent_local_id,
-        parent_server_id, completed_at_device, current_revision, score, follow_up_required, follow_up_cleared_by, accepted_at,
-        review_state
+        parent_server_id, completed_at_device, current_revision, score, follow_up_required, follow_up_cleared_by,
+        accepted_at, review_state
         """
 
     /// The report in `row`, its columns named as in `reportColumns` after `prefix`.

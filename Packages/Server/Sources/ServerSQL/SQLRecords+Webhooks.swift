@@ -8,7 +8,8 @@ extension SQLRecords {
 
     /// The columns a delivery is read from (table `d`).
     public static let deliveryColumns = """
-        d.id, d.webhook_id, d.event_id, d.type, d.at, d.report_server_id, d.body, d.state, d.attempts, d.next_attempt_at, d.last_status, d.last_error, d.last_attempt_at, d.delivered_at
+        d.id, d.webhook_id, d.event_id, d.type, d.at, d.report_server_id, d.body, d.state, d.attempts,
+        d.next_attempt_at, d.last_status, d.last_error, d.last_attempt_at, d.delivered_at
         """
 
     /// The webhook in `row`, its id read from `column`.

@@ -24,7 +24,10 @@ extension SQLStatements {
     public func managedAreas(facilityID: String?) throws(ServerError) -> [ManagedArea] {
         let filter = facilityID == nil ? "" : "WHERE facility_id = ?"
         return try rows(
-            "SELECT id, facility_id, name, area_type, retired_at FROM areas \(filter) ORDER BY facility_id, position, id",
+            """
+            SELECT id, facility_id, name, area_type, retired_at FROM areas \(filter)
+            ORDER BY facility_id, position, id
+            """,
             facilityID.map { [SQLParameter.text($0)] } ?? []
         ).map { row in ManagedArea(area: SQLRecords.area(row), retiredAt: row.text("retired_at")) }
     }
@@ -77,7 +80,8 @@ extension SQLStatements {
     public func adminEvents(limit: Int, before: Int64?) throws(ServerError) -> [AdminEvent] {
         try rows(
             """
-            SELECT seq, at, actor_id, actor_name, kind, subject, detail FROM admin_events WHERE seq < ? ORDER BY seq DESC LIMIT ?
+            SELECT seq, at, actor_id, actor_name, kind, subject, detail FROM admin_events
+            WHERE seq < ? ORDER BY seq DESC LIMIT ?
             """, [.integer(before ?? Int64.max), .count(limit)]
         ).reversed().map { SQLRecords.adminEvent($0) }
     }

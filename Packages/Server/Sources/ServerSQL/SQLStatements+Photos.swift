@@ -17,7 +17,8 @@ extension SQLStatements {
     public func insertPhoto(_ photo: StoredPhoto, uploadedBy: String) throws(ServerError) {
         try run(
             """
-            INSERT INTO photos (local_id, server_id, field_id, issue_local_id, sha256, byte_size, uploaded_by, created_at)
+            INSERT INTO photos
+                (local_id, server_id, field_id, issue_local_id, sha256, byte_size, uploaded_by, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
@@ -28,14 +29,20 @@ extension SQLStatements {
 
     public func unexpiredUpload(localID: UUID, userID: String, now: Date) throws(ServerError) -> StoredUpload? {
         try firstRow(
-            "SELECT \(SQLRecords.uploadColumns) FROM resumable_uploads WHERE local_id = ? AND user_id = ? AND expires_at > ?",
+            """
+            SELECT \(SQLRecords.uploadColumns) FROM resumable_uploads
+            WHERE local_id = ? AND user_id = ? AND expires_at > ?
+            """,
             [.id(localID), .text(userID), .seconds(now)]
         ).flatMap { SQLRecords.upload($0) }
     }
 
     public func unexpiredUpload(id: String, userID: String, now: Date) throws(ServerError) -> StoredUpload? {
         try firstRow(
-            "SELECT \(SQLRecords.uploadColumns) FROM resumable_uploads WHERE id = ? AND user_id = ? AND expires_at > ?",
+            """
+            SELECT \(SQLRecords.uploadColumns) FROM resumable_uploads
+            WHERE id = ? AND user_id = ? AND expires_at > ?
+            """,
             [.text(id), .text(userID), .seconds(now)]
         ).flatMap { SQLRecords.upload($0) }
     }

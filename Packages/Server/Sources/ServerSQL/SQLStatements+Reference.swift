@@ -18,7 +18,8 @@ extension SQLStatements {
     public func areas(facilityID: String) throws(ServerError) -> [Area] {
         try rows(
             """
-            SELECT id, facility_id, name, area_type FROM areas WHERE facility_id = ? AND retired_at IS NULL ORDER BY position, id
+            SELECT id, facility_id, name, area_type FROM areas WHERE facility_id = ? AND retired_at IS NULL
+            ORDER BY position, id
             """, [.text(facilityID)]
         ).map { SQLRecords.area($0) }
     }
@@ -40,7 +41,10 @@ extension SQLStatements {
 
     public func templateVersion(id: String, version: Int) throws(ServerError) -> Template? {
         try firstRow(
-            "SELECT template_id AS id, name, version, form_schema FROM template_versions WHERE template_id = ? AND version = ?",
+            """
+            SELECT template_id AS id, name, version, form_schema FROM template_versions
+            WHERE template_id = ? AND version = ?
+            """,
             [.text(id), .count(version)]
         ).flatMap { SQLRecords.template($0) }
     }
@@ -85,7 +89,8 @@ extension SQLStatements {
         try run(
             """
             INSERT INTO templates (id, name, version, form_schema, position) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT (id) DO UPDATE SET name = excluded.name, version = excluded.version, form_schema = excluded.form_schema
+            ON CONFLICT (id) DO UPDATE SET name = excluded.name, version = excluded.version,
+                form_schema = excluded.form_schema
             """,
             [.text(template.id), .text(template.name), .count(template.version), .text(schema), .count(position)])
         try run(

@@ -40,7 +40,8 @@ extension SQLStatements {
     ) throws(ServerError) {
         try run(
             """
-            INSERT INTO report_revisions (server_id, revision, base_revision, payload, issues, source, author_id, created_at)
+            INSERT INTO report_revisions
+                (server_id, revision, base_revision, payload, issues, source, author_id, created_at)
             VALUES (?, 1, ?, ?, ?, 'device', ?, ?)
             """,
             [
@@ -66,7 +67,8 @@ extension SQLStatements {
         let next = current + 1
         try run(
             """
-            INSERT INTO report_revisions (server_id, revision, base_revision, payload, issues, source, author_id, created_at)
+            INSERT INTO report_revisions
+                (server_id, revision, base_revision, payload, issues, source, author_id, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [

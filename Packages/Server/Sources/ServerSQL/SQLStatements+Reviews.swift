@@ -19,8 +19,9 @@ extension SQLStatements {
             next += 1
             try run(
                 """
-                UPDATE reports SET reviewed_revision = ?, review_state = ?, review_decided_by = ?, review_decided_by_name = ?,
-                    review_decided_at = ?, review_comment = ?, review_field_comments = ?, review_change = ?
+                UPDATE reports SET reviewed_revision = ?, review_state = ?, review_decided_by = ?,
+                    review_decided_by_name = ?, review_decided_at = ?, review_comment = ?, review_field_comments = ?,
+                    review_change = ?
                 WHERE server_id = ?
                 """,
                 [
@@ -37,7 +38,8 @@ extension SQLStatements {
         let owner = ownerID == nil ? "" : "AND owner_id = ?"
         return try rows(
             """
-            SELECT \(SQLRecords.reviewColumns) FROM reports WHERE review_change > ? \(owner) ORDER BY review_change LIMIT ?
+            SELECT \(SQLRecords.reviewColumns) FROM reports
+            WHERE review_change > ? \(owner) ORDER BY review_change LIMIT ?
             """, [.integer(after)] + (ownerID.map { [SQLParameter.text($0)] } ?? []) + [.count(limit)]
         ).compactMap { SQLRecords.review($0) }
     }
@@ -45,7 +47,8 @@ extension SQLStatements {
     public func recordReportEvent(_ event: StoredReportEvent) throws(ServerError) {
         try run(
             """
-            INSERT INTO report_events (server_id, at, actor_id, actor_name, kind, revision, comment, field_comments, change)
+            INSERT INTO report_events
+                (server_id, at, actor_id, actor_name, kind, revision, comment, field_comments, change)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
@@ -58,7 +61,8 @@ extension SQLStatements {
     public func reportEvents(serverID: String) throws(ServerError) -> [StoredReportEvent] {
         try rows(
             """
-            SELECT server_id, at, actor_id, actor_name, kind, revision, comment, field_comments, change FROM report_events
+            SELECT server_id, at, actor_id, actor_name, kind, revision, comment, field_comments, change
+            FROM report_events
             WHERE server_id = ? ORDER BY seq
             """, [.text(serverID)]
         ).map { SQLRecords.reportEvent($0) }
@@ -67,7 +71,8 @@ extension SQLStatements {
     public func reportEvents(afterChange: Int64, limit: Int) throws(ServerError) -> [StoredReportEvent] {
         try rows(
             """
-            SELECT server_id, at, actor_id, actor_name, kind, revision, comment, field_comments, change FROM report_events
+            SELECT server_id, at, actor_id, actor_name, kind, revision, comment, field_comments, change
+            FROM report_events
             WHERE change > ? ORDER BY change LIMIT ?
             """, [.integer(afterChange), .count(limit)]
         ).map { SQLRecords.reportEvent($0) }
