@@ -15,6 +15,20 @@ extension ConsoleRoutes {
     /// `GET /console/queue?state=&facility=&inspector=&template=&from=&to=&sort=&page=`.
     func consoleQueue(_ input: ConsoleInput) throws(ServerError) -> ConsolePage {
         let caller = try input.requireCaller()
+        let request = try queueRequest(input, caller: caller)
+        let snapshot = try queueSnapshot(request, caller: caller)
+        let html =
+            Self.queueCounts(request, snapshot.counts)
+            + Self.queueFilterForm(input, request, snapshot, isSupervisor: caller.isSupervisor)
+            + Self.queueResults(request, snapshot) + Self.queuePager(request, snapshot)
+        return ConsolePage(
+            title: caller.isSupervisor ? "Review queue" : "My reports",
+            body: ConsoleLayout.notice(Self.noticeText(input)) + html,
+            viewer: input.viewer)
+    }
+
+    /// Reads the queue's query arguments into the store's query, in order: state, dates, sort, page.
+    private func queueRequest(_ input: ConsoleInput, caller: Caller) throws(ServerError) -> QueueRequest {
         // No `state` at all opens on what awaits review; an empty one (chosen "all states") is every state.
         let stateText =
             input.request.query["state"] == nil ? ReviewState.awaitingReview.rawValue : (input.query("state") ?? "")
@@ -42,65 +56,81 @@ extension ConsoleRoutes {
         guard let page = Int(pageText), (1...Self.queueDeepestPage).contains(page) else {
             throw ServerError.badRequest("'page' must be a whole number from 1 to \(Self.queueDeepestPage)")
         }
-        // One snapshot: the page, the counts of every state (the total is one of them, or their sum), the filters' choices.
-        let found = try store.read { session in
-            (
-                try session.reportsPage(query, limit: Self.queuePageSize, offset: (page - 1) * Self.queuePageSize),
-                try session.reviewStateCounts(query), try session.managedFacilities(),
-                try templateCache.templates(in: session).values.map(\.template).sorted { $0.name < $1.name },
-                caller.isSupervisor ? try session.users(role: .inspector) : [caller.user]
-            )
-        }
-        let (rows, counts, facilities, templates, inspectors) = found
-        let total = query.reviewState.map { counts[$0] ?? 0 } ?? counts.values.reduce(0, +)
-        let facilityNames = Dictionary(
-            facilities.map { ($0.facility.id, $0.facility.name) }, uniquingKeysWith: { a, _ in a })
-        let templateNames = Self.templateNames(templates)
-
         let filters: [(String, String)] = [
             ("state", stateText), ("facility", query.facilityID ?? ""),
             ("inspector", query.inspectorID ?? ""), ("template", query.templateID ?? ""),
             ("from", input.query("from") ?? ""), ("to", input.query("to") ?? ""),
             ("sort", input.query("sort") ?? ""),
         ]
-        var html = ""
-        html += "<ul id=\"counts\">"
-        let allCount = counts.values.reduce(0, +)
+        return QueueRequest(query: query, stateText: stateText, page: page, filters: filters)
+    }
+
+    /// Reads the queue page from the store in one snapshot: the page, the counts of every state (the total is one
+    /// of them, or their sum), the filters' choices.
+    private func queueSnapshot(_ request: QueueRequest, caller: Caller) throws(ServerError) -> QueueSnapshot {
+        let query = request.query
+        let found = try store.read { session in
+            (
+                try session.reportsPage(
+                    query, limit: Self.queuePageSize, offset: (request.page - 1) * Self.queuePageSize),
+                try session.reviewStateCounts(query), try session.managedFacilities(),
+                try templateCache.templates(in: session).values.map(\.template).sorted { $0.name < $1.name },
+                caller.isSupervisor ? try session.users(role: .inspector) : [caller.user]
+            )
+        }
+        let (rows, counts, facilities, templates, inspectors) = found
+        return QueueSnapshot(
+            rows: rows, counts: counts, total: query.reviewState.map { counts[$0] ?? 0 } ?? counts.values.reduce(0, +),
+            facilities: facilities, templates: templates, inspectors: inspectors)
+    }
+
+    /// The count of reports in each state, and in all, each a link to the queue filtered to it.
+    private static func queueCounts(_ request: QueueRequest, _ counts: [ReviewState: Int]) -> String {
         let countLink = { (state: String, label: String, count: Int) -> String in
-            let link = Self.queueURL(state: state, filters.filter { $0.0 != "state" && $0.0 != "sort" })
-            let current = state == stateText ? " class=\"current\"" : ""
+            let link = Self.queueURL(state: state, request.filters.filter { $0.0 != "state" && $0.0 != "sort" })
+            let current = state == request.stateText ? " class=\"current\"" : ""
             return
                 "<li data-state=\"\(state.isEmpty ? "all" : state)\"\(current)><a href=\"\(HTML.attribute(link))\">\(HTML.escape(label)) <span class=\"count\">\(count)</span></a></li>"
         }
+        var html = "<ul id=\"counts\">"
         for state in ReviewState.allCases {
             html += countLink(state.rawValue, ConsoleLayout.stateName(state), counts[state] ?? 0)
         }
-        html += countLink("", "all states", allCount)
+        html += countLink("", "all states", counts.values.reduce(0, +))
         html += "</ul>\n"
+        return html
+    }
 
-        html += "<form id=\"filters\" method=\"get\" action=\"\(Self.consolePath)/queue\">\n"
+    /// The form of the queue's filters, each set to what the request asked for.
+    private static func queueFilterForm(
+        _ input: ConsoleInput, _ request: QueueRequest, _ snapshot: QueueSnapshot, isSupervisor: Bool
+    ) -> String {
+        let query = request.query
+        var html = "<form id=\"filters\" method=\"get\" action=\"\(Self.consolePath)/queue\">\n"
         html +=
             "<label>State <select name=\"state\">"
             + HTML.options(
                 [("", "all states")] + ReviewState.allCases.map { ($0.rawValue, ConsoleLayout.stateName($0)) },
-                selected: stateText)
+                selected: request.stateText)
             + "</select></label>\n"
         html +=
             "<label>Site <select name=\"facility\">"
             + HTML.options(
-                [("", "every site")] + facilities.map { ($0.facility.id, $0.facility.name) },
+                [("", "every site")] + snapshot.facilities.map { ($0.facility.id, $0.facility.name) },
                 selected: query.facilityID ?? "")
             + "</select></label>\n"
-        if caller.isSupervisor {
+        if isSupervisor {
             html +=
                 "<label>Inspector <select name=\"inspector\">"
                 + HTML.options(
-                    [("", "everyone")] + inspectors.map { ($0.id, $0.displayName) }, selected: query.inspectorID ?? "")
+                    [("", "everyone")] + snapshot.inspectors.map { ($0.id, $0.displayName) },
+                    selected: query.inspectorID ?? "")
                 + "</select></label>\n"
         }
         html +=
             "<label>Form <select name=\"template\">"
-            + HTML.options([("", "every form")] + templates.map { ($0.id, $0.name) }, selected: query.templateID ?? "")
+            + HTML.options(
+                [("", "every form")] + snapshot.templates.map { ($0.id, $0.name) }, selected: query.templateID ?? "")
             + "</select></label>\n"
         html +=
             "<label>From <input type=\"date\" name=\"from\" value=\"\(HTML.attribute(input.query("from") ?? ""))\"></label>\n"
@@ -116,42 +146,54 @@ extension ConsoleRoutes {
                 ], selected: input.query("sort") ?? "")
             + "</select></label>\n"
         html += "<button type=\"submit\">Show</button>\n</form>\n"
+        return html
+    }
 
-        let first = total == 0 ? 0 : (page - 1) * Self.queuePageSize + 1
-        let last = (page - 1) * Self.queuePageSize + rows.count
-        html += "<p class=\"muted\">\(total == 0 ? "No reports match." : "Reports \(first)–\(last) of \(total).")</p>\n"
-        if !rows.isEmpty {
+    /// Which reports of how many the page shows, then the table of them (none when the page is empty).
+    private static func queueResults(_ request: QueueRequest, _ snapshot: QueueSnapshot) -> String {
+        let total = snapshot.total
+        let first = total == 0 ? 0 : (request.page - 1) * Self.queuePageSize + 1
+        let last = (request.page - 1) * Self.queuePageSize + snapshot.rows.count
+        var html =
+            "<p class=\"muted\">\(total == 0 ? "No reports match." : "Reports \(first)–\(last) of \(total).")</p>\n"
+        guard !snapshot.rows.isEmpty else { return html }
+        let facilityNames = Dictionary(
+            snapshot.facilities.map { ($0.facility.id, $0.facility.name) }, uniquingKeysWith: { a, _ in a })
+        let templateNames = Self.templateNames(snapshot.templates)
+        html +=
+            "<table id=\"queue\">\n<thead><tr><th>Report</th><th>Completed</th><th>Site</th><th>Form</th><th>Inspector</th>"
+            + "<th class=\"num\">Score</th><th>Review</th><th class=\"num\">Revision</th></tr></thead>\n<tbody>\n"
+        for (report, owner) in snapshot.rows {
+            let flag =
+                report.followUpRequired ? " <span class=\"flag\" title=\"follow-up required\">follow-up</span>" : ""
             html +=
-                "<table id=\"queue\">\n<thead><tr><th>Report</th><th>Completed</th><th>Site</th><th>Form</th><th>Inspector</th>"
-                + "<th class=\"num\">Score</th><th>Review</th><th class=\"num\">Revision</th></tr></thead>\n<tbody>\n"
-            for (report, owner) in rows {
-                let flag =
-                    report.followUpRequired ? " <span class=\"flag\" title=\"follow-up required\">follow-up</span>" : ""
-                html +=
-                    "<tr class=\"report\" data-server-id=\"\(HTML.attribute(report.serverID))\">"
-                    + "<td>\(ConsoleLayout.reportLink(report.serverID))\(flag)</td>"
-                    + "<td class=\"completed\">\(ConsoleLayout.time(report.acceptedAt))</td>"
-                    + "<td class=\"facility\">\(HTML.escape(facilityNames[report.facilityID] ?? report.facilityID))</td>"
-                    + "<td class=\"template\">\(HTML.escape(templateNames[report.templateID] ?? report.templateID))</td>"
-                    + "<td class=\"inspector\">\(HTML.escape(owner.displayName))</td>"
-                    + "<td class=\"score num\">\(ConsoleLayout.percent(report.score))</td>"
-                    + "<td class=\"state\">\(ConsoleLayout.stateBadge(report.reviewState))</td>"
-                    + "<td class=\"num\">\(report.currentRevision)</td></tr>\n"
-            }
-            html += "</tbody>\n</table>\n"
+                "<tr class=\"report\" data-server-id=\"\(HTML.attribute(report.serverID))\">"
+                + "<td>\(ConsoleLayout.reportLink(report.serverID))\(flag)</td>"
+                + "<td class=\"completed\">\(ConsoleLayout.time(report.acceptedAt))</td>"
+                + "<td class=\"facility\">\(HTML.escape(facilityNames[report.facilityID] ?? report.facilityID))</td>"
+                + "<td class=\"template\">\(HTML.escape(templateNames[report.templateID] ?? report.templateID))</td>"
+                + "<td class=\"inspector\">\(HTML.escape(owner.displayName))</td>"
+                + "<td class=\"score num\">\(ConsoleLayout.percent(report.score))</td>"
+                + "<td class=\"state\">\(ConsoleLayout.stateBadge(report.reviewState))</td>"
+                + "<td class=\"num\">\(report.currentRevision)</td></tr>\n"
         }
+        html += "</tbody>\n</table>\n"
+        return html
+    }
+
+    /// The links to the previous and next pages, when there are any.
+    private static func queuePager(_ request: QueueRequest, _ snapshot: QueueSnapshot) -> String {
+        let page = request.page
+        let last = (page - 1) * Self.queuePageSize + snapshot.rows.count
         func pageLink(_ number: Int, _ cls: String, _ label: String) -> String {
-            let link = Self.queueURL(state: stateText, filters.filter { $0.0 != "state" } + [("page", String(number))])
+            let link = Self.queueURL(
+                state: request.stateText, request.filters.filter { $0.0 != "state" } + [("page", String(number))])
             return "<a class=\"\(cls)\" href=\"\(HTML.attribute(link))\">\(label)</a>"
         }
         var pager: [String] = []
         if page > 1 { pager.append(pageLink(page - 1, "previous", "← previous")) }
-        if last < total && page < Self.queueDeepestPage { pager.append(pageLink(page + 1, "next", "next →")) }
-        if !pager.isEmpty { html += "<p class=\"pager\">\(pager.joined(separator: " "))</p>\n" }
-        return ConsolePage(
-            title: caller.isSupervisor ? "Review queue" : "My reports",
-            body: ConsoleLayout.notice(Self.noticeText(input)) + html,
-            viewer: input.viewer)
+        if last < snapshot.total && page < Self.queueDeepestPage { pager.append(pageLink(page + 1, "next", "next →")) }
+        return pager.isEmpty ? "" : "<p class=\"pager\">\(pager.joined(separator: " "))</p>\n"
     }
 
     /// A link to the queue: the state always carried, empty or not (no state
@@ -172,4 +214,24 @@ extension ConsoleRoutes {
         default: return nil
         }
     }
+}
+
+/// A queue request once read: the store's query, the state as asked (empty for every state), the page, and the
+/// filters as the queue's links carry them.
+private struct QueueRequest {
+    var query: HistoryQuery
+    var stateText: String
+    var page: Int
+    var filters: [(String, String)]
+}
+
+/// What one queue page shows from the store: its rows, the count per state and the total the filters match,
+/// and the choices of the filters.
+private struct QueueSnapshot {
+    var rows: [(StoredReport, StoredUser)]
+    var counts: [ReviewState: Int]
+    var total: Int
+    var facilities: [ManagedFacility]
+    var templates: [Template]
+    var inspectors: [StoredUser]
 }
