@@ -63,93 +63,13 @@ extension ConsoleRoutes {
         try input.requireCSRF()
         let actor = AdminActor(id: caller.user.id, name: caller.user.displayName)
         let admin = administration
-        let form = input.form
-        func need(_ name: String, _ what: String) throws(ServerError) -> String {
-            guard let value = form.text(name) else { throw ServerError.badRequest("give \(what)") }
-            return value
-        }
-        let section: String
-        switch action {
-        case "facility-add", "facility-change", "facility-retire", "facility-restore", "area-add", "area-change",
-            "area-retire", "area-restore":
-            section = "sites"
-        case "assignment-create", "assignment-cancel": section = "assignments"
-        case "template-publish", "template-retire", "template-restore": section = "templates"
-        case "user-add", "user-change", "user-disable", "user-enable", "user-password": section = "people"
-        default: throw ServerError.notFound("there is no administration action \(OneLine.quote(action, limit: 40))")
-        }
+        let section = try Self.adminSection(of: action)
         do throws(ServerError) {
-            switch action {
-            case "facility-add":
-                _ = try admin.addFacility(
-                    Facility(
-                        id: try need("id", "the site's id"), name: try need("name", "the site's name"),
-                        address: form.text("address") ?? "", projectName: form.text("project_name") ?? ""), by: actor)
-            case "facility-change":
-                _ = try admin.changeFacility(
-                    id: try need("id", "the site's id"),
-                    .init(
-                        name: form.text("name"),
-                        address: form.raw("address").map { $0.trimmingCharacters(in: .whitespaces) },
-                        projectName: form.raw("project_name").map { $0.trimmingCharacters(in: .whitespaces) }),
-                    by: actor)
-            case "facility-retire", "facility-restore":
-                _ = try admin.setFacilityRetired(
-                    id: try need("id", "the site's id"), retired: action == "facility-retire", by: actor)
-            case "area-add":
-                _ = try admin.addArea(
-                    Area(
-                        id: try need("id", "the area's id"), facilityID: try need("facility_id", "the area's site"),
-                        name: try need("name", "the area's name"), areaType: form.text("area_type") ?? ""), by: actor)
-            case "area-change":
-                _ = try admin.changeArea(
-                    id: try need("id", "the area's id"),
-                    .init(
-                        name: form.text("name"),
-                        areaType: form.raw("area_type").map { $0.trimmingCharacters(in: .whitespaces) }),
-                    by: actor)
-            case "area-retire", "area-restore":
-                _ = try admin.setAreaRetired(
-                    id: try need("id", "the area's id"), retired: action == "area-retire", by: actor)
-            case "assignment-create":
-                _ = try admin.createAssignment(
-                    .init(
-                        id: form.text("id"), inspector: try need("inspector", "the inspector"),
-                        templateID: try need("template_id", "the form"),
-                        facilityID: try need("facility_id", "the site"),
-                        areaID: form.text("area_id"), due: form.text("due")), by: actor)
-            case "assignment-cancel":
-                _ = try admin.cancelAssignment(id: try need("id", "the assignment's id"), by: actor)
-            case "template-publish":
-                let text = try need("document", "the form's JSON")
-                guard let document = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
-                    throw ServerError.badRequest("the form's definition is not valid JSON")
-                }
-                _ = try admin.publishTemplates(document, source: "the form", by: actor)
-            case "template-retire", "template-restore":
-                _ = try admin.setTemplateRetired(
-                    id: try need("id", "the form's id"), retired: action == "template-retire", by: actor)
-            case "user-add":
-                guard let role = UserRole(rawValue: try need("role", "a role")) else {
-                    throw ServerError.badRequest("choose inspector, supervisor or admin")
-                }
-                _ = try admin.addUser(
-                    username: try need("username", "a user name"), password: form.raw("password") ?? "", role: role,
-                    displayName: form.text("display_name"), by: actor)
-            case "user-change":
-                let role = try form.text("role").map { (text) throws(ServerError) -> UserRole in
-                    guard let role = UserRole(rawValue: text) else {
-                        throw ServerError.badRequest("choose inspector, supervisor or admin")
-                    }
-                    return role
-                }
-                _ = try admin.changeUser(
-                    try need("id", "the person"), role: role, displayName: form.text("display_name"), by: actor)
-            case "user-disable", "user-enable":
-                _ = try admin.setUserDisabled(
-                    try need("id", "the person"), disabled: action == "user-disable", by: actor)
-            default:
-                _ = try admin.setPassword(try need("id", "the person"), password: form.raw("password") ?? "", by: actor)
+            switch section {
+            case "sites": try Self.changeSites(action, input.form, admin, by: actor)
+            case "assignments": try Self.changeAssignments(action, input.form, admin, by: actor)
+            case "templates": try Self.changeTemplates(action, input.form, admin, by: actor)
+            default: try Self.changePeople(action, input.form, admin, by: actor)
             }
         } catch {
             guard error.status < 500 else { throw error }
@@ -159,5 +79,130 @@ extension ConsoleRoutes {
                     error: error.message.prefix(1).uppercased() + error.message.dropFirst() + "."))
         }
         return .redirect("\(Self.consolePath)/admin/\(section)?notice=saved")
+    }
+
+    /// The section an administration action belongs to (and returns to); 404 for an action there is not.
+    private static func adminSection(of action: String) throws(ServerError) -> String {
+        switch action {
+        case "facility-add", "facility-change", "facility-retire", "facility-restore", "area-add", "area-change",
+            "area-retire", "area-restore":
+            return "sites"
+        case "assignment-create", "assignment-cancel": return "assignments"
+        case "template-publish", "template-retire", "template-restore": return "templates"
+        case "user-add", "user-change", "user-disable", "user-enable", "user-password": return "people"
+        default: throw ServerError.notFound("there is no administration action \(OneLine.quote(action, limit: 40))")
+        }
+    }
+
+    /// Makes one change of the sites section: a site or an area added, changed, retired or restored.
+    private static func changeSites(
+        _ action: String, _ form: ConsoleForm, _ admin: Administration, by actor: AdminActor
+    ) throws(ServerError) {
+        switch action {
+        case "facility-add":
+            _ = try admin.addFacility(
+                Facility(
+                    id: try form.need("id", "the site's id"), name: try form.need("name", "the site's name"),
+                    address: form.text("address") ?? "", projectName: form.text("project_name") ?? ""), by: actor)
+        case "facility-change":
+            _ = try admin.changeFacility(
+                id: try form.need("id", "the site's id"),
+                .init(
+                    name: form.text("name"),
+                    address: form.raw("address").map { $0.trimmingCharacters(in: .whitespaces) },
+                    projectName: form.raw("project_name").map { $0.trimmingCharacters(in: .whitespaces) }),
+                by: actor)
+        case "facility-retire", "facility-restore":
+            _ = try admin.setFacilityRetired(
+                id: try form.need("id", "the site's id"), retired: action == "facility-retire", by: actor)
+        case "area-add":
+            _ = try admin.addArea(
+                Area(
+                    id: try form.need("id", "the area's id"),
+                    facilityID: try form.need("facility_id", "the area's site"),
+                    name: try form.need("name", "the area's name"), areaType: form.text("area_type") ?? ""), by: actor)
+        case "area-change":
+            _ = try admin.changeArea(
+                id: try form.need("id", "the area's id"),
+                .init(
+                    name: form.text("name"),
+                    areaType: form.raw("area_type").map { $0.trimmingCharacters(in: .whitespaces) }),
+                by: actor)
+        default:
+            _ = try admin.setAreaRetired(
+                id: try form.need("id", "the area's id"), retired: action == "area-retire", by: actor)
+        }
+    }
+
+    /// Makes one change of the assignments section: an assignment created or cancelled.
+    private static func changeAssignments(
+        _ action: String, _ form: ConsoleForm, _ admin: Administration, by actor: AdminActor
+    ) throws(ServerError) {
+        switch action {
+        case "assignment-create":
+            _ = try admin.createAssignment(
+                .init(
+                    id: form.text("id"), inspector: try form.need("inspector", "the inspector"),
+                    templateID: try form.need("template_id", "the form"),
+                    facilityID: try form.need("facility_id", "the site"),
+                    areaID: form.text("area_id"), due: form.text("due")), by: actor)
+        default:
+            _ = try admin.cancelAssignment(id: try form.need("id", "the assignment's id"), by: actor)
+        }
+    }
+
+    /// Makes one change of the forms section: a form published from its JSON, retired or restored.
+    private static func changeTemplates(
+        _ action: String, _ form: ConsoleForm, _ admin: Administration, by actor: AdminActor
+    ) throws(ServerError) {
+        switch action {
+        case "template-publish":
+            let text = try form.need("document", "the form's JSON")
+            guard let document = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
+                throw ServerError.badRequest("the form's definition is not valid JSON")
+            }
+            _ = try admin.publishTemplates(document, source: "the form", by: actor)
+        default:
+            _ = try admin.setTemplateRetired(
+                id: try form.need("id", "the form's id"), retired: action == "template-retire", by: actor)
+        }
+    }
+
+    /// Makes one change of the people section: a person added, changed, disabled or enabled, or a password set.
+    private static func changePeople(
+        _ action: String, _ form: ConsoleForm, _ admin: Administration, by actor: AdminActor
+    ) throws(ServerError) {
+        switch action {
+        case "user-add":
+            guard let role = UserRole(rawValue: try form.need("role", "a role")) else {
+                throw ServerError.badRequest("choose inspector, supervisor or admin")
+            }
+            _ = try admin.addUser(
+                username: try form.need("username", "a user name"), password: form.raw("password") ?? "", role: role,
+                displayName: form.text("display_name"), by: actor)
+        case "user-change":
+            let role = try form.text("role").map { (text) throws(ServerError) -> UserRole in
+                guard let role = UserRole(rawValue: text) else {
+                    throw ServerError.badRequest("choose inspector, supervisor or admin")
+                }
+                return role
+            }
+            _ = try admin.changeUser(
+                try form.need("id", "the person"), role: role, displayName: form.text("display_name"), by: actor)
+        case "user-disable", "user-enable":
+            _ = try admin.setUserDisabled(
+                try form.need("id", "the person"), disabled: action == "user-disable", by: actor)
+        default:
+            _ = try admin.setPassword(
+                try form.need("id", "the person"), password: form.raw("password") ?? "", by: actor)
+        }
+    }
+}
+
+private extension ConsoleForm {
+    /// One field, trimmed; absent or blank, 400 asking for `what`.
+    func need(_ name: String, _ what: String) throws(ServerError) -> String {
+        guard let value = text(name) else { throw ServerError.badRequest("give \(what)") }
+        return value
     }
 }
