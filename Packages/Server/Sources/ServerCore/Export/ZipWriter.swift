@@ -40,6 +40,18 @@ final class ZipWriter {
         let zip64 = (expectedSize ?? UInt64.max) >= 0xFFFF_FFFF || offset >= 0xFFFF_FFFF
         let nameBytes = Array(name.utf8)
         let headerOffset = offset
+        try write(localHeader(nameBytes, zip64: zip64))
+        let (crc, size) = try copyEntry(read)
+        guard zip64 || size < 0xFFFF_FFFF else {
+            throw ServerError.internal("'\(name)' grew past 4 GiB while it was archived; export again")
+        }
+        try write(Self.dataDescriptor(crc: crc, size: size, zip64: zip64))
+        try directory.append(centralRecord(nameBytes, crc: crc, size: size, headerOffset: headerOffset, zip64: zip64))
+        entries += 1
+    }
+
+    /// The local header of an entry: its sizes and checksum left to the data descriptor, ZIP64 fields when asked.
+    private func localHeader(_ nameBytes: [UInt8], zip64: Bool) -> [UInt8] {
         var local = Bytes()
         local.u32(0x0403_4B50)
         local.u16(zip64 ? 45 : 20) // version needed
@@ -59,8 +71,13 @@ final class ZipWriter {
             local.u64(0)
             local.u64(0)
         }
-        try write(local.bytes)
+        return local.bytes
+    }
 
+    /// Writes the bytes `read` produces, a block at a time, to their end; their CRC-32 and how many there were.
+    private func copyEntry(_ read: (UnsafeMutableRawBufferPointer) throws(ServerError) -> Int) throws(ServerError)
+        -> (crc: UInt32, size: UInt64)
+    {
         var crc = CRC32()
         var size: UInt64 = 0
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.blockSize, alignment: 16)
@@ -73,13 +90,14 @@ final class ZipWriter {
             try write(filled)
             size += UInt64(count)
         }
-        guard zip64 || size < 0xFFFF_FFFF else {
-            throw ServerError.internal("'\(name)' grew past 4 GiB while it was archived; export again")
-        }
+        return (crc.value, size)
+    }
 
+    /// The data descriptor after an entry's bytes: their checksum and sizes (ZIP64 sizes when the header said so).
+    private static func dataDescriptor(crc: UInt32, size: UInt64, zip64: Bool) -> [UInt8] {
         var trailer = Bytes()
         trailer.u32(0x0807_4B50)
-        trailer.u32(crc.value)
+        trailer.u32(crc)
         if zip64 {
             trailer.u64(size)
             trailer.u64(size)
@@ -87,21 +105,16 @@ final class ZipWriter {
             trailer.u32(UInt32(size))
             trailer.u32(UInt32(size))
         }
-        try write(trailer.bytes)
+        return trailer.bytes
+    }
 
-        // The central directory's record of the entry, ZIP64 fields where a value overflows.
+    /// The central directory's record of the entry, ZIP64 fields where a value overflows.
+    private func centralRecord(_ nameBytes: [UInt8], crc: UInt32, size: UInt64, headerOffset: UInt64, zip64: Bool)
+        -> [UInt8]
+    {
         let bigSize = size >= 0xFFFF_FFFF
         let bigOffset = headerOffset >= 0xFFFF_FFFF
-        var extra = Bytes()
-        if bigSize || bigOffset {
-            extra.u16(0x0001)
-            extra.u16(UInt16((bigSize ? 16 : 0) + (bigOffset ? 8 : 0)))
-            if bigSize {
-                extra.u64(size)
-                extra.u64(size)
-            }
-            if bigOffset { extra.u64(headerOffset) }
-        }
+        let extra = Self.zip64Extra(size: bigSize ? size : nil, headerOffset: bigOffset ? headerOffset : nil)
         var central = Bytes()
         central.u32(0x0201_4B50)
         central.u16(0x031E) // made by: Unix, 3.0
@@ -110,20 +123,34 @@ final class ZipWriter {
         central.u16(0)
         central.u16(stamp.time)
         central.u16(stamp.date)
-        central.u32(crc.value)
+        central.u32(crc)
         central.u32(bigSize ? 0xFFFF_FFFF : UInt32(size))
         central.u32(bigSize ? 0xFFFF_FFFF : UInt32(size))
         central.u16(UInt16(nameBytes.count))
-        central.u16(UInt16(extra.bytes.count))
+        central.u16(UInt16(extra.count))
         central.u16(0) // comment
         central.u16(0) // disk
         central.u16(0) // internal attributes
         central.u32(UInt32(0o100644) << 16) // a regular file, rw-r--r--
         central.u32(bigOffset ? 0xFFFF_FFFF : UInt32(headerOffset))
         central.append(nameBytes)
-        central.append(extra.bytes)
-        try directory.append(central.bytes)
-        entries += 1
+        central.append(extra)
+        return central.bytes
+    }
+
+    /// The ZIP64 extra field of a central record, holding the sizes and the offset given (none: no field).
+    private static func zip64Extra(size: UInt64?, headerOffset: UInt64?) -> [UInt8] {
+        var extra = Bytes()
+        if size != nil || headerOffset != nil {
+            extra.u16(0x0001)
+            extra.u16(UInt16((size != nil ? 16 : 0) + (headerOffset != nil ? 8 : 0)))
+            if let size {
+                extra.u64(size)
+                extra.u64(size)
+            }
+            if let headerOffset { extra.u64(headerOffset) }
+        }
+        return extra.bytes
     }
 
     /// Adds an entry from an open descriptor (closed by the caller), read to its end.
