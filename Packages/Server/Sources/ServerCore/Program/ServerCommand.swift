@@ -176,87 +176,133 @@ public enum ServerCommand {
                 + "See 'jqc-server admin --help'.")
     }
 
+    /// `jqc-server admin ...`: finds the command its words name, reads its arguments, and runs it.
     private static func admin(_ arguments: [String], parser: ArgumentParser, storage: StorageOpener) throws(UsageError)
         -> ExitCode
     {
         let catalog = adminCatalog
-        let name: String
-        let rest: [String]
-        switch catalog.lookup(arguments) {
-        case .command(let found, let words):
-            (name, rest) = (found, words)
-        case .none:
+        guard let (name, rest) = try adminCommandWords(arguments, catalog: catalog) else {
             adminOverview()
             return help.isWritten(in: arguments) ? .ok : .usage
-        case .group(let word), .unknownCommand(let word, _):
-            throw unknownAdminCommand(word, catalog: catalog)
-        case .unknownSubcommand(let group, let word, _):
-            throw unknownAdminCommand("\(group) \(word)", catalog: catalog)
         }
         guard let spec = adminCommands.first(where: { $0.name == "\(adminWord) \(name)" }) else {
             throw unknownAdminCommand(name, catalog: catalog)
         }
-        let command = AdminCommands.all.first { $0.spec.name == spec.name }
         let parsed = try parser.parse(rest, for: spec)
         if parsed[help] {
             OutputChannel.standardOutput.line(
                 HelpFormatter.help(spec, program: "jqc-server", globalOptions: globalOptions))
             return .ok
         }
+        let invocation = try adminInvocation(name, spec: spec, parsed)
+        do throws(ServerError) {
+            return try runAdmin(invocation, storage: storage)
+        } catch {
+            return adminFailure(error, json: invocation.json)
+        }
+    }
+
+    /// The admin command `arguments` name, and the words after it; nil when they name none (`admin` alone).
+    private static func adminCommandWords(_ arguments: [String], catalog: CommandCatalog) throws(UsageError)
+        -> (name: String, rest: [String])?
+    {
+        switch catalog.lookup(arguments) {
+        case .command(let found, let words):
+            return (found, words)
+        case .none:
+            return nil
+        case .group(let word), .unknownCommand(let word, _):
+            throw unknownAdminCommand(word, catalog: catalog)
+        case .unknownSubcommand(let group, let word, _):
+            throw unknownAdminCommand("\(group) \(word)", catalog: catalog)
+        }
+    }
+
+    /// Reads what every admin command takes (the database, `--json`, field types) and `edit-report`'s answers.
+    private static func adminInvocation(_ name: String, spec: CommandSpec, _ parsed: ParsedArguments)
+        throws(UsageError) -> AdminInvocation
+    {
+        let command = AdminCommands.all.first { $0.spec.name == spec.name }
         guard let db = try parsed[Self.db] else {
             throw UsageError("'\(spec.name)' needs --db FILE or --db postgres://....")
         }
         let edits = name == "edit-report" ? try AdminTool.answers(try parsed[answers]) : []
         let json = parsed[Self.json]
         let directories = try parsed[fieldTypesDir]
-        let arguments = AdminArguments(parsed)
-        do throws(ServerError) {
-            // The admin commands may create the database: private from the start, as the server keeps it.
-            umask(0o077)
-            if name == "restore" { try AdminCommands.placeBackup(try arguments[AdminCommands.backupFile], at: db) }
-            if name == "backup" || name == "new-generation", !DatabaseLocation.isPostgres(db),
-                !FileManager.default.fileExists(atPath: db)
-            {
-                throw ServerError.notFound("no database '\(db)'; give --db the server's database file")
+        return AdminInvocation(
+            name: name, command: command, arguments: AdminArguments(parsed), db: db, edits: edits,
+            directories: directories, json: json)
+    }
+
+    /// Opens the database an admin command names and runs the command on it, printing what it answers.
+    private static func runAdmin(_ invocation: AdminInvocation, storage: StorageOpener) throws(ServerError) -> ExitCode
+    {
+        let (name, arguments, db) = (invocation.name, invocation.arguments, invocation.db)
+        // The admin commands may create the database: private from the start, as the server keeps it.
+        umask(0o077)
+        if name == "restore" { try AdminCommands.placeBackup(try arguments[AdminCommands.backupFile], at: db) }
+        if name == "backup" || name == "new-generation", !DatabaseLocation.isPostgres(db),
+            !FileManager.default.fileExists(atPath: db)
+        {
+            throw ServerError.notFound("no database '\(db)'; give --db the server's database file")
+        }
+        let opened = try storage.open(db, StorageOpener.Settings(connections: 1, uploadDirectory: nil))
+        defer { opened.removeTemporaryUploads() }
+        let store = opened.store
+        let judge = AnswerJudge(registry: ServerFieldTypes.registry(directories: invocation.directories))
+        if let command = invocation.command {
+            let output = try command.run(arguments, Administration(store: store, judge: judge))
+            if invocation.json {
+                OutputChannel.standardOutput.line(String(decoding: JSONBody.encode(output.json), as: UTF8.self))
+            } else {
+                for line in output.lines { OutputChannel.standardOutput.line(line) }
             }
-            let opened = try storage.open(db, StorageOpener.Settings(connections: 1, uploadDirectory: nil))
-            defer { opened.removeTemporaryUploads() }
-            let store = opened.store
-            let judge = AnswerJudge(registry: ServerFieldTypes.registry(directories: directories))
-            if let command {
-                let output = try command.run(arguments, Administration(store: store, judge: judge))
-                if json {
-                    OutputChannel.standardOutput.line(String(decoding: JSONBody.encode(output.json), as: UTF8.self))
-                } else {
-                    for line in output.lines { OutputChannel.standardOutput.line(line) }
-                }
-                return .ok
-            }
-            switch name {
-            case "edit-report":
-                return try AdminTool.editReport(
-                    store: store, serverID: try arguments[serverID], answers: edits, judge: judge)
-            default:
-                return try AdminTool.importTemplates(store: store, path: try arguments[templatesFile])
-            }
-        } catch {
-            // Messages quote what a file or the database held: through the one sanitiser to the terminal.
-            OutputChannel.standardError.write("jqc-server: \(OneLine.escaped(error.message))\n")
-            if json {
-                OutputChannel.standardOutput.line(
-                    String(
-                        decoding: JSONBody.encode(
-                            ["error": ["code": .string(error.code.rawValue), "message": .string(error.message)]]
-                                as JSONValue), as: UTF8.self))
-            }
-            switch error.status {
-            case 404: return .notFound
-            case 409: return .conflict
-            case 400, 413, 422: return .validation
-            default: return .failure
-            }
+            return .ok
+        }
+        switch name {
+        case "edit-report":
+            return try AdminTool.editReport(
+                store: store, serverID: try arguments[serverID], answers: invocation.edits, judge: judge)
+        default:
+            return try AdminTool.importTemplates(store: store, path: try arguments[templatesFile])
         }
     }
+
+    /// Reports an admin command's failure (on stderr, and as a JSON error with `--json`); the exit code it means.
+    private static func adminFailure(_ error: ServerError, json: Bool) -> ExitCode {
+        // Messages quote what a file or the database held: through the one sanitiser to the terminal.
+        OutputChannel.standardError.write("jqc-server: \(OneLine.escaped(error.message))\n")
+        if json {
+            OutputChannel.standardOutput.line(
+                String(
+                    decoding: JSONBody.encode(
+                        ["error": ["code": .string(error.code.rawValue), "message": .string(error.message)]]
+                            as JSONValue), as: UTF8.self))
+        }
+        switch error.status {
+        case 404: return .notFound
+        case 409: return .conflict
+        case 400, 413, 422: return .validation
+        default: return .failure
+        }
+    }
+}
+
+/// An admin command as its words were read, ready to run.
+private struct AdminInvocation {
+    /// The command's words after `admin`.
+    var name: String
+    /// The organisation's administration command; nil for `edit-report` and `import-templates`.
+    var command: AdminCommand?
+    var arguments: AdminArguments
+    /// What `--db` names: a SQLite file or a PostgreSQL URL.
+    var db: String
+    /// `edit-report`'s answers (none for the other commands).
+    var edits: [(String, JSONValue)]
+    /// `--field-types-dir`, where external field types are looked for too.
+    var directories: [String]
+    /// `--json`: one JSON document instead of text.
+    var json: Bool
 }
 
 /// The admin commands, run against the database directly (the server may be running).
