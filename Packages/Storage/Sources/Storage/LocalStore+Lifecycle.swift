@@ -45,31 +45,26 @@ extension LocalStore {
                 if let answers { report.answers = answers }
                 if let followUpRequired { report.followUpRequired = followUpRequired }
             }
-        return try perform(
-            event, on: localID, edit: edit, score: score, derive: derive, templateVersion: templateVersion,
-            basedOn: read
-        ) { db throws(StorageError) in
+        let change = LifecycleChange(
+            edit: edit, score: score, derive: derive, templateVersion: templateVersion, basedOn: read)
+        return try perform(event, on: localID, change) { db throws(StorageError) in
             if let parent {
                 try db.run("UPDATE reports SET follow_up_required = 0 WHERE local_id = ?", [SQLValue(parent)])
             }
         }
     }
 
-    /// Applies `event`, then `edit` (only allowed when the event saves a
-    /// revision), then the effects, then `score` on the resulting answers;
-    /// photo files of a removed report are deleted after the commit.
+    /// Applies `event`, then the change's `edit` (only allowed when the event
+    /// saves a revision), then the effects, then its `score` on the resulting
+    /// answers; photo files of a removed report are deleted after the commit.
     /// `alongside` runs last, in the same transaction.
     func perform(
-        _ event: ReportEvent, on localID: UUID, edit: ((inout Report) -> Void)?,
-        score: ((Answers) -> Double?)?, derive: ((Answers) -> Answers)? = nil, templateVersion: Int? = nil,
-        basedOn read: Answers? = nil,
+        _ event: ReportEvent, on localID: UUID, _ change: LifecycleChange = LifecycleChange(),
         alongside: (StoreDatabase) throws(StorageError) -> Void = { _ in }
     ) throws(StorageError) -> Report {
         var filesToRemove: [String] = []
         let result = try write { db throws(StorageError) -> Report in
-            let (report, files) = try Self.perform(
-                event, on: localID, edit: edit, score: score, derive: derive,
-                templateVersion: templateVersion, basedOn: read, reload: true, db)
+            let (report, files) = try Self.perform(event, on: localID, change, reload: true, db)
             filesToRemove = files
             try alongside(db)
             return report
@@ -105,8 +100,7 @@ extension LocalStore {
                 if let row = rows.removeValue(forKey: localID) {
                     held = (row, try ReportRows.report(from: row, readingAnswers: false))
                 }
-                let (report, files) = try Self.perform(
-                    event, on: localID, edit: nil, score: nil, reload: false, held: held, db)
+                let (report, files) = try Self.perform(event, on: localID, reload: false, held: held, db)
                 filesToRemove += files
                 if let date = retryAt[localID] {
                     try db.run(
@@ -140,19 +134,18 @@ extension LocalStore {
 
     /// The transition and its effects, inside the caller's transaction; returns
     /// the stored report and the photo files to delete after the commit.
-    /// Without `reload` or `edit`, the answers are not parsed: the returned
-    /// report's answers are then empty unless an effect replaced them, and
-    /// the stored text is written back as it was (and `score` is not asked).
+    /// Without `reload` or the change's `edit` or `basedOn`, the answers are
+    /// not parsed: the returned report's answers are then empty unless an
+    /// effect replaced them, and the stored text is written back as it was
+    /// (and `score` is not asked).
     /// `held` is the report's row and the report read from it without its
     /// answers, when the caller read them in this transaction already.
     static func perform(
-        _ event: ReportEvent, on localID: UUID, edit: ((inout Report) -> Void)?,
-        score: ((Answers) -> Double?)?, derive: ((Answers) -> Answers)? = nil, templateVersion: Int? = nil,
-        basedOn read: Answers? = nil, reload: Bool, held: (row: Row, report: Report)? = nil,
-        _ db: StoreDatabase
+        _ event: ReportEvent, on localID: UUID, _ change: LifecycleChange = LifecycleChange(), reload: Bool,
+        held: (row: Row, report: Report)? = nil, _ db: StoreDatabase
     ) throws(StorageError) -> (Report, [String]) {
         var filesToRemove: [String] = []
-        let readingAnswers = reload || edit != nil || read != nil
+        let readingAnswers = reload || change.edit != nil || change.basedOn != nil
         let row: Row
         var report: Report
         if let held, !readingAnswers {
@@ -169,13 +162,13 @@ extension LocalStore {
             row = fetched
             report = try ReportRows.report(from: row, readingAnswers: readingAnswers)
         }
-        if let templateVersion, let now = report.templateVersion, now != templateVersion {
+        if let templateVersion = change.templateVersion, let now = report.templateVersion, now != templateVersion {
             throw StorageError(
                 .notAllowed,
                 "Report \(localID.uuidString.prefix(8).lowercased()) moved onto version \(now) of its template meanwhile; nothing was changed. Look at it again ('jqc show') and do it again.",
                 context: "\(event.name) \(localID.uuidString)")
         }
-        if let read, read != report.answers {
+        if let read = change.basedOn, read != report.answers {
             throw StorageError(
                 .notAllowed,
                 "Report \(localID.uuidString.prefix(8).lowercased()) was changed by another program meanwhile; nothing was changed. Look at it again ('jqc show') and do it again.",
@@ -189,7 +182,7 @@ extension LocalStore {
             throw StorageError(.notAllowed, error.message, context: "\(event.name) \(localID.uuidString)")
         }
         report.updatedAtDevice = Date()
-        if let edit {
+        if let edit = change.edit {
             guard effects.contains(.recordRevision) else {
                 throw StorageError(
                     .notAllowed, "Answers cannot be changed when you \(event.name) a report; nothing was changed.",
@@ -242,10 +235,10 @@ extension LocalStore {
                 return (report, filesToRemove)
             }
         }
-        if let derive, readingAnswers || answersReplaced {
+        if let derive = change.derive, readingAnswers || answersReplaced {
             report.answers = derive(report.answers)
         }
-        if let score, readingAnswers || answersReplaced {
+        if let score = change.score, readingAnswers || answersReplaced {
             report.score = score(report.answers)
         }
         // Stored answers are already canonical JSON: unparsed, they are kept as they are.

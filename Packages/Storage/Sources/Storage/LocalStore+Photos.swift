@@ -66,10 +66,10 @@ extension LocalStore {
             if let placeInAnswer, let field = photo.fieldID {
                 _ = try Self.perform(
                     .autosave, on: photo.reportLocalID,
-                    edit: { report in
+                    LifecycleChange(edit: { report in
                         report.answers[field] = placeInAnswer(
                             report.answers[field], photo.localID.uuidString.lowercased())
-                    }, score: nil, reload: false, db)
+                    }), reload: false, db)
             }
             return photo
         }

@@ -118,10 +118,11 @@ extension LocalStore {
     ) throws(StorageError) -> Report {
         try perform(
             .autosave, on: localID,
-            edit: { report in
-                report.answers[field] = (value?.isNull ?? true) ? nil : value
-                if let derive { report.answers = derive(report.answers) }
-            }, score: score, templateVersion: templateVersion)
+            LifecycleChange(
+                edit: { report in
+                    report.answers[field] = (value?.isNull ?? true) ? nil : value
+                    if let derive { report.answers = derive(report.answers) }
+                }, score: score, templateVersion: templateVersion))
     }
 
     /// Every saved revision of a report's answers, oldest first.

@@ -102,7 +102,7 @@ extension LocalStore {
         case .photos(let lacking): event = .serverLostPhotos; photos = lacking
         }
         return try perform(
-            event, on: localID, edit: nil, score: nil,
+            event, on: localID,
             alongside: { db throws(StorageError) in
                 let ids: [UUID]
                 if let photos {

@@ -72,9 +72,7 @@ extension LocalStore {
                 }
                 if held.lifecycle.review == review { continue }
                 do throws(StorageError) {
-                    _ = try Self.perform(
-                        .reviewed(review), on: wire.localID, edit: nil, score: nil, reload: false, held: (row, held), db
-                    )
+                    _ = try Self.perform(.reviewed(review), on: wire.localID, reload: false, held: (row, held), db)
                 } catch  where error.code == .notAllowed {
                     result.ignored += 1
                     continue
