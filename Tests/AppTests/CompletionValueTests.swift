@@ -33,7 +33,7 @@ struct CompletionValueTests {
     /// A folder holding one file, `a.jpg` (so offering files instead of values shows), and the three scripts.
     func folder() throws -> TemporaryDirectory {
         let directory = TemporaryDirectory(prefix: "jqc-completion")
-        FileManager.default.createFile(atPath: directory.path("a.jpg"), contents: Data())
+        #expect(FileManager.default.createFile(atPath: directory.path("a.jpg"), contents: Data()))
         for (shell, name) in [("bash", "jqc.bash"), ("zsh", "_jqc"), ("fish", "jqc.fish")] {
             let generated = try Programs.run("jqc", ["completion", shell])
             #expect(generated.status == 0, "\(generated.stderr)")

@@ -206,7 +206,7 @@ public final class HTTPServer: @unchecked Sendable {
     private static func address(of connection: OpaquePointer) -> String {
         var text = [CChar](repeating: 0, count: 64)
         jqc_mhd_client_address(connection, &text, text.count)
-        return String(cString: text)
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// A connection opened or closed: its deadlines start or end.

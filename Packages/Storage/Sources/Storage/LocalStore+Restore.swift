@@ -124,7 +124,7 @@ extension LocalStore {
     /// and assignments cursors (of the data before) are dropped, so both are
     /// pulled from their start.
     public func adoptServerGeneration(_ generation: String) throws(StorageError) {
-        try write { db throws(StorageError) -> Bool in
+        _ = try write { db throws(StorageError) -> Bool in
             try Self.setMeta(MetaKey.reviewsCursor, nil, db)
             try Self.setMeta(MetaKey.assignmentsCursor, nil, db)
             try Self.setMeta(MetaKey.serverGeneration, generation, db)

@@ -173,7 +173,7 @@ extension LocalStore {
     /// sync engine calls it while a request is in flight, so that the commit
     /// recording the answer does not have to do it on its way.
     public func checkpoint() throws(StorageError) {
-        try read { db throws(StorageError) -> Bool in
+        _ = try read { db throws(StorageError) -> Bool in
             _ = try db.rows("PRAGMA wal_checkpoint(PASSIVE)")
             return true
         }
