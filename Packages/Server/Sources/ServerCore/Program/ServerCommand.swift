@@ -136,19 +136,23 @@ public enum ServerCommand {
     /// The admin commands that are not part of the organisation's administration.
     static let legacyAdmin: [CommandSpec] = [editReport, importTemplates]
 
-    /// Every `admin` command, in the order `admin --help` lists them.
-    static var adminCommands: [CommandSpec] { legacyAdmin + AdminCommands.all.map(\.spec) }
+    /// Every `admin` command, in the order `admin --help` lists them: noun first, as the man page lists them.
+    static var adminCommands: [CommandSpec] { AdminCommands.all.map(\.spec) + legacyAdmin }
+
+    /// Every `admin` command its words may name: those help lists, and the
+    /// older names (`add-user`), which work as they always have but help hides.
+    static var namedAdminCommands: [CommandSpec] { adminCommands + AdminCommands.aliases.map(\.spec) }
 
     /// The word before every admin command's own words.
     static let adminWord = "admin"
 
-    /// The admin commands as `admin`'s words find them: each named by its
+    /// The admin commands as `admin`'s words find them, older names included: each named by its
     /// words after `admin` (`edit-report`, `webhook add`), the database
     /// (`--db FILE`) a valued option that may stand before them, as `--home`
     /// stands before jqc's.
     static var adminCatalog: CommandCatalog {
         CommandCatalog(
-            commands: adminCommands.map { spec in
+            commands: namedAdminCommands.map { spec in
                 var named = spec
                 named.name = String(spec.name.dropFirst(adminWord.count + 1))
                 return named
@@ -185,7 +189,7 @@ public enum ServerCommand {
             adminOverview()
             return help.isWritten(in: arguments) ? .ok : .usage
         }
-        guard let spec = adminCommands.first(where: { $0.name == "\(adminWord) \(name)" }) else {
+        guard let spec = namedAdminCommands.first(where: { $0.name == "\(adminWord) \(name)" }) else {
             throw unknownAdminCommand(name, catalog: catalog)
         }
         let parsed = try parser.parse(rest, for: spec)
@@ -213,6 +217,13 @@ public enum ServerCommand {
             return nil
         case .group(let word), .unknownCommand(let word, _):
             throw unknownAdminCommand(word, catalog: catalog)
+        case .unknownSubcommand(let group, _, _) where catalog.spec(group) != nil:
+            // A command that is also a group (`areas`, `areas import`): its own words follow it
+            // (`areas --facility F-100`), and the parser judges them as it did before the group was.
+            guard let first = catalog.commandWordPositions(arguments).first else { return nil }
+            var rest = arguments
+            rest.remove(at: first)
+            return (group, rest)
         case .unknownSubcommand(let group, let word, _):
             throw unknownAdminCommand("\(group) \(word)", catalog: catalog)
         }
@@ -222,7 +233,7 @@ public enum ServerCommand {
     private static func adminInvocation(_ name: String, spec: CommandSpec, _ parsed: ParsedArguments)
         throws(UsageError) -> AdminInvocation
     {
-        let command = AdminCommands.all.first { $0.spec.name == spec.name }
+        let command = (AdminCommands.all + AdminCommands.aliases).first { $0.spec.name == spec.name }
         guard let db = try parsed[Self.db] else {
             throw UsageError("'\(spec.name)' needs --db FILE or --db postgres://....")
         }
