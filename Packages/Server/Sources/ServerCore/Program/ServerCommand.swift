@@ -113,6 +113,7 @@ public enum ServerCommand {
                 return .ok
             }
             let words = arguments.first == "serve" ? Array(arguments.dropFirst()) : arguments
+            try refuseMisplacedAdmin(words)
             let parsed = try parser.parse(words, for: serve)
             if parsed[version] {
                 OutputChannel.standardOutput.line(versionLine)
@@ -131,6 +132,19 @@ public enum ServerCommand {
             OutputChannel.standardError.write("jqc-server: \(error.message)\n")
             return .usage
         }
+    }
+
+    /// Refuses `admin` written after other words (`jqc-server --db X admin users`) with the
+    /// command line to type instead, `admin` first; returns when `admin` is not among the command words.
+    static func refuseMisplacedAdmin(_ words: [String]) throws(UsageError) {
+        let catalog = CommandCatalog(commands: [serve], globalOptions: globalOptions + ServerConfig.options)
+        let positions = catalog.commandWordPositions(words)
+        guard let at = positions.first(where: { words[$0] == adminWord }) else { return }
+        var rest = words
+        rest.remove(at: at)
+        // The words come from the command line: through the one sanitiser to the terminal.
+        let line = ([adminWord] + rest).map { OneLine.escaped($0) }.joined(separator: " ")
+        throw UsageError("put '\(adminWord)' first: jqc-server \(line)")
     }
 
     /// The admin commands that are not part of the organisation's administration.
