@@ -186,9 +186,17 @@ public enum ServerCommand {
             "\n'jqc-server admin COMMAND --help' says more; docs/administer.md walks through a first day.")
     }
 
-    /// The usage error for admin words that name no command, with the commands that begin alike.
+    /// The usage error for admin words that name no command, with the names help lists that begin alike:
+    /// the commands of a group for a group's unknown word, else the first words (`facility`, `facilities`).
     private static func unknownAdminCommand(_ name: String, catalog: CommandCatalog) -> UsageError {
-        let near = catalog.commands.map(\.name).filter { $0.hasPrefix(String(name.prefix(3))) }
+        let shown = adminCommands.map { String($0.name.dropFirst(adminWord.count + 1)) }
+        let alike = shown.filter { $0.hasPrefix(String(name.prefix(3))) }
+        let firstWords = alike.map { String($0.split(separator: " ")[0]) }
+        let near =
+            name.contains(" ")
+            ? alike
+            : firstWords.enumerated().filter { !firstWords[..<$0.offset].contains($0.element) }
+                .map(\.element)
         return UsageError(
             "'admin' has no command '\(name)'\(near.isEmpty ? "." : "; did you mean \(near.joined(separator: " or "))?") "
                 + "See 'jqc-server admin --help'.")
@@ -229,7 +237,11 @@ public enum ServerCommand {
             return (found, words)
         case .none:
             return nil
-        case .group(let word), .unknownCommand(let word, _):
+        case .group(let word):
+            throw UsageError(
+                "'admin \(word)' needs one of its commands: \(catalog.subcommands(of: word).joined(separator: ", ")). "
+                    + "See 'jqc-server admin --help'.")
+        case .unknownCommand(let word, _):
             throw unknownAdminCommand(word, catalog: catalog)
         case .unknownSubcommand(let group, _, _) where catalog.spec(group) != nil:
             // A command that is also a group (`areas`, `areas import`): its own words follow it
