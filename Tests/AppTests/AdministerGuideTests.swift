@@ -13,7 +13,7 @@ import TestSupport
 @Suite("docs/administer.md, followed literally, takes an empty server to its first accepted report")
 struct AdministerGuideTests {
     static let passwords = [
-        "add-user ada": "ada-admin-password\n", "add-user ivy": "ivy-first-password\n",
+        "user add ada": "ada-admin-password\n", "user add ivy": "ivy-first-password\n",
         "jqc login": "ivy-first-password\n",
     ]
 
@@ -97,7 +97,7 @@ struct AdministerGuideTests {
         let (settings, lines) = try steps()
         let reader = Reader(settings: settings, database: database, serverURL: servers[0].baseURL)
         #expect(lines.count >= 25, "the page's steps: \(lines.count) lines")
-        let disabling = try #require(lines.firstIndex { $0.contains("disable-user ivy") })
+        let disabling = try #require(lines.firstIndex { $0.contains("user disable ivy") })
         for line in lines[..<disabling] { try reader.run(line) }
 
         // The device pulled what the admin made, and its report was accepted.
@@ -106,14 +106,14 @@ struct AdministerGuideTests {
         #expect(report["state"] == "SYNCED", "\(report)")
         #expect(report["server_id"]?.stringValue?.isEmpty == false)
         // The accepted report closed the assignment.
-        let adminAssignments = reader.output("jqc-server admin --db \"$DB\" assignments", 1)
+        let adminAssignments = reader.output("jqc-server admin --db \"$DB\" assignment list", 1)
         #expect(adminAssignments.contains("W-1") && adminAssignments.contains("done"), "\(adminAssignments)")
         let deviceAssignments = try JSONValue.parse(reader.run("jqc assignments --json").stdout)
         #expect(deviceAssignments["assignments"]?.arrayValue?.first { $0["id"] == "W-1" }?["status"] == "closed")
         // The retired site left the device at its next pull; the other stayed.
         let sites = reader.output("jqc facilities")
         #expect(!sites.contains("S-200") && sites.contains("S-100"), "\(sites)")
-        #expect(reader.output("jqc-server admin --db \"$DB\" facilities").contains("S-200"))
+        #expect(reader.output("jqc-server admin --db \"$DB\" facility list").contains("S-200"))
 
         // Ivy holds sessions on every instance; disabling her ends them all at once.
         var sessions: [(ServerProcess, String)] = []

@@ -30,7 +30,8 @@ final class ObservedServer: @unchecked Sendable {
             environment: ProcessInfo.processInfo.environment, stdout: .pipe)
         self.process = process
         banner = Self.lines(
-            of: process.output ?? FileHandle.nullDevice, count: arguments.contains("--metrics-port") ? 3 : 2,
+            of: process.output ?? FileHandle.nullDevice,
+            count: arguments.contains("--metrics-port") || arguments.contains("--metrics-listen") ? 3 : 2,
             timeout: 60)
         guard let first = banner.first, first.hasPrefix("listening on http://") else {
             process.terminate()

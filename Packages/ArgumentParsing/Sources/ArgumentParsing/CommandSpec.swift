@@ -22,6 +22,9 @@ public struct CommandSpec: Sendable {
         self.options = options
         self.discussion = discussion
     }
+
+    /// The options help, the man page and completion show: every one not hidden.
+    public var shownOptions: [OptionSpec] { options.filter { !$0.hidden } }
 }
 
 /// A positional argument.
@@ -66,6 +69,9 @@ public struct OptionSpec: Sendable {
     /// The values it takes, when they are a fixed set (`json`, `csv`, `html`);
     /// empty for any value. Completion offers them, help and the man page list them.
     public var values: [String] = []
+    /// Read by the parser but left out of help, the man page and completion:
+    /// an older spelling kept working for the scripts that use it.
+    public var hidden = false
 
     /// A flag that takes no value.
     public static func flag(_ long: String, short: Character? = nil, help: String) -> OptionSpec {

@@ -25,7 +25,7 @@ public enum CompletionScript {
     }
 
     private static func options(_ spec: CommandSpec?, _ catalog: CommandCatalog) -> [String] {
-        ((spec?.options ?? []) + catalog.globalOptions).map { "--\($0.long)" }
+        ((spec?.shownOptions ?? []) + catalog.globalOptions).map { "--\($0.long)" }
     }
 
     /// `--state` and `-o`: how an option may be typed.
@@ -113,7 +113,7 @@ public enum CompletionScript {
         }
         lines += ["    esac", "    case \"$spec $prev\" in"]
         for spec in catalog.commands {
-            for option in spec.options where option.takesValue {
+            for option in spec.shownOptions where option.takesValue {
                 let patterns = spellings(option).map { "\"\(spec.name) \($0)\"" }
                 lines.append("        \(patterns.joined(separator: "|"))) \(reply(ValueKind(option))) ;;")
             }
@@ -210,11 +210,11 @@ public enum CompletionScript {
             "    case \"${words_typed[1]} ${words_typed[2]}\" in",
         ]
         for spec in catalog.commands where spec.name.contains(" ") {
-            let specs = (spec.options + catalog.globalOptions).map(optionSpec)
+            let specs = (spec.shownOptions + catalog.globalOptions).map(optionSpec)
             lines.append("        \"\(spec.name)\") _arguments \(specs.joined(separator: " ")) \(rest(spec)) ;;")
         }
         for spec in catalog.commands where !spec.name.contains(" ") {
-            let specs = (spec.options + catalog.globalOptions).map(optionSpec)
+            let specs = (spec.shownOptions + catalog.globalOptions).map(optionSpec)
             let subcommands = catalog.subcommands(of: spec.name)
             let offer =
                 subcommands.isEmpty
@@ -268,7 +268,7 @@ public enum CompletionScript {
                     "complete -c \(program) -f -n \(quoted(condition + "; and not __fish_seen_subcommand_from \(positional.values.joined(separator: " "))")) -a \(quoted(positional.values.joined(separator: " "))) -d \(quoted(positional.help))"
                 )
             }
-            for option in spec.options {
+            for option in spec.shownOptions {
                 var line = "complete -c \(program) -n \(quoted(condition)) -l \(option.long)"
                 if let short = option.short { line += " -s \(short)" }
                 if option.takesValue { line += value(option) }

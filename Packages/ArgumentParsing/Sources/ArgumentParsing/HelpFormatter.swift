@@ -6,7 +6,7 @@ public enum HelpFormatter {
         if let program { parts.append(program) }
         parts.append(spec.name)
         parts += spec.positionals.map(\.usageText)
-        if !spec.options.isEmpty { parts.append("[options]") }
+        if !spec.shownOptions.isEmpty { parts.append("[options]") }
         return parts.joined(separator: " ")
     }
 
@@ -17,9 +17,9 @@ public enum HelpFormatter {
             lines += ["", "Arguments:"]
             lines += table(spec.positionals.map { ($0.usageText, $0.helpText) })
         }
-        if !spec.options.isEmpty {
+        if !spec.shownOptions.isEmpty {
             lines += ["", "Options:"]
-            lines += table(spec.options.map { ($0.usageText, $0.helpText) })
+            lines += table(spec.shownOptions.map { ($0.usageText, $0.helpText) })
         }
         lines += ["", "Global options:"]
         lines += table(globalOptions.map { ($0.usageText, $0.helpText) })

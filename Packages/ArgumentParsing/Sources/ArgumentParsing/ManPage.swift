@@ -27,7 +27,7 @@ public enum ManPage {
             for positional in spec.positionals {
                 lines += [".TP", "\\fI\(escape(positional.usageText))\\fR", escape(positional.helpText)]
             }
-            for option in spec.options { lines += item(option) }
+            for option in spec.shownOptions { lines += item(option) }
             if let discussion = spec.discussion {
                 lines += [".PP"] + text(discussion)
             }

@@ -7,7 +7,7 @@
 ///                              as: .whole(in: 0...65535))
 public struct Option<Value: Sendable>: Sendable {
     /// What help, the man page, completion and the parser see.
-    public let spec: OptionSpec
+    public private(set) var spec: OptionSpec
     /// The value when the option is absent (nil when there is none).
     private let absent: @Sendable () -> Value
     /// The value of the words given (one, or more for a repeatable option).
@@ -16,6 +16,14 @@ public struct Option<Value: Sendable>: Sendable {
     /// The value of this option in `arguments`: the words given, converted, or the default.
     func read(_ words: [String]) throws(UsageError) -> Value {
         words.isEmpty ? absent() : try given(words, "--\(spec.long)")
+    }
+
+    /// The same option, read by the parser but left out of help, the man page
+    /// and completion: an older spelling kept for the scripts that use it.
+    public func hidden() -> Self {
+        var copy = self
+        copy.spec.hidden = true
+        return copy
     }
 
     /// An option given at most once; nil when it is absent.

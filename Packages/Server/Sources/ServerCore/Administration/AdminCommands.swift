@@ -13,7 +13,7 @@ struct AdminOutput {
 
 /// One `jqc-server admin` command: its spec and what it does.
 struct AdminCommand: Sendable {
-    let spec: CommandSpec
+    private(set) var spec: CommandSpec
     let run: @Sendable (AdminArguments, Administration) throws(ServerError) -> AdminOutput
 
     init(
@@ -27,6 +27,18 @@ struct AdminCommand: Sendable {
             discussion: discussion)
         self.run = run
     }
+
+    /// `older` under a new name (`facility add` for `add-facility`): the same
+    /// arguments, options and work, with its own summary when it is given.
+    init(_ name: String, as older: AdminCommand, summary: String? = nil) {
+        spec = older.spec
+        spec.name = "admin " + name
+        if let summary { spec.summary = summary }
+        run = older.run
+    }
+
+    /// The words after `admin` that name it (`facility add`).
+    var name: String { String(spec.name.dropFirst("admin ".count)) }
 }
 
 /// The administration commands of `jqc-server admin`, run against the
@@ -38,7 +50,15 @@ enum AdminCommands {
     /// `--db`, as the administration commands describe it (a SQLite file or a PostgreSQL URL).
     static let db = Option("db", "FILE|URL", help: "the server's database")
 
-    static let all: [AdminCommand] = sites + assignments + templates + users + [events] + webhooks + backups
+    /// Every command `admin --help` lists, noun first (`facility add`), in the order it lists them.
+    static let all: [AdminCommand] = [
+        siteCommands, workCommands, templateCommands, userCommands, [events], webhooks, backups,
+    ].flatMap { $0 }
+
+    /// The older, verb-first names (`add-facility`, `assign`, `users`): each
+    /// works as it always has, for the scripts that use it, but help, the man
+    /// page and completion list only the names of `all`.
+    static let aliases: [AdminCommand] = sites + assignments + templates + users
 
     // MARK: Sites
 
@@ -47,14 +67,8 @@ enum AdminCommands {
             _, admin throws(ServerError) in
             let list = try admin.facilities()
             return AdminOutput(
-                lines: table(
-                    ["ID", "NAME", "ADDRESS", "PROJECT", "STATE"],
-                    list.map {
-                        [
-                            $0.facility.id, $0.facility.name, $0.facility.address, $0.facility.projectName,
-                            $0.retiredAt == nil ? "active" : "retired",
-                        ]
-                    },
+                lines: facilityTable(
+                    list,
                     empty:
                         "No facilities yet: add one with 'admin add-facility' or import a spreadsheet with 'admin import-facilities'."
                 ),
@@ -187,19 +201,9 @@ enum AdminCommands {
             options: [Work.onlyInspector.spec]
         ) { parsed, admin throws(ServerError) in
             let list = try admin.assignments(inspector: try parsed[Work.onlyInspector])
-            let names = Dictionary(try admin.users().map { ($0.id, $0.username) }, uniquingKeysWith: { a, _ in a })
             return AdminOutput(
-                lines: table(
-                    ["ID", "INSPECTOR", "TEMPLATE", "FACILITY", "AREA", "DUE", "STATE"],
-                    list.map {
-                        let state =
-                            $0.cancelledAt != nil ? "cancelled" : ($0.assignment.status == .open ? "open" : "done")
-                        return [
-                            $0.assignment.id, names[$0.inspectorID] ?? $0.inspectorID, $0.assignment.templateID,
-                            $0.assignment.facilityID, $0.assignment.areaID ?? "-",
-                            $0.assignment.dueAt ?? "-", state,
-                        ]
-                    }, empty: "No assignments yet: create one with 'admin assign'."),
+                lines: try assignmentTable(
+                    list, admin: admin, empty: "No assignments yet: create one with 'admin assign'."),
                 json: ["assignments": .array(list.map(AdminWire.assignment))])
         },
         AdminCommand(
@@ -268,15 +272,7 @@ enum AdminCommands {
             _, admin throws(ServerError) in
             let list = try admin.templates()
             return AdminOutput(
-                lines: table(
-                    ["ID", "NAME", "VERSION", "VERSIONS", "FIELDS", "STATE"],
-                    list.map {
-                        [
-                            $0.template.id, $0.template.name, String($0.template.version),
-                            $0.versions.map(String.init).joined(separator: ","),
-                            String($0.template.schema.fields.count), $0.retiredAt == nil ? "active" : "retired",
-                        ]
-                    }, empty: "No templates yet: publish one with 'admin publish-template FILE'."),
+                lines: templateTable(list, empty: "No templates yet: publish one with 'admin publish-template FILE'."),
                 json: ["templates": .array(list.map(AdminWire.template))])
         },
         AdminCommand(
@@ -319,11 +315,8 @@ enum AdminCommands {
             _, admin throws(ServerError) in
             let list = try admin.users()
             return AdminOutput(
-                lines: table(
-                    ["ID", "USERNAME", "ROLE", "NAME", "STATE"],
-                    list.map {
-                        [$0.id, $0.username, $0.role.rawValue, $0.displayName, $0.isDisabled ? "disabled" : "active"]
-                    }, empty: "No users yet: add the first admin with 'admin add-user NAME --role admin'."),
+                lines: userTable(
+                    list, empty: "No users yet: add the first admin with 'admin add-user NAME --role admin'."),
                 json: ["users": .array(list.map(AdminWire.user))])
         },
         AdminCommand(

@@ -27,14 +27,17 @@ extension Administration {
         var due: String?
     }
 
-    func assignments(inspector: String?) throws(ServerError) -> [ManagedAssignment] {
-        try store.read { session in
+    /// Every assignment (of one inspector, or all); with `openOnly`, those
+    /// still to do (neither done nor cancelled).
+    func assignments(inspector: String?, openOnly: Bool = false) throws(ServerError) -> [ManagedAssignment] {
+        let list = try store.read { session in
             guard let inspector else { return try session.managedAssignments(inspectorID: nil) }
             guard let user = try Self.user(inspector, in: session) else {
                 throw ServerError.notFound("no user '\(inspector)'")
             }
             return try session.managedAssignments(inspectorID: user.id)
         }
+        return openOnly ? list.filter { $0.assignment.status == .open && $0.cancelledAt == nil } : list
     }
 
     /// Creates an assignment; 409 when its id is taken.
@@ -76,6 +79,55 @@ extension Administration {
             try session.insertAssignment(next.assignment, inspectorID: next.inspectorID)
             try events.record("assignment.changed", id, Self.json(next))
             return next
+        }
+    }
+
+    /// An assignment given to another inspector, and the one it replaces.
+    struct Reassignment: Sendable {
+        /// The assignment as it was given first, now cancelled.
+        var previous: ManagedAssignment
+        /// The same work for the new inspector, under an id of its own.
+        var current: ManagedAssignment
+    }
+
+    /// Gives an open assignment to another inspector, with `edit`'s changes.
+    /// The first inspector's device must see the work end, and devices follow
+    /// only their own inspector's assignments: so the assignment is cancelled
+    /// and the same work created for the new inspector under a new id, in one
+    /// change, both logged. Naming the inspector it has already changes it in place.
+    func reassignAssignment(id: String, to inspector: String, _ edit: AssignmentChange, by actor: AdminActor)
+        throws(ServerError) -> Reassignment
+    {
+        let current = try store.read { session in try session.managedAssignment(id: id) }
+        let user = try store.read { session in
+            try Self.user(inspector.trimmingCharacters(in: .whitespaces), in: session)
+        }
+        if let current, let user, user.id == current.inspectorID {
+            let changed = try changeAssignment(id: id, edit, by: actor)
+            return Reassignment(previous: changed, current: changed)
+        }
+        return try change(by: actor) { session, events in
+            guard let current = try session.managedAssignment(id: id) else {
+                throw ServerError.notFound("no assignment '\(id)'")
+            }
+            guard current.assignment.status == .open else {
+                throw ServerError.conflict(
+                    "assignment '\(id)' is \(current.cancelledAt == nil ? "done" : "cancelled"); create another instead"
+                )
+            }
+            let assignment = current.assignment
+            let request = AssignmentRequest(
+                id: nil, inspector: inspector, templateID: edit.templateID ?? assignment.templateID,
+                facilityID: edit.facilityID ?? assignment.facilityID,
+                areaID: edit.areaID.map { $0.isEmpty ? nil : $0 } ?? (edit.facilityID == nil ? assignment.areaID : nil),
+                due: edit.due.map { $0.isEmpty ? nil : $0 } ?? assignment.dueAt)
+            let (next, _) = try Self.resolve(request, label: nil, in: session)
+            try session.cancelAssignment(id: id, at: events.at)
+            try session.insertAssignment(next.assignment, inspectorID: next.inspectorID)
+            try events.record("assignment.cancelled", id, ["reassigned_to": .string(next.assignment.id)])
+            try events.record(
+                "assignment.created", next.assignment.id, Self.json(next).merging(["reassigned_from": .string(id)]))
+            return Reassignment(previous: try session.managedAssignment(id: id) ?? current, current: next)
         }
     }
 

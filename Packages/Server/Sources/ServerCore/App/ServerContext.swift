@@ -19,7 +19,7 @@ final class ServerContext: Sendable {
     let loginThrottle: LoginThrottle
     let passwordGate: PasswordGate
     let log: ServerLog
-    /// What `/metrics` reports (`--metrics-port`).
+    /// What `/metrics` reports (`--metrics-listen`).
     let metrics: ServerMetrics
     /// The console's session cookies and CSRF tokens.
     let consoleSessions: ConsoleSessions

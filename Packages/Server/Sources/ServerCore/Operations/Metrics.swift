@@ -3,7 +3,7 @@ import Models
 import ServerStore
 import Synchronization
 
-/// What the server counts for Prometheus (`--metrics-port`): requests by
+/// What the server counts for Prometheus (`--metrics-listen`): requests by
 /// route pattern, method and status, their durations by route, sync
 /// results, photos stored, and the requests being handled now.
 ///

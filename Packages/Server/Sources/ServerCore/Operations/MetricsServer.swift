@@ -1,7 +1,7 @@
 import Foundation
 import ServerHTTP
 
-/// The second listener (`--metrics-port`, `--metrics-host`): `GET /metrics`
+/// The second listener (`--metrics-listen`): `GET /metrics`
 /// in the Prometheus text format, on its own address so it can stay on
 /// loopback while the API faces the network. Any other path is 404, any
 /// other method 405; no body is read. It runs on an `HTTPServer` of its own

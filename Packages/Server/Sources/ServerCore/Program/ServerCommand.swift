@@ -113,6 +113,7 @@ public enum ServerCommand {
                 return .ok
             }
             let words = arguments.first == "serve" ? Array(arguments.dropFirst()) : arguments
+            try refuseMisplacedAdmin(words)
             let parsed = try parser.parse(words, for: serve)
             if parsed[version] {
                 OutputChannel.standardOutput.line(versionLine)
@@ -133,22 +134,39 @@ public enum ServerCommand {
         }
     }
 
+    /// Refuses `admin` written after other words (`jqc-server --db X admin users`) with the
+    /// command line to type instead, `admin` first; returns when `admin` is not among the command words.
+    static func refuseMisplacedAdmin(_ words: [String]) throws(UsageError) {
+        let catalog = CommandCatalog(commands: [serve], globalOptions: globalOptions + ServerConfig.options)
+        let positions = catalog.commandWordPositions(words)
+        guard let at = positions.first(where: { words[$0] == adminWord }) else { return }
+        var rest = words
+        rest.remove(at: at)
+        // The words come from the command line: through the one sanitiser to the terminal.
+        let line = ([adminWord] + rest).map { OneLine.escaped($0) }.joined(separator: " ")
+        throw UsageError("put '\(adminWord)' first: jqc-server \(line)")
+    }
+
     /// The admin commands that are not part of the organisation's administration.
     static let legacyAdmin: [CommandSpec] = [editReport, importTemplates]
 
-    /// Every `admin` command, in the order `admin --help` lists them.
-    static var adminCommands: [CommandSpec] { legacyAdmin + AdminCommands.all.map(\.spec) }
+    /// Every `admin` command, in the order `admin --help` lists them: noun first, as the man page lists them.
+    static var adminCommands: [CommandSpec] { AdminCommands.all.map(\.spec) + legacyAdmin }
+
+    /// Every `admin` command its words may name: those help lists, and the
+    /// older names (`add-user`), which work as they always have but help hides.
+    static var namedAdminCommands: [CommandSpec] { adminCommands + AdminCommands.aliases.map(\.spec) }
 
     /// The word before every admin command's own words.
     static let adminWord = "admin"
 
-    /// The admin commands as `admin`'s words find them: each named by its
+    /// The admin commands as `admin`'s words find them, older names included: each named by its
     /// words after `admin` (`edit-report`, `webhook add`), the database
     /// (`--db FILE`) a valued option that may stand before them, as `--home`
     /// stands before jqc's.
     static var adminCatalog: CommandCatalog {
         CommandCatalog(
-            commands: adminCommands.map { spec in
+            commands: namedAdminCommands.map { spec in
                 var named = spec
                 named.name = String(spec.name.dropFirst(adminWord.count + 1))
                 return named
@@ -168,9 +186,17 @@ public enum ServerCommand {
             "\n'jqc-server admin COMMAND --help' says more; docs/administer.md walks through a first day.")
     }
 
-    /// The usage error for admin words that name no command, with the commands that begin alike.
+    /// The usage error for admin words that name no command, with the names help lists that begin alike:
+    /// the commands of a group for a group's unknown word, else the first words (`facility`, `facilities`).
     private static func unknownAdminCommand(_ name: String, catalog: CommandCatalog) -> UsageError {
-        let near = catalog.commands.map(\.name).filter { $0.hasPrefix(String(name.prefix(3))) }
+        let shown = adminCommands.map { String($0.name.dropFirst(adminWord.count + 1)) }
+        let alike = shown.filter { $0.hasPrefix(String(name.prefix(3))) }
+        let firstWords = alike.map { String($0.split(separator: " ")[0]) }
+        let near =
+            name.contains(" ")
+            ? alike
+            : firstWords.enumerated().filter { !firstWords[..<$0.offset].contains($0.element) }
+                .map(\.element)
         return UsageError(
             "'admin' has no command '\(name)'\(near.isEmpty ? "." : "; did you mean \(near.joined(separator: " or "))?") "
                 + "See 'jqc-server admin --help'.")
@@ -185,7 +211,7 @@ public enum ServerCommand {
             adminOverview()
             return help.isWritten(in: arguments) ? .ok : .usage
         }
-        guard let spec = adminCommands.first(where: { $0.name == "\(adminWord) \(name)" }) else {
+        guard let spec = namedAdminCommands.first(where: { $0.name == "\(adminWord) \(name)" }) else {
             throw unknownAdminCommand(name, catalog: catalog)
         }
         let parsed = try parser.parse(rest, for: spec)
@@ -211,8 +237,19 @@ public enum ServerCommand {
             return (found, words)
         case .none:
             return nil
-        case .group(let word), .unknownCommand(let word, _):
+        case .group(let word):
+            throw UsageError(
+                "'admin \(word)' needs one of its commands: \(catalog.subcommands(of: word).joined(separator: ", ")). "
+                    + "See 'jqc-server admin --help'.")
+        case .unknownCommand(let word, _):
             throw unknownAdminCommand(word, catalog: catalog)
+        case .unknownSubcommand(let group, _, _) where catalog.spec(group) != nil:
+            // A command that is also a group (`areas`, `areas import`): its own words follow it
+            // (`areas --facility F-100`), and the parser judges them as it did before the group was.
+            guard let first = catalog.commandWordPositions(arguments).first else { return nil }
+            var rest = arguments
+            rest.remove(at: first)
+            return (group, rest)
         case .unknownSubcommand(let group, let word, _):
             throw unknownAdminCommand("\(group) \(word)", catalog: catalog)
         }
@@ -222,7 +259,7 @@ public enum ServerCommand {
     private static func adminInvocation(_ name: String, spec: CommandSpec, _ parsed: ParsedArguments)
         throws(UsageError) -> AdminInvocation
     {
-        let command = AdminCommands.all.first { $0.spec.name == spec.name }
+        let command = (AdminCommands.all + AdminCommands.aliases).first { $0.spec.name == spec.name }
         guard let db = try parsed[Self.db] else {
             throw UsageError("'\(spec.name)' needs --db FILE or --db postgres://....")
         }

@@ -177,14 +177,21 @@ struct ServerConfig: Sendable {
         config.logLevel = try parsed[O.logLevel]
         config.logFile = try parsed[O.logFile]
         config.metricsPort = try parsed[O.metricsPort]
-        if parsed.isGiven(O.metricsHost) {
+        if let listen = try parsed[O.metricsListen] {
+            guard !parsed.isGiven(O.metricsPort) && !parsed.isGiven(O.metricsHost) else {
+                throw UsageError("give --metrics-listen HOST:PORT alone, without --metrics-port or --metrics-host.")
+            }
+            config.metricsHost = listen.host
+            config.metricsPort = listen.port
+        } else if parsed.isGiven(O.metricsHost) {
             guard config.metricsPort != nil else {
                 throw UsageError("--metrics-host needs --metrics-port, the port the metrics are served on.")
             }
             config.metricsHost = try parsed[O.metricsHost]
         }
         if let port = config.metricsPort, port != 0, port == config.port, config.metricsHost == config.host {
-            throw UsageError("--metrics-port \(port) is the API's own port; give the metrics a port of their own.")
+            let spelling = parsed.isGiven(O.metricsListen) ? "--metrics-listen port" : "--metrics-port"
+            throw UsageError("\(spelling) \(port) is the API's own port; give the metrics a port of their own.")
         }
     }
 }

@@ -136,11 +136,18 @@ enum ServerOptions {
         "console-max-age", "SECONDS", default: config.consoleMaximumAge, note: "12 hours",
         help: "a console session ends this long after signing in, whatever its use",
         as: .whole(in: 60...(90 * 86_400)))
+    static let metricsListen = Option(
+        "metrics-listen", "HOST:PORT",
+        help: "serve Prometheus metrics at /metrics on this address ([::1]:PORT for IPv6); port 0 picks a free one",
+        as: listenAddress)
+    /// `--metrics-port` and `--metrics-host`: the older spelling of `--metrics-listen`, hidden from help.
     static let metricsPort = Option(
         "metrics-port", "PORT",
-        help: "serve Prometheus metrics at /metrics on this port; 0 picks a free one (default: none)", as: portNumber)
+        help: "serve Prometheus metrics at /metrics on this port; 0 picks a free one (default: none)", as: portNumber
+    ).hidden()
     static let metricsHost = Option(
-        "metrics-host", "ADDRESS", default: config.metricsHost, help: "address of the metrics listener", as: address)
+        "metrics-host", "ADDRESS", default: config.metricsHost, help: "address of the metrics listener", as: address
+    ).hidden()
     static let quotaBytes = Option(
         "quota-bytes", "N", default: quotas.bytes, note: "20 GiB",
         help: "bytes one user may store, revisions and photos", as: bytes)
@@ -191,8 +198,8 @@ enum ServerOptions {
         refreshMaxAge.spec, maxRevisions.spec, passwordChecks.spec, trustedProxy.spec, signInWindow.spec,
         maxConnections.spec, maxConnectionsPerAddress.spec, workers.spec, maxWaitingRequests.spec,
         headerTimeout.spec, bodyTimeout.spec, idleTimeout.spec, fieldTypesDir.spec, fieldTypeTimeout.spec,
-        logLevel.spec, logFile.spec, behindTLS.spec, consoleIdleTTL.spec, consoleMaxAge.spec, metricsPort.spec,
-        metricsHost.spec, quotaBytes.spec, quotaRevisionsPerDay.spec, quotaPhotosPerReport.spec,
+        logLevel.spec, logFile.spec, behindTLS.spec, consoleIdleTTL.spec, consoleMaxAge.spec, metricsListen.spec,
+        metricsPort.spec, metricsHost.spec, quotaBytes.spec, quotaRevisionsPerDay.spec, quotaPhotosPerReport.spec,
         quotaUploadBytes.spec, uploadTTL.spec, webhookSenders.spec, webhookTimeout.spec, webhookLease.spec,
         webhookFirstRetry.spec, webhookLongestRetry.spec, webhookAttempts.spec, webhookKeepDays.spec,
     ]
@@ -202,6 +209,14 @@ enum ServerOptions {
     /// An address to listen on; `localhost` is 127.0.0.1.
     private static let address = Conversion<String> { (word, _) throws(UsageError) -> String in
         word == "localhost" ? "127.0.0.1" : word
+    }
+
+    /// `HOST:PORT`, `[IPV6]:PORT`; `localhost` is 127.0.0.1.
+    private static let listenAddress = Conversion<ListenAddress> { (word, label) throws(UsageError) -> ListenAddress in
+        guard let address = ListenAddress(word) else {
+            throw UsageError("\(label) '\(word)' is not HOST:PORT, such as 127.0.0.1:9100 or [::1]:0.")
+        }
+        return address
     }
 
     private static let portNumber = Conversion<UInt16>.checked(
@@ -222,6 +237,29 @@ enum ServerOptions {
             throw UsageError("\(label) must be USER:PASSWORD, both non-empty.")
         }
         return DemoAccount(username: String(text[..<colon]), password: String(text[text.index(after: colon)...]))
+    }
+}
+
+/// An address and port to listen on, as `--metrics-listen` gives them.
+struct ListenAddress: Sendable, Equatable {
+    var host: String
+    var port: UInt16
+
+    /// Reads `HOST:PORT` or `[IPV6]:PORT`; nil for anything else.
+    init?(_ text: String) {
+        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
+            return nil
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") {
+            host = String(host.dropFirst().dropLast())
+            guard host.contains(":") else { return nil }
+        } else if host.contains(":") || host.contains("[") || host.contains("]") {
+            return nil
+        }
+        guard !host.isEmpty else { return nil }
+        self.host = host == "localhost" ? "127.0.0.1" : host
+        self.port = port
     }
 }
 

@@ -6,7 +6,7 @@ import ProgramOutput
 import ServerStore
 
 /// Runs the server until SIGTERM or SIGINT: opens the log, the store, seeds
-/// the demo world, listens (and for metrics, with `--metrics-port`), prints
+/// the demo world, listens (and for metrics, with `--metrics-listen`), prints
 /// the addresses, reopens the log file on SIGHUP, and shuts down cleanly.
 enum ServerRunner {
     static func serve(_ config: ServerConfig, storage: StorageOpener) -> ExitCode {

@@ -1,0 +1,90 @@
+import ArgumentParsing
+import Models
+import ServerStore
+
+/// `jqc-server admin user ...`: the people who sign in, named noun first.
+extension AdminCommands {
+    /// `user add --role`, required.
+    static let role = Option("role", "ROLE", help: "inspector, supervisor or admin (required)", as: People.roles)
+    /// `user role`'s new role.
+    static let newRole = Argument(
+        "ROLE", help: "the new role", values: ["inspector", "supervisor", "admin"], as: People.roles)
+    /// `user update --display-name`, required.
+    static let displayName = Option("display-name", "NAME", help: "the name shown in history and the roll-up")
+
+    static let userCommands: [AdminCommand] = [
+        AdminCommand(
+            "user add", summary: "add a user (password read from stdin)",
+            positionals: [People.newUsername.spec],
+            options: [role.spec, People.displayName.spec],
+            discussion:
+                "The password, at least \(Administration.shortestPassword) characters, is asked without echo at a terminal, or read from the first line of standard input. A user name that is taken is refused (exit 7): change that user with 'admin user set-password', 'user role' or 'user update'."
+        ) { parsed, admin throws(ServerError) in
+            guard let role = try parsed[role] else {
+                throw ServerError.badRequest("'admin user add' needs --role inspector, supervisor or admin")
+            }
+            let username = try parsed[People.newUsername]
+            let user = try admin.addUser(
+                username: username, password: PasswordInput.read(for: username), role: role,
+                displayName: try parsed[People.displayName], by: actor)
+            return AdminOutput(
+                lines: ["user \(show(user.username)) (\(user.role.rawValue)) has id \(user.id)"],
+                json: ["user": AdminWire.user(user)])
+        },
+        AdminCommand("user list", summary: "list every user with their role, disabled ones marked") {
+            _, admin throws(ServerError) in
+            let list = try admin.users()
+            return AdminOutput(
+                lines: userTable(
+                    list, empty: "No users yet: add the first admin with 'admin user add NAME --role admin'."),
+                json: ["users": .array(list.map(AdminWire.user))])
+        },
+        AdminCommand(
+            "user disable", summary: "disable a user: every session ends at once; their reports stay",
+            positionals: [People.user.spec]
+        ) { parsed, admin throws(ServerError) in
+            let user = try admin.setUserDisabled(try parsed[People.user], disabled: true, by: actor)
+            return AdminOutput(
+                lines: ["user \(show(user.username)) is disabled; every session of theirs is signed out"],
+                json: ["user": AdminWire.user(user)])
+        },
+        AdminCommand(
+            "user enable", summary: "enable a disabled user: they may sign in again",
+            positionals: [People.user.spec]
+        ) { parsed, admin throws(ServerError) in
+            let user = try admin.setUserDisabled(try parsed[People.user], disabled: false, by: actor)
+            return AdminOutput(lines: ["user \(show(user.username)) is enabled"], json: ["user": AdminWire.user(user)])
+        },
+        AdminCommand(
+            "user role", summary: "change a user's role; it takes effect on their next request",
+            positionals: [People.user.spec, newRole.spec]
+        ) { parsed, admin throws(ServerError) in
+            let user = try admin.changeUser(
+                try parsed[People.user], role: try parsed[newRole], displayName: nil, by: actor)
+            return AdminOutput(
+                lines: ["user \(show(user.username)) is a \(user.role.rawValue)"], json: ["user": AdminWire.user(user)])
+        },
+        AdminCommand(
+            "user update", summary: "change a user's display name",
+            positionals: [People.user.spec],
+            options: [displayName.spec]
+        ) { parsed, admin throws(ServerError) in
+            guard let name = try parsed[displayName] else {
+                throw ServerError.badRequest("'admin user update' needs --display-name NAME")
+            }
+            let user = try admin.changeUser(try parsed[People.user], role: nil, displayName: name, by: actor)
+            return AdminOutput(
+                lines: ["user \(show(user.username)) is named \(show(user.displayName))"],
+                json: ["user": AdminWire.user(user)])
+        },
+        AdminCommand("user set-password", as: older("set-password")),
+    ]
+
+    /// The users as a table; `empty` when there are none.
+    static func userTable(_ list: [StoredUser], empty: String) -> [String] {
+        table(
+            ["ID", "USERNAME", "ROLE", "NAME", "STATE"],
+            list.map { [$0.id, $0.username, $0.role.rawValue, $0.displayName, $0.isDisabled ? "disabled" : "active"] },
+            empty: empty)
+    }
+}
