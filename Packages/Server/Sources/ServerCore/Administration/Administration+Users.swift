@@ -8,6 +8,16 @@ extension Administration {
     /// The shortest password accepted, in characters (SECURITY.md says why).
     static let shortestPassword = 10
 
+    /// What a change of a user sets; nil leaves a value as it is.
+    struct UserChange: Sendable {
+        var role: UserRole?
+        var displayName: String?
+        /// A new password: the user is signed out everywhere.
+        var password: String?
+        /// Disable (true) or enable (false) them.
+        var disabled: Bool?
+    }
+
     func users() throws(ServerError) -> [StoredUser] {
         try store.read { try $0.allUsers() }
     }
@@ -48,69 +58,73 @@ extension Administration {
         }
     }
 
+    /// Changes a user's role, display name and password, and disables or
+    /// enables them, all in one transaction after every value is checked:
+    /// one refusal changes nothing. A role takes effect on their next request.
+    func updateUser(_ who: String, _ edit: UserChange, by actor: AdminActor) throws(ServerError) -> StoredUser {
+        let name = try edit.displayName.map { (text) throws(ServerError) in
+            try AdminInput.text(text, "the display name", limit: 120)
+        }
+        let hash = try edit.password.map { (text) throws(ServerError) in try Self.hash(text) }
+        return try change(by: actor) { session, events in
+            guard var user = try Self.user(who, in: session) else {
+                throw ServerError.notFound("no user '\(who.prefix(60))'; add them with 'admin add-user'")
+            }
+            try Self.refuseOwn(edit, of: user, by: actor)
+            var detail: [String: JSONValue] = [:]
+            if let role = edit.role, role != user.role { user.role = role; detail["role"] = .string(role.rawValue) }
+            if let name, name != user.displayName { user.displayName = name; detail["display_name"] = .string(name) }
+            if let hash { user.passwordHash = hash }
+            if !detail.isEmpty || hash != nil {
+                try session.upsertUser(
+                    id: user.id, username: user.username, passwordHash: user.passwordHash, role: user.role,
+                    displayName: user.displayName)
+            }
+            if !detail.isEmpty { try events.record("user.changed", user.id, .object(detail)) }
+            if hash != nil {
+                try session.revokeSessions(userID: user.id, now: now())
+                try events.record("user.password_set", user.id, ["username": .string(user.username)])
+            }
+            if let disabled = edit.disabled, user.isDisabled != disabled {
+                user.disabledAt = disabled ? events.at : nil
+                try session.setUserDisabled(id: user.id, at: user.disabledAt)
+                if disabled { try session.revokeSessions(userID: user.id, now: now()) }
+                try events.record(
+                    disabled ? "user.disabled" : "user.enabled", user.id, ["username": .string(user.username)])
+            }
+            return user
+        }
+    }
+
     /// Changes a user's role or display name; takes effect on their next request.
     func changeUser(_ who: String, role: UserRole?, displayName: String?, by actor: AdminActor) throws(ServerError)
         -> StoredUser
     {
-        let name = try displayName.map { (text) throws(ServerError) in
-            try AdminInput.text(text, "the display name", limit: 120)
-        }
-        return try change(by: actor) { session, events in
-            guard var user = try Self.user(who, in: session) else {
-                throw ServerError.notFound("no user '\(who.prefix(60))'")
-            }
-            if let role, role != .admin, user.id == actor.id {
-                throw ServerError.conflict(
-                    "you cannot take the admin role from yourself; another admin, or 'jqc-server admin', can")
-            }
-            var detail: [String: JSONValue] = [:]
-            if let role, role != user.role { user.role = role; detail["role"] = .string(role.rawValue) }
-            if let name, name != user.displayName { user.displayName = name; detail["display_name"] = .string(name) }
-            guard !detail.isEmpty else { return user }
-            try session.upsertUser(
-                id: user.id, username: user.username, passwordHash: user.passwordHash, role: user.role,
-                displayName: user.displayName)
-            try events.record("user.changed", user.id, .object(detail))
-            return user
-        }
+        try updateUser(who, UserChange(role: role, displayName: displayName), by: actor)
     }
 
     /// Disables a user and ends every session of theirs at once, on every
     /// instance (each request reads the account), or enables them again.
     func setUserDisabled(_ who: String, disabled: Bool, by actor: AdminActor) throws(ServerError) -> StoredUser {
-        try change(by: actor) { session, events in
-            guard var user = try Self.user(who, in: session) else {
-                throw ServerError.notFound("no user '\(who.prefix(60))'")
-            }
-            if disabled && user.id == actor.id { throw ServerError.conflict("you cannot disable your own account") }
-            guard user.isDisabled != disabled else { return user }
-            user.disabledAt = disabled ? events.at : nil
-            try session.setUserDisabled(id: user.id, at: user.disabledAt)
-            if disabled { try session.revokeSessions(userID: user.id, now: now()) }
-            try events.record(
-                disabled ? "user.disabled" : "user.enabled", user.id, ["username": .string(user.username)])
-            return user
-        }
+        try updateUser(who, UserChange(disabled: disabled), by: actor)
     }
 
     /// Sets a password and signs the user out everywhere.
     func setPassword(_ who: String, password: String, by actor: AdminActor) throws(ServerError) -> StoredUser {
-        let hash = try Self.hash(password)
-        return try change(by: actor) { session, events in
-            guard var user = try Self.user(who, in: session) else {
-                throw ServerError.notFound("no user '\(who.prefix(60))'; add them with 'admin add-user'")
-            }
-            user.passwordHash = hash
-            try session.upsertUser(
-                id: user.id, username: user.username, passwordHash: hash, role: user.role,
-                displayName: user.displayName)
-            try session.revokeSessions(userID: user.id, now: now())
-            try events.record("user.password_set", user.id, ["username": .string(user.username)])
-            return user
-        }
+        try updateUser(who, UserChange(password: password), by: actor)
     }
 
     // MARK: Checks
+
+    /// 409 when an admin would take the admin role from themselves or disable their own account.
+    static func refuseOwn(_ edit: UserChange, of user: StoredUser, by actor: AdminActor) throws(ServerError) {
+        guard user.id == actor.id else { return }
+        if let role = edit.role, role != .admin {
+            throw ServerError.conflict(
+                "you cannot take the admin role from yourself; another admin, or 'jqc-server admin', can")
+        }
+        if edit.disabled == true { throw ServerError.conflict("you cannot disable your own account") }
+    }
 
     static func username(_ value: String) throws(ServerError) -> String {
         let name = value.trimmingCharacters(in: .whitespaces)
