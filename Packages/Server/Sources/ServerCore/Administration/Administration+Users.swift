@@ -67,10 +67,12 @@ extension Administration {
         }
         let hash = try edit.password.map { (text) throws(ServerError) in try Self.hash(text) }
         return try change(by: actor) { session, events in
+            try session.lockUsers()
             guard var user = try Self.user(who, in: session) else {
                 throw ServerError.notFound("no user '\(who.prefix(60))'; add them with 'admin add-user'")
             }
             try Self.refuseOwn(edit, of: user, by: actor)
+            let wasAdmin = user.role == .admin && !user.isDisabled
             var detail: [String: JSONValue] = [:]
             if let role = edit.role, role != user.role { user.role = role; detail["role"] = .string(role.rawValue) }
             if let name, name != user.displayName { user.displayName = name; detail["display_name"] = .string(name) }
@@ -92,6 +94,7 @@ extension Administration {
                 try events.record(
                     disabled ? "user.disabled" : "user.enabled", user.id, ["username": .string(user.username)])
             }
+            if wasAdmin && (user.role != .admin || user.isDisabled) { try Self.keepAnAdmin(in: session) }
             return user
         }
     }
@@ -124,6 +127,15 @@ extension Administration {
                 "you cannot take the admin role from yourself; another admin, or 'jqc-server admin', can")
         }
         if edit.disabled == true { throw ServerError.conflict("you cannot disable your own account") }
+    }
+
+    /// 409 when no enabled admin is left: read in the writing transaction,
+    /// after `lockUsers`, so two admins demoting each other at once cannot both succeed.
+    static func keepAnAdmin(in session: any StorageSession) throws(ServerError) {
+        guard try session.users(role: .admin).contains(where: { !$0.isDisabled }) else {
+            throw ServerError.conflict(
+                "that would leave no enabled admin; make another user an admin first")
+        }
     }
 
     static func username(_ value: String) throws(ServerError) -> String {
