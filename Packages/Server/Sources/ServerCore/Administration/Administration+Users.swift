@@ -61,14 +61,17 @@ extension Administration {
     /// Changes a user's role, display name and password, and disables or
     /// enables them, all in one transaction after every value is checked:
     /// one refusal changes nothing. A role takes effect on their next request.
-    func updateUser(_ who: String, _ edit: UserChange, by actor: AdminActor) throws(ServerError) -> StoredUser {
+    /// `who` is a user name or id, or with `byID` an id only (see `user(_:byID:in:)`).
+    func updateUser(_ who: String, _ edit: UserChange, byID: Bool = false, by actor: AdminActor) throws(ServerError)
+        -> StoredUser
+    {
         let name = try edit.displayName.map { (text) throws(ServerError) in
             try AdminInput.text(text, "the display name", limit: 120)
         }
         let hash = try edit.password.map { (text) throws(ServerError) in try Self.hash(text) }
         return try change(by: actor) { session, events in
             try session.lockUsers()
-            guard var user = try Self.user(who, in: session) else {
+            guard var user = try Self.user(who, byID: byID, in: session) else {
                 throw ServerError.notFound("no user '\(who.prefix(60))'; add them with 'admin add-user'")
             }
             try Self.refuseOwn(edit, of: user, by: actor)
@@ -100,21 +103,25 @@ extension Administration {
     }
 
     /// Changes a user's role or display name; takes effect on their next request.
-    func changeUser(_ who: String, role: UserRole?, displayName: String?, by actor: AdminActor) throws(ServerError)
-        -> StoredUser
-    {
-        try updateUser(who, UserChange(role: role, displayName: displayName), by: actor)
+    func changeUser(
+        _ who: String, role: UserRole?, displayName: String?, byID: Bool = false, by actor: AdminActor
+    ) throws(ServerError) -> StoredUser {
+        try updateUser(who, UserChange(role: role, displayName: displayName), byID: byID, by: actor)
     }
 
     /// Disables a user and ends every session of theirs at once, on every
     /// instance (each request reads the account), or enables them again.
-    func setUserDisabled(_ who: String, disabled: Bool, by actor: AdminActor) throws(ServerError) -> StoredUser {
-        try updateUser(who, UserChange(disabled: disabled), by: actor)
+    func setUserDisabled(_ who: String, disabled: Bool, byID: Bool = false, by actor: AdminActor)
+        throws(ServerError) -> StoredUser
+    {
+        try updateUser(who, UserChange(disabled: disabled), byID: byID, by: actor)
     }
 
     /// Sets a password and signs the user out everywhere.
-    func setPassword(_ who: String, password: String, by actor: AdminActor) throws(ServerError) -> StoredUser {
-        try updateUser(who, UserChange(password: password), by: actor)
+    func setPassword(_ who: String, password: String, byID: Bool = false, by actor: AdminActor)
+        throws(ServerError) -> StoredUser
+    {
+        try updateUser(who, UserChange(password: password), byID: byID, by: actor)
     }
 
     // MARK: Checks
@@ -146,6 +153,11 @@ extension Administration {
         }
         guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == " " }) else {
             throw ServerError.badRequest("the user name '\(name.prefix(40))' holds a space or a control character")
+        }
+        guard !isUserID(name) else {
+            throw ServerError.badRequest(
+                "the user name '\(name.prefix(40))' has the form of a user id (U-...); choose a name without 'U-' first"
+            )
         }
         return name
     }
