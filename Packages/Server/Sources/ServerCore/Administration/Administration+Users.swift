@@ -22,39 +22,28 @@ extension Administration {
         try store.read { try $0.allUsers() }
     }
 
-    /// Adds a user; 409 when the user name is taken (unless `resetting`,
-    /// which keeps `admin add-user`'s old meaning: reset them, signing them out).
+    /// Adds a user; 409 when the user name is taken: an existing user is
+    /// never reset here (their role and name change with `user update`,
+    /// their password with `user set-password`).
     func addUser(
-        username rawName: String, password: String, role: UserRole, displayName: String?, resetting: Bool = false,
-        by actor: AdminActor
+        username rawName: String, password: String, role: UserRole, displayName: String?, by actor: AdminActor
     ) throws(ServerError) -> StoredUser {
         let username = try Self.username(rawName)
         let name = try AdminInput.text(displayName ?? username, "the display name", limit: 120)
         let hash = try Self.hash(password)
         return try change(by: actor) { session, events in
-            let existing = try session.user(username: username)
-            if existing != nil && !resetting { throw ServerError.conflict("user '\(username)' exists already") }
-            let id = existing?.id ?? "U-" + UUID().uuidString.prefix(8).lowercased()
-            try session.upsertUser(id: id, username: username, passwordHash: hash, role: role, displayName: name)
-            if existing != nil {
-                try session.revokeSessions(userID: id, now: now())
-                try events.record(
-                    "user.reset", id,
-                    [
-                        "username": .string(username), "role": .string(role.rawValue),
-                        "display_name": .string(name),
-                    ])
-            } else {
-                try events.record(
-                    "user.added", id,
-                    [
-                        "username": .string(username), "role": .string(role.rawValue),
-                        "display_name": .string(name),
-                    ])
+            try session.lockUsers()
+            guard try session.user(username: username) == nil else {
+                throw ServerError.conflict(
+                    "user '\(username)' exists already; change them with 'user update', their password with 'user set-password'"
+                )
             }
-            return StoredUser(
-                id: id, username: username, role: role, displayName: name, passwordHash: hash,
-                disabledAt: existing?.disabledAt)
+            let id = "U-" + UUID().uuidString.prefix(8).lowercased()
+            try session.upsertUser(id: id, username: username, passwordHash: hash, role: role, displayName: name)
+            try events.record(
+                "user.added", id,
+                ["username": .string(username), "role": .string(role.rawValue), "display_name": .string(name)])
+            return StoredUser(id: id, username: username, role: role, displayName: name, passwordHash: hash)
         }
     }
 
