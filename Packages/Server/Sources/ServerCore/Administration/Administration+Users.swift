@@ -151,8 +151,11 @@ extension Administration {
         return name
     }
 
-    /// The argon2id hash of a password that is long enough.
+    /// The argon2id hash of a password that is long enough and more than whitespace.
     static func hash(_ password: String) throws(ServerError) -> String {
+        guard password.contains(where: { !$0.isWhitespace }) else {
+            throw ServerError.badRequest("the password must be more than spaces and other whitespace")
+        }
         guard password.count >= shortestPassword else {
             throw ServerError.badRequest("the password must be at least \(shortestPassword) characters long")
         }
