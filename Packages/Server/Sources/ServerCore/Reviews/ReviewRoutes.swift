@@ -45,7 +45,8 @@ struct ReviewRoutes: RouteCapability {
     }
 
     /// Records a supervisor's decision on a report's current revision, the
-    /// one way the API and the console share: comments trimmed and bounded,
+    /// one way the API and the console share: never on one's own report
+    /// (403), comments trimmed and bounded,
     /// a reason needed to return or reject, field comments only on fields of
     /// the template, a stale revision refused (409 `REVISION_STALE` with the
     /// current review), the same decision again recording nothing. Returns
@@ -73,6 +74,10 @@ struct ReviewRoutes: RouteCapability {
             let generation = try session.setting(ReviewCursor.generationKey) ?? "0"
             guard let report = try session.report(serverID: serverID) else {
                 throw ServerError.notFound("no report '\(serverID)'")
+            }
+            guard report.ownerID != caller.user.id else {
+                throw ServerError.forbidden(
+                    "you cannot approve, return or reject your own report; another supervisor or an admin decides")
             }
             let current =
                 try session.review(serverID: serverID)
