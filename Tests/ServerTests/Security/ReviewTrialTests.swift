@@ -3,7 +3,8 @@ import Models
 import Testing
 import TestSupport
 
-/// Review decisions: never on one's own report (both stores).
+/// Review decisions: never on one's own report, never without a reason
+/// that survives sanitising (both stores).
 @Suite("Security trial: review decisions")
 struct ReviewTrialTests {
     @Test("a supervisor may not approve, return or reject their own report: 403 over the API and in the console")
@@ -25,5 +26,26 @@ struct ReviewTrialTests {
             [("csrf", try browser.csrf()), ("decision", "approve"), ("revision", "1")])
         #expect(page.status == 403)
         #expect(try await supervisor.get("/reports/\(mine)").data["report"]?["review"]?["state"] == "awaiting_review")
+    }
+
+    @Test("a return whose comment is only control characters is refused as one without a comment")
+    func controlOnlyComment() async throws {
+        let server = try Shared.running()
+        let inspector = try await Session.other(server)
+        let supervisor = try await Session.supervisor(server)
+        let serverID = try await ReviewContractTests.accepted(inspector)
+        let refused = try await supervisor.post(
+            "/reports/\(serverID)/review", ["decision": "return", "revision": 1, "comment": "\u{1}\u{7}\u{1B}\u{7F}"])
+        #expect(refused.status == 400, "\(refused.status)")
+        #expect(refused.message.contains("say why"), "\(refused.message)")
+        let field = try await supervisor.post(
+            "/reports/\(serverID)/review",
+            [
+                "decision": "reject", "revision": 1, "comment": "\u{0}",
+                "field_comments": [["field_id": "glass", "comment": "\u{8}\u{8}"]],
+            ])
+        #expect(field.status == 400, "\(field.status)")
+        #expect(
+            try await inspector.get("/reports/\(serverID)").data["report"]?["review"]?["state"] == "awaiting_review")
     }
 }

@@ -46,7 +46,7 @@ struct ReviewRoutes: RouteCapability {
 
     /// Records a supervisor's decision on a report's current revision, the
     /// one way the API and the console share: never on one's own report
-    /// (403), comments trimmed and bounded,
+    /// (403), comments sanitised and bounded,
     /// a reason needed to return or reject, field comments only on fields of
     /// the template, a stale revision refused (409 `REVISION_STALE` with the
     /// current review), the same decision again recording nothing. Returns
@@ -58,9 +58,7 @@ struct ReviewRoutes: RouteCapability {
         guard caller.isSupervisor else {
             throw ServerError.forbidden("only supervisors and admins may decide on a report")
         }
-        let comment = rawComment.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap {
-            $0.isEmpty ? nil : $0
-        }
+        let comment = rawComment.flatMap(Self.sanitised)
         let fieldComments = try Self.checkedFieldComments(rawFieldComments)
         if let comment, comment.count > Self.longestComment {
             throw ServerError.badRequest("'comment' is longer than \(Self.longestComment) characters")
@@ -175,14 +173,24 @@ struct ReviewRoutes: RouteCapability {
                 }))
     }
 
-    /// Field comments trimmed, each non-empty and bounded.
+    /// A comment as the inspector reads it: control characters other than
+    /// line breaks and tabs removed, then trimmed; nil when nothing is left
+    /// (a comment of control characters alone is no comment).
+    static func sanitised(_ text: String) -> String? {
+        let kept = text.unicodeScalars.filter {
+            $0 == "\n" || $0 == "\t" || $0.properties.generalCategory != .control
+        }
+        let trimmed = String(String.UnicodeScalarView(kept)).trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// Field comments sanitised, each non-empty and bounded.
     private static func checkedFieldComments(_ comments: [FieldComment]) throws(ServerError) -> [FieldComment] {
         guard comments.count <= mostFieldComments else {
             throw ServerError.badRequest("a decision carries at most \(mostFieldComments) field comments")
         }
         return try comments.map { (item) throws(ServerError) -> FieldComment in
-            let text = item.comment.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !text.isEmpty else {
+            guard let text = sanitised(item.comment) else {
                 throw ServerError.badRequest("the comment on field \(OneLine.quote(item.fieldID, limit: 40)) is empty")
             }
             guard text.count <= longestComment else {
