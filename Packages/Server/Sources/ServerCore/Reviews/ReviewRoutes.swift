@@ -19,7 +19,8 @@ private struct DecisionBody: Decodable {
 struct ReviewRoutes: RouteCapability {
     let context: ServerContext
 
-    /// The longest review comment, in characters; and the most field comments one decision carries.
+    /// The longest review comment, in characters (and 4 bytes a character); and the most field comments one
+    /// decision carries.
     static let longestComment = 4000
     static let mostFieldComments = 200
 
@@ -60,8 +61,8 @@ struct ReviewRoutes: RouteCapability {
         }
         let comment = rawComment.flatMap(Self.sanitised)
         let fieldComments = try Self.checkedFieldComments(rawFieldComments)
-        if let comment, comment.count > Self.longestComment {
-            throw ServerError.badRequest("'comment' is longer than \(Self.longestComment) characters")
+        if let comment, !TextLimit.fits(comment, Self.longestComment) {
+            throw ServerError.badRequest("'comment' is longer than \(TextLimit.words(Self.longestComment))")
         }
         if decision != .approve && comment == nil && fieldComments.isEmpty {
             throw ServerError.badRequest(
@@ -193,9 +194,9 @@ struct ReviewRoutes: RouteCapability {
             guard let text = sanitised(item.comment) else {
                 throw ServerError.badRequest("the comment on field \(OneLine.quote(item.fieldID, limit: 40)) is empty")
             }
-            guard text.count <= longestComment else {
+            guard TextLimit.fits(text, longestComment) else {
                 throw ServerError.badRequest(
-                    "the comment on field \(OneLine.quote(item.fieldID, limit: 40)) is longer than \(longestComment) characters"
+                    "the comment on field \(OneLine.quote(item.fieldID, limit: 40)) is longer than \(TextLimit.words(longestComment))"
                 )
             }
             return FieldComment(fieldID: item.fieldID, comment: text)
