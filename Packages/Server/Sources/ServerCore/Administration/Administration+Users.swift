@@ -38,6 +38,11 @@ extension Administration {
                     "user '\(username)' exists already; change them with 'user update', their password with 'user set-password'"
                 )
             }
+            let key = Self.nameKey(username)
+            if let twin = try session.allUsers().first(where: { Self.nameKey($0.username) == key }) {
+                throw ServerError.conflict(
+                    "the user name '\(username)' reads the same as the existing '\(twin.username)'; choose another")
+            }
             let id = "U-" + UUID().uuidString.prefix(8).lowercased()
             try session.upsertUser(id: id, username: username, passwordHash: hash, role: role, displayName: name)
             try events.record(
@@ -143,12 +148,50 @@ extension Administration {
         guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == " " }) else {
             throw ServerError.badRequest("the user name '\(name.prefix(40))' holds a space or a control character")
         }
+        guard
+            !name.unicodeScalars.contains(where: {
+                $0.properties.generalCategory == .format || $0.properties.isDefaultIgnorableCodePoint
+                    || $0.properties.isWhitespace
+            })
+        else {
+            throw ServerError.badRequest(
+                "the user name '\(name.prefix(40))' holds an invisible character (zero-width, format or a space)")
+        }
+        let scripts = Set(name.precomposedStringWithCompatibilityMapping.unicodeScalars.compactMap(script))
+        guard scripts.count <= 1 else {
+            throw ServerError.badRequest(
+                "the user name '\(name.prefix(40))' mixes letters of \(scripts.sorted().joined(separator: " and ")); use one script"
+            )
+        }
         guard !isUserID(name) else {
             throw ServerError.badRequest(
                 "the user name '\(name.prefix(40))' has the form of a user id (U-...); choose a name without 'U-' first"
             )
         }
         return name
+    }
+
+    /// What two user names that read the same share: NFKC, case folded
+    /// (upper then lower case, so `ß` meets `ss`), NFKC again. Two users may not share it.
+    static func nameKey(_ name: String) -> String {
+        name.precomposedStringWithCompatibilityMapping.uppercased().lowercased()
+            .precomposedStringWithCompatibilityMapping
+    }
+
+    /// The script of a letter, among those whose letters look alike
+    /// (Latin, Greek, Cyrillic, Armenian, Cherokee; "another" for the rest); nil for what is no letter.
+    static func script(_ scalar: Unicode.Scalar) -> String? {
+        guard scalar.properties.isAlphabetic else { return nil }
+        switch scalar.value {
+        case 0x41...0x5A, 0x61...0x7A, 0xC0...0x24F, 0x1E00...0x1EFF, 0x2C60...0x2C7F, 0xA720...0xA7FF,
+            0xAB30...0xAB6F:
+            return "Latin"
+        case 0x370...0x3FF, 0x1F00...0x1FFF: return "Greek"
+        case 0x400...0x52F, 0x1C80...0x1C8F, 0x2DE0...0x2DFF, 0xA640...0xA69F: return "Cyrillic"
+        case 0x530...0x58F: return "Armenian"
+        case 0x13A0...0x13FF, 0xAB70...0xABBF: return "Cherokee"
+        default: return "another script"
+        }
     }
 
     /// The argon2id hash of a password that is long enough and more than whitespace.
