@@ -11,6 +11,11 @@ extension PostgresSession {
             .compactMap { SQLRecords.user($0) }
     }
 
+    /// Every user's row, locked until commit in the order of their ids.
+    func lockUsers() throws(ServerError) {
+        _ = try rows("SELECT id FROM users ORDER BY id FOR UPDATE", [])
+    }
+
     func upsertUser(id: String, username: String, passwordHash: String, role: UserRole, displayName: String)
         throws(ServerError)
     {

@@ -14,6 +14,9 @@ extension SQLiteSession {
         .compactMap { SQLRecords.user($0) }.filter { $0.role == role }
     }
 
+    /// The writer holds the whole database: nothing to lock.
+    func lockUsers() throws(ServerError) {}
+
     func upsertUser(id: String, username: String, passwordHash: String, role: UserRole, displayName: String)
         throws(ServerError)
     {

@@ -320,18 +320,18 @@ enum AdminCommands {
                 json: ["users": .array(list.map(AdminWire.user))])
         },
         AdminCommand(
-            "add-user", summary: "add a user, or reset their password, role and name (password read from stdin)",
+            "add-user", summary: "add a user (password read from stdin); an existing user name is refused",
             positionals: [People.newUsername.spec],
             options: [People.role.spec, People.displayName.spec],
             discussion:
-                "The password, at least \(Administration.shortestPassword) characters, is asked without echo at a terminal, or read from the first line of standard input. An existing user is reset and signed out everywhere."
+                "The password, at least \(Administration.shortestPassword) characters, is asked without echo at a terminal, or read from the first line of standard input. An existing user name is refused (exit 7): change a user with 'user update' and a password with 'user set-password'."
         ) { parsed, admin throws(ServerError) in
             let role = try parsed[People.role]
             let username = try parsed[People.newUsername]
             let user = try admin.addUser(
                 username: username, password: PasswordInput.read(for: username),
                 role: role,
-                displayName: try parsed[People.displayName], resetting: true, by: actor)
+                displayName: try parsed[People.displayName], by: actor)
             return AdminOutput(
                 lines: ["user \(show(user.username)) (\(user.role.rawValue)) has id \(user.id)"],
                 json: ["user": AdminWire.user(user)])

@@ -55,23 +55,17 @@ struct AdminRoutes: RouteCapability {
             ["facility": AdminWire.facility(try admin.addFacility(facility, by: actor))] as JSONValue, status: 201)
     }
 
-    /// A facility renamed, moved or re-projected, and retired or restored.
+    /// A facility renamed, moved or re-projected, and retired or restored:
+    /// every member checked first, then one transaction.
     private func changeFacility(_ input: RouteInput, _ admin: Administration, _ actor: AdminActor)
         throws(ServerError) -> Reply
     {
         let id = try input.parameter("id")
         let body = try input.decode(JSONValue.self)
-        var record = try admin.changeFacility(
-            id: id,
-            .init(
-                name: try Self.text(body, "name", optional: true),
-                address: try Self.text(body, "address", optional: true),
-                projectName: try Self.text(body, "project_name", optional: true)),
-            by: actor)
-        if let retired = try Self.flag(body, "retired") {
-            record = try admin.setFacilityRetired(id: id, retired: retired, by: actor)
-        }
-        return .ok(["facility": AdminWire.facility(record)] as JSONValue)
+        let edit = Administration.FacilityChange(
+            name: try Self.text(body, "name", optional: true), address: try Self.text(body, "address", optional: true),
+            projectName: try Self.text(body, "project_name", optional: true), retired: try Self.flag(body, "retired"))
+        return .ok(["facility": AdminWire.facility(try admin.changeFacility(id: id, edit, by: actor))] as JSONValue)
     }
 
     /// Facilities and their areas from a CSV or JSON table in the body.
@@ -104,21 +98,17 @@ struct AdminRoutes: RouteCapability {
         return .ok(["area": AdminWire.area(try admin.addArea(area, by: actor))] as JSONValue, status: 201)
     }
 
-    /// An area renamed or re-typed, and retired or restored.
+    /// An area renamed or re-typed, and retired or restored: every member
+    /// checked first, then one transaction.
     private func changeArea(_ input: RouteInput, _ admin: Administration, _ actor: AdminActor)
         throws(ServerError) -> Reply
     {
         let id = try input.parameter("id")
         let body = try input.decode(JSONValue.self)
-        var record = try admin.changeArea(
-            id: id,
-            .init(
-                name: try Self.text(body, "name", optional: true),
-                areaType: try Self.text(body, "area_type", optional: true)), by: actor)
-        if let retired = try Self.flag(body, "retired") {
-            record = try admin.setAreaRetired(id: id, retired: retired, by: actor)
-        }
-        return .ok(["area": AdminWire.area(record)] as JSONValue)
+        let edit = Administration.AreaChange(
+            name: try Self.text(body, "name", optional: true),
+            areaType: try Self.text(body, "area_type", optional: true), retired: try Self.flag(body, "retired"))
+        return .ok(["area": AdminWire.area(try admin.changeArea(id: id, edit, by: actor))] as JSONValue)
     }
 
     /// Areas from a table in the body.
@@ -145,21 +135,27 @@ struct AdminRoutes: RouteCapability {
             status: 201)
     }
 
-    /// An assignment changed, or cancelled with `"cancelled": true`.
+    /// An assignment changed, or cancelled with `"cancelled": true` and
+    /// nothing else (400 with other members: nothing is half done).
     private func changeAssignment(_ input: RouteInput, _ admin: Administration, _ actor: AdminActor)
         throws(ServerError) -> Reply
     {
         let id = try input.parameter("id")
         let body = try input.decode(JSONValue.self)
-        if try Self.flag(body, "cancelled") == true {
-            return .ok(
-                ["assignment": AdminWire.assignment(try admin.cancelAssignment(id: id, by: actor))] as JSONValue)
-        }
+        let cancelled = try Self.flag(body, "cancelled")
         let edit = Administration.AssignmentChange(
             templateID: try Self.text(body, "template_id", optional: true),
             facilityID: try Self.text(body, "facility_id", optional: true),
             areaID: try Self.text(body, "area_id", optional: true, nullClears: true),
             due: try Self.text(body, "due_at", optional: true, nullClears: true))
+        if cancelled == true {
+            guard edit.templateID == nil, edit.facilityID == nil, edit.areaID == nil, edit.due == nil else {
+                throw ServerError.badRequest(
+                    "cancel an assignment with {\"cancelled\": true} alone; nothing was changed or cancelled")
+            }
+            return .ok(
+                ["assignment": AdminWire.assignment(try admin.cancelAssignment(id: id, by: actor))] as JSONValue)
+        }
         return .ok(
             ["assignment": AdminWire.assignment(try admin.changeAssignment(id: id, edit, by: actor))] as JSONValue)
     }
@@ -200,22 +196,17 @@ struct AdminRoutes: RouteCapability {
         return .ok(["user": AdminWire.user(user)] as JSONValue, status: 201)
     }
 
-    /// An account's role, name, password and whether it is disabled.
+    /// An account's role, name, password and whether it is disabled: every
+    /// member checked first, then one transaction (one refusal changes nothing).
     private func changeUser(_ input: RouteInput, _ admin: Administration, _ actor: AdminActor)
         throws(ServerError) -> Reply
     {
         let id = try input.parameter("id")
         let body = try input.decode(JSONValue.self)
-        var user = try admin.changeUser(
-            id, role: try Self.role(body), displayName: try Self.text(body, "display_name", optional: true),
-            by: actor)
-        if let password = try Self.text(body, "password", optional: true) {
-            user = try admin.setPassword(id, password: password, by: actor)
-        }
-        if let disabled = try Self.flag(body, "disabled") {
-            user = try admin.setUserDisabled(id, disabled: disabled, by: actor)
-        }
-        return .ok(["user": AdminWire.user(user)] as JSONValue)
+        let edit = Administration.UserChange(
+            role: try Self.role(body), displayName: try Self.text(body, "display_name", optional: true),
+            password: try Self.text(body, "password", optional: true), disabled: try Self.flag(body, "disabled"))
+        return .ok(["user": AdminWire.user(try admin.updateUser(id, edit, by: actor))] as JSONValue)
     }
 
     /// The newest administration events, `limit` of them before `before`.

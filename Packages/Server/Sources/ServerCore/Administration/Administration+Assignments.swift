@@ -210,10 +210,19 @@ extension Administration {
 
     // MARK: Checks
 
-    /// The user named by user name or id.
-    static func user(_ name: String, in session: any StorageSession) throws(ServerError) -> StoredUser? {
-        if let user = try session.user(username: name) { return user }
-        return try session.user(id: name)
+    /// The user `key` means: with `byID` (the console's forms post ids), or
+    /// in a user id's form (`U-...`, which no user name has), the user of
+    /// that id; otherwise the user of that name. Never one, then the other.
+    static func user(_ key: String, byID: Bool = false, in session: any StorageSession) throws(ServerError)
+        -> StoredUser?
+    {
+        if byID || isUserID(key) { return try session.user(id: key) }
+        return try session.user(username: key)
+    }
+
+    /// Whether `text` has the form of a user id: `U-` (either case) and more.
+    static func isUserID(_ text: String) -> Bool {
+        text.utf8.count > 2 && text.utf8.prefix(2).map { $0 | 0x20 } == Array("u-".utf8)
     }
 
     /// The assignment a request describes, every reference checked: an

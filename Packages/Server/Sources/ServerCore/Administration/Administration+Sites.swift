@@ -9,12 +9,16 @@ extension Administration {
         var name: String?
         var address: String?
         var projectName: String?
+        /// Retire (true) or restore (false) it.
+        var retired: Bool?
     }
 
     /// What a change of an area sets; nil leaves a value as it is.
     struct AreaChange: Sendable {
         var name: String?
         var areaType: String?
+        /// Retire (true) or restore (false) it.
+        var retired: Bool?
     }
 
     func facilities() throws(ServerError) -> [ManagedFacility] {
@@ -38,7 +42,8 @@ extension Administration {
         }
     }
 
-    /// Changes a facility's name, address or project; 404 for an unknown one.
+    /// Changes a facility's name, address or project and retires or
+    /// restores it, in one transaction; 404 for an unknown one.
     func changeFacility(id: String, _ edit: FacilityChange, by actor: AdminActor) throws(ServerError) -> ManagedFacility
     {
         try change(by: actor) { session, events in
@@ -50,10 +55,16 @@ extension Administration {
             if let address = edit.address { next.address = address }
             if let project = edit.projectName { next.projectName = project }
             next = try Self.checked(next)
-            guard next != record.facility else { return record }
-            try session.insertFacility(next, position: 0)
-            try events.record("facility.changed", id, Self.json(next))
-            record.facility = next
+            if next != record.facility {
+                try session.insertFacility(next, position: 0)
+                try events.record("facility.changed", id, Self.json(next))
+                record.facility = next
+            }
+            if let retired = edit.retired, (record.retiredAt != nil) != retired {
+                record.retiredAt = retired ? events.at : nil
+                try session.setFacilityRetired(id: id, at: record.retiredAt)
+                try events.record(retired ? "facility.retired" : "facility.restored", id)
+            }
             return record
         }
     }
@@ -61,16 +72,7 @@ extension Administration {
     /// Retires a facility (devices drop it at their next pull; its reports
     /// stay) or brings it back. Doing it twice changes nothing.
     func setFacilityRetired(id: String, retired: Bool, by actor: AdminActor) throws(ServerError) -> ManagedFacility {
-        try change(by: actor) { session, events in
-            guard var record = try session.managedFacility(id: id) else {
-                throw ServerError.notFound("no facility '\(id)'")
-            }
-            guard (record.retiredAt != nil) != retired else { return record }
-            record.retiredAt = retired ? events.at : nil
-            try session.setFacilityRetired(id: id, at: record.retiredAt)
-            try events.record(retired ? "facility.retired" : "facility.restored", id)
-            return record
-        }
+        try changeFacility(id: id, FacilityChange(retired: retired), by: actor)
     }
 
     /// Adds an area to a facility; 409 when the id is taken, 404 for an unknown facility.
@@ -89,7 +91,7 @@ extension Administration {
         }
     }
 
-    /// Changes an area's name or type.
+    /// Changes an area's name or type and retires or restores it, in one transaction.
     func changeArea(id: String, _ edit: AreaChange, by actor: AdminActor) throws(ServerError) -> ManagedArea {
         try change(by: actor) { session, events in
             guard var record = try session.managedAreas(facilityID: nil).first(where: { $0.area.id == id }) else {
@@ -99,26 +101,23 @@ extension Administration {
             if let name = edit.name { next.name = name }
             if let type = edit.areaType { next.areaType = type }
             next = try Self.checked(next)
-            guard next != record.area else { return record }
-            try session.insertArea(next, position: 0)
-            try events.record("area.changed", id, Self.json(next))
-            record.area = next
+            if next != record.area {
+                try session.insertArea(next, position: 0)
+                try events.record("area.changed", id, Self.json(next))
+                record.area = next
+            }
+            if let retired = edit.retired, (record.retiredAt != nil) != retired {
+                record.retiredAt = retired ? events.at : nil
+                try session.setAreaRetired(id: id, at: record.retiredAt)
+                try events.record(retired ? "area.retired" : "area.restored", id)
+            }
             return record
         }
     }
 
     /// Retires an area or brings it back.
     func setAreaRetired(id: String, retired: Bool, by actor: AdminActor) throws(ServerError) -> ManagedArea {
-        try change(by: actor) { session, events in
-            guard var record = try session.managedAreas(facilityID: nil).first(where: { $0.area.id == id }) else {
-                throw ServerError.notFound("no area '\(id)'")
-            }
-            guard (record.retiredAt != nil) != retired else { return record }
-            record.retiredAt = retired ? events.at : nil
-            try session.setAreaRetired(id: id, at: record.retiredAt)
-            try events.record(retired ? "area.retired" : "area.restored", id)
-            return record
-        }
+        try changeArea(id: id, AreaChange(retired: retired), by: actor)
     }
 
     /// Imports facilities from CSV (`id,name,address,project_name`) or JSON

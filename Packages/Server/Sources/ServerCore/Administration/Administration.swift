@@ -87,12 +87,14 @@ struct EventRecorder {
 
 /// Checks of what an admin types, each failure one line.
 enum AdminInput {
-    /// An id of a site, area, template or assignment: 1 to 100 printable characters, no spaces at the ends.
+    /// An id of a site, area, template or assignment: 1 to 100 printable characters (and 400 bytes), no spaces at
+    /// the ends.
     static func id(_ value: String, _ what: String) throws(ServerError) -> String {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { throw ServerError.badRequest("\(what) needs an id") }
-        guard trimmed.count <= 100 else {
-            throw ServerError.badRequest("\(what) id '\(trimmed.prefix(40))...' is longer than 100 characters")
+        guard TextLimit.fits(trimmed, 100) else {
+            let shown = String(String.UnicodeScalarView(trimmed.unicodeScalars.prefix(40)))
+            throw ServerError.badRequest("\(what) id '\(shown)...' is longer than \(TextLimit.words(100))")
         }
         guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "/" }) else {
             throw ServerError.badRequest("\(what) id '\(trimmed.prefix(40))' holds a control character or '/'")
@@ -100,13 +102,15 @@ enum AdminInput {
         return trimmed
     }
 
-    /// A name or other text: at most `limit` characters, no control characters.
+    /// A name or other text: at most `limit` characters (and 4 bytes a character), no control characters.
     static func text(_ value: String, _ what: String, required: Bool = true, limit: Int = 200) throws(ServerError)
         -> String
     {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if required && trimmed.isEmpty { throw ServerError.badRequest("\(what) must not be empty") }
-        guard trimmed.count <= limit else { throw ServerError.badRequest("\(what) is longer than \(limit) characters") }
+        guard TextLimit.fits(trimmed, limit) else {
+            throw ServerError.badRequest("\(what) is longer than \(TextLimit.words(limit))")
+        }
         guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw ServerError.badRequest("\(what) holds a control character")
         }

@@ -188,13 +188,14 @@ extension ConsoleRoutes {
                 return role
             }
             _ = try admin.changeUser(
-                try form.need("id", "the person"), role: role, displayName: form.text("display_name"), by: actor)
+                try form.need("id", "the person"), role: role, displayName: form.text("display_name"), byID: true,
+                by: actor)
         case "user-disable", "user-enable":
             _ = try admin.setUserDisabled(
-                try form.need("id", "the person"), disabled: action == "user-disable", by: actor)
+                try form.need("id", "the person"), disabled: action == "user-disable", byID: true, by: actor)
         default:
             _ = try admin.setPassword(
-                try form.need("id", "the person"), password: form.raw("password") ?? "", by: actor)
+                try form.need("id", "the person"), password: form.raw("password") ?? "", byID: true, by: actor)
         }
     }
 }

@@ -63,10 +63,11 @@ extension ConsoleRoutes {
             if error.code == .revisionStale {
                 return .page(try consoleStale(input, serverID: serverID, decidedOn: revision, error: error))
             }
-            guard error.status == 400 else { throw error }
+            // A refused decision (a bad comment, one's own report) shows the report again with why.
+            guard error.status == 400 || error.status == 403 else { throw error }
             return .page(
                 try consoleReport(
-                    input, serverID: serverID, status: 400,
+                    input, serverID: serverID, status: error.status,
                     error: error.message.prefix(1).uppercased() + error.message.dropFirst() + "."))
         }
     }

@@ -19,7 +19,8 @@ private struct DecisionBody: Decodable {
 struct ReviewRoutes: RouteCapability {
     let context: ServerContext
 
-    /// The longest review comment, in characters; and the most field comments one decision carries.
+    /// The longest review comment, in characters (and 4 bytes a character); and the most field comments one
+    /// decision carries.
     static let longestComment = 4000
     static let mostFieldComments = 200
 
@@ -45,7 +46,8 @@ struct ReviewRoutes: RouteCapability {
     }
 
     /// Records a supervisor's decision on a report's current revision, the
-    /// one way the API and the console share: comments trimmed and bounded,
+    /// one way the API and the console share: never on one's own report
+    /// (403), comments sanitised and bounded,
     /// a reason needed to return or reject, field comments only on fields of
     /// the template, a stale revision refused (409 `REVISION_STALE` with the
     /// current review), the same decision again recording nothing. Returns
@@ -57,12 +59,10 @@ struct ReviewRoutes: RouteCapability {
         guard caller.isSupervisor else {
             throw ServerError.forbidden("only supervisors and admins may decide on a report")
         }
-        let comment = rawComment.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap {
-            $0.isEmpty ? nil : $0
-        }
+        let comment = rawComment.flatMap(Self.sanitised)
         let fieldComments = try Self.checkedFieldComments(rawFieldComments)
-        if let comment, comment.count > Self.longestComment {
-            throw ServerError.badRequest("'comment' is longer than \(Self.longestComment) characters")
+        if let comment, !TextLimit.fits(comment, Self.longestComment) {
+            throw ServerError.badRequest("'comment' is longer than \(TextLimit.words(Self.longestComment))")
         }
         if decision != .approve && comment == nil && fieldComments.isEmpty {
             throw ServerError.badRequest(
@@ -73,6 +73,10 @@ struct ReviewRoutes: RouteCapability {
             let generation = try session.setting(ReviewCursor.generationKey) ?? "0"
             guard let report = try session.report(serverID: serverID) else {
                 throw ServerError.notFound("no report '\(serverID)'")
+            }
+            guard report.ownerID != caller.user.id else {
+                throw ServerError.forbidden(
+                    "you cannot approve, return or reject your own report; another supervisor or an admin decides")
             }
             let current =
                 try session.review(serverID: serverID)
@@ -170,19 +174,29 @@ struct ReviewRoutes: RouteCapability {
                 }))
     }
 
-    /// Field comments trimmed, each non-empty and bounded.
+    /// A comment as the inspector reads it: control characters other than
+    /// line breaks and tabs removed, then trimmed; nil when nothing is left
+    /// (a comment of control characters alone is no comment).
+    static func sanitised(_ text: String) -> String? {
+        let kept = text.unicodeScalars.filter {
+            $0 == "\n" || $0 == "\t" || $0.properties.generalCategory != .control
+        }
+        let trimmed = String(String.UnicodeScalarView(kept)).trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// Field comments sanitised, each non-empty and bounded.
     private static func checkedFieldComments(_ comments: [FieldComment]) throws(ServerError) -> [FieldComment] {
         guard comments.count <= mostFieldComments else {
             throw ServerError.badRequest("a decision carries at most \(mostFieldComments) field comments")
         }
         return try comments.map { (item) throws(ServerError) -> FieldComment in
-            let text = item.comment.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !text.isEmpty else {
+            guard let text = sanitised(item.comment) else {
                 throw ServerError.badRequest("the comment on field \(OneLine.quote(item.fieldID, limit: 40)) is empty")
             }
-            guard text.count <= longestComment else {
+            guard TextLimit.fits(text, longestComment) else {
                 throw ServerError.badRequest(
-                    "the comment on field \(OneLine.quote(item.fieldID, limit: 40)) is longer than \(longestComment) characters"
+                    "the comment on field \(OneLine.quote(item.fieldID, limit: 40)) is longer than \(TextLimit.words(longestComment))"
                 )
             }
             return FieldComment(fieldID: item.fieldID, comment: text)

@@ -40,6 +40,11 @@ public protocol StorageSession {
     func revokeSession(id: String, now: Date) throws(ServerError)
     /// Ends every session of a user (after a password change).
     func revokeSessions(userID: String, now: Date) throws(ServerError)
+    /// In a PostgreSQL write, locks every user's row until commit, so that
+    /// changes of people are decided one at a time (of two admins demoting
+    /// each other at once, the second sees the first's change); nothing on
+    /// SQLite, whose writer holds the whole database.
+    func lockUsers() throws(ServerError)
     /// Revokes the session a refresh token belongs to, when it is the user's own.
     func revokeSession(refreshHash: String, userID: String) throws(ServerError)
     /// Adds `adding` failed sign-ins to `key` (a window of `window` seconds
