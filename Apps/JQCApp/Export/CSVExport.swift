@@ -5,8 +5,8 @@ import Models
 import Scoring
 
 /// The CSV export, for a spreadsheet: RFC 4180 (CRLF line ends, a field
-/// quoted when it holds a comma, a quote, CR or LF, inner quotes doubled),
-/// UTF-8 without a byte-order mark.
+/// quoted when it holds a comma, a `;`, a tab, a quote, CR or LF, inner
+/// quotes doubled), UTF-8 without a byte-order mark.
 ///
 /// One table, one header row, every row standing alone (so it sorts and
 /// filters, and several reports' exports concatenate): the report's columns
@@ -26,7 +26,7 @@ import Scoring
 /// Formula injection: a spreadsheet runs a cell that starts with `=`, `+`,
 /// `-` or `@` (and some treat a leading tab or CR the same way), so such a
 /// cell gets a leading `'`, which spreadsheets show as text. A negative number
-/// therefore reads `'-2`.
+/// therefore reads `'-2`. The rule is `CSVText`'s, shared with the server's exports.
 enum CSVExport {
     static let header = [
         "report_id", "server_id", "state", "template", "facility", "area", "report_score", "verdict",
@@ -150,21 +150,10 @@ enum CSVExport {
     }
 
     /// One record with its CRLF; an empty record is a blank line.
-    static func line(_ cells: [String]) -> String {
-        cells.map(cell).joined(separator: ",") + "\r\n"
-    }
+    static func line(_ cells: [String]) -> String { CSVText.line(cells) }
 
-    /// One cell: guarded against formulas, then quoted when RFC 4180 needs it.
-    static func cell(_ raw: String) -> String {
-        var text = raw
-        if let first = text.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first) {
-            text = "'" + text
-        }
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else {
-            return text
-        }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
+    /// One cell: the product's one CSV rule (`CSVText`), shared with the server's exports.
+    static func cell(_ raw: String) -> String { CSVText.cell(raw) }
 
     /// A number as `show` writes it: whole numbers bare, others to two places.
     static func number(_ value: Double) -> String { ReportPresenter.number(value) }

@@ -74,7 +74,9 @@ extension PostgresSession {
                   AND h.disabled_at IS NULL
                   AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.webhook_id = d.webhook_id
                                   AND p.report_server_id = d.report_server_id AND p.state = 'pending' AND p.id < d.id)
-                ORDER BY d.id LIMIT $2 FOR UPDATE OF d SKIP LOCKED)
+                  AND NOT EXISTS (SELECT 1 FROM webhook_deliveries l WHERE l.webhook_id = d.webhook_id
+                                  AND l.lease_until >= $1)
+                ORDER BY d.id LIMIT $2 FOR UPDATE OF d, h SKIP LOCKED)
             UPDATE webhook_deliveries SET lease_until = $3, lease_owner = $4 FROM due WHERE webhook_deliveries.id = due.id
             RETURNING webhook_deliveries.id
             """, [.integer(now), .count(limit), .integer(leaseUntil), .text(lease)]

@@ -61,7 +61,8 @@ extension SQLRecords {
     public static func adminEvent(_ row: some SQLRow) -> AdminEvent {
         AdminEvent(
             sequence: row.integer("seq") ?? 0, at: row.text("at") ?? "", actorID: row.text("actor_id") ?? "",
-            actorName: row.text("actor_name") ?? "", kind: row.text("kind") ?? "",
+            actorName: row.text("actor_name") ?? "", actorUsername: row.text("actor_username"),
+            kind: row.text("kind") ?? "",
             subject: row.text("subject") ?? "",
             detail: (try? JSONDecoder().decode(JSONValue.self, from: Data((row.text("detail") ?? "{}").utf8)))
                 ?? .null)

@@ -80,8 +80,9 @@ extension SQLStatements {
     public func adminEvents(limit: Int, before: Int64?) throws(ServerError) -> [AdminEvent] {
         try rows(
             """
-            SELECT seq, at, actor_id, actor_name, kind, subject, detail FROM admin_events
-            WHERE seq < ? ORDER BY seq DESC LIMIT ?
+            SELECT e.seq, e.at, e.actor_id, e.actor_name, u.username AS actor_username, e.kind, e.subject, e.detail
+            FROM admin_events e LEFT JOIN users u ON u.id = e.actor_id
+            WHERE e.seq < ? ORDER BY e.seq DESC LIMIT ?
             """, [.integer(before ?? Int64.max), .count(limit)]
         ).reversed().map { SQLRecords.adminEvent($0) }
     }

@@ -64,8 +64,10 @@ extension SQLiteSession {
             WHERE d.state = 'pending' AND d.next_attempt_at <= ? AND (d.lease_until IS NULL OR d.lease_until < ?) AND h.disabled_at IS NULL
               AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.webhook_id = d.webhook_id AND p.report_server_id = d.report_server_id
                               AND p.state = 'pending' AND p.id < d.id)
+              AND NOT EXISTS (SELECT 1 FROM webhook_deliveries l WHERE l.webhook_id = d.webhook_id
+                              AND l.lease_until >= ?)
             ORDER BY d.id LIMIT ?
-            """, [.integer(now), .integer(now), .count(limit)])
+            """, [.integer(now), .integer(now), .integer(now), .count(limit)])
         var claimed: [ClaimedDelivery] = []
         for row in due {
             let delivery = SQLRecords.delivery(row)

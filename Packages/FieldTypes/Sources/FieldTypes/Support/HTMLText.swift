@@ -4,7 +4,8 @@
 public enum HTMLText {
     /// `text` as element content or a double- or single-quoted attribute
     /// value: `& < > " '` become entities, and control characters other than
-    /// tab, line feed and carriage return (invalid in an HTML document) become U+FFFD.
+    /// tab, line feed and carriage return (invalid in an HTML document) become U+FFFD;
+    /// direction controls are dropped, as on the terminal (`OneLine.isDirectionControl`).
     public static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
@@ -16,6 +17,7 @@ public enum HTMLText {
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
             case "\u{0}"..."\u{8}", "\u{B}", "\u{C}", "\u{E}"..."\u{1F}", "\u{7F}": out += "\u{FFFD}"
+            case _ where OneLine.isDirectionControl(scalar): continue
             default: out.unicodeScalars.append(scalar)
             }
         }

@@ -47,8 +47,20 @@ public enum OneLine {
         switch scalar.value {
         case 0x0A, 0x0D, 0x85, 0x2028, 0x2029: return .lineBreak
         case 0x09: return .tab
-        case 0x00...0x1F, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return .hidden
+        case 0x00...0x1F, 0x7F...0x9F: return .hidden
+        case _ where isDirectionControl(scalar): return .hidden
         default: return nil
+        }
+    }
+
+    /// Whether `scalar` changes the direction of the text after it (the
+    /// marks U+200E and U+200F, the embeddings, overrides and isolates
+    /// U+202A to U+202E and U+2066 to U+2069): text from outside shows
+    /// none, on a terminal or in HTML, so it cannot reorder what is around it.
+    public static func isDirectionControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
         }
     }
 

@@ -384,9 +384,12 @@ enum AdminCommands {
         let list = try admin.events(limit: try AdminRoutes.limit(try parsed[eventLimit]), before: nil)
         return AdminOutput(
             lines: table(
-                ["SEQ", "AT", "BY", "WHAT", "SUBJECT"],
+                ["SEQ", "AT", "BY", "USERNAME", "NAME", "WHAT", "SUBJECT"],
                 list.map {
-                    [String($0.sequence), $0.at, $0.actorName, $0.kind, $0.subject]
+                    [
+                        String($0.sequence), $0.at, $0.byCommandLine ? "command line" : "user", $0.actorUsername ?? "-",
+                        $0.actorName, $0.kind, $0.subject,
+                    ]
                 }, empty: "No administrative changes yet."), json: ["events": .array(list.map(AdminWire.event))])
     }
 

@@ -40,7 +40,10 @@ enum AdminWire {
     static func event(_ event: AdminEvent) -> JSONValue {
         [
             "seq": .integer(event.sequence), "at": .string(event.at),
-            "actor": ["id": .string(event.actorID), "name": .string(event.actorName)],
+            "actor": [
+                "id": .string(event.actorID), "kind": .string(event.byCommandLine ? "command_line" : "user"),
+                "username": optional(event.actorUsername), "name": .string(event.actorName),
+            ],
             "kind": .string(event.kind), "subject": .string(event.subject), "detail": event.detail,
         ]
     }

@@ -24,11 +24,21 @@ extension ConsoleRoutes {
         html += "<section><h2>Latest changes</h2><ol class=\"events\">"
         for event in events.reversed() {
             html +=
-                "<li><span class=\"when\">\(ConsoleLayout.time(event.at))</span> <strong>\(HTML.escape(event.actorName))</strong> "
+                "<li><span class=\"when\">\(ConsoleLayout.time(event.at))</span> \(Self.actor(event)) "
                 + "\(HTML.escape(event.kind)) <code>\(HTML.escape(event.subject))</code></li>"
         }
         html += "</ol></section>\n"
         return ConsolePage(title: "Administration", body: html, viewer: input.viewer)
+    }
+
+    /// Who made a change, by what cannot be changed: the command line as
+    /// itself (no user name holds a space), a user by user name with the
+    /// display name they had beside it.
+    static func actor(_ event: AdminEvent) -> String {
+        let login = HTML.escape(event.actorUsername ?? "?")
+        if event.byCommandLine { return "<strong class=\"cli\">command line</strong> (\(login))" }
+        return "<strong>\(event.actorUsername.map(HTML.escape) ?? HTML.escape(event.actorID))</strong> "
+            + "(\(HTML.escape(event.actorName)))"
     }
 
     /// `GET /console/admin/{section}`.

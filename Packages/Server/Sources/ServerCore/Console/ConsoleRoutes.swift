@@ -314,9 +314,9 @@ struct ConsoleRoutes: RouteCapability {
             headers.append((name: "Cache-Control", value: "no-store"))
             return ServerResponse(status: 303, headers: headers, content: .data(Data()))
         case .photo(let descriptor, let size):
-            headers.append((name: "Content-Type", value: "image/jpeg"))
-            // The browser may keep it for this person; no shared cache may.
-            headers.append((name: "Cache-Control", value: "private, max-age=600"))
+            headers.append((name: "Content-Type", value: PhotoKind.contentType(of: descriptor)))
+            // Kept by no cache, the browser's own included: after signing out, nothing of it is left to open.
+            headers.append((name: "Cache-Control", value: "private, no-store"))
             return ServerResponse(status: 200, headers: headers, content: .file(descriptor: descriptor, byteSize: size))
         case .stylesheet:
             headers.append((name: "Content-Type", value: "text/css; charset=utf-8"))

@@ -1,10 +1,11 @@
+import FieldTypes
 import Foundation
 import Models
 import ServerStore
 
 /// The CSV of an export: one template's reports, one row each, RFC 4180
-/// (CRLF line ends, a cell quoted when it holds a comma, a quote, CR or LF,
-/// inner quotes doubled), UTF-8 without a byte-order mark.
+/// (CRLF line ends, a cell quoted when it holds a comma, a `;`, a tab, a
+/// quote, CR or LF, inner quotes doubled), UTF-8 without a byte-order mark.
 ///
 /// The columns are the contract's, in its order, then `field:<id>` for every
 /// field of any version of the template. Answers are written as text:
@@ -14,7 +15,8 @@ import ServerStore
 ///
 /// Formula injection: a spreadsheet runs a cell that starts with `=`, `+`,
 /// `-` or `@` (some treat a leading tab or CR the same way), so such a cell
-/// gets a leading `'` unless it is a number (a negative score stays a number).
+/// gets a leading `'` unless it is a number (a negative score stays a number);
+/// the rule is `CSVText`'s, shared with the device's export.
 enum ExportCSV {
     /// The report columns, before the fields.
     static let reportColumns = [
@@ -58,41 +60,8 @@ enum ExportCSV {
     }
 
     /// One record with its CRLF.
-    static func line(_ cells: [String]) -> String {
-        cells.map(cell).joined(separator: ",") + "\r\n"
-    }
+    static func line(_ cells: [String]) -> String { CSVText.line(cells, keepingNumbers: true) }
 
-    /// One cell: guarded against formulas, then quoted when RFC 4180 needs it.
-    static func cell(_ raw: String) -> String {
-        var text = raw
-        if let first = text.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first), !isNumber(text) {
-            text = "'" + text
-        }
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else {
-            return text
-        }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-
-    /// Whether `text` is a number as JSON writes one (`-2`, `-0.5`, `1e-3`).
-    static func isNumber(_ text: String) -> Bool {
-        var scalars = Substring(text).unicodeScalars[...]
-        func digits() -> Int {
-            var count = 0
-            while let next = scalars.first, ("0"..."9").contains(next) { scalars.removeFirst(); count += 1 }
-            return count
-        }
-        if scalars.first == "-" { scalars.removeFirst() }
-        guard digits() > 0 else { return false }
-        if scalars.first == "." {
-            scalars.removeFirst()
-            guard digits() > 0 else { return false }
-        }
-        if scalars.first == "e" || scalars.first == "E" {
-            scalars.removeFirst()
-            if scalars.first == "+" || scalars.first == "-" { scalars.removeFirst() }
-            guard digits() > 0 else { return false }
-        }
-        return scalars.isEmpty
-    }
+    /// One cell: the product's one CSV rule (`CSVText`), a number left a number.
+    static func cell(_ raw: String) -> String { CSVText.cell(raw, keepingNumbers: true) }
 }

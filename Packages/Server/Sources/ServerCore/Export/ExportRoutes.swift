@@ -6,26 +6,47 @@ import ServerStore
 import Synchronization
 
 /// How many exports may stream at once: each holds a thread, a read
-/// transaction and (on PostgreSQL) a pooled connection until it ends.
+/// transaction and (on PostgreSQL) a pooled connection until it ends. One
+/// person holds at most `perUser` of the `limit` slots, so the others stay
+/// for everyone else.
 final class ExportSlots: Sendable {
-    private let taken = Mutex(0)
-    let limit: Int
-
-    init(limit: Int) { self.limit = limit }
-
-    /// Takes a slot, or answers 503 with `Retry-After` when every one is taken.
-    func take() throws(ServerError) {
-        let granted = taken.withLock { count -> Bool in
-            guard count < limit else { return false }
-            count += 1
-            return true
-        }
-        guard granted else {
-            throw ServerError.unavailable("\(limit) exports are running already; retry in 30 seconds", retryAfter: 30)
-        }
+    /// The slots taken, in all and by each user holding one.
+    private struct Taken {
+        var all = 0
+        var byUser: [String: Int] = [:]
     }
 
-    func give() { taken.withLock { $0 -= 1 } }
+    private let taken = Mutex(Taken())
+    let limit: Int
+    let perUser: Int
+
+    init(limit: Int, perUser: Int = 2) {
+        self.limit = limit
+        self.perUser = perUser
+    }
+
+    /// Takes a slot for `user`, or answers 503 with `Retry-After` when they
+    /// hold `perUser` already or every slot is taken.
+    func take(for user: String) throws(ServerError) {
+        let refusal = taken.withLock { taken -> String? in
+            let mine = taken.byUser[user, default: 0]
+            guard mine < perUser else { return "\(perUser) exports of yours are running already" }
+            guard taken.all < limit else { return "\(limit) exports are running already" }
+            taken.all += 1
+            taken.byUser[user] = mine + 1
+            return nil
+        }
+        if let refusal { throw ServerError.unavailable(refusal + "; retry in 30 seconds", retryAfter: 30) }
+    }
+
+    /// Gives back a slot `user` took.
+    func give(for user: String) {
+        taken.withLock { taken in
+            taken.all -= 1
+            let mine = taken.byUser[user, default: 1] - 1
+            taken.byUser[user] = mine > 0 ? mine : nil
+        }
+    }
 }
 
 extension ExportQuery {
@@ -70,7 +91,7 @@ struct ExportRoutes: RouteCapability {
         let caller = try input.requireCaller()
         guard caller.isSupervisor else { throw ServerError.forbidden("only supervisors and admins may export reports") }
         let (format, query) = try ExportQuery.from(input.request.query)
-        let export = try openExport(query, format: format)
+        let export = try openExport(query, format: format, for: caller.user.id)
         let log = self.log
         let address = input.request.clientAddress
         export.onFailure = { error in
@@ -88,17 +109,17 @@ struct ExportRoutes: RouteCapability {
 
     /// Opens an export in a slot of its own (given back when it finishes),
     /// refusing an unknown template for CSV.
-    func openExport(_ query: ExportQuery, format: ExportFormat) throws(ServerError) -> ReportExport {
-        try exportSlots.take()
+    func openExport(_ query: ExportQuery, format: ExportFormat, for user: String) throws(ServerError) -> ReportExport {
+        try exportSlots.take(for: user)
         let export: ReportExport
         do throws(ServerError) {
             export = try ReportExport.open(store, query: query, format: format)
         } catch {
-            exportSlots.give()
+            exportSlots.give(for: user)
             throw error
         }
         let slots = exportSlots
-        export.onFinish = { slots.give() }
+        export.onFinish = { slots.give(for: user) }
         return export
     }
 

@@ -8,7 +8,7 @@ struct PhotoRoutes: RouteCapability {
     /// `POST /reports/{server_id}/photos`: multipart `local_id`, `sha256`,
     /// `file` (and optional `field_id`, `issue_local_id`). 201 the first
     /// time, 200 with the same body after; 413 over the limit; 422 when the
-    /// bytes do not hash to `sha256`.
+    /// bytes do not hash to `sha256`; 415 when they are not a JPEG or PNG.
     func uploadPhoto(_ input: RouteInput) throws(ServerError) -> Reply {
         let caller = try input.requireCaller()
         let serverID = try input.parameter("server_id")
@@ -51,6 +51,7 @@ struct PhotoRoutes: RouteCapability {
                 code: .photoHashMismatch,
                 "the file's SHA-256 is \(file.sha256), not the \(claimed) sent; upload it again")
         }
+        guard PhotoKind.of(descriptor: file.descriptor) != nil else { throw PhotoKind.refusal() }
         // The quotas before anything is stored: photos of this report, and the caller's bytes.
         let (held, used) = try store.read { session in
             (
@@ -89,7 +90,8 @@ struct PhotoRoutes: RouteCapability {
         else {
             throw ServerError.notFound("no photo '\(text)' on report '\(serverID)'")
         }
-        return .file(descriptor: descriptor, byteSize: photo.byteSize, contentType: "image/jpeg")
+        return .file(
+            descriptor: descriptor, byteSize: photo.byteSize, contentType: PhotoKind.contentType(of: descriptor))
     }
 
     /// The report a photo goes to: it must exist and be the caller's own (supervisors: any).

@@ -100,7 +100,8 @@ struct UploadRoutes: RouteCapability {
 
     /// `PATCH /uploads/{upload_id}` with `Upload-Offset: N` and the bytes
     /// from N on: 204 with the new `Upload-Offset`; at the last byte 201 the
-    /// photo, or 422 `PHOTO_HASH_MISMATCH` (the upload dropped); 409 with the
+    /// photo, or 422 `PHOTO_HASH_MISMATCH` or 415 `UNSUPPORTED_MEDIA_TYPE` for
+    /// bytes that are not a JPEG or PNG (the upload dropped); 409 with the
     /// right `Upload-Offset` for a wrong one; 413 past the announced size.
     func appendUpload(_ input: RouteInput) throws(ServerError) -> Reply {
         let id = try input.parameter("upload_id")
@@ -224,6 +225,10 @@ struct UploadRoutes: RouteCapability {
             throw ServerError.unprocessable(
                 code: .photoHashMismatch,
                 "the file's SHA-256 is \(sha256), not the \(upload.sha256) announced; upload it again")
+        }
+        guard PhotoKind.of(descriptor: descriptor) != nil else {
+            try uploads.drop(upload)
+            throw PhotoKind.refusal()
         }
         // One read (or the one that found the upload): the report still the caller's, the photo not yet held,
         // and what the quotas count.

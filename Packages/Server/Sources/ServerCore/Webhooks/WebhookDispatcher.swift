@@ -7,7 +7,9 @@ import Synchronization
 
 /// Delivers the outbox: `senders` threads, each taking one due delivery at
 /// a time under a lease (`claimWebhookDeliveries`), posting its event
-/// signed, and recording what came of it. Deliveries run on threads of
+/// signed, and recording what came of it. A hook has at most one delivery
+/// under lease at a time, whichever instance holds it, so a slow receiver
+/// holds one sender and the other hooks' deliveries are not queued behind it. Deliveries run on threads of
 /// their own, never on a request's, so a slow or dead receiver costs the
 /// routes nothing; an instance killed mid-delivery leaves the delivery to
 /// any instance once the lease runs out (the receiver may then get the

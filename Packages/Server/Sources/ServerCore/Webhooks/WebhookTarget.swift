@@ -7,7 +7,8 @@ import ServerStore
 
 /// Where a webhook posts: an `http` or `https` URL whose host, unless the
 /// operator allowed it for that hook, is not a loopback, link-local,
-/// private or otherwise internal address. A name is checked each time it is
+/// private or otherwise internal address, nor an IPv6 address that carries
+/// one (IPv4-mapped or -compatible, SIIT, NAT64, 6to4, Teredo). A name is checked each time it is
 /// used, by resolving it and connecting only to the addresses checked
 /// (pinned), so a name that later points inside cannot reach there.
 struct WebhookTarget: Sendable, Equatable {
@@ -87,6 +88,14 @@ struct WebhookTarget: Sendable, Equatable {
             }
             cursor = entry.pointee.ai_next
         }
+        return Self.pins(host, port: port, addresses: addresses, allowingPrivate: allowingPrivate)
+    }
+
+    /// The pin `host:port:address,...` of the addresses a name resolved to,
+    /// or why it may not be used: none, or one of them internal.
+    static func pins(
+        _ host: String, port: Int, addresses: [(text: String, bytes: [UInt8])], allowingPrivate: Bool
+    ) -> Result<[String], WebhookTargetRefusal> {
         guard !addresses.isEmpty else {
             return .failure(WebhookTargetRefusal("'\(OneLine.escaped(host))' resolves to no address"))
         }
@@ -150,20 +159,39 @@ struct WebhookTargetRefusal: Error, Sendable {
 /// this machine, the local network, and the special ranges that are not the Internet.
 enum InternalAddress {
     /// What kind of internal address `bytes` (4 or 16) is, or nil for an address on the Internet.
+    /// An IPv6 address that carries an IPv4 address (`embeddedIPv4`) is that address's kind when it is internal.
     static func kind(of bytes: [UInt8]) -> String? {
         if bytes.count == 4 { return kind4(bytes) }
         guard bytes.count == 16 else { return "unknown" }
-        // IPv4 mapped (::ffff:a.b.c.d), and the NAT64 prefix 64:ff9b::/96: the IPv4 address inside decides.
-        if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xff && bytes[11] == 0xff {
-            return kind4(Array(bytes[12...]))
-        }
-        if bytes[0..<12] == [0x00, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0] { return kind4(Array(bytes[12...])) }
         if bytes[0..<15].allSatisfy({ $0 == 0 }) { return bytes[15] == 1 ? "loopback" : "unspecified" }
+        for inner in embeddedIPv4(bytes) {
+            if let kind = kind4(inner) { return kind }
+        }
         if bytes[0] == 0xfe && bytes[1] & 0xc0 == 0x80 { return "link-local" }
         if bytes[0] & 0xfe == 0xfc { return "private (unique local)" }
         if bytes[0] == 0xff { return "multicast" }
         if bytes[0] == 0xfe && bytes[1] & 0xc0 == 0xc0 { return "site-local" }
         return nil
+    }
+
+    /// The IPv4 addresses an IPv6 address carries, which a translator or
+    /// tunnel on the way may reach: IPv4-compatible (`::/96`), IPv4-mapped
+    /// (`::ffff:0:0/96`), SIIT (`::ffff:0:0:0/96`) and NAT64 (`64:ff9b::/96`,
+    /// `64:ff9b:1::/48`) in the last 32 bits; 6to4 (`2002::/16`) in bits
+    /// 16 to 48; Teredo (`2001::/32`) its server in bits 32 to 64 and its
+    /// client in the last 32 bits, inverted.
+    static func embeddedIPv4(_ bytes: [UInt8]) -> [[UInt8]] {
+        let last = Array(bytes[12...])
+        func zero(_ range: Range<Int>) -> Bool { bytes[range].allSatisfy { $0 == 0 } }
+        if zero(0..<10) && bytes[10] == 0xff && bytes[11] == 0xff { return [last] }
+        if zero(0..<8) && bytes[8] == 0xff && bytes[9] == 0xff && zero(10..<12) { return [last] }
+        if zero(0..<12) { return [last] }
+        if bytes[0..<4] == [0x00, 0x64, 0xff, 0x9b] && (zero(4..<12) || bytes[4..<6] == [0x00, 0x01]) {
+            return [last]
+        }
+        if bytes[0] == 0x20 && bytes[1] == 0x02 { return [Array(bytes[2..<6])] }
+        if bytes[0..<4] == [0x20, 0x01, 0x00, 0x00] { return [Array(bytes[4..<8]), last.map { $0 ^ 0xff }] }
+        return []
     }
 
     private static func kind4(_ b: [UInt8]) -> String? {

@@ -72,8 +72,10 @@ public struct AdminEvent: Sendable, Equatable {
     public var at: String
     /// Who made it: a user id, or `cli:<name>` for `jqc-server admin`.
     public var actorID: String
-    /// The actor's name when the change was made.
+    /// The actor's name when the change was made: a user's display name, which they or an admin may change.
     public var actorName: String
+    /// A user's user name, which never changes (nil when the user is gone); the login name for the command line.
+    public var actorUsername: String?
     /// What happened: `facility.added`, `user.disabled`, ...
     public var kind: String
     /// The id of what changed.
@@ -83,15 +85,20 @@ public struct AdminEvent: Sendable, Equatable {
 
     /// Makes an event.
     public init(
-        sequence: Int64 = 0, at: String, actorID: String, actorName: String, kind: String, subject: String,
-        detail: JSONValue
+        sequence: Int64 = 0, at: String, actorID: String, actorName: String, actorUsername: String? = nil,
+        kind: String, subject: String, detail: JSONValue
     ) {
         self.sequence = sequence
         self.at = at
         self.actorID = actorID
         self.actorName = actorName
+        self.actorUsername = actorUsername ?? (actorID.hasPrefix("cli:") ? String(actorID.dropFirst(4)) : nil)
         self.kind = kind
         self.subject = subject
         self.detail = detail
     }
+
+    /// Whether the command line (`jqc-server admin`) made the change: an
+    /// actor id `cli:<login>`, which no user's id (`U-...`) can be.
+    public var byCommandLine: Bool { actorID.hasPrefix("cli:") }
 }

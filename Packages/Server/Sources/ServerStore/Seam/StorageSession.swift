@@ -222,9 +222,10 @@ public protocol StorageSession {
         _ events: [WebhookEvent], to webhooks: [(id: String, events: [WebhookEventType])],
         dueAt: Int64) throws(ServerError)
     /// Takes at most `limit` deliveries that are due, whose hook is enabled,
-    /// that no other sender holds (or whose lease ran out), and that no
-    /// earlier pending delivery of the same report to the same hook precedes;
-    /// each is held under `lease` until `leaseUntil` (ms since 1970).
+    /// that no other sender holds (or whose lease ran out), whose hook has no
+    /// other delivery under a live lease (one sender per hook at a time), and
+    /// that no earlier pending delivery of the same report to the same hook
+    /// precedes; each is held under `lease` until `leaseUntil` (ms since 1970).
     /// On a shared database two instances never take the same one at once.
     func claimWebhookDeliveries(now: Int64, leaseUntil: Int64, lease: String, limit: Int) throws(ServerError)
         -> [ClaimedDelivery]
