@@ -174,15 +174,18 @@ struct ReviewRoutes: RouteCapability {
                 }))
     }
 
-    /// A comment as the inspector reads it: control characters other than
-    /// line breaks and tabs removed, then trimmed; nil when nothing is left
-    /// (a comment of control characters alone is no comment).
+    /// A comment trimmed, as it is kept; nil when nothing would be left of
+    /// it once control characters other than line breaks and tabs are removed,
+    /// as a reader's screen removes them (a comment of control characters
+    /// alone is no comment). What is kept is what was sent: the terminal and
+    /// the console sanitise it where they show it.
     static func sanitised(_ text: String) -> String? {
-        let kept = text.unicodeScalars.filter {
-            $0 == "\n" || $0 == "\t" || $0.properties.generalCategory != .control
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let shown = trimmed.unicodeScalars.filter {
+            $0 != "\n" && $0 != "\t" && $0.properties.generalCategory != .control
+                && !$0.properties.isWhitespace
         }
-        let trimmed = String(String.UnicodeScalarView(kept)).trimmingCharacters(in: .whitespacesAndNewlines)
-        return trimmed.isEmpty ? nil : trimmed
+        return shown.isEmpty ? nil : trimmed
     }
 
     /// Field comments sanitised, each non-empty and bounded.
