@@ -73,6 +73,9 @@ public final class AgentLoop {
                         ),
                     ])
             }
+            for problem in summary.leftoverPhotoProblems {
+                log.log(.warn, "leftover_photo_file", ["message": .string(problem)])
+            }
             for moved in summary.moved {
                 // Ids and counts only: answers (and the reasons, which may quote them) stay out of the log.
                 let aside = moved.setAside.count

@@ -1,7 +1,10 @@
 import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
 import Models
 import Testing
-import Storage
+@testable import Storage
 import TestSupport
 
 /// The app-private photo folder and the SHA-256 of what it holds.
@@ -120,10 +123,8 @@ struct PhotoFileStoreTests {
         #expect(try store.freeBytes() > 0)
     }
 
-    @Test(
-        "leftovers of a killed import go once they are old: temporary files and files no record names; recorded and young files stay"
-    )
-    func leftoversRemoved() throws {
+    /// A store with one recorded photo; returns the store and the recorded file's name.
+    private func storeWithRecordedPhoto() throws -> (TestStore, String) {
         let t = try TestStore(.file)
         let report = try t.store.createReport(templateID: "t1", facilityID: "f1", areaID: nil, assignmentID: nil)
         let recorded = try t.photoFiles.store(Data("recorded".utf8))
@@ -131,19 +132,99 @@ struct PhotoFileStoreTests {
             Photo(
                 reportLocalID: report.localID, fileName: recorded.fileName, originalByteSize: 8,
                 byteSize: recorded.byteSize, sha256: recorded.sha256))
-        let orphan = try t.photoFiles.store(Data("stored, never recorded".utf8))
-        let young = try t.photoFiles.store(Data("an import still running".utf8))
-        let folder = t.photoFiles.directory.path
-        let temporary = folder + "/.import-\(UUID().uuidString).tmp"
-        try Data("half a photo".utf8).write(to: URL(fileURLWithPath: temporary))
-        let twoHoursAgo = Date().addingTimeInterval(-7200)
-        for path in [folder + "/" + recorded.fileName, folder + "/" + orphan.fileName, temporary] {
-            try FileManager.default.setAttributes([.modificationDate: twoHoursAgo], ofItemAtPath: path)
-        }
+        return (t, recorded.fileName)
+    }
 
-        #expect(try t.store.removePhotoLeftovers(olderThan: 3600) == 2)
-        #expect(
-            Set(try FileManager.default.contentsOfDirectory(atPath: folder)) == [recorded.fileName, young.fileName])
-        #expect(try t.store.removePhotoLeftovers(olderThan: 3600) == 0)
+    /// What an import killed between writing its file and recording it leaves: a
+    /// `<UUID>.jpg` no record names and its compressed temporary file, just written.
+    private func killedImportLeftovers(in folder: String, ageSeconds: TimeInterval = 0) throws -> [String] {
+        let orphan = UUID().uuidString + ".jpg"
+        let temporary = ".import-\(UUID().uuidString).tmp"
+        for name in [orphan, temporary] {
+            let path = folder + "/" + name
+            try Data("stored, never recorded".utf8).write(to: URL(fileURLWithPath: path))
+            if ageSeconds > 0 {
+                try FileManager.default.setAttributes(
+                    [.modificationDate: Date().addingTimeInterval(-ageSeconds)], ofItemAtPath: path)
+            }
+        }
+        return [orphan, temporary]
+    }
+
+    @Test(
+        "with no import running, a killed import's files go at the next sweep however young; recorded files stay"
+    )
+    func leftoversRemoved() throws {
+        let (t, recorded) = try storeWithRecordedPhoto()
+        let folder = t.photoFiles.directory.path
+        _ = try killedImportLeftovers(in: folder)
+        _ = try killedImportLeftovers(in: folder, ageSeconds: 7200)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(-7200)], ofItemAtPath: folder + "/" + recorded)
+
+        _ = try t.store.removePhotoLeftovers(olderThan: 3600)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [recorded])
+        #expect(try t.store.photos(ofReport: try #require(t.store.reports().first).localID).count == 1)
+    }
+
+    @Test(
+        "while an import holds the folder, the files it is writing stay and only leftovers older than the age go"
+    )
+    func importInProgressKept() throws {
+        let (t, recorded) = try storeWithRecordedPhoto()
+        let folder = t.photoFiles.directory.path
+        let old = try killedImportLeftovers(in: folder, ageSeconds: 7200)
+        // The state another process's import is in between writing its file and recording it.
+        let hold = try t.photoFiles.holdForImport()
+        let writing = try killedImportLeftovers(in: folder)
+
+        let sweep = try t.store.removePhotoLeftovers(olderThan: 3600)
+        #expect(sweep.importRunning)
+        #expect(sweep.removed == old.count)
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder)) == Set(writing + [recorded]))
+
+        // Killed: the kernel drops its hold, and its files go at the next sweep.
+        hold.release()
+        let next = try t.store.removePhotoLeftovers(olderThan: 3600)
+        #expect(!next.importRunning && next.removed == writing.count)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [recorded])
+    }
+
+    @Test("a leftover that cannot be removed is reported once in the result, never thrown; the sweep goes on")
+    func unremovableReported() throws {
+        let (t, recorded) = try storeWithRecordedPhoto()
+        let folder = t.photoFiles.directory.path
+        let left = try killedImportLeftovers(in: folder)
+        var tried: [String] = []
+        // A folder the sweep may not write to (root may remove any file, so the refusal is played).
+        let sweep = try t.photoFiles.removeLeftovers(
+            olderThan: 3600, now: Date(),
+            unlinking: { path in
+                tried.append(path)
+                errno = EACCES
+                return -1
+            },
+            keeping: { Set([recorded]) })
+        #expect(tried.count == left.count)
+        #expect(sweep.removed == 0)
+        #expect(sweep.unremovable.count == left.count)
+        #expect(sweep.unremovable.allSatisfy { $0.code == .permission && $0.message.contains(folder) })
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder)) == Set(left + [recorded]))
+    }
+
+    @Test("the sweep looks at nothing outside the folder and leaves links and other names alone")
+    func sweepStaysInFolder() throws {
+        let (t, recorded) = try storeWithRecordedPhoto()
+        let folder = t.photoFiles.directory.path
+        let outside = t.photoFiles.directory.deletingLastPathComponent().appendingPathComponent(
+            UUID().uuidString + ".jpg")
+        try Data("outside".utf8).write(to: outside)
+        let link = UUID().uuidString + ".jpg"
+        try FileManager.default.createSymbolicLink(atPath: folder + "/" + link, withDestinationPath: outside.path)
+        try Data("a note".utf8).write(to: URL(fileURLWithPath: folder + "/notes.txt"))
+
+        _ = try t.store.removePhotoLeftovers(olderThan: 3600)
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder)) == [recorded, link, "notes.txt"])
+        #expect(FileManager.default.fileExists(atPath: outside.path))
     }
 }

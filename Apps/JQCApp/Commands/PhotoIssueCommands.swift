@@ -83,7 +83,9 @@ enum PhotoIssueCommands {
             "used_bytes": .integer(result.usedBytes),
             "remaining_bytes": .integer(result.remainingBytes),
         ]
-        return CommandOutput(lines: lines, json: json)
+        var output = CommandOutput(lines: lines, json: json)
+        output.diagnostics = result.notices
+        return output
     }
 
     static let severity = Option(

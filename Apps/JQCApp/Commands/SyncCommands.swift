@@ -192,6 +192,7 @@ enum SyncPresenter {
             lines.append(
                 "Removed \(summary.expired) synced report\(summary.expired == 1 ? "" : "s") past the retention window.")
         }
+        notices += summary.leftoverPhotoProblems
 
         var json = summary.json.objectValue ?? [:]
         json["pending"] = .integer(Int64(pending))

@@ -28,6 +28,8 @@ public struct PhotoImportResult: Sendable {
     public let usedBytes: Int64
     /// Room left under the cap.
     public var remainingBytes: Int64 { max(0, capBytes - usedBytes) }
+    /// Leftover photo files of killed imports that could not be removed, one line each.
+    public var notices: [String] = []
 }
 
 /// A photo that passed every check and is compressed into a temporary file in
@@ -62,8 +64,11 @@ extension Workspace {
             throw AppError.usage("Give either --field or --issue, not both; a photo belongs to one place.")
         }
         let field = try fieldID.map { (id: String) throws(AppError) -> FieldID in try imageField(id, of: report) }
-        // What an import killed halfway left behind an hour ago or more; nothing any record names.
-        _ = try? store.removePhotoLeftovers(olderThan: 3600)
+        // What imports killed halfway left behind (files no record names), then this import's hold on the
+        // photo folder, kept until its last photo is recorded, so no sweep meanwhile takes what it writes.
+        let notices = sweepPhotoLeftovers()
+        let hold = try storage { () throws(StorageError) in try store.photoFiles?.holdForImport() }
+        defer { hold?.release() }
         var imported: [ImportedPhoto] = []
         for (index, file) in files.enumerated() {
             do {
@@ -77,7 +82,17 @@ extension Workspace {
             }
         }
         let used = try storage { () throws(StorageError) in try store.photoBytes(ofReport: report.localID) }
-        return PhotoImportResult(photos: imported, capBytes: settings.photoCapBytes, usedBytes: used)
+        return PhotoImportResult(
+            photos: imported, capBytes: settings.photoCapBytes, usedBytes: used, notices: notices)
+    }
+
+    /// Removes the photo files no record names that killed imports left (see
+    /// `LocalStore.removePhotoLeftovers`); returns a line for each file that
+    /// could not be removed. Never fails: a sweep that cannot run waits for the next.
+    public func sweepPhotoLeftovers() -> [String] {
+        guard let sweep = try? store.removePhotoLeftovers(olderThan: PhotoFileStore.leftoverAgeWhileImporting)
+        else { return [] }
+        return sweep.unremovable.map { "A photo file left by an interrupted import stays: \($0.message)" }
     }
 
     /// The report as stored now, refused unless it still takes photos.

@@ -287,6 +287,10 @@ class Checker:
             for local_id in completed:
                 if d_reports[local_id]["state"] != "SYNCED":
                     found.add("losses", f"report {local_id} is {d_reports[local_id]['state']} after the last sync")
+            # Every agent cycle that ends starts retention by removing the photo files killed imports left.
+            if leftovers:
+                found.add("mismatches", f"{len(leftovers)} files no photo record names are still in the device's "
+                                        f"photo folder after the last sync: {', '.join(sorted(leftovers)[:5])}")
         if self.amendments:
             self.amendments.check(found, d_reports, final=final)
         summary = {"device_reports": len(d_reports), "server_reports": len(s_reports),

@@ -75,16 +75,21 @@ extension LocalStore {
         }
     }
 
-    /// Deletes photo files and temporary files older than `age` seconds that no
-    /// photo record names: what an import killed between writing its file and
-    /// recording it leaves behind. Returns how many files went.
+    /// Deletes the photo files and temporary files no photo record names: what
+    /// an import killed between writing its file and recording it leaves
+    /// behind. Every such file goes while no import holds the photo folder;
+    /// while one does (another `jqc` importing now), only files older than
+    /// `age` seconds (see `PhotoFileStore.removeLeftovers`). The names recorded
+    /// are read under the sweep's lock. A file that cannot be removed is in
+    /// the result, never thrown.
     @discardableResult
-    public func removePhotoLeftovers(olderThan age: TimeInterval) throws(StorageError) -> Int {
-        guard let photoFiles else { return 0 }
-        let known = try read { db throws(StorageError) -> Set<String> in
-            Set(try db.rows("SELECT file_name FROM photos").compactMap { $0[0].stringValue })
+    public func removePhotoLeftovers(olderThan age: TimeInterval) throws(StorageError) -> PhotoLeftoverSweep {
+        guard let photoFiles else { return PhotoLeftoverSweep() }
+        return try photoFiles.removeLeftovers(olderThan: age) { () throws(StorageError) -> Set<String> in
+            try read { db throws(StorageError) -> Set<String> in
+                Set(try db.rows("SELECT file_name FROM photos").compactMap { $0[0].stringValue })
+            }
         }
-        return photoFiles.removeLeftovers(keeping: known, olderThan: age)
     }
 
     /// The photos of a report, in the order they were added.

@@ -19,6 +19,35 @@ public struct StoredPhotoFile: Sendable, Hashable {
     public var sha256: String
 }
 
+/// An import's shared hold on the photo folder (see `PhotoFileStore.holdForImport()`).
+/// Released by `release()`, or when it is freed or its process dies.
+public final class PhotoImportHold: @unchecked Sendable {
+    private var descriptor: Int32
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    /// Lets the leftover sweep remove young files again (once no other import holds the folder).
+    public func release() {
+        guard descriptor >= 0 else { return }
+        close(descriptor)
+        descriptor = -1
+    }
+
+    deinit { release() }
+}
+
+/// What one leftover sweep of the photo folder did.
+public struct PhotoLeftoverSweep: Sendable {
+    /// Files removed.
+    public var removed = 0
+    /// Files no record names that could not be removed, one error each; the sweep went on.
+    public var unremovable: [StorageError] = []
+    /// True when an import held the folder, so only files older than the sweep's age went.
+    public var importRunning = false
+}
+
 /// The app-private photo directory: mode 0700, files mode 0600, each named
 /// `<UUID>.jpg` and nothing else, written atomically.
 ///
@@ -108,25 +137,89 @@ public struct PhotoFileStore: Sendable {
         return Int64(info.f_bavail) * Int64(info.f_frsize)
     }
 
-    /// Deletes what an interrupted import leaves in the folder: temporary
-    /// files, and photo files no record names (`known` holds the names
-    /// recorded), once they are older than `age` seconds, so an import still
-    /// running in another process is never touched. Returns how many went.
-    @discardableResult
-    public func removeLeftovers(keeping known: Set<String>, olderThan age: TimeInterval, now: Date = Date()) -> Int {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return 0 }
-        var removed = 0
-        for name in names {
-            let temporary = (name.hasPrefix(".") && name.hasSuffix(".tmp")) || AtomicFile.isTemporaryName(name)
-            guard temporary || (Self.isValidName(name) && !known.contains(name)) else { continue }
+    /// How old an unrecorded file must be for the leftover sweep to remove it
+    /// while an import holds the folder: an hour, far longer than any import
+    /// takes between writing a file and recording it.
+    public static let leftoverAgeWhileImporting: TimeInterval = 3600
+
+    /// Takes the import hold on the photo folder: a shared `flock` on the
+    /// folder itself, kept from before an import writes its first file until
+    /// its last photo is recorded (`PhotoImportHold.release()`). Many imports
+    /// hold it at once; the leftover sweep only removes young files while no
+    /// one does. The kernel drops the hold when the process dies, so a killed
+    /// import never keeps it.
+    public func holdForImport() throws(StorageError) -> PhotoImportHold {
+        let fd = try Self.openFolder(directory.path)
+        while flock(fd, LOCK_SH) != 0 {
+            if errno == EINTR { continue }
+            let code = errno
+            close(fd)
+            throw Self.fileError(code, path: directory.path, doing: "lock")
+        }
+        return PhotoImportHold(descriptor: fd)
+    }
+
+    /// Deletes what interrupted imports left in the folder: temporary files
+    /// (`.import-*.tmp` and `AtomicFile`'s) and `<UUID>.jpg` files that no
+    /// record names. `known` gives the names recorded; it is read inside
+    /// `body`'s call, under the sweep's lock, so no import commits between the
+    /// reading and the removing.
+    ///
+    /// The rule: when the sweep takes the folder's lock exclusively, no import
+    /// is running in any process, so every such file goes whatever its age;
+    /// while an import holds it (`holdForImport`), only files last written more
+    /// than `age` seconds ago go, never one an import in progress is writing.
+    /// Nothing outside the folder is looked at, links and folders are left, and
+    /// a file that cannot be removed is named in the result, never thrown.
+    public func removeLeftovers(
+        olderThan age: TimeInterval, now: Date = Date(),
+        keeping known: () throws(StorageError) -> Set<String>
+    ) throws(StorageError) -> PhotoLeftoverSweep {
+        try removeLeftovers(olderThan: age, now: now, unlinking: { unlink($0) }, keeping: known)
+    }
+
+    /// `removeLeftovers`, removing each file with `unlinking` (unlink(2), or a
+    /// failing stand-in in tests: root may remove any file).
+    func removeLeftovers(
+        olderThan age: TimeInterval, now: Date, unlinking: (String) -> Int32,
+        keeping known: () throws(StorageError) -> Set<String>
+    ) throws(StorageError) -> PhotoLeftoverSweep {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else {
+            return PhotoLeftoverSweep()
+        }
+        let candidates = names.filter { Self.isLeftoverName($0) }
+        guard !candidates.isEmpty else { return PhotoLeftoverSweep() }
+        let fd = try Self.openFolder(directory.path)
+        defer { close(fd) }
+        var alone = flock(fd, LOCK_EX | LOCK_NB) == 0
+        while !alone && errno == EINTR { alone = flock(fd, LOCK_EX | LOCK_NB) == 0 }
+        let recorded = try known()
+        var sweep = PhotoLeftoverSweep(importRunning: !alone)
+        for name in candidates where !recorded.contains(name) {
             let path = directory.appendingPathComponent(name).path
             var info = stat()
-            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-                now.timeIntervalSince1970 - Double(info.st_mtim.tv_sec) > age
-            else { continue }
-            if unlink(path) == 0 { removed += 1 }
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            guard alone || now.timeIntervalSince1970 - Double(info.st_mtim.tv_sec) > age else { continue }
+            if unlinking(path) == 0 {
+                sweep.removed += 1
+            } else if errno != ENOENT {
+                sweep.unremovable.append(Self.fileError(errno, path: path, doing: "remove the leftover photo file"))
+            }
         }
-        return removed
+        return sweep
+    }
+
+    /// True for a name the leftover sweep looks at: a temporary file of an
+    /// import or a photo file (`<UUID>.jpg`).
+    static func isLeftoverName(_ name: String) -> Bool {
+        (name.hasPrefix(".") && name.hasSuffix(".tmp")) || AtomicFile.isTemporaryName(name) || isValidName(name)
+    }
+
+    /// Opens the folder itself (for its `flock`).
+    private static func openFolder(_ path: String) throws(StorageError) -> Int32 {
+        let fd = posixOpen(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw fileError(errno, path: path, doing: "open the folder") }
+        return fd
     }
 
     // MARK: - Writing

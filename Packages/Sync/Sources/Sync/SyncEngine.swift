@@ -93,7 +93,12 @@ public struct SyncEngine: Sendable {
                 }
                 let action = queue.removeFirst()
                 switch action {
-                case .finish(let summary):
+                case .finish(var summary):
+                    summary.leftoverPhotosRemoved = run.leftoverSweep?.removed ?? 0
+                    summary.leftoverPhotoProblems =
+                        run.leftoverSweep?.unremovable.map {
+                            "A photo file left by an interrupted import stays: \($0.message)"
+                        } ?? []
                     // A page asked for ahead that the cycle did not take (it stopped first) is dropped.
                     run.reviewsAhead?.task.cancel()
                     try store.setMeta(MetaKey.online, summary.online ? "true" : "false")
@@ -169,6 +174,9 @@ public struct SyncEngine: Sendable {
         case .pullReviews(let fromStart):
             return try await pullReviews(fromStart: fromStart, run: &run)
         case .loadSynced:
+            // Retention starts by removing the photo files killed imports left, which no record names;
+            // a sweep that cannot run waits for the next cycle, and never stops this one.
+            run.leftoverSweep = try? store.removePhotoLeftovers(olderThan: PhotoFileStore.leftoverAgeWhileImporting)
             return .syncedLoaded(try store.syncedReportTimes())
         case .expire(let ids):
             return try expire(ids)
@@ -215,6 +223,8 @@ public struct SyncEngine: Sendable {
 
 /// What the engine remembers within one run.
 struct SyncRun {
+    /// What the leftover photo sweep did as retention started.
+    var leftoverSweep: PhotoLeftoverSweep?
     /// Photos to upload, with their report's server id.
     var photos: [UUID: (photo: Photo, serverID: String)] = [:]
     /// Photos recorded UPLOADED as their uploads ended; the cycle's `markPhotos` need not write them again.

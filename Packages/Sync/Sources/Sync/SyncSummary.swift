@@ -157,6 +157,10 @@ public struct SyncSummary: Sendable, Hashable {
     public var photosFailed = 0
     /// SYNCED reports removed after the retention window.
     public var expired = 0
+    /// Photo files that interrupted imports left and no record names, removed as retention started.
+    public var leftoverPhotosRemoved = 0
+    /// One line for each such file that could not be removed (it is tried again at the next sweep).
+    public var leftoverPhotoProblems: [String] = []
     /// What the reviews pull brought; nil when the server has no reviews or it was not reached.
     public var reviews: ReviewCounts?
     /// Reports that came back returned for changes in this cycle.
