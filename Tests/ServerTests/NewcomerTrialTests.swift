@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// What a newcomer met administering a server: imports that dropped a
-/// misspelled column.
+/// misspelled column, and a refusal worded with a form field's name.
 @Suite("Newcomer trial: imports, templates and reviews")
 struct NewcomerTrialTests {
     /// Runs `jqc-server admin --db DB ARGUMENTS`.
@@ -73,5 +73,26 @@ struct NewcomerTrialTests {
         #expect(json.message.contains("'kind'") && json.message.contains("area_type"), "\(json.message)")
         let facilities = try await admin.get("/admin/facilities").data["facilities"]?.arrayValue ?? []
         #expect(!facilities.contains { $0["id"] == "NC-1" })
+    }
+
+    @Test("a return with no reason says so in plain words, over the API and in the console; the code is unchanged")
+    func returnWithoutReason() async throws {
+        let server = try Shared.running()
+        let inspector = try await Session.other(server)
+        let supervisor = try await Session.supervisor(server)
+        let serverID = try await ReviewContractTests.accepted(inspector)
+        let refused = try await supervisor.post("/reports/\(serverID)/review", ["decision": "return", "revision": 1])
+        #expect(refused.status == 400 && refused.code == "BAD_REQUEST")
+        #expect(
+            refused.message.contains("say why you return it: a comment, or a comment on a field"), "\(refused.message)")
+        #expect(!refused.message.contains("'comment'"), "\(refused.message)")
+
+        let browser = ConsoleClient(server)
+        try browser.signIn("supervisor", "supervisor-pass")
+        let page = try browser.post(
+            "/console/reports/\(serverID)/review",
+            [("csrf", try browser.csrf()), ("decision", "reject"), ("revision", "1"), ("comment", " ")])
+        #expect(page.status == 400)
+        #expect(page.text.contains("Say why you reject it: a comment, or a comment on a field."), "the console's words")
     }
 }
