@@ -152,9 +152,7 @@ extension Administration {
     /// stored assignment changes nothing; a changed row of an open one updates
     /// it; every row is checked first and one bad row imports nothing.
     func importAssignments(_ data: Data, source: String, by actor: AdminActor) throws(ServerError) -> ImportOutcome {
-        let rows = try ImportTable.rows(
-            data, listKey: "assignments", required: ["id", "inspector", "template_id", "facility_id"],
-            source: source)
+        let rows = try ImportTable.rows(data, listKey: "assignments", columns: Self.assignmentColumns, source: source)
         return try change(by: actor) { session, events in
             var problems: [String] = []
             var resolved: [(ManagedAssignment, String)] = []
@@ -209,6 +207,11 @@ extension Administration {
     }
 
     // MARK: Checks
+
+    /// The columns of an assignment import; a listing's state members are read but not imported.
+    static let assignmentColumns = ImportTable.Columns(
+        required: ["id", "inspector", "template_id", "facility_id"], optional: ["area_id", "due_at"],
+        listed: ["status", "state", "cancelled_at"])
 
     /// The user `key` means: with `byID` (the console's forms post ids), or
     /// in a user id's form (`U-...`, which no user name has), the user of

@@ -127,7 +127,7 @@ extension Administration {
     func importFacilities(_ data: Data, source: String, by actor: AdminActor) throws(ServerError) -> (
         ImportOutcome, ImportOutcome
     ) {
-        let rows = try ImportTable.rows(data, listKey: "facilities", required: ["id", "name"], source: source)
+        let rows = try ImportTable.rows(data, listKey: "facilities", columns: Self.facilityColumns, source: source)
         var problems: [String] = []
         let facilities = Self.collect(rows, "facility", &problems, id: \.id) { (row) throws(ServerError) in
             try Self.checked(
@@ -138,7 +138,7 @@ extension Administration {
         if let text = String(data: data, encoding: .utf8), text.first(where: { !$0.isWhitespace }) == "{",
             let document = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)), document["areas"] != nil
         {
-            areaRows = try ImportTable.json(text, listKey: "areas", source: source)
+            areaRows = try ImportTable.json(text, listKey: "areas", columns: Self.areaColumns, source: source)
         }
         let areas = Self.collect(areaRows, "area", &problems, id: \.id) { (row) throws(ServerError) in
             try Self.checked(
@@ -158,8 +158,7 @@ extension Administration {
 
     /// Imports areas from CSV (`id,facility_id,name,area_type`) or JSON (`{"areas": [...]}`), keyed by id.
     func importAreas(_ data: Data, source: String, by actor: AdminActor) throws(ServerError) -> ImportOutcome {
-        let rows = try ImportTable.rows(
-            data, listKey: "areas", required: ["id", "facility_id", "name"], source: source)
+        let rows = try ImportTable.rows(data, listKey: "areas", columns: Self.areaColumns, source: source)
         var problems: [String] = []
         let areas = Self.collect(rows, "area", &problems, id: \.id) { (row) throws(ServerError) in
             try Self.checked(
@@ -176,6 +175,13 @@ extension Administration {
     }
 
     // MARK: Checks and merging
+
+    /// The columns of a facility import; a listing's `retired_at` is read but not imported.
+    static let facilityColumns = ImportTable.Columns(
+        required: ["id", "name"], optional: ["address", "project_name"], listed: ["retired_at"])
+    /// The columns of an area import; a listing's `retired_at` is read but not imported.
+    static let areaColumns = ImportTable.Columns(
+        required: ["id", "facility_id", "name"], optional: ["area_type"], listed: ["retired_at"])
 
     static func checked(_ facility: Facility) throws(ServerError) -> Facility {
         Facility(

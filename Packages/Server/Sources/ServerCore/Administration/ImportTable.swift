@@ -1,3 +1,4 @@
+import FieldTypes
 import Foundation
 import Models
 import ServerStore
@@ -16,9 +17,37 @@ struct ImportRow: Sendable {
 /// Reads the rows of an import: CSV (RFC 4180: a header row naming the
 /// columns, quoted cells, CRLF or LF, an optional UTF-8 BOM) or JSON (a
 /// list under `listKey`, possibly inside an `{"ok", "data"}` envelope).
+/// A column or key the import does not know is refused, never dropped.
 enum ImportTable {
-    /// The rows of `data`, which names its columns; `required` must all be among them.
-    static func rows(_ data: Data, listKey: String, required: [String], source: String) throws(ServerError)
+    /// The columns an import takes: `required` ones and `optional` ones; a
+    /// JSON item may also carry `listed`, the read-only members a listing
+    /// writes (`retired_at`), which are not imported.
+    struct Columns: Sendable {
+        var required: [String]
+        var optional: [String]
+        var listed: [String] = []
+
+        /// How a person is told the columns: "id, name (required) and address, project_name (optional)".
+        var described: String {
+            let needed = "\(required.joined(separator: ", ")) (required)"
+            return optional.isEmpty ? needed : "\(needed) and \(optional.joined(separator: ", ")) (optional)"
+        }
+
+        /// The names of `given` that are not columns of this import, in their order.
+        func unknown(_ given: [String], json: Bool) -> [String] {
+            let known = Set(required + optional + (json ? listed : []))
+            return given.filter { !known.contains($0) }
+        }
+
+        /// `names` quoted for a message: 'a', 'b'.
+        static func quoted(_ names: [String]) -> String {
+            names.map { OneLine.quote($0, limit: 40) }.joined(separator: ", ")
+        }
+    }
+
+    /// The rows of `data`, which names its columns: a CSV header must name
+    /// every required column, and no file may name one `columns` lacks.
+    static func rows(_ data: Data, listKey: String, columns: Columns, source: String) throws(ServerError)
         -> [ImportRow]
     {
         guard let text = String(data: data, encoding: .utf8) else {
@@ -26,21 +55,28 @@ enum ImportTable {
         }
         let body = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         let first = body.first { !$0.isWhitespace }
-        let isJSON = first == "{" || first == "["
-        let rows = isJSON ? try json(body, listKey: listKey, source: source) : try csv(body, source: source)
-        if !isJSON, let row = rows.first {
-            let missing = required.filter { row.values[$0] == nil }
-            if !missing.isEmpty {
-                throw ServerError.badRequest(
-                    "'\(source)' has no column \(missing.map { "'\($0)'" }.joined(separator: ", ")); "
-                        + "its columns are \(required.joined(separator: ", ")) and optional others")
-            }
+        if first == "{" || first == "[" { return try json(body, listKey: listKey, columns: columns, source: source) }
+        let (header, rows) = try csv(body, source: source)
+        guard !header.isEmpty else { return rows }
+        let missing = columns.required.filter { !header.contains($0) }
+        let unknown = columns.unknown(header, json: false)
+        if !missing.isEmpty || !unknown.isEmpty {
+            let named = "the column\(unknown.count == 1 ? "" : "s") \(Columns.quoted(unknown))"
+            let fault =
+                missing.isEmpty
+                ? "has \(named), which this import does not take" : "has no column \(Columns.quoted(missing))"
+            throw ServerError.badRequest(
+                "'\(source)' \(fault); the columns are \(columns.described), and its header names "
+                    + "\(Columns.quoted(header)); nothing was imported")
         }
         return rows
     }
 
     /// JSON: each item an object whose values are text, numbers or booleans.
-    static func json(_ text: String, listKey: String, source: String) throws(ServerError) -> [ImportRow] {
+    /// A key `columns` lacks refuses the file, naming the item, the key and the keys taken.
+    static func json(_ text: String, listKey: String, columns: Columns, source: String) throws(ServerError)
+        -> [ImportRow]
+    {
         guard let document = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
             throw ServerError.badRequest("'\(source)' is not valid JSON")
         }
@@ -52,6 +88,12 @@ enum ImportTable {
         for (index, item) in list.enumerated() {
             guard let object = item.objectValue else {
                 throw ServerError.badRequest("'\(source)' item \(index + 1) of \"\(listKey)\" is not an object")
+            }
+            let unknown = columns.unknown(object.keys.sorted(), json: true)
+            guard unknown.isEmpty else {
+                throw ServerError.badRequest(
+                    "'\(source)' item \(index + 1) of \"\(listKey)\" has \(Columns.quoted(unknown)), which this import "
+                        + "does not take; the keys are \(columns.described); nothing was imported")
             }
             var values: [String: String] = [:]
             for (key, value) in object {
@@ -71,8 +113,9 @@ enum ImportTable {
         return rows
     }
 
-    /// CSV by RFC 4180; blank lines are skipped; row numbers are those a spreadsheet shows.
-    static func csv(_ text: String, source: String) throws(ServerError) -> [ImportRow] {
+    /// CSV by RFC 4180: the header's column names (trimmed, lower case) and
+    /// the rows; blank lines are skipped; row numbers are those a spreadsheet shows.
+    static func csv(_ text: String, source: String) throws(ServerError) -> (header: [String], rows: [ImportRow]) {
         var records: [(line: Int, cells: [String])] = []
         var cells: [String] = [], cell = "", quoted = false, afterQuote = false
         var line = 1, recordLine = 1
@@ -130,7 +173,7 @@ enum ImportTable {
             throw ServerError.badRequest("'\(source)' row \(recordLine): a quoted cell is never closed")
         }
         if !cell.isEmpty || !cells.isEmpty { endRecord() }
-        guard let header = records.first else { return [] }
+        guard let header = records.first else { return ([], []) }
         let names = header.cells.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         for name in names where names.filter({ $0 == name }).count > 1 {
             throw ServerError.badRequest("'\(source)' names the column '\(name)' twice")
@@ -148,8 +191,6 @@ enum ImportTable {
             }
             rows.append(ImportRow(label: "row \(record.line)", values: values))
         }
-        // An empty file still has the columns of its header.
-        if rows.isEmpty && !names.isEmpty { return [] }
-        return rows
+        return (names, rows)
     }
 }

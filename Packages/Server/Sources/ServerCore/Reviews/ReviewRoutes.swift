@@ -66,7 +66,7 @@ struct ReviewRoutes: RouteCapability {
         }
         if decision != .approve && comment == nil && fieldComments.isEmpty {
             throw ServerError.badRequest(
-                "to \(decision.rawValue) a report, say why: give a 'comment' or at least one field comment")
+                "say why you \(decision.rawValue) it: a comment, or a comment on a field")
         }
         let now = RFC3339.string(Date())
         let outcome = try store.write { session -> (StoredReview, String, Bool) in
