@@ -5,7 +5,7 @@
  *
  * - JQC_SLOW_RESUME_UNTIL: the first time a thread signals an event thread
  *   from inside MHD_resume_connection (an 8-byte write to an eventfd), it
- *   waits until the file named there exists (at most a minute). Another
+ *   waits until the file named there exists (at most ten minutes; the test always makes it). Another
  *   connection's traffic wakes the event thread meanwhile, so the answer is
  *   sent and the request ends while the worker is still inside the call.
  * - JQC_SLOW_EXIT_MS: exit() waits this long before it runs, so a thread that
@@ -46,7 +46,7 @@ ssize_t write(int fd, const void *bytes, size_t count) {
     if (release && is_eventfd(fd) && atomic_fetch_add(&delayed, 1) == 0) {
         static const char waiting[] = "slow_resume: waiting\n";
         real_write(2, waiting, sizeof waiting - 1);
-        for (int step = 0; step < 6000 && access(release, F_OK) != 0; step++) usleep(10 * 1000);
+        for (int step = 0; step < 60000 && access(release, F_OK) != 0; step++) usleep(10 * 1000);
         if (!is_eventfd(fd)) {
             static const char closed[] = "slow_resume: the resume signal found its channel closed\n";
             real_write(2, closed, sizeof closed - 1);
