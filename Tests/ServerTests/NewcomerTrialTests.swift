@@ -4,7 +4,8 @@ import Testing
 import TestSupport
 
 /// What a newcomer met administering a server: imports that dropped a
-/// misspelled column, and a refusal worded with a form field's name.
+/// misspelled column, a template's problems that came one pass at a time,
+/// a one-template file refused, a refusal worded with a form field's name.
 @Suite("Newcomer trial: imports, templates and reviews")
 struct NewcomerTrialTests {
     /// Runs `jqc-server admin --db DB ARGUMENTS`.
@@ -73,6 +74,42 @@ struct NewcomerTrialTests {
         #expect(json.message.contains("'kind'") && json.message.contains("area_type"), "\(json.message)")
         let facilities = try await admin.get("/admin/facilities").data["facilities"]?.arrayValue ?? []
         #expect(!facilities.contains { $0["id"] == "NC-1" })
+    }
+
+    /// A template with four faults; the last field repeats an id and does not decode.
+    static let fourFaults = #"""
+        {"id": "four", "name": "Four faults", "form_schema": {"fields": [
+          {"id": "a", "type": "text", "label": "Notes", "critical": true},
+          {"id": "b", "type": "radio", "label": "Odour", "options": []},
+          {"id": "c", "type": "rating", "label": "Floors"},
+          {"id": "c", "type": "rating", "label": "Mirrors", "required": "yes"}
+        ]}}
+        """#
+
+    @Test("publishing a template lists every problem in one pass, a repeated field id among them")
+    func publishListsEveryProblem() throws {
+        let folder = TemporaryDirectory(prefix: "newcomer-publish")
+        try Self.fourFaults.write(toFile: folder.path("four.json"), atomically: true, encoding: .utf8)
+        let refused = try Self.admin(folder.path("org.db"), ["template", "publish", folder.path("four.json")])
+        #expect(refused.status == 4)
+        #expect(refused.stderr.contains("4 problems"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("the id is already used by field #3"), "\(refused.stderr)")
+    }
+
+    @Test("import-templates takes one template object, as publish does, and still takes a list")
+    func importTakesOneTemplate() throws {
+        let folder = TemporaryDirectory(prefix: "newcomer-templates")
+        let db = folder.path("org.db")
+        let one = #"{"id": "one", "name": "One", "form_schema": {"fields": [{"id": 1, "type": "text", "label": "A"}]}}"#
+        try one.write(toFile: folder.path("one.json"), atomically: true, encoding: .utf8)
+        let single = try Self.admin(db, ["import-templates", folder.path("one.json")])
+        #expect(single.status == 0, "\(single.stderr)")
+        #expect(single.stdout.contains("imported 1 template"), "\(single.stdout)")
+        try #"{"templates": [\#(one.replacingOccurrences(of: "\"one\"", with: "\"two\""))]}"#.write(
+            toFile: folder.path("list.json"), atomically: true, encoding: .utf8)
+        #expect(try Self.admin(db, ["import-templates", folder.path("list.json")]).status == 0)
+        let listed = try Self.admin(db, ["templates", "--json"]).stdout
+        #expect(listed.contains("\"one\"") && listed.contains("\"two\""), "\(listed)")
     }
 
     @Test("a return with no reason says so in plain words, over the API and in the console; the code is unchanged")

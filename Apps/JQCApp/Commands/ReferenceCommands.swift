@@ -193,7 +193,8 @@ enum ReferenceCommands {
 
     static let templatesImport = Command(
         CommandSpec(
-            "templates import", summary: "load templates from a contract-shaped JSON file ({\"templates\": [...]})",
+            "templates import",
+            summary: "load templates from a JSON file: one template object, or {\"templates\": [...]} as sent",
             positionals: [jsonFile.spec])
     ) { (inv) throws(AppError) -> CommandOutput in
         importedTemplates(try inv.workspace().importTemplates(path: try inv[Self.jsonFile]))

@@ -43,7 +43,7 @@ extension Workspace {
         return json
     }
 
-    /// Every problem of every template in a `{"templates": [...]}` document,
+    /// Every problem of every template in a document of one template or a `{"templates": [...]}` list,
     /// for `jqc templates lint` (see `TemplateLint`, which `jqc-server` runs
     /// before it publishes a template).
     public static func lintTemplates(_ document: JSONValue, source: String, registry: FieldTypeRegistry) -> (
@@ -57,7 +57,7 @@ extension Workspace {
     /// the grid) refuses the import, every problem listed, so a template is
     /// never imported with a field nobody can answer.
     public func importTemplates(path: String) throws(AppError) -> ImportSummary {
-        let document = try Self.readReferenceFile(path)
+        let document = TemplateLint.listed(try Self.readReferenceFile(path))
         // A field type whose program is installed but not answering now is the
         // program's problem, not the template's: the import goes on, its answers degrade.
         let problems = TemplateLint.problems(document, source: path, registry: registry, reportingUnavailable: false)

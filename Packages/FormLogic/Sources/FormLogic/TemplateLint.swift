@@ -4,8 +4,18 @@ import Models
 /// The whole lint of a template file, the same on the device (`jqc
 /// templates lint`) and on the server (`jqc-server admin publish-template`).
 public enum TemplateLint {
-    /// Every problem of every template in a `{"templates": [...]}` document,
-    /// for `jqc templates lint`: decoding problems (duplicate ids, wrong-typed
+    /// The `{"templates": [...]}` document a template file means: that
+    /// document, the same inside an `{"ok", "data"}` envelope, or one
+    /// template object (a `form_schema` and no `templates`) as a list of one.
+    /// Lint, import and publish all read a file through this.
+    public static func listed(_ document: JSONValue) -> JSONValue {
+        let unwrapped = document["ok"] != nil ? (document["data"] ?? .null) : document
+        guard unwrapped["templates"] == nil, unwrapped["form_schema"] != nil else { return unwrapped }
+        return ["templates": .array([unwrapped])]
+    }
+
+    /// Every problem of every template in a document (see `listed`: one
+    /// template, or a `{"templates": [...]}` list), for `jqc templates lint`: decoding problems (duplicate ids, wrong-typed
     /// keys), the registry's lint (unknown types, bad options, the grid,
     /// critical or required where they cannot apply) and the form logic's
     /// (references, operators, kinds, cycles, sizes) together, so one run
@@ -15,10 +25,13 @@ public enum TemplateLint {
         _ document: JSONValue, source: String, registry: FieldTypeRegistry,
         reportingUnavailable: Bool = true
     ) -> (templates: [String], problems: [String]) {
-        guard let list = document["templates"]?.arrayValue else {
+        guard let list = listed(document)["templates"]?.arrayValue else {
             return (
                 [],
-                ["'\(source)' has no \"templates\" list; expected {\"templates\": [...]} as GET /templates returns."]
+                [
+                    "'\(source)' holds neither a template nor a \"templates\" list; expected one template object "
+                        + "or {\"templates\": [...]} as GET /templates returns."
+                ]
             )
         }
         var names: [String] = [], problems: [String] = []

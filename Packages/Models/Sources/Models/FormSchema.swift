@@ -31,19 +31,20 @@ public struct FormSchema: Sendable, Hashable {
         var problems: [SchemaProblem] = []
         var seen: [FieldID: Int] = [:]
         for (index, item) in items.enumerated() {
-            switch FieldDefinition.decode(item, index: index) {
-            case .success(let field):
-                if let first = seen[field.id] {
-                    problems.append(
-                        SchemaProblem(
-                            fieldIndex: index, fieldID: field.id,
-                            message: "the id is already used by field #\(first + 1); give each field its own id"))
-                } else {
-                    seen[field.id] = index
-                }
-                fields.append(field)
-            case .failure(let errors):
-                problems += errors.problems
+            let decoded = FieldDefinition.decode(item, index: index)
+            switch decoded {
+            case .success(let field): fields.append(field)
+            case .failure(let errors): problems += errors.problems
+            }
+            // A field with other problems may repeat an id too: say so in the same pass.
+            guard let id = item.objectValue?["id"].flatMap(FieldID.init(json:)) else { continue }
+            if let first = seen[id] {
+                problems.append(
+                    SchemaProblem(
+                        fieldIndex: index, fieldID: id,
+                        message: "the id is already used by field #\(first + 1); give each field its own id"))
+            } else {
+                seen[id] = index
             }
         }
         return problems.isEmpty ? .success(FormSchema(fields: fields)) : .failure(SchemaErrors(problems))

@@ -28,10 +28,7 @@ extension Administration {
     func publishTemplates(_ document: JSONValue, source: String, by actor: AdminActor) throws(ServerError)
         -> [Publication]
     {
-        let unwrapped = document["ok"] != nil ? (document["data"] ?? .null) : document
-        let wrapped: JSONValue =
-            unwrapped["templates"] == nil && unwrapped["form_schema"] != nil
-            ? ["templates": .array([unwrapped])] : unwrapped
+        let wrapped = TemplateLint.listed(document)
         let (_, problems) = TemplateLint.problems(wrapped, source: source, registry: judge.registry)
         guard problems.isEmpty else {
             throw ServerError.unprocessable(

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import FieldTypes
+import FormLogic
 import Foundation
 import Models
 import ProgramOutput
@@ -30,7 +31,9 @@ public enum ServerCommand {
         help: "look for external field types (jqc-field-NAME) here too, as the server does; repeatable")
     /// `admin import-templates`'s file.
     static let templatesFile = Argument(
-        "FILE", help: "a JSON file {\"templates\": [...]}, optionally in an {\"ok\", \"data\"} envelope")
+        "FILE",
+        help: "a JSON file of one template or {\"templates\": [...]}, optionally in an {\"ok\", \"data\"} envelope"
+    )
 
     /// Every command, for the man page.
     static var catalog: CommandCatalog {
@@ -417,9 +420,10 @@ enum AdminTool {
         else {
             throw ServerError.badRequest("'\(path)' cannot be read as JSON")
         }
-        let body = json["ok"] != nil ? (json["data"] ?? .null) : json
-        guard let list = body["templates"]?.arrayValue else {
-            throw ServerError.badRequest("'\(path)' has no \"templates\" list")
+        guard let list = TemplateLint.listed(json)["templates"]?.arrayValue else {
+            throw ServerError.badRequest(
+                "'\(path)' holds neither a template nor a \"templates\" list; expected one template object "
+                    + "or {\"templates\": [...]} as GET /templates returns")
         }
         var templates: [Template] = []
         var problems: [String] = []
