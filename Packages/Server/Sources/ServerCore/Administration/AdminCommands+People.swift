@@ -31,14 +31,7 @@ extension AdminCommands {
                 lines: ["user \(show(user.username)) (\(user.role.rawValue)) has id \(user.id)"],
                 json: ["user": AdminWire.user(user)])
         },
-        AdminCommand("user list", summary: "list every user with their role, disabled ones marked") {
-            _, admin throws(ServerError) in
-            let list = try admin.users()
-            return AdminOutput(
-                lines: userTable(
-                    list, empty: "No users yet: add the first admin with 'admin user add NAME --role admin'."),
-                json: ["users": .array(list.map(AdminWire.user))])
-        },
+        AdminCommand("user list", as: older("users")),
         AdminCommand(
             "user disable", summary: "disable a user: every session ends at once; their reports stay",
             positionals: [People.user.spec]

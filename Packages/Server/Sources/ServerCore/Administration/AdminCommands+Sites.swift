@@ -22,17 +22,7 @@ extension AdminCommands {
         AdminCommand("facility add", as: older("add-facility")),
         AdminCommand("facility update", as: older("edit-facility")),
         AdminCommand("facility retire", as: older("retire-facility")),
-        AdminCommand("facility list", summary: "list every facility, retired ones marked") {
-            _, admin throws(ServerError) in
-            let list = try admin.facilities()
-            return AdminOutput(
-                lines: facilityTable(
-                    list,
-                    empty:
-                        "No facilities yet: add one with 'admin facility add' or import a spreadsheet with 'admin facilities import'."
-                ),
-                json: ["facilities": .array(list.map(AdminWire.facility))])
-        },
+        AdminCommand("facility list", as: older("facilities")),
         AdminCommand("facilities import", as: older("import-facilities")),
         AdminCommand(
             "area add", summary: "add an area to a facility",

@@ -87,13 +87,7 @@ extension AdminCommands {
 
     static let templateCommands: [AdminCommand] = [
         AdminCommand("template publish", as: older("publish-template")),
-        AdminCommand("template list", summary: "list templates with their versions, retired ones marked") {
-            _, admin throws(ServerError) in
-            let list = try admin.templates()
-            return AdminOutput(
-                lines: templateTable(list, empty: "No templates yet: publish one with 'admin template publish FILE'."),
-                json: ["templates": .array(list.map(AdminWire.template))])
-        },
+        AdminCommand("template list", as: older("templates")),
         AdminCommand("template retire", as: older("retire-template")),
     ]
 

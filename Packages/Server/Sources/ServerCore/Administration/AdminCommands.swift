@@ -70,7 +70,7 @@ enum AdminCommands {
                 lines: facilityTable(
                     list,
                     empty:
-                        "No facilities yet: add one with 'admin add-facility' or import a spreadsheet with 'admin import-facilities'."
+                        "No facilities yet: add one with 'admin facility add' or import a spreadsheet with 'admin facilities import'."
                 ),
                 json: ["facilities": .array(list.map(AdminWire.facility))])
         },
@@ -203,7 +203,7 @@ enum AdminCommands {
             let list = try admin.assignments(inspector: try parsed[Work.onlyInspector])
             return AdminOutput(
                 lines: try assignmentTable(
-                    list, admin: admin, empty: "No assignments yet: create one with 'admin assign'."),
+                    list, admin: admin, empty: "No assignments yet: create one with 'admin assignment add'."),
                 json: ["assignments": .array(list.map(AdminWire.assignment))])
         },
         AdminCommand(
@@ -231,7 +231,7 @@ enum AdminCommands {
             "edit-assignment", summary: "change an open assignment's template, facility, area or due date",
             positionals: [Work.assignment.spec],
             options: [Work.otherTemplate.spec, Work.otherFacility.spec, Work.otherArea.spec, Work.otherDue.spec],
-            discussion: "The inspector stays: to give the work to someone else, cancel it and assign it anew."
+            discussion: "The inspector stays: give the work to someone else with 'assignment update --inspector'."
         ) { parsed, admin throws(ServerError) in
             let record = try admin.changeAssignment(
                 id: try parsed[Work.assignment],
@@ -272,7 +272,7 @@ enum AdminCommands {
             _, admin throws(ServerError) in
             let list = try admin.templates()
             return AdminOutput(
-                lines: templateTable(list, empty: "No templates yet: publish one with 'admin publish-template FILE'."),
+                lines: templateTable(list, empty: "No templates yet: publish one with 'admin template publish FILE'."),
                 json: ["templates": .array(list.map(AdminWire.template))])
         },
         AdminCommand(
@@ -316,7 +316,7 @@ enum AdminCommands {
             let list = try admin.users()
             return AdminOutput(
                 lines: userTable(
-                    list, empty: "No users yet: add the first admin with 'admin add-user NAME --role admin'."),
+                    list, empty: "No users yet: add the first admin with 'admin user add NAME --role admin'."),
                 json: ["users": .array(list.map(AdminWire.user))])
         },
         AdminCommand(

@@ -235,7 +235,7 @@ extension Administration {
         in session: any StorageSession
     ) throws(ServerError) -> (ManagedAssignment, StoredUser) {
         guard let inspector = try user(request.inspector.trimmingCharacters(in: .whitespaces), in: session) else {
-            throw ServerError.notFound("no user '\(request.inspector.prefix(60))'; add them with 'admin add-user'")
+            throw ServerError.notFound("no user '\(request.inspector.prefix(60))'; add them with 'admin user add'")
         }
         guard inspector.role == .inspector else {
             throw ServerError.badRequest(
@@ -246,11 +246,11 @@ extension Administration {
             template.retiredAt == nil
         else {
             throw ServerError.notFound(
-                "no template '\(request.templateID.prefix(60))' (or it is retired); see 'admin templates'")
+                "no template '\(request.templateID.prefix(60))' (or it is retired); see 'admin template list'")
         }
         guard let facility = try session.managedFacility(id: request.facilityID), facility.retiredAt == nil else {
             throw ServerError.notFound(
-                "no facility '\(request.facilityID.prefix(60))' (or it is retired); see 'admin facilities'")
+                "no facility '\(request.facilityID.prefix(60))' (or it is retired); see 'admin facility list'")
         }
         if let areaID = request.areaID {
             guard let area = try session.area(id: areaID), area.facilityID == facility.facility.id else {

@@ -66,7 +66,7 @@ extension Administration {
         return try change(by: actor) { session, events in
             try session.lockUsers()
             guard var user = try Self.user(who, byID: byID, in: session) else {
-                throw ServerError.notFound("no user '\(who.prefix(60))'; add them with 'admin add-user'")
+                throw ServerError.notFound("no user '\(who.prefix(60))'; add them with 'admin user add'")
             }
             try Self.refuseOwn(edit, of: user, by: actor)
             let wasAdmin = user.role == .admin && !user.isDisabled

@@ -138,7 +138,7 @@ enum ServerRunner {
             try metrics.start(host: config.metricsHost, port: port)
         } catch {
             server.stop(grace: 0)
-            throw ServerError.internal("the metrics listener (--metrics-host, --metrics-port): \(error.message)")
+            throw ServerError.internal("the metrics listener (--metrics-listen): \(error.message)")
         }
         return Running(server: server, metricsServer: metrics, webhooks: webhooks)
     }
