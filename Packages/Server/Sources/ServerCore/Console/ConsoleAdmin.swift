@@ -57,7 +57,8 @@ extension ConsoleRoutes {
         case "assignments":
             body = form.assignments(
                 try administration.assignments(inspector: nil), users: try administration.users(),
-                templates: try administration.templates(), facilities: try administration.facilities())
+                templates: try administration.templates(), facilities: try administration.facilities(),
+                areas: try administration.areas(facilityID: nil))
         case "templates": body = form.templates(try administration.templates())
         default: body = form.people(try administration.users())
         }

@@ -81,7 +81,8 @@ struct ConsoleAdminForms {
     // MARK: Assignments
 
     func assignments(
-        _ list: [ManagedAssignment], users: [StoredUser], templates: [ManagedTemplate], facilities: [ManagedFacility]
+        _ list: [ManagedAssignment], users: [StoredUser], templates: [ManagedTemplate], facilities: [ManagedFacility],
+        areas: [ManagedArea]
     ) -> String {
         let inspectors = users.filter { $0.role == .inspector && !$0.isDisabled }
         let names = Dictionary(users.map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a })
@@ -97,7 +98,7 @@ struct ConsoleAdminForms {
             + "</select></label><label>Site <select name=\"facility_id\" required>"
             + HTML.options(
                 facilities.filter { $0.retiredAt == nil }.map { ($0.facility.id, $0.facility.name) }, selected: "")
-            + "</select></label>" + input("area_id", "Area id (optional)") + input("due", "Due", type: "date")
+            + "</select></label>" + Self.areaChoice(facilities, areas) + input("due", "Due", type: "date")
             + input("id", "Id (optional)")
         var html =
             "<section><h2>Give work to an inspector</h2>"
@@ -115,6 +116,20 @@ struct ConsoleAdminForms {
                 + "<td>\(a.status == .open ? form("assignment-cancel", hidden: [("id", a.id)], button: "Cancel") : "")</td></tr>\n"
         }
         return html + "</tbody></table></section>\n"
+    }
+
+    /// The assignment's area, chosen among the sites' areas (each under its
+    /// site's name), or none; the server refuses an area of another site.
+    static func areaChoice(_ facilities: [ManagedFacility], _ areas: [ManagedArea]) -> String {
+        var html = "<label>Area <select name=\"area_id\"><option value=\"\">no particular area</option>"
+        for site in facilities where site.retiredAt == nil {
+            let own = areas.filter { $0.area.facilityID == site.facility.id && $0.retiredAt == nil }
+            guard !own.isEmpty else { continue }
+            html +=
+                "<optgroup label=\"\(HTML.attribute(site.facility.name))\" data-facility=\"\(HTML.attribute(site.facility.id))\">"
+                + HTML.options(own.map { ($0.area.id, $0.area.name) }, selected: "") + "</optgroup>"
+        }
+        return html + "</select></label>"
     }
 
     // MARK: Templates

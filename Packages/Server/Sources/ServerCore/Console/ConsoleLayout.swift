@@ -111,6 +111,24 @@ enum ConsoleLayout {
         return "\(utc.prefix(10)) \(utc.dropFirst(11).prefix(5)) UTC"
     }
 
+    /// When a report was completed, by the device's clock (so marked), and
+    /// when the server received it; the time received alone when the device
+    /// gave none.
+    static func completion(_ report: StoredReport) -> String {
+        let received = "received \(time(report.acceptedAt))"
+        guard let device = report.completedAtDevice else { return received }
+        return
+            "<span class=\"device-time\" title=\"by the inspector's device clock\">\(time(device))</span> "
+            + "<small class=\"muted\">(device clock; \(received))</small>"
+    }
+
+    /// A report's short number: the first 8 characters of its server id
+    /// (`R-` and 6 hex digits, enough to tell a page's reports apart), the
+    /// whole of a shorter id.
+    static func shortID(_ serverID: String) -> String {
+        serverID.count > 10 ? "\(serverID.prefix(8))…" : serverID
+    }
+
     /// A link to a report's page.
     static func reportLink(_ serverID: String, text: String? = nil, revision: Int? = nil) -> String {
         let query = revision.map { "?revision=\($0)" } ?? ""

@@ -70,18 +70,44 @@ extension ConsoleRoutes {
     private func queueSnapshot(_ request: QueueRequest, caller: Caller) throws(ServerError) -> QueueSnapshot {
         let query = request.query
         let found = try store.read { session in
-            (
-                try session.reportsPage(
-                    query, limit: Self.queuePageSize, offset: (request.page - 1) * Self.queuePageSize),
-                try session.reviewStateCounts(query), try session.managedFacilities(),
+            let rows = try session.reportsPage(
+                query, limit: Self.queuePageSize, offset: (request.page - 1) * Self.queuePageSize)
+            return (
+                rows, try Self.rowDetails(rows.map(\.0), in: session), try session.reviewStateCounts(query),
+                try session.managedFacilities(),
                 try templateCache.templates(in: session).values.map(\.template).sorted { $0.name < $1.name },
                 caller.isSupervisor ? try session.users(role: .inspector) : [caller.user]
             )
         }
-        let (rows, counts, facilities, templates, inspectors) = found
+        let (rows, details, counts, facilities, templates, inspectors) = found
         return QueueSnapshot(
-            rows: rows, counts: counts, total: query.reviewState.map { counts[$0] ?? 0 } ?? counts.values.reduce(0, +),
+            rows: rows, areaNames: details.areaNames, gravest: details.gravest, counts: counts,
+            total: query.reviewState.map { counts[$0] ?? 0 } ?? counts.values.reduce(0, +),
             facilities: facilities, templates: templates, inspectors: inspectors)
+    }
+
+    /// The names of the page's areas, and the gravest issue of each report's current revision.
+    private static func rowDetails(_ reports: [StoredReport], in session: any StorageSession) throws(ServerError) -> (
+        areaNames: [String: String], gravest: [String: IssueSeverity]
+    ) {
+        var areaNames: [String: String] = [:]
+        var gravest: [String: IssueSeverity] = [:]
+        for report in reports {
+            if let id = report.areaID, areaNames[id] == nil { areaNames[id] = try session.area(id: id)?.name ?? id }
+            let revision = try session.revision(serverID: report.serverID, revision: report.currentRevision)
+            gravest[report.serverID] = revision.flatMap { Self.gravestIssue($0.issuesJSON) }
+        }
+        return (areaNames, gravest)
+    }
+
+    /// The gravest severity among stored issues, read leniently (an unreadable one counts for nothing).
+    static func gravestIssue(_ issuesJSON: String) -> IssueSeverity? {
+        guard let list = (try? JSONDecoder().decode(JSONValue.self, from: Data(issuesJSON.utf8)))?.arrayValue else {
+            return nil
+        }
+        let order = IssueSeverity.allCases
+        return list.compactMap { $0["severity"]?.stringValue.flatMap(IssueSeverity.init(typed:)) }
+            .max { order.firstIndex(of: $0)! < order.firstIndex(of: $1)! }
     }
 
     /// The count of reports in each state, and in all, each a link to the queue filtered to it.
@@ -161,16 +187,16 @@ extension ConsoleRoutes {
             snapshot.facilities.map { ($0.facility.id, $0.facility.name) }, uniquingKeysWith: { a, _ in a })
         let templateNames = Self.templateNames(snapshot.templates)
         html +=
-            "<table id=\"queue\">\n<thead><tr><th>Report</th><th>Completed</th><th>Site</th><th>Form</th><th>Inspector</th>"
+            "<table id=\"queue\">\n<thead><tr><th>Report</th><th>Completed</th><th>Site</th><th>Area</th><th>Form</th>"
+            + "<th>Inspector</th>"
             + "<th class=\"num\">Score</th><th>Review</th><th class=\"num\">Revision</th></tr></thead>\n<tbody>\n"
         for (report, owner) in snapshot.rows {
-            let flag =
-                report.followUpRequired ? " <span class=\"flag\" title=\"follow-up required\">follow-up</span>" : ""
             html +=
                 "<tr class=\"report\" data-server-id=\"\(HTML.attribute(report.serverID))\">"
-                + "<td>\(ConsoleLayout.reportLink(report.serverID))\(flag)</td>"
-                + "<td class=\"completed\">\(ConsoleLayout.time(report.acceptedAt))</td>"
+                + "<td>\(Self.queueReportCell(report, gravest: snapshot.gravest[report.serverID]))</td>"
+                + "<td class=\"completed\">\(ConsoleLayout.completion(report))</td>"
                 + "<td class=\"facility\">\(HTML.escape(facilityNames[report.facilityID] ?? report.facilityID))</td>"
+                + "<td class=\"area\">\(HTML.escape(report.areaID.map { snapshot.areaNames[$0] ?? $0 } ?? ""))</td>"
                 + "<td class=\"template\">\(HTML.escape(templateNames[report.templateID] ?? report.templateID))</td>"
                 + "<td class=\"inspector\">\(HTML.escape(owner.displayName))</td>"
                 + "<td class=\"score num\">\(ConsoleLayout.percent(report.score))</td>"
@@ -179,6 +205,24 @@ extension ConsoleRoutes {
         }
         html += "</tbody>\n</table>\n"
         return html
+    }
+
+    /// A queue row's report: its short number linking to it (the whole id on
+    /// hover), a mark for a high or critical issue, and the follow-up flag.
+    private static func queueReportCell(_ report: StoredReport, gravest: IssueSeverity?) -> String {
+        let id = report.serverID
+        var cell =
+            "<a class=\"open\" title=\"\(HTML.attribute(id))\" href=\"\(Self.consolePath)/reports/\(HTML.percent(id))\">"
+            + "\(HTML.escape(ConsoleLayout.shortID(id)))</a>"
+        if let gravest, gravest == .high || gravest == .critical {
+            cell +=
+                " <span class=\"flag severity-\(gravest.rawValue)\" title=\"an issue of \(gravest.rawValue) severity\">"
+                + "\(gravest.rawValue)</span>"
+        }
+        if report.followUpRequired {
+            cell += " <span class=\"flag\" title=\"follow-up required\">follow-up</span>"
+        }
+        return cell
     }
 
     /// The links to the previous and next pages, when there are any.
@@ -229,6 +273,10 @@ private struct QueueRequest {
 /// and the choices of the filters.
 private struct QueueSnapshot {
     var rows: [(StoredReport, StoredUser)]
+    /// The names of the page's areas, by id.
+    var areaNames: [String: String]
+    /// The gravest issue of each report of the page, by server id.
+    var gravest: [String: IssueSeverity]
     var counts: [ReviewState: Int]
     var total: Int
     var facilities: [ManagedFacility]

@@ -48,7 +48,12 @@ struct ConsoleReportRenderer {
             ),
             ("Form", HTML.escape(view.template?.name ?? report.templateID)),
             ("Inspector", HTML.escape(view.owner?.displayName ?? report.ownerID)),
-            ("Completed", ConsoleLayout.time(report.acceptedAt)),
+            (
+                "Completed",
+                report.completedAtDevice.map { "\(ConsoleLayout.time($0)) <span class=\"muted\">(device clock)</span>" }
+                    ?? "<span class=\"muted\">not given by the device</span>"
+            ),
+            ("Received", ConsoleLayout.time(report.acceptedAt)),
             (
                 "Revision",
                 isCurrent

@@ -59,6 +59,8 @@ enum ConsoleStyle {
         span.state.returned { color: #92400e; background: #fef3c7; }
         span.state.rejected { color: #991b1b; background: #fee2e2; }
         .flag { color: #b45309; font-size: 12px; font-weight: 700; }
+        .flag.severity-high, .flag.severity-critical { color: #b91c1c; text-transform: uppercase; }
+        #queue td:first-child { white-space: nowrap; }
         dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: 3px 16px; margin: 0; }
         dl.meta div { display: contents; }
         dt { color: #6b7280; }
