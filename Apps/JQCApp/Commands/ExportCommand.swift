@@ -111,8 +111,15 @@ enum ExportCommand {
                 fetchedPhotos = folder
                 try await SyncService(context: inv.context).savePhotos(of: fetched, to: folder.path)
             }
+            // A supervisor who has not synced yet holds no template: read it with the report, never kept.
+            let template: Template? =
+                (try? workspace.template(for: fetched.report)) != nil
+                ? nil
+                : await SyncService(context: inv.context).serverTemplate(
+                    id: fetched.report.templateID, version: fetched.report.templateVersion)
             content = ExportedReport(
-                fetched: fetched, workspace: workspace, exportedAt: inv.context.now(), photoFolder: fetchedPhotos)
+                fetched: fetched, workspace: workspace, exportedAt: inv.context.now(), photoFolder: fetchedPhotos,
+                template: template)
             shortID = fetched.serverID
         }
         if let target {

@@ -77,10 +77,11 @@ struct ExportedReport {
 
     /// A report read from the server, held in memory: the device's cached
     /// template and names, its photos from `photoFolder` when they were fetched.
-    init(fetched: FetchedReport, workspace: Workspace, exportedAt: Date, photoFolder: URL?) {
+    /// A report read from the server; `template` is the one fetched with it when this device holds none.
+    init(fetched: FetchedReport, workspace: Workspace, exportedAt: Date, photoFolder: URL?, template: Template? = nil) {
         let report = fetched.report
         self.report = report
-        self.template = try? workspace.template(for: report)
+        self.template = (try? workspace.template(for: report)) ?? template
         self.photos = fetched.photos
         self.issues = fetched.issues
         self.score = template.map { workspace.score(report, template: $0) }

@@ -94,6 +94,19 @@ extension SyncService {
         }
     }
 
+    /// The template a fetched report was made on, read from the server
+    /// (`GET /templates`) for a device that has not synced it yet: the same
+    /// version when the server offers it, else its current one; nil when the
+    /// server offers none or cannot be reached (the export then names fields
+    /// by id). Kept in memory only, as the fetched report is.
+    public func serverTemplate(id: String, version: Int?) async -> Template? {
+        guard let saved = try? signedInSession(), let client = try? sessionClient(saved),
+            let list = try? await client.templates()
+        else { return nil }
+        let offered = list.compactMap { try? Template.decode($0).get() }.filter { $0.id == id }
+        return offered.first { $0.version == version } ?? offered.max { $0.version < $1.version }
+    }
+
     /// Saves a fetched report's photos into `folder` as `<photo local_id>.jpg`,
     /// each streamed from the server to disk and replaced atomically, its
     /// SHA-256 checked against the server's list as it arrives. The folder is
