@@ -25,6 +25,16 @@ extension Administration {
         var facilityID: String?
         var areaID: String?
         var due: String?
+
+        /// The request that makes `assignment` with these changes, under `id` (nil: a new one) for `inspector`.
+        /// A new facility without an area leaves the old facility's area behind.
+        func applied(to assignment: Assignment, id: String?, inspector: String) -> AssignmentRequest {
+            AssignmentRequest(
+                id: id, inspector: inspector, templateID: templateID ?? assignment.templateID,
+                facilityID: facilityID ?? assignment.facilityID,
+                areaID: areaID.map { $0.isEmpty ? nil : $0 } ?? (facilityID == nil ? assignment.areaID : nil),
+                due: due.map { $0.isEmpty ? nil : $0 } ?? assignment.dueAt)
+        }
     }
 
     /// Every assignment (of one inspector, or all); with `openOnly`, those
@@ -60,26 +70,26 @@ extension Administration {
         -> ManagedAssignment
     {
         try change(by: actor) { session, events in
-            guard let current = try session.managedAssignment(id: id) else {
-                throw ServerError.notFound("no assignment '\(id)'")
-            }
-            guard current.assignment.status == .open else {
-                throw ServerError.conflict(
-                    "assignment '\(id)' is \(current.cancelledAt == nil ? "done" : "cancelled"); create another instead"
-                )
-            }
-            let assignment = current.assignment
-            let request = AssignmentRequest(
-                id: id, inspector: current.inspectorID, templateID: edit.templateID ?? assignment.templateID,
-                facilityID: edit.facilityID ?? assignment.facilityID,
-                areaID: edit.areaID.map { $0.isEmpty ? nil : $0 } ?? (edit.facilityID == nil ? assignment.areaID : nil),
-                due: edit.due.map { $0.isEmpty ? nil : $0 } ?? assignment.dueAt)
+            let current = try Self.openAssignment(id, in: session)
+            let request = edit.applied(to: current.assignment, id: id, inspector: current.inspectorID)
             let (next, _) = try Self.resolve(request, label: nil, in: session)
-            guard next.assignment != assignment else { return current }
+            guard next.assignment != current.assignment else { return current }
             try session.insertAssignment(next.assignment, inspectorID: next.inspectorID)
             try events.record("assignment.changed", id, Self.json(next))
             return next
         }
+    }
+
+    /// The open assignment `id`: 404 when there is none, 409 when it is done or cancelled.
+    static func openAssignment(_ id: String, in session: any StorageSession) throws(ServerError) -> ManagedAssignment {
+        guard let current = try session.managedAssignment(id: id) else {
+            throw ServerError.notFound("no assignment '\(id)'")
+        }
+        guard current.assignment.status == .open else {
+            throw ServerError.conflict(
+                "assignment '\(id)' is \(current.cancelledAt == nil ? "done" : "cancelled"); create another instead")
+        }
+        return current
     }
 
     /// An assignment given to another inspector, and the one it replaces.
@@ -107,20 +117,8 @@ extension Administration {
             return Reassignment(previous: changed, current: changed)
         }
         return try change(by: actor) { session, events in
-            guard let current = try session.managedAssignment(id: id) else {
-                throw ServerError.notFound("no assignment '\(id)'")
-            }
-            guard current.assignment.status == .open else {
-                throw ServerError.conflict(
-                    "assignment '\(id)' is \(current.cancelledAt == nil ? "done" : "cancelled"); create another instead"
-                )
-            }
-            let assignment = current.assignment
-            let request = AssignmentRequest(
-                id: nil, inspector: inspector, templateID: edit.templateID ?? assignment.templateID,
-                facilityID: edit.facilityID ?? assignment.facilityID,
-                areaID: edit.areaID.map { $0.isEmpty ? nil : $0 } ?? (edit.facilityID == nil ? assignment.areaID : nil),
-                due: edit.due.map { $0.isEmpty ? nil : $0 } ?? assignment.dueAt)
+            let current = try Self.openAssignment(id, in: session)
+            let request = edit.applied(to: current.assignment, id: nil, inspector: inspector)
             let (next, _) = try Self.resolve(request, label: nil, in: session)
             try session.cancelAssignment(id: id, at: events.at)
             try session.insertAssignment(next.assignment, inspectorID: next.inspectorID)
