@@ -22,7 +22,10 @@ struct MisbehavingPluginTests {
             "ph_reading", script: misbehaviour.script(name: "ph_reading"), into: folder.url.path)
         let warnings = Warnings()
         let started = Date()
-        let types = registry(with: folder.url.path, settings: warnings.settings(timeout: 1))
+        // The silent plugin is stopped at the limit; the others fail on their own, which a loaded
+        // machine's slow interpreter start must not turn into a timeout.
+        let limit: TimeInterval = misbehaviour == .silent ? 1 : 30
+        let types = registry(with: folder.url.path, settings: warnings.settings(timeout: limit))
         let schema = FormSchema(fields: [cleanerPH])
 
         let completion = types.completionProblems(schema, answers: answers)
@@ -46,7 +49,8 @@ struct MisbehavingPluginTests {
             types.resolve(cleanerPH).prompt(for: cleanerPH, style: .plain) == [
                 "This field cannot be answered here: \(types.resolve(cleanerPH).unavailableReason ?? "")."
             ])
-        #expect(Date().timeIntervalSince(started) < 10, "the caller waited for the plugin at most the time limit")
+        #expect(
+            Date().timeIntervalSince(started) < limit + 9, "the caller waited for the plugin at most the time limit")
 
         #expect(warnings.all.count == 1, "\(warnings.all)")
         #expect(
@@ -161,7 +165,8 @@ struct MisbehavingPluginTests {
 
                 """, into: folder.url.path)
         let warnings = Warnings()
-        let type = ExternalFieldType(name: "odd", executablePath: path, settings: warnings.settings())
+        // A limit no interpreter start reaches: the failure is the protocol's, not the clock's.
+        let type = ExternalFieldType(name: "odd", executablePath: path, settings: warnings.settings(timeout: 30))
         let field = FieldDefinition(id: "1", type: "odd")
         #expect(type.isScoreable)
         #expect(type.score("x", for: field) == .unreadable("\"x\""))

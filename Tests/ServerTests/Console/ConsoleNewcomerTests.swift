@@ -33,7 +33,9 @@ struct ConsoleNewcomerTests {
         "the queue shows a short number (the whole id on hover and in the link), the area, a mark for a high or critical issue, and the device's completion time beside the time received"
     )
     func queueRows() async throws {
-        let server = try Shared.running()
+        // A server of its own: the shared one's queue fills with other suites' reports meanwhile.
+        let server = try ServerProcess(["--demo"])
+        defer { _ = server.stop() }
         let inspector = try await Session.inspector(server)
         let serious = try #require(
             try await inspector.syncOne(Self.report(severity: "critical", completedOnDevice: "2026-03-01T21:54:04Z"))[
