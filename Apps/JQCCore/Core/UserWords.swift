@@ -20,7 +20,7 @@ extension WireUser {
     /// The account and its role in a sentence: "signed in as an inspector"
     /// when the username is the role's name, else "signed in as ivy, an inspector".
     public var signedInAs: String {
-        let role = "\(self.role == .inspector || self.role == .admin ? "an" : "a") \(self.role.rawValue)"
+        let role = self.role.withArticle
         return username == self.role.rawValue ? "signed in as \(role)" : "signed in as '\(oneLine(username))', \(role)"
     }
 }

@@ -5,9 +5,23 @@ public enum UserRole: String, Sendable, Hashable, Codable, CaseIterable {
     /// May do what a supervisor may, and administer the organisation's
     /// sites, assignments, templates and people (contract 1.1).
     case admin
+    /// Does the work corrective actions ask for: reads reference data and
+    /// the actions they may see, and updates them; sends no reports
+    /// (contract 1.2).
+    case crew
 
     /// Whether the role may read everyone's reports and decide on them.
-    public var supervises: Bool { self != .inspector }
+    public var supervises: Bool { self == .supervisor || self == .admin }
+
+    /// The role in a sentence: "an inspector", "a crew member".
+    public var withArticle: String {
+        switch self {
+        case .inspector: "an inspector"
+        case .supervisor: "a supervisor"
+        case .admin: "an admin"
+        case .crew: "a crew member"
+        }
+    }
 }
 
 /// A signed-in user as the server describes them.
