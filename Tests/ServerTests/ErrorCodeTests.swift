@@ -44,7 +44,7 @@ struct ErrorCodeTests {
         .unprocessable(code: .photoHashMismatch, "x"), .revisionLimit("x", limit: 1),
         .tooManyRequests("x", retryAfter: 1),
         .quotaExceeded("x", retryAfter: 1), .internal("x"), .unavailable("x", retryAfter: 1), .databaseUnreachable("x"),
-        .busy(), .storageFull(),
+        .busy(), .storageFull(), .actionState("x", action: .null),
     ]
 
     @Test("the table of status codes lists exactly the statuses and codes the server answers with")
@@ -59,16 +59,21 @@ struct ErrorCodeTests {
             "not written by the server: \(documented.subtracting(written).sorted())")
     }
 
-    @Test("the codes of uploads, reviews, cursors and batches are written as the contract spells them, with its status")
+    @Test(
+        "the codes of uploads, reviews, cursors, actions and batches are written as the contract spells them, with its status"
+    )
     func sections() throws {
         let contract = try Self.contract()
         let errors: [ServerError] = [
             UploadRoutes.uploadGone("x"), UploadRoutes.wrongOffset(1, 2),
-            .revisionStale("x", review: .null), .cursorInvalid("x"),
+            .revisionStale("x", review: .null), .cursorInvalid("x"), .actionState("x", action: .null),
         ]
         #expect(
             errors.map { "\($0.status) \($0.code.rawValue)" }
-                == ["404 UPLOAD_GONE", "409 UPLOAD_OFFSET_MISMATCH", "409 REVISION_STALE", "400 CURSOR_INVALID"])
+                == [
+                    "404 UPLOAD_GONE", "409 UPLOAD_OFFSET_MISMATCH", "409 REVISION_STALE", "400 CURSOR_INVALID",
+                    "409 ACTION_STATE",
+                ])
         for error in errors {
             #expect(contract.contains("`\(error.code.rawValue)`"), "\(error.code)")
         }

@@ -1,4 +1,4 @@
-/// Every route of the wire contract (docs/contract.md, 1.0 and 1.1), each
+/// Every route of the wire contract (docs/contract.md, 1.0 to 1.2), each
 /// declared once: its method and its path under `APIRoute.basePath`.
 ///
 /// The device's client builds its paths from this table (`path(_:)`) and
@@ -24,6 +24,9 @@ public enum APIRoute: String, Sendable, CaseIterable {
     case reviews, decideReview, reportEvents
     /// Contract 1.1's exports: `GET /exports/reports`.
     case exportReports
+    /// Contract 1.2's corrective actions: `POST /actions`, `GET /actions`, `GET /actions/{id}`,
+    /// `POST /actions/{id}/updates`.
+    case createAction, actionFeed, getAction, updateAction
 
     /// The methods the contract uses.
     public enum Method: String, Sendable, CaseIterable {
@@ -36,10 +39,12 @@ public enum APIRoute: String, Sendable, CaseIterable {
     /// The route's method.
     public var method: Method {
         switch self {
-        case .login, .refresh, .logout, .syncReports, .uploadPhoto, .createUpload, .decideReview: .post
+        case .login, .refresh, .logout, .syncReports, .uploadPhoto, .createUpload, .decideReview, .createAction,
+            .updateAction:
+            .post
         case .me, .facilities, .areas, .templates, .assignments, .getReport, .downloadPhoto, .inspections, .rollup,
             .reviews,
-            .reportEvents, .exportReports:
+            .reportEvents, .exportReports, .actionFeed, .getAction:
             .get
         case .patchReport, .appendUpload: .patch
         case .uploadStatus: .head
@@ -69,6 +74,9 @@ public enum APIRoute: String, Sendable, CaseIterable {
         case .decideReview: "/reports/{server_id}/review"
         case .reportEvents: "/reports/{server_id}/events"
         case .exportReports: "/exports/reports"
+        case .createAction, .actionFeed: "/actions"
+        case .getAction: "/actions/{id}"
+        case .updateAction: "/actions/{id}/updates"
         }
     }
 }

@@ -202,6 +202,36 @@ enum PostgresMigrations {
             CREATE INDEX resumable_uploads_unfinished ON resumable_uploads(user_id) WHERE finished_at IS NULL
             """
         ),
+        // Corrective actions (contract 1.2) and the crew role: each action's
+        // row as it now stands, its position from the 'actions' counter (its
+        // row locked until commit, so positions become visible in order), its
+        // updates appended, and who besides supervisors may see it.
+        (
+            "010-actions",
+            """
+            ALTER TABLE users DROP CONSTRAINT users_role_check;
+            ALTER TABLE users ADD CONSTRAINT users_role_check
+                CHECK (role IN ('inspector', 'supervisor', 'admin', 'crew'));
+            CREATE TABLE actions (
+                id text PRIMARY KEY, request_id text UNIQUE, facility_id text NOT NULL, area_id text, title text NOT NULL,
+                description text, severity text NOT NULL, is_internal boolean NOT NULL, state text NOT NULL,
+                assignee_id text REFERENCES users(id), due_at text, source_kind text NOT NULL, report_server_id text,
+                issue_local_id text, created_by text NOT NULL REFERENCES users(id), done_by text, version integer NOT NULL,
+                created_at text NOT NULL, updated_at text NOT NULL, change bigint NOT NULL);
+            CREATE UNIQUE INDEX actions_issue ON actions(report_server_id, issue_local_id)
+                WHERE issue_local_id IS NOT NULL;
+            CREATE INDEX actions_change ON actions(change);
+            INSERT INTO counters (name, value) VALUES ('actions', 0);
+            CREATE TABLE action_updates (
+                id text PRIMARY KEY, action_id text NOT NULL REFERENCES actions(id), author_id text NOT NULL,
+                at text NOT NULL, state text, comment text, assignee_set boolean NOT NULL, assignee_id text,
+                due_set boolean NOT NULL, due_at text, version integer NOT NULL);
+            CREATE INDEX action_updates_action ON action_updates(action_id, version);
+            CREATE TABLE action_viewers (
+                action_id text NOT NULL REFERENCES actions(id), user_id text NOT NULL, PRIMARY KEY (action_id, user_id));
+            CREATE INDEX action_viewers_user ON action_viewers(user_id, action_id);
+            """
+        ),
     ]
 
     /// Brings the database to this build's schema, or refuses it.

@@ -50,6 +50,10 @@ public protocol SQLStatements: StorageSession {
 
     /// The change number the next change to an assignment takes.
     func nextChangeSequence() throws(ServerError) -> Int64
+
+    /// The position the next change to an action takes; positions become
+    /// visible in order (a reader never later sees a lower one).
+    func nextActionChange() throws(ServerError) -> Int64
 }
 
 extension SQLStatements {

@@ -3,11 +3,21 @@ import Models
 import ServerSQL
 import ServerStore
 
-/// Users as SQLite keeps them (an admin is a supervisor marked `is_admin`),
-/// sign-in failures, and what each user has stored, for the quotas.
+/// Users as SQLite keeps them (an admin is a supervisor marked `is_admin`,
+/// a crew member an inspector marked `later_role`: the role column's CHECK
+/// predates both), sign-in failures, and what each user has stored, for the quotas.
 extension SQLiteSession {
+    /// The role a user's row holds in its `role` column.
+    static func storedRole(_ role: UserRole) -> UserRole {
+        switch role {
+        case .admin: .supervisor
+        case .crew: .inspector
+        case .inspector, .supervisor: role
+        }
+    }
+
     func users(role: UserRole) throws(ServerError) -> [StoredUser] {
-        let stored = role == .admin ? UserRole.supervisor : role
+        let stored = Self.storedRole(role)
         return try rows(
             "SELECT \(Self.userColumns) FROM users WHERE role = ? ORDER BY username", [.text(stored.rawValue)]
         )
@@ -20,16 +30,16 @@ extension SQLiteSession {
     func upsertUser(id: String, username: String, passwordHash: String, role: UserRole, displayName: String)
         throws(ServerError)
     {
-        let stored = role == .admin ? UserRole.supervisor : role
         try run(
             """
-            INSERT INTO users (id, username, password_hash, role, display_name, is_admin) VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO users (id, username, password_hash, role, display_name, is_admin, later_role)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(username) DO UPDATE SET password_hash = excluded.password_hash, role = excluded.role,
-                display_name = excluded.display_name, is_admin = excluded.is_admin
+                display_name = excluded.display_name, is_admin = excluded.is_admin, later_role = excluded.later_role
             """,
             [
-                .text(id), .text(username), .text(passwordHash), .text(stored.rawValue), .text(displayName),
-                .flag(role == .admin),
+                .text(id), .text(username), .text(passwordHash), .text(Self.storedRole(role).rawValue),
+                .text(displayName), .flag(role == .admin), .optional(role == .crew ? role.rawValue : nil),
             ])
     }
 

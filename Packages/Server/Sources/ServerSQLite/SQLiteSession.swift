@@ -11,8 +11,9 @@ import SQLite
 struct SQLiteSession: SQLStatements {
     let db: Database
 
-    /// An admin is kept as a supervisor marked `is_admin` (see migration 005).
-    static let userColumns = "id, username, role, display_name, password_hash, is_admin, disabled_at"
+    /// An admin is kept as a supervisor marked `is_admin` (see migration 005),
+    /// a crew member as an inspector marked `later_role` (migration 012).
+    static let userColumns = "id, username, role, display_name, password_hash, is_admin, later_role, disabled_at"
 
     /// One connection writes at a time: a read in a write needs no lock of its own.
     static let refreshTokenLock = ""

@@ -241,5 +241,41 @@ enum ServerMigrations {
                 "CREATE INDEX resumable_uploads_unfinished ON resumable_uploads(user_id) WHERE finished_at IS NULL"
             ]
         ),
+        // Corrective actions (contract 1.2): each action's row as it now
+        // stands, its updates appended, and who besides supervisors may see
+        // it (assigned to them now or before, or from their report). The crew
+        // role is kept as an inspector marked `later_role`, as admins are kept
+        // as supervisors marked `is_admin`: the role column's CHECK stays.
+        (
+            "012-actions",
+            [
+                "ALTER TABLE users ADD COLUMN later_role TEXT",
+                """
+                CREATE TABLE actions (
+                    id TEXT PRIMARY KEY, request_id TEXT UNIQUE, facility_id TEXT NOT NULL, area_id TEXT, title TEXT NOT NULL,
+                    description TEXT, severity TEXT NOT NULL, is_internal INTEGER NOT NULL, state TEXT NOT NULL,
+                    assignee_id TEXT REFERENCES users(id), due_at TEXT, source_kind TEXT NOT NULL, report_server_id TEXT,
+                    issue_local_id TEXT, created_by TEXT NOT NULL REFERENCES users(id), done_by TEXT, version INTEGER NOT NULL,
+                    created_at TEXT NOT NULL, updated_at TEXT NOT NULL, change INTEGER NOT NULL)
+                """,
+                """
+                CREATE UNIQUE INDEX actions_issue ON actions(report_server_id, issue_local_id)
+                WHERE issue_local_id IS NOT NULL
+                """,
+                "CREATE INDEX actions_change ON actions(change)",
+                """
+                CREATE TABLE action_updates (
+                    id TEXT PRIMARY KEY, action_id TEXT NOT NULL REFERENCES actions(id), author_id TEXT NOT NULL,
+                    at TEXT NOT NULL, state TEXT, comment TEXT, assignee_set INTEGER NOT NULL, assignee_id TEXT,
+                    due_set INTEGER NOT NULL, due_at TEXT, version INTEGER NOT NULL)
+                """,
+                "CREATE INDEX action_updates_action ON action_updates(action_id, version)",
+                """
+                CREATE TABLE action_viewers (
+                    action_id TEXT NOT NULL REFERENCES actions(id), user_id TEXT NOT NULL, PRIMARY KEY (action_id, user_id))
+                """,
+                "CREATE INDEX action_viewers_user ON action_viewers(user_id, action_id)",
+            ]
+        ),
     ]
 }

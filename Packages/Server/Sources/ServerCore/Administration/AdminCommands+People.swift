@@ -5,10 +5,10 @@ import ServerStore
 /// `jqc-server admin user ...`: the people who sign in, named noun first.
 extension AdminCommands {
     /// `user add --role`, required.
-    static let role = Option("role", "ROLE", help: "inspector, supervisor or admin (required)", as: People.roles)
+    static let role = Option("role", "ROLE", help: "inspector, supervisor, admin or crew (required)", as: People.roles)
     /// `user role`'s new role.
     static let newRole = Argument(
-        "ROLE", help: "the new role", values: ["inspector", "supervisor", "admin"], as: People.roles)
+        "ROLE", help: "the new role", values: ["inspector", "supervisor", "admin", "crew"], as: People.roles)
     /// `user update --display-name`, required.
     static let displayName = Option("display-name", "NAME", help: "the name shown in history and the roll-up")
 
@@ -21,7 +21,7 @@ extension AdminCommands {
                 "The password, at least \(Administration.shortestPassword) characters, is asked without echo at a terminal, or read from the first line of standard input. A user name that is taken is refused (exit 7): change that user with 'admin user set-password', 'user role' or 'user update'."
         ) { parsed, admin throws(ServerError) in
             guard let role = try parsed[role] else {
-                throw ServerError.badRequest("'admin user add' needs --role inspector, supervisor or admin")
+                throw ServerError.badRequest("'admin user add' needs --role inspector, supervisor, admin or crew")
             }
             let username = try parsed[People.newUsername]
             let user = try admin.addUser(

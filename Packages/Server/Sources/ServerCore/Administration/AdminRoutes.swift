@@ -254,7 +254,7 @@ struct AdminRoutes: RouteCapability {
     static func role(_ body: JSONValue) throws(ServerError) -> UserRole? {
         guard let text = try text(body, "role", optional: true) else { return nil }
         guard let role = UserRole(rawValue: text) else {
-            throw ServerError.badRequest("'role' must be inspector, supervisor or admin")
+            throw ServerError.badRequest("'role' must be inspector, supervisor, admin or crew")
         }
         return role
     }

@@ -31,6 +31,10 @@ extension Route {
             case .decideReview: (.json, true)
             case .reportEvents: (.none, true)
             case .exportReports: (.none, true)
+            case .createAction: (.json, true)
+            case .actionFeed: (.none, true)
+            case .getAction: (.none, true)
+            case .updateAction: (.json, true)
             }
         self.init(
             method: route.method.rawValue, pattern: route.template, endpoint: .contract(route), body: body,

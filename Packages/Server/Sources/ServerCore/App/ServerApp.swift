@@ -17,6 +17,7 @@ final class ServerApp: RouteCapability, Sendable {
     let photoRoutes: PhotoRoutes
     let uploadRoutes: UploadRoutes
     let exports: ExportRoutes
+    let actions: ActionRoutes
     let admin: AdminRoutes
     let console: ConsoleRoutes
 
@@ -43,6 +44,7 @@ final class ServerApp: RouteCapability, Sendable {
         photoRoutes = PhotoRoutes(context: context)
         uploadRoutes = UploadRoutes(context: context)
         exports = ExportRoutes(context: context)
+        actions = ActionRoutes(context: context)
         admin = AdminRoutes(context: context)
         console = ConsoleRoutes(context: context)
     }
@@ -299,6 +301,10 @@ final class ServerApp: RouteCapability, Sendable {
         case .contract(.decideReview): return try reviews.decideReview(input)
         case .contract(.reportEvents): return try reviews.reportEvents(input)
         case .contract(.exportReports): return try exports.exportReports(input)
+        case .contract(.createAction): return try actions.createAction(input)
+        case .contract(.actionFeed): return try actions.actionFeed(input)
+        case .contract(.getAction): return try actions.getAction(input)
+        case .contract(.updateAction): return try actions.updateAction(input)
         case .administration(let operation): return try admin.administer(operation, input)
         }
     }

@@ -186,7 +186,7 @@ extension ConsoleRoutes {
         switch action {
         case "user-add":
             guard let role = UserRole(rawValue: try form.need("role", "a role")) else {
-                throw ServerError.badRequest("choose inspector, supervisor or admin")
+                throw ServerError.badRequest("choose inspector, supervisor, admin or crew")
             }
             _ = try admin.addUser(
                 username: try form.need("username", "a user name"), password: form.raw("password") ?? "", role: role,
@@ -194,7 +194,7 @@ extension ConsoleRoutes {
         case "user-change":
             let role = try form.text("role").map { (text) throws(ServerError) -> UserRole in
                 guard let role = UserRole(rawValue: text) else {
-                    throw ServerError.badRequest("choose inspector, supervisor or admin")
+                    throw ServerError.badRequest("choose inspector, supervisor, admin or crew")
                 }
                 return role
             }

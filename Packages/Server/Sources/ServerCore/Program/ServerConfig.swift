@@ -78,6 +78,8 @@ struct ServerConfig: Sendable {
     var metricsHost = "127.0.0.1"
     /// How this instance delivers webhooks.
     var webhooks = WebhookSettings()
+    /// Which issues become actions by themselves, and when each is due (`--action-threshold`, `--action-due`).
+    var actions = ActionPolicy()
     /// What one user may store.
     var quotas = Quotas()
     /// Seconds an unfinished resumable upload is kept after its last byte (contract: at least an hour).
@@ -148,6 +150,8 @@ struct ServerConfig: Sendable {
         config.quotas.uploadBytes = try parsed[O.quotaUploadBytes]
         config.uploadLifetime = try parsed[O.uploadTTL]
         config.quotas.photosPerReport = try parsed[O.quotaPhotosPerReport]
+        config.actions.threshold = try parsed[O.actionThreshold]
+        for (severity, hours) in try parsed[O.actionDue] { config.actions.dueHours[severity] = hours }
         return config
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParsing
 import ExternalFieldTypes
 import Foundation
+import Models
 import ServerHTTP
 
 /// The options of `jqc-server serve`, each declared once: its name, the type
@@ -189,6 +190,26 @@ enum ServerOptions {
         "webhook-keep-days", "N", default: webhooks.keepDays,
         help: "days a delivered webhook event is kept for 'admin webhook deliveries' and replay",
         as: .whole(in: 1...3650))
+    static let actionThreshold = Option(
+        "action-threshold", "SEVERITY", default: ActionPolicy().threshold,
+        help:
+            "the least severity of an issue that becomes a corrective action by itself: low, medium, high or critical",
+        as: .checked(
+            IssueSeverity.init(typed:),
+            otherwise: { word, label in "\(label) '\(word)' is not a severity; give low, medium, high or critical." }))
+    static let actionDue = Option(
+        repeating: "action-due", "SEVERITY=HOURS",
+        help: "hours from a report's acceptance to when an action of that severity is due; repeatable",
+        as: Conversion<(IssueSeverity, Int)> { (word, label) throws(UsageError) -> (IssueSeverity, Int) in
+            let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let severity = IssueSeverity(typed: parts[0]), let hours = Int(parts[1]),
+                (1...8760).contains(hours)
+            else {
+                throw UsageError(
+                    "\(label) '\(word)' is not SEVERITY=HOURS, such as critical=24 (hours from 1 to 8760).")
+            }
+            return (severity, hours)
+        })
 
     /// Every option of `serve`, in the order help lists them.
     static let all: [OptionSpec] = [
@@ -202,6 +223,7 @@ enum ServerOptions {
         metricsPort.spec, metricsHost.spec, quotaBytes.spec, quotaRevisionsPerDay.spec, quotaPhotosPerReport.spec,
         quotaUploadBytes.spec, uploadTTL.spec, webhookSenders.spec, webhookTimeout.spec, webhookLease.spec,
         webhookFirstRetry.spec, webhookLongestRetry.spec, webhookAttempts.spec, webhookKeepDays.spec,
+        actionThreshold.spec, actionDue.spec,
     ]
 
     // MARK: Conversions

@@ -107,6 +107,16 @@ struct ReportSyncRoutes: RouteCapability {
             )
         }
         let localIDs = try Self.localIDs(of: batch)
+        if caller.user.role == .crew {
+            // Crew do the work actions ask for; they send no reports (contract 1.2).
+            let generation = try store.read { session in try session.setting(ReviewCursor.generationKey) ?? "0" }
+            return answer(
+                localIDs.map { id in
+                    SyncResult(
+                        localID: id, status: .rejected, errorCode: ServerError.Code.forbidden.rawValue,
+                        error: "crew members send no reports; an inspector or a supervisor does")
+                }, generation: generation)
+        }
         let (templates, versions) = try compiledTemplates(namedIn: batch)
         let (early, judged) = screen(batch, localIDs: localIDs, templates: templates, versions: versions)
         let merging = batch.merge == SyncRequest.mergeFields
@@ -116,7 +126,12 @@ struct ReportSyncRoutes: RouteCapability {
         // Webhook senders read the events just recorded.
         if results.contains(where: { $0.status == .accepted }) { webhookBell.ring() }
         metrics.synced(results.map(\.status))
-        return .ok(
+        return answer(results, generation: generation)
+    }
+
+    /// The batch's answer: one result per report, and what the server is.
+    private func answer(_ results: [SyncResult], generation: String) -> Reply {
+        .ok(
             SyncResponse(
                 results: results, minSupportedAppVersion: config.minAppVersion,
                 serverSchemaVersion: ServerApp.schemaVersion, contractVersion: ServerApp.contractVersion,
@@ -211,7 +226,9 @@ struct ReportSyncRoutes: RouteCapability {
                         from: caller, in: session, accepted: &accepted))
             }
         }
-        try session.reopenReviews(accepted, at: RFC3339.string(Date()))
+        let now = Date()
+        try ActionMaker(policy: config.actions).makeActions(for: accepted, at: now, in: session)
+        try session.reopenReviews(accepted, at: RFC3339.string(now))
         // Over a quota, the whole batch is refused (429) and nothing of it stays: the device keeps it and retries.
         if !accepted.isEmpty {
             try config.quotas.charge(

@@ -122,24 +122,10 @@ struct ReviewRoutes: RouteCapability {
     func reviewFeed(_ input: RouteInput) throws(ServerError) -> Reply {
         let caller = try input.requireCaller()
         let query = input.request.query
-        var limit = 100
-        if let text = query["limit"], !text.isEmpty {
-            guard let value = Int(text), (1...100).contains(value) else {
-                throw ServerError.badRequest("'limit' must be a whole number from 1 to 100, not '\(text.prefix(40))'")
-            }
-            limit = value
-        }
+        let limit = try FeedPaging.limit(query["limit"])
         let (page, generation, after) = try store.read { session -> ([StoredReview], String, Int64) in
             let generation = try session.setting(ReviewCursor.generationKey) ?? "0"
-            var after: Int64 = 0
-            if let since = query["since"], !since.isEmpty {
-                guard let position = ReviewCursor.decode(since, generation: generation) else {
-                    throw ServerError.cursorInvalid(
-                        "'since' is not a cursor of this server's data: \(OneLine.quote(since, limit: 40)); pull again without it"
-                    )
-                }
-                after = position
-            }
+            let after = try FeedPaging.position(query["since"], generation: generation)
             let rows = try session.reviews(
                 after: after, ownerID: caller.isSupervisor ? nil : caller.user.id, limit: limit + 1)
             return (rows, generation, after)

@@ -145,6 +145,12 @@ public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         ServerError(status: 409, code: .revisionStale, message, data: ["review": review])
     }
 
+    /// 409 `ACTION_STATE`: a state change the action's current state does not
+    /// allow, with the action as it now stands.
+    public static func actionState(_ message: String, action: JSONValue) -> ServerError {
+        ServerError(status: 409, code: .actionState, message, data: ["action": action])
+    }
+
     /// 400 `CURSOR_INVALID`: a cursor this server (this generation of its data) did not issue.
     public static func cursorInvalid(_ message: String) -> ServerError {
         ServerError(status: 400, code: .cursorInvalid, message)

@@ -55,5 +55,7 @@ extension ServerError {
         public static let uploadGone = Code("UPLOAD_GONE")
         /// 409: a resumable upload's `PATCH` from another offset than the one the server holds.
         public static let uploadOffsetMismatch = Code("UPLOAD_OFFSET_MISMATCH")
+        /// 409: a change of an action's state that its current state does not allow (contract 1.2).
+        public static let actionState = Code("ACTION_STATE")
     }
 }

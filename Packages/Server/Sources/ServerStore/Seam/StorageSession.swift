@@ -175,6 +175,33 @@ public protocol StorageSession {
     /// A report's events, oldest first.
     func reportEvents(serverID: String) throws(ServerError) -> [StoredReportEvent]
 
+    // MARK: Corrective actions
+
+    /// An action by its id (inside a write, on PostgreSQL, locked until commit).
+    func action(id: String) throws(ServerError) -> StoredAction?
+    /// The action a `POST /actions` with this `id` made, if any.
+    func action(requestID: String) throws(ServerError) -> StoredAction?
+    /// The action made from this issue of this report, if any.
+    func action(reportServerID: String, issueLocalID: String) throws(ServerError) -> StoredAction?
+    /// A recorded update, by the id its sender gave it.
+    func actionUpdate(id: String) throws(ServerError) -> StoredActionUpdate?
+    /// An action's updates, oldest first.
+    func actionUpdates(actionID: String) throws(ServerError) -> [StoredActionUpdate]
+    /// Stores a new action at the next position in the order of action
+    /// changes (positions become visible in order), and lets `viewers`
+    /// (user ids) see it; returns it with its position.
+    func insertAction(_ action: StoredAction, viewers: [String]) throws(ServerError) -> StoredAction
+    /// Records an update and the action as it now stands, at the next
+    /// position, and lets `viewers` see it; returns the action with its position.
+    func recordActionUpdate(_ update: StoredActionUpdate, action: StoredAction, viewers: [String])
+        throws(ServerError) -> StoredAction
+    /// At most `limit` actions whose position is after `after`, in position
+    /// order; only those `viewerID` may see (assigned to them now or before,
+    /// or from their reports) when given.
+    func actions(after: Int64, viewerID: String?, limit: Int) throws(ServerError) -> [StoredAction]
+    /// Whether `userID` is among those who may see an action (besides supervisors and admins).
+    func isActionViewer(actionID: String, userID: String) throws(ServerError) -> Bool
+
     // MARK: Photos
 
     /// The photo a device made with this local id.

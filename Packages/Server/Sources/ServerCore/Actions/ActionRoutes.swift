@@ -1,0 +1,208 @@
+import FieldTypes
+import Foundation
+import Models
+import ServerStore
+
+/// Corrective actions (contract 1.2): made by supervisors and admins (and
+/// by the server from issues, `ActionMaker`), moved through their states by
+/// the people the table of moves names, read one at a time or as a feed.
+struct ActionRoutes: RouteCapability {
+    let context: ServerContext
+
+    /// `POST /actions` (supervisors and admins): 201 with the new action; the
+    /// same `id` again, or an issue that has an action already, 200 with that
+    /// action as it now stands, making nothing.
+    func createAction(_ input: RouteInput) throws(ServerError) -> Reply {
+        let caller = try input.requireCaller()
+        guard caller.isSupervisor else {
+            throw ServerError.forbidden("only supervisors and admins may make an action")
+        }
+        let members = try RequestMembers(try input.decode(JSONValue.self))
+        let requestID = try members.uuid("id")
+        // Any request with an id already used is answered with its action, whatever else it says.
+        let parsed: Result<NewActionRequest, ServerError>
+        do throws(ServerError) { parsed = .success(try NewActionRequest.read(members)) } catch {
+            parsed = .failure(error)
+        }
+        let (document, made) = try store.write { session -> (JSONValue, Bool) in
+            if let existing = try session.action(requestID: requestID) {
+                return (try actionJSON(existing, in: session), false)
+            }
+            let request = try parsed.get()
+            if let existing = try issueAction(request, caller: caller, in: session) {
+                return (try actionJSON(existing, in: session), false)
+            }
+            let action = try session.insertAction(
+                try newAction(request, caller: caller, in: session), viewers: try viewers(of: request, in: session))
+            return (try actionJSON(action, in: session), true)
+        }
+        return .ok(JSONValue.object(["action": document]), status: made ? 201 : 200)
+    }
+
+    /// The action an issue named by `request` has already, after checking the
+    /// report is the caller's to see (404) and holds that issue (400).
+    private func issueAction(_ request: NewActionRequest, caller: Caller, in session: any StorageSession)
+        throws(ServerError) -> StoredAction?
+    {
+        guard let serverID = request.reportServerID else {
+            if request.issueLocalID != nil {
+                throw ServerError.badRequest("'issue_local_id' needs 'report_server_id', the report it is in")
+            }
+            return nil
+        }
+        guard let report = try session.report(serverID: serverID),
+            caller.isSupervisor || report.ownerID == caller.user.id
+        else {
+            throw ServerError.notFound("no report '\(serverID)'")
+        }
+        guard report.facilityID == request.facilityID else {
+            throw ServerError.badRequest(
+                "report '\(serverID)' is of facility '\(report.facilityID)', not '\(request.facilityID)'")
+        }
+        guard let issueID = request.issueLocalID else { return nil }
+        let revision = try session.revision(serverID: serverID, revision: report.currentRevision)
+        guard ActionMaker.issues(revision?.issuesJSON ?? "[]").contains(where: { $0.localID == issueID }) else {
+            throw ServerError.badRequest("report '\(serverID)' has no issue '\(issueID)'")
+        }
+        return try session.action(reportServerID: serverID, issueLocalID: issueID)
+    }
+
+    /// The action `request` asks for, every reference checked.
+    private func newAction(_ request: NewActionRequest, caller: Caller, in session: any StorageSession)
+        throws(ServerError) -> StoredAction
+    {
+        guard try session.managedFacility(id: request.facilityID) != nil else {
+            throw ServerError.notFound("no facility '\(request.facilityID)'")
+        }
+        if let areaID = request.areaID {
+            guard let area = try session.area(id: areaID), area.facilityID == request.facilityID else {
+                throw ServerError.badRequest("area '\(areaID)' is not an area of facility '\(request.facilityID)'")
+            }
+        }
+        let assignee = try request.assignee.map { (name) throws(ServerError) in try Self.assignee(name, in: session) }
+        let now = RFC3339.string(Date())
+        return StoredAction(
+            id: ActionMaker.newID(), requestID: request.id, facilityID: request.facilityID, areaID: request.areaID,
+            title: request.title, description: request.description, severity: request.severity,
+            isInternal: request.isInternal, state: .open, assigneeID: assignee?.id, dueAt: request.dueAt,
+            sourceKind: request.issueLocalID == nil ? "supervisor" : "issue", reportServerID: request.reportServerID,
+            issueLocalID: request.issueLocalID, createdByID: caller.user.id, version: 1, createdAt: now,
+            updatedAt: now)
+    }
+
+    /// Who besides supervisors sees a new action: its assignee and the inspector of the report it names.
+    private func viewers(of request: NewActionRequest, in session: any StorageSession) throws(ServerError)
+        -> [String]
+    {
+        var viewers: [String] = []
+        if let name = request.assignee { viewers.append(try Self.assignee(name, in: session).id) }
+        if let serverID = request.reportServerID, let report = try session.report(serverID: serverID) {
+            viewers.append(report.ownerID)
+        }
+        return viewers
+    }
+
+    /// The enabled user an action may be given to, by user name (or id); 400 otherwise.
+    static func assignee(_ name: String, in session: any StorageSession) throws(ServerError) -> StoredUser {
+        guard let user = try Administration.user(name, in: session) else {
+            throw ServerError.badRequest("there is no user \(OneLine.quote(name, limit: 60)) to give the action to")
+        }
+        guard !user.isDisabled else {
+            throw ServerError.badRequest("\(OneLine.quote(user.username, limit: 60)) is disabled")
+        }
+        return user
+    }
+
+    /// `POST /actions/{id}/updates`: checks in the contract's order (not
+    /// seen: 404; a change the caller may not make: 403; a state the action
+    /// cannot move to from where it is: 409 `ACTION_STATE` with the action),
+    /// then records the update; the same update id again records nothing.
+    func updateAction(_ input: RouteInput) throws(ServerError) -> Reply {
+        let caller = try input.requireCaller()
+        let actionID = try input.parameter("id")
+        let request = try ActionUpdateRequest.read(RequestMembers(try input.decode(JSONValue.self)))
+        let document = try store.write { session -> JSONValue in
+            guard let action = try session.action(id: actionID), try visible(action, to: caller, in: session) else {
+                throw ServerError.notFound("no action '\(actionID)'")
+            }
+            if try session.actionUpdate(id: request.id) != nil { return try actionJSON(action, in: session) }
+            let judged = try ActionChange.judge(request, on: action, by: try movers(caller, action, in: session))
+            if case .notFromHere(let message) = judged {
+                throw ServerError.actionState(message, action: try actionJSON(action, in: session))
+            }
+            let assignee: StoredUser?
+            if case .set(let name) = request.assignee {
+                assignee = try Self.assignee(name, in: session)
+            } else {
+                assignee = nil
+            }
+            let (next, update) = ActionChange.apply(
+                request, to: action, assigneeID: assignee?.id, by: caller.user.id, at: RFC3339.string(Date()))
+            let saved = try session.recordActionUpdate(update, action: next, viewers: [assignee?.id].compactMap { $0 })
+            return try actionJSON(saved, in: session)
+        }
+        return .ok(JSONValue.object(["action": document]))
+    }
+
+    /// `GET /actions/{id}`: the action, to whoever may see it (anyone else: 404).
+    func getAction(_ input: RouteInput) throws(ServerError) -> Reply {
+        let caller = try input.requireCaller()
+        let actionID = try input.parameter("id")
+        let document = try store.read { session -> JSONValue in
+            guard let action = try session.action(id: actionID), try visible(action, to: caller, in: session) else {
+                throw ServerError.notFound("no action '\(actionID)'")
+            }
+            return try actionJSON(action, in: session)
+        }
+        return .ok(JSONValue.object(["action": document]))
+    }
+
+    /// `GET /actions?since=&limit=`: every action the caller may see changed
+    /// after the cursor, in order of change, paged as `GET /reviews` is.
+    func actionFeed(_ input: RouteInput) throws(ServerError) -> Reply {
+        let caller = try input.requireCaller()
+        let limit = try FeedPaging.limit(input.request.query["limit"])
+        let feed = try store.read { session -> (page: [JSONValue], cursor: String, more: Bool) in
+            let generation = try session.setting(ReviewCursor.generationKey) ?? "0"
+            let after = try FeedPaging.position(input.request.query["since"], generation: generation)
+            let rows = try session.actions(
+                after: after, viewerID: caller.isSupervisor ? nil : caller.user.id, limit: limit + 1)
+            let shown = rows.prefix(limit)
+            var documents: [JSONValue] = []
+            for action in shown { documents.append(try actionJSON(action, in: session)) }
+            let cursor = ReviewCursor.encode(shown.last?.change ?? after, generation: generation)
+            return (documents, cursor, rows.count > limit)
+        }
+        return .ok(
+            JSONValue.object(["actions": .array(feed.page), "cursor": .string(feed.cursor), "more": .bool(feed.more)]))
+    }
+
+    /// Whether `caller` may see `action`: supervisors and admins every one;
+    /// others those assigned to them now or before, or from their reports.
+    private func visible(_ action: StoredAction, to caller: Caller, in session: any StorageSession)
+        throws(ServerError) -> Bool
+    {
+        if caller.isSupervisor { return true }
+        return try session.isActionViewer(actionID: action.id, userID: caller.user.id)
+    }
+
+    /// Who `caller` counts as in the table of moves for `action`.
+    private func movers(_ caller: Caller, _ action: StoredAction, in session: any StorageSession)
+        throws(ServerError) -> ActionMovers
+    {
+        var movers: Set<ActionMover> = []
+        if caller.isSupervisor { movers.insert(.supervisors) }
+        if action.assigneeID == caller.user.id { movers.insert(.assignee) }
+        if let serverID = action.reportServerID, try session.report(serverID: serverID)?.ownerID == caller.user.id {
+            movers.insert(.reportInspector)
+        }
+        return ActionMovers(movers: movers, movedItToDone: action.doneByID == caller.user.id)
+    }
+
+    /// The action as the contract writes it, with its updates.
+    private func actionJSON(_ action: StoredAction, in session: any StorageSession) throws(ServerError) -> JSONValue {
+        let updates = try session.actionUpdates(actionID: action.id)
+        let generation = try session.setting(ReviewCursor.generationKey) ?? "0"
+        return try ActionDocument.reading(action, updates, generation: generation, in: session).json(action, updates)
+    }
+}

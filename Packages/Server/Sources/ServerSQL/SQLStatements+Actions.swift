@@ -1,0 +1,123 @@
+import Models
+import ServerStore
+
+/// Corrective actions (contract 1.2): the action's row as it now stands,
+/// its updates appended, and who besides supervisors may see it. Where the
+/// next position in the order of action changes comes from is each
+/// store's own (`nextActionChange`).
+extension SQLStatements {
+    public func action(id: String) throws(ServerError) -> StoredAction? {
+        try firstRow("SELECT \(SQLRecords.actionColumns) FROM actions a WHERE a.id = ?\(lockClause)", [.text(id)])
+            .map { SQLRecords.action($0) }
+    }
+
+    public func action(requestID: String) throws(ServerError) -> StoredAction? {
+        try firstRow("SELECT \(SQLRecords.actionColumns) FROM actions a WHERE a.request_id = ?", [.text(requestID)])
+            .map { SQLRecords.action($0) }
+    }
+
+    public func action(reportServerID: String, issueLocalID: String) throws(ServerError) -> StoredAction? {
+        try firstRow(
+            "SELECT \(SQLRecords.actionColumns) FROM actions a WHERE a.report_server_id = ? AND a.issue_local_id = ?",
+            [.text(reportServerID), .text(issueLocalID)]
+        ).map { SQLRecords.action($0) }
+    }
+
+    public func actionUpdate(id: String) throws(ServerError) -> StoredActionUpdate? {
+        try firstRow("SELECT \(SQLRecords.actionUpdateColumns) FROM action_updates u WHERE u.id = ?", [.text(id)])
+            .map { SQLRecords.actionUpdate($0) }
+    }
+
+    public func actionUpdates(actionID: String) throws(ServerError) -> [StoredActionUpdate] {
+        try rows(
+            "SELECT \(SQLRecords.actionUpdateColumns) FROM action_updates u WHERE u.action_id = ? ORDER BY u.version",
+            [.text(actionID)]
+        ).map { SQLRecords.actionUpdate($0) }
+    }
+
+    public func insertAction(_ action: StoredAction, viewers: [String]) throws(ServerError) -> StoredAction {
+        var saved = action
+        saved.change = try nextActionChange()
+        try run(
+            """
+            INSERT INTO actions (
+                id, request_id, facility_id, area_id, title, description, severity, is_internal, state, assignee_id,
+                due_at, source_kind, report_server_id, issue_local_id, created_by, done_by, version, created_at,
+                updated_at, change)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(saved.id), .optional(saved.requestID), .text(saved.facilityID), .optional(saved.areaID),
+                .text(saved.title), .optional(saved.description), .text(saved.severity.rawValue),
+                .flag(saved.isInternal), .text(saved.state.rawValue), .optional(saved.assigneeID),
+                .optional(saved.dueAt), .text(saved.sourceKind), .optional(saved.reportServerID),
+                .optional(saved.issueLocalID), .text(saved.createdByID), .optional(saved.doneByID),
+                .count(saved.version), .text(saved.createdAt), .text(saved.updatedAt), .integer(saved.change),
+            ])
+        try addActionViewers(saved.id, viewers)
+        return saved
+    }
+
+    public func recordActionUpdate(_ update: StoredActionUpdate, action: StoredAction, viewers: [String])
+        throws(ServerError) -> StoredAction
+    {
+        var saved = action
+        saved.change = try nextActionChange()
+        try run(
+            """
+            INSERT INTO action_updates (
+                id, action_id, author_id, at, state, comment, assignee_set, assignee_id, due_set, due_at, version)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(update.id), .text(update.actionID), .text(update.authorID), .text(update.at),
+                .optional(update.state?.rawValue), .optional(update.comment), .flag(update.changesAssignee),
+                .optional(update.assigneeID), .flag(update.changesDue), .optional(update.dueAt),
+                .count(update.version),
+            ])
+        try run(
+            """
+            UPDATE actions SET state = ?, assignee_id = ?, due_at = ?, done_by = ?, version = ?, updated_at = ?,
+                change = ?
+            WHERE id = ?
+            """,
+            [
+                .text(saved.state.rawValue), .optional(saved.assigneeID), .optional(saved.dueAt),
+                .optional(saved.doneByID), .count(saved.version), .text(saved.updatedAt), .integer(saved.change),
+                .text(saved.id),
+            ])
+        try addActionViewers(saved.id, viewers)
+        return saved
+    }
+
+    public func actions(after: Int64, viewerID: String?, limit: Int) throws(ServerError) -> [StoredAction] {
+        guard let viewerID else {
+            return try rows(
+                "SELECT \(SQLRecords.actionColumns) FROM actions a WHERE a.change > ? ORDER BY a.change LIMIT ?",
+                [.integer(after), .count(limit)]
+            ).map { SQLRecords.action($0) }
+        }
+        return try rows(
+            """
+            SELECT \(SQLRecords.actionColumns) FROM action_viewers v JOIN actions a ON a.id = v.action_id
+            WHERE v.user_id = ? AND a.change > ? ORDER BY a.change LIMIT ?
+            """, [.text(viewerID), .integer(after), .count(limit)]
+        ).map { SQLRecords.action($0) }
+    }
+
+    public func isActionViewer(actionID: String, userID: String) throws(ServerError) -> Bool {
+        try firstRow(
+            "SELECT 1 AS found FROM action_viewers WHERE action_id = ? AND user_id = ?",
+            [.text(actionID), .text(userID)]
+        ) != nil
+    }
+
+    /// Lets each of `viewers` see the action (kept: once assigned, always seen).
+    private func addActionViewers(_ actionID: String, _ viewers: [String]) throws(ServerError) {
+        for viewer in Set(viewers) {
+            try run(
+                "INSERT INTO action_viewers (action_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                [.text(actionID), .text(viewer)])
+        }
+    }
+}
