@@ -106,6 +106,16 @@ struct SharedRouteTableTests {
             { _ = try await $0.decide(serverID: Self.awkwardID, ReviewRequest(decision: .approve, revision: 1)) }
         ),
         (.reportEvents, { _ = try await $0.reportEvents(serverID: Self.awkwardID) }),
+        (.actionFeed, { _ = try await $0.actions(since: "c1") }),
+        (.getAction, { _ = try await $0.action(id: Self.awkwardID) }),
+        (
+            .createAction,
+            { _ = try await $0.createAction(WireNewAction(id: UUID(), facilityID: "F-100", title: "Mop")) }
+        ),
+        (
+            .updateAction,
+            { _ = try await $0.updateAction(id: Self.awkwardID, WireActionChange(id: UUID(), state: .done)) }
+        ),
     ]
 
     /// A server id with characters a path must encode.
@@ -138,7 +148,9 @@ struct SharedRouteTableTests {
                 if expected.parameters.contains("server_id") {
                     #expect(parameters["server_id"] == Self.awkwardID, "\(url)")
                 }
-                if expected == .areas { #expect(parameters["id"] == Self.awkwardID, "\(url)") }
+                if [.areas, .getAction, .updateAction].contains(expected) {
+                    #expect(parameters["id"] == Self.awkwardID, "\(url)")
+                }
                 reached.insert(route.apiRoute ?? expected)
             }
         }
