@@ -39,8 +39,11 @@ enum Webhooks {
         return try JSONDecoder().decode(JSONValue.self, from: Data(outcome.stdout.utf8))
     }
 
-    /// Adds a hook posting `events` to `url` (loopback allowed); its id.
-    static func add(_ server: ServerProcess, url: String, secretFile: String, events: String? = nil) throws -> String {
+    /// Adds a hook posting `events` (by default those of contract 1.1) to `url` (loopback allowed); its id.
+    static func add(
+        _ server: ServerProcess, url: String, secretFile: String,
+        events: String? = "report.accepted,report.reviewed,issue.flagged"
+    ) throws -> String {
         let added = try json(
             admin(
                 server,

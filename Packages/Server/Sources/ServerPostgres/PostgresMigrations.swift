@@ -232,6 +232,17 @@ enum PostgresMigrations {
             CREATE INDEX action_viewers_user ON action_viewers(user_id, action_id);
             """
         ),
+        // Webhook events of actions: each action as it stood after each change,
+        // written with the change, and each hook's cursor in their order.
+        (
+            "011-action-webhooks",
+            """
+            ALTER TABLE webhooks ADD COLUMN action_cursor bigint NOT NULL DEFAULT 0;
+            CREATE TABLE action_events (
+                change bigint PRIMARY KEY, action_id text NOT NULL, type text NOT NULL, at text NOT NULL,
+                body text NOT NULL);
+            """
+        ),
     ]
 
     /// Brings the database to this build's schema, or refuses it.

@@ -10,8 +10,10 @@ extension PostgresSession {
     func insertWebhook(_ webhook: StoredWebhook) throws(ServerError) {
         try run(
             """
-            INSERT INTO webhooks (id, url, events, secret, allow_private, created_at, disabled_at, disabled_reason, cursor)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, (SELECT COALESCE(MAX(change), 0) FROM report_events))
+            INSERT INTO webhooks (id, url, events, secret, allow_private, created_at, disabled_at, disabled_reason, cursor,
+                                  action_cursor)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, (SELECT COALESCE(MAX(change), 0) FROM report_events),
+                    (SELECT COALESCE(MAX(change), 0) FROM action_events))
             """,
             [
                 .text(webhook.id), .text(webhook.url), .text(WebhookEventType.text(webhook.events)),
@@ -26,12 +28,16 @@ extension PostgresSession {
         return try !rows("DELETE FROM webhooks WHERE id = $1 RETURNING id", [.text(id)]).isEmpty
     }
 
-    func webhooksForFanOut() throws(ServerError) -> [(hook: StoredWebhook, cursor: Int64)] {
+    func webhooksForFanOut() throws(ServerError) -> [FanOutHook] {
         try rows(
             """
-            SELECT \(SQLRecords.hookColumns), h.cursor FROM webhooks h WHERE h.disabled_at IS NULL ORDER BY h.position FOR UPDATE SKIP LOCKED
+            SELECT \(SQLRecords.hookColumns), h.cursor, h.action_cursor FROM webhooks h WHERE h.disabled_at IS NULL ORDER BY h.position FOR UPDATE SKIP LOCKED
             """
-        ).map { row in (SQLRecords.webhook(row), row.integer("cursor") ?? 0) }
+        ).map { row in
+            FanOutHook(
+                hook: SQLRecords.webhook(row), cursor: row.integer("cursor") ?? 0,
+                actionCursor: row.integer("action_cursor") ?? 0)
+        }
     }
 
     func enqueueWebhookEvents(

@@ -26,6 +26,31 @@ extension SQLStatements {
         try run("UPDATE webhooks SET cursor = ? WHERE id = ?", [.integer(change), .text(id)])
     }
 
+    public func setWebhookActionCursor(id: String, change: Int64) throws(ServerError) {
+        try run("UPDATE webhooks SET action_cursor = ? WHERE id = ?", [.integer(change), .text(id)])
+    }
+
+    public func recordActionEvent(_ event: StoredActionEvent) throws(ServerError) {
+        try run(
+            "INSERT INTO action_events (change, action_id, type, at, body) VALUES (?, ?, ?, ?, ?)",
+            [
+                .integer(event.change), .text(event.actionID), .text(event.type.rawValue), .text(event.at),
+                .text(event.actionJSON),
+            ])
+    }
+
+    public func actionEvents(afterChange: Int64, limit: Int) throws(ServerError) -> [StoredActionEvent] {
+        try rows(
+            "SELECT change, action_id, type, at, body FROM action_events WHERE change > ? ORDER BY change LIMIT ?",
+            [.integer(afterChange), .count(limit)]
+        ).map { row in
+            StoredActionEvent(
+                change: row.integer("change") ?? 0, actionID: row.text("action_id") ?? "",
+                type: row.text("type").flatMap(WebhookEventType.init(rawValue:)) ?? .actionUpdated,
+                at: row.text("at") ?? "", actionJSON: row.text("body") ?? "{}")
+        }
+    }
+
     public func webhookDeliveries(webhookID: String?, failedOnly: Bool, limit: Int) throws(ServerError)
         -> [WebhookDelivery]
     {

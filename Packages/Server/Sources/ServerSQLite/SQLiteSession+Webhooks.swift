@@ -9,9 +9,10 @@ extension SQLiteSession {
     func insertWebhook(_ webhook: StoredWebhook) throws(ServerError) {
         try run(
             """
-            INSERT INTO webhooks (id, position, url, events, secret, allow_private, created_at, disabled_at, disabled_reason, cursor)
+            INSERT INTO webhooks (id, position, url, events, secret, allow_private, created_at, disabled_at, disabled_reason, cursor,
+                                  action_cursor)
             VALUES (?, (SELECT COALESCE(MAX(position), 0) + 1 FROM webhooks), ?, ?, ?, ?, ?, ?, ?,
-                    (SELECT COALESCE(MAX(change), 0) FROM report_events))
+                    (SELECT COALESCE(MAX(change), 0) FROM report_events), (SELECT COALESCE(MAX(change), 0) FROM action_events))
             """,
             [
                 .text(webhook.id), .text(webhook.url), .text(WebhookEventType.text(webhook.events)),
@@ -26,11 +27,13 @@ extension SQLiteSession {
         return try change("DELETE FROM webhooks WHERE id = ?", [.text(id)]) > 0
     }
 
-    func webhooksForFanOut() throws(ServerError) -> [(hook: StoredWebhook, cursor: Int64)] {
+    func webhooksForFanOut() throws(ServerError) -> [FanOutHook] {
         try rows(
-            "SELECT \(SQLRecords.hookColumns), h.cursor FROM webhooks h WHERE h.disabled_at IS NULL ORDER BY h.position"
+            "SELECT \(SQLRecords.hookColumns), h.cursor, h.action_cursor FROM webhooks h WHERE h.disabled_at IS NULL ORDER BY h.position"
         ).map { row in
-            (SQLRecords.webhook(row), row.integer("cursor") ?? 0)
+            FanOutHook(
+                hook: SQLRecords.webhook(row), cursor: row.integer("cursor") ?? 0,
+                actionCursor: row.integer("action_cursor") ?? 0)
         }
     }
 

@@ -277,5 +277,18 @@ enum ServerMigrations {
                 "CREATE INDEX action_viewers_user ON action_viewers(user_id, action_id)",
             ]
         ),
+        // Webhook events of actions: each action as it stood after each change,
+        // written with the change, and each hook's cursor in their order.
+        (
+            "013-action-webhooks",
+            [
+                "ALTER TABLE webhooks ADD COLUMN action_cursor INTEGER NOT NULL DEFAULT 0",
+                """
+                CREATE TABLE action_events (
+                    change INTEGER PRIMARY KEY, action_id TEXT NOT NULL, type TEXT NOT NULL, at TEXT NOT NULL,
+                    body TEXT NOT NULL)
+                """,
+            ]
+        ),
     ]
 }

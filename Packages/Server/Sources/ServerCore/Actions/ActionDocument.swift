@@ -66,4 +66,18 @@ struct ActionDocument {
         if update.changesDue { object["due_at"] = update.dueAt.map(JSONValue.string) ?? .null }
         return .object(object)
     }
+
+    /// Records `action` as it now stands for webhooks (`action.created` or
+    /// `action.updated`), at its position, in the transaction of the change.
+    static func recordEvent(_ action: StoredAction, _ type: WebhookEventType, in session: any StorageSession)
+        throws(ServerError)
+    {
+        let updates = try session.actionUpdates(actionID: action.id)
+        let generation = try session.setting(ReviewCursor.generationKey) ?? "0"
+        let json = try reading(action, updates, generation: generation, in: session).json(action, updates)
+        try session.recordActionEvent(
+            StoredActionEvent(
+                change: action.change, actionID: action.id, type: type, at: action.updatedAt,
+                actionJSON: json.canonicalString()))
+    }
 }

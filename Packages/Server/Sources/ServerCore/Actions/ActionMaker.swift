@@ -33,7 +33,9 @@ struct ActionMaker {
                     dueAt: policy.due(issue.severity, from: date), sourceKind: "issue",
                     reportServerID: report.serverID, issueLocalID: issue.localID, createdByID: report.ownerID,
                     version: 1, createdAt: now, updatedAt: now)
-                made.append(try session.insertAction(action, viewers: [report.ownerID]))
+                let saved = try session.insertAction(action, viewers: [report.ownerID])
+                try ActionDocument.recordEvent(saved, .actionCreated, in: session)
+                made.append(saved)
             }
         }
         return made

@@ -34,8 +34,11 @@ struct ActionRoutes: RouteCapability {
             }
             let action = try session.insertAction(
                 try newAction(request, caller: caller, in: session), viewers: try viewers(of: request, in: session))
+            try ActionDocument.recordEvent(action, .actionCreated, in: session)
             return (try actionJSON(action, in: session), true)
         }
+        // Webhook senders read the action just made.
+        if made { webhookBell.ring() }
         return .ok(JSONValue.object(["action": document]), status: made ? 201 : 200)
     }
 
@@ -121,11 +124,22 @@ struct ActionRoutes: RouteCapability {
         let caller = try input.requireCaller()
         let actionID = try input.parameter("id")
         let request = try ActionUpdateRequest.read(RequestMembers(try input.decode(JSONValue.self)))
-        let document = try store.write { session -> JSONValue in
+        let (action, _) = try recordUpdate(request, actionID: actionID, by: caller)
+        let document = try store.read { session in try actionJSON(action, in: session) }
+        return .ok(JSONValue.object(["action": document]))
+    }
+
+    /// Records one update of an action, the one way the API and the console
+    /// share; returns the action as it now stands and whether the update was
+    /// recorded (false for an update id recorded before).
+    func recordUpdate(_ request: ActionUpdateRequest, actionID: String, by caller: Caller) throws(ServerError)
+        -> (StoredAction, Bool)
+    {
+        let outcome = try store.write { session -> (StoredAction, Bool) in
             guard let action = try session.action(id: actionID), try visible(action, to: caller, in: session) else {
                 throw ServerError.notFound("no action '\(actionID)'")
             }
-            if try session.actionUpdate(id: request.id) != nil { return try actionJSON(action, in: session) }
+            if try session.actionUpdate(id: request.id) != nil { return (action, false) }
             let judged = try ActionChange.judge(request, on: action, by: try movers(caller, action, in: session))
             if case .notFromHere(let message) = judged {
                 throw ServerError.actionState(message, action: try actionJSON(action, in: session))
@@ -139,9 +153,11 @@ struct ActionRoutes: RouteCapability {
             let (next, update) = ActionChange.apply(
                 request, to: action, assigneeID: assignee?.id, by: caller.user.id, at: RFC3339.string(Date()))
             let saved = try session.recordActionUpdate(update, action: next, viewers: [assignee?.id].compactMap { $0 })
-            return try actionJSON(saved, in: session)
+            try ActionDocument.recordEvent(saved, .actionUpdated, in: session)
+            return (saved, true)
         }
-        return .ok(JSONValue.object(["action": document]))
+        if outcome.1 { webhookBell.ring() }
+        return outcome
     }
 
     /// `GET /actions/{id}`: the action, to whoever may see it (anyone else: 404).
@@ -179,7 +195,7 @@ struct ActionRoutes: RouteCapability {
 
     /// Whether `caller` may see `action`: supervisors and admins every one;
     /// others those assigned to them now or before, or from their reports.
-    private func visible(_ action: StoredAction, to caller: Caller, in session: any StorageSession)
+    func visible(_ action: StoredAction, to caller: Caller, in session: any StorageSession)
         throws(ServerError) -> Bool
     {
         if caller.isSupervisor { return true }
@@ -187,7 +203,7 @@ struct ActionRoutes: RouteCapability {
     }
 
     /// Who `caller` counts as in the table of moves for `action`.
-    private func movers(_ caller: Caller, _ action: StoredAction, in session: any StorageSession)
+    func movers(_ caller: Caller, _ action: StoredAction, in session: any StorageSession)
         throws(ServerError) -> ActionMovers
     {
         var movers: Set<ActionMover> = []
@@ -200,7 +216,7 @@ struct ActionRoutes: RouteCapability {
     }
 
     /// The action as the contract writes it, with its updates.
-    private func actionJSON(_ action: StoredAction, in session: any StorageSession) throws(ServerError) -> JSONValue {
+    func actionJSON(_ action: StoredAction, in session: any StorageSession) throws(ServerError) -> JSONValue {
         let updates = try session.actionUpdates(actionID: action.id)
         let generation = try session.setting(ReviewCursor.generationKey) ?? "0"
         return try ActionDocument.reading(action, updates, generation: generation, in: session).json(action, updates)

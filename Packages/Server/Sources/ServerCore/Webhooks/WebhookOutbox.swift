@@ -30,21 +30,57 @@ enum WebhookOutbox {
         let generation = try session.setting(ReviewCursor.generationKey) ?? "0"
         var versions = TemplateVersionCache()
         var made = 0
-        for (hook, cursor) in hooks {
-            let room = window - (try session.pendingWebhookDeliveries(webhookID: hook.id))
+        for row in hooks {
+            let hook = row.hook
+            var room = window - (try session.pendingWebhookDeliveries(webhookID: hook.id))
             guard room > 0 else { continue }
-            let records = try session.reportEvents(afterChange: cursor, limit: room)
-            guard let last = records.last else { continue }
-            var events: [WebhookEvent] = []
-            for record in records {
-                events += try self.events(
-                    of: record, wanted: Set(hook.events), generation: generation, versions: &versions, in: session)
+            let records = try session.reportEvents(afterChange: row.cursor, limit: room)
+            if let last = records.last {
+                var events: [WebhookEvent] = []
+                for record in records {
+                    events += try self.events(
+                        of: record, wanted: Set(hook.events), generation: generation, versions: &versions,
+                        in: session)
+                }
+                try session.enqueueWebhookEvents(events, to: [(hook.id, hook.events)], dueAt: milliseconds(now))
+                try session.setWebhookCursor(id: hook.id, change: last.change)
+                made += events.count
+                room -= events.count
             }
-            try session.enqueueWebhookEvents(events, to: [(hook.id, hook.events)], dueAt: milliseconds(now))
-            try session.setWebhookCursor(id: hook.id, change: last.change)
-            made += events.count
+            made += try fanOutActions(row, room: room, generation: generation, in: session, now: now)
         }
         return made
+    }
+
+    /// Makes a hook's deliveries of action events after its action cursor; how many it made.
+    private static func fanOutActions(
+        _ row: FanOutHook, room: Int, generation: String, in session: any StorageSession, now: Date
+    ) throws(ServerError) -> Int {
+        guard room > 0, row.hook.events.contains(where: \.isAction) else { return 0 }
+        let records = try session.actionEvents(afterChange: row.actionCursor, limit: room)
+        guard let last = records.last else { return 0 }
+        let events = records.filter { row.hook.events.contains($0.type) }.map { record in
+            actionEvent(record, generation: generation)
+        }
+        try session.enqueueWebhookEvents(events, to: [(row.hook.id, row.hook.events)], dueAt: milliseconds(now))
+        try session.setWebhookActionCursor(id: row.hook.id, change: last.change)
+        return events.count
+    }
+
+    /// The webhook event of an action's change: `{"action", "at", "id", "type"}`, its id
+    /// made from the data's generation, the change's position and the type.
+    static func actionEvent(_ record: StoredActionEvent, generation: String) -> WebhookEvent {
+        let id = eventID("\(generation).action.\(record.change).\(record.type.rawValue)")
+        var out = JSONText(capacity: 2048)
+        out.beginObject()
+        out.key("action"); out.raw(record.actionJSON[...].utf8)
+        out.key("at"); out.string(record.at)
+        out.key("id"); out.string(id)
+        out.key("type"); out.string(record.type.rawValue)
+        out.endObject()
+        return WebhookEvent(
+            id: id, type: record.type, at: record.at, reportServerID: record.actionID,
+            body: String(decoding: out.bytes, as: UTF8.self))
     }
 
     /// Milliseconds since 1970, the outbox's clock.

@@ -8,6 +8,13 @@ public enum WebhookEventType: String, CaseIterable, Sendable, Comparable {
     case reportReviewed = "report.reviewed"
     /// An issue whose `local_id` the server had not seen arrived with a revision.
     case issueFlagged = "issue.flagged"
+    /// A corrective action was made (contract 1.2).
+    case actionCreated = "action.created"
+    /// An update of a corrective action was recorded (contract 1.2).
+    case actionUpdated = "action.updated"
+
+    /// Whether the event is about an action rather than a report.
+    public var isAction: Bool { self == .actionCreated || self == .actionUpdated }
 
     public static func < (a: WebhookEventType, b: WebhookEventType) -> Bool { a.rawValue < b.rawValue }
 
@@ -67,7 +74,8 @@ public struct WebhookEvent: Sendable, Equatable {
     public var type: WebhookEventType
     /// RFC 3339, the server's clock.
     public var at: String
-    /// The report it is about: events of one report are delivered in order.
+    /// The report (or, for an action's event, the action) it is about: events
+    /// of one report, or of one action, are delivered in order.
     public var reportServerID: String
     /// The exact bytes posted.
     public var body: String
@@ -163,5 +171,42 @@ public struct WebhookAttemptRecord: Sendable, Equatable {
         self.status = status
         self.error = error
         self.disablesHook = disablesHook
+    }
+}
+
+/// An action as it stood after one change: the record webhooks read
+/// action events from, written in the transaction of the change.
+public struct StoredActionEvent: Sendable, Equatable {
+    /// The change's position in the order of action changes.
+    public var change: Int64
+    public var actionID: String
+    public var type: WebhookEventType
+    /// RFC 3339, the server's clock.
+    public var at: String
+    /// The action as the contract writes it, canonical JSON.
+    public var actionJSON: String
+
+    /// Makes an action event.
+    public init(change: Int64, actionID: String, type: WebhookEventType, at: String, actionJSON: String) {
+        self.change = change
+        self.actionID = actionID
+        self.type = type
+        self.at = at
+        self.actionJSON = actionJSON
+    }
+}
+
+/// An enabled hook as the fan-out reads it: its cursors in the order of
+/// report events and in the order of action changes.
+public struct FanOutHook: Sendable, Equatable {
+    public var hook: StoredWebhook
+    public var cursor: Int64
+    public var actionCursor: Int64
+
+    /// Makes a fan-out row.
+    public init(hook: StoredWebhook, cursor: Int64, actionCursor: Int64) {
+        self.hook = hook
+        self.cursor = cursor
+        self.actionCursor = actionCursor
     }
 }
