@@ -112,6 +112,65 @@ extension SQLStatements {
         ) != nil
     }
 
+    public func actionList(_ query: ActionListQuery, limit: Int, offset: Int) throws(ServerError) -> [StoredAction] {
+        let (conditions, values) = Self.conditions(query, withState: true)
+        return try rows(
+            """
+            SELECT \(SQLRecords.actionColumns) FROM actions a \(conditions)
+            ORDER BY (a.due_at IS NULL), a.due_at, a.change LIMIT ? OFFSET ?
+            """, values + [.count(limit), .count(offset)]
+        ).map { SQLRecords.action($0) }
+    }
+
+    public func actionStateCounts(_ query: ActionListQuery) throws(ServerError) -> [ActionState: Int] {
+        let (conditions, values) = Self.conditions(query, withState: false)
+        var counts: [ActionState: Int] = [:]
+        for row in try rows(
+            "SELECT a.state AS state, COUNT(*) AS n FROM actions a \(conditions) GROUP BY a.state", values)
+        {
+            if let state = row.text("state").flatMap(ActionState.init(rawValue:)) {
+                counts[state] = Int(row.integer("n") ?? 0)
+            }
+        }
+        return counts
+    }
+
+    public func actions(reportServerID: String) throws(ServerError) -> [StoredAction] {
+        try rows(
+            "SELECT \(SQLRecords.actionColumns) FROM actions a WHERE a.report_server_id = ? ORDER BY a.created_at, a.id",
+            [.text(reportServerID)]
+        ).map { SQLRecords.action($0) }
+    }
+
+    /// The `WHERE` of a list of actions and its values, in order.
+    private static func conditions(_ query: ActionListQuery, withState: Bool) -> (String, [SQLParameter]) {
+        var clauses: [String] = []
+        var values: [SQLParameter] = []
+        if let viewer = query.viewerID {
+            clauses.append("EXISTS (SELECT 1 FROM action_viewers v WHERE v.action_id = a.id AND v.user_id = ?)")
+            values.append(.text(viewer))
+        }
+        if withState, let state = query.state {
+            clauses.append("a.state = ?")
+            values.append(.text(state.rawValue))
+        }
+        for (column, value) in [
+            ("a.facility_id", query.facilityID), ("a.assignee_id", query.assigneeID),
+            ("a.severity", query.severity?.rawValue),
+        ] {
+            if let value {
+                clauses.append("\(column) = ?")
+                values.append(.text(value))
+            }
+        }
+        if query.unfinishedOnly || query.overdueAt != nil { clauses.append("a.state IN ('open', 'in_progress')") }
+        if let now = query.overdueAt {
+            clauses.append("a.due_at IS NOT NULL AND a.due_at < ?")
+            values.append(.text(now))
+        }
+        return (clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND "), values)
+    }
+
     /// Lets each of `viewers` see the action (kept: once assigned, always seen).
     private func addActionViewers(_ actionID: String, _ viewers: [String]) throws(ServerError) {
         for viewer in Set(viewers) {

@@ -24,7 +24,7 @@ struct ConsoleReportRenderer {
     private var decides: Bool { !printable && isCurrent && (viewer?.isSupervisor ?? false) }
 
     var html: String {
-        var out = facts() + score() + answers() + otherPhotos() + issues()
+        var out = facts() + score() + answers() + otherPhotos() + issues() + actions()
         if !printable { out += changes(from: view.previous, heading: true) }
         out += events()
         if decides { out += decisionForm() }
@@ -289,6 +289,18 @@ struct ConsoleReportRenderer {
                 + "<span class=\"description\">\(HTML.escape(issue.description))</span></p>\(ids.isEmpty ? "" : photoStrip(ids))</div>\n"
         }
         return out + "</section>\n"
+    }
+
+    /// The corrective actions made from the report (none: no section).
+    private func actions() -> String {
+        guard !view.actions.isEmpty else { return "" }
+        var out = "<section id=\"report-actions\"><h2>Corrective actions (\(view.actions.count))</h2><ul>"
+        for action in view.actions {
+            out +=
+                "<li>\(ConsoleActionView.link(action)) \(ConsoleActionView.badge(action.state)) "
+                + "<span class=\"muted\">\(action.severity.rawValue)</span></li>"
+        }
+        return out + "</ul></section>\n"
     }
 
     // MARK: Changes and events

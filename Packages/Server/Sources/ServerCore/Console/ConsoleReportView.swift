@@ -20,6 +20,8 @@ struct ConsoleReportView: Sendable {
     var owner: StoredUser?
     var facility: Facility?
     var area: Area?
+    /// The corrective actions its issues became, and the other actions naming it.
+    var actions: [StoredAction] = []
 
     /// The answers of the shown revision.
     var answers: Answers { Self.answers(of: revision) }
@@ -87,7 +89,8 @@ extension ConsoleRoutes {
                     ?? StoredReview.awaiting(report, revision: report.currentRevision),
                 events: try session.reportEvents(serverID: serverID), owner: try session.user(id: report.ownerID),
                 facility: try session.managedFacility(id: report.facilityID)?.facility,
-                area: try report.areaID.flatMap { (id) throws(ServerError) in try session.area(id: id) })
+                area: try report.areaID.flatMap { (id) throws(ServerError) in try session.area(id: id) },
+                actions: try session.actions(reportServerID: serverID))
         }
     }
 }

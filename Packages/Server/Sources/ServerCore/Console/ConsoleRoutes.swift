@@ -241,6 +241,13 @@ struct ConsoleRoutes: RouteCapability {
         case (1, "team"):
             try only("GET")
             return .page(try consoleTeam(input))
+        case (1, "actions"):
+            try only("GET")
+            return .page(try consoleActions(input))
+        case (2, "actions"):
+            return method == "POST"
+                ? try consoleActionUpdate(input, actionID: path[1])
+                : .page(try consoleAction(input, actionID: path[1]))
         case (1, "admin"):
             try only("GET")
             return .page(try consoleAdminHome(input))
@@ -257,7 +264,7 @@ struct ConsoleRoutes: RouteCapability {
     /// sends never grows the set of labels.
     static func consolePattern(_ path: String) -> String {
         let parts = path.dropFirst(consolePath.count).split(separator: "/").map(String.init)
-        let known: Set<String> = ["console.css", "sign-in", "sign-out", "queue", "sites", "team", "admin"]
+        let known: Set<String> = ["console.css", "sign-in", "sign-out", "queue", "sites", "team", "admin", "actions"]
         switch (parts.count, parts.first ?? "") {
         case (0, _): return consolePath + "/"
         case (1, let first) where known.contains(first): return consolePath + "/" + first
@@ -266,6 +273,7 @@ struct ConsoleRoutes: RouteCapability {
             return consolePath + "/reports/{server_id}/" + parts[2]
         case (4, "reports") where parts[2] == "photos": return consolePath + "/reports/{server_id}/photos/{local_id}"
         case (2, "sites"): return consolePath + "/sites/{facility_id}"
+        case (2, "actions"): return consolePath + "/actions/{id}"
         case (2, "admin"): return consolePath + "/admin/{page}"
         default: return consolePath + "/unmatched"
         }

@@ -45,19 +45,23 @@ extension ConsoleRoutes {
     func consoleSite(_ input: ConsoleInput, facilityID: String) throws(ServerError) -> ConsolePage {
         _ = try input.requireSupervisor()
         typealias Page = ([(StoredReport, StoredUser)], Int)
-        let found = try store.read { session -> (ManagedFacility, Page, Page, [Template]) in
+        let found = try store.read { session -> (ManagedFacility, Page, Page, [Template], [StoredAction]) in
             guard let site = try session.managedFacility(id: facilityID) else {
                 throw ServerError.notFound("there is no site \(OneLine.quote(facilityID, limit: 60))")
             }
             var open = HistoryQuery(facilityID: facilityID)
             open.openFollowUps = true
+            var unfinished = ActionListQuery()
+            unfinished.facilityID = facilityID
+            unfinished.unfinishedOnly = true
             return (
                 site, try session.history(HistoryQuery(facilityID: facilityID), limit: Self.siteChartLength, offset: 0),
                 try session.history(open, limit: 100, offset: 0),
-                try templateCache.templates(in: session).values.map(\.template)
+                try templateCache.templates(in: session).values.map(\.template),
+                try session.actionList(unfinished, limit: 100, offset: 0)
             )
         }
-        let (site, recent, followUps, templates) = found
+        let (site, recent, followUps, templates, actions) = found
         let templateNames = Self.templateNames(templates)
         let points = recent.0.reversed().compactMap { (row: (StoredReport, StoredUser)) -> ConsoleChart.Point? in
             guard let score = row.0.score else { return nil }
@@ -79,7 +83,8 @@ extension ConsoleRoutes {
             }
             html += "</ul>"
         }
-        html += "</section>\n<section><h2>Latest inspections</h2>"
+        html += "</section>\n" + Self.siteActions(actions, facilityID: facilityID)
+        html += "<section><h2>Latest inspections</h2>"
         html +=
             "<p><a href=\"\(HTML.attribute(Self.queueURL(state: "", [("facility", facilityID)])))\">All of this site's reports in the queue</a></p>"
         html +=
@@ -126,5 +131,23 @@ extension ConsoleRoutes {
         }
         html += "</tbody></table>\n"
         return ConsolePage(title: "Team", body: html, viewer: input.viewer)
+    }
+
+    /// A site's open and in-progress actions, the soonest due first, each with its age.
+    static func siteActions(_ actions: [StoredAction], facilityID: String) -> String {
+        var html = "<section id=\"site-actions\"><h2>Open actions (\(actions.count))</h2>"
+        guard !actions.isEmpty else {
+            return html + "<p class=\"muted\">None: nothing found here is waiting to be fixed.</p></section>\n"
+        }
+        let now = Date()
+        html += "<ul>"
+        for action in actions {
+            html +=
+                "<li>\(ConsoleActionView.link(action)) \(ConsoleActionView.badge(action.state)), "
+                + "\(action.severity.rawValue), open \(HTML.escape(ConsoleActionView.age(since: action.createdAt, now: now))), "
+                + "due \(ConsoleActionView.due(action, now: now))</li>"
+        }
+        let all = ConsoleRoutes.consolePath + "/actions" + HTML.query([("facility", facilityID)])
+        return html + "</ul><p><a href=\"\(HTML.attribute(all))\">Every action at this site</a></p></section>\n"
     }
 }

@@ -40,10 +40,10 @@ enum ConsoleStyle {
         form.inline { display: inline-flex; flex-wrap: wrap; align-items: flex-end; gap: 4px; margin: 2px 6px 2px 0; }
         form.inline label { margin: 0 4px 0 0; }
         #filters { display: flex; flex-wrap: wrap; align-items: flex-end; gap: 4px; margin: 12px 0; }
-        #counts { display: flex; flex-wrap: wrap; gap: 8px; list-style: none; padding: 0; margin: 0 0 8px; }
-        #counts li a { display: inline-block; padding: 4px 12px; border: 1px solid #d1d5db; border-radius: 14px; text-decoration: none; color: #111827; }
-        #counts li.current a { background: #1f2937; color: #fff; border-color: #1f2937; }
-        #counts .count { font-weight: 700; }
+        #counts, #action-counts { display: flex; flex-wrap: wrap; gap: 8px; list-style: none; padding: 0; margin: 0 0 8px; }
+        #counts li a, #action-counts li a { display: inline-block; padding: 4px 12px; border: 1px solid #d1d5db; border-radius: 14px; text-decoration: none; color: #111827; }
+        #counts li.current a, #action-counts li.current a { background: #1f2937; color: #fff; border-color: #1f2937; }
+        #counts .count, #action-counts .count { font-weight: 700; }
         table { border-collapse: collapse; width: 100%; }
         th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid #e5e7eb; vertical-align: top; overflow-wrap: break-word; }
         th { white-space: nowrap; }
@@ -59,6 +59,12 @@ enum ConsoleStyle {
         span.state.returned { color: #92400e; background: #fef3c7; }
         span.state.rejected { color: #991b1b; background: #fee2e2; }
         .flag { color: #b45309; font-size: 12px; font-weight: 700; }
+        span.action-state { display: inline-block; padding: 1px 9px; border-radius: 10px; font-size: 12px; font-weight: 700; border: 1px solid currentColor; white-space: nowrap; }
+        span.action-state.open { color: #1e40af; } span.action-state.in_progress { color: #92400e; }
+        span.action-state.done { color: #065f46; } span.action-state.verified { color: #065f46; background: #d1fae5; }
+        span.action-state.cancelled { color: #6b7280; }
+        td.severity-high, td.severity-critical, span.severity-high, span.severity-critical { color: #b91c1c; font-weight: 700; }
+        #thread blockquote { margin: 4px 0 8px 16px; white-space: pre-wrap; }
         .flag.severity-high, .flag.severity-critical { color: #b91c1c; text-transform: uppercase; }
         #queue td:first-child { white-space: nowrap; }
         dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: 3px 16px; margin: 0; }

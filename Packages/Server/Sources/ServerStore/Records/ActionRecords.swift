@@ -103,3 +103,21 @@ public struct StoredActionUpdate: Sendable, Equatable {
         self.version = version
     }
 }
+
+/// What a list of actions asks for (the console's actions page, a site's
+/// open actions): every filter optional.
+public struct ActionListQuery: Sendable, Equatable {
+    /// Only actions this user may see (besides supervisors, who see all: nil).
+    public var viewerID: String?
+    public var state: ActionState?
+    public var facilityID: String?
+    public var assigneeID: String?
+    public var severity: IssueSeverity?
+    /// Only open or in-progress actions due before this RFC 3339 time.
+    public var overdueAt: String?
+    /// Only open or in-progress actions.
+    public var unfinishedOnly = false
+
+    /// A query of every action `viewerID` may see.
+    public init(viewerID: String? = nil) { self.viewerID = viewerID }
+}

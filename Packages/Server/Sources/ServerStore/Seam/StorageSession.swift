@@ -201,6 +201,12 @@ public protocol StorageSession {
     func actions(after: Int64, viewerID: String?, limit: Int) throws(ServerError) -> [StoredAction]
     /// Whether `userID` is among those who may see an action (besides supervisors and admins).
     func isActionViewer(actionID: String, userID: String) throws(ServerError) -> Bool
+    /// One page of the actions `query` matches, the soonest due first (none due last), then in order of change.
+    func actionList(_ query: ActionListQuery, limit: Int, offset: Int) throws(ServerError) -> [StoredAction]
+    /// How many actions `query` matches in each state (its own state filter left out).
+    func actionStateCounts(_ query: ActionListQuery) throws(ServerError) -> [ActionState: Int]
+    /// The actions made from a report's issues, in order of their making.
+    func actions(reportServerID: String) throws(ServerError) -> [StoredAction]
 
     // MARK: Photos
 
@@ -234,13 +240,19 @@ public protocol StorageSession {
     func deleteWebhook(id: String) throws(ServerError) -> Bool
     /// Disables a webhook (`at`, with why) or enables it again (nil).
     func setWebhookDisabled(id: String, at: String?, reason: String?) throws(ServerError)
-    /// The enabled webhooks and each one's cursor in the report events' order
+    /// The enabled webhooks and each one's cursors in the report events' and the action changes' order
     /// (on PostgreSQL, locked until commit; those another transaction holds are left out).
-    func webhooksForFanOut() throws(ServerError) -> [(hook: StoredWebhook, cursor: Int64)]
+    func webhooksForFanOut() throws(ServerError) -> [FanOutHook]
     /// Deliveries of a webhook not yet delivered or failed.
     func pendingWebhookDeliveries(webhookID: String) throws(ServerError) -> Int
     /// Moves a webhook's cursor to `change`.
     func setWebhookCursor(id: String, change: Int64) throws(ServerError)
+    /// Moves a webhook's cursor in the order of action changes to `change`.
+    func setWebhookActionCursor(id: String, change: Int64) throws(ServerError)
+    /// Records an action as it stood after a change, for webhooks.
+    func recordActionEvent(_ event: StoredActionEvent) throws(ServerError)
+    /// At most `limit` action events after position `afterChange`, in order.
+    func actionEvents(afterChange: Int64, limit: Int) throws(ServerError) -> [StoredActionEvent]
     /// At most `limit` report events recorded after position `afterChange`, in order.
     func reportEvents(afterChange: Int64, limit: Int) throws(ServerError) -> [StoredReportEvent]
     /// Writes each event, in order, as a pending delivery due at `dueAt`

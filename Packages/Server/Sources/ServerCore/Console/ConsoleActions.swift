@@ -1,0 +1,117 @@
+import FieldTypes
+import Foundation
+import Models
+import ServerStore
+
+/// The console's corrective actions: the list (filtered, the soonest due
+/// first, counts per state), an action's page with its thread, and the
+/// forms of the moves the viewer may make, recorded by the same code as
+/// `POST /actions/{id}/updates` (`ActionRoutes.recordUpdate`).
+extension ConsoleRoutes {
+    /// Actions on one page of the list.
+    static let actionPageSize = 50
+
+    /// `GET /console/actions?state=&facility=&assignee=&severity=&overdue=1&page=`.
+    func consoleActions(_ input: ConsoleInput) throws(ServerError) -> ConsolePage {
+        let caller = try input.requireCaller()
+        var query = ActionListQuery(viewerID: caller.isSupervisor ? nil : caller.user.id)
+        if let text = input.query("state") {
+            guard let state = ActionState(rawValue: text) else {
+                throw ServerError.badRequest("there is no action state \(OneLine.quote(text, limit: 40))")
+            }
+            query.state = state
+        }
+        if let text = input.query("severity") {
+            guard let severity = IssueSeverity(rawValue: text) else {
+                throw ServerError.badRequest("there is no severity \(OneLine.quote(text, limit: 40))")
+            }
+            query.severity = severity
+        }
+        query.facilityID = input.query("facility")
+        query.assigneeID = input.query("assignee")
+        if input.query("overdue") != nil { query.overdueAt = RFC3339.string(Date()) }
+        let pageText = input.query("page") ?? "1"
+        guard let page = Int(pageText), (1...10_000).contains(page) else {
+            throw ServerError.badRequest("'page' must be a whole number from 1 to 10000")
+        }
+        let listing = try store.read { session -> ConsoleActionListing in
+            ConsoleActionListing(
+                actions: try session.actionList(
+                    query, limit: Self.actionPageSize, offset: (page - 1) * Self.actionPageSize),
+                counts: try session.actionStateCounts(query), facilities: try session.managedFacilities(),
+                people: try session.allUsers())
+        }
+        let view = ConsoleActionView(listing: listing, now: Date())
+        let html =
+            view.counts(input, query) + view.filters(input, query, showAssignee: caller.isSupervisor)
+            + view.table() + view.pager(input, page: page)
+        return ConsolePage(
+            title: caller.isSupervisor ? "Actions" : "My actions",
+            body: ConsoleLayout.notice(Self.noticeText(input)) + html, viewer: input.viewer)
+    }
+
+    /// `GET /console/actions/{id}`: the action, its thread, and the forms the viewer may use.
+    func consoleAction(_ input: ConsoleInput, actionID: String, status: Int = 200, error: String? = nil)
+        throws(ServerError) -> ConsolePage
+    {
+        let caller = try input.requireCaller()
+        let routes = ActionRoutes(context: context)
+        let shown = try store.read { session -> ConsoleActionDetail in
+            guard let action = try session.action(id: actionID), try routes.visible(action, to: caller, in: session)
+            else {
+                throw ServerError.notFound("there is no action \(OneLine.quote(actionID, limit: 60))")
+            }
+            let updates = try session.actionUpdates(actionID: action.id)
+            return ConsoleActionDetail(
+                action: action, updates: updates,
+                document: try ActionDocument.reading(action, updates, generation: "", in: session),
+                movers: try routes.movers(caller, action, in: session),
+                facility: try session.managedFacility(id: action.facilityID)?.facility,
+                area: try action.areaID.flatMap { (id) throws(ServerError) in try session.area(id: id) },
+                people: caller.isSupervisor ? try session.allUsers().filter { !$0.isDisabled } : [])
+        }
+        guard let viewer = input.viewer else { throw ServerError.authRequired("sign in first") }
+        let body =
+            ConsoleLayout.notice(Self.noticeText(input)) + ConsoleLayout.error(error)
+            + ConsoleActionView.detail(shown, csrf: viewer.csrf, now: Date())
+        return ConsolePage(status: status, title: shown.action.title, body: body, viewer: viewer)
+    }
+
+    /// `POST /console/actions/{id}`: one update from the page's forms, then
+    /// back to the action; refused, the action's page again with why (a
+    /// move its state no longer allows shows the action as it now stands).
+    func consoleActionUpdate(_ input: ConsoleInput, actionID: String) throws(ServerError) -> ConsoleReply {
+        let caller = try input.requireCaller()
+        try input.requireCSRF()
+        let form = input.form
+        let request: ActionUpdateRequest
+        do throws(ServerError) {
+            request = try ConsoleActionView.request(form)
+            _ = try ActionRoutes(context: context).recordUpdate(request, actionID: actionID, by: caller)
+        } catch {
+            guard error.status != 404 else { throw error }
+            return .page(try consoleAction(input, actionID: actionID, status: error.status, error: error.message))
+        }
+        return .redirect(Self.consolePath + "/actions/" + HTML.percent(actionID) + "?notice=saved")
+    }
+}
+
+/// What the actions list shows from the store in one read.
+struct ConsoleActionListing {
+    var actions: [StoredAction]
+    var counts: [ActionState: Int]
+    var facilities: [ManagedFacility]
+    var people: [StoredUser]
+}
+
+/// What an action's page shows from the store in one read.
+struct ConsoleActionDetail {
+    var action: StoredAction
+    var updates: [StoredActionUpdate]
+    var document: ActionDocument
+    var movers: ActionMovers
+    var facility: Facility?
+    var area: Area?
+    /// Whom a supervisor may give it to (enabled users); empty for others.
+    var people: [StoredUser]
+}

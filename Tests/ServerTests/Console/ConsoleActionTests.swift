@@ -1,0 +1,86 @@
+import Foundation
+import Models
+import Testing
+import TestSupport
+
+/// Corrective actions in the console (both stores): the list, an action's
+/// page and its forms, under the same rules as the API.
+@Suite("Console: corrective actions")
+struct ConsoleActionTests {
+    /// The fields of a form of an action's page: a new update id, the session's token, and `fields`.
+    static func fields(_ client: ConsoleClient, _ fields: [(String, String)]) throws -> [(String, String)] {
+        [("csrf", try client.csrf()), ("update_id", UUID().uuidString.lowercased())] + fields
+    }
+
+    @Test(
+        "a supervisor finds the action an issue became and assigns it; crew start and finish it; the report's inspector verifies; a stale move shows the action as it stands; titles are text"
+    )
+    func actionThroughTheConsole() async throws {
+        let server = try ActionContractTests.started()
+        defer { _ = server.stop() }
+        let inspector = try await Session.inspector(server)
+        let issue = UUID().uuidString.lowercased()
+        let serverID = try #require(
+            try await inspector.syncOne(
+                ActionContractTests.report([("<script>alert(1)</script> basin cracked", "critical")], ids: [issue]))[
+                    "server_id"]?.stringValue)
+
+        let supervisor = ConsoleClient(server)
+        #expect(try supervisor.signIn("supervisor", "supervisor-pass").status == 303)
+        let list = try supervisor.get("/console/actions").text
+        #expect(list.contains("&lt;script&gt;alert(1)&lt;/script&gt; basin cracked"), "the title as text")
+        #expect(!list.contains("<script>alert(1)"))
+        let id = try #require(Self.actionID(in: list))
+        #expect(try supervisor.get("/console/reports/\(serverID)").text.contains("Corrective actions (1)"))
+        #expect(try supervisor.get("/console/sites/F-100").text.contains("/console/actions/\(id)"))
+
+        let page = try supervisor.get("/console/actions/\(id)").text
+        #expect(page.contains("id=\"assign-form\"") && page.contains("value=\"cancelled\""))
+        let assigned = try supervisor.post(
+            "/console/actions/\(id)",
+            try Self.fields(
+                supervisor,
+                [
+                    ("assigning", "1"), ("assignee", "cora"), ("was_assignee", ""), ("due", "2030-01-31"),
+                    ("was_due", ""),
+                ]
+            ))
+        #expect(assigned.status == 303, "\(assigned.text)")
+        #expect(assigned.headers["location"] == "/console/actions/\(id)?notice=saved")
+
+        let cora = ConsoleClient(server)
+        #expect(try cora.signIn("cora", "cora-password").status == 303)
+        #expect(try cora.get("/console/actions").text.contains("/console/actions/\(id)"), "in cora's list")
+        let coraPage = try cora.get("/console/actions/\(id)").text
+        #expect(coraPage.contains("value=\"in_progress\"") && !coraPage.contains("value=\"cancelled\""))
+        #expect(!coraPage.contains("id=\"assign-form\""))
+        #expect(
+            try cora.post("/console/actions/\(id)", try Self.fields(cora, [("state", "in_progress")])).status == 303)
+        let stale = try Self.fields(cora, [("state", "done"), ("comment", "Sealed the crack")])
+        #expect(try cora.post("/console/actions/\(id)", stale).status == 303)
+
+        let own = ConsoleClient(server)
+        #expect(try own.signIn("inspector", "inspector-pass").status == 303)
+        let inspectorPage = try own.get("/console/actions/\(id)").text
+        #expect(inspectorPage.contains("value=\"verified\"") && inspectorPage.contains("Sealed the crack"))
+        #expect(try own.post("/console/actions/\(id)", try Self.fields(own, [("state", "verified")])).status == 303)
+
+        // The same move again, from a page opened before: refused with the action as it now stands.
+        let again = try cora.post(
+            "/console/actions/\(id)", try Self.fields(cora, [("state", "done"), ("comment", "again")]))
+        #expect(again.status == 409, "\(again.status)")
+        #expect(again.text.contains("class=\"error\"") && again.text.contains("action-state verified"))
+        let thread = try supervisor.get("/console/actions/\(id)").text
+        #expect(thread.components(separatedBy: "class=\"update\"").count - 1 == 4, "assign, start, done, verify")
+        let other = ConsoleClient(server)
+        #expect(try other.signIn("other", "other-password").status == 303)
+        #expect(try other.get("/console/actions/\(id)").status == 404)
+    }
+
+    /// The id of the first action linked from a page.
+    static func actionID(in page: String) -> String? {
+        guard let start = page.range(of: "/console/actions/A-") else { return nil }
+        let rest = page[start.upperBound...]
+        return "A-" + String(rest.prefix { $0.isHexDigit })
+    }
+}
