@@ -139,7 +139,9 @@ struct SlowClientTests {
         let lines = server.stderr.split(separator: "\n").filter { !$0.hasPrefix("jqc-server: stopping") }
         let aborted = lines.filter { $0.contains("127.0.0.7") }
         #expect(!aborted.isEmpty, "aborted connections left no trace: \(lines.prefix(3))")
-        #expect(lines.count <= 30, "\(lines.count) lines for 200 aborted connections")
+        // Notes are at most 20 a window of 10 s; a flood that straddles a window's end may fill two and the
+        // line that sums up what the first left out: never more than that, whatever the number of connections.
+        #expect(lines.count <= 41, "\(lines.count) lines for 200 aborted connections")
         for line in lines {
             #expect(
                 line.range(of: #"^\{"time":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z","#, options: .regularExpression)
