@@ -11,7 +11,7 @@ struct StoreFileTests {
     static let migrationNames = [
         "create-reports-and-revisions", "create-issues-and-photos",
         "create-reference-cache", "create-meta", "add-report-reviews", "add-merge-marks",
-        "add-template-versions", "add-photo-upload-sessions", "compare-report-states",
+        "add-template-versions", "add-photo-upload-sessions", "compare-report-states", "add-actions",
     ]
 
     @Test("an absent file becomes a new store with every migration applied once")

@@ -113,6 +113,8 @@ public enum MetaKey {
     /// creation sequence of the last report checked ("GENERATION SEQ"), so a
     /// check cut short goes on from there in the next cycle.
     public static let generationCheck = "server_generation_check"
+    /// The actions cursor from `GET /actions` (contract 1.2), for the next incremental pull.
+    public static let actionsCursor = "actions_cursor"
 }
 
 extension LocalStore {

@@ -258,6 +258,34 @@ enum Migrations {
                 CREATE INDEX reports_by_review ON reports (review_state, creation_seq) WHERE review_state IS NOT NULL;
                 CREATE INDEX reports_by_template ON reports (template_id, state);
                 """),
+        // Corrective actions (contract 1.2): each action the server last sent
+        // (the whole of it, with the columns lists filter on), and the
+        // person's changes and new actions waiting to be sent, in order, each
+        // with the id that makes it count once on the server.
+        Migration(
+            name: "add-actions",
+            sql: """
+                CREATE TABLE actions (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    body TEXT NOT NULL,
+                    state TEXT NOT NULL,
+                    facility_id TEXT NOT NULL,
+                    assignee_id TEXT,
+                    due_at TEXT,
+                    report_server_id TEXT,
+                    updated_at TEXT NOT NULL
+                );
+                CREATE INDEX actions_by_due ON actions (due_at, id);
+                CREATE TABLE action_outbox (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    request_id TEXT NOT NULL UNIQUE,
+                    action_id TEXT,
+                    kind TEXT NOT NULL CHECK (kind = 'new' OR kind = 'update'),
+                    body TEXT NOT NULL,
+                    queued_at REAL NOT NULL,
+                    refusal TEXT
+                );
+                """),
     ]
 
     /// The migrator over `all`: the ledger `schema_migrations`, `user_version`

@@ -1,5 +1,7 @@
+import APIRoutes
 import Foundation
 import Models
+import Networking
 
 /// Corrective actions (contract 1.2): the feed of the actions the caller may
 /// see, one action, and the two writes. The device calls these only on a
@@ -29,8 +31,33 @@ extension APIClient {
     }
 
     /// `POST /actions/{id}/updates`: the action as it now stands. A 409
-    /// `ACTION_STATE` is an error whose envelope carries the action as it stands.
-    public func updateAction(id: String, _ change: WireActionChange) async throws(APIError) -> WireAction {
-        try await perform(Call(.updateAction, id, body: try encode(change)), as: ActionResponse.self).0.action
+    /// `ACTION_STATE` is an outcome, not an error: it carries the action as
+    /// the server holds it, so the person sees what happened meanwhile.
+    public func updateAction(id: String, _ change: WireActionChange) async throws(APIError) -> ActionUpdateOutcome {
+        let url = self.url(APIRoute.updateAction.path(id))
+        let body = try encode(change)
+        let refusal = RefusalBody()
+        do throws(APIError) {
+            let response = try await exchange(authenticated: true) {
+                (token: String?) async throws(NetworkingError) -> HTTPResponse in
+                let response = try await self.transport.send(
+                    HTTPRequest(
+                        method: HTTPMethod(APIRoute.updateAction.method), url: url,
+                        headers: self.headers(token: token, json: true), body: body))
+                if response.status == 409 { refusal.keep(response.body) }
+                return response
+            }
+            return .recorded(try decode(response, as: ActionResponse.self).action)
+        } catch  where error.status == 409 && error.serverSaid(.actionState) {
+            return .stateRefused(current: refusal.currentAction(), error: error)
+        }
     }
+}
+
+/// How an update of an action ended.
+public enum ActionUpdateOutcome: Sendable {
+    /// Recorded (or recorded before, under the same id): the action as it now stands.
+    case recorded(WireAction)
+    /// 409 `ACTION_STATE`: the move is not allowed from the action's state now; the action as the server holds it.
+    case stateRefused(current: WireAction?, error: APIError)
 }

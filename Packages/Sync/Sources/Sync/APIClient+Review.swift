@@ -121,12 +121,19 @@ extension APIClient {
 }
 
 /// The body of a 409 answer, kept from the transport's thread for the caller to read after `exchange`.
-private final class RefusalBody: @unchecked Sendable {
+final class RefusalBody: @unchecked Sendable {
     // The lock orders the one write on the transport's task with the read after it.
     private let lock = NSLock()
     private var body: Data?
 
     func keep(_ bytes: Data) { lock.withLock { body = bytes } }
+
+    /// The `data.action` of a 409 `ACTION_STATE` envelope (contract 1.2), when readable.
+    func currentAction() -> WireAction? {
+        struct StateEnvelope: Decodable { let data: ActionResponse? }
+        guard let body = lock.withLock({ body }) else { return nil }
+        return ((try? JSONDecoder().decode(StateEnvelope.self, from: body))?.data)?.action
+    }
 
     /// The `data.review` of the error envelope `{"ok": false, ..., "data": {"review": Review}}`, when readable.
     func currentReview() -> WireReview? {

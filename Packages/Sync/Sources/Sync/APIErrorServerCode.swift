@@ -19,6 +19,8 @@ extension APIError {
         public static let revisionStale = ServerCode("REVISION_STALE")
         /// 400: a cursor the server did not issue; pull again without `since`.
         public static let cursorInvalid = ServerCode("CURSOR_INVALID")
+        /// 409: a move an action's current state does not allow (contract 1.2).
+        public static let actionState = ServerCode("ACTION_STATE")
     }
 
     /// True when the server's envelope carried `code`.

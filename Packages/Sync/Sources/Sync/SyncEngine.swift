@@ -94,6 +94,12 @@ public struct SyncEngine: Sendable {
                 let action = queue.removeFirst()
                 switch action {
                 case .finish(var summary):
+                    // Corrective actions (contract 1.2) once every other network phase ran.
+                    if summary.outcome == .done && serverHasActions {
+                        let (counts, failure) = try await syncActions(now: now)
+                        summary.actions = counts
+                        summary.actionsError = failure
+                    }
                     summary.leftoverPhotosRemoved = run.leftoverSweep?.removed ?? 0
                     summary.leftoverPhotoProblems =
                         run.leftoverSweep?.unremovable.map {

@@ -167,6 +167,10 @@ public struct SyncSummary: Sendable, Hashable {
     public var returned: [ReturnedReport] = []
     /// Why the reviews could not be pulled, when the rest of the cycle went on.
     public var reviewsError: SyncFailure?
+    /// What the actions step did (contract 1.2); nil when it did not run.
+    public var actions: ActionCounts?
+    /// Why the actions step stopped, when the rest of the cycle went on.
+    public var actionsError: SyncFailure?
     /// The failure that stopped or marred the cycle, if any.
     public var error: SyncFailure?
     /// Drafts moved onto the newest versions of their templates after the
@@ -235,6 +239,16 @@ public struct SyncSummary: Sendable, Hashable {
         object["moved"] = .array(moved.map(\.json))
         object["returned"] = .array(
             returned.map { ["local_id": .string($0.localID.wireString), "server_id": .string($0.serverID)] })
+        object["actions"] =
+            actions.map {
+                [
+                    "sent": .integer(Int64($0.sent)), "refused": .integer(Int64($0.refused)),
+                    "pulled": .integer(Int64($0.pulled)),
+                ]
+            } ?? .null
+        if let actionsError {
+            object["actions_error"] = ["code": .string(actionsError.code), "message": .string(actionsError.message)]
+        }
         if let reviewsError {
             object["reviews_error"] = ["code": .string(reviewsError.code), "message": .string(reviewsError.message)]
         }

@@ -139,7 +139,7 @@ public struct WireAction: Sendable, Hashable, Codable {
 }
 
 /// `POST /actions`'s body.
-public struct WireNewAction: Sendable, Hashable, Encodable {
+public struct WireNewAction: Sendable, Hashable, Codable {
     public var id: UUID
     public var facilityID: String
     public var areaID: String?
@@ -180,6 +180,21 @@ public struct WireNewAction: Sendable, Hashable, Encodable {
         case issueLocalID = "issue_local_id"
     }
 
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(UUID.self, forKey: .id)
+        facilityID = try c.decode(String.self, forKey: .facilityID)
+        areaID = try c.decodeIfPresent(String.self, forKey: .areaID)
+        title = try c.decode(String.self, forKey: .title)
+        description = try c.decodeIfPresent(String.self, forKey: .description)
+        severity = try c.decodeIfPresent(IssueSeverity.self, forKey: .severity)
+        assignee = try c.decodeIfPresent(String.self, forKey: .assignee)
+        dueAt = try c.decodeIfPresent(String.self, forKey: .dueAt)
+        isInternal = try c.decodeIfPresent(Bool.self, forKey: .isInternal)
+        reportServerID = try c.decodeIfPresent(String.self, forKey: .reportServerID)
+        issueLocalID = try c.decodeIfPresent(String.self, forKey: .issueLocalID)
+    }
+
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id.uuidString.lowercased(), forKey: .id)
@@ -197,7 +212,7 @@ public struct WireNewAction: Sendable, Hashable, Encodable {
 }
 
 /// `POST /actions/{id}/updates`'s body.
-public struct WireActionChange: Sendable, Hashable, Encodable {
+public struct WireActionChange: Sendable, Hashable, Codable {
     public var id: UUID
     public var state: ActionState?
     public var comment: String?
@@ -218,6 +233,15 @@ public struct WireActionChange: Sendable, Hashable, Encodable {
     enum CodingKeys: String, CodingKey {
         case id, state, comment, assignee
         case dueAt = "due_at"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(UUID.self, forKey: .id)
+        state = try c.decodeIfPresent(ActionState.self, forKey: .state)
+        comment = try c.decodeIfPresent(String.self, forKey: .comment)
+        assignee = try c.settable(String.self, forKey: .assignee)
+        dueAt = try c.settable(String.self, forKey: .dueAt)
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -315,10 +315,19 @@ public struct SyncResponse: Sendable, Hashable, Codable {
 
     /// True when `contractVersion` (a sync answer's `contract_version`) is 1.1 or later.
     public static func speaksContract11(_ contractVersion: String?) -> Bool {
+        speaks(contractVersion, atLeast: (1, 1))
+    }
+
+    /// True when `contractVersion` is 1.2 or later: the server has corrective actions.
+    public static func speaksContract12(_ contractVersion: String?) -> Bool {
+        speaks(contractVersion, atLeast: (1, 2))
+    }
+
+    private static func speaks(_ contractVersion: String?, atLeast least: (Int, Int)) -> Bool {
         guard let contractVersion else { return false }
         let parts = contractVersion.split(separator: ".").map { Int($0) }
         guard parts.count >= 2, let major = parts[0], let minor = parts[1] else { return false }
-        return (major, minor) >= (1, 1)
+        return (major, minor) >= least
     }
 
     enum CodingKeys: String, CodingKey {
