@@ -14,7 +14,7 @@ public enum JQCCommandLine {
         commands: { program in
             ReportCommands.all + [RunCommand.run] + ReferenceCommands.all + StatusCommands.all
                 + PhotoIssueCommands.all + [ExportCommand.export] + AccountCommands.all + SyncCommands.all
-                + ConflictCommands.all + HistoryCommands.all + ReviewCommands.all + [
+                + ConflictCommands.all + HistoryCommands.all + ReviewCommands.all + ActionCommands.all + [
                     ReturnedCommand.returned, MigrateCommand.migrate,
                 ] + FieldTypeCommands.all
                 + [HelpCommands.help(program), HelpCommands.completion(program)]

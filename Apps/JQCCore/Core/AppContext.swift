@@ -9,8 +9,12 @@ import Storage
 public final class AppContext {
     /// The status of this profile's work, and whether it has a saved session.
     public func status() throws(AppError) -> StatusSummary {
-        var summary = try workspace().status()
+        let workspace = try workspace()
+        var summary = try workspace.status()
         summary.signedIn = FileManager.default.fileExists(atPath: credentials.fileURL.path)
+        if summary.signedIn, let saved = try? credentials.load() {
+            (summary.actionsOpen, summary.actionsOverdue) = try workspace.actionCounts(assignedTo: saved.user.id)
+        }
         return summary
     }
 

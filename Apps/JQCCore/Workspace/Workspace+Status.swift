@@ -23,6 +23,9 @@ public struct StatusSummary: Sendable, Hashable {
     public var signedIn = true
     /// Reports a supervisor returned for changes that are not sent again yet (contract 1.1's review).
     public var returned = 0
+    /// Actions assigned to the signed-in person, open or in progress, and those of them overdue (contract 1.2).
+    public var actionsOpen = 0
+    public var actionsOverdue = 0
 
     /// The persistent one-line status (docs/user-guide.md, "The home menu").
     public var line: String {
@@ -32,6 +35,11 @@ public struct StatusSummary: Sendable, Hashable {
             "\(rejected + needsAttention) failed",
         ]
         if returned > 0 { parts.append("\(returned) returned for changes") }
+        if actionsOpen > 0 {
+            parts.append(
+                "\(actionsOpen) action\(actionsOpen == 1 ? "" : "s") to do"
+                    + (actionsOverdue > 0 ? " (\(actionsOverdue) overdue)" : ""))
+        }
         if !appVersionSupported { parts.append("update required") }
         return parts.joined(separator: " · ")
     }
@@ -51,6 +59,8 @@ public struct StatusSummary: Sendable, Hashable {
             "last_sync_at": lastSyncAt.map { .string($0) } ?? .null,
             "app_version_supported": .bool(appVersionSupported),
             "returned": .integer(Int64(returned)),
+            "actions_open": .integer(Int64(actionsOpen)),
+            "actions_overdue": .integer(Int64(actionsOverdue)),
         ]
     }
 }

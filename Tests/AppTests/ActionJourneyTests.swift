@@ -1,0 +1,121 @@
+import Foundation
+import Models
+import Testing
+import TestSupport
+
+/// Corrective actions through the real programs (contract 1.2): an issue
+/// flagged on a report becomes an action on the server; a supervisor gives
+/// it to a crew member from `jqc`; the crew member, offline, starts and
+/// finishes it; the inspector who flagged it verifies it. Every change is
+/// queued on its device and sent at the next sync, once.
+@Suite("Corrective actions on the device")
+struct ActionJourneyTests {
+    /// The demo server with a crew member, crewcora (password "crewcora-pass").
+    static func server() throws -> ServerProcess {
+        try ServerProcess(["--demo"]) { db in
+            let added = try Programs.run(
+                "jqc-server", ["admin", "--db", db, "user", "add", "crewcora", "--role", "crew"],
+                stdin: "crewcora-pass\n")
+            guard added.status == 0 else { throw ServerLaunchError(message: "user add: \(added.stderr)") }
+        }
+    }
+
+    /// `jqc ARGUMENTS --json` on `profile`, which must succeed.
+    static func json(_ profile: DemoProfile, _ arguments: [String]) throws -> JSONValue {
+        let (status, value) = try profile.document(arguments)
+        try #require(status == 0, "\(arguments): \(value)")
+        return value
+    }
+
+    @Test(
+        "an inspector's critical issue becomes an action; a supervisor assigns it; crew work it offline; the inspector verifies it; the thread holds every step, each once"
+    )
+    func wholeLoop() throws {
+        let server = try Self.server()
+        defer { _ = server.stop() }
+        let inspector = try DemoProfile.signedIn(to: server.baseURL)
+        let local = try inspector.startDraft()
+        try inspector.answerRequired(local)
+        let flagged = try inspector.jqc(
+            ["issue", "add", local, "--severity", "critical", "--description", "Urinal flush valve stuck open"])
+        #expect(flagged.status == 0, "\(flagged.stderr)")
+        #expect(try inspector.jqc(["complete", local]).status == 0)
+        #expect(try inspector.jqc(["sync"]).status == 0)
+        #expect(try inspector.jqc(["sync"]).status == 0, "a second cycle makes no second action")
+
+        let supervisor = try DemoProfile.signedIn(to: server.baseURL, as: "supervisor")
+        let synced = try Self.json(supervisor, ["sync"])
+        #expect(synced["actions"]?["pulled"]?.integerValue ?? 0 >= 1, "\(synced)")
+        let listed = try Self.json(supervisor, ["actions", "--state", "open"])["actions"]?.arrayValue ?? []
+        let action = try #require(listed.first { $0["title"] == "Urinal flush valve stuck open" })
+        #expect(listed.filter { $0["title"] == "Urinal flush valve stuck open" }.count == 1)
+        let id = try #require(action["id"]?.stringValue)
+        #expect(action["severity"] == "critical" && action["source"]?["kind"] == "issue")
+        let assigned = try supervisor.jqc(["action", "assign", String(id.prefix(8)), "crewcora", "--due", "2030-01-31"])
+        #expect(assigned.status == 0, "\(assigned.stderr)")
+        #expect(assigned.stdout.contains("It is sent at the next sync"))
+        #expect(try supervisor.jqc(["sync"]).status == 0)
+
+        let cora = try DemoProfile.signedIn(to: server.baseURL, as: "crewcora")
+        #expect(try cora.jqc(["sync"]).status == 0)
+        let mine = try Self.json(cora, ["actions", "--mine"])["actions"]?.arrayValue ?? []
+        #expect(mine.map { $0["id"]?.stringValue } == [id])
+        #expect(try Self.json(cora, ["status"])["actions_open"] == 1)
+        // Offline: both changes wait on the device, in order.
+        try cora.route(to: "http://127.0.0.1:9")
+        #expect(try cora.jqc(["action", "start", id]).status == 0)
+        #expect(try cora.jqc(["action", "done", id, "--comment", "New valve fitted"]).status == 0)
+        let refusedVerify = try cora.jqc(["action", "verify", id])
+        #expect(refusedVerify.status == 5, "crew never verify: \(refusedVerify.stderr)")
+        let offline = try cora.jqc(["sync"])
+        #expect(offline.status == 75, "\(offline.stdout)\(offline.stderr)")
+        let waiting = try Self.json(cora, ["action", "show", id])
+        #expect(waiting["queued"]?.arrayValue?.count == 2)
+        try cora.route(to: server.baseURL)
+        let sent = try Self.json(cora, ["sync"])
+        #expect(sent["actions"]?["sent"] == 2, "\(sent)")
+        #expect(try Self.json(cora, ["action", "show", id])["action"]?["state"] == "done")
+
+        #expect(try inspector.jqc(["sync"]).status == 0)
+        #expect(try inspector.jqc(["action", "verify", id, "--comment", "Checked: no leak"]).status == 0)
+        #expect(try inspector.jqc(["sync"]).status == 0)
+        let shown = try Self.json(inspector, ["action", "show", id])["action"] ?? .null
+        #expect(shown["state"] == "verified")
+        let updates = shown["updates"]?.arrayValue ?? []
+        #expect(updates.map { $0["state"]?.stringValue ?? "-" } == ["-", "in_progress", "done", "verified"])
+        #expect(
+            updates.map { $0["author"]?["username"]?.stringValue ?? "" } == [
+                "supervisor", "crewcora", "crewcora", "inspector",
+            ])
+        #expect(updates[2]["comment"] == "New valve fitted")
+    }
+
+    @Test(
+        "a move the action's state no longer allows is refused at the sync: the device shows the action as it stands and sends the words as a comment"
+    )
+    func staleMoveKeepsTheComment() throws {
+        let server = try Self.server()
+        defer { _ = server.stop() }
+        let supervisor = try DemoProfile.signedIn(to: server.baseURL, as: "supervisor")
+        #expect(try supervisor.jqc(["sync"]).status == 0)
+        let made = try supervisor.jqc(
+            ["action", "new", "--facility", "F-100", "--title", "Descale the kettle", "--assignee", "crewcora"])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(try supervisor.jqc(["sync"]).status == 0)
+        let cora = try DemoProfile.signedIn(to: server.baseURL, as: "crewcora")
+        #expect(try cora.jqc(["sync"]).status == 0)
+        let id = try #require(
+            try Self.json(cora, ["actions"])["actions"]?.arrayValue?.first?["id"]?.stringValue)
+        #expect(try cora.jqc(["action", "done", id]).status == 0)
+        #expect(try cora.jqc(["sync"]).status == 0)
+        // Cora's device, before it hears of anything else, queues another finish with words for the supervisor.
+        #expect(try cora.jqc(["action", "done", id, "--comment", "Kettle now spotless"]).status == 0)
+        let answered = try Self.json(cora, ["sync"])
+        #expect(answered["actions"]?["refused"] == 1, "\(answered)")
+        #expect(answered["actions"]?["sent"] == 1, "the words, sent as a comment: \(answered)")
+        let shown = try Self.json(cora, ["action", "show", id])
+        #expect(shown["queued"]?.arrayValue?.first?["refusal"]?.stringValue?.contains("done now") == true)
+        let updates = shown["action"]?["updates"]?.arrayValue ?? []
+        #expect(updates.last?["comment"] == "Kettle now spotless" && updates.last?["state"] == nil)
+    }
+}
