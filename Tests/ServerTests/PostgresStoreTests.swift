@@ -258,6 +258,45 @@ struct PostgresStoreTests {
 
     /// Two servers on one new database, the demo world seeded (sign-in
     /// failures counted over an hour, so slow checks on a loaded machine stay in one window).
+    @Test(
+        "updates of one action sent to two instances at once are ordered by the database: every version once, none lost; one update id sent to both is recorded once"
+    )
+    func actionUpdateRace() async throws {
+        let (a, b, _) = try twoInstances()
+        let onA = try await Session.supervisor(a)
+        let onB = Session(server: b, accessToken: onA.accessToken, refreshToken: onA.refreshToken, userID: onA.userID)
+        let made = try await onA.post(
+            "/actions",
+            ["id": .string(UUID().uuidString.lowercased()), "facility_id": "F-100", "title": "Buff the floor"])
+        let id = try #require(made.data["action"]?["id"]?.stringValue)
+        let twice = UUID().uuidString.lowercased()
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<20 {
+                let session = index % 2 == 0 ? onA : onB
+                group.addTask {
+                    try await session.post(
+                        "/actions/\(id)/updates",
+                        ["id": .string(UUID().uuidString.lowercased()), "comment": .string("note \(index)")]
+                    ).status
+                }
+            }
+            for session in [onA, onB] {
+                group.addTask {
+                    try await session.post("/actions/\(id)/updates", ["id": .string(twice), "comment": "once"]).status
+                }
+            }
+            var all: [Int] = []
+            for try await status in group { all.append(status) }
+            return all
+        }
+        #expect(statuses.count == 22 && statuses.allSatisfy { $0 == 200 }, "\(statuses)")
+        let action = try await onB.get("/actions/\(id)").data["action"] ?? .null
+        #expect(action["version"] == 22, "the action and 21 updates")
+        let updates = action["updates"]?.arrayValue ?? []
+        #expect(updates.map { $0["version"]?.integerValue ?? 0 } == (2...22).map(Int64.init))
+        #expect(updates.filter { $0["comment"] == "once" }.count == 1)
+    }
+
     private func twoInstances() throws -> (ServerProcess, ServerProcess, String) {
         let url = try ServerDatabases.freshPostgres()
         let first = try ServerProcess(["--demo", "--sign-in-window", "3600"], database: url)

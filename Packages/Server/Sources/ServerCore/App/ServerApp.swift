@@ -26,7 +26,7 @@ final class ServerApp: RouteCapability, Sendable {
     /// The longest request target answered (a query of every filter of `GET /inspections` is under 1 KB).
     static let longestTarget = 8192
     /// The wire contract this server speaks, sent with every sync answer.
-    static let contractVersion = "1.1"
+    static let contractVersion = "1.2"
 
     init(
         config: ServerConfig, store: any ServerStorage, signer: TokenSigner, judge: AnswerJudge, photos: any PhotoStore,
