@@ -17,7 +17,7 @@ struct WebhookFairnessTests {
         let (secretFile, _) = try Webhooks.secretFile(in: server.directory)
         let begun = Arrivals()
         let slow = try WebhookReceiver { _ in
-            begun.count.withLock { $0 += 1 }
+            begun.times.withLock { $0.append(Date()) }
             return .status(200, delay: 6)
         }
         let healthy = try WebhookReceiver()
@@ -31,13 +31,16 @@ struct WebhookFairnessTests {
         #expect(healthy.wait(seconds: 5) { $0.count >= 6 }, "the healthy hook got \(healthy.requests.count) of 6")
         let elapsed = Date().timeIntervalSince(started)
         #expect(elapsed < 5.5, "the healthy hook waited \(elapsed) s")
-        let held = begun.count.withLock { $0 }
-        #expect(held <= 1, "the slow hook held \(held) senders at once")
         #expect(slow.wait(seconds: 90) { $0.count >= 2 }, "the slow hook is still served, one post at a time")
+        // One sender at a time: each post to the slow hook begins only once the one before (6 s) has ended.
+        let times = begun.times.withLock { $0 }
+        for (earlier, later) in zip(times, times.dropFirst()) {
+            #expect(later.timeIntervalSince(earlier) > 5, "two posts to the slow hook overlapped: \(times)")
+        }
     }
 }
 
-/// How many posts a receiver has begun to answer.
+/// When a receiver began to answer each post.
 final class Arrivals: Sendable {
-    let count = Mutex(0)
+    let times = Mutex<[Date]>([])
 }
