@@ -31,6 +31,20 @@ struct FormRunnerLogicTests {
         #expect(runner.current?.id == "4")
     }
 
+    @Test("/issue SEVERITY TEXT flags an issue and stays at the field; without both it says how")
+    func flagging() {
+        var runner = runner()
+        #expect(
+            runner.handle("/issue high Tap leaking under basin 2")
+                == .flagIssue(severity: "high", description: "Tap leaking under basin 2"))
+        #expect(runner.current?.id == "1")
+        guard case .message(let text) = runner.handle("/issue high") else {
+            Issue.record("a severity alone is not an issue")
+            return
+        }
+        #expect(text.contains("/issue SEVERITY TEXT"))
+    }
+
     @Test("a run resuming on a field now hidden opens at the next asked one")
     func resumeOnHidden() {
         #expect(runner(at: "2").current?.id == "4")

@@ -45,6 +45,8 @@ public struct FormRunner: Sendable {
         case complete
         /// Leave; everything is already saved.
         case quit
+        /// Flag an issue on the report (severity as typed, the description), staying at the same field.
+        case flagIssue(severity: String, description: String)
     }
 
     /// An answer to save.
@@ -79,6 +81,14 @@ public struct FormRunner: Sendable {
             return .save(field.id, .clear)
         case "d", "done", "complete": return .complete
         case "q", "quit", "exit": return .quit
+        case "i", "issue":
+            let words = argument.split(separator: " ", maxSplits: 1).map(String.init)
+            guard words.count == 2, !words[1].trimmingCharacters(in: .whitespaces).isEmpty else {
+                return .message(
+                    "Say how serious and what: /issue SEVERITY TEXT, such as /issue high Tap leaking (low, medium, high or critical)."
+                )
+            }
+            return .flagIssue(severity: words[0], description: words[1])
         case "?", "h", "help": return .help
         default:
             return .message(

@@ -109,6 +109,8 @@ final class RunSession {
                 write("  \(text)")
             case .help:
                 for line in Self.helpLines { write("  \(line)") }
+            case .flagIssue(let severity, let description):
+                flagIssue(severity, description)
             case .quit:
                 write("Saved. Continue later with 'jqc run \(workspace.short(report))'.")
                 return (report, false)
@@ -298,6 +300,21 @@ final class RunSession {
         return lines
     }
 
+    /// Flags an issue on the report from the field on screen; the field stays on screen.
+    private func flagIssue(_ severity: String, _ description: String) {
+        let at = runner.current.map { " at '\(flatLine($0.displayName))'" } ?? ""
+        do {
+            let (issue, _) = try workspace.addIssue(
+                to: report, severity: severity, description: description, photoFile: nil)
+            write(
+                "  Issue \(Workspace.shortID(issue.localID)) flagged\(at): \(issue.severity.rawValue). "
+                    + "High and critical issues become corrective actions when the report reaches the server.")
+        } catch {
+            write("  " + paint("! \(oneLine(error.message))", error: true))
+            for problem in error.problems { write("    - \(oneLine(problem))") }
+        }
+    }
+
     private func paint(_ text: String, bold: Bool = false, error: Bool = false) -> String {
         guard style.color else { return text }
         if error { return "\u{1B}[31m\(text)\u{1B}[0m" }
@@ -313,6 +330,7 @@ final class RunSession {
         "/clear       remove this field's answer",
         "/done        complete the report (every required field answered)",
         "/q           save and quit; 'jqc run' reopens here",
+        "/issue S TEXT flag an issue (low, medium, high, critical) and stay here",
         "//text       an answer that starts with '/'",
         "text\\        go on typing on the next line (a line break in notes)",
     ]
