@@ -181,7 +181,7 @@ public final class AgentLoop {
     }
 
     private func samples(summary: SyncSummary?, duration: Double) -> [MetricsFile.Sample] {
-        let status = try? context.workspace().status()
+        let status = try? context.status()
         var samples: [MetricsFile.Sample] = [
             .init(
                 "jqc_sync_cycles_total", Double(cycles), help: "Sync cycles agents have run on this profile.",
@@ -204,6 +204,12 @@ public final class AgentLoop {
                 "jqc_reports_needs_attention", Double(status?.needsAttention ?? 0),
                 help: "Reports past the retry ceiling, waiting for 'jqc retry'."),
             .init("jqc_photos_pending", Double(status?.photosPending ?? 0), help: "Photos waiting to upload."),
+            .init(
+                "jqc_actions_open", Double(status?.actionsOpen ?? 0),
+                help: "Corrective actions assigned to the signed-in person, open or in progress."),
+            .init(
+                "jqc_actions_overdue", Double(status?.actionsOverdue ?? 0),
+                help: "Of those, the ones past their due time."),
             .init(
                 "jqc_agent_log_lines_dropped_total", Double(log.droppedLines),
                 help: "Log lines this agent could not write (a full disk, a failing device); syncing went on.",

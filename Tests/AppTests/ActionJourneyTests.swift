@@ -1,7 +1,11 @@
+import FieldTypes
 import Foundation
 import Models
+import Storage
 import Testing
 import TestSupport
+@testable import JQCApp
+import JQCCore
 
 /// Corrective actions through the real programs (contract 1.2): an issue
 /// flagged on a report becomes an action on the server; a supervisor gives
@@ -27,6 +31,23 @@ struct ActionJourneyTests {
         return value
     }
 
+    /// The home menu on `profile` with these lines as input, then end of input; everything it wrote.
+    func menu(_ lines: [String], profile: DemoProfile) async throws -> [String] {
+        let context = AppContext(
+            profile: Profile.resolve(home: profile.home, environment: [:]),
+            registry: FieldTypeRegistry.builtIn(), style: .plain, json: false,
+            stdinIsTerminal: false, environment: [:])
+        var input = lines[...]
+        var output: [String] = []
+        let io = MenuIO(
+            readLine: {
+                output.append($0)
+                return input.popFirst()
+            }, write: { output.append($0) })
+        _ = try await HomeMenu(context: context, io: io).run()
+        return output
+    }
+
     @Test(
         "an inspector's critical issue becomes an action; a supervisor assigns it; crew work it offline; the inspector verifies it; the thread holds every step, each once"
     )
@@ -36,9 +57,11 @@ struct ActionJourneyTests {
         let inspector = try DemoProfile.signedIn(to: server.baseURL)
         let local = try inspector.startDraft()
         try inspector.answerRequired(local)
-        let flagged = try inspector.jqc(
-            ["issue", "add", local, "--severity", "critical", "--description", "Urinal flush valve stuck open"])
+        // Flagged from the runner, without leaving the form.
+        let flagged = try inspector.jqc(["run", local], stdin: "/issue critical Urinal flush valve stuck open\n/q\n")
         #expect(flagged.status == 0, "\(flagged.stderr)")
+        #expect(flagged.stdout.contains("flagged"), "\(flagged.stdout)")
+        #expect(try inspector.document(["issues"]).value["issues"]?.arrayValue?.count == 1)
         #expect(try inspector.jqc(["complete", local]).status == 0)
         #expect(try inspector.jqc(["sync"]).status == 0)
         #expect(try inspector.jqc(["sync"]).status == 0, "a second cycle makes no second action")
@@ -61,6 +84,10 @@ struct ActionJourneyTests {
         let mine = try Self.json(cora, ["actions", "--mine"])["actions"]?.arrayValue ?? []
         #expect(mine.map { $0["id"]?.stringValue } == [id])
         #expect(try Self.json(cora, ["status"])["actions_open"] == 1)
+        let metrics = cora.path("jqc.prom")
+        #expect(try cora.agent(["run", "--once", "--metrics-file", metrics]).status == 0)
+        let exposition = try String(contentsOfFile: metrics, encoding: .utf8)
+        #expect(exposition.contains("jqc_actions_open 1\n") && exposition.contains("jqc_actions_overdue 0\n"))
         // Offline: both changes wait on the device, in order.
         try cora.route(to: "http://127.0.0.1:9")
         #expect(try cora.jqc(["action", "start", id]).status == 0)
@@ -88,12 +115,16 @@ struct ActionJourneyTests {
                 "supervisor", "crewcora", "crewcora", "inspector",
             ])
         #expect(updates[2]["comment"] == "New valve fitted")
+        // The report shows the action its issue became.
+        let report = try Self.json(inspector, ["show", local])
+        #expect(report["actions"]?.arrayValue?.map { $0["state"]?.stringValue } == ["verified"])
+        #expect(try inspector.jqc(["show", local]).stdout.contains("Corrective actions: 1"))
     }
 
     @Test(
         "a move the action's state no longer allows is refused at the sync: the device shows the action as it stands and sends the words as a comment"
     )
-    func staleMoveKeepsTheComment() throws {
+    func staleMoveKeepsTheComment() async throws {
         let server = try Self.server()
         defer { _ = server.stop() }
         let supervisor = try DemoProfile.signedIn(to: server.baseURL, as: "supervisor")
@@ -106,6 +137,11 @@ struct ActionJourneyTests {
         #expect(try cora.jqc(["sync"]).status == 0)
         let id = try #require(
             try Self.json(cora, ["actions"])["actions"]?.arrayValue?.first?["id"]?.stringValue)
+        // On the home menu: My actions, the action, c) a comment.
+        let output = try await menu(["11", "1", "c", "On my way", "b", "q"], profile: cora)
+        #expect(output.contains { $0.hasPrefix(" 11) My actions (1)") }, "\(output)")
+        #expect(output.contains { $0.contains("Descale the kettle") })
+        #expect(try Self.json(cora, ["action", "show", id])["queued"]?.arrayValue?.count == 1)
         #expect(try cora.jqc(["action", "done", id]).status == 0)
         #expect(try cora.jqc(["sync"]).status == 0)
         // Cora's device, before it hears of anything else, queues another finish with words for the supervisor.

@@ -101,7 +101,7 @@ struct HomeMenuTerminalTests {
         let terminal = try menu(profile)
         try terminal.waitFor("Assignments to do (3)")
         try terminal.type("12")
-        let screen = try terminal.waitFor("There is no 12 here; type a number from 1 to 10 or q.")
+        let screen = try terminal.waitFor("There is no 12 here; type a number from 1 to 11 or q.")
         #expect(screen.contains("Assignments to do (3)"))
         try terminal.type("6")
         let history = try terminal.waitFor("Reports still on this device are under All reports.")

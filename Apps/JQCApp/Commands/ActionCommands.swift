@@ -125,8 +125,13 @@ enum ActionCommands {
     /// Queues `change` of the action the command names, after what this device can check.
     static func queue(_ inv: Invocation, _ change: WireActionChange) throws(AppError) -> CommandOutput {
         let workspace = try inv.workspace()
-        let action = try workspace.action(try inv[Self.action])
-        let user = try signedIn(inv)
+        return try queue(change, of: try workspace.action(try inv[Self.action]), by: try signedIn(inv), in: workspace)
+    }
+
+    /// Queues `change` of `action` by `user`, after what this device can check: the commands and the menu alike.
+    static func queue(_ change: WireActionChange, of action: WireAction, by user: WireUser, in workspace: Workspace)
+        throws(AppError) -> CommandOutput
+    {
         let movers = try workspace.movers(action, user: user)
         var notes: [String] = []
         if let wanted = change.state {

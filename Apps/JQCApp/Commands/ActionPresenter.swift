@@ -150,4 +150,24 @@ enum ActionPresenter {
                 "notes": .array(notes.map(JSONValue.string)),
             ])
     }
+
+    /// The actions made from the report the server knows as `serverID`, as `show` adds them: lines (none when
+    /// there are none) and `{"actions": [{id, title, state, severity}]}`'s array.
+    static func ofReport(_ serverID: String?, in workspace: Workspace) -> (lines: [String], json: JSONValue) {
+        guard let serverID,
+            let actions = try? workspace.actions(ActionFilter()).filter({ $0.source.reportServerID == serverID }),
+            !actions.isEmpty
+        else { return ([], []) }
+        let lines =
+            ["", "Corrective actions: \(actions.count)"]
+            + actions.map { "  \(short($0.id))  \(stateName($0.state))  \($0.severity.rawValue)  \(oneLine($0.title))" }
+        let json = JSONValue.array(
+            actions.map {
+                [
+                    "id": .string($0.id), "title": .string($0.title), "state": .string($0.state.rawValue),
+                    "severity": .string($0.severity.rawValue),
+                ]
+            })
+        return (lines, json)
+    }
 }

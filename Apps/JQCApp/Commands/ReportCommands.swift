@@ -106,7 +106,12 @@ enum ReportCommands {
         let issues = try workspace.issues(of: report)
         let presenter = ReportPresenter(workspace: workspace, style: style)
         let score = template.map { workspace.score(report, template: $0) }
-        let json = presenter.json(report, template: template, photos: photos, issues: issues, score: score)
+        var json = presenter.json(report, template: template, photos: photos, issues: issues, score: score)
+        let actions = ActionPresenter.ofReport(report.serverID, in: workspace)
+        if case .object(var members) = json {
+            members["actions"] = actions.json
+            json = .object(members)
+        }
         // Names, labels, ids and texts came from templates, the server and people: the presenter shows
         // each through OneLine as it builds a line, so the answers' colours are kept.
         guard let template, let score else {
@@ -120,12 +125,12 @@ enum ReportCommands {
                     "Report \(report.localID.uuidString.lowercased())  \(report.state.rawValue)",
                     "Its template '\(oneLine(report.templateID))' is not on this device; answers are kept as they are.",
                     flatLine(report.answers.json.canonicalString()),
-                ] + review,
+                ] + review + actions.lines,
                 json: json)
         }
         return CommandOutput(
-            lines: presenter.lines(report, template: template, photos: photos, issues: issues, score: score), json: json
-        )
+            lines: presenter.lines(report, template: template, photos: photos, issues: issues, score: score)
+                + actions.lines, json: json)
     }
 
     static let state = Option(

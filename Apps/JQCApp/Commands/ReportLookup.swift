@@ -45,6 +45,8 @@ enum ReportLookup {
             presenter.json(report, template: template, photos: fetched.photos, issues: fetched.issues, score: score)
             .objectValue ?? [:]
         json["source"] = .string("server")
+        let actions = ActionPresenter.ofReport(fetched.serverID, in: workspace)
+        json["actions"] = actions.json
         json["completed_at"] = fetched.completedAt.map { .string($0) } ?? .null
         if let savedPhotos { json["photos_saved"] = .array(savedPhotos.map { .string($0) }) }
         var lines: [String]
@@ -58,6 +60,7 @@ enum ReportLookup {
                 flatLine(report.answers.json.canonicalString()),
             ]
         }
+        lines += actions.lines
         let accepted = fetched.completedAt.map { ", accepted \(flatLine($0))" } ?? ""
         lines.insert(
             "Read from the server (server id \(oneLine(fetched.serverID)), revision \(fetched.revision)\(accepted)); not kept on this device.",

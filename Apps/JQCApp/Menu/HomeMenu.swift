@@ -84,6 +84,7 @@ public final class HomeMenu {
         case .item(7): return startFromTemplate() == .quit ? .quit : .back
         case .item(8): return reportListScreen(.all) == .quit ? .quit : .back
         case .item(9): return returnedScreen() == .quit ? .quit : .back
+        case .item(10): return actionsScreen() == .quit ? .quit : .back
         default: return .quit
         }
     }
@@ -106,6 +107,7 @@ public final class HomeMenu {
                 "Assignments to do (\(todo))", "Drafts to resume (\(drafts))", "Pending sync (\(pending))",
                 "Issues (\(issues))", "Facilities (\(facilities))", "History", "Settings",
                 "Start from a template", "All reports (\(reports.count))", "Returned to me (\(returned))",
+                "My actions (\(status.actionsOpen))",
             ],
             keys: [MenuScreen.Key("q", "quit")],
             footer: [status.line])
