@@ -106,12 +106,8 @@ enum ReportCommands {
         let issues = try workspace.issues(of: report)
         let presenter = ReportPresenter(workspace: workspace, style: style)
         let score = template.map { workspace.score(report, template: $0) }
-        var json = presenter.json(report, template: template, photos: photos, issues: issues, score: score)
+        let json = presenter.json(report, template: template, photos: photos, issues: issues, score: score)
         let actions = ActionPresenter.ofReport(report.serverID, in: workspace)
-        if case .object(var members) = json {
-            members["actions"] = actions.json
-            json = .object(members)
-        }
         // Names, labels, ids and texts came from templates, the server and people: the presenter shows
         // each through OneLine as it builds a line, so the answers' colours are kept.
         guard let template, let score else {

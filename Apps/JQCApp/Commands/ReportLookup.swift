@@ -46,7 +46,6 @@ enum ReportLookup {
             .objectValue ?? [:]
         json["source"] = .string("server")
         let actions = ActionPresenter.ofReport(fetched.serverID, in: workspace)
-        json["actions"] = actions.json
         json["completed_at"] = fetched.completedAt.map { .string($0) } ?? .null
         if let savedPhotos { json["photos_saved"] = .array(savedPhotos.map { .string($0) }) }
         var lines: [String]

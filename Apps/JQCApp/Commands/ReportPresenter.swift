@@ -47,6 +47,8 @@ struct ReportPresenter {
                 ?? .null,
             "photos": .array(photos.map(photoJSON)),
             "issues": .array(issues.map { issueJSON($0, photos: photos) }),
+            // The corrective actions its issues became, as far as the last sync brought them.
+            "actions": ActionPresenter.ofReport(report.serverID, in: workspace).json,
             "parent_local_id": report.parentLocalID.map { .string(id($0)) } ?? .null,
             "parent_server_id": report.parentServerID.map { .string($0) } ?? .null,
             "follow_up_required": .bool(report.followUpRequired),
