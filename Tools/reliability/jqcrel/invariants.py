@@ -84,8 +84,10 @@ class Checker:
     def device_state(self):
         with read_only(self.device.store) as db:
             check = integrity(db)
-            reports = {r[0].lower(): {"server_id": r[1], "state": r[2], "answers": json.loads(r[3])}
-                       for r in db.execute("SELECT local_id, server_id, state, answers FROM reports")}
+            reports = {r[0].lower(): {"server_id": r[1], "state": r[2], "answers": json.loads(r[3]),
+                                      "error": r[4]}
+                       for r in db.execute(
+                           "SELECT local_id, server_id, state, answers, last_error_message FROM reports")}
             photos = {r[0].lower(): {"report": r[1].lower(), "state": r[2], "sha256": r[3], "file": r[4], "field": r[5]}
                       for r in db.execute("SELECT local_id, report_local_id, upload_state, sha256, file_name, field_id FROM photos")}
             issues = {}
@@ -180,7 +182,9 @@ class Checker:
         for local_id in generated_completed:
             state = d_reports.get(local_id, {}).get("state")
             if state not in ("PENDING", "SYNCED") and not (local_id in amending and state == "CONFLICT"):
-                found.add("losses", f"completed report {local_id} is {state or 'missing'} on the device")
+                error = d_reports.get(local_id, {}).get("error")
+                found.add("losses", f"completed report {local_id} is {state or 'missing'} on the device"
+                          + (f" ({error})" if error else ""))
         for local_id in generated_drafts:
             if d_reports.get(local_id, {}).get("state") != "DRAFT":
                 found.add("losses", f"draft {local_id} is no longer a draft on the device")
