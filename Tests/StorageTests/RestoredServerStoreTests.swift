@@ -47,6 +47,25 @@ struct RestoredServerStoreTests {
     }
 
     @Test(
+        "a re-inspection of a parent sent again names the parent's new server id, none before it is accepted again",
+        arguments: StoreKind.allCases)
+    func reinspectionOfAParentSentAgain(kind: StoreKind) throws {
+        let t = try TestStore(kind)
+        let (parent, _) = try synced(t)
+        let child = try t.store.createReport(
+            templateID: "t1", facilityID: "f1", areaID: "a1", assignmentID: nil,
+            parentLocalID: parent.localID, parentServerID: "srv-1")
+        try t.store.apply(.complete, to: child.localID)
+        #expect(try t.store.outgoingReports([child.localID]).first?.parentServerID == "srv-1")
+        _ = try t.store.sendAgain(parent.localID, .report)
+        let waiting = try #require(try t.store.outgoingReports([child.localID]).first)
+        #expect(waiting.parentServerID == nil, "the lost server id is not sent; the parent's local id names it")
+        #expect(waiting.parentLocalID == parent.localID)
+        try t.store.apply(.accepted(serverID: "srv-9", revision: 1, photosOutstanding: 0), to: parent.localID)
+        #expect(try t.store.outgoingReports([child.localID]).first?.parentServerID == "srv-9")
+    }
+
+    @Test(
         "a report the server holds without a photo waits for that photo again, keeping its server id",
         arguments: StoreKind.allCases)
     func photoLost(kind: StoreKind) throws {

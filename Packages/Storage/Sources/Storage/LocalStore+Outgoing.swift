@@ -7,7 +7,10 @@ import Models
 /// and no answers parsed.
 extension LocalStore {
     /// The reports of `ids` as the sync request sends them, in the order of
-    /// `ids`; one no longer on this device is left out.
+    /// `ids`; one no longer on this device is left out. A re-inspection whose
+    /// parent this device holds names the parent's server id as it is now: a
+    /// parent sent again to a server restored from a backup has a new one, or
+    /// none yet (the server then finds it by its local id, sent before it).
     public func outgoingReports(_ ids: [UUID]) throws(StorageError) -> [OutgoingReport] {
         guard !ids.isEmpty else { return [] }
         // One statement text for any number of ids: they are bound as one JSON array.
@@ -53,7 +56,9 @@ extension LocalStore {
                 """
                 SELECT r.local_id, r.server_id, r.base_revision, r.assignment_id, r.template_id, r.template_version,
                     r.facility_id, r.area_id, r.parent_local_id,
-                    coalesce(r.parent_server_id, (SELECT p.server_id FROM reports p WHERE p.local_id = r.parent_local_id)),
+                    CASE WHEN EXISTS (SELECT 1 FROM reports p WHERE p.local_id = r.parent_local_id)
+                        THEN (SELECT p.server_id FROM reports p WHERE p.local_id = r.parent_local_id)
+                        ELSE r.parent_server_id END,
                     r.completed_at_device, r.answers, r.score, r.follow_up_required
                 FROM reports r WHERE r.local_id IN (SELECT value FROM json_each(?))
                 """, [list])
