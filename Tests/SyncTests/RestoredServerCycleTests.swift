@@ -137,4 +137,59 @@ import Testing
         #expect(actions == [.storeMinimumAppVersion("1.0.0"), .checkGeneration("g1")])
         #expect(cycle.handle(.generationChecked(restore: nil)) == [.sendBatch([reinspection])])
     }
+
+    @Test("a server restored after the cycle's check: its refusal of a re-inspection goes again after a new check")
+    func restoredAfterTheCheck() {
+        let parent = UUID(), reinspection = UUID()
+        var (cycle, _) = pushing([SyncCycle.Candidate(localID: reinspection, parentLocalID: parent)])
+        _ = cycle.handle(.batchAnswered(results: [], minimumAppVersion: "1.0.0", serverGeneration: "g1"))
+        #expect(cycle.handle(.generationChecked(restore: nil)) == [.sendBatch([reinspection])])
+        // Restored meanwhile: the answer names another generation and refuses the child.
+        let refused = SyncResult(
+            localID: reinspection, status: .rejected, errorCode: "VALIDATION_FAILED",
+            error: "parent_server_id 'R-1' names no report on this server")
+        let actions = cycle.handle(
+            .batchAnswered(results: [refused], minimumAppVersion: "1.0.0", serverGeneration: "g2"))
+        #expect(actions.last == .checkGeneration("g2"), "the restored server is checked before anything more goes")
+        guard
+            case .record(let events, let retryAt) = actions.first(where: {
+                if case .record = $0 { true } else { false }
+            })
+        else {
+            Issue.record("the answer is recorded")
+            return
+        }
+        #expect(events.map(\.localID) == [reinspection])
+        if case .transportFailed(let code, _) = events.first?.event {
+            #expect(code == SyncFailure.Code.serverRestored.rawValue)
+        } else {
+            Issue.record("the refusal is kept as one to send again, not as a rejection: \(events)")
+        }
+        #expect(retryAt[reinspection] == now, "it goes again in this cycle, after the parent the check puts back")
+        #expect(cycle.summary.rejected.isEmpty)
+        // The check puts the parent back; the queue is read again and both go, the parent first.
+        #expect(
+            cycle.handle(.generationChecked(restore: ServerRestore(reportsSentAgain: 1, photosSentAgain: 0))) == [
+                .loadQueue
+            ])
+        #expect(
+            cycle.handle(
+                .queueLoaded([
+                    SyncCycle.Candidate(localID: parent),
+                    SyncCycle.Candidate(localID: reinspection, attemptCount: 1, parentLocalID: parent),
+                ])) == [.sendBatch([parent, reinspection])])
+    }
+
+    @Test("a refusal from the server the cycle checked stays a rejection")
+    func refusalFromTheCheckedServer() {
+        let report = UUID()
+        var (cycle, _) = pushing([SyncCycle.Candidate(localID: report, isAmendment: true)])
+        _ = cycle.handle(.batchAnswered(results: [], minimumAppVersion: "1.0.0", serverGeneration: "g1"))
+        _ = cycle.handle(.generationChecked(restore: nil))
+        let refused = SyncResult(localID: report, status: .rejected, errorCode: "VALIDATION_FAILED", error: "bad")
+        let actions = cycle.handle(
+            .batchAnswered(results: [refused], minimumAppVersion: "1.0.0", serverGeneration: "g1"))
+        #expect(actions.last == .loadPhotoWork)
+        #expect(cycle.summary.rejected.map(\.localID) == [report])
+    }
 }

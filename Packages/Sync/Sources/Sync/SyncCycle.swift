@@ -236,6 +236,9 @@ public struct SyncCycle: Sendable {
     private var generationChecked = false
     /// The batch after which the generation was checked: the push goes on after it.
     private var checkedAfter = -1
+    /// The generation the check of this cycle compared: an answer naming another one
+    /// comes from a server restored since.
+    private var checkedGeneration: String?
 
     /// A cycle that has not started.
     public init(
@@ -279,11 +282,20 @@ public struct SyncCycle: Sendable {
 
         case (.pushReports(let index), .batchAnswered(let results, let minimum, let generation)):
             summary.online = true
+            // A server restored from a backup after this cycle's check may have lost a parent or a
+            // revision this batch named: its refusals are sent again once it is checked anew.
+            let restoredSinceCheck =
+                generationChecked && checkedGeneration != nil && generation != nil
+                && generation != checkedGeneration
             if let generation { seenGeneration = generation }
+            if restoredSinceCheck { generationChecked = false }
             // The empty batch of an idle cycle only learns the minimum version: nothing to record.
             let recorded =
                 batches[index].isEmpty
-                ? [] : recordAnswers(results, batch: batches[index], contract11: generation != nil)
+                ? []
+                : recordAnswers(
+                    results, batch: batches[index], contract11: generation != nil,
+                    restoredSinceCheck: restoredSinceCheck)
             return nextBatch(after: index, recording: [.storeMinimumAppVersion(minimum)] + recorded)
 
         case (.pushReports(let index), .batchFailed(let failure)):
@@ -413,6 +425,7 @@ public struct SyncCycle: Sendable {
         if index >= 0, let seenGeneration, !generationChecked {
             phase = .checkGeneration
             checkedAfter = index
+            checkedGeneration = seenGeneration
             return recording + [.checkGeneration(seenGeneration)]
         }
         let next = index + 1
@@ -427,7 +440,11 @@ public struct SyncCycle: Sendable {
 
     /// The events of a batch's answer. `contract11`: the answer names a generation; from a
     /// server with reviews, a report accepted for the first time then starts awaiting review.
-    private mutating func recordAnswers(_ results: [SyncResult], batch: [UUID], contract11: Bool) -> [Action] {
+    /// `restoredSinceCheck`: the server was restored after this cycle checked it, so a refusal
+    /// may name what the restore lost and the report goes again after the new check.
+    private mutating func recordAnswers(
+        _ results: [SyncResult], batch: [UUID], contract11: Bool, restoredSinceCheck: Bool = false
+    ) -> [Action] {
         let byID = Dictionary(results.map { ($0.localID, $0) }, uniquingKeysWith: { first, _ in first })
         var events: [RecordedEvent] = []
         var retryAt: [UUID: Date] = [:]
@@ -491,6 +508,14 @@ public struct SyncCycle: Sendable {
                             serverRevision: revision, serverPayload: result.serverPayload ?? .object([:]),
                             fields: result.conflictingFields)))
                 summary.conflicts.append(localID)
+            case .rejected where restoredSinceCheck:
+                let failure = SyncFailure(
+                    kind: .transient, code: .serverRestored,
+                    message: "The server was restored from a backup while this report was on its way; it is sent again."
+                )
+                events.append(RecordedEvent(localID, .transportFailed(code: failure.code, message: failure.message)))
+                retryAt[localID] = now
+                summary.failed += 1
             case .rejected:
                 let code = result.errorCode ?? SyncFailure.Code.rejected.rawValue
                 let message = result.error ?? "The server rejected this report."

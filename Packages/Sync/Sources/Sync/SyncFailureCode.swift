@@ -21,6 +21,8 @@ extension SyncFailure {
         public static let photoUploadFailed = Code("PHOTO_UPLOAD_FAILED")
         /// A photo's file is gone from this device, so it cannot be uploaded.
         public static let photoFileMissing = Code("PHOTO_FILE_MISSING")
+        /// The server was restored from a backup while a batch was on its way: its refusals go again.
+        public static let serverRestored = Code("SERVER_RESTORED")
         /// The server rejected a report of a batch without saying why.
         public static let rejected = Code("REPORT_REJECTED")
         /// The server refused the reviews feed's cursor even from the feed's start (the server's `CURSOR_INVALID`).
