@@ -70,6 +70,10 @@ public final class PostgresServerStorage: ServerStorage, @unchecked Sendable {
         try PostgresExportReader(pool: pool, query: query)
     }
 
+    public func openSnapshot() throws(ServerError) -> any SnapshotReader {
+        try PostgresSnapshotReader(pool: pool)
+    }
+
     /// `body` in a read-only REPEATABLE READ transaction (one snapshot).
     func reading<T>(_ body: (PostgresSession) throws(ServerError) -> T) throws(ServerError) -> T {
         try pool.with { connection throws(ServerError) -> T in

@@ -108,6 +108,10 @@ public final class SQLiteServerStorage: ServerStorage, @unchecked Sendable {
         try SQLiteExportReader(path: path, query: query)
     }
 
+    public func openSnapshot() throws(ServerError) -> any SnapshotReader {
+        try SQLiteSnapshotReader(path: path)
+    }
+
     private func migrate() throws(ServerError) {
         do throws(SQLiteError) {
             try ServerMigrations.migrator.migrate(database)

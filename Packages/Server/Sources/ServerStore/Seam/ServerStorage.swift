@@ -16,6 +16,10 @@ public protocol ServerStorage: Sendable {
     /// of its own (one snapshot, on a connection of its own) that the reader
     /// holds until it is closed. 400 `CURSOR_INVALID` for a `since` of other data.
     func openExport(_ query: ExportQuery) throws(ServerError) -> any ExportReader
+    /// Begins a read of one snapshot held across calls (an export of
+    /// actions pages through it): a read transaction on a connection of its
+    /// own until the reader is closed.
+    func openSnapshot() throws(ServerError) -> any SnapshotReader
     /// Copies the records, as one consistent snapshot taken while servers
     /// go on writing, into a new file at `path` (`admin backup`); a store
     /// that cannot (PostgreSQL: `pg_dump`) refuses with one line saying what to use.
