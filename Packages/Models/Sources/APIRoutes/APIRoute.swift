@@ -22,8 +22,8 @@ public enum APIRoute: String, Sendable, CaseIterable {
     case inspections, rollup
     /// Contract 1.1's review: `GET /reviews`, `POST /reports/{server_id}/review`, `GET /reports/{server_id}/events`.
     case reviews, decideReview, reportEvents
-    /// Contract 1.1's exports: `GET /exports/reports`.
-    case exportReports
+    /// Contract 1.1's exports: `GET /exports/reports`; the server's export of actions, `GET /exports/actions`.
+    case exportReports, exportActions
     /// Contract 1.2's corrective actions: `POST /actions`, `GET /actions`, `GET /actions/{id}`,
     /// `POST /actions/{id}/updates`.
     case createAction, actionFeed, getAction, updateAction
@@ -44,7 +44,7 @@ public enum APIRoute: String, Sendable, CaseIterable {
             .post
         case .me, .facilities, .areas, .templates, .assignments, .getReport, .downloadPhoto, .inspections, .rollup,
             .reviews,
-            .reportEvents, .exportReports, .actionFeed, .getAction:
+            .reportEvents, .exportReports, .exportActions, .actionFeed, .getAction:
             .get
         case .patchReport, .appendUpload: .patch
         case .uploadStatus: .head
@@ -74,6 +74,7 @@ public enum APIRoute: String, Sendable, CaseIterable {
         case .decideReview: "/reports/{server_id}/review"
         case .reportEvents: "/reports/{server_id}/events"
         case .exportReports: "/exports/reports"
+        case .exportActions: "/exports/actions"
         case .createAction, .actionFeed: "/actions"
         case .getAction: "/actions/{id}"
         case .updateAction: "/actions/{id}/updates"

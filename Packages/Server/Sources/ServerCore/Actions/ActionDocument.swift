@@ -21,6 +21,13 @@ struct ActionDocument {
         return ActionDocument(people: people, generation: generation)
     }
 
+    /// The action as the contract writes it, its updates and people read in `session`.
+    static func json(_ action: StoredAction, in session: any StorageSession) throws(ServerError) -> JSONValue {
+        let updates = try session.actionUpdates(actionID: action.id)
+        let generation = try session.setting(ReviewCursor.generationKey) ?? "0"
+        return try reading(action, updates, generation: generation, in: session).json(action, updates)
+    }
+
     /// `{"id", "username", "display_name"}` of a user; a user since removed keeps their id.
     func person(_ id: String) -> JSONValue {
         guard let user = people[id] else {

@@ -217,8 +217,6 @@ struct ActionRoutes: RouteCapability {
 
     /// The action as the contract writes it, with its updates.
     func actionJSON(_ action: StoredAction, in session: any StorageSession) throws(ServerError) -> JSONValue {
-        let updates = try session.actionUpdates(actionID: action.id)
-        let generation = try session.setting(ReviewCursor.generationKey) ?? "0"
-        return try ActionDocument.reading(action, updates, generation: generation, in: session).json(action, updates)
+        try ActionDocument.json(action, in: session)
     }
 }

@@ -31,6 +31,7 @@ extension Route {
             case .decideReview: (.json, true)
             case .reportEvents: (.none, true)
             case .exportReports: (.none, true)
+            case .exportActions: (.none, true)
             case .createAction: (.json, true)
             case .actionFeed: (.none, true)
             case .getAction: (.none, true)

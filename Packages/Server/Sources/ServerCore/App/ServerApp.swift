@@ -301,6 +301,7 @@ final class ServerApp: RouteCapability, Sendable {
         case .contract(.decideReview): return try reviews.decideReview(input)
         case .contract(.reportEvents): return try reviews.reportEvents(input)
         case .contract(.exportReports): return try exports.exportReports(input)
+        case .contract(.exportActions): return try exports.exportActions(input)
         case .contract(.createAction): return try actions.createAction(input)
         case .contract(.actionFeed): return try actions.actionFeed(input)
         case .contract(.getAction): return try actions.getAction(input)

@@ -3,6 +3,7 @@ import FieldTypes
 import Foundation
 import Models
 import ProgramOutput
+import ServerHTTP
 import ServerStore
 
 /// `jqc-server export`: what `GET /exports/reports` streams, written to a
@@ -25,15 +26,26 @@ enum ExportCommand {
         "since", "CHANGE",
         help: "only reports changed after this change (the 'change' of an earlier export's last line)")
     static let template = Option("template", "ID", help: "only this template's reports; csv needs it")
+    static let facility = Option("facility", "ID", help: "only this facility's reports or actions")
+    /// What an export holds.
+    enum What: String, CaseIterable, Sendable {
+        case reports, actions
+    }
+    static let what = Option(
+        "what", "WHAT", values: What.allCases.map(\.rawValue),
+        help: "reports (the default) or corrective actions, each with its thread",
+        as: Conversion<What>.choice(otherwise: { word, label in "\(label) must be reports or actions, not '\(word)'." })
+    )
     static let output = Option(
         "output", short: "o", "FILE", help: "the file to write; replaced whole once the export is complete")
 
     static let spec = CommandSpec(
         "export", summary: "write every report (or those changed since a change) to a file, with the photos in a zip",
-        options: [db.spec, format.spec, since.spec, template.spec, output.spec],
+        options: [db.spec, format.spec, since.spec, template.spec, facility.spec, what.spec, output.spec],
         discussion:
             "The rows and shapes are those of GET /api/v1/exports/reports (docs/exports.md). The last line of a\n"
             + "JSON Lines export, and the summary printed, give the change to pass as --since next time.\n"
+            + "--what actions writes the actions as GET /api/v1/exports/actions does (jsonl or csv).\n"
             + "Example: jqc-server export --db server.db --format zip -o reports.zip")
 
     /// Runs the command on the words after `export`; the exit code.
@@ -54,13 +66,24 @@ enum ExportCommand {
             throw UsageError("'export' needs -o FILE, the file to write.")
         }
         let kind = try parsed[Self.format]
+        if parsed.isGiven(Self.what), try parsed[Self.what] == .actions {
+            guard kind != .zip else {
+                throw UsageError("a zip holds reports and their photos; export actions as jsonl or csv.")
+            }
+            guard !parsed.isGiven(Self.template) else { throw UsageError("--template narrows reports, not actions.") }
+            let query = ActionExportQuery(
+                format: kind == .csv ? .csv : .jsonl, since: try parsed[Self.since],
+                facilityID: try parsed[Self.facility])
+            return exportActions(query, db: db, output: output, storage: storage)
+        }
         let archive = kind == .zip
         let format: ExportFormat = kind == .csv ? .csv : .jsonl
         let template = try parsed[Self.template]
         if format == .csv && template == nil {
             throw UsageError("a csv export is one template's table: give --template ID.")
         }
-        let query = ExportQuery(since: try parsed[Self.since], templateID: template)
+        let query = ExportQuery(
+            since: try parsed[Self.since], templateID: template, facilityID: try parsed[Self.facility])
         do throws(ServerError) {
             let opened = try storage.open(db, StorageOpener.Settings(connections: 2, uploadDirectory: nil))
             let export = try ReportExport.open(opened.store, query: query, format: format)
@@ -81,12 +104,35 @@ enum ExportCommand {
             }
             return .ok
         } catch {
-            OutputChannel.standardError.write("jqc-server: \(OneLine.escaped(error.message))\n")
-            switch error.status {
-            case 404: return .notFound
-            case 400: return .validation
-            default: return .failure
-            }
+            return failed(error)
+        }
+    }
+
+    /// The one line of a failed export and its exit code.
+    private static func failed(_ error: ServerError) -> ExitCode {
+        OutputChannel.standardError.write("jqc-server: \(OneLine.escaped(error.message))\n")
+        switch error.status {
+        case 404: return .notFound
+        case 400: return .validation
+        default: return .failure
+        }
+    }
+
+    /// `--what actions`: the actions, streamed into the file's replacement.
+    private static func exportActions(_ query: ActionExportQuery, db: String, output: String, storage: StorageOpener)
+        -> ExitCode
+    {
+        do throws(ServerError) {
+            let opened = try storage.open(db, StorageOpener.Settings(connections: 2, uploadDirectory: nil))
+            let export = try ActionExport.open(opened.store, query: query)
+            defer { export.finish() }
+            try write(export, to: output)
+            OutputChannel.standardOutput.line(
+                "exported \(export.count) action\(export.count == 1 ? "" : "s") to \(output); next time: --since \(export.change)"
+            )
+            return .ok
+        } catch {
+            return failed(error)
         }
     }
 
@@ -95,6 +141,12 @@ enum ExportCommand {
         -> PhotoCount
     {
         export.onReport = { _ in progress.report() }
+        try write(export, to: output)
+        return PhotoCount()
+    }
+
+    /// Every chunk of `export`, streamed into the file's replacement.
+    private static func write(_ export: any StreamSource, to output: String) throws(ServerError) {
         try AtomicFile.replace(
             output, mode: 0o600,
             failure: { ServerError.internal("could not write \(OneLine.quote(output, limit: 200)): \($0.reason)") }
@@ -104,7 +156,6 @@ enum ExportCommand {
                 try writeAll(descriptor, Array(chunk), output)
             }
         }
-        return PhotoCount()
     }
 
     /// The archive: each report's photos as its line is written, the lines
@@ -153,7 +204,7 @@ enum ExportCommand {
         return count
     }
 
-    private static func chunk(of export: ReportExport) throws(ServerError) -> Data? {
+    private static func chunk(of export: any StreamSource) throws(ServerError) -> Data? {
         do {
             return try export.nextChunk()
         } catch let error as ServerError {

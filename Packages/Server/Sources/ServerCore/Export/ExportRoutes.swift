@@ -49,6 +49,17 @@ final class ExportSlots: Sendable {
     }
 }
 
+/// An export streamed to a client: told when a failure cuts it short and when it is over.
+protocol ExportStream: StreamSource {
+    /// Called once a failure cut the export short.
+    var onFailure: ((ServerError) -> Void)? { get set }
+    /// Called once, when the export is finished or abandoned.
+    var onFinish: (() -> Void)? { get set }
+}
+
+extension ReportExport: ExportStream {}
+extension ActionExport: ExportStream {}
+
 extension ExportQuery {
     /// The query of `GET /exports/reports`, each value checked.
     static func from(_ query: [String: String]) throws(ServerError) -> (ExportFormat, ExportQuery) {
@@ -91,14 +102,35 @@ struct ExportRoutes: RouteCapability {
         let caller = try input.requireCaller()
         guard caller.isSupervisor else { throw ServerError.forbidden("only supervisors and admins may export reports") }
         let (format, query) = try ExportQuery.from(input.request.query)
-        let export = try openExport(query, format: format, for: caller.user.id)
+        let export = try inSlot(for: caller.user.id) { () throws(ServerError) in
+            try ReportExport.open(store, query: query, format: format)
+        }
+        return streaming(
+            export, input, csv: format == .csv,
+            name: format == .csv ? "reports-\(query.templateID ?? "").csv" : "reports.jsonl")
+    }
+
+    /// `GET /exports/actions` (supervisors and admins): every action in
+    /// order of change from one snapshot, streamed, as `exportReports` is.
+    func exportActions(_ input: RouteInput) throws(ServerError) -> Reply {
+        let caller = try input.requireCaller()
+        guard caller.isSupervisor else { throw ServerError.forbidden("only supervisors and admins may export actions") }
+        let query = try ActionExportQuery.from(input.request.query)
+        let export = try inSlot(for: caller.user.id) { () throws(ServerError) in
+            try ActionExport.open(store, query: query)
+        }
+        let csv = query.format == .csv
+        return streaming(export, input, csv: csv, name: csv ? "actions.csv" : "actions.jsonl")
+    }
+
+    /// The reply streaming `export` as an attachment named `name`; a failure that cuts it short is logged.
+    private func streaming(_ export: some ExportStream, _ input: RouteInput, csv: Bool, name: String) -> Reply {
         let log = self.log
         let address = input.request.clientAddress
         export.onFailure = { error in
             log.note("an export was cut short: \(error.message)", address: address)
         }
-        let type = format == .csv ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8"
-        let name = format == .csv ? "reports-\(query.templateID ?? "").csv" : "reports.jsonl"
+        let type = csv ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8"
         return .stream(
             ResponseStream(export),
             headers: [
@@ -107,13 +139,14 @@ struct ExportRoutes: RouteCapability {
             ])
     }
 
-    /// Opens an export in a slot of its own (given back when it finishes),
-    /// refusing an unknown template for CSV.
-    func openExport(_ query: ExportQuery, format: ExportFormat, for user: String) throws(ServerError) -> ReportExport {
+    /// Opens an export in a slot of `user`'s, given back when it finishes or fails to open.
+    private func inSlot<Export: ExportStream>(for user: String, _ open: () throws(ServerError) -> Export)
+        throws(ServerError) -> Export
+    {
         try exportSlots.take(for: user)
-        let export: ReportExport
+        let export: Export
         do throws(ServerError) {
-            export = try ReportExport.open(store, query: query, format: format)
+            export = try open()
         } catch {
             exportSlots.give(for: user)
             throw error
