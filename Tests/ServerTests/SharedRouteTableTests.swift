@@ -116,6 +116,15 @@ struct SharedRouteTableTests {
             .updateAction,
             { _ = try await $0.updateAction(id: Self.awkwardID, WireActionChange(id: UUID(), state: .done)) }
         ),
+        (
+            .createActionUpload,
+            {
+                _ = try await $0.beginActionUpload(
+                    actionID: Self.awkwardID, updateID: UUID(), localID: UUID(),
+                    sha256: String(repeating: "0", count: 64),
+                    byteSize: 10)
+            }
+        ),
     ]
 
     /// A server id with characters a path must encode.
@@ -148,14 +157,15 @@ struct SharedRouteTableTests {
                 if expected.parameters.contains("server_id") {
                     #expect(parameters["server_id"] == Self.awkwardID, "\(url)")
                 }
-                if [.areas, .getAction, .updateAction].contains(expected) {
+                if [.areas, .getAction, .updateAction, .createActionUpload].contains(expected) {
                     #expect(parameters["id"] == Self.awkwardID, "\(url)")
                 }
                 reached.insert(route.apiRoute ?? expected)
             }
         }
-        // The device never reads the exports: operators' tools do, with their own HTTP client.
-        #expect(reached == Set(APIRoute.allCases).subtracting([.exportReports, .exportActions]))
+        // The device never reads the exports (operators' tools do, with their own HTTP client), nor fetches
+        // an action's photo back (the console shows them).
+        #expect(reached == Set(APIRoute.allCases).subtracting([.exportReports, .exportActions, .downloadActionPhoto]))
     }
 }
 

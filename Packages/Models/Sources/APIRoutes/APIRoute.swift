@@ -25,8 +25,9 @@ public enum APIRoute: String, Sendable, CaseIterable {
     /// Contract 1.1's exports: `GET /exports/reports`; the server's export of actions, `GET /exports/actions`.
     case exportReports, exportActions
     /// Contract 1.2's corrective actions: `POST /actions`, `GET /actions`, `GET /actions/{id}`,
-    /// `POST /actions/{id}/updates`.
-    case createAction, actionFeed, getAction, updateAction
+    /// `POST /actions/{id}/updates`; an action's photos: `POST /actions/{id}/uploads` (then the resumable
+    /// upload's `HEAD` and `PATCH`) and `GET /actions/{id}/photos/{local_id}`.
+    case createAction, actionFeed, getAction, updateAction, createActionUpload, downloadActionPhoto
 
     /// The methods the contract uses.
     public enum Method: String, Sendable, CaseIterable {
@@ -40,11 +41,11 @@ public enum APIRoute: String, Sendable, CaseIterable {
     public var method: Method {
         switch self {
         case .login, .refresh, .logout, .syncReports, .uploadPhoto, .createUpload, .decideReview, .createAction,
-            .updateAction:
+            .updateAction, .createActionUpload:
             .post
         case .me, .facilities, .areas, .templates, .assignments, .getReport, .downloadPhoto, .inspections, .rollup,
             .reviews,
-            .reportEvents, .exportReports, .exportActions, .actionFeed, .getAction:
+            .reportEvents, .exportReports, .exportActions, .actionFeed, .getAction, .downloadActionPhoto:
             .get
         case .patchReport, .appendUpload: .patch
         case .uploadStatus: .head
@@ -78,6 +79,8 @@ public enum APIRoute: String, Sendable, CaseIterable {
         case .createAction, .actionFeed: "/actions"
         case .getAction: "/actions/{id}"
         case .updateAction: "/actions/{id}/updates"
+        case .createActionUpload: "/actions/{id}/uploads"
+        case .downloadActionPhoto: "/actions/{id}/photos/{local_id}"
         }
     }
 }

@@ -243,6 +243,20 @@ enum PostgresMigrations {
                 body text NOT NULL);
             """
         ),
+        // Photos of corrective actions and of their updates, through the resumable
+        // uploads, whose rows now say what their photo goes to.
+        (
+            "012-action-photos",
+            """
+            CREATE TABLE action_photos (
+                local_id text PRIMARY KEY, action_id text NOT NULL REFERENCES actions(id), update_id text,
+                sha256 text NOT NULL, byte_size bigint NOT NULL, uploaded_by text NOT NULL REFERENCES users(id),
+                created_at text NOT NULL, position bigint NOT NULL);
+            CREATE INDEX action_photos_action ON action_photos(action_id, position);
+            ALTER TABLE resumable_uploads ADD COLUMN target text NOT NULL DEFAULT 'report';
+            ALTER TABLE resumable_uploads ADD COLUMN update_id text;
+            """
+        ),
     ]
 
     /// Brings the database to this build's schema, or refuses it.

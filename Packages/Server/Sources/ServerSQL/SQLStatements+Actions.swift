@@ -1,3 +1,4 @@
+import Foundation
 import Models
 import ServerStore
 
@@ -178,5 +179,36 @@ extension SQLStatements {
                 "INSERT INTO action_viewers (action_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
                 [.text(actionID), .text(viewer)])
         }
+    }
+
+    public func actionPhoto(localID: UUID) throws(ServerError) -> StoredActionPhoto? {
+        try firstRow(
+            "SELECT \(SQLRecords.actionPhotoColumns) FROM action_photos WHERE local_id = ?", [.id(localID)]
+        ).flatMap { SQLRecords.actionPhoto($0) }
+    }
+
+    public func actionPhotos(actionID: String) throws(ServerError) -> [StoredActionPhoto] {
+        try rows(
+            "SELECT \(SQLRecords.actionPhotoColumns) FROM action_photos WHERE action_id = ? ORDER BY position",
+            [.text(actionID)]
+        ).compactMap { SQLRecords.actionPhoto($0) }
+    }
+
+    public func insertActionPhoto(_ photo: StoredActionPhoto, uploadedBy: String, action: StoredAction)
+        throws(ServerError) -> StoredAction
+    {
+        var saved = action
+        saved.change = try nextActionChange()
+        try run(
+            """
+            INSERT INTO action_photos (local_id, action_id, update_id, sha256, byte_size, uploaded_by, created_at, position)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .id(photo.localID), .text(photo.actionID), .optional(photo.updateID), .text(photo.sha256),
+                .integer(photo.byteSize), .text(uploadedBy), .stamp(Date()), .integer(saved.change),
+            ])
+        try run("UPDATE actions SET change = ? WHERE id = ?", [.integer(saved.change), .text(saved.id)])
+        return saved
     }
 }

@@ -66,15 +66,15 @@ struct SQLiteUploadStore: UploadStore {
             try session.run(
                 """
                 INSERT INTO resumable_uploads (id, user_id, server_id, local_id, field_id, issue_local_id, sha256, byte_size,
-                                               byte_offset, expires_at, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)
+                                               byte_offset, expires_at, created_at, \(SQLRecords.uploadTargetColumns))
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)
                 """,
                 [
                     .text(upload.id), .text(upload.userID), .text(upload.serverID), .id(upload.localID),
                     .optional(upload.fieldID),
                     .id(upload.issueLocalID), .text(upload.sha256), .integer(upload.byteSize),
                     .seconds(upload.expiresAt), .stamp(now),
-                ])
+                ] + SQLRecords.targetValues(upload))
             return true
         }
     }

@@ -290,5 +290,21 @@ enum ServerMigrations {
                 """,
             ]
         ),
+        // Photos of corrective actions and of their updates, through the resumable
+        // uploads, whose rows now say what their photo goes to.
+        (
+            "014-action-photos",
+            [
+                """
+                CREATE TABLE action_photos (
+                    local_id TEXT PRIMARY KEY, action_id TEXT NOT NULL REFERENCES actions(id), update_id TEXT,
+                    sha256 TEXT NOT NULL, byte_size INTEGER NOT NULL, uploaded_by TEXT NOT NULL REFERENCES users(id),
+                    created_at TEXT NOT NULL, position INTEGER NOT NULL)
+                """,
+                "CREATE INDEX action_photos_action ON action_photos(action_id, position)",
+                "ALTER TABLE resumable_uploads ADD COLUMN target TEXT NOT NULL DEFAULT 'report'",
+                "ALTER TABLE resumable_uploads ADD COLUMN update_id TEXT",
+            ]
+        ),
     ]
 }

@@ -27,14 +27,30 @@ extension APIClient {
             UploadRequest(
                 localID: photo.localID, fieldID: photo.fieldID, issueLocalID: photo.issueLocalID,
                 sha256: photo.sha256.lowercased(), byteSize: byteSize))
+        return try await beginUpload(Call(.createUpload, photo.serverID, body: body), localID: photo.localID)
+    }
+
+    /// `POST /actions/{id}/uploads` (contract 1.2): begins, or finds, the
+    /// resumable upload of photo `localID` of the recorded update `updateID`.
+    public func beginActionUpload(
+        actionID: String, updateID: UUID, localID: UUID, sha256: String, byteSize: Int64
+    ) async throws(APIError) -> UploadStart {
+        let body = UploadRequestBody.data(
+            UploadRequest(
+                localID: localID, updateID: updateID.uuidString.lowercased(), sha256: sha256.lowercased(),
+                byteSize: byteSize))
+        return try await beginUpload(Call(.createActionUpload, actionID, body: body), localID: localID)
+    }
+
+    /// The answer to a call that begins an upload: the upload, or the photo held whole already.
+    private func beginUpload(_ call: Call, localID: UUID) async throws(APIError) -> UploadStart {
         let (answer, status) = try await perform(
-            Call(.createUpload, photo.serverID, body: body), as: UploadStartResponse.self,
-            reading: SyncResponseReader.readUploadStart)
+            call, as: UploadStartResponse.self, reading: SyncResponseReader.readUploadStart)
         if let uploaded = answer.photo { return .photo(PhotoReceipt(photo: uploaded, created: false)) }
         guard let upload = answer.upload, Self.isUploadPath(upload.url) else {
             throw APIError(
                 .invalidResponse,
-                "The server at \(host) answered the upload of photo \(photo.localID.wireString) with no upload url of its own.",
+                "The server at \(host) answered the upload of photo \(localID.wireString) with no upload url of its own.",
                 status: status)
         }
         return .upload(upload)

@@ -19,6 +19,10 @@ enum UploadRequestBody {
             out.append(contentsOf: #","issue_local_id":"#.utf8)
             JSONString.append(issue.wireString, to: &out)
         }
+        if let update = request.updateID {
+            out.append(contentsOf: #","update_id":"#.utf8)
+            JSONString.append(update, to: &out)
+        }
         out.append(contentsOf: #","sha256":"#.utf8)
         JSONString.append(request.sha256, to: &out)
         out.append(contentsOf: #","byte_size":"#.utf8)

@@ -6,12 +6,18 @@ public struct UploadRequest: Sendable, Hashable, Codable {
     public var localID: UUID
     public var fieldID: String?
     public var issueLocalID: UUID?
+    /// An action's photo (contract 1.2): the update it belongs to; nil for the action's own.
+    public var updateID: String?
     /// Lower-case hex SHA-256 of the whole file.
     public var sha256: String
     /// The whole file's size in bytes.
     public var byteSize: Int64
 
-    public init(localID: UUID, fieldID: String? = nil, issueLocalID: UUID? = nil, sha256: String, byteSize: Int64) {
+    public init(
+        localID: UUID, fieldID: String? = nil, issueLocalID: UUID? = nil, updateID: String? = nil, sha256: String,
+        byteSize: Int64
+    ) {
+        self.updateID = updateID
         self.localID = localID
         self.fieldID = fieldID
         self.issueLocalID = issueLocalID
@@ -24,6 +30,7 @@ public struct UploadRequest: Sendable, Hashable, Codable {
         case localID = "local_id"
         case fieldID = "field_id"
         case issueLocalID = "issue_local_id"
+        case updateID = "update_id"
         case byteSize = "byte_size"
     }
 
@@ -32,6 +39,7 @@ public struct UploadRequest: Sendable, Hashable, Codable {
         try c.encodeUUID(localID, forKey: .localID)
         try c.encodeIfPresent(fieldID, forKey: .fieldID)
         if let issueLocalID { try c.encodeUUID(issueLocalID, forKey: .issueLocalID) }
+        try c.encodeIfPresent(updateID, forKey: .updateID)
         try c.encode(sha256, forKey: .sha256)
         try c.encode(byteSize, forKey: .byteSize)
     }

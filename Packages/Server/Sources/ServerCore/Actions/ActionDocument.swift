@@ -9,6 +9,8 @@ struct ActionDocument {
     var people: [String: StoredUser]
     /// The server's data generation, which every `change` carries.
     var generation: String
+    /// The action's photos and its updates', in the order they were stored.
+    var photos: [StoredActionPhoto] = []
 
     /// Reads the people `action` and `updates` name, once each.
     static func reading(
@@ -18,7 +20,8 @@ struct ActionDocument {
         for update in updates { ids.formUnion([update.authorID] + [update.assigneeID].compactMap { $0 }) }
         var people: [String: StoredUser] = [:]
         for id in ids { people[id] = try session.user(id: id) }
-        return ActionDocument(people: people, generation: generation)
+        return ActionDocument(
+            people: people, generation: generation, photos: try session.actionPhotos(actionID: action.id))
     }
 
     /// The action as the contract writes it, its updates and people read in `session`.
@@ -41,7 +44,8 @@ struct ActionDocument {
         var object: [String: JSONValue] = [
             "id": .string(action.id), "facility_id": .string(action.facilityID), "title": .string(action.title),
             "severity": .string(action.severity.rawValue), "internal": .bool(action.isInternal),
-            "state": .string(action.state.rawValue), "created_by": person(action.createdByID), "photos": [],
+            "state": .string(action.state.rawValue), "created_by": person(action.createdByID),
+            "photos": photos(of: nil),
             "version": .integer(Int64(action.version)), "created_at": .string(action.createdAt),
             "updated_at": .string(action.updatedAt),
             "change": .string(ReviewCursor.encode(action.change, generation: generation)),
@@ -58,10 +62,22 @@ struct ActionDocument {
         return .object(object)
     }
 
+    /// `[Photo]` of the action itself (`update` nil) or of one update.
+    func photos(of update: String?) -> JSONValue {
+        .array(
+            photos.filter { $0.updateID == update }.map { photo in
+                [
+                    "local_id": .string(photo.localID.uuidString.lowercased()), "sha256": .string(photo.sha256),
+                    "byte_size": .integer(photo.byteSize),
+                ]
+            })
+    }
+
     /// One update: what it changed, and only that.
     func json(_ update: StoredActionUpdate) -> JSONValue {
         var object: [String: JSONValue] = [
-            "id": .string(update.id), "author": person(update.authorID), "at": .string(update.at), "photos": [],
+            "id": .string(update.id), "author": person(update.authorID), "at": .string(update.at),
+            "photos": photos(of: update.id),
             "version": .integer(Int64(update.version)),
         ]
         if let state = update.state { object["state"] = .string(state.rawValue) }

@@ -36,6 +36,8 @@ extension Route {
             case .actionFeed: (.none, true)
             case .getAction: (.none, true)
             case .updateAction: (.json, true)
+            case .createActionUpload: (.json, true)
+            case .downloadActionPhoto: (.none, true)
             }
         self.init(
             method: route.method.rawValue, pattern: route.template, endpoint: .contract(route), body: body,

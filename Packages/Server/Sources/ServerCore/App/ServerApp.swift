@@ -292,6 +292,8 @@ final class ServerApp: RouteCapability, Sendable {
         case .contract(.patchReport): return try reports.patchReport(input)
         case .contract(.uploadPhoto): return try photoRoutes.uploadPhoto(input)
         case .contract(.createUpload): return try readingOwnCaller(input, uploadRoutes.createUpload)
+        case .contract(.createActionUpload): return try readingOwnCaller(input, uploadRoutes.createActionUpload)
+        case .contract(.downloadActionPhoto): return try photoRoutes.downloadActionPhoto(input)
         case .contract(.uploadStatus): return try uploadRoutes.uploadStatus(input)
         case .contract(.appendUpload): return try readingOwnCaller(input, uploadRoutes.appendUpload)
         case .contract(.downloadPhoto): return try photoRoutes.downloadPhoto(input)

@@ -85,13 +85,36 @@ struct PhotoRoutes: RouteCapability {
             _ = try reportVisible(serverID, to: caller, in: session)
             return try session.photo(localID: localID)
         }
-        guard let photo, photo.serverID == serverID,
-            let descriptor = try photos.open(sha256: photo.sha256, byteSize: photo.byteSize)
-        else {
-            throw ServerError.notFound("no photo '\(text)' on report '\(serverID)'")
+        return try served(
+            photo?.serverID == serverID ? photo.map { ($0.sha256, $0.byteSize) } : nil,
+            otherwise: ServerError.notFound("no photo '\(text)' on report '\(serverID)'"))
+    }
+
+    /// The bytes of a stored photo (its hash and size), or `otherwise` when there is none or its bytes are gone.
+    private func served(_ photo: (sha256: String, byteSize: Int64)?, otherwise: ServerError) throws(ServerError)
+        -> Reply
+    {
+        guard let photo, let descriptor = try photos.open(sha256: photo.sha256, byteSize: photo.byteSize) else {
+            throw otherwise
         }
         return .file(
             descriptor: descriptor, byteSize: photo.byteSize, contentType: PhotoKind.contentType(of: descriptor))
+    }
+
+    /// `GET /actions/{id}/photos/{local_id}` (contract 1.2): a photo of an
+    /// action or of its update, to whoever may see the action; 404 otherwise.
+    func downloadActionPhoto(_ input: RouteInput) throws(ServerError) -> Reply {
+        let caller = try input.requireCaller()
+        let actionID = try input.parameter("id")
+        let text = try input.parameter("local_id")
+        guard let localID = UUID(uuidString: text) else { throw ServerError.notFound("no photo '\(text)'") }
+        let photo = try store.read { session -> StoredActionPhoto? in
+            _ = try actionVisible(actionID, to: caller, in: session)
+            return try session.actionPhoto(localID: localID)
+        }
+        return try served(
+            photo?.actionID == actionID ? photo.map { ($0.sha256, $0.byteSize) } : nil,
+            otherwise: ServerError.notFound("no photo '\(text)' on action '\(actionID.prefix(40))'"))
     }
 
     /// The report a photo goes to: it must exist and be the caller's own (supervisors: any).

@@ -11,7 +11,20 @@ struct UploadRoutes: RouteCapability {
     /// 200 the same upload and its offset while it is unfinished; 200 the
     /// photo when the server holds it whole.
     func createUpload(_ input: RouteInput) throws(ServerError) -> Reply {
-        let serverID = try input.parameter("server_id")
+        try beginUpload(input, goal: .report(serverID: try input.parameter("server_id")))
+    }
+
+    /// `POST /actions/{id}/uploads` (contract 1.2): the same for a photo of
+    /// an action (its creator's) or, with `update_id`, of a recorded update
+    /// (its author's); then the same `HEAD` and `PATCH`.
+    func createActionUpload(_ input: RouteInput) throws(ServerError) -> Reply {
+        let request = try uploadRequest(input)
+        let update = request.updateID.flatMap { $0.isEmpty ? nil : $0.lowercased() }
+        return try beginUpload(input, goal: .action(id: try input.parameter("id"), updateID: update), request: request)
+    }
+
+    /// The upload request in the body, its hash and size checked.
+    private func uploadRequest(_ input: RouteInput) throws(ServerError) -> UploadRequest {
         let request: UploadRequest
         if case .data(let body) = input.request.body, let plain = UploadRequestReader.read(body) {
             request = plain
@@ -28,25 +41,28 @@ struct UploadRoutes: RouteCapability {
             throw ServerError.tooLarge(
                 "a photo of \(request.byteSize) bytes is over the photo limit of \(config.maxPhotoBytes) bytes")
         }
+        return request
+    }
+
+    /// Begins (or finds again) the upload of a photo for `goal`.
+    private func beginUpload(_ input: RouteInput, goal: UploadGoal, request given: UploadRequest? = nil)
+        throws(ServerError) -> Reply
+    {
+        let request: UploadRequest
+        if let given { request = given } else { request = try uploadRequest(input) }
         let now = Date()
-        // The caller and ownership first: nothing about someone else's report is revealed or stored. One read
-        // finds them, the photo, what the quotas count and the photo's unfinished upload, if it has one.
-        let (caller, existing, held, used, found) = try store.read {
-            session -> (Caller, StoredPhoto?, Int, Int64, StoredUpload?) in
+        // The caller and their right to the goal first: nothing about someone else's report or action is revealed
+        // or stored. One read finds them, the photo, what the quotas count and the photo's unfinished upload.
+        let (caller, held, used, found) = try store.read {
+            session -> (Caller, GoalPhotos, Int64, StoredUpload?) in
             let caller = try self.caller(of: input, in: session)
-            _ = try reportVisible(serverID, to: caller, in: session)
             return (
-                caller, try session.photo(localID: request.localID), try session.photoCount(serverID: serverID),
+                caller, try goalPhotos(goal, localID: request.localID, caller: caller, in: session),
                 try session.usage(userID: caller.user.id, day: Quotas.day(now)).bytes,
                 try session.unexpiredUpload(localID: request.localID, userID: caller.user.id, now: now)
             )
         }
-        if let existing {
-            guard existing.serverID == serverID else {
-                throw ServerError.badRequest("photo \(request.localID) already belongs to another report")
-            }
-            return .answer(UploadStartResponse(photo: uploaded(existing)))
-        }
+        if let existing = held.existing { return .answer(UploadStartResponse(photo: existing)) }
         if context.uploadSweeps.withLock({ $0.isDue() }) { _ = try uploads.sweep(now: now, limit: 20) }
         if let found, var upload = try uploads.checked(found) {
             if !upload.finished, upload.offset < upload.byteSize {
@@ -54,7 +70,7 @@ struct UploadRoutes: RouteCapability {
                 arrivals.awaitEarlier(upload.id)
                 upload = try uploads.upload(id: upload.id, userID: caller.user.id, now: now) ?? upload
             }
-            if upload.serverID == serverID && upload.sha256 == request.sha256.lowercased()
+            if UploadGoal(upload) == goal && upload.sha256 == request.sha256.lowercased()
                 && upload.byteSize == request.byteSize
                 && !upload.finished
             {
@@ -66,12 +82,15 @@ struct UploadRoutes: RouteCapability {
             // Other bytes announced for the same photo: the old upload goes, the new one begins.
             try uploads.drop(upload)
         }
-        try config.quotas.checkPhoto(serverID, held: held, used: used, adding: request.byteSize)
+        try config.quotas.checkPhoto(goal.serverID, held: held.held, used: used, adding: request.byteSize)
+        let isReport = goal == .report(serverID: goal.serverID)
         let upload = StoredUpload(
-            id: StoredUpload.makeID(), userID: caller.user.id, serverID: serverID, localID: request.localID,
-            fieldID: request.fieldID.flatMap { $0.isEmpty ? nil : $0 }, issueLocalID: request.issueLocalID,
-            sha256: request.sha256.lowercased(), byteSize: request.byteSize, offset: 0,
-            expiresAt: now.addingTimeInterval(TimeInterval(config.uploadLifetime)), finished: false)
+            id: StoredUpload.makeID(), userID: caller.user.id, serverID: goal.serverID, localID: request.localID,
+            fieldID: isReport ? request.fieldID.flatMap { $0.isEmpty ? nil : $0 } : nil,
+            issueLocalID: isReport ? request.issueLocalID : nil, sha256: request.sha256.lowercased(),
+            byteSize: request.byteSize, offset: 0,
+            expiresAt: now.addingTimeInterval(TimeInterval(config.uploadLifetime)), finished: false,
+            target: goal.target)
         let quotas = config.quotas
         try uploads.create(upload, now: now) { held in
             do throws(ServerError) {
@@ -250,46 +269,79 @@ struct UploadRoutes: RouteCapability {
                 try photos.keep(descriptor: descriptor, sha256: sha256, byteSize: upload.byteSize)
             }
         }
-        let photo = StoredPhoto(
-            localID: upload.localID, serverID: upload.serverID, fieldID: upload.fieldID,
-            issueLocalID: upload.issueLocalID, sha256: sha256, byteSize: upload.byteSize)
         // The photo recorded and its upload marked finished in one transaction: never one without the other.
-        let stored = try store.write { session -> (StoredPhoto, Bool) in
+        let stored = try store.write { session -> (PhotoUploadResponse.UploadedPhoto, Bool) in
             try session.finishUpload(upload.id, at: Date())
-            if let raced = try session.photo(localID: upload.localID) { return (raced, false) }
-            try session.insertPhoto(photo, uploadedBy: caller.user.id)
-            try session.addUsage(userID: caller.user.id, bytes: photo.byteSize, revisions: 0, day: Quotas.day(Date()))
-            return (photo, true)
+            let stored = try record(upload, sha256: sha256, caller: caller, in: session)
+            if stored.1 {
+                try session.addUsage(
+                    userID: caller.user.id, bytes: upload.byteSize, revisions: 0, day: Quotas.day(Date()))
+            }
+            return stored
         }
         uploads.release(upload)
         if stored.1 { metrics.photoStored() }
-        guard stored.0.serverID == upload.serverID else {
-            throw ServerError.badRequest("photo \(upload.localID) already belongs to another report")
+        return .answer(PhotoUploadResponse(photo: stored.0), status: status ?? (stored.1 ? 201 : 200))
+    }
+
+    /// Records the photo of a whole upload where it goes, unless it is held
+    /// already (a race): the photo as answered, and whether it was recorded
+    /// now. A photo of an action moves the action's change and tells its webhooks.
+    private func record(_ upload: StoredUpload, sha256: String, caller: Caller, in session: any StorageSession)
+        throws(ServerError) -> (PhotoUploadResponse.UploadedPhoto, Bool)
+    {
+        switch UploadGoal(upload) {
+        case .report(let serverID):
+            if let raced = try session.photo(localID: upload.localID) {
+                guard raced.serverID == serverID else {
+                    throw ServerError.badRequest("photo \(upload.localID) already belongs to another report")
+                }
+                return (uploaded(raced), false)
+            }
+            let photo = StoredPhoto(
+                localID: upload.localID, serverID: serverID, fieldID: upload.fieldID,
+                issueLocalID: upload.issueLocalID, sha256: sha256, byteSize: upload.byteSize)
+            try session.insertPhoto(photo, uploadedBy: caller.user.id)
+            return (uploaded(photo), true)
+        case .action(let id, let updateID):
+            if let raced = try session.actionPhoto(localID: upload.localID) {
+                guard raced.actionID == id, raced.updateID == updateID else {
+                    throw ServerError.badRequest("photo \(upload.localID) already belongs to another action or update")
+                }
+                return (uploaded(raced), false)
+            }
+            guard let action = try session.action(id: id) else { throw ServerError.notFound("no action '\(id)'") }
+            let photo = StoredActionPhoto(
+                localID: upload.localID, actionID: id, updateID: updateID, sha256: sha256, byteSize: upload.byteSize)
+            let moved = try session.insertActionPhoto(photo, uploadedBy: caller.user.id, action: action)
+            try ActionDocument.recordEvent(moved, .actionUpdated, in: session)
+            return (uploaded(photo), true)
         }
-        return .answer(PhotoUploadResponse(photo: uploaded(stored.0)), status: status ?? (stored.1 ? 201 : 200))
     }
 
     /// What storing an upload's photo checks, read in one transaction: the
-    /// report still the caller's (thrown otherwise), the photo held already,
-    /// and, when it is not, the report's photos and the caller's bytes today.
+    /// caller's right to the goal still (thrown otherwise), the photo held
+    /// already, and, when it is not, the goal's photos and the caller's bytes today.
     private func admission(of upload: StoredUpload, caller: Caller, in session: any StorageSession) throws(ServerError)
         -> PhotoAdmission
     {
-        _ = try reportVisible(upload.serverID, to: caller, in: session)
-        if let found = try session.photo(localID: upload.localID) {
-            return PhotoAdmission(existing: found, held: 0, used: 0)
-        }
+        let goal = try goalPhotos(UploadGoal(upload), localID: upload.localID, caller: caller, in: session)
+        if goal.existing != nil { return PhotoAdmission(existing: goal.existing, held: 0, used: 0) }
         return PhotoAdmission(
-            existing: nil, held: try session.photoCount(serverID: upload.serverID),
+            existing: nil, held: goal.held,
             used: try session.usage(userID: caller.user.id, day: Quotas.day(Date())).bytes)
     }
 
     /// The photo a finished upload stored, answered again.
     private func storedPhoto(of upload: StoredUpload, created: Bool) throws(ServerError) -> Reply {
-        guard let photo = try store.read({ session in try session.photo(localID: upload.localID) }) else {
-            throw Self.uploadGone(upload.id)
+        let photo = try store.read { session -> PhotoUploadResponse.UploadedPhoto? in
+            switch upload.target {
+            case .report: try session.photo(localID: upload.localID).map { uploaded($0) }
+            case .action: try session.actionPhoto(localID: upload.localID).map { uploaded($0) }
+            }
         }
-        return .answer(PhotoUploadResponse(photo: uploaded(photo)), status: created ? 201 : 200)
+        guard let photo else { throw Self.uploadGone(upload.id) }
+        return .answer(PhotoUploadResponse(photo: photo), status: created ? 201 : 200)
     }
 
     private func session(_ upload: StoredUpload) -> UploadSession {
@@ -321,8 +373,8 @@ struct UploadRoutes: RouteCapability {
 /// What storing an upload's photo checks (`ServerApp.admission(of:caller:in:)`).
 struct PhotoAdmission: Sendable {
     /// The photo, when the server holds it already.
-    let existing: StoredPhoto?
-    /// The report's photos.
+    let existing: PhotoUploadResponse.UploadedPhoto?
+    /// The goal's photos.
     let held: Int
     /// The caller's bytes today.
     let used: Int64

@@ -1,3 +1,4 @@
+import Foundation
 import Models
 
 /// A corrective action as the store keeps it (contract 1.2). People are
@@ -120,4 +121,24 @@ public struct ActionListQuery: Sendable, Equatable {
 
     /// A query of every action `viewerID` may see.
     public init(viewerID: String? = nil) { self.viewerID = viewerID }
+}
+
+/// A photo of an action, or of one of its updates, as the server keeps it.
+public struct StoredActionPhoto: Sendable, Equatable {
+    /// The id the device made for it.
+    public var localID: UUID
+    public var actionID: String
+    /// The update it belongs to; nil for the action's own photos.
+    public var updateID: String?
+    public var sha256: String
+    public var byteSize: Int64
+
+    /// Makes a photo record.
+    public init(localID: UUID, actionID: String, updateID: String?, sha256: String, byteSize: Int64) {
+        self.localID = localID
+        self.actionID = actionID
+        self.updateID = updateID
+        self.sha256 = sha256
+        self.byteSize = byteSize
+    }
 }

@@ -207,6 +207,14 @@ public protocol StorageSession {
     func actionStateCounts(_ query: ActionListQuery) throws(ServerError) -> [ActionState: Int]
     /// The actions made from a report's issues, in order of their making.
     func actions(reportServerID: String) throws(ServerError) -> [StoredAction]
+    /// The photo of an action or of its update a device made with this local id.
+    func actionPhoto(localID: UUID) throws(ServerError) -> StoredActionPhoto?
+    /// An action's photos and its updates', in the order they were stored.
+    func actionPhotos(actionID: String) throws(ServerError) -> [StoredActionPhoto]
+    /// Records a photo of an action and moves the action to the next
+    /// position (its `change`), as an update does; returns the action with it.
+    func insertActionPhoto(_ photo: StoredActionPhoto, uploadedBy: String, action: StoredAction)
+        throws(ServerError) -> StoredAction
 
     // MARK: Photos
 

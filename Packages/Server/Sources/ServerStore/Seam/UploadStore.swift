@@ -1,13 +1,23 @@
 import Foundation
 
+/// What a resumable upload's photo goes to once it is whole.
+public enum UploadTarget: Sendable, Equatable {
+    /// A report's photo (`StoredUpload.serverID` is the report's server id).
+    case report
+    /// A corrective action's photo (`serverID` is the action's id), or its update's.
+    case action(updateID: String?)
+}
+
 /// One resumable photo upload (contract 1.1) as the server keeps it.
 public struct StoredUpload: Sendable, Equatable {
     /// `U-` and 32 hex digits (128 random bits): the last segment of its url.
     public var id: String
     /// Whose it is; nobody else's requests find it.
     public var userID: String
-    /// The report the photo goes to.
+    /// The report (or, for an action's photo, the action) the photo goes to.
     public var serverID: String
+    /// Whether the photo goes to a report or to an action.
+    public var target: UploadTarget
     public var localID: UUID
     public var fieldID: String?
     public var issueLocalID: UUID?
@@ -24,8 +34,9 @@ public struct StoredUpload: Sendable, Equatable {
 
     public init(
         id: String, userID: String, serverID: String, localID: UUID, fieldID: String?, issueLocalID: UUID?,
-        sha256: String, byteSize: Int64, offset: Int64, expiresAt: Date, finished: Bool
+        sha256: String, byteSize: Int64, offset: Int64, expiresAt: Date, finished: Bool, target: UploadTarget = .report
     ) {
+        self.target = target
         self.id = id
         self.userID = userID
         self.serverID = serverID
