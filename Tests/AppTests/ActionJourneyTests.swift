@@ -51,7 +51,7 @@ struct ActionJourneyTests {
     @Test(
         "an inspector's critical issue becomes an action; a supervisor assigns it; crew work it offline; the inspector verifies it; the thread holds every step, each once"
     )
-    func wholeLoop() throws {
+    func wholeLoop() async throws {
         let server = try Self.server()
         defer { _ = server.stop() }
         let inspector = try DemoProfile.signedIn(to: server.baseURL)
@@ -91,7 +91,13 @@ struct ActionJourneyTests {
         // Offline: both changes wait on the device, in order.
         try cora.route(to: "http://127.0.0.1:9")
         #expect(try cora.jqc(["action", "start", id]).status == 0)
-        #expect(try cora.jqc(["action", "done", id, "--comment", "New valve fitted"]).status == 0)
+        let valve = try cora.writeJPEG("valve.jpg")
+        let doneWithPhoto = try Self.json(
+            cora, ["action", "done", id, "--comment", "New valve fitted", "--photo", valve])
+        #expect(doneWithPhoto["queued"]?["photos"]?.arrayValue?.count == 1, "\(doneWithPhoto)")
+        let photoID = try #require(doneWithPhoto["queued"]?["photos"]?.arrayValue?.first?["local_id"]?.stringValue)
+        let missing = try cora.jqc(["action", "comment", id, "Spare part", "--photo", cora.path("nowhere.jpg")])
+        #expect(missing.status != 0 && missing.stderr.contains("nowhere.jpg"), "\(missing.stderr)")
         let refusedVerify = try cora.jqc(["action", "verify", id])
         #expect(refusedVerify.status == 5, "crew never verify: \(refusedVerify.stderr)")
         let offline = try cora.jqc(["sync"])
@@ -101,6 +107,8 @@ struct ActionJourneyTests {
         try cora.route(to: server.baseURL)
         let sent = try Self.json(cora, ["sync"])
         #expect(sent["actions"]?["sent"] == 2, "\(sent)")
+        #expect(sent["actions"]?["photos_sent"] == 1, "the photo goes once its change is recorded: \(sent)")
+        #expect(try Self.json(cora, ["sync"])["actions"]?["photos_sent"] == 0, "and only once")
         #expect(try Self.json(cora, ["action", "show", id])["action"]?["state"] == "done")
 
         #expect(try inspector.jqc(["sync"]).status == 0)
@@ -115,6 +123,14 @@ struct ActionJourneyTests {
                 "supervisor", "crewcora", "crewcora", "inspector",
             ])
         #expect(updates[2]["comment"] == "New valve fitted")
+        #expect(updates[2]["photos"]?.arrayValue?.map { $0["local_id"]?.stringValue } == [photoID])
+        let http = HTTPTestClient()
+        let login = try await http.send(
+            "POST", server.url("/auth/login"), json: ["username": "inspector", "password": "inspector-pass"])
+        let token = try JSONValue.parse(String(decoding: login.body, as: UTF8.self))["data"]?["access_token"]?
+            .stringValue
+        let served = try await http.send("GET", server.url("/actions/\(id)/photos/\(photoID)"), token: token)
+        #expect(served.status == 200 && served.body.starts(with: [0xFF, 0xD8]), "the inspector sees the crew's photo")
         // The report shows the action its issue became.
         let report = try Self.json(inspector, ["show", local])
         #expect(report["actions"]?.arrayValue?.map { $0["state"]?.stringValue } == ["verified"])

@@ -35,6 +35,9 @@ enum ActionCommands {
                 }, otherwise: { _, label in "\(label) needs some words." }))
     }
     static let optionalComment = commentOption(help: "a comment to go with it")
+    static let photos = Option(
+        repeating: "photo", "FILE",
+        help: "a JPEG or PNG of the work, compressed like a report's photo; sent after the change (repeatable)")
     static let neededComment = commentOption(help: "why (required)")
 
     static let queuedNote =
@@ -75,12 +78,15 @@ enum ActionCommands {
 
     /// A command that moves an action to `state`, with an optional or a required comment.
     static func move(
-        _ name: String, to state: ActionState, summary: String, commentRequired: Bool = false, example: String
+        _ name: String, to state: ActionState, summary: String, commentRequired: Bool = false,
+        takesPhotos: Bool = false,
+        example: String
     ) -> Command {
         let comment = commentRequired ? neededComment : optionalComment
         return Command(
             CommandSpec(
-                "action \(name)", summary: summary, positionals: [action.spec], options: [comment.spec],
+                "action \(name)", summary: summary, positionals: [action.spec],
+                options: [comment.spec] + (takesPhotos ? [photos.spec] : []),
                 discussion: """
                     \(queuedNote)
                     Example: \(example)
@@ -91,16 +97,18 @@ enum ActionCommands {
             if commentRequired && text == nil {
                 throw AppError.validation("'action \(name)' needs --comment TEXT: say why.")
             }
-            return try queue(inv, WireActionChange(id: UUID(), state: state, comment: text))
+            return try queue(
+                inv, WireActionChange(id: UUID(), state: state, comment: text),
+                photos: takesPhotos ? inv[Self.photos] : [])
         }
     }
 
     static let start = move(
-        "start", to: .inProgress, summary: "start the work of an action assigned to you",
-        example: "jqc action start 3f2a")
+        "start", to: .inProgress, summary: "start the work of an action assigned to you", takesPhotos: true,
+        example: "jqc action start 3f2a --photo before.jpg")
     static let done = move(
-        "done", to: .done, summary: "mark an action's work done, for someone else to check",
-        example: "jqc action done 3f2a --comment 'Replaced the washer'")
+        "done", to: .done, summary: "mark an action's work done, for someone else to check", takesPhotos: true,
+        example: "jqc action done 3f2a --comment 'Replaced the washer' --photo after.jpg")
     static let verify = move(
         "verify", to: .verified, summary: "the inspector who flagged it, or a supervisor: the fix holds",
         example: "jqc action verify 3f2a")
@@ -114,24 +122,30 @@ enum ActionCommands {
     static let comment = Command(
         CommandSpec(
             "action comment", summary: "add a comment to an action's thread",
-            positionals: [action.spec, commentText.spec],
-            discussion: "\(queuedNote)\nExample: jqc action comment 3f2a 'Parts ordered, fitting Thursday'")
+            positionals: [action.spec, commentText.spec], options: [photos.spec],
+            discussion:
+                "\(queuedNote)\nExample: jqc action comment 3f2a 'Parts ordered, fitting Thursday' --photo part.jpg")
     ) { (inv) throws(AppError) -> CommandOutput in
         let text = try inv[Self.commentText].trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw AppError.validation("The comment is empty: say something.") }
-        return try queue(inv, WireActionChange(id: UUID(), comment: text))
+        return try queue(inv, WireActionChange(id: UUID(), comment: text), photos: inv[Self.photos])
     }
 
     /// Queues `change` of the action the command names, after what this device can check.
-    static func queue(_ inv: Invocation, _ change: WireActionChange) throws(AppError) -> CommandOutput {
+    static func queue(_ inv: Invocation, _ change: WireActionChange, photos: [String] = []) throws(AppError)
+        -> CommandOutput
+    {
         let workspace = try inv.workspace()
-        return try queue(change, of: try workspace.action(try inv[Self.action]), by: try signedIn(inv), in: workspace)
+        return try queue(
+            change, of: try workspace.action(try inv[Self.action]), by: try signedIn(inv), in: workspace,
+            photos: photos)
     }
 
     /// Queues `change` of `action` by `user`, after what this device can check: the commands and the menu alike.
-    static func queue(_ change: WireActionChange, of action: WireAction, by user: WireUser, in workspace: Workspace)
-        throws(AppError) -> CommandOutput
-    {
+    static func queue(
+        _ change: WireActionChange, of action: WireAction, by user: WireUser, in workspace: Workspace,
+        photos files: [String] = []
+    ) throws(AppError) -> CommandOutput {
         let movers = try workspace.movers(action, user: user)
         var notes: [String] = []
         if let wanted = change.state {
@@ -152,8 +166,8 @@ enum ActionCommands {
             throw AppError.blocked(
                 .notAllowed, "Only supervisors and admins give an action to someone or set when it is due.")
         }
-        try workspace.queueChange(change, of: action)
-        return ActionPresenter.queued(change, of: action, notes: notes)
+        let photos = try workspace.queueChange(change, of: action, photoFiles: files)
+        return ActionPresenter.queued(change, of: action, photos: photos, notes: notes)
     }
 
     /// The signed-in user, from the credentials kept on this device (offline too).

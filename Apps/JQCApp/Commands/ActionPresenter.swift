@@ -134,11 +134,14 @@ enum ActionPresenter {
     }
 
     /// What a queued change prints.
-    static func queued(_ change: WireActionChange, of action: WireAction, notes: [String]) -> CommandOutput {
+    static func queued(_ change: WireActionChange, of action: WireAction, photos: [KeptPhoto] = [], notes: [String])
+        -> CommandOutput
+    {
         let what = words(WaitingActionChange(.update(change), actionID: action.id))
+        let photoWords = photos.isEmpty ? "" : " with \(photos.count) photo\(photos.count == 1 ? "" : "s")"
         return CommandOutput(
             lines: [
-                "Queued for \(short(action.id)) \"\(oneLine(action.title))\": \(what). It is sent at the next sync."
+                "Queued for \(short(action.id)) \"\(oneLine(action.title))\": \(what)\(photoWords). It is sent at the next sync."
             ]
                 + notes,
             json: [
@@ -146,6 +149,13 @@ enum ActionPresenter {
                     "request_id": .string(change.id.uuidString.lowercased()), "action_id": .string(action.id),
                     "state": change.state.map { .string($0.rawValue) } ?? .null,
                     "comment": change.comment.map(JSONValue.string) ?? .null,
+                    "photos": .array(
+                        photos.map {
+                            [
+                                "local_id": .string($0.localID.uuidString.lowercased()),
+                                "byte_size": .integer($0.byteSize),
+                            ]
+                        }),
                 ],
                 "notes": .array(notes.map(JSONValue.string)),
             ])

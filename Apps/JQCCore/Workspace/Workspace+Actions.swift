@@ -108,9 +108,42 @@ extension Workspace {
         try storage { () throws(StorageError) in try store.queuedActionChanges() }.map(WaitingActionChange.init)
     }
 
-    /// Queues a change of `action`, to send at the next sync.
-    public func queueChange(_ change: WireActionChange, of action: WireAction) throws(AppError) {
-        try storage { () throws(StorageError) in try store.queueActionChange(change, on: action.id, at: now()) }
+    /// Queues a change of `action`, to send at the next sync, with photos
+    /// from `files` compressed like a report's (each checked before any is
+    /// kept; the change and its photos are recorded together). The photos kept.
+    @discardableResult
+    public func queueChange(_ change: WireActionChange, of action: WireAction, photoFiles files: [String] = [])
+        throws(AppError) -> [KeptPhoto]
+    {
+        guard !files.isEmpty else {
+            try storage { () throws(StorageError) in try store.queueActionChange(change, on: action.id, at: now()) }
+            return []
+        }
+        let folder = try photoFiles()
+        let hold = try storage { () throws(StorageError) in try folder.holdForImport() }
+        defer { hold.release() }
+        var kept: [ActionPhoto] = []
+        do {
+            for file in files {
+                let prepared = try compressPhoto(file)
+                defer { prepared.discard() }
+                let photoID = UUID()
+                let stored = try storage { () throws(StorageError) in
+                    try folder.store(contentsOf: prepared.temporary, as: photoID)
+                }
+                kept.append(
+                    ActionPhoto(
+                        localID: photoID, requestID: change.id, actionID: action.id, fileName: stored.fileName,
+                        byteSize: stored.byteSize, sha256: stored.sha256))
+            }
+            try storage { () throws(StorageError) in
+                try store.queueActionChange(change, on: action.id, at: now(), photos: kept)
+            }
+        } catch {
+            for photo in kept { try? folder.remove(photo.fileName) }
+            throw error
+        }
+        return kept.map { KeptPhoto(localID: $0.localID, byteSize: $0.byteSize) }
     }
 
     /// Queues a new action (supervisors), to send at the next sync.
@@ -145,4 +178,12 @@ extension Workspace {
         }
         return movers
     }
+}
+
+/// A photo kept on this device with a queued change, to send after it.
+public struct KeptPhoto: Sendable, Hashable {
+    /// The photo's id, the server's key for it.
+    public var localID: UUID
+    /// Its size once compressed.
+    public var byteSize: Int64
 }

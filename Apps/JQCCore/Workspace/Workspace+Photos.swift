@@ -141,6 +141,24 @@ extension Workspace {
     /// Runs every check on one source file and compresses it into a temporary
     /// file in the photo folder; nothing is recorded yet.
     func preparePhoto(_ file: String, for report: Report) throws(AppError) -> PreparedPhoto {
+        let prepared = try compressPhoto(file)
+        let used: Int64
+        do {
+            used = try storage { () throws(StorageError) in try store.photoBytes(ofReport: report.localID) }
+        } catch {
+            prepared.discard()
+            throw error
+        }
+        if used + prepared.compressed.storedBytes > settings.photoCapBytes {
+            prepared.discard()
+            throw capExceeded(used: used, file: file, needs: prepared.compressed.storedBytes)
+        }
+        return prepared
+    }
+
+    /// Checks one source file (readable, room left) and compresses it into a
+    /// temporary file in the photo folder, as every photo this device keeps.
+    func compressPhoto(_ file: String) throws(AppError) -> PreparedPhoto {
         let source = URL(fileURLWithPath: file)
         try requireReadable(file)
         let photoFiles = try self.photoFiles()
@@ -166,19 +184,7 @@ extension Workspace {
             unlink(temporary.path)
             throw Self.importError(error, file: file)
         }
-        let prepared = PreparedPhoto(source: file, temporary: temporary, compressed: compressed)
-        let used: Int64
-        do {
-            used = try storage { () throws(StorageError) in try store.photoBytes(ofReport: report.localID) }
-        } catch {
-            prepared.discard()
-            throw error
-        }
-        if used + compressed.storedBytes > settings.photoCapBytes {
-            prepared.discard()
-            throw capExceeded(used: used, file: file, needs: compressed.storedBytes)
-        }
-        return prepared
+        return PreparedPhoto(source: file, temporary: temporary, compressed: compressed)
     }
 
     private func capExceeded(used: Int64, file: String, needs: Int64) -> AppError {
@@ -228,7 +234,7 @@ extension Workspace {
     }
 
     /// The profile's photo folder.
-    private func photoFiles() throws(AppError) -> PhotoFileStore {
+    func photoFiles() throws(AppError) -> PhotoFileStore {
         guard let files = store.photoFiles else {
             throw AppError.failure(
                 .photoFolderMissing, "This store was opened without a photo folder, so photos cannot be added.")

@@ -103,18 +103,34 @@ extension LocalStore {
         _ seq: Int64, reason: String, current: WireAction?, keeping comment: WireActionChange?, at date: Date
     ) throws(StorageError) {
         try write { db throws(StorageError) in
+            let requestID = try db.firstRow("SELECT request_id FROM action_outbox WHERE seq = ?", [.integer(seq)])?[0]
+                .stringValue
             _ = try db.run("UPDATE action_outbox SET refusal = ? WHERE seq = ?", [.text(reason), .integer(seq)])
             if let current { try Self.keep(current, db) }
-            if let comment, let actionID = current?.id {
+            var kept = comment
+            if kept == nil, current != nil, let requestID,
+                try db.firstRow(
+                    "SELECT 1 FROM action_photos WHERE request_id = ? AND state = 'pending'", [.text(requestID)]) != nil
+            {
+                // Photos of a move the action no longer allowed go as a comment of their own.
+                kept = WireActionChange(id: UUID(), comment: Self.photosKeptComment)
+            }
+            if let kept, let actionID = current?.id {
                 _ = try db.run(
                     "INSERT INTO action_outbox (request_id, action_id, kind, body, queued_at) VALUES (?, ?, 'update', ?, ?)",
                     [
-                        .text(comment.id.uuidString.lowercased()), .text(actionID), .text(try Self.json(comment)),
+                        .text(kept.id.uuidString.lowercased()), .text(actionID), .text(try Self.json(kept)),
                         SQLValue(date),
                     ])
             }
+            if let requestID {
+                try Self.movePhotos(of: requestID, to: current == nil ? nil : kept?.id, reason: reason, db)
+            }
         }
     }
+
+    /// The words of the comment that carries the photos of a refused move which had none.
+    public static let photosKeptComment = "Photos of a change the action's state no longer allowed."
 
     /// Stores one page of `GET /actions` and the cursor after it in one transaction.
     public func recordActions(_ actions: [WireAction], cursor: String) throws(StorageError) {
@@ -193,7 +209,7 @@ extension LocalStore {
     }
 
     /// A value as the store keeps it: JSON with sorted keys.
-    private static func json(_ value: some Encodable) throws(StorageError) -> String {
+    static func json(_ value: some Encodable) throws(StorageError) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         guard let data = try? encoder.encode(value) else {

@@ -87,7 +87,10 @@ extension LocalStore {
         guard let photoFiles else { return PhotoLeftoverSweep() }
         return try photoFiles.removeLeftovers(olderThan: age) { () throws(StorageError) -> Set<String> in
             try read { db throws(StorageError) -> Set<String> in
-                Set(try db.rows("SELECT file_name FROM photos").compactMap { $0[0].stringValue })
+                Set(
+                    try db.rows(
+                        "SELECT file_name FROM photos UNION ALL SELECT file_name FROM action_photos WHERE state != 'uploaded'"
+                    ).compactMap { $0[0].stringValue })
             }
         }
     }

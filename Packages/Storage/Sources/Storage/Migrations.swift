@@ -286,6 +286,25 @@ enum Migrations {
                     refusal TEXT
                 );
                 """),
+        // Photos of the person's action changes: each file in the photo folder,
+        // the queued change it shows (its request id), and whether the server
+        // holds it yet; uploaded once the change itself is recorded.
+        Migration(
+            name: "add-action-photos",
+            sql: """
+                CREATE TABLE action_photos (
+                    local_id TEXT PRIMARY KEY NOT NULL,
+                    request_id TEXT NOT NULL,
+                    action_id TEXT NOT NULL,
+                    file_name TEXT NOT NULL,
+                    byte_size INTEGER NOT NULL,
+                    sha256 TEXT NOT NULL,
+                    state TEXT NOT NULL DEFAULT 'pending'
+                        CHECK (state = 'pending' OR state = 'uploaded' OR state = 'refused'),
+                    refusal TEXT
+                );
+                CREATE INDEX action_photos_by_state ON action_photos (state, request_id);
+                """),
     ]
 
     /// The migrator over `all`: the ledger `schema_migrations`, `user_version`

@@ -10,12 +10,18 @@ public struct ActionCounts: Sendable, Hashable {
     public var refused = 0
     /// Actions the feed brought.
     public var pulled = 0
+    /// Photos of recorded changes the server now holds.
+    public var photosSent = 0
+    /// Photos the server refused for good (kept, marked with why).
+    public var photosRefused = 0
 
     /// No actions yet.
-    public init(sent: Int = 0, refused: Int = 0, pulled: Int = 0) {
+    public init(sent: Int = 0, refused: Int = 0, pulled: Int = 0, photosSent: Int = 0, photosRefused: Int = 0) {
         self.sent = sent
         self.refused = refused
         self.pulled = pulled
+        self.photosSent = photosSent
+        self.photosRefused = photosRefused
     }
 }
 
@@ -32,8 +38,9 @@ enum ActionSend: Sendable {
 /// Corrective actions in the sync cycle (contract 1.2), after the reviews:
 /// the changes queued on this device are sent in the order they were made,
 /// each once (the server records an id once; the store forgets a change
-/// only with the server's answer to it), then the feed of the actions this
-/// person may see is pulled after the stored cursor.
+/// only with the server's answer to it), then the photos of the recorded
+/// ones, then the feed of the actions this person may see is pulled after
+/// the stored cursor.
 extension SyncEngine {
     /// Pages of the actions feed pulled in one cycle at most; the rest comes next cycle.
     static let actionPagesPerCycle = 100
@@ -66,6 +73,10 @@ extension SyncEngine {
                 }
             }
         }
+        let photos = try await sendActionPhotos()
+        counts.photosSent = photos.sent
+        counts.photosRefused = photos.refused
+        if let stop = photos.stop { return (counts, stop) }
         var cursor = try store.meta(MetaKey.actionsCursor)
         var restarted = false
         for _ in 0..<Self.actionPagesPerCycle {
@@ -125,5 +136,64 @@ extension SyncEngine {
             return .stop(SyncFailure(error))
         }
         return .refused(reason: error.message, current: nil, keeping: nil)
+    }
+}
+
+/// Photos of action changes in the sync cycle: each sent after its change
+/// was recorded, resumably (a `PATCH` cut short goes on from the bytes the
+/// server holds), once.
+extension SyncEngine {
+    /// Sends the photos of recorded changes; how many went and were refused, and the failure that stopped it.
+    func sendActionPhotos() async throws(StorageError) -> (sent: Int, refused: Int, stop: SyncFailure?) {
+        var sent = 0
+        var refused = 0
+        for photo in try store.actionPhotosToSend() {
+            do throws(APIError) {
+                try await sendActionPhoto(photo)
+            } catch {
+                // No answer, a busy server or the session over: the rest waits. A file gone or a refusal: for good.
+                if error.code != .fileUnreadable
+                    && (error.status == nil || error.isTransient || error.code == .authRequired)
+                {
+                    return (sent, refused, SyncFailure(error))
+                }
+                try store.actionPhotoRefused(photo.localID, reason: error.message)
+                refused += 1
+                continue
+            }
+            try store.actionPhotoSent(photo.localID)
+            sent += 1
+        }
+        return (sent, refused, nil)
+    }
+
+    /// One photo: its upload begun (or found), then its bytes from where the server stands, a few rounds at most.
+    private func sendActionPhoto(_ photo: ActionPhoto) async throws(APIError) {
+        guard let file = try? store.photoFiles?.url(for: photo.fileName).path else {
+            throw APIError(.fileUnreadable, "The photo file of \(photo.localID.wireString) is gone from this device.")
+        }
+        for _ in 0..<2 {
+            let start = try await client.beginActionUpload(
+                actionID: photo.actionID, updateID: photo.requestID, localID: photo.localID, sha256: photo.sha256,
+                byteSize: photo.byteSize)
+            guard case .upload(let upload) = start else { return }
+            var offset = upload.offset
+            for _ in 0..<4 {
+                do throws(APIError) {
+                    switch try await client.appendUpload(
+                        upload.url, offset: offset, file: file, byteSize: photo.byteSize)
+                    {
+                    case .stored: return
+                    case .held(let held): offset = held
+                    }
+                } catch  where error.code == .notFound {
+                    // The upload expired or was dropped: begin it again.
+                    break
+                }
+            }
+        }
+        throw APIError(
+            .connectionLost,
+            "The photo \(photo.localID.wireString) did not reach the server whole; it is sent again next sync.")
     }
 }

@@ -243,7 +243,8 @@ public struct SyncSummary: Sendable, Hashable {
             actions.map {
                 [
                     "sent": .integer(Int64($0.sent)), "refused": .integer(Int64($0.refused)),
-                    "pulled": .integer(Int64($0.pulled)),
+                    "pulled": .integer(Int64($0.pulled)), "photos_sent": .integer(Int64($0.photosSent)),
+                    "photos_refused": .integer(Int64($0.photosRefused)),
                 ]
             } ?? .null
         if let actionsError {

@@ -44,6 +44,21 @@ public struct WireActionPhoto: Sendable, Hashable, Codable {
         case sha256
         case byteSize = "byte_size"
     }
+
+    /// A photo's metadata.
+    public init(localID: UUID, sha256: String, byteSize: Int64) {
+        self.localID = localID
+        self.sha256 = sha256
+        self.byteSize = byteSize
+    }
+
+    /// The local id written in the wire's lower case, as the server writes it.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeUUID(localID, forKey: .localID)
+        try c.encode(sha256, forKey: .sha256)
+        try c.encode(byteSize, forKey: .byteSize)
+    }
 }
 
 /// Where an action came from: an issue, a supervisor, a client.
