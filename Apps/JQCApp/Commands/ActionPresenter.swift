@@ -116,7 +116,9 @@ enum ActionPresenter {
         }
         if said.isEmpty { said.append("commented") }
         let comment = update.comment.map { ": \"\(oneLine($0))\"" } ?? ""
-        return "\(update.at) \(oneLine(update.author.displayName)) \(said.joined(separator: ", "))\(comment)"
+        let photos =
+            update.photos.isEmpty ? "" : " (\(update.photos.count) photo\(update.photos.count == 1 ? "" : "s"))"
+        return "\(update.at) \(oneLine(update.author.displayName)) \(said.joined(separator: ", "))\(comment)\(photos)"
     }
 
     /// A queued change in words.

@@ -83,4 +83,30 @@ struct ConsoleActionTests {
         let rest = page[start.upperBound...]
         return "A-" + String(rest.prefix { $0.isHexDigit })
     }
+    @Test("a photo of a crew member's update shows in the action's thread, served to who may see the action only")
+    func photoInTheThread() async throws {
+        let server = try ActionContractTests.server.get()
+        let supervisor = try await Session.supervisor(server)
+        let crew = try await ActionContractTests.crew(server)
+        let id = try await ActionPhotoTests.action(supervisor)
+        let updateID = UUID().uuidString.lowercased()
+        #expect(
+            try await crew.post("/actions/\(id)/updates", ["id": .string(updateID), "state": "done"]).status == 200)
+        let photo = PhotoContractTests.jpeg(6_000)
+        let photoID = UUID().uuidString.lowercased()
+        let started = try await ActionPhotoTests.begin(crew, id, photo, localID: photoID, update: updateID)
+        let url = try #require(started.data["upload"]?["url"]?.stringValue)
+        #expect(try await UploadContractTests.patch(crew, url, offset: 0, photo).status == 201)
+
+        let console = ConsoleClient(server)
+        #expect(try console.signIn("supervisor", "supervisor-pass").status == 303)
+        let page = try console.get("/console/actions/\(id)").text
+        let path = "/console/actions/\(id)/photos/\(photoID)"
+        #expect(page.contains("<img class=\"photo-thumb\" src=\"\(path)\""), "the photo in its update's entry")
+        let served = try console.get(path)
+        #expect(served.status == 200 && served.body == photo)
+        let stranger = ConsoleClient(server)
+        #expect(try stranger.signIn("other", "other-password").status == 303)
+        #expect(try stranger.get(path).status == 404, "not to someone who may not see the action")
+    }
 }

@@ -36,7 +36,21 @@ extension ConsoleActionView {
         if let description = action.description {
             html += "<p class=\"description\">\(HTML.escape(description))</p>\n"
         }
-        return html
+        return html + photos(shown, of: nil)
+    }
+
+    /// The photos of the action itself (`update` nil) or of one update, each linked to its bytes.
+    private static func photos(_ shown: ConsoleActionDetail, of update: String?) -> String {
+        let held = shown.document.photos.filter { $0.updateID == update }
+        guard !held.isEmpty else { return "" }
+        return "<div class=\"photos\">"
+            + held.map { photo in
+                let url =
+                    "\(ConsoleRoutes.consolePath)/actions/\(HTML.percent(shown.action.id))/photos/"
+                    + photo.localID.uuidString.lowercased()
+                return
+                    "<figure class=\"photo\"><a class=\"photo-link\" href=\"\(url)\"><img class=\"photo-thumb\" src=\"\(url)\" alt=\"photo\" loading=\"lazy\"></a></figure>"
+            }.joined() + "</div>"
     }
 
     private static func thread(_ shown: ConsoleActionDetail) -> String {
@@ -62,7 +76,8 @@ extension ConsoleActionView {
             html +=
                 "<li class=\"update\" data-version=\"\(update.version)\"><strong>\(HTML.escape(author))</strong> "
                 + said.joined(separator: ", ") + " <span class=\"muted\">\(ConsoleLayout.time(update.at))</span>"
-                + (update.comment.map { "<blockquote>\(HTML.escape($0))</blockquote>" } ?? "") + "</li>"
+                + (update.comment.map { "<blockquote>\(HTML.escape($0))</blockquote>" } ?? "")
+                + photos(shown, of: update.id) + "</li>"
         }
         return html + "</ol></section>\n"
     }

@@ -50,6 +50,26 @@ extension ConsoleRoutes {
             body: ConsoleLayout.notice(Self.noticeText(input)) + html, viewer: input.viewer)
     }
 
+    /// `GET /console/actions/{id}/photos/{local_id}`: a photo of the action or
+    /// of its update, to whoever may see the action (anyone else: 404).
+    func consoleActionPhoto(_ input: ConsoleInput, actionID: String, photo text: String) throws(ServerError)
+        -> ConsoleReply
+    {
+        let caller = try input.requireCaller()
+        let missing = ServerError.notFound("there is no such photo")
+        guard let localID = UUID(uuidString: text) else { throw missing }
+        let routes = ActionRoutes(context: context)
+        let photo = try store.read { session -> StoredActionPhoto? in
+            guard let action = try session.action(id: actionID), try routes.visible(action, to: caller, in: session)
+            else { return nil }
+            return try session.actionPhoto(localID: localID)
+        }
+        guard let photo, photo.actionID == actionID,
+            let descriptor = try photos.open(sha256: photo.sha256, byteSize: photo.byteSize)
+        else { throw missing }
+        return .photo(descriptor: descriptor, byteSize: photo.byteSize)
+    }
+
     /// `GET /console/actions/{id}`: the action, its thread, and the forms the viewer may use.
     func consoleAction(_ input: ConsoleInput, actionID: String, status: Int = 200, error: String? = nil)
         throws(ServerError) -> ConsolePage

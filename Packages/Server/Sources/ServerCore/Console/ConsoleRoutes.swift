@@ -244,6 +244,9 @@ struct ConsoleRoutes: RouteCapability {
         case (1, "actions"):
             try only("GET")
             return .page(try consoleActions(input))
+        case (4, "actions") where path[2] == "photos":
+            try only("GET")
+            return try consoleActionPhoto(input, actionID: path[1], photo: path[3])
         case (2, "actions"):
             return method == "POST"
                 ? try consoleActionUpdate(input, actionID: path[1])
@@ -274,6 +277,7 @@ struct ConsoleRoutes: RouteCapability {
         case (4, "reports") where parts[2] == "photos": return consolePath + "/reports/{server_id}/photos/{local_id}"
         case (2, "sites"): return consolePath + "/sites/{facility_id}"
         case (2, "actions"): return consolePath + "/actions/{id}"
+        case (4, "actions") where parts[2] == "photos": return consolePath + "/actions/{id}/photos/{local_id}"
         case (2, "admin"): return consolePath + "/admin/{page}"
         default: return consolePath + "/unmatched"
         }
