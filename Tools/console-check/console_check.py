@@ -7,8 +7,11 @@ seen. What it proves is issue 22's "Done when": sign-in, the queue's
 filters, a report's page with its photo loading, a return with a comment on
 one field that the inspector's `jqc sync` then shows, the XSS strings shown
 as text with no script run, forms refused without their CSRF token, an
-inspector kept from another's report and photo, the security headers, and
-screenshots of the queue, a report and a site chart for a person to look at.
+inspector kept from another's report and photo, the security headers,
+screenshots of the queue, a report and a site chart for a person to look at,
+and a corrective action's whole life: flagged with /issue in the runner,
+made once, assigned in the console, finished offline by crew with a photo,
+verified from jqc, its thread and photo shown on the action's page.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from browser import Browser, Http, set_cookie_attributes
 from checks import CheckFailed, Tally, shorten
 from world import (
     XSS_ANSWER_ATTRIBUTE, XSS_ANSWER_SCRIPT, XSS_FACILITY_NAME, XSS_ISSUE_ATTRIBUTE, XSS_ISSUE_SCRIPT,
-    XSS_LABEL_ATTRIBUTE, XSS_LABEL_SCRIPT, XSS_TEMPLATE_NAME, Device, Report, ServerAdmin,
+    XSS_LABEL_ATTRIBUTE, XSS_LABEL_SCRIPT, XSS_TEMPLATE_NAME, TEMPLATE_ID, Device, Report, ServerAdmin,
     template_document, write_png,
 )
 
@@ -41,6 +44,9 @@ SECOND_INSPECTOR_NAME = "Nina Second"
 FIELD_COMMENT = 'Glass "streaky" & <b>dull</b>: rate it again'
 GENERAL_COMMENT = "Redo the entrance <script>window.__xss=9</script>"
 STATES = ("awaiting_review", "approved", "returned", "rejected")
+ACTION_ISSUE = "Soap dispenser empty <script>window.__xss=10</script>"
+CREW_PASSWORD = "crew-check-pass"
+CREW_NAME = "Cora Crew"
 
 
 def policy_problems(policy: str) -> list[str]:
@@ -74,6 +80,7 @@ class ConsoleCheck:
         run = secrets.token_hex(3)
         self.facility_id = f"F-CC-{run}"
         self.second_username = f"nina-{run}"
+        self.crew_username = f"cora-{run}"
         self.browsers: dict[str, Browser] = {}
         self.written: list[Path] = []
 
@@ -93,6 +100,7 @@ class ConsoleCheck:
         self.stale_revision()
         self.printable_view()
         self.sites_and_team()
+        self.corrective_action()
         self.sign_out()
         self.second_inspector()
 
@@ -582,6 +590,63 @@ class ConsoleCheck:
         t.contains(team, SECOND_INSPECTOR_NAME, "the team table")
         self.page_is_safe(b, "the team page")
         self.page_fits(b, "the team page")
+        t.done()
+
+    def corrective_action(self) -> None:
+        t = self.t
+        t.begin("an issue flagged with /issue becomes one action; the supervisor assigns it in the console; "
+                "crew finish it offline with a photo; the inspector verifies it from jqc")
+        self.admin.run("add-user", self.crew_username, "--role", "crew", "--display-name", CREW_NAME,
+                       stdin=CREW_PASSWORD + "\n")
+        local = self.ivy.jqc("start", "--template", TEMPLATE_ID, "--facility", self.facility_id)["local_id"]
+        self.ivy.jqc("answer", local, "2", "pass")
+        self.ivy.jqc("answer", local, "3", "4")
+        said = self.ivy.run_form(local, f"/issue critical {ACTION_ISSUE}\n/q\n")
+        t.contains(said, "flagged", "the runner's answer to /issue")
+        self.ivy.jqc("complete", local)
+        self.ivy.sync()
+        self.ivy.sync()
+        self.sam.sync()
+        made = [a for a in self.sam.jqc("actions", "--facility", self.facility_id)["actions"] if a["title"] == ACTION_ISSUE]
+        t.equal(len(made), 1, "actions the flagged issue became, after a second sync")
+        action_id = made[0]["id"]
+
+        b = self.browser("supervisor")
+        b.open(f"/console/actions?facility={urllib.parse.quote(self.facility_id)}")
+        b.one(f'tr.action[data-action-id="{action_id}"]', "the action's row in the actions list")
+        self.page_is_safe(b, "the actions page")
+        b.open(f"/console/actions/{action_id}")
+        form = b.one("form#assign-form", "the assign form")
+        Select(b.one("select[name=assignee]", "the assignee list", within=form)).select_by_value(self.crew_username)
+        b.script("arguments[0].value = '2030-01-31'", b.one("input[name=due]", "the due date", within=form))
+        b.submit_and_wait(b.one("button[type=submit]", "the assign form's Save button", within=form))
+        b.wait_for_route(f"/console/actions/{action_id}")
+        t.contains(b.one("#action-facts", "the action's facts").text, CREW_NAME, "the action's assignee after Save")
+
+        photo = self.work / "fixed.png"
+        write_png(photo, 200, 150)
+        cora = Device(self.jqc_bin, self.work / "cora", "the crew member")
+        cora.login(self.base, self.crew_username, CREW_PASSWORD)
+        cora.sync()
+        t.expect(any(a["id"] == action_id for a in cora.jqc("actions", "--mine")["actions"]),
+                 "the action among the crew member's own", action_id)
+        cora.route_to("http://127.0.0.1:9")
+        done = cora.jqc("action", "done", action_id, "--comment", "Refilled and wiped", "--photo", str(photo))
+        t.equal(len(done["queued"]["photos"]), 1, "photos queued with the crew member's 'done', offline")
+        cora.route_to(self.base)
+        sent = cora.sync()["actions"]
+        t.equal((sent["sent"], sent["photos_sent"]), (1, 1), "the change and its photo sent at the next sync")
+
+        self.ivy.sync()
+        self.ivy.jqc("action", "verify", action_id, "--comment", "Checked: full")
+        self.ivy.sync()
+        b.open(f"/console/actions/{action_id}")
+        t.contains(b.one("#action-facts", "the action's facts").text.lower(), "verified", "the action's state")
+        steps = b.all("#thread li.update")
+        t.equal(len(steps), 3, "steps in the thread (assigned, done, verified)")
+        image = b.one("#thread li.update img.photo-thumb", "the crew member's photo in the thread")
+        t.expect(b.image_width(image) > 0, "the photo to load from the console", image.get_attribute("src"))
+        self.page_is_safe(b, "the action's page")
         t.done()
 
     def sign_out(self) -> None:

@@ -106,6 +106,18 @@ class Device:
         result = run_program(argv, f"{self.person}'s 'jqc {' '.join(args[:2])}'", stdin=stdin, ok=ok)
         return json.loads(result.stdout)
 
+    def route_to(self, base: str) -> None:
+        """Points the profile at another server address (a closed port: the device is offline)."""
+        credentials = self.home / "credentials.json"
+        saved = json.loads(credentials.read_text())
+        saved["server_url"] = base
+        credentials.write_text(json.dumps(saved))
+
+    def run_form(self, local_id: str, typed: str) -> str:
+        """`jqc run` on a report with `typed` as the person's keystrokes; what it printed."""
+        argv = [self.jqc_bin, "--home", str(self.home), "run", local_id]
+        return run_program(argv, f"{self.person}'s 'jqc run'", stdin=typed).stdout
+
     def login(self, base: str, username: str, password: str) -> None:
         answer = self.jqc("login", "--server", base, "--username", username, "--password-stdin", stdin=password + "\n")
         self.user = answer["user"]
