@@ -77,6 +77,9 @@ def main():
                 "synced_in_trials", "settle_cycles",
                 "reports_completed", "photos",
                 "issues", "reinspections", "server_reports", "server_photos")))
+            if "action_comments" in stats:
+                log(f"{part}: action comments {stats['action_comments']} (commands killed {stats['action_comment_kills']}), "
+                    f"with {stats['action_photos']} photos")
             if faulted:
                 log(f"{part}: database faults {stats['database_faults']}; restores {stats['restores']}, after which the "
                     f"device had {stats['reports_to_send_again']} reports and {stats['photos_to_send_again']} photos to send again, "

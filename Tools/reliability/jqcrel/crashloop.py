@@ -9,6 +9,7 @@ import random
 import subprocess
 import time
 
+from .actionwork import ActionWork
 from .amendments import Amendments
 from .invariants import Checker, Findings
 from .workgen import WORDS, WorkGenerator
@@ -57,6 +58,9 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_repo
         amendments = Amendments(device, server, bin_dir, random.Random(seed * 31 + 7), WORDS)
         checker = Checker(device, server, amendments)
         mover = TemplateMover(device, rng, os.path.join(work, "templates-in"), generator.drafts)
+        # Comments with photos on the actions the reports' serious issues became (not across restores,
+        # which take actions back with everything else).
+        actions = None if server_faults else ActionWork(device, server, random.Random(seed * 17 + 3), generator.png)
         first_sync(device)
         for _ in range(initial_reports):
             generator.make_report()
@@ -88,6 +92,8 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_repo
                 # Killed, and the drafts had moved already: the kill came after the move's transaction.
                 stats["template_move_kills_after_move"] += killed_move and moved
                 edit_problems += move_problems
+            if actions and rng.random() < 0.4:
+                actions.step(kill_rng.uniform(*COMMAND_KILL_WINDOW) if rng.random() < 0.3 else None)
             # A random moment within what a whole cycle takes now, so most trials kill mid-cycle.
             delay = kill_rng.uniform(0, cycle.kill_window())
             instance_kill = None
@@ -126,6 +132,8 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_repo
             retried = device.json("retry")["retried"]
             stats["retries"] += len(retried)
             trial_findings, summary = checker.check(generator.completed, generator.drafts)
+            if actions:
+                actions.check(trial_findings)
             amendments.resolve_conflicts()
             for problem in edit_problems:
                 trial_findings.add("corruption", problem)
@@ -143,14 +151,18 @@ def run_crash_loop(bin_dir, work, trials, seed, max_kill_delay=3.0, initial_repo
         amendments.resolve_conflicts()
         # A device with nothing to send learns of a restore at its next cycle that reaches the
         # server (a failed reference pull sends no probe): settling goes on until it has.
-        cycles = settle(device, log, after_cycle=amendments.resolve_conflicts, caught_up=checker.knows_generation)
+        cycles = settle(device, log, after_cycle=amendments.resolve_conflicts,
+                        caught_up=lambda: checker.knows_generation() and (actions is None or actions.caught_up()))
         final_findings, summary = checker.check(generator.completed, generator.drafts, final=True)
+        if actions:
+            actions.check(final_findings, final=True)
         merge(findings, final_findings, "after the last sync")
         stats.update({
             "seed": seed, "synced_in_trials": synced_in_trials, "settle_cycles": cycles, "seconds": round(time.monotonic() - started, 1),
             "reports_completed": len(generator.completed), "drafts": len(generator.drafts),
             "photos": generator.photos, "issues": generator.issues, "reinspections": generator.reinspections,
             **amendments.stats(),
+            **(actions.stats() if actions else {}),
             "database_faults": database_faults.counts if database_faults else {},
             "faults": server.fault_counts(), "server_reports": summary["server_reports"],
             **(requests_held(server) if server_faults else {}),
