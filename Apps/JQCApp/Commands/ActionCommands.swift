@@ -25,20 +25,11 @@ enum ActionCommands {
     static let commentText = Argument("TEXT", help: "what to say")
     static let user = Argument("USER", help: "the user name to give it to")
 
-    static func commentOption(help: String) -> Option<String?> {
-        Option(
-            "comment", "TEXT", help: help,
-            as: .checked(
-                { word in
-                    let trimmed = word.trimmingCharacters(in: .whitespacesAndNewlines)
-                    return trimmed.isEmpty ? nil : trimmed
-                }, otherwise: { _, label in "\(label) needs some words." }))
-    }
-    static let optionalComment = commentOption(help: "a comment to go with it")
+    static let optionalComment = ReviewCommands.comment(help: "a comment to go with it")
     static let photos = Option(
         repeating: "photo", "FILE",
         help: "a JPEG or PNG of the work, compressed like a report's photo; sent after the change (repeatable)")
-    static let neededComment = commentOption(help: "why (required)")
+    static let neededComment = ReviewCommands.comment(help: "why (required)")
 
     static let queuedNote =
         "Works offline: the change is kept on this device and sent at the next sync, once; the server judges it then."

@@ -167,7 +167,7 @@ enum ActionPresenter {
     /// there are none) and `{"actions": [{id, title, state, severity}]}`'s array.
     static func ofReport(_ serverID: String?, in workspace: Workspace) -> (lines: [String], json: JSONValue) {
         guard let serverID,
-            let actions = try? workspace.actions(ActionFilter()).filter({ $0.source.reportServerID == serverID }),
+            let actions = try? workspace.actions(ofReport: serverID),
             !actions.isEmpty
         else { return ([], []) }
         let lines =

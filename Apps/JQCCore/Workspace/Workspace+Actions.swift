@@ -75,6 +75,11 @@ extension Workspace {
         }
     }
 
+    /// The held actions made from the report the server knows as `serverID`.
+    public func actions(ofReport serverID: String) throws(AppError) -> [WireAction] {
+        try storage { () throws(StorageError) in try store.heldActions(reportServerID: serverID) }
+    }
+
     /// A held action by its id or a unique part of its start (`A-3f2a` or `3f2a`, at least 4 characters).
     public func action(_ reference: String) throws(AppError) -> WireAction {
         let typed = reference.trimmingCharacters(in: .whitespaces)
@@ -83,9 +88,7 @@ extension Workspace {
         guard wanted.count >= 4 else {
             throw AppError.usage("Give at least 4 characters of the action's id, such as 3f2a (see 'jqc actions').")
         }
-        let matches = try storage { () throws(StorageError) in try store.heldActions() }.filter {
-            $0.id.dropFirst(2).lowercased().hasPrefix(wanted.lowercased())
-        }
+        let matches = try storage { () throws(StorageError) in try store.heldActions(idStartingWith: wanted) }
         guard let first = matches.first else {
             throw AppError.notFound(
                 "No action '\(oneLine(typed))' on this device; 'jqc actions' lists those the last sync brought.")

@@ -152,6 +152,26 @@ extension LocalStore {
         }
     }
 
+    /// The held actions made from the report the server knows as `serverID`, in the order they were made.
+    public func heldActions(reportServerID serverID: String) throws(StorageError) -> [WireAction] {
+        try read { db throws(StorageError) in
+            try db.rows("SELECT body FROM actions WHERE report_server_id = ? ORDER BY rowid", [.text(serverID)])
+                .compactMap(Self.action)
+        }
+    }
+
+    /// The held actions whose id, without its `A-`, starts with `prefix` (any case); at most `limit`.
+    public func heldActions(idStartingWith prefix: String, limit: Int = 100) throws(StorageError) -> [WireAction] {
+        let escaped = prefix.lowercased().replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+        return try read { db throws(StorageError) in
+            try db.rows(
+                "SELECT body FROM actions WHERE lower(substr(id, 3)) LIKE ? ESCAPE '\\' ORDER BY id LIMIT ?",
+                [.text(escaped + "%"), .integer(Int64(limit))]
+            ).compactMap(Self.action)
+        }
+    }
+
     /// The held action `id`.
     public func heldAction(id: String) throws(StorageError) -> WireAction? {
         try read { db throws(StorageError) in

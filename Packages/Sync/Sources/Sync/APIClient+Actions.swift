@@ -34,19 +34,10 @@ extension APIClient {
     /// `ACTION_STATE` is an outcome, not an error: it carries the action as
     /// the server holds it, so the person sees what happened meanwhile.
     public func updateAction(id: String, _ change: WireActionChange) async throws(APIError) -> ActionUpdateOutcome {
-        let url = self.url(APIRoute.updateAction.path(id))
-        let body = try encode(change)
         let refusal = RefusalBody()
         do throws(APIError) {
-            let response = try await exchange(authenticated: true) {
-                (token: String?) async throws(NetworkingError) -> HTTPResponse in
-                let response = try await self.transport.send(
-                    HTTPRequest(
-                        method: HTTPMethod(APIRoute.updateAction.method), url: url,
-                        headers: self.headers(token: token, json: true), body: body))
-                if response.status == 409 { refusal.keep(response.body) }
-                return response
-            }
+            let response = try await send(
+                .updateAction, path: APIRoute.updateAction.path(id), body: try encode(change), keepingRefusal: refusal)
             return .recorded(try decode(response, as: ActionResponse.self).action)
         } catch  where error.status == 409 && error.serverSaid(.actionState) {
             return .stateRefused(current: refusal.currentAction(), error: error)

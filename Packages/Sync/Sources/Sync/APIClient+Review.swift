@@ -99,23 +99,34 @@ extension APIClient {
     /// otherwise). A 409 `REVISION_STALE` is an outcome, not an error: it
     /// carries the current review the server sent with it.
     public func decide(serverID: String, _ request: ReviewRequest) async throws(APIError) -> ReviewOutcome {
-        let url = self.url(APIRoute.decideReview.path(serverID))
-        let body = try encode(request)
         let refusal = RefusalBody()
         do throws(APIError) {
-            let response = try await exchange(authenticated: true) {
-                (token: String?) async throws(NetworkingError) -> HTTPResponse in
-                let response = try await self.transport.send(
-                    HTTPRequest(
-                        method: HTTPMethod(APIRoute.decideReview.method), url: url,
-                        headers: self.headers(token: token, json: true), body: body))
-                if response.status == 409 { refusal.keep(response.body) }
-                return response
-            }
+            let response = try await send(
+                .decideReview, path: APIRoute.decideReview.path(serverID), body: try encode(request),
+                keepingRefusal: refusal)
             return .decided(try decode(response, as: ReviewResponse.self).review)
         } catch  where error.status == 409 {
             guard error.serverCode == nil || error.serverSaid(.revisionStale) else { throw error }
             return .stale(current: refusal.currentReview(), error: error)
+        }
+    }
+}
+
+extension APIClient {
+    /// Sends `body` to `route` at `path` (signed in); a 409's body is kept in
+    /// `refusal`, for the caller to read the current record it carries.
+    func send(_ route: APIRoute, path: String, body: Data, keepingRefusal refusal: RefusalBody)
+        async throws(APIError) -> HTTPResponse
+    {
+        let url = self.url(path)
+        return try await exchange(authenticated: true) {
+            (token: String?) async throws(NetworkingError) -> HTTPResponse in
+            let response = try await self.transport.send(
+                HTTPRequest(
+                    method: HTTPMethod(route.method), url: url, headers: self.headers(token: token, json: true),
+                    body: body))
+            if response.status == 409 { refusal.keep(response.body) }
+            return response
         }
     }
 }

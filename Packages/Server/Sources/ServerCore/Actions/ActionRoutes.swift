@@ -32,8 +32,8 @@ struct ActionRoutes: RouteCapability {
             if let existing = try issueAction(request, caller: caller, in: session) {
                 return (try actionJSON(existing, in: session), false)
             }
-            let action = try session.insertAction(
-                try newAction(request, caller: caller, in: session), viewers: try viewers(of: request, in: session))
+            let made = try newAction(request, caller: caller, in: session)
+            let action = try session.insertAction(made, viewers: try viewers(of: made, in: session))
             try ActionDocument.recordEvent(action, .actionCreated, in: session)
             return (try actionJSON(action, in: session), true)
         }
@@ -94,12 +94,9 @@ struct ActionRoutes: RouteCapability {
     }
 
     /// Who besides supervisors sees a new action: its assignee and the inspector of the report it names.
-    private func viewers(of request: NewActionRequest, in session: any StorageSession) throws(ServerError)
-        -> [String]
-    {
-        var viewers: [String] = []
-        if let name = request.assignee { viewers.append(try Self.assignee(name, in: session).id) }
-        if let serverID = request.reportServerID, let report = try session.report(serverID: serverID) {
+    private func viewers(of action: StoredAction, in session: any StorageSession) throws(ServerError) -> [String] {
+        var viewers = [action.assigneeID].compactMap { $0 }
+        if let serverID = action.reportServerID, let report = try session.report(serverID: serverID) {
             viewers.append(report.ownerID)
         }
         return viewers
@@ -124,22 +121,25 @@ struct ActionRoutes: RouteCapability {
         let caller = try input.requireCaller()
         let actionID = try input.parameter("id")
         let request = try ActionUpdateRequest.read(RequestMembers(try input.decode(JSONValue.self)))
-        let (action, _) = try recordUpdate(request, actionID: actionID, by: caller)
-        let document = try store.read { session in try actionJSON(action, in: session) }
-        return .ok(JSONValue.object(["action": document]))
+        let recorded = try recordUpdate(request, actionID: actionID, by: caller, answering: true)
+        return .ok(JSONValue.object(["action": recorded.document ?? .null]))
     }
 
     /// Records one update of an action, the one way the API and the console
-    /// share; returns the action as it now stands and whether the update was
-    /// recorded (false for an update id recorded before).
-    func recordUpdate(_ request: ActionUpdateRequest, actionID: String, by caller: Caller) throws(ServerError)
-        -> (StoredAction, Bool)
+    /// share; returns whether the update was recorded (false for an update id
+    /// recorded before) and, when `answering`, the action as it now stands,
+    /// written in the same transaction.
+    @discardableResult
+    func recordUpdate(_ request: ActionUpdateRequest, actionID: String, by caller: Caller, answering: Bool = false)
+        throws(ServerError) -> (recorded: Bool, document: JSONValue?)
     {
-        let outcome = try store.write { session -> (StoredAction, Bool) in
+        let outcome = try store.write { session -> (Bool, JSONValue?) in
             guard let action = try session.action(id: actionID), try visible(action, to: caller, in: session) else {
                 throw ServerError.notFound("no action '\(actionID)'")
             }
-            if try session.actionUpdate(id: request.id) != nil { return (action, false) }
+            if try session.actionUpdate(id: request.id) != nil {
+                return (false, answering ? try actionJSON(action, in: session) : nil)
+            }
             let judged = try ActionChange.judge(request, on: action, by: try movers(caller, action, in: session))
             if case .notFromHere(let message) = judged {
                 throw ServerError.actionState(message, action: try actionJSON(action, in: session))
@@ -154,9 +154,9 @@ struct ActionRoutes: RouteCapability {
                 request, to: action, assigneeID: assignee?.id, by: caller.user.id, at: RFC3339.string(Date()))
             let saved = try session.recordActionUpdate(update, action: next, viewers: [assignee?.id].compactMap { $0 })
             try ActionDocument.recordEvent(saved, .actionUpdated, in: session)
-            return (saved, true)
+            return (true, answering ? try actionJSON(saved, in: session) : nil)
         }
-        if outcome.1 { webhookBell.ring() }
+        if outcome.0 { webhookBell.ring() }
         return outcome
     }
 

@@ -107,7 +107,7 @@ extension ConsoleRoutes {
         let request: ActionUpdateRequest
         do throws(ServerError) {
             request = try ConsoleActionView.request(form)
-            _ = try ActionRoutes(context: context).recordUpdate(request, actionID: actionID, by: caller)
+            try ActionRoutes(context: context).recordUpdate(request, actionID: actionID, by: caller)
         } catch {
             guard error.status != 404 else { throw error }
             return .page(try consoleAction(input, actionID: actionID, status: error.status, error: error.message))
