@@ -33,19 +33,7 @@ struct ActionJourneyTests {
 
     /// The home menu on `profile` with these lines as input, then end of input; everything it wrote.
     func menu(_ lines: [String], profile: DemoProfile) async throws -> [String] {
-        let context = AppContext(
-            profile: Profile.resolve(home: profile.home, environment: [:]),
-            registry: FieldTypeRegistry.builtIn(), style: .plain, json: false,
-            stdinIsTerminal: false, environment: [:])
-        var input = lines[...]
-        var output: [String] = []
-        let io = MenuIO(
-            readLine: {
-                output.append($0)
-                return input.popFirst()
-            }, write: { output.append($0) })
-        _ = try await HomeMenu(context: context, io: io).run()
-        return output
+        try await ScriptedMenu.run(lines, profile: profile).output
     }
 
     @Test(

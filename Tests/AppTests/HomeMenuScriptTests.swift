@@ -11,18 +11,7 @@ import JQCCore
 struct HomeMenuScriptTests {
     /// Runs the menu on a demo profile with these lines as input, then end of input.
     func run(_ lines: [String], profile: DemoProfile) async throws -> (code: Int32, output: [String]) {
-        let context = AppContext(
-            profile: Profile.resolve(home: profile.home, environment: [:]),
-            registry: FieldTypeRegistry.builtIn(), style: .plain, json: false,
-            stdinIsTerminal: false, environment: [:])
-        var input = lines[...]
-        var output: [String] = []
-        let io = MenuIO(
-            readLine: {
-                output.append($0); return input.popFirst()
-            }, write: { output.append($0) })
-        let code = try await HomeMenu(context: context, io: io).run()
-        return (code, output)
+        try await ScriptedMenu.run(lines, profile: profile)
     }
 
     @Test("end of input anywhere leaves the menu with exit 0 and the status line")

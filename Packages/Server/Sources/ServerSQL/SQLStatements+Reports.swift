@@ -93,4 +93,20 @@ extension SQLStatements {
             "UPDATE reports SET follow_up_cleared_by = ? WHERE server_id = ? AND follow_up_cleared_by IS NULL",
             [.text(childServerID), .text(parentServerID)])
     }
+
+    public func currentIssues(serverIDs: [String]) throws(ServerError) -> [String: String] {
+        guard !serverIDs.isEmpty else { return [:] }
+        let marks = Array(repeating: "?", count: serverIDs.count).joined(separator: ", ")
+        var found: [String: String] = [:]
+        for row in try rows(
+            """
+            SELECT v.server_id AS server_id, v.issues AS issues FROM reports r
+            JOIN report_revisions v ON v.server_id = r.server_id AND v.revision = r.current_revision
+            WHERE r.server_id IN (\(marks))
+            """, serverIDs.map { .text($0) })
+        {
+            if let id = row.text("server_id") { found[id] = row.text("issues") ?? "[]" }
+        }
+        return found
+    }
 }

@@ -91,13 +91,11 @@ extension ConsoleRoutes {
         areaNames: [String: String], gravest: [String: IssueSeverity]
     ) {
         var areaNames: [String: String] = [:]
-        var gravest: [String: IssueSeverity] = [:]
         for report in reports {
             if let id = report.areaID, areaNames[id] == nil { areaNames[id] = try session.area(id: id)?.name ?? id }
-            let revision = try session.revision(serverID: report.serverID, revision: report.currentRevision)
-            gravest[report.serverID] = revision.flatMap { Self.gravestIssue($0.issuesJSON) }
         }
-        return (areaNames, gravest)
+        let issues = try session.currentIssues(serverIDs: reports.map(\.serverID))
+        return (areaNames, issues.compactMapValues(Self.gravestIssue))
     }
 
     /// The gravest severity among stored issues, read leniently (an unreadable one counts for nothing).

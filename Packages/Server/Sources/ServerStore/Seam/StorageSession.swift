@@ -136,6 +136,8 @@ public protocol StorageSession {
     func report(serverID: String) throws(ServerError) -> StoredReport?
     /// One revision, read alone.
     func revision(serverID: String, revision: Int) throws(ServerError) -> StoredRevision?
+    /// The stored issues (JSON text) of each named report's current revision, by server id; one read.
+    func currentIssues(serverIDs: [String]) throws(ServerError) -> [String: String]
     /// The first revision accepted from a device with this base and this
     /// canonical payload as sent (a replay; a merged revision by the payload
     /// the device sent, not the merged one), found without reading the others.
