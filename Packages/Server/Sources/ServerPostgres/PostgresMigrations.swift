@@ -257,6 +257,15 @@ enum PostgresMigrations {
             ALTER TABLE resumable_uploads ADD COLUMN update_id text;
             """
         ),
+        // The console's list of actions, the soonest due first (none due last), with or
+        // without a state, read from an index in that order instead of sorting every action.
+        (
+            "013-action-list",
+            """
+            CREATE INDEX actions_due ON actions((due_at IS NULL), due_at, change);
+            CREATE INDEX actions_state_due ON actions(state, (due_at IS NULL), due_at, change);
+            """
+        ),
     ]
 
     /// Brings the database to this build's schema, or refuses it.
