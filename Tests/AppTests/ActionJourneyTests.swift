@@ -158,4 +158,38 @@ struct ActionJourneyTests {
         let updates = shown["action"]?["updates"]?.arrayValue ?? []
         #expect(updates.last?["comment"] == "Kettle now spotless" && updates.last?["state"] == nil)
     }
+    @Test("an action's hostile title and comment reach the terminal sanitised: no escape sequence, no bell")
+    func hostileTextOnTheTerminal() async throws {
+        let server = try Self.server()
+        defer { _ = server.stop() }
+        let http = HTTPTestClient()
+        let login = try await http.send(
+            "POST", server.url("/auth/login"), json: ["username": "supervisor", "password": "supervisor-pass"])
+        let token = try JSONValue.parse(String(decoding: login.body, as: UTF8.self))["data"]?["access_token"]?
+            .stringValue
+        let made = try await http.send(
+            "POST", server.url("/actions"),
+            json: [
+                "id": .string(UUID().uuidString.lowercased()), "facility_id": "F-100", "assignee": "crewcora",
+                "title": "Mop \u{1B}[2J\u{1B}[31mthe hall\u{07}", "severity": "high",
+            ], token: token)
+        let id = try #require(
+            try JSONValue.parse(String(decoding: made.body, as: UTF8.self))["data"]?["action"]?["id"]?.stringValue)
+        let commented = try await http.send(
+            "POST", server.url("/actions/\(id)/updates"),
+            json: ["id": .string(UUID().uuidString.lowercased()), "comment": "Done \u{1B}]0;owned\u{07} soon"],
+            token: token)
+        #expect(commented.status == 200)
+
+        let cora = try DemoProfile.signedIn(to: server.baseURL, as: "crewcora")
+        #expect(try cora.jqc(["sync"]).status == 0)
+        for arguments in [["actions"], ["action", "show", id]] {
+            let shown = try cora.jqc(arguments)
+            #expect(shown.status == 0, "\(arguments): \(shown.stderr)")
+            #expect(shown.stdout.contains("the hall"), "\(arguments): \(shown.stdout)")
+            #expect(
+                !shown.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" },
+                "\(arguments) wrote a control character to the terminal")
+        }
+    }
 }
