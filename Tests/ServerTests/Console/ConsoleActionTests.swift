@@ -109,4 +109,52 @@ struct ConsoleActionTests {
         #expect(try stranger.signIn("other", "other-password").status == 303)
         #expect(try stranger.get(path).status == 404, "not to someone who may not see the action")
     }
+    /// The counts the actions page shows for `query`, by state.
+    static func counts(_ console: ConsoleClient, _ query: String) throws -> [String: Int] {
+        let page = try console.get("/console/actions?" + query).text
+        var counts: [String: Int] = [:]
+        for state in ["open", "in_progress", "done", "verified", "cancelled"] {
+            let pattern = "data-state=\"\(state)\"[^>]*><a [^>]*>[^<]*<span class=\"count\">([0-9]+)</span>"
+            if let match = page.range(of: pattern, options: .regularExpression) {
+                let digits = page[match].split(separator: ">").last?.prefix { $0.isNumber } ?? ""
+                counts[state] = Int(digits)
+            }
+        }
+        return counts
+    }
+
+    @Test(
+        "the counts per state follow every action made, moved and reassigned, filtered by site, severity and assignee")
+    func countsFollowChanges() async throws {
+        let server = try ActionContractTests.started()
+        defer { _ = server.stop() }
+        let supervisor = try await Session.supervisor(server)
+        var ids: [String] = []
+        var coraID = ""
+        for title in ["Polish the brass", "Sweep the dock", "Clear the drain"] {
+            let made = try await supervisor.post(
+                "/actions",
+                [
+                    "id": .string(UUID().uuidString.lowercased()), "facility_id": "F-300", "title": .string(title),
+                    "severity": "low", "assignee": "cora",
+                ])
+            ids.append(try #require(made.data["action"]?["id"]?.stringValue))
+            coraID = made.data["action"]?["assignee"]?["id"]?.stringValue ?? ""
+        }
+        #expect(try await ActionContractTests.update(supervisor, ids[0], ["state": "in_progress"]).status == 200)
+        #expect(try await ActionContractTests.update(supervisor, ids[1], ["state": "cancelled"]).status == 200)
+        let given = try await ActionContractTests.update(supervisor, ids[2], ["assignee": "carl"])
+        let carlID = try #require(given.data["action"]?["assignee"]?["id"]?.stringValue)
+
+        let console = ConsoleClient(server)
+        #expect(try console.signIn("supervisor", "supervisor-pass").status == 303)
+        #expect(
+            try Self.counts(console, "facility=F-300&severity=low")
+                == ["open": 1, "in_progress": 1, "done": 0, "verified": 0, "cancelled": 1])
+        #expect(
+            try Self.counts(console, "facility=F-300&assignee=\(coraID)")
+                == ["open": 0, "in_progress": 1, "done": 0, "verified": 0, "cancelled": 1])
+        #expect(try Self.counts(console, "facility=F-300&assignee=\(carlID)")["open"] == 1)
+        #expect(try Self.counts(console, "facility=F-300&severity=high")["open"] == 0)
+    }
 }

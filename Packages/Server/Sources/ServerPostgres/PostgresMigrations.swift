@@ -264,6 +264,27 @@ enum PostgresMigrations {
             """
             CREATE INDEX actions_due ON actions((due_at IS NULL), due_at, change);
             CREATE INDEX actions_state_due ON actions(state, (due_at IS NULL), due_at, change);
+            CREATE TABLE action_counts (
+                facility_id text NOT NULL, severity text NOT NULL, assignee_id text NOT NULL, state text NOT NULL,
+                n bigint NOT NULL, PRIMARY KEY (facility_id, severity, assignee_id, state));
+            INSERT INTO action_counts (facility_id, severity, assignee_id, state, n)
+            SELECT facility_id, severity, COALESCE(assignee_id, ''), state, COUNT(*) FROM actions GROUP BY 1, 2, 3, 4;
+            CREATE FUNCTION action_counts_follow() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP IN ('UPDATE', 'DELETE') THEN
+                    UPDATE action_counts SET n = n - 1
+                    WHERE facility_id = OLD.facility_id AND severity = OLD.severity
+                        AND assignee_id = COALESCE(OLD.assignee_id, '') AND state = OLD.state;
+                END IF;
+                IF TG_OP IN ('INSERT', 'UPDATE') THEN
+                    INSERT INTO action_counts (facility_id, severity, assignee_id, state, n)
+                    VALUES (NEW.facility_id, NEW.severity, COALESCE(NEW.assignee_id, ''), NEW.state, 1)
+                    ON CONFLICT (facility_id, severity, assignee_id, state) DO UPDATE SET n = action_counts.n + 1;
+                END IF;
+                RETURN NULL;
+            END $$;
+            CREATE TRIGGER action_counts_follow AFTER INSERT OR DELETE OR UPDATE OF facility_id, severity, assignee_id, state
+                ON actions FOR EACH ROW EXECUTE FUNCTION action_counts_follow();
             """
         ),
     ]

@@ -124,11 +124,14 @@ extension SQLStatements {
     }
 
     public func actionStateCounts(_ query: ActionListQuery) throws(ServerError) -> [ActionState: Int] {
-        let (conditions, values) = Self.conditions(query, withState: false)
+        var (sql, values) = Self.countsFromSummary(query)
+        if sql.isEmpty {
+            let (conditions, scanned) = Self.conditions(query, withState: false)
+            sql = "SELECT a.state AS state, COUNT(*) AS n FROM actions a \(conditions) GROUP BY a.state"
+            values = scanned
+        }
         var counts: [ActionState: Int] = [:]
-        for row in try rows(
-            "SELECT a.state AS state, COUNT(*) AS n FROM actions a \(conditions) GROUP BY a.state", values)
-        {
+        for row in try rows(sql, values) {
             if let state = row.text("state").flatMap(ActionState.init(rawValue:)) {
                 counts[state] = Int(row.integer("n") ?? 0)
             }
@@ -144,6 +147,25 @@ extension SQLStatements {
     }
 
     /// The `WHERE` of a list of actions and its values, in order.
+    /// The counts per state from the summary the database keeps with every action written
+    /// (`action_counts`), when the query filters only by site, severity and assignee; empty otherwise.
+    private static func countsFromSummary(_ query: ActionListQuery) -> (String, [SQLParameter]) {
+        guard query.viewerID == nil, query.overdueAt == nil, !query.unfinishedOnly else { return ("", []) }
+        var clauses: [String] = []
+        var values: [SQLParameter] = []
+        for (column, value) in [
+            ("facility_id", query.facilityID), ("assignee_id", query.assigneeID),
+            ("severity", query.severity?.rawValue),
+        ] {
+            if let value {
+                clauses.append("\(column) = ?")
+                values.append(.text(value))
+            }
+        }
+        let conditions = clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
+        return ("SELECT state, CAST(SUM(n) AS bigint) AS n FROM action_counts \(conditions) GROUP BY state", values)
+    }
+
     private static func conditions(_ query: ActionListQuery, withState: Bool) -> (String, [SQLParameter]) {
         var clauses: [String] = []
         var values: [SQLParameter] = []

@@ -313,6 +313,42 @@ enum ServerMigrations {
             [
                 "CREATE INDEX actions_due ON actions((due_at IS NULL), due_at, change)",
                 "CREATE INDEX actions_state_due ON actions(state, (due_at IS NULL), due_at, change)",
+                // The counts per state the list shows, kept by the database itself with every
+                // action written, by site, severity and assignee ('' for none).
+                """
+                CREATE TABLE action_counts (
+                    facility_id TEXT NOT NULL, severity TEXT NOT NULL, assignee_id TEXT NOT NULL, state TEXT NOT NULL,
+                    n INTEGER NOT NULL, PRIMARY KEY (facility_id, severity, assignee_id, state))
+                """,
+                """
+                INSERT INTO action_counts (facility_id, severity, assignee_id, state, n)
+                SELECT facility_id, severity, COALESCE(assignee_id, ''), state, COUNT(*) FROM actions GROUP BY 1, 2, 3, 4
+                """,
+                """
+                CREATE TRIGGER action_counts_insert AFTER INSERT ON actions BEGIN
+                    INSERT INTO action_counts (facility_id, severity, assignee_id, state, n)
+                    VALUES (NEW.facility_id, NEW.severity, COALESCE(NEW.assignee_id, ''), NEW.state, 1)
+                    ON CONFLICT (facility_id, severity, assignee_id, state) DO UPDATE SET n = n + 1;
+                END
+                """,
+                """
+                CREATE TRIGGER action_counts_update AFTER UPDATE OF facility_id, severity, assignee_id, state ON actions
+                BEGIN
+                    UPDATE action_counts SET n = n - 1
+                    WHERE facility_id = OLD.facility_id AND severity = OLD.severity
+                        AND assignee_id = COALESCE(OLD.assignee_id, '') AND state = OLD.state;
+                    INSERT INTO action_counts (facility_id, severity, assignee_id, state, n)
+                    VALUES (NEW.facility_id, NEW.severity, COALESCE(NEW.assignee_id, ''), NEW.state, 1)
+                    ON CONFLICT (facility_id, severity, assignee_id, state) DO UPDATE SET n = n + 1;
+                END
+                """,
+                """
+                CREATE TRIGGER action_counts_delete AFTER DELETE ON actions BEGIN
+                    UPDATE action_counts SET n = n - 1
+                    WHERE facility_id = OLD.facility_id AND severity = OLD.severity
+                        AND assignee_id = COALESCE(OLD.assignee_id, '') AND state = OLD.state;
+                END
+                """,
             ]
         ),
     ]
