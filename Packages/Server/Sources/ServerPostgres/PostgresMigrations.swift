@@ -258,12 +258,14 @@ enum PostgresMigrations {
             """
         ),
         // The console's list of actions, the soonest due first (none due last), with or
-        // without a state, read from an index in that order instead of sorting every action.
+        // without a state, read from an index in that order instead of sorting every action; the
+        // overdue ones (open or in progress, due before now) counted from an index by state and due time.
         (
             "013-action-list",
             """
             CREATE INDEX actions_due ON actions((due_at IS NULL), due_at, change);
             CREATE INDEX actions_state_due ON actions(state, (due_at IS NULL), due_at, change);
+            CREATE INDEX actions_overdue ON actions(state, due_at);
             CREATE TABLE action_counts (
                 facility_id text NOT NULL, severity text NOT NULL, assignee_id text NOT NULL, state text NOT NULL,
                 n bigint NOT NULL, PRIMARY KEY (facility_id, severity, assignee_id, state));

@@ -307,12 +307,14 @@ enum ServerMigrations {
             ]
         ),
         // The console's list of actions, the soonest due first (none due last), with or
-        // without a state, read from an index in that order instead of sorting every action.
+        // without a state, read from an index in that order instead of sorting every action; the
+        // overdue ones (open or in progress, due before now) counted from an index by state and due time.
         (
             "015-action-list",
             [
                 "CREATE INDEX actions_due ON actions((due_at IS NULL), due_at, change)",
                 "CREATE INDEX actions_state_due ON actions(state, (due_at IS NULL), due_at, change)",
+                "CREATE INDEX actions_overdue ON actions(state, due_at)",
                 // The counts per state the list shows, kept by the database itself with every
                 // action written, by site, severity and assignee ('' for none).
                 """
