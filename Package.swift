@@ -265,6 +265,8 @@ let package = Package(
                 .product(name: "SQLite", package: "SQLite"),
                 .product(name: "Models", package: "Models"),
                 .product(name: "APIRoutes", package: "Models"),
+                .product(name: "FieldTypes", package: "FieldTypes"),
+                .product(name: "FormLogic", package: "FormLogic"),
                 .product(name: "Networking", package: "Networking"),
                 .product(name: "Sync", package: "Sync"),
             ],
@@ -281,6 +283,8 @@ let package = Package(
                 .product(name: "Imaging", package: "Imaging"),
                 .product(name: "Networking", package: "Networking"),
                 .product(name: "Sync", package: "Sync"),
+                .product(name: "FormLogic", package: "FormLogic"),
+                .product(name: "SiteFieldTypes", package: "SiteFieldTypes"),
             ],
             path: "Tests/AppTests"
         ),

@@ -41,8 +41,13 @@ struct DisplayTests {
         #expect(
             registry.resolve(stars).prompt(for: stars, style: ascii)
                 == [
-                    "Rate from 1 to 5 stars: type a number (or ****); 0 clears; n/a if it does not apply.",
-                    "Passes at 3 or more.",
+                    "Rate from 1 to 5 stars: type a number (or ****); 0 clears; n/a if it does not apply."
+                ])
+        #expect(
+            registry.resolve(threeStep).prompt(for: threeStep, style: ascii)
+                == [
+                    "Type a step's number or its name; 0 clears; n/a if it does not apply.",
+                    "  1) Meets 100%", "  2) Needs attention 75% deficient", "  3) Fails 0% deficient",
                 ])
         #expect(
             registry.resolve(repairs).prompt(for: repairs, style: ascii)

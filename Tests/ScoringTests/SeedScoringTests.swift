@@ -130,12 +130,20 @@ struct BeyondSeedScoringTests {
     }
 
     @Test(
-        "a critical rating fails below its pass mark (3 of 5 by default) and passes at it",
-        arguments: [(2, true), (3, false), (5, false)])
-    func criticalRating(value: Int, fails: Bool) throws {
+        "a critical rating fails only on a deficient step of its scale; without a scale it never fails",
+        arguments: [(nil, 1, false), (nil, 2, false), (2, 1, false), (2, 2, true), (2, 3, true)])
+    func criticalRating(deficientFrom: Int?, value: Int, fails: Bool) throws {
+        let scale =
+            deficientFrom.map { from in
+                #", "max": 3, "scale": ["#
+                    + (1...3).map {
+                        #"{"value": \#($0), "label": "Step \#($0) words", "percent": \#(100 - 40 * ($0 - 1)), "deficient": \#($0 >= from)}"#
+                    }.joined(separator: ", ") + "]"
+            } ?? ""
         let report = try scoreJSON(
-            #"{"fields": [{"id": 1, "type": "rating", "critical": true}]}"#, #"{"1": \#(value)}"#)
+            #"{"fields": [{"id": 1, "type": "rating", "critical": true\#(scale)}]}"#, #"{"1": \#(value)}"#)
         #expect(report.failedCritical == fails)
+        #expect(report.deficiencies == (fails ? ["1"] : []))
     }
 
     @Test("the breakdown lists every field in form order with what it earned")

@@ -17,7 +17,7 @@ struct FormLogicJudgeTests {
             let calculated = vector.calculated[field.id]
             if let calculated { sent[field.id] = calculated } else { sent[field.id] = vector.answers[field.id] }
         }
-        let score = judge.score(schema: vector.schema, answers: sent)
+        let score = judge.grade(Template(id: "vector", name: "vector", schema: vector.schema), answers: sent).score
         switch (score, vector.score) {
         case (nil, nil): break
         case (let got?, let want?): #expect(abs(got - want) < 1e-9, "score \(got), expected \(want)")

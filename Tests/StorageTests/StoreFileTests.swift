@@ -12,7 +12,7 @@ struct StoreFileTests {
         "create-reports-and-revisions", "create-issues-and-photos",
         "create-reference-cache", "create-meta", "add-report-reviews", "add-merge-marks",
         "add-template-versions", "add-photo-upload-sessions", "compare-report-states", "add-actions",
-        "add-action-photos",
+        "add-action-photos", "add-pass-threshold",
     ]
 
     @Test("an absent file becomes a new store with every migration applied once")

@@ -32,8 +32,12 @@ struct TemplateVersionStoreTests {
             move: TemplateMove(fromVersion: from?.version, toVersion: to.version, setAside: aside, newRequired: ["9"]))
     }
 
-    /// Takes a store back to before the step `add-template-versions`, as the release before it left stores.
+    /// Takes a store back to before the step `add-template-versions`, as the release before it left stores
+    /// (and so before the later step that gives templates and their versions a pass threshold).
     static func undoTemplateVersions(_ db: Database) throws {
+        try db.execute("ALTER TABLE templates DROP COLUMN pass_threshold")
+        try db.execute("DELETE FROM schema_migrations WHERE name = 'add-pass-threshold'")
+        try db.setUserVersion(try db.userVersion() - 1)
         try db.execute("DROP INDEX reports_by_template")
         try db.execute("DROP TABLE template_versions")
         for column in ["template_version", "template_move", "template_version_kept"] {
@@ -64,7 +68,7 @@ struct TemplateVersionStoreTests {
             try Self.undoTemplateVersions(db)
         }
         let store = try LocalStore.open(at: path)
-        #expect(try store.appliedMigrations().last == "add-template-versions")
+        #expect(try store.appliedMigrations().suffix(2) == ["add-template-versions", "add-pass-threshold"])
         let report = try #require(try store.report(id))
         #expect(report.templateVersion == 3 && report.answers["7"] == "kept" && report.templateMove == nil)
         #expect(try store.template(id: "T", version: 3)?.schema.field("7") != nil)

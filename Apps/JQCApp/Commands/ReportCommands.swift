@@ -257,6 +257,8 @@ enum ReportCommands {
                 "score": score.ratio.map { .double($0) } ?? .null,
                 "follow_up_required": .bool(completed.followUpRequired),
                 "score_breakdown": presenter.breakdownJSON(score),
+                "passed": score.passed.map(JSONValue.bool) ?? .null,
+                "deficiencies": .array(score.deficiencies.map { .string($0.rawValue) }),
             ])
     }
 

@@ -59,6 +59,8 @@ struct ReportPresenter {
         ]
         if let score {
             object["score_breakdown"] = breakdownJSON(score)
+            object["passed"] = score.passed.map(JSONValue.bool) ?? .null
+            object["deficiencies"] = .array(score.deficiencies.map { .string($0.rawValue) })
         }
         if let conflict = report.lifecycle.conflict {
             object["conflict"] = [
@@ -199,6 +201,9 @@ struct ReportPresenter {
             "possible": .double(score.possible),
             "verdict": .string(score.verdict.rawValue),
             "critical_failures": .array(score.criticalFailures.map { .string($0.rawValue) }),
+            "pass_threshold": score.passThreshold.map(JSONValue.double) ?? .null,
+            "passed": score.passed.map(JSONValue.bool) ?? .null,
+            "deficiencies": .array(score.deficiencies.map { .string($0.rawValue) }),
             "fields": .array(
                 score.fields.filter { $0.outcome != .notScoreable }.map { field in
                     [
@@ -207,6 +212,7 @@ struct ReportPresenter {
                         "type": .string(field.type),
                         "weight": .double(field.weight),
                         "critical": .bool(field.critical),
+                        "deficient": .bool(field.deficient),
                         "outcome": .string(Self.outcomeName(field)),
                         "hidden": .bool(field.hidden),
                         "earned": .double(field.earned),
@@ -282,11 +288,13 @@ struct ReportPresenter {
             }
             let extras = [
                 field.weight != 1 ? "weight \(Self.number(field.weight))" : nil, field.critical ? "critical" : nil,
+                field.deficient ? style.paint("deficient", .bad) : nil,
             ].compactMap { $0 }
             lines.append(
                 "  [\(oneLine(field.fieldID.rawValue))] \(flatLine(field.label.isEmpty ? field.type : field.label)): \(part)\(extras.isEmpty ? "" : " (" + extras.joined(separator: ", ") + ")")"
             )
         }
+        lines += deficiencyLines(score, report: report, template: template)
         if !photos.isEmpty {
             lines.append("")
             let total = photos.reduce(Int64(0)) { $0 + $1.byteSize }
@@ -314,14 +322,46 @@ struct ReportPresenter {
         return lines
     }
 
+    /// The score in words: the percentage and points, whether it passes
+    /// the template's threshold (when it has one), a critical failure, and
+    /// how many answers are deficiencies.
     func scoreText(_ score: ScoreReport) -> String {
+        var text: String
         switch score.verdict {
-        case .notScored: return "not scored (nothing scoreable answered)"
-        case .scored: return "\(score.percentText) (\(Self.number(score.earned)) of \(Self.number(score.possible)))"
+        case .notScored: text = "not scored (nothing scoreable answered)"
+        case .scored: text = "\(score.percentText) (\(Self.number(score.earned)) of \(Self.number(score.possible)))"
         case .failedCritical:
-            return
+            text =
                 "\(score.percentText) (\(Self.number(score.earned)) of \(Self.number(score.possible))), FAILED: critical field\(score.criticalFailures.count == 1 ? "" : "s") \(score.criticalFailures.map { oneLine($0.rawValue) }.joined(separator: ", ")) failed"
         }
+        if let passed = score.passed, let threshold = score.passThreshold {
+            let needs = "needs \(Self.percent(threshold))"
+            text +=
+                passed
+                ? ", " + style.paint("passed", .good) + " (\(needs))"
+                : ", " + style.paint("failed", .bad) + " (\(needs))"
+        }
+        let count = score.deficiencies.count
+        if count > 0 { text += ", \(count) deficienc\(count == 1 ? "y" : "ies")" }
+        return text
+    }
+
+    /// A threshold as a percentage: `80%`, `87.5%`.
+    static func percent(_ share: Double) -> String {
+        let value = (share * 1000).rounded() / 10
+        return value == value.rounded() ? "\(Int(value))%" : "\(value)%"
+    }
+
+    /// The deficient answers, each with its field and answer, for `show`.
+    func deficiencyLines(_ score: ScoreReport, report: Report, template: Template) -> [String] {
+        guard !score.deficiencies.isEmpty else { return [] }
+        var lines = ["", "Deficiencies: \(score.deficiencies.count)"]
+        for id in score.deficiencies {
+            guard let field = template.schema.field(id) else { continue }
+            let shown = workspace.registry.display(field, report.answers[id], style: style)
+            lines.append("  \(Self.name(field)): \(shown)\(field.critical ? " (critical)" : "")")
+        }
+        return lines
     }
 
     /// A facility's name and id as `show` prints them, each through `OneLine`.

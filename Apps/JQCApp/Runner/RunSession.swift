@@ -132,7 +132,8 @@ final class RunSession {
                     report = try workspace.answer(report, fieldID: id.rawValue, input: input)
                     let field = template.schema.field(id)
                     let shown = field.map { workspace.registry.display($0, report.answers[id], style: style) } ?? ""
-                    write("  saved: \(shown)")
+                    let fails = field.map { Self.deficient(workspace.registry.score($0, report.answers[id])) } ?? false
+                    write("  saved: \(shown)\(fails ? "  " + style.paint("deficient", .bad) : "")")
                     for withdrawn in try workspace.withdrawnSignatures(before: before, after: report) {
                         write(
                             "  "
@@ -141,10 +142,7 @@ final class RunSession {
                                         + ReportPresenter.withdrawnSignatureLine(
                                             withdrawn, report: workspace.short(report)), error: true))
                     }
-                    if let field, field.critical,
-                        case .scored(_, passed: false) = workspace.registry.resolve(field).score(
-                            report.answers[id], for: field)
-                    {
+                    if let field, field.critical, fails {
                         write(
                             "  "
                                 + paint(
@@ -334,4 +332,10 @@ final class RunSession {
         "//text       an answer that starts with '/'",
         "text\\        go on typing on the next line (a line break in notes)",
     ]
+
+    /// True when a field type judged an answer a failure: a deficiency.
+    static func deficient(_ outcome: FieldScore) -> Bool {
+        if case .scored(_, passed: false) = outcome { return true }
+        return false
+    }
 }

@@ -82,14 +82,17 @@ public final class Workspace {
     /// The score of a report's answers with its per-field breakdown; fields
     /// hidden by a condition are marked and left out.
     public func score(_ report: Report, template: Template) -> ScoreReport {
-        Self.score(report.answers, logic: logic(template), registry: registry)
+        Self.score(report.answers, logic: logic(template), registry: registry, passThreshold: template.passThreshold)
     }
 
     /// The score of answers under a template's logic: calculations applied, hidden fields left out.
-    public static func score(_ answers: Answers, logic: FormLogic, registry: FieldTypeRegistry) -> ScoreReport {
+    public static func score(
+        _ answers: Answers, logic: FormLogic, registry: FieldTypeRegistry, passThreshold: Double? = nil
+    ) -> ScoreReport {
         let state = logic.evaluate(answers)
         return Scorer.score(
-            schema: logic.schema, answers: state.answers, hidden: Set(state.hiddenFields), judge: registry.score)
+            schema: logic.schema, answers: state.answers, hidden: Set(state.hiddenFields),
+            passThreshold: passThreshold, judge: registry.score)
     }
 
     /// The stored score (the ratio) of any answers to `template`, for the

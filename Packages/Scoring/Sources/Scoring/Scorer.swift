@@ -15,7 +15,7 @@ public enum Scorer {
     /// registry's scorer at the composition root) how each field did.
     /// Fields in `hidden` (hidden by a form-logic condition) do not count.
     public static func score(
-        schema: FormSchema, answers: Answers, hidden: Set<FieldID> = [],
+        schema: FormSchema, answers: Answers, hidden: Set<FieldID> = [], passThreshold: Double? = nil,
         judge: (FieldDefinition, JSONValue?) -> FieldScore
     ) -> ScoreReport {
         var earned = 0.0
@@ -42,6 +42,6 @@ public enum Scorer {
         }
         return ScoreReport(
             ratio: possible > 0 ? earned / possible : nil, earned: earned, possible: possible,
-            criticalFailures: criticalFailures, fields: contributions)
+            criticalFailures: criticalFailures, fields: contributions, passThreshold: passThreshold)
     }
 }

@@ -106,7 +106,7 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
                         decidedAt: text(at.decidedAt),
                         comment: text(at.comment), fieldCommentsJSON: text(at.fieldComments) ?? "[]",
                         change: page.int(row, at.change) ?? 0)
-                    reports.append(
+                    var report =
                         ExportedReport(
                             serverID: text(at.serverID) ?? "", localID: text(at.localID) ?? "",
                             templateID: text(at.templateID) ?? "",
@@ -119,7 +119,9 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
                             score: page.double(row, at.score), followUpRequired: page.bool(row, at.flagged) == true,
                             payloadJSON: text(at.payload) ?? "{}", issuesJSON: text(at.issues) ?? "[]",
                             revisionAcceptedAt: text(at.createdAt) ?? "", inspector: text(at.username) ?? "",
-                            review: review))
+                            review: review)
+                    report.gradeJSON = text(at.grade)
+                    reports.append(report)
                 }
                 return (reports, !full)
             }
@@ -168,7 +170,7 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
     private struct Columns {
         let serverID, localID, templateID, facilityID, areaID, assignmentID, parentLocalID, parentServerID: Int?
         let completedAtDevice, revision, score, flagged, acceptedAt, reviewState, reviewedRevision, decidedBy: Int?
-        let decidedByName, decidedAt, comment, fieldComments, change, baseRevision, payload, issues, createdAt,
+        let decidedByName, decidedAt, comment, fieldComments, change, baseRevision, payload, issues, grade, createdAt,
             username: Int?
 
         init(_ page: PostgresResultView) {
@@ -183,7 +185,7 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
             decidedAt = page.column("review_decided_at"); comment = page.column("review_comment")
             fieldComments = page.column("review_field_comments"); change = page.column("review_change")
             baseRevision = page.column("base_revision"); payload = page.column("payload");
-            issues = page.column("issues")
+            issues = page.column("issues"); grade = page.column("grade")
             createdAt = page.column("created_at"); username = page.column("username")
         }
     }

@@ -289,6 +289,18 @@ enum PostgresMigrations {
                 ON actions FOR EACH ROW EXECUTE FUNCTION action_counts_follow();
             """
         ),
+        // Contract 1.2's grades: a template's pass threshold, and each revision's score,
+        // pass and deficiencies as the server judged them (the current one's on the report).
+        (
+            "014-grades",
+            """
+            ALTER TABLE templates ADD COLUMN pass_threshold double precision;
+            ALTER TABLE template_versions ADD COLUMN pass_threshold double precision;
+            ALTER TABLE reports ADD COLUMN passed boolean;
+            ALTER TABLE reports ADD COLUMN deficiency_count integer NOT NULL DEFAULT 0;
+            ALTER TABLE report_revisions ADD COLUMN grade text
+            """
+        ),
     ]
 
     /// Brings the database to this build's schema, or refuses it.

@@ -23,7 +23,7 @@ extension PostgresSession {
     }
 
     func insertReport(
-        _ report: WireReport, ownerID: String, payloadJSON: String, issuesJSON: String, score: Double?,
+        _ report: WireReport, ownerID: String, payloadJSON: String, issuesJSON: String, grade: ReportGrade,
         now: Date
     ) throws(ServerError) -> String {
         let serverID = ServerID.make()
@@ -31,18 +31,20 @@ extension PostgresSession {
         try run(
             """
             INSERT INTO reports (server_id, local_id, owner_id, template_id, facility_id, area_id, assignment_id,
-                parent_local_id, parent_server_id, completed_at_device, current_revision, score, follow_up_required, accepted_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1, $11, $12, $13)
+                parent_local_id, parent_server_id, completed_at_device, current_revision, score, passed, deficiency_count,
+                follow_up_required, accepted_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1, $11, $12, $13, $14, $15)
             """,
             [
                 .text(serverID), .id(report.localID), .text(ownerID), .text(report.templateID),
                 .text(report.facilityID), .optional(report.areaID), .optional(report.assignmentID),
                 .id(report.parentLocalID), .optional(report.parentServerID), .optional(report.completedAtDevice),
-                .optional(score), .flag(report.payload.followUpRequired), .text(stamp),
+                .optional(grade.score), .optional(grade.passed), .count(grade.deficiencies.count),
+                .flag(report.payload.followUpRequired), .text(stamp),
             ])
         try insertFirstRevision(
             serverID: serverID, baseRevision: report.baseRevision, payloadJSON: payloadJSON, issuesJSON: issuesJSON,
-            ownerID: ownerID, stamp: stamp)
+            grade: grade, ownerID: ownerID, stamp: stamp)
         return serverID
     }
 }

@@ -36,7 +36,7 @@ public enum ExportStatements {
             (\(flagged)) AS flagged,
             r.accepted_at, r.review_state, r.reviewed_revision, r.review_decided_by, r.review_decided_by_name,
             r.review_decided_at, r.review_comment, r.review_field_comments, r.review_change,
-            v.base_revision, v.payload, v.issues, v.created_at, u.username
+            v.base_revision, v.payload, v.issues, v.grade, v.created_at, u.username
         FROM reports r
         JOIN report_revisions v ON v.server_id = r.server_id AND v.revision = r.current_revision
         JOIN users u ON u.id = r.owner_id

@@ -25,6 +25,8 @@ public enum SQLParameter: Sendable, Hashable {
     public static func optional(_ number: Int64?) -> SQLParameter { number.map(SQLParameter.integer) ?? .null }
     /// A number, or NULL for nil.
     public static func optional(_ number: Double?) -> SQLParameter { number.map(SQLParameter.real) ?? .null }
+    /// A yes/no value, or NULL for nil.
+    public static func optional(_ flag: Bool?) -> SQLParameter { flag.map(SQLParameter.flag) ?? .null }
     /// A count as an integer.
     public static func count(_ number: Int) -> SQLParameter { .integer(Int64(number)) }
     /// A moment as whole seconds since 1970, the way uploads keep their deadlines.

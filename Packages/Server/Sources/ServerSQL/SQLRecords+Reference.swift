@@ -23,10 +23,12 @@ extension SQLRecords {
         guard let id = row.text("id"), let name = row.text("name"), let text = row.text("form_schema"),
             let raw = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
         else { return nil }
-        let json: JSONValue = .object([
+        var members: [String: JSONValue] = [
             "id": .string(id), "name": .string(name),
             "version": .integer(row.integer("version") ?? 1), "form_schema": raw,
-        ])
+        ]
+        if let threshold = row.real("pass_threshold") { members["pass_threshold"] = .double(threshold) }
+        let json = JSONValue.object(members)
         guard case .success(let template) = Template.decode(json) else { return nil }
         return template
     }

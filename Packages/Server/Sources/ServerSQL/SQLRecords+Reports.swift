@@ -6,7 +6,8 @@ extension SQLRecords {
     /// The columns a report is read from (`report(_:prefix:)`).
     public static let reportColumns = """
         server_id, local_id, owner_id, template_id, facility_id, area_id, assignment_id, parent_local_id,
-        parent_server_id, completed_at_device, current_revision, score, follow_up_required, follow_up_cleared_by,
+        parent_server_id, completed_at_device, current_revision, score, passed, deficiency_count, follow_up_required,
+        follow_up_cleared_by,
         accepted_at, review_state
         """
 
@@ -25,7 +26,8 @@ extension SQLRecords {
             completedAtDevice: row.text(prefix + "completed_at_device"),
             currentRevision: Int(row.integer(prefix + "current_revision") ?? 1), score: row.real(prefix + "score"),
             followUpRequired: flagged, acceptedAt: row.text(prefix + "accepted_at") ?? "",
-            reviewState: row.text(prefix + "review_state").flatMap(ReviewState.init(rawValue:)) ?? .awaitingReview)
+            reviewState: row.text(prefix + "review_state").flatMap(ReviewState.init(rawValue:)) ?? .awaitingReview,
+            passed: row.flag(prefix + "passed"), deficiencyCount: Int(row.integer(prefix + "deficiency_count") ?? 0))
     }
 
     /// The revision in `row`.
@@ -35,6 +37,7 @@ extension SQLRecords {
             payloadJSON: row.text("payload") ?? "{}", issuesJSON: row.text("issues") ?? "[]",
             source: row.text("source") ?? "device")
         stored.mergedFields = row.text("merged_fields").map(MergeRecord.fields(json:))
+        stored.grade = ReportGrade(json: row.text("grade"))
         return stored
     }
 

@@ -41,13 +41,15 @@ extension SQLStatements {
         for row in try rows("SELECT template_id, version FROM template_versions ORDER BY template_id, version") {
             versions[row.text("template_id") ?? "", default: []].append(Int(row.integer("version") ?? 0))
         }
-        return try rows("SELECT id, name, version, form_schema, retired_at FROM templates ORDER BY position, id")
-            .compactMap { row in
-                guard let template = SQLRecords.template(row) else { return nil }
-                return ManagedTemplate(
-                    template: template, versions: versions[template.id] ?? [template.version],
-                    retiredAt: row.text("retired_at"))
-            }
+        return try rows(
+            "SELECT id, name, version, form_schema, pass_threshold, retired_at FROM templates ORDER BY position, id"
+        )
+        .compactMap { row in
+            guard let template = SQLRecords.template(row) else { return nil }
+            return ManagedTemplate(
+                template: template, versions: versions[template.id] ?? [template.version],
+                retiredAt: row.text("retired_at"))
+        }
     }
 
     public func setTemplateRetired(id: String, at: String?) throws(ServerError) {

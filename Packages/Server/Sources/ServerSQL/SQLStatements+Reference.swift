@@ -30,19 +30,21 @@ extension SQLStatements {
     }
 
     public func templates() throws(ServerError) -> [Template] {
-        try rows("SELECT id, name, version, form_schema FROM templates WHERE retired_at IS NULL ORDER BY position, id")
-            .compactMap { SQLRecords.template($0) }
+        try rows(
+            "SELECT id, name, version, form_schema, pass_threshold FROM templates WHERE retired_at IS NULL ORDER BY position, id"
+        )
+        .compactMap { SQLRecords.template($0) }
     }
 
     public func template(id: String) throws(ServerError) -> Template? {
-        try firstRow("SELECT id, name, version, form_schema FROM templates WHERE id = ?", [.text(id)])
+        try firstRow("SELECT id, name, version, form_schema, pass_threshold FROM templates WHERE id = ?", [.text(id)])
             .flatMap { SQLRecords.template($0) }
     }
 
     public func templateVersion(id: String, version: Int) throws(ServerError) -> Template? {
         try firstRow(
             """
-            SELECT template_id AS id, name, version, form_schema FROM template_versions
+            SELECT template_id AS id, name, version, form_schema, pass_threshold FROM template_versions
             WHERE template_id = ? AND version = ?
             """,
             [.text(id), .count(version)]
@@ -88,20 +90,25 @@ extension SQLStatements {
         let schema = CanonicalJSON.string(template.rawSchema)
         try run(
             """
-            INSERT INTO templates (id, name, version, form_schema, position) VALUES (?, ?, ?, ?, ?)
+            INSERT INTO templates (id, name, version, form_schema, pass_threshold, position) VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT (id) DO UPDATE SET name = excluded.name, version = excluded.version,
-                form_schema = excluded.form_schema
-            """,
-            [.text(template.id), .text(template.name), .count(template.version), .text(schema), .count(position)])
-        try run(
-            """
-            INSERT INTO template_versions (template_id, version, name, form_schema, published_at, published_by)
-            VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (template_id, version) DO UPDATE SET name = excluded.name, form_schema = excluded.form_schema
+                form_schema = excluded.form_schema, pass_threshold = excluded.pass_threshold
             """,
             [
-                .text(template.id), .count(template.version), .text(template.name), .text(schema), .stamp(now),
-                .text(publishedBy),
+                .text(template.id), .text(template.name), .count(template.version), .text(schema),
+                .optional(template.passThreshold), .count(position),
+            ])
+        try run(
+            """
+            INSERT INTO template_versions
+                (template_id, version, name, form_schema, pass_threshold, published_at, published_by)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (template_id, version) DO UPDATE SET name = excluded.name, form_schema = excluded.form_schema,
+                pass_threshold = excluded.pass_threshold
+            """,
+            [
+                .text(template.id), .count(template.version), .text(template.name), .text(schema),
+                .optional(template.passThreshold), .stamp(now), .text(publishedBy),
             ])
         try bumpTemplateRevision()
     }

@@ -20,7 +20,7 @@ extension SQLStatements {
     public func revision(serverID: String, revision: Int) throws(ServerError) -> StoredRevision? {
         try firstRow(
             """
-            SELECT revision, base_revision, payload, issues, source, merged_fields FROM report_revisions
+            SELECT revision, base_revision, payload, issues, source, merged_fields, grade FROM report_revisions
             WHERE server_id = ? AND revision = ?
             """, [.text(serverID), .count(revision)]
         ).map { SQLRecords.revision($0) }
@@ -36,22 +36,23 @@ extension SQLStatements {
 
     /// Keeps a report's first revision, as the device sent it.
     public func insertFirstRevision(
-        serverID: String, baseRevision: Int?, payloadJSON: String, issuesJSON: String, ownerID: String, stamp: String
+        serverID: String, baseRevision: Int?, payloadJSON: String, issuesJSON: String, grade: ReportGrade,
+        ownerID: String, stamp: String
     ) throws(ServerError) {
         try run(
             """
             INSERT INTO report_revisions
-                (server_id, revision, base_revision, payload, issues, source, author_id, created_at)
-            VALUES (?, 1, ?, ?, ?, 'device', ?, ?)
+                (server_id, revision, base_revision, payload, issues, grade, source, author_id, created_at)
+            VALUES (?, 1, ?, ?, ?, ?, 'device', ?, ?)
             """,
             [
-                .text(serverID), .optional(baseRevision), .text(payloadJSON), .text(issuesJSON), .text(ownerID),
-                .text(stamp),
+                .text(serverID), .optional(baseRevision), .text(payloadJSON), .text(issuesJSON), .text(grade.json),
+                .text(ownerID), .text(stamp),
             ])
     }
 
     public func appendRevision(
-        serverID: String, baseRevision: Int?, payload: WirePayload, issuesJSON: String?, score: Double?,
+        serverID: String, baseRevision: Int?, payload: WirePayload, issuesJSON: String?, grade: ReportGrade,
         source: String, authorID: String?, limit: Int, now: Date
     ) throws(ServerError) -> Int {
         guard let current = try currentRevision(serverID: serverID) else {
@@ -68,21 +69,22 @@ extension SQLStatements {
         try run(
             """
             INSERT INTO report_revisions
-                (server_id, revision, base_revision, payload, issues, source, author_id, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                (server_id, revision, base_revision, payload, issues, grade, source, author_id, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(serverID), .count(next), .optional(baseRevision), .text(CanonicalJSON.string(payload)),
-                .text(issues), .text(source), .optional(authorID), .stamp(now),
+                .text(issues), .text(grade.json), .text(source), .optional(authorID), .stamp(now),
             ])
         try run(
             """
-            UPDATE reports SET current_revision = ?, score = ?, follow_up_required = ?,
+            UPDATE reports SET current_revision = ?, score = ?, passed = ?, deficiency_count = ?, follow_up_required = ?,
                 follow_up_cleared_by = CASE WHEN ? THEN NULL ELSE follow_up_cleared_by END
             WHERE server_id = ?
             """,
             [
-                .count(next), .optional(score), .flag(payload.followUpRequired), .flag(payload.followUpRequired),
+                .count(next), .optional(grade.score), .optional(grade.passed), .count(grade.deficiencies.count),
+                .flag(payload.followUpRequired), .flag(payload.followUpRequired),
                 .text(serverID),
             ])
         return next

@@ -82,7 +82,7 @@ final class SQLiteExportReader: ExportReader, @unchecked Sendable {
                 decidedByID: row.text("review_decided_by"), decidedByName: row.text("review_decided_by_name"),
                 decidedAt: row.text("review_decided_at"), comment: row.text("review_comment"),
                 fieldCommentsJSON: row.text("review_field_comments") ?? "[]", change: row.integer("review_change") ?? 0)
-            return ExportedReport(
+            var report = ExportedReport(
                 serverID: serverID, localID: row.text("local_id") ?? "", templateID: row.text("template_id") ?? "",
                 facilityID: row.text("facility_id") ?? "", areaID: row.text("area_id"),
                 assignmentID: row.text("assignment_id"),
@@ -94,6 +94,8 @@ final class SQLiteExportReader: ExportReader, @unchecked Sendable {
                 payloadJSON: row.text("payload") ?? "{}", issuesJSON: row.text("issues") ?? "[]",
                 revisionAcceptedAt: row.text("created_at") ?? "", inspector: row.text("username") ?? "", review: review,
                 photos: photos[serverID] ?? [])
+            report.gradeJSON = row.text("grade")
+            return report
         }
     }
 

@@ -353,5 +353,17 @@ enum ServerMigrations {
                 """,
             ]
         ),
+        // Contract 1.2's grades: a template's pass threshold, and each revision's score,
+        // pass and deficiencies as the server judged them (the current one's on the report).
+        (
+            "016-grades",
+            [
+                "ALTER TABLE templates ADD COLUMN pass_threshold REAL",
+                "ALTER TABLE template_versions ADD COLUMN pass_threshold REAL",
+                "ALTER TABLE reports ADD COLUMN passed INTEGER",
+                "ALTER TABLE reports ADD COLUMN deficiency_count INTEGER NOT NULL DEFAULT 0",
+                "ALTER TABLE report_revisions ADD COLUMN grade TEXT",
+            ]
+        ),
     ]
 }

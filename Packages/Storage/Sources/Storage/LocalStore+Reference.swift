@@ -65,19 +65,21 @@ extension LocalStore {
         try write { db throws(StorageError) in
             let statement = try db.prepare(
                 """
-                INSERT INTO templates (id, name, version, form_schema) VALUES (?, ?, ?, ?)
-                ON CONFLICT (id) DO UPDATE SET name = excluded.name, version = excluded.version, form_schema = excluded.form_schema
+                INSERT INTO templates (id, name, version, form_schema, pass_threshold) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET name = excluded.name, version = excluded.version, form_schema = excluded.form_schema,
+                    pass_threshold = excluded.pass_threshold
                 WHERE excluded.version >= templates.version
                 """)
             let version = try db.prepare(
                 """
-                INSERT INTO template_versions (template_id, name, version, form_schema) VALUES (?, ?, ?, ?)
-                ON CONFLICT (template_id, version) DO UPDATE SET name = excluded.name, form_schema = excluded.form_schema
+                INSERT INTO template_versions (template_id, name, version, form_schema, pass_threshold) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (template_id, version) DO UPDATE SET name = excluded.name, form_schema = excluded.form_schema,
+                    pass_threshold = excluded.pass_threshold
                 """)
             for template in templates {
                 let values: [SQLValue] = [
                     .text(template.id), .text(template.name), .integer(Int64(template.version)),
-                    .text(template.rawSchema.canonicalString()),
+                    .text(template.rawSchema.canonicalString()), template.passThreshold.map(SQLValue.real) ?? .null,
                 ]
                 try statement.run(values)
                 try version.run(values)
@@ -88,7 +90,9 @@ extension LocalStore {
     /// Every cached template, by name.
     public func templates() throws(StorageError) -> [Template] {
         try read { db throws(StorageError) in
-            try db.rows("SELECT id, name, version, form_schema FROM templates ORDER BY name COLLATE NOCASE, id").map(
+            try db.rows(
+                "SELECT id, name, version, form_schema, pass_threshold FROM templates ORDER BY name COLLATE NOCASE, id"
+            ).map(
                 Self.template(from:))
         }
     }
@@ -96,7 +100,9 @@ extension LocalStore {
     /// The cached template with this id, or nil.
     public func template(id: String) throws(StorageError) -> Template? {
         try read { db throws(StorageError) in
-            try db.firstRow("SELECT id, name, version, form_schema FROM templates WHERE id = ?", [.text(id)]).map(
+            try db.firstRow(
+                "SELECT id, name, version, form_schema, pass_threshold FROM templates WHERE id = ?", [.text(id)]
+            ).map(
                 Self.template(from:))
         }
     }
@@ -122,10 +128,12 @@ extension LocalStore {
         } catch {
             throw unreadable(error.message)
         }
-        let object: JSONValue = .object([
+        var members: [String: JSONValue] = [
             "id": .string(id), "name": .string(row["name"].stringValue ?? ""),
             "version": .integer(row["version"].int64Value ?? 1), "form_schema": raw,
-        ])
+        ]
+        if let threshold = row["pass_threshold"].doubleValue { members["pass_threshold"] = .double(threshold) }
+        let object = JSONValue.object(members)
         switch Template.decode(object) {
         case .success(let template): return template
         case .failure(let errors): throw unreadable(errors.problems.map(\.message).joined(separator: "; "))

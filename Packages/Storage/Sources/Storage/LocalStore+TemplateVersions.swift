@@ -43,7 +43,8 @@ extension LocalStore {
         try write { db throws(StorageError) -> [(report: Report, move: TemplateMove)] in
             guard
                 let row = try db.firstRow(
-                    "SELECT id, name, version, form_schema FROM templates WHERE id = ?", [.text(templateID)])
+                    "SELECT id, name, version, form_schema, pass_threshold FROM templates WHERE id = ?",
+                    [.text(templateID)])
             else {
                 return []
             }
@@ -175,7 +176,7 @@ extension LocalStore {
         guard
             let row = try db.firstRow(
                 """
-                SELECT template_id AS id, name, version, form_schema FROM template_versions WHERE template_id = ? AND version = ?
+                SELECT template_id AS id, name, version, form_schema, pass_threshold FROM template_versions WHERE template_id = ? AND version = ?
                 """, [.text(id), .integer(Int64(version))])
         else { return nil }
         return try template(from: row)

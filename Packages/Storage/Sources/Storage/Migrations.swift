@@ -305,6 +305,14 @@ enum Migrations {
                 );
                 CREATE INDEX action_photos_by_state ON action_photos (state, request_id);
                 """),
+        // A template's pass threshold (contract 1.2), kept beside its schema
+        // for every version, as the server sends it.
+        Migration(
+            name: "add-pass-threshold",
+            sql: """
+                ALTER TABLE templates ADD COLUMN pass_threshold REAL;
+                ALTER TABLE template_versions ADD COLUMN pass_threshold REAL;
+                """),
     ]
 
     /// The migrator over `all`: the ledger `schema_migrations`, `user_version`

@@ -1,8 +1,9 @@
 import Models
 
 /// `rating`: stars from 1 to `max` (default 5), stored as an integer; 0 means
-/// not rated. Scored value/max; a rating passes at `pass_min` or above
-/// (default 60% of the scale, rounded up), which is what a critical rating needs.
+/// not rated. Without a `scale` it scores value/max and is never deficient;
+/// with one (`RatingScale`) each step scores its percent, and a step marked
+/// deficient is a failed answer (what fails a critical rating).
 public struct RatingField: FieldType {
     /// The scale when the field gives no `max`.
     public static let defaultMax = 5
@@ -28,19 +29,14 @@ public struct RatingField: FieldType {
         return Self.defaultMax
     }
 
-    /// The lowest passing rating: the field's `pass_min` when it is within
-    /// 1...max, else 60% of the scale rounded up (3 of 5, 6 of 10).
-    public func passMinimum(_ field: FieldDefinition) -> Int {
-        let scale = scale(field)
-        if let raw = field.raw["pass_min"]?.integerValue, let value = Int(exactly: raw), (1...scale).contains(value) {
-            return value
-        }
-        return (6 * scale + 9) / 10
-    }
-
-    /// `max` within 1...10; `pass_min`, when given, a whole number within 1...max.
+    /// `max` within 1...10; `pass_min`, when given, a whole number within
+    /// 1...max (an older key that no longer decides anything); `scale`, when
+    /// given, as `RatingScale.problems` says.
     public func checkDefinition(_ field: FieldDefinition) -> [SchemaProblem] {
         var problems: [SchemaProblem] = []
+        if let raw = field.raw["scale"], !raw.isNull {
+            problems += RatingScale.problems(raw, max: field.max).map(field.problem)
+        }
         if let max = field.max, !Self.allowedMax.contains(max) {
             problems.append(
                 field.problem("'max' is \(max), but a rating scale must be from 1 to 10 (default 5); change 'max'"))
@@ -88,6 +84,8 @@ public struct RatingField: FieldType {
         let text = Refusal.trimmed(input)
         guard !text.isEmpty else { throw Refusal.blankInput(input, expected: expected) }
         if NotApplicable.isTyped(text) { return NotApplicable.answer }
+        let steps = RatingScale(field)
+        if let step = steps?.step(labelled: text) { return .integer(Int64(step.value)) }
         let value: Int
         if let stars = Self.stars(text) {
             value = stars
@@ -107,6 +105,12 @@ public struct RatingField: FieldType {
             value = top
         } else if let number = Int(text) {
             value = number
+        } else if let steps {
+            throw AnswerInputError(
+                input: input,
+                message:
+                    "\(OneLine.quote(input)) is not a step of this scale; type a number from 1 to \(scale) or a step's name (\(Self.summary(steps))), or n/a"
+            )
         } else {
             throw AnswerInputError(input: input, message: "\(OneLine.quote(input)) is not a rating; type \(expected)")
         }
@@ -116,13 +120,28 @@ public struct RatingField: FieldType {
         return .integer(Int64(value))
     }
 
-    /// The scale and how to type a rating.
+    /// The scale and how to type a rating: each named step with its percent
+    /// and whether it is a deficiency, or the stars.
     public func prompt(for field: FieldDefinition, style: TerminalStyle) -> [String] {
         let scale = scale(field)
-        return [
-            "Rate from 1 to \(scale) stars: type a number (or \(String(repeating: "*", count: min(4, scale)))); 0 clears; n/a if it does not apply.",
-            "Passes at \(passMinimum(field)) or more.",
-        ]
+        guard let steps = RatingScale(field) else {
+            return [
+                "Rate from 1 to \(scale) stars: type a number (or \(String(repeating: "*", count: min(4, scale)))); 0 clears; n/a if it does not apply."
+            ]
+        }
+        return ["Type a step's number or its name; 0 clears; n/a if it does not apply."]
+            + steps.steps.map { step in
+                "  \(step.value)) \(OneLine.display(step.label, style: style, limit: RatingScale.labelLimit)) \(step.percentText)"
+                    + (step.deficient ? " " + style.paint("deficient", .warning) : "")
+            }
+    }
+
+    /// "1 Orderly spotlessness, 2 Ordinary tidiness, ..." for messages.
+    static func summary(_ scale: RatingScale) -> String {
+        scale.steps.map {
+            "\($0.value) \(OneLine.cut(OneLine.flatten($0.label, lineBreak: " "), limit: 30, ellipsis: "..."))"
+        }
+        .joined(separator: ", ")
     }
 
     /// Stars and the value: `★★★★☆ 4/5`, or `[****-] 4/5` in ASCII; only the
@@ -135,6 +154,10 @@ public struct RatingField: FieldType {
             return AnswerDisplay.unreadable(answer, style)
         }
         let value = Int(raw)
+        if let step = RatingScale(field)?.step(value) {
+            return "\(style.paint(OneLine.display(step.label, style: style, limit: RatingScale.labelLimit), .accent)) "
+                + "\(value)/\(scale), \(step.percentText)"
+        }
         guard scale <= Self.allowedMax.upperBound else { return "\(value)/\(scale)" }
         let filled = String(repeating: style.pick("\u{2605}", "*"), count: value)
         let empty = String(repeating: style.pick("\u{2606}", "-"), count: scale - value)
@@ -142,8 +165,9 @@ public struct RatingField: FieldType {
         return "\(style.paint(stars, .accent)) \(value)/\(scale)"
     }
 
-    /// value/max, passing at `pass_min` or above; 0 is unanswered. Whole-number
-    /// strings from old clients are read as numbers.
+    /// A scaled answer scores its step's percent and fails on a deficient
+    /// step; without a scale value/max, never failing. 0 is unanswered.
+    /// Whole-number strings from old clients are read as numbers.
     public func score(_ answer: JSONValue?, for field: FieldDefinition) -> FieldScore {
         guard let answer, !isBlank(answer) else { return .unanswered }
         if NotApplicable.isAnswer(answer) { return .notApplicable }
@@ -160,7 +184,10 @@ public struct RatingField: FieldType {
         guard (1...Int64(scale)).contains(number) else {
             return number == 0 ? .unanswered : .unreadable("the rating \(number) is outside 0 to \(scale)")
         }
-        return .scored(fraction: Double(number) / Double(scale), passed: Int(number) >= passMinimum(field))
+        if let step = RatingScale(field)?.step(Int(number)) {
+            return .scored(fraction: step.percent / 100, passed: !step.deficient)
+        }
+        return .scored(fraction: Double(number) / Double(scale), passed: true)
     }
 
     /// The number of filled stars in typed star text (`****`, `★★★☆☆`,

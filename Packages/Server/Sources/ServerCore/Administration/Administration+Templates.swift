@@ -48,6 +48,7 @@ extension Administration {
                 let id = try AdminInput.id(template.id, "a template")
                 let current = existing.first { $0.template.id == id }
                 if let current, current.template.name == template.name,
+                    current.template.passThreshold == template.passThreshold,
                     CanonicalJSON.string(current.template.rawSchema) == CanonicalJSON.string(template.rawSchema)
                 {
                     out.append(.unchanged(id: id, version: current.template.version))

@@ -59,9 +59,9 @@ struct ConsoleJudgement: Sendable {
         }
         let state = FormLogic(schema: template.schema, registry: registry).evaluate(view.answers)
         hidden = Set(state.hiddenFields)
-        score = Scorer.score(schema: template.schema, answers: state.answers, hidden: hidden) { field, answer in
-            registry.score(field, answer)
-        }
+        score = Scorer.score(
+            schema: template.schema, answers: state.answers, hidden: hidden, passThreshold: template.passThreshold
+        ) { field, answer in registry.score(field, answer) }
     }
 }
 

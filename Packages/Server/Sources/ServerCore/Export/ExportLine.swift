@@ -29,11 +29,17 @@ enum ExportLine {
         if exportKeys { out.key("change"); out.string(change) }
         out.key("completed_at"); out.string(row.acceptedAt)
         if let v = row.completedAtDevice { out.key("completed_at_device"); out.string(v) }
+        let grade = ReportGrade(json: row.gradeJSON)
+        out.key("deficiencies")
+        out.beginArray()
+        for id in grade?.deficiencies ?? [] { out.string(id) }
+        out.endArray()
         out.key("facility_id"); out.string(row.facilityID)
         out.key("issues"); out.raw(row.issuesJSON[...].utf8)
         out.key("local_id"); out.string(row.localID)
         if let v = row.parentLocalID { out.key("parent_local_id"); out.string(v) }
         if let v = row.parentServerID { out.key("parent_server_id"); out.string(v) }
+        if let passed = grade?.passed { out.key("passed"); out.bool(passed) }
         out.key("payload"); writePayload(row.payloadJSON, followUp: row.followUpRequired, into: &out)
         out.key("photos")
         out.beginArray()
@@ -42,6 +48,9 @@ enum ExportLine {
         out.key("review"); writeReview(row, change: change, into: &out)
         if exportKeys { out.key("review_state"); out.string(row.review.state.rawValue) }
         out.key("revision"); out.integer(Int64(row.revision))
+        out.key("score")
+        let score: Double? = grade.map { $0.score } ?? row.score
+        if let score { out.number(score) } else { out.null() }
         out.key("server_id"); out.string(row.serverID)
         out.key("template_id"); out.string(row.templateID)
         if let templateVersion { out.key("template_version"); out.integer(Int64(templateVersion)) }

@@ -379,6 +379,7 @@ enum AdminTool {
                 throw ServerError.internal("report '\(serverID)' has no readable current revision")
             }
             var next = payload
+            var grade = ReportGrade.none
             var members = payload.answers.objectValue ?? [:]
             for (field, value) in answers { members[field] = value }
             guard let template = try session.template(id: report.templateID) else {
@@ -393,11 +394,12 @@ enum AdminTool {
                 if !problems.isEmpty {
                     throw ServerError.unprocessable(code: .reportInvalid, problems.joined(separator: "; "))
                 }
-                next.score = judge.score(schema: template.schema, answers: answers)
+                grade = judge.grade(template, answers: answers)
+                next.score = grade.score
             }
             let revision = try session.appendRevision(
                 serverID: serverID, baseRevision: report.currentRevision, payload: next,
-                issuesJSON: nil, score: next.score, source: "admin", authorID: nil,
+                issuesJSON: nil, grade: grade, source: "admin", authorID: nil,
                 limit: ServerConfig(database: "").maxRevisions, now: Date())
             let actor = AdminActor.commandLine
             try session.reopenReviews(

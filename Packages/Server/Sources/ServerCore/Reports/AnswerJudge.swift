@@ -2,6 +2,7 @@ import FieldTypes
 import FormLogic
 import Models
 import Scoring
+import ServerStore
 
 /// Judges a report's answers against its template with the field-type
 /// registry, FormLogic and Scoring, exactly as the device does: the server
@@ -20,9 +21,10 @@ struct AnswerJudge: Sendable {
         FormLogic(schema: schema, registry: registry).submissionProblems(answers)
     }
 
-    /// The score ratio of `answers`, nil when nothing scoreable is answered.
-    func score(schema: FormSchema, answers: Answers) -> Double? {
-        score(logic: FormLogic(schema: schema, registry: registry), schema: schema, answers: answers)
+    /// The server's grade of `answers` against `template`: score, pass
+    /// against its threshold, deficiencies (contract 1.2).
+    func grade(_ template: Template, answers: Answers) -> ReportGrade {
+        grade(logic: FormLogic(schema: template.schema, registry: registry), template: template, answers: answers)
     }
 
     /// `problems` with the template's logic compiled once (`TemplateCache`).
@@ -30,9 +32,14 @@ struct AnswerJudge: Sendable {
         template.logic.submissionProblems(answers)
     }
 
-    /// `score` with the template's logic compiled once (`TemplateCache`).
-    func score(_ template: CompiledTemplate, answers: Answers) -> Double? {
-        score(logic: template.logic, schema: template.template.schema, answers: answers)
+    /// `grade` with the template's logic compiled once (`TemplateCache`).
+    func grade(_ template: CompiledTemplate, answers: Answers) -> ReportGrade {
+        grade(logic: template.logic, template: template.template, answers: answers)
+    }
+
+    /// The whole score of `answers`, each field's part in it included.
+    func scoreReport(_ template: Template, answers: Answers) -> ScoreReport {
+        scoreReport(logic: FormLogic(schema: template.schema, registry: registry), template: template, answers: answers)
     }
 
     /// The answers of a revision made on the server (a supervisor's edit, the
@@ -55,10 +62,18 @@ struct AnswerJudge: Sendable {
         return .object(members)
     }
 
-    private func score(logic: FormLogic, schema: FormSchema, answers: Answers) -> Double? {
+    private func grade(logic: FormLogic, template: Template, answers: Answers) -> ReportGrade {
+        let score = scoreReport(logic: logic, template: template, answers: answers)
+        return ReportGrade(
+            score: score.ratio, passed: score.passed,
+            deficiencies: score.deficiencies.map(\.rawValue))
+    }
+
+    private func scoreReport(logic: FormLogic, template: Template, answers: Answers) -> ScoreReport {
         let state = logic.evaluate(answers)
-        return Scorer.score(schema: schema, answers: state.answers, hidden: Set(state.hiddenFields)) { field, answer in
-            registry.score(field, answer)
-        }.ratio
+        return Scorer.score(
+            schema: template.schema, answers: state.answers, hidden: Set(state.hiddenFields),
+            passThreshold: template.passThreshold
+        ) { field, answer in registry.score(field, answer) }
     }
 }

@@ -52,12 +52,11 @@ extension ReportSyncRoutes {
                 localID: report.localID, status: .rejected, errorCode: ServerError.Code.reportInvalid.rawValue,
                 error: ServerError.revisionLimit(existing.serverID, limit: config.deviceRevisionLimit).message)
         }
-        let payload = WirePayload(
-            answers: answers.json, score: judge.score(template, answers: answers),
-            followUpRequired: side.followUpRequired)
+        let grade = judge.grade(template, answers: answers)
+        let payload = WirePayload(answers: answers.json, score: grade.score, followUpRequired: side.followUpRequired)
         let revision = try session.appendRevision(
             serverID: existing.serverID, baseRevision: report.baseRevision, payload: payload,
-            issuesJSON: CanonicalJSON.string(side.issues), score: payload.score,
+            issuesJSON: CanonicalJSON.string(side.issues), grade: grade,
             source: "device", authorID: caller.user.id, limit: config.maxRevisions, now: Date())
         try session.recordMerge(
             serverID: existing.serverID, revision: revision, sentPayloadJSON: payloadJSON, mergedFields: mergedFields)

@@ -71,8 +71,8 @@ private struct Judgement {
     var templateKnown: Bool
     /// Every problem with the answers, as one line; nil when acceptable.
     var answerProblem: String?
-    /// The server's score of the answers.
-    var score: Double?
+    /// The server's grade of the answers.
+    var grade: ReportGrade = .none
     /// The version judged against (the one the report names, or the current one).
     var template: CompiledTemplate?
 }
@@ -245,7 +245,7 @@ struct ReportSyncRoutes: RouteCapability {
         versions: [TemplateVersionKey: CompiledTemplate]
     ) -> Judgement {
         guard let current = templates[report.templateID] else {
-            return Judgement(templateKnown: false, answerProblem: nil, score: nil)
+            return Judgement(templateKnown: false, answerProblem: nil)
         }
         var template = current
         if let version = report.templateVersion, version != current.template.version {
@@ -254,7 +254,7 @@ struct ReportSyncRoutes: RouteCapability {
                     templateKnown: true,
                     answerProblem:
                         "template '\(report.templateID)' has no version \(version) on this server (its current one is \(current.template.version))",
-                    score: nil)
+                    grade: .none)
             }
             template = named
         }
@@ -263,12 +263,12 @@ struct ReportSyncRoutes: RouteCapability {
                 templateKnown: true,
                 answerProblem:
                     "'payload.answers' must be an object from field id to answer, not \(report.payload.answers.kindDescription)",
-                score: nil, template: template)
+                template: template)
         }
         let problems = judge.problems(template, answers: answers)
         return Judgement(
             templateKnown: true, answerProblem: ReportRules.line(problems),
-            score: judge.score(template, answers: answers), template: template)
+            grade: judge.grade(template, answers: answers), template: template)
     }
 
     /// The contract's rules for one report (docs/contract.md), inside the batch's transaction.
@@ -349,7 +349,7 @@ struct ReportSyncRoutes: RouteCapability {
         }
         let revision = try session.appendRevision(
             serverID: existing.serverID, baseRevision: arrival.report.baseRevision,
-            payload: arrival.report.payload, issuesJSON: arrival.issuesJSON, score: arrival.judgement.score,
+            payload: arrival.report.payload, issuesJSON: arrival.issuesJSON, grade: arrival.judgement.grade,
             source: "device", authorID: arrival.caller.user.id, limit: config.maxRevisions,
             now: arrival.now)
         accepted.append(
@@ -386,7 +386,7 @@ struct ReportSyncRoutes: RouteCapability {
         }
         let serverID = try session.insertReport(
             arrival.report, ownerID: arrival.caller.user.id, payloadJSON: arrival.payloadJSON,
-            issuesJSON: arrival.issuesJSON, score: arrival.judgement.score, now: arrival.now)
+            issuesJSON: arrival.issuesJSON, grade: arrival.judgement.grade, now: arrival.now)
         if let parent {
             try session.clearFollowUp(parentServerID: parent.serverID, childServerID: serverID)
         }
@@ -500,10 +500,10 @@ struct ReportSyncRoutes: RouteCapability {
         payload.answers = judge.keepingSignatures(
             payload.answers, previous: CanonicalJSON.value(previous?.payloadJSON ?? "{}")["answers"] ?? .null,
             revision: report.currentRevision, schema: template.schema)
-        let score = Answers(json: payload.answers).flatMap { judge.score(schema: template.schema, answers: $0) }
+        let grade = Answers(json: payload.answers).map { judge.grade(template, answers: $0) } ?? .none
         let revision = try session.appendRevision(
             serverID: report.serverID, baseRevision: baseRevision, payload: payload,
-            issuesJSON: nil, score: score, source: source, authorID: author.id,
+            issuesJSON: nil, grade: grade, source: source, authorID: author.id,
             limit: config.maxRevisions, now: Date())
         try session.reopenReviews(
             [
@@ -551,6 +551,10 @@ struct ReportSyncRoutes: RouteCapability {
         if let v = report.parentServerID { object["parent_server_id"] = .string(v) }
         if let v = report.completedAtDevice { object["completed_at_device"] = .string(v) }
         object["photos"] = .array(try session.photos(serverID: report.serverID).map { photoJSON($0) })
+        let grade =
+            revision?.grade
+            ?? ReportGrade(score: shown == report.currentRevision ? report.score : nil, passed: nil, deficiencies: [])
+        object.merge(grade.members) { _, new in new }
         return .object(["report": .object(object)])
     }
 

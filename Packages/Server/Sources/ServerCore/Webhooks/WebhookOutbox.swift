@@ -184,7 +184,7 @@ enum WebhookOutbox {
             revision.revision == report.currentRevision
             ? report.followUpRequired
             : CanonicalJSON.value(revision.payloadJSON)["follow_up_required"]?.boolValue ?? false
-        let row = ExportedReport(
+        var row = ExportedReport(
             serverID: report.serverID, localID: report.localID.uuidString.lowercased(), templateID: report.templateID,
             facilityID: report.facilityID, areaID: report.areaID, assignmentID: report.assignmentID,
             parentLocalID: report.parentLocalID?.uuidString.lowercased(), parentServerID: report.parentServerID,
@@ -197,6 +197,7 @@ enum WebhookOutbox {
                 decidedByName: review.decidedBy?.displayName, decidedAt: review.decidedAt, comment: review.comment,
                 fieldCommentsJSON: ReviewCoding.json(review.fieldComments), change: review.change),
             photos: try session.photos(serverID: report.serverID))
+        row.gradeJSON = revision.grade?.json
         var out = JSONText(capacity: 2048)
         ExportLine.writeReport(row, templateVersion: version, generation: generation, exportKeys: false, into: &out)
         return String(decoding: out.bytes, as: UTF8.self)

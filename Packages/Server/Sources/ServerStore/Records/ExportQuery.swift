@@ -76,6 +76,9 @@ public struct ExportedReport: Sendable {
     public var review: ExportedReview
     /// The report's photos, in upload order.
     public var photos: [StoredPhoto]
+    /// The current revision's grade as stored (`ReportGrade.json`); nil for
+    /// a revision kept from before grades were kept.
+    public var gradeJSON: String?
 
     /// Groups what the store read.
     public init(

@@ -68,15 +68,21 @@ public struct StoredReport: Sendable, Equatable {
     public var acceptedAt: String
     /// The review state of the current revision.
     public var reviewState: ReviewState
+    /// Whether the current revision passed its template's threshold; nil when it has none.
+    public var passed: Bool?
+    /// How many deficiencies the current revision has.
+    public var deficiencyCount: Int
 
     /// Makes a report record.
     public init(
         serverID: String, localID: UUID, ownerID: String, templateID: String, facilityID: String, areaID: String?,
         assignmentID: String?, parentLocalID: UUID?, parentServerID: String?, completedAtDevice: String?,
         currentRevision: Int, score: Double?, followUpRequired: Bool, acceptedAt: String,
-        reviewState: ReviewState = .awaitingReview
+        reviewState: ReviewState = .awaitingReview, passed: Bool? = nil, deficiencyCount: Int = 0
     ) {
         self.reviewState = reviewState
+        self.passed = passed
+        self.deficiencyCount = deficiencyCount
         self.serverID = serverID
         self.localID = localID
         self.ownerID = ownerID
@@ -108,6 +114,8 @@ public struct StoredRevision: Sendable, Equatable {
     public var source: String
     /// For a merged revision, what came from the server's side; nil for any other.
     public var mergedFields: [String]?
+    /// The server's grade of it; nil for a revision kept from before grades were kept.
+    public var grade: ReportGrade?
 
     /// Makes a revision record.
     public init(revision: Int, baseRevision: Int?, payloadJSON: String, issuesJSON: String, source: String) {

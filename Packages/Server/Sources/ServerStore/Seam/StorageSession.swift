@@ -148,7 +148,7 @@ public protocol StorageSession {
         throws(ServerError)
     /// Stores a new report at revision 1; returns its server id.
     func insertReport(
-        _ report: WireReport, ownerID: String, payloadJSON: String, issuesJSON: String, score: Double?,
+        _ report: WireReport, ownerID: String, payloadJSON: String, issuesJSON: String, grade: ReportGrade,
         now: Date
     ) throws(ServerError) -> String
     /// Adds the next revision of a report and makes it current; returns its
@@ -156,7 +156,7 @@ public protocol StorageSession {
     /// follow-up raises the flag again, even if a re-inspection had cleared it.
     /// Nil `issuesJSON` keeps the current revision's issues.
     func appendRevision(
-        serverID: String, baseRevision: Int?, payload: WirePayload, issuesJSON: String?, score: Double?,
+        serverID: String, baseRevision: Int?, payload: WirePayload, issuesJSON: String?, grade: ReportGrade,
         source: String, authorID: String?, limit: Int, now: Date
     ) throws(ServerError) -> Int
     /// Marks the parent's follow-up as done by `childServerID`, once.
