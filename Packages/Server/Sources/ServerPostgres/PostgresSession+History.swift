@@ -6,12 +6,14 @@ import ServerStore
 /// report (a boolean) and sorts the lowest scores first (NULLS LAST).
 extension PostgresSession {
     static let openFollowUps = "r.follow_up_required AND r.follow_up_cleared_by IS NULL"
+    static let failedOnly = "r.passed = false"
 
     static func historyOrder(_ order: HistoryOrder) -> String {
         switch order {
         case .newest: return "r.seq DESC"
         case .oldest: return "r.seq ASC"
         case .lowestScore: return "r.score ASC NULLS LAST, r.seq DESC"
+        case .mostDeficiencies: return "r.deficiency_count DESC, r.seq DESC"
         }
     }
 

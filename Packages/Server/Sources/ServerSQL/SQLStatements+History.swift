@@ -59,6 +59,7 @@ extension SQLStatements {
         let conditions = filter.conditions
         var parts = conditions.map { "\($0.column) \($0.op) ?" }
         if filter.openFollowUps { parts.append(Self.openFollowUps) }
+        if filter.failedOnly { parts.append(Self.failedOnly) }
         return (parts.isEmpty ? "" : "WHERE " + parts.joined(separator: " AND "), conditions.map { .text($0.value) })
     }
 

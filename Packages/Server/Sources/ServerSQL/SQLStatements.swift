@@ -38,6 +38,8 @@ public protocol SQLStatements: StorageSession {
 
     /// The condition (on reports `r`) of a report whose follow-up is still open.
     static var openFollowUps: String { get }
+    /// How the store words "the report failed its threshold" on `reports r`.
+    static var failedOnly: String { get }
 
     /// The `ORDER BY` (on reports `r`) of a history page in `order`.
     static func historyOrder(_ order: HistoryOrder) -> String

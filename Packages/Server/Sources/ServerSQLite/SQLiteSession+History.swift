@@ -6,12 +6,14 @@ import ServerStore
 /// sorts the lowest scores first (NULLs last).
 extension SQLiteSession {
     static let openFollowUps = "r.follow_up_required = 1 AND r.follow_up_cleared_by IS NULL"
+    static let failedOnly = "r.passed = 0"
 
     static func historyOrder(_ order: HistoryOrder) -> String {
         switch order {
         case .newest: return "r.seq DESC"
         case .oldest: return "r.seq ASC"
         case .lowestScore: return "r.score IS NULL, r.score ASC, r.seq DESC"
+        case .mostDeficiencies: return "r.deficiency_count DESC, r.seq DESC"
         }
     }
 

@@ -103,6 +103,18 @@ enum ConsoleLayout {
         return String(format: "%.0f%%", ratio * 100)
     }
 
+    /// The class a score's cell takes by its report's outcome: ` passed`,
+    /// ` failed`, or nothing when its template sets no threshold.
+    static func outcomeClass(_ passed: Bool?) -> String {
+        passed.map { $0 ? " passed" : " failed" } ?? ""
+    }
+
+    /// The word after a score in a list: passed or failed, or nothing when
+    /// its template sets no threshold.
+    static func outcomeWord(_ passed: Bool?) -> String {
+        passed.map { " <span class=\"outcome\">\($0 ? "passed" : "failed")</span>" } ?? ""
+    }
+
     /// An RFC 3339 time as people read it (`2026-03-01 14:02 UTC`).
     static func time(_ text: String?) -> String {
         guard let text else { return "" }

@@ -52,6 +52,13 @@ extension ConsoleRoutes {
             throw ServerError.badRequest("the queue cannot be sorted by \(OneLine.quote(sortText, limit: 40))")
         }
         query.order = order
+        switch input.query("outcome") ?? "" {
+        case "": break
+        case "failed": query.failedOnly = true
+        case let other:
+            throw ServerError.badRequest(
+                "the queue has no outcome \(OneLine.quote(other, limit: 40)); choose failed, or none for every report")
+        }
         let pageText = input.query("page") ?? "1"
         guard let page = Int(pageText), (1...Self.queueDeepestPage).contains(page) else {
             throw ServerError.badRequest("'page' must be a whole number from 1 to \(Self.queueDeepestPage)")
@@ -60,7 +67,7 @@ extension ConsoleRoutes {
             ("state", stateText), ("facility", query.facilityID ?? ""),
             ("inspector", query.inspectorID ?? ""), ("template", query.templateID ?? ""),
             ("from", input.query("from") ?? ""), ("to", input.query("to") ?? ""),
-            ("sort", input.query("sort") ?? ""),
+            ("sort", input.query("sort") ?? ""), ("outcome", query.failedOnly ? "failed" : ""),
         ]
         return QueueRequest(query: query, stateText: stateText, page: page, filters: filters)
     }
@@ -167,7 +174,13 @@ extension ConsoleRoutes {
                     ("", "default"), (HistoryOrder.oldest.rawValue, "oldest first"),
                     (HistoryOrder.newest.rawValue, "newest first"),
                     (HistoryOrder.lowestScore.rawValue, "lowest score first"),
+                    (HistoryOrder.mostDeficiencies.rawValue, "most deficiencies first"),
                 ], selected: input.query("sort") ?? "")
+            + "</select></label>\n"
+        html +=
+            "<label>Outcome <select name=\"outcome\">"
+            + HTML.options(
+                [("", "every report"), ("failed", "failed only")], selected: query.failedOnly ? "failed" : "")
             + "</select></label>\n"
         html += "<button type=\"submit\">Show</button>\n</form>\n"
         return html
@@ -187,7 +200,8 @@ extension ConsoleRoutes {
         html +=
             "<table id=\"queue\">\n<thead><tr><th>Report</th><th>Completed</th><th>Site</th><th>Area</th><th>Form</th>"
             + "<th>Inspector</th>"
-            + "<th class=\"num\">Score</th><th>Review</th><th class=\"num\">Revision</th></tr></thead>\n<tbody>\n"
+            + "<th class=\"num\">Score</th><th class=\"num\">Deficiencies</th><th>Review</th>"
+            + "<th class=\"num\">Revision</th></tr></thead>\n<tbody>\n"
         for (report, owner) in snapshot.rows {
             html +=
                 "<tr class=\"report\" data-server-id=\"\(HTML.attribute(report.serverID))\">"
@@ -197,7 +211,9 @@ extension ConsoleRoutes {
                 + "<td class=\"area\">\(HTML.escape(report.areaID.map { snapshot.areaNames[$0] ?? $0 } ?? ""))</td>"
                 + "<td class=\"template\">\(HTML.escape(templateNames[report.templateID] ?? report.templateID))</td>"
                 + "<td class=\"inspector\">\(HTML.escape(owner.displayName))</td>"
-                + "<td class=\"score num\">\(ConsoleLayout.percent(report.score))</td>"
+                + "<td class=\"score num\(ConsoleLayout.outcomeClass(report.passed))\">"
+                + "\(ConsoleLayout.percent(report.score))\(ConsoleLayout.outcomeWord(report.passed))</td>"
+                + "<td class=\"deficiencies num\">\(report.deficiencyCount)</td>"
                 + "<td class=\"state\">\(ConsoleLayout.stateBadge(report.reviewState))</td>"
                 + "<td class=\"num\">\(report.currentRevision)</td></tr>\n"
         }

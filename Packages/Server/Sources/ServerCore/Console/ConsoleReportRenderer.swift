@@ -89,11 +89,12 @@ struct ConsoleReportRenderer {
             return
                 "<section id=\"score\" class=\"score\"><p class=\"muted\">Nothing on this form is scored.</p></section>\n"
         }
-        let failed = score.failedCritical
+        let failed = score.failedCritical || score.passed == false
+        let outcome = failed ? " failed" : score.passed == true ? " passed" : ""
         var out =
-            "<section id=\"score\" class=\"score\(failed ? " failed" : "")\">"
+            "<section id=\"score\" class=\"score\(outcome)\">"
             + "<span class=\"percent\">\(HTML.escape(score.percentText))</span><div>"
-            + "<p class=\"verdict\">\(failed ? "Failed: a critical field failed" : "Score")</p>"
+            + "<p class=\"verdict\">\(Self.verdict(score))</p>"
             + "<p>\(String(format: "%.1f", score.earned)) of \(String(format: "%.1f", score.possible)) points</p>"
         if failed {
             let labels = score.criticalFailures.map { id in
@@ -101,6 +102,14 @@ struct ConsoleReportRenderer {
             }
             out +=
                 "<p class=\"critical-failures\"><strong>Critical failure:</strong> \(labels.joined(separator: ", "))</p>"
+        }
+        if !score.deficiencies.isEmpty {
+            let labels = score.deficiencies.map { id in
+                HTML.escape(template.schema.fields.first { $0.id == id }?.displayName ?? "field \(id.rawValue)")
+            }
+            out +=
+                "<p class=\"deficiencies-list\"><strong>\(labels.count) deficienc\(labels.count == 1 ? "y" : "ies"):</strong> "
+                + "\(labels.joined(separator: ", "))</p>"
         }
         out += "</div></section>\n"
         out +=
@@ -118,6 +127,24 @@ struct ConsoleReportRenderer {
         return out
     }
 
+    /// The score's headline: passed or failed against the template's pass
+    /// mark, a critical failure, or only "Score" when the template sets none.
+    static func verdict(_ score: ScoreReport) -> String {
+        let mark = score.passThreshold.map { " (pass mark \(Self.share($0)))" } ?? ""
+        if score.failedCritical { return "Failed: a critical field failed" + mark }
+        switch score.passed {
+        case true?: return "Passed" + mark
+        case false?: return "Failed: below the pass mark" + mark
+        case nil: return "Score"
+        }
+    }
+
+    /// A share as a percentage: `80%`, `87.5%`.
+    static func share(_ value: Double) -> String {
+        let tenths = (value * 1000).rounded() / 10
+        return tenths == tenths.rounded() ? "\(Int(tenths))%" : "\(tenths)%"
+    }
+
     private static func outcome(_ line: FieldContribution) -> (String, String) {
         if line.hidden { return ("hidden by a condition", "hidden") }
         switch line.outcome {
@@ -127,7 +154,9 @@ struct ConsoleReportRenderer {
         case .unreadable(let why): return ("unreadable: \(why)", "failed")
         case .scored(let fraction, let passed):
             return (
-                "\(passed ? "passed" : "failed") (\(String(format: "%.0f%%", fraction * 100)))",
+                passed
+                    ? String(format: "%.0f%%", fraction * 100)
+                    : "deficient (\(String(format: "%.0f%%", fraction * 100)))",
                 passed ? "passed" : "failed"
             )
         }
@@ -178,8 +207,10 @@ struct ConsoleReportRenderer {
         var marks = ""
         if field.required { marks += " <span class=\"req\" title=\"required\">*</span>" }
         if field.critical { marks += " <span class=\"badge critical\">critical</span>" }
+        let deficient = judgement.score?.deficiencies.contains(field.id) ?? false
+        if deficient { marks += " <span class=\"badge deficient\">deficient</span>" }
         var out =
-            "<div class=\"field\(hidden ? " hidden-field" : "")\" data-field-id=\"\(HTML.attribute(id))\">"
+            "<div class=\"field\(hidden ? " hidden-field" : "")\(deficient ? " deficient" : "")\" data-field-id=\"\(HTML.attribute(id))\">"
             + "<div class=\"label\">\(HTML.escape(field.displayName))\(marks)</div><div class=\"answer\">"
         out +=
             hidden

@@ -72,8 +72,16 @@ enum ConsoleStyle {
         dt { color: #6b7280; }
         dd { margin: 0; overflow-wrap: anywhere; }
         .review-comment { margin: 10px 0 0; padding: 6px 10px; border-left: 3px solid #b45309; background: #fffbeb; white-space: pre-wrap; }
-        section.score { display: flex; align-items: center; gap: 24px; margin: 20px 0 0; padding: 14px 20px; border: 2px solid #d1fae5; border-radius: 8px; }
-        section.score .percent { font-size: 52px; font-weight: 700; line-height: 1; color: #065f46; }
+        section.score { display: flex; align-items: center; gap: 24px; margin: 20px 0 0; padding: 14px 20px; border: 2px solid #d1d5db; border-radius: 8px; }
+        section.score .percent { font-size: 52px; font-weight: 700; line-height: 1; color: #1f2937; }
+        section.score.passed { border-color: #6ee7b7; background: #ecfdf5; }
+        section.score.passed .percent, section.score.passed .verdict { color: #065f46; }
+        .deficiencies-list { color: #b91c1c; }
+        div.field.deficient { border-left: 4px solid #b91c1c; padding-left: 8px; background: #fef2f2; }
+        .badge.deficient { background: #fee2e2; color: #991b1b; }
+        td.score.failed { color: #b91c1c; font-weight: 600; }
+        td.score.passed { color: #065f46; }
+        td.score .outcome { font-size: 12px; }
         section.score .verdict { margin: 0; font-size: 18px; font-weight: 600; }
         section.score p { margin: 2px 0; }
         section.score.failed { border-color: #b91c1c; background: #fef2f2; }

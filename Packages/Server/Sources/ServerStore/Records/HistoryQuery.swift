@@ -9,6 +9,8 @@ public enum HistoryOrder: String, Sendable, CaseIterable {
     case oldest
     /// Lowest score first, unscored last; newest first among equals.
     case lowestScore = "score"
+    /// Most deficiencies first; newest first among equals.
+    case mostDeficiencies = "deficiencies"
 }
 
 /// What one `GET /inspections` asks the store for (contract 1.1 filters):
@@ -33,6 +35,8 @@ public struct HistoryQuery: Sendable, Equatable {
     public var reviewState: ReviewState?
     /// Only reports that ask for a follow-up not yet done.
     public var openFollowUps = false
+    /// Only reports that failed their template's pass threshold.
+    public var failedOnly = false
     /// The order of the page.
     public var order = HistoryOrder.newest
 
