@@ -298,7 +298,16 @@ enum PostgresMigrations {
             ALTER TABLE template_versions ADD COLUMN pass_threshold double precision;
             ALTER TABLE reports ADD COLUMN passed boolean;
             ALTER TABLE reports ADD COLUMN deficiency_count integer NOT NULL DEFAULT 0;
-            ALTER TABLE report_revisions ADD COLUMN grade text
+            ALTER TABLE report_revisions ADD COLUMN grade text;
+            CREATE INDEX reports_received ON reports(accepted_at) INCLUDE (facility_id, score, passed, deficiency_count);
+            CREATE INDEX reports_site_received ON reports(facility_id, accepted_at)
+                INCLUDE (area_id, owner_id, template_id, score, passed, deficiency_count);
+            CREATE TABLE report_deficiencies (
+                server_id text NOT NULL REFERENCES reports(server_id), field_id text NOT NULL,
+                template_id text NOT NULL, facility_id text NOT NULL, accepted_at text NOT NULL,
+                PRIMARY KEY (server_id, field_id));
+            CREATE INDEX report_deficiencies_received ON report_deficiencies(accepted_at);
+            CREATE INDEX report_deficiencies_site ON report_deficiencies(facility_id, accepted_at)
             """
         ),
     ]

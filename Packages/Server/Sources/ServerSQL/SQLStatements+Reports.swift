@@ -49,6 +49,7 @@ extension SQLStatements {
                 .text(serverID), .optional(baseRevision), .text(payloadJSON), .text(issuesJSON), .text(grade.json),
                 .text(ownerID), .text(stamp),
             ])
+        try keepDeficiencies(serverID: serverID, grade.deficiencies)
     }
 
     public func appendRevision(
@@ -87,6 +88,7 @@ extension SQLStatements {
                 .flag(payload.followUpRequired), .flag(payload.followUpRequired),
                 .text(serverID),
             ])
+        try keepDeficiencies(serverID: serverID, grade.deficiencies)
         return next
     }
 

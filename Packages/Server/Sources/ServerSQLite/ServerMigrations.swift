@@ -363,6 +363,18 @@ enum ServerMigrations {
                 "ALTER TABLE reports ADD COLUMN passed INTEGER",
                 "ALTER TABLE reports ADD COLUMN deficiency_count INTEGER NOT NULL DEFAULT 0",
                 "ALTER TABLE report_revisions ADD COLUMN grade TEXT",
+                // Roll-ups: reports received in a window, of one site or all, and each
+                // deficient answer a row, for the items that fail most.
+                "CREATE INDEX reports_received ON reports(accepted_at)",
+                "CREATE INDEX reports_site_received ON reports(facility_id, accepted_at)",
+                """
+                CREATE TABLE report_deficiencies (
+                    server_id TEXT NOT NULL REFERENCES reports(server_id), field_id TEXT NOT NULL,
+                    template_id TEXT NOT NULL, facility_id TEXT NOT NULL, accepted_at TEXT NOT NULL,
+                    PRIMARY KEY (server_id, field_id))
+                """,
+                "CREATE INDEX report_deficiencies_received ON report_deficiencies(accepted_at)",
+                "CREATE INDEX report_deficiencies_site ON report_deficiencies(facility_id, accepted_at)",
             ]
         ),
     ]

@@ -52,7 +52,7 @@ enum AdminCommands {
 
     /// Every command `admin --help` lists, noun first (`facility add`), in the order it lists them.
     static let all: [AdminCommand] = [
-        siteCommands, workCommands, templateCommands, userCommands, [events], webhooks, backups,
+        siteCommands, workCommands, templateCommands, userCommands, settingCommands, [events], webhooks, backups,
     ].flatMap { $0 }
 
     /// The older, verb-first names (`add-facility`, `assign`, `users`): each

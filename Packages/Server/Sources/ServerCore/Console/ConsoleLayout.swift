@@ -28,7 +28,7 @@ enum ConsoleLayout {
     static func navigation(_ viewer: ConsoleViewer) -> String {
         var links = [("queue", viewer.isSupervisor ? "Review queue" : "My reports")]
         links.append(("actions", viewer.isSupervisor ? "Actions" : "My actions"))
-        if viewer.isSupervisor { links += [("sites", "Sites"), ("team", "Team")] }
+        if viewer.isSupervisor { links += [("sites", "Sites"), ("team", "Team"), ("rollups", "Roll-ups")] }
         if viewer.isAdmin { links.append(("admin", "Administration")) }
         let items = links.map { "<a href=\"\(ConsoleRoutes.consolePath)/\($0.0)\">\(HTML.escape($0.1))</a>" }.joined(
             separator: " ")

@@ -35,6 +35,8 @@ enum ConsoleReply: Sendable {
     case photo(descriptor: Int32, byteSize: Int64)
     /// The console's stylesheet.
     case stylesheet
+    /// A file to save (a roll-up's CSV).
+    case download(Data, contentType: String, fileName: String)
 }
 
 /// A console request, once its cookie and form are read.
@@ -241,6 +243,12 @@ struct ConsoleRoutes: RouteCapability {
         case (1, "team"):
             try only("GET")
             return .page(try consoleTeam(input))
+        case (1, "rollups"):
+            try only("GET")
+            return .page(try consoleRollups(input))
+        case (2, "rollups") where path[1] == "csv":
+            try only("GET")
+            return try consoleRollupsCSV(input)
         case (1, "actions"):
             try only("GET")
             return .page(try consoleActions(input))
@@ -267,7 +275,9 @@ struct ConsoleRoutes: RouteCapability {
     /// sends never grows the set of labels.
     static func consolePattern(_ path: String) -> String {
         let parts = path.dropFirst(consolePath.count).split(separator: "/").map(String.init)
-        let known: Set<String> = ["console.css", "sign-in", "sign-out", "queue", "sites", "team", "admin", "actions"]
+        let known: Set<String> = [
+            "console.css", "sign-in", "sign-out", "queue", "sites", "team", "admin", "actions", "rollups",
+        ]
         switch (parts.count, parts.first ?? "") {
         case (0, _): return consolePath + "/"
         case (1, let first) where known.contains(first): return consolePath + "/" + first
@@ -276,6 +286,7 @@ struct ConsoleRoutes: RouteCapability {
             return consolePath + "/reports/{server_id}/" + parts[2]
         case (4, "reports") where parts[2] == "photos": return consolePath + "/reports/{server_id}/photos/{local_id}"
         case (2, "sites"): return consolePath + "/sites/{facility_id}"
+        case (2, "rollups") where parts[1] == "csv": return consolePath + "/rollups/csv"
         case (2, "actions"): return consolePath + "/actions/{id}"
         case (4, "actions") where parts[2] == "photos": return consolePath + "/actions/{id}/photos/{local_id}"
         case (2, "admin"): return consolePath + "/admin/{page}"
@@ -330,6 +341,16 @@ struct ConsoleRoutes: RouteCapability {
             // Kept by no cache, the browser's own included: after signing out, nothing of it is left to open.
             headers.append((name: "Cache-Control", value: "private, no-store"))
             return ServerResponse(status: 200, headers: headers, content: .file(descriptor: descriptor, byteSize: size))
+        case .download(let data, let contentType, let fileName):
+            headers.append((name: "Content-Type", value: contentType))
+            headers.append(
+                (
+                    name: "Content-Disposition",
+                    value:
+                        "attachment; filename=\"\(fileName.filter { $0.isASCII && $0 != "\"" && $0 != "\\" && !$0.isNewline })\""
+                ))
+            headers.append((name: "Cache-Control", value: "private, no-store"))
+            return ServerResponse(status: 200, headers: headers, content: .data(data))
         case .stylesheet:
             headers.append((name: "Content-Type", value: "text/css; charset=utf-8"))
             headers.append((name: "Cache-Control", value: "public, max-age=3600"))

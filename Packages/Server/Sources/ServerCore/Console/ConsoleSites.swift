@@ -45,7 +45,8 @@ extension ConsoleRoutes {
     func consoleSite(_ input: ConsoleInput, facilityID: String) throws(ServerError) -> ConsolePage {
         _ = try input.requireSupervisor()
         typealias Page = ([(StoredReport, StoredUser)], Int)
-        let found = try store.read { session -> (ManagedFacility, Page, Page, [Template], [StoredAction]) in
+        let found = try store.read {
+            session -> (ManagedFacility, Page, Page, [Template], [StoredAction], RollupReport, TimeZone) in
             guard let site = try session.managedFacility(id: facilityID) else {
                 throw ServerError.notFound("there is no site \(OneLine.quote(facilityID, limit: 60))")
             }
@@ -58,19 +59,24 @@ extension ConsoleRoutes {
                 site, try session.history(HistoryQuery(facilityID: facilityID), limit: Self.siteChartLength, offset: 0),
                 try session.history(open, limit: 100, offset: 0),
                 try templateCache.templates(in: session).values.map(\.template),
-                try session.actionList(unfinished, limit: 100, offset: 0)
+                try session.actionList(unfinished, limit: 100, offset: 0),
+                try RollupReport.read(by: .item, period: Self.failingWindow(), facilityID: facilityID, in: session),
+                try OrganisationZone.current(in: session)
             )
         }
-        let (site, recent, followUps, templates, actions) = found
+        let (site, recent, followUps, templates, actions, failing, zone) = found
         let templateNames = Self.templateNames(templates)
         let points = recent.0.reversed().compactMap { (row: (StoredReport, StoredUser)) -> ConsoleChart.Point? in
-            guard let score = row.0.score else { return nil }
-            return ConsoleChart.Point(label: "\(row.0.acceptedAt.prefix(10)) \(row.1.displayName)", ratio: score)
+            guard let score = row.0.score, let date = RFC3339.date(row.0.acceptedAt) else { return nil }
+            return ConsoleChart.Point(
+                label: "\(ConsoleChart.day(date, zone: zone)) \(row.1.displayName)", ratio: score, date: date,
+                passed: row.0.passed)
         }
         var html =
             "<p>\(HTML.escape(site.facility.address))\(site.facility.projectName.isEmpty ? "" : " · " + HTML.escape(site.facility.projectName))</p>\n"
         html +=
-            "<section><h2>Scores of the last \(points.count) scored inspections</h2>\(ConsoleChart.scores(points))</section>\n"
+            "<section><h2>Scores of the last \(points.count) scored inspections</h2>\(ConsoleChart.scores(points, zone: zone))</section>\n"
+        html += Self.failingItems(failing, facilityID: facilityID)
         html += "<section id=\"follow-ups\"><h2>Open follow-ups (\(followUps.1))</h2>"
         if followUps.0.isEmpty {
             html += "<p class=\"muted\">None: every report that asked for a follow-up has been re-inspected.</p>"
@@ -149,5 +155,33 @@ extension ConsoleRoutes {
         }
         let all = ConsoleRoutes.consolePath + "/actions" + HTML.query([("facility", facilityID)])
         return html + "</ul><p><a href=\"\(HTML.attribute(all))\">Every action at this site</a></p></section>\n"
+    }
+
+    /// The window of a site's items that fail most: the last 90 days.
+    static func failingWindow(now: Date = Date()) -> RollupPeriod {
+        let from = now.addingTimeInterval(-90 * 86_400)
+        return RollupPeriod(
+            from: RFC3339.string(from), to: RFC3339.string(now.addingTimeInterval(1)), name: "the last 90 days")
+    }
+
+    /// The ten items of a site most often deficient, by form, with a link to the whole roll-up.
+    static func failingItems(_ report: RollupReport, facilityID: String) -> String {
+        var html = "<section id=\"failing-items\"><h2>Items that fail most (last 90 days)</h2>"
+        guard !report.lines.isEmpty else {
+            return html + "<p class=\"muted\">No deficiencies in the last 90 days.</p></section>\n"
+        }
+        html +=
+            "<table><thead><tr><th>Form</th><th>Item</th><th class=\"num\">Deficient</th><th class=\"num\">Share</th></tr></thead><tbody>"
+        for line in report.lines.prefix(10) {
+            html +=
+                "<tr><td>\(HTML.escape(line.name))</td><td>\(HTML.escape(line.fieldLabel ?? ""))</td>"
+                + "<td class=\"num\">\(line.sums.deficiencies) of \(line.sums.inspections)</td>"
+                + "<td class=\"num\">\(ConsoleLayout.percent(line.sums.deficienciesPerInspection))</td></tr>"
+        }
+        let link = HTML.query([
+            ("by", "item"), ("facility", facilityID), ("from", String(report.period.from.prefix(10))),
+            ("to", String(report.period.to.prefix(10))),
+        ])
+        return html + "</tbody></table><p><a href=\"\(consolePath)/rollups\(link)\">Every item</a></p></section>\n"
     }
 }

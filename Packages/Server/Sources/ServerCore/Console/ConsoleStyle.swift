@@ -126,6 +126,8 @@ enum ConsoleStyle {
         #score-chart .axis { fill: #6b7280; font-size: 11px; }
         #score-chart .trend { fill: none; stroke: #1d4ed8; stroke-width: 2; }
         #score-chart .point { fill: #1d4ed8; stroke: #fff; stroke-width: 1.5; }
+        #score-chart .point.passed { fill: #059669; }
+        #score-chart .point.failed { fill: #b91c1c; }
         body.printable { background: #fff; }
         @page { size: A4; margin: 14mm 12mm; }
         @media print {

@@ -38,7 +38,7 @@ public enum ServerCommand {
     /// Every command, for the man page.
     static var catalog: CommandCatalog {
         CommandCatalog(
-            commands: [serve, ExportCommand.spec] + adminCommands,
+            commands: [serve, ExportCommand.spec, RollupCommand.spec] + adminCommands,
             globalOptions: globalOptions)
     }
 
@@ -84,6 +84,9 @@ public enum ServerCommand {
             }
             if arguments.first == "export" {
                 return try ExportCommand.run(Array(arguments.dropFirst()), parser: parser, storage: storage)
+            }
+            if arguments.first == "report" {
+                return try RollupCommand.run(Array(arguments.dropFirst()), parser: parser, storage: storage)
             }
             if arguments.first == "help" {
                 if man.isWritten(in: arguments) {

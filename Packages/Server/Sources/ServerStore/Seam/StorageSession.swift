@@ -159,6 +159,8 @@ public protocol StorageSession {
         serverID: String, baseRevision: Int?, payload: WirePayload, issuesJSON: String?, grade: ReportGrade,
         source: String, authorID: String?, limit: Int, now: Date
     ) throws(ServerError) -> Int
+    /// The sums of each group of reports a roll-up asks for.
+    func gradeRollup(_ query: RollupQuery) throws(ServerError) -> [RollupSums]
     /// Marks the parent's follow-up as done by `childServerID`, once.
     func clearFollowUp(parentServerID: String, childServerID: String) throws(ServerError)
 
