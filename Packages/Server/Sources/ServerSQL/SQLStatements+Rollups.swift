@@ -54,6 +54,35 @@ extension SQLStatements {
         }
     }
 
+    public func ungradedReports(limit: Int) throws(ServerError) -> [UngradedReport] {
+        try rows(
+            """
+            SELECT r.server_id AS server_id, r.template_id AS template_id, r.current_revision AS revision,
+                r.score AS score, v.payload AS payload
+            FROM reports r JOIN report_revisions v ON v.server_id = r.server_id AND v.revision = r.current_revision
+            WHERE v.grade IS NULL LIMIT ?
+            """, [.count(limit)]
+        ).map { row in
+            UngradedReport(
+                serverID: row.text("server_id") ?? "", templateID: row.text("template_id") ?? "",
+                revision: Int(row.integer("revision") ?? 1), payloadJSON: row.text("payload") ?? "{}",
+                score: row.real("score"))
+        }
+    }
+
+    public func setGrade(serverID: String, revision: Int, _ grade: ReportGrade) throws(ServerError) {
+        try run(
+            "UPDATE report_revisions SET grade = ? WHERE server_id = ? AND revision = ?",
+            [.text(grade.json), .text(serverID), .count(revision)])
+        try run(
+            "UPDATE reports SET score = ?, passed = ?, deficiency_count = ? WHERE server_id = ? AND current_revision = ?",
+            [
+                .optional(grade.score), .optional(grade.passed), .count(grade.deficiencies.count), .text(serverID),
+                .count(revision),
+            ])
+        try keepDeficiencies(serverID: serverID, grade.deficiencies)
+    }
+
     /// Keeps a report's deficiencies a row each, as its current revision has them.
     public func keepDeficiencies(serverID: String, _ deficiencies: [String]) throws(ServerError) {
         try run("DELETE FROM report_deficiencies WHERE server_id = ?", [.text(serverID)])

@@ -113,6 +113,8 @@ enum ServerRunner {
         let registry = ServerFieldTypes.registry(
             directories: config.fieldTypeDirectories, timeout: config.fieldTypeTimeout,
             warn: { log.note($0, level: .warn) })
+        let regraded = try GradeBackfill.run(store, judge: AnswerJudge(registry: registry))
+        if regraded > 0 { log.note("graded \(regraded) report(s) kept from before grades", level: .info) }
         let app = ServerApp(
             config: config, store: store, signer: TokenSigner(key: key), judge: AnswerJudge(registry: registry),
             photos: database.photos, uploads: database.uploads, log: log)

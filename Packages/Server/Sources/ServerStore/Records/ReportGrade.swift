@@ -44,3 +44,23 @@ public struct ReportGrade: Sendable, Hashable {
         deficiencies = members["deficiencies"]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 }
+
+/// A report whose current revision has no grade yet: one kept from before
+/// the server graded reports.
+public struct UngradedReport: Sendable, Equatable {
+    public var serverID: String
+    public var templateID: String
+    public var revision: Int
+    public var payloadJSON: String
+    /// The score kept with it, kept when its template is gone.
+    public var score: Double?
+
+    /// Makes the record.
+    public init(serverID: String, templateID: String, revision: Int, payloadJSON: String, score: Double?) {
+        self.serverID = serverID
+        self.templateID = templateID
+        self.revision = revision
+        self.payloadJSON = payloadJSON
+        self.score = score
+    }
+}

@@ -159,6 +159,11 @@ public protocol StorageSession {
         serverID: String, baseRevision: Int?, payload: WirePayload, issuesJSON: String?, grade: ReportGrade,
         source: String, authorID: String?, limit: Int, now: Date
     ) throws(ServerError) -> Int
+    /// Reports whose current revision has no grade yet (kept from before
+    /// grades were), at most `limit`.
+    func ungradedReports(limit: Int) throws(ServerError) -> [UngradedReport]
+    /// Gives a report's current revision `revision` its grade, on the report too.
+    func setGrade(serverID: String, revision: Int, _ grade: ReportGrade) throws(ServerError)
     /// The sums of each group of reports a roll-up asks for.
     func gradeRollup(_ query: RollupQuery) throws(ServerError) -> [RollupSums]
     /// Marks the parent's follow-up as done by `childServerID`, once.
