@@ -257,8 +257,8 @@ struct ExportCommandTests {
         let summary = rows.filter { $0[9] == "summary" }
         #expect(
             summary.map { $0[11] } == [
-                "Template", "Facility", "Area", "State", "Score", "Verdict", "Fields", "Fields answered",
-                "Fields passed", "Fields failed", "Issues", "Photos",
+                "Template", "Facility", "Area", "State", "Score", "Verdict", "Pass mark", "Passed", "Deficiencies",
+                "Fields", "Fields answered", "Fields passed", "Fields failed", "Issues", "Photos",
             ])
         let value = Dictionary(uniqueKeysWithValues: summary.map { ($0[11], $0[14]) })
         #expect(

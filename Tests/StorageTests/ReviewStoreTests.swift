@@ -214,8 +214,8 @@ struct ReviewStoreTests {
         }
         let store = try LocalStore.open(at: path)
         #expect(
-            try store.appliedMigrations().suffix(3) == [
-                "add-report-reviews", "add-merge-marks", "add-template-versions",
+            try store.appliedMigrations().suffix(4) == [
+                "add-report-reviews", "add-merge-marks", "add-template-versions", "add-pass-threshold",
             ])
         let report = try #require(try store.report(id))
         #expect(report.state == .synced && report.serverID == "R-1" && report.answers["1"] == "clean")

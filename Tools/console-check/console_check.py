@@ -33,7 +33,7 @@ from checks import CheckFailed, Tally, shorten
 from world import (
     XSS_ANSWER_ATTRIBUTE, XSS_ANSWER_SCRIPT, XSS_FACILITY_NAME, XSS_ISSUE_ATTRIBUTE, XSS_ISSUE_SCRIPT,
     XSS_LABEL_ATTRIBUTE, XSS_LABEL_SCRIPT, XSS_TEMPLATE_NAME, TEMPLATE_ID, Device, Report, ServerAdmin,
-    template_document, write_png,
+    api_get, template_document, write_png,
 )
 
 COOKIE = "jqc_console"
@@ -101,6 +101,7 @@ class ConsoleCheck:
         self.printable_view()
         self.sites_and_team()
         self.corrective_action()
+        self.graded_report()
         self.sign_out()
         self.second_inspector()
 
@@ -647,6 +648,39 @@ class ConsoleCheck:
         image = b.one("#thread li.update img.photo-thumb", "the crew member's photo in the thread")
         t.expect(b.image_width(image) > 0, "the photo to load from the console", image.get_attribute("src"))
         self.page_is_safe(b, "the action's page")
+        t.done()
+
+    def graded_report(self) -> None:
+        t = self.t
+        t.begin("an APPA-style form with a pass mark: the inspector answers its scale by name, jqc says failed and "
+                "names the deficient item, the server agrees, the console shows it failed")
+        appa = Path(__file__).resolve().parents[2] / "Tests/Fixtures/templates/appa-five-level.json"
+        self.admin.run("template", "publish", str(appa))
+        self.ivy.sync()
+        local = self.ivy.jqc("start", "--template", "appa-five-level", "--facility", self.facility_id)["local_id"]
+        said = self.ivy.run_form(local, "casual inattention\nordinary tidiness\norderly spotlessness\npass\n\n/q\n")
+        t.contains(said, "Casual inattention 3/5, 50%  deficient", "the runner's answer by a step's name")
+        completed = self.ivy.jqc("complete", local)
+        t.equal((completed["passed"], completed["deficiencies"]), (False, ["floors"]), "jqc complete's verdict")
+        shown = self.ivy.jqc("show", local)
+        t.equal((shown["passed"], shown["deficiencies"]), (False, ["floors"]), "jqc show's verdict")
+        self.ivy.sync()
+        server_id = self.ivy.jqc("show", local)["server_id"]
+        report = api_get(self.base, INSPECTOR, f"/reports/{server_id}")["report"]
+        t.equal((report["passed"], report["deficiencies"]), (False, ["floors"]), "the server's own verdict")
+        b = self.browser("supervisor")
+        b.open(f"/console/reports/{server_id}")
+        score = b.one("section#score", "the report's score")
+        t.expect("failed" in (score.get_attribute("class") or "").split(), "the score marked failed",
+                 score.get_attribute("class"))
+        t.contains(score.text, "Failed: below the pass mark (pass mark 80%)", "the verdict under the score")
+        colour = b.script("return getComputedStyle(arguments[0].querySelector('.percent')).color", score)
+        t.equal(colour, "rgb(185, 28, 28)", "the colour of a failed score (red, not green)")
+        b.one('div.field.deficient[data-field-id="floors"] .badge.deficient', "the deficient item marked")
+        t.expect(not b.has('div.field.deficient[data-field-id="trash"]'), "a sound item not marked", "trash")
+        b.open(f"/console/queue?state=&outcome=failed&facility={urllib.parse.quote(self.facility_id)}")
+        b.one(f'tr.report[data-server-id="{server_id}"] td.score.failed', "the failed report in the failed queue")
+        self.page_is_safe(b, "the failed queue")
         t.done()
 
     def sign_out(self) -> None:

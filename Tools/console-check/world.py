@@ -150,3 +150,18 @@ class Device:
         if not shown.get("server_id"):
             raise CheckFailed(f"expected report {report.local_id} to have a server id after sync, saw {shown.get('state')}")
         report.server_id = shown["server_id"]
+
+
+def api_get(base: str, person: tuple, path: str) -> dict:
+    """`GET /api/v1{path}` as `person` (user name, password), signed in through the API; its `data`."""
+    import urllib.request
+
+    def call(request: urllib.request.Request) -> dict:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.loads(response.read())["data"]
+
+    login = urllib.request.Request(
+        base + "/api/v1/auth/login", data=json.dumps({"username": person[0], "password": person[1]}).encode(),
+        headers={"Content-Type": "application/json"}, method="POST")
+    token = call(login)["access_token"]
+    return call(urllib.request.Request(base + "/api/v1" + path, headers={"Authorization": f"Bearer {token}"}))

@@ -18,7 +18,9 @@ import Scoring
 /// `issue` (`issue_id`, `severity`, `description`, `photos`), or, last,
 /// `summary`: one row per line of the summary block, its name in `label` and
 /// its value in `answer` (`Template`, `Facility`, `Area`, `State`, `Score`
-/// with `earned` and `possible`, `Verdict`, `Fields`, `Fields answered`,
+/// with `earned` and `possible`, `Verdict`, `Pass mark`, `Passed` (passed or
+/// failed; empty when the form sets no pass mark), `Deficiencies` (how many,
+/// their field ids in `earned`), `Fields`, `Fields answered`,
 /// `Fields passed`, `Fields failed`, `Issues`, `Photos`). Answers are
 /// written as text ("pass", "4 of 5"), notes with their line breaks inside the
 /// quoted cell; the JSON export carries every value exactly.
@@ -85,6 +87,12 @@ enum CSVExport {
             ("State", report.state.rawValue, "", ""),
             ("Score", scoreText, score.map { number($0.earned) } ?? "", score.map { number($0.possible) } ?? ""),
             ("Verdict", score?.verdict.rawValue ?? "", "", ""),
+            ("Pass mark", score?.passThreshold.map(ReportPresenter.percent) ?? "", "", ""),
+            ("Passed", score?.passed.map { $0 ? "passed" : "failed" } ?? "", "", ""),
+            (
+                "Deficiencies", score.map { String($0.deficiencies.count) } ?? "",
+                score?.deficiencies.map(\.rawValue).joined(separator: "; ") ?? "", ""
+            ),
             ("Fields", String(answerable), "", ""),
             ("Fields answered", String(answered), "", ""),
             ("Fields passed", score == nil ? "" : String(passed), "", ""),

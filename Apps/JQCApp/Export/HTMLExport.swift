@@ -138,21 +138,28 @@ struct HTMLExport {
             )
             return
         }
-        let failed = score.verdict == .failedCritical
-        let verdict: String
+        let failed = score.verdict == .failedCritical || score.passed == false
+        var verdict: String
         switch score.verdict {
         case .notScored: verdict = "Not scored: nothing scoreable was answered"
-        case .scored: verdict = "Scored"
+        case .scored:
+            verdict = score.passed == true ? "Passed" : score.passed == false ? "FAILED: below the pass mark" : "Scored"
         case .failedCritical:
             let names = score.criticalFailures.map { id in label(of: id) }
             verdict = "FAILED: critical field\(names.count == 1 ? "" : "s") failed: " + names.joined(separator: ", ")
         }
+        if let threshold = score.passThreshold { verdict += " (pass mark \(ReportPresenter.percent(threshold)))" }
+        let deficiencies =
+            score.deficiencies.isEmpty
+            ? ""
+            : "<p class=\"deficiencies\">Deficiencies (\(score.deficiencies.count)): "
+                + score.deficiencies.map { esc(label(of: $0)) }.joined(separator: ", ") + "</p>"
         try emit(
             """
-            <section class="score\(failed ? " failed" : "")">
+            <section class="score\(failed ? " failed" : score.passed == true ? " passed" : "")">
             <div class="percent">\(esc(score.percentText))</div>
             <div><p class="verdict">\(esc(verdict))</p>
-            <p class="muted">\(esc(ReportPresenter.number(score.earned))) of \(esc(ReportPresenter.number(score.possible))) points over the answered scored fields</p></div>
+            <p class="muted">\(esc(ReportPresenter.number(score.earned))) of \(esc(ReportPresenter.number(score.possible))) points over the answered scored fields</p>\(deficiencies)</div>
             </section>
 
             """)
@@ -405,8 +412,11 @@ struct HTMLExport {
         .review.returned, .review.rejected { color: #b91c1c; }
         .review.approved { color: #065f46; }
         .review-comment { margin: 6px 0 0; padding: 4px 8px; border-left: 3px solid #b91c1c; background: #fef2f2; }
-        .score { display: flex; align-items: center; gap: 24px; margin: 24px 0 0; padding: 16px 20px; border: 2px solid #d1fae5; border-radius: 8px; }
-        .score .percent { font-size: 56px; font-weight: 700; line-height: 1; color: #065f46; }
+        .score { display: flex; align-items: center; gap: 24px; margin: 24px 0 0; padding: 16px 20px; border: 2px solid #d1d5db; border-radius: 8px; }
+        .score .percent { font-size: 56px; font-weight: 700; line-height: 1; color: #1f2937; }
+        .score.passed { border-color: #6ee7b7; }
+        .score.passed .percent, .score.passed .verdict { color: #065f46; }
+        .score .deficiencies { color: #b91c1c; }
         .score .verdict { margin: 0; font-size: 18px; font-weight: 600; }
         .score p { margin: 2px 0; }
         .score.failed { border-color: #b91c1c; }
