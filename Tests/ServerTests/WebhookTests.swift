@@ -61,6 +61,10 @@ struct WebhookTests {
         #expect(revisionOne["report"]?["payload"]?["answers"]?["notes"] == "fine")
         #expect(revisionOne["report"]?["review"]?["state"] == "awaiting_review")
         #expect(revisionOne["report"]?["template_version"] == 1)
+        // The server's own grade (contract 1.2): a pass and a 4 of 5, no deficiency, no pass mark on this form.
+        #expect(abs((revisionOne["report"]?["score"]?.numberValue ?? 0) - 0.9) < 1e-9)
+        #expect(revisionOne["report"]?["deficiencies"] == [])
+        #expect(revisionOne["report"]?["passed"] == nil)
         #expect(byReport[a]?[2]["report"]?["payload"]?["answers"]?["notes"] == "mopped")
         #expect(byReport[a]?[1]["issue"]?["local_id"]?.stringValue == Webhooks.issueID("cracked tile"))
         #expect(byReport[b]?.last?["review"]?["decided_by"]?["display_name"] == "Sam Supervisor")
