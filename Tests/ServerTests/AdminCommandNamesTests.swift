@@ -258,7 +258,8 @@ struct AdminCommandNamesTests {
         #expect(outcome.status == 2)
         #expect(
             outcome.stderr.contains(
-                "'admin user' needs one of its commands: add, list, disable, enable, role, update, set-password."),
+                "'admin user' needs one of its commands: add, list, disable, enable, role, update, facilities, set-password."
+            ),
             "\(outcome.stderr)")
     }
 }

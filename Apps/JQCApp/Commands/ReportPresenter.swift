@@ -269,7 +269,8 @@ struct ReportPresenter {
                 + (report.mergedFields.contains(field.id.rawValue) ? "  (from the server)" : "")
             let unsupported = logic.unsupportedReason(field.id).map { "  (unsupported here: \(flatLine($0)))" } ?? ""
             // `shown` is the type's display (already one line, maybe coloured): kept as it is.
-            lines.append("\(mark) \(Self.name(field)): \(shown)\(calculated)\(unsupported)")
+            let privacy = field.isPrivate ? "  (not shown to the client)" : ""
+            lines.append("\(mark) \(Self.name(field)): \(shown)\(calculated)\(unsupported)\(privacy)")
             lines += fieldCommentLines(report, field: field.id)
         }
         // Comments on fields this template does not show (another version's, say) are not lost.

@@ -240,7 +240,7 @@ final class RunSession {
         let required = state.isRequired(field.id)
         write(
             paint("\(required ? "* " : "")\(flatLine(field.displayName))", bold: true)
-                + "  [\(oneLine(field.id.rawValue)), \(oneLine(field.type))\(required ? ", required" : "")\(field.critical ? ", critical" : "")]"
+                + "  [\(oneLine(field.id.rawValue)), \(oneLine(field.type))\(required ? ", required" : "")\(field.critical ? ", critical" : "")\(field.isPrivate ? ", not shown to the client" : "")]"
         )
         if field.critical {
             write(

@@ -61,6 +61,10 @@ public struct FieldDefinition: Sendable, Hashable {
         self.raw = raw
     }
 
+    /// True when the template marks the field `private` (contract 1.2): its
+    /// answer, photos and comments reach nobody with the `client` role.
+    public var isPrivate: Bool { raw["private"]?.boolValue == true }
+
     /// The weight the score uses: the field's `weight`, or 1.
     public var effectiveWeight: Double { weight ?? 1 }
 
@@ -155,6 +159,7 @@ public struct FieldDefinition: Sendable, Hashable {
             }
         }
         let critical = bool("critical") ?? false
+        _ = bool("private")
         let col = int("col"), row = int("row"), colSpan = int("col_span"), rowSpan = int("row_span")
         guard problems.isEmpty, let id else { return .failure(SchemaErrors(problems)) }
         var field = FieldDefinition(

@@ -310,6 +310,18 @@ enum PostgresMigrations {
             CREATE INDEX report_deficiencies_site ON report_deficiencies(facility_id, accepted_at)
             """
         ),
+        // Clients (contract 1.2): their role, and the facilities an admin named for each.
+        (
+            "015-clients",
+            """
+            ALTER TABLE users DROP CONSTRAINT users_role_check;
+            ALTER TABLE users ADD CONSTRAINT users_role_check
+                CHECK (role IN ('inspector', 'supervisor', 'admin', 'crew', 'client'));
+            CREATE TABLE client_facilities (
+                user_id text NOT NULL REFERENCES users(id), facility_id text NOT NULL,
+                PRIMARY KEY (user_id, facility_id))
+            """
+        ),
     ]
 
     /// Brings the database to this build's schema, or refuses it.

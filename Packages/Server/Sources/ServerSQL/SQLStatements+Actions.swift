@@ -106,6 +106,15 @@ extension SQLStatements {
         ).map { SQLRecords.action($0) }
     }
 
+    public func clientActions(after: Int64, clientID: String, limit: Int) throws(ServerError) -> [StoredAction] {
+        try rows(
+            """
+            SELECT \(SQLRecords.actionColumns) FROM actions a JOIN client_facilities c ON c.facility_id = a.facility_id
+            WHERE c.user_id = ? AND a.is_internal = ? AND a.change > ? ORDER BY a.change LIMIT ?
+            """, [.text(clientID), .flag(false), .integer(after), .count(limit)]
+        ).map { SQLRecords.action($0) }
+    }
+
     public func isActionViewer(actionID: String, userID: String) throws(ServerError) -> Bool {
         try firstRow(
             "SELECT 1 AS found FROM action_viewers WHERE action_id = ? AND user_id = ?",
@@ -150,7 +159,9 @@ extension SQLStatements {
     /// The counts per state from the summary the database keeps with every action written
     /// (`action_counts`), when the query filters only by site, severity and assignee; empty otherwise.
     private static func countsFromSummary(_ query: ActionListQuery) -> (String, [SQLParameter]) {
-        guard query.viewerID == nil, query.overdueAt == nil, !query.unfinishedOnly else { return ("", []) }
+        guard query.viewerID == nil, query.clientID == nil, query.overdueAt == nil, !query.unfinishedOnly else {
+            return ("", [])
+        }
         var clauses: [String] = []
         var values: [SQLParameter] = []
         for (column, value) in [
@@ -172,6 +183,12 @@ extension SQLStatements {
         if let viewer = query.viewerID {
             clauses.append("EXISTS (SELECT 1 FROM action_viewers v WHERE v.action_id = a.id AND v.user_id = ?)")
             values.append(.text(viewer))
+        }
+        if let client = query.clientID {
+            clauses.append(
+                "a.facility_id IN (SELECT c.facility_id FROM client_facilities c WHERE c.user_id = ?) AND a.is_internal = ?"
+            )
+            values += [.text(client), .flag(false)]
         }
         if withState, let state = query.state {
             clauses.append("a.state = ?")

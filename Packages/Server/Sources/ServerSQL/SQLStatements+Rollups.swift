@@ -107,6 +107,11 @@ extension SQLStatements {
             conditions.append("\(alias).template_id = ?")
             values.append(.text(template))
         }
+        if alias == "r", let states = query.reviewStates {
+            conditions.append(
+                "r.review_state IN (\(Array(repeating: "?", count: max(states.count, 1)).joined(separator: ", ")))")
+            values += states.isEmpty ? [.text("")] : states.map { .text($0.rawValue) }
+        }
         return (conditions.joined(separator: " AND "), values)
     }
 

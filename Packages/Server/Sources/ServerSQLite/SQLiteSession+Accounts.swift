@@ -4,14 +4,14 @@ import ServerSQL
 import ServerStore
 
 /// Users as SQLite keeps them (an admin is a supervisor marked `is_admin`,
-/// a crew member an inspector marked `later_role`: the role column's CHECK
-/// predates both), sign-in failures, and what each user has stored, for the quotas.
+/// a crew member or a client an inspector marked `later_role`: the role
+/// column's CHECK predates them), sign-in failures, and what each user has stored, for the quotas.
 extension SQLiteSession {
     /// The role a user's row holds in its `role` column.
     static func storedRole(_ role: UserRole) -> UserRole {
         switch role {
         case .admin: .supervisor
-        case .crew: .inspector
+        case .crew, .client: .inspector
         case .inspector, .supervisor: role
         }
     }
@@ -39,7 +39,8 @@ extension SQLiteSession {
             """,
             [
                 .text(id), .text(username), .text(passwordHash), .text(Self.storedRole(role).rawValue),
-                .text(displayName), .flag(role == .admin), .optional(role == .crew ? role.rawValue : nil),
+                .text(displayName), .flag(role == .admin),
+                .optional(role == .crew || role == .client ? role.rawValue : nil),
             ])
     }
 

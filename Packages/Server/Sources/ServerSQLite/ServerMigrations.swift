@@ -377,5 +377,16 @@ enum ServerMigrations {
                 "CREATE INDEX report_deficiencies_site ON report_deficiencies(facility_id, accepted_at)",
             ]
         ),
+        // Clients (contract 1.2): the facilities an admin named for each.
+        (
+            "017-clients",
+            [
+                """
+                CREATE TABLE client_facilities (
+                    user_id TEXT NOT NULL REFERENCES users(id), facility_id TEXT NOT NULL,
+                    PRIMARY KEY (user_id, facility_id))
+                """
+            ]
+        ),
     ]
 }

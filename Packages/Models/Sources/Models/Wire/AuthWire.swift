@@ -9,6 +9,10 @@ public enum UserRole: String, Sendable, Hashable, Codable, CaseIterable {
     /// the actions they may see, and updates them; sends no reports
     /// (contract 1.2).
     case crew
+    /// A person of the organisation's customer: sees the facilities an
+    /// admin named for them in the console, and requests service there;
+    /// sends no reports (contract 1.2).
+    case client
 
     /// Whether the role may read everyone's reports and decide on them.
     public var supervises: Bool { self == .supervisor || self == .admin }
@@ -20,6 +24,7 @@ public enum UserRole: String, Sendable, Hashable, Codable, CaseIterable {
         case .supervisor: "a supervisor"
         case .admin: "an admin"
         case .crew: "a crew member"
+        case .client: "a client"
         }
     }
 }

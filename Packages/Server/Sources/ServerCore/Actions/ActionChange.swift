@@ -8,6 +8,12 @@ import ServerStore
 struct ActionMovers: Sendable, Equatable {
     var movers: Set<ActionMover>
     var movedItToDone: Bool
+    /// For a client, whether the action is their own request (they may comment on those only).
+    var client: Client? = nil
+
+    struct Client: Sendable, Equatable {
+        var ownRequest: Bool
+    }
 
     var isSupervisor: Bool { movers.contains(.supervisors) }
 }
@@ -28,6 +34,14 @@ enum ActionChange {
     static func judge(_ request: ActionUpdateRequest, on action: StoredAction, by who: ActionMovers)
         throws(ServerError) -> Verdict
     {
+        if let client = who.client {
+            guard request.state == nil, client.ownRequest else {
+                throw ServerError.forbidden(
+                    client.ownRequest
+                        ? "a client comments on their requests; the organisation moves them"
+                        : "a client comments only on their own requests")
+            }
+        }
         if (request.assignee.isGiven || request.dueAt.isGiven) && !who.isSupervisor {
             throw ServerError.forbidden("only supervisors and admins may assign an action or set when it is due")
         }

@@ -9,15 +9,23 @@ import ServerStore
 struct ActionRoutes: RouteCapability {
     let context: ServerContext
 
-    /// `POST /actions` (supervisors and admins): 201 with the new action; the
-    /// same `id` again, or an issue that has an action already, 200 with that
-    /// action as it now stands, making nothing.
+    /// `POST /actions` (supervisors, admins and clients): 201 with the new
+    /// action; the same `id` again, or an issue that has an action already,
+    /// 200 with that action as it now stands, making nothing. A client's is a
+    /// request for service at one of their facilities.
     func createAction(_ input: RouteInput) throws(ServerError) -> Reply {
         let caller = try input.requireCaller()
-        guard caller.isSupervisor else {
-            throw ServerError.forbidden("only supervisors and admins may make an action")
+        guard caller.isSupervisor || caller.user.role == .client else {
+            throw ServerError.forbidden("only supervisors, admins and clients may make an action")
         }
-        let members = try RequestMembers(try input.decode(JSONValue.self))
+        let (document, made) = try makeAction(RequestMembers(try input.decode(JSONValue.self)), by: caller)
+        return .ok(JSONValue.object(["action": document]), status: made ? 201 : 200)
+    }
+
+    /// Makes the action a request's members ask for (the API's and the
+    /// console's one way): the action as the contract writes it, and whether
+    /// it was made now (false: its id, or its issue, had one already).
+    func makeAction(_ members: RequestMembers, by caller: Caller) throws(ServerError) -> (JSONValue, Bool) {
         let requestID = try members.uuid("id")
         // Any request with an id already used is answered with its action, whatever else it says.
         let parsed: Result<NewActionRequest, ServerError>
@@ -29,6 +37,7 @@ struct ActionRoutes: RouteCapability {
                 return (try actionJSON(existing, in: session), false)
             }
             let request = try parsed.get()
+            if caller.user.role == .client { try clientRequest(request, caller: caller, in: session) }
             if let existing = try issueAction(request, caller: caller, in: session) {
                 return (try actionJSON(existing, in: session), false)
             }
@@ -39,7 +48,27 @@ struct ActionRoutes: RouteCapability {
         }
         // Webhook senders read the action just made.
         if made { webhookBell.ring() }
-        return .ok(JSONValue.object(["action": document]), status: made ? 201 : 200)
+        return (document, made)
+    }
+
+    /// A client's request: at one of their facilities (404 otherwise), and
+    /// naming no assignee, due time, internal flag or report (400).
+    private func clientRequest(_ request: NewActionRequest, caller: Caller, in session: any StorageSession)
+        throws(ServerError)
+    {
+        guard let scope = try ClientScope.of(caller, gate: config.clientsSee, in: session),
+            scope.sees(facility: request.facilityID)
+        else { throw ServerError.notFound("no facility '\(request.facilityID)'") }
+        let set = [
+            request.assignee != nil ? "assignee" : nil, request.dueAt != nil ? "due_at" : nil,
+            request.isInternal ? "internal" : nil, request.reportServerID != nil ? "report_server_id" : nil,
+            request.issueLocalID != nil ? "issue_local_id" : nil,
+        ].compactMap { $0 }
+        guard set.isEmpty else {
+            throw ServerError.badRequest(
+                "a client's request may not set \(set.map { "'\($0)'" }.joined(separator: ", ")); the organisation does"
+            )
+        }
     }
 
     /// The action an issue named by `request` has already, after checking the
@@ -88,7 +117,8 @@ struct ActionRoutes: RouteCapability {
             id: ActionMaker.newID(), requestID: request.id, facilityID: request.facilityID, areaID: request.areaID,
             title: request.title, description: request.description, severity: request.severity,
             isInternal: request.isInternal, state: .open, assigneeID: assignee?.id, dueAt: request.dueAt,
-            sourceKind: request.issueLocalID == nil ? "supervisor" : "issue", reportServerID: request.reportServerID,
+            sourceKind: caller.user.role == .client ? "client" : request.issueLocalID == nil ? "supervisor" : "issue",
+            reportServerID: request.reportServerID,
             issueLocalID: request.issueLocalID, createdByID: caller.user.id, version: 1, createdAt: now,
             updatedAt: now)
     }
@@ -181,8 +211,11 @@ struct ActionRoutes: RouteCapability {
         let feed = try store.read { session -> (page: [JSONValue], cursor: String, more: Bool) in
             let generation = try session.setting(ReviewCursor.generationKey) ?? "0"
             let after = try FeedPaging.position(input.request.query["since"], generation: generation)
-            let rows = try session.actions(
-                after: after, viewerID: caller.isSupervisor ? nil : caller.user.id, limit: limit + 1)
+            let rows =
+                caller.user.role == .client
+                ? try session.clientActions(after: after, clientID: caller.user.id, limit: limit + 1)
+                : try session.actions(
+                    after: after, viewerID: caller.isSupervisor ? nil : caller.user.id, limit: limit + 1)
             let shown = rows.prefix(limit)
             var documents: [JSONValue] = []
             for action in shown { documents.append(try actionJSON(action, in: session)) }
@@ -199,6 +232,7 @@ struct ActionRoutes: RouteCapability {
         throws(ServerError) -> Bool
     {
         if caller.isSupervisor { return true }
+        if let scope = try ClientScope.of(caller, gate: config.clientsSee, in: session) { return scope.sees(action) }
         return try session.isActionViewer(actionID: action.id, userID: caller.user.id)
     }
 
@@ -212,7 +246,9 @@ struct ActionRoutes: RouteCapability {
         if let serverID = action.reportServerID, try session.report(serverID: serverID)?.ownerID == caller.user.id {
             movers.insert(.reportInspector)
         }
-        return ActionMovers(movers: movers, movedItToDone: action.doneByID == caller.user.id)
+        var who = ActionMovers(movers: movers, movedItToDone: action.doneByID == caller.user.id)
+        if caller.user.role == .client { who.client = .init(ownRequest: action.createdByID == caller.user.id) }
+        return who
     }
 
     /// The action as the contract writes it, with its updates.

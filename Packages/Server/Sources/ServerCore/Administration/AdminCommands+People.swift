@@ -5,10 +5,16 @@ import ServerStore
 /// `jqc-server admin user ...`: the people who sign in, named noun first.
 extension AdminCommands {
     /// `user add --role`, required.
-    static let role = Option("role", "ROLE", help: "inspector, supervisor, admin or crew (required)", as: People.roles)
+    static let role = Option(
+        "role", "ROLE", help: "inspector, supervisor, admin, crew or client (required)", as: People.roles)
+    /// `user add --facility`: a client's facilities.
+    static let clientFacility = Option(
+        repeating: "facility", "ID", help: "a facility a client may see (repeat it for each; clients only)")
+    /// `user facilities`' list.
+    static let facilityList = Argument("IDS", help: "the facilities, comma-separated: exactly those from now on")
     /// `user role`'s new role.
     static let newRole = Argument(
-        "ROLE", help: "the new role", values: ["inspector", "supervisor", "admin", "crew"], as: People.roles)
+        "ROLE", help: "the new role", values: UserRole.allCases.map(\.rawValue), as: People.roles)
     /// `user update --display-name`, required.
     static let displayName = Option("display-name", "NAME", help: "the name shown in history and the roll-up")
 
@@ -16,20 +22,24 @@ extension AdminCommands {
         AdminCommand(
             "user add", summary: "add a user (password read from stdin)",
             positionals: [People.newUsername.spec],
-            options: [role.spec, People.displayName.spec],
+            options: [role.spec, People.displayName.spec, clientFacility.spec],
             discussion:
                 "The password, at least \(Administration.shortestPassword) characters, is asked without echo at a terminal, or read from the first line of standard input. A user name that is taken is refused (exit 7): change that user with 'admin user set-password', 'user role' or 'user update'."
         ) { parsed, admin throws(ServerError) in
             guard let role = try parsed[role] else {
-                throw ServerError.badRequest("'admin user add' needs --role inspector, supervisor, admin or crew")
+                throw ServerError.badRequest(
+                    "'admin user add' needs --role inspector, supervisor, admin, crew or client")
             }
+            let facilities = try parsed[clientFacility]
+            try Administration.checkFacilities(facilities, role: role)
             let username = try parsed[People.newUsername]
             let user = try admin.addUser(
                 username: username, password: PasswordInput.read(for: username), role: role,
-                displayName: try parsed[People.displayName], by: actor)
+                displayName: try parsed[People.displayName], facilities: facilities, by: actor)
+            let sees = facilities.isEmpty ? "" : "; sees \(facilities.map(show).joined(separator: ", "))"
             return AdminOutput(
-                lines: ["user \(show(user.username)) (\(user.role.rawValue)) has id \(user.id)"],
-                json: ["user": AdminWire.user(user)])
+                lines: ["user \(show(user.username)) (\(user.role.rawValue)) has id \(user.id)\(sees)"],
+                json: ["user": AdminWire.user(user, facilities: facilities)])
         },
         AdminCommand("user list", as: older("users")),
         AdminCommand(
@@ -69,6 +79,20 @@ extension AdminCommands {
             return AdminOutput(
                 lines: ["user \(show(user.username)) is named \(show(user.displayName))"],
                 json: ["user": AdminWire.user(user)])
+        },
+        AdminCommand(
+            "user facilities", summary: "name exactly the facilities a client may see",
+            positionals: [People.user.spec, facilityList.spec]
+        ) { parsed, admin throws(ServerError) in
+            let ids = try parsed[facilityList].split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }.filter { !$0.isEmpty }
+            var edit = Administration.UserChange()
+            edit.facilities = ids
+            let user = try admin.updateUser(try parsed[People.user], edit, by: actor)
+            return AdminOutput(
+                lines: ["client \(show(user.username)) sees \(ids.map(show).joined(separator: ", "))"],
+                json: ["user": AdminWire.user(user, facilities: ids)])
         },
         AdminCommand("user set-password", as: older("set-password")),
     ]

@@ -317,7 +317,7 @@ enum AdminCommands {
             return AdminOutput(
                 lines: userTable(
                     list, empty: "No users yet: add the first admin with 'admin user add NAME --role admin'."),
-                json: ["users": .array(list.map(AdminWire.user))])
+                json: ["users": .array(list.map { AdminWire.user($0) })])
         },
         AdminCommand(
             "add-user", summary: "add a user (password read from stdin); an existing user name is refused",

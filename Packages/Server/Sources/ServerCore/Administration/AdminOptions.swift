@@ -63,14 +63,15 @@ extension AdminCommands {
     enum People {
         /// A role, by name; a bad one is refused as the admin commands refuse bad input (exit 4).
         static let roles = Conversion<UserRole>.choice(otherwise: { word, label in
-            "\(label) must be inspector, supervisor, admin or crew, not '\(word)'"
+            "\(label) must be inspector, supervisor, admin, crew or client, not '\(word)'"
         })
         static let newUsername = Argument("USERNAME", help: "the user name to sign in with")
         static let role = Option(
-            "role", "ROLE", default: UserRole.inspector, help: "inspector, supervisor, admin or crew", as: roles)
+            "role", "ROLE", default: UserRole.inspector, help: "inspector, supervisor, admin, crew or client", as: roles
+        )
         static let displayName = Option("display-name", "NAME", help: "the name shown in history and the roll-up")
         static let user = Argument("USER", help: "the user name or id")
-        static let newRole = Option("role", "ROLE", help: "inspector, supervisor, admin or crew", as: roles)
+        static let newRole = Option("role", "ROLE", help: "inspector, supervisor, admin, crew or client", as: roles)
         static let newDisplayName = Option("display-name", "NAME", help: "a new display name")
         static let enable = Flag("enable", help: "enable a disabled user again")
         static let passwordUser = Argument("USERNAME", help: "the user whose password changes")

@@ -35,7 +35,7 @@ struct AdminRoutes: RouteCapability {
         case .publishTemplates: return try publishTemplates(input, admin, actor)
         case .changeTemplate: return try changeTemplate(input, admin, actor)
         case .users:
-            return .ok(["users": .array(try admin.users().map(AdminWire.user))] as JSONValue)
+            return .ok(["users": .array(try admin.users().map { AdminWire.user($0) })] as JSONValue)
         case .addUser: return try addUser(input, admin, actor)
         case .changeUser: return try changeUser(input, admin, actor)
         case .events: return try events(input, admin, actor)
@@ -189,11 +189,14 @@ struct AdminRoutes: RouteCapability {
         throws(ServerError) -> Reply
     {
         let body = try input.decode(JSONValue.self)
+        let facilities = try Self.strings(body, "facilities") ?? []
         let user = try admin.addUser(
             username: try Self.text(body, "username"), password: try Self.text(body, "password"),
             role: try Self.role(body) ?? .inspector,
-            displayName: try Self.text(body, "display_name", optional: true), by: actor)
-        return .ok(["user": AdminWire.user(user)] as JSONValue, status: 201)
+            displayName: try Self.text(body, "display_name", optional: true), facilities: facilities, by: actor)
+        return .ok(
+            ["user": AdminWire.user(user, facilities: user.role == .client ? facilities : nil)] as JSONValue,
+            status: 201)
     }
 
     /// An account's role, name, password and whether it is disabled: every
@@ -205,8 +208,11 @@ struct AdminRoutes: RouteCapability {
         let body = try input.decode(JSONValue.self)
         let edit = Administration.UserChange(
             role: try Self.role(body), displayName: try Self.text(body, "display_name", optional: true),
-            password: try Self.text(body, "password", optional: true), disabled: try Self.flag(body, "disabled"))
-        return .ok(["user": AdminWire.user(try admin.updateUser(id, edit, by: actor))] as JSONValue)
+            password: try Self.text(body, "password", optional: true), disabled: try Self.flag(body, "disabled"),
+            facilities: try Self.strings(body, "facilities"))
+        let user = try admin.updateUser(id, edit, by: actor)
+        let facilities = user.role == .client ? try admin.clientFacilities(user) : nil
+        return .ok(["user": AdminWire.user(user, facilities: facilities)] as JSONValue)
     }
 
     /// The newest administration events, `limit` of them before `before`.
@@ -251,10 +257,24 @@ struct AdminRoutes: RouteCapability {
         }
     }
 
+    /// A list of strings at `key`; nil when absent.
+    static func strings(_ body: JSONValue, _ key: String) throws(ServerError) -> [String]? {
+        guard let value = body[key], !value.isNull else { return nil }
+        guard let items = value.arrayValue, items.count <= 1000 else {
+            throw ServerError.badRequest("'\(key)' must be a list of ids")
+        }
+        var out: [String] = []
+        for item in items {
+            guard let text = item.stringValue else { throw ServerError.badRequest("'\(key)' must be a list of ids") }
+            out.append(try AdminInput.id(text, "a facility"))
+        }
+        return out
+    }
+
     static func role(_ body: JSONValue) throws(ServerError) -> UserRole? {
         guard let text = try text(body, "role", optional: true) else { return nil }
         guard let role = UserRole(rawValue: text) else {
-            throw ServerError.badRequest("'role' must be inspector, supervisor, admin or crew")
+            throw ServerError.badRequest("'role' must be inspector, supervisor, admin, crew or client")
         }
         return role
     }

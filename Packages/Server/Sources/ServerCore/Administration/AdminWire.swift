@@ -30,11 +30,13 @@ enum AdminWire {
         ]
     }
 
-    static func user(_ user: StoredUser) -> JSONValue {
-        [
+    static func user(_ user: StoredUser, facilities: [String]? = nil) -> JSONValue {
+        var object: [String: JSONValue] = [
             "id": .string(user.id), "username": .string(user.username), "role": .string(user.role.rawValue),
             "display_name": .string(user.displayName), "disabled_at": optional(user.disabledAt),
         ]
+        if let facilities { object["facilities"] = .array(facilities.map(JSONValue.string)) }
+        return .object(object)
     }
 
     static func event(_ event: AdminEvent) -> JSONValue {

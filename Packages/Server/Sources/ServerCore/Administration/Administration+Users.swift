@@ -1,3 +1,4 @@
+import FieldTypes
 import Foundation
 import Models
 import ServerStore
@@ -16,6 +17,8 @@ extension Administration {
         var password: String?
         /// Disable (true) or enable (false) them.
         var disabled: Bool?
+        /// For a client, exactly the facilities they may see.
+        var facilities: [String]?
     }
 
     func users() throws(ServerError) -> [StoredUser] {
@@ -26,8 +29,10 @@ extension Administration {
     /// never reset here (their role and name change with `user update`,
     /// their password with `user set-password`).
     func addUser(
-        username rawName: String, password: String, role: UserRole, displayName: String?, by actor: AdminActor
+        username rawName: String, password: String, role: UserRole, displayName: String?, facilities: [String] = [],
+        by actor: AdminActor
     ) throws(ServerError) -> StoredUser {
+        try Self.checkFacilities(facilities, role: role)
         let username = try Self.username(rawName)
         let name = try AdminInput.text(displayName ?? username, "the display name", limit: 120)
         let hash = try Self.hash(password)
@@ -48,6 +53,7 @@ extension Administration {
             try events.record(
                 "user.added", id,
                 ["username": .string(username), "role": .string(role.rawValue), "display_name": .string(name)])
+            if role == .client { try Self.name(facilities, forClient: id, in: session, events: events) }
             return StoredUser(id: id, username: username, role: role, displayName: name, passwordHash: hash)
         }
     }
@@ -83,6 +89,10 @@ extension Administration {
             if hash != nil {
                 try session.revokeSessions(userID: user.id, now: now())
                 try events.record("user.password_set", user.id, ["username": .string(user.username)])
+            }
+            if let facilities = edit.facilities {
+                try Self.checkFacilities(facilities, role: user.role)
+                try Self.name(facilities, forClient: user.id, in: session, events: events)
             }
             if let disabled = edit.disabled, user.isDisabled != disabled {
                 user.disabledAt = disabled ? events.at : nil
@@ -209,5 +219,34 @@ extension Administration {
             throw ServerError.internal("could not hash the password")
         }
         return hash
+    }
+
+    /// Facilities are named for clients only, and a client needs at least one.
+    static func checkFacilities(_ facilities: [String], role: UserRole) throws(ServerError) {
+        if role == .client && facilities.isEmpty {
+            throw ServerError.badRequest(
+                "a client needs the facilities they may see: give --facility ID (repeat it for more)")
+        }
+        if role != .client && !facilities.isEmpty {
+            throw ServerError.badRequest(
+                "only a client is limited to facilities; \(role.withArticle) sees what the role allows")
+        }
+    }
+
+    /// Names exactly `facilities` for the client `userID`: each must exist (404 naming it).
+    static func name(
+        _ facilities: [String], forClient userID: String, in session: any StorageSession, events: EventRecorder
+    ) throws(ServerError) {
+        for id in facilities where try !session.facilityExists(id) {
+            throw ServerError.notFound("no facility \(OneLine.quote(id, limit: 60)); add it with 'admin facility add'")
+        }
+        try session.setClientFacilities(userID: userID, facilities)
+        try events.record("user.facilities", userID, ["facilities": .array(facilities.map(JSONValue.string))])
+    }
+
+    /// The facilities named for a client; empty for anyone else.
+    func clientFacilities(_ user: StoredUser) throws(ServerError) -> [String] {
+        guard user.role == .client else { return [] }
+        return try store.read { try $0.clientFacilities(userID: user.id) }
     }
 }

@@ -240,6 +240,7 @@ final class ServerApp: RouteCapability, Sendable {
                         input.caller = try authenticate(request, allowRevoked: route.endpoint == .contract(.logout))
                         userID = input.caller?.user.id
                     }
+                    try ClientScope.check(route.endpoint, caller: input.caller)
                     reply = try dispatch(route.endpoint, input)
                 }
             } catch {

@@ -26,7 +26,8 @@ extension ConsoleActionView {
             ("Due", due(action, now: now)),
             ("Made by", "\(person(action.createdByID)), \(ConsoleLayout.time(action.createdAt))"),
         ]
-        if let serverID = action.reportServerID {
+        // A client is shown no internal id: the report an issue came from is the organisation's.
+        if let serverID = action.reportServerID, shown.movers.client == nil {
             rows.append(("From report", ConsoleLayout.reportLink(serverID)))
         }
         if action.isInternal { rows.append(("Internal", "kept from the organisation's customers")) }
@@ -95,6 +96,7 @@ extension ConsoleActionView {
             let caller = ownWork && (wanted == .verified || wanted == .open) ? [] : shown.movers.movers
             return ActionMove.judge(from: action.state, to: wanted, caller: caller) == .allowed
         }
+        if let client = shown.movers.client, !client.ownRequest { return "" }
         var html = "<section id=\"action-forms\"><h2>What next</h2>"
         html +=
             open("move-form")

@@ -14,7 +14,9 @@ extension ConsoleRoutes {
     /// `GET /console/actions?state=&facility=&assignee=&severity=&overdue=1&page=`.
     func consoleActions(_ input: ConsoleInput) throws(ServerError) -> ConsolePage {
         let caller = try input.requireCaller()
-        var query = ActionListQuery(viewerID: caller.isSupervisor ? nil : caller.user.id)
+        var query = ActionListQuery(
+            viewerID: caller.isSupervisor || caller.user.role == .client ? nil : caller.user.id)
+        if caller.user.role == .client { query.clientID = caller.user.id }
         if let text = input.query("state") {
             guard let state = ActionState(rawValue: text) else {
                 throw ServerError.badRequest("there is no action state \(OneLine.quote(text, limit: 40))")
@@ -35,19 +37,28 @@ extension ConsoleRoutes {
             throw ServerError.badRequest("'page' must be a whole number from 1 to 10000")
         }
         let listing = try store.read { session -> ConsoleActionListing in
-            ConsoleActionListing(
+            var facilities = try session.managedFacilities()
+            if let scope = try ClientScope.of(caller, gate: config.clientsSee, in: session) {
+                facilities = facilities.filter { scope.sees(facility: $0.facility.id) }
+            }
+            return ConsoleActionListing(
                 actions: try session.actionList(
                     query, limit: Self.actionPageSize, offset: (page - 1) * Self.actionPageSize),
-                counts: try session.actionStateCounts(query), facilities: try session.managedFacilities(),
+                counts: try session.actionStateCounts(query), facilities: facilities,
                 people: try session.allUsers())
         }
         let view = ConsoleActionView(listing: listing, now: Date())
         let html =
             view.counts(input, query) + view.filters(input, query, showAssignee: caller.isSupervisor)
             + view.table() + view.pager(input, page: page)
+        let newRequest =
+            caller.user.role == .client
+            ? "<p><a class=\"button\" id=\"request-service\" href=\"\(Self.consolePath)/requests/new\">Request service</a></p>\n"
+            : ""
         return ConsolePage(
-            title: caller.isSupervisor ? "Actions" : "My actions",
-            body: ConsoleLayout.notice(Self.noticeText(input)) + html, viewer: input.viewer)
+            title: caller.isSupervisor
+                ? "Actions" : caller.user.role == .client ? "Requests and actions" : "My actions",
+            body: ConsoleLayout.notice(Self.noticeText(input)) + newRequest + html, viewer: input.viewer)
     }
 
     /// `GET /console/actions/{id}/photos/{local_id}`: a photo of the action or

@@ -28,6 +28,9 @@ enum ConsoleLayout {
     static func navigation(_ viewer: ConsoleViewer) -> String {
         var links = [("queue", viewer.isSupervisor ? "Review queue" : "My reports")]
         links.append(("actions", viewer.isSupervisor ? "Actions" : "My actions"))
+        if viewer.role == UserRole.client.rawValue {
+            links = [("buildings", "My buildings"), ("actions", "Requests"), ("requests/new", "Request service")]
+        }
         if viewer.isSupervisor { links += [("sites", "Sites"), ("team", "Team"), ("rollups", "Roll-ups")] }
         if viewer.isAdmin { links.append(("admin", "Administration")) }
         let items = links.map { "<a href=\"\(ConsoleRoutes.consolePath)/\($0.0)\">\(HTML.escape($0.1))</a>" }.joined(
@@ -123,6 +126,9 @@ enum ConsoleLayout {
         let utc = RFC3339.string(date)
         return "\(utc.prefix(10)) \(utc.dropFirst(11).prefix(5)) UTC"
     }
+
+    /// The day of an RFC 3339 time (`2026-03-01`, UTC), escaped.
+    static func day(_ text: String) -> String { HTML.escape(String(text.prefix(10))) }
 
     /// When a report was completed, by the device's clock (so marked), and
     /// when the server received it; the time received alone when the device

@@ -204,7 +204,8 @@ struct ConsoleRoutes: RouteCapability {
         }
         switch path.first {
         case nil:
-            return .redirect(input.caller == nil ? Self.consolePath + "/sign-in" : Self.consolePath + "/queue")
+            let home = input.caller?.user.role == .client ? "/buildings" : "/queue"
+            return .redirect(input.caller == nil ? Self.consolePath + "/sign-in" : Self.consolePath + home)
         case "console.css" where path.count == 1:
             try only("GET")
             return .stylesheet
@@ -217,7 +218,8 @@ struct ConsoleRoutes: RouteCapability {
         default:
             break
         }
-        _ = try input.requireCaller()
+        let caller = try input.requireCaller()
+        if caller.user.role == .client { return try routeClient(input, path, only: only) }
         switch (path.count, path[0]) {
         case (1, "queue"):
             try only("GET")
@@ -276,7 +278,7 @@ struct ConsoleRoutes: RouteCapability {
     static func consolePattern(_ path: String) -> String {
         let parts = path.dropFirst(consolePath.count).split(separator: "/").map(String.init)
         let known: Set<String> = [
-            "console.css", "sign-in", "sign-out", "queue", "sites", "team", "admin", "actions", "rollups",
+            "console.css", "sign-in", "sign-out", "queue", "sites", "team", "admin", "actions", "rollups", "buildings",
         ]
         switch (parts.count, parts.first ?? "") {
         case (0, _): return consolePath + "/"
@@ -286,6 +288,8 @@ struct ConsoleRoutes: RouteCapability {
             return consolePath + "/reports/{server_id}/" + parts[2]
         case (4, "reports") where parts[2] == "photos": return consolePath + "/reports/{server_id}/photos/{local_id}"
         case (2, "sites"): return consolePath + "/sites/{facility_id}"
+        case (2, "buildings"): return consolePath + "/buildings/{facility_id}"
+        case (2, "requests") where parts[1] == "new": return consolePath + "/requests/new"
         case (2, "rollups") where parts[1] == "csv": return consolePath + "/rollups/csv"
         case (2, "actions"): return consolePath + "/actions/{id}"
         case (4, "actions") where parts[2] == "photos": return consolePath + "/actions/{id}/photos/{local_id}"

@@ -56,6 +56,7 @@ struct UploadRoutes: RouteCapability {
         let (caller, held, used, found) = try store.read {
             session -> (Caller, GoalPhotos, Int64, StoredUpload?) in
             let caller = try self.caller(of: input, in: session)
+            if case .report = goal, caller.user.role == .client { throw ClientScope.refusal() }
             return (
                 caller, try goalPhotos(goal, localID: request.localID, caller: caller, in: session),
                 try session.usage(userID: caller.user.id, day: Quotas.day(now)).bytes,

@@ -80,6 +80,8 @@ struct ServerConfig: Sendable {
     var webhooks = WebhookSettings()
     /// Which issues become actions by themselves, and when each is due (`--action-threshold`, `--action-due`).
     var actions = ActionPolicy()
+    /// Which reports clients see (`--clients-see`).
+    var clientsSee = ClientScope.ReportGate.approved
     /// What one user may store.
     var quotas = Quotas()
     /// Seconds an unfinished resumable upload is kept after its last byte (contract: at least an hour).
@@ -152,6 +154,7 @@ struct ServerConfig: Sendable {
         config.quotas.photosPerReport = try parsed[O.quotaPhotosPerReport]
         config.actions.threshold = try parsed[O.actionThreshold]
         for (severity, hours) in try parsed[O.actionDue] { config.actions.dueHours[severity] = hours }
+        config.clientsSee = try parsed[O.clientsSee]
         return config
     }
 

@@ -211,6 +211,14 @@ enum ServerOptions {
             return (severity, hours)
         })
 
+    static let clientsSee = Option(
+        "clients-see", "GATE", values: ClientScope.ReportGate.allCases.map(\.rawValue),
+        default: ClientScope.ReportGate.approved,
+        help: "which reports clients see: approved (by a supervisor) or accepted (every report not rejected)",
+        as: Conversion<ClientScope.ReportGate>.choice(otherwise: { word, label in
+            "\(label) must be approved or accepted, not '\(word)'."
+        }))
+
     /// Every option of `serve`, in the order help lists them.
     static let all: [OptionSpec] = [
         db.spec, dbConnections.spec, uploadDir.spec, host.spec, port.spec, demo.spec, demoInspector.spec,
@@ -223,7 +231,7 @@ enum ServerOptions {
         metricsPort.spec, metricsHost.spec, quotaBytes.spec, quotaRevisionsPerDay.spec, quotaPhotosPerReport.spec,
         quotaUploadBytes.spec, uploadTTL.spec, webhookSenders.spec, webhookTimeout.spec, webhookLease.spec,
         webhookFirstRetry.spec, webhookLongestRetry.spec, webhookAttempts.spec, webhookKeepDays.spec,
-        actionThreshold.spec, actionDue.spec,
+        actionThreshold.spec, actionDue.spec, clientsSee.spec,
     ]
 
     // MARK: Conversions

@@ -5,18 +5,27 @@ import ServerStore
 struct ReferenceRoutes: RouteCapability {
     let context: ServerContext
 
-    /// `GET /facilities`.
+    /// `GET /facilities`: a client's own only (contract 1.2).
     func facilities(_ input: RouteInput) throws(ServerError) -> Reply {
-        _ = try input.requireCaller()
-        return .ok(FacilitiesResponse(facilities: try store.read { try $0.facilities() }))
+        let caller = try input.requireCaller()
+        let facilities = try store.read { session -> [Facility] in
+            let all = try session.facilities()
+            guard let scope = try ClientScope.of(caller, gate: config.clientsSee, in: session) else { return all }
+            return all.filter { scope.sees(facility: $0.id) }
+        }
+        return .ok(FacilitiesResponse(facilities: facilities))
     }
 
-    /// `GET /facilities/{id}/areas`; 404 for an unknown facility.
+    /// `GET /facilities/{id}/areas`; 404 for an unknown facility, and for a
+    /// client, for one not theirs.
     func areas(_ input: RouteInput) throws(ServerError) -> Reply {
-        _ = try input.requireCaller()
+        let caller = try input.requireCaller()
         let id = try input.parameter("id")
         let areas = try store.read { session -> [Area]? in
             guard try session.facilityExists(id) else { return nil }
+            if let scope = try ClientScope.of(caller, gate: config.clientsSee, in: session), !scope.sees(facility: id) {
+                return nil
+            }
             return try session.areas(facilityID: id)
         }
         guard let areas else { throw ServerError.notFound("no facility '\(id)'") }

@@ -110,6 +110,8 @@ public struct StoredActionUpdate: Sendable, Equatable {
 public struct ActionListQuery: Sendable, Equatable {
     /// Only actions this user may see (besides supervisors, who see all: nil).
     public var viewerID: String?
+    /// Only actions this client sees: at their facilities, not internal.
+    public var clientID: String?
     public var state: ActionState?
     public var facilityID: String?
     public var assigneeID: String?

@@ -1,3 +1,5 @@
+import Models
+
 /// What a roll-up groups reports by.
 public enum RollupKey: String, CaseIterable, Sendable {
     case site, area
@@ -14,6 +16,9 @@ public struct RollupQuery: Sendable, Equatable {
     public var to: String
     public var facilityID: String?
     public var templateID: String?
+    /// Only reports whose review is in one of these states (a client's view); nil for every one.
+    /// Not for `item`, whose rows know no review.
+    public var reviewStates: [ReviewState]?
 
     /// Makes a query.
     public init(by: RollupKey, from: String, to: String, facilityID: String? = nil, templateID: String? = nil) {

@@ -20,6 +20,10 @@ public protocol StorageSession {
     func user(id: String) throws(ServerError) -> StoredUser?
     /// Every user of a role, by user name.
     func users(role: UserRole) throws(ServerError) -> [StoredUser]
+    /// The facilities an admin named for a client, by id.
+    func clientFacilities(userID: String) throws(ServerError) -> [String]
+    /// Names exactly these facilities for a client.
+    func setClientFacilities(userID: String, _ facilityIDs: [String]) throws(ServerError)
     /// Adds a user, or updates the password, role and name of an existing one.
     func upsertUser(id: String, username: String, passwordHash: String, role: UserRole, displayName: String)
         throws(ServerError)
@@ -210,6 +214,8 @@ public protocol StorageSession {
     func actions(after: Int64, viewerID: String?, limit: Int) throws(ServerError) -> [StoredAction]
     /// Whether `userID` is among those who may see an action (besides supervisors and admins).
     func isActionViewer(actionID: String, userID: String) throws(ServerError) -> Bool
+    /// The actions a client sees (not internal, at their facilities) changed after `after`, in order of change.
+    func clientActions(after: Int64, clientID: String, limit: Int) throws(ServerError) -> [StoredAction]
     /// One page of the actions `query` matches, the soonest due first (none due last), then in order of change.
     func actionList(_ query: ActionListQuery, limit: Int, offset: Int) throws(ServerError) -> [StoredAction]
     /// How many actions `query` matches in each state (its own state filter left out).
