@@ -33,7 +33,7 @@ from checks import CheckFailed, Tally, shorten
 from world import (
     XSS_ANSWER_ATTRIBUTE, XSS_ANSWER_SCRIPT, XSS_FACILITY_NAME, XSS_ISSUE_ATTRIBUTE, XSS_ISSUE_SCRIPT,
     XSS_LABEL_ATTRIBUTE, XSS_LABEL_SCRIPT, XSS_TEMPLATE_NAME, TEMPLATE_ID, Device, Report, ServerAdmin,
-    api_get, template_document, write_png,
+    CLIENT_TEMPLATE_ID, api_get, api_send, client_template_document, template_document, write_png,
 )
 
 COOKIE = "jqc_console"
@@ -78,6 +78,7 @@ class ConsoleCheck:
         self.admin = ServerAdmin(args.server_bin, args.db)
         self.jqc_bin = args.jqc_bin
         run = secrets.token_hex(3)
+        self.run_id = run
         self.facility_id = f"F-CC-{run}"
         self.second_username = f"nina-{run}"
         self.crew_username = f"cora-{run}"
@@ -102,6 +103,7 @@ class ConsoleCheck:
         self.sites_and_team()
         self.corrective_action()
         self.graded_report()
+        self.clients()
         self.sign_out()
         self.second_inspector()
 
@@ -681,6 +683,91 @@ class ConsoleCheck:
         b.open(f"/console/queue?state=&outcome=failed&facility={urllib.parse.quote(self.facility_id)}")
         b.one(f'tr.report[data-server-id="{server_id}"] td.score.failed', "the failed report in the failed queue")
         self.page_is_safe(b, "the failed queue")
+        t.done()
+
+    def clients(self) -> None:
+        t = self.t
+        t.begin("two clients and a supervisor: each client sees their own building's approved report without its "
+                "private field, photo or comment, no internal action, and follows a request for service to done")
+        form = self.work / "client-template.json"
+        form.write_text(json.dumps(client_template_document()))
+        self.admin.run("template", "publish", str(form))
+        clara, colin = (f"clara-{self.run_id}", "clara-pass-123"), (f"colin-{self.run_id}", "colin-pass-123")
+        self.admin.run("user", "add", clara[0], "--role", "client", "--facility", self.facility_id, stdin=clara[1] + "\n")
+        self.admin.run("user", "add", colin[0], "--role", "client", "--facility", "F-100", stdin=colin[1] + "\n")
+        inside, shown = self.work / "inside.png", self.work / "shown.png"
+        write_png(inside, 160, 120)
+        write_png(shown, 200, 150)
+        self.ivy.sync()
+
+        def report(facility: str, notes: str, approve: bool) -> str:
+            local = self.ivy.jqc("start", "--template", CLIENT_TEMPLATE_ID, "--facility", facility)["local_id"]
+            self.ivy.jqc("answer", local, "clean", "pass")
+            self.ivy.jqc("answer", local, "notes", notes)
+            self.ivy.jqc("photo", "add", local, "--field", "inside", str(inside))
+            self.ivy.jqc("photo", "add", local, "--field", "shown", str(shown))
+            self.ivy.jqc("complete", local)
+            self.ivy.sync()
+            server_id = self.ivy.jqc("show", local)["server_id"]
+            if approve:
+                api_send(self.base, SUPERVISOR, "POST", f"/reports/{server_id}/review", {
+                    "decision": "approve", "revision": 1,
+                    "field_comments": [{"field_id": "notes", "comment": "PRIVATE-COMMENT"}]})
+            return server_id
+
+        mine = report(self.facility_id, "SECRET-NOTE", approve=True)
+        waiting = report(self.facility_id, "not reviewed", approve=False)
+        theirs = report("F-100", "OTHER-SECRET", approve=True)
+        internal = api_send(self.base, SUPERVISOR, "POST", "/actions", {
+            "id": str(__import__("uuid").uuid4()), "facility_id": self.facility_id,
+            "title": "INTERNAL-ACTION", "internal": True})["action"]["id"]
+
+        b = self.browser("clara")
+        self.sign_in(b, clara[0], clara[1])
+        b.open("/console/")
+        b.wait_for_route("/console/buildings")
+        rows = b.all("#buildings tr[data-facility]")
+        t.equal([row.get_attribute("data-facility") for row in rows], [self.facility_id], "the buildings clara sees")
+        self.page_is_safe(b, "the client's buildings")
+        b.open(f"/console/buildings/{urllib.parse.quote(self.facility_id)}")
+        listed = [row.get_attribute("data-server-id") for row in b.all("#inspections tr.report")]
+        t.expect(mine in listed and waiting not in listed, "the approved report listed, the one under review not", listed)
+        b.open(f"/console/reports/{mine}")
+        page = b.text()
+        for hidden in ("SECRET-NOTE", "PRIVATE-COMMENT", "Crew notes", "Private photos"):
+            t.expect(hidden not in page, f"'{hidden}' absent from the client's report page", hidden)
+        image = b.one('div.field[data-field-id="shown"] img.photo-thumb', "the public photo")
+        t.expect(b.image_width(image) > 0, "the public photo to load for the client", image.get_attribute("src"))
+        self.page_is_safe(b, "the client's report page")
+        for path in (f"/console/reports/{theirs}", f"/console/reports/{waiting}", f"/console/actions/{internal}",
+                     "/console/sites", "/console/team"):
+            t.equal(self.session(b).request("GET", path).status, 404, f"{path} for clara")
+        b.open("/console/actions")
+        t.expect("INTERNAL-ACTION" not in b.text(), "the internal action absent from the client's list", "")
+
+        b.open("/console/requests/new")
+        request_form = b.one("form#request-form", "the request form")
+        b.one("input[name=title]", "the title", within=request_form).send_keys("Spill by the lift " + ACTION_ISSUE)
+        b.submit_and_wait(b.one("button[type=submit]", "the Send button", within=request_form))
+        action_id = b.path.split("?")[0].rsplit("/", 1)[-1]
+        self.page_is_safe(b, "the client's request")
+        listed = api_send(self.base, SUPERVISOR, "GET", f"/actions/{action_id}")["action"]
+        t.equal(listed["source"]["kind"], "client", "the request's source as the supervisors read it")
+        sam = self.browser("supervisor")
+        sam.open(f"/console/actions?facility={urllib.parse.quote(self.facility_id)}")
+        sam.one(f'tr.action[data-action-id="{action_id}"]', "the client's request in the supervisors' list")
+        api_send(self.base, SUPERVISOR, "POST", f"/actions/{action_id}/updates", {
+            "id": str(__import__("uuid").uuid4()), "assignee": self.crew_username})
+        api_send(self.base, (self.crew_username, CREW_PASSWORD), "POST", f"/actions/{action_id}/updates", {
+            "id": str(__import__("uuid").uuid4()), "state": "done", "comment": "Mopped"})
+        b.open(f"/console/actions/{action_id}")
+        t.contains(b.one("#action-facts", "the request's facts").text.lower(), "done", "the request's state for clara")
+
+        c = self.browser("colin")
+        self.sign_in(c, colin[0], colin[1])
+        for path in (f"/console/reports/{mine}", f"/console/actions/{action_id}",
+                     f"/console/buildings/{urllib.parse.quote(self.facility_id)}"):
+            t.equal(self.session(c).request("GET", path).status, 404, f"{path} for colin")
         t.done()
 
     def sign_out(self) -> None:

@@ -165,3 +165,37 @@ def api_get(base: str, person: tuple, path: str) -> dict:
         headers={"Content-Type": "application/json"}, method="POST")
     token = call(login)["access_token"]
     return call(urllib.request.Request(base + "/api/v1" + path, headers={"Authorization": f"Bearer {token}"}))
+
+
+def client_template_document() -> dict:
+    """A form with a private text and a private photo field beside a public one."""
+    return {
+        "id": CLIENT_TEMPLATE_ID,
+        "name": "Client check walk",
+        "version": 1,
+        "form_schema": {"fields": [
+            {"id": "clean", "type": "pass_fail", "label": "Lobby clean", "required": True},
+            {"id": "notes", "type": "text", "label": "Crew notes", "private": True},
+            {"id": "inside", "type": "image", "label": "Private photos", "private": True},
+            {"id": "shown", "type": "image", "label": "Photos"},
+        ]},
+    }
+
+
+CLIENT_TEMPLATE_ID = "client-check"
+
+
+def api_send(base: str, person: tuple, method: str, path: str, body: dict | None = None) -> dict:
+    """`method /api/v1{path}` as `person`, with a JSON body; its `data`."""
+    import urllib.request
+
+    login = urllib.request.Request(
+        base + "/api/v1/auth/login", data=json.dumps({"username": person[0], "password": person[1]}).encode(),
+        headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(login, timeout=30) as response:
+        token = json.loads(response.read())["data"]["access_token"]
+    request = urllib.request.Request(
+        base + "/api/v1" + path, data=json.dumps(body).encode() if body is not None else None,
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"}, method=method)
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())["data"]
