@@ -13,7 +13,7 @@ struct ActionContractTests {
 
     /// A server of the demo world with the suite's people.
     static func started() throws -> ServerProcess {
-        try ServerProcess(["--demo"]) { db in
+        try ServerProcess(["--demo"] + ServerProcess.manyClients) { db in
             for (name, role) in [("cora", "crew"), ("carl", "crew"), ("other", "inspector")] {
                 let added = try Programs.run(
                     "jqc-server", ["admin", "--db", db, "user", "add", name, "--role", role],

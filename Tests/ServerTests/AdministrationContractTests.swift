@@ -10,7 +10,7 @@ import TestSupport
 @Suite("Management API")
 struct AdministrationContractTests {
     static let server: Result<ServerProcess, any Error> = Result {
-        try ServerProcess(["--demo"]) { db in
+        try ServerProcess(["--demo"] + ServerProcess.manyClients) { db in
             let added = try Programs.run(
                 "jqc-server",
                 [

@@ -13,10 +13,12 @@ enum Shared {
     static let server: Result<ServerProcess, any Error> = Result {
         // Sign-in failures counted over an hour: the hostile suites' guesses (each from an address of
         // its own) must meet the limit however slowly a loaded machine checks passwords.
-        try ServerProcess([
-            "--demo", "--min-app-version", minimumVersion, "--max-photo-bytes", String(photoLimit),
-            "--sign-in-window", "3600",
-        ]) { db in
+        try ServerProcess(
+            [
+                "--demo", "--min-app-version", minimumVersion, "--max-photo-bytes", String(photoLimit),
+                "--sign-in-window", "3600",
+            ] + ServerProcess.manyClients
+        ) { db in
             let added = try Programs.run(
                 "jqc-server",
                 [

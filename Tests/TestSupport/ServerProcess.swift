@@ -7,6 +7,13 @@ import Synchronization
 public final class ServerProcess: @unchecked Sendable {
     // Immutable after init except `process`, which only `stop()` ends.
     public let baseURL: String
+
+    /// The options of a server many suites share at once: every one of their
+    /// clients comes from the loopback address, and the idle keep-alive
+    /// connections of a few hundred requests within the idle timeout would
+    /// pass the default limit per address (which its own tests check), so
+    /// the server would drop new ones unanswered.
+    public static let manyClients = ["--max-connections-per-address", "2048"]
     public let databasePath: String
     /// Where the server streams uploads before checking them.
     public let uploadDirectory: String

@@ -7,7 +7,7 @@ import TestSupport
 /// one admin, `ada`, who adds whatever else a test needs under a name of its own.
 enum AdminRules {
     static let server: Result<ServerProcess, any Error> = Result {
-        try ServerProcess(["--demo"]) { db in
+        try ServerProcess(["--demo"] + ServerProcess.manyClients) { db in
             let added = try Programs.run(
                 "jqc-server", ["admin", "add-user", "ada", "--db", db, "--role", "admin", "--display-name", "Ada"],
                 stdin: "ada-admin-password\n")

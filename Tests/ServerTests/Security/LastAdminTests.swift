@@ -9,7 +9,7 @@ import TestSupport
 struct LastAdminTests {
     /// A server with exactly two admins, `ann` and `bob`.
     static let server: Result<ServerProcess, any Error> = Result {
-        try ServerProcess(["--demo"]) { db in
+        try ServerProcess(["--demo"] + ServerProcess.manyClients) { db in
             for name in ["ann", "bob"] {
                 let added = try Programs.run(
                     "jqc-server", ["admin", "add-user", name, "--db", db, "--role", "admin"],
