@@ -101,22 +101,20 @@ extension ConsoleRoutes {
             }
             let zone = try OrganisationZone.current(in: session)
             let period = try clientPeriod(input, zone: zone)
-            var query = HistoryQuery(facilityID: facilityID, acceptedFrom: period.from)
-            query.reviewState = scope.gate == .approved ? .approved : nil
-            let recent = try session.reportsPage(query, limit: Self.clientReportLimit, offset: 0).map(\.0)
+            let gateState: ReviewState? = scope.gate == .approved ? .approved : nil
             var inPeriod = HistoryQuery(facilityID: facilityID, acceptedFrom: period.from, acceptedTo: period.to)
-            inPeriod.reviewState = query.reviewState
+            inPeriod.reviewState = gateState
             var byArea = RollupQuery(by: .area, from: period.from, to: period.to, facilityID: facilityID)
             byArea.reviewStates = scope.reviewStates
             return ClientBuildingPage(
                 facility: site.facility, period: period, zone: zone,
                 trend: try session.reportsPage(
-                    HistoryQuery(facilityID: facilityID, reviewState: query.reviewState), limit: Self.clientReportLimit,
+                    HistoryQuery(facilityID: facilityID, reviewState: gateState), limit: Self.clientReportLimit,
                     offset: 0
                 ).map(\.0).filter(scope.sees),
                 areas: try session.gradeRollup(byArea), areaNames: try session.areas(facilityID: facilityID),
                 reports: try session.reportsPage(inPeriod, limit: 200, offset: 0).map(\.0).filter(scope.sees),
-                templates: try session.templates(), recentCount: recent.count)
+                templates: try session.templates())
         }
         return ConsolePage(title: shown.facility.name, body: ClientPageView.building(shown), viewer: input.viewer)
     }
@@ -125,11 +123,7 @@ extension ConsoleRoutes {
     private func clientPeriod(_ input: ConsoleInput, zone: TimeZone) throws(ServerError) -> RollupPeriod {
         let (month, from, to) = (input.query("month"), input.query("from"), input.query("to"))
         if month == nil && from == nil && to == nil {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = zone
-            let now = calendar.dateComponents([.year, .month], from: Date())
-            return try RollupPeriod.named(
-                month: String(format: "%04d-%02d", now.year ?? 1970, now.month ?? 1), zone: zone)
+            return try RollupPeriod.named(month: RollupPeriod.thisMonth(zone: zone), zone: zone)
         }
         return try RollupPeriod.named(month: month, from: from, to: to, zone: zone)
     }
@@ -238,5 +232,4 @@ struct ClientBuildingPage: Sendable {
     var areaNames: [Area]
     var reports: [StoredReport]
     var templates: [Template]
-    var recentCount: Int
 }

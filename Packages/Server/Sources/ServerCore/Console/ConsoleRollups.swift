@@ -64,10 +64,7 @@ extension ConsoleRoutes {
             input.query("week"), input.query("quarter"), input.query("from"), input.query("to")
         )
         if month == nil && week == nil && quarter == nil && from == nil && to == nil {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = zone
-            let now = calendar.dateComponents([.year, .month], from: Date())
-            month = String(format: "%04d-%02d", now.year ?? 1970, now.month ?? 1)
+            month = RollupPeriod.thisMonth(zone: zone)
         }
         let period = try RollupPeriod.named(
             month: month, week: week, quarter: quarter, from: from, to: to, zone: zone)

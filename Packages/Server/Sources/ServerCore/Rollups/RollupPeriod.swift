@@ -41,6 +41,14 @@ struct RollupPeriod: Sendable, Equatable {
         return RollupPeriod(from: RFC3339.string(start), to: RFC3339.string(end), name: "\(from) to \(to)")
     }
 
+    /// The month it is now in `zone`, as `YYYY-MM`: what a page shows when asked for no period.
+    static func thisMonth(zone: TimeZone, now: Date = Date()) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.year, .month], from: now)
+        return String(format: "%04d-%02d", parts.year ?? 1970, parts.month ?? 1)
+    }
+
     /// The month `YYYY-MM`.
     private static func month(_ text: String, _ calendar: Calendar) throws(ServerError) -> RollupPeriod {
         let parts = text.split(separator: "-")
