@@ -204,7 +204,7 @@ enum WebhookOutbox {
     }
 
     /// The revision's issues whose local ids the previous revision did not hold.
-    private static func newIssues(_ report: StoredReport, _ revision: StoredRevision, in session: any StorageSession)
+    static func newIssues(_ report: StoredReport, _ revision: StoredRevision, in session: any StorageSession)
         throws(ServerError) -> [JSONValue]
     {
         guard revision.issuesJSON != "[]", let issues = CanonicalJSON.value(revision.issuesJSON).arrayValue,
