@@ -1,0 +1,83 @@
+import ArgumentParsing
+import FieldTypes
+import Foundation
+import ProgramOutput
+import ServerStore
+
+/// `jqc-server report coverage`: for a period, each site's and area's
+/// scheduled visits (on time, late, missed, open) and the areas nobody
+/// inspected, straight from the database (a server may be running on it),
+/// as a table or CSV.
+enum CoverageCommand {
+    static let spec = CommandSpec(
+        "report coverage",
+        summary: "scheduled visits on time, late and missed, and areas with no inspection, by site and area",
+        options: [
+            RollupCommand.db.spec, RollupCommand.from.spec, RollupCommand.to.spec, RollupCommand.month.spec,
+            RollupCommand.week.spec, RollupCommand.quarter.spec, RollupCommand.facility.spec,
+            RollupCommand.format.spec, RollupCommand.output.spec,
+        ],
+        discussion:
+            "A visit counts in the period its window begins in. Done by its window's end: on time; after: late; none accepted 'visit-grace' hours after it (admin settings, 2 until set): missed.\n"
+            + "Example: jqc-server report coverage --db server.db --from 2027-03-01 --to 2027-03-31 --format csv")
+
+    /// Runs the command on the words after `report coverage`; the exit code.
+    static func run(_ words: [String], parser: ArgumentParser, storage: StorageOpener) throws(UsageError)
+        -> ExitCode
+    {
+        let parsed = try parser.parse(words, for: spec)
+        if parsed[ServerCommand.help] {
+            OutputChannel.standardOutput.line(
+                HelpFormatter.help(spec, program: "jqc-server", globalOptions: ServerCommand.globalOptions))
+            return .ok
+        }
+        guard let db = try parsed[RollupCommand.db] else {
+            throw UsageError("'report coverage' needs --db FILE or --db postgres://....")
+        }
+        let format = try parsed[RollupCommand.format] ?? .text
+        let (month, week, quarter) = (
+            try parsed[RollupCommand.month], try parsed[RollupCommand.week], try parsed[RollupCommand.quarter]
+        )
+        let (first, last) = (try parsed[RollupCommand.from], try parsed[RollupCommand.to])
+        let (facilityID, output) = (try parsed[RollupCommand.facility], try parsed[RollupCommand.output])
+        do throws(ServerError) {
+            let opened = try storage.open(db, StorageOpener.Settings(connections: 1, uploadDirectory: nil))
+            let report = try opened.store.read { session -> CoverageReport in
+                let period = try RollupPeriod.named(
+                    month: month, week: week, quarter: quarter, from: first, to: last,
+                    zone: try OrganisationZone.current(in: session))
+                return try CoverageReport.read(
+                    period: period, facilityID: facilityID, now: Date(), grace: try VisitGrace.current(in: session),
+                    in: session)
+            }
+            let text =
+                format == .csv
+                ? report.csv
+                : AdminCommands.table(
+                    CoverageReport.header.map { $0.uppercased() }, report.rows,
+                    empty: "no sites or areas to cover in \(report.period.name)"
+                ).map { $0 + "\n" }.joined()
+            try write(text, to: output, report: report)
+            return .ok
+        } catch {
+            OutputChannel.standardError.write("jqc-server: \(OneLine.escaped(error.message))\n")
+            return error.status == 404 ? .notFound : error.status == 400 ? .validation : .failure
+        }
+    }
+
+    /// Writes `text` to `output` (replaced whole), saying so, or to stdout.
+    private static func write(_ text: String, to output: String?, report: CoverageReport) throws(ServerError) {
+        guard let output else {
+            OutputChannel.standardOutput.write(text)
+            return
+        }
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+        } catch {
+            throw ServerError.badRequest("cannot write '\(output)': \(error.localizedDescription)")
+        }
+        OutputChannel.standardOutput.line(
+            "wrote the coverage of \(report.period.name) (\(report.lines.count) line\(report.lines.count == 1 ? "" : "s")) to \(output)"
+        )
+    }
+}
