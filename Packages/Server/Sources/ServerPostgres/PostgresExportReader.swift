@@ -18,6 +18,8 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
     private let pool: ConnectionPool
     private var connection: PostgresConnection?
     private var drained = false
+    /// Whether each page reads the action each issue became.
+    private let readsIssueActions: Bool
     let generation: String
     let lastChange: Int64
     let matching: Int
@@ -40,19 +42,23 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
             let after = try query.position(generation: generation)
             let latest = try ExportStatements.latestChange(rows)
             let versions = try ExportStatements.versions(rows)
-            let filters: [PostgresValue] = [
-                .integer(after), query.templateID.map(PostgresValue.text) ?? .null,
-                query.facilityID.map(PostgresValue.text) ?? .null,
-                query.reviewState.map { PostgresValue.text($0.rawValue) } ?? .null,
-            ]
+            let (condition, values) = ExportStatements.conditions(query, after: after)
+            let filters = values.map(\.postgresValue)
             let matching =
-                try Self.rows(connection, "SELECT COUNT(*) AS matching FROM reports r WHERE " + Self.condition, filters)
-                .first?.integer("matching") ?? 0
+                try Self.rows(
+                    connection,
+                    PostgresPlaceholders.numbered("SELECT COUNT(*) AS matching FROM reports r WHERE " + condition),
+                    filters
+                ).first?.integer("matching") ?? 0
+            let reports = ExportStatements.reports(
+                flagged: "r.follow_up_required AND r.follow_up_cleared_by IS NULL", names: query.readsNames)
             try Self.rows(
                 connection,
-                "DECLARE jqc_export NO SCROLL CURSOR FOR\n"
-                    + ExportStatements.reports(flagged: "r.follow_up_required AND r.follow_up_cleared_by IS NULL")
-                    + "\nWHERE \(Self.condition)\nORDER BY r.review_change", filters)
+                PostgresPlaceholders.numbered(
+                    "DECLARE jqc_export NO SCROLL CURSOR FOR\n" + reports
+                        + "\nWHERE \(condition)\nORDER BY r.review_change"),
+                filters)
+            self.readsIssueActions = query.readsIssueActions
             self.matching = Int(matching)
             self.generation = generation
             self.lastChange = max(latest, after)
@@ -64,12 +70,6 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
         }
     }
 
-    /// The export's conditions: after the position, and the filters that are not null.
-    private static let condition = """
-        r.review_change > $1 AND ($2::text IS NULL OR r.template_id = $2)
-            AND ($3::text IS NULL OR r.facility_id = $3) AND ($4::text IS NULL OR r.review_state = $4)
-        """
-
     func nextPage() throws(ServerError) -> [ExportedReport] {
         guard let connection, !drained else { return [] }
         // The page is read in place from libpq's result: numbers parsed from
@@ -77,7 +77,7 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
         // has arrived (and its photos been asked for), the next page's FETCH
         // is sent, so that PostgreSQL reads it while this one is turned into reports.
         var reports: [ExportedReport] = []
-        var photos: [String: [StoredPhoto]] = [:]
+        var extras = PageExtras()
         let drained: Bool
         do throws(PostgresError) {
             (reports, drained) = try connection.withResult(Self.fetch) { page throws(PostgresError) in
@@ -85,14 +85,8 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
                 let full = page.rowCount >= Self.pageSize
                 if page.rowCount > 0 {
                     let ids = (0..<page.rowCount).map { page.string($0, at.serverID) ?? "" }
-                    for row in try connection.query(
-                        """
-                        SELECT \(SQLRecords.photoColumns) FROM photos WHERE server_id IN (SELECT json_array_elements_text($1::json))
-                        ORDER BY server_id, seq
-                        """, [.text(Self.jsonArray(ids))])
-                    {
-                        if let photo = SQLRecords.photo(row) { photos[photo.serverID, default: []].append(photo) }
-                    }
+                    extras = try PageExtras(
+                        ids: Self.jsonArray(ids), issueActions: readsIssueActions, connection: connection)
                 }
                 if full { try connection.send(Self.fetch) }
                 var reports: [ExportedReport] = []
@@ -121,6 +115,9 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
                             revisionAcceptedAt: text(at.createdAt) ?? "", inspector: text(at.username) ?? "",
                             review: review)
                     report.gradeJSON = text(at.grade)
+                    report.facilityName = text(at.facilityName)
+                    report.areaName = text(at.areaName)
+                    report.inspectorName = text(at.displayName)
                     reports.append(report)
                 }
                 return (reports, !full)
@@ -130,12 +127,36 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
         }
         if drained { self.drained = true }
         guard !reports.isEmpty else { return [] }
-        if !photos.isEmpty {
+        if !extras.photos.isEmpty || !extras.issueActions.isEmpty {
             for index in reports.indices {
-                if let list = photos[reports[index].serverID] { reports[index].photos = list }
+                if let list = extras.photos[reports[index].serverID] { reports[index].photos = list }
+                if let actions = extras.issueActions[reports[index].serverID] { reports[index].issueActions = actions }
             }
         }
         return reports
+    }
+
+    /// What a page's reports have in other tables: their photos, and the actions their issues became.
+    private struct PageExtras {
+        var photos: [String: [StoredPhoto]] = [:]
+        var issueActions: [String: [String: ExportedIssueAction]] = [:]
+
+        init() {}
+
+        /// Reads them for the reports `ids` (a JSON array of server ids), in the export's snapshot.
+        init(ids: String, issueActions readsActions: Bool, connection: PostgresConnection) throws(PostgresError) {
+            let list = "SELECT json_array_elements_text($1::json)"
+            for row in try connection.query(
+                "SELECT \(SQLRecords.photoColumns) FROM photos WHERE server_id IN (\(list)) ORDER BY server_id, seq",
+                [.text(ids)])
+            {
+                if let photo = SQLRecords.photo(row) { photos[photo.serverID, default: []].append(photo) }
+            }
+            if readsActions {
+                issueActions = ExportStatements.issueActions(
+                    try connection.query(ExportStatements.issueActions(ids: list), [.text(ids)]))
+            }
+        }
     }
 
     /// A JSON array of strings, written by hand: a page's thousand ids
@@ -171,7 +192,7 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
         let serverID, localID, templateID, facilityID, areaID, assignmentID, parentLocalID, parentServerID: Int?
         let completedAtDevice, revision, score, flagged, acceptedAt, reviewState, reviewedRevision, decidedBy: Int?
         let decidedByName, decidedAt, comment, fieldComments, change, baseRevision, payload, issues, grade, createdAt,
-            username: Int?
+            username, facilityName, areaName, displayName: Int?
 
         init(_ page: PostgresResultView) {
             serverID = page.column("server_id"); localID = page.column("local_id")
@@ -187,6 +208,8 @@ final class PostgresExportReader: ExportReader, @unchecked Sendable {
             baseRevision = page.column("base_revision"); payload = page.column("payload");
             issues = page.column("issues"); grade = page.column("grade")
             createdAt = page.column("created_at"); username = page.column("username")
+            facilityName = page.column("facility_name"); areaName = page.column("area_name")
+            displayName = page.column("display_name")
         }
     }
 

@@ -43,11 +43,10 @@ final class SQLiteExportReader: ExportReader, @unchecked Sendable {
             let after = try query.position(generation: generation)
             let latest = try ExportStatements.latestChange(rows)
             let versions = try ExportStatements.versions(rows)
-            let (filter, values) = Self.filter(query)
+            let (condition, values) = ExportStatements.conditions(query, after: after)
             let matching =
                 try database.query(
-                    "SELECT COUNT(*) AS matching FROM reports r WHERE r.review_change > ?" + filter,
-                    [.integer(after)] + values
+                    "SELECT COUNT(*) AS matching FROM reports r WHERE " + condition, values.map(\.sqlValue)
                 ).first?.integer("matching") ?? 0
             self.matching = Int(matching)
             self.generation = generation
@@ -63,55 +62,58 @@ final class SQLiteExportReader: ExportReader, @unchecked Sendable {
 
     func nextPage() throws(ServerError) -> [ExportedReport] {
         guard let database else { return [] }
-        var sql = ExportStatements.reports(flagged: "r.follow_up_required != 0 AND r.follow_up_cleared_by IS NULL")
-        sql += "\nWHERE r.review_change > ?"
-        let (filter, filterValues) = Self.filter(query)
-        sql += filter
-        var values: [SQLValue] = [.integer(after)] + filterValues
-        sql += " ORDER BY r.review_change LIMIT ?"
-        values.append(.integer(Int64(Self.pageSize)))
-        let rows = try database.query(sql, values)
+        let (condition, values) = ExportStatements.conditions(query, after: after)
+        let sql =
+            ExportStatements.reports(
+                flagged: "r.follow_up_required != 0 AND r.follow_up_cleared_by IS NULL", names: query.readsNames)
+            + "\nWHERE " + condition + " ORDER BY r.review_change LIMIT ?"
+        let rows = try database.query(sql, values.map(\.sqlValue) + [.integer(Int64(Self.pageSize))])
         guard let last = rows.last?.integer("review_change") else { return [] }
         after = last
-        let photos = try photos(of: rows.compactMap { $0.text("server_id") }, in: database)
+        let serverIDs = CanonicalJSON.string(rows.compactMap { $0.text("server_id") })
+        let photos = try photos(of: serverIDs, in: database)
+        let actions =
+            query.readsIssueActions
+            ? ExportStatements.issueActions(
+                try database.query(
+                    ExportStatements.issueActions(ids: "SELECT value FROM json_each(?)"), [.text(serverIDs)]))
+            : [:]
         return rows.map { row in
-            let serverID = row.text("server_id") ?? ""
-            let review = ExportedReview(
-                revision: Int(row.integer("reviewed_revision") ?? 1),
-                state: row.text("review_state").flatMap(ReviewState.init(rawValue:)) ?? .awaitingReview,
-                decidedByID: row.text("review_decided_by"), decidedByName: row.text("review_decided_by_name"),
-                decidedAt: row.text("review_decided_at"), comment: row.text("review_comment"),
-                fieldCommentsJSON: row.text("review_field_comments") ?? "[]", change: row.integer("review_change") ?? 0)
-            var report = ExportedReport(
-                serverID: serverID, localID: row.text("local_id") ?? "", templateID: row.text("template_id") ?? "",
-                facilityID: row.text("facility_id") ?? "", areaID: row.text("area_id"),
-                assignmentID: row.text("assignment_id"),
-                parentLocalID: row.text("parent_local_id"), parentServerID: row.text("parent_server_id"),
-                completedAtDevice: row.text("completed_at_device"), acceptedAt: row.text("accepted_at") ?? "",
-                revision: Int(row.integer("current_revision") ?? 1),
-                baseRevision: row.integer("base_revision").map { Int($0) },
-                score: row.real("score"), followUpRequired: (row.integer("flagged") ?? 0) != 0,
-                payloadJSON: row.text("payload") ?? "{}", issuesJSON: row.text("issues") ?? "[]",
-                revisionAcceptedAt: row.text("created_at") ?? "", inspector: row.text("username") ?? "", review: review,
-                photos: photos[serverID] ?? [])
-            report.gradeJSON = row.text("grade")
+            var report = Self.report(row)
+            report.photos = photos[report.serverID] ?? []
+            report.issueActions = actions[report.serverID] ?? [:]
             return report
         }
     }
 
-    /// The conditions beyond the position, and their values.
-    private static func filter(_ query: ExportQuery) -> (String, [SQLValue]) {
-        var sql = ""
-        var values: [SQLValue] = []
-        if let template = query.templateID { sql += " AND r.template_id = ?"; values.append(.text(template)) }
-        if let facility = query.facilityID { sql += " AND r.facility_id = ?"; values.append(.text(facility)) }
-        if let state = query.reviewState { sql += " AND r.review_state = ?"; values.append(.text(state.rawValue)) }
-        return (sql, values)
+    /// One row of the page as the report it holds (without its photos and actions).
+    private static func report(_ row: Row) -> ExportedReport {
+        let review = ExportedReview(
+            revision: Int(row.integer("reviewed_revision") ?? 1),
+            state: row.text("review_state").flatMap(ReviewState.init(rawValue:)) ?? .awaitingReview,
+            decidedByID: row.text("review_decided_by"), decidedByName: row.text("review_decided_by_name"),
+            decidedAt: row.text("review_decided_at"), comment: row.text("review_comment"),
+            fieldCommentsJSON: row.text("review_field_comments") ?? "[]", change: row.integer("review_change") ?? 0)
+        var report = ExportedReport(
+            serverID: row.text("server_id") ?? "", localID: row.text("local_id") ?? "",
+            templateID: row.text("template_id") ?? "", facilityID: row.text("facility_id") ?? "",
+            areaID: row.text("area_id"), assignmentID: row.text("assignment_id"),
+            parentLocalID: row.text("parent_local_id"), parentServerID: row.text("parent_server_id"),
+            completedAtDevice: row.text("completed_at_device"), acceptedAt: row.text("accepted_at") ?? "",
+            revision: Int(row.integer("current_revision") ?? 1),
+            baseRevision: row.integer("base_revision").map { Int($0) },
+            score: row.real("score"), followUpRequired: (row.integer("flagged") ?? 0) != 0,
+            payloadJSON: row.text("payload") ?? "{}", issuesJSON: row.text("issues") ?? "[]",
+            revisionAcceptedAt: row.text("created_at") ?? "", inspector: row.text("username") ?? "", review: review)
+        report.gradeJSON = row.text("grade")
+        report.facilityName = row.text("facility_name")
+        report.areaName = row.text("area_name")
+        report.inspectorName = row.text("display_name")
+        return report
     }
 
-    /// The photos of a page's reports, by report, in upload order.
-    private func photos(of serverIDs: [String], in database: Database) throws(ServerError) -> [String: [StoredPhoto]] {
-        let list = CanonicalJSON.string(serverIDs)
+    /// The photos of a page's reports (`list`, a JSON array of their ids), by report, in upload order.
+    private func photos(of list: String, in database: Database) throws(ServerError) -> [String: [StoredPhoto]] {
         var byReport: [String: [StoredPhoto]] = [:]
         for row in try database.query(
             """

@@ -9,9 +9,10 @@ import ServerStore
 ///
 /// The columns are the contract's, in its order, then `field:<id>` for every
 /// field of any version of the template, and no others: the contract fixes
-/// them, so a report's pass and deficiencies are in the JSON Lines export
-/// (and in the roll-ups' CSV), not here. Answers are written as text:
-/// strings as they are, numbers in JSON form, booleans `true`/`false`, an
+/// them, so a report's pass and deficiencies are in the JSON Lines export,
+/// in the CSV with labels (`LabelledCSV`) and in the roll-ups' CSV, not
+/// here. Answers are written as text: strings as they are, numbers in JSON
+/// form without float noise (`ExportNumber`), booleans `true`/`false`, an
 /// array of strings (options, photo ids) joined by `; `, tables and other
 /// objects or arrays as compact JSON, null or absent empty.
 ///
@@ -34,11 +35,9 @@ enum ExportCSV {
     /// One report's row.
     static func row(_ row: ExportedReport, templateVersion: Int?, fieldIDs: [String], generation: String) -> String {
         let answers = (try? JSONValue.parse(row.payloadJSON))?["answers"]?.objectValue ?? [:]
-        // The server's own score of the revision (contract 1.2); the report's for one kept from before.
-        let score: Double? = ReportGrade(json: row.gradeJSON).map { $0.score } ?? row.score
         var cells = [
             row.serverID, row.localID, row.templateID, templateVersion.map(String.init) ?? "", row.facilityID,
-            row.areaID ?? "", row.inspector, row.acceptedAt, score.map(JSONText.number) ?? "",
+            row.areaID ?? "", row.inspector, row.acceptedAt, row.serverScore.map(JSONText.number) ?? "",
             row.review.state.rawValue,
             String(row.revision), ReviewCursor.encode(row.review.change, generation: generation),
         ]

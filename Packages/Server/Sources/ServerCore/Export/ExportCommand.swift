@@ -26,27 +26,47 @@ enum ExportCommand {
         "since", "CHANGE",
         help: "only reports changed after this change (the 'change' of an earlier export's last line)")
     static let template = Option("template", "ID", help: "only this template's reports; csv needs it")
-    static let facility = Option("facility", "ID", help: "only this facility's reports or actions")
+    static let facility = Option("facility", "ID", help: "only this facility's reports, issues or actions")
+    static let from = Option(
+        "from", "DATE|TIME",
+        help:
+            "only reports completed at or after this time (RFC 3339), or from this day's start (YYYY-MM-DD, the organisation's zone)"
+    )
+    static let to = Option(
+        "to", "DATE|TIME",
+        help: "only reports completed before this time (RFC 3339), or before this day's start (YYYY-MM-DD)")
+    static let labels = Flag(
+        "labels",
+        help: "csv for people: the fields' labels, names beside codes, the score as a percent, passed, deficiencies")
     /// What an export holds.
     enum What: String, CaseIterable, Sendable {
-        case reports, actions
+        case reports, issues, actions
     }
     static let what = Option(
         "what", "WHAT", values: What.allCases.map(\.rawValue),
-        help: "reports (the default) or corrective actions, each with its thread",
-        as: Conversion<What>.choice(otherwise: { word, label in "\(label) must be reports or actions, not '\(word)'." })
+        help: "reports (the default), their issues (csv), or corrective actions, each with its thread",
+        as: Conversion<What>.choice(otherwise: { word, label in
+            "\(label) must be reports, issues or actions, not '\(word)'."
+        })
     )
     static let output = Option(
         "output", short: "o", "FILE", help: "the file to write; replaced whole once the export is complete")
 
     static let spec = CommandSpec(
         "export", summary: "write every report (or those changed since a change) to a file, with the photos in a zip",
-        options: [db.spec, format.spec, since.spec, template.spec, facility.spec, what.spec, output.spec],
+        options: [
+            db.spec, format.spec, since.spec, template.spec, facility.spec, from.spec, to.spec, labels.spec, what.spec,
+            output.spec,
+        ],
         discussion:
             "The rows and shapes are those of GET /api/v1/exports/reports (docs/exports.md). The last line of a\n"
             + "JSON Lines export, and the summary printed, give the change to pass as --since next time.\n"
+            + "--from and --to take a window of completion times, [from, to); a date is its day's start.\n"
+            + "--labels writes a template's csv for people: labels for headers, names, the score in percent.\n"
+            + "--what issues writes one csv row an issue, with the state of the action it became.\n"
             + "--what actions writes the actions as GET /api/v1/exports/actions does (jsonl or csv).\n"
-            + "Example: jqc-server export --db server.db --format zip -o reports.zip")
+            + "Example: jqc-server export --db server.db --format csv --template lobby-walk --labels\n"
+            + "  --from 2026-11-01 --to 2026-12-01 -o november.csv")
 
     /// Runs the command on the words after `export`; the exit code.
     static func run(_ arguments: [String], parser: ArgumentParser, storage: StorageOpener) throws(UsageError)
@@ -59,34 +79,71 @@ enum ExportCommand {
             return .ok
         }
         guard let db = try parsed[Self.db] else { throw UsageError("'export' needs --db FILE or --db postgres://....") }
-        guard parsed.isGiven(Self.format) else {
+        guard let kind = try parsed[Self.format] else {
             throw UsageError("'export' needs --format jsonl, csv or zip.")
         }
         guard let output = try parsed[Self.output] else {
             throw UsageError("'export' needs -o FILE, the file to write.")
         }
-        let kind = try parsed[Self.format]
-        if parsed.isGiven(Self.what), try parsed[Self.what] == .actions {
-            guard kind != .zip else {
-                throw UsageError("a zip holds reports and their photos; export actions as jsonl or csv.")
+        let what = try parsed[Self.what] ?? .reports
+        if what == .actions {
+            return exportActions(try actionQuery(parsed, kind: kind), db: db, output: output, storage: storage)
+        }
+        let request = try reportRequest(parsed, kind: kind, issues: what == .issues)
+        return exportReports(request, archive: kind == .zip, db: db, output: output, storage: storage)
+    }
+
+    /// `--what actions`: the query, refusing what narrows or shapes reports only.
+    private static func actionQuery(_ parsed: ParsedArguments, kind: Kind) throws(UsageError) -> ActionExportQuery {
+        guard kind != .zip else {
+            throw UsageError("a zip holds reports and their photos; export actions as jsonl or csv.")
+        }
+        guard !parsed.isGiven(Self.template) else { throw UsageError("--template narrows reports, not actions.") }
+        guard !parsed.isGiven(Self.from) && !parsed.isGiven(Self.to) else {
+            throw UsageError("--from and --to narrow reports and issues, not actions.")
+        }
+        guard !parsed[Self.labels] else { throw UsageError("--labels shapes a report csv, not the actions.") }
+        return ActionExportQuery(
+            format: kind == .csv ? .csv : .jsonl, since: try parsed[Self.since], facilityID: try parsed[Self.facility])
+    }
+
+    /// Reports or their issues: the request, refusing what cannot be written.
+    private static func reportRequest(_ parsed: ParsedArguments, kind: Kind, issues: Bool) throws(UsageError)
+        -> ReportExportRequest
+    {
+        let labels = parsed[Self.labels]
+        var request = ReportExportRequest(
+            query: ExportQuery(
+                since: try parsed[Self.since], templateID: try parsed[Self.template],
+                facilityID: try parsed[Self.facility]),
+            from: try parsed[Self.from], to: try parsed[Self.to])
+        if issues {
+            guard kind == .csv else {
+                throw UsageError(
+                    "the issues export is csv (a jsonl export of reports holds their issues): give --format csv.")
             }
-            guard !parsed.isGiven(Self.template) else { throw UsageError("--template narrows reports, not actions.") }
-            let query = ActionExportQuery(
-                format: kind == .csv ? .csv : .jsonl, since: try parsed[Self.since],
-                facilityID: try parsed[Self.facility])
-            return exportActions(query, db: db, output: output, storage: storage)
+            guard !labels else {
+                throw UsageError("the issues csv names sites, areas and inspectors already; leave out --labels.")
+            }
+            request.layout = .issues
+        } else if kind == .csv {
+            guard request.query.templateID != nil else {
+                throw UsageError("a csv export is one template's table: give --template ID.")
+            }
+            request.layout = labels ? .labelledTable : .table
+        } else if labels {
+            throw UsageError("--labels names the columns of a csv; use it with --format csv.")
         }
-        let archive = kind == .zip
-        let format: ExportFormat = kind == .csv ? .csv : .jsonl
-        let template = try parsed[Self.template]
-        if format == .csv && template == nil {
-            throw UsageError("a csv export is one template's table: give --template ID.")
-        }
-        let query = ExportQuery(
-            since: try parsed[Self.since], templateID: template, facilityID: try parsed[Self.facility])
+        return request
+    }
+
+    /// Reports (JSON Lines, a table, or an archive with the photos) or their issues, written to `output`.
+    private static func exportReports(
+        _ request: ReportExportRequest, archive: Bool, db: String, output: String, storage: StorageOpener
+    ) -> ExitCode {
         do throws(ServerError) {
             let opened = try storage.open(db, StorageOpener.Settings(connections: 2, uploadDirectory: nil))
-            let export = try ReportExport.open(opened.store, query: query, format: format)
+            let export = try ReportExport.open(opened.store, request: request, registry: ServerFieldTypes.registry())
             defer { export.finish() }
             let progress = ExportProgress(total: export.matching, photos: archive)
             let photos =
@@ -94,8 +151,11 @@ enum ExportCommand {
                 ? try write(export, archiveTo: output, photos: opened.photos, progress: progress)
                 : try write(export, to: output, progress: progress)
             progress.done()
-            var summary = "exported \(export.count) report\(export.count == 1 ? "" : "s")"
-            if archive { summary += " and \(photos.written) photo\(photos.written == 1 ? "" : "s")" }
+            var summary = "exported " + counted(export.count, "report")
+            if request.layout == .issues {
+                summary = "exported \(counted(export.issueCount, "issue")) of \(counted(export.count, "report"))"
+            }
+            if archive { summary += " and " + counted(photos.written, "photo") }
             OutputChannel.standardOutput.line("\(summary) to \(output); next time: --since \(export.change)")
             if photos.missing > 0 {
                 OutputChannel.standardError.write(
@@ -107,6 +167,9 @@ enum ExportCommand {
             return failed(error)
         }
     }
+
+    /// `1 report`, `2 reports`.
+    private static func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 
     /// The one line of a failed export and its exit code.
     private static func failed(_ error: ServerError) -> ExitCode {
@@ -235,57 +298,5 @@ enum ExportCommand {
     private struct PhotoCount {
         var written = 0
         var missing = 0
-    }
-}
-
-/// The progress of an export on a terminal's stderr: a bar of the reports
-/// written out of those the snapshot holds, and the photos archived. Nothing
-/// when stderr is not a terminal (a log, a pipe).
-final class ExportProgress {
-    private let total: Int
-    private let photos: Bool
-    private let shown = isatty(STDERR_FILENO) == 1
-    private var reports = 0
-    private var photoCount = 0
-    private var lastDrawn = DispatchTime.now().uptimeNanoseconds
-
-    init(total: Int, photos: Bool) {
-        self.total = total
-        self.photos = photos
-    }
-
-    func report() {
-        reports += 1
-        drawNow()
-    }
-
-    func photo() {
-        photoCount += 1
-        drawNow()
-    }
-
-    /// The last state, and the line ended.
-    func done() {
-        guard shown else { return }
-        draw()
-        OutputChannel.standardError.write("\n")
-    }
-
-    private func drawNow() {
-        guard shown else { return }
-        let now = DispatchTime.now().uptimeNanoseconds
-        guard now &- lastDrawn > 100_000_000 else { return }
-        lastDrawn = now
-        draw()
-    }
-
-    private func draw() {
-        let width = 30
-        let fraction = total == 0 ? 1 : min(1, Double(reports) / Double(total))
-        let filled = Int(fraction * Double(width))
-        var line = "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] "
-        line += "\(Int(fraction * 100))% \(reports)/\(total) reports"
-        if photos { line += ", \(photoCount) photos" }
-        OutputChannel.standardError.write(line)
     }
 }

@@ -60,36 +60,6 @@ protocol ExportStream: StreamSource {
 extension ReportExport: ExportStream {}
 extension ActionExport: ExportStream {}
 
-extension ExportQuery {
-    /// The query of `GET /exports/reports`, each value checked.
-    static func from(_ query: [String: String]) throws(ServerError) -> (ExportFormat, ExportQuery) {
-        func value(_ name: String) -> String? { query[name].flatMap { $0.isEmpty ? nil : $0 } }
-        var format = ExportFormat.jsonl
-        if let text = value("format") {
-            guard let chosen = ExportFormat(rawValue: text) else {
-                throw ServerError.badRequest("'format' must be jsonl or csv, not \(OneLine.quote(text, limit: 40))")
-            }
-            format = chosen
-        }
-        var state: ReviewState?
-        if let text = value("review_state") {
-            guard let chosen = ReviewState.allCases.first(where: { $0.rawValue == text }) else {
-                let states = ReviewState.allCases.map(\.rawValue).joined(separator: ", ")
-                throw ServerError.badRequest(
-                    "'review_state' must be one of \(states), not \(OneLine.quote(text, limit: 40))")
-            }
-            state = chosen
-        }
-        let exportQuery = ExportQuery(
-            since: value("since"), templateID: value("template_id"), facilityID: value("facility_id"),
-            reviewState: state)
-        if format == .csv && exportQuery.templateID == nil {
-            throw ServerError.badRequest("a CSV export is one template's table: give 'template_id'")
-        }
-        return (format, exportQuery)
-    }
-}
-
 struct ExportRoutes: RouteCapability {
     let context: ServerContext
 
@@ -101,13 +71,33 @@ struct ExportRoutes: RouteCapability {
     func exportReports(_ input: RouteInput) throws(ServerError) -> Reply {
         let caller = try input.requireCaller()
         guard caller.isSupervisor else { throw ServerError.forbidden("only supervisors and admins may export reports") }
-        let (format, query) = try ExportQuery.from(input.request.query)
+        let request = try ReportExportRequest.reports(input.request.query)
+        let csv = request.layout != .lines
+        let name =
+            request.layout == .issues
+            ? "issues.csv" : csv ? "reports-\(request.query.templateID ?? "").csv" : "reports.jsonl"
+        return try exportReports(request, caller: caller, input, name: name)
+    }
+
+    /// `GET /exports/issues` (supervisors and admins): one CSV row an issue
+    /// of the reports the same filters take, with the state of the action
+    /// each became, streamed as `exportReports` is.
+    func exportIssues(_ input: RouteInput) throws(ServerError) -> Reply {
+        let caller = try input.requireCaller()
+        guard caller.isSupervisor else { throw ServerError.forbidden("only supervisors and admins may export issues") }
+        return try exportReports(
+            try ReportExportRequest.issues(input.request.query), caller: caller, input, name: "issues.csv")
+    }
+
+    /// Opens the report export `request` asks for in a slot of the caller's and streams it as `name`.
+    private func exportReports(_ request: ReportExportRequest, caller: Caller, _ input: RouteInput, name: String)
+        throws(ServerError) -> Reply
+    {
+        let (store, registry) = (self.store, judge.registry)
         let export = try inSlot(for: caller.user.id) { () throws(ServerError) in
-            try ReportExport.open(store, query: query, format: format)
+            try ReportExport.open(store, request: request, registry: registry)
         }
-        return streaming(
-            export, input, csv: format == .csv,
-            name: format == .csv ? "reports-\(query.templateID ?? "").csv" : "reports.jsonl")
+        return streaming(export, input, csv: request.layout != .lines, name: name)
     }
 
     /// `GET /exports/actions` (supervisors and admins): every action in

@@ -119,11 +119,13 @@ struct JSONText {
         commas &= ~(1 << UInt64(depth - 1))
     }
 
-    /// A number as JSON writes it: whole numbers without a fraction, others
-    /// in Swift's shortest round-tripping form; NaN and infinities (which
-    /// JSON cannot hold) as null.
+    /// A number as JSON writes it, without the noise of binary arithmetic
+    /// (`ExportNumber`): whole numbers without a fraction, others in Swift's
+    /// shortest round-tripping form (`0.8`, not `0.7999999999999999`); NaN and
+    /// infinities (which JSON cannot hold) as null.
     static func number(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
+        let value = ExportNumber.clean(value)
         if value == value.rounded(), abs(value) < 9.0e15 { return String(Int64(value)) }
         return String(value)
     }

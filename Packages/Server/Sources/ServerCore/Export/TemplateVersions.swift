@@ -39,19 +39,50 @@ struct TemplateVersions: Sendable {
         return ids
     }
 
+    /// Every field of any version of the template, in the order of
+    /// `fieldIDs(of:)`, each as the newest version that has it defines it.
+    func fields(of templateID: String) -> [TemplateField] {
+        var seen = Set<String>()
+        var fields: [TemplateField] = []
+        for version in (byTemplate[templateID] ?? []).reversed() {
+            for field in Self.fields(inSchema: version.schemaJSON) where seen.insert(field.id).inserted {
+                fields.append(field)
+            }
+        }
+        return fields
+    }
+
     /// Whether the template published any version.
     func knows(_ templateID: String) -> Bool { byTemplate[templateID] != nil }
 
     /// The field ids of a stored `form_schema`, in order (integer ids as their digits).
     static func fieldIDs(inSchema json: String) -> [String] {
+        fields(inSchema: json).map(\.id)
+    }
+
+    /// The fields of a stored `form_schema`, in order: a field without an id is left out.
+    static func fields(inSchema json: String) -> [TemplateField] {
         guard let fields = CanonicalJSON.value(json)["fields"]?.arrayValue else { return [] }
         return fields.compactMap { field in
-            switch field["id"] {
-            case .string(let text)?: text
-            case .integer(let number)?: String(number)
-            case .double(let number)? where number == number.rounded(): String(Int64(number))
-            default: nil
+            let id: String? =
+                switch field["id"] {
+                case .string(let text)?: text
+                case .integer(let number)?: String(number)
+                case .double(let number)? where number == number.rounded(): String(Int64(number))
+                default: nil
+                }
+            return id.map {
+                TemplateField(
+                    id: $0, label: field["label"]?.stringValue ?? "", type: field["type"]?.stringValue ?? "")
             }
         }
     }
+}
+
+/// A field of a template as an export names it: its id, label and type.
+struct TemplateField: Sendable, Equatable {
+    var id: String
+    var label: String
+    /// The type's name, to ask the registry what the type can do.
+    var type: String
 }

@@ -11,22 +11,36 @@ public enum ExportFormat: String, Sendable, CaseIterable {
 }
 
 /// Which reports an export takes: those whose review change is after
-/// `since` (all without it), narrowed by template, facility and review state.
+/// `since` (all without it), narrowed by template, facility, review state
+/// and the window of `completed_at`; and what it reads of each beyond the
+/// report itself.
 public struct ExportQuery: Sendable, Equatable {
     /// The `change` of an earlier export or review, as the client sent it.
     public var since: String?
     public var templateID: String?
     public var facilityID: String?
     public var reviewState: ReviewState?
+    /// Only reports first accepted at or after this moment, written as the
+    /// stores write `accepted_at` (RFC 3339 UTC, whole seconds).
+    public var acceptedFrom: String?
+    /// Only reports first accepted before this moment, written the same way.
+    public var acceptedBefore: String?
+    /// Read the names of each report's site, area and inspector.
+    public var readsNames = false
+    /// Read the action each issue of a report became.
+    public var readsIssueActions = false
 
     /// Makes a query.
     public init(
-        since: String? = nil, templateID: String? = nil, facilityID: String? = nil, reviewState: ReviewState? = nil
+        since: String? = nil, templateID: String? = nil, facilityID: String? = nil, reviewState: ReviewState? = nil,
+        acceptedFrom: String? = nil, acceptedBefore: String? = nil
     ) {
         self.since = since
         self.templateID = templateID
         self.facilityID = facilityID
         self.reviewState = reviewState
+        self.acceptedFrom = acceptedFrom
+        self.acceptedBefore = acceptedBefore
     }
 
     /// The position after which reports are taken, for data of `generation`:
@@ -79,6 +93,15 @@ public struct ExportedReport: Sendable {
     /// The current revision's grade as stored (`ReportGrade.json`); nil for
     /// a revision kept from before grades were kept.
     public var gradeJSON: String?
+    /// The names of the report's site and area and its inspector's display
+    /// name, when the query `readsNames` (nil otherwise, or for a site or
+    /// area the server no longer has).
+    public var facilityName: String?
+    public var areaName: String?
+    public var inspectorName: String?
+    /// The action each issue became, by the issue's local id (lowercase),
+    /// when the query `readsIssueActions`; an issue without one is absent.
+    public var issueActions: [String: ExportedIssueAction] = [:]
 
     /// Groups what the store read.
     public init(
