@@ -69,24 +69,40 @@ extension PostgresSession {
             """, [.text(String(decoding: data, as: UTF8.self)), .integer(dueAt)])
     }
 
+    /// Due deliveries, at most one a hook, none of a hook with a delivery
+    /// under lease. The first statement locks the candidates and their hooks
+    /// (skipping those another sender holds); its look at leases is as of the
+    /// statement's start, so a lease another sender committed since is looked
+    /// for again, with the hooks held, before any is taken.
     func claimWebhookDeliveries(now: Int64, leaseUntil: Int64, lease: String, limit: Int) throws(ServerError)
         -> [ClaimedDelivery]
     {
-        let taken = try rows(
-            """
-            WITH due AS (
-                SELECT d.id FROM webhook_deliveries d JOIN webhooks h ON h.id = d.webhook_id
-                WHERE d.state = 'pending' AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until < $1)
-                  AND h.disabled_at IS NULL
-                  AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.webhook_id = d.webhook_id
-                                  AND p.report_server_id = d.report_server_id AND p.state = 'pending' AND p.id < d.id)
-                  AND NOT EXISTS (SELECT 1 FROM webhook_deliveries l WHERE l.webhook_id = d.webhook_id
-                                  AND l.lease_until >= $1)
-                ORDER BY d.id LIMIT $2 FOR UPDATE OF d, h SKIP LOCKED)
-            UPDATE webhook_deliveries SET lease_until = $3, lease_owner = $4 FROM due WHERE webhook_deliveries.id = due.id
-            RETURNING webhook_deliveries.id
-            """, [.integer(now), .count(limit), .integer(leaseUntil), .text(lease)]
-        ).compactMap { $0.integer("id") }
+        var passed: Set<String> = []
+        var taken: [Int64] = []
+        for _ in 0..<4 where taken.isEmpty {
+            let candidates = try dueWebhookDeliveries(now: now, limit: limit, passing: passed)
+            if candidates.isEmpty { break }
+            let hooks = Array(Set(candidates.map(\.hook)))
+            let busy = Set(
+                try rows(
+                    """
+                    SELECT DISTINCT webhook_id FROM webhook_deliveries
+                    WHERE webhook_id IN (SELECT json_array_elements_text($1::json)) AND lease_until >= $2
+                    """, [.text(Self.list(hooks)), .integer(now)]
+                ).compactMap { $0.text("webhook_id") })
+            passed.formUnion(busy)
+            var hooksTaken: Set<String> = []
+            for candidate in candidates where !busy.contains(candidate.hook) {
+                if hooksTaken.insert(candidate.hook).inserted { taken.append(candidate.id) }
+            }
+        }
+        if !taken.isEmpty {
+            try run(
+                """
+                UPDATE webhook_deliveries SET lease_until = $1, lease_owner = $2
+                WHERE id IN (SELECT json_array_elements_text($3::json)::bigint)
+                """, [.integer(leaseUntil), .text(lease), .text(Self.list(taken.map(String.init)))])
+        }
         var claimed: [ClaimedDelivery] = []
         for id in taken.sorted() {
             guard
@@ -102,6 +118,28 @@ extension PostgresSession {
                 ClaimedDelivery(delivery: SQLRecords.delivery(row), webhook: SQLRecords.webhook(row, id: "hook_id")))
         }
         return claimed
+    }
+
+    /// Due deliveries (ids and hooks) whose hooks no sender holds as of now,
+    /// locked with their hooks, passing over the hooks in `passing`.
+    private func dueWebhookDeliveries(now: Int64, limit: Int, passing: Set<String>) throws(ServerError)
+        -> [(id: Int64, hook: String)]
+    {
+        try rows(
+            """
+            SELECT d.id, d.webhook_id FROM webhook_deliveries d JOIN webhooks h ON h.id = d.webhook_id
+            WHERE d.state = 'pending' AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until < $1)
+              AND h.disabled_at IS NULL AND d.webhook_id NOT IN (SELECT json_array_elements_text($3::json))
+              AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.webhook_id = d.webhook_id
+                              AND p.report_server_id = d.report_server_id AND p.state = 'pending' AND p.id < d.id)
+              AND NOT EXISTS (SELECT 1 FROM webhook_deliveries l WHERE l.webhook_id = d.webhook_id
+                              AND l.lease_until >= $1)
+            ORDER BY d.id LIMIT $2 FOR UPDATE OF d, h SKIP LOCKED
+            """, [.integer(now), .count(limit), .text(Self.list(Array(passing)))]
+        ).compactMap { row in
+            guard let id = row.integer("id"), let hook = row.text("webhook_id") else { return nil }
+            return (id, hook)
+        }
     }
 
     func finishWebhookDelivery(id: Int64, lease: String, _ record: WebhookAttemptRecord, at: String) throws(ServerError)

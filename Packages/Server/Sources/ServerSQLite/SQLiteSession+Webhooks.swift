@@ -72,8 +72,11 @@ extension SQLiteSession {
             ORDER BY d.id LIMIT ?
             """, [.integer(now), .integer(now), .integer(now), .count(limit)])
         var claimed: [ClaimedDelivery] = []
+        var hooks: Set<String> = []
         for row in due {
             let delivery = SQLRecords.delivery(row)
+            // At most one delivery of a hook under lease.
+            guard hooks.insert(delivery.webhookID).inserted else { continue }
             try run(
                 "UPDATE webhook_deliveries SET lease_until = ?, lease_owner = ? WHERE id = ?",
                 [.integer(leaseUntil), .text(lease), .integer(delivery.id)])
