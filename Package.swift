@@ -29,6 +29,8 @@ let package = Package(
         .package(path: "Packages/ProgramOutput"),
         .package(path: "Packages/Server"),
         .package(path: "Packages/LineEditing"),
+        .package(path: "Packages/Documents"),
+        .package(path: "Packages/Schedules"),
     ],
     targets: [
         // MARK: - Apps: thin executables over library code
@@ -93,6 +95,7 @@ let package = Package(
                 .product(name: "SiteFieldTypes", package: "SiteFieldTypes"),
                 .product(name: "FormLogic", package: "FormLogic"),
                 .product(name: "LineEditing", package: "LineEditing"),
+                .product(name: "Documents", package: "Documents"),
             ],
             path: "Apps/JQCApp"
         ),
@@ -248,6 +251,21 @@ let package = Package(
             dependencies: [.product(name: "Imaging", package: "Imaging"), "TestSupport"],
             path: "Tests/ImagingTests"
         ),
+        /// The PDFs drawn with Cairo and Pango, read back with poppler-utils and qpdf.
+        .testTarget(
+            name: "DocumentsTests",
+            dependencies: [
+                .product(name: "Documents", package: "Documents"), .product(name: "Imaging", package: "Imaging"),
+                "TestSupport",
+            ],
+            path: "Tests/DocumentsTests"
+        ),
+        /// Recurrence rules expanded by libical against days and instants written by hand.
+        .testTarget(
+            name: "SchedulesTests",
+            dependencies: [.product(name: "Schedules", package: "Schedules")],
+            path: "Tests/SchedulesTests"
+        ),
         .testTarget(
             name: "ArgumentParsingTests",
             dependencies: [.product(name: "ArgumentParsing", package: "ArgumentParsing")],
@@ -262,6 +280,8 @@ let package = Package(
                 .product(name: "ServerCore", package: "Server"),
                 .product(name: "ServerStore", package: "Server"),
                 .product(name: "ServerHTTP", package: "Server"),
+                .product(name: "ServerSQLite", package: "Server"),
+                .product(name: "ServerPostgres", package: "Server"),
                 .product(name: "SQLite", package: "SQLite"),
                 .product(name: "Models", package: "Models"),
                 .product(name: "APIRoutes", package: "Models"),
@@ -269,6 +289,7 @@ let package = Package(
                 .product(name: "FormLogic", package: "FormLogic"),
                 .product(name: "Networking", package: "Networking"),
                 .product(name: "Sync", package: "Sync"),
+                .product(name: "Imaging", package: "Imaging"),
             ],
             path: "Tests/ServerTests"
         ),

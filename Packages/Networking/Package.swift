@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Networking: the HTTP transport seam and its libcurl implementation.
+/// Networking: the HTTP transport seam and its libcurl implementation, and the SMTP sender.
 /// It depends on nothing of ours.
 let package = Package(
     name: "Networking",

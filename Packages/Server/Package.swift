@@ -28,6 +28,8 @@ let package = Package(
         .package(path: "../ArgumentParsing"),
         .package(path: "../ProgramOutput"),
         .package(path: "../Networking"),
+        .package(path: "../Documents"),
+        .package(path: "../Schedules"),
     ],
     targets: [
         /// HTTP/1.1 on libmicrohttpd: connections, deadlines, body limits, workers, the log; knows no route.
@@ -76,6 +78,8 @@ let package = Package(
                 .product(name: "SiteFieldTypes", package: "SiteFieldTypes"),
                 .product(name: "FormLogic", package: "FormLogic"),
                 .product(name: "Networking", package: "Networking"),
+                .product(name: "Documents", package: "Documents"),
+                .product(name: "Schedules", package: "Schedules"),
             ]
         ),
         /// The SQLite store behind the seam, the embedded default (`--db FILE`).

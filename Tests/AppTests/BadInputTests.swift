@@ -163,7 +163,7 @@ struct BadInputTests {
         "usage errors exit 2 with one line on stderr",
         arguments: [
             ["start"], ["answer"], ["list", "--state", "DONE"], ["show", "x", "--bogus"],
-            ["export", "x", "--format", "pdf"],
+            ["export", "x", "--format", "docx"],
         ])
     func usage(arguments: [String]) throws {
         let profile = try DemoProfile()

@@ -110,7 +110,7 @@ struct CompletionValueTests {
         let list = try Programs.run("jqc", ["list", "--help"])
         #expect(list.stdout.contains("DRAFT, PENDING, SYNCED, CONFLICT or REJECTED"), "\(list.stdout)")
         let export = try Programs.run("jqc", ["export", "--help"])
-        #expect(export.stdout.contains("json, csv or html"), "\(export.stdout)")
+        #expect(export.stdout.contains("json, csv, html or pdf"), "\(export.stdout)")
         let completion = try Programs.run("jqc", ["completion", "--help"])
         #expect(completion.stdout.contains("bash, zsh or fish"), "\(completion.stdout)")
     }

@@ -322,6 +322,43 @@ struct ExportCommandTests {
         #expect(page.contains("photo \(world.missingPhoto.uuidString.lowercased()) is not on this device"))
     }
 
+    @Test(
+        "PDF export is the inspection report: score, verdict, every label, hostile text as text, the stored photos as their own JPEG bytes"
+    )
+    func pdf() throws {
+        let world = try ExportWorld()
+        let path = world.home.path("washroom.pdf")
+        let outcome = try world.jqc(["export", world.reportID, "-o", path])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("as PDF to \(path)"))
+        let pdf = PDFReader(path: path)
+        #expect(try pdf.check() == nil)
+        let text = try pdf.rawText()
+        for expected in [
+            "Washroom QC", "Harbourview Office Tower", "64%", "Failed", hostileText,
+            "Cracked tile by sink 2 <script>alert(1)</script>",
+            "Jane Doe", "page 1",
+        ] {
+            #expect(text.contains(expected), "'\(expected)' in the PDF")
+        }
+        let template = try JSONValue.parse(try Data(contentsOf: URL(fileURLWithPath: DemoFiles.path("templates.json"))))
+        let washroom = try #require(template["templates"]?.arrayValue?.first { $0["id"]?.integerValue == 101 })
+        let flat = text.replacingOccurrences(of: "\n", with: " ")
+        for field in washroom["form_schema"]?["fields"]?.arrayValue ?? [] where field["type"] != "section" {
+            let label = try #require(field["label"]?.stringValue)
+            #expect(flat.contains(label), "label \(label)")
+        }
+        let file = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(file.range(of: try world.storedBytes(world.fieldPhoto)) != nil, "the field photo's own bytes")
+        #expect(file.range(of: try world.storedBytes(world.issuePhoto)) != nil, "the issue photo's own bytes")
+        #expect(try pdf.images().filter { $0.encoding == "jpeg" }.count == 2)
+        #expect(text.contains("photo unavailable"), "the photo whose file is not on this device")
+        try pdf.keepPages("device-report")
+
+        let several = try world.jqc(["export", world.reportID, world.reportID, "--format", "pdf", "-o", path + "2"])
+        #expect(several.status == 2 && several.stderr.contains("one report a page"))
+    }
+
     @Test("HTML export shows answers as show does (stars, ticks) and names no inspector when no one is signed in")
     func htmlDisplaysAsShow() throws {
         let world = try ExportWorld(complete: false)
@@ -400,21 +437,21 @@ struct ExportCommandTests {
         #expect(try JSONValue.parse(json.stdout)["error"]?["code"]?.stringValue == "OUTPUT_FOLDER_MISSING")
     }
 
-    @Test("an unknown format is a usage error (exit 2) listing the three; an unknown report is exit 3")
+    @Test("an unknown format is a usage error (exit 2) listing the four; an unknown report is exit 3")
     func refusals() throws {
         let world = try ExportWorld(complete: false)
-        let format = try world.jqc(["export", world.reportID, "--format", "pdf"])
+        let format = try world.jqc(["export", world.reportID, "--format", "docx"])
         #expect(format.status == 2)
         #expect(format.stdout.isEmpty)
-        #expect(format.stderr.contains("'pdf'"))
-        #expect(format.stderr.contains("json, csv or html"))
+        #expect(format.stderr.contains("'docx'"))
+        #expect(format.stderr.contains("json, csv, html or pdf"))
 
         // A file name whose extension names no format: it says so, naming the extension, the formats and --format.
         let text = try world.jqc(["export", world.reportID, "-o", world.home.path("r.txt")])
         #expect(text.status == 2 && text.stdout.isEmpty)
         #expect(
             text.stderr
-                == "jqc: The format cannot be told from '.txt' ('\(world.home.path("r.txt"))'): add --format json, csv or html, or name the file .json, .csv or .html.\n",
+                == "jqc: The format cannot be told from '.txt' ('\(world.home.path("r.txt"))'): add --format json, csv, html or pdf, or name the file .json, .csv, .html or .pdf.\n",
             "\(text.stderr)")
         #expect(!FileManager.default.fileExists(atPath: world.home.path("r.txt")))
 

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
 import Storage
 import Testing
 import TestSupport
@@ -78,5 +81,32 @@ struct PhotoLeftoverTests {
         #expect(try profile.photoFolderContents() == [recorded])
         #expect(Set(try profile.photoFolderContents()).isDisjoint(with: leftovers))
         #expect(try profile.show(id)["photos"]?.arrayValue?.count == 1)
+    }
+
+    @Test("an issue's photo holds the folder as photo add does: while a sweep has it, nothing is written")
+    func issuePhotoWaitsForSweep() throws {
+        let profile = try DemoProfile()
+        let (id, recorded) = try draftWithPhoto(profile)
+        let photo = try profile.writeJPEG("tap.jpg", seed: 9)
+        // This test process is a sweep that has the folder to itself (the lock a sweep takes).
+        let folder = open(profile.photosFolder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        try #require(folder >= 0 && flock(folder, LOCK_EX) == 0)
+        defer { close(folder) }
+        let flagging = try RunningProgram(
+            "jqc",
+            [
+                "--home", profile.home, "issue", "add", id, "--severity", "high", "--description", "Tap leaks",
+                "--photo", photo, "--json",
+            ])
+        Thread.sleep(forTimeInterval: 1)
+        #expect(flagging.isRunning, "the issue's photo did not wait for the sweep's lock")
+        #expect(try profile.photoFolderContents() == [recorded])
+
+        flock(folder, LOCK_UN)
+        let outcome = flagging.wait()
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let photos = try #require(try profile.show(id)["photos"]?.arrayValue)
+        #expect(photos.count == 2)
+        #expect(try profile.photoFolderContents().count == 2)
     }
 }

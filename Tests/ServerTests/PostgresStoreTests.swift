@@ -103,7 +103,7 @@ struct PostgresStoreTests {
         async let second = OwnThread.run { try ServerProcess(["--demo"], database: url) }
         let servers = try await [first, second]
         // Each step of the schema ran once, whichever instance ran it.
-        #expect(try ServerDatabases.query(url, "SELECT COUNT(*) FROM jqc_server_migrations") == "15")
+        #expect(try ServerDatabases.query(url, "SELECT COUNT(*) FROM jqc_server_migrations") == "18")
         #expect(try ServerDatabases.query(url, "SELECT COUNT(*) FROM assignments") == "5")
         #expect(try ServerDatabases.query(url, "SELECT COUNT(*) FROM facilities") == "3")
         // A token from one instance works on the other: they share the signing key.

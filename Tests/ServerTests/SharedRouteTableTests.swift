@@ -165,7 +165,11 @@ struct SharedRouteTableTests {
         }
         // The device never reads the exports (operators' tools do, with their own HTTP client), nor fetches
         // an action's photo back (the console shows them).
-        #expect(reached == Set(APIRoute.allCases).subtracting([.exportReports, .exportActions, .downloadActionPhoto]))
+        #expect(
+            reached
+                == Set(APIRoute.allCases).subtracting([
+                    .exportReports, .exportActions, .exportIssues, .downloadActionPhoto,
+                ]))
     }
 }
 

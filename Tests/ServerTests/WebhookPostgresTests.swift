@@ -26,10 +26,11 @@ struct WebhookPostgresTests {
             "--demo", "--webhook-timeout", "10", "--webhook-lease", "12", "--webhook-first-retry-ms", "50",
             "--webhook-longest-retry", "1", "--webhook-senders", "3",
         ]
+        // The instance that will die runs alone until it holds deliveries, so
+        // however loaded the machine, the other cannot take them all first.
         let doomed = try ServerProcess(settings, database: url)
-        let survivor = try ServerProcess(settings, database: url)
-        let (secretFile, secret) = try Webhooks.secretFile(in: survivor.directory)
-        _ = try Webhooks.add(survivor, url: receiver.url, secretFile: secretFile)
+        let (secretFile, secret) = try Webhooks.secretFile(in: doomed.directory)
+        _ = try Webhooks.add(doomed, url: receiver.url, secretFile: secretFile)
 
         // The reports go to the instance that will die: its senders hear of them first.
         let inspector = try await Session.inspector(doomed)
@@ -55,6 +56,7 @@ struct WebhookPostgresTests {
             if held.isEmpty { usleep(100_000) }
         }
         try #require(!held.isEmpty, "the first instance took deliveries")
+        let survivor = try ServerProcess(settings, database: url)
         kill(doomed.pid, SIGKILL)
         _ = doomed.stop()
         gate.withLock { $0 = true }

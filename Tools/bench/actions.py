@@ -22,9 +22,9 @@ actions sorted by due time, the counts per state, the filters' choices and
 the HTML. Target: a median under 100 ms per page.
 """
 import argparse
+import functools
 import json
 import os
-import re
 import shutil
 import sqlite3
 import statistics
@@ -33,6 +33,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
+from bench import server_times, run as bench_run  # noqa: E402
 from console import Browser  # noqa: E402
 from ingest import Fatal, Postgres, login, start_server  # noqa: E402
 from reviews import psql  # noqa: E402
@@ -150,18 +151,8 @@ def list_pages(options, postgres, count):
         ]
         results = []
         for path, label in reads:
-            with open(log_path) as log:
-                before = len(log.readlines())
-            for _ in range(options.repeat):
-                status, page = browser.send("GET", path)
-                if status != 200 or 'id="actions"' not in page:
-                    raise Fatal(f"GET {path} answered {status}")
-            with open(log_path) as log:
-                lines = log.readlines()[before:]
-            times = [float(m.group(1)) for m in (re.search(r'"duration_ms":([0-9.]+)', line) for line in lines
-                                                 if '"route":"/console/actions"' in line) if m]
-            if len(times) != options.repeat:
-                raise Fatal(f"expected {options.repeat} access lines for {path}, found {len(times)}")
+            times = server_times(log_path, "/console/actions", options.repeat,
+                                 functools.partial(browser.page, path, 'id="actions"'))
             median = statistics.median(times)
             verdict = "PASS" if median < LIST_TARGET_MS else "FAIL"
             results.append(verdict == "PASS")
@@ -211,8 +202,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except Fatal as error:
-        print(f"actions: {error}", file=sys.stderr)
-        sys.exit(1)
+    bench_run(main, "actions")

@@ -65,7 +65,63 @@ def log(msg):
 
 
 class Fatal(Exception):
-    pass
+    """A benchmark that cannot run; every script of Tools/bench raises this one."""
+
+
+def run(main, name):
+    """Runs a script's `main` and exits with its code; a `Fatal` is one line on stderr and exit 1."""
+    try:
+        sys.exit(main())
+    except Fatal as error:
+        print(f"{name}: {error}", file=sys.stderr)
+        sys.exit(1)
+
+
+def server_times(log_path, route, repeat, send):
+    """The server's own time, in ms, of each of `repeat` requests made by
+    calling `send()` (which checks its answer): the `duration_ms` of the
+    access lines of `route` (the pattern the log names, not the path) that
+    they added to the server's JSON Lines log at `log_path`, in order.
+    Fatal unless there is one such line a request."""
+    with open(log_path) as log:
+        before = len(log.readlines())
+    for _ in range(repeat):
+        send()
+    with open(log_path) as log:
+        lines = log.readlines()[before:]
+    times = []
+    for line in lines:
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if entry.get("kind") == "access" and entry.get("route") == route:
+            times.append(float(entry["duration_ms"]))
+    if len(times) != repeat:
+        raise Fatal(f"expected {repeat} access lines of {route}, found {len(times)}")
+    return times
+
+
+def photo_pool(folder, n):
+    """`n` different JPEGs of 1600 x 1200 written into `folder` (Pillow);
+    their paths. Each is a smooth random colour field with grain, which
+    compresses like a phone photo (~300 KB at quality 85)."""
+    from PIL import Image
+    os.makedirs(folder, exist_ok=True)
+    rng = random.Random(5)
+    pool = []
+    # Grain is slow to make; a few large sheets are cut at random offsets.
+    grain = [Image.effect_noise((1800, 1400), 28).convert("RGB") for _ in range(3)]
+    for i in range(n):
+        small = Image.frombytes("RGB", (40, 30), bytes(rng.getrandbits(8) for _ in range(40 * 30 * 3)))
+        img = small.resize((1600, 1200), Image.BICUBIC)
+        x, y = rng.randrange(200), rng.randrange(200)
+        noise = grain[i % len(grain)].crop((x, y, x + 1600, y + 1200))
+        img = Image.blend(img, noise, 0.12)
+        path = os.path.join(folder, f"p{i:04d}.jpg")
+        img.save(path, "JPEG", quality=85)
+        pool.append(path)
+    return pool
 
 
 class Bench:
@@ -312,24 +368,7 @@ class Bench:
     # ---------- photos ----------
 
     def make_photo_pool(self, n):
-        from PIL import Image, ImageFilter
-        pool_dir = os.path.join(self.work, "pool")
-        os.makedirs(pool_dir, exist_ok=True)
-        rng = random.Random(5)
-        pool = []
-        # Grain is slow to make; a few large sheets are cut at random offsets.
-        grain = [Image.effect_noise((1800, 1400), 28).convert("RGB") for _ in range(3)]
-        for i in range(n):
-            # A smooth random colour field with grain: compresses like a phone
-            # photo (~300 KB at 1600x1200, quality 85); every file differs.
-            small = Image.frombytes("RGB", (40, 30), bytes(rng.getrandbits(8) for _ in range(40 * 30 * 3)))
-            img = small.resize((1600, 1200), Image.BICUBIC)
-            x, y = rng.randrange(200), rng.randrange(200)
-            noise = grain[i % len(grain)].crop((x, y, x + 1600, y + 1200))
-            img = Image.blend(img, noise, 0.12)
-            path = os.path.join(pool_dir, f"p{i:04d}.jpg")
-            img.save(path, "JPEG", quality=85)
-            pool.append(path)
+        pool = photo_pool(os.path.join(self.work, "pool"), n)
         sizes = [os.path.getsize(p) for p in pool]
         log(f"photo pool: {n} JPEGs, mean {sum(sizes) / len(sizes) / 1024:.0f} KiB "
             f"(min {min(sizes) / 1024:.0f}, max {max(sizes) / 1024:.0f})")

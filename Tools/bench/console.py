@@ -17,6 +17,7 @@ under 100 ms per page. The query plans are printed (EXPLAIN) to show the
 index each read uses.
 """
 import argparse
+import functools
 import http.client
 import os
 import re
@@ -26,6 +27,7 @@ import sys
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(__file__))
+from bench import server_times, run as bench_run  # noqa: E402
 from ingest import Fatal, Postgres, start_server  # noqa: E402
 from reviews import FILL, psql  # noqa: E402
 
@@ -66,6 +68,13 @@ class Browser:
                 else:
                     self.cookies.pop(key, None)
         return response.status, data
+
+    def page(self, path, marker):
+        """GET `path`; its page, or Fatal unless it answers 200 with `marker` in it."""
+        status, page = self.send("GET", path)
+        if status != 200 or marker not in page:
+            raise Fatal(f"GET {path} answered {status}")
+        return page
 
     def sign_in(self, username, password):
         status, page = self.send("GET", "/console/sign-in")
@@ -110,18 +119,8 @@ def main():
         ]
         results = []
         for path, label in reads:
-            with open(log_path) as log:
-                before = len(log.readlines())
-            for _ in range(options.repeat):
-                status, page = browser.send("GET", path)
-                if status != 200 or 'id="counts"' not in page:
-                    raise Fatal(f"GET {path} answered {status}")
-            with open(log_path) as log:
-                lines = log.readlines()[before:]
-            times = [float(m.group(1)) for m in (re.search(r'"duration_ms":([0-9.]+)', line) for line in lines
-                                                 if '"route":"/console/queue"' in line) if m]
-            if len(times) != options.repeat:
-                raise Fatal(f"expected {options.repeat} access lines for {path}, found {len(times)}")
+            times = server_times(log_path, "/console/queue", options.repeat,
+                                 functools.partial(browser.page, path, 'id="counts"'))
             median, worst = statistics.median(times), max(times)
             verdict = "PASS" if worst < TARGET_MS else "FAIL"
             results.append(verdict)
@@ -145,8 +144,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except Fatal as error:
-        print(f"console: {error}", file=sys.stderr)
-        sys.exit(1)
+    bench_run(main, "console")

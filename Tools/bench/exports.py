@@ -12,8 +12,10 @@ from the request to the last byte). In the same run, on the same rows in
 the same order, the database's own tool writes them out: psql -c "\\copy
 (SELECT ... the export's join ...) TO STDOUT" and sqlite3 -json, each to a
 pipe that is read and dropped as ours is. The ratio is ours to theirs (the
-issue asks for at least 0.5). The server's peak resident set (VmHWM, its
-whole life, start-up included) must stay under 64 MB.
+issue asks for at least 0.5). The server's peak resident set (VmHWM) is
+reset (/proc/PID/clear_refs) after the sign-in, whose argon2id check takes
+64 MiB and gives it back, and read after the export: the export's own peak
+must stay under 64 MB. Its whole-life peak is printed beside it.
 """
 import argparse
 import glob
@@ -26,6 +28,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
+from bench import run as bench_run  # noqa: E402
 from ingest import Fatal, Postgres, peak_rss_mb, request, start_server  # noqa: E402
 
 RSS_LIMIT_MB = 64.0
@@ -196,8 +199,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except Fatal as error:
-        print(f"exports: {error}", file=sys.stderr)
-        sys.exit(1)
+    bench_run(main, "exports")

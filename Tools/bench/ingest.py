@@ -37,13 +37,11 @@ import threading
 import time
 import uuid
 
+from bench import Fatal  # one error type for every script here; the others take it from this module
+
 
 def log(msg):
     print(f"[ingest {time.strftime('%H:%M:%S')}] {msg}", flush=True)
-
-
-class Fatal(Exception):
-    pass
 
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -237,9 +235,12 @@ def run_fleet(binary, work, label, clients, size, postgres=None):
         proc.wait(timeout=60)
 
 
-def run_once(binary, work, label, clients, batches, size, postgres=None, webhook=None):
-    proc, port = start_server(binary, work, label, postgres, webhook=webhook)
+def run_once(binary, work, label, clients, batches, size, postgres=None, webhook=None, extra=(), after=None):
+    """Reports accepted per second; `extra` options for the server, `after(port)` run once it listens."""
+    proc, port = start_server(binary, work, label, postgres, extra=extra, webhook=webhook)
     try:
+        if after:
+            after(port)
         tokens = []
         for _ in range(clients):
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)

@@ -15,6 +15,7 @@ and worst. The target: under 50 ms per page. The query plans are printed
 (EXPLAIN) to show the index each read uses.
 """
 import argparse
+import functools
 import glob
 import http.client
 import json
@@ -25,7 +26,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from ingest import Fatal, Postgres, ROOT, request, start_server  # noqa: E402
+from bench import server_times, run as bench_run  # noqa: E402
+from ingest import Fatal, Postgres, request, start_server  # noqa: E402
 
 TARGET_MS = 50.0
 
@@ -53,19 +55,6 @@ FROM generate_series(1, {count}) AS n;
 UPDATE counters SET value = value + {count} WHERE name = 'reviews';
 ANALYZE reports;
 """
-
-
-def access_times(log_path, route):
-    times = []
-    with open(log_path) as log:
-        for line in log:
-            try:
-                entry = json.loads(line)
-            except ValueError:
-                continue
-            if entry.get("kind") == "access" and entry.get("route") == route and entry.get("status") == 200:
-                times.append(float(entry["duration_ms"]))
-    return times
 
 
 def main():
@@ -104,16 +93,9 @@ def main():
         ]
         results = []
         for path, label, token in reads:
-            before = len(open(log_path).readlines())
-            for _ in range(options.repeat):
-                request(conn, "GET", path, None, token)
             route = "/api/v1/reviews" if path.startswith("/reviews") else "/api/v1/inspections"
-            with open(log_path) as log:
-                lines = log.readlines()[before:]
-            times = [float(json.loads(l)["duration_ms"]) for l in lines
-                     if '"kind":"access"' in l.replace(" ", "") and json.loads(l).get("route") == route]
-            if not times:
-                raise Fatal(f"no access lines for {route}")
+            times = server_times(log_path, route, options.repeat,
+                                 functools.partial(request, conn, "GET", path, None, token))
             median, worst = statistics.median(times), max(times)
             verdict = "PASS" if worst < TARGET_MS else "FAIL"
             results.append((label, median, worst, verdict))
@@ -138,8 +120,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except Fatal as error:
-        print(f"reviews: {error}", file=sys.stderr)
-        sys.exit(1)
+    bench_run(main, "reviews")

@@ -16,16 +16,17 @@ Targets: one site's month by area, a median under 200 ms; the whole
 organisation's month by site, a median under 1 s.
 """
 import argparse
+import functools
 import os
-import re
 import shutil
 import statistics
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
+from bench import server_times, run as bench_run  # noqa: E402
 from console import Browser  # noqa: E402
-from ingest import Fatal, Postgres, start_server  # noqa: E402
+from ingest import Postgres, start_server  # noqa: E402
 from reviews import psql  # noqa: E402
 
 FILL = """
@@ -83,18 +84,8 @@ def main():
         ]
         passed = True
         for path, label, target in reads:
-            with open(log_path) as log:
-                before = len(log.readlines())
-            for _ in range(options.repeat):
-                status, page = browser.send("GET", path)
-                if status != 200 or 'id="rollup-table"' not in page:
-                    raise Fatal(f"GET {path} answered {status}")
-            with open(log_path) as log:
-                lines = log.readlines()[before:]
-            times = [float(m.group(1)) for m in (re.search(r'"duration_ms":([0-9.]+)', line) for line in lines
-                                                 if '"route":"/console/rollups"' in line) if m]
-            if len(times) != options.repeat:
-                raise Fatal(f"expected {options.repeat} access lines for {path}, found {len(times)}")
+            times = server_times(log_path, "/console/rollups", options.repeat,
+                                 functools.partial(browser.page, path, 'id="rollup-table"'))
             median = statistics.median(times)
             verdict = median < target
             passed &= verdict
@@ -118,8 +109,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except Fatal as error:
-        print(f"rollups: {error}", file=sys.stderr)
-        sys.exit(1)
+    bench_run(main, "rollups")

@@ -106,6 +106,7 @@ class ConsoleCheck:
         self.clients()
         self.sign_out()
         self.second_inspector()
+        self.coverage()
 
     def close(self) -> None:
         for browser in self.browsers.values():
@@ -683,6 +684,20 @@ class ConsoleCheck:
         b.open(f"/console/queue?state=&outcome=failed&facility={urllib.parse.quote(self.facility_id)}")
         b.one(f'tr.report[data-server-id="{server_id}"] td.score.failed', "the failed report in the failed queue")
         self.page_is_safe(b, "the failed queue")
+        b.open(f"/console/sites/{urllib.parse.quote(self.facility_id)}")
+        failing = b.one("section#failing-items", "the site's items that fail most")
+        t.contains(failing.text, "Floors", "the site's items that fail most")
+        self.page_is_safe(b, "the site page with its items that fail most")
+        b.open("/console/rollups?by=site")
+        row = b.one(f'#rollup-table tr[data-key="{self.facility_id}"]', "the site's row of the month's roll-up")
+        t.contains(row.text, XSS_FACILITY_NAME, "the site's name in the roll-up")
+        self.page_is_safe(b, "the roll-ups page")
+        b.open(f"/console/rollups?by=item&facility={urllib.parse.quote(self.facility_id)}")
+        t.contains(b.one("#rollup-table", "the items' roll-up").text, "Floors", "the items' roll-up")
+        csv_link = b.one("a#rollup-csv", "the roll-up's CSV link").get_attribute("href")
+        answer = self.session(b).request("GET", urllib.parse.urlsplit(csv_link).path + "?" + urllib.parse.urlsplit(csv_link).query)
+        t.equal(answer.status, 200, "the roll-up's CSV")
+        t.contains(answer.body.decode(), "Floors", "the roll-up's CSV")
         t.done()
 
     def clients(self) -> None:
@@ -704,6 +719,7 @@ class ConsoleCheck:
             local = self.ivy.jqc("start", "--template", CLIENT_TEMPLATE_ID, "--facility", facility)["local_id"]
             self.ivy.jqc("answer", local, "clean", "pass")
             self.ivy.jqc("answer", local, "notes", notes)
+            self.ivy.jqc("answer", local, "remarks", XSS_ANSWER_SCRIPT)
             self.ivy.jqc("photo", "add", local, "--field", "inside", str(inside))
             self.ivy.jqc("photo", "add", local, "--field", "shown", str(shown))
             self.ivy.jqc("complete", local)
@@ -736,6 +752,8 @@ class ConsoleCheck:
         page = b.text()
         for hidden in ("SECRET-NOTE", "PRIVATE-COMMENT", "Crew notes", "Private photos"):
             t.expect(hidden not in page, f"'{hidden}' absent from the client's report page", hidden)
+        t.contains(b.one('div.field[data-field-id="remarks"] .answer', "the public remarks").text, XSS_ANSWER_SCRIPT,
+                   "an answer shown to the client as text")
         image = b.one('div.field[data-field-id="shown"] img.photo-thumb', "the public photo")
         t.expect(b.image_width(image) > 0, "the public photo to load for the client", image.get_attribute("src"))
         self.page_is_safe(b, "the client's report page")
@@ -748,20 +766,42 @@ class ConsoleCheck:
         b.open("/console/requests/new")
         request_form = b.one("form#request-form", "the request form")
         b.one("input[name=title]", "the title", within=request_form).send_keys("Spill by the lift " + ACTION_ISSUE)
+        spill = self.work / "spill.png"
+        write_png(spill, 240, 180)
+        b.one("input[type=file][name=file]", "the photo box", within=request_form).send_keys(str(spill))
+        forged = self.session(b).request("POST", "/console/requests/new",
+                                         form={"facility": self.facility_id, "title": "FORGED-REQUEST"})
+        t.equal(forged.status, 403, "a request for service posted without the form's CSRF token")
         b.submit_and_wait(b.one("button[type=submit]", "the Send button", within=request_form))
         action_id = b.path.split("?")[0].rsplit("/", 1)[-1]
         self.page_is_safe(b, "the client's request")
+        photo = b.one("img.photo-thumb", "the request's photo")
+        t.equal(b.image_width(photo), 240, "the request's photo, as the client sent it")
+        thread = b.one("form#move-form", "the client's comment form")
+        b.one("textarea[name=comment]", "the comment box", within=thread).send_keys("Still wet " + XSS_ISSUE_SCRIPT)
+        b.submit_and_wait(b.one('button[name=state][value=""]', "the Comment only button", within=thread))
+        t.contains(b.one("#thread", "the request's thread").text, "Still wet " + XSS_ISSUE_SCRIPT, "the client's comment")
+        self.page_is_safe(b, "the client's request with its comment")
         listed = api_send(self.base, SUPERVISOR, "GET", f"/actions/{action_id}")["action"]
         t.equal(listed["source"]["kind"], "client", "the request's source as the supervisors read it")
         sam = self.browser("supervisor")
         sam.open(f"/console/actions?facility={urllib.parse.quote(self.facility_id)}")
         sam.one(f'tr.action[data-action-id="{action_id}"]', "the client's request in the supervisors' list")
+        t.expect("FORGED-REQUEST" not in sam.text(), "the forged request absent from the supervisors' list", "")
+        sam.open(f"/console/actions/{action_id}")
+        t.equal(sam.image_width(sam.one("img.photo-thumb", "the request's photo for the supervisor")), 240,
+                "the request's photo, as the supervisor sees it")
+        t.contains(sam.one("#thread", "the request's thread").text, "Still wet " + XSS_ISSUE_SCRIPT,
+                   "the client's comment for the supervisor")
+        self.page_is_safe(sam, "the client's request, as the supervisor sees it")
         api_send(self.base, SUPERVISOR, "POST", f"/actions/{action_id}/updates", {
             "id": str(__import__("uuid").uuid4()), "assignee": self.crew_username})
         api_send(self.base, (self.crew_username, CREW_PASSWORD), "POST", f"/actions/{action_id}/updates", {
-            "id": str(__import__("uuid").uuid4()), "state": "done", "comment": "Mopped"})
+            "id": str(__import__("uuid").uuid4()), "state": "done", "comment": "Mopped " + XSS_ANSWER_ATTRIBUTE})
         b.open(f"/console/actions/{action_id}")
         t.contains(b.one("#action-facts", "the request's facts").text.lower(), "done", "the request's state for clara")
+        t.contains(b.one("#thread", "the request's thread").text, "Mopped " + XSS_ANSWER_ATTRIBUTE, "the crew's comment")
+        self.page_is_safe(b, "the done request, for the client")
 
         c = self.browser("colin")
         self.sign_in(c, colin[0], colin[1])
@@ -784,6 +824,42 @@ class ConsoleCheck:
         t.done()
 
     # Another inspector
+
+    def coverage(self) -> None:
+        t = self.t
+        t.begin("a schedule's visit done through jqc start shows on time on the coverage page and in its CSV; "
+                "the site page shows this month's coverage; the site's name stays text")
+        today = time.strftime("%Y-%m-%d", time.gmtime())
+        schedule = f"SCH-cc-{self.run_id}"
+        # A window of nearly the whole day (UTC), so the visit is due today whenever the check runs.
+        self.admin.run("schedule", "add", "--id", schedule, "--template", TEMPLATE_ID, "--facility", self.facility_id,
+                       "--inspector", INSPECTOR[0], "--rrule", "FREQ=DAILY", "--window", "00:00-23:59", "--start", today, "--end", today,
+                       "--zone", "UTC")
+        self.ivy.sync()
+        report = self.ivy.inspect(self.facility_id, [("2", "pass"), ("3", "4")])
+        shown = self.ivy.jqc("show", report.local_id)
+        visit = f"{schedule}-v1-{today.replace('-', '')}"
+        t.equal(shown.get("assignment_id"), visit, "the assignment jqc start took")
+        self.ivy.sync()
+        b = self.browser("supervisor")
+        self.sign_in(b, SUPERVISOR[0], SUPERVISOR[1])
+        b.open(f"/console/coverage?facility={urllib.parse.quote(self.facility_id)}")
+        row = b.one(f'#coverage-table tr[data-facility="{self.facility_id}"][data-area=""]', "the site's row of visits")
+        cells = [cell.text for cell in b.all("td.num", within=row)]
+        t.equal(cells[:5], ["1", "1", "0", "0", "0"], "visits, on time, late, missed and open of the site's row")
+        t.contains(row.text, XSS_FACILITY_NAME, "the site's name as text in the coverage table")
+        self.page_is_safe(b, "the coverage page")
+        csv_link = b.one("a#coverage-csv", "the coverage's CSV link").get_attribute("href")
+        parts = urllib.parse.urlsplit(csv_link)
+        answer = self.session(b).request("GET", parts.path + "?" + parts.query)
+        t.equal(answer.status, 200, "the coverage's CSV")
+        lines = [line for line in answer.body.decode().split("\r\n") if line.startswith(self.facility_id + ",")]
+        t.expect(any(",,(whole site),1,1,0,0,0," in line for line in lines), "the site's visit on time in the CSV", lines)
+        b.open(f"/console/sites/{urllib.parse.quote(self.facility_id)}")
+        t.contains(b.one("section#site-coverage", "the site page's coverage").text, "Coverage this month",
+                   "the site page's coverage")
+        self.page_is_safe(b, "the site page with its coverage")
+        t.done()
 
     def second_inspector(self) -> None:
         t = self.t

@@ -168,7 +168,7 @@ def api_get(base: str, person: tuple, path: str) -> dict:
 
 
 def client_template_document() -> dict:
-    """A form with a private text and a private photo field beside a public one."""
+    """A form with a private text and a private photo field beside public ones."""
     return {
         "id": CLIENT_TEMPLATE_ID,
         "name": "Client check walk",
@@ -178,6 +178,7 @@ def client_template_document() -> dict:
             {"id": "notes", "type": "text", "label": "Crew notes", "private": True},
             {"id": "inside", "type": "image", "label": "Private photos", "private": True},
             {"id": "shown", "type": "image", "label": "Photos"},
+            {"id": "remarks", "type": "text", "label": "Remarks"},
         ]},
     }
 

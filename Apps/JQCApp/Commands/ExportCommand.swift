@@ -6,7 +6,7 @@ import Models
 
 /// `export`: a report as JSON, CSV or one self-contained HTML page.
 enum ExportCommand {
-    /// `jqc export (LOCAL_ID... | --state S | --all) --format json|csv|html [-o FILE]`.
+    /// `jqc export (LOCAL_ID... | --state S | --all) --format json|csv|html|pdf [-o FILE]`.
     static let reports = Argument(
         variadic: "LOCAL_ID", help: "the report's id or a unique prefix of it, or a server id; several for one file",
         optional: true)
@@ -27,7 +27,7 @@ enum ExportCommand {
         CommandSpec(
             "export",
             summary:
-                "export a report as JSON, CSV or a self-contained HTML page to print; or several into one CSV or JSON file",
+                "export a report as JSON, CSV, a self-contained HTML page to print or a PDF; or several into one CSV or JSON file",
             positionals: [reports.spec],
             options: [format.spec, output.spec, state.spec, everyReport.spec],
             discussion: """
@@ -37,6 +37,7 @@ enum ExportCommand {
                 facility, area, state, score, verdict, counts of fields, issues and photos). Notes keep their line
                 breaks inside the quoted cell. A cell starting with = + - @, a tab or CR gets a leading ' so a spreadsheet shows it as text, never runs it.
                 HTML: one file with its photos embedded, for printing (A4). Times are the device's clock.
+                PDF: the inspection report (A4) with its photos as stored, private fields marked; one report a file.
                 Several reports (more than one LOCAL_ID, --state or --all) go into one file, newest first: CSV is one table
                 under one header, every report's rows as above; JSON is {"reports": [...]}, each the one-report document.
                 HTML stays one report a page.
@@ -45,6 +46,7 @@ enum ExportCommand {
                 Examples:
                   jqc export 3f2a --format html -o washroom.html
                   jqc export 3f2a --format csv > washroom.csv
+                  jqc export 3f2a -o washroom.pdf
                   jqc export --state SYNCED,PENDING -o week.csv
                 """)
     ) { (inv) async throws(AppError) -> CommandOutput in
@@ -71,7 +73,7 @@ enum ExportCommand {
                 ? "'\(outputPath)' has no extension to tell the format from"
                 : "The format cannot be told from '.\(suffix)' ('\(outputPath)')"
             throw AppError.usage(
-                "\(told): add --format \(ExportFormat.choices), or name the file .json, .csv or .html.")
+                "\(told): add --format \(ExportFormat.choices), or name the file .json, .csv, .html or .pdf.")
         } else {
             throw AppError.usage("'export' needs --format \(ExportFormat.choices).")
         }
@@ -81,10 +83,14 @@ enum ExportCommand {
             )
         }
         let target = try outputPath.map { (path) throws(AppError) in try ExportFile.target(path) }
+        if format == .pdf && outputPath == nil && isatty(STDOUT_FILENO) == 1 {
+            throw AppError.usage("A PDF is not for the terminal: add -o FILE, or send it to a file or a pipe.")
+        }
         if ids.count != 1 {
-            guard format != .html else {
+            guard format != .html && format != .pdf else {
                 throw AppError.usage(
-                    "HTML is one report a page: export reports one at a time, or several as --format csv or json.")
+                    "\(format == .pdf ? "A PDF" : "HTML") is one report a page: export reports one at a time, or several as --format csv or json."
+                )
             }
             return try await several(ids: ids, states: states, format: format, target: target, inv)
         }
@@ -105,7 +111,7 @@ enum ExportCommand {
             shortID = workspace.short(report)
         case .server(let fetched):
             // Only the HTML page embeds photos: they are fetched into a private folder removed after the export.
-            if format == .html && !fetched.photos.isEmpty {
+            if (format == .html || format == .pdf) && !fetched.photos.isEmpty {
                 let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
                     "jqc-export-\(UUID().uuidString.lowercased())")
                 fetchedPhotos = folder
@@ -258,6 +264,7 @@ enum ExportCommand {
             case .json: try sink.write(JSONExport.text(content))
             case .csv: try sink.write(CSVExport.text(content))
             case .html: try HTMLExport.write(content, to: sink)
+            case .pdf: try PDFExport.write(content, number: String(content.localID.prefix(8)), to: sink)
             }
         }
     }

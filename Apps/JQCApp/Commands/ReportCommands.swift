@@ -16,34 +16,52 @@ enum ReportCommands {
     static let facility = Option("facility", "ID", help: "the facility inspected")
     static let area = Option("area", "ID", help: "the area inspected (optional)")
 
+    static let noAssignment = Flag(
+        "no-assignment", help: "start from the template without taking an open assignment that matches")
+
     static let start = Command(
         CommandSpec(
             "start", summary: "start a new inspection (a DRAFT) from an assignment, or from a template at a facility",
-            options: [assignment.spec, template.spec, facility.spec, area.spec],
+            options: [assignment.spec, template.spec, facility.spec, area.spec, noAssignment.spec],
             discussion:
-                "Examples:\n  jqc start --assignment AS-1\n  jqc start --template 101 --facility F-100 --area A-101")
+                "From a template, the one open assignment it fulfils (same template, facility and area; overdue, due today or undated) is taken and named; when several match, a terminal is asked which, and otherwise they are listed (exit 2). --no-assignment takes none.\n"
+                + "Examples:\n  jqc start --assignment AS-1\n  jqc start --template 101 --facility F-100 --area A-101")
     ) { (inv) throws(AppError) -> CommandOutput in
         let workspace = try inv.workspace()
         let report: Report
+        var taken: String?
         if let assignment = try inv[Self.assignment] {
-            if inv.isGiven(Self.template) || inv.isGiven(Self.facility) {
-                throw AppError.usage("Give either --assignment, or --template with --facility; not both.")
+            if inv.isGiven(Self.template) || inv.isGiven(Self.facility) || inv[Self.noAssignment] {
+                throw AppError.usage(
+                    "Give either --assignment, or --template with --facility (and perhaps --no-assignment); not both.")
             }
             report = try workspace.start(assignmentID: assignment)
         } else {
             guard let template = try inv[Self.template], let facility = try inv[Self.facility] else {
                 throw AppError.usage("'start' needs --assignment ID, or --template ID with --facility ID.")
             }
-            report = try workspace.start(templateID: template, facilityID: facility, areaID: try inv[Self.area])
+            let area = try inv[Self.area]
+            taken =
+                inv[Self.noAssignment]
+                ? nil : try AssignmentPick.pick(inv, workspace, template: template, facility: facility, area: area)
+            if let taken {
+                report = try workspace.start(assignmentID: taken)
+            } else {
+                report = try workspace.start(templateID: template, facilityID: facility, areaID: area)
+            }
         }
         let id = report.localID.uuidString.lowercased()
         let template = try workspace.template(for: report)
+        let purpose = taken.map { " for assignment \(flatLine($0))" } ?? ""
         return CommandOutput(
             lines: [
-                "Started \(flatLine(template.name)) as draft \(id).",
+                "Started \(flatLine(template.name)) as draft \(id)\(purpose).",
                 "Answer it with 'jqc run \(id)' or 'jqc answer \(id) FIELD_ID VALUE'.",
             ],
-            json: ["local_id": .string(id), "state": .string(report.state.rawValue)])
+            json: [
+                "local_id": .string(id), "state": .string(report.state.rawValue),
+                "assignment_id": report.assignmentID.map(JSONValue.string) ?? .null,
+            ])
     }
 
     static let shownReport = Argument(

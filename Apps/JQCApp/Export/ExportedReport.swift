@@ -6,10 +6,10 @@ import Scoring
 
 /// The three formats of `jqc export`.
 enum ExportFormat: String, CaseIterable, Sendable {
-    case json, csv, html
+    case json, csv, html, pdf
 
-    /// "json, csv or html", for messages.
-    static var choices: String { "json, csv or html" }
+    /// "json, csv, html or pdf", for messages.
+    static var choices: String { "json, csv, html or pdf" }
 
     /// Reads `--format` as typed (case-insensitive).
     init?(typed: String) {
@@ -22,6 +22,7 @@ enum ExportFormat: String, CaseIterable, Sendable {
         case "json": self = .json
         case "csv": self = .csv
         case "html", "htm": self = .html
+        case "pdf": self = .pdf
         default: return nil
         }
     }

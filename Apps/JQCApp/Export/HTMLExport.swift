@@ -16,7 +16,7 @@ struct HTMLExport {
     let sink: ExportSink
 
     /// Answers read as on a terminal that can show Unicode (stars, ticks), without colour codes.
-    private static let answerStyle = TerminalStyle(color: false, unicode: true)
+    static let answerStyle = TerminalStyle(color: false, unicode: true)
     /// Bytes of a photo read per step: a multiple of 3, so each chunk encodes to base64 on its own.
     private static let photoChunk = 3 * 16 * 1024
 

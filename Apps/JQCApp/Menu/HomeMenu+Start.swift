@@ -72,11 +72,41 @@ extension HomeMenu {
             }
             let report: Report
             do {
-                report = try workspace.start(templateID: template.id, facilityID: facility.id, areaID: areaID)
+                let matches = try workspace.assignmentsMatching(
+                    templateID: template.id, facilityID: facility.id, areaID: areaID)
+                guard let taken = matches.count > 1 ? chooseAssignment(matches) : .some(matches.first?.id) else {
+                    return .quit
+                }
+                if let taken {
+                    report = try workspace.start(assignmentID: taken)
+                } else {
+                    report = try workspace.start(templateID: template.id, facilityID: facility.id, areaID: areaID)
+                }
+                notices.append(
+                    "Started report \(workspace.short(report))"
+                        + (taken.map { " for assignment \(flatLine($0))" } ?? "") + ".")
             } catch { fail(error); continue }
-            notices.append("Started report \(workspace.short(report)).")
             if runForm(report.localID) == .quit { return .quit }
             return reportScreen(report.localID)
+        }
+    }
+
+    /// Of several open assignments an inspection would fulfil, the one a
+    /// person picks: an id, `.some(nil)` for none, nil when input has ended.
+    private func chooseAssignment(_ matches: [Assignment]) -> String?? {
+        let table = MenuScreen.table(
+            ["ASSIGNMENT", "DUE"], matches.map { [$0.id, $0.dueAt ?? "-"] }, flexible: 0)
+        while true {
+            let screen = MenuScreen(
+                title: "Which assignment is this for?",
+                lines: ["\(matches.count) open assignments match this inspection."],
+                header: table.header, items: table.items, keys: [MenuScreen.Key("n", "none")])
+            guard let choice = choose(screen) else { return nil }
+            switch choice {
+            case .item(let index): return .some(matches[index].id)
+            case .key("n"): return .some(nil)
+            default: continue
+            }
         }
     }
 }

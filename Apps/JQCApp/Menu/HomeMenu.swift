@@ -187,12 +187,7 @@ public final class HomeMenu {
 
     /// Assignments still to do: open, and without a completed report (PENDING, SYNCED or CONFLICT).
     func assignmentsToDo(_ workspace: Workspace, reports: [Report]) throws(AppError) -> [Assignment] {
-        let assignments = try workspace.assignments()
-        let done: Set<ReportState> = [.pending, .synced, .conflict]
-        return assignments.filter { assignment in
-            assignment.status == .open
-                && !reports.contains { $0.assignmentID == assignment.id && done.contains($0.state) }
-        }
+        try workspace.assignmentsToDo()
     }
 
     /// The standard keys of a list screen.

@@ -45,6 +45,12 @@ extension Workspace {
                 problems: problems.count == 1 ? [] : problems, code: .issueInvalid)
         }
         let current = try refreshed(report)
+        // The issue's photo holds the photo folder from before its temporary file is written until it is
+        // recorded, as `jqc photo add` does, so a sync's leftover sweep meanwhile takes nothing it writes.
+        let hold =
+            photoFile == nil
+            ? nil : try storage { () throws(StorageError) in try store.photoFiles?.holdForImport() }
+        defer { hold?.release() }
         var prepared: PreparedPhoto?
         if let photoFile {
             do {

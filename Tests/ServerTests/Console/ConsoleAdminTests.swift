@@ -73,4 +73,54 @@ struct ConsoleAdminTests {
         let after = try await inspector.get("/facilities").data["facilities"]?.arrayValue ?? []
         #expect(!after.contains { ["F-NO", "F-NO2"].contains($0["id"]?.stringValue ?? "") })
     }
+
+    @Test(
+        "an admin invites a client from the people page with the sites they see, and changes them; user list and the API show them"
+    )
+    func inviteClient() async throws {
+        let server = try AdministrationContractTests.server.get()
+        let admin = ConsoleClient(server)
+        #expect(try admin.signIn("ada", "ada-admin-password").status == 303)
+        let token = try admin.csrf()
+        let people = try admin.get("/console/admin/people").text
+        #expect(people.contains("name=\"facility:F-100\"") && people.contains("name=\"facility:F-200\""))
+        let username = "client-\(UUID().uuidString.prefix(6).lowercased())"
+        let refused = try admin.post(
+            "/console/admin/user-add",
+            [("csrf", token), ("username", username), ("role", "client"), ("password", "client-password-1")])
+        #expect(refused.status == 400 && refused.text.contains("Tick the sites a client sees"))
+        let added = try admin.post(
+            "/console/admin/user-add",
+            [
+                ("csrf", token), ("username", username), ("role", "client"), ("password", "client-password-1"),
+                ("facility:F-200", "on"),
+            ])
+        #expect(added.status == 303, "\(added.status) \(added.text.prefix(300))")
+        let client = ConsoleClient(server)
+        #expect(try client.signIn(username, "client-password-1").status == 303)
+        #expect(try client.get("/console/buildings").text.contains("Riverside Medical Centre"))
+        #expect(try client.get("/console/buildings/F-100").status == 404)
+
+        let listed = try Programs.run("jqc-server", ["admin", "--db", server.databasePath, "user", "list"])
+        let row = listed.stdout.split(separator: "\n").first { $0.contains(username) }.map(String.init) ?? ""
+        #expect(row.contains("client") && row.hasSuffix("F-200"), "\(listed.stdout)")
+        let api = try await AdministrationContractTests.admin(server)
+        let users = try await api.get("/admin/users").data["users"]?.arrayValue ?? []
+        #expect(users.first { $0["username"]?.stringValue == username }?["facilities"] == ["F-200"])
+        #expect(users.first { $0["username"] == "ada" }?["facilities"] == nil, "only a client has sites")
+
+        // The people page changes them: both sites ticked, the client sees both at once.
+        let page = try admin.get("/console/admin/people").text
+        let id = try #require(users.first { $0["username"]?.stringValue == username }?["id"]?.stringValue)
+        #expect(page.contains("value=\"\(id)\"") && page.contains("Save sites"))
+        let changed = try admin.post(
+            "/console/admin/user-facilities",
+            [("csrf", token), ("id", id), ("facility:F-100", "on"), ("facility:F-200", "on")])
+        #expect(changed.status == 303)
+        let buildings = try client.get("/console/buildings").text
+        #expect(buildings.contains("Riverside Medical Centre") && buildings.contains("Harbourview Office Tower"))
+        let none = try admin.post("/console/admin/user-facilities", [("csrf", token), ("id", id)])
+        #expect(none.status == 400, "a client left with no site is refused")
+        #expect(try client.get("/console/buildings/F-100").status == 200, "and nothing changed")
+    }
 }

@@ -24,6 +24,25 @@ final class ConsoleClient: @unchecked Sendable {
         return try exchange("POST", path, body: Data(body.utf8))
     }
 
+    /// Posts a form as `multipart/form-data`, as a form with a file input
+    /// sends it; `file` is the part named `file` (an empty one when nil, as
+    /// a browser sends a file input left empty).
+    @discardableResult
+    func postMultipart(_ path: String, _ fields: [(String, String)], file: Data?) throws -> RawResponse {
+        let boundary = "jqc-console-\(UUID().uuidString)"
+        var body = Data()
+        for (name, value) in fields {
+            body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n".utf8))
+            body.append(Data(value.utf8) + Data("\r\n".utf8))
+        }
+        body.append(
+            Data(
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\(file == nil ? "" : "photo.jpg")\"\r\nContent-Type: \(file == nil ? "application/octet-stream" : "image/jpeg")\r\n\r\n"
+                    .utf8))
+        body.append((file ?? Data()) + Data("\r\n--\(boundary)--\r\n".utf8))
+        return try exchange("POST", path, body: body, contentType: "multipart/form-data; boundary=\(boundary)")
+    }
+
     /// Signs in through the form; the response of the form's post.
     @discardableResult
     func signIn(_ username: String, _ password: String) throws -> RawResponse {
@@ -51,12 +70,14 @@ final class ConsoleClient: @unchecked Sendable {
     /// Sets a cookie, as another browser holding it would send it.
     func set(_ name: String, _ value: String) { cookies[name] = value }
 
-    private func exchange(_ method: String, _ path: String, body: Data?) throws -> RawResponse {
+    private func exchange(
+        _ method: String, _ path: String, body: Data?, contentType: String = "application/x-www-form-urlencoded"
+    ) throws -> RawResponse {
         let connection = try RawConnection(port: RawHTTP.port(of: server))
         let cookieHeader = cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ")
         let request = RawHTTP.request(
             method, path, headers: cookieHeader.isEmpty ? [] : [("Cookie", cookieHeader)], body: body,
-            contentType: "application/x-www-form-urlencoded")
+            contentType: contentType)
         guard let response = connection.exchange(request, timeout: 60) else {
             throw ServerLaunchError(message: "no answer to \(method) \(path)")
         }

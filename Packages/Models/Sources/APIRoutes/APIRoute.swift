@@ -22,8 +22,9 @@ public enum APIRoute: String, Sendable, CaseIterable {
     case inspections, rollup
     /// Contract 1.1's review: `GET /reviews`, `POST /reports/{server_id}/review`, `GET /reports/{server_id}/events`.
     case reviews, decideReview, reportEvents
-    /// Contract 1.1's exports: `GET /exports/reports`; the server's export of actions, `GET /exports/actions`.
-    case exportReports, exportActions
+    /// Contract 1.1's exports: `GET /exports/reports`; the server's exports of actions and of the reports'
+    /// issues, `GET /exports/actions` and `GET /exports/issues`.
+    case exportReports, exportActions, exportIssues
     /// Contract 1.2's corrective actions: `POST /actions`, `GET /actions`, `GET /actions/{id}`,
     /// `POST /actions/{id}/updates`; an action's photos: `POST /actions/{id}/uploads` (then the resumable
     /// upload's `HEAD` and `PATCH`) and `GET /actions/{id}/photos/{local_id}`.
@@ -45,7 +46,7 @@ public enum APIRoute: String, Sendable, CaseIterable {
             .post
         case .me, .facilities, .areas, .templates, .assignments, .getReport, .downloadPhoto, .inspections, .rollup,
             .reviews,
-            .reportEvents, .exportReports, .exportActions, .actionFeed, .getAction, .downloadActionPhoto:
+            .reportEvents, .exportReports, .exportActions, .exportIssues, .actionFeed, .getAction, .downloadActionPhoto:
             .get
         case .patchReport, .appendUpload: .patch
         case .uploadStatus: .head
@@ -76,6 +77,7 @@ public enum APIRoute: String, Sendable, CaseIterable {
         case .reportEvents: "/reports/{server_id}/events"
         case .exportReports: "/exports/reports"
         case .exportActions: "/exports/actions"
+        case .exportIssues: "/exports/issues"
         case .createAction, .actionFeed: "/actions"
         case .getAction: "/actions/{id}"
         case .updateAction: "/actions/{id}/updates"

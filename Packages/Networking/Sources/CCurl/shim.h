@@ -50,3 +50,10 @@ static inline CURLcode jqc_easy_setopt_seek_function(CURL *handle, int (*callbac
 static inline CURLcode jqc_easy_setopt_read_function(CURL *handle, size_t (*callback)(char *, size_t, size_t, void *)) {
     return curl_easy_setopt(handle, CURLOPT_READFUNCTION, callback);
 }
+/* A mail relay's STARTTLS: required (CURLUSESSL_ALL, fails on a relay that does not offer it) or never tried. */
+static inline CURLcode jqc_easy_setopt_use_ssl(CURL *handle, int require) {
+    return curl_easy_setopt(handle, CURLOPT_USE_SSL, (long)(require ? CURLUSESSL_ALL : CURLUSESSL_NONE));
+}
+static inline CURLcode jqc_easy_getinfo_socket(CURL *handle, CURLINFO info, curl_socket_t *value) {
+    return curl_easy_getinfo(handle, info, value);
+}

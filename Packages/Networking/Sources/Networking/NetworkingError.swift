@@ -1,4 +1,4 @@
-/// The one error type of Networking: no usable HTTP response arrived.
+/// The one error type of Networking: no usable HTTP response arrived, or a target was refused.
 public struct NetworkingError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Why no response arrived; stable, for programs and tests.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
@@ -26,6 +26,9 @@ public struct NetworkingError: Error, Sendable, Equatable, CustomStringConvertib
         public static let cancelled = Code("CANCELLED")
         /// The transport itself failed (bad URL, library error).
         public static let transport = Code("TRANSPORT")
+        /// A target or setting refused before any connection was made: a mail relay's
+        /// URL that is not `smtp`/`smtps`, or plain text to a relay on another machine.
+        public static let refusedTarget = Code("REFUSED_TARGET")
     }
 
     /// Why no response arrived.

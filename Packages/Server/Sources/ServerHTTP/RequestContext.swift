@@ -34,7 +34,8 @@ final class RequestContext: @unchecked Sendable {
     /// The disk filled while the body's file was written: the request is answered 507.
     private var diskFull = false
     private var postProcessor: OpaquePointer?
-    private var fields: [String: String] = [:]
+    /// The text parts' bytes by name, decoded as UTF-8 once the body is whole.
+    private var fields: [String: Data] = [:]
     private var parts = 0
     private var filePath: String?
     private var fileDescriptor: Int32 = -1
@@ -46,8 +47,10 @@ final class RequestContext: @unchecked Sendable {
     /// Bytes in `spool` not yet written.
     private var spooled = 0
 
-    /// The largest text part kept (ids and hashes are far smaller).
-    private static let fieldLimit = 4096
+    /// The largest text part read (ids and hashes are far smaller; a
+    /// console form's description of 4,000 characters fits); a larger one
+    /// makes the body unreadable, never cut short.
+    static let fieldLimit = 16 * 1024
     /// What a multipart body may carry beyond its file: the text parts and the framing.
     private static let multipartOverhead: Int64 = 256 * 1024
 
@@ -196,7 +199,8 @@ final class RequestContext: @unchecked Sendable {
                         return request
                     }
                 }
-                request.body = .multipart(MultipartBody(fields: fields, file: file))
+                request.body = .multipart(
+                    MultipartBody(fields: fields.mapValues { String(decoding: $0, as: UTF8.self) }, file: file))
             }
         }
         return request
@@ -371,10 +375,12 @@ final class RequestContext: @unchecked Sendable {
         if name == "file" {
             context.appendFile(bytes)
         } else {
-            let existing = context.fields[name] ?? ""
-            if existing.utf8.count + bytes.count <= RequestContext.fieldLimit {
-                context.fields[name] = existing + String(decoding: bytes, as: UTF8.self)
+            let held = context.fields[name, default: Data()]
+            guard held.count + bytes.count <= RequestContext.fieldLimit else {
+                context.unreadable = "a text part of the body is over \(RequestContext.fieldLimit) bytes"
+                return MHD_Result.NO
             }
+            context.fields[name, default: Data()].append(contentsOf: bytes)
         }
         return MHD_Result.YES
     }

@@ -322,6 +322,47 @@ enum PostgresMigrations {
                 PRIMARY KEY (user_id, facility_id))
             """
         ),
+        // A site's actions by state (a client's buildings count their open ones, one site at a time).
+        (
+            "016-actions-by-site",
+            "CREATE INDEX actions_site_state ON actions(facility_id, state, is_internal)"
+        ),
+        // Mail: each person's address and choices, and the messages made from
+        // the record of events, each once (its Message-ID is unique), sent
+        // under a lease as webhook deliveries are.
+        (
+            "017-mail",
+            """
+            ALTER TABLE users ADD COLUMN email text;
+            CREATE TABLE mail_preferences (
+                user_id text PRIMARY KEY REFERENCES users(id), alerts text NOT NULL, digest text NOT NULL,
+                digest_locked boolean NOT NULL, updated_at text NOT NULL);
+            CREATE TABLE mail_messages (
+                id bigserial PRIMARY KEY, message_id text NOT NULL UNIQUE, kind text NOT NULL, user_id text, recipient text NOT NULL,
+                subject text NOT NULL, body text NOT NULL, state text NOT NULL, attempts integer NOT NULL,
+                next_attempt_at bigint NOT NULL, lease_until bigint, lease_owner text, last_code integer, last_reply text,
+                last_attempt_at text, sent_at text, created_at text NOT NULL);
+            CREATE INDEX mail_messages_due ON mail_messages(next_attempt_at) WHERE state = 'pending';
+            CREATE INDEX mail_messages_failed ON mail_messages(id) WHERE state = 'failed';
+            CREATE INDEX mail_messages_sent ON mail_messages(sent_at) WHERE state = 'sent'
+            """
+        ),
+        // Schedules: recurring inspections, each visit made ahead into an open
+        // assignment whose id carries the schedule, its version and the day.
+        (
+            "018-schedules",
+            """
+            CREATE TABLE schedules (
+                id text PRIMARY KEY, template_id text NOT NULL, facility_id text NOT NULL, area_ids text NOT NULL,
+                inspector_ids text NOT NULL, rule text NOT NULL, time_window text NOT NULL, zone text NOT NULL,
+                start_date text NOT NULL, end_date text, paused_at text, version integer NOT NULL, made_until text,
+                made_count integer NOT NULL, created_at text NOT NULL, updated_at text NOT NULL);
+            ALTER TABLE assignments ADD COLUMN schedule_id text, ADD COLUMN window_start text, ADD COLUMN window_end text;
+            CREATE INDEX assignments_schedule ON assignments(schedule_id, window_start) WHERE schedule_id IS NOT NULL;
+            CREATE INDEX assignments_window ON assignments(window_start) WHERE schedule_id IS NOT NULL;
+            CREATE INDEX reports_assignment ON reports(assignment_id) WHERE assignment_id IS NOT NULL
+            """
+        ),
     ]
 
     /// Brings the database to this build's schema, or refuses it.

@@ -388,5 +388,54 @@ enum ServerMigrations {
                 """
             ]
         ),
+        // A site's actions by state (a client's buildings count their open ones, one site at a time).
+        (
+            "018-actions-by-site",
+            ["CREATE INDEX actions_site_state ON actions(facility_id, state, is_internal)"]
+        ),
+        // Mail: each person's address and choices, and the messages made from
+        // the record of events, each once (its Message-ID is unique), sent
+        // under a lease as webhook deliveries are.
+        (
+            "019-mail",
+            [
+                "ALTER TABLE users ADD COLUMN email TEXT",
+                """
+                CREATE TABLE mail_preferences (
+                    user_id TEXT PRIMARY KEY REFERENCES users(id), alerts TEXT NOT NULL, digest TEXT NOT NULL,
+                    digest_locked INTEGER NOT NULL, updated_at TEXT NOT NULL)
+                """,
+                """
+                CREATE TABLE mail_messages (
+                    id INTEGER PRIMARY KEY, message_id TEXT NOT NULL UNIQUE, kind TEXT NOT NULL, user_id TEXT, recipient TEXT NOT NULL,
+                    subject TEXT NOT NULL, body TEXT NOT NULL, state TEXT NOT NULL, attempts INTEGER NOT NULL,
+                    next_attempt_at INTEGER NOT NULL, lease_until INTEGER, lease_owner TEXT, last_code INTEGER, last_reply TEXT,
+                    last_attempt_at TEXT, sent_at TEXT, created_at TEXT NOT NULL)
+                """,
+                "CREATE INDEX mail_messages_due ON mail_messages(next_attempt_at) WHERE state = 'pending'",
+                "CREATE INDEX mail_messages_failed ON mail_messages(id) WHERE state = 'failed'",
+                "CREATE INDEX mail_messages_sent ON mail_messages(sent_at) WHERE state = 'sent'",
+            ]
+        ),
+        // Schedules: recurring inspections, each visit made ahead into an open
+        // assignment whose id carries the schedule, its version and the day.
+        (
+            "020-schedules",
+            [
+                """
+                CREATE TABLE schedules (
+                    id TEXT PRIMARY KEY, template_id TEXT NOT NULL, facility_id TEXT NOT NULL, area_ids TEXT NOT NULL,
+                    inspector_ids TEXT NOT NULL, rule TEXT NOT NULL, time_window TEXT NOT NULL, zone TEXT NOT NULL,
+                    start_date TEXT NOT NULL, end_date TEXT, paused_at TEXT, version INTEGER NOT NULL, made_until TEXT,
+                    made_count INTEGER NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL)
+                """,
+                "ALTER TABLE assignments ADD COLUMN schedule_id TEXT",
+                "ALTER TABLE assignments ADD COLUMN window_start TEXT",
+                "ALTER TABLE assignments ADD COLUMN window_end TEXT",
+                "CREATE INDEX assignments_schedule ON assignments(schedule_id, window_start) WHERE schedule_id IS NOT NULL",
+                "CREATE INDEX assignments_window ON assignments(window_start) WHERE schedule_id IS NOT NULL",
+                "CREATE INDEX reports_assignment ON reports(assignment_id) WHERE assignment_id IS NOT NULL",
+            ]
+        ),
     ]
 }

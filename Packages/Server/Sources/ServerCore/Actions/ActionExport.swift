@@ -18,20 +18,10 @@ struct ActionExportQuery: Sendable {
 
     /// The query of a request, each value checked.
     static func from(_ query: [String: String]) throws(ServerError) -> ActionExportQuery {
-        if let unknown = query.keys.sorted().first(where: { !parameters.contains($0) }) {
-            throw ServerError.badRequest(
-                "\(OneLine.quote(unknown, limit: 40)) is not a parameter of this export; it knows "
-                    + parameters.sorted().joined(separator: ", "))
-        }
-        func value(_ name: String) -> String? { query[name].flatMap { $0.isEmpty ? nil : $0 } }
-        var result = ActionExportQuery(since: value("since"), facilityID: value("facility_id"))
-        if let text = value("format") {
-            guard let format = ExportFormat(rawValue: text) else {
-                throw ServerError.badRequest("'format' must be jsonl or csv, not \(OneLine.quote(text, limit: 40))")
-            }
-            result.format = format
-        }
-        return result
+        let parameters = try ExportParameters(query, known: Self.parameters)
+        return ActionExportQuery(
+            format: try parameters.format([.jsonl, .csv]), since: parameters.value("since"),
+            facilityID: parameters.value("facility_id"))
     }
 }
 

@@ -47,7 +47,7 @@ struct ActionRoutes: RouteCapability {
             return (try actionJSON(action, in: session), true)
         }
         // Webhook senders read the action just made.
-        if made { webhookBell.ring() }
+        if made { outboxBells.ring() }
         return (document, made)
     }
 
@@ -186,7 +186,7 @@ struct ActionRoutes: RouteCapability {
             try ActionDocument.recordEvent(saved, .actionUpdated, in: session)
             return (true, answering ? try actionJSON(saved, in: session) : nil)
         }
-        if outcome.0 { webhookBell.ring() }
+        if outcome.0 { outboxBells.ring() }
         return outcome
     }
 

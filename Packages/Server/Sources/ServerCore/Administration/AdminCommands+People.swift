@@ -68,17 +68,32 @@ extension AdminCommands {
                 lines: ["user \(show(user.username)) is a \(user.role.rawValue)"], json: ["user": AdminWire.user(user)])
         },
         AdminCommand(
-            "user update", summary: "change a user's display name",
+            "user update", summary: "change a user's display name, e-mail address or what reaches them by e-mail",
             positionals: [People.user.spec],
-            options: [displayName.spec]
+            options: [displayName.spec] + MailPeople.options
         ) { parsed, admin throws(ServerError) in
-            guard let name = try parsed[displayName] else {
-                throw ServerError.badRequest("'admin user update' needs --display-name NAME")
+            let who = try parsed[People.user]
+            let change = try MailPeople.change(parsed)
+            let name = try parsed[displayName]
+            guard name != nil || !change.isEmpty else {
+                throw ServerError.badRequest(
+                    "'admin user update' needs --display-name NAME, --email ADDRESS, --alerts LIST, --digest or --lock-digest"
+                )
             }
-            let user = try admin.changeUser(try parsed[People.user], role: nil, displayName: name, by: actor)
+            var lines: [String] = []
+            var renamed: StoredUser?
+            if let name {
+                let user = try admin.changeUser(who, role: nil, displayName: name, by: actor)
+                lines.append("user \(show(user.username)) is named \(show(user.displayName))")
+                renamed = user
+            }
+            guard !change.isEmpty else {
+                return AdminOutput(lines: lines, json: ["user": renamed.map { AdminWire.user($0) } ?? .null])
+            }
+            let setup = try admin.changeMail(who, change, asAdmin: true, by: actor)
+            lines += MailPeople.lines(setup)
             return AdminOutput(
-                lines: ["user \(show(user.username)) is named \(show(user.displayName))"],
-                json: ["user": AdminWire.user(user)])
+                lines: lines, json: ["user": AdminWire.user(renamed ?? setup.user), "mail": AdminWire.mail(setup)])
         },
         AdminCommand(
             "user facilities", summary: "name exactly the facilities a client may see",
@@ -98,10 +113,17 @@ extension AdminCommands {
     ]
 
     /// The users as a table; `empty` when there are none.
-    static func userTable(_ list: [StoredUser], empty: String) -> [String] {
+    /// The users as a table, a client's facilities under SEES; `empty` when there are none.
+    static func userTable(_ list: [(user: StoredUser, facilities: [String]?)], empty: String) -> [String] {
         table(
-            ["ID", "USERNAME", "ROLE", "NAME", "STATE"],
-            list.map { [$0.id, $0.username, $0.role.rawValue, $0.displayName, $0.isDisabled ? "disabled" : "active"] },
+            ["ID", "USERNAME", "ROLE", "NAME", "STATE", "SEES"],
+            list.map { user, facilities in
+                [
+                    user.id, user.username, user.role.rawValue, user.displayName,
+                    user.isDisabled ? "disabled" : "active",
+                    facilities.map { $0.isEmpty ? "nothing" : $0.joined(separator: ",") } ?? "",
+                ]
+            },
             empty: empty)
     }
 }

@@ -6,7 +6,10 @@ import ServerStore
 /// organisation's time zone, name and logo.
 extension AdminCommands {
     static let settingName = Argument(
-        "KEY", help: "timezone (an IANA name, e.g. Europe/Paris), org-name, or logo (a PNG or JPEG file)")
+        "KEY",
+        help:
+            "timezone (an IANA name, e.g. Europe/Paris), org-name, logo (a PNG or JPEG file), or visit-grace (hours after its window a visit with no inspection is missed)"
+    )
     static let settingValue = Argument("VALUE", help: "the zone, the name, or the logo file's path")
 
     static let settingCommands: [AdminCommand] = [
@@ -19,7 +22,7 @@ extension AdminCommands {
             let name = try parsed[settingName]
             guard let setting = Administration.Setting(rawValue: name) else {
                 throw ServerError.badRequest(
-                    "there is no setting \(show(name)); set timezone, org-name or logo")
+                    "there is no setting \(show(name)); set timezone, org-name, logo or visit-grace")
             }
             let shown = try admin.set(setting, to: try parsed[settingValue], by: actor)
             return AdminOutput(

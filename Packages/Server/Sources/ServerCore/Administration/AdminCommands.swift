@@ -52,7 +52,10 @@ enum AdminCommands {
 
     /// Every command `admin --help` lists, noun first (`facility add`), in the order it lists them.
     static let all: [AdminCommand] = [
-        siteCommands, workCommands, templateCommands, userCommands, settingCommands, [events], webhooks, backups,
+        siteCommands, workCommands, scheduleCommands, templateCommands, userCommands, settingCommands, [events],
+        webhooks,
+        mailCommands,
+        backups,
     ].flatMap { $0 }
 
     /// The older, verb-first names (`add-facility`, `assign`, `users`): each
@@ -311,13 +314,16 @@ enum AdminCommands {
     // MARK: People
 
     static let users: [AdminCommand] = [
-        AdminCommand("users", summary: "list every user with their role, disabled ones marked") {
+        AdminCommand(
+            "users",
+            summary: "list every user with their role, disabled ones marked, and the facilities each client sees"
+        ) {
             _, admin throws(ServerError) in
-            let list = try admin.users()
+            let list = try admin.usersAndFacilities()
             return AdminOutput(
                 lines: userTable(
                     list, empty: "No users yet: add the first admin with 'admin user add NAME --role admin'."),
-                json: ["users": .array(list.map { AdminWire.user($0) })])
+                json: ["users": .array(list.map { AdminWire.user($0.user, facilities: $0.facilities) })])
         },
         AdminCommand(
             "add-user", summary: "add a user (password read from stdin); an existing user name is refused",
@@ -409,6 +415,8 @@ enum AdminCommands {
                 i == row.count - 1 ? cell : cell.padding(toLength: widths[i], withPad: " ", startingAt: 0)
             }
             .joined(separator: "  ")
+            // An empty last cell leaves no spaces at the end of the line.
+            .replacingOccurrences(of: " +$", with: "", options: .regularExpression)
         }
         return [line(header)] + cells.map(line)
     }

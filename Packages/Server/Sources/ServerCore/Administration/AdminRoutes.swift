@@ -1,3 +1,4 @@
+import FieldTypes
 import Foundation
 import Models
 import ServerStore
@@ -30,14 +31,26 @@ struct AdminRoutes: RouteCapability {
         case .importAssignments:
             let outcome = try admin.importAssignments(try Self.importBody(input), source: "the request", by: actor)
             return .ok(["assignments": outcome.json] as JSONValue)
+        case .schedules: return try schedules(admin)
+        case .addSchedule: return try addSchedule(input, admin, actor)
+        case .changeSchedule: return try changeSchedule(input, admin, actor)
+        case .removeSchedule: return try removeSchedule(input, admin, actor)
         case .templates:
             return .ok(["templates": .array(try admin.templates().map(AdminWire.template))] as JSONValue)
         case .publishTemplates: return try publishTemplates(input, admin, actor)
         case .changeTemplate: return try changeTemplate(input, admin, actor)
         case .users:
-            return .ok(["users": .array(try admin.users().map { AdminWire.user($0) })] as JSONValue)
+            return .ok(
+                [
+                    "users": .array(
+                        try admin.usersAndFacilities().map { AdminWire.user($0.user, facilities: $0.facilities) })
+                ] as JSONValue)
         case .addUser: return try addUser(input, admin, actor)
         case .changeUser: return try changeUser(input, admin, actor)
+        case .userMail:
+            return .ok(
+                ["mail": AdminWire.mail(try admin.mailSetup(try input.parameter("id"), byID: true))] as JSONValue)
+        case .changeUserMail: return try changeUserMail(input, admin, actor)
         case .events: return try events(input, admin, actor)
         }
     }
@@ -213,6 +226,33 @@ struct AdminRoutes: RouteCapability {
         let user = try admin.updateUser(id, edit, by: actor)
         let facilities = user.role == .client ? try admin.clientFacilities(user) : nil
         return .ok(["user": AdminWire.user(user, facilities: facilities)] as JSONValue)
+    }
+
+    /// A person's address and mail choices from the body (`email`, null or "" to remove it;
+    /// `alerts`; `digest`; `digest_locked`); members left out stay as they are.
+    private func changeUserMail(_ input: RouteInput, _ admin: Administration, _ actor: AdminActor)
+        throws(ServerError) -> Reply
+    {
+        let body = try input.decode(JSONValue.self)
+        guard case .object(let members) = body else { throw ServerError.badRequest("the body must be an object") }
+        let known: Set<String> = ["email", "alerts", "digest", "digest_locked"]
+        if let unknown = members.keys.sorted().first(where: { !known.contains($0) }) {
+            throw ServerError.badRequest("'\(OneLine.escaped(String(unknown.prefix(40))))' is not a mail setting")
+        }
+        var change = Administration.MailChange()
+        change.email = try Self.text(body, "email", optional: true, nullClears: true)
+        change.alerts = try Self.strings(body, "alerts").map { (names) throws(ServerError) in
+            try MailPeople.alertList(names.isEmpty ? "none" : names.joined(separator: ","))
+        }
+        change.digest = try Self.text(body, "digest", optional: true).map { (text) throws(ServerError) in
+            guard let digest = DigestFrequency(rawValue: text) else {
+                throw ServerError.badRequest("'digest' must be off, daily or weekly")
+            }
+            return digest
+        }
+        change.digestLocked = try Self.flag(body, "digest_locked")
+        let setup = try admin.changeMail(try input.parameter("id"), change, byID: true, asAdmin: true, by: actor)
+        return .ok(["mail": AdminWire.mail(setup)] as JSONValue)
     }
 
     /// The newest administration events, `limit` of them before `before`.

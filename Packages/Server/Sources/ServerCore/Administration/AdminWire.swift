@@ -21,6 +21,18 @@ enum AdminWire {
         ])
     }
 
+    static func schedule(_ schedule: StoredSchedule) -> JSONValue {
+        [
+            "id": .string(schedule.id), "template_id": .string(schedule.templateID),
+            "facility_id": .string(schedule.facilityID), "area_ids": .array(schedule.areaIDs.map(JSONValue.string)),
+            "inspector_ids": .array(schedule.inspectorIDs.map(JSONValue.string)), "rrule": .string(schedule.rule),
+            "window": .string(schedule.window), "zone": .string(schedule.zone), "start": .string(schedule.startDate),
+            "end": optional(schedule.endDate), "paused_at": optional(schedule.pausedAt),
+            "version": .integer(Int64(schedule.version)), "created_at": .string(schedule.createdAt),
+            "updated_at": .string(schedule.updatedAt),
+        ]
+    }
+
     static func template(_ record: ManagedTemplate) -> JSONValue {
         [
             "id": .string(record.template.id), "name": .string(record.template.name),
@@ -59,5 +71,5 @@ enum AdminWire {
         }
     }
 
-    private static func optional(_ text: String?) -> JSONValue { text.map { .string($0) } ?? .null }
+    static func optional(_ text: String?) -> JSONValue { text.map { .string($0) } ?? .null }
 }

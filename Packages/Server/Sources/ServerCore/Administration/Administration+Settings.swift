@@ -1,3 +1,4 @@
+import Documents
 import Foundation
 import Models
 import ServerStore
@@ -10,6 +11,7 @@ extension Administration {
         case timezone
         case orgName = "org-name"
         case logo
+        case visitGrace = "visit-grace"
 
         /// Where the store keeps it.
         var key: String {
@@ -17,6 +19,7 @@ extension Administration {
             case .timezone: return OrganisationZone.settingKey
             case .orgName: return "org.name"
             case .logo: return "org.logo"
+            case .visitGrace: return VisitGrace.settingKey
             }
         }
     }
@@ -42,11 +45,13 @@ extension Administration {
             guard bytes.count <= Self.logoLimit else {
                 throw ServerError.tooLarge("'\(value)' is \(bytes.count) bytes; a logo may be at most 512 KiB")
             }
-            let head = [UInt8](bytes.prefix(8))
-            guard head.starts(with: [0xFF, 0xD8, 0xFF]) || head == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-            else { throw ServerError.badRequest("'\(value)' is neither a PNG nor a JPEG file") }
+            // Checked as the documents will draw it: a logo they cannot draw is refused now.
+            if let problem = DocumentImage.problem(bytes) { throw ServerError.badRequest("'\(value)' \(problem)") }
             stored = bytes.base64EncodedString()
             shown = "\(bytes.count) bytes"
+        case .visitGrace:
+            stored = String(try VisitGrace.hours(value))
+            shown = "\(stored) hours"
         }
         try change(by: actor) { session, events in
             try session.setSetting(setting.key, stored)

@@ -25,6 +25,15 @@ extension Administration {
         try store.read { try $0.allUsers() }
     }
 
+    /// Every user, each client with the facilities they see (nil for every other role), read together.
+    func usersAndFacilities() throws(ServerError) -> [(user: StoredUser, facilities: [String]?)] {
+        try store.read { session in
+            try session.allUsers().map { (user) throws(ServerError) in
+                (user, user.role == .client ? try session.clientFacilities(userID: user.id) : nil)
+            }
+        }
+    }
+
     /// Adds a user; 409 when the user name is taken: an existing user is
     /// never reset here (their role and name change with `user update`,
     /// their password with `user set-password`).

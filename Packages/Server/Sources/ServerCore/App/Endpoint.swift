@@ -30,7 +30,8 @@ public enum AdminOperation: Sendable, Hashable, CaseIterable {
     case facilities, addFacility, changeFacility, importFacilities
     case areas, addArea, changeArea, importAreas
     case assignments, createAssignment, changeAssignment, importAssignments
+    case schedules, addSchedule, changeSchedule, removeSchedule
     case templates, publishTemplates, changeTemplate
-    case users, addUser, changeUser
+    case users, addUser, changeUser, userMail, changeUserMail
     case events
 }

@@ -32,6 +32,7 @@ extension Route {
             case .reportEvents: (.none, true)
             case .exportReports: (.none, true)
             case .exportActions: (.none, true)
+            case .exportIssues: (.none, true)
             case .createAction: (.json, true)
             case .actionFeed: (.none, true)
             case .getAction: (.none, true)

@@ -25,7 +25,7 @@ extension RouteCapability {
     var consoleSessions: ConsoleSessions { context.consoleSessions }
     var decoyHash: String { context.decoyHash }
     var exportSlots: ExportSlots { context.exportSlots }
-    var webhookBell: WebhookBell { context.webhookBell }
+    var outboxBells: OutboxBells { context.outboxBells }
     var uploads: any UploadStore { context.uploads }
     var arrivals: UploadArrivals { context.arrivals }
     var diskFullAlarm: DiskFullAlarm { context.diskFullAlarm }

@@ -85,6 +85,18 @@ public enum Router {
             body: .json,
             requiresToken: true),
         Route(
+            method: "GET", pattern: "/admin/schedules", endpoint: .administration(.schedules), body: .none,
+            requiresToken: true),
+        Route(
+            method: "POST", pattern: "/admin/schedules", endpoint: .administration(.addSchedule), body: .json,
+            requiresToken: true),
+        Route(
+            method: "PATCH", pattern: "/admin/schedules/{id}", endpoint: .administration(.changeSchedule), body: .json,
+            requiresToken: true),
+        Route(
+            method: "DELETE", pattern: "/admin/schedules/{id}", endpoint: .administration(.removeSchedule),
+            body: .none, requiresToken: true),
+        Route(
             method: "GET", pattern: "/admin/templates", endpoint: .administration(.templates), body: .none,
             requiresToken: true),
         Route(
@@ -100,6 +112,12 @@ public enum Router {
             requiresToken: true),
         Route(
             method: "PATCH", pattern: "/admin/users/{id}", endpoint: .administration(.changeUser), body: .json,
+            requiresToken: true),
+        Route(
+            method: "GET", pattern: "/admin/users/{id}/mail", endpoint: .administration(.userMail), body: .none,
+            requiresToken: true),
+        Route(
+            method: "PUT", pattern: "/admin/users/{id}/mail", endpoint: .administration(.changeUserMail), body: .json,
             requiresToken: true),
         Route(
             method: "GET", pattern: "/admin/events", endpoint: .administration(.events), body: .none,

@@ -50,8 +50,10 @@ final class ServerApp: RouteCapability, Sendable {
     }
 
     /// How the HTTP layer should read the body of this method and path.
-    func bodyPolicy(method: String, path: String) -> BodyPolicy {
-        if ConsoleRoutes.isConsole(path) { return console.consoleBodyPolicy(method: method, path: path) }
+    func bodyPolicy(method: String, path: String, contentType: String? = nil) -> BodyPolicy {
+        if ConsoleRoutes.isConsole(path) {
+            return console.consoleBodyPolicy(method: method, path: path, contentType: contentType)
+        }
         guard case .route(let route, _) = Router.match(method: method, path: path) else { return .none }
         switch route.body {
         case .none: return .none
@@ -74,7 +76,7 @@ final class ServerApp: RouteCapability, Sendable {
                 response, method: head.method, path: head.path, headers: head.headers, peer: head.clientAddress,
                 userID: nil, clock: clock)
         }
-        let policy = bodyPolicy(method: head.method, path: head.path)
+        let policy = bodyPolicy(method: head.method, path: head.path, contentType: head.headers["content-type"])
         // Injected faults come first, as an overloaded proxy in front would.
         if let fault = injectedFault(head) { return (policy, refused(fault)) }
         do throws(ServerError) {
@@ -305,6 +307,7 @@ final class ServerApp: RouteCapability, Sendable {
         case .contract(.reportEvents): return try reviews.reportEvents(input)
         case .contract(.exportReports): return try exports.exportReports(input)
         case .contract(.exportActions): return try exports.exportActions(input)
+        case .contract(.exportIssues): return try exports.exportIssues(input)
         case .contract(.createAction): return try actions.createAction(input)
         case .contract(.actionFeed): return try actions.actionFeed(input)
         case .contract(.getAction): return try actions.getAction(input)

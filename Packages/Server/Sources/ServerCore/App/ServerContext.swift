@@ -28,8 +28,8 @@ final class ServerContext: Sendable {
     let decoyHash: String
     /// The exports streaming now, at most a few at once.
     let exportSlots = ExportSlots(limit: 4)
-    /// Rung after a change of this instance wrote a webhook event, to wake its senders.
-    let webhookBell = WebhookBell()
+    /// Rung after a change of this instance wrote an event, to wake its outboxes' senders.
+    let outboxBells = OutboxBells()
     /// Resumable uploads, records and partial bytes.
     let uploads: any UploadStore
     /// The `PATCH` bodies of resumable uploads arriving here, in order.

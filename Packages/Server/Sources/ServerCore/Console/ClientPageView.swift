@@ -44,6 +44,10 @@ enum ClientPageView {
             "<p>\(HTML.escape(page.facility.address))</p>\n"
             + "<section><h2>Scores of the latest inspections</h2>\(ConsoleChart.scores(points, zone: page.zone))</section>\n"
         html += periodForm(page)
+        let month = RollupPeriod.isMonth(page.period.name) ? "?month=\(page.period.name)" : ""
+        html +=
+            "<p><a id=\"summary-pdf\" href=\"\(ConsoleRoutes.consolePath)/buildings/\(HTML.percent(page.facility.id))/summary\(month)\">"
+            + "Download the month's summary (PDF)</a></p>\n"
         html += areaTable(page)
         html += inspections(page)
         return html
@@ -52,7 +56,7 @@ enum ClientPageView {
     private static func periodForm(_ page: ClientBuildingPage) -> String {
         "<form id=\"period\" method=\"get\" action=\"\(ConsoleRoutes.consolePath)/buildings/\(HTML.percent(page.facility.id))\">"
             + "<label>Month <input type=\"month\" name=\"month\" value=\"\(HTML.attribute(page.period.name.count == 7 ? page.period.name : ""))\"></label>"
-            + "<button type=\"submit\">Show</button> <span class=\"muted\">\(HTML.escape(page.period.name)), days in \(HTML.escape(page.zone.identifier))</span></form>\n"
+            + "<button type=\"submit\">Show</button> <span class=\"muted\">\(HTML.escape(page.period.name)), days in \(HTML.escape(OrganisationZone.name(page.zone)))</span></form>\n"
     }
 
     private static func areaTable(_ page: ClientBuildingPage) -> String {
@@ -95,7 +99,7 @@ enum ClientPageView {
     /// The form of a request for service: where (building, area), what, and why.
     static func requestForm(_ places: [(Facility, [Area])], csrf: String, form: ConsoleForm) -> String {
         var html =
-            "<form class=\"card\" id=\"request-form\" method=\"post\" action=\"\(ConsoleRoutes.consolePath)/requests/new\">"
+            "<form class=\"card\" id=\"request-form\" method=\"post\" enctype=\"multipart/form-data\" action=\"\(ConsoleRoutes.consolePath)/requests/new\">"
             + ConsoleLayout.csrfField(csrf)
             + "<input type=\"hidden\" name=\"request_id\" value=\"\(HTML.attribute(form.text("request_id") ?? UUID().uuidString.lowercased()))\">"
         html +=
@@ -110,6 +114,7 @@ enum ClientPageView {
         html +=
             "<label>What needs doing <input type=\"text\" name=\"title\" required maxlength=\"\(NewActionRequest.longestTitle)\" value=\"\(HTML.attribute(form.raw("title") ?? ""))\"></label>"
             + "<label>Details <textarea name=\"description\" rows=\"4\" maxlength=\"\(NewActionRequest.longestDescription)\">\(HTML.escape(form.raw("description") ?? ""))</textarea></label>"
+            + "<label>A photo (JPEG or PNG, optional) <input type=\"file\" name=\"file\" accept=\"image/jpeg,image/png\"></label>"
             + "<button type=\"submit\">Send the request</button></form>\n"
         return html
     }

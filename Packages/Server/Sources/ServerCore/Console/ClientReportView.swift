@@ -12,7 +12,10 @@ struct ClientReportView {
     let judgement: ConsoleJudgement
     let registry: FieldTypeRegistry
 
-    var html: String { facts() + score() + answers() }
+    var html: String {
+        facts() + score() + answers()
+            + "<p class=\"muted\"><a id=\"pdf-client\" href=\"\(ConsoleRoutes.consolePath)/reports/\(HTML.percent(view.report.serverID))/pdf\">Download as PDF</a></p>\n"
+    }
 
     private var template: Template? { view.template }
 

@@ -60,7 +60,7 @@ extension ConsoleRoutes {
                 templates: try administration.templates(), facilities: try administration.facilities(),
                 areas: try administration.areas(facilityID: nil))
         case "templates": body = form.templates(try administration.templates())
-        default: body = form.people(try administration.users())
+        default: body = form.people(try administration.usersAndFacilities(), sites: try administration.facilities())
         }
         return ConsolePage(
             status: status, title: title,
@@ -100,7 +100,8 @@ extension ConsoleRoutes {
             return "sites"
         case "assignment-create", "assignment-cancel": return "assignments"
         case "template-publish", "template-retire", "template-restore": return "templates"
-        case "user-add", "user-change", "user-disable", "user-enable", "user-password": return "people"
+        case "user-add", "user-change", "user-disable", "user-enable", "user-password", "user-facilities":
+            return "people"
         default: throw ServerError.notFound("there is no administration action \(OneLine.quote(action, limit: 40))")
         }
     }
@@ -186,15 +187,26 @@ extension ConsoleRoutes {
         switch action {
         case "user-add":
             guard let role = UserRole(rawValue: try form.need("role", "a role")) else {
-                throw ServerError.badRequest("choose inspector, supervisor, admin or crew")
+                throw ServerError.badRequest("choose inspector, supervisor, admin, crew or client")
+            }
+            let sites = form.sites
+            if role == .client && sites.isEmpty {
+                throw ServerError.badRequest("tick the sites a client sees: a client sees nothing else")
+            }
+            if role != .client && !sites.isEmpty {
+                throw ServerError.badRequest("only a client is limited to sites; untick them for \(role.withArticle)")
             }
             _ = try admin.addUser(
                 username: try form.need("username", "a user name"), password: form.raw("password") ?? "", role: role,
-                displayName: form.text("display_name"), by: actor)
+                displayName: form.text("display_name"), facilities: sites, by: actor)
+        case "user-facilities":
+            var edit = Administration.UserChange()
+            edit.facilities = form.sites
+            _ = try admin.updateUser(try form.need("id", "the person"), edit, byID: true, by: actor)
         case "user-change":
             let role = try form.text("role").map { (text) throws(ServerError) -> UserRole in
                 guard let role = UserRole(rawValue: text) else {
-                    throw ServerError.badRequest("choose inspector, supervisor, admin or crew")
+                    throw ServerError.badRequest("choose inspector, supervisor, admin, crew or client")
                 }
                 return role
             }
@@ -212,6 +224,12 @@ extension ConsoleRoutes {
 }
 
 private extension ConsoleForm {
+    /// The sites ticked on the people page, in order.
+    var sites: [String] {
+        fields.filter { $0.value == "on" && $0.key.hasPrefix(ConsoleAdminForms.sitePrefix) }
+            .map { String($0.key.dropFirst(ConsoleAdminForms.sitePrefix.count)) }.sorted()
+    }
+
     /// One field, trimmed; absent or blank, 400 asking for `what`.
     func need(_ name: String, _ what: String) throws(ServerError) -> String {
         guard let value = text(name) else { throw ServerError.badRequest("give \(what)") }

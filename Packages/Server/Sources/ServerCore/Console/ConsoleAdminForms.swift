@@ -160,22 +160,32 @@ struct ConsoleAdminForms {
 
     // MARK: People
 
-    func people(_ users: [StoredUser]) -> String {
+    /// The people, each client with the sites they see; the form to add one.
+    func people(_ users: [(user: StoredUser, facilities: [String]?)], sites: [ManagedFacility]) -> String {
         let roles = UserRole.allCases.map { ($0.rawValue, $0.rawValue) }
+        let open = sites.filter { $0.retiredAt == nil }
         let add =
             input("username", "User name", required: true) + input("display_name", "Name")
             + "<label>Role <select name=\"role\">" + HTML.options(roles, selected: UserRole.inspector.rawValue)
             + "</select></label>"
             + input("password", "Password (at least 10 characters)", required: true, type: "password")
+            + Self.siteChoice(open, chosen: [], legend: "Sites a client sees (clients only)")
         var html =
             "<section><h2>Add a person</h2>" + form("user-add", add, button: "Add", cls: "card") + "</section>\n"
             + "<section><h2>People</h2><table id=\"admin-people\"><thead><tr><th>User name</th><th>Name and role</th><th>Password</th><th></th></tr></thead><tbody>\n"
-        for user in users {
-            let change = form(
+        for (user, facilities) in users {
+            var change = form(
                 "user-change", hidden: [("id", user.id)],
                 input("display_name", "Name", value: user.displayName)
                     + "<label>Role <select name=\"role\">" + HTML.options(roles, selected: user.role.rawValue)
                     + "</select></label>", button: "Save")
+            if let facilities {
+                change += form(
+                    "user-facilities", hidden: [("id", user.id)],
+                    Self.siteChoice(
+                        sites.filter { $0.retiredAt == nil || facilities.contains($0.facility.id) },
+                        chosen: Set(facilities), legend: "Sees"), button: "Save sites")
+            }
             let password = form(
                 "user-password", hidden: [("id", user.id)],
                 input("password", "New password", required: true, type: "password"),
@@ -190,4 +200,17 @@ struct ConsoleAdminForms {
         }
         return html + "</tbody></table></section>\n"
     }
+
+    /// A box for each site, named `facility:ID`, ticked when `chosen` holds it.
+    static func siteChoice(_ sites: [ManagedFacility], chosen: Set<String>, legend: String) -> String {
+        "<fieldset class=\"sites\"><legend>\(HTML.escape(legend))</legend>"
+            + sites.map { site in
+                let id = site.facility.id
+                return
+                    "<label><input type=\"checkbox\" name=\"\(HTML.attribute(ConsoleAdminForms.sitePrefix + id))\" value=\"on\"\(chosen.contains(id) ? " checked" : "")> \(HTML.escape(site.facility.name))</label>"
+            }.joined() + "</fieldset>"
+    }
+
+    /// The prefix of a site's box on the people page.
+    static let sitePrefix = "facility:"
 }

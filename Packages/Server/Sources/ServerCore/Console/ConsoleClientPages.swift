@@ -13,44 +13,6 @@ extension ConsoleRoutes {
     /// The reports a building's page lists and charts.
     static let clientReportLimit = 30
 
-    /// The pages a client may open, by path; every other is 404.
-    func routeClient(_ input: ConsoleInput, _ path: [String], only: (String) throws(ServerError) -> Void)
-        throws(ServerError) -> ConsoleReply
-    {
-        switch (path.count, path[0]) {
-        case (1, "buildings"), (1, "queue"):
-            try only("GET")
-            return .page(try consoleBuildings(input))
-        case (2, "buildings"):
-            try only("GET")
-            return .page(try consoleBuilding(input, facilityID: path[1]))
-        case (2, "reports"):
-            try only("GET")
-            return .page(try consoleClientReport(input, serverID: path[1]))
-        case (3, "reports") where path[2] == "print":
-            try only("GET")
-            return .page(try consoleClientReport(input, serverID: path[1], printable: true))
-        case (4, "reports") where path[2] == "photos":
-            try only("GET")
-            return try consoleClientPhoto(input, serverID: path[1], photo: path[3])
-        case (1, "actions"):
-            try only("GET")
-            return .page(try consoleActions(input))
-        case (4, "actions") where path[2] == "photos":
-            try only("GET")
-            return try consoleActionPhoto(input, actionID: path[1], photo: path[3])
-        case (2, "actions"):
-            return input.request.method == "POST"
-                ? try consoleActionUpdate(input, actionID: path[1])
-                : .page(try consoleAction(input, actionID: path[1]))
-        case (2, "requests") where path[1] == "new":
-            return input.request.method == "POST"
-                ? try consoleRequestService(input) : .page(try consoleRequestForm(input))
-        default:
-            throw ClientScope.notFound("page")
-        }
-    }
-
     /// The client's scope, read in `session`.
     func clientScope(_ input: ConsoleInput, in session: any StorageSession) throws(ServerError) -> ClientScope {
         let caller = try input.requireCaller()
@@ -133,7 +95,17 @@ extension ConsoleRoutes {
     func consoleClientReport(_ input: ConsoleInput, serverID: String, printable: Bool = false) throws(ServerError)
         -> ConsolePage
     {
-        let view = try store.read { session -> ConsoleReportView in
+        let view = try clientReportView(input, serverID: serverID)
+        let judgement = ConsoleJudgement(view: view, registry: judge.registry)
+        let title = "\(view.template?.name ?? "Inspection") at \(view.facility?.name ?? "")"
+        return ConsolePage(
+            title: title, body: ClientReportView(view: view, judgement: judgement, registry: judge.registry).html,
+            viewer: input.viewer, printable: printable)
+    }
+
+    /// A report as a client may read it, without its review, events, owner or actions; 404 when they may not.
+    func clientReportView(_ input: ConsoleInput, serverID: String) throws(ServerError) -> ConsoleReportView {
+        try store.read { session -> ConsoleReportView in
             let scope = try clientScope(input, in: session)
             guard let report = try session.report(serverID: serverID), scope.sees(report),
                 let revision = try session.revision(serverID: serverID, revision: report.currentRevision)
@@ -145,11 +117,6 @@ extension ConsoleRoutes {
                 events: [], owner: nil, facility: try session.managedFacility(id: report.facilityID)?.facility,
                 area: try report.areaID.flatMap { (id) throws(ServerError) in try session.area(id: id) })
         }
-        let judgement = ConsoleJudgement(view: view, registry: judge.registry)
-        let title = "\(view.template?.name ?? "Inspection") at \(view.facility?.name ?? "")"
-        return ConsolePage(
-            title: title, body: ClientReportView(view: view, judgement: judgement, registry: judge.registry).html,
-            viewer: input.viewer, printable: printable)
     }
 
     /// A photo of a report a client may see, of a field that is not private; anything else 404.
@@ -203,12 +170,16 @@ extension ConsoleRoutes {
         if let area = form.text("area"), !area.isEmpty { members["area_id"] = .string(area) }
         if let text = form.raw("description"), !text.isEmpty { members["description"] = .string(text) }
         do throws(ServerError) {
+            let photo = try requestPhoto(input, caller: caller)
             let (document, _) = try ActionRoutes(context: context).makeAction(
                 RequestMembers(.object(members)), by: caller)
             let id = document["id"]?.stringValue ?? ""
+            if let photo, let requestID = members["id"]?.stringValue {
+                try keepRequestPhoto(photo, actionID: id, requestID: requestID, caller: caller)
+            }
             return .redirect(Self.consolePath + "/actions/" + HTML.percent(id) + "?notice=requested")
         } catch {
-            guard error.status == 400 || error.status == 404 else { throw error }
+            guard [400, 404, 413, 415, 429].contains(error.status) else { throw error }
             return .page(try consoleRequestForm(input, status: error.status, error: error.message))
         }
     }

@@ -31,8 +31,11 @@ enum ConsoleLayout {
         if viewer.role == UserRole.client.rawValue {
             links = [("buildings", "My buildings"), ("actions", "Requests"), ("requests/new", "Request service")]
         }
-        if viewer.isSupervisor { links += [("sites", "Sites"), ("team", "Team"), ("rollups", "Roll-ups")] }
+        if viewer.isSupervisor {
+            links += [("sites", "Sites"), ("team", "Team"), ("rollups", "Roll-ups"), ("coverage", "Coverage")]
+        }
         if viewer.isAdmin { links.append(("admin", "Administration")) }
+        links.append(("mail", "My e-mail"))
         let items = links.map { "<a href=\"\(ConsoleRoutes.consolePath)/\($0.0)\">\(HTML.escape($0.1))</a>" }.joined(
             separator: " ")
         return """

@@ -29,8 +29,11 @@ struct ConsoleReportRenderer {
         out += events()
         if decides { out += decisionForm() }
         if !printable {
+            let base = "\(ConsoleRoutes.consolePath)/reports/\(HTML.percent(serverID))"
             out +=
-                "<p class=\"muted\"><a href=\"\(ConsoleRoutes.consolePath)/reports/\(HTML.percent(serverID))/print\">Printable view</a></p>\n"
+                "<p class=\"muted\" id=\"report-documents\"><a href=\"\(base)/print\">Printable view</a> · "
+                + "<a id=\"pdf-internal\" href=\"\(base)/pdf\">PDF (internal)</a> · "
+                + "<a id=\"pdf-client\" href=\"\(base)/pdf?variant=client\">PDF for the client</a></p>\n"
         }
         return out
     }

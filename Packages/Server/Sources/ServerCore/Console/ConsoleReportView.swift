@@ -77,20 +77,30 @@ extension ConsoleRoutes {
             else {
                 throw ServerError.notFound("there is no report \(OneLine.quote(serverID, limit: 60)) that you may see")
             }
-            let shown = number ?? report.currentRevision
-            guard let revision = try session.revision(serverID: serverID, revision: shown) else {
-                throw ServerError.notFound("report \(OneLine.quote(serverID, limit: 60)) has no revision \(shown)")
-            }
-            return ConsoleReportView(
-                report: report, revision: revision,
-                previous: shown > 1 ? try session.revision(serverID: serverID, revision: shown - 1) : nil,
-                template: try session.template(id: report.templateID), photos: try session.photos(serverID: serverID),
-                review: try session.review(serverID: serverID)
-                    ?? StoredReview.awaiting(report, revision: report.currentRevision),
-                events: try session.reportEvents(serverID: serverID), owner: try session.user(id: report.ownerID),
-                facility: try session.managedFacility(id: report.facilityID)?.facility,
-                area: try report.areaID.flatMap { (id) throws(ServerError) in try session.area(id: id) },
-                actions: try session.actions(reportServerID: serverID))
+            return try ConsoleReportView.read(report, revision: number, in: session)
         }
+    }
+}
+
+extension ConsoleReportView {
+    /// Everything of `report` its page shows, read in `session`: revision `number`, else the current one.
+    static func read(_ report: StoredReport, revision number: Int?, in session: any StorageSession)
+        throws(ServerError) -> ConsoleReportView
+    {
+        let serverID = report.serverID
+        let shown = number ?? report.currentRevision
+        guard let revision = try session.revision(serverID: serverID, revision: shown) else {
+            throw ServerError.notFound("report \(OneLine.quote(serverID, limit: 60)) has no revision \(shown)")
+        }
+        return ConsoleReportView(
+            report: report, revision: revision,
+            previous: shown > 1 ? try session.revision(serverID: serverID, revision: shown - 1) : nil,
+            template: try session.template(id: report.templateID), photos: try session.photos(serverID: serverID),
+            review: try session.review(serverID: serverID)
+                ?? StoredReview.awaiting(report, revision: report.currentRevision),
+            events: try session.reportEvents(serverID: serverID), owner: try session.user(id: report.ownerID),
+            facility: try session.managedFacility(id: report.facilityID)?.facility,
+            area: try report.areaID.flatMap { (id) throws(ServerError) in try session.area(id: id) },
+            actions: try session.actions(reportServerID: serverID))
     }
 }

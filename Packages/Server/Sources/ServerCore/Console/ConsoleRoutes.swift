@@ -37,6 +37,8 @@ enum ConsoleReply: Sendable {
     case stylesheet
     /// A file to save (a roll-up's CSV).
     case download(Data, contentType: String, fileName: String)
+    /// A file to save streamed from an open descriptor (a PDF).
+    case file(descriptor: Int32, byteSize: Int64, contentType: String, fileName: String)
 }
 
 /// A console request, once its cookie and form are read.
@@ -106,8 +108,14 @@ struct ConsoleRoutes: RouteCapability {
     static func isConsole(_ path: String) -> Bool { path == consolePath || path.hasPrefix(consolePath + "/") }
 
     /// How a console request's body is read: forms only, bounded (sign-in's small).
-    func consoleBodyPolicy(method: String, path: String) -> BodyPolicy {
+    func consoleBodyPolicy(method: String, path: String, contentType: String?) -> BodyPolicy {
         guard method == "POST" else { return .none }
+        // A request for service may carry a photo: its form is multipart, the photo streamed to disk.
+        if path == Self.consolePath + "/requests/new",
+            contentType?.lowercased().hasPrefix("multipart/form-data") == true
+        {
+            return .multipart(fileLimit: config.maxPhotoBytes)
+        }
         return .json(limit: path == Self.consolePath + "/sign-in" ? 16 * 1024 : config.maxJSONBytes)
     }
 
@@ -161,6 +169,20 @@ struct ConsoleRoutes: RouteCapability {
                     )
                 }
                 form = decoded
+            case .multipart(let body):
+                form = ConsoleForm(fields: body.fields)
+            case .unreadable(let why):
+                return (
+                    consoleResponse(
+                        .page(ConsoleLayout.errorPage(ServerError.badRequest(why), viewer: nil)), cookies: cookies),
+                    caller?.user.id
+                )
+            case .storageFull:
+                return (
+                    consoleResponse(
+                        .page(ConsoleLayout.errorPage(ServerError.storageFull(), viewer: nil)), cookies: cookies),
+                    caller?.user.id
+                )
             case .tooLarge(let limit):
                 return (
                     consoleResponse(
@@ -195,107 +217,97 @@ struct ConsoleRoutes: RouteCapability {
         return (consoleResponse(reply, cookies: cookies), caller?.user.id)
     }
 
-    /// The page or action a console path names.
+    /// The page or action a console path names (`ConsoleEndpoint`): a page
+    /// the caller's role may not open is 404, as one that does not exist;
+    /// a method the page does not answer, 405.
     private func routeConsole(_ input: ConsoleInput, cookies: inout [String]) throws(ServerError) -> ConsoleReply {
         let method = input.request.method
-        let path = input.segments
-        func only(_ allowed: String) throws(ServerError) {
-            guard method == allowed else { throw ServerError.methodNotAllowed(method, path: input.request.path) }
+        guard let (endpoint, values) = ConsoleEndpoint.match(input.segments) else {
+            throw ServerError.notFound("there is no console page \(OneLine.quote(input.request.path, limit: 80))")
         }
-        switch path.first {
-        case nil:
+        var isClient = false
+        if endpoint.audience != .everyone {
+            let caller = try input.requireCaller()
+            isClient = caller.user.role == .client
+            switch (endpoint.audience, isClient) {
+            case (.staff, true): throw ClientScope.notFound("page")
+            case (.clients, false):
+                throw ServerError.notFound("there is no console page \(OneLine.quote(input.request.path, limit: 80))")
+            default: break
+            }
+        }
+        guard endpoint.methods.contains(method) else {
+            throw ServerError.methodNotAllowed(method, path: input.request.path)
+        }
+        let posted = method == "POST"
+        let first = values.first ?? ""
+        switch endpoint {
+        case .home:
             let home = input.caller?.user.role == .client ? "/buildings" : "/queue"
             return .redirect(input.caller == nil ? Self.consolePath + "/sign-in" : Self.consolePath + home)
-        case "console.css" where path.count == 1:
-            try only("GET")
-            return .stylesheet
-        case "sign-in" where path.count == 1:
-            return method == "POST"
+        case .stylesheet: return .stylesheet
+        case .signIn:
+            return posted
                 ? try consoleSignIn(input, cookies: &cookies) : try consoleSignInPage(input, cookies: &cookies)
-        case "sign-out" where path.count == 1:
-            try only("POST")
-            return try consoleSignOut(input, cookies: &cookies)
-        default:
-            break
-        }
-        let caller = try input.requireCaller()
-        if caller.user.role == .client { return try routeClient(input, path, only: only) }
-        switch (path.count, path[0]) {
-        case (1, "queue"):
-            try only("GET")
-            return .page(try consoleQueue(input))
-        case (2, "reports"):
-            try only("GET")
-            return .page(try consoleReport(input, serverID: path[1]))
-        case (3, "reports") where path[2] == "print":
-            try only("GET")
-            return .page(try consoleReport(input, serverID: path[1], printable: true))
-        case (3, "reports") where path[2] == "review":
-            try only("POST")
-            return try consoleDecide(input, serverID: path[1])
-        case (4, "reports") where path[2] == "photos":
-            try only("GET")
-            return try consolePhoto(input, serverID: path[1], photo: path[3])
-        case (1, "sites"):
-            try only("GET")
-            return .page(try consoleSites(input))
-        case (2, "sites"):
-            try only("GET")
-            return .page(try consoleSite(input, facilityID: path[1]))
-        case (1, "team"):
-            try only("GET")
-            return .page(try consoleTeam(input))
-        case (1, "rollups"):
-            try only("GET")
-            return .page(try consoleRollups(input))
-        case (2, "rollups") where path[1] == "csv":
-            try only("GET")
-            return try consoleRollupsCSV(input)
-        case (1, "actions"):
-            try only("GET")
-            return .page(try consoleActions(input))
-        case (4, "actions") where path[2] == "photos":
-            try only("GET")
-            return try consoleActionPhoto(input, actionID: path[1], photo: path[3])
-        case (2, "actions"):
-            return method == "POST"
-                ? try consoleActionUpdate(input, actionID: path[1])
-                : .page(try consoleAction(input, actionID: path[1]))
-        case (1, "admin"):
-            try only("GET")
-            return .page(try consoleAdminHome(input))
-        case (2, "admin"):
-            return method == "POST"
-                ? try consoleAdminAction(input, action: path[1]) : .page(try consoleAdminSection(input, path[1]))
-        default:
-            throw ServerError.notFound("there is no console page \(OneLine.quote(input.request.path, limit: 80))")
+        case .signOut: return try consoleSignOut(input, cookies: &cookies)
+        case .queue: return .page(isClient ? try consoleBuildings(input) : try consoleQueue(input))
+        case .report, .reportPrint:
+            let printable = endpoint == .reportPrint
+            return .page(
+                isClient
+                    ? try consoleClientReport(input, serverID: first, printable: printable)
+                    : try consoleReport(input, serverID: first, printable: printable))
+        case .reportReview: return try consoleDecide(input, serverID: first)
+        case .reportPhoto:
+            return isClient
+                ? try consoleClientPhoto(input, serverID: first, photo: values[1])
+                : try consolePhoto(input, serverID: first, photo: values[1])
+        case .sites: return .page(try consoleSites(input))
+        case .site: return .page(try consoleSite(input, facilityID: first))
+        case .team: return .page(try consoleTeam(input))
+        case .rollups: return .page(try consoleRollups(input))
+        case .rollupsCSV: return try consoleRollupsCSV(input)
+        case .coverage: return .page(try consoleCoverage(input))
+        case .coverageCSV: return try consoleCoverageCSV(input)
+        case .actions: return .page(try consoleActions(input))
+        case .action:
+            return posted
+                ? try consoleActionUpdate(input, actionID: first) : .page(try consoleAction(input, actionID: first))
+        case .actionPhoto: return try consoleActionPhoto(input, actionID: first, photo: values[1])
+        case .admin: return .page(try consoleAdminHome(input))
+        case .adminSection:
+            return posted
+                ? try consoleAdminAction(input, action: first) : .page(try consoleAdminSection(input, first))
+        case .reportPDF: return try consoleReportPDF(input, serverID: first, isClient: isClient)
+        case .siteSummary, .buildingSummary: return try consoleSiteSummary(input, facilityID: first, isClient: isClient)
+        case .buildings: return .page(try consoleBuildings(input))
+        case .building: return .page(try consoleBuilding(input, facilityID: first))
+        case .requestService:
+            return posted ? try consoleRequestService(input) : .page(try consoleRequestForm(input))
+        case .mail:
+            return posted
+                ? try consoleMailChange(input)
+                : .page(try consoleMailPage(input, notice: input.query("notice") == "saved" ? "Saved." : nil))
         }
     }
 
-    /// The pattern of a console path for the access log and the metrics: ids
-    /// replaced by their names, anything unknown one label, so what a client
-    /// sends never grows the set of labels.
+    /// The headers of a file to save: its type, its name (plain ASCII), kept by no cache.
+    private static func attachment(_ contentType: String, _ fileName: String) -> [(name: String, value: String)] {
+        let name = fileName.filter { $0.isASCII && $0 != "\"" && $0 != "\\" && !$0.isNewline }
+        return [
+            (name: "Content-Type", value: contentType),
+            (name: "Content-Disposition", value: "attachment; filename=\"\(name)\""),
+            (name: "Cache-Control", value: "private, no-store"),
+        ]
+    }
+
+    /// The pattern of a console path for the access log and the metrics: its
+    /// page's pattern (`ConsoleEndpoint`), anything unknown one label, so
+    /// what a client sends never grows the set of labels.
     static func consolePattern(_ path: String) -> String {
         let parts = path.dropFirst(consolePath.count).split(separator: "/").map(String.init)
-        let known: Set<String> = [
-            "console.css", "sign-in", "sign-out", "queue", "sites", "team", "admin", "actions", "rollups", "buildings",
-        ]
-        switch (parts.count, parts.first ?? "") {
-        case (0, _): return consolePath + "/"
-        case (1, let first) where known.contains(first): return consolePath + "/" + first
-        case (2, "reports"): return consolePath + "/reports/{server_id}"
-        case (3, "reports") where ["print", "review"].contains(parts[2]):
-            return consolePath + "/reports/{server_id}/" + parts[2]
-        case (4, "reports") where parts[2] == "photos": return consolePath + "/reports/{server_id}/photos/{local_id}"
-        case (2, "sites"): return consolePath + "/sites/{facility_id}"
-        case (2, "buildings"): return consolePath + "/buildings/{facility_id}"
-        case (2, "requests") where parts[1] == "new": return consolePath + "/requests/new"
-        case (2, "rollups") where parts[1] == "csv": return consolePath + "/rollups/csv"
-        case (2, "actions"): return consolePath + "/actions/{id}"
-        case (4, "actions") where parts[2] == "photos": return consolePath + "/actions/{id}/photos/{local_id}"
-        case (2, "admin"): return consolePath + "/admin/{page}"
-        default: return consolePath + "/unmatched"
-        }
+        guard let (endpoint, _) = ConsoleEndpoint.match(parts) else { return consolePath + "/unmatched" }
+        return consolePath + endpoint.pattern
     }
 
     /// The caller behind a verified cookie: the session still live, the account enabled.
@@ -346,15 +358,11 @@ struct ConsoleRoutes: RouteCapability {
             headers.append((name: "Cache-Control", value: "private, no-store"))
             return ServerResponse(status: 200, headers: headers, content: .file(descriptor: descriptor, byteSize: size))
         case .download(let data, let contentType, let fileName):
-            headers.append((name: "Content-Type", value: contentType))
-            headers.append(
-                (
-                    name: "Content-Disposition",
-                    value:
-                        "attachment; filename=\"\(fileName.filter { $0.isASCII && $0 != "\"" && $0 != "\\" && !$0.isNewline })\""
-                ))
-            headers.append((name: "Cache-Control", value: "private, no-store"))
+            headers += Self.attachment(contentType, fileName)
             return ServerResponse(status: 200, headers: headers, content: .data(data))
+        case .file(let descriptor, let size, let contentType, let fileName):
+            headers += Self.attachment(contentType, fileName)
+            return ServerResponse(status: 200, headers: headers, content: .file(descriptor: descriptor, byteSize: size))
         case .stylesheet:
             headers.append((name: "Content-Type", value: "text/css; charset=utf-8"))
             headers.append((name: "Cache-Control", value: "public, max-age=3600"))

@@ -76,7 +76,11 @@ extension ConsoleRoutes {
             "<p>\(HTML.escape(site.facility.address))\(site.facility.projectName.isEmpty ? "" : " · " + HTML.escape(site.facility.projectName))</p>\n"
         html +=
             "<section><h2>Scores of the last \(points.count) scored inspections</h2>\(ConsoleChart.scores(points, zone: zone))</section>\n"
+        html +=
+            "<p><a id=\"summary-pdf\" href=\"\(Self.consolePath)/sites/\(HTML.percent(facilityID))/summary\">"
+            + "This month's summary (PDF)</a></p>\n"
         html += Self.failingItems(failing, facilityID: facilityID)
+        html += try siteCoverage(facilityID: facilityID, zone: zone)
         html += "<section id=\"follow-ups\"><h2>Open follow-ups (\(followUps.1))</h2>"
         if followUps.0.isEmpty {
             html += "<p class=\"muted\">None: every report that asked for a follow-up has been re-inspected.</p>"

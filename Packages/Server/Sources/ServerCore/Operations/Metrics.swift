@@ -39,6 +39,8 @@ final class ServerMetrics: Sendable {
         var busy = 0
         /// Webhook attempts by what they left: `delivered`, `pending` (to be tried again) or `failed`.
         var webhookAttempts: [WebhookDeliveryState: Int] = [:]
+        /// Mail attempts by what they left: `sent`, `pending` (to be tried again) or `failed`.
+        var mailAttempts: [MailState: Int] = [:]
         /// Requests refused because a user's quota was met.
         var quotaRefusals = 0
         /// Requests refused 507 `STORAGE_FULL` because the server's disk was full.
@@ -82,6 +84,11 @@ final class ServerMetrics: Sendable {
     /// Counts one webhook attempt by what it left.
     func webhookAttempted(_ outcome: WebhookDeliveryState) {
         state.withLock { $0.webhookAttempts[outcome, default: 0] += 1 }
+    }
+
+    /// Counts one mail attempt by what it left.
+    func mailAttempted(_ outcome: MailState) {
+        state.withLock { $0.mailAttempts[outcome, default: 0] += 1 }
     }
 
     /// Counts a request refused by a quota.

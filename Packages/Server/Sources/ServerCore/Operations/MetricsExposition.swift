@@ -78,6 +78,14 @@ enum MetricsExposition {
         }
 
         out.family(
+            "jqc_server_mail_attempts_total", "counter",
+            "Mail messages this instance handed to the relay, by what the attempt left: sent, retry (tried again later) or failed."
+        )
+        for (state, label) in [(MailState.sent, "sent"), (.pending, "retry"), (.failed, "failed")] {
+            out.sample("jqc_server_mail_attempts_total", [("outcome", label)], String(counted.mailAttempts[state] ?? 0))
+        }
+
+        out.family(
             "jqc_server_quota_refusals_total", "counter",
             "Requests refused (429 QUOTA_EXCEEDED) because a user's stored bytes, revisions of the day or a report's photos were at their quota."
         )

@@ -38,7 +38,11 @@ public enum ServerCommand {
     /// Every command, for the man page.
     static var catalog: CommandCatalog {
         CommandCatalog(
-            commands: [serve, ExportCommand.spec, RollupCommand.spec] + adminCommands,
+            commands: [
+                serve, ExportCommand.spec, RollupCommand.spec, CoverageCommand.spec, DocumentCommand.reportSpec,
+                DocumentCommand.siteSpec,
+            ]
+                + adminCommands,
             globalOptions: globalOptions)
     }
 
@@ -84,6 +88,12 @@ public enum ServerCommand {
             }
             if arguments.first == "export" {
                 return try ExportCommand.run(Array(arguments.dropFirst()), parser: parser, storage: storage)
+            }
+            if arguments.first == "document" {
+                return try DocumentCommand.run(Array(arguments.dropFirst()), parser: parser, storage: storage)
+            }
+            if arguments.first == "report", arguments.dropFirst().first == "coverage" {
+                return try CoverageCommand.run(Array(arguments.dropFirst(2)), parser: parser, storage: storage)
             }
             if arguments.first == "report" {
                 return try RollupCommand.run(Array(arguments.dropFirst()), parser: parser, storage: storage)

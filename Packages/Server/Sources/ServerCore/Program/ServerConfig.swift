@@ -84,6 +84,10 @@ struct ServerConfig: Sendable {
     var clientsSee = ClientScope.ReportGate.approved
     /// What one user may store.
     var quotas = Quotas()
+    /// How this instance sends mail (off without `--smtp-url`).
+    var mail = MailSettings()
+    /// Days ahead schedules' visits are made (`--schedule-horizon-days`).
+    var scheduleHorizonDays = 14
     /// Seconds an unfinished resumable upload is kept after its last byte (contract: at least an hour).
     var uploadLifetime = 86_400
 
@@ -155,6 +159,8 @@ struct ServerConfig: Sendable {
         config.actions.threshold = try parsed[O.actionThreshold]
         for (severity, hours) in try parsed[O.actionDue] { config.actions.dueHours[severity] = hours }
         config.clientsSee = try parsed[O.clientsSee]
+        config.scheduleHorizonDays = try parsed[O.scheduleHorizonDays]
+        config.mail = try MailOptions.settings(parsed)
         return config
     }
 

@@ -219,20 +219,25 @@ enum ServerOptions {
             "\(label) must be approved or accepted, not '\(word)'."
         }))
 
+    static let scheduleHorizonDays = Option(
+        "schedule-horizon-days", "N", default: 14,
+        help: "days ahead each schedule's visits are made into assignments", as: .whole(in: 1...92))
+
     /// Every option of `serve`, in the order help lists them.
-    static let all: [OptionSpec] = [
-        db.spec, dbConnections.spec, uploadDir.spec, host.spec, port.spec, demo.spec, demoInspector.spec,
-        demoSupervisor.spec, minAppVersion.spec, faultRate.spec, faultDrop.spec, faultAfterAccept.spec,
-        latency.spec, seed.spec, maxPhotoBytes.spec, maxJSONBytes.spec, accessTokenTTL.spec, refreshIdleTTL.spec,
-        refreshMaxAge.spec, maxRevisions.spec, passwordChecks.spec, trustedProxy.spec, signInWindow.spec,
-        maxConnections.spec, maxConnectionsPerAddress.spec, workers.spec, maxWaitingRequests.spec,
-        headerTimeout.spec, bodyTimeout.spec, idleTimeout.spec, fieldTypesDir.spec, fieldTypeTimeout.spec,
-        logLevel.spec, logFile.spec, behindTLS.spec, consoleIdleTTL.spec, consoleMaxAge.spec, metricsListen.spec,
-        metricsPort.spec, metricsHost.spec, quotaBytes.spec, quotaRevisionsPerDay.spec, quotaPhotosPerReport.spec,
-        quotaUploadBytes.spec, uploadTTL.spec, webhookSenders.spec, webhookTimeout.spec, webhookLease.spec,
-        webhookFirstRetry.spec, webhookLongestRetry.spec, webhookAttempts.spec, webhookKeepDays.spec,
-        actionThreshold.spec, actionDue.spec, clientsSee.spec,
-    ]
+    static let all: [OptionSpec] =
+        [
+            db.spec, dbConnections.spec, uploadDir.spec, host.spec, port.spec, demo.spec, demoInspector.spec,
+            demoSupervisor.spec, minAppVersion.spec, faultRate.spec, faultDrop.spec, faultAfterAccept.spec,
+            latency.spec, seed.spec, maxPhotoBytes.spec, maxJSONBytes.spec, accessTokenTTL.spec, refreshIdleTTL.spec,
+            refreshMaxAge.spec, maxRevisions.spec, passwordChecks.spec, trustedProxy.spec, signInWindow.spec,
+            maxConnections.spec, maxConnectionsPerAddress.spec, workers.spec, maxWaitingRequests.spec,
+            headerTimeout.spec, bodyTimeout.spec, idleTimeout.spec, fieldTypesDir.spec, fieldTypeTimeout.spec,
+            logLevel.spec, logFile.spec, behindTLS.spec, consoleIdleTTL.spec, consoleMaxAge.spec, metricsListen.spec,
+            metricsPort.spec, metricsHost.spec, quotaBytes.spec, quotaRevisionsPerDay.spec, quotaPhotosPerReport.spec,
+            quotaUploadBytes.spec, uploadTTL.spec, webhookSenders.spec, webhookTimeout.spec, webhookLease.spec,
+            webhookFirstRetry.spec, webhookLongestRetry.spec, webhookAttempts.spec, webhookKeepDays.spec,
+            actionThreshold.spec, actionDue.spec, clientsSee.spec, scheduleHorizonDays.spec,
+        ] + MailOptions.all
 
     // MARK: Conversions
 

@@ -39,6 +39,8 @@ enum ServerRunner {
         }
         if config.logFile != nil { log.note(banner.split(separator: "\n").first.map(String.init) ?? "", level: .info) }
         running.webhooks.start()
+        running.mail.start()
+        running.visits.start()
 
         var received: Int32 = 0
         while true {
@@ -53,6 +55,8 @@ enum ServerRunner {
         running.server.stop(grace: stopGrace)
         // An attempt still in flight is left to its lease: attempted again later, by this instance or another.
         running.webhooks.stop(grace: 2)
+        running.mail.stop(grace: 2)
+        running.visits.stop(grace: 2)
         opened?.removeTemporaryUploads()
         return .ok
     }
@@ -62,7 +66,9 @@ enum ServerRunner {
     private struct Running {
         let server: HTTPServer
         let metricsServer: MetricsServer?
-        let webhooks: WebhookDispatcher
+        let webhooks: OutboxDispatcher<WebhookCourier>
+        let mail: OutboxDispatcher<MailCourier>
+        let visits: VisitMaker
     }
 
     /// Blocks the stop signals and SIGHUP before any thread starts, so every
@@ -118,9 +124,22 @@ enum ServerRunner {
         let app = ServerApp(
             config: config, store: store, signer: TokenSigner(key: key), judge: AnswerJudge(registry: registry),
             photos: database.photos, uploads: database.uploads, log: log)
-        let webhooks = WebhookDispatcher(
-            store: store, settings: config.webhooks, bell: app.webhookBell, log: log, metrics: app.metrics,
-            diskFull: app.diskFullAlarm, databaseAlarm: app.databaseAlarm)
+        let webhooks = OutboxDispatcher(
+            store: store,
+            courier: WebhookCourier(
+                store: store, settings: config.webhooks, log: log, metrics: app.metrics, diskFull: app.diskFullAlarm),
+            bell: app.outboxBells.webhooks, log: log, diskFull: app.diskFullAlarm, databaseAlarm: app.databaseAlarm)
+        var mailSettings = config.mail
+        if !mailSettings.isOn { mailSettings.senders = 0 }
+        let mail = OutboxDispatcher(
+            store: store,
+            courier: MailCourier(
+                store: store, settings: mailSettings,
+                documents: DigestDocuments(
+                    registry: registry, photos: database.photos, gate: config.clientsSee),
+                log: log, metrics: app.metrics, diskFull: app.diskFullAlarm),
+            bell: app.outboxBells.mail, log: log, diskFull: app.diskFullAlarm, databaseAlarm: app.databaseAlarm)
+        let visits = VisitMaker(store: store, horizonDays: config.scheduleHorizonDays, log: log)
         let server = HTTPServer(
             uploadDirectory: database.uploadDirectory, limits: limits, log: log,
             screen: { head in app.screen(head) },
@@ -133,7 +152,7 @@ enum ServerRunner {
             throw ServerError.internal(error.message)
         }
         guard let port = config.metricsPort else {
-            return Running(server: server, metricsServer: nil, webhooks: webhooks)
+            return Running(server: server, metricsServer: nil, webhooks: webhooks, mail: mail, visits: visits)
         }
         let metrics = MetricsServer(log: log, text: { app.metricsText() })
         do throws(HTTPServerError) {
@@ -142,7 +161,7 @@ enum ServerRunner {
             server.stop(grace: 0)
             throw ServerError.internal("the metrics listener (--metrics-listen): \(error.message)")
         }
-        return Running(server: server, metricsServer: metrics, webhooks: webhooks)
+        return Running(server: server, metricsServer: metrics, webhooks: webhooks, mail: mail, visits: visits)
     }
 
     /// What the server prints on standard output once it listens: its

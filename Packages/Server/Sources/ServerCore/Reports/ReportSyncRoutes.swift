@@ -124,7 +124,7 @@ struct ReportSyncRoutes: RouteCapability {
             try record(early, judged, merging: merging, from: caller, in: session)
         }
         // Webhook senders read the events just recorded.
-        if results.contains(where: { $0.status == .accepted }) { webhookBell.ring() }
+        if results.contains(where: { $0.status == .accepted }) { outboxBells.ring() }
         metrics.synced(results.map(\.status))
         return answer(results, generation: generation)
     }
@@ -473,7 +473,7 @@ struct ReportSyncRoutes: RouteCapability {
                 author: caller.person, in: session)
             return try reportDocument(try session.report(serverID: serverID) ?? report, in: session)
         }
-        webhookBell.ring()
+        outboxBells.ring()
         return .ok(document)
     }
 

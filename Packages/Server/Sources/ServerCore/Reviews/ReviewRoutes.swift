@@ -113,7 +113,7 @@ struct ReviewRoutes: RouteCapability {
             return (saved, generation, true)
         }
         // Webhook senders read the decision just recorded.
-        if outcome.2 { webhookBell.ring() }
+        if outcome.2 { outboxBells.ring() }
         return outcome
     }
 

@@ -42,4 +42,8 @@ enum OrganisationZone {
     private static let nameMarks: Set<Unicode.Scalar> = ["/", "_", "-", "+"]
 
     static let utc = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
+
+    /// A zone's name as people read it: its IANA name, and "UTC" for UTC
+    /// (which Foundation names "GMT").
+    static func name(_ zone: TimeZone) -> String { zone.identifier == "GMT" ? "UTC" : zone.identifier }
 }

@@ -48,7 +48,7 @@ enum RollupCommand {
     {
         guard words.first == "rollup" else {
             throw UsageError(
-                "'report' takes 'rollup'\(words.first.map { ", not \(OneLine.quote($0, limit: 30))" } ?? ""); see 'jqc-server report rollup --help'."
+                "'report' takes 'rollup' or 'coverage'\(words.first.map { ", not \(OneLine.quote($0, limit: 30))" } ?? ""); see 'jqc-server report rollup --help'."
             )
         }
         let parsed = try parser.parse(Array(words.dropFirst()), for: spec)

@@ -49,6 +49,13 @@ struct RollupPeriod: Sendable, Equatable {
         return String(format: "%04d-%02d", parts.year ?? 1970, parts.month ?? 1)
     }
 
+    /// Whether `text` names a month, `YYYY-MM`.
+    static func isMonth(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        return parts.count == 2 && parts[0].count == 4 && parts[1].count == 2
+            && parts.allSatisfy { $0.allSatisfy(\.isASCII) && Int($0) != nil } && (1...12).contains(Int(parts[1]) ?? 0)
+    }
+
     /// The month `YYYY-MM`.
     private static func month(_ text: String, _ calendar: Calendar) throws(ServerError) -> RollupPeriod {
         let parts = text.split(separator: "-")

@@ -41,7 +41,8 @@ struct RollupReport: Sendable {
             lines.sort { ($0.name.lowercased(), $0.sums.key) < ($1.name.lowercased(), $1.sums.key) }
         }
         return RollupReport(
-            period: period, by: by, lines: lines, zoneName: try OrganisationZone.current(in: session).identifier)
+            period: period, by: by, lines: lines,
+            zoneName: OrganisationZone.name(try OrganisationZone.current(in: session)))
     }
 
     /// The header of the CSV.

@@ -25,9 +25,7 @@ struct WebhookSettings: Sendable, Equatable {
     /// with jitter (half of it fixed, half drawn from `random` in 0..<1), so
     /// deliveries that failed together do not return together.
     func delay(afterAttempt attempt: Int, random: Double) -> TimeInterval {
-        let exponential = firstDelay * pow(2, Double(min(max(attempt - 1, 0), 40)))
-        let capped = min(exponential, longestDelay)
-        return capped / 2 + capped / 2 * min(max(random, 0), 1)
+        OutboxTiming.backoff(afterAttempt: attempt, first: firstDelay, longest: longestDelay, random: random)
     }
 
     /// What an attempt's outcome leaves: delivered on 2xx; the hook disabled

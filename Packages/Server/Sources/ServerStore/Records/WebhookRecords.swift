@@ -16,6 +16,9 @@ public enum WebhookEventType: String, CaseIterable, Sendable, Comparable {
     /// Whether the event is about an action rather than a report.
     public var isAction: Bool { self == .actionCreated || self == .actionUpdated }
 
+    /// Whether the event is an action being made.
+    public var isActionCreation: Bool { self == .actionCreated }
+
     public static func < (a: WebhookEventType, b: WebhookEventType) -> Bool { a.rawValue < b.rawValue }
 
     /// The types of a stored comma list; unknown names are left out.

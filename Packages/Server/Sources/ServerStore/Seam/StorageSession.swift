@@ -132,6 +132,37 @@ public protocol StorageSession {
     /// Closes an inspector's open assignment once a report for it is accepted.
     func closeAssignment(id: String, inspectorID: String) throws(ServerError)
 
+    // MARK: Schedules
+
+    /// Every schedule, by id.
+    func schedules() throws(ServerError) -> [StoredSchedule]
+    /// One schedule; in a PostgreSQL write its row stays locked until commit.
+    func schedule(id: String) throws(ServerError) -> StoredSchedule?
+    /// Adds a schedule, or replaces the one of its id.
+    func saveSchedule(_ schedule: StoredSchedule) throws(ServerError)
+    /// Deletes a schedule (its visits stay, for coverage); whether there was one.
+    func deleteSchedule(id: String) throws(ServerError) -> Bool
+    /// Up to `limit` running schedules whose visits are made to before
+    /// `horizon` (RFC 3339) only, locked for this transaction; on PostgreSQL
+    /// those another instance holds are skipped, never waited for.
+    func schedulesToMake(horizon: String, limit: Int) throws(ServerError) -> [StoredSchedule]
+    /// Makes visits into open assignments under one change number; a visit
+    /// whose id exists already is left as it is. How many were new.
+    func insertVisits(_ visits: [ScheduledVisit]) throws(ServerError) -> Int
+    /// Records how far a schedule's visits are made.
+    func setScheduleMade(id: String, until: String, count: Int) throws(ServerError)
+    /// Cancels a schedule's open visits whose window starts after `after`; how many.
+    func cancelVisits(scheduleID: String, startingAfter after: String, at: String) throws(ServerError) -> Int
+    /// Visits whose window starts in [`from`, `to`), with what became of each, by window.
+    func visits(from: String, to: String, facilityID: String?) throws(ServerError) -> [VisitRecord]
+    /// Open visits whose window ended after `after` (its end, then its id)
+    /// and by `upTo`, in that order: those a pass of the mail outbox says are missed.
+    func visitsFallingMissed(after: (windowEnd: String, id: String), upTo: String, limit: Int) throws(ServerError)
+        -> [ScheduledVisit]
+    /// How many inspections were accepted in [`from`, `to`) for each facility and area (nil: none named).
+    func inspectionCounts(from: String, to: String, facilityID: String?) throws(ServerError)
+        -> [(facilityID: String, areaID: String?, count: Int)]
+
     // MARK: Reports
 
     /// The report a device made with this local id.
@@ -304,6 +335,58 @@ public protocol StorageSession {
     func replayWebhookDelivery(id: Int64, dueAt: Int64) throws(ServerError) -> Bool
     /// Forgets at most `limit` deliveries delivered before `before` (RFC 3339); how many went.
     func pruneWebhookDeliveries(deliveredBefore before: String, limit: Int) throws(ServerError) -> Int
+
+    // MARK: Mail
+
+    /// A person's e-mail address, nil when they have none.
+    func email(userID: String) throws(ServerError) -> String?
+    /// Sets (or, with nil, clears) a person's e-mail address.
+    func setEmail(userID: String, _ email: String?) throws(ServerError)
+    /// A person's stored choices; nil while they keep their role's defaults.
+    func mailPreferences(userID: String) throws(ServerError) -> MailPreferences?
+    /// Stores a person's choices.
+    func setMailPreferences(userID: String, _ preferences: MailPreferences, at: String) throws(ServerError)
+    /// Everyone mail may reach: enabled accounts with an address, with their
+    /// choices (stored, or their role's defaults) and a client's facilities.
+    func mailRecipients() throws(ServerError) -> [MailRecipient]
+    /// A cursor of the mail outbox (`mail.*` settings), read for update: on
+    /// PostgreSQL its row stays locked until commit, so two instances making
+    /// messages from the same events take turns.
+    func mailCursor(_ key: String) throws(ServerError) -> String?
+    /// Inserts each message not already made (by its Message-ID), due at
+    /// `dueAt` (ms since 1970); how many were new.
+    func enqueueMail(_ messages: [NewMail], dueAt: Int64, at: String) throws(ServerError) -> Int
+    /// Takes at most `limit` due messages that no other sender holds (or whose
+    /// lease ran out), oldest first, each held under `lease` until `leaseUntil`
+    /// (ms since 1970). On a shared database two instances never take the same one at once.
+    func claimMail(now: Int64, leaseUntil: Int64, lease: String, limit: Int) throws(ServerError) -> [StoredMail]
+    /// Records an attempt of a message still held under `lease`; false when
+    /// the lease was lost to another sender, whose record counts instead.
+    func finishMail(id: Int64, lease: String, _ record: MailAttemptRecord, at: String) throws(ServerError) -> Bool
+    /// Lets go of messages still held under `lease` without an attempt (a batch cut short): due as they were.
+    func releaseMail(ids: [Int64], lease: String) throws(ServerError)
+    /// The newest `limit` messages (failed ones only when asked), newest first, without their bodies.
+    func mailMessages(failedOnly: Bool, limit: Int) throws(ServerError) -> [StoredMail]
+    /// One message, with its body.
+    func mail(id: Int64) throws(ServerError) -> StoredMail?
+    /// Makes a message pending again with no attempts, due at `dueAt`; false when there is none.
+    func retryMail(id: Int64, dueAt: Int64) throws(ServerError) -> Bool
+    /// Forgets at most `limit` messages sent before `before` (RFC 3339); how many went.
+    func pruneMail(sentBefore before: String, limit: Int) throws(ServerError) -> Int
+    /// How many messages are in each state.
+    func mailCounts() throws(ServerError) -> [MailState: Int]
+    /// At most `limit` report events after position `afterChange`, in order,
+    /// each with its revision's grade and whether it carries issues.
+    func mailReportEvents(afterChange: Int64, limit: Int) throws(ServerError) -> [MailReportEvent]
+    /// The position of the latest report event and of the latest action event (0 when none).
+    func latestEventChanges() throws(ServerError) -> (reports: Int64, actions: Int64)
+    /// The action events of one action before position `change`, the latest first (at most one).
+    func actionEvent(actionID: String, before change: Int64) throws(ServerError) -> StoredActionEvent?
+    /// Actions not yet done, verified or cancelled whose due time is no later
+    /// than `upTo` (RFC 3339) and after the position `after` (a due time and an
+    /// action id: ties are ordered by id), at most `limit`, in that order.
+    func actionsFallingDue(after: (dueAt: String, id: String), upTo: String, limit: Int) throws(ServerError)
+        -> [OverdueAction]
 
     // MARK: Quotas
 
