@@ -827,14 +827,11 @@ class ConsoleCheck:
 
     def coverage(self) -> None:
         t = self.t
-        t.begin("a schedule's visit done through jqc start shows on time on the coverage page and in its CSV; "
-                "the site page shows this month's coverage; the site's name stays text")
+        t.begin("an admin adds a schedule on the administration page; its visit done through jqc start shows on time "
+                "on the coverage page and in its CSV; the site page shows this month's coverage; the site's name stays text")
         today = time.strftime("%Y-%m-%d", time.gmtime())
         schedule = f"SCH-cc-{self.run_id}"
-        # A window of nearly the whole day (UTC), so the visit is due today whenever the check runs.
-        self.admin.run("schedule", "add", "--id", schedule, "--template", TEMPLATE_ID, "--facility", self.facility_id,
-                       "--inspector", INSPECTOR[0], "--rrule", "FREQ=DAILY", "--window", "00:00-23:59", "--start", today, "--end", today,
-                       "--zone", "UTC")
+        self.add_schedule(schedule, today)
         self.ivy.sync()
         report = self.ivy.inspect(self.facility_id, [("2", "pass"), ("3", "4")])
         shown = self.ivy.jqc("show", report.local_id)
@@ -860,6 +857,30 @@ class ConsoleCheck:
                    "the site page's coverage")
         self.page_is_safe(b, "the site page with its coverage")
         t.done()
+
+    def add_schedule(self, schedule: str, today: str) -> None:
+        """An admin adds a one-day schedule at the check's site from the
+        schedules page, its window nearly the whole day (UTC) so the visit is
+        due today whenever the check runs; the page lists it in words."""
+        t = self.t
+        admin = (f"ada-{self.run_id}", "ada-admin-pass-1")
+        self.admin.run("user", "add", admin[0], "--role", "admin", stdin=admin[1] + "\n")
+        b = self.browser("admin")
+        self.sign_in(b, admin[0], admin[1])
+        b.open("/console/admin/schedules")
+        form = b.one('form[action="/console/admin/schedule-add"]', "the form to add a schedule")
+        Select(b.one("select[name=template_id]", "the form's choice of form", within=form)).select_by_value(TEMPLATE_ID)
+        Select(b.one("select[name=facility_id]", "the form's choice of site", within=form)).select_by_value(self.facility_id)
+        for name, value in (("inspectors", INSPECTOR[0]), ("rrule", "FREQ=DAILY"), ("window", "00:00-23:59"),
+                            ("start", today), ("end", today), ("zone", "UTC"), ("id", schedule)):
+            b.script("arguments[0].value = arguments[1]", b.one(f"input[name={name}]", f"the {name} box", within=form), value)
+        b.submit_and_wait(b.one("button[type=submit]", "the add button", within=form))
+        t.equal(b.path, "/console/admin/schedules?notice=saved", "the page after adding a schedule")
+        row = b.one(f'#admin-schedules tr[data-schedule="{schedule}"]', "the new schedule's row")
+        t.contains(row.text, f"every day, 00:00-23:59, until {today}", "the schedule in words")
+        t.contains(row.text, XSS_FACILITY_NAME, "the site's name as text in the schedule's row")
+        self.page_is_safe(b, "the schedules page")
+        self.page_fits(b, "the schedules page")
 
     def second_inspector(self) -> None:
         t = self.t

@@ -9,7 +9,9 @@ import ServerStore
 extension ConsoleRoutes {
     /// The sections of the administration, by path and title.
     static let adminSections: [(path: String, title: String)] = [
-        ("sites", "Sites and areas"), ("assignments", "Assignments"), ("templates", "Forms"), ("people", "People"),
+        ("sites", "Sites and areas"), ("assignments", "Assignments"), ("templates", "Forms"),
+        ("schedules", "Schedules"),
+        ("people", "People"),
     ]
 
     /// `GET /console/admin`.
@@ -60,6 +62,7 @@ extension ConsoleRoutes {
                 templates: try administration.templates(), facilities: try administration.facilities(),
                 areas: try administration.areas(facilityID: nil))
         case "templates": body = form.templates(try administration.templates())
+        case "schedules": body = try scheduleSection(form)
         default: body = form.people(try administration.usersAndFacilities(), sites: try administration.facilities())
         }
         return ConsolePage(
@@ -80,6 +83,7 @@ extension ConsoleRoutes {
             case "sites": try Self.changeSites(action, input.form, admin, by: actor)
             case "assignments": try Self.changeAssignments(action, input.form, admin, by: actor)
             case "templates": try Self.changeTemplates(action, input.form, admin, by: actor)
+            case "schedules": try changeSchedules(action, input.form, admin, by: actor)
             default: try Self.changePeople(action, input.form, admin, by: actor)
             }
         } catch {
@@ -100,6 +104,8 @@ extension ConsoleRoutes {
             return "sites"
         case "assignment-create", "assignment-cancel": return "assignments"
         case "template-publish", "template-retire", "template-restore": return "templates"
+        case "schedule-add", "schedule-change", "schedule-pause", "schedule-resume", "schedule-remove":
+            return "schedules"
         case "user-add", "user-change", "user-disable", "user-enable", "user-password", "user-facilities":
             return "people"
         default: throw ServerError.notFound("there is no administration action \(OneLine.quote(action, limit: 40))")
@@ -223,9 +229,9 @@ extension ConsoleRoutes {
     }
 }
 
-private extension ConsoleForm {
+extension ConsoleForm {
     /// The sites ticked on the people page, in order.
-    var sites: [String] {
+    fileprivate var sites: [String] {
         fields.filter { $0.value == "on" && $0.key.hasPrefix(ConsoleAdminForms.sitePrefix) }
             .map { String($0.key.dropFirst(ConsoleAdminForms.sitePrefix.count)) }.sorted()
     }

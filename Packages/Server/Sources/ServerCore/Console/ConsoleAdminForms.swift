@@ -9,7 +9,7 @@ struct ConsoleAdminForms {
     let csrf: String
 
     /// A form of one action with these hidden fields and visible inputs.
-    private func form(
+    func form(
         _ action: String, hidden: [(String, String)] = [], _ inputs: String = "", button: String, cls: String = "inline"
     ) -> String {
         "<form class=\"\(cls)\" method=\"post\" action=\"\(ConsoleRoutes.consolePath)/admin/\(action)\">\(ConsoleLayout.csrfField(csrf))"
@@ -17,7 +17,7 @@ struct ConsoleAdminForms {
             + inputs + "<button type=\"submit\">\(HTML.escape(button))</button></form>"
     }
 
-    private func input(
+    func input(
         _ name: String, _ label: String, value: String = "", required: Bool = false, type: String = "text"
     ) -> String {
         "<label>\(HTML.escape(label)) <input type=\"\(type)\" name=\"\(name)\" value=\"\(HTML.attribute(value))\"\(required ? " required" : "")></label>"
