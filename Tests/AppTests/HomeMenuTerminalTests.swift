@@ -112,6 +112,45 @@ struct HomeMenuTerminalTests {
         try terminal.waitFor("menu exited with 0")
     }
 
+    @Test(
+        "assignments to do are listed by due date; starting from a template where two are due asks which, and the one picked is taken"
+    )
+    func startAsksWhichAssignment() throws {
+        let profile = try AssignmentPickTests.profile([
+            ("AS-ONE", "F-200", nil, -1), ("AS-TWO", "F-200", nil, -2), ("AS-LATER", "F-200", nil, 24 * 3),
+        ])
+        let terminal = try menu(profile)
+        let home = try terminal.waitFor("Assignments to do (6)")
+        try terminal.type(try number(of: "Assignments to do", on: home))
+        let todo = try terminal.waitFor("Riverside Medical Centre")
+        let dues = todo.split(separator: "\n").compactMap { line in
+            line.firstMatch(of: /\d{4}-\d{2}-\d{2} \d{2}:\d{2}/).map { String($0.output) }
+        }
+        #expect(dues.count == 3, "the three with a due time, shown whole:\n\(todo)")
+        #expect(dues == dues.sorted(), "the assignments to do, soonest due first:\n\(todo)")
+        try terminal.type("b")
+        let back = try terminal.waitFor("Start from a template")
+        try terminal.type(try number(of: "Start from a template", on: back))
+        try terminal.type(try number(of: "Lobby walkthrough", on: try terminal.waitFor("Step 1 of 3")))
+        try terminal.type(try number(of: "Riverside Medical Centre", on: try terminal.waitFor("Step 2 of 3")))
+        try terminal.waitFor("Step 3 of 3")
+        try terminal.type("n")
+        let which = try terminal.waitFor("Which assignment is this for?")
+        #expect(which.contains("2 open assignments match this inspection."))
+        #expect(which.contains("AS-ONE") && which.contains("AS-TWO") && !which.contains("AS-LATER"), "\(which)")
+        #expect(
+            try number(of: "AS-TWO", on: which) < (try number(of: "AS-ONE", on: which)),
+            "the one overdue longest first:\n\(which)")
+        try terminal.type(try number(of: "AS-ONE", on: which))
+        try terminal.waitFor("Field 1 of 5")
+        try terminal.type("/q")
+        let list = try profile.json(["list"])
+        let reports = list["reports"] as? [[String: Any]] ?? []
+        #expect(reports.count == 1)
+        let id = try #require(reports.first?["local_id"] as? String)
+        #expect(try profile.json(["show", id])["assignment_id"] as? String == "AS-ONE")
+    }
+
     @Test("not on a terminal, jqc with no command prints the command overview and exits 0")
     func notATerminal() throws {
         let bare = try Programs.run("jqc", [], stdin: "1\nq\n")

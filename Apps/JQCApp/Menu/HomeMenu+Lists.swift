@@ -31,7 +31,7 @@ extension HomeMenu {
             let rows = todo.map { a -> [String] in
                 [
                     MenuScreen.cell(names.template(a.templateID), 18), names.place(a.facilityID, a.areaID),
-                    MenuScreen.cell(a.dueAt ?? "-", 10),
+                    DueText.of(a.dueAt),
                     inProgress(a).map { "\(workspace.short($0)) \($0.state.rawValue)" } ?? "not started",
                 ]
             }

@@ -95,7 +95,7 @@ extension HomeMenu {
     /// person picks: an id, `.some(nil)` for none, nil when input has ended.
     private func chooseAssignment(_ matches: [Assignment]) -> String?? {
         let table = MenuScreen.table(
-            ["ASSIGNMENT", "DUE"], matches.map { [$0.id, $0.dueAt ?? "-"] }, flexible: 0)
+            ["ASSIGNMENT", "DUE"], matches.map { [$0.id, DueText.of($0.dueAt)] }, flexible: 0)
         while true {
             let screen = MenuScreen(
                 title: "Which assignment is this for?",
