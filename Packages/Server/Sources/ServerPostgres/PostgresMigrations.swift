@@ -360,7 +360,9 @@ enum PostgresMigrations {
             ALTER TABLE assignments ADD COLUMN schedule_id text, ADD COLUMN window_start text, ADD COLUMN window_end text;
             CREATE INDEX assignments_schedule ON assignments(schedule_id, window_start) WHERE schedule_id IS NOT NULL;
             CREATE INDEX assignments_window ON assignments(window_start) WHERE schedule_id IS NOT NULL;
-            CREATE INDEX reports_assignment ON reports(assignment_id) WHERE assignment_id IS NOT NULL
+            CREATE INDEX reports_assignment ON reports(assignment_id) WHERE assignment_id IS NOT NULL;
+            CREATE INDEX assignments_open_visit_end ON assignments(window_end, id)
+                WHERE schedule_id IS NOT NULL AND status = 'open'
             """
         ),
     ]

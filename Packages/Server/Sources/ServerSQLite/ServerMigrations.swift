@@ -435,6 +435,11 @@ enum ServerMigrations {
                 "CREATE INDEX assignments_schedule ON assignments(schedule_id, window_start) WHERE schedule_id IS NOT NULL",
                 "CREATE INDEX assignments_window ON assignments(window_start) WHERE schedule_id IS NOT NULL",
                 "CREATE INDEX reports_assignment ON reports(assignment_id) WHERE assignment_id IS NOT NULL",
+                // The visits still open past their window, which the missed-visit alert walks.
+                """
+                CREATE INDEX assignments_open_visit_end ON assignments(window_end, id)
+                WHERE schedule_id IS NOT NULL AND status = 'open'
+                """,
             ]
         ),
     ]

@@ -58,20 +58,9 @@ extension ConsoleRoutes {
         guard let by = RollupKey(rawValue: byText) else {
             throw ServerError.badRequest("a roll-up cannot group by \(OneLine.quote(byText, limit: 30))")
         }
-        let zone = try OrganisationZone.current(in: session)
-        var month = input.query("month")
-        let (week, quarter, from, to) = (
-            input.query("week"), input.query("quarter"), input.query("from"), input.query("to")
-        )
-        if month == nil && week == nil && quarter == nil && from == nil && to == nil {
-            month = RollupPeriod.thisMonth(zone: zone)
-        }
-        let period = try RollupPeriod.named(
-            month: month, week: week, quarter: quarter, from: from, to: to, zone: zone)
-        var pairs: [(String, String)] = [("by", by.rawValue)]
-        for (name, value) in [("month", month), ("week", week), ("quarter", quarter), ("from", from), ("to", to)] {
-            if let value { pairs.append((name, value)) }
-        }
+        let asked = try ConsolePeriod(input, zone: try OrganisationZone.current(in: session))
+        let period = asked.period
+        var pairs: [(String, String)] = [("by", by.rawValue)] + asked.pairs
         let facilityID = input.query("facility")
         let templateID = input.query("template")
         if let facilityID { pairs.append(("facility", facilityID)) }

@@ -64,17 +64,14 @@ enum RollupCommand {
             throw UsageError("'report rollup' needs --by site, area, area-type, inspector, template or item.")
         }
         let format = try parsed[Self.format] ?? .text
-        let (month, week, quarter) = (try parsed[Self.month], try parsed[Self.week], try parsed[Self.quarter])
-        let (first, last) = (try parsed[Self.from], try parsed[Self.to])
+        let words = try ReportCommandParts.PeriodWords(parsed)
         let (facilityID, templateID, output) = (
             try parsed[Self.facility], try parsed[Self.template], try parsed[Self.output]
         )
         do throws(ServerError) {
             let opened = try storage.open(db, StorageOpener.Settings(connections: 1, uploadDirectory: nil))
             let report = try opened.store.read { session -> RollupReport in
-                let period = try RollupPeriod.named(
-                    month: month, week: week, quarter: quarter, from: first, to: last,
-                    zone: try OrganisationZone.current(in: session))
+                let period = try words.period(zone: try OrganisationZone.current(in: session))
                 return try RollupReport.read(
                     by: key, period: period, facilityID: facilityID, templateID: templateID, in: session)
             }
@@ -86,18 +83,11 @@ enum RollupCommand {
                     empty: "no reports were received in \(report.period.name)"
                 )
                 .map { $0 + "\n" }.joined())
-            if let output {
-                do {
-                    try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-                } catch {
-                    throw ServerError.badRequest("cannot write '\(output)': \(error.localizedDescription)")
-                }
-                OutputChannel.standardOutput.line(
-                    "wrote the roll-up by \(key.rawValue) of \(report.period.name) (\(report.lines.count) line\(report.lines.count == 1 ? "" : "s")) to \(output)"
-                )
-            } else {
-                OutputChannel.standardOutput.write(text)
-            }
+            try ReportCommandParts.write(
+                text, to: output,
+                said:
+                    "wrote the roll-up by \(key.rawValue) of \(report.period.name) (\(ReportCommandParts.lines(report.lines.count)))"
+            )
             return .ok
         } catch {
             OutputChannel.standardError.write("jqc-server: \(OneLine.escaped(error.message))\n")

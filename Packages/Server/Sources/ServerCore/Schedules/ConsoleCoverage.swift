@@ -46,17 +46,10 @@ extension ConsoleRoutes {
     private func coverage(_ input: ConsoleInput, in session: any StorageSession) throws(ServerError)
         -> (CoverageReport, [(String, String)])
     {
-        let zone = try OrganisationZone.current(in: session)
-        var month = input.query("month").flatMap { $0.isEmpty ? nil : $0 }
-        let from = input.query("from").flatMap { $0.isEmpty ? nil : $0 }
-        let to = input.query("to").flatMap { $0.isEmpty ? nil : $0 }
-        if month == nil && from == nil && to == nil { month = RollupPeriod.thisMonth(zone: zone) }
-        let period = try RollupPeriod.named(month: month, from: from, to: to, zone: zone)
+        let asked = try ConsolePeriod(input, zone: try OrganisationZone.current(in: session))
+        let period = asked.period
         let facilityID = input.query("facility").flatMap { $0.isEmpty ? nil : $0 }
-        var pairs: [(String, String)] = []
-        for (name, value) in [("month", month), ("from", from), ("to", to), ("facility", facilityID)] {
-            if let value { pairs.append((name, value)) }
-        }
+        let pairs = asked.pairs + (facilityID.map { [("facility", $0)] } ?? [])
         let report = try CoverageReport.read(
             period: period, facilityID: facilityID, now: Date(), grace: try VisitGrace.current(in: session),
             in: session)

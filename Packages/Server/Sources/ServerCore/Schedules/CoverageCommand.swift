@@ -35,17 +35,12 @@ enum CoverageCommand {
             throw UsageError("'report coverage' needs --db FILE or --db postgres://....")
         }
         let format = try parsed[RollupCommand.format] ?? .text
-        let (month, week, quarter) = (
-            try parsed[RollupCommand.month], try parsed[RollupCommand.week], try parsed[RollupCommand.quarter]
-        )
-        let (first, last) = (try parsed[RollupCommand.from], try parsed[RollupCommand.to])
+        let words = try ReportCommandParts.PeriodWords(parsed)
         let (facilityID, output) = (try parsed[RollupCommand.facility], try parsed[RollupCommand.output])
         do throws(ServerError) {
             let opened = try storage.open(db, StorageOpener.Settings(connections: 1, uploadDirectory: nil))
             let report = try opened.store.read { session -> CoverageReport in
-                let period = try RollupPeriod.named(
-                    month: month, week: week, quarter: quarter, from: first, to: last,
-                    zone: try OrganisationZone.current(in: session))
+                let period = try words.period(zone: try OrganisationZone.current(in: session))
                 return try CoverageReport.read(
                     period: period, facilityID: facilityID, now: Date(), grace: try VisitGrace.current(in: session),
                     in: session)
@@ -57,27 +52,13 @@ enum CoverageCommand {
                     CoverageReport.header.map { $0.uppercased() }, report.rows,
                     empty: "no sites or areas to cover in \(report.period.name)"
                 ).map { $0 + "\n" }.joined()
-            try write(text, to: output, report: report)
+            try ReportCommandParts.write(
+                text, to: output,
+                said: "wrote the coverage of \(report.period.name) (\(ReportCommandParts.lines(report.lines.count)))")
             return .ok
         } catch {
             OutputChannel.standardError.write("jqc-server: \(OneLine.escaped(error.message))\n")
             return error.status == 404 ? .notFound : error.status == 400 ? .validation : .failure
         }
-    }
-
-    /// Writes `text` to `output` (replaced whole), saying so, or to stdout.
-    private static func write(_ text: String, to output: String?, report: CoverageReport) throws(ServerError) {
-        guard let output else {
-            OutputChannel.standardOutput.write(text)
-            return
-        }
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-        } catch {
-            throw ServerError.badRequest("cannot write '\(output)': \(error.localizedDescription)")
-        }
-        OutputChannel.standardOutput.line(
-            "wrote the coverage of \(report.period.name) (\(report.lines.count) line\(report.lines.count == 1 ? "" : "s")) to \(output)"
-        )
     }
 }
