@@ -92,18 +92,15 @@ struct ScheduleJourneyTests {
         let aboutDay3 = (alerts.first?.messageId ?? "").contains("SCH-lobby-v1-20270303")
         #expect(aboutDay3, "\(alerts.first?.messageId ?? "")")
 
-        // The console's coverage page, as the supervisor sees it.
-        let console = ConsoleClient(server)
-        try console.signIn("supervisor", "supervisor-pass")
-        let page = try console.get("/console/coverage?from=2027-03-01&to=2027-03-03&facility=F-200").text
-        let row = try #require(
-            page.components(separatedBy: "<tr data-facility=\"F-200\" data-area=\"A-201\">").dropFirst().first?
-                .components(separatedBy: "</tr>").first)
-        let cells = row.components(separatedBy: "<td class=\"num\">").dropFirst().map {
-            $0.components(separatedBy: "<").first ?? ""
-        }
+        // The console's coverage page, as the supervisor sees it in Chromium.
+        let browser = try HeadlessBrowser()
+        try browser.signIn(server.baseURL, "supervisor", "supervisor-pass")
+        try browser.open(server.baseURL + "/console/coverage?from=2027-03-01&to=2027-03-03&facility=F-200")
+        let row = try browser.element("#coverage-table tr[data-facility=\"F-200\"][data-area=\"A-201\"]")
+        let cells = try browser.elements("td.num", within: row).map { try browser.text(of: $0) }
         // Visits, on time, late, missed, open, inspections.
-        #expect(cells == ["3", "1", "1", "1", "0", "2"], "\(row)")
+        let shown = (try? browser.text(of: row)) ?? ""
+        #expect(cells == ["3", "1", "1", "1", "0", "2"], "\(shown)")
         server.stop()
 
         // A fourth start of the server: the alert is not sent again.

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import TestSupport
 
 /// A PDF read back as a person's tools read it: poppler-utils' `pdftotext`
 /// and `pdfimages`, and `qpdf --check`. Page images go to
