@@ -343,6 +343,8 @@ enum PostgresMigrations {
                 next_attempt_at bigint NOT NULL, lease_until bigint, lease_owner text, last_code integer, last_reply text,
                 last_attempt_at text, sent_at text, created_at text NOT NULL);
             CREATE INDEX mail_messages_due ON mail_messages(next_attempt_at) WHERE state = 'pending';
+            CREATE INDEX mail_messages_claim ON mail_messages(id) INCLUDE (next_attempt_at, lease_until)
+                WHERE state = 'pending';
             CREATE INDEX mail_messages_failed ON mail_messages(id) WHERE state = 'failed';
             CREATE INDEX mail_messages_sent ON mail_messages(sent_at) WHERE state = 'sent'
             """

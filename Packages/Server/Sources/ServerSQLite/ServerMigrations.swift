@@ -413,6 +413,12 @@ enum ServerMigrations {
                     last_attempt_at TEXT, sent_at TEXT, created_at TEXT NOT NULL)
                 """,
                 "CREATE INDEX mail_messages_due ON mail_messages(next_attempt_at) WHERE state = 'pending'",
+                // A sender's claim walks the pending messages in id order on this index alone, to its
+                // limit: it never reads a message's row (its body) to learn that it is not due.
+                """
+                CREATE INDEX mail_messages_claim ON mail_messages(id, next_attempt_at, lease_until)
+                WHERE state = 'pending'
+                """,
                 "CREATE INDEX mail_messages_failed ON mail_messages(id) WHERE state = 'failed'",
                 "CREATE INDEX mail_messages_sent ON mail_messages(sent_at) WHERE state = 'sent'",
             ]
