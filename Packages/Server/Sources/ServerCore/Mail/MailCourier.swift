@@ -43,6 +43,8 @@ struct MailCourier: OutboxCourier {
         return taken.isEmpty ? nil : taken
     }
 
+    var fullPass: Int { MailOutbox.batch }
+
     func fanOut(in store: any ServerStorage, now: Date) throws(ServerError) -> Int {
         try MailOutbox.fanOut(store: store, settings: settings, documents: documents, now: now)
     }

@@ -24,6 +24,9 @@ protocol OutboxCourier: Sendable {
     /// Makes items from the events recorded since the outbox last looked, in
     /// the transactions it chooses; how much it did (0: nothing to do).
     func fanOut(in store: any ServerStorage, now: Date) throws(ServerError) -> Int
+    /// What a pass of `fanOut` goes through at most: a pass that reaches it
+    /// may have left a backlog, and the next follows at once.
+    var fullPass: Int { get }
     /// Delivers an item and records what came of it under its lease (in a transaction of its own).
     func deliver(_ item: Item, lease: String, line: inout Line)
     /// Forgets at most `limit` items delivered before `before` (RFC 3339); how many went.

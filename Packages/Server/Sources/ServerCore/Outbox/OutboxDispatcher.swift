@@ -6,8 +6,9 @@ import Synchronization
 
 /// Delivers one outbox: `timing.senders` threads, each taking one due item
 /// at a time under a lease, delivering it, and recording what came of it.
-/// Items are delivered on threads of their own, never on a request's, so a
-/// slow or dead receiver costs the routes nothing; an instance killed
+/// Items are delivered on threads of their own (`BackgroundThread`: below
+/// the requests' priority), never on a request's, so a slow or dead
+/// receiver costs the routes nothing; an instance killed
 /// mid-delivery leaves the item to any instance once the lease runs out (the
 /// receiver may then get it twice, under the same id).
 final class OutboxDispatcher<Courier: OutboxCourier>: Sendable {
@@ -25,6 +26,15 @@ final class OutboxDispatcher<Courier: OutboxCourier>: Sendable {
     private let nextPrune = Atomic<Int64>(0)
     /// Whether a sender is making items now.
     private let fanning = Atomic<Bool>(false)
+    /// When (milliseconds since 1970) the last pass of making items ended having
+    /// caught up with the events; 0 after a pass that found a backlog.
+    private let caughtUpAt = Atomic<Int64>(0)
+    /// The least time between two passes that each catch up: while devices
+    /// keep syncing, the events of a quarter second are made into items in
+    /// one pass, not one pass a sync, and the passes' reads and writes stay
+    /// out of the requests' way.
+    static var passGap: TimeInterval { 0.25 }
+
     private let running = DispatchGroup()
 
     init(
@@ -43,7 +53,7 @@ final class OutboxDispatcher<Courier: OutboxCourier>: Sendable {
     func start() {
         for _ in 0..<courier.timing.senders {
             running.enter()
-            Thread.detachNewThread { [self] in
+            BackgroundThread.start { [self] in
                 send()
                 running.leave()
             }
@@ -80,6 +90,10 @@ final class OutboxDispatcher<Courier: OutboxCourier>: Sendable {
             }
             guard let item = claimed else {
                 // Nothing due: make items of the events recorded since, if any, else wait.
+                let rest =
+                    Double(caughtUpAt.load(ordering: .relaxed)) / 1000 + Self.passGap
+                    - Date().timeIntervalSince1970
+                if rest > 0 { Thread.sleep(forTimeInterval: min(rest, Self.passGap)) }
                 if fanOut() > 0 { continue }
                 seen = bell.wait(after: seen, timeout: timing.poll)
                 continue
@@ -102,6 +116,8 @@ final class OutboxDispatcher<Courier: OutboxCourier>: Sendable {
         defer { fanning.store(false, ordering: .releasing) }
         do throws(ServerError) {
             let made = try courier.fanOut(in: store, now: Date())
+            caughtUpAt.store(
+                made >= courier.fullPass ? 0 : Int64(Date().timeIntervalSince1970 * 1000), ordering: .relaxed)
             // The other idle senders take their share at once.
             if made > 0 { bell.ringAll() }
             return made

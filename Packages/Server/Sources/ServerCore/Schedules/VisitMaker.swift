@@ -24,7 +24,7 @@ final class VisitMaker: Sendable {
 
     func start() {
         running.enter()
-        Thread.detachNewThread { [self] in
+        BackgroundThread.start { [self] in
             var seen = bell.count
             while !stopping.load(ordering: .relaxed) {
                 do throws(ServerError) {

@@ -35,6 +35,8 @@ struct WebhookCourier: OutboxCourier {
         ).first
     }
 
+    var fullPass: Int { WebhookOutbox.window }
+
     func fanOut(in store: any ServerStorage, now: Date) throws(ServerError) -> Int {
         try store.write { session in try WebhookOutbox.fanOut(in: session, now: now) }
     }
