@@ -21,15 +21,12 @@ public final class HeadlessBrowser: @unchecked Sendable {
         port = try Self.freePort()
         driver = try ChildProcess(
             "/usr/bin/chromedriver", ["--port=\(port)"], environment: ProcessInfo.processInfo.environment)
-        var started: JSONValue?
-        for _ in 0..<100 {
-            if let ready = try? Self.call(port, "GET", "/status"), ready["ready"]?.boolValue == true {
-                started = ready
-                break
-            }
-            usleep(100_000)
+        var ready = false
+        for _ in 0..<100 where !ready {
+            ready = (try? Self.call(port, "GET", "/status"))?["ready"]?.boolValue == true
+            if !ready { usleep(100_000) }
         }
-        guard started != nil else {
+        guard ready else {
             driver.signal(SIGKILL)
             throw BrowserError(message: "chromedriver did not start on port \(port)")
         }
@@ -126,20 +123,11 @@ public final class HeadlessBrowser: @unchecked Sendable {
         return value
     }
 
+    /// A loopback port free now (a socket bound to it, then closed), for chromedriver to listen on.
     private static func freePort() throws -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw BrowserError(message: "no free loopback port for chromedriver") }
-        return UInt16(bigEndian: address.sin_port)
+        let (fd, port) = try CannedHTTPServer.listen()
+        close(fd)
+        return UInt16(port)
     }
 }
 

@@ -38,22 +38,21 @@ extension ConsoleAdminForms {
             "<section><h2>Add a schedule</h2>" + form("schedule-add", add, button: "Add the schedule", cls: "card")
             + "</section>\n<section><h2>Schedules</h2><table id=\"admin-schedules\"><thead><tr><th>Id</th>"
             + "<th>What and where</th><th>When</th><th>Change</th><th></th></tr></thead><tbody>\n"
-        for schedule in list { html += row(schedule, choices) }
+        let names = ScheduleNames(choices)
+        for schedule in list { html += row(schedule, choices, names) }
         return html + "</tbody></table></section>\n"
     }
 
     /// One schedule's row.
-    private func row(_ schedule: StoredSchedule, _ choices: ScheduleChoices) -> String {
+    private func row(_ schedule: StoredSchedule, _ choices: ScheduleChoices, _ names: ScheduleNames) -> String {
         let id = schedule.id
         let words = ScheduleWords(schedule, after: choices.now)
-        let users = Dictionary(choices.users.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        let template = choices.templates.first { $0.template.id == schedule.templateID }?.template.name
-        let site = choices.facilities.first { $0.facility.id == schedule.facilityID }?.facility.name
-        let areaNames = Dictionary(choices.areas.map { ($0.area.id, $0.area.name) }, uniquingKeysWith: { a, _ in a })
+        let template = names.templates[schedule.templateID]
+        let site = names.sites[schedule.facilityID]
         let areas =
             schedule.areaIDs.isEmpty
-            ? "the whole site" : schedule.areaIDs.map { HTML.escape(areaNames[$0] ?? $0) }.joined(separator: ", ")
-        let inspectors = schedule.inspectorIDs.map { users[$0]?.username ?? $0 }
+            ? "the whole site" : schedule.areaIDs.map { HTML.escape(names.areas[$0] ?? $0) }.joined(separator: ", ")
+        let inspectors = schedule.inspectorIDs.map { names.logins[$0] ?? $0 }
         let what =
             "\(HTML.escape(template ?? schedule.templateID)) at \(HTML.escape(site ?? schedule.facilityID)): \(areas)"
             + "<br><span class=\"muted\">by \(HTML.escape(inspectors.joined(separator: ", "))), in turn</span>"
@@ -80,6 +79,24 @@ extension ConsoleAdminForms {
             "<tr data-schedule=\"\(HTML.attribute(id))\"><td><code>\(HTML.escape(id))</code> "
             + "<span class=\"muted\">v\(schedule.version)</span></td><td>\(what)</td><td>\(when)</td><td>\(change)</td>"
             + "<td>\(toggle)\(form("schedule-remove", hidden: [("id", id)], button: "Remove"))</td></tr>\n"
+    }
+
+    /// The names a schedule's ids stand for, looked up once a page.
+    private struct ScheduleNames {
+        var logins: [String: String]
+        var templates: [String: String]
+        var sites: [String: String]
+        var areas: [String: String]
+
+        init(_ choices: ScheduleChoices) {
+            func names(_ pairs: [(String, String)]) -> [String: String] {
+                Dictionary(pairs, uniquingKeysWith: { first, _ in first })
+            }
+            logins = names(choices.users.map { ($0.id, $0.username) })
+            templates = names(choices.templates.map { ($0.template.id, $0.template.name) })
+            sites = names(choices.facilities.map { ($0.facility.id, $0.facility.name) })
+            areas = names(choices.areas.map { ($0.area.id, $0.area.name) })
+        }
     }
 
     /// A box for each area of each open site, named `area:ID`, under its site's name.

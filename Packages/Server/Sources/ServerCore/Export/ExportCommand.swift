@@ -172,14 +172,7 @@ enum ExportCommand {
     private static func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 
     /// The one line of a failed export and its exit code.
-    private static func failed(_ error: ServerError) -> ExitCode {
-        OutputChannel.standardError.write("jqc-server: \(OneLine.escaped(error.message))\n")
-        switch error.status {
-        case 404: return .notFound
-        case 400: return .validation
-        default: return .failure
-        }
-    }
+    private static func failed(_ error: ServerError) -> ExitCode { CommandFailure.told(error) }
 
     /// `--what actions`: the actions, streamed into the file's replacement.
     private static func exportActions(_ query: ActionExportQuery, db: String, output: String, storage: StorageOpener)

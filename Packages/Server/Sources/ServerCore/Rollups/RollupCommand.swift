@@ -90,8 +90,7 @@ enum RollupCommand {
             )
             return .ok
         } catch {
-            OutputChannel.standardError.write("jqc-server: \(OneLine.escaped(error.message))\n")
-            return error.status == 404 ? .notFound : error.status == 400 ? .validation : .failure
+            return CommandFailure.told(error)
         }
     }
 }

@@ -57,8 +57,7 @@ enum CoverageCommand {
                 said: "wrote the coverage of \(report.period.name) (\(ReportCommandParts.lines(report.lines.count)))")
             return .ok
         } catch {
-            OutputChannel.standardError.write("jqc-server: \(OneLine.escaped(error.message))\n")
-            return error.status == 404 ? .notFound : error.status == 400 ? .validation : .failure
+            return CommandFailure.told(error)
         }
     }
 }
